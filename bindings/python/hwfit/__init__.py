@@ -1,0 +1,76 @@
+"""hwfit: hardware-fit calculations for GPU servers, from Python.
+
+A thin layer over the C library (loaded with ctypes; see hwfit._lib for how it is found).
+Contract: every `hwfit` CLI subcommand has a function of the same name here that takes the
+same options as keyword arguments (dashes become underscores) and returns a dict with the
+same keys as the subcommand's --json output. Errors raise HwfitError.
+"""
+import ctypes as _ct
+
+from . import _lib
+from ._lib import HwfitError
+
+__all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
+           "format_quantity", "format_count", "units", "UNITS"]
+
+__version__ = _lib.hwfit_version_string().decode()
+
+
+def version_number():
+    """The library's version as major * 10000 + minor * 100 + patch."""
+    return int(_lib.hwfit_version_number())
+
+
+#: Unit kinds by the names the CLI uses (`hwfit units --unit NAME`).
+UNITS = {
+    "none": _lib.HWFIT_UNIT_NONE,
+    "bytes": _lib.HWFIT_UNIT_BYTES,
+    "bytes/s": _lib.HWFIT_UNIT_BYTES_PER_S,
+    "bits/s": _lib.HWFIT_UNIT_BITS_PER_S,
+    "watts": _lib.HWFIT_UNIT_WATTS,
+    "seconds": _lib.HWFIT_UNIT_SECONDS,
+    "flop/s": _lib.HWFIT_UNIT_FLOP_PER_S,
+    "flop": _lib.HWFIT_UNIT_FLOP,
+}
+
+
+def _unit(unit):
+    try:
+        return UNITS[unit]
+    except KeyError:
+        raise HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL",
+                         f"unknown unit {unit!r} (expected one of {', '.join(UNITS)})") from None
+
+
+def parse_quantity(text, unit="bytes"):
+    """Parse "15.36TB", "400Gb/s", "3.2kW"... into base units (bytes, bytes/s, W, s).
+
+    Numbers (int or float) pass through unchanged after a range check."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        text = repr(float(text))
+    if not isinstance(text, str):
+        raise HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", f"expected a string, got {text!r}")
+    value = _ct.c_double()
+    _lib.check(_lib.hwfit_units_parse(text.encode(), _unit(unit), _ct.byref(value)), text)
+    return value.value
+
+
+def format_quantity(value, unit="bytes"):
+    """Format a value in base units for people: "141.1 GB (131.4 GiB)", "6.5 kW"."""
+    buf = _ct.create_string_buffer(64)
+    _lib.check(_lib.hwfit_units_format(float(value), _unit(unit), buf, len(buf)), repr(value))
+    return buf.value.decode()
+
+
+def format_count(count):
+    """Format an exact count with thousands separators: "70,553,706,496"."""
+    buf = _ct.create_string_buffer(32)
+    _lib.check(_lib.hwfit_units_format_count(int(count), buf, len(buf)))
+    return buf.value.decode()
+
+
+def units(value, unit="bytes"):
+    """Same as `hwfit units VALUE --unit UNIT --json`."""
+    base = parse_quantity(value, unit)
+    return {"input": str(value), "unit": unit, "value": base,
+            "text": format_quantity(base, unit)}

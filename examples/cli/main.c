@@ -1,0 +1,47 @@
+/* main.c - the hwfit command: dispatches to one subcommand per file. */
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+/* Keep sorted by name; `hwfit --help` lists them in this order. */
+static const command commands[] = {
+    {"units", cmd_units, "parse a quantity and show it in base units, SI and IEC"},
+};
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: hwfit <subcommand> [options] [--json]\n"
+            "       hwfit --version | --help\n\n"
+            "Hardware-fit calculations for GPU servers. Tables by default; --json prints one\n"
+            "JSON object. Sizes and rates take units: 96GB, 15.36TB, 128GiB, 400Gb/s, 3200W.\n\n"
+            "subcommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nRun 'hwfit <subcommand> --help' for its options.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "hwfit: missing subcommand (run 'hwfit --help')\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("hwfit %s\n", hwfit_version_string());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "hwfit: unknown subcommand '%s' (run 'hwfit --help')\n", argv[1]);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,25 @@
+/**
+ * @file hwfit.h
+ * @brief hwfit: hardware-fit calculations for GPU servers. Include this one header.
+ *
+ * Will a model fit on these GPUs, how fast will it run, and is this server built right?
+ * Every module has its own header in include/hwfit/; this header includes them all.
+ *
+ * Conventions (see docs/units.md):
+ * - Fallible calls return ::hwfit_status and write their output only on ::HWFIT_OK.
+ * - Input structs have an @c _init function that fills documented defaults; call it
+ *   first, then set what you need. Structs only grow at their end between minor
+ *   versions; a change of layout bumps the SONAME.
+ * - Exact counts are @c uint64_t; physical quantities are @c double in SI base units
+ *   with the unit in the field name (@c _bytes, @c _s, @c _w, @c _bytes_per_s).
+ * - Calculations are pure, reentrant and allocate nothing; only readers allocate, and
+ *   they say who frees.
+ */
+#ifndef HWFIT_H
+#define HWFIT_H
+
+#include "hwfit/status.h"
+#include "hwfit/version.h"
+#include "hwfit/units.h"
+
+#endif /* HWFIT_H */

@@ -1,0 +1,109 @@
+/* status.c - names and messages of the status codes, generated from HWFIT_STATUS_MAP. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The documented enum and the table must agree value for value. */
+#define HWFIT__CHECK_VALUE(name, value, message) \
+    _Static_assert(HWFIT_##name == (value), "status " #name " differs from the table");
+HWFIT_STATUS_MAP(HWFIT__CHECK_VALUE)
+#undef HWFIT__CHECK_VALUE
+
+const char *hwfit_status_name(hwfit_status status) {
+    switch (status) {
+#define HWFIT__NAME_CASE(name, value, message) \
+    case HWFIT_##name:                         \
+        return "HWFIT_" #name;
+        HWFIT_STATUS_MAP(HWFIT__NAME_CASE)
+#undef HWFIT__NAME_CASE
+    default:
+        return "HWFIT_UNKNOWN";
+    }
+}
+
+const char *hwfit_status_str(hwfit_status status) {
+    switch (status) {
+#define HWFIT__STR_CASE(name, value, message) \
+    case HWFIT_##name:                        \
+        return message;
+        HWFIT_STATUS_MAP(HWFIT__STR_CASE)
+#undef HWFIT__STR_CASE
+    default:
+        return "unknown status";
+    }
+}
+
+void hwfit_error_clear(hwfit_error *error) {
+    if (error == NULL) return;
+    error->status = HWFIT_OK;
+    error->line = 0;
+    error->column = 0;
+    error->offset = 0;
+    error->message[0] = '\0';
+}
+
+hwfit_status hwfit__error_set(hwfit_error *err, hwfit_status status, uint32_t line,
+                              uint32_t column, size_t offset, const char *fmt, ...) {
+    if (err == NULL) return status;
+    err->status = status;
+    err->line = line;
+    err->column = column;
+    err->offset = offset;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    if (n < 0) err->message[0] = '\0';
+    return status;
+}
+
+hwfit_status hwfit__read_file(const char *path, size_t max_bytes, char **data, size_t *length,
+                              hwfit_error *err) {
+    if (path == NULL || data == NULL || length == NULL)
+        return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "file path is NULL");
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: cannot open file", path);
+    size_t cap = max_bytes < 4096 ? max_bytes : 4096, len = 0;
+    char *buf = malloc(cap + 1);
+    if (buf == NULL) {
+        fclose(f);
+        return hwfit__error_set(err, HWFIT_ENOMEM, 0, 0, 0, "%s: out of memory", path);
+    }
+    for (;;) {
+        if (len == cap) {
+            if (cap >= max_bytes) {
+                if (fgetc(f) == EOF) break; /* exactly max_bytes long */
+                free(buf);
+                fclose(f);
+                return hwfit__error_set(err, HWFIT_ERANGE, 0, 0, 0,
+                                        "%s: file larger than %zu bytes", path, max_bytes);
+            }
+            size_t ncap = cap * 2 > max_bytes ? max_bytes : cap * 2;
+            char *nbuf = realloc(buf, ncap + 1);
+            if (nbuf == NULL) {
+                free(buf);
+                fclose(f);
+                return hwfit__error_set(err, HWFIT_ENOMEM, 0, 0, 0, "%s: out of memory", path);
+            }
+            buf = nbuf;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: read error", path);
+    }
+    buf[len] = '\0';
+    *data = buf;
+    *length = len;
+    hwfit_error_clear(err);
+    return HWFIT_OK;
+}

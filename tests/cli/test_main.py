@@ -1,0 +1,59 @@
+"""The hwfit command: version, help, dispatch, shared option parsing."""
+import json
+import unittest
+
+from clitest import CliCase, run
+
+
+class TestMain(CliCase):
+    def test_version(self):
+        rc, out, err = run("--version")
+        self.assertEqual(rc, 0)
+        self.assertRegex(out.strip(), r"^hwfit \d+\.\d+\.\d+$")
+
+    def test_help_lists_subcommands(self):
+        rc, out, _ = run("--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("units", out)
+
+    def test_every_subcommand_has_help(self):
+        rc, out, _ = run("--help")
+        names = [l.split()[0] for l in out.split("subcommands:")[1].splitlines()
+                 if l.startswith("  ")]
+        self.assertTrue(names)
+        for name in names:
+            rc, text, err = run(name, "--help")
+            self.assertEqual(rc, 0, f"{name} --help: {err}")
+            self.assertIn(f"usage: hwfit {name}", text)
+
+    def test_no_or_unknown_subcommand(self):
+        rc, out, err = run()
+        self.assertEqual((rc, out), (2, ""))
+        self.bad("frobnicate", mentions="frobnicate")
+
+
+class TestUnits(CliCase):
+    def test_json(self):
+        d = self.ok_json("units", "15.36TB")
+        self.assertEqual(d["value"], 15.36e12)
+        self.assertEqual(d["text"], "15.36 TB (13.97 TiB)")
+        d = self.ok_json("units", "400Gb/s", "--unit", "bytes/s")
+        self.assertEqual(d["value"], 50e9)
+        d = self.ok_json("units", "--unit=watts", "3.2kW")
+        self.assertEqual(d["value"], 3200)
+
+    def test_table(self):
+        out = self.ok_table("units", "96GiB")
+        self.assertIn("103.1 GB (96 GiB)", out)
+
+    def test_bad_input(self):
+        self.bad("units", "12parsecs", mentions="12parsecs")
+        self.bad("units", "1GB", "--unit", "furlongs", mentions="--unit")
+        self.bad("units", "1GB", "--bogus", mentions="--bogus")
+        self.bad("units", "1GB", "--unit", mentions="--unit")
+        self.bad("units", mentions="VALUE")
+        self.bad("units", "1", "2")
+
+
+if __name__ == "__main__":
+    unittest.main()

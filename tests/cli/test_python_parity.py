@@ -1,0 +1,44 @@
+"""The contract between the faces: every CLI subcommand has a Python function of the same
+name, taking the same options as keyword arguments, returning the same keys as --json.
+
+Each later subcommand adds its case to CASES: (subcommand, CLI args, Python kwargs).
+"""
+import os
+import sys
+import unittest
+
+from clitest import CliCase, TEST_DATA
+
+sys.path.insert(0, os.path.join(os.environ.get("HWFIT_SOURCE_DIR", ""), "bindings", "python"))
+import hwfit  # noqa: E402
+
+CASES = [
+    ("units", ["15.36TB", "--unit", "bytes"], dict(value="15.36TB", unit="bytes")),
+]
+
+
+def keys(obj, prefix=""):
+    """All key paths of a JSON value; list items merge into one path."""
+    out = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.add(prefix + k)
+            out |= keys(v, prefix + k + ".")
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= keys(v, prefix + "[].")
+    return out
+
+
+class TestParity(CliCase):
+    def test_python_returns_the_cli_json_keys_and_values(self):
+        for name, args, kwargs in CASES:
+            with self.subTest(name):
+                cli = self.ok_json(name, *args)
+                py = getattr(hwfit, name.replace("-", "_"))(**kwargs)
+                self.assertEqual(keys(cli), keys(py))
+                self.assertEqual(cli, py)
+
+
+if __name__ == "__main__":
+    unittest.main()
