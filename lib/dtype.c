@@ -1,0 +1,266 @@
+/* dtype.c - number formats: storage layout, bits per element, exact bytes (docs/formulas.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+typedef struct format_row {
+    const char *name;
+    const char *description;
+    const char *source;
+    uint64_t block_elements; /* 0 for int4: the group size decides */
+    uint64_t block_bits;
+    int quantized;
+    int flattened;
+} format_row;
+
+/* One row per hwfit_dtype_id, in enum order. Block layouts:
+ * - GGUF: ggml/src/ggml-common.h, the block_* structs and their static_asserts
+ *   (block_q8_0 = 2 + 32 B per 32; block_q4_0 = 2 + 16 B per 32; block_q6_K = 128 + 64 + 16 + 2
+ *   = 210 B per 256; block_q5_K = 4 + 12 + 32 + 128 = 176 B; block_q4_K = 4 + 12 + 128 = 144 B;
+ *   block_q3_K = 32 + 64 + 12 + 2 = 110 B; block_q2_K = 16 + 64 + 4 = 84 B;
+ *   block_iq4_xs = 2 + 2 + 4 + 128 = 136 B).
+ * - MX: OCP Microscaling Formats (MX) Specification v1.0 (2023), block of 32 elements sharing
+ *   one 8-bit E8M0 scale: MXFP8 (E4M3), MXFP6 (E2M3 or E3M2, both 6 bits), MXFP4 (E2M1).
+ * - NVFP4: NVIDIA (Blackwell) 16 E2M1 values share one FP8 E4M3 scale; the second-level
+ *   per-tensor FP32 scale is one value per tensor and is not counted.
+ * - NF4: Dettmers et al. 2023, "QLoRA" section 3: blocksize 64 with an FP32 absmax constant
+ *   (32/64 = 0.5 bit per value); double quantisation stores the constants as FP8 (8-bit) with
+ *   one FP32 second-level constant per 256 blocks: 8/64 + 32/(64*256) = 0.127 bit per value.
+ * - int4 (GPTQ, Frantar et al. 2022; AWQ, Lin et al. 2023, as packed by AutoGPTQ/AutoAWQ):
+ *   per group of G input values one fp16 scale and one 4-bit zero point (qzeros packs eight
+ *   4-bit zeros per int32): 4 + (16 + 4)/G bits per value. act-order g_idx is not counted. */
+static const format_row formats[HWFIT_DTYPE_COUNT_] = {
+    {"fp32", "IEEE 754 binary32", "IEEE 754-2008", 1, 32, 0, 0},
+    {"tf32", "TensorFloat-32 compute mode; tensors are stored as fp32",
+     "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)", 1, 32, 0, 0},
+    {"fp16", "IEEE 754 binary16", "IEEE 754-2008", 1, 16, 0, 0},
+    {"bf16", "bfloat16: 8-bit exponent, 7-bit mantissa", "Google bfloat16; Intel BF16 spec (2018)",
+     1, 16, 0, 0},
+    {"fp8-e4m3", "8-bit float E4M3; per-tensor scale not counted",
+     "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023)", 1, 8, 1, 0},
+    {"fp8-e5m2", "8-bit float E5M2; per-tensor scale not counted",
+     "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023)", 1, 8, 1, 0},
+    {"int8", "8-bit integer; per-channel scales not counted", "LLM.int8 / W8A8 practice", 1, 8, 1,
+     0},
+    {"int4", "4-bit integers; per group an fp16 scale and a 4-bit zero point (GPTQ/AWQ)",
+     "Frantar et al. 2022 (GPTQ); Lin et al. 2023 (AWQ); AutoGPTQ/AutoAWQ packing", 0, 0, 1, 0},
+    {"nf4", "4-bit NormalFloat, fp32 absmax per block of 64",
+     "Dettmers et al. 2023, QLoRA; bitsandbytes", 64, 64 * 4 + 32, 1, 1},
+    {"nf4-dq", "4-bit NormalFloat, 8-bit absmax per 64, fp32 scale per 256 blocks",
+     "Dettmers et al. 2023, QLoRA double quantization; bitsandbytes", 16384,
+     16384 * 4 + 256 * 8 + 32, 1, 1},
+    {"nvfp4", "E2M1 values, one E4M3 scale per 16; per-tensor fp32 scale not counted",
+     "NVIDIA Blackwell NVFP4 (Transformer Engine documentation)", 16, 16 * 4 + 8, 1, 0},
+    {"mxfp4", "E2M1 values, one E8M0 scale per 32", "OCP Microscaling Formats (MX) v1.0 (2023)",
+     32, 32 * 4 + 8, 1, 0},
+    {"mxfp6", "E2M3 or E3M2 values, one E8M0 scale per 32",
+     "OCP Microscaling Formats (MX) v1.0 (2023)", 32, 32 * 6 + 8, 1, 0},
+    {"mxfp8", "E4M3 or E5M2 values, one E8M0 scale per 32",
+     "OCP Microscaling Formats (MX) v1.0 (2023)", 32, 32 * 8 + 8, 1, 0},
+    {"q8_0", "32 8-bit values + fp16 scale (34 B)", "ggml ggml-common.h block_q8_0", 32, 34 * 8, 1,
+     0},
+    {"q6_k", "256 6-bit values, 8-bit sub-block scales, fp16 scale (210 B)",
+     "ggml ggml-common.h block_q6_K", 256, 210 * 8, 1, 0},
+    {"q5_k", "256 5-bit values, 6-bit sub-block scales and mins, fp16 d and dmin (176 B)",
+     "ggml ggml-common.h block_q5_K", 256, 176 * 8, 1, 0},
+    {"q4_k", "256 4-bit values, 6-bit sub-block scales and mins, fp16 d and dmin (144 B)",
+     "ggml ggml-common.h block_q4_K", 256, 144 * 8, 1, 0},
+    {"q4_0", "32 4-bit values + fp16 scale (18 B)", "ggml ggml-common.h block_q4_0", 32, 18 * 8, 1,
+     0},
+    {"q3_k", "256 3-bit values, 6-bit sub-block scales, fp16 scale (110 B)",
+     "ggml ggml-common.h block_q3_K", 256, 110 * 8, 1, 0},
+    {"q2_k", "256 2-bit values, 4-bit sub-block scales and mins, fp16 d and dmin (84 B)",
+     "ggml ggml-common.h block_q2_K", 256, 84 * 8, 1, 0},
+    {"iq4_xs", "256 4-bit non-linear values, 6-bit sub-block scales, fp16 scale (136 B)",
+     "ggml ggml-common.h block_iq4_xs", 256, 136 * 8, 1, 0},
+};
+
+/* Resolve a dtype to its block: elements and bits. */
+static hwfit_status block_of(hwfit_dtype d, const format_row **row, uint64_t *elements,
+                             uint64_t *bits) {
+    if ((unsigned)d.id >= (unsigned)HWFIT_DTYPE_COUNT_) return HWFIT_EINVAL;
+    const format_row *r = &formats[d.id];
+    if (d.id == HWFIT_DTYPE_INT4) {
+        uint64_t g = d.group_size ? d.group_size : HWFIT_DTYPE_INT4_DEFAULT_GROUP;
+        if (g > HWFIT_DTYPE_MAX_GROUP) return HWFIT_EDOM;
+        *elements = g;
+        *bits = 4 * g + 16 + 4; /* values + fp16 scale + 4-bit zero (GPTQ/AWQ) */
+    } else {
+        if (d.group_size != 0) return HWFIT_EDOM;
+        *elements = r->block_elements;
+        *bits = r->block_bits;
+    }
+    *row = r;
+    return HWFIT_OK;
+}
+
+hwfit_dtype hwfit_dtype_make(hwfit_dtype_id id) {
+    hwfit_dtype d;
+    d.id = id;
+    d.group_size = 0;
+    return d;
+}
+
+hwfit_status hwfit_dtype_parse(const char *name, hwfit_dtype *out) {
+    if (name == NULL || out == NULL) return HWFIT_EINVAL;
+    static const struct {
+        const char *alias;
+        hwfit_dtype_id id;
+    } aliases[] = {
+        {"fp8", HWFIT_DTYPE_FP8_E4M3},
+        {"float32", HWFIT_DTYPE_FP32},
+        {"float16", HWFIT_DTYPE_FP16},
+        {"bfloat16", HWFIT_DTYPE_BF16},
+    };
+    hwfit_dtype d;
+    d.group_size = 0;
+    for (int i = 0; i < (int)HWFIT_DTYPE_COUNT_; i++) {
+        if (strcmp(name, formats[i].name) == 0) {
+            d.id = (hwfit_dtype_id)i;
+            if (d.id == HWFIT_DTYPE_INT4) d.group_size = HWFIT_DTYPE_INT4_DEFAULT_GROUP;
+            *out = d;
+            return HWFIT_OK;
+        }
+    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        if (strcmp(name, aliases[i].alias) == 0) {
+            d.id = aliases[i].id;
+            *out = d;
+            return HWFIT_OK;
+        }
+    }
+    if (strncmp(name, "int4-g", 6) == 0) {
+        const char *p = name + 6;
+        if (*p < '1' || *p > '9') return HWFIT_ENOTFOUND; /* digits, no leading zero */
+        uint64_t g = 0;
+        for (; *p; p++) {
+            if (*p < '0' || *p > '9') return HWFIT_ENOTFOUND;
+            g = g * 10 + (uint64_t)(*p - '0');
+            if (g > HWFIT_DTYPE_MAX_GROUP) {
+                /* keep scanning so that "int4-g99999999x" is still "not a name" */
+                for (; *p; p++)
+                    if (*p < '0' || *p > '9') return HWFIT_ENOTFOUND;
+                return HWFIT_EDOM;
+            }
+        }
+        d.id = HWFIT_DTYPE_INT4;
+        d.group_size = (uint32_t)g;
+        *out = d;
+        return HWFIT_OK;
+    }
+    return HWFIT_ENOTFOUND;
+}
+
+hwfit_status hwfit_dtype_format(hwfit_dtype dtype, char *buf, size_t size) {
+    if (buf == NULL) return HWFIT_EINVAL;
+    const format_row *r;
+    uint64_t el, bits;
+    hwfit_status st = block_of(dtype, &r, &el, &bits);
+    if (st != HWFIT_OK) return st;
+    int n;
+    if (dtype.id == HWFIT_DTYPE_INT4 && el != HWFIT_DTYPE_INT4_DEFAULT_GROUP)
+        n = snprintf(buf, size, "int4-g%llu", (unsigned long long)el);
+    else
+        n = snprintf(buf, size, "%s", r->name);
+    if (n < 0 || (size_t)n >= size) return HWFIT_EBUFSIZE;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_dtype_describe(hwfit_dtype dtype, hwfit_dtype_info *out) {
+    if (out == NULL) return HWFIT_EINVAL;
+    const format_row *r;
+    uint64_t el, bits;
+    hwfit_status st = block_of(dtype, &r, &el, &bits);
+    if (st != HWFIT_OK) return st;
+    hwfit_dtype_info info;
+    info.name = r->name;
+    info.description = r->description;
+    info.source = r->source;
+    info.block_elements = el;
+    info.block_bits = bits;
+    info.bits_per_element = (double)bits / (double)el;
+    info.quantized = r->quantized;
+    info.flattened = r->flattened;
+    *out = info;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_dtype_bits(hwfit_dtype dtype, double *bits) {
+    if (bits == NULL) return HWFIT_EINVAL;
+    const format_row *r;
+    uint64_t el, b;
+    hwfit_status st = block_of(dtype, &r, &el, &b);
+    if (st != HWFIT_OK) return st;
+    *bits = (double)b / (double)el;
+    return HWFIT_OK;
+}
+
+/* ceil(blocks * bits / 8) without overflow in the intermediate steps. */
+static hwfit_status blocks_to_bytes(uint64_t blocks, uint64_t bits, uint64_t *out) {
+    /* bits = 8q + r: blocks * q whole bytes, and ceil(blocks * r / 8) more, computed as
+     * (blocks / 8) * r + ceil((blocks % 8) * r / 8). */
+    uint64_t q = bits / 8, r = bits % 8, whole;
+    if (hwfit__mul_u64(blocks, q, &whole) != HWFIT_OK) return HWFIT_ERANGE;
+    uint64_t part = (blocks / 8) * r + ((blocks % 8) * r + 7) / 8;
+    return hwfit__add_u64(whole, part, out);
+}
+
+static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
+
+hwfit_status hwfit_dtype_bytes(hwfit_dtype dtype, uint64_t elements, uint64_t *bytes) {
+    if (bytes == NULL) return HWFIT_EINVAL;
+    const format_row *r;
+    uint64_t el, bits, b;
+    hwfit_status st = block_of(dtype, &r, &el, &bits);
+    if (st != HWFIT_OK) return st;
+    st = blocks_to_bytes(ceil_div(elements, el), bits, &b);
+    if (st != HWFIT_OK) return st;
+    *bytes = b;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_dtype_matrix_bytes(hwfit_dtype dtype, uint64_t rows, uint64_t cols,
+                                      uint64_t *bytes) {
+    if (bytes == NULL) return HWFIT_EINVAL;
+    const format_row *r;
+    uint64_t el, bits, blocks, b;
+    hwfit_status st = block_of(dtype, &r, &el, &bits);
+    if (st != HWFIT_OK) return st;
+    if (r->flattened) {
+        /* bitsandbytes quantises the flattened tensor in blocks. */
+        uint64_t n;
+        if (hwfit__mul_u64(rows, cols, &n) != HWFIT_OK) return HWFIT_ERANGE;
+        blocks = ceil_div(n, el);
+    } else {
+        /* GGUF, MX, NVFP4 and GPTQ/AWQ groups run along each row (the input dimension); a
+         * row that is not a whole number of blocks pads its last block. GPTQ packs 4-bit
+         * zeros of neighbouring rows into one int32, so bytes round once per tensor. */
+        if (hwfit__mul_u64(rows, ceil_div(cols, el), &blocks) != HWFIT_OK) return HWFIT_ERANGE;
+    }
+    st = blocks_to_bytes(blocks, bits, &b);
+    if (st != HWFIT_OK) return st;
+    *bytes = b;
+    return HWFIT_OK;
+}
+
+/* The listing: every format once, int4 also with groups 64 and 32 (common GPTQ/AWQ choices). */
+static const hwfit_dtype listing[] = {
+    {HWFIT_DTYPE_FP32, 0},     {HWFIT_DTYPE_TF32, 0},     {HWFIT_DTYPE_FP16, 0},
+    {HWFIT_DTYPE_BF16, 0},     {HWFIT_DTYPE_FP8_E4M3, 0}, {HWFIT_DTYPE_FP8_E5M2, 0},
+    {HWFIT_DTYPE_INT8, 0},     {HWFIT_DTYPE_INT4, 128},   {HWFIT_DTYPE_INT4, 64},
+    {HWFIT_DTYPE_INT4, 32},    {HWFIT_DTYPE_NF4, 0},      {HWFIT_DTYPE_NF4_DQ, 0},
+    {HWFIT_DTYPE_NVFP4, 0},    {HWFIT_DTYPE_MXFP4, 0},    {HWFIT_DTYPE_MXFP6, 0},
+    {HWFIT_DTYPE_MXFP8, 0},    {HWFIT_DTYPE_Q8_0, 0},     {HWFIT_DTYPE_Q6_K, 0},
+    {HWFIT_DTYPE_Q5_K, 0},     {HWFIT_DTYPE_Q4_K, 0},     {HWFIT_DTYPE_Q4_0, 0},
+    {HWFIT_DTYPE_Q3_K, 0},     {HWFIT_DTYPE_Q2_K, 0},     {HWFIT_DTYPE_IQ4_XS, 0},
+};
+
+size_t hwfit_dtype_count(void) { return sizeof listing / sizeof listing[0]; }
+
+hwfit_status hwfit_dtype_at(size_t index, hwfit_dtype *out) {
+    if (out == NULL) return HWFIT_EINVAL;
+    if (index >= hwfit_dtype_count()) return HWFIT_EDOM;
+    *out = listing[index];
+    return HWFIT_OK;
+}
