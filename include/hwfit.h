@@ -23,5 +23,6 @@
 #include "hwfit/units.h"
 #include "hwfit/dtype.h"
 #include "hwfit/model.h"
+#include "hwfit/memory.h"
 
 #endif /* HWFIT_H */

@@ -1,0 +1,202 @@
+/**
+ * @file memory.h
+ * @brief Memory footprint of one workload: weights, KV cache, activations, gradients,
+ * optimizer states and runtime overhead, for inference and for full, LoRA and QLoRA
+ * fine-tuning.
+ *
+ * ::hwfit_memory_estimate sums the footprint of a ::hwfit_model on one device. By default
+ * the device holds the whole model; the layer range and the embedding/head switches of
+ * ::hwfit_memory_in describe a pipeline stage instead, and tensor_parallel divides the
+ * activations as Korthikanti et al. (2022) do, so that a sharding layer can reuse every
+ * formula here for each card. Weights, KV cache, gradients and optimizer states are not
+ * divided by any parallelism here.
+ *
+ * Training activations follow Korthikanti et al. 2022, "Reducing Activation Recomputation
+ * in Large Transformer Models" (arXiv:2205.05198), Table 2, generalised to grouped-query
+ * attention, explicit head dimensions and gated MLPs (docs/formulas.md):
+ * with 16-bit activations, dropout and a 4h GeLU MLP a layer stores sbh(34 + 5as/h) bytes,
+ * 34sbh with selective recomputation or flash attention, and 2sbh with full recomputation.
+ *
+ * Thread safety: every function is reentrant and touches only its arguments.
+ */
+#ifndef HWFIT_MEMORY_H
+#define HWFIT_MEMORY_H
+
+#include "hwfit/dtype.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @defgroup memory Memory footprint
+ *  @brief Weights, KV cache, activations, gradients, optimizer states, overhead.
+ *  Thread safety: all functions are reentrant.
+ *  @{ */
+
+/** @brief What the device does. */
+typedef enum hwfit_memory_mode {
+    HWFIT_MEMORY_INFERENCE = 0, /**< Serving: weights, KV cache, an activation workspace. */
+    HWFIT_MEMORY_FULL = 1,      /**< Full fine-tuning or training: every parameter trains. */
+    HWFIT_MEMORY_LORA = 2,      /**< LoRA (Hu et al. 2021): frozen base, trained adapters. */
+    HWFIT_MEMORY_QLORA = 3      /**< QLoRA (Dettmers et al. 2023): LoRA on a base stored in
+                                     hwfit_memory_in::qlora_base (nf4 with double quant). */
+} hwfit_memory_mode;
+
+/** @brief Optimizer of the trained parameters. */
+typedef enum hwfit_memory_optimizer {
+    HWFIT_MEMORY_ADAMW = 0,      /**< AdamW (Loshchilov and Hutter 2019): two fp32 moments,
+                                      8 bytes per trained parameter. */
+    HWFIT_MEMORY_ADAMW_8BIT = 1, /**< 8-bit AdamW (Dettmers et al. 2022, bitsandbytes): two
+                                      8-bit moments, 2 bytes per parameter (block statistics
+                                      not counted). */
+    HWFIT_MEMORY_SGD = 2         /**< SGD with momentum: one fp32 buffer, 4 bytes. */
+} hwfit_memory_optimizer;
+
+/** @brief Activation recomputation (Korthikanti et al. 2022). */
+typedef enum hwfit_memory_recompute {
+    HWFIT_MEMORY_RECOMPUTE_NONE = 0,      /**< Store every activation the backward pass needs. */
+    HWFIT_MEMORY_RECOMPUTE_SELECTIVE = 1, /**< Recompute the attention core (the s^2 terms). */
+    HWFIT_MEMORY_RECOMPUTE_FULL = 2       /**< Store each layer's input only; recompute the
+                                               layer during backward (one layer at a time). */
+} hwfit_memory_recompute;
+
+/** @name LoRA target modules (hwfit_memory_in::lora_targets)
+ *  MLA maps q_a/q_b (or q) to Q and kv_a/kv_b to K and V; experts and shared experts take
+ *  the MLP targets. Routers, embeddings and the head are never targets.
+ *  @{ */
+#define HWFIT_LORA_Q 0x01u    /**< Query projection. */
+#define HWFIT_LORA_K 0x02u    /**< Key projection. */
+#define HWFIT_LORA_V 0x04u    /**< Value projection. */
+#define HWFIT_LORA_O 0x08u    /**< Output projection. */
+#define HWFIT_LORA_GATE 0x10u /**< MLP gate projection. */
+#define HWFIT_LORA_UP 0x20u   /**< MLP up projection. */
+#define HWFIT_LORA_DOWN 0x40u /**< MLP down projection. */
+#define HWFIT_LORA_ATTENTION 0x0fu /**< q, k, v and o. */
+#define HWFIT_LORA_ALL 0x7fu  /**< Every linear layer (PEFT "all-linear", as QLoRA trains). */
+/** @} */
+
+/** @brief Inputs of ::hwfit_memory_estimate. Fill with ::hwfit_memory_init, then adjust. */
+typedef struct hwfit_memory_in {
+    hwfit_memory_mode mode;        /**< What the device does; default inference. */
+    hwfit_dtype weights;           /**< Format of the linear weights (inference; full and LoRA
+                                        base); default bf16. Full training needs a plain
+                                        float format. */
+    hwfit_dtype unquantized;       /**< Format of what quantisation leaves alone when the
+                                        weights are quantized: norms, biases, routers, and the
+                                        embedding and head when keep_embeddings; default bf16. */
+    int keep_embeddings;           /**< 1 (default): embedding and head stay in @c unquantized
+                                        when the weights are quantized (GPTQ "lm_head": false,
+                                        bitsandbytes, most GGUF mixes keep them wider). */
+    hwfit_dtype kv;                /**< KV-cache format (inference); default bf16. */
+    uint64_t batch;                /**< Inference: sequences served at once, >= 1; default 1. */
+    uint64_t context;              /**< Tokens per sequence, >= 1: the KV length (inference) or
+                                        the training sequence length s; default 4096. */
+    uint64_t prefill_chunk;        /**< Inference: prompt tokens processed in one forward pass
+                                        (chunked prefill); 0 = batch x context; default 2048. */
+    double overhead_bytes;         /**< Runtime overhead per device: CUDA context, cuBLAS and
+                                        NCCL workspaces, allocator slack, bytes in
+                                        [0, 2^53]; default 1 GiB (gpu_poor counts 650 MB,
+                                        gollama 500 MB per GPU; measure your stack). */
+    uint64_t micro_batch;          /**< Training: sequences per micro-batch b, >= 1; default 1. */
+    hwfit_memory_optimizer optimizer; /**< Training optimizer; default AdamW. */
+    hwfit_dtype gradients;         /**< Format of gradients, a plain float: bf16 (default) or
+                                        fp32 (Megatron's main_grad, DeepSpeed's fp32 grads). */
+    int master_weights;            /**< 1 (default): an fp32 master copy of trained weights
+                                        stored in a 16-bit format (mixed precision,
+                                        Micikevicius et al. 2018). */
+    hwfit_memory_recompute recompute; /**< Training recomputation; default none. */
+    int flash_attention;           /**< 1 (default): the s^2 attention scores are never stored
+                                        (Dao et al. 2022). */
+    int dropout;                   /**< 1 (default): dropout masks are stored (1 byte per
+                                        element), as in Korthikanti et al. Table 2. */
+    hwfit_dtype activations;       /**< Format of stored activations, plain; default bf16. */
+    uint32_t tensor_parallel;      /**< Tensor-parallel ranks t dividing the activations
+                                        (Korthikanti Table 2), >= 1; default 1. */
+    int sequence_parallel;         /**< 1: sequence parallelism also divides the norms' and
+                                        dropouts' activations by t; default 0. */
+    uint32_t lora_rank;            /**< LoRA rank r, >= 1; default 16. */
+    unsigned lora_targets;         /**< HWFIT_LORA_* bits, non-empty; default ::HWFIT_LORA_ALL. */
+    hwfit_dtype lora_dtype;        /**< Format of adapter weights, plain; default bf16. */
+    hwfit_dtype qlora_base;        /**< QLoRA base weights; default nf4-dq. */
+    uint32_t first_layer;          /**< First decoder layer on this device; default 0. */
+    uint32_t layer_count;          /**< Decoder layers on this device; 0 (default) = to the last. */
+    int embedding;                 /**< 1 (default): this device holds the input embedding. */
+    int head;                      /**< 1 (default): this device holds the final norm and the
+                                        head (a tied head without the embedding on this device
+                                        costs a copy of it), and the logits. */
+    int mtp;                       /**< 1: the extra prediction layers are loaded and trained
+                                        too; default 0 (transformers and vLLM skip them unless
+                                        speculative decoding uses them). */
+} hwfit_memory_in;
+
+/** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
+typedef struct hwfit_memory_out {
+    uint64_t weights_bytes;    /**< Model weights (and LoRA adapters), bytes. */
+    uint64_t kv_bytes;         /**< KV cache (inference only), bytes. */
+    uint64_t activation_bytes; /**< Activations: stored for backward (training) or the
+                                    largest transient workspace (inference), bytes. */
+    uint64_t gradient_bytes;   /**< Gradients of the trained parameters, bytes. */
+    uint64_t optimizer_bytes;  /**< Optimizer states and fp32 master weights, bytes. */
+    uint64_t overhead_bytes;   /**< Runtime overhead, bytes. */
+    uint64_t total_bytes;      /**< Sum of the above, bytes. */
+    uint64_t params;           /**< Model parameters held (adapters excluded). */
+    uint64_t trainable_params; /**< Parameters with gradients and optimizer states. */
+    uint64_t adapter_params;   /**< LoRA adapter parameters (0 unless LoRA or QLoRA). */
+    uint32_t layers;           /**< Decoder layers held. */
+    uint64_t activation_dense_layer_bytes; /**< Training: one dense layer's stored activations
+                                                (inference: its workspace), bytes. */
+    uint64_t activation_moe_layer_bytes;   /**< The same for one MoE layer, bytes. */
+    uint64_t activation_other_bytes;       /**< Training: input ids, embedding dropout and the
+                                                logits/loss terms; inference: the logits. */
+} hwfit_memory_out;
+
+/**
+ * @brief Default inputs: inference of the whole model in bf16 with a bf16 KV cache, batch 1,
+ * context 4096, prefill chunk 2048, overhead 1 GiB; for training AdamW, bf16 gradients, fp32
+ * master weights, no recomputation, flash attention, dropout masks, bf16 activations, t = 1;
+ * LoRA rank 16 on every linear layer in bf16; QLoRA base nf4-dq.
+ * @param[out] in The inputs; NULL is ignored.
+ */
+HWFIT_API void hwfit_memory_init(hwfit_memory_in *in);
+
+/**
+ * @brief The memory footprint of one workload on one device.
+ * @param[in]  model The model; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  in    The workload; NULL gives ::HWFIT_EINVAL.
+ * @param[out] out   The footprint; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK           computed.
+ * @retval HWFIT_EINVAL       a pointer is NULL, an enum is out of range or a dtype unknown.
+ * @retval HWFIT_EDOM         batch, context, micro_batch, tensor_parallel or lora_rank is 0,
+ *                            lora_targets is empty or has unknown bits, overhead is not a
+ *                            finite number in [0, 2^53], gradients, activations or
+ *                            lora_dtype is not a plain format, the layer range is outside the
+ *                            model, a dtype group is invalid, or the model is invalid.
+ * @retval HWFIT_EUNSUPPORTED full training of quantized weights.
+ * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ */
+HWFIT_API hwfit_status hwfit_memory_estimate(const hwfit_model *model,
+                                             const hwfit_memory_in *in, hwfit_memory_out *out);
+
+/**
+ * @brief LoRA adapter parameters of a whole model: r (in + out) per targeted matrix.
+ * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  rank    LoRA rank, >= 1.
+ * @param[in]  targets HWFIT_LORA_* bits, non-empty.
+ * @param[out] params  Adapter parameters; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK     computed.
+ * @retval HWFIT_EINVAL a pointer is NULL or an enum of the model is out of range.
+ * @retval HWFIT_EDOM   @p rank is 0, @p targets empty or unknown, or the model invalid.
+ * @retval HWFIT_ERANGE the count overflows 64 bits.
+ */
+HWFIT_API hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank,
+                                                unsigned targets, uint64_t *params);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWFIT_MEMORY_H */

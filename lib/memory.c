@@ -1,0 +1,466 @@
+/* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
+#include <string.h>
+
+#include "model_internal.h"
+
+_Static_assert(HWFIT_LORA_Q == HWFIT__LORA_Q && HWFIT_LORA_K == HWFIT__LORA_K &&
+                   HWFIT_LORA_V == HWFIT__LORA_V && HWFIT_LORA_O == HWFIT__LORA_O &&
+                   HWFIT_LORA_GATE == HWFIT__LORA_GATE && HWFIT_LORA_UP == HWFIT__LORA_UP &&
+                   HWFIT_LORA_DOWN == HWFIT__LORA_DOWN,
+               "LoRA target bits of memory.h and model_internal.h differ");
+
+void hwfit_memory_init(hwfit_memory_in *in) {
+    if (in == NULL) return;
+    memset(in, 0, sizeof *in);
+    in->mode = HWFIT_MEMORY_INFERENCE;
+    in->weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->unquantized = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->keep_embeddings = 1;
+    in->kv = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->batch = 1;
+    in->context = 4096;
+    in->prefill_chunk = 2048;
+    in->overhead_bytes = 1073741824.0; /* 1 GiB: see memory.h */
+    in->micro_batch = 1;
+    in->optimizer = HWFIT_MEMORY_ADAMW;
+    in->gradients = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->master_weights = 1;
+    in->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in->flash_attention = 1;
+    in->dropout = 1;
+    in->activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->tensor_parallel = 1;
+    in->lora_rank = 16;
+    in->lora_targets = HWFIT_LORA_ALL;
+    in->lora_dtype = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->qlora_base = hwfit_dtype_make(HWFIT_DTYPE_NF4_DQ);
+    in->embedding = 1;
+    in->head = 1;
+}
+
+/* Bytes per element of a plain (unblocked, unquantized) format, or EDOM. */
+static hwfit_status plain_bytes(hwfit_dtype d, uint64_t *bytes) {
+    hwfit_dtype_info info;
+    hwfit_status st = hwfit_dtype_describe(d, &info);
+    if (st != HWFIT_OK) return st;
+    if (info.quantized || info.block_elements != 1 || info.block_bits % 8 != 0) return HWFIT_EDOM;
+    *bytes = info.block_bits / 8;
+    return HWFIT_OK;
+}
+
+static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
+
+/* ---- weights and adapters of one layer kind --------------------------------------------------- */
+
+typedef struct formats {
+    hwfit_dtype base;      /* linear weights */
+    hwfit_dtype other;     /* vectors and small matrices when base is quantized */
+    int base_quantized;
+} formats;
+
+static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const formats *f,
+                                  uint64_t *bytes) {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        hwfit_dtype d = (t[i].kind == HWFIT__TENSOR_LINEAR || !f->base_quantized) ? f->base
+                                                                                   : f->other;
+        uint64_t b;
+        hwfit_status st = hwfit_dtype_matrix_bytes(d, t[i].rows, t[i].cols, &b);
+        if (st != HWFIT_OK) return st;
+        if (hwfit__mac_u64(&acc, b, t[i].count) != HWFIT_OK) return HWFIT_ERANGE;
+    }
+    *bytes = acc;
+    return HWFIT_OK;
+}
+
+/* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in). */
+static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
+                                 unsigned targets, uint64_t *params) {
+    uint64_t acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
+        uint64_t per;
+        if (hwfit__mul_u64(rank, t[i].rows + t[i].cols, &per) != HWFIT_OK ||
+            hwfit__mac_u64(&acc, per, t[i].count) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    *params = acc;
+    return HWFIT_OK;
+}
+
+typedef struct kind_sums {
+    uint64_t weights_bytes;
+    uint64_t adapter_params;
+} kind_sums;
+
+static hwfit_status kind(const hwfit_model *m, int moe, int mtp, const formats *f, uint64_t rank,
+                         unsigned targets, kind_sums *out) {
+    hwfit__tensor t[HWFIT__LAYER_TENSORS_MAX];
+    size_t n;
+    hwfit_status st = hwfit__model_layer_tensors(m, moe, mtp, t, &n);
+    if (st == HWFIT_OK) st = tensors_bytes(t, n, f, &out->weights_bytes);
+    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, &out->adapter_params);
+    else out->adapter_params = 0;
+    return st;
+}
+
+hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, unsigned targets,
+                                      uint64_t *params) {
+    if (model == NULL || params == NULL) return HWFIT_EINVAL;
+    hwfit_model_param_counts p;
+    hwfit_status st = hwfit_model_params(model, &p);
+    if (st != HWFIT_OK) return st;
+    if (rank == 0 || targets == 0 || (targets & ~HWFIT_LORA_ALL) != 0) return HWFIT_EDOM;
+    formats f = {hwfit_dtype_make(HWFIT_DTYPE_BF16), hwfit_dtype_make(HWFIT_DTYPE_BF16), 0};
+    kind_sums d = {0, 0}, e = {0, 0};
+    if (p.dense_layers && (st = kind(model, 0, 0, &f, rank, targets, &d)) != HWFIT_OK) return st;
+    if (p.moe_layers && (st = kind(model, 1, 0, &f, rank, targets, &e)) != HWFIT_OK) return st;
+    uint64_t acc = 0;
+    if (hwfit__mac_u64(&acc, d.adapter_params, p.dense_layers) != HWFIT_OK ||
+        hwfit__mac_u64(&acc, e.adapter_params, p.moe_layers) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    *params = acc;
+    return HWFIT_OK;
+}
+
+/* ---- activations -------------------------------------------------------------------------------- */
+
+typedef struct act_ctx {
+    const hwfit_model *m;
+    const hwfit_memory_in *in;
+    hwfit__dims dims;
+    uint64_t a_bytes; /* bytes per stored activation element (2 for bf16) */
+    uint64_t t;       /* tensor-parallel ranks */
+} act_ctx;
+
+/* Widths (values per token) of the attention tensors the backward pass keeps: Korthikanti
+ * et al. 2022 section 4.1 count Q and K (inputs of QK^T), V and the attention output (input of
+ * the output projection); with GQA K and V are k heads wide. For MLA the same accounting
+ * applies to its tensors: the q and kv latents (inputs of q_b and kv_b, and of their norms),
+ * the up-projected per-head Q, K, V, and the attention output. */
+static hwfit_status attention_width(const act_ctx *c, uint64_t *w) {
+    const hwfit_model *m = c->m;
+    uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim, r = 0;
+    if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
+        uint64_t k = m->kv_heads;
+        r = a * d + k * d + k * dv + a * dv;
+    } else {
+        r = 2 * (uint64_t)m->q_lora_rank + 2 * (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim +
+            2 * a * d + 2 * a * dv;
+    }
+    *w = r; /* bounded by model_dims: no overflow */
+    return HWFIT_OK;
+}
+
+/* MLP tensors kept per token: a plain GeLU MLP keeps the GeLU input and the second linear's
+ * input (2F, Korthikanti's 8sbh + 8sbh for F = 4h, 2-byte values); a gated MLP keeps gate and
+ * up outputs (a fused SwiGLU saves its input) and the down projection's input (3F). A MoE
+ * layer counts as an MLP of the widths a token passes through: K routed experts and the
+ * shared ones; dispatch buffers and router logits are not counted. */
+static hwfit_status mlp_width(const act_ctx *c, int moe, uint64_t *w) {
+    const hwfit_model *m = c->m;
+    uint64_t f = m->intermediate;
+    if (moe) {
+        f = 0;
+        if (hwfit__mac_u64(&f, m->experts_per_token, m->expert_intermediate) != HWFIT_OK ||
+            hwfit__mac_u64(&f, m->shared_experts, m->shared_expert_intermediate) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    return hwfit__mul_u64(f, m->mlp == HWFIT_MODEL_MLP_GATED ? 3 : 2, w);
+}
+
+/* Bytes one training layer stores, before any recomputation choice except `selective`:
+ * Korthikanti et al. 2022 Table 2 generalised:
+ *   replicated  A sbh (n_norms + 2) + [dropout] 2 sbh       (norm inputs, QKV and MLP inputs,
+ *                                                             two dropout masks)
+ *   sharded     A sb (attention widths + MLP widths)         (divided by t)
+ *   scores      a s^2 b (A + [dropout](1 + A))               (divided by t; 0 with flash
+ *                                                             attention or selective recompute)
+ * With A = 2, dropout, MHA, 2 norms and a 4h GeLU MLP: sbh(10 + 24/t + 5as/(ht)), and with
+ * sequence parallelism the replicated part is divided by t too: sbh(34/t + 5as/(ht)). */
+static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint64_t *bytes) {
+    const hwfit_memory_in *in = c->in;
+    const hwfit_model *m = c->m;
+    uint64_t sb, sbh, attn_w, mlp_w, rep = 0, shard = 0, scores = 0;
+    hwfit_status st;
+    if (hwfit__mul_u64(in->context, in->micro_batch, &sb) != HWFIT_OK ||
+        hwfit__mul_u64(sb, m->hidden, &sbh) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    if ((st = attention_width(c, &attn_w)) != HWFIT_OK || (st = mlp_width(c, moe, &mlp_w)) != HWFIT_OK)
+        return st;
+    if (hwfit__mac_u64(&rep, sbh, c->a_bytes * (m->norms_per_layer + 2)) != HWFIT_OK ||
+        (in->dropout && hwfit__mac_u64(&rep, sbh, 2) != HWFIT_OK))
+        return HWFIT_ERANGE;
+    uint64_t widths;
+    if (hwfit__add_u64(attn_w, mlp_w, &widths) != HWFIT_OK ||
+        hwfit__mul_u64(widths, c->a_bytes, &widths) != HWFIT_OK ||
+        hwfit__mul_u64(sb, widths, &shard) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    if (with_scores && !in->flash_attention) {
+        uint64_t per = c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
+        if (hwfit__mul_u64(in->context, sb, &scores) != HWFIT_OK ||
+            hwfit__mul_u64(scores, m->heads, &scores) != HWFIT_OK ||
+            hwfit__mul_u64(scores, per, &scores) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    uint64_t r = in->sequence_parallel ? ceil_div(rep, c->t) : rep;
+    return hwfit__add_u64(r, ceil_div(shard, c->t) + ceil_div(scores, c->t), bytes);
+}
+
+/* Inference workspace of one layer for c tokens in flight: the residual stream and the norm
+ * output (2h, replicated), the larger of the attention and MLP intermediates (divided by t)
+ * and, without flash attention, the chunk's scores against the whole context. Buffers are
+ * reused from layer to layer, so the model needs the largest layer's workspace once. */
+static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint64_t *bytes) {
+    const hwfit_memory_in *in = c->in;
+    const hwfit_model *m = c->m;
+    uint64_t attn_w, mlp_w, rep, shard, scores = 0;
+    hwfit_status st;
+    if ((st = attention_width(c, &attn_w)) != HWFIT_OK || (st = mlp_width(c, moe, &mlp_w)) != HWFIT_OK)
+        return st;
+    uint64_t w = attn_w > mlp_w ? attn_w : mlp_w;
+    if (hwfit__mul_u64(tokens, 2 * m->hidden * c->a_bytes, &rep) != HWFIT_OK ||
+        hwfit__mul_u64(tokens, w, &shard) != HWFIT_OK ||
+        hwfit__mul_u64(shard, c->a_bytes, &shard) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    if (!in->flash_attention &&
+        (hwfit__mul_u64(tokens, in->context, &scores) != HWFIT_OK ||
+         hwfit__mul_u64(scores, (uint64_t)m->heads * c->a_bytes, &scores) != HWFIT_OK))
+        return HWFIT_ERANGE;
+    return hwfit__add_u64(rep, ceil_div(shard, c->t) + ceil_div(scores, c->t), bytes);
+}
+
+/* ---- the estimate ------------------------------------------------------------------------------- */
+
+static hwfit_status check_inputs(const hwfit_memory_in *in) {
+    if ((unsigned)in->mode > (unsigned)HWFIT_MEMORY_QLORA ||
+        (unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD ||
+        (unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
+        return HWFIT_EINVAL;
+    if (in->batch == 0 || in->context == 0 || in->micro_batch == 0 || in->tensor_parallel == 0)
+        return HWFIT_EDOM;
+    if (!hwfit__in_range(in->overhead_bytes, 0.0, 9007199254740992.0)) return HWFIT_EDOM;
+    if (in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA) {
+        if (in->lora_rank == 0 || in->lora_targets == 0 ||
+            (in->lora_targets & ~HWFIT_LORA_ALL) != 0)
+            return HWFIT_EDOM;
+    }
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
+                                   hwfit_memory_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_status st = check_inputs(in);
+    if (st != HWFIT_OK) return st;
+    hwfit_model_param_counts p;
+    if ((st = hwfit_model_params(model, &p)) != HWFIT_OK) return st;
+    act_ctx c;
+    c.m = model;
+    c.in = in;
+    c.t = in->tensor_parallel;
+    (void)hwfit__model_dims(model, &c.dims);
+    uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
+    if (in->first_layer >= model->layers || count == 0 || count > model->layers - in->first_layer)
+        return HWFIT_EDOM;
+
+    int training = in->mode != HWFIT_MEMORY_INFERENCE;
+    int lora = in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA;
+    formats f;
+    f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    f.other = in->unquantized;
+    hwfit_dtype_info base_info, other_info, kv_info;
+    if ((st = hwfit_dtype_describe(f.base, &base_info)) != HWFIT_OK ||
+        (st = hwfit_dtype_describe(f.other, &other_info)) != HWFIT_OK ||
+        (st = plain_bytes(in->activations, &c.a_bytes)) != HWFIT_OK)
+        return st;
+    f.base_quantized = base_info.quantized;
+    uint64_t grad_b = 0, lora_b = 0;
+    if (training && (st = plain_bytes(in->gradients, &grad_b)) != HWFIT_OK) return st;
+    if (lora && (st = plain_bytes(in->lora_dtype, &lora_b)) != HWFIT_OK) return st;
+    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized) return HWFIT_EUNSUPPORTED;
+    if ((st = hwfit_dtype_describe(in->kv, &kv_info)) != HWFIT_OK) return st;
+
+    hwfit_memory_out r;
+    memset(&r, 0, sizeof r);
+    r.layers = count;
+
+    /* Layers on this device, by kind. */
+    uint32_t moe_n = 0;
+    for (uint32_t i = in->first_layer; i < in->first_layer + count; i++)
+        moe_n += (uint32_t)hwfit__model_layer_is_moe(model, i);
+    uint32_t dense_n = count - moe_n;
+    uint64_t rank = lora ? in->lora_rank : 0;
+    kind_sums ks[2] = {{0, 0}, {0, 0}}, mtp = {0, 0};
+    if (dense_n && (st = kind(model, 0, 0, &f, rank, in->lora_targets, &ks[0])) != HWFIT_OK)
+        return st;
+    if (moe_n && (st = kind(model, 1, 0, &f, rank, in->lora_targets, &ks[1])) != HWFIT_OK)
+        return st;
+    uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
+    if (mtp_n &&
+        (st = kind(model, model->experts > 0, 1, &f, rank, in->lora_targets, &mtp)) != HWFIT_OK)
+        return st;
+
+    /* Weights: layers, embedding, final norm and head. */
+    uint64_t w = 0, params = 0, adapters = 0;
+    if (hwfit__mac_u64(&w, ks[0].weights_bytes, dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&w, ks[1].weights_bytes, moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&w, mtp.weights_bytes, mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p.dense.total, dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p.moe.total, moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p.mtp_layer, mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, ks[0].adapter_params, dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, ks[1].adapter_params, moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, mtp.adapter_params, mtp_n) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    hwfit_dtype emb_d = (f.base_quantized && in->keep_embeddings) ? f.other : f.base;
+    hwfit_dtype vec_d = f.base_quantized ? f.other : f.base;
+    uint64_t b;
+    int tables = (in->embedding ? 1 : 0) +
+                 (in->head && (!model->tie_embeddings || !in->embedding) ? 1 : 0);
+    if (tables) {
+        if ((st = hwfit_dtype_matrix_bytes(emb_d, model->vocab, model->hidden, &b)) != HWFIT_OK)
+            return st;
+        if (hwfit__mac_u64(&w, b, (uint64_t)tables) != HWFIT_OK ||
+            hwfit__mac_u64(&params, p.embedding, (uint64_t)tables) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    if (in->head) {
+        if ((st = hwfit_dtype_bytes(vec_d, p.final_norm, &b)) != HWFIT_OK) return st;
+        if (hwfit__add_u64(w, b, &w) != HWFIT_OK ||
+            hwfit__add_u64(params, p.final_norm, &params) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    r.params = params;
+
+    /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
+    uint64_t trained_b = 0;
+    if (training) {
+        hwfit_dtype trained = lora ? in->lora_dtype : in->weights;
+        double bits;
+        (void)hwfit_dtype_bits(trained, &bits);
+        r.trainable_params = lora ? adapters : params;
+        r.adapter_params = lora ? adapters : 0;
+        if (lora) {
+            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK)
+                return st;
+            if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK) return HWFIT_ERANGE;
+        }
+        /* Mixed precision (Micikevicius et al. 2018; ZeRO, Rajbhandari et al. 2020 section 3.1:
+         * 2 + 2 + K bytes per parameter with K = 12 for Adam): fp32 master weights (4) when
+         * the trained weights are narrower, then the optimizer states. */
+        uint64_t per = (in->master_weights && bits < 32.0) ? 4 : 0;
+        per += in->optimizer == HWFIT_MEMORY_ADAMW ? 8 : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2 : 4;
+        if (hwfit__mul_u64(r.trainable_params, grad_b, &r.gradient_bytes) != HWFIT_OK ||
+            hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    r.weights_bytes = w;
+
+    /* KV cache (inference). */
+    if (!training) {
+        hwfit_model_kv_in kin;
+        hwfit_model_kv_init(&kin);
+        kin.dtype = in->kv;
+        kin.batch = in->batch;
+        kin.context = in->context;
+        kin.first_layer = in->first_layer;
+        kin.layer_count = count;
+        kin.include_mtp = in->mtp;
+        hwfit_model_kv_out kv;
+        if ((st = hwfit_model_kv(model, &kin, &kv)) != HWFIT_OK) return st;
+        r.kv_bytes = kv.bytes;
+    }
+
+    /* Activations. */
+    uint64_t act = 0, other = 0;
+    if (training) {
+        int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
+        uint64_t kinds[2] = {0, 0};
+        if (dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK) return st;
+        if (moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK) return st;
+        uint32_t layers_n = count + mtp_n;
+        if (in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL) {
+            /* Full recomputation keeps each layer's input, A sbh (Korthikanti Table 2: 2sbh),
+             * and rebuilds one layer at a time during backward: that layer's activations
+             * (without recomputation) are live at the peak. */
+            uint64_t input, peak = 0, none;
+            if (hwfit__mul_u64(in->context, in->micro_batch, &input) != HWFIT_OK ||
+                hwfit__mul_u64(input, model->hidden * c.a_bytes, &input) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            if (in->sequence_parallel) input = ceil_div(input, c.t);
+            const int present[2] = {dense_n > 0 || (mtp_n > 0 && model->experts == 0),
+                                    moe_n > 0 || (mtp_n > 0 && model->experts > 0)};
+            for (int k = 0; k < 2; k++) {
+                if (!present[k]) continue;
+                if ((st = train_layer(&c, k, 1, &none)) != HWFIT_OK) return st;
+                if (none > peak) peak = none;
+            }
+            r.activation_dense_layer_bytes = dense_n ? input : 0;
+            r.activation_moe_layer_bytes = moe_n ? input : 0;
+            if (hwfit__mul_u64(input, layers_n, &act) != HWFIT_OK ||
+                hwfit__add_u64(act, peak, &act) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        } else {
+            r.activation_dense_layer_bytes = kinds[0];
+            r.activation_moe_layer_bytes = kinds[1];
+            uint64_t mtp_b = 0;
+            if (mtp_n && (st = train_layer(&c, model->experts > 0, !selective, &mtp_b)) != HWFIT_OK)
+                return st;
+            if (hwfit__mac_u64(&act, kinds[0], dense_n) != HWFIT_OK ||
+                hwfit__mac_u64(&act, kinds[1], moe_n) != HWFIT_OK ||
+                hwfit__mac_u64(&act, mtp_b, mtp_n) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        }
+        /* Megatron-LM theoretical_memory_usage.py: input ids 8sb and embedding dropout sbh on
+         * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t. */
+        uint64_t sb;
+        if (hwfit__mul_u64(in->context, in->micro_batch, &sb) != HWFIT_OK) return HWFIT_ERANGE;
+        if (in->embedding) {
+            uint64_t e = 0;
+            if (hwfit__mac_u64(&e, sb, 8) != HWFIT_OK ||
+                (in->dropout && hwfit__mac_u64(&e, sb, model->hidden) != HWFIT_OK))
+                return HWFIT_ERANGE;
+            other += ceil_div(e, c.t);
+        }
+        if (in->head) {
+            uint64_t o = 0;
+            if (hwfit__mac_u64(&o, sb, 4 * (model->hidden + model->vocab)) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            other += ceil_div(o, c.t);
+        }
+    } else {
+        uint64_t all;
+        if (hwfit__mul_u64(in->batch, in->context, &all) != HWFIT_OK) return HWFIT_ERANGE;
+        uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;
+        uint64_t kinds[2] = {0, 0};
+        if ((dense_n || (mtp_n && model->experts == 0)) &&
+            (st = infer_layer(&c, 0, tokens, &kinds[0])) != HWFIT_OK)
+            return st;
+        if ((moe_n || (mtp_n && model->experts > 0)) &&
+            (st = infer_layer(&c, 1, tokens, &kinds[1])) != HWFIT_OK)
+            return st;
+        r.activation_dense_layer_bytes = kinds[0];
+        r.activation_moe_layer_bytes = kinds[1];
+        act = kinds[0] > kinds[1] ? kinds[0] : kinds[1];
+        /* Logits of the sampled position of each sequence, fp32 (vLLM computes the logits of
+         * the last token of each sequence only). */
+        if (in->head && hwfit__mac_u64(&other, in->batch, 4 * model->vocab) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    r.activation_other_bytes = other;
+    if (hwfit__add_u64(act, other, &r.activation_bytes) != HWFIT_OK) return HWFIT_ERANGE;
+
+    /* Overhead, rounded up to a whole byte. */
+    uint64_t ov = (uint64_t)in->overhead_bytes;
+    if ((double)ov < in->overhead_bytes) ov++;
+    r.overhead_bytes = ov;
+    uint64_t total = 0;
+    const uint64_t parts[] = {r.weights_bytes,  r.kv_bytes,        r.activation_bytes,
+                              r.gradient_bytes, r.optimizer_bytes, r.overhead_bytes};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (hwfit__add_u64(total, parts[i], &total) != HWFIT_OK) return HWFIT_ERANGE;
+    r.total_bytes = total;
+    *out = r;
+    return HWFIT_OK;
+}

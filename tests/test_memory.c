@@ -1,0 +1,501 @@
+/* memory: footprints against published formulas (Korthikanti et al. 2022 Table 2; ZeRO;
+ * DeepSpeed's and Megatron-LM's estimators; PEFT's LoRA counts), consistency, error paths. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+#define GIB 1073741824.0
+#define P8B 8030261248ull /* Llama-3.1-8B parameters (safetensors metadata) */
+
+static void llama8b(hwfit_model *m) {
+    hwfit_model_init(m);
+    m->layers = 32;
+    m->hidden = 4096;
+    m->intermediate = 14336;
+    m->heads = 32;
+    m->kv_heads = 8;
+    m->vocab = 128256;
+}
+
+/* GPT-3 175B as Korthikanti et al. 2022 model it: MHA, 4h GeLU MLP, LayerNorm. */
+static void gpt3(hwfit_model *m) {
+    hwfit_model_init(m);
+    m->layers = 96;
+    m->hidden = 12288;
+    m->intermediate = 4 * 12288;
+    m->heads = 96;
+    m->kv_heads = 96;
+    m->vocab = 51200;
+    m->mlp = HWFIT_MODEL_MLP_PLAIN;
+    m->norm = HWFIT_MODEL_NORM_LAYER;
+}
+
+static hwfit_memory_out estimate_ok(const hwfit_model *m, const hwfit_memory_in *in) {
+    hwfit_memory_out out;
+    hwfit_status st = hwfit_memory_estimate(m, in, &out);
+    cr_assert_eq(st, HWFIT_OK, "%s", hwfit_status_name(st));
+    cr_assert_eq(out.total_bytes, out.weights_bytes + out.kv_bytes + out.activation_bytes +
+                                      out.gradient_bytes + out.optimizer_bytes +
+                                      out.overhead_bytes);
+    return out;
+}
+
+static hwfit_dtype dt(const char *name) {
+    hwfit_dtype d;
+    cr_assert_eq(hwfit_dtype_parse(name, &d), HWFIT_OK, "%s", name);
+    return d;
+}
+
+Test(memory, inference_of_llama_3_1_8b_in_bf16) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.context = 8192;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.weights_bytes, 2 * P8B); /* 16,060,522,496 B (memory.md c.2) */
+    cr_assert_eq(o.params, P8B);
+    cr_assert_eq(o.kv_bytes, 1ull << 30);   /* 131,072 B/token x 8192 */
+    cr_assert_eq(o.overhead_bytes, 1ull << 30);
+    cr_assert_eq(o.gradient_bytes, 0);
+    cr_assert_eq(o.optimizer_bytes, 0);
+    cr_assert_eq(o.trainable_params, 0);
+    /* Workspace: 2048 tokens x 2 B x (2h + 3 x 14336) + fp32 logits of one sequence. */
+    cr_assert_eq(o.activation_dense_layer_bytes, 2048ull * 2 * (2 * 4096 + 3 * 14336));
+    cr_assert_eq(o.activation_other_bytes, 4ull * 128256);
+    cr_assert_eq(o.activation_bytes, o.activation_dense_layer_bytes + o.activation_other_bytes);
+    /* Without flash attention, one layer's scores of the chunk over the context. */
+    in.flash_attention = 0;
+    hwfit_memory_out n = estimate_ok(&m, &in);
+    cr_assert_eq(n.activation_bytes - o.activation_bytes, 2048ull * 8192 * 32 * 2);
+}
+
+/* q4_k linear weights (rows are whole 256-value super-blocks: 4.5 bits each) with bf16
+ * norms, embedding and head: 32 x (218,103,808 x 9/16 + 16,384) + 2 x 1,050,673,152 + 8,192. */
+Test(memory, quantized_weights_keep_embeddings_and_norms_wide) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.weights = dt("q4_k");
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.weights_bytes, 6027747328ull);
+    in.keep_embeddings = 0; /* embedding and head in q4_k too */
+    hwfit_memory_out q = estimate_ok(&m, &in);
+    cr_assert_eq(q.weights_bytes, o.weights_bytes - 2 * 525336576ull * 2 + 2 * 525336576ull * 9 / 16);
+    /* A wider KV format costs more; fp8 halves bf16. */
+    hwfit_memory_init(&in);
+    in.kv = dt("fp8");
+    cr_assert_eq(estimate_ok(&m, &in).kv_bytes, 4096ull * 65536);
+}
+
+/* Mixed-precision AdamW: 2 (bf16 weights) + 2 (bf16 grads) + 12 (fp32 master, two moments)
+ * = 16 bytes per parameter (ZeRO, Rajbhandari et al. 2020, section 3.1, K = 12). */
+Test(memory, full_fine_tuning_model_states_are_16_bytes_per_parameter) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.weights_bytes, 2 * P8B);
+    cr_assert_eq(o.gradient_bytes, 2 * P8B);
+    cr_assert_eq(o.optimizer_bytes, 12 * P8B);
+    cr_assert_eq(o.trainable_params, P8B);
+    cr_assert_eq(o.kv_bytes, 0);
+    /* ZeRO paper, N = 8 data-parallel ranks (memory.md c.4: 41.13, 28.05, 14.96 GiB). The
+     * stages partition optimizer (1), + gradients (2), + parameters (3). */
+    const double n = 8;
+    double z1 = o.weights_bytes + o.gradient_bytes + o.optimizer_bytes / n;
+    double z2 = o.weights_bytes + (o.gradient_bytes + o.optimizer_bytes) / n;
+    double z3 = (o.weights_bytes + o.gradient_bytes + o.optimizer_bytes) / n;
+    cr_assert_eq(z1, 2.0 * P8B + 2.0 * P8B + 12.0 * P8B / n);
+    cr_assert(fabs(z1 / GIB - 41.13) < 0.005 && fabs(z2 / GIB - 28.05) < 0.005 &&
+              fabs(z3 / GIB - 14.96) < 0.005, "%f %f %f", z1 / GIB, z2 / GIB, z3 / GIB);
+
+    /* DeepSpeed estimate_zero2_model_states_mem_needs (after PR #5099), no offload:
+     * GPU = 2P + int(18P / N), 18 = 2 (16-bit grads) + 4 (fp32 grads) + 4 (fp32 params) +
+     * 8 (Adam states): our bf16 and fp32 gradient variants plus the optimizer states. */
+    hwfit_memory_in in32 = in;
+    in32.gradients = dt("fp32");
+    hwfit_memory_out o32 = estimate_ok(&m, &in32);
+    cr_assert_eq(o32.gradient_bytes, 4 * P8B);
+    uint64_t ds_states = o.gradient_bytes + o32.gradient_bytes + o.optimizer_bytes;
+    cr_assert_eq(ds_states, 18 * P8B);
+    uint64_t ds_z2 = o.weights_bytes + (uint64_t)(ds_states / 8);
+    cr_assert_eq(ds_z2, 34128610304ull);
+    cr_assert(fabs(ds_z2 / GIB - 31.78) < 0.005);
+    /* estimate_zero3_model_states_mem_needs, no offload: 4 x largest layer + int(18P / N);
+     * the largest layer is the embedding (525,336,576): 18.78 GiB. */
+    hwfit_model_param_counts p;
+    cr_assert_eq(hwfit_model_params(&m, &p), HWFIT_OK);
+    uint64_t ds_z3 = 4 * p.embedding + ds_states / 8;
+    cr_assert(fabs(ds_z3 / GIB - 18.78) < 0.005);
+
+    /* Megatron-LM theoretical_memory_usage.py: 18 bytes per parameter without the
+     * distributed optimizer (bf16 weight 2 + fp32 main grad 4 + fp32 master and moments 12),
+     * 6 + 12 / DP with it: 134.62 GiB and, at DP 8, 56.09 GiB. */
+    uint64_t meg = o32.weights_bytes + o32.gradient_bytes + o32.optimizer_bytes;
+    cr_assert_eq(meg, 18 * P8B);
+    cr_assert(fabs(meg / GIB - 134.62) < 0.005);
+    double meg_dist = o32.weights_bytes + o32.gradient_bytes + o32.optimizer_bytes / 8.0;
+    cr_assert(fabs(meg_dist / GIB - 56.09) < 0.005);
+    /* Megatron's parameter formula (compute_weight_and_optimizer_memory):
+     * L * 2h^2 ((1 + g/a)(d a/h) + (F/h) * 3/2 + 1/h) + 2 V h (untied) + h = our total. */
+    double h = 4096, L = 32, a = 32, g = 8, d = 128, F = 14336, V = 128256;
+    double meg_params = L * 2 * h * h * ((1 + g / a) * (d * a / h) + F / h * 1.5 + 1 / h) +
+                        2 * V * h + h;
+    cr_assert_eq(meg_params, (double)p.total);
+}
+
+Test(memory, optimizer_variants) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.optimizer = HWFIT_MEMORY_ADAMW_8BIT; /* 4 master + 2 */
+    cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 6 * P8B);
+    in.optimizer = HWFIT_MEMORY_SGD; /* 4 master + 4 momentum */
+    cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 8 * P8B);
+    in.optimizer = HWFIT_MEMORY_ADAMW;
+    in.master_weights = 0;
+    cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 8 * P8B);
+    /* fp32 training: no master copy, 4 + 4 + 8 = 16 bytes per parameter. */
+    in.master_weights = 1;
+    in.weights = dt("fp32");
+    in.gradients = dt("fp32");
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.weights_bytes + o.gradient_bytes + o.optimizer_bytes, 16 * P8B);
+}
+
+/* Korthikanti et al. 2022, Table 2, bytes per layer with 16-bit activations, for GPT-3 175B
+ * (a 96, h 12288, s 2048, b 1): sbh(34 + 5as/h) = 114 sbh; t = 8: sbh(10 + 24/t + 5as/(ht))
+ * = 23 sbh; + sequence parallel sbh(34/t + 5as/(ht)) = 14.25 sbh; selective sbh(10 + 24/t) =
+ * 13 sbh; selective + SP 34 sbh/t = 4.25 sbh; full 2 sbh. */
+Test(memory, activations_reproduce_korthikanti_table_2) {
+    hwfit_model m;
+    gpt3(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 2048;
+    in.flash_attention = 0;
+    const uint64_t sbh = 2048ull * 12288;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 114 * sbh);
+    in.tensor_parallel = 8;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 23 * sbh);
+    in.sequence_parallel = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 57 * sbh / 4);
+    in.sequence_parallel = 0;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 13 * sbh);
+    in.sequence_parallel = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 34 * sbh / 8);
+    in.sequence_parallel = 0;
+    in.tensor_parallel = 1;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out full = estimate_ok(&m, &in);
+    cr_assert_eq(full.activation_dense_layer_bytes, 2 * sbh);
+    /* ... plus, at the peak, one layer rebuilt without recomputation. */
+    cr_assert_eq(full.activation_bytes - full.activation_other_bytes, 96 * 2 * sbh + 114 * sbh);
+    /* Flash attention drops the 5as/h term: 34 sbh. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.flash_attention = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 34 * sbh);
+    /* Without dropout the two 1-byte masks and the attention-dropout terms go: 32 sbh and
+     * 2as^2b. */
+    in.dropout = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 32 * sbh);
+    in.flash_attention = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes,
+                 32 * sbh + 2ull * 96 * 2048 * 2048);
+    /* Megatron's other terms, t = 1: input ids 8sb + embedding dropout sbh (dropout on) and
+     * the output layer with cross-entropy 4sbh(1 + V/h). */
+    in.dropout = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_other_bytes,
+                 8ull * 2048 + sbh + 4 * sbh + 4ull * 2048 * 51200);
+}
+
+/* Megatron-LM compute_activation_memory (sequence parallel + selective recompute): per layer
+ * sbh(18 + 4F/h) / t, here with F = 3h: 30 sbh / t. */
+Test(memory, activations_reproduce_megatron_for_any_ffn_width) {
+    hwfit_model m;
+    gpt3(&m);
+    m.intermediate = 3 * 12288;
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 4096;
+    in.micro_batch = 2;
+    in.tensor_parallel = 4;
+    in.sequence_parallel = 1;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    const uint64_t sbh = 4096ull * 2 * 12288;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 30 * sbh / 4);
+}
+
+/* PEFT's print_trainable_parameters for Llama-3-8B (same shapes as 3.1): r = 16 on all linear
+ * layers 41,943,040; r = 8 on q_proj and v_proj 3,407,872 (32 x 8 x (8192 + 5120)). */
+Test(memory, lora_adapter_parameters) {
+    hwfit_model m;
+    llama8b(&m);
+    uint64_t n = 0;
+    cr_assert_eq(hwfit_memory_lora_params(&m, 16, HWFIT_LORA_ALL, &n), HWFIT_OK);
+    cr_assert_eq(n, 41943040ull);
+    cr_assert_eq(hwfit_memory_lora_params(&m, 8, HWFIT_LORA_Q | HWFIT_LORA_V, &n), HWFIT_OK);
+    cr_assert_eq(n, 3407872ull);
+    /* Only adapters carry gradients and optimizer states. */
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.adapter_params, 41943040ull);
+    cr_assert_eq(o.trainable_params, 41943040ull);
+    cr_assert_eq(o.weights_bytes, 2 * P8B + 2 * 41943040ull);
+    cr_assert_eq(o.gradient_bytes, 2 * 41943040ull);
+    cr_assert_eq(o.optimizer_bytes, 12 * 41943040ull);
+    /* Experts take the MLP targets: Mixtral r = 8 on gate/up/down of 8 experts per layer. */
+    hwfit_model x;
+    hwfit_model_init(&x);
+    x.layers = 32;
+    x.hidden = 4096;
+    x.vocab = 32000;
+    x.heads = 32;
+    x.kv_heads = 8;
+    x.experts = 8;
+    x.experts_per_token = 2;
+    x.expert_intermediate = 14336;
+    cr_assert_eq(hwfit_model_set_moe_layers(&x, 0, 1, 0), HWFIT_OK);
+    cr_assert_eq(hwfit_memory_lora_params(&x, 8, HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN,
+                                          &n),
+                 HWFIT_OK);
+    cr_assert_eq(n, 32ull * 8 * 3 * 8 * (4096 + 14336));
+}
+
+/* QLoRA: the base's linear weights in nf4 with double quantisation (bitsandbytes blocks over
+ * each flattened weight), norms, embedding and head in bf16: 5,702,295,552 B for the 8B. */
+Test(memory, qlora_stores_the_base_in_nf4_dq) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    hwfit_memory_out q = estimate_ok(&m, &in);
+    cr_assert_eq(q.weights_bytes, 5702295552ull + 2 * 41943040ull);
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    cr_assert_lt(q.weights_bytes, l.weights_bytes);
+    cr_assert_eq(q.gradient_bytes, l.gradient_bytes);
+    cr_assert_eq(q.activation_bytes, l.activation_bytes);
+}
+
+Test(memory, less_recomputation_or_more_ranks_never_lower_memory) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.flash_attention = 0;
+    uint64_t none = estimate_ok(&m, &in).activation_bytes;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    uint64_t sel = estimate_ok(&m, &in).activation_bytes;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    uint64_t full = estimate_ok(&m, &in).activation_bytes;
+    cr_assert(none > sel && sel > full, "%lu %lu %lu", (unsigned long)none, (unsigned long)sel,
+              (unsigned long)full);
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    uint64_t prev = UINT64_MAX;
+    for (uint32_t t = 1; t <= 8; t *= 2) {
+        in.tensor_parallel = t;
+        uint64_t a = estimate_ok(&m, &in).activation_bytes;
+        cr_assert_lt(a, prev);
+        prev = a;
+    }
+    /* Activations grow with micro-batch and sequence. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    uint64_t a1 = estimate_ok(&m, &in).activation_bytes;
+    in.micro_batch = 2;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, 2 * a1); /* linear in b */
+    in.context = 8192;
+    cr_assert_gt(estimate_ok(&m, &in).activation_bytes, 2 * a1);
+}
+
+Test(memory, pipeline_stages_sum_to_the_whole_model) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    hwfit_memory_out whole = estimate_ok(&m, &in);
+    in.layer_count = 12;
+    in.head = 0;
+    hwfit_memory_out first = estimate_ok(&m, &in);
+    in.first_layer = 12;
+    in.layer_count = 0;
+    in.embedding = 0;
+    in.head = 1;
+    hwfit_memory_out last = estimate_ok(&m, &in);
+    cr_assert_eq(first.layers + last.layers, 32);
+    cr_assert_eq(first.weights_bytes + last.weights_bytes, whole.weights_bytes);
+    cr_assert_eq(first.params + last.params, whole.params);
+    cr_assert_eq(first.gradient_bytes + last.gradient_bytes, whole.gradient_bytes);
+    cr_assert_eq(first.optimizer_bytes + last.optimizer_bytes, whole.optimizer_bytes);
+    cr_assert_eq(first.activation_bytes + last.activation_bytes, whole.activation_bytes);
+    /* A tied model's last stage holds a copy of the embedding for its head. */
+    m.tie_embeddings = 1;
+    hwfit_memory_out tied_last = estimate_ok(&m, &in);
+    cr_assert_eq(tied_last.params, last.params);
+    in.embedding = 1;
+    in.first_layer = 0;
+    hwfit_memory_out tied_whole = estimate_ok(&m, &in);
+    cr_assert_eq(tied_whole.params, P8B - 525336576ull);
+    /* Inference KV of a stage is the stage's layers. */
+    hwfit_memory_init(&in);
+    in.layer_count = 8;
+    cr_assert_eq(estimate_ok(&m, &in).kv_bytes, 8ull * 4096 * 4096);
+}
+
+Test(memory, moe_and_mtp_layers) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.attention = HWFIT_MODEL_ATTENTION_MLA;
+    m.layers = 61;
+    m.hidden = 7168;
+    m.vocab = 129280;
+    m.heads = 128;
+    m.q_lora_rank = 1536;
+    m.kv_lora_rank = 512;
+    m.qk_nope_head_dim = 128;
+    m.qk_rope_head_dim = 64;
+    m.v_head_dim = 128;
+    m.intermediate = 18432;
+    m.experts = 256;
+    m.experts_per_token = 8;
+    m.expert_intermediate = 2048;
+    m.shared_experts = 1;
+    m.shared_expert_intermediate = 2048;
+    m.router_bias = 1;
+    m.mtp_layers = 1;
+    cr_assert_eq(hwfit_model_set_moe_layers(&m, 3, 1, 0), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.weights = dt("fp8");
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.params, 671026419200ull);
+    /* fp8 linear weights, bf16 embedding, head, norms, routers and router biases. */
+    cr_assert_lt(o.weights_bytes, 2 * o.params);
+    cr_assert_gt(o.weights_bytes, o.params);
+    cr_assert_eq(o.kv_bytes, 4096ull * 70272);
+    in.mtp = 1;
+    hwfit_memory_out t = estimate_ok(&m, &in);
+    cr_assert_eq(t.params, 671026419200ull + 11610068224ull);
+    cr_assert_eq(t.kv_bytes, 4096ull * 62 * 1152);
+    cr_assert_gt(t.activation_moe_layer_bytes, 0);
+    cr_assert_gt(t.activation_dense_layer_bytes, 0);
+}
+
+/* ---- errors ------------------------------------------------------------------------------------ */
+
+typedef void (*mutate_fn)(hwfit_memory_in *);
+static void i_mode(hwfit_memory_in *in) { in->mode = (hwfit_memory_mode)9; }
+static void i_opt(hwfit_memory_in *in) { in->optimizer = (hwfit_memory_optimizer)9; }
+static void i_rec(hwfit_memory_in *in) { in->recompute = (hwfit_memory_recompute)9; }
+static void i_batch(hwfit_memory_in *in) { in->batch = 0; }
+static void i_ctx(hwfit_memory_in *in) { in->context = 0; }
+static void i_mb(hwfit_memory_in *in) { in->micro_batch = 0; }
+static void i_tp(hwfit_memory_in *in) { in->tensor_parallel = 0; }
+static void i_nan(hwfit_memory_in *in) { in->overhead_bytes = NAN; }
+static void i_inf(hwfit_memory_in *in) { in->overhead_bytes = INFINITY; }
+static void i_neg(hwfit_memory_in *in) { in->overhead_bytes = -1.0; }
+static void i_huge(hwfit_memory_in *in) { in->overhead_bytes = 1e300; }
+static void i_rank(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_LORA;
+    in->lora_rank = 0;
+}
+static void i_targets0(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_QLORA;
+    in->lora_targets = 0;
+}
+static void i_targets_bad(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_LORA;
+    in->lora_targets = 0x80;
+}
+static void i_grad_q(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_FULL;
+    in->gradients = hwfit_dtype_make(HWFIT_DTYPE_Q8_0);
+}
+static void i_act_q(hwfit_memory_in *in) { in->activations = hwfit_dtype_make(HWFIT_DTYPE_NF4); }
+static void i_lora_q(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_LORA;
+    in->lora_dtype = hwfit_dtype_make(HWFIT_DTYPE_INT4);
+}
+static void i_full_q(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_FULL;
+    in->weights = hwfit_dtype_make(HWFIT_DTYPE_Q4_K);
+}
+static void i_weights_id(hwfit_memory_in *in) { in->weights.id = HWFIT_DTYPE_COUNT_; }
+static void i_kv_id(hwfit_memory_in *in) { in->kv.id = HWFIT_DTYPE_COUNT_; }
+static void i_kv_group(hwfit_memory_in *in) { in->kv.group_size = 7; }
+static void i_unq_id(hwfit_memory_in *in) { in->unquantized.id = HWFIT_DTYPE_COUNT_; }
+static void i_first(hwfit_memory_in *in) { in->first_layer = 32; }
+static void i_count(hwfit_memory_in *in) {
+    in->first_layer = 30;
+    in->layer_count = 3;
+}
+static void i_overflow(hwfit_memory_in *in) { in->batch = UINT64_MAX / 4; }
+static void i_overflow_train(hwfit_memory_in *in) {
+    in->mode = HWFIT_MEMORY_FULL;
+    in->micro_batch = UINT64_MAX / 4;
+}
+
+Test(memory, bad_inputs_are_refused_without_touching_the_output) {
+    static const struct {
+        mutate_fn f;
+        hwfit_status want;
+    } cases[] = {
+        {i_mode, HWFIT_EINVAL},        {i_opt, HWFIT_EINVAL},      {i_rec, HWFIT_EINVAL},
+        {i_batch, HWFIT_EDOM},         {i_ctx, HWFIT_EDOM},        {i_mb, HWFIT_EDOM},
+        {i_tp, HWFIT_EDOM},            {i_nan, HWFIT_EDOM},        {i_inf, HWFIT_EDOM},
+        {i_neg, HWFIT_EDOM},           {i_huge, HWFIT_EDOM},       {i_rank, HWFIT_EDOM},
+        {i_targets0, HWFIT_EDOM},      {i_targets_bad, HWFIT_EDOM}, {i_grad_q, HWFIT_EDOM},
+        {i_act_q, HWFIT_EDOM},         {i_lora_q, HWFIT_EDOM},     {i_full_q, HWFIT_EUNSUPPORTED},
+        {i_weights_id, HWFIT_EINVAL},  {i_kv_id, HWFIT_EINVAL},    {i_kv_group, HWFIT_EDOM},
+        {i_unq_id, HWFIT_EINVAL},      {i_first, HWFIT_EDOM},      {i_count, HWFIT_EDOM},
+        {i_overflow, HWFIT_ERANGE},    {i_overflow_train, HWFIT_ERANGE},
+    };
+    hwfit_model m;
+    llama8b(&m);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hwfit_memory_in in;
+        hwfit_memory_init(&in);
+        cases[i].f(&in);
+        hwfit_memory_out o, poison;
+        memset(&o, 0x5a, sizeof o);
+        memset(&poison, 0x5a, sizeof poison);
+        cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), cases[i].want, "case %zu: %s", i,
+                     hwfit_status_name(hwfit_memory_estimate(&m, &in, &o)));
+        cr_assert_eq(memcmp(&o, &poison, sizeof o), 0, "case %zu wrote the output", i);
+    }
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(NULL, &in, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_estimate(&m, NULL, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, NULL), HWFIT_EINVAL);
+    m.layers = 0; /* an invalid model */
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
+    uint64_t n = 9;
+    cr_assert_eq(hwfit_memory_lora_params(&m, 8, HWFIT_LORA_ALL, &n), HWFIT_EDOM);
+    llama8b(&m);
+    cr_assert_eq(hwfit_memory_lora_params(NULL, 8, HWFIT_LORA_ALL, &n), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_lora_params(&m, 8, HWFIT_LORA_ALL, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_lora_params(&m, 0, HWFIT_LORA_ALL, &n), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_lora_params(&m, 8, 0, &n), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_lora_params(&m, 8, 0x100, &n), HWFIT_EDOM);
+    cr_assert_eq(n, 9);
+    hwfit_memory_init(NULL); /* ignored */
+}
