@@ -29,6 +29,14 @@ static inline int hwfit__in_range(double x, double lo, double hi) {
 /* 1 when x is finite. Written without isfinite() so it works the same everywhere. */
 static inline int hwfit__finite(double x) { return x == x && x - x == 0.0; }
 
+/* ---- numbers ------------------------------------------------------------------------ */
+
+/* s[0..n) as the nearest double: an optional sign, digits with an optional '.', and an
+ * optional exponent (the caller has checked that grammar; s need not be NUL-terminated).
+ * Independent of the process locale and exact for any length. Returns +-HUGE_VAL when
+ * the value overflows a double and a (signed) zero or subnormal when it underflows. */
+double hwfit__strtod(const char *s, size_t n);
+
 /* ---- error reports ------------------------------------------------------------------ */
 
 /* Fill err (if not NULL) with status, position and a printf-style message; return status. */
