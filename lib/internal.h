@@ -29,6 +29,14 @@ static inline int hwfit__in_range(double x, double lo, double hi) {
 /* 1 when x is finite. Written without isfinite() so it works the same everywhere. */
 static inline int hwfit__finite(double x) { return x == x && x - x == 0.0; }
 
+/* ---- numbers ------------------------------------------------------------------------ */
+
+/* s[0..n) as the nearest double: an optional sign, digits with an optional '.', and an
+ * optional exponent (the caller has checked that grammar; s need not be NUL-terminated).
+ * Independent of the process locale and exact for any length. Returns +-HUGE_VAL when
+ * the value overflows a double and a (signed) zero or subnormal when it underflows. */
+double hwfit__strtod(const char *s, size_t n);
+
 /* ---- error reports ------------------------------------------------------------------ */
 
 /* Fill err (if not NULL) with status, position and a printf-style message; return status. */
@@ -95,19 +103,26 @@ struct hwfit__json_member {
     size_t key_length;
     hwfit__json_value value;
     uint32_t key_line, key_column;
+    size_t key_offset; /* 0-based byte offset of the key's opening quote */
 };
 
 typedef struct hwfit__json_doc hwfit__json_doc;
 
-/* Parse text[0..length). On success *doc owns everything; free with hwfit__json_free.
- * On error *doc is untouched and err says where and why. */
+/* Parse text[0..length) (need not be NUL-terminated). On success *doc owns everything;
+ * free with hwfit__json_free. On error *doc is untouched and err says where and why:
+ * HWFIT_EPARSE for malformed text; HWFIT_ERANGE for a number beyond a double, nesting
+ * beyond HWFIT__JSON_MAX_DEPTH, or more than HWFIT__JSON_MAX_BYTES (line 0: no position);
+ * HWFIT_ENOMEM; HWFIT_EINVAL for a NULL text or doc. err may be NULL. Reentrant. */
 hwfit_status hwfit__json_parse(const char *text, size_t length, hwfit__json_doc **doc,
                                hwfit_error *err);
 const hwfit__json_value *hwfit__json_root(const hwfit__json_doc *doc);
 void hwfit__json_free(hwfit__json_doc *doc);
 
-/* Member of an object by key, or NULL when absent or when obj is not an object. */
+/* Member of an object by key (linear search), or NULL when absent or obj is not an object. */
 const hwfit__json_value *hwfit__json_get(const hwfit__json_value *obj, const char *key);
+
+/* The member itself (key position included), or NULL as for hwfit__json_get. */
+const hwfit__json_member *hwfit__json_get_member(const hwfit__json_value *obj, const char *key);
 
 /* Name of a type for messages: "null", "boolean", "number", "string", "array", "object". */
 const char *hwfit__json_type_name(hwfit__json_type type);
@@ -118,7 +133,10 @@ const char *hwfit__json_type_name(hwfit__json_type type);
  *   "missing required key 'k'";
  * - present with the wrong type or out of [lo, hi]: HWFIT_EPARSE with the key's position
  *   and a message that names the key, what it got and what it wanted.
- * `where` prefixes messages (a file name or object path, e.g. "config.json"); may be NULL. */
+ * `where` prefixes messages (a file name or object path, e.g. "config.json"); may be NULL.
+ * NULL ctx, obj, key or out (or an unknown unit) give HWFIT_EINVAL; an obj that is not an
+ * object gives HWFIT_EPARSE. On success err is left alone. Integer readers also accept
+ * numbers written as 32.0 or 1e3 when a double holds them exactly (up to 2^53). */
 typedef struct hwfit__json_ctx {
     const char *where;
     int null_is_absent;

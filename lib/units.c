@@ -1,5 +1,5 @@
 /* units.c - parsing and formatting of quantities (docs/units.md). */
-#include <locale.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,18 +29,87 @@ static size_t number_span(const char *s) {
     return i;
 }
 
-/* strtod on s[0..n), independent of the process locale's decimal point. */
-static double to_double(const char *s, size_t n) {
-    char buf[128];
-    if (n >= sizeof buf) return HUGE_VAL; /* absurdly long: treat as overflow */
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    const struct lconv *lc = localeconv();
-    char point = (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
-    if (point != '.') {
-        char *dot = strchr(buf, '.');
-        if (dot) *dot = point;
+/* Decimal text to the nearest double without depending on the process locale or on the
+ * length of the text. The digits are rewritten as an integer significand and a decimal
+ * exponent ("+1234e-3"), which has no decimal point for a locale to misread, and passed
+ * to strtod. Only the first 768 significant digits are kept: 767 digits suffice to write
+ * any point halfway between two doubles exactly, so later digits can only break a tie,
+ * and a single sticky '1' standing for "some later digit was non-zero" does that
+ * (the truncation rule of Clinger's algorithm as implemented in fast_float,
+ * D. Lemire, "Number Parsing at a Gigabyte per Second", Softw. Pract. Exp. 51(8), 2021). */
+double hwfit__strtod(const char *s, size_t n) {
+    enum { KEEP = 768 };
+    char buf[KEEP + 32];
+    size_t i = 0, o = 0, kept = 0;
+    int negative = 0, in_fraction = 0, nonzero = 0, sticky = 0;
+    long long exp10 = 0; /* value = significand * 10^exp10 */
+    if (i < n && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+    buf[o++] = negative ? '-' : '+';
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c == '.' && !in_fraction) {
+            in_fraction = 1;
+            continue;
+        }
+        if (c < '0' || c > '9') break;
+        if (!nonzero && c == '0') { /* leading zero: only its place value counts */
+            if (in_fraction) exp10--;
+            continue;
+        }
+        nonzero = 1;
+        if (kept < KEEP) {
+            buf[o++] = c;
+            kept++;
+            if (in_fraction) exp10--;
+        } else {
+            if (c != '0') sticky = 1;
+            if (!in_fraction) exp10++;
+        }
     }
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        long long e = 0;
+        int e_negative = 0;
+        i++;
+        if (i < n && (s[i] == '+' || s[i] == '-')) e_negative = s[i++] == '-';
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            if (e < 1000000000LL) e = e * 10 + (s[i] - '0'); /* saturate: already inf or 0 */
+        }
+        exp10 += e_negative ? -e : e;
+    }
+    if (!nonzero) return negative ? -0.0 : 0.0;
+#if FLT_EVAL_METHOD == 0
+    /* Clinger's fast path (W. D. Clinger, "How to Read Floating Point Numbers Accurately",
+     * PLDI 1990): a significand below 2^53 and a power of ten up to 10^22 are both exact
+     * doubles, so one IEEE multiplication or division rounds correctly. */
+    if (kept <= 15 && exp10 >= -22 && exp10 <= 22) {
+        static const double powers_of_ten[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        uint64_t m = 0;
+        for (size_t k = 1; k < o; k++) m = m * 10 + (uint64_t)(buf[k] - '0');
+        double v = (double)m;
+        v = exp10 < 0 ? v / powers_of_ten[-exp10] : v * powers_of_ten[exp10];
+        return negative ? -v : v;
+    }
+#endif
+    if (sticky) {
+        buf[o++] = '1';
+        exp10--;
+    }
+    if (exp10 > 999999999LL) exp10 = 999999999LL;
+    if (exp10 < -999999999LL) exp10 = -999999999LL;
+    /* "e<exp10>" by hand: snprintf would cost as much as the conversion. */
+    char digits[12];
+    size_t nd = 0;
+    unsigned long long e = (unsigned long long)(exp10 < 0 ? -exp10 : exp10);
+    do {
+        digits[nd++] = (char)('0' + (int)(e % 10));
+        e /= 10;
+    } while (e > 0);
+    buf[o++] = 'e';
+    if (exp10 < 0) buf[o++] = '-';
+    while (nd > 0) buf[o++] = digits[--nd];
+    buf[o] = '\0';
     return strtod(buf, NULL);
 }
 
@@ -154,7 +223,7 @@ hwfit_status hwfit_units_parse(const char *text, hwfit_unit unit, double *value)
     while (is_space(*s)) s++;
     size_t n = number_span(s);
     if (n == 0) return HWFIT_EPARSE;
-    double number = to_double(s, n);
+    double number = hwfit__strtod(s, n);
     s += n;
     while (is_space(*s)) s++;
     char suffix[32];

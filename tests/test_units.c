@@ -2,6 +2,8 @@
 #include <criterion/criterion.h>
 #include <locale.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -79,8 +81,11 @@ Test(units, refuses_malformed_text_without_touching_the_output) {
         {"1e400", HWFIT_UNIT_NONE, HWFIT_ERANGE},
         {"1e300EB", HWFIT_UNIT_BYTES, HWFIT_ERANGE},
         {"1 G B", HWFIT_UNIT_BYTES, HWFIT_EPARSE},
-        {"9999999999999999999999999999999999999999999999999999999999999999999999999999999999999"
-         "99999999999999999999999999999999999999999999999999",
+        /* 1 followed by 309 zeros: just past DBL_MAX (1.797e308), however it is written. */
+        {"1000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "0000000000000000000000000000000000000000000000000000000",
          HWFIT_UNIT_NONE, HWFIT_ERANGE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -94,6 +99,71 @@ Test(units, refuses_malformed_text_without_touching_the_output) {
     cr_assert_eq(hwfit_units_parse("1", HWFIT_UNIT_BYTES, NULL), HWFIT_EINVAL);
     cr_assert_eq(hwfit_units_parse("1", (hwfit_unit)99, &v), HWFIT_EINVAL);
     cr_assert_eq(v, 42.0);
+}
+
+Test(units, long_numbers_convert_exactly_instead_of_overflowing) {
+    /* 135 nines is 1e135 less one unit in the last place: far from overflow. */
+    char nines[136];
+    memset(nines, '9', 135);
+    nines[135] = '\0';
+    ASSERT_NEAR_REL(parse_ok(nines, HWFIT_UNIT_NONE), 1e135);
+    /* 0.000...0015 with 1000 zeros after the point is 1.5e-1001: underflows to zero. */
+    char tiny[1010] = "0.";
+    memset(tiny + 2, '0', 1000);
+    strcpy(tiny + 1002, "15");
+    cr_assert_eq(parse_ok(tiny, HWFIT_UNIT_NONE), 0.0);
+    /* 400 significant digits then an exponent that brings it back: 1.234...e2 = 123.4... */
+    char many[420] = "1.234";
+    memset(many + 5, '0', 395);
+    strcpy(many + 400, "1e2");
+    ASSERT_NEAR_REL(parse_ok(many, HWFIT_UNIT_NONE), 123.4);
+}
+
+/* hwfit__strtod (shared by the units parser and the JSON reader) computed two ways: it
+ * must give bit for bit what the C library's strtod gives on the same text in the "C"
+ * locale, for short decimals (its fast path), long ones (its strtod path) and ones longer
+ * than the 768 digits it keeps. A fixed xorshift generator keeps the cases reproducible. */
+static uint64_t xorshift(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+Test(units, strtod_helper_agrees_with_the_c_library_bit_for_bit) {
+    uint64_t seed = 88172645463325252ull;
+    char buf[1200];
+    for (int it = 0; it < 200000; it++) {
+        size_t n = 0;
+        if (xorshift(&seed) & 1) buf[n++] = '-';
+        int int_digits = (int)(xorshift(&seed) % 20), frac_digits = (int)(xorshift(&seed) % 20);
+        if (xorshift(&seed) % 100 == 0) int_digits = 700 + (int)(xorshift(&seed) % 400);
+        for (int i = 0; i < int_digits; i++) buf[n++] = (char)('0' + xorshift(&seed) % 10);
+        if (int_digits == 0) buf[n++] = '0';
+        if (frac_digits > 0) {
+            buf[n++] = '.';
+            for (int i = 0; i < frac_digits; i++) buf[n++] = (char)('0' + xorshift(&seed) % 10);
+        }
+        if (xorshift(&seed) & 1)
+            n += (size_t)sprintf(buf + n, "e%d", (int)(xorshift(&seed) % 700) - 350);
+        buf[n] = '\0';
+        double got = hwfit__strtod(buf, n), want = strtod(buf, NULL);
+        cr_assert(memcmp(&got, &want, sizeof got) == 0, "%s: got %.17g, strtod %.17g", buf, got,
+                  want);
+    }
+}
+
+Test(units, strtod_helper_reads_only_n_bytes_and_the_loose_forms_units_accept) {
+    cr_assert_eq(hwfit__strtod("12345", 3), 123.0);
+    cr_assert_eq(hwfit__strtod("1.5e3xyz", 5), 1500.0);
+    cr_assert_eq(hwfit__strtod("+.5", 3), 0.5);
+    cr_assert_eq(hwfit__strtod("5.", 2), 5.0);
+    cr_assert_eq(hwfit__strtod("1e", 2), 1.0, "a bare 'e' adds nothing");
+    cr_assert_eq(hwfit__strtod("1e308", 5), 1e308);
+    cr_assert_eq(hwfit__strtod("1e309", 5), HUGE_VAL);
+    cr_assert_eq(hwfit__strtod("-1e309", 6), -HUGE_VAL);
+    cr_assert_eq(hwfit__strtod("1e-99999999999999", 17), 0.0);
+    cr_assert(signbit(hwfit__strtod("-0.000", 6)));
 }
 
 Test(units, parsing_ignores_the_process_locale) {
