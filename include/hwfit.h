@@ -24,5 +24,6 @@
 #include "hwfit/dtype.h"
 #include "hwfit/model.h"
 #include "hwfit/memory.h"
+#include "hwfit/hf_config.h"
 
 #endif /* HWFIT_H */

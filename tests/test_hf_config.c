@@ -1,0 +1,430 @@
+/* hf_config: real Hugging Face config.json files give the published parameter counts; the
+ * transformers defaults fill missing keys; malformed, truncated and hostile files are refused
+ * with the file, the position and the key. Sources of every config: tests/data/models. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+#define MODELS HWFIT_TEST_DATA "/models/"
+
+static hwfit_model load_ok(const char *file) {
+    hwfit_model m;
+    hwfit_error err;
+    hwfit_status st = hwfit_hf_config_load(file, &m, &err);
+    cr_assert_eq(st, HWFIT_OK, "%s: %s: %s", file, hwfit_status_name(st), err.message);
+    cr_assert_eq(err.status, HWFIT_OK);
+    cr_assert_str_eq(err.message, "");
+    return m;
+}
+
+static hwfit_model parse_ok(const char *json) {
+    hwfit_model m;
+    hwfit_error err;
+    hwfit_status st = hwfit_hf_config_parse(json, strlen(json), "inline.json", &m, &err);
+    cr_assert_eq(st, HWFIT_OK, "%s: %s", hwfit_status_name(st), err.message);
+    return m;
+}
+
+static hwfit_model_param_counts params_of(const hwfit_model *m) {
+    hwfit_model_param_counts p;
+    cr_assert_eq(hwfit_model_params(m, &p), HWFIT_OK);
+    return p;
+}
+
+static hwfit_model_kv_out kv_of(const hwfit_model *m, uint64_t context) {
+    hwfit_model_kv_in in;
+    hwfit_model_kv_init(&in);
+    in.context = context;
+    hwfit_model_kv_out out;
+    cr_assert_eq(hwfit_model_kv(m, &in, &out), HWFIT_OK);
+    return out;
+}
+
+/* ---- published totals ------------------------------------------------------------------------ */
+
+/* Llama-3.1: safetensors metadata totals (reference/README.md) and bf16 KV per token. */
+Test(hf_config, llama_3_1_configs_give_the_checkpoint_counts) {
+    hwfit_model m = load_ok(MODELS "llama-3.1-8b.config.json");
+    cr_assert_str_eq(m.name, "llama");
+    cr_assert_eq(m.head_dim, 128);
+    cr_assert_eq(m.max_context, 131072);
+    cr_assert_eq(params_of(&m).total, 8030261248ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 131072);
+    m = load_ok(MODELS "llama-3.1-70b.config.json");
+    cr_assert_eq(m.head_dim, 0); /* no head_dim key: hidden / heads */
+    cr_assert_eq(params_of(&m).total, 70553706496ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 327680);
+    m = load_ok(MODELS "llama-3.1-405b.config.json");
+    cr_assert_eq(params_of(&m).total, 405853388800ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 516096);
+}
+
+/* Mixtral-8x7B: 46,702,792,704 = the safetensors total of mistralai/Mixtral-8x7B-v0.1 ("46.7B"
+ * on the model card); 12,879,925,248 active ("12.9B"). sliding_window is null: no window. */
+Test(hf_config, mixtral_moe) {
+    hwfit_model m = load_ok(MODELS "mixtral-8x7b-instruct-v0.1.config.json");
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 46702792704ull);
+    cr_assert_eq(p.active, 12879925248ull);
+    cr_assert_eq(p.moe_layers, 32);
+    cr_assert_eq(m.sliding_window, 0);
+    cr_assert_eq(kv_of(&m, 100000).bytes, 100000ull * 131072);
+}
+
+/* Qwen2.5-7B-Instruct: q, k, v biases (Qwen2Attention bias=True). 7,615,616,512 is the HF
+ * page's "7.62B", derived by hand: layer 233,057,792 (attention 29,364,736 incl. 4,608 bias
+ * values) x 28 + untied 152064 x 3584 embedding and head + 3584. */
+Test(hf_config, qwen2_biases) {
+    hwfit_model m = load_ok(MODELS "qwen2.5-7b-instruct.config.json");
+    cr_assert(m.q_bias && m.k_bias && m.v_bias && !m.o_bias);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 7615616512ull);
+    cr_assert_eq(p.dense.attention, 29364736ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 28ull * 2 * 4 * 128 * 2);
+    /* The model card's "Number of Parameters (Non-Embedding): 6.53B". */
+    cr_assert_eq(p.total - p.embedding - p.head, 6525621760ull);
+}
+
+/* Qwen2.5-0.5B: tied embeddings; 494,032,768 ("0.49B", non-embedding "0.36B"). */
+Test(hf_config, qwen2_tied) {
+    hwfit_model m = load_ok(MODELS "qwen2.5-0.5b.config.json");
+    cr_assert_eq(m.tie_embeddings, 1);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.head, 0);
+    cr_assert_eq(p.total, 494032768ull);
+    cr_assert_eq(p.total - p.embedding, 357898112ull);
+}
+
+/* Qwen3-8B: explicit head_dim 128 and q/k norms. 8,190,735,360; the model card states
+ * "8.2B" and "Non-Embedding: 6.95B" = 6,946,075,648. */
+Test(hf_config, qwen3_head_dim_and_qk_norms) {
+    hwfit_model m = load_ok(MODELS "qwen3-8b.config.json");
+    cr_assert_eq(m.qk_norm, 1);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 8190735360ull);
+    cr_assert_eq(p.total - p.embedding - p.head, 6946075648ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 36ull * 2 * 8 * 128 * 2);
+}
+
+/* Qwen3-Coder-30B-A3B (the Qwen3-30B-A3B architecture): 30,532,122,624 total ("30.5B"),
+ * 3,353,032,704 active ("3.3B activated"), non-embedding 29,909,792,768 ("29.9B"). head_dim
+ * 128 is explicit, while hidden / heads = 64: tools that derive it undercount attention. */
+Test(hf_config, qwen3_moe_explicit_head_dim) {
+    hwfit_model m = load_ok(MODELS "qwen3-coder-30b-a3b-instruct.config.json");
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 30532122624ull);
+    cr_assert_eq(p.active, 3353032704ull);
+    cr_assert_eq(p.total - p.embedding - p.head, 29909792768ull);
+    cr_assert_eq(p.moe_layers, 48);
+    cr_assert_eq(p.moe.shared_experts, 0);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 48ull * 2 * 4 * 128 * 2); /* 98,304 B */
+}
+
+/* Qwen1.5-MoE-A2.7B: 60 experts of 1408, top-4, one shared expert of 5632 with its sigmoid
+ * gate, q/k/v biases. 14,315,784,192 total ("14.3B"), 2,689,173,504 active ("2.7B"). */
+Test(hf_config, qwen2_moe_shared_expert_and_gate) {
+    hwfit_model m = load_ok(MODELS "qwen1.5-moe-a2.7b.config.json");
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 14315784192ull);
+    cr_assert_eq(p.active, 2689173504ull);
+    cr_assert_eq(p.moe.shared_experts, 3ull * 2048 * 5632 + 2048);
+    cr_assert_eq(p.moe.router, 60ull * 2048);
+}
+
+/* Gemma-2-9B-it: head_dim 256 (hidden / heads = 224), four norms per layer, embeddings tied by
+ * Gemma2Config's default (the file has no tie_word_embeddings), even layers slide over 4096
+ * tokens. 9,241,705,984 = google/gemma-2-9b's "9.24B", derived by hand (layer 198,195,200). */
+Test(hf_config, gemma2_defaults_head_dim_and_alternating_window) {
+    hwfit_model m = load_ok(MODELS "gemma-2-9b-it.config.json");
+    cr_assert_eq(m.tie_embeddings, 1);
+    cr_assert_eq(m.head_dim, 256);
+    cr_assert_eq(m.norms_per_layer, 4);
+    cr_assert_eq(m.sliding_window, 4096);
+    cr_assert_eq(params_of(&m).total, 9241705984ull);
+    hwfit_model_kv_out kv = kv_of(&m, 8192);
+    cr_assert_eq(kv.sliding_layers, 21);
+    cr_assert_eq(kv.full_layers, 21);
+    cr_assert_eq(kv.bytes, (21ull * 8192 + 21ull * 4096) * 8192);
+}
+
+/* Gemma-3-4B-it: text_config followed; its missing keys take Gemma3TextConfig's defaults
+ * (vocab 262208, 8 heads, 4 KV heads, head_dim 256, tied, pattern 6). Text model
+ * 3,880,263,168 = 4,300,079,472 (google/gemma-3-4b-it safetensors total) - 416,866,032
+ * (SigLIP so400m tower: patch 678,528 + positions 4,718,592 + 27 x 15,239,504 + 2,304)
+ * - 2,950,272 (projector 1152 x 2560 + soft-embedding norm 1152). */
+Test(hf_config, gemma3_text_config_and_five_local_per_global) {
+    hwfit_model m = load_ok(MODELS "gemma-3-4b-it.config.json");
+    cr_assert_str_eq(m.name, "gemma3_text");
+    cr_assert_eq(m.vocab, 262208);
+    cr_assert_eq(m.heads, 8);
+    cr_assert_eq(m.kv_heads, 4);
+    cr_assert_eq(m.qk_norm, 1);
+    cr_assert_eq(params_of(&m).total, 3880263168ull);
+    cr_assert_eq(3880263168ull + 416866032ull + 2950272ull, 4300079472ull);
+    hwfit_model_kv_out kv = kv_of(&m, 32768);
+    cr_assert_eq(kv.full_layers, 5);
+    cr_assert_eq(kv.sliding_layers, 29);
+    cr_assert_eq(kv.layer_bytes_per_token, 2 * 4 * 256 * 2);
+    cr_assert_eq(kv.bytes, (5ull * 32768 + 29ull * 1024) * 4096);
+}
+
+/* Phi-3-mini-4k-instruct: fused qkv and gate_up projections hold the same parameters as
+ * separate ones; 3,821,079,552 ("3.8B"). Phi3Attention applies sliding_window 2047 to every
+ * layer, so the cache of a 4096-token context holds 2047 tokens per layer. */
+Test(hf_config, phi3_window_on_every_layer) {
+    hwfit_model m = load_ok(MODELS "phi-3-mini-4k-instruct.config.json");
+    cr_assert_eq(params_of(&m).total, 3821079552ull);
+    hwfit_model_kv_out kv = kv_of(&m, 4096);
+    cr_assert_eq(kv.sliding_layers, 32);
+    cr_assert_eq(kv.sliding_tokens, 2047);
+    cr_assert_eq(kv.bytes, 32ull * 2047 * 2 * 32 * 96 * 2);
+}
+
+/* DeepSeek-Coder-V2-Lite (the DeepSeek-V2-Lite architecture): MLA without q compression
+ * (q_lora_rank null), first layer dense, 26 MoE layers of 64 experts (top-6) and 2 shared.
+ * 15,706,484,224 ("15.7B"), derived by hand from modeling_deepseek.py: attention 13,763,072,
+ * dense layer 81,007,104, MoE layer 584,847,872. KV: 27 x 576 values x 2 B = 31,104 B/token. */
+Test(hf_config, deepseek_v2_lite_mla) {
+    hwfit_model m = load_ok(MODELS "deepseek-coder-v2-lite-base.config.json");
+    cr_assert_eq(m.attention, HWFIT_MODEL_ATTENTION_MLA);
+    cr_assert_eq(m.q_lora_rank, 0);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 15706484224ull);
+    cr_assert_eq(p.dense_layers, 1);
+    cr_assert_eq(p.dense.attention, 13763072ull);
+    cr_assert_eq(p.moe.total, 584847872ull);
+    cr_assert_eq(p.mtp_layers, 0);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 31104);
+}
+
+/* DeepSeek-V3: 671,026,419,200 main-model parameters ("671B"), one MTP layer of
+ * 11,610,068,224 reported apart, 70,272 B of latent cache per token in bf16. */
+Test(hf_config, deepseek_v3_mla_moe_mtp) {
+    hwfit_model m = load_ok(MODELS "deepseek-v3.config.json");
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.total, 671026419200ull);
+    cr_assert_eq(p.active, 37552297472ull);
+    cr_assert_eq(p.dense_layers, 3);
+    cr_assert_eq(p.mtp_layers, 1);
+    cr_assert_eq(p.mtp, 11610068224ull);
+    cr_assert_eq(m.router_bias, 1);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 70272);
+}
+
+/* ---- defaults of the transformers configuration classes --------------------------------------- */
+
+/* LlamaConfig() is Llama-2-7B: 6,738,415,616 parameters (meta-llama/Llama-2-7b-hf). */
+Test(hf_config, missing_keys_take_the_class_defaults) {
+    hwfit_model m = parse_ok("{\"model_type\": \"llama\"}");
+    cr_assert_eq(params_of(&m).total, 6738415616ull);
+    cr_assert_eq(m.kv_heads, 32); /* num_key_value_heads None -> heads */
+    /* GemmaConfig() is gemma-7b: 8,537,680,896 (google/gemma-7b "8.54B"). */
+    m = parse_ok("{\"model_type\": \"gemma\"}");
+    cr_assert_eq(params_of(&m).total, 8537680896ull);
+    cr_assert_eq(m.tie_embeddings, 1);
+    /* MistralConfig: sliding_window 4096 on every layer unless null. */
+    m = parse_ok("{\"model_type\": \"mistral\"}");
+    cr_assert_eq(m.sliding_window, 4096);
+    cr_assert_eq(m.layer_flags[31], HWFIT_MODEL_LAYER_SLIDING);
+    m = parse_ok("{\"model_type\": \"mistral\", \"sliding_window\": null}");
+    cr_assert_eq(m.sliding_window, 0);
+    cr_assert_eq(m.layer_flags[31], 0);
+    /* null means "default" for num_key_value_heads and head_dim, as None does. */
+    m = parse_ok("{\"model_type\": \"llama\", \"num_key_value_heads\": null, \"head_dim\": null}");
+    cr_assert_eq(m.kv_heads, 32);
+    cr_assert_eq(m.head_dim, 0);
+    /* Qwen3MoeConfig has no head_dim default: without the key, hidden / heads. */
+    m = parse_ok("{\"model_type\": \"qwen3_moe\"}");
+    cr_assert_eq(m.head_dim, 0);
+    m = parse_ok("{\"model_type\": \"qwen3\"}");
+    cr_assert_eq(m.head_dim, 128);
+    /* Gemma3Config without text_config is Gemma3TextConfig(). */
+    m = parse_ok("{\"model_type\": \"gemma3\"}");
+    cr_assert_str_eq(m.name, "gemma3_text");
+    cr_assert_eq(m.layers, 26);
+    /* DeepseekV3Config(): 61 layers, MLA; no MTP layers unless the file says so. */
+    m = parse_ok("{\"model_type\": \"deepseek_v3\"}");
+    cr_assert_eq(m.mtp_layers, 0);
+    cr_assert_eq(params_of(&m).total, 671026419200ull);
+}
+
+Test(hf_config, layer_rules_and_explicit_layer_types) {
+    /* Qwen2: use_sliding_window with max_window_layers 2 of 4: layers 2 and 3 slide. */
+    hwfit_model m = parse_ok("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 4, "
+                             "\"use_sliding_window\": true, \"sliding_window\": 1024, "
+                             "\"max_window_layers\": 2}");
+    cr_assert_eq(m.layer_flags[1], 0);
+    cr_assert_eq(m.layer_flags[2], HWFIT_MODEL_LAYER_SLIDING);
+    cr_assert_eq(m.sliding_window, 1024);
+    /* Without use_sliding_window the window is ignored. */
+    m = parse_ok("{\"model_type\": \"qwen2\", \"sliding_window\": 1024}");
+    cr_assert_eq(m.sliding_window, 0);
+    /* layer_types overrides the rule. */
+    m = parse_ok("{\"model_type\": \"gemma3_text\", \"num_hidden_layers\": 3, \"layer_types\": "
+                 "[\"full_attention\", \"sliding_attention\", \"full_attention\"]}");
+    cr_assert_eq(m.layer_flags[0], 0);
+    cr_assert_eq(m.layer_flags[1], HWFIT_MODEL_LAYER_SLIDING);
+    cr_assert_eq(m.layer_flags[2], 0);
+    /* Qwen-MoE: decoder_sparse_step 2 and mlp_only_layers. */
+    m = parse_ok("{\"model_type\": \"qwen2_moe\", \"num_hidden_layers\": 6, "
+                 "\"decoder_sparse_step\": 2, \"mlp_only_layers\": [3]}");
+    cr_assert_eq(m.layer_flags[0], 0);
+    cr_assert_eq(m.layer_flags[1], HWFIT_MODEL_LAYER_MOE);
+    cr_assert_eq(m.layer_flags[3], 0);
+    cr_assert_eq(m.layer_flags[5], HWFIT_MODEL_LAYER_MOE);
+    /* DeepSeek: first_k_dense_replace and moe_layer_freq. */
+    m = parse_ok("{\"model_type\": \"deepseek_v2\", \"num_hidden_layers\": 6, "
+                 "\"num_experts_per_tok\": 2, \"first_k_dense_replace\": 1, "
+                 "\"moe_layer_freq\": 2}");
+    cr_assert_eq(m.layer_flags[0], 0);
+    cr_assert_eq(m.layer_flags[1], 0);
+    cr_assert_eq(m.layer_flags[2], HWFIT_MODEL_LAYER_MOE);
+    cr_assert_eq(m.layer_flags[3], 0);
+    cr_assert_eq(m.layer_flags[4], HWFIT_MODEL_LAYER_MOE);
+    /* Llama attention_bias puts biases on q, k, v and o. */
+    m = parse_ok("{\"model_type\": \"llama\", \"attention_bias\": true, \"mlp_bias\": true}");
+    cr_assert(m.q_bias && m.k_bias && m.v_bias && m.o_bias && m.mlp_bias);
+    /* A text_config of any supported type is followed. */
+    m = parse_ok("{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"mistral\", "
+                 "\"num_hidden_layers\": 2}}");
+    cr_assert_str_eq(m.name, "mistral");
+    cr_assert_eq(m.layers, 2);
+}
+
+Test(hf_config, loading_a_file_equals_parsing_its_bytes) {
+    const char *path = MODELS "deepseek-v3.config.json";
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    hwfit_model a = load_ok(path), b;
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_parse(buf, n, path, &b, &err), HWFIT_OK);
+    cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
+}
+
+/* ---- refused input ----------------------------------------------------------------------------- */
+
+typedef struct bad_case {
+    const char *json;
+    hwfit_status want;
+    const char *mentions; /* a substring of the message */
+    uint32_t line;        /* expected line, 0 = any */
+} bad_case;
+
+static void assert_refused(const bad_case *c, size_t length) {
+    hwfit_model m, poison;
+    memset(&m, 0x5a, sizeof m);
+    memset(&poison, 0x5a, sizeof poison);
+    hwfit_error err;
+    hwfit_status st = hwfit_hf_config_parse(c->json, length, "bad.json", &m, &err);
+    cr_assert_eq(st, c->want, "%.60s: got %s (%s)", c->json, hwfit_status_name(st), err.message);
+    cr_assert_eq(err.status, c->want);
+    cr_assert_eq(memcmp(&m, &poison, sizeof m), 0, "%.60s wrote the model", c->json);
+    cr_assert(strncmp(err.message, "bad.json", 8) == 0, "message names the file: %s", err.message);
+    cr_assert(strstr(err.message, c->mentions) != NULL, "'%s' not in '%s'", c->mentions,
+              err.message);
+    if (c->line) cr_assert_eq(err.line, c->line, "%s: line %u", err.message, err.line);
+}
+
+Test(hf_config, bad_values_are_refused_with_file_position_and_key) {
+    static const bad_case cases[] = {
+        {"{\"model_type\": \"bert\"}", HWFIT_EUNSUPPORTED, "\"bert\" is not supported", 1},
+        {"{\"hidden_size\": 10}", HWFIT_EPARSE, "model_type", 1},
+        {"{\"model_type\": 5}", HWFIT_EPARSE, "model_type", 1},
+        {"{\"model_type\": \"llama\",\n \"num_hidden_layers\": \"32\"}", HWFIT_EPARSE,
+         "num_hidden_layers", 2},
+        {"{\"model_type\": \"llama\",\n\n \"hidden_size\": -4096}", HWFIT_EPARSE, "hidden_size", 3},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 4096.5}", HWFIT_EPARSE, "hidden_size", 1},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 1e30}", HWFIT_EPARSE, "hidden_size", 1},
+        {"{\"model_type\": \"llama\", \"vocab_size\": 0}", HWFIT_EPARSE, "vocab_size", 1},
+        {"{\"model_type\": \"llama\", \"num_hidden_layers\": 100000}", HWFIT_EPARSE,
+         "num_hidden_layers", 1},
+        {"{\"model_type\": \"llama\", \"tie_word_embeddings\": \"yes\"}", HWFIT_EPARSE,
+         "tie_word_embeddings", 1},
+        {"{\"model_type\": \"llama\", \"num_key_value_heads\": 5}", HWFIT_EPARSE,
+         "num_key_value_heads", 1},
+        {"{\"model_type\": \"llama\", \"num_key_value_heads\": 64}", HWFIT_EPARSE,
+         "num_key_value_heads", 1},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 4097}", HWFIT_EPARSE,
+         "num_attention_heads", 0},
+        {"{\"model_type\": \"gemma3\", \"text_config\": 5}", HWFIT_EPARSE, "text_config", 1},
+        {"{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"siglip\"}}",
+         HWFIT_EUNSUPPORTED, "siglip", 1},
+        {"{\"model_type\": \"gemma2\", \"num_hidden_layers\": 2, \"layer_types\": "
+         "[\"full_attention\"]}",
+         HWFIT_EPARSE, "layer_types", 1},
+        {"{\"model_type\": \"gemma2\", \"num_hidden_layers\": 1, \"layer_types\": "
+         "[\"linear_attention\"]}",
+         HWFIT_EUNSUPPORTED, "linear_attention", 1},
+        {"{\"model_type\": \"gemma2\", \"num_hidden_layers\": 1, \"layer_types\": [7]}",
+         HWFIT_EPARSE, "layer_types", 1},
+        {"{\"model_type\": \"qwen2_moe\", \"num_hidden_layers\": 4, \"mlp_only_layers\": [4]}",
+         HWFIT_EPARSE, "mlp_only_layers", 1},
+        {"{\"model_type\": \"qwen2_moe\", \"mlp_only_layers\": {}}", HWFIT_EPARSE,
+         "mlp_only_layers", 1},
+        {"{\"model_type\": \"mixtral\", \"num_experts_per_tok\": 9}", HWFIT_EPARSE,
+         "num_experts_per_tok", 1},
+        {"{\"model_type\": \"deepseek_v2\"}", HWFIT_EPARSE, "num_experts_per_tok", 1},
+        {"{\"model_type\": \"deepseek_v3\", \"qk_nope_head_dim\": 0, \"qk_rope_head_dim\": 0}",
+         HWFIT_EPARSE, "qk_nope_head_dim", 1},
+        {"[1, 2]", HWFIT_EPARSE, "object", 1},
+        /* malformed and truncated JSON */
+        {"", HWFIT_EPARSE, "bad.json", 0},
+        {"{\"model_type\": \"llama\",}", HWFIT_EPARSE, "bad.json", 1},
+        {"{\"model_type\": \"llama\", \"hidden_size\": 40", HWFIT_EPARSE, "bad.json", 1},
+        {"{\"model_type\": \"llama\"} {}", HWFIT_EPARSE, "bad.json", 1},
+        {"{\"model_type\": \"llama\", \"model_type\": \"llama\"}", HWFIT_EPARSE, "bad.json", 1},
+        /* hostile: a number beyond a double */
+        {"{\"model_type\": \"llama\", \"hidden_size\": 1e999}", HWFIT_ERANGE, "bad.json", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_refused(&cases[i], strlen(cases[i].json));
+}
+
+Test(hf_config, truncated_and_deeply_nested_files_are_refused) {
+    /* Every prefix of a real config is refused, never read as a smaller model. */
+    const char *path = MODELS "gemma-3-4b-it.config.json";
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    for (size_t cut = 0; cut + 2 < n; cut += 7) {
+        bad_case c = {buf, HWFIT_EPARSE, "bad.json", 0};
+        assert_refused(&c, cut);
+    }
+    /* 10,000 nested arrays under a key. */
+    static char deep[20100];
+    size_t k = (size_t)snprintf(deep, sizeof deep, "{\"model_type\": \"llama\", \"x\": ");
+    for (int i = 0; i < 10000; i++) deep[k++] = '[';
+    for (int i = 0; i < 10000; i++) deep[k++] = ']';
+    deep[k++] = '}';
+    deep[k] = '\0';
+    bad_case c = {deep, HWFIT_ERANGE, "bad.json", 0};
+    assert_refused(&c, k);
+}
+
+Test(hf_config, bad_arguments_and_missing_files) {
+    hwfit_model m;
+    hwfit_error err;
+    memset(&m, 0x5a, sizeof m);
+    cr_assert_eq(hwfit_hf_config_load(MODELS "no-such-model.config.json", &m, &err), HWFIT_EIO);
+    cr_assert(strstr(err.message, "no-such-model") != NULL, "%s", err.message);
+    cr_assert_eq(m.layers, 0x5a5a5a5au);
+    cr_assert_eq(hwfit_hf_config_load(NULL, &m, &err), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_hf_config_load(MODELS "llama-3.1-8b.config.json", NULL, &err), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_hf_config_parse(NULL, 0, NULL, &m, &err), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_hf_config_parse("{}", 2, NULL, NULL, &err), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_hf_config_parse("{}", HWFIT_HF_CONFIG_MAX_BYTES + 1u, NULL, &m, &err),
+                 HWFIT_ERANGE);
+    /* A NULL error report is allowed; the name defaults to config.json. */
+    cr_assert_eq(hwfit_hf_config_parse("{}", 2, NULL, &m, NULL), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_hf_config_parse("{}", 2, NULL, &m, &err), HWFIT_EPARSE);
+    cr_assert(strncmp(err.message, "config.json: ", 13) == 0, "%s", err.message);
+    /* The directory of configs is not a file. */
+    cr_assert_neq(hwfit_hf_config_load(HWFIT_TEST_DATA "/models", &m, &err), HWFIT_OK);
+}
