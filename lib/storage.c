@@ -118,6 +118,53 @@ hwfit_status hwfit_raid_level_parse(const char *text, hwfit_raid_layout *layout)
     return HWFIT_ENOTFOUND;
 }
 
+hwfit_status hwfit_raid_min_drives(const hwfit_raid_layout *layout, uint64_t *drives) {
+    if (layout == NULL || drives == NULL) return HWFIT_EINVAL;
+    uint64_t per = 2, groups = 1, extra = 0;
+    switch (layout->level) {
+    case HWFIT_STORAGE_RAID0:
+    case HWFIT_STORAGE_RAID1:
+        break;
+    case HWFIT_STORAGE_RAID10:
+        if (layout->copies < 2u) return HWFIT_EDOM;
+        per = layout->copies;
+        break;
+    case HWFIT_STORAGE_RAID5:
+        per = 3;
+        break;
+    case HWFIT_STORAGE_RAID6:
+        per = 4;
+        break;
+    case HWFIT_STORAGE_RAID50:
+    case HWFIT_STORAGE_RAID60:
+        per = layout->level == HWFIT_STORAGE_RAID50 ? 3u : 4u;
+        groups = layout->groups ? layout->groups : 2u;
+        break;
+    case HWFIT_STORAGE_RAIDZ1:
+    case HWFIT_STORAGE_RAIDZ2:
+    case HWFIT_STORAGE_RAIDZ3:
+        per = (uint64_t)layout->level - (uint64_t)HWFIT_STORAGE_RAIDZ1 + 2u;
+        groups = layout->groups ? layout->groups : 1u;
+        break;
+    case HWFIT_STORAGE_DRAID1:
+    case HWFIT_STORAGE_DRAID2:
+    case HWFIT_STORAGE_DRAID3:
+        per = (uint64_t)layout->level - (uint64_t)HWFIT_STORAGE_DRAID1 + 1u;
+        extra = layout->draid_spares;
+        if (extra > UINT64_MAX - per) return HWFIT_ERANGE;
+        per += extra;
+        extra = layout->draid_data ? layout->draid_data : 1u;
+        break;
+    default:
+        return HWFIT_EINVAL;
+    }
+    if (groups != 0u && per > UINT64_MAX / groups) return HWFIT_ERANGE;
+    uint64_t n = per * groups;
+    if (extra > UINT64_MAX - n) return HWFIT_ERANGE;
+    *drives = n + extra;
+    return HWFIT_OK;
+}
+
 /* ---- defaults -------------------------------------------------------------------------- */
 
 void hwfit_raid_init(hwfit_raid_in *in) {

@@ -543,6 +543,47 @@ Test(storage, refuses_too_few_drives_for_the_level) {
     }
 }
 
+Test(storage, min_drives_is_exactly_the_smallest_array_evaluate_accepts) {
+    hwfit_raid_layout layouts[] = {
+        {HWFIT_STORAGE_RAID0, 2, 0, 0, 0, 0},  {HWFIT_STORAGE_RAID1, 2, 0, 0, 0, 0},
+        {HWFIT_STORAGE_RAID10, 2, 0, 0, 0, 0}, {HWFIT_STORAGE_RAID10, 3, 0, 0, 0, 0},
+        {HWFIT_STORAGE_RAID5, 2, 0, 0, 0, 0},  {HWFIT_STORAGE_RAID6, 2, 0, 0, 0, 0},
+        {HWFIT_STORAGE_RAID50, 2, 0, 0, 0, 0}, {HWFIT_STORAGE_RAID60, 2, 3, 0, 0, 0},
+        {HWFIT_STORAGE_RAIDZ1, 2, 0, 0, 0, 0}, {HWFIT_STORAGE_RAIDZ2, 2, 2, 0, 0, 0},
+        {HWFIT_STORAGE_RAIDZ3, 2, 0, 0, 0, 0}, {HWFIT_STORAGE_DRAID1, 2, 0, 0, 0, 0},
+        {HWFIT_STORAGE_DRAID2, 2, 0, 8, 0, 1}, {HWFIT_STORAGE_DRAID3, 2, 0, 0, 0, 2},
+    };
+    const uint64_t want[] = {2, 2, 2, 3, 3, 4, 6, 12, 2, 6, 4, 2, 11, 6};
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+        uint64_t n = 0;
+        cr_assert_eq(hwfit_raid_min_drives(&layouts[i], &n), HWFIT_OK);
+        cr_assert_eq(n, want[i], "%s: %llu", hwfit_raid_level_name(layouts[i].level),
+                     (unsigned long long)n);
+        hwfit_raid_in in = array(layouts[i].level, n, 1 * TB);
+        in.layout = layouts[i];
+        hwfit_raid_out o;
+        cr_assert_eq(hwfit_raid_evaluate(&in, &o), HWFIT_OK, "%s at its minimum",
+                     hwfit_raid_level_name(layouts[i].level));
+        in.drives = n - 1;
+        cr_assert_eq(hwfit_raid_evaluate(&in, &o), HWFIT_EDOM, "%s below its minimum",
+                     hwfit_raid_level_name(layouts[i].level));
+    }
+    uint64_t n = 7;
+    hwfit_raid_layout l = {HWFIT_STORAGE_RAID10, 1, 0, 0, 0, 0};
+    cr_assert_eq(hwfit_raid_min_drives(&l, &n), HWFIT_EDOM);
+    l = (hwfit_raid_layout){HWFIT_STORAGE_RAID60, 2, UINT64_MAX / 2, 0, 0, 0};
+    cr_assert_eq(hwfit_raid_min_drives(&l, &n), HWFIT_ERANGE);
+    l = (hwfit_raid_layout){HWFIT_STORAGE_DRAID1, 2, 0, 0, 0, UINT64_MAX};
+    cr_assert_eq(hwfit_raid_min_drives(&l, &n), HWFIT_ERANGE);
+    l = (hwfit_raid_layout){HWFIT_STORAGE_DRAID1, 2, 0, UINT64_MAX, 0, 5};
+    cr_assert_eq(hwfit_raid_min_drives(&l, &n), HWFIT_ERANGE);
+    l.level = (hwfit_raid_level)77;
+    cr_assert_eq(hwfit_raid_min_drives(&l, &n), HWFIT_EINVAL);
+    cr_assert_eq(n, 7);
+    cr_assert_eq(hwfit_raid_min_drives(NULL, &n), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_raid_min_drives(&l, NULL), HWFIT_EINVAL);
+}
+
 Test(storage, refuses_bad_shapes_and_counts) {
     hwfit_raid_in in = array(HWFIT_STORAGE_RAID6, 4, 1 * TB);
     in.spares = 4;

@@ -100,6 +100,22 @@ HWFIT_API hwfit_status hwfit_raid_level_parse(const char *text, hwfit_raid_layou
 HWFIT_API const char *hwfit_raid_level_name(hwfit_raid_level level);
 
 /**
+ * @brief The fewest member drives (hot spares not counted) a layout accepts.
+ *
+ * RAID 0, 1 and raidz1: 2; RAID 10: copies; RAID 5: 3 and RAID 6: 4, per group for RAID
+ * 50/60 (groups default 2); raidz-p: p + 1 per vdev; dRAID: D + P + S, with D = 1 when
+ * not given. The member count must also divide evenly into groups and vdevs.
+ *
+ * @param[in]  layout The layout; NULL gives ::HWFIT_EINVAL.
+ * @param[out] drives The minimum; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK     computed.
+ * @retval HWFIT_EINVAL a pointer is NULL or the level is not a ::hwfit_raid_level.
+ * @retval HWFIT_EDOM   RAID 10 with fewer than 2 copies.
+ * @retval HWFIT_ERANGE the minimum overflows (absurd group or copy counts).
+ */
+HWFIT_API hwfit_status hwfit_raid_min_drives(const hwfit_raid_layout *layout, uint64_t *drives);
+
+/**
  * @brief Inputs of ::hwfit_raid_evaluate. Initialise with ::hwfit_raid_init.
  *
  * The drive count and size are required. Rates and IOPS of one drive are optional
