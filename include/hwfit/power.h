@@ -257,7 +257,8 @@ typedef struct hwfit_psu_in {
     double input_voltage_v;    /**< AC input voltage, V, in [90, 300]. Default 230. */
     double load_w;             /**< DC load the PSUs carry, W (> 0). Required; default 0. */
     double peak_load_w;        /**< Peak DC load (transients), W, or ::HWFIT_POWER_UNSET
-                                    for the same as @c load_w. Default unset. */
+                                    for the same as @c load_w; the larger of the two is
+                                    used. Default unset. */
     double headroom_ratio;     /**< Rule: usable capacity >= ratio x load, in [1, 10].
                                     Default 1.3 (the "130 %" rule of thumb; the only
                                     codified figure found is NEC 210.20's 125 %/80 % for
