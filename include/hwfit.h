@@ -21,5 +21,8 @@
 #include "hwfit/status.h"
 #include "hwfit/version.h"
 #include "hwfit/units.h"
+#include "hwfit/storage.h"
+#include "hwfit/power.h"
+#include "hwfit/host.h"
 
 #endif /* HWFIT_H */
