@@ -25,5 +25,8 @@
 #include "hwfit/model.h"
 #include "hwfit/memory.h"
 #include "hwfit/hf_config.h"
+#include "hwfit/storage.h"
+#include "hwfit/power.h"
+#include "hwfit/host.h"
 
 #endif /* HWFIT_H */

@@ -128,6 +128,10 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_host(int argc, char **argv);
+int cmd_power(int argc, char **argv);
+int cmd_raid(int argc, char **argv);
+int cmd_transfer(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

@@ -11,6 +11,10 @@ typedef struct command {
 
 /* Keep sorted by name; `hwfit --help` lists them in this order. */
 static const command commands[] = {
+    {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
+    {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
+    {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
+    {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},
     {"units", cmd_units, "parse a quantity and show it in base units, SI and IEC"},
 };
 
