@@ -21,5 +21,7 @@
 #include "hwfit/status.h"
 #include "hwfit/version.h"
 #include "hwfit/units.h"
+#include "hwfit/gpu.h"
+#include "hwfit/link.h"
 
 #endif /* HWFIT_H */

@@ -128,6 +128,8 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_gpus(int argc, char **argv);
+int cmd_link(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

@@ -14,6 +14,11 @@ import hwfit  # noqa: E402
 
 CASES = [
     ("units", ["15.36TB", "--unit", "bytes"], dict(value="15.36TB", unit="bytes")),
+    ("gpus", [], dict()),
+    ("gpus", ["rtx-pro-6000-server"], dict(name="rtx-pro-6000-server")),
+    ("link", ["pcie5x16"], dict(name="pcie5x16")),
+    ("link", ["2x400g-roce", "--payload", "2KiB"], dict(name="2x400g-roce", payload="2KiB")),
+    ("link", ["8x400g-ib"], dict(name="8x400g-ib")),
 ]
 
 

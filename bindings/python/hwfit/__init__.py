@@ -9,9 +9,10 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
+from ._net import gpu, gpus, link
 
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
-           "format_quantity", "format_count", "units", "UNITS"]
+           "format_quantity", "format_count", "units", "UNITS", "gpu", "gpus", "link"]
 
 __version__ = _lib.hwfit_version_string().decode()
 
