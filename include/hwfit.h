@@ -30,5 +30,6 @@
 #include "hwfit/host.h"
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/shard.h"
 
 #endif /* HWFIT_H */
