@@ -592,10 +592,10 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
             if (add(&host, w) != HWFIT_OK) return HWFIT_ERANGE;
             w = 0;
         }
-        /* ZeRO-3 gathers whole layers (or tables) before use: live units of parameters
-         * and one unit of unreduced gradients (DeepSpeed's estimator: 4 bytes x largest
+        /* ZeRO-3 gathers whole layers (or tables) before use, from the other ranks or from
+         * the host: live units of parameters and one unit of unreduced gradients (DeepSpeed's estimator: 4 bytes x largest
          * layer = fp16 parameters and gradients of one unit). */
-        if (r->zero == 3 && r->z > 1) {
+        if (r->zero == 3 && (r->z > 1 || (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS))) {
             uint64_t uw = 0, ug = 0;
             for (int k = 0; k < 2; k++)
                 if (n[k]) {
@@ -971,9 +971,27 @@ static void keep_best(hwfit_shard_result *results, size_t capacity, size_t *coun
     if (n < capacity) *count = n + 1;
 }
 
+void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
+    res->layout = o->layout;
+    res->worst_stage = o->worst_stage;
+    res->per_gpu_bytes = o->worst.total_bytes;
+    res->headroom_bytes = o->headroom_bytes;
+    res->host_bytes = o->host_bytes;
+    res->kv_tokens = o->kv_tokens;
+    res->fits = o->fits;
+    if (o->fits) {
+        res->score = o->headroom_bytes;
+    } else {
+        double host_short = o->host_fits ? 0.0
+                                         : (double)o->host_bytes - (double)o->host_usable_bytes;
+        double gpu_short = o->gpu_fits ? 0.0 : -o->headroom_bytes;
+        res->score = -(host_short + gpu_short);
+    }
+}
+
 static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
                            const hwfit_shard_space *space, hwfit_shard_result *results,
-                           size_t capacity, int first_fit, hwfit_shard_search_out *summary) {
+                           size_t capacity, hwfit_shard_search_out *summary) {
     hwfit_status st = check_in(in);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
@@ -991,18 +1009,11 @@ static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
             if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
             return st;
         }
-        if (!o.fits) continue;
-        sum.fitting++;
+        if (o.fits) sum.fitting++;
+        else if (!space->include_unfit) continue;
         hwfit_shard_result res;
-        res.layout = o.layout;
-        res.worst_stage = o.worst_stage;
-        res.per_gpu_bytes = o.worst.total_bytes;
-        res.headroom_bytes = o.headroom_bytes;
-        res.host_bytes = o.host_bytes;
-        res.kv_tokens = o.kv_tokens;
-        res.score = o.headroom_bytes;
+        hwfit__shard_result(&o, &res);
         keep_best(results, capacity, &sum.count, &res);
-        if (first_fit) break;
     }
     sum.visited = it.visited;
     *summary = sum;
@@ -1015,7 +1026,7 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     if (model == NULL || in == NULL || space == NULL || summary == NULL ||
         (results == NULL && capacity > 0))
         return HWFIT_EINVAL;
-    return search(model, in, space, results, capacity, 0, summary);
+    return search(model, in, space, results, capacity, summary);
 }
 
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1028,9 +1039,9 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
         x.gpus = n;
         hwfit_shard_result best;
         hwfit_shard_search_out sum;
-        hwfit_status st = search(model, &x, space, &best, 1, 0, &sum);
+        hwfit_status st = search(model, &x, space, &best, 1, &sum);
         if (st != HWFIT_OK) return st;
-        if (sum.count > 0) {
+        if (sum.fitting > 0) { /* the best result fits: fitting layouts rank first */
             *gpus = n;
             if (layout != NULL) *layout = best.layout;
             return HWFIT_OK;

@@ -78,6 +78,9 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out);
 
+/* The search result of an evaluated layout, with its score. */
+void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res);
+
 /* Decoder layers [first, first + count) of pipeline stage `stage`, chunk j. */
 void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
                         uint32_t j, uint32_t *first, uint32_t *count);

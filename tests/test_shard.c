@@ -381,6 +381,17 @@ Test(shard, seed_405b_does_not_fit_in_bf16_but_does_in_int4) {
     hwfit_shard_search_out s = search_ok(&llama405, &in, &sp, r, 3);
     cr_assert_gt(s.valid, 0);
     cr_assert_eq(s.fitting, 0); /* 811.7 GB of bf16 weights > 8 x 86.4 GiB usable */
+    cr_assert_eq(s.count, 0);
+    /* Asked for, the layouts that miss are ranked by how far they miss. */
+    sp.include_unfit = 1;
+    s = search_ok(&llama405, &in, &sp, r, 3);
+    cr_assert_eq(s.fitting, 0);
+    cr_assert_eq(s.count, 3);
+    cr_assert_not(r[0].fits);
+    cr_assert_lt(r[0].score, 0);
+    cr_assert_eq(r[0].score, r[0].headroom_bytes);
+    cr_assert_geq(r[0].score, r[1].score);
+    sp.include_unfit = 0;
     in.layout.tp = 8;
     hwfit_shard_out bf16 = estimate_ok(&llama405, &in);
     cr_assert_not(bf16.fits);

@@ -236,6 +236,9 @@ typedef struct hwfit_shard_space {
     uint64_t global_batch;   /**< Training: global batch of every layout (see
                                   hwfit_layout::global_batch); default 0. */
     int uneven_layers;       /**< Copied to every layout; default 1. */
+    int include_unfit;       /**< 1: rank the valid layouts that do not fit too, after those
+                                  that fit, by how far they miss (::hwfit_shard_result score);
+                                  default 0. */
 } hwfit_shard_space;
 
 /** @brief State of a layout enumeration. Fill with ::hwfit_shard_iter_init; the fields
@@ -258,8 +261,10 @@ typedef struct hwfit_shard_result {
     double headroom_bytes;   /**< Usable bytes minus per_gpu_bytes, bytes. */
     uint64_t host_bytes;     /**< Host memory for offload, bytes. */
     uint64_t kv_tokens;      /**< Inference: KV tokens left (see hwfit_shard_out). */
-    double score;            /**< Ranking key, larger is better: headroom_bytes here;
-                                  perf.h ranks by minus the step time. */
+    int fits;                /**< 1 when the layout fits (cards and host). */
+    double score;            /**< Ranking key, larger is better: headroom_bytes for layouts
+                                  that fit; minus the sum of the card and host shortfalls,
+                                  bytes, for those that do not (include_unfit). */
 } hwfit_shard_result;
 
 /** @brief Counts of a search (::hwfit_shard_search). */
@@ -398,9 +403,10 @@ HWFIT_API hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit
 HWFIT_API int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout);
 
 /**
- * @brief Every valid layout of in->gpus cards within @p space: keep those that fit, rank
- * them by memory headroom (largest first; ties keep enumeration order) and write the best
- * @p capacity to @p results. Allocation-free.
+ * @brief Every valid layout of in->gpus cards within @p space: keep those that fit (and,
+ * with space->include_unfit, the others after them), rank them by memory headroom (largest
+ * first; ties keep enumeration order) and write the best @p capacity to @p results.
+ * Allocation-free.
  * @param[in]  model    The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in       Workload, card count, capacity (its layout is ignored); NULL gives
  *                      ::HWFIT_EINVAL.
