@@ -23,5 +23,6 @@
 #include "hwfit/units.h"
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/collective.h"
 
 #endif /* HWFIT_H */

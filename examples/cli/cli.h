@@ -128,6 +128,7 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_collective(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 int cmd_units(int argc, char **argv);

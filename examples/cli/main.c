@@ -11,6 +11,7 @@ typedef struct command {
 
 /* Keep sorted by name; `hwfit --help` lists them in this order. */
 static const command commands[] = {
+    {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
     {"gpus", cmd_gpus, "list the GPU catalog: memory, bandwidth, power, FLOPS, links"},
     {"link", cmd_link, "rates of a link (PCIe, NVLink, InfiniBand, Ethernet, xGMI)"},
     {"units", cmd_units, "parse a quantity and show it in base units, SI and IEC"},

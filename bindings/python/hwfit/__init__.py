@@ -9,10 +9,10 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from ._net import gpu, gpus, link
+from ._net import collective, gpu, gpus, link
 
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
-           "format_quantity", "format_count", "units", "UNITS", "gpu", "gpus", "link"]
+           "format_quantity", "format_count", "units", "UNITS", "gpu", "gpus", "link", "collective"]
 
 __version__ = _lib.hwfit_version_string().decode()
 
