@@ -797,7 +797,7 @@ static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x) {
     }
     /* Intra-node ring hops: all NVLink? how many staged? */
     uint64_t hops = 0, staged = 0, peer = 0;
-    for (uint64_t i = 0; i + 1 < q || (i < q && q > 1 && i == q - 1); i++) {
+    for (uint64_t i = 0; q > 1 && i < q; i++) {
         uint64_t j = (i + 1) % q;
         hops++;
         if (peer_pair(&x->nt, i, j)) peer++;
