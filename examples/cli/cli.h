@@ -130,6 +130,7 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_collective(int argc, char **argv);
 int cmd_dtypes(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);

@@ -104,6 +104,16 @@ CASES = [
               "--gpu", "rtx-pro-6000-server", "--gpus", "8", "--weights", "int4"],
      dict(config=os.path.join(TEST_DATA, "models", "llama-3.1-405b.config.json"),
           gpu="rtx-pro-6000-server", gpus=8, weights="int4")),
+    ("collective", [], dict()),
+    ("collective", ["--op", "alltoall", "--size", "64MiB", "--gpu", "h100-sxm", "--nodes", "2",
+                    "--nic", "8x400g-ib", "--cpu", "intel"],
+     dict(op="alltoall", size="64MiB", gpu="h100-sxm", nodes=2, nic="8x400g-ib", cpu="intel")),
+    ("collective", ["--p2p", "on", "--pcie-switches", "2", "--pcie-lanes", "8", "--sweep",
+                    "--size", "1MiB", "--min-size", "1KiB", "--library", "any"],
+     dict(p2p="on", pcie_switches=2, pcie_lanes=8, sweep=True, size="1MiB", min_size="1KiB",
+          library="any")),
+    ("collective", ["--algorithm", "tree", "--protocol", "ll", "--ranks", "4", "--gdr", "off"],
+     dict(algorithm="tree", protocol="ll", ranks=4, gdr="off")),
 ]
 
 

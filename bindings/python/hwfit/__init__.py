@@ -10,7 +10,7 @@ import ctypes as _ct
 from . import _lib
 from ._lib import HwfitError
 from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
-from ._net import gpu, gpus, link
+from ._net import collective, gpu, gpus, link
 from ._model import (dtype, dtype_bits, dtype_bytes, dtype_name, dtypes, load_config,
                      lora_params, memory, model, params)
 from ._shard import fit, plan
@@ -18,7 +18,7 @@ from ._shard import fit, plan
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
            "format_quantity", "format_count", "units", "UNITS",
            "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host",
-           "gpu", "gpus", "link",
+           "gpu", "gpus", "link", "collective",
            "dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params",
            "lora_params", "model", "memory",
            "fit", "plan"]
