@@ -32,5 +32,6 @@
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
 #include "hwfit/shard.h"
+#include "hwfit/perf.h"
 
 #endif /* HWFIT_H */
