@@ -13,7 +13,7 @@ from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
 from ._net import collective, gpu, gpus, link
 from ._model import (dtype, dtype_bits, dtype_bytes, dtype_name, dtypes, load_config,
                      lora_params, memory, model, params)
-from ._shard import fit, plan
+from ._shard import fit, perf, plan
 
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
            "format_quantity", "format_count", "units", "UNITS",
@@ -21,7 +21,7 @@ __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
            "gpu", "gpus", "link", "collective",
            "dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params",
            "lora_params", "model", "memory",
-           "fit", "plan"]
+           "fit", "plan", "perf"]
 
 __version__ = _lib.hwfit_version_string().decode()
 

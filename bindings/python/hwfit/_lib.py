@@ -1461,3 +1461,116 @@ hwfit_collective_step_init = _fn("hwfit_collective_step_init", None,
 hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
                             [ctypes.POINTER(hwfit_collective_step_in),
                              ctypes.POINTER(hwfit_collective_step_out)])
+
+# ---- perf.h --------------------------------------------------------------------------
+
+# enum hwfit_perf_precision
+HWFIT_PERF_PRECISION_AUTO = 0
+HWFIT_PERF_PRECISION_TF32 = 1
+HWFIT_PERF_PRECISION_BF16 = 2
+HWFIT_PERF_PRECISION_FP8 = 3
+HWFIT_PERF_PRECISION_FP4 = 4
+HWFIT_PERF_PRECISION_INT8 = 5
+# enum hwfit_perf_bound
+HWFIT_PERF_BOUND_MEMORY = 0
+HWFIT_PERF_BOUND_COMPUTE = 1
+
+
+class hwfit_perf_in(ctypes.Structure):
+    _fields_ = [
+        ("shard", hwfit_shard_in),
+        ("topology", hwfit_topology),
+        ("memory_bandwidth_bytes_per_s", ctypes.c_double),
+        ("tf32_flop_per_s", ctypes.c_double),
+        ("bf16_flop_per_s", ctypes.c_double),
+        ("fp8_flop_per_s", ctypes.c_double),
+        ("fp4_flop_per_s", ctypes.c_double),
+        ("int8_op_per_s", ctypes.c_double),
+        ("precision", ctypes.c_int),
+        ("output_tokens", ctypes.c_uint64),
+        ("prefill_efficiency", ctypes.c_double),
+        ("decode_compute_efficiency", ctypes.c_double),
+        ("memory_efficiency", ctypes.c_double),
+        ("training_efficiency", ctypes.c_double),
+        ("step_overhead_s", ctypes.c_double),
+        ("tp_overlap", ctypes.c_double),
+        ("pp_overlap", ctypes.c_double),
+        ("dp_overlap", ctypes.c_double),
+        ("ep_overlap", ctypes.c_double),
+        ("target_tokens_per_s", ctypes.c_double),
+    ]
+
+
+class hwfit_perf_out(ctypes.Structure):
+    _fields_ = [
+        ("shard", hwfit_shard_out),
+        ("precision", ctypes.c_int),
+        ("peak_flop_per_s", ctypes.c_double),
+        ("prefill_flop", ctypes.c_double),
+        ("prefill_s", ctypes.c_double),
+        ("prefill_compute_s", ctypes.c_double),
+        ("prefill_memory_s", ctypes.c_double),
+        ("prefill_comm_s", ctypes.c_double),
+        ("prefill_tokens_per_s", ctypes.c_double),
+        ("decode_context", ctypes.c_uint64),
+        ("time_per_output_token_s", ctypes.c_double),
+        ("decode_tokens_per_s", ctypes.c_double),
+        ("decode_compute_s", ctypes.c_double),
+        ("decode_memory_s", ctypes.c_double),
+        ("decode_comm_s", ctypes.c_double),
+        ("decode_bytes", ctypes.c_double),
+        ("decode_flop", ctypes.c_double),
+        ("bound", ctypes.c_int),
+        ("compute_bound_batch", ctypes.c_uint64),
+        ("offline_tokens_per_s", ctypes.c_double),
+        ("target_batch", ctypes.c_uint64),
+        ("target_fits", ctypes.c_int),
+        ("step_time_s", ctypes.c_double),
+        ("step_compute_s", ctypes.c_double),
+        ("bubble_s", ctypes.c_double),
+        ("tp_comm_s", ctypes.c_double),
+        ("pp_comm_s", ctypes.c_double),
+        ("dp_comm_s", ctypes.c_double),
+        ("ep_comm_s", ctypes.c_double),
+        ("offload_s", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("model_flop_per_step", ctypes.c_double),
+        ("hardware_flop_per_step", ctypes.c_double),
+        ("mfu", ctypes.c_double),
+        ("hfu", ctypes.c_double),
+    ]
+
+
+class hwfit_perf_result(ctypes.Structure):
+    _fields_ = [
+        ("shard", hwfit_shard_result),
+        ("step_time_s", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("mfu", ctypes.c_double),
+    ]
+
+
+_perf_in_p = ctypes.POINTER(hwfit_perf_in)
+
+# void hwfit_perf_init(hwfit_perf_in *in);
+hwfit_perf_init = _fn("hwfit_perf_init", None, [_perf_in_p])
+# hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu);
+hwfit_perf_set_gpu = _fn("hwfit_perf_set_gpu", ctypes.c_int, [_perf_in_p, hwfit_gpu_p])
+# hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
+#                                  hwfit_perf_out *out);
+hwfit_perf_estimate = _fn("hwfit_perf_estimate", ctypes.c_int,
+                          [_model_p, _perf_in_p, ctypes.POINTER(hwfit_perf_out)])
+# hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+#                              const hwfit_shard_space *space, hwfit_perf_result *results,
+#                              size_t capacity, hwfit_shard_search_out *summary);
+hwfit_perf_plan = _fn("hwfit_perf_plan", ctypes.c_int,
+                      [_model_p, _perf_in_p, _space_p, ctypes.POINTER(hwfit_perf_result),
+                       ctypes.c_size_t, ctypes.POINTER(hwfit_shard_search_out)])
+# const char *hwfit_perf_precision_name(hwfit_perf_precision precision);
+hwfit_perf_precision_name = _fn("hwfit_perf_precision_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_perf_precision_from_name(const char *name,
+#                                             hwfit_perf_precision *precision);
+hwfit_perf_precision_from_name = _fn("hwfit_perf_precision_from_name", ctypes.c_int,
+                                     [ctypes.c_char_p, c_int_p])
+# const char *hwfit_perf_bound_name(hwfit_perf_bound bound);
+hwfit_perf_bound_name = _fn("hwfit_perf_bound_name", ctypes.c_char_p, [ctypes.c_int])
