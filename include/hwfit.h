@@ -28,5 +28,8 @@
 #include "hwfit/storage.h"
 #include "hwfit/power.h"
 #include "hwfit/host.h"
+#include "hwfit/gpu.h"
+#include "hwfit/link.h"
+#include "hwfit/collective.h"
 
 #endif /* HWFIT_H */

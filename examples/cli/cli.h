@@ -137,6 +137,9 @@ int cmd_model(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_transfer(int argc, char **argv);
+int cmd_collective(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
+int cmd_link(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

@@ -73,6 +73,21 @@ CASES = [
                 "--tensor-parallel", "2", "--no-dropout"],
      dict(config=os.path.join(TEST_DATA, "models", "qwen3-8b.config.json"), mode="full",
           optimizer="adamw-8bit", gradients="fp32", tensor_parallel=2, no_dropout=True)),
+    ("gpus", [], dict()),
+    ("gpus", ["rtx-pro-6000-server"], dict(name="rtx-pro-6000-server")),
+    ("link", ["pcie5x16"], dict(name="pcie5x16")),
+    ("link", ["2x400g-roce", "--payload", "2KiB"], dict(name="2x400g-roce", payload="2KiB")),
+    ("link", ["8x400g-ib"], dict(name="8x400g-ib")),
+    ("collective", [], dict()),
+    ("collective", ["--op", "alltoall", "--size", "64MiB", "--gpu", "h100-sxm", "--nodes", "2",
+                    "--nic", "8x400g-ib", "--cpu", "intel"],
+     dict(op="alltoall", size="64MiB", gpu="h100-sxm", nodes=2, nic="8x400g-ib", cpu="intel")),
+    ("collective", ["--p2p", "on", "--pcie-switches", "2", "--pcie-lanes", "8", "--sweep",
+                    "--size", "1MiB", "--min-size", "1KiB", "--library", "any"],
+     dict(p2p="on", pcie_switches=2, pcie_lanes=8, sweep=True, size="1MiB", min_size="1KiB",
+          library="any")),
+    ("collective", ["--algorithm", "tree", "--protocol", "ll", "--ranks", "4", "--gdr", "off"],
+     dict(algorithm="tree", protocol="ll", ranks=4, gdr="off")),
 ]
 
 

@@ -12,12 +12,13 @@ from ._lib import HwfitError
 from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
 from ._model import (dtype, dtype_bits, dtype_bytes, dtype_name, dtypes, load_config,
                      lora_params, memory, model, params)
+from ._net import collective, gpu, gpus, link
 
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
            "format_quantity", "format_count", "units", "UNITS",
            "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host",
            "dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params",
-           "lora_params", "model", "memory"]
+           "lora_params", "model", "memory", "gpu", "gpus", "link", "collective"]
 
 __version__ = _lib.hwfit_version_string().decode()
 
