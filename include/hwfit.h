@@ -21,5 +21,6 @@
 #include "hwfit/status.h"
 #include "hwfit/version.h"
 #include "hwfit/units.h"
+#include "hwfit/svg.h"
 
 #endif /* HWFIT_H */
