@@ -9,9 +9,11 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
+from ._svg import chart_budget, chart_lines, chart_stacked_bars, svg_color, svg_escape
 
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
-           "format_quantity", "format_count", "units", "UNITS"]
+           "format_quantity", "format_count", "units", "UNITS",
+           "chart_stacked_bars", "chart_lines", "chart_budget", "svg_color", "svg_escape"]
 
 __version__ = _lib.hwfit_version_string().decode()
 
