@@ -31,5 +31,6 @@
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
+#include "hwfit/svg.h"
 
 #endif /* HWFIT_H */

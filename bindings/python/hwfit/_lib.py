@@ -1238,3 +1238,127 @@ hwfit_collective_step_init = _fn("hwfit_collective_step_init", None,
 hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
                             [ctypes.POINTER(hwfit_collective_step_in),
                              ctypes.POINTER(hwfit_collective_step_out)])
+# ---- svg.h ---------------------------------------------------------------------------
+
+HWFIT_SVG_VALUE_MAX = 1e30
+HWFIT_SVG_LOG_MIN = 1e-30
+HWFIT_SVG_SIZE_MIN_PX = 200.0
+HWFIT_SVG_SIZE_MAX_PX = 16384.0
+HWFIT_SVG_PALETTE_SIZE = 7
+
+HWFIT_SVG_SCALE_LINEAR = 0
+HWFIT_SVG_SCALE_LOG2 = 1
+HWFIT_SVG_SCALE_LOG10 = 2
+
+HWFIT_SVG_PREFIX_AUTO = 0
+HWFIT_SVG_PREFIX_DECIMAL = 1
+HWFIT_SVG_PREFIX_BINARY = 2
+
+c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
+c_uint32_p = ctypes.POINTER(ctypes.c_uint32)
+c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+class hwfit_svg_axis(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("unit", ctypes.c_int),
+        ("scale", ctypes.c_int),
+        ("prefix", ctypes.c_int),
+        ("include_zero", ctypes.c_int),
+    ]
+
+
+class hwfit_svg_stacked_bars_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x_label", ctypes.c_char_p),
+        ("y", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("segment_count", ctypes.c_size_t),
+        ("segment_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("segment_colors", c_uint32_p),
+        ("capacity_set", ctypes.c_int),
+        ("capacity", ctypes.c_double),
+        ("capacity_label", ctypes.c_char_p),
+        ("show_totals", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_series(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("x", c_double_p),
+        ("y", c_double_p),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+class hwfit_svg_lines_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("y", hwfit_svg_axis),
+        ("series_count", ctypes.c_size_t),
+        ("series", ctypes.POINTER(hwfit_svg_series)),
+        ("markers", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_reference(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("value", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_budget_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("bar_colors", c_uint32_p),
+        ("show_total", ctypes.c_int),
+        ("total_label", ctypes.c_char_p),
+        ("reference_count", ctypes.c_size_t),
+        ("references", ctypes.POINTER(hwfit_svg_reference)),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+# void hwfit_svg_stacked_bars_init(hwfit_svg_stacked_bars_in *in);
+hwfit_svg_stacked_bars_init = _fn("hwfit_svg_stacked_bars_init", None,
+                                  [ctypes.POINTER(hwfit_svg_stacked_bars_in)])
+# hwfit_status hwfit_svg_stacked_bars(const hwfit_svg_stacked_bars_in *in, char *buf,
+#                                     size_t size, size_t *needed);
+hwfit_svg_stacked_bars = _fn("hwfit_svg_stacked_bars", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_svg_stacked_bars_in), ctypes.c_char_p,
+                              ctypes.c_size_t, c_size_t_p])
+# void hwfit_svg_lines_init(hwfit_svg_lines_in *in);
+hwfit_svg_lines_init = _fn("hwfit_svg_lines_init", None, [ctypes.POINTER(hwfit_svg_lines_in)])
+# hwfit_status hwfit_svg_lines(const hwfit_svg_lines_in *in, char *buf, size_t size,
+#                              size_t *needed);
+hwfit_svg_lines = _fn("hwfit_svg_lines", ctypes.c_int,
+                      [ctypes.POINTER(hwfit_svg_lines_in), ctypes.c_char_p, ctypes.c_size_t,
+                       c_size_t_p])
+# void hwfit_svg_budget_init(hwfit_svg_budget_in *in);
+hwfit_svg_budget_init = _fn("hwfit_svg_budget_init", None, [ctypes.POINTER(hwfit_svg_budget_in)])
+# hwfit_status hwfit_svg_budget(const hwfit_svg_budget_in *in, char *buf, size_t size,
+#                               size_t *needed);
+hwfit_svg_budget = _fn("hwfit_svg_budget", ctypes.c_int,
+                       [ctypes.POINTER(hwfit_svg_budget_in), ctypes.c_char_p, ctypes.c_size_t,
+                        c_size_t_p])
+# hwfit_status hwfit_svg_escape(const char *text, char *buf, size_t size, size_t *needed);
+hwfit_svg_escape = _fn("hwfit_svg_escape", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# uint32_t hwfit_svg_color(size_t index);
+hwfit_svg_color = _fn("hwfit_svg_color", ctypes.c_uint32, [ctypes.c_size_t])
