@@ -31,6 +31,7 @@
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
+#include "hwfit/svg.h"
 #include "hwfit/shard.h"
 #include "hwfit/perf.h"
 

@@ -9,19 +9,21 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
-from ._net import collective, gpu, gpus, link
-from ._model import (dtype, dtype_bits, dtype_bytes, dtype_name, dtypes, load_config,
-                     lora_params, memory, model, params)
-from ._shard import fit, perf, plan
+from . import _infra, _model, _net, _shard, _svg
+from ._infra import *  # noqa: F401,F403
+from ._model import *  # noqa: F401,F403
+from ._net import *  # noqa: F401,F403
+from ._shard import *  # noqa: F401,F403
+from ._svg import *  # noqa: F401,F403
 
-__all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
-           "format_quantity", "format_count", "units", "UNITS",
-           "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host",
-           "gpu", "gpus", "link", "collective",
-           "dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params",
-           "lora_params", "model", "memory",
-           "fit", "plan", "perf"]
+# One line per area: each area module lists its public names in its own __all__.
+__all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
+            "format_quantity", "format_count", "units", "UNITS"]
+           + _infra.__all__
+           + _model.__all__
+           + _net.__all__
+           + _shard.__all__
+           + _svg.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()
 

@@ -10,6 +10,8 @@ from ._lib import HwfitError
 from ._model import (MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, _choice, _count,
                      _einval, dtype, dtype_name)
 
+__all__ = ["fit", "plan", "perf"]
+
 _RECOMPUTE_NAMES = {v: k for k, v in RECOMPUTE.items()}
 _OFFLOAD_NAMES = {0: "none", 1: "optimizer", 2: "params", 3: "optimizer,params"}
 _MODEL_MAX_SIZE = 1099511627776  # HWFIT_MODEL_MAX_SIZE
