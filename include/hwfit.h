@@ -34,5 +34,6 @@
 #include "hwfit/svg.h"
 #include "hwfit/shard.h"
 #include "hwfit/perf.h"
+#include "hwfit/chart.h"
 
 #endif /* HWFIT_H */

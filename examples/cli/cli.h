@@ -130,6 +130,10 @@ void out_table_end(cli_out *o);
 /* Write s as a JSON string literal (quotes and escapes) to f. */
 void out_json_string(FILE *f, const char *s);
 
+/* Write text to the file at path (created or truncated). Returns 0, or reports
+ * "hwfit COMMAND: --OPTION: cannot write 'path': reason" and returns CLI_EXIT_USAGE. */
+int cli_write_file(const char *command, const char *option, const char *path, const char *text);
+
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
 int cmd_dtypes(int argc, char **argv);

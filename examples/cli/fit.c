@@ -1,5 +1,7 @@
 /* fit.c - `hwfit fit`: does a workload fit on N cards, card by card, and the inverse
- * questions (fewest cards, longest context, largest batch). */
+ * questions (fewest cards, longest context, largest batch); --svg draws the cards. */
+#include <stdlib.h>
+
 #include "workload.h"
 
 static const cli_col card_cols[] = {
@@ -23,8 +25,12 @@ static hwfit_shard_card cards[HWFIT_MODEL_MAX_LAYERS];
 
 int cmd_fit(int argc, char **argv) {
     static cli_workload w;
-    cli_opt opts[CLI_WORKLOAD_NOPTS];
+    cli_opt opts[CLI_WORKLOAD_NOPTS + 1];
     cli_workload_opts(&w, opts);
+    const char *svg_path = NULL;
+    opts[CLI_WORKLOAD_NOPTS] = (cli_opt){"svg", CLI_STRING, &svg_path, "FILE",
+                                         "also draw the memory of each card as an SVG chart",
+                                         0, NULL, NULL};
     const cli_spec spec = {
         "fit",
         "Does a model fit on N cards for serving or fine-tuning? Per-card memory under the\n"
@@ -38,7 +44,7 @@ int cmd_fit(int argc, char **argv) {
         "fits, the one that misses least. A card fits in\n"
         "capacity x utilization - reserve. min_gpus searches 1 to --max-gpus cards;\n"
         "max_context and max_batch hold the layout shown. See docs/formulas.md, \"shard\".",
-        opts, CLI_WORKLOAD_NOPTS, 0, NULL};
+        opts, CLI_WORKLOAD_NOPTS + 1, 0, NULL};
     cli_args args;
     int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != 0) return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
@@ -71,6 +77,20 @@ int cmd_fit(int argc, char **argv) {
     if ((st = hwfit_shard_max_batch(m, &in, training ? 65536 : 1048576, &max_batch)) !=
         HWFIT_OK)
         return cli_fail_status("fit", "max_batch", st);
+    if (svg_path != NULL) {
+        /* The chart of the layout shown, one bar per distinct card (chart.h). */
+        size_t need = 0;
+        st = hwfit_chart_memory(m, &in, NULL, NULL, 0, &need);
+        char *svg = st == HWFIT_EBUFSIZE ? malloc(need) : NULL;
+        if (svg != NULL) st = hwfit_chart_memory(m, &in, NULL, svg, need, NULL);
+        if (st != HWFIT_OK) {
+            free(svg);
+            return cli_fail_status("fit", "--svg", st == HWFIT_EBUFSIZE ? HWFIT_ENOMEM : st);
+        }
+        rc = cli_write_file("fit", "svg", svg_path, svg);
+        free(svg);
+        if (rc != 0) return rc;
+    }
 
     cli_out out;
     out_begin(&out, args.json, NULL);
