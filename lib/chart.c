@@ -324,11 +324,11 @@ hwfit_status hwfit__chart_collective_data(const hwfit_chart_collective_in *in,
         return HWFIT_EDOM;
     hwfit__chart_collective d;
     memset(&d, 0, sizeof d);
-    /* min x 2^k, exact in binary floating point, while it does not exceed max. */
-    for (double b = in->min_bytes; b <= in->max_bytes; b *= 2.0) {
-        if (d.point_count == HWFIT_CHART_MAX_POINTS) return HWFIT_EDOM;
+    /* min x 2^k, exact in binary floating point, while it does not exceed max: at most
+     * 61 sizes between 1 and 1e18 < 2^60, within HWFIT_CHART_MAX_POINTS. */
+    for (double b = in->min_bytes; b <= in->max_bytes && d.point_count < HWFIT_CHART_MAX_POINTS;
+         b *= 2.0)
         d.bytes[d.point_count++] = b;
-    }
     d.series_count = in->series_count;
     int same_op = 1;
     for (size_t s = 0; s < in->series_count; s++) {

@@ -48,7 +48,8 @@ extern "C" {
 #define HWFIT_CHART_MAX_BARS 64
 /** Most topologies (lines) of a collective chart. */
 #define HWFIT_CHART_MAX_SERIES 8
-/** Most message sizes of a collective sweep. */
+/** Most message sizes of a collective sweep; sizes from 1 B to 1e18 B by factors of 2 (61)
+ *  never exceed it. */
 #define HWFIT_CHART_MAX_POINTS 64
 
 /** @brief What a collective chart plots against the message size. */
@@ -82,8 +83,7 @@ typedef struct hwfit_chart_collective_in {
      *  PCIe Gen5 x16, P2P". Default NULL. */
     const char *const *names;
     /** Smallest message size S, bytes, in [1, 1e18]. Sizes go from here up by a factor of
-     *  2 (nccl-tests -f 2) while they do not exceed @c max_bytes, at most
-     *  ::HWFIT_CHART_MAX_POINTS of them. Default 8. */
+     *  2 (nccl-tests -f 2) while they do not exceed @c max_bytes. Default 8. */
     double min_bytes;
     double max_bytes;          /**< Largest message size, bytes, in [min_bytes, 1e18].
                                     Default 1 GiB. */
@@ -159,11 +159,10 @@ HWFIT_API void hwfit_chart_collective_init(hwfit_chart_collective_in *in);
  * @retval HWFIT_EINVAL       @p in, @c series or a name is NULL; @p buf is NULL with
  *                            @p size > 0; the metric or an enum of a collective is out of
  *                            range.
- * @retval HWFIT_EDOM         @c series_count is 0 or above ::HWFIT_CHART_MAX_SERIES; the
- *                            sizes are out of range or give more than
- *                            ::HWFIT_CHART_MAX_POINTS points; a collective is out of its
- *                            domain (see ::hwfit_collective_estimate); or the picture's
- *                            size is out of range.
+ * @retval HWFIT_EDOM         @c series_count is 0 or above ::HWFIT_CHART_MAX_SERIES; a
+ *                            size is out of range; a collective is out of its domain (see
+ *                            ::hwfit_collective_estimate); or the picture's size is out of
+ *                            range.
  * @retval HWFIT_EUNSUPPORTED a forced algorithm or protocol does not apply to a topology.
  * @retval HWFIT_ERANGE       the document would exceed SIZE_MAX bytes.
  * @retval HWFIT_EBUFSIZE     @p size is smaller than @c *needed; @p buf is untouched.
