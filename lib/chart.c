@@ -104,7 +104,9 @@ static int cards_alike(const hwfit_shard_card *a, const hwfit_shard_card *b) {
 
 /* "GPU 0-7: 71.3 GB", "GPU 2-13: 40.1 GB": the cards a bar stands for and the bytes each
  * uses. Cards of a stage are consecutive ranks: Megatron-LM orders ranks TP innermost and
- * PP outermost (collective.h), so stage s holds ranks s g to (s + 1) g - 1, g = gpus / pp. */
+ * PP outermost (megatron/core/parallel_state.py, initialize_model_parallel, default order
+ * "tp-cp-ep-dp-pp"; collective.h assumes the same), so stage s holds ranks s g to
+ * (s + 1) g - 1, g = gpus / pp. */
 static void memory_bar_label(char *dst, size_t size, uint32_t per_stage, uint32_t first,
                              uint32_t last, uint64_t used) {
     dst[0] = '\0';
