@@ -15,6 +15,9 @@ from ._model import *  # noqa: F401,F403
 from ._net import *  # noqa: F401,F403
 from ._shard import *  # noqa: F401,F403
 from ._svg import *  # noqa: F401,F403
+from . import _chart, _result
+from ._chart import *  # noqa: F401,F403
+from ._result import *  # noqa: F401,F403
 
 # One line per area: each area module lists its public names in its own __all__.
 __all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
@@ -23,7 +26,9 @@ __all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
            + _model.__all__
            + _net.__all__
            + _shard.__all__
-           + _svg.__all__)
+           + _svg.__all__
+           + _chart.__all__
+           + _result.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()
 
@@ -86,3 +91,9 @@ def units(value, unit="bytes"):
     base = parse_quantity(value, unit)
     return {"input": str(value), "unit": unit, "value": base,
             "text": format_quantity(base, unit)}
+
+
+# The subcommands' functions return Result: the same dict, shown as a table in notebooks.
+_result.wrap_all(globals(), ("units", "raid", "transfer", "power", "host", "dtypes", "model",
+                             "memory", "gpu", "gpus", "link", "collective", "fit", "plan",
+                             "perf", "assess"))

@@ -1699,3 +1699,70 @@ hwfit_perf_precision_from_name = _fn("hwfit_perf_precision_from_name", ctypes.c_
                                      [ctypes.c_char_p, c_int_p])
 # const char *hwfit_perf_bound_name(hwfit_perf_bound bound);
 hwfit_perf_bound_name = _fn("hwfit_perf_bound_name", ctypes.c_char_p, [ctypes.c_int])
+
+
+# ---- chart.h -------------------------------------------------------------------------
+
+HWFIT_CHART_MAX_BARS = 64
+HWFIT_CHART_MAX_SERIES = 8
+HWFIT_CHART_MAX_POINTS = 64
+
+HWFIT_CHART_BUSBW = 0
+HWFIT_CHART_ALGBW = 1
+HWFIT_CHART_TIME = 2
+
+
+class hwfit_chart_options(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_chart_collective_in(ctypes.Structure):
+    _fields_ = [
+        ("series_count", ctypes.c_size_t),
+        ("series", ctypes.POINTER(hwfit_collective_in)),
+        ("names", c_char_p_p),
+        ("min_bytes", ctypes.c_double),
+        ("max_bytes", ctypes.c_double),
+        ("metric", ctypes.c_int),
+        ("options", hwfit_chart_options),
+    ]
+
+
+_chart_options_p = ctypes.POINTER(hwfit_chart_options)
+
+# void hwfit_chart_options_init(hwfit_chart_options *opt);
+hwfit_chart_options_init = _fn("hwfit_chart_options_init", None, [_chart_options_p])
+# hwfit_status hwfit_chart_memory(const hwfit_model *model, const hwfit_shard_in *in,
+#                                 const hwfit_chart_options *opt, char *buf, size_t size,
+#                                 size_t *needed);
+hwfit_chart_memory = _fn("hwfit_chart_memory", ctypes.c_int,
+                         [_model_p, _shard_in_p, _chart_options_p, ctypes.c_char_p,
+                          ctypes.c_size_t, c_size_t_p])
+# void hwfit_chart_collective_init(hwfit_chart_collective_in *in);
+hwfit_chart_collective_init = _fn("hwfit_chart_collective_init", None,
+                                  [ctypes.POINTER(hwfit_chart_collective_in)])
+# hwfit_status hwfit_chart_collective(const hwfit_chart_collective_in *in, char *buf,
+#                                     size_t size, size_t *needed);
+hwfit_chart_collective = _fn("hwfit_chart_collective", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_chart_collective_in), ctypes.c_char_p,
+                              ctypes.c_size_t, c_size_t_p])
+# hwfit_status hwfit_chart_power(const hwfit_power_budget_in *budget, const hwfit_psu_in *psu,
+#                                const hwfit_chart_options *opt, char *buf, size_t size,
+#                                size_t *needed);
+hwfit_chart_power = _fn("hwfit_chart_power", ctypes.c_int,
+                        [ctypes.POINTER(hwfit_power_budget_in), ctypes.POINTER(hwfit_psu_in),
+                         _chart_options_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# hwfit_status hwfit_chart_raid(const hwfit_raid_in *in, const hwfit_chart_options *opt,
+#                               char *buf, size_t size, size_t *needed);
+hwfit_chart_raid = _fn("hwfit_chart_raid", ctypes.c_int,
+                       [ctypes.POINTER(hwfit_raid_in), _chart_options_p, ctypes.c_char_p,
+                        ctypes.c_size_t, c_size_t_p])
+# const char *hwfit_chart_metric_name(hwfit_chart_metric metric);
+hwfit_chart_metric_name = _fn("hwfit_chart_metric_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_chart_metric_from_name(const char *name, hwfit_chart_metric *metric);
+hwfit_chart_metric_from_name = _fn("hwfit_chart_metric_from_name", ctypes.c_int,
+                                   [ctypes.c_char_p, c_int_p])
