@@ -28,5 +28,7 @@
 #include "hwfit/storage.h"
 #include "hwfit/power.h"
 #include "hwfit/host.h"
+#include "hwfit/gpu.h"
+#include "hwfit/link.h"
 
 #endif /* HWFIT_H */

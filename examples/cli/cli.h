@@ -128,7 +128,9 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_gpus(int argc, char **argv);
 int cmd_host(int argc, char **argv);
+int cmd_link(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_transfer(int argc, char **argv);

@@ -11,7 +11,9 @@ typedef struct command {
 
 /* Keep sorted by name; `hwfit --help` lists them in this order. */
 static const command commands[] = {
+    {"gpus", cmd_gpus, "list the GPU catalog: memory, bandwidth, power, FLOPS, links"},
     {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
+    {"link", cmd_link, "rates of a link (PCIe, NVLink, InfiniBand, Ethernet, xGMI)"},
     {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
     {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
     {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},

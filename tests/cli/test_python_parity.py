@@ -47,6 +47,11 @@ CASES = [
           vram="768GB", lanes=128, nvme=4, nics=2, switches=4)),
     ("host", ["--sockets", "2", "--channels", "12", "--dimms", "24", "--mts", "6400"],
      dict(sockets=2, channels=12, dimms=24, mts=6400)),
+    ("gpus", [], dict()),
+    ("gpus", ["rtx-pro-6000-server"], dict(name="rtx-pro-6000-server")),
+    ("link", ["pcie5x16"], dict(name="pcie5x16")),
+    ("link", ["2x400g-roce", "--payload", "2KiB"], dict(name="2x400g-roce", payload="2KiB")),
+    ("link", ["8x400g-ib"], dict(name="8x400g-ib")),
 ]
 
 

@@ -10,10 +10,12 @@ import ctypes as _ct
 from . import _lib
 from ._lib import HwfitError
 from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
+from ._net import gpu, gpus, link
 
 __all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
            "format_quantity", "format_count", "units", "UNITS",
-           "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host"]
+           "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host",
+           "gpu", "gpus", "link"]
 
 __version__ = _lib.hwfit_version_string().decode()
 

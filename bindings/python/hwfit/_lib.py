@@ -624,3 +624,129 @@ hwfit_host_init = _fn("hwfit_host_init", None, [ctypes.POINTER(hwfit_host_in)])
 # hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out);
 hwfit_host_evaluate = _fn("hwfit_host_evaluate", ctypes.c_int,
                           [ctypes.POINTER(hwfit_host_in), ctypes.POINTER(hwfit_host_out)])
+# ---- gpu.h ---------------------------------------------------------------------------
+
+HWFIT_GPU_VENDOR_NVIDIA = 0
+HWFIT_GPU_VENDOR_AMD = 1
+HWFIT_GPU_FORM_PCIE_CARD = 0
+HWFIT_GPU_FORM_SXM = 1
+HWFIT_GPU_FORM_OAM = 2
+HWFIT_GPU_FORM_SUPERCHIP = 3
+HWFIT_GPU_PEER_NONE = 0
+HWFIT_GPU_PEER_NVLINK = 1
+HWFIT_GPU_PEER_XGMI = 2
+HWFIT_GPU_PEER_TOPOLOGY_NONE = 0
+HWFIT_GPU_PEER_TOPOLOGY_SWITCH = 1
+HWFIT_GPU_PEER_TOPOLOGY_BRIDGE = 2
+HWFIT_GPU_PEER_TOPOLOGY_MESH = 3
+
+
+class hwfit_gpu(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("vendor", ctypes.c_int),
+        ("edition", ctypes.c_char_p),
+        ("architecture", ctypes.c_char_p),
+        ("compute_capability", ctypes.c_uint32),
+        ("form_factor", ctypes.c_int),
+        ("memory_bytes", ctypes.c_uint64),
+        ("memory_bandwidth_bytes_per_s", ctypes.c_double),
+        ("tdp_w", ctypes.c_double),
+        ("fp64_flop_per_s", ctypes.c_double),
+        ("fp64_tensor_flop_per_s", ctypes.c_double),
+        ("fp32_flop_per_s", ctypes.c_double),
+        ("tf32_flop_per_s", ctypes.c_double),
+        ("fp16_bf16_flop_per_s", ctypes.c_double),
+        ("fp8_flop_per_s", ctypes.c_double),
+        ("int8_op_per_s", ctypes.c_double),
+        ("fp4_flop_per_s", ctypes.c_double),
+        ("sparsity", ctypes.c_int),
+        ("sparse_speedup", ctypes.c_double),
+        ("pcie_gen", ctypes.c_uint32),
+        ("pcie_lanes", ctypes.c_uint32),
+        ("peer_link", ctypes.c_int),
+        ("peer_topology", ctypes.c_int),
+        ("peer_generation", ctypes.c_uint32),
+        ("peer_links", ctypes.c_uint32),
+        ("peer_bytes_per_s", ctypes.c_double),
+        ("peer_bytes_per_s_bidir", ctypes.c_double),
+        ("peer_domain_gpus", ctypes.c_uint32),
+        ("p2p_pcie", ctypes.c_int),
+        ("nvls", ctypes.c_int),
+        ("source", ctypes.c_char_p),
+        ("notes", ctypes.c_char_p),
+    ]
+
+
+hwfit_gpu_p = ctypes.POINTER(hwfit_gpu)
+
+# hwfit_status hwfit_gpu_find(const char *name, const hwfit_gpu **gpu);
+hwfit_gpu_find = _fn("hwfit_gpu_find", ctypes.c_int,
+                     [ctypes.c_char_p, ctypes.POINTER(hwfit_gpu_p)])
+# size_t hwfit_gpu_count(void);
+hwfit_gpu_count = _fn("hwfit_gpu_count", ctypes.c_size_t, [])
+# const hwfit_gpu *hwfit_gpu_at(size_t index);
+hwfit_gpu_at = _fn("hwfit_gpu_at", hwfit_gpu_p, [ctypes.c_size_t])
+# const char *hwfit_gpu_vendor_name(hwfit_gpu_vendor vendor);
+hwfit_gpu_vendor_name = _fn("hwfit_gpu_vendor_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_gpu_form_factor_name(hwfit_gpu_form_factor form);
+hwfit_gpu_form_factor_name = _fn("hwfit_gpu_form_factor_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_gpu_peer_link_name(hwfit_gpu_peer_link link);
+hwfit_gpu_peer_link_name = _fn("hwfit_gpu_peer_link_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_gpu_peer_topology_name(hwfit_gpu_peer_topology topology);
+hwfit_gpu_peer_topology_name = _fn("hwfit_gpu_peer_topology_name", ctypes.c_char_p,
+                                   [ctypes.c_int])
+
+# ---- link.h --------------------------------------------------------------------------
+
+HWFIT_LINK_PCIE = 0
+HWFIT_LINK_NVLINK = 1
+HWFIT_LINK_INFINIBAND = 2
+HWFIT_LINK_ETHERNET = 3
+HWFIT_LINK_XGMI = 4
+HWFIT_LINK_UPI = 5
+HWFIT_LINK_IB_EDR = 1
+HWFIT_LINK_IB_HDR = 2
+HWFIT_LINK_IB_NDR = 3
+HWFIT_LINK_IB_XDR = 4
+HWFIT_LINK_TRANSPORT_ROCEV2 = 0
+HWFIT_LINK_TRANSPORT_TCP = 1
+
+
+class hwfit_link_in(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("generation", ctypes.c_uint32),
+        ("width", ctypes.c_uint32),
+        ("port_bits_per_s", ctypes.c_double),
+        ("transport", ctypes.c_int),
+        ("payload_bytes", ctypes.c_double),
+    ]
+
+
+class hwfit_link_out(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char * 48),
+        ("lanes", ctypes.c_uint32),
+        ("lane_raw_bits_per_s", ctypes.c_double),
+        ("encoding_efficiency", ctypes.c_double),
+        ("line_bytes_per_s", ctypes.c_double),
+        ("line_bytes_per_s_bidir", ctypes.c_double),
+        ("payload_bytes", ctypes.c_double),
+        ("overhead_bytes", ctypes.c_double),
+        ("protocol_efficiency", ctypes.c_double),
+        ("payload_bytes_per_s", ctypes.c_double),
+        ("payload_bytes_per_s_bidir", ctypes.c_double),
+    ]
+
+
+# void hwfit_link_init(hwfit_link_in *in);
+hwfit_link_init = _fn("hwfit_link_init", None, [ctypes.POINTER(hwfit_link_in)])
+# hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out);
+hwfit_link_rate = _fn("hwfit_link_rate", ctypes.c_int,
+                      [ctypes.POINTER(hwfit_link_in), ctypes.POINTER(hwfit_link_out)])
+# hwfit_status hwfit_link_parse(const char *text, hwfit_link_in *in);
+hwfit_link_parse = _fn("hwfit_link_parse", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.POINTER(hwfit_link_in)])
+# const char *hwfit_link_kind_name(hwfit_link_kind kind);
+hwfit_link_kind_name = _fn("hwfit_link_kind_name", ctypes.c_char_p, [ctypes.c_int])

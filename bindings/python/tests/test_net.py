@@ -1,0 +1,54 @@
+"""The Python face of the GPU catalog, link rates and collective cost."""
+import math
+import unittest
+
+import hwfit
+
+
+class TestGpus(unittest.TestCase):
+    def test_catalog_lists_the_seed_card_with_its_source(self):
+        rows = hwfit.gpus()["gpus"]
+        names = [r["name"] for r in rows]
+        self.assertIn("rtx-pro-6000-server", names)
+        self.assertEqual(len(names), len(set(names)))
+        server = hwfit.gpu("rtx-pro-6000-server")
+        # NVIDIA Server Edition product page: 1,597 GB/s, 96 GB, PCIe Gen5 x16, no NVLink.
+        self.assertEqual(server["memory_bandwidth_bytes_per_s"], 1597e9)
+        self.assertEqual(server["memory_bytes"], 96 * 2**30)
+        self.assertEqual((server["pcie_gen"], server["pcie_lanes"]), (5, 16))
+        self.assertEqual(server["peer_link"], "none")
+        self.assertIn("nvidia.com", server["source"])
+        self.assertEqual(hwfit.gpus("h100-sxm")["gpus"][0]["peer_bytes_per_s_bidir"], 900e9)
+
+    def test_unknown_gpu_raises(self):
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.gpu("h100")
+        self.assertEqual(cm.exception.name, "HWFIT_ENOTFOUND")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.gpu(None)
+
+
+class TestLink(unittest.TestCase):
+    def test_pcie5_x16(self):
+        d = hwfit.link("pcie5x16")
+        # 32 GT/s x 16 lanes x 128/130 / 8 = 63.0 GB/s per direction.
+        self.assertAlmostEqual(d["line_bytes_per_s"], 32e9 * 16 * 128 / 130 / 8, delta=1)
+        self.assertEqual(d["line_bytes_per_s_bidir"], 2 * d["line_bytes_per_s"])
+        self.assertEqual(d["name"], "PCIe 5.0 x16")
+
+    def test_roce_mtu(self):
+        d = hwfit.link("400g-roce", payload="1KiB")
+        self.assertAlmostEqual(d["protocol_efficiency"], 1024 / (1024 + 82), places=12)
+
+    def test_errors(self):
+        for bad in ("pcie7x16", "frob", "300g-ib"):
+            with self.assertRaises(hwfit.HwfitError):
+                hwfit.link(bad)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.link("pcie5x16", payload=math.nan)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.link("pcie5x16", payload="64B")
+
+
+if __name__ == "__main__":
+    unittest.main()

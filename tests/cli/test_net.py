@@ -1,0 +1,56 @@
+"""hwfit gpus, link and collective: tables, JSON and bad input."""
+import unittest
+
+from clitest import CliCase
+
+
+class TestGpus(CliCase):
+    def test_json_has_every_card(self):
+        d = self.ok_json("gpus")
+        names = {r["name"] for r in d["gpus"]}
+        for n in ("rtx-pro-6000-server", "rtx-pro-6000-workstation", "rtx-pro-6000-maxq",
+                  "h100-sxm", "b200", "gb200", "mi300x", "rtx-5090"):
+            self.assertIn(n, names)
+        row = next(r for r in d["gpus"] if r["name"] == "rtx-pro-6000-maxq")
+        self.assertEqual(row["tdp_w"], 300)
+        self.assertEqual(row["memory_bandwidth_bytes_per_s"], 1792e9)
+
+    def test_table_and_one_card(self):
+        out = self.ok_table("gpus")
+        self.assertIn("rtx-pro-6000-server", out)
+        self.assertIn("1.597 TB/s", out)
+        out = self.ok_table("gpus", "h100-sxm")
+        self.assertIn("source:", out)
+        self.assertNotIn("rtx-4090", out)
+
+    def test_bad_input(self):
+        self.bad("gpus", "h100", mentions="h100")
+        self.bad("gpus", "a", "b")
+        self.bad("gpus", "--frob")
+
+
+class TestLink(CliCase):
+    def test_json(self):
+        d = self.ok_json("link", "pcie4x8")
+        self.assertAlmostEqual(d["line_bytes_per_s"], 16e9 * 8 * 128 / 130 / 8, delta=1)
+        self.assertEqual(d["kind"], "pcie")
+        d = self.ok_json("link", "ib-ndr")
+        self.assertAlmostEqual(d["line_bytes_per_s"], 50e9, delta=1e3)
+        d = self.ok_json("link", "100g-tcp", "--payload", "9000")
+        self.assertAlmostEqual(d["protocol_efficiency"], 8948 / 9038, places=12)
+
+    def test_table(self):
+        out = self.ok_table("link", "nvlink4x18")
+        self.assertIn("450 GB/s", out)
+        self.assertIn("900 GB/s", out)
+
+    def test_bad_input(self):
+        self.bad("link", mentions="NAME")
+        self.bad("link", "pcie7x16", mentions="pcie7x16")
+        self.bad("link", "frob", mentions="frob")
+        self.bad("link", "pcie5x16", "--payload", "64", mentions="--payload")
+        self.bad("link", "pcie5x16", "--payload", "lots", mentions="--payload")
+
+
+if __name__ == "__main__":
+    unittest.main()
