@@ -30,5 +30,7 @@
 #include "hwfit/host.h"
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/node.h"
+#include "hwfit/node_spec.h"
 
 #endif /* HWFIT_H */
