@@ -30,6 +30,8 @@
 #include "hwfit/host.h"
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/collective.h"
+#include "hwfit/svg.h"
 #include "hwfit/node.h"
 #include "hwfit/node_spec.h"
 

@@ -464,3 +464,36 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     *out = r;
     return HWFIT_OK;
 }
+
+hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {
+    if (text == NULL || targets == NULL) return HWFIT_EINVAL;
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } names[] = {
+        {"q", HWFIT_LORA_Q},          {"k", HWFIT_LORA_K},        {"v", HWFIT_LORA_V},
+        {"o", HWFIT_LORA_O},          {"gate", HWFIT_LORA_GATE},  {"up", HWFIT_LORA_UP},
+        {"down", HWFIT_LORA_DOWN},    {"attention", HWFIT_LORA_ATTENTION},
+        {"mlp", HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN},
+        {"all", HWFIT_LORA_ALL},      {"all-linear", HWFIT_LORA_ALL},
+    };
+    unsigned bits = 0;
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0) return HWFIT_EPARSE;
+        /* PEFT module names carry a _proj suffix: q_proj, gate_proj. */
+        if (len > 5 && strncmp(p + len - 5, "_proj", 5) == 0) len -= 5;
+        unsigned found = 0;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i].name) == len && strncmp(p, names[i].name, len) == 0)
+                found = names[i].bits;
+        if (found == 0) return HWFIT_ENOTFOUND;
+        bits |= found;
+        if (end == NULL) break;
+        p = end + 1;
+    }
+    *targets = bits;
+    return HWFIT_OK;
+}

@@ -120,8 +120,14 @@ Test(link, infiniband_port_rates) {
 }
 
 Test(link, ethernet_and_rocev2_overhead_by_mtu) {
-    const double speeds[] = {100e9, 200e9, 400e9, 800e9};
-    for (size_t i = 0; i < 4; i++) {
+    /* IEEE 802.3 MAC rates: 10, 25, 40, 50, 100, 200, 400 (802.3bs/ck), 800 (802.3df)
+     * Gb/s; their lanes carry 64b/66b (10G/25G-lane families: 10.3125, 25.78125 GBd x
+     * 64/66) or RS(544,514) + 256b/257b (53.125 and 106.25 Gb/s PAM4 lanes). */
+    const double speeds[] = {10e9, 25e9, 40e9, 50e9, 100e9, 200e9, 400e9, 800e9};
+    const double code[] = {64.0 / 66, 64.0 / 66, 64.0 / 66, 514.0 / 544 * 256 / 257,
+                           64.0 / 66, 514.0 / 544 * 256 / 257, 514.0 / 544 * 256 / 257,
+                           514.0 / 544 * 256 / 257};
+    for (size_t i = 0; i < 8; i++) {
         hwfit_link_in in;
         hwfit_link_out o;
         hwfit_link_init(&in);
@@ -130,6 +136,8 @@ Test(link, ethernet_and_rocev2_overhead_by_mtu) {
         in.width = 1;
         cr_assert_eq(hwfit_link_rate(&in, &o), HWFIT_OK);
         ASSERT_REL(o.line_bytes_per_s, speeds[i] / 8, 1e-12);
+        ASSERT_REL(o.encoding_efficiency, code[i], 1e-12);
+        ASSERT_REL(o.lanes * o.lane_raw_bits_per_s * o.encoding_efficiency, speeds[i], 1e-12);
     }
     /* RoCEv2 on 400GbE: 82 bytes per packet -> MTU 4096: 98.0 % (49.0 GB/s), 2048: 96.1 %,
      * 1024: 92.6 % (pingdo.net "RoCE v2 header overhead", reference section 5.4). */
@@ -163,6 +171,9 @@ Test(link, socket_links) {
     /* UPI at 10.4 GT/s = 20.8 GB/s per direction per link (Intel Xeon Scalable brief). */
     ASSERT_REL(rate(HWFIT_LINK_UPI, 1, 1).line_bytes_per_s, 20.8e9, 1e-12);
     ASSERT_REL(rate(HWFIT_LINK_UPI, 2, 3).line_bytes_per_s, 96e9, 1e-12);
+    ASSERT_REL(rate(HWFIT_LINK_UPI, 3, 1).line_bytes_per_s, 48e9, 1e-12);
+    /* MI300X Infinity Fabric: 128 GB/s both directions per link (AMD data sheet). */
+    ASSERT_REL(rate(HWFIT_LINK_XGMI, 3, 1).line_bytes_per_s_bidir, 128e9, 1e-12);
 }
 
 Test(link, consistency_width_payload_and_directions) {

@@ -499,3 +499,25 @@ Test(memory, bad_inputs_are_refused_without_touching_the_output) {
     cr_assert_eq(n, 9);
     hwfit_memory_init(NULL); /* ignored */
 }
+
+Test(memory, lora_target_names_parse_like_peft) {
+    unsigned t = 0;
+    cr_assert_eq(hwfit_memory_lora_targets_parse("q_proj,v_proj", &t), HWFIT_OK);
+    cr_assert_eq(t, HWFIT_LORA_Q | HWFIT_LORA_V);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("all-linear", &t), HWFIT_OK);
+    cr_assert_eq(t, HWFIT_LORA_ALL);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("attention,down", &t), HWFIT_OK);
+    cr_assert_eq(t, HWFIT_LORA_ATTENTION | HWFIT_LORA_DOWN);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("mlp", &t), HWFIT_OK);
+    cr_assert_eq(t, HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN);
+    t = 77;
+    cr_assert_eq(hwfit_memory_lora_targets_parse("", &t), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("q,,v", &t), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("q,", &t), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("lm_head", &t), HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("Q", &t), HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("_proj", &t), HWFIT_ENOTFOUND);
+    cr_assert_eq(t, 77);
+    cr_assert_eq(hwfit_memory_lora_targets_parse(NULL, &t), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_lora_targets_parse("q", NULL), HWFIT_EINVAL);
+}

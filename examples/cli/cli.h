@@ -108,6 +108,8 @@ void out_section(cli_out *o, const char *key, const char *title);
 void out_section_end(cli_out *o);
 /* key: JSON key; label: the table's words for it. */
 void out_u64(cli_out *o, const char *key, const char *label, uint64_t v);
+/* An exact byte count: a JSON integer, or "16.06 GB (14.96 GiB)" in a table. */
+void out_bytes(cli_out *o, const char *key, const char *label, uint64_t bytes);
 void out_qty(cli_out *o, const char *key, const char *label, double v, hwfit_unit unit);
 void out_num(cli_out *o, const char *key, const char *label, double v);
 void out_str(cli_out *o, const char *key, const char *label, const char *s);
@@ -128,12 +130,16 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
-int cmd_gpus(int argc, char **argv);
+int cmd_dtypes(int argc, char **argv);
 int cmd_host(int argc, char **argv);
-int cmd_link(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_transfer(int argc, char **argv);
+int cmd_collective(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
+int cmd_link(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

@@ -97,6 +97,19 @@ void out_u64(cli_out *o, const char *key, const char *label, uint64_t v) {
     }
 }
 
+void out_bytes(cli_out *o, const char *key, const char *label, uint64_t bytes) {
+    if (o->json) {
+        json_key(o, key);
+        fprintf(o->f, "%llu", (unsigned long long)bytes);
+    } else {
+        char buf[64];
+        if (hwfit_units_format((double)bytes, HWFIT_UNIT_BYTES, buf, sizeof buf) != HWFIT_OK)
+            snprintf(buf, sizeof buf, "-");
+        text_label(o, label);
+        fprintf(o->f, "%s\n", buf);
+    }
+}
+
 void out_qty(cli_out *o, const char *key, const char *label, double v, hwfit_unit unit) {
     if (o->json) {
         json_key(o, key);

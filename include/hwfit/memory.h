@@ -193,6 +193,19 @@ HWFIT_API hwfit_status hwfit_memory_estimate(const hwfit_model *model,
 HWFIT_API hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank,
                                                 unsigned targets, uint64_t *params);
 
+/**
+ * @brief Parse LoRA target modules written as PEFT names, comma-separated:
+ * "q", "k", "v", "o", "gate", "up", "down" (the `_proj` suffix is optional, as in
+ * "q_proj,v_proj"), "attention" (q, k, v, o), "mlp" (gate, up, down) or "all" / "all-linear".
+ * @param[in]  text    NUL-terminated list without spaces; NULL gives ::HWFIT_EINVAL.
+ * @param[out] targets HWFIT_LORA_* bits; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK        parsed.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_EPARSE    the text or one of its items is empty.
+ * @retval HWFIT_ENOTFOUND an item is not a target name.
+ */
+HWFIT_API hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets);
+
 /** @} */
 
 #ifdef __cplusplus

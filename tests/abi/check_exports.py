@@ -31,8 +31,13 @@ def exported(library):
         parts = line.split()
         if len(parts) == 3 and parts[1] in "TDBRVW":
             name = parts[2].split("@")[0]
-            if name not in ("_init", "_fini", "_edata", "_end", "__bss_start"):
-                names.add(name)
+            if name in ("_init", "_fini", "_edata", "_end", "__bss_start"):
+                continue
+            # Instrumentation runtimes (coverage, sanitizers) add their own symbols.
+            if name.startswith(("__gcov", "__asan", "__ubsan", "__lsan", "__sanitizer",
+                                "__llvm")) or name == "mangle_path":
+                continue
+            names.add(name)
     return names
 
 

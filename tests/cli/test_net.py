@@ -52,5 +52,44 @@ class TestLink(CliCase):
         self.bad("link", "pcie5x16", "--payload", "lots", mentions="--payload")
 
 
+class TestCollective(CliCase):
+    def test_json_keys(self):
+        d = self.ok_json("collective", "--op", "allreduce", "--size", "1GiB",
+                         "--gpu", "rtx-pro-6000-server", "--gpus", "8")
+        for k in ("time_s", "algbw_bytes_per_s", "busbw_bytes_per_s", "algorithm",
+                  "bottleneck"):
+            self.assertIn(k, d)
+        self.assertEqual(d["bytes"], 2**30)
+        self.assertEqual(d["algorithm"], "ring")
+
+    def test_issue_options(self):
+        d = self.ok_json("collective", "--nodes", "2", "--sockets", "2", "--pcie-switches", "2",
+                         "--p2p", "off", "--nic", "2x400g-roce", "--algorithm", "hierarchical")
+        self.assertEqual(d["nodes"], 2)
+        self.assertEqual(d["algorithm"], "hierarchical")
+        self.assertFalse(d["p2p"])
+
+    def test_sweep_table_like_nccl_tests(self):
+        out = self.ok_table("collective", "--sweep", "--size", "1MiB", "--p2p", "on")
+        self.assertIn("busbw", out)
+        self.assertIn("8 B", out)
+        self.assertIn("1.049 MB (1 MiB)", out)
+        d = self.ok_json("collective", "--sweep", "--size", "1KiB")
+        self.assertEqual([r["bytes"] for r in d["sweep"]], [8 * 2**k for k in range(8)])
+
+    def test_bad_input(self):
+        self.bad("collective", "--op", "gather", mentions="gather")
+        self.bad("collective", "--gpu", "h100", mentions="h100")
+        self.bad("collective", "--size", "lots", mentions="--size")
+        self.bad("collective", "--p2p", "maybe", mentions="--p2p")
+        self.bad("collective", "--nic", "400g", mentions="--nic")
+        self.bad("collective", "--nodes", "2", mentions="HWFIT_EDOM")  # no NICs
+        self.bad("collective", "--gpus", "7", mentions="HWFIT_EDOM")   # 7 over 2 sockets
+        self.bad("collective", "--algorithm", "nvls", mentions="HWFIT_EUNSUPPORTED")
+        self.bad("collective", "--algorithm", "butterfly", mentions="butterfly")
+        self.bad("collective", "--sweep", "--min-size", "2GiB", mentions="--min-size")
+        self.bad("collective", "extra")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,13 +9,19 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
-from ._net import gpu, gpus, link
+from . import _infra, _model, _net, _svg
+from ._infra import *  # noqa: F401,F403
+from ._model import *  # noqa: F401,F403
+from ._net import *  # noqa: F401,F403
+from ._svg import *  # noqa: F401,F403
 
-__all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
-           "format_quantity", "format_count", "units", "UNITS",
-           "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host",
-           "gpu", "gpus", "link"]
+# One line per area: each area module lists its public names in its own __all__.
+__all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
+            "format_quantity", "format_count", "units", "UNITS"]
+           + _infra.__all__
+           + _model.__all__
+           + _net.__all__
+           + _svg.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()
 

@@ -624,6 +624,296 @@ hwfit_host_init = _fn("hwfit_host_init", None, [ctypes.POINTER(hwfit_host_in)])
 # hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out);
 hwfit_host_evaluate = _fn("hwfit_host_evaluate", ctypes.c_int,
                           [ctypes.POINTER(hwfit_host_in), ctypes.POINTER(hwfit_host_out)])
+
+# ---- dtype.h -------------------------------------------------------------------------
+
+HWFIT_DTYPE_NAMES = ["fp32", "tf32", "fp16", "bf16", "fp8-e4m3", "fp8-e5m2", "int8", "int4",
+                     "nf4", "nf4-dq", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "q8_0", "q6_k",
+                     "q5_k", "q4_k", "q4_0", "q3_k", "q2_k", "iq4_xs"]
+(HWFIT_DTYPE_FP32, HWFIT_DTYPE_TF32, HWFIT_DTYPE_FP16, HWFIT_DTYPE_BF16, HWFIT_DTYPE_FP8_E4M3,
+ HWFIT_DTYPE_FP8_E5M2, HWFIT_DTYPE_INT8, HWFIT_DTYPE_INT4, HWFIT_DTYPE_NF4, HWFIT_DTYPE_NF4_DQ,
+ HWFIT_DTYPE_NVFP4, HWFIT_DTYPE_MXFP4, HWFIT_DTYPE_MXFP6, HWFIT_DTYPE_MXFP8, HWFIT_DTYPE_Q8_0,
+ HWFIT_DTYPE_Q6_K, HWFIT_DTYPE_Q5_K, HWFIT_DTYPE_Q4_K, HWFIT_DTYPE_Q4_0, HWFIT_DTYPE_Q3_K,
+ HWFIT_DTYPE_Q2_K, HWFIT_DTYPE_IQ4_XS) = range(22)
+HWFIT_DTYPE_COUNT_ = 22
+HWFIT_DTYPE_NAME_SIZE = 24
+
+
+class hwfit_dtype(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_int), ("group_size", ctypes.c_uint32)]
+
+
+class hwfit_dtype_info(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("description", ctypes.c_char_p),
+        ("source", ctypes.c_char_p),
+        ("block_elements", ctypes.c_uint64),
+        ("block_bits", ctypes.c_uint64),
+        ("bits_per_element", ctypes.c_double),
+        ("quantized", ctypes.c_int),
+        ("flattened", ctypes.c_int),
+    ]
+
+
+# hwfit_dtype hwfit_dtype_make(hwfit_dtype_id id);
+hwfit_dtype_make = _fn("hwfit_dtype_make", hwfit_dtype, [ctypes.c_int])
+# hwfit_status hwfit_dtype_parse(const char *name, hwfit_dtype *out);
+hwfit_dtype_parse = _fn("hwfit_dtype_parse", ctypes.c_int,
+                        [ctypes.c_char_p, ctypes.POINTER(hwfit_dtype)])
+# hwfit_status hwfit_dtype_format(hwfit_dtype dtype, char *buf, size_t size);
+hwfit_dtype_format = _fn("hwfit_dtype_format", ctypes.c_int,
+                         [hwfit_dtype, ctypes.c_char_p, ctypes.c_size_t])
+# hwfit_status hwfit_dtype_describe(hwfit_dtype dtype, hwfit_dtype_info *out);
+hwfit_dtype_describe = _fn("hwfit_dtype_describe", ctypes.c_int,
+                           [hwfit_dtype, ctypes.POINTER(hwfit_dtype_info)])
+# hwfit_status hwfit_dtype_bits(hwfit_dtype dtype, double *bits);
+hwfit_dtype_bits = _fn("hwfit_dtype_bits", ctypes.c_int, [hwfit_dtype, c_double_p])
+# hwfit_status hwfit_dtype_bytes(hwfit_dtype dtype, uint64_t elements, uint64_t *bytes);
+hwfit_dtype_bytes = _fn("hwfit_dtype_bytes", ctypes.c_int,
+                        [hwfit_dtype, ctypes.c_uint64, c_uint64_p])
+# hwfit_status hwfit_dtype_matrix_bytes(hwfit_dtype dtype, uint64_t rows, uint64_t cols,
+#                                       uint64_t *bytes);
+hwfit_dtype_matrix_bytes = _fn("hwfit_dtype_matrix_bytes", ctypes.c_int,
+                               [hwfit_dtype, ctypes.c_uint64, ctypes.c_uint64, c_uint64_p])
+# size_t hwfit_dtype_count(void);
+hwfit_dtype_count = _fn("hwfit_dtype_count", ctypes.c_size_t, [])
+# hwfit_status hwfit_dtype_at(size_t index, hwfit_dtype *out);
+hwfit_dtype_at = _fn("hwfit_dtype_at", ctypes.c_int, [ctypes.c_size_t, ctypes.POINTER(hwfit_dtype)])
+
+# ---- model.h -------------------------------------------------------------------------
+
+HWFIT_MODEL_MAX_LAYERS = 1024
+HWFIT_MODEL_NAME_SIZE = 64
+HWFIT_MODEL_LAYER_MOE = 0x01
+HWFIT_MODEL_LAYER_SLIDING = 0x02
+HWFIT_MODEL_ATTENTION_GQA = 0
+HWFIT_MODEL_ATTENTION_MLA = 1
+HWFIT_MODEL_MLP_GATED = 0
+HWFIT_MODEL_MLP_PLAIN = 1
+HWFIT_MODEL_NORM_RMS = 0
+HWFIT_MODEL_NORM_LAYER = 1
+HWFIT_MODEL_SLIDING_NONE = 0
+HWFIT_MODEL_SLIDING_ALL = 1
+HWFIT_MODEL_SLIDING_PERIOD = 2
+HWFIT_MODEL_SLIDING_FROM = 3
+
+
+class hwfit_model(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char * HWFIT_MODEL_NAME_SIZE),
+        ("layers", ctypes.c_uint32),
+        ("heads", ctypes.c_uint32),
+        ("kv_heads", ctypes.c_uint32),
+        ("head_dim", ctypes.c_uint32),
+        ("v_head_dim", ctypes.c_uint32),
+        ("hidden", ctypes.c_uint64),
+        ("vocab", ctypes.c_uint64),
+        ("intermediate", ctypes.c_uint64),
+        ("attention", ctypes.c_int),
+        ("q_lora_rank", ctypes.c_uint32),
+        ("kv_lora_rank", ctypes.c_uint32),
+        ("qk_nope_head_dim", ctypes.c_uint32),
+        ("qk_rope_head_dim", ctypes.c_uint32),
+        ("q_bias", ctypes.c_int),
+        ("k_bias", ctypes.c_int),
+        ("v_bias", ctypes.c_int),
+        ("o_bias", ctypes.c_int),
+        ("mlp_bias", ctypes.c_int),
+        ("qk_norm", ctypes.c_int),
+        ("mlp", ctypes.c_int),
+        ("experts", ctypes.c_uint32),
+        ("experts_per_token", ctypes.c_uint32),
+        ("expert_intermediate", ctypes.c_uint64),
+        ("shared_experts", ctypes.c_uint32),
+        ("shared_expert_intermediate", ctypes.c_uint64),
+        ("shared_expert_gate", ctypes.c_int),
+        ("router_bias", ctypes.c_int),
+        ("norm", ctypes.c_int),
+        ("norms_per_layer", ctypes.c_uint32),
+        ("tie_embeddings", ctypes.c_int),
+        ("sliding_window", ctypes.c_uint64),
+        ("mtp_layers", ctypes.c_uint32),
+        ("max_context", ctypes.c_uint64),
+        ("layer_flags", ctypes.c_uint8 * HWFIT_MODEL_MAX_LAYERS),
+    ]
+
+
+class hwfit_model_layer_params(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in (
+        "attention", "mlp", "experts", "expert", "shared_experts", "router", "norms", "total",
+        "active")]
+
+
+class hwfit_model_param_counts(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in (
+        "total", "active", "embedding", "head", "attention", "mlp", "experts", "shared_experts",
+        "router", "norms", "final_norm")] + [
+        ("dense_layers", ctypes.c_uint32),
+        ("moe_layers", ctypes.c_uint32),
+        ("dense", hwfit_model_layer_params),
+        ("moe", hwfit_model_layer_params),
+        ("mtp_layers", ctypes.c_uint32),
+        ("mtp_layer", ctypes.c_uint64),
+        ("mtp", ctypes.c_uint64),
+    ]
+
+
+class hwfit_model_range(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint32) for n in (
+        "layers", "dense_layers", "moe_layers", "sliding_layers", "full_layers")] + [
+        ("params", ctypes.c_uint64), ("active", ctypes.c_uint64)]
+
+
+class hwfit_model_kv_in(ctypes.Structure):
+    _fields_ = [
+        ("dtype", hwfit_dtype),
+        ("batch", ctypes.c_uint64),
+        ("context", ctypes.c_uint64),
+        ("first_layer", ctypes.c_uint32),
+        ("layer_count", ctypes.c_uint32),
+        ("include_mtp", ctypes.c_int),
+    ]
+
+
+class hwfit_model_kv_out(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in (
+        "layer_bytes_per_token", "full_layers", "sliding_layers", "window_tokens",
+        "bytes_per_token", "full_tokens", "sliding_tokens", "bytes")]
+
+
+class hwfit_model_flops_out(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_double) for n in (
+        "matmul_flop", "attention_flop", "forward_flop", "training_flop")]
+
+
+# void hwfit_model_init(hwfit_model *model);
+hwfit_model_init = _fn("hwfit_model_init", None, [ctypes.POINTER(hwfit_model)])
+# hwfit_status hwfit_model_set_moe_layers(hwfit_model *model, uint32_t first_dense,
+#                                         uint32_t step, uint32_t offset);
+hwfit_model_set_moe_layers = _fn("hwfit_model_set_moe_layers", ctypes.c_int,
+                                 [ctypes.POINTER(hwfit_model), ctypes.c_uint32, ctypes.c_uint32,
+                                  ctypes.c_uint32])
+# hwfit_status hwfit_model_set_sliding_layers(hwfit_model *model, hwfit_model_sliding rule,
+#                                             uint32_t param);
+hwfit_model_set_sliding_layers = _fn("hwfit_model_set_sliding_layers", ctypes.c_int,
+                                     [ctypes.POINTER(hwfit_model), ctypes.c_int, ctypes.c_uint32])
+# hwfit_status hwfit_model_check(const hwfit_model *model);
+hwfit_model_check = _fn("hwfit_model_check", ctypes.c_int, [ctypes.POINTER(hwfit_model)])
+# hwfit_status hwfit_model_params(const hwfit_model *model, hwfit_model_param_counts *out);
+hwfit_model_params = _fn("hwfit_model_params", ctypes.c_int,
+                         [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_model_param_counts)])
+# hwfit_status hwfit_model_layer_range(const hwfit_model *model, uint32_t first,
+#                                      uint32_t count, hwfit_model_range *out);
+hwfit_model_layer_range = _fn("hwfit_model_layer_range", ctypes.c_int,
+                              [ctypes.POINTER(hwfit_model), ctypes.c_uint32, ctypes.c_uint32,
+                               ctypes.POINTER(hwfit_model_range)])
+# void hwfit_model_kv_init(hwfit_model_kv_in *in);
+hwfit_model_kv_init = _fn("hwfit_model_kv_init", None, [ctypes.POINTER(hwfit_model_kv_in)])
+# hwfit_status hwfit_model_kv(const hwfit_model *model, const hwfit_model_kv_in *in,
+#                             hwfit_model_kv_out *out);
+hwfit_model_kv = _fn("hwfit_model_kv", ctypes.c_int,
+                     [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_model_kv_in),
+                      ctypes.POINTER(hwfit_model_kv_out)])
+# hwfit_status hwfit_model_flops(const hwfit_model *model, uint64_t context,
+#                                hwfit_model_flops_out *out);
+hwfit_model_flops = _fn("hwfit_model_flops", ctypes.c_int,
+                        [ctypes.POINTER(hwfit_model), ctypes.c_uint64,
+                         ctypes.POINTER(hwfit_model_flops_out)])
+
+# ---- memory.h ------------------------------------------------------------------------
+
+HWFIT_MEMORY_INFERENCE = 0
+HWFIT_MEMORY_FULL = 1
+HWFIT_MEMORY_LORA = 2
+HWFIT_MEMORY_QLORA = 3
+HWFIT_MEMORY_ADAMW = 0
+HWFIT_MEMORY_ADAMW_8BIT = 1
+HWFIT_MEMORY_SGD = 2
+HWFIT_MEMORY_RECOMPUTE_NONE = 0
+HWFIT_MEMORY_RECOMPUTE_SELECTIVE = 1
+HWFIT_MEMORY_RECOMPUTE_FULL = 2
+HWFIT_LORA_Q = 0x01
+HWFIT_LORA_K = 0x02
+HWFIT_LORA_V = 0x04
+HWFIT_LORA_O = 0x08
+HWFIT_LORA_GATE = 0x10
+HWFIT_LORA_UP = 0x20
+HWFIT_LORA_DOWN = 0x40
+HWFIT_LORA_ATTENTION = 0x0f
+HWFIT_LORA_ALL = 0x7f
+
+
+class hwfit_memory_in(ctypes.Structure):
+    _fields_ = [
+        ("mode", ctypes.c_int),
+        ("weights", hwfit_dtype),
+        ("unquantized", hwfit_dtype),
+        ("keep_embeddings", ctypes.c_int),
+        ("kv", hwfit_dtype),
+        ("batch", ctypes.c_uint64),
+        ("context", ctypes.c_uint64),
+        ("prefill_chunk", ctypes.c_uint64),
+        ("overhead_bytes", ctypes.c_double),
+        ("micro_batch", ctypes.c_uint64),
+        ("optimizer", ctypes.c_int),
+        ("gradients", hwfit_dtype),
+        ("master_weights", ctypes.c_int),
+        ("recompute", ctypes.c_int),
+        ("flash_attention", ctypes.c_int),
+        ("dropout", ctypes.c_int),
+        ("activations", hwfit_dtype),
+        ("tensor_parallel", ctypes.c_uint32),
+        ("sequence_parallel", ctypes.c_int),
+        ("lora_rank", ctypes.c_uint32),
+        ("lora_targets", ctypes.c_uint),
+        ("lora_dtype", hwfit_dtype),
+        ("qlora_base", hwfit_dtype),
+        ("first_layer", ctypes.c_uint32),
+        ("layer_count", ctypes.c_uint32),
+        ("embedding", ctypes.c_int),
+        ("head", ctypes.c_int),
+        ("mtp", ctypes.c_int),
+    ]
+
+
+class hwfit_memory_out(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_uint64) for n in (
+        "weights_bytes", "kv_bytes", "activation_bytes", "gradient_bytes", "optimizer_bytes",
+        "overhead_bytes", "total_bytes", "params", "trainable_params", "adapter_params")] + [
+        ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
+        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes")]
+
+
+# void hwfit_memory_init(hwfit_memory_in *in);
+hwfit_memory_init = _fn("hwfit_memory_init", None, [ctypes.POINTER(hwfit_memory_in)])
+# hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
+#                                    hwfit_memory_out *out);
+hwfit_memory_estimate = _fn("hwfit_memory_estimate", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in),
+                             ctypes.POINTER(hwfit_memory_out)])
+# hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank,
+#                                       unsigned targets, uint64_t *params);
+hwfit_memory_lora_params = _fn("hwfit_memory_lora_params", ctypes.c_int,
+                               [ctypes.POINTER(hwfit_model), ctypes.c_uint32, ctypes.c_uint,
+                                c_uint64_p])
+# hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets);
+hwfit_memory_lora_targets_parse = _fn("hwfit_memory_lora_targets_parse", ctypes.c_int,
+                                      [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
+
+# ---- hf_config.h ---------------------------------------------------------------------
+
+HWFIT_HF_CONFIG_MAX_BYTES = 16 * 1024 * 1024
+
+# hwfit_status hwfit_hf_config_load(const char *path, hwfit_model *out, hwfit_error *err);
+hwfit_hf_config_load = _fn("hwfit_hf_config_load", ctypes.c_int,
+                           [ctypes.c_char_p, ctypes.POINTER(hwfit_model),
+                            ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_hf_config_parse(const char *text, size_t length, const char *name,
+#                                    hwfit_model *out, hwfit_error *err);
+hwfit_hf_config_parse = _fn("hwfit_hf_config_parse", ctypes.c_int,
+                            [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+                             ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_error)])
 # ---- gpu.h ---------------------------------------------------------------------------
 
 HWFIT_GPU_VENDOR_NVIDIA = 0
@@ -750,3 +1040,325 @@ hwfit_link_parse = _fn("hwfit_link_parse", ctypes.c_int,
                        [ctypes.c_char_p, ctypes.POINTER(hwfit_link_in)])
 # const char *hwfit_link_kind_name(hwfit_link_kind kind);
 hwfit_link_kind_name = _fn("hwfit_link_kind_name", ctypes.c_char_p, [ctypes.c_int])
+
+# ---- collective.h --------------------------------------------------------------------
+
+HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE = 128
+HWFIT_TOPOLOGY_MAX_NODES = 65536
+HWFIT_TOPOLOGY_AUTO = 0
+HWFIT_TOPOLOGY_ON = 1
+HWFIT_TOPOLOGY_OFF = 2
+HWFIT_CPU_AMD = 0
+HWFIT_CPU_INTEL = 1
+HWFIT_CPU_ARM = 2
+HWFIT_NIC_ROCE = 0
+HWFIT_NIC_INFINIBAND = 1
+HWFIT_NIC_TCP = 2
+HWFIT_COLLECTIVE_ALLREDUCE = 0
+HWFIT_COLLECTIVE_ALLGATHER = 1
+HWFIT_COLLECTIVE_REDUCESCATTER = 2
+HWFIT_COLLECTIVE_BROADCAST = 3
+HWFIT_COLLECTIVE_REDUCE = 4
+HWFIT_COLLECTIVE_ALLTOALL = 5
+HWFIT_COLLECTIVE_SENDRECV = 6
+HWFIT_COLLECTIVE_ALGO_AUTO = 0
+HWFIT_COLLECTIVE_ALGO_RING = 1
+HWFIT_COLLECTIVE_ALGO_TREE = 2
+HWFIT_COLLECTIVE_ALGO_RECURSIVE = 3
+HWFIT_COLLECTIVE_ALGO_DIRECT = 4
+HWFIT_COLLECTIVE_ALGO_NVLS = 5
+HWFIT_COLLECTIVE_ALGO_HIERARCHICAL = 6
+HWFIT_COLLECTIVE_PROTO_AUTO = 0
+HWFIT_COLLECTIVE_PROTO_LL = 1
+HWFIT_COLLECTIVE_PROTO_LL128 = 2
+HWFIT_COLLECTIVE_PROTO_SIMPLE = 3
+HWFIT_COLLECTIVE_LIBRARY_NCCL = 0
+HWFIT_COLLECTIVE_LIBRARY_ANY = 1
+
+
+class hwfit_topology(ctypes.Structure):
+    _fields_ = [
+        ("gpus_per_node", ctypes.c_uint64),
+        ("nodes", ctypes.c_uint64),
+        ("gpu_pcie_gen", ctypes.c_uint32),
+        ("gpu_pcie_lanes", ctypes.c_uint32),
+        ("compute_capability", ctypes.c_uint32),
+        ("gpu_p2p_capable", ctypes.c_int),
+        ("peer_link", ctypes.c_int),
+        ("peer_topology", ctypes.c_int),
+        ("peer_links", ctypes.c_uint32),
+        ("peer_domain_gpus", ctypes.c_uint32),
+        ("peer_bytes_per_s", ctypes.c_double),
+        ("nvls", ctypes.c_int),
+        ("sockets", ctypes.c_uint64),
+        ("cpu_vendor", ctypes.c_int),
+        ("pcie_switches", ctypes.c_uint64),
+        ("switch_uplink_lanes", ctypes.c_uint32),
+        ("p2p", ctypes.c_int),
+        ("socket_link_kind", ctypes.c_int),
+        ("socket_link_generation", ctypes.c_uint32),
+        ("socket_links", ctypes.c_uint32),
+        ("host_memory_bytes_per_s", ctypes.c_double),
+        ("nics_per_node", ctypes.c_uint64),
+        ("nic_kind", ctypes.c_int),
+        ("nic_bits_per_s", ctypes.c_double),
+        ("nic_mtu_bytes", ctypes.c_double),
+        ("gpudirect_rdma", ctypes.c_int),
+        ("pcie_efficiency", ctypes.c_double),
+        ("shm_efficiency", ctypes.c_double),
+        ("host_memory_efficiency", ctypes.c_double),
+        ("socket_link_efficiency", ctypes.c_double),
+        ("peer_efficiency", ctypes.c_double),
+        ("nvls_efficiency", ctypes.c_double),
+        ("nic_efficiency", ctypes.c_double),
+        ("shm_step_latency_s", ctypes.c_double),
+        ("net_overhead_s", ctypes.c_double),
+    ]
+
+
+class hwfit_collective_in(ctypes.Structure):
+    _fields_ = [
+        ("topology", hwfit_topology),
+        ("op", ctypes.c_int),
+        ("bytes", ctypes.c_double),
+        ("ranks", ctypes.c_uint64),
+        ("ranks_per_node", ctypes.c_uint64),
+        ("algorithm", ctypes.c_int),
+        ("protocol", ctypes.c_int),
+        ("library", ctypes.c_int),
+    ]
+
+
+class hwfit_collective_out(ctypes.Structure):
+    _fields_ = [
+        ("time_s", ctypes.c_double),
+        ("algbw_bytes_per_s", ctypes.c_double),
+        ("busbw_bytes_per_s", ctypes.c_double),
+        ("busbw_factor", ctypes.c_double),
+        ("latency_s", ctypes.c_double),
+        ("bandwidth_time_s", ctypes.c_double),
+        ("bottleneck_bytes_per_s", ctypes.c_double),
+        ("algorithm", ctypes.c_int),
+        ("protocol", ctypes.c_int),
+        ("bottleneck", ctypes.c_int),
+        ("ranks", ctypes.c_uint64),
+        ("ranks_per_node", ctypes.c_uint64),
+        ("nodes", ctypes.c_uint64),
+        ("p2p", ctypes.c_int),
+        ("gpudirect_rdma", ctypes.c_int),
+    ]
+
+
+class hwfit_collective_step_in(ctypes.Structure):
+    _fields_ = [
+        ("topology", hwfit_topology),
+        ("tp", ctypes.c_uint64),
+        ("pp", ctypes.c_uint64),
+        ("dp", ctypes.c_uint64),
+        ("ep", ctypes.c_uint64),
+        ("zero_stage", ctypes.c_uint64),
+        ("layers_per_stage", ctypes.c_uint64),
+        ("micro_batches", ctypes.c_uint64),
+        ("tp_collectives_per_layer", ctypes.c_uint64),
+        ("sequence_parallel", ctypes.c_int),
+        ("tp_bytes", ctypes.c_double),
+        ("grad_bytes", ctypes.c_double),
+        ("param_bytes", ctypes.c_double),
+        ("pp_bytes", ctypes.c_double),
+        ("moe_layers_per_stage", ctypes.c_uint64),
+        ("ep_bytes", ctypes.c_double),
+        ("library", ctypes.c_int),
+    ]
+
+
+class hwfit_collective_step_out(ctypes.Structure):
+    _fields_ = [
+        ("tp_s", ctypes.c_double),
+        ("dp_s", ctypes.c_double),
+        ("zero_s", ctypes.c_double),
+        ("pp_s", ctypes.c_double),
+        ("ep_s", ctypes.c_double),
+        ("total_s", ctypes.c_double),
+        ("tp_count", ctypes.c_uint64),
+        ("dp_count", ctypes.c_uint64),
+        ("zero_count", ctypes.c_uint64),
+        ("pp_count", ctypes.c_uint64),
+        ("ep_count", ctypes.c_uint64),
+        ("tp", hwfit_collective_out),
+        ("dp", hwfit_collective_out),
+        ("pp", hwfit_collective_out),
+        ("ep", hwfit_collective_out),
+    ]
+
+
+_topo_p = ctypes.POINTER(hwfit_topology)
+# void hwfit_topology_init(hwfit_topology *topology);
+hwfit_topology_init = _fn("hwfit_topology_init", None, [_topo_p])
+# hwfit_status hwfit_topology_set_gpu(hwfit_topology *topology, const hwfit_gpu *gpu);
+hwfit_topology_set_gpu = _fn("hwfit_topology_set_gpu", ctypes.c_int, [_topo_p, hwfit_gpu_p])
+# hwfit_status hwfit_topology_set_cpu(hwfit_topology *topology, hwfit_cpu_vendor vendor);
+hwfit_topology_set_cpu = _fn("hwfit_topology_set_cpu", ctypes.c_int, [_topo_p, ctypes.c_int])
+# hwfit_status hwfit_topology_parse_nic(const char *text, hwfit_topology *topology);
+hwfit_topology_parse_nic = _fn("hwfit_topology_parse_nic", ctypes.c_int,
+                               [ctypes.c_char_p, _topo_p])
+# void hwfit_collective_init(hwfit_collective_in *in);
+hwfit_collective_init = _fn("hwfit_collective_init", None,
+                            [ctypes.POINTER(hwfit_collective_in)])
+# hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_collective_out *out);
+hwfit_collective_estimate = _fn("hwfit_collective_estimate", ctypes.c_int,
+                                [ctypes.POINTER(hwfit_collective_in),
+                                 ctypes.POINTER(hwfit_collective_out)])
+# hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t ranks, double *factor);
+hwfit_collective_busbw_factor = _fn("hwfit_collective_busbw_factor", ctypes.c_int,
+                                    [ctypes.c_int, ctypes.c_uint64, c_double_p])
+# const char *hwfit_collective_op_name(hwfit_collective_op op);
+hwfit_collective_op_name = _fn("hwfit_collective_op_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_collective_algorithm_name(hwfit_collective_algorithm algorithm);
+hwfit_collective_algorithm_name = _fn("hwfit_collective_algorithm_name", ctypes.c_char_p,
+                                      [ctypes.c_int])
+# const char *hwfit_collective_protocol_name(hwfit_collective_protocol protocol);
+hwfit_collective_protocol_name = _fn("hwfit_collective_protocol_name", ctypes.c_char_p,
+                                     [ctypes.c_int])
+# const char *hwfit_collective_bottleneck_name(hwfit_collective_bottleneck bottleneck);
+hwfit_collective_bottleneck_name = _fn("hwfit_collective_bottleneck_name", ctypes.c_char_p,
+                                       [ctypes.c_int])
+# hwfit_status hwfit_collective_op_from_name(const char *name, hwfit_collective_op *op);
+hwfit_collective_op_from_name = _fn("hwfit_collective_op_from_name", ctypes.c_int,
+                                    [ctypes.c_char_p, c_int_p])
+# hwfit_status hwfit_collective_algorithm_from_name(const char *name, hwfit_collective_algorithm *algorithm);
+hwfit_collective_algorithm_from_name = _fn("hwfit_collective_algorithm_from_name", ctypes.c_int,
+                                           [ctypes.c_char_p, c_int_p])
+# hwfit_status hwfit_collective_protocol_from_name(const char *name, hwfit_collective_protocol *protocol);
+hwfit_collective_protocol_from_name = _fn("hwfit_collective_protocol_from_name", ctypes.c_int,
+                                          [ctypes.c_char_p, c_int_p])
+# void hwfit_collective_step_init(hwfit_collective_step_in *in);
+hwfit_collective_step_init = _fn("hwfit_collective_step_init", None,
+                                 [ctypes.POINTER(hwfit_collective_step_in)])
+# hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in, hwfit_collective_step_out *out);
+hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_collective_step_in),
+                             ctypes.POINTER(hwfit_collective_step_out)])
+# ---- svg.h ---------------------------------------------------------------------------
+
+HWFIT_SVG_VALUE_MAX = 1e30
+HWFIT_SVG_LOG_MIN = 1e-30
+HWFIT_SVG_SIZE_MIN_PX = 200.0
+HWFIT_SVG_SIZE_MAX_PX = 16384.0
+HWFIT_SVG_PALETTE_SIZE = 7
+
+HWFIT_SVG_SCALE_LINEAR = 0
+HWFIT_SVG_SCALE_LOG2 = 1
+HWFIT_SVG_SCALE_LOG10 = 2
+
+HWFIT_SVG_PREFIX_AUTO = 0
+HWFIT_SVG_PREFIX_DECIMAL = 1
+HWFIT_SVG_PREFIX_BINARY = 2
+
+c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
+c_uint32_p = ctypes.POINTER(ctypes.c_uint32)
+c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+class hwfit_svg_axis(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("unit", ctypes.c_int),
+        ("scale", ctypes.c_int),
+        ("prefix", ctypes.c_int),
+        ("include_zero", ctypes.c_int),
+    ]
+
+
+class hwfit_svg_stacked_bars_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x_label", ctypes.c_char_p),
+        ("y", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("segment_count", ctypes.c_size_t),
+        ("segment_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("segment_colors", c_uint32_p),
+        ("capacity_set", ctypes.c_int),
+        ("capacity", ctypes.c_double),
+        ("capacity_label", ctypes.c_char_p),
+        ("show_totals", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_series(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("x", c_double_p),
+        ("y", c_double_p),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+class hwfit_svg_lines_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("y", hwfit_svg_axis),
+        ("series_count", ctypes.c_size_t),
+        ("series", ctypes.POINTER(hwfit_svg_series)),
+        ("markers", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_reference(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("value", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_budget_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("bar_colors", c_uint32_p),
+        ("show_total", ctypes.c_int),
+        ("total_label", ctypes.c_char_p),
+        ("reference_count", ctypes.c_size_t),
+        ("references", ctypes.POINTER(hwfit_svg_reference)),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+# void hwfit_svg_stacked_bars_init(hwfit_svg_stacked_bars_in *in);
+hwfit_svg_stacked_bars_init = _fn("hwfit_svg_stacked_bars_init", None,
+                                  [ctypes.POINTER(hwfit_svg_stacked_bars_in)])
+# hwfit_status hwfit_svg_stacked_bars(const hwfit_svg_stacked_bars_in *in, char *buf,
+#                                     size_t size, size_t *needed);
+hwfit_svg_stacked_bars = _fn("hwfit_svg_stacked_bars", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_svg_stacked_bars_in), ctypes.c_char_p,
+                              ctypes.c_size_t, c_size_t_p])
+# void hwfit_svg_lines_init(hwfit_svg_lines_in *in);
+hwfit_svg_lines_init = _fn("hwfit_svg_lines_init", None, [ctypes.POINTER(hwfit_svg_lines_in)])
+# hwfit_status hwfit_svg_lines(const hwfit_svg_lines_in *in, char *buf, size_t size,
+#                              size_t *needed);
+hwfit_svg_lines = _fn("hwfit_svg_lines", ctypes.c_int,
+                      [ctypes.POINTER(hwfit_svg_lines_in), ctypes.c_char_p, ctypes.c_size_t,
+                       c_size_t_p])
+# void hwfit_svg_budget_init(hwfit_svg_budget_in *in);
+hwfit_svg_budget_init = _fn("hwfit_svg_budget_init", None, [ctypes.POINTER(hwfit_svg_budget_in)])
+# hwfit_status hwfit_svg_budget(const hwfit_svg_budget_in *in, char *buf, size_t size,
+#                               size_t *needed);
+hwfit_svg_budget = _fn("hwfit_svg_budget", ctypes.c_int,
+                       [ctypes.POINTER(hwfit_svg_budget_in), ctypes.c_char_p, ctypes.c_size_t,
+                        c_size_t_p])
+# hwfit_status hwfit_svg_escape(const char *text, char *buf, size_t size, size_t *needed);
+hwfit_svg_escape = _fn("hwfit_svg_escape", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# uint32_t hwfit_svg_color(size_t index);
+hwfit_svg_color = _fn("hwfit_svg_color", ctypes.c_uint32, [ctypes.c_size_t])

@@ -50,5 +50,58 @@ class TestLink(unittest.TestCase):
             hwfit.link("pcie5x16", payload="64B")
 
 
+class TestCollective(unittest.TestCase):
+    def test_seed_server_default_and_p2p(self):
+        d = hwfit.collective()
+        self.assertEqual(d["ranks"], 8)
+        self.assertFalse(d["p2p"])  # NCCL stages through host memory on this box
+        self.assertEqual(d["busbw_factor"], 1.75)
+        self.assertAlmostEqual(d["busbw_bytes_per_s"], d["algbw_bytes_per_s"] * 1.75,
+                               delta=1e-6 * d["busbw_bytes_per_s"])
+        p = hwfit.collective(p2p="on")
+        self.assertGreater(p["busbw_bytes_per_s"], d["busbw_bytes_per_s"])
+        self.assertEqual(p["bottleneck"], "socket-link")
+
+    def test_sweep_is_monotone_in_time(self):
+        d = hwfit.collective(sweep=True, size="64MiB")
+        times = [r["time_s"] for r in d["sweep"]]
+        self.assertEqual(len(times), 24)  # 8 B .. 64 MiB, doubling
+        self.assertEqual(times, sorted(times))
+        self.assertEqual(d["sweep"][0]["bottleneck"], "latency")
+
+    def test_errors(self):
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(op="gather")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(gpu="h100")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(p2p="maybe")
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.collective(nodes=2)  # no NICs
+        self.assertEqual(cm.exception.name, "HWFIT_EDOM")
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.collective(algorithm="nvls")
+        self.assertEqual(cm.exception.name, "HWFIT_EUNSUPPORTED")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(size=math.nan)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(gpus=-1)
+
+    def test_raw_step_binding(self):
+        # The ctypes mirror of hwfit_collective_step_in/out: ZeRO-3 with 4 micro-batches
+        # reduce-scatters 4 times and gathers parameters 8 times (Rajbhandari et al. 2020).
+        from hwfit import _lib
+        import ctypes
+        s = _lib.hwfit_collective_step_in()
+        _lib.hwfit_collective_step_init(ctypes.byref(s))
+        s.dp, s.zero_stage, s.micro_batches = 8, 3, 4
+        s.grad_bytes = s.param_bytes = 16e9
+        o = _lib.hwfit_collective_step_out()
+        _lib.check(_lib.hwfit_collective_step(ctypes.byref(s), ctypes.byref(o)))
+        self.assertEqual((o.dp_count, o.zero_count), (4, 8))
+        self.assertAlmostEqual(o.total_s, o.dp_s + o.zero_s, delta=1e-12)
+        self.assertEqual(o.dp.ranks, 8)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,264 @@
+"""Number formats, model arithmetic and memory footprints (dtype.h, model.h, memory.h,
+hf_config.h): `hwfit dtypes`, `hwfit model` and `hwfit memory` as Python functions.
+
+Every number comes from the C library; this layer converts arguments and names results.
+"""
+import ctypes as _ct
+import os as _os
+
+from . import _lib
+from ._lib import HwfitError
+
+__all__ = ["dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params", "lora_params", "model", "memory"]
+
+#: Choices of `hwfit memory --mode`, `--optimizer` and `--recompute`, in CLI order.
+MEMORY_MODES = {"inference": _lib.HWFIT_MEMORY_INFERENCE, "full": _lib.HWFIT_MEMORY_FULL,
+                "lora": _lib.HWFIT_MEMORY_LORA, "qlora": _lib.HWFIT_MEMORY_QLORA}
+OPTIMIZERS = {"adamw": _lib.HWFIT_MEMORY_ADAMW, "adamw-8bit": _lib.HWFIT_MEMORY_ADAMW_8BIT,
+              "sgd": _lib.HWFIT_MEMORY_SGD}
+RECOMPUTE = {"none": _lib.HWFIT_MEMORY_RECOMPUTE_NONE,
+             "selective": _lib.HWFIT_MEMORY_RECOMPUTE_SELECTIVE,
+             "full": _lib.HWFIT_MEMORY_RECOMPUTE_FULL}
+
+
+def _einval(message):
+    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
+
+
+def _choice(table, value, option):
+    try:
+        return table[value]
+    except (KeyError, TypeError):
+        raise _einval(f"{option}: unknown value {value!r} (expected one of: "
+                      f"{', '.join(table)})") from None
+
+
+def _count(value, option, tokens=False):
+    """A whole number; with tokens=True also "128K" (K = 1024) or "1M", as the CLI reads."""
+    if isinstance(value, bool):
+        raise _einval(f"{option}: expected a whole number, got {value!r}")
+    if isinstance(value, int):
+        if value < 0:
+            raise _einval(f"{option}: expected a whole number, got {value!r}")
+        return value
+    if isinstance(value, str):
+        text, mult = value, 1
+        if tokens and text[-1:] in ("K", "k"):
+            text, mult = text[:-1], 1024
+        elif tokens and text[-1:] in ("M", "m"):
+            text, mult = text[:-1], 1048576
+        if text.isdigit() and text.isascii():
+            return int(text) * mult
+    raise _einval(f"{option}: expected a whole number, got {value!r}")
+
+
+def dtype(name):
+    """Parse a format name ("bf16", "int4-g64", "q4_k") into a hwfit_dtype."""
+    out = _lib.hwfit_dtype()
+    if not isinstance(name, str):
+        raise _einval(f"expected a format name, got {name!r}")
+    _lib.check(_lib.hwfit_dtype_parse(name.encode(), _ct.byref(out)),
+               f"unknown number format {name!r} (see hwfit.dtypes())")
+    return out
+
+
+def dtype_name(d):
+    """The canonical name of a hwfit_dtype."""
+    buf = _ct.create_string_buffer(_lib.HWFIT_DTYPE_NAME_SIZE)
+    _lib.check(_lib.hwfit_dtype_format(d, buf, len(buf)))
+    return buf.value.decode()
+
+
+def dtype_bits(name):
+    """Bits per stored element of a format, block scales included (q4_k: 4.5)."""
+    bits = _ct.c_double()
+    _lib.check(_lib.hwfit_dtype_bits(dtype(name), _ct.byref(bits)))
+    return bits.value
+
+
+def dtype_bytes(name, elements):
+    """Exact bytes of `elements` values of a format (whole blocks)."""
+    out = _ct.c_uint64()
+    _lib.check(_lib.hwfit_dtype_bytes(dtype(name), int(elements), _ct.byref(out)))
+    return out.value
+
+
+def dtypes():
+    """Same as `hwfit dtypes --json`: every format with its bits per element."""
+    rows = []
+    for i in range(_lib.hwfit_dtype_count()):
+        d = _lib.hwfit_dtype()
+        _lib.check(_lib.hwfit_dtype_at(i, _ct.byref(d)))
+        info = _lib.hwfit_dtype_info()
+        _lib.check(_lib.hwfit_dtype_describe(d, _ct.byref(info)))
+        rows.append({"name": dtype_name(d), "bits_per_element": info.bits_per_element,
+                     "block_elements": info.block_elements, "block_bits": info.block_bits,
+                     "quantized": bool(info.quantized),
+                     "description": info.description.decode()})
+    return {"dtypes": rows}
+
+
+def load_config(path=None, text=None, name=None):
+    """A hwfit_model (ctypes struct) from a config.json path, or from its text (str/bytes)."""
+    m = _lib.hwfit_model()
+    err = _lib.hwfit_error()
+    if text is not None:
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        label = (name or "config.json").encode()
+        st = _lib.hwfit_hf_config_parse(data, len(data), label, _ct.byref(m), _ct.byref(err))
+    else:
+        if not isinstance(path, (str, bytes, _os.PathLike)):
+            raise _einval(f"config: expected a path, got {path!r}")
+        st = _lib.hwfit_hf_config_load(_os.fsencode(path), _ct.byref(m), _ct.byref(err))
+    _lib.check(st, None, err)
+    return m
+
+
+def _as_model(config):
+    return config if isinstance(config, _lib.hwfit_model) else load_config(config)
+
+
+def params(config):
+    """Exact parameter counts of a model (a path or a hwfit_model), as a dict."""
+    m = _as_model(config)
+    p = _lib.hwfit_model_param_counts()
+    _lib.check(_lib.hwfit_model_params(_ct.byref(m), _ct.byref(p)))
+    out = {k: getattr(p, k) for k, _ in p._fields_ if k not in ("dense", "moe")}
+    for kind in ("dense", "moe"):
+        lp = getattr(p, kind)
+        out[kind] = {k: getattr(lp, k) for k, _ in lp._fields_}
+    return out
+
+
+def lora_params(config, rank=16, targets="all"):
+    """LoRA adapter parameters of a model: r (in + out) per targeted matrix."""
+    m = _as_model(config)
+    bits = _ct.c_uint()
+    _lib.check(_lib.hwfit_memory_lora_targets_parse(str(targets).encode(), _ct.byref(bits)),
+               f"lora_targets {targets!r}")
+    out = _ct.c_uint64()
+    _lib.check(_lib.hwfit_memory_lora_params(_ct.byref(m), _count(rank, "lora_rank"),
+                                             bits.value, _ct.byref(out)))
+    return out.value
+
+
+def model(config, weights="bf16", kv="bf16", batch=1, context=4096, mtp=False):
+    """Same as `hwfit model --config FILE --json`: exact parameters, weights, KV cache, FLOPs."""
+    mem = _lib.hwfit_memory_in()
+    _lib.hwfit_memory_init(_ct.byref(mem))
+    mem.weights = dtype(weights)
+    mem.kv = dtype(kv)
+    mem.batch = _count(batch, "batch")
+    mem.context = _count(context, "context", tokens=True)
+    mem.mtp = 1 if mtp else 0
+    m = _as_model(config)
+    p = _lib.hwfit_model_param_counts()
+    _lib.check(_lib.hwfit_model_params(_ct.byref(m), _ct.byref(p)), "parameters")
+    fp = _lib.hwfit_memory_out()
+    _lib.check(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(fp)),
+               "weights and KV cache")
+    kin = _lib.hwfit_model_kv_in()
+    _lib.hwfit_model_kv_init(_ct.byref(kin))
+    kin.dtype = mem.kv
+    kin.batch = mem.batch
+    kin.context = mem.context
+    kin.include_mtp = mem.mtp
+    kvo = _lib.hwfit_model_kv_out()
+    _lib.check(_lib.hwfit_model_kv(_ct.byref(m), _ct.byref(kin), _ct.byref(kvo)), "KV cache")
+    fl = _lib.hwfit_model_flops_out()
+    _lib.check(_lib.hwfit_model_flops(_ct.byref(m), mem.context, _ct.byref(fl)), "FLOPs")
+    return {
+        "model_type": m.name.decode(),
+        "layers": m.layers,
+        "dense_layers": p.dense_layers,
+        "moe_layers": p.moe_layers,
+        "sliding_layers": kvo.sliding_layers,
+        "mtp_layers": p.mtp_layers,
+        "params_total": p.total,
+        "params_active": p.active,
+        "params_embedding": p.embedding,
+        "params_head": p.head,
+        "params_attention": p.attention,
+        "params_mlp": p.mlp,
+        "params_experts": p.experts,
+        "params_shared_experts": p.shared_experts,
+        "params_router": p.router,
+        "params_norms": p.norms,
+        "params_mtp": p.mtp,
+        "weights": dtype_name(mem.weights),
+        "weights_bytes": fp.weights_bytes,
+        "kv": dtype_name(mem.kv),
+        "batch": mem.batch,
+        "context": mem.context,
+        "kv_bytes_per_token": kvo.bytes_per_token,
+        "kv_bytes": kvo.bytes,
+        "forward_flop_per_token": fl.forward_flop,
+    }
+
+
+def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4096,
+           prefill_chunk=2048, overhead=None, micro_batch=1, optimizer="adamw",
+           gradients="bf16", no_master_weights=False, recompute="none",
+           no_flash_attention=False, no_dropout=False, tensor_parallel=1, lora_rank=16,
+           lora_targets="all", quantize_embeddings=False, mtp=False):
+    """Same as `hwfit memory --config FILE --json`: the footprint of one workload.
+
+    `overhead` is bytes or a size such as "1GiB" (default: the library's 1 GiB)."""
+    from . import parse_quantity
+    mem = _lib.hwfit_memory_in()
+    _lib.hwfit_memory_init(_ct.byref(mem))
+    mem.mode = _choice(MEMORY_MODES, mode, "mode")
+    mem.optimizer = _choice(OPTIMIZERS, optimizer, "optimizer")
+    mem.recompute = _choice(RECOMPUTE, recompute, "recompute")
+    if weights is not None:
+        if mem.mode == _lib.HWFIT_MEMORY_QLORA:
+            mem.qlora_base = dtype(weights)
+        else:
+            mem.weights = dtype(weights)
+    mem.kv = dtype(kv)
+    mem.gradients = dtype(gradients)
+    mem.batch = _count(batch, "batch")
+    mem.context = _count(context, "context", tokens=True)
+    mem.prefill_chunk = _count(prefill_chunk, "prefill_chunk", tokens=True)
+    mem.micro_batch = _count(micro_batch, "micro_batch")
+    if overhead is not None:
+        mem.overhead_bytes = parse_quantity(overhead, "bytes")
+    mem.master_weights = 0 if no_master_weights else 1
+    mem.flash_attention = 0 if no_flash_attention else 1
+    mem.dropout = 0 if no_dropout else 1
+    mem.keep_embeddings = 0 if quantize_embeddings else 1
+    mem.mtp = 1 if mtp else 0
+    rank, tp = _count(lora_rank, "lora_rank"), _count(tensor_parallel, "tensor_parallel")
+    if rank >= 2**32 or tp >= 2**32:
+        raise _einval("lora_rank and tensor_parallel must be below 2^32")
+    mem.lora_rank, mem.tensor_parallel = rank, tp
+    bits = _ct.c_uint()
+    if not isinstance(lora_targets, str):
+        raise _einval(f"lora_targets: expected a string, got {lora_targets!r}")
+    _lib.check(_lib.hwfit_memory_lora_targets_parse(lora_targets.encode(), _ct.byref(bits)),
+               f"lora_targets {lora_targets!r}")
+    mem.lora_targets = bits.value
+    m = _as_model(config)
+    r = _lib.hwfit_memory_out()
+    _lib.check(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(r)),
+               "estimate")
+    base = mem.qlora_base if mem.mode == _lib.HWFIT_MEMORY_QLORA else mem.weights
+    out = {"model_type": m.name.decode(), "mode": mode, "weights": dtype_name(base)}
+    if mem.mode != _lib.HWFIT_MEMORY_INFERENCE:
+        out.update({"kv": None, "micro_batch": mem.micro_batch, "context": mem.context,
+                    "optimizer": optimizer, "recompute": recompute})
+    else:
+        out.update({"kv": dtype_name(mem.kv), "batch": mem.batch, "context": mem.context})
+    out.update({
+        "params": r.params,
+        "trainable_params": r.trainable_params,
+        "adapter_params": r.adapter_params,
+        "weights_bytes": r.weights_bytes,
+        "kv_bytes": r.kv_bytes,
+        "activation_bytes": r.activation_bytes,
+        "gradient_bytes": r.gradient_bytes,
+        "optimizer_bytes": r.optimizer_bytes,
+        "overhead_bytes": r.overhead_bytes,
+        "total_bytes": r.total_bytes,
+    })
+    return out

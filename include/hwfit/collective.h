@@ -1,0 +1,475 @@
+/**
+ * @file collective.h
+ * @brief Time of one collective (all-reduce, all-gather, reduce-scatter, broadcast,
+ *        reduce, all-to-all, send/receive) on a described topology, and the per-step
+ *        communication of a training layout.
+ *
+ * The model, in short (docs/formulas.md, section collective, gives every formula and its
+ * source):
+ * - An algorithm moves known volumes over a pattern of flows between ranks (a ring, a
+ *   chain, recursive-halving partners, every pair, a tree across nodes). Each flow is
+ *   routed over the topology's resources: the GPU's PCIe link, the PCIe switch uplink,
+ *   the CPU socket link, host memory (when traffic is staged through it), the GPU's
+ *   NVLink/xGMI ports, the node's NICs. The bandwidth term is the busiest resource's
+ *   bytes divided by its effective rate (line rate from link.h times an efficiency).
+ * - The latency term uses NCCL's own cost-model constants (NCCL v2.28.7,
+ *   src/graph/tuning.cc, @c ncclTunerConstantsDefaults): a base latency per algorithm and
+ *   protocol plus a per-hop latency for NVLink, PCI or the network, per NCCL's step counts.
+ * - Three protocols as in NCCL: LL (low latency, half bandwidth), LL128 (NVLink only, 92 %
+ *   of the bandwidth) and Simple. The fastest algorithm-protocol pair is chosen unless one
+ *   is forced.
+ * - Results follow nccl-tests: algbw = S / t and busbw = algbw x factor, with S and the
+ *   factor as nccl-tests defines them per operation (::hwfit_collective_busbw_factor).
+ *
+ * @code
+ * hwfit_collective_in in;
+ * hwfit_collective_out out;
+ * const hwfit_gpu *gpu;
+ * hwfit_collective_init(&in);                    // 8-GPU PCIe Gen5 node, all-reduce 1 GiB
+ * hwfit_gpu_find("rtx-pro-6000-server", &gpu);
+ * hwfit_topology_set_gpu(&in.topology, gpu);
+ * in.topology.nodes = 2;
+ * hwfit_topology_parse_nic("2x400g-roce", &in.topology);
+ * if (hwfit_collective_estimate(&in, &out) == HWFIT_OK)
+ *     printf("%.1f GB/s busbw, bound by %s\n", out.busbw_bytes_per_s / 1e9,
+ *            hwfit_collective_bottleneck_name(out.bottleneck));
+ * @endcode
+ */
+#ifndef HWFIT_COLLECTIVE_H
+#define HWFIT_COLLECTIVE_H
+
+#include "hwfit/gpu.h"
+#include "hwfit/link.h"
+#include "hwfit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @defgroup collective Collective communication
+ *  @brief Topologies, collective cost and training-step communication. Thread safety:
+ *  all functions are reentrant; nothing allocates.
+ *  @{ */
+
+/** @brief Most GPUs per node the model accepts (an NVL72 rack is one node of 72). */
+#define HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE 128
+/** @brief Most nodes the model accepts. */
+#define HWFIT_TOPOLOGY_MAX_NODES 65536
+
+/** @brief A setting that can follow NCCL's default policy or be forced. */
+typedef enum hwfit_topology_mode {
+    HWFIT_TOPOLOGY_AUTO = 0, /**< Decide as NCCL does by default (see the field using it). */
+    HWFIT_TOPOLOGY_ON = 1,   /**< Forced on. */
+    HWFIT_TOPOLOGY_OFF = 2   /**< Forced off. */
+} hwfit_topology_mode;
+
+/** @brief CPU vendor, which changes NCCL's treatment of P2P and network overhead. */
+typedef enum hwfit_cpu_vendor {
+    HWFIT_CPU_AMD = 0,   /**< AMD EPYC. */
+    HWFIT_CPU_INTEL = 1, /**< Intel Xeon: P2P through the CPU costs 6/5 (64-byte TLPs, NCCL). */
+    HWFIT_CPU_ARM = 2    /**< Arm (Grace and others). */
+} hwfit_cpu_vendor;
+
+/** @brief Transport of the node's network interfaces. */
+typedef enum hwfit_nic_kind {
+    HWFIT_NIC_ROCE = 0,       /**< Ethernet with RoCEv2 (RDMA). */
+    HWFIT_NIC_INFINIBAND = 1, /**< InfiniBand (RDMA). */
+    HWFIT_NIC_TCP = 2         /**< Ethernet with TCP sockets (never GPUDirect RDMA). */
+} hwfit_nic_kind;
+
+/**
+ * @brief A cluster of identical nodes. Fill with ::hwfit_topology_init, then
+ *        ::hwfit_topology_set_gpu, then change what differs.
+ *
+ * GPUs of a node are split evenly over its sockets, and over its PCIe switches when there
+ * are any (switches are split evenly over sockets). A communicator of q ranks per node
+ * uses the first q GPUs of each node.
+ */
+typedef struct hwfit_topology {
+    uint64_t gpus_per_node; /**< GPUs in each node, 1-128. Default 8. */
+    uint64_t nodes;         /**< Nodes, 1-65536. Default 1. */
+    /* ---- the GPU (hwfit_topology_set_gpu fills these from the catalog) ---- */
+    uint32_t gpu_pcie_gen;   /**< GPU host link PCIe generation, 1-6. Default 5. */
+    uint32_t gpu_pcie_lanes; /**< GPU host link width: 16, or 8 when slots are bifurcated. Default 16. */
+    uint32_t compute_capability; /**< NVIDIA SM version x 10 (120); 0 for AMD/unknown. Default 120. */
+    int gpu_p2p_capable; /**< 1 when the driver allows P2P over PCIe. Default 1. */
+    hwfit_gpu_peer_link peer_link;         /**< NVLink/xGMI, or none. Default none. */
+    hwfit_gpu_peer_topology peer_topology; /**< Switch, bridge or mesh. Default none. */
+    uint32_t peer_links;       /**< Peer links per GPU. Default 0. */
+    uint32_t peer_domain_gpus; /**< GPUs one peer fabric joins (bridge 2 or 4, HGX 8, NVL72 72). Default 0. */
+    double peer_bytes_per_s;   /**< Sum of a GPU's peer links, one direction, line rate, bytes/s. Default 0. */
+    int nvls;                  /**< 1 when NVLink SHARP is available (NVSwitch, sm_90+). Default 0. */
+    /* ---- the host ---- */
+    uint64_t sockets;             /**< CPU sockets per node, 1-8; must divide gpus_per_node. Default 2. */
+    hwfit_cpu_vendor cpu_vendor;  /**< CPU vendor. Default ::HWFIT_CPU_AMD. */
+    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets. Default 0. */
+    uint32_t switch_uplink_lanes; /**< Width of each switch's uplink to the CPU (same generation as the GPU link). Default 16. */
+    /** GPU P2P over PCIe. AUTO follows NCCL's default (src/graph/paths.cc, p2pLevel
+     *  PATH_PXB): P2P only between GPUs under one PCIe switch (or anywhere on AMD hosts
+     *  with at most 2 GPUs), and only if @c gpu_p2p_capable; otherwise traffic is staged
+     *  through host memory as NCCL's SHM transport does. ON forces P2P everywhere
+     *  (NCCL_P2P_LEVEL=SYS); OFF forces staging (NCCL_P2P_DISABLE=1). Default AUTO. */
+    hwfit_topology_mode p2p;
+    hwfit_link_kind socket_link_kind;  /**< Inter-socket link: ::HWFIT_LINK_XGMI or ::HWFIT_LINK_UPI. Default xGMI. */
+    uint32_t socket_link_generation;   /**< Its generation (link.h): xGMI 3, UPI 1-3. Default 3. */
+    uint32_t socket_links;             /**< Number of inter-socket links. Default 4. */
+    double host_memory_bytes_per_s;    /**< Peak DRAM bandwidth per socket, bytes/s. Default 614.4e9 (12 channels DDR5-6400). */
+    /* ---- the network ---- */
+    uint64_t nics_per_node;  /**< Network ports per node used by the GPUs. Default 0 (set when nodes > 1). */
+    hwfit_nic_kind nic_kind; /**< Transport. Default ::HWFIT_NIC_ROCE. */
+    double nic_bits_per_s;   /**< Speed of one port, bits/s (100-800 Gb/s; IB 100/200/400/800). Default 400e9. */
+    double nic_mtu_bytes;    /**< MTU (IB/RoCE path MTU 256-4096; TCP 576-9216), or 0 for the transport's default. Default 0. */
+    /** GPUDirect RDMA between NIC and GPU memory. AUTO follows NCCL's default
+     *  (netGdrLevel PATH_PXB): on when the NIC can share a PCIe switch with the GPU, i.e.
+     *  when @c pcie_switches > 0 or the GPUs sit on an NVSwitch baseboard; never with TCP.
+     *  Without it, network traffic is staged through host memory. Default AUTO. */
+    hwfit_topology_mode gpudirect_rdma;
+    /* ---- efficiencies and latencies (assumptions, with their sources) ---- */
+    /** Share of a PCIe link's line rate a collective achieves. Default 0.7617: NCCL models
+     *  a PCIe lane as width x speed / 80 (src/graph/topo.h), 48 GB/s for Gen5 x16 = 0.7617
+     *  of 63.0 GB/s. */
+    double pcie_efficiency;
+    /** Share of the P2P rate left when staging through host memory (SHM). Default 0.73,
+     *  calibrated: 35 GB/s busbw for 4 RTX 5090s on PCIe Gen5 without P2P (NVIDIA/nccl#1639)
+     *  against 48 GB/s with P2P. */
+    double shm_efficiency;
+    /** Share of peak DRAM bandwidth available to staged traffic. Default 0.75 (STREAM-like
+     *  sustained share). */
+    double host_memory_efficiency;
+    /** Share of one inter-socket link's line rate a GPU P2P flow achieves; socket links are
+     *  used one per flow. Default 0.70: 42-51 GB/s measured cross-socket P2P on EPYC
+     *  9004/9005 over 64 GB/s xGMI links (voipmonitor/rtx6kpro hardware/pcie-bandwidth.md). */
+    double socket_link_efficiency;
+    /** Share of NVLink/xGMI line rate. Default 0.80: 128-byte writes carry 32 bytes of
+     *  header (link.h; "~20GB/s effective" of 25, NVIDIA/nccl-tests#149). */
+    double peer_efficiency;
+    /** NVLS all-reduce algorithm bandwidth as a share of the effective peer bandwidth.
+     *  Default 0.797 = NCCL's Hopper nvlsEfficiency 0.85 x (16-1)/16 channels (tuning.cc). */
+    double nvls_efficiency;
+    /** Share of the NIC payload rate (after protocol overhead) achieved. Default 0.97:
+     *  48.5 of 49.7 GB/s per NDR port (NVIDIA/nccl-tests#267). */
+    double nic_efficiency;
+    /** Extra latency per ring step staged through host memory, s. Default 1.5e-6,
+     *  calibrated: 8-byte all-reduce of 8 RTX 4090s without P2P takes 42 us
+     *  (NVIDIA/nccl#1530) against NCCL's 20.6 us PCI model. */
+    double shm_step_latency_s;
+    /** CPU cost of posting a network operation, s; NCCL uses 1 us on Intel, 2 us on AMD
+     *  (tuning.cc getNetOverhead). Default 2e-6. */
+    double net_overhead_s;
+} hwfit_topology;
+
+/**
+ * @brief Fill a topology with the defaults documented on each field: one node of 8 GPUs
+ *        on PCIe Gen5 x16 root ports of 2 AMD sockets, no switches, no NVLink, P2P as
+ *        NCCL decides (so staged through host memory here), no network.
+ * @param[out] topology The topology; NULL is ignored.
+ */
+HWFIT_API void hwfit_topology_init(hwfit_topology *topology);
+
+/**
+ * @brief Copy a catalog card's links into a topology: PCIe generation and width (kept
+ *        when the card has no PCIe host link), compute capability, P2P capability, peer
+ *        link kind, topology, links, rate and domain, NVLS.
+ * @param[in,out] topology The topology; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     gpu      A catalog row; NULL gives ::HWFIT_EINVAL.
+ * @retval HWFIT_OK     copied.
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ */
+HWFIT_API hwfit_status hwfit_topology_set_gpu(hwfit_topology *topology, const hwfit_gpu *gpu);
+
+/**
+ * @brief Set the CPU vendor and what follows from it: AMD: 4 xGMI 3 socket links, 2 us
+ *        network overhead; Intel: 4 UPI 2.0 links (Sapphire/Emerald Rapids), 1 us; Arm:
+ *        socket links unchanged, 1 us (NCCL's getNetOverhead in tuning.cc).
+ * @param[in,out] topology The topology; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     vendor   The vendor.
+ * @retval HWFIT_OK     set.
+ * @retval HWFIT_EINVAL @p topology is NULL or @p vendor is not a ::hwfit_cpu_vendor.
+ */
+HWFIT_API hwfit_status hwfit_topology_set_cpu(hwfit_topology *topology, hwfit_cpu_vendor vendor);
+
+/**
+ * @brief Set the network from a NIC string "[<count>x]<speed>g-<roce|ib|tcp>", e.g.
+ *        "2x400g-roce", "8x400g-ib", "100g-tcp" (see ::hwfit_link_parse).
+ * @param[in]     text     The NIC string; NULL gives ::HWFIT_EINVAL.
+ * @param[in,out] topology Gets @c nics_per_node, @c nic_kind and @c nic_bits_per_s;
+ *                         NULL gives ::HWFIT_EINVAL. Untouched on error.
+ * @retval HWFIT_OK     set.
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ * @retval HWFIT_EPARSE not a NIC string (e.g. "pcie5x16", "400g").
+ * @retval HWFIT_EDOM   a speed that does not exist for the kind (e.g. "300g-ib").
+ */
+HWFIT_API hwfit_status hwfit_topology_parse_nic(const char *text, hwfit_topology *topology);
+
+/** @brief Collective operations, with the message size S as nccl-tests defines it. */
+typedef enum hwfit_collective_op {
+    HWFIT_COLLECTIVE_ALLREDUCE = 0,     /**< S = bytes of the buffer each rank holds. */
+    HWFIT_COLLECTIVE_ALLGATHER = 1,     /**< S = bytes of the gathered result (n x shard). */
+    HWFIT_COLLECTIVE_REDUCESCATTER = 2, /**< S = bytes of each rank's input (n x result). */
+    HWFIT_COLLECTIVE_BROADCAST = 3,     /**< S = bytes of the buffer. */
+    HWFIT_COLLECTIVE_REDUCE = 4,        /**< S = bytes of the buffer. */
+    HWFIT_COLLECTIVE_ALLTOALL = 5,      /**< S = bytes each rank sends in total (n blocks, own included). */
+    HWFIT_COLLECTIVE_SENDRECV = 6       /**< S = bytes each rank sends to the next (all ranks at once). */
+} hwfit_collective_op;
+
+/** @brief Algorithms. */
+typedef enum hwfit_collective_algorithm {
+    HWFIT_COLLECTIVE_ALGO_AUTO = 0,         /**< Choose the fastest of the library's algorithms. */
+    HWFIT_COLLECTIVE_ALGO_RING = 1,         /**< Ring (pipelined chain for broadcast/reduce). */
+    HWFIT_COLLECTIVE_ALGO_TREE = 2,         /**< NCCL's chain + double binary tree (all-reduce); binomial tree (broadcast/reduce). */
+    HWFIT_COLLECTIVE_ALGO_RECURSIVE = 3,    /**< Recursive halving/doubling (Rabenseifner), Bruck for all-to-all. */
+    HWFIT_COLLECTIVE_ALGO_DIRECT = 4,       /**< Every rank to every rank at once (all-to-all, send/receive, direct RS/AG). */
+    HWFIT_COLLECTIVE_ALGO_NVLS = 5,         /**< NVLink SHARP in-switch reduction (all-reduce, one NVSwitch node). */
+    HWFIT_COLLECTIVE_ALGO_HIERARCHICAL = 6  /**< All-reduce: reduce-scatter in node, all-reduce across nodes, all-gather in node. */
+} hwfit_collective_algorithm;
+
+/** @brief NCCL protocols. */
+typedef enum hwfit_collective_protocol {
+    HWFIT_COLLECTIVE_PROTO_AUTO = 0,   /**< Choose the fastest. */
+    HWFIT_COLLECTIVE_PROTO_LL = 1,     /**< Low latency: 8-byte stores with flags, half the bandwidth. */
+    HWFIT_COLLECTIVE_PROTO_LL128 = 2,  /**< 128-byte lines, NVLink only. */
+    HWFIT_COLLECTIVE_PROTO_SIMPLE = 3  /**< Full bandwidth, highest latency. */
+} hwfit_collective_protocol;
+
+/** @brief Which algorithms AUTO chooses from. */
+typedef enum hwfit_collective_library {
+    HWFIT_COLLECTIVE_LIBRARY_NCCL = 0, /**< What NCCL runs: ring/tree/NVLS all-reduce, ring for the others, direct all-to-all and send/receive. */
+    HWFIT_COLLECTIVE_LIBRARY_ANY = 1   /**< Every algorithm the topology allows. */
+} hwfit_collective_library;
+
+/** @brief The resource that bounds a collective. */
+typedef enum hwfit_collective_bottleneck {
+    HWFIT_COLLECTIVE_BOUND_LATENCY = 0,       /**< Latency outweighs bandwidth (small messages). */
+    HWFIT_COLLECTIVE_BOUND_GPU_PCIE = 1,      /**< A GPU's own PCIe link. */
+    HWFIT_COLLECTIVE_BOUND_SWITCH_UPLINK = 2, /**< A PCIe switch's uplink to the CPU. */
+    HWFIT_COLLECTIVE_BOUND_SOCKET_LINK = 3,   /**< The link between CPU sockets (xGMI/UPI). */
+    HWFIT_COLLECTIVE_BOUND_HOST_MEMORY = 4,   /**< Host DRAM bandwidth (traffic staged through it). */
+    HWFIT_COLLECTIVE_BOUND_PEER_LINK = 5,     /**< A GPU's NVLink/xGMI ports. */
+    HWFIT_COLLECTIVE_BOUND_NVLS = 6,          /**< The NVSwitch reduction engines (NVLS). */
+    HWFIT_COLLECTIVE_BOUND_NIC = 7,           /**< The node's network interfaces. */
+    HWFIT_COLLECTIVE_BOUND_PROTOCOL = 8       /**< The protocol's own bandwidth cap (LL). */
+} hwfit_collective_bottleneck;
+
+/** @brief One collective to estimate. Fill with ::hwfit_collective_init. */
+typedef struct hwfit_collective_in {
+    hwfit_topology topology;  /**< The cluster. Default: ::hwfit_topology_init. */
+    hwfit_collective_op op;   /**< Operation. Default all-reduce. */
+    double bytes;             /**< Message size S (nccl-tests convention, see ::hwfit_collective_op), bytes, 0-1e18. Default 1 GiB. */
+    uint64_t ranks;           /**< Ranks in the communicator, >= 2; 0 = every GPU of the topology. Default 0. */
+    uint64_t ranks_per_node;  /**< Ranks on each node used; 0 = min(ranks, gpus_per_node). Must divide @c ranks. Default 0. */
+    hwfit_collective_algorithm algorithm; /**< Forced algorithm, or AUTO. Default AUTO. */
+    hwfit_collective_protocol protocol;   /**< Forced protocol, or AUTO. Default AUTO. */
+    hwfit_collective_library library;     /**< What AUTO chooses from. Default NCCL. */
+} hwfit_collective_in;
+
+/** @brief The estimate. */
+typedef struct hwfit_collective_out {
+    double time_s;                 /**< Time of the operation, s. */
+    double algbw_bytes_per_s;      /**< S / time, bytes/s (nccl-tests "algbw"). */
+    double busbw_bytes_per_s;      /**< algbw x busbw factor, bytes/s (nccl-tests "busbw"). */
+    double busbw_factor;           /**< nccl-tests factor: 2(n-1)/n, (n-1)/n or 1. */
+    double latency_s;              /**< The latency (alpha) part of time_s, s. */
+    double bandwidth_time_s;       /**< The bandwidth (beta) part of time_s, s. */
+    double bottleneck_bytes_per_s; /**< Effective rate of the bounding resource, bytes/s. */
+    hwfit_collective_algorithm algorithm;  /**< Algorithm used. */
+    hwfit_collective_protocol protocol;    /**< Protocol used. */
+    hwfit_collective_bottleneck bottleneck; /**< What bounds it. */
+    uint64_t ranks;          /**< Ranks in the communicator. */
+    uint64_t ranks_per_node; /**< Ranks per node. */
+    uint64_t nodes;          /**< Nodes the communicator spans. */
+    int p2p;                 /**< 1 when every GPU-to-GPU PCIe hop in a node uses P2P; 0 when any is staged through host memory. */
+    int gpudirect_rdma;      /**< 1 when network traffic goes straight to GPU memory. */
+} hwfit_collective_out;
+
+/**
+ * @brief Fill a collective with the defaults: ::hwfit_topology_init, all-reduce of
+ *        1 GiB over every GPU, algorithm and protocol AUTO, library NCCL.
+ * @param[out] in The input; NULL is ignored.
+ */
+HWFIT_API void hwfit_collective_init(hwfit_collective_in *in);
+
+/**
+ * @brief Estimate one collective.
+ * @param[in]  in  The collective and topology; NULL gives ::HWFIT_EINVAL.
+ * @param[out] out The estimate; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK           estimated; every field is finite.
+ * @retval HWFIT_EINVAL       a pointer is NULL or an enum field is out of range.
+ * @retval HWFIT_EDOM         a number is NaN, infinite or out of range, or the counts do
+ *                            not fit (ranks < 2, ranks_per_node not dividing ranks, more
+ *                            ranks than GPUs, sockets or switches not dividing the GPUs,
+ *                            multi-node without NICs, a peer fabric without a rate).
+ * @retval HWFIT_EUNSUPPORTED the forced algorithm or protocol does not exist for this
+ *                            operation or topology (NVLS without NVSwitch, LL128 over PCIe,
+ *                            hierarchical on one node, tree for all-gather...).
+ */
+HWFIT_API hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in,
+                                                 hwfit_collective_out *out);
+
+/**
+ * @brief The nccl-tests bus-bandwidth factor: busbw = algbw x factor. All-reduce
+ *        2(n-1)/n; all-gather, reduce-scatter and all-to-all (n-1)/n; broadcast, reduce
+ *        and send/receive 1 (nccl-tests src/all_reduce.cu ... src/sendrecv.cu).
+ * @param[in]  op     The operation.
+ * @param[in]  ranks  n, >= 1.
+ * @param[out] factor The factor; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK     computed.
+ * @retval HWFIT_EINVAL @p factor is NULL or @p op is not a ::hwfit_collective_op.
+ * @retval HWFIT_EDOM   @p ranks is 0.
+ */
+HWFIT_API hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t ranks,
+                                                     double *factor);
+
+/** @brief Name of an operation: "allreduce", "allgather", "reducescatter", "broadcast",
+ *  "reduce", "alltoall", "sendrecv"; "unknown" otherwise. @param[in] op Any value.
+ *  @return A static string; never NULL. */
+HWFIT_API const char *hwfit_collective_op_name(hwfit_collective_op op);
+/** @brief Name of an algorithm: "auto", "ring", "tree", "recursive", "direct", "nvls",
+ *  "hierarchical"; "unknown" otherwise. @param[in] algorithm Any value.
+ *  @return A static string; never NULL. */
+HWFIT_API const char *hwfit_collective_algorithm_name(hwfit_collective_algorithm algorithm);
+/** @brief Name of a protocol: "auto", "ll", "ll128", "simple"; "unknown" otherwise.
+ *  @param[in] protocol Any value. @return A static string; never NULL. */
+HWFIT_API const char *hwfit_collective_protocol_name(hwfit_collective_protocol protocol);
+/** @brief Name of a bottleneck: "latency", "gpu-pcie", "switch-uplink", "socket-link",
+ *  "host-memory", "peer-link", "nvls", "nic", "protocol"; "unknown" otherwise.
+ *  @param[in] bottleneck Any value. @return A static string; never NULL. */
+HWFIT_API const char *hwfit_collective_bottleneck_name(hwfit_collective_bottleneck bottleneck);
+
+/**
+ * @brief Read an operation from its name (as ::hwfit_collective_op_name gives, also
+ *        "all_reduce", "all-reduce" and the like: dashes and underscores are ignored).
+ * @param[in]  name Name; NULL gives ::HWFIT_EINVAL.
+ * @param[out] op   The operation; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK        found.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_ENOTFOUND no such operation.
+ */
+HWFIT_API hwfit_status hwfit_collective_op_from_name(const char *name, hwfit_collective_op *op);
+
+/**
+ * @brief Read an algorithm from its name (as ::hwfit_collective_algorithm_name gives).
+ * @param[in]  name      Name; NULL gives ::HWFIT_EINVAL.
+ * @param[out] algorithm The algorithm; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK        found.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_ENOTFOUND no such algorithm.
+ */
+HWFIT_API hwfit_status hwfit_collective_algorithm_from_name(const char *name,
+                                                            hwfit_collective_algorithm *algorithm);
+
+/**
+ * @brief Read a protocol from its name (as ::hwfit_collective_protocol_name gives).
+ * @param[in]  name     Name; NULL gives ::HWFIT_EINVAL.
+ * @param[out] protocol The protocol; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK        found.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_ENOTFOUND no such protocol.
+ */
+HWFIT_API hwfit_status hwfit_collective_protocol_from_name(const char *name,
+                                                           hwfit_collective_protocol *protocol);
+
+/**
+ * @brief Communication of one training step, from plain numbers.
+ *
+ * How a caller fills it (the sharding and throughput modules do this from a model and a
+ * layout; any caller can do it by hand):
+ * - @c topology: the cluster, as for ::hwfit_collective_estimate.
+ * - @c tp, @c pp, @c dp, @c ep: parallel degrees. Ranks are ordered TP innermost, then DP
+ *   (with EP groups carved out of DP: ep must divide dp), then PP outermost, as Megatron-LM
+ *   orders them; so a TP group is tp consecutive GPUs, a DP or EP group has stride tp, and
+ *   the two ranks of a pipeline boundary are tp x dp apart. tp x dp x pp GPUs are used.
+ * - @c layers_per_stage: transformer layers on one pipeline stage.
+ * - @c micro_batches: micro-batches per step on each pipeline (gradient accumulation).
+ * - @c tp_collectives_per_layer: TP all-reduces per layer per micro-batch: 4 for Megatron
+ *   (2 forward, 2 backward; Shoeybi et al. 2019), 6 with full activation recomputation.
+ * - @c tp_bytes: bytes of one TP all-reduce: micro_batch x sequence x hidden x bytes per
+ *   activation element (e.g. 1 x 4096 x 8192 x 2 for bf16).
+ * - @c sequence_parallel: 1 replaces each TP all-reduce by a reduce-scatter plus an
+ *   all-gather of the same size (Korthikanti et al. 2022).
+ * - @c grad_bytes: gradient bytes one rank holds before data-parallel reduction: its
+ *   parameters after TP and PP sharding x bytes per gradient element.
+ * - @c param_bytes: parameter bytes one rank needs for compute (same sharding, bytes per
+ *   weight element); used by ZeRO gathers.
+ * - @c zero_stage: 0 all-reduces gradients once per step; 1 reduce-scatters gradients and
+ *   all-gathers updated parameters once per step; 2 reduce-scatters gradients every
+ *   micro-batch and all-gathers parameters once per step; 3 reduce-scatters gradients and
+ *   all-gathers parameters twice (forward and backward) every micro-batch (Rajbhandari et
+ *   al. 2020, DeepSpeed).
+ * - @c pp_bytes: activation bytes sent across one stage boundary per micro-batch
+ *   (micro_batch x sequence x hidden x bytes); forward activations and backward gradients
+ *   both cross it.
+ * - @c moe_layers_per_stage, @c ep_bytes: MoE layers on one stage and the bytes one rank
+ *   sends in one expert all-to-all (tokens x top-k x hidden x bytes); each MoE layer has
+ *   4 per micro-batch (dispatch and combine, forward and backward).
+ *
+ * Times are sums of collective times with no overlap with compute or each other; the
+ * throughput module decides what overlaps.
+ */
+typedef struct hwfit_collective_step_in {
+    hwfit_topology topology;        /**< The cluster. Default: ::hwfit_topology_init. */
+    uint64_t tp;                    /**< Tensor-parallel degree. Default 1. */
+    uint64_t pp;                    /**< Pipeline-parallel degree. Default 1. */
+    uint64_t dp;                    /**< Data-parallel degree. Default 1. */
+    uint64_t ep;                    /**< Expert-parallel degree, dividing dp. Default 1. */
+    uint64_t zero_stage;            /**< ZeRO stage 0-3. Default 0. */
+    uint64_t layers_per_stage;      /**< Transformer layers per pipeline stage. Default 1. */
+    uint64_t micro_batches;         /**< Micro-batches per step. Default 1. */
+    uint64_t tp_collectives_per_layer; /**< TP all-reduces per layer per micro-batch. Default 4. */
+    int sequence_parallel;          /**< 1: reduce-scatter + all-gather instead of all-reduce. Default 0. */
+    double tp_bytes;                /**< Bytes of one TP all-reduce. Default 0. */
+    double grad_bytes;              /**< Gradient bytes per rank. Default 0. */
+    double param_bytes;             /**< Parameter bytes per rank. Default 0. */
+    double pp_bytes;                /**< Activation bytes per stage boundary per micro-batch. Default 0. */
+    uint64_t moe_layers_per_stage;  /**< MoE layers per pipeline stage. Default 0. */
+    double ep_bytes;                /**< Bytes one rank sends in one expert all-to-all. Default 0. */
+    hwfit_collective_library library; /**< Algorithm repertoire. Default NCCL. */
+} hwfit_collective_step_in;
+
+/** @brief Communication time of one step, per class, and the collectives behind it. */
+typedef struct hwfit_collective_step_out {
+    double tp_s;    /**< Tensor-parallel all-reduces (or RS + AG), s. */
+    double dp_s;    /**< Data-parallel gradient all-reduce or reduce-scatters, s. */
+    double zero_s;  /**< ZeRO parameter all-gathers, s. */
+    double pp_s;    /**< Pipeline sends and receives on one stage boundary, s. */
+    double ep_s;    /**< Expert all-to-alls, s. */
+    double total_s; /**< Sum of the above, s. */
+    uint64_t tp_count;   /**< TP collectives per step. */
+    uint64_t dp_count;   /**< Gradient collectives per step. */
+    uint64_t zero_count; /**< Parameter all-gathers per step. */
+    uint64_t pp_count;   /**< Send/receive operations per step (one boundary). */
+    uint64_t ep_count;   /**< All-to-alls per step. */
+    hwfit_collective_out tp;   /**< One TP collective (all-reduce, or reduce-scatter with SP); zero when tp = 1. */
+    hwfit_collective_out dp;   /**< One gradient collective; zero when dp = 1. */
+    hwfit_collective_out pp;   /**< One pipeline send/receive; zero when pp = 1. */
+    hwfit_collective_out ep;   /**< One expert all-to-all; zero when ep = 1. */
+} hwfit_collective_step_out;
+
+/**
+ * @brief Fill a step with the defaults documented on each field (all degrees 1, no bytes).
+ * @param[out] in The input; NULL is ignored.
+ */
+HWFIT_API void hwfit_collective_step_init(hwfit_collective_step_in *in);
+
+/**
+ * @brief Communication time of one training step.
+ * @param[in]  in  The layout, sizes and topology; NULL gives ::HWFIT_EINVAL.
+ * @param[out] out Times per class; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK      estimated.
+ * @retval HWFIT_EINVAL  a pointer is NULL or an enum field is out of range.
+ * @retval HWFIT_EDOM    a number is NaN, infinite or negative, a degree is 0, or the zero
+ *                       stage is above 3; or the topology is invalid (as for
+ *                       ::hwfit_collective_estimate).
+ * @retval HWFIT_ELAYOUT the layout does not fit the topology: more GPUs than it has, ep
+ *                       not dividing dp, or a group that straddles nodes unevenly.
+ * @retval HWFIT_ERANGE  a count of collectives overflows 64 bits.
+ */
+HWFIT_API hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
+                                             hwfit_collective_step_out *out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWFIT_COLLECTIVE_H */

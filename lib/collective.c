@@ -1,0 +1,1215 @@
+/* collective.c - cost of collectives on a topology (collective.h).
+ *
+ * Bandwidth: every algorithm is a sequence of phases; a phase is a pattern of concurrent
+ * flows (ring neighbours, recursive-halving partners, all pairs, NIC hops). Flows are
+ * routed over the resources of one node (by symmetry every node loads its resources the
+ * same way): GPU PCIe links, switch uplinks, socket links, host memory, GPU peer ports,
+ * NICs. A phase takes max over resources of bytes / effective rate, and over flows of
+ * bytes / the flow's own cap (one socket link per P2P flow, one peer link per partner).
+ *
+ * Latency: NCCL's model (src/graph/tuning.cc, v2.28.7-1, ncclTunerConstantsDefaults and
+ * ncclTopoTuneModel): base latency per algorithm and protocol plus per-step hardware
+ * latency for NVLink, PCI or the network.
+ *
+ * Sources for every constant and formula: docs/formulas.md, section collective.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAXG HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE
+#define MAXS 8
+#define GB 1e9
+#define US 1e-6
+
+/* ---- NCCL constants (v2.28.7-1, src/graph/tuning.cc) --------------------------------- */
+
+enum { P_LL = 0, P_LL128 = 1, P_SIMPLE = 2 };
+enum { A_TREE = 0, A_RING = 1, A_NVLS = 2 };
+enum { HW_NVLINK = 0, HW_PCI = 1, HW_NET = 2 };
+
+/* baseLatencies[algo][proto], us: Tree, Ring, NVLS. */
+static const double base_lat[3][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}};
+/* hwLatencies[hw][algo][proto], us. */
+static const double hw_lat[3][3][3] = {
+    /* NVLINK */ {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}, {0, 0, 25}},
+    /* PCI    */ {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 0}},
+    /* NET    */ {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 18}},
+};
+/* llMaxBws[index1][index2], GB/s: index1 = GPU generation on one node (Volta, Ampere,
+ * Hopper, Blackwell) or CPU vendor row across nodes (0 Intel, 1 AMD); index2 = nodes 1,
+ * 2, 4+. */
+static const double ll_max_bw[4][3] = {
+    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {282.0, 90.0, 70.0}};
+/* treeCorrectionFactor[proto][log2(bytes / 64)], 64 B to 256 MiB. */
+static const double tree_corr[3][24] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0,
+     1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9,
+     1.0, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9,
+     .9},
+};
+#define RING_LL_BW_FACTOR 0.5        /* Ring LL: busBw * 0.5 */
+#define LL128_BW_FACTOR 0.92         /* Ring LL128: busBw * 0.92 */
+#define TREE_SIMPLE_BW_FACTOR 0.92   /* Tree AllReduce: busBw * 0.92 */
+#define TREE_LL_BW_DIVISOR 3.8       /* Tree LL: busBw / 3.8 */
+#define TREE_LL128_1NODE (7.0 / 9.0) /* Tree LL128 on one node */
+#define TREE_LL128_NODES (120.0 / 128.0)
+#define INTEL_P2P_FACTOR 1.2         /* topo: Intel CPUs turn P2P into 64-B TLPs, bw * 6/5 */
+#define RING_PLATEAU_BYTES_PER_RANK 4096.0 /* nBytes >= nRanks/16 * 64 KiB */
+
+/* ---- derived topology ----------------------------------------------------------------- */
+
+typedef struct net {
+    const hwfit_topology *t;
+    uint64_t G, gps, K, gpk, D; /* GPUs/node, per socket, switches, per switch, peer domain */
+    double bgpu, bup, bpeer, sock_single, sock_total, mem, nic; /* effective rates, bytes/s */
+    int gdr;
+} net;
+
+typedef struct comm {
+    uint64_t p, q, n; /* ranks, ranks per node, nodes */
+} comm;
+
+typedef struct loads {
+    double gpu_up[MAXG], gpu_dn[MAXG], peer_up[MAXG], peer_dn[MAXG];
+    double sw_up[MAXG], sw_dn[MAXG], sock[MAXS][MAXS], mem[MAXS];
+    double nic_up, nic_dn;
+    double flow_s; /* slowest single flow, s */
+    hwfit_collective_bottleneck flow_bound;
+    double flow_rate;
+} loads;
+
+typedef struct phase {
+    double time_s;
+    hwfit_collective_bottleneck bound;
+    double rate; /* effective rate of the bounding resource */
+} phase;
+
+static double line_rate(hwfit_link_kind kind, uint32_t gen, uint32_t width, int *ok) {
+    hwfit_link_in l;
+    hwfit_link_out o;
+    hwfit_link_init(&l);
+    l.kind = kind;
+    l.generation = gen;
+    l.width = width;
+    if (hwfit_link_rate(&l, &o) != HWFIT_OK) {
+        *ok = 0;
+        return 0.0;
+    }
+    return o.line_bytes_per_s;
+}
+
+static int eff_ok(double e) { return hwfit__in_range(e, 1e-6, 1.0); }
+static int mode_ok(hwfit_topology_mode m) { return (unsigned)m <= (unsigned)HWFIT_TOPOLOGY_OFF; }
+
+/* Validate the topology and derive rates. */
+static hwfit_status net_setup(const hwfit_topology *t, net *nt) {
+    memset(nt, 0, sizeof *nt);
+    nt->t = t;
+    if ((unsigned)t->peer_link > (unsigned)HWFIT_GPU_PEER_XGMI ||
+        (unsigned)t->peer_topology > (unsigned)HWFIT_GPU_PEER_TOPOLOGY_MESH ||
+        (unsigned)t->cpu_vendor > (unsigned)HWFIT_CPU_ARM ||
+        (unsigned)t->nic_kind > (unsigned)HWFIT_NIC_TCP || !mode_ok(t->p2p) ||
+        !mode_ok(t->gpudirect_rdma) || (unsigned)t->socket_link_kind > (unsigned)HWFIT_LINK_UPI)
+        return HWFIT_EINVAL;
+    if (t->gpus_per_node < 1 || t->gpus_per_node > MAXG) return HWFIT_EDOM;
+    if (t->nodes < 1 || t->nodes > HWFIT_TOPOLOGY_MAX_NODES) return HWFIT_EDOM;
+    if (t->sockets < 1 || t->sockets > MAXS || t->gpus_per_node % t->sockets != 0)
+        return HWFIT_EDOM;
+    if (t->pcie_switches > t->gpus_per_node) return HWFIT_EDOM;
+    if (t->pcie_switches > 0 &&
+        (t->gpus_per_node % t->pcie_switches != 0 || t->pcie_switches % t->sockets != 0))
+        return HWFIT_EDOM;
+    if (t->compute_capability > 1000) return HWFIT_EDOM;
+    if (!eff_ok(t->pcie_efficiency) || !eff_ok(t->shm_efficiency) ||
+        !eff_ok(t->host_memory_efficiency) || !eff_ok(t->socket_link_efficiency) ||
+        !eff_ok(t->peer_efficiency) || !eff_ok(t->nvls_efficiency) || !eff_ok(t->nic_efficiency))
+        return HWFIT_EDOM;
+    if (!hwfit__in_range(t->shm_step_latency_s, 0.0, 1.0) ||
+        !hwfit__in_range(t->net_overhead_s, 0.0, 1.0))
+        return HWFIT_EDOM;
+    if (!hwfit__in_range(t->host_memory_bytes_per_s, 1e6, 1e15)) return HWFIT_EDOM;
+    nt->G = t->gpus_per_node;
+    nt->gps = t->gpus_per_node / t->sockets;
+    nt->K = t->pcie_switches;
+    nt->gpk = nt->K ? nt->G / nt->K : 0;
+    int ok = 1;
+    nt->bgpu = line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->gpu_pcie_lanes, &ok) *
+               t->pcie_efficiency;
+    nt->bup = nt->K ? line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->switch_uplink_lanes, &ok) *
+                          t->pcie_efficiency
+                    : 0.0;
+    if (!ok) return HWFIT_EDOM;
+    if (t->sockets > 1) {
+        if (t->socket_link_kind != HWFIT_LINK_XGMI && t->socket_link_kind != HWFIT_LINK_UPI)
+            return HWFIT_EDOM;
+        if (t->socket_links < 1 || t->socket_links > 8) return HWFIT_EDOM;
+        nt->sock_single = line_rate(t->socket_link_kind, t->socket_link_generation, 1, &ok) *
+                          t->socket_link_efficiency;
+        if (!ok) return HWFIT_EDOM;
+        nt->sock_total = nt->sock_single * t->socket_links;
+    }
+    nt->mem = t->host_memory_bytes_per_s * t->host_memory_efficiency;
+    if (t->peer_link != HWFIT_GPU_PEER_NONE) {
+        if (t->peer_topology == HWFIT_GPU_PEER_TOPOLOGY_NONE || t->peer_links < 1 ||
+            t->peer_domain_gpus < 2 || !hwfit__in_range(t->peer_bytes_per_s, 1e6, 1e15))
+            return HWFIT_EDOM;
+        nt->D = t->peer_domain_gpus < nt->G ? t->peer_domain_gpus : nt->G;
+        nt->bpeer = t->peer_bytes_per_s * t->peer_efficiency;
+    }
+    /* NICs are checked when a communicator spans nodes (collective_setup). */
+    nt->gdr = t->gpudirect_rdma == HWFIT_TOPOLOGY_ON ||
+              (t->gpudirect_rdma == HWFIT_TOPOLOGY_AUTO &&
+               (t->pcie_switches > 0 || t->peer_topology == HWFIT_GPU_PEER_TOPOLOGY_SWITCH));
+    if (t->nic_kind == HWFIT_NIC_TCP) nt->gdr = 0;
+    return HWFIT_OK;
+}
+
+static hwfit_status nic_setup(net *nt) {
+    const hwfit_topology *t = nt->t;
+    if (t->nics_per_node < 1 || t->nics_per_node > 64) return HWFIT_EDOM;
+    hwfit_link_in l;
+    hwfit_link_out o;
+    hwfit_link_init(&l);
+    l.width = 1;
+    if (!hwfit__finite(t->nic_bits_per_s) || !hwfit__finite(t->nic_mtu_bytes)) return HWFIT_EDOM;
+    l.payload_bytes = t->nic_mtu_bytes;
+    if (t->nic_kind == HWFIT_NIC_INFINIBAND) {
+        l.kind = HWFIT_LINK_INFINIBAND;
+        if (t->nic_bits_per_s == 100e9) l.generation = HWFIT_LINK_IB_EDR;
+        else if (t->nic_bits_per_s == 200e9) l.generation = HWFIT_LINK_IB_HDR;
+        else if (t->nic_bits_per_s == 400e9) l.generation = HWFIT_LINK_IB_NDR;
+        else if (t->nic_bits_per_s == 800e9) l.generation = HWFIT_LINK_IB_XDR;
+        else return HWFIT_EDOM;
+    } else {
+        l.kind = HWFIT_LINK_ETHERNET;
+        l.port_bits_per_s = t->nic_bits_per_s;
+        l.transport = t->nic_kind == HWFIT_NIC_TCP ? HWFIT_LINK_TRANSPORT_TCP
+                                                   : HWFIT_LINK_TRANSPORT_ROCEV2;
+    }
+    if (hwfit_link_rate(&l, &o) != HWFIT_OK) return HWFIT_EDOM;
+    nt->nic = o.payload_bytes_per_s * (double)t->nics_per_node * t->nic_efficiency;
+    return HWFIT_OK;
+}
+
+/* ---- routing one flow ------------------------------------------------------------------ */
+
+static uint64_t sock_of(const net *nt, uint64_t i) { return i / nt->gps; }
+static uint64_t sw_of(const net *nt, uint64_t i) { return nt->K ? i / nt->gpk : 0; }
+
+static int peer_pair(const net *nt, uint64_t i, uint64_t j) {
+    return nt->D >= 2 && i / nt->D == j / nt->D;
+}
+
+/* NCCL's P2P policy (src/graph/paths.cc): P2P up to PATH_PXB (same PCIe switch); on AMD
+ * x86 with at most 2 GPUs, everywhere; never when the driver has no P2P. */
+static int p2p_pair(const net *nt, uint64_t i, uint64_t j) {
+    const hwfit_topology *t = nt->t;
+    if (t->p2p == HWFIT_TOPOLOGY_ON) return 1;
+    if (t->p2p == HWFIT_TOPOLOGY_OFF || !t->gpu_p2p_capable) return 0;
+    if (nt->K > 0 && sw_of(nt, i) == sw_of(nt, j)) return 1;
+    return t->cpu_vendor == HWFIT_CPU_AMD && nt->G <= 2;
+}
+
+static void flow_cap(loads *ld, double bytes, double rate, hwfit_collective_bottleneck b) {
+    if (rate <= 0.0) return;
+    double s = bytes / rate;
+    if (s > ld->flow_s) {
+        ld->flow_s = s;
+        ld->flow_bound = b;
+        ld->flow_rate = rate;
+    }
+}
+
+/* A flow of b bytes from local GPU i to local GPU j (same node). `spread`: the flow stands
+ * for many rings over different peer links (ring and chain patterns). */
+static void flow_local(const net *nt, const comm *c, loads *ld, uint64_t i, uint64_t j,
+                       double b, int spread) {
+    const hwfit_topology *t = nt->t;
+    if (peer_pair(nt, i, j)) {
+        ld->peer_up[i] += b;
+        ld->peer_dn[j] += b;
+        if (t->peer_topology != HWFIT_GPU_PEER_TOPOLOGY_SWITCH) {
+            /* One link bundle per partner; rings can use every partner in the domain. */
+            double partners = (double)(nt->D - 1);
+            uint64_t in_dom = c->q < nt->D ? c->q : nt->D;
+            double usable = spread ? (double)(in_dom - 1) : 1.0;
+            flow_cap(ld, b, nt->bpeer * usable / partners, HWFIT_COLLECTIVE_BOUND_PEER_LINK);
+        }
+        return;
+    }
+    uint64_t si = sock_of(nt, i), sj = sock_of(nt, j);
+    if (p2p_pair(nt, i, j)) {
+        int via_cpu = nt->K == 0 || sw_of(nt, i) != sw_of(nt, j);
+        double w = via_cpu && t->cpu_vendor == HWFIT_CPU_INTEL ? INTEL_P2P_FACTOR : 1.0;
+        ld->gpu_up[i] += b * w;
+        ld->gpu_dn[j] += b * w;
+        if (nt->K > 0 && sw_of(nt, i) != sw_of(nt, j)) {
+            ld->sw_up[sw_of(nt, i)] += b * w;
+            ld->sw_dn[sw_of(nt, j)] += b * w;
+        }
+        if (si != sj) {
+            ld->sock[si][sj] += b;
+            flow_cap(ld, b, nt->sock_single, HWFIT_COLLECTIVE_BOUND_SOCKET_LINK);
+        }
+    } else {
+        /* Staged through host memory (NCCL SHM): written by i, read by j; the buffer is
+         * in j's socket; cache-coherent traffic spreads over all socket links. */
+        ld->gpu_up[i] += b / t->shm_efficiency;
+        ld->gpu_dn[j] += b / t->shm_efficiency;
+        if (nt->K > 0) {
+            ld->sw_up[sw_of(nt, i)] += b;
+            ld->sw_dn[sw_of(nt, j)] += b;
+        }
+        ld->mem[sj] += 2.0 * b;
+        if (si != sj) ld->sock[si][sj] += b;
+    }
+}
+
+/* b bytes leaving local GPU i for another node, or arriving at it (dir 1 out, 0 in). */
+static void flow_net(const net *nt, loads *ld, uint64_t i, double b, int out) {
+    if (out) ld->nic_up += b;
+    else ld->nic_dn += b;
+    double *gpu = out ? ld->gpu_up : ld->gpu_dn;
+    double *sw = out ? ld->sw_up : ld->sw_dn;
+    if (nt->gdr) {
+        gpu[i] += b; /* the NIC shares the GPU's PCIe switch */
+    } else {
+        gpu[i] += b / nt->t->shm_efficiency;
+        if (nt->K > 0) sw[sw_of(nt, i)] += b;
+        ld->mem[sock_of(nt, i)] += 2.0 * b; /* GPU and NIC both touch host memory */
+    }
+}
+
+static void loads_clear(loads *ld) {
+    memset(ld, 0, sizeof *ld);
+    ld->flow_bound = HWFIT_COLLECTIVE_BOUND_LATENCY;
+}
+
+static void consider(phase *ph, double bytes, double rate, hwfit_collective_bottleneck b) {
+    if (bytes <= 0.0 || rate <= 0.0) return;
+    double s = bytes / rate;
+    if (s > ph->time_s) {
+        ph->time_s = s;
+        ph->bound = b;
+        ph->rate = rate;
+    }
+}
+
+static phase loads_time(const net *nt, const loads *ld) {
+    phase ph = {0.0, HWFIT_COLLECTIVE_BOUND_LATENCY, 0.0};
+    for (uint64_t i = 0; i < nt->G; i++) {
+        consider(&ph, ld->gpu_up[i], nt->bgpu, HWFIT_COLLECTIVE_BOUND_GPU_PCIE);
+        consider(&ph, ld->gpu_dn[i], nt->bgpu, HWFIT_COLLECTIVE_BOUND_GPU_PCIE);
+        consider(&ph, ld->peer_up[i], nt->bpeer, HWFIT_COLLECTIVE_BOUND_PEER_LINK);
+        consider(&ph, ld->peer_dn[i], nt->bpeer, HWFIT_COLLECTIVE_BOUND_PEER_LINK);
+    }
+    for (uint64_t k = 0; k < nt->K; k++) {
+        consider(&ph, ld->sw_up[k], nt->bup, HWFIT_COLLECTIVE_BOUND_SWITCH_UPLINK);
+        consider(&ph, ld->sw_dn[k], nt->bup, HWFIT_COLLECTIVE_BOUND_SWITCH_UPLINK);
+    }
+    for (uint64_t a = 0; a < nt->t->sockets; a++) {
+        consider(&ph, ld->mem[a], nt->mem, HWFIT_COLLECTIVE_BOUND_HOST_MEMORY);
+        for (uint64_t b = 0; b < nt->t->sockets; b++)
+            if (a != b)
+                consider(&ph, ld->sock[a][b], nt->sock_total, HWFIT_COLLECTIVE_BOUND_SOCKET_LINK);
+    }
+    consider(&ph, ld->nic_up, nt->nic, HWFIT_COLLECTIVE_BOUND_NIC);
+    consider(&ph, ld->nic_dn, nt->nic, HWFIT_COLLECTIVE_BOUND_NIC);
+    if (ld->flow_s > ph.time_s) {
+        ph.time_s = ld->flow_s;
+        ph.bound = ld->flow_bound;
+        ph.rate = ld->flow_rate;
+    }
+    return ph;
+}
+
+/* ---- patterns --------------------------------------------------------------------------- */
+
+/* Channels that leave a node: one per NIC (NCCL builds rings per NIC rail), at most q. */
+static uint64_t net_channels(const net *nt, const comm *c) {
+    uint64_t m = nt->t->nics_per_node < c->q ? nt->t->nics_per_node : c->q;
+    return m < 1 ? 1 : m;
+}
+
+/* Ring: every rank sends x bytes to the next. Across nodes there is one ring per NIC
+ * rail: ring e enters each node at GPU e*q/m, visits the node's GPUs in order and leaves
+ * from the GPU before its entry, so every GPU still sends and receives x in total. */
+static phase pat_ring(const net *nt, const comm *c, loads *ld, double x) {
+    loads_clear(ld);
+    if (c->n == 1) {
+        for (uint64_t i = 0; i < c->q; i++) flow_local(nt, c, ld, i, (i + 1) % c->q, x, 1);
+        return loads_time(nt, ld);
+    }
+    uint64_t m = net_channels(nt, c);
+    double xc = x / (double)m;
+    for (uint64_t e = 0; e < m; e++) {
+        uint64_t a = e * (c->q / m);
+        for (uint64_t j = 0; j + 1 < c->q; j++)
+            flow_local(nt, c, ld, (a + j) % c->q, (a + j + 1) % c->q, xc, 1);
+        flow_net(nt, ld, (a + c->q - 1) % c->q, xc, 1);
+        flow_net(nt, ld, a, xc, 0);
+    }
+    return loads_time(nt, ld);
+}
+
+/* Tree all-reduce (NCCL): in each node a chain carrying x both ways (reduce up, broadcast
+ * down), and y bytes per direction between nodes from the chain's head; one chain per
+ * NIC rail as for rings. */
+static phase pat_tree(const net *nt, const comm *c, loads *ld, double x, double y) {
+    loads_clear(ld);
+    uint64_t m = c->n > 1 ? net_channels(nt, c) : 1;
+    double xc = x / (double)m, yc = y / (double)m;
+    for (uint64_t e = 0; e < m; e++) {
+        uint64_t a = e * (c->q / m);
+        for (uint64_t j = 0; j + 1 < c->q; j++) {
+            uint64_t u = (a + j) % c->q, v = (a + j + 1) % c->q;
+            flow_local(nt, c, ld, u, v, xc, 1);
+            flow_local(nt, c, ld, v, u, xc, 1);
+        }
+        if (c->n > 1) {
+            flow_net(nt, ld, a, yc, 1);
+            flow_net(nt, ld, a, yc, 0);
+        }
+    }
+    return loads_time(nt, ld);
+}
+
+/* Every rank exchanges x bytes with rank ^ d (ranks >= p have no partner). */
+static phase pat_xor(const net *nt, const comm *c, loads *ld, uint64_t d, double x) {
+    loads_clear(ld);
+    for (uint64_t i = 0; i < c->q; i++) {
+        uint64_t partner = i ^ d;
+        if (partner >= c->p) continue;
+        if (partner < c->q) {
+            flow_local(nt, c, ld, i, partner, x, 0);
+        } else {
+            flow_net(nt, ld, i, x, 1);
+            flow_net(nt, ld, i, x, 0);
+        }
+    }
+    return loads_time(nt, ld);
+}
+
+/* Every rank sends x bytes to rank + d (mod p). */
+static phase pat_shift(const net *nt, const comm *c, loads *ld, uint64_t d, double x) {
+    loads_clear(ld);
+    if (c->n == 1) {
+        for (uint64_t i = 0; i < c->q; i++) flow_local(nt, c, ld, i, (i + d) % c->q, x, 0);
+        return loads_time(nt, ld);
+    }
+    for (uint64_t i = 0; i < c->q; i++) {
+        if (i + d < c->q) flow_local(nt, c, ld, i, i + d, x, 0);
+        else flow_net(nt, ld, i, x, 1);
+        if (i < d) flow_net(nt, ld, i, x, 0);
+    }
+    return loads_time(nt, ld);
+}
+
+/* Every rank sends b bytes to every other rank at once. */
+static phase pat_all_pairs(const net *nt, const comm *c, loads *ld, double b) {
+    loads_clear(ld);
+    for (uint64_t i = 0; i < c->q; i++) {
+        for (uint64_t j = 0; j < c->q; j++)
+            if (i != j) flow_local(nt, c, ld, i, j, b, 0);
+        if (c->n > 1) {
+            double remote = b * (double)(c->p - c->q);
+            flow_net(nt, ld, i, remote, 1);
+            flow_net(nt, ld, i, remote, 0);
+        }
+    }
+    return loads_time(nt, ld);
+}
+
+/* Every GPU of the node exchanges x bytes with its peer of the same index on other nodes
+ * (the inter-node step of the hierarchical all-reduce: one ring per GPU rail). */
+static phase pat_rails(const net *nt, const comm *c, loads *ld, double x) {
+    loads_clear(ld);
+    for (uint64_t i = 0; i < c->q; i++) {
+        flow_net(nt, ld, i, x, 1);
+        flow_net(nt, ld, i, x, 0);
+    }
+    return loads_time(nt, ld);
+}
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static uint64_t log2_floor(uint64_t x) {
+    uint64_t l = 0;
+    while (x > 1) x >>= 1, l++;
+    return l;
+}
+
+static uint64_t log2_ceil(uint64_t x) {
+    uint64_t l = log2_floor(x);
+    return is_pow2(x) ? l : l + 1;
+}
+
+/* ---- algorithms ------------------------------------------------------------------------ */
+
+typedef struct ctx {
+    const hwfit_collective_in *in;
+    net nt;
+    comm c;
+    loads ld;
+    int intra_nvlink;   /* every intra-node ring hop is a peer (NVLink/xGMI) hop */
+    double staged_frac; /* share of intra-node ring hops staged through host memory */
+    int p2p_used;
+} ctx;
+
+/* Sum of phases; the bound is that of the longest phase. */
+typedef struct bw_sum {
+    double time_s, longest_s, rate;
+    hwfit_collective_bottleneck bound;
+} bw_sum;
+
+static void sum_add(bw_sum *s, phase ph, double times) {
+    s->time_s += ph.time_s * times;
+    if (ph.time_s > s->longest_s) {
+        s->longest_s = ph.time_s;
+        s->bound = ph.bound;
+        s->rate = ph.rate;
+    }
+}
+
+typedef struct result {
+    double time_s, latency_s, bw_s, rate;
+    hwfit_collective_bottleneck bound;
+} result;
+
+static int intra_hw(const ctx *x) { return x->intra_nvlink ? HW_NVLINK : HW_PCI; }
+
+/* Latency of one intra-node step, s (NCCL hwLatencies plus host staging). */
+static double step_intra(const ctx *x, int row, int proto, int ring_net_floor) {
+    double l = hw_lat[intra_hw(x)][row][proto] * US;
+    if (!x->intra_nvlink) l += x->staged_frac * x->nt.t->shm_step_latency_s;
+    if (ring_net_floor && x->c.n > 1) {
+        /* NCCL: intraLat = max(intraLat, netOverhead (x3 for Simple)) across nodes. */
+        double ov = x->nt.t->net_overhead_s * (proto == P_SIMPLE ? 3.0 : 1.0);
+        if (ov > l) l = ov;
+    }
+    return l;
+}
+
+/* Latency of one inter-node step, s. NCCL uses the Tree row when there is 1 GPU per node. */
+static double step_inter(const ctx *x, int row, int proto) {
+    if (row == A_RING && x->c.q == 1) row = A_TREE;
+    return hw_lat[HW_NET][row][proto] * US;
+}
+
+/* Latency of a step between ranks d apart. */
+static double step_dist(const ctx *x, uint64_t d, int proto) {
+    return (x->c.n == 1 || d < x->c.q) ? step_intra(x, A_RING, proto, 0)
+                                       : step_inter(x, A_RING, proto);
+}
+
+static double ll_max(const ctx *x) {
+    uint32_t cc = x->nt.t->compute_capability;
+    size_t row, col;
+    if (x->c.n == 1) {
+        row = cc == 0 ? 2 : cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0;
+        col = 0;
+    } else {
+        row = x->nt.t->cpu_vendor == HWFIT_CPU_AMD ? 1 : 0;
+        col = x->c.n == 2 ? 1 : 2;
+    }
+    return ll_max_bw[row][col] * GB;
+}
+
+/* NCCL's tree correction, interpolated in log2(bytes) so time never drops as bytes grow;
+ * 1.0 beyond the table's last column (256 MiB). */
+static double tree_correction(int proto, double bytes) {
+    double lx = bytes > 64.0 ? log2(bytes / 64.0) : 0.0;
+    if (lx >= 24.0) return 1.0;
+    size_t k = (size_t)lx;
+    double f = lx - (double)k;
+    double a = tree_corr[proto][k], b = k + 1 < 24 ? tree_corr[proto][k + 1] : 1.0;
+    return a + (b - a) * f;
+}
+
+static double busbw_factor(hwfit_collective_op op, uint64_t n) {
+    double dn = (double)n;
+    switch (op) {
+    case HWFIT_COLLECTIVE_ALLREDUCE: return 2.0 * (dn - 1.0) / dn;
+    case HWFIT_COLLECTIVE_ALLGATHER:
+    case HWFIT_COLLECTIVE_REDUCESCATTER:
+    case HWFIT_COLLECTIVE_ALLTOALL: return (dn - 1.0) / dn;
+    case HWFIT_COLLECTIVE_BROADCAST:
+    case HWFIT_COLLECTIVE_REDUCE:
+    case HWFIT_COLLECTIVE_SENDRECV: return 1.0;
+    }
+    return 1.0;
+}
+
+/* Recursive doubling all-gather volumes (Bruck-style shifts when p is not a power of 2):
+ * step k moves min(2^(k-1), p - 2^(k-1)) shards of s/p to the rank 2^(k-1) away. Also the
+ * reduce-scatter (recursive halving) cost: the same volumes in reverse. */
+static void rec_gather(ctx *x, double s, bw_sum *bw, double *lat, int proto) {
+    uint64_t p = x->c.p, steps = log2_ceil(p);
+    for (uint64_t k = 0; k < steps; k++) {
+        uint64_t d = (uint64_t)1 << k;
+        uint64_t blocks = d < p - d ? d : p - d;
+        double b = s / (double)p * (double)blocks;
+        phase ph = is_pow2(p) ? pat_xor(&x->nt, &x->c, &x->ld, d, b)
+                              : pat_shift(&x->nt, &x->c, &x->ld, d, b);
+        sum_add(bw, ph, 1.0);
+        *lat += step_dist(x, d, proto);
+    }
+}
+
+/* Simple-protocol bandwidth time and latency of one algorithm; EUNSUPPORTED when the
+ * algorithm does not exist for the operation or topology. */
+static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto, bw_sum *bw,
+                                double *lat) {
+    const net *nt = &x->nt;
+    const comm *c = &x->c;
+    const hwfit_topology *t = nt->t;
+    double s = x->in->bytes, p = (double)c->p, n = (double)c->n, q = (double)c->q;
+    memset(bw, 0, sizeof *bw);
+    bw->bound = HWFIT_COLLECTIVE_BOUND_LATENCY;
+    *lat = 0.0;
+    hwfit_collective_op op = x->in->op;
+    switch (a) {
+    case HWFIT_COLLECTIVE_ALGO_RING: {
+        if (op == HWFIT_COLLECTIVE_ALLTOALL || op == HWFIT_COLLECTIVE_SENDRECV)
+            return HWFIT_EUNSUPPORTED;
+        if (op == HWFIT_COLLECTIVE_BROADCAST || op == HWFIT_COLLECTIVE_REDUCE) {
+            /* Pipelined chain: S over every hop. NCCL: nsteps = p hops of latency, the
+             * Simple protocol using the Tree row ("chunk latency"). */
+            sum_add(bw, pat_ring(nt, c, &x->ld, s), 1.0);
+            int row = proto == P_SIMPLE ? A_TREE : A_RING;
+            double hop = c->n == 1 ? step_intra(x, row, proto, 0) : step_inter(x, row, proto);
+            *lat = base_lat[A_RING][proto] * US + p * hop;
+            return HWFIT_OK;
+        }
+        int ar = op == HWFIT_COLLECTIVE_ALLREDUCE;
+        double steps = ar ? 2.0 * (p - 1.0) : p - 1.0;
+        double inter = ar ? 2.0 * (n - 1.0) : n - 1.0;
+        sum_add(bw, pat_ring(nt, c, &x->ld, s * (ar ? 2.0 : 1.0) * (p - 1.0) / p), 1.0);
+        *lat = base_lat[A_RING][proto] * US + (steps - inter) * step_intra(x, A_RING, proto, 1) +
+               inter * step_inter(x, A_RING, proto);
+        /* NCCL's ring plateau effect across nodes for large Simple all-reduces. */
+        if (ar && proto == P_SIMPLE && c->n > 1 && s >= RING_PLATEAU_BYTES_PER_RANK * p)
+            *lat *= (t->compute_capability == 0 || t->compute_capability >= 80) ? 1.4 : 1.9;
+        return HWFIT_OK;
+    }
+    case HWFIT_COLLECTIVE_ALGO_TREE: {
+        if (op == HWFIT_COLLECTIVE_ALLREDUCE) {
+            /* Between nodes the double binary tree is charged the ring's volume,
+             * 2(p-1)/p S per node and direction: measured two-node all-reduces
+             * (NVIDIA/nccl-tests#175) show no gain over it. */
+            sum_add(bw, pat_tree(nt, c, &x->ld, s, 2.0 * (p - 1.0) / p * s), 1.0);
+            *lat = base_lat[A_TREE][proto] * US +
+                   2.0 * ((q - 1.0) * step_intra(x, A_TREE, proto, 0) +
+                          (double)log2_floor(c->n) * step_inter(x, A_TREE, proto));
+            return HWFIT_OK;
+        }
+        if (op == HWFIT_COLLECTIVE_BROADCAST || op == HWFIT_COLLECTIVE_REDUCE) {
+            /* Binomial tree: ceil(log2 p) rounds, each moving the whole buffer one hop. */
+            uint64_t steps = log2_ceil(c->p);
+            *lat = base_lat[A_TREE][proto] * US;
+            for (uint64_t k = 0; k < steps; k++) {
+                uint64_t d = (uint64_t)1 << k;
+                sum_add(bw, pat_xor(nt, c, &x->ld, d, s), 1.0);
+                *lat += step_dist(x, d, proto);
+            }
+            return HWFIT_OK;
+        }
+        return HWFIT_EUNSUPPORTED;
+    }
+    case HWFIT_COLLECTIVE_ALGO_RECURSIVE: {
+        *lat = base_lat[A_RING][proto] * US;
+        if (op == HWFIT_COLLECTIVE_SENDRECV) return HWFIT_EUNSUPPORTED;
+        if (op == HWFIT_COLLECTIVE_ALLTOALL) {
+            /* Bruck: ceil(log2 p) rounds, each sending about half the data 2^k ranks on. */
+            uint64_t steps = log2_ceil(c->p);
+            for (uint64_t k = 0; k < steps; k++) {
+                uint64_t d = (uint64_t)1 << k;
+                sum_add(bw, pat_shift(nt, c, &x->ld, d, s / 2.0), 1.0);
+                *lat += step_dist(x, d, proto);
+            }
+            return HWFIT_OK;
+        }
+        if (op == HWFIT_COLLECTIVE_ALLGATHER || op == HWFIT_COLLECTIVE_REDUCESCATTER) {
+            rec_gather(x, s, bw, lat, proto);
+            return HWFIT_OK;
+        }
+        /* All-reduce (Rabenseifner: reduce-scatter by halving, all-gather by doubling);
+         * broadcast (scatter + all-gather) and reduce (reduce-scatter + gather) move the
+         * same volumes. Not a power of 2: fold the extra ranks in and out first (MPICH). */
+        uint64_t l = log2_floor(c->p), p2 = (uint64_t)1 << l;
+        for (uint64_t k = 1; k <= l; k++) {
+            uint64_t d = p2 >> k;
+            sum_add(bw, pat_xor(nt, c, &x->ld, d, s / (double)((uint64_t)1 << k)), 2.0);
+            *lat += 2.0 * step_dist(x, d, proto);
+        }
+        if (p2 != c->p) {
+            sum_add(bw, pat_xor(nt, c, &x->ld, p2, s), 2.0);
+            *lat += 2.0 * step_dist(x, p2, proto);
+        }
+        return HWFIT_OK;
+    }
+    case HWFIT_COLLECTIVE_ALGO_DIRECT: {
+        double peers_lat = (q - 1.0) * step_intra(x, A_RING, proto, 0) +
+                           (p - q) * step_inter(x, A_RING, proto);
+        *lat = base_lat[A_RING][proto] * US;
+        switch (op) {
+        case HWFIT_COLLECTIVE_SENDRECV:
+            sum_add(bw, pat_shift(nt, c, &x->ld, 1, s), 1.0);
+            *lat += c->n > 1 ? step_inter(x, A_RING, proto) : step_intra(x, A_RING, proto, 0);
+            return HWFIT_OK;
+        case HWFIT_COLLECTIVE_ALLTOALL:
+        case HWFIT_COLLECTIVE_ALLGATHER:
+        case HWFIT_COLLECTIVE_REDUCESCATTER:
+            sum_add(bw, pat_all_pairs(nt, c, &x->ld, s / p), 1.0);
+            *lat += peers_lat;
+            return HWFIT_OK;
+        case HWFIT_COLLECTIVE_ALLREDUCE: /* reduce-scatter then all-gather, both direct */
+            sum_add(bw, pat_all_pairs(nt, c, &x->ld, s / p), 2.0);
+            *lat += 2.0 * peers_lat;
+            return HWFIT_OK;
+        default: return HWFIT_EUNSUPPORTED;
+        }
+    }
+    case HWFIT_COLLECTIVE_ALGO_NVLS: {
+        if (op != HWFIT_COLLECTIVE_ALLREDUCE || !t->nvls || c->n != 1 ||
+            t->peer_topology != HWFIT_GPU_PEER_TOPOLOGY_SWITCH ||
+            t->peer_link != HWFIT_GPU_PEER_NVLINK || !x->intra_nvlink ||
+            (t->compute_capability != 0 && t->compute_capability < 90) || c->q > nt->D ||
+            proto != P_SIMPLE)
+            return HWFIT_EUNSUPPORTED;
+        /* Each GPU pushes S into the switch and pulls the reduced S back. */
+        phase ph = {0.0, HWFIT_COLLECTIVE_BOUND_NVLS, nt->bpeer * t->nvls_efficiency};
+        ph.time_s = s / ph.rate;
+        sum_add(bw, ph, 1.0);
+        *lat = (base_lat[A_NVLS][proto] + hw_lat[HW_NVLINK][A_NVLS][proto]) * US;
+        return HWFIT_OK;
+    }
+    case HWFIT_COLLECTIVE_ALGO_HIERARCHICAL: {
+        if (op != HWFIT_COLLECTIVE_ALLREDUCE || c->n < 2 || c->q < 2) return HWFIT_EUNSUPPORTED;
+        comm local = {c->q, c->q, 1};
+        phase rs = pat_ring(nt, &local, &x->ld, (q - 1.0) / q * s);
+        sum_add(bw, rs, 2.0); /* reduce-scatter, then all-gather, inside the node */
+        sum_add(bw, pat_rails(nt, c, &x->ld, 2.0 * (n - 1.0) / n * s / q), 1.0);
+        *lat = base_lat[A_RING][proto] * US + 2.0 * (q - 1.0) * step_intra(x, A_RING, proto, 0) +
+               2.0 * (n - 1.0) * step_inter(x, A_RING, proto);
+        return HWFIT_OK;
+    }
+    case HWFIT_COLLECTIVE_ALGO_AUTO:
+        break;
+    }
+    return HWFIT_EUNSUPPORTED;
+}
+
+/* Time of one algorithm with one protocol. */
+static hwfit_status algo_eval(ctx *x, hwfit_collective_algorithm a, hwfit_collective_protocol pr,
+                              result *r) {
+    int proto = pr == HWFIT_COLLECTIVE_PROTO_LL ? P_LL
+                : pr == HWFIT_COLLECTIVE_PROTO_LL128 ? P_LL128 : P_SIMPLE;
+    int nvlink_only = x->intra_nvlink && x->nt.t->peer_link == HWFIT_GPU_PEER_NVLINK &&
+                      (x->c.n == 1 || x->nt.gdr);
+    if (proto == P_LL128 && !nvlink_only) return HWFIT_EUNSUPPORTED;
+    bw_sum bw;
+    double lat;
+    hwfit_status st = algo_simple(x, a, proto, &bw, &lat);
+    if (st != HWFIT_OK) return st;
+    double s = x->in->bytes;
+    double bw_s = bw.time_s;
+    double rate = bw.rate;
+    hwfit_collective_bottleneck bound = bw.bound;
+    double bus_bytes = s * busbw_factor(x->in->op, x->c.p);
+    if (a == HWFIT_COLLECTIVE_ALGO_TREE && x->in->op == HWFIT_COLLECTIVE_ALLREDUCE) {
+        /* NCCL: tree busBw x 0.92, then /3.8 (LL) or x 7/9 | 120/128 (LL128), then the
+         * size correction; algBw = busBw / 2. */
+        double f = TREE_SIMPLE_BW_FACTOR;
+        if (proto == P_LL) f /= TREE_LL_BW_DIVISOR;
+        if (proto == P_LL128) f *= x->c.n == 1 ? TREE_LL128_1NODE : TREE_LL128_NODES;
+        f *= tree_correction(proto, s);
+        bw_s /= f;
+        bus_bytes = 2.0 * s;
+    } else if (proto == P_LL) {
+        bw_s /= RING_LL_BW_FACTOR;
+    } else if (proto == P_LL128) {
+        bw_s /= LL128_BW_FACTOR;
+    }
+    if (proto == P_LL) {
+        double cap = ll_max(x), cap_s = bus_bytes / cap;
+        if (cap_s > bw_s) {
+            bw_s = cap_s;
+            bound = HWFIT_COLLECTIVE_BOUND_PROTOCOL;
+            rate = cap;
+        }
+    }
+    r->latency_s = lat;
+    r->bw_s = bw_s;
+    r->time_s = lat + bw_s;
+    r->rate = rate;
+    r->bound = bw_s > lat ? bound : HWFIT_COLLECTIVE_BOUND_LATENCY;
+    return HWFIT_OK;
+}
+
+static int in_library(hwfit_collective_library lib, hwfit_collective_op op,
+                      hwfit_collective_algorithm a) {
+    if (lib == HWFIT_COLLECTIVE_LIBRARY_ANY) return 1;
+    switch (op) {
+    case HWFIT_COLLECTIVE_ALLREDUCE:
+        return a == HWFIT_COLLECTIVE_ALGO_RING || a == HWFIT_COLLECTIVE_ALGO_TREE ||
+               a == HWFIT_COLLECTIVE_ALGO_NVLS;
+    case HWFIT_COLLECTIVE_ALLGATHER:
+    case HWFIT_COLLECTIVE_REDUCESCATTER:
+    case HWFIT_COLLECTIVE_BROADCAST:
+    case HWFIT_COLLECTIVE_REDUCE: return a == HWFIT_COLLECTIVE_ALGO_RING;
+    case HWFIT_COLLECTIVE_ALLTOALL:
+    case HWFIT_COLLECTIVE_SENDRECV: return a == HWFIT_COLLECTIVE_ALGO_DIRECT;
+    }
+    return 0;
+}
+
+/* Validate the input, resolve the communicator and describe its intra-node hops. */
+static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x) {
+    memset(x, 0, sizeof *x);
+    x->in = in;
+    if ((unsigned)in->op > (unsigned)HWFIT_COLLECTIVE_SENDRECV ||
+        (unsigned)in->algorithm > (unsigned)HWFIT_COLLECTIVE_ALGO_HIERARCHICAL ||
+        (unsigned)in->protocol > (unsigned)HWFIT_COLLECTIVE_PROTO_SIMPLE ||
+        (unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY)
+        return HWFIT_EINVAL;
+    hwfit_status st = net_setup(&in->topology, &x->nt);
+    if (st != HWFIT_OK) return st;
+    if (!hwfit__in_range(in->bytes, 0.0, 1e18)) return HWFIT_EDOM;
+    const hwfit_topology *t = &in->topology;
+    uint64_t total = t->gpus_per_node * t->nodes;
+    uint64_t p = in->ranks ? in->ranks : total;
+    uint64_t q = in->ranks_per_node ? in->ranks_per_node : (p < t->gpus_per_node ? p : t->gpus_per_node);
+    if (p < 2 || p > total || q < 1 || q > t->gpus_per_node || p % q != 0 || p / q > t->nodes)
+        return HWFIT_EDOM;
+    x->c.p = p;
+    x->c.q = q;
+    x->c.n = p / q;
+    if (x->c.n > 1) {
+        st = nic_setup(&x->nt);
+        if (st != HWFIT_OK) return st;
+    }
+    /* Intra-node ring hops: all NVLink? how many staged? */
+    uint64_t hops = 0, staged = 0, peer = 0;
+    for (uint64_t i = 0; q > 1 && i < q; i++) {
+        uint64_t j = (i + 1) % q;
+        hops++;
+        if (peer_pair(&x->nt, i, j)) peer++;
+        else if (!p2p_pair(&x->nt, i, j)) staged++;
+    }
+    x->intra_nvlink = hops > 0 && peer == hops;
+    x->staged_frac = hops > peer ? (double)staged / (double)(hops - peer) : 0.0;
+    x->p2p_used = hops > peer ? staged == 0 : 1;
+    if (q == 1) x->p2p_used = 1;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_collective_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    ctx x;
+    hwfit_status st = ctx_setup(in, &x);
+    if (st != HWFIT_OK) return st;
+    static const hwfit_collective_algorithm algos[] = {
+        HWFIT_COLLECTIVE_ALGO_RING, HWFIT_COLLECTIVE_ALGO_TREE, HWFIT_COLLECTIVE_ALGO_NVLS,
+        HWFIT_COLLECTIVE_ALGO_RECURSIVE, HWFIT_COLLECTIVE_ALGO_DIRECT,
+        HWFIT_COLLECTIVE_ALGO_HIERARCHICAL};
+    static const hwfit_collective_protocol protos[] = {
+        HWFIT_COLLECTIVE_PROTO_LL, HWFIT_COLLECTIVE_PROTO_LL128, HWFIT_COLLECTIVE_PROTO_SIMPLE};
+    result best;
+    memset(&best, 0, sizeof best);
+    int found = 0;
+    hwfit_collective_algorithm best_a = HWFIT_COLLECTIVE_ALGO_RING;
+    hwfit_collective_protocol best_p = HWFIT_COLLECTIVE_PROTO_SIMPLE;
+    for (size_t ai = 0; ai < sizeof algos / sizeof algos[0]; ai++) {
+        hwfit_collective_algorithm a = algos[ai];
+        if (in->algorithm != HWFIT_COLLECTIVE_ALGO_AUTO ? a != in->algorithm
+                                                        : !in_library(in->library, in->op, a))
+            continue;
+        for (size_t pi = 0; pi < sizeof protos / sizeof protos[0]; pi++) {
+            hwfit_collective_protocol pr = protos[pi];
+            if (in->protocol != HWFIT_COLLECTIVE_PROTO_AUTO && pr != in->protocol) continue;
+            result r;
+            if (algo_eval(&x, a, pr, &r) != HWFIT_OK) continue;
+            if (!found || r.time_s < best.time_s) {
+                best = r;
+                best_a = a;
+                best_p = pr;
+                found = 1;
+            }
+        }
+    }
+    if (!found) return HWFIT_EUNSUPPORTED;
+    hwfit_collective_out o;
+    memset(&o, 0, sizeof o);
+    o.time_s = best.time_s;
+    o.latency_s = best.latency_s;
+    o.bandwidth_time_s = best.bw_s;
+    o.busbw_factor = busbw_factor(in->op, x.c.p);
+    o.algbw_bytes_per_s = best.time_s > 0.0 ? in->bytes / best.time_s : 0.0;
+    o.busbw_bytes_per_s = o.algbw_bytes_per_s * o.busbw_factor;
+    o.bottleneck_bytes_per_s = best.rate;
+    o.algorithm = best_a;
+    o.protocol = best_p;
+    o.bottleneck = best.bound;
+    o.ranks = x.c.p;
+    o.ranks_per_node = x.c.q;
+    o.nodes = x.c.n;
+    o.p2p = x.p2p_used;
+    o.gpudirect_rdma = x.c.n > 1 ? x.nt.gdr : 0;
+    if (!hwfit__finite(o.time_s) || !hwfit__finite(o.algbw_bytes_per_s) ||
+        !hwfit__finite(o.busbw_bytes_per_s))
+        return HWFIT_ERANGE;
+    *out = o;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t ranks,
+                                           double *factor) {
+    if (factor == NULL || (unsigned)op > (unsigned)HWFIT_COLLECTIVE_SENDRECV) return HWFIT_EINVAL;
+    if (ranks == 0) return HWFIT_EDOM;
+    *factor = busbw_factor(op, ranks);
+    return HWFIT_OK;
+}
+
+/* ---- initialisers and topology helpers ------------------------------------------------- */
+
+void hwfit_topology_init(hwfit_topology *t) {
+    if (t == NULL) return;
+    memset(t, 0, sizeof *t);
+    t->gpus_per_node = 8;
+    t->nodes = 1;
+    t->gpu_pcie_gen = 5;
+    t->gpu_pcie_lanes = 16;
+    t->compute_capability = 120;
+    t->gpu_p2p_capable = 1;
+    t->peer_link = HWFIT_GPU_PEER_NONE;
+    t->peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE;
+    t->sockets = 2;
+    t->cpu_vendor = HWFIT_CPU_AMD;
+    t->pcie_switches = 0;
+    t->switch_uplink_lanes = 16;
+    t->p2p = HWFIT_TOPOLOGY_AUTO;
+    t->socket_link_kind = HWFIT_LINK_XGMI;
+    t->socket_link_generation = 3;
+    t->socket_links = 4;
+    t->host_memory_bytes_per_s = 12.0 * 6400e6 * 8.0; /* 12 channels x 6400 MT/s x 8 B */
+    t->nics_per_node = 0;
+    t->nic_kind = HWFIT_NIC_ROCE;
+    t->nic_bits_per_s = 400e9;
+    t->nic_mtu_bytes = 0.0;
+    t->gpudirect_rdma = HWFIT_TOPOLOGY_AUTO;
+    t->pcie_efficiency = 48.0 / (32.0 * 16.0 * 128.0 / 130.0 / 8.0); /* NCCL 48 GB/s / 63.0 */
+    t->shm_efficiency = 0.73;
+    t->host_memory_efficiency = 0.75;
+    t->socket_link_efficiency = 0.70;
+    t->peer_efficiency = 0.80;
+    t->nvls_efficiency = 0.85 * 15.0 / 16.0;
+    t->nic_efficiency = 0.97;
+    t->shm_step_latency_s = 1.5e-6;
+    t->net_overhead_s = 2.0e-6;
+}
+
+hwfit_status hwfit_topology_set_gpu(hwfit_topology *t, const hwfit_gpu *g) {
+    if (t == NULL || g == NULL) return HWFIT_EINVAL;
+    if (g->pcie_gen != 0) {
+        t->gpu_pcie_gen = g->pcie_gen;
+        t->gpu_pcie_lanes = g->pcie_lanes;
+    }
+    t->compute_capability = g->compute_capability;
+    t->gpu_p2p_capable = g->p2p_pcie ? 1 : 0;
+    t->peer_link = g->peer_link;
+    t->peer_topology = g->peer_topology;
+    t->peer_links = g->peer_links;
+    t->peer_domain_gpus = g->peer_domain_gpus;
+    t->peer_bytes_per_s = g->peer_bytes_per_s;
+    t->nvls = g->nvls ? 1 : 0;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_topology_set_cpu(hwfit_topology *t, hwfit_cpu_vendor vendor) {
+    if (t == NULL || (unsigned)vendor > (unsigned)HWFIT_CPU_ARM) return HWFIT_EINVAL;
+    t->cpu_vendor = vendor;
+    switch (vendor) {
+    case HWFIT_CPU_AMD:
+        t->socket_link_kind = HWFIT_LINK_XGMI;
+        t->socket_link_generation = 3;
+        t->socket_links = 4;
+        t->net_overhead_s = 2.0e-6;
+        break;
+    case HWFIT_CPU_INTEL:
+        t->socket_link_kind = HWFIT_LINK_UPI;
+        t->socket_link_generation = 2;
+        t->socket_links = 4;
+        t->net_overhead_s = 1.0e-6;
+        break;
+    case HWFIT_CPU_ARM:
+        t->net_overhead_s = 1.0e-6;
+        break;
+    }
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_topology_parse_nic(const char *text, hwfit_topology *t) {
+    if (text == NULL || t == NULL) return HWFIT_EINVAL;
+    hwfit_link_in l;
+    hwfit_status st = hwfit_link_parse(text, &l);
+    if (st != HWFIT_OK) return st;
+    if (l.kind == HWFIT_LINK_INFINIBAND) {
+        static const double ib_bits[] = {0, 100e9, 200e9, 400e9, 800e9};
+        t->nic_kind = HWFIT_NIC_INFINIBAND;
+        t->nic_bits_per_s = ib_bits[l.generation];
+    } else if (l.kind == HWFIT_LINK_ETHERNET) {
+        t->nic_kind = l.transport == HWFIT_LINK_TRANSPORT_TCP ? HWFIT_NIC_TCP : HWFIT_NIC_ROCE;
+        t->nic_bits_per_s = l.port_bits_per_s;
+    } else {
+        return HWFIT_EPARSE;
+    }
+    t->nics_per_node = l.width;
+    return HWFIT_OK;
+}
+
+void hwfit_collective_init(hwfit_collective_in *in) {
+    if (in == NULL) return;
+    memset(in, 0, sizeof *in);
+    hwfit_topology_init(&in->topology);
+    in->op = HWFIT_COLLECTIVE_ALLREDUCE;
+    in->bytes = HWFIT_GIBI;
+    in->ranks = 0;
+    in->ranks_per_node = 0;
+    in->algorithm = HWFIT_COLLECTIVE_ALGO_AUTO;
+    in->protocol = HWFIT_COLLECTIVE_PROTO_AUTO;
+    in->library = HWFIT_COLLECTIVE_LIBRARY_NCCL;
+}
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+static const char *const op_names[] = {"allreduce", "allgather", "reducescatter", "broadcast",
+                                       "reduce",    "alltoall",  "sendrecv"};
+static const char *const algo_names[] = {"auto",   "ring", "tree",        "recursive",
+                                         "direct", "nvls", "hierarchical"};
+static const char *const proto_names[] = {"auto", "ll", "ll128", "simple"};
+static const char *const bound_names[] = {"latency",     "gpu-pcie",  "switch-uplink",
+                                          "socket-link", "host-memory", "peer-link",
+                                          "nvls",        "nic",       "protocol"};
+
+#define NAME_OF(table, v) \
+    ((unsigned)(v) < sizeof table / sizeof table[0] ? table[(unsigned)(v)] : "unknown")
+
+const char *hwfit_collective_op_name(hwfit_collective_op op) { return NAME_OF(op_names, op); }
+const char *hwfit_collective_algorithm_name(hwfit_collective_algorithm a) {
+    return NAME_OF(algo_names, a);
+}
+const char *hwfit_collective_protocol_name(hwfit_collective_protocol p) {
+    return NAME_OF(proto_names, p);
+}
+const char *hwfit_collective_bottleneck_name(hwfit_collective_bottleneck b) {
+    return NAME_OF(bound_names, b);
+}
+
+/* Compare ignoring case, '-' and '_' ("all_reduce" == "AllReduce" == "allreduce"). */
+static int name_eq(const char *a, const char *b) {
+    for (;;) {
+        while (*a == '-' || *a == '_') a++;
+        while (*b == '-' || *b == '_') b++;
+        char ca = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+        char cb = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+        if (ca != cb) return 0;
+        if (ca == '\0') return 1;
+        a++;
+        b++;
+    }
+}
+
+static int lookup(const char *const *table, size_t count, const char *name) {
+    for (size_t i = 0; i < count; i++)
+        if (name_eq(table[i], name)) return (int)i;
+    return -1;
+}
+
+hwfit_status hwfit_collective_op_from_name(const char *name, hwfit_collective_op *op) {
+    if (name == NULL || op == NULL) return HWFIT_EINVAL;
+    int k = lookup(op_names, sizeof op_names / sizeof op_names[0], name);
+    if (k < 0) return HWFIT_ENOTFOUND;
+    *op = (hwfit_collective_op)k;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_collective_algorithm_from_name(const char *name,
+                                                  hwfit_collective_algorithm *a) {
+    if (name == NULL || a == NULL) return HWFIT_EINVAL;
+    int k = lookup(algo_names, sizeof algo_names / sizeof algo_names[0], name);
+    if (k < 0) return HWFIT_ENOTFOUND;
+    *a = (hwfit_collective_algorithm)k;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_collective_protocol_from_name(const char *name, hwfit_collective_protocol *p) {
+    if (name == NULL || p == NULL) return HWFIT_EINVAL;
+    int k = lookup(proto_names, sizeof proto_names / sizeof proto_names[0], name);
+    if (k < 0) return HWFIT_ENOTFOUND;
+    *p = (hwfit_collective_protocol)k;
+    return HWFIT_OK;
+}
+
+/* ---- training step ---------------------------------------------------------------------- */
+
+void hwfit_collective_step_init(hwfit_collective_step_in *in) {
+    if (in == NULL) return;
+    memset(in, 0, sizeof *in);
+    hwfit_topology_init(&in->topology);
+    in->tp = in->pp = in->dp = in->ep = 1;
+    in->zero_stage = 0;
+    in->layers_per_stage = 1;
+    in->micro_batches = 1;
+    in->tp_collectives_per_layer = 4;
+    in->library = HWFIT_COLLECTIVE_LIBRARY_NCCL;
+}
+
+static int mul_u64(uint64_t a, uint64_t b, uint64_t *r) {
+    if (a != 0 && b > UINT64_MAX / a) return 0;
+    *r = a * b;
+    return 1;
+}
+
+/* Ranks per node of a group of `size` ranks `stride` apart in the rank order (TP innermost). */
+static hwfit_status group_per_node(uint64_t g, uint64_t stride, uint64_t size, uint64_t *rpn) {
+    if (size == 1) {
+        *rpn = 1;
+        return HWFIT_OK;
+    }
+    uint64_t span;
+    if (!mul_u64(stride, size, &span)) return HWFIT_ELAYOUT;
+    if (span <= g) {
+        if (g % span != 0) return HWFIT_ELAYOUT;
+        *rpn = size;
+    } else if (stride >= g) {
+        *rpn = 1; /* every member on its own node */
+    } else {
+        if (g % stride != 0 || size % (g / stride) != 0) return HWFIT_ELAYOUT;
+        *rpn = g / stride;
+    }
+    return HWFIT_OK;
+}
+
+/* One collective of a step on a group; zero bytes cost nothing. */
+static hwfit_status step_one(const hwfit_collective_step_in *in, hwfit_collective_op op,
+                             double bytes, uint64_t ranks, uint64_t rpn, hwfit_collective_out *o) {
+    memset(o, 0, sizeof *o);
+    if (bytes == 0.0 || ranks < 2) return HWFIT_OK;
+    hwfit_collective_in c;
+    hwfit_collective_init(&c);
+    c.topology = in->topology;
+    c.op = op;
+    c.bytes = bytes;
+    c.ranks = ranks;
+    c.ranks_per_node = rpn;
+    c.library = in->library;
+    return hwfit_collective_estimate(&c, o);
+}
+
+hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
+                                   hwfit_collective_step_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    if ((unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY) return HWFIT_EINVAL;
+    if (in->tp < 1 || in->pp < 1 || in->dp < 1 || in->ep < 1 || in->zero_stage > 3 ||
+        in->micro_batches < 1)
+        return HWFIT_EDOM;
+    const double lim = 1e18;
+    if (!hwfit__in_range(in->tp_bytes, 0.0, lim) || !hwfit__in_range(in->grad_bytes, 0.0, lim) ||
+        !hwfit__in_range(in->param_bytes, 0.0, lim) || !hwfit__in_range(in->pp_bytes, 0.0, lim) ||
+        !hwfit__in_range(in->ep_bytes, 0.0, lim))
+        return HWFIT_EDOM;
+    net nt;
+    hwfit_status st = net_setup(&in->topology, &nt);
+    if (st != HWFIT_OK) return st;
+    uint64_t g = in->topology.gpus_per_node, gpus, tpdp;
+    if (!mul_u64(in->tp, in->dp, &tpdp) || !mul_u64(tpdp, in->pp, &gpus)) return HWFIT_ELAYOUT;
+    if (gpus > g * in->topology.nodes || in->dp % in->ep != 0) return HWFIT_ELAYOUT;
+    uint64_t tp_rpn, dp_rpn, ep_rpn;
+    if ((st = group_per_node(g, 1, in->tp, &tp_rpn)) != HWFIT_OK ||
+        (st = group_per_node(g, in->tp, in->dp, &dp_rpn)) != HWFIT_OK ||
+        (st = group_per_node(g, in->tp, in->ep, &ep_rpn)) != HWFIT_OK)
+        return st;
+    uint64_t pp_rpn = tpdp >= g ? 1 : 2;
+
+    hwfit_collective_step_out o;
+    memset(&o, 0, sizeof o);
+    uint64_t m = in->micro_batches, per_mb, n;
+    /* Tensor parallel: tp_collectives_per_layer all-reduces per layer per micro-batch
+     * (Megatron-LM); with sequence parallelism each becomes reduce-scatter + all-gather. */
+    if (in->tp > 1 && in->tp_bytes > 0.0) {
+        if (!mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) ||
+            !mul_u64(per_mb, m, &n))
+            return HWFIT_ERANGE;
+        if (in->sequence_parallel) {
+            hwfit_collective_out ag;
+            if ((st = step_one(in, HWFIT_COLLECTIVE_REDUCESCATTER, in->tp_bytes, in->tp, tp_rpn,
+                               &o.tp)) != HWFIT_OK ||
+                (st = step_one(in, HWFIT_COLLECTIVE_ALLGATHER, in->tp_bytes, in->tp, tp_rpn,
+                               &ag)) != HWFIT_OK)
+                return st;
+            o.tp_s = (double)n * (o.tp.time_s + ag.time_s);
+            if (!mul_u64(n, 2, &o.tp_count)) return HWFIT_ERANGE;
+        } else {
+            if ((st = step_one(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
+                               &o.tp)) != HWFIT_OK)
+                return st;
+            o.tp_s = (double)n * o.tp.time_s;
+            o.tp_count = n;
+        }
+    }
+    /* Data parallel and ZeRO (Rajbhandari et al. 2020): stage 0 all-reduces gradients once;
+     * 1 reduce-scatters them once and all-gathers parameters once; 2 reduce-scatters every
+     * micro-batch, all-gathers once; 3 reduce-scatters every micro-batch and all-gathers
+     * twice per micro-batch (forward and backward). */
+    if (in->dp > 1) {
+        if (in->grad_bytes > 0.0) {
+            hwfit_collective_op op = in->zero_stage == 0 ? HWFIT_COLLECTIVE_ALLREDUCE
+                                                         : HWFIT_COLLECTIVE_REDUCESCATTER;
+            if ((st = step_one(in, op, in->grad_bytes, in->dp, dp_rpn, &o.dp)) != HWFIT_OK)
+                return st;
+            o.dp_count = in->zero_stage >= 2 ? m : 1;
+            o.dp_s = (double)o.dp_count * o.dp.time_s;
+        }
+        if (in->zero_stage >= 1 && in->param_bytes > 0.0) {
+            hwfit_collective_out ag;
+            if ((st = step_one(in, HWFIT_COLLECTIVE_ALLGATHER, in->param_bytes, in->dp, dp_rpn,
+                               &ag)) != HWFIT_OK)
+                return st;
+            if (in->zero_stage == 3) {
+                if (!mul_u64(m, 2, &o.zero_count)) return HWFIT_ERANGE;
+            } else {
+                o.zero_count = 1;
+            }
+            o.zero_s = (double)o.zero_count * ag.time_s;
+        }
+    }
+    /* Pipeline: forward activations and backward gradients cross each stage boundary once
+     * per micro-batch. */
+    if (in->pp > 1 && in->pp_bytes > 0.0) {
+        if ((st = step_one(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp)) !=
+            HWFIT_OK)
+            return st;
+        if (!mul_u64(m, 2, &o.pp_count)) return HWFIT_ERANGE;
+        o.pp_s = (double)o.pp_count * o.pp.time_s;
+    }
+    /* Experts: dispatch and combine all-to-alls, forward and backward, per MoE layer. */
+    if (in->ep > 1 && in->ep_bytes > 0.0 && in->moe_layers_per_stage > 0) {
+        if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep)) !=
+            HWFIT_OK)
+            return st;
+        if (!mul_u64(in->moe_layers_per_stage, 4, &per_mb) || !mul_u64(per_mb, m, &o.ep_count))
+            return HWFIT_ERANGE;
+        o.ep_s = (double)o.ep_count * o.ep.time_s;
+    }
+    o.total_s = o.tp_s + o.dp_s + o.zero_s + o.pp_s + o.ep_s;
+    if (!hwfit__finite(o.total_s)) return HWFIT_ERANGE;
+    *out = o;
+    return HWFIT_OK;
+}
