@@ -18,6 +18,8 @@ void hwfit_node_init(hwfit_node *node) {
     node->memory.ecc = 1;
     node->memory.registered = 1;
     hwfit_host_init(&node->host);
+    hwfit_topology_init(&node->topology);
+    hwfit_topology_set_cpu(&node->topology, HWFIT_CPU_AMD);
     hwfit_raid_init(&node->storage.raid);
     node->storage.raid_stated = 1;
     node->storage.drive_w = 18.0; /* Micron 9550: <= 18 W average, sequential read/write */
@@ -114,6 +116,11 @@ static hwfit_status check_gpu(const hwfit_node *n, const hwfit_gpu **gpu, hwfit_
     return HWFIT_OK;
 }
 
+/* xGMI links are PCIe lanes of the socket (AMD); UPI links have their own pins. */
+static uint64_t socket_links_taking_lanes(const hwfit_node *n) {
+    return n->topology.socket_link_kind == HWFIT_LINK_XGMI ? n->topology.socket_links : 0;
+}
+
 static hwfit_status check_cpu(const hwfit_node *n, hwfit_error *err) {
     if (!has_text(n->cpu.model, sizeof n->cpu.model))
         return fail(err, HWFIT_EINVAL, "cpu.model: not NUL-terminated");
@@ -130,13 +137,19 @@ static hwfit_status check_cpu(const hwfit_node *n, hwfit_error *err) {
     TRY(quantity_in(err, "cpu.tdp", n->cpu.tdp_w, 0.0, 2000.0, 1));
     TRY(count_in(err, "cpu.memory_channels", n->host.channels_per_socket, 1, 64));
     TRY(count_in(err, "cpu.pcie_lanes", n->host.lanes_per_socket, 1, 1024));
-    if (n->host.sockets >= 2 &&
-        (n->host.socket_links > 64 || n->host.socket_link_lanes > 64 ||
-         n->host.socket_links * n->host.socket_link_lanes > n->host.lanes_per_socket))
+    if ((unsigned)n->topology.cpu_vendor > (unsigned)HWFIT_CPU_ARM)
+        return fail(err, HWFIT_EINVAL, "cpu.vendor: unknown vendor %d", (int)n->topology.cpu_vendor);
+    if (n->topology.socket_link_kind != HWFIT_LINK_XGMI &&
+        n->topology.socket_link_kind != HWFIT_LINK_UPI)
+        return fail(err, HWFIT_EDOM, "cpu.socket_link: must be xgmi or upi, got %s",
+                    hwfit_link_kind_name(n->topology.socket_link_kind));
+    TRY(count_in(err, "cpu.socket_links", n->topology.socket_links, 0, 64));
+    TRY(count_in(err, "cpu.socket_link_lanes", n->host.socket_link_lanes, 1, 64));
+    uint64_t taking = socket_links_taking_lanes(n);
+    if (n->host.sockets >= 2 && taking * n->host.socket_link_lanes > n->host.lanes_per_socket)
         return fail(err, HWFIT_EDOM,
                     "cpu.socket_links: %llu links of %llu lanes exceed the %llu lanes of a socket",
-                    (unsigned long long)n->host.socket_links,
-                    (unsigned long long)n->host.socket_link_lanes,
+                    (unsigned long long)taking, (unsigned long long)n->host.socket_link_lanes,
                     (unsigned long long)n->host.lanes_per_socket);
     return HWFIT_OK;
 }
@@ -333,7 +346,43 @@ static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_er
     r.host_in.vram_bytes = r.vram_bytes;
     r.host_in.nvme = n->storage.raid.drives;
     r.host_in.nics = adapters;
+    r.host_in.socket_links = socket_links_taking_lanes(n);
     TRY(domain(err, hwfit_host_evaluate(&r.host_in, &r.host), "cpu/memory/topology"));
+
+    /* The interconnect: the node's own policies, the rest from the other parts. */
+    r.topology = n->topology;
+    TRY(hwfit_topology_set_gpu(&r.topology, r.gpu));
+    r.topology.gpus_per_node = n->gpu.count;
+    r.topology.nodes = n->nodes;
+    r.topology.sockets = n->host.sockets;
+    r.topology.pcie_switches = n->host.switches;
+    r.topology.switch_uplink_lanes = (uint32_t)n->host.switch_upstream_lanes;
+    if (r.gpu->pcie_gen > 0) r.topology.gpu_pcie_lanes = (uint32_t)n->host.gpu_lanes;
+    r.topology.host_memory_bytes_per_s = r.host.memory_bandwidth_per_socket_bytes_per_s;
+    r.topology.nics_per_node = 0;
+    if (r.network_evaluated) {
+        const hwfit_link_in *l = &n->network.link;
+        r.topology.nics_per_node = l->width;
+        r.topology.nic_kind = l->kind == HWFIT_LINK_INFINIBAND ? HWFIT_NIC_INFINIBAND
+                              : l->transport == HWFIT_LINK_TRANSPORT_TCP ? HWFIT_NIC_TCP
+                                                                          : HWFIT_NIC_ROCE;
+        /* Port speed from the link module's line rate, to the whole Gb/s (IB's FEC and
+         * transcoding give 400.0000000001 Gb/s and the like). */
+        double gbps = r.network.line_bytes_per_s * HWFIT_BITS_PER_BYTE / (double)l->width / 1e9;
+        r.topology.nic_bits_per_s = (double)(uint64_t)(gbps + 0.5) * 1e9;
+        r.topology.nic_mtu_bytes = l->payload_bytes;
+    }
+    r.allreduce_in.topology = r.topology; /* validated by the estimate below */
+    if (r.total_gpus >= 2) {
+        hwfit_collective_init(&r.allreduce_in);
+        r.allreduce_in.topology = r.topology;
+        hwfit_status st = hwfit_collective_estimate(&r.allreduce_in, &r.allreduce);
+        if (st != HWFIT_OK)
+            return fail(err, st, "topology: the GPU interconnect is not one hwfit models (%s): "
+                                 "GPUs must split evenly over sockets and switches, switches "
+                                 "over sockets", hwfit_status_str(st));
+        r.allreduce_evaluated = 1;
+    }
 
     /* Local array. */
     if (n->storage.raid.drives > 0) {

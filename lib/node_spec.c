@@ -120,12 +120,35 @@ static hwfit_status read_gpu(reader *r, hwfit_node *n) {
     return HWFIT_OK;
 }
 
+/* "auto", "on" or "off". */
+static hwfit_status mode(reader *r, const char *key, hwfit_topology_mode *out) {
+    const char *s = NULL;
+    const hwfit__json_value *v = NULL;
+    TRY(text(r, key, 0, &s, &v));
+    if (v == NULL) return HWFIT_OK;
+    if (strcmp(s, "auto") == 0) *out = HWFIT_TOPOLOGY_AUTO;
+    else if (strcmp(s, "on") == 0) *out = HWFIT_TOPOLOGY_ON;
+    else if (strcmp(s, "off") == 0) *out = HWFIT_TOPOLOGY_OFF;
+    else return bad_name(r, v, key, s, "auto, on, off");
+    return HWFIT_OK;
+}
+
 static hwfit_status read_topology(reader *r, hwfit_node *n) {
-    static const char *const known[] = {"lanes_per_gpu", "bifurcated_lanes", "pcie_switches",
-                                        "switch_uplink_lanes", "switch_downstream_lanes",
-                                        "gpus_behind_switches", "nvme_behind_switches",
-                                        "nics_behind_switches", "other_lanes", "notes", NULL};
+    static const char *const known[] = {
+        "lanes_per_gpu", "bifurcated_lanes", "pcie_switches", "switch_uplink_lanes",
+        "switch_downstream_lanes", "gpus_behind_switches", "nvme_behind_switches",
+        "nics_behind_switches", "other_lanes", "p2p", "gpudirect_rdma", "pcie_efficiency",
+        "shm_efficiency", "socket_link_efficiency", "host_memory_efficiency",
+        "nic_efficiency", "notes", NULL};
+    hwfit_topology *t = &n->topology;
     TRY(keys(r, known));
+    TRY(mode(r, "p2p", &t->p2p));
+    TRY(mode(r, "gpudirect_rdma", &t->gpudirect_rdma));
+    TRY(num(r, "pcie_efficiency", 0, 1e-6, 1.0, &t->pcie_efficiency));
+    TRY(num(r, "shm_efficiency", 0, 1e-6, 1.0, &t->shm_efficiency));
+    TRY(num(r, "socket_link_efficiency", 0, 1e-6, 1.0, &t->socket_link_efficiency));
+    TRY(num(r, "host_memory_efficiency", 0, 1e-6, 1.0, &t->host_memory_efficiency));
+    TRY(num(r, "nic_efficiency", 0, 1e-6, 1.0, &t->nic_efficiency));
     TRY(u64(r, "lanes_per_gpu", 0, 1, 32, &n->host.gpu_lanes));
     TRY(u64(r, "bifurcated_lanes", 0, 1, 32, &n->host.gpu_bifurcated_lanes));
     TRY(u64(r, "pcie_switches", 0, 0, 64, &n->host.switches));
@@ -139,12 +162,36 @@ static hwfit_status read_topology(reader *r, hwfit_node *n) {
 }
 
 static hwfit_status read_cpu(reader *r, hwfit_node *n) {
-    static const char *const known[] = {"model", "sockets", "cores_per_socket",
+    static const char *const known[] = {"model", "vendor", "sockets", "cores_per_socket",
                                         "threads_per_socket", "boost_ghz", "tdp",
-                                        "memory_channels", "pcie_lanes", "socket_links",
+                                        "memory_channels", "pcie_lanes", "socket_link",
+                                        "socket_link_generation", "socket_links",
                                         "socket_link_lanes", "notes", NULL};
     TRY(keys(r, known));
     TRY(text_into(r, "model", 0, n->cpu.model, sizeof n->cpu.model));
+    const char *s = NULL;
+    const hwfit__json_value *v = NULL;
+    TRY(text(r, "vendor", 0, &s, &v));
+    if (v != NULL) {
+        /* The vendor sets the socket link kind, generation, count and network overhead. */
+        hwfit_cpu_vendor vendor;
+        if (strcmp(s, "amd") == 0) vendor = HWFIT_CPU_AMD;
+        else if (strcmp(s, "intel") == 0) vendor = HWFIT_CPU_INTEL;
+        else if (strcmp(s, "arm") == 0) vendor = HWFIT_CPU_ARM;
+        else return bad_name(r, v, "vendor", s, "amd, intel, arm");
+        TRY(hwfit_topology_set_cpu(&n->topology, vendor));
+    }
+    TRY(text(r, "socket_link", 0, &s, &v));
+    if (v != NULL) {
+        if (strcmp(s, "xgmi") == 0) n->topology.socket_link_kind = HWFIT_LINK_XGMI;
+        else if (strcmp(s, "upi") == 0) n->topology.socket_link_kind = HWFIT_LINK_UPI;
+        else return bad_name(r, v, "socket_link", s, "xgmi, upi");
+    }
+    uint64_t gen = n->topology.socket_link_generation, links = n->topology.socket_links;
+    TRY(u64(r, "socket_link_generation", 0, 1, 3, &gen));
+    TRY(u64(r, "socket_links", 0, 0, 64, &links));
+    n->topology.socket_link_generation = (uint32_t)gen;
+    n->topology.socket_links = (uint32_t)links;
     TRY(u64(r, "sockets", 0, 1, 8, &n->host.sockets));
     TRY(u64(r, "cores_per_socket", 1, 1, 1024, &n->cpu.cores_per_socket));
     TRY(u64(r, "threads_per_socket", 0, 1, 8192, &n->cpu.threads_per_socket));
@@ -154,7 +201,6 @@ static hwfit_status read_cpu(reader *r, hwfit_node *n) {
     TRY(qty(r, "tdp", 1, HWFIT_UNIT_WATTS, 1.0, 2000.0, &n->cpu.tdp_w));
     TRY(u64(r, "memory_channels", 1, 1, 64, &n->host.channels_per_socket));
     TRY(u64(r, "pcie_lanes", 1, 1, 1024, &n->host.lanes_per_socket));
-    TRY(u64(r, "socket_links", 0, 0, 64, &n->host.socket_links));
     TRY(u64(r, "socket_link_lanes", 0, 1, 64, &n->host.socket_link_lanes));
     return HWFIT_OK;
 }

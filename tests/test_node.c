@@ -150,6 +150,50 @@ Test(node, storage_network_and_nas_come_from_their_modules) {
     ASSERT_NEAR(r.gpu_link_bifurcated.line_bytes_per_s, r.gpu_link.line_bytes_per_s / 2, REL);
 }
 
+Test(node, the_interconnect_is_filled_from_the_parts) {
+    hwfit_node n = seed();
+    hwfit_node_eval r = eval(&n);
+    cr_assert_eq(r.topology.gpus_per_node, 8);
+    cr_assert_eq(r.topology.sockets, 2);
+    cr_assert_eq(r.topology.gpu_pcie_gen, 5);
+    cr_assert_eq(r.topology.gpu_pcie_lanes, 16);
+    cr_assert_eq(r.topology.nics_per_node, 2);
+    cr_assert_eq(r.topology.nic_kind, HWFIT_NIC_ROCE);
+    ASSERT_NEAR(r.topology.nic_bits_per_s, 400e9, REL);
+    ASSERT_NEAR(r.topology.host_memory_bytes_per_s, 614.4e9, REL);
+    /* The all-reduce equals a direct call on a topology built by hand. */
+    cr_assert_eq(r.allreduce_evaluated, 1);
+    hwfit_collective_in in;
+    hwfit_collective_out direct;
+    const hwfit_gpu *gpu;
+    hwfit_collective_init(&in);
+    cr_assert_eq(hwfit_gpu_find("rtx-pro-6000-server", &gpu), HWFIT_OK);
+    cr_assert_eq(hwfit_topology_set_gpu(&in.topology, gpu), HWFIT_OK);
+    cr_assert_eq(hwfit_topology_parse_nic("2x400g-roce", &in.topology), HWFIT_OK);
+    cr_assert_eq(hwfit_collective_estimate(&in, &direct), HWFIT_OK);
+    ASSERT_NEAR(r.allreduce.time_s, direct.time_s, REL);
+    ASSERT_NEAR(r.allreduce.busbw_bytes_per_s, direct.busbw_bytes_per_s, REL);
+    /* Intel: UPI links take no PCIe lanes, so all 256 are available. */
+    n.topology.socket_link_kind = HWFIT_LINK_UPI;
+    n.topology.socket_link_generation = 2;
+    r = eval(&n);
+    cr_assert_eq(r.host_in.socket_links, 0);
+    cr_assert_eq(r.host.pcie_lanes_available, 256);
+    /* InfiniBand NDR ports: 400 Gb/s each, to the whole Gb/s. */
+    n = seed();
+    cr_assert_eq(hwfit_link_parse("8x400g-ib", &n.network.link), HWFIT_OK);
+    r = eval(&n);
+    cr_assert_eq(r.topology.nic_kind, HWFIT_NIC_INFINIBAND);
+    cr_assert_eq(r.topology.nic_bits_per_s, 400e9);
+    cr_assert_eq(r.topology.nics_per_node, 8);
+    /* A single GPU has no all-reduce. */
+    n = seed();
+    n.gpu.count = 1;
+    n.host.sockets = 1;
+    r = eval(&n);
+    cr_assert_eq(r.allreduce_evaluated, 0);
+}
+
 Test(node, power_limit_and_nodes_scale_the_budget_and_totals) {
     hwfit_node n = seed();
     hwfit_node_eval full = eval(&n);
@@ -209,7 +253,12 @@ Test(node, check_names_the_field_that_is_wrong) {
     n = seed(); n.cpu.boost_clock_hz = INFINITY; refused(&n, HWFIT_EDOM, "cpu.boost_ghz:");
     n = seed(); n.host.channels_per_socket = 0; refused(&n, HWFIT_EDOM, "cpu.memory_channels:");
     n = seed(); n.host.lanes_per_socket = 0; refused(&n, HWFIT_EDOM, "cpu.pcie_lanes:");
-    n = seed(); n.host.socket_links = 9; refused(&n, HWFIT_EDOM, "cpu.socket_links:");
+    n = seed(); n.topology.socket_links = 9; refused(&n, HWFIT_EDOM, "cpu.socket_links:");
+    n = seed(); n.host.socket_link_lanes = 0; refused(&n, HWFIT_EDOM, "cpu.socket_link_lanes:");
+    n = seed(); n.topology.cpu_vendor = (hwfit_cpu_vendor)5; refused(&n, HWFIT_EINVAL, "cpu.vendor:");
+    n = seed(); n.topology.socket_link_kind = HWFIT_LINK_PCIE; refused(&n, HWFIT_EDOM, "cpu.socket_link:");
+    n = seed(); n.host.switches = 3; refused(&n, HWFIT_EDOM, "topology:");
+    n = seed(); n.topology.pcie_efficiency = 0; refused(&n, HWFIT_EDOM, "topology:");
     n = seed(); n.host.dimms = 0; refused(&n, HWFIT_EDOM, "memory.dimms:");
     n = seed(); n.memory.dimm_bytes = 0; refused(&n, HWFIT_EDOM, "memory.dimm_size:");
     n = seed(); n.host.speed_mts = 0; refused(&n, HWFIT_EDOM, "memory.speed_mts:");

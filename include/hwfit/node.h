@@ -9,7 +9,8 @@
  *
  * | part | held as | filled from other parts by ::hwfit_node_evaluate |
  * |---|---|---|
- * | host sizing (sockets, channels, DIMMs, speed, lanes, rules) | ::hwfit_host_in | cores, GPUs, RAM, VRAM, NVMe drives, NICs |
+ * | host sizing (sockets, channels, DIMMs, speed, lanes, rules) | ::hwfit_host_in | cores, GPUs, RAM, VRAM, NVMe drives, NICs, lane-taking socket links |
+ * | GPU interconnect (CPU vendor, socket links, P2P, GPUDirect, efficiencies) | ::hwfit_topology | GPUs and nodes, the card's links, sockets, switches, lanes per GPU, memory bandwidth, NICs |
  * | local drives and RAID | ::hwfit_raid_in | - |
  * | NAS transport and efficiencies | ::hwfit_transfer_in | rate (from the network) and capacity |
  * | network ports | ::hwfit_link_in | - |
@@ -34,6 +35,7 @@
 #ifndef HWFIT_NODE_H
 #define HWFIT_NODE_H
 
+#include "hwfit/collective.h"
 #include "hwfit/gpu.h"
 #include "hwfit/host.h"
 #include "hwfit/link.h"
@@ -176,10 +178,21 @@ typedef struct hwfit_node {
     hwfit_node_cpu cpu;          /**< CPUs of each node. */
     hwfit_node_memory memory;    /**< DIMM size, power, ECC. */
     hwfit_host_in host;          /**< Sockets, memory channels, DIMMs and speed, PCIe lanes,
-                                      inter-socket links, lanes per GPU/NVMe/NIC, switches and
-                                      the rules (cores per GPU, RAM to VRAM). @c cores, @c gpus,
-                                      @c ram_bytes, @c vram_bytes, @c nvme and @c nics are filled
-                                      by evaluation. Default: ::hwfit_host_init with 1 socket. */
+                                      lanes per inter-socket link, per GPU/NVMe/NIC, switches
+                                      and the rules (cores per GPU, RAM to VRAM). @c cores,
+                                      @c gpus, @c ram_bytes, @c vram_bytes, @c nvme, @c nics and
+                                      @c socket_links (the topology's links when they are xGMI,
+                                      which take PCIe lanes; 0 for UPI) are filled by
+                                      evaluation. Default: ::hwfit_host_init with 1 socket. */
+    hwfit_topology topology;     /**< The GPU interconnect as the collective module sees it:
+                                      CPU vendor, inter-socket link kind, generation and count,
+                                      P2P and GPUDirect RDMA policies, efficiencies and
+                                      latencies. @c gpus_per_node, @c nodes, the card's fields
+                                      (::hwfit_topology_set_gpu), @c sockets, @c pcie_switches,
+                                      @c switch_uplink_lanes, @c gpu_pcie_lanes,
+                                      @c host_memory_bytes_per_s and the NIC fields are filled
+                                      by evaluation from the other parts. Default:
+                                      ::hwfit_topology_init (AMD, 4 xGMI links). */
     hwfit_node_storage storage;  /**< Local drives. */
     hwfit_node_nas nas;          /**< Network storage. */
     hwfit_node_network network;  /**< Network ports. */
@@ -203,6 +216,12 @@ typedef struct hwfit_node_eval {
     hwfit_link_out gpu_link;     /**< The GPU's host link at full width (catalog PCIe
                                       generation and hwfit_host_in::gpu_lanes). */
     hwfit_link_out gpu_link_bifurcated; /**< The same at hwfit_host_in::gpu_bifurcated_lanes. */
+    hwfit_topology topology;     /**< The interconnect with every derived field filled, ready
+                                      for ::hwfit_collective_estimate and what-if changes. */
+    int allreduce_evaluated;     /**< 1 when the cluster has 2 or more GPUs. */
+    hwfit_collective_in allreduce_in; /**< All-reduce of 1 GiB over every GPU (the defaults of
+                                           ::hwfit_collective_init on @c topology). */
+    hwfit_collective_out allreduce;   /**< Its time, algbw, busbw and bottleneck. */
     hwfit_host_in host_in;       /**< Host inputs with the derived fields filled. */
     hwfit_host_out host;         /**< Host results. */
     int storage_evaluated;       /**< 1 when the node has local drives. */
