@@ -34,5 +34,6 @@
 #include "hwfit/svg.h"
 #include "hwfit/node.h"
 #include "hwfit/node_spec.h"
+#include "hwfit/assess.h"
 
 #endif /* HWFIT_H */

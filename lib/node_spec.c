@@ -601,3 +601,122 @@ hwfit_status hwfit_node_load(const char *path, hwfit_node *out, hwfit_error *err
     free(data);
     return st;
 }
+
+/* ---- workloads ------------------------------------------------------------------------ */
+
+/* Digits with an optional K (x 1024) or M (x 1048576); 0 when malformed or out of range. */
+static uint64_t tokens(const char *s, size_t n) {
+    uint64_t v = 0, mult = 1;
+    if (n > 0 && (s[n - 1] == 'K' || s[n - 1] == 'k')) mult = 1024, n--;
+    else if (n > 0 && (s[n - 1] == 'M' || s[n - 1] == 'm')) mult = 1048576, n--;
+    if (n == 0 || n > 12) return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        v = v * 10u + (uint64_t)(s[i] - '0');
+    }
+    return v * mult;
+}
+
+hwfit_status hwfit_assess_workload_parse(const char *text_, const char *models_dir,
+                                         hwfit_assess_workload *workload, hwfit_model *model,
+                                         hwfit_error *err) {
+    if (text_ == NULL || workload == NULL || model == NULL)
+        return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "NULL workload text or output");
+    const char *parts[6];
+    size_t lens[6], nparts = 0;
+    const char *p = text_;
+    for (;;) {
+        const char *c = strchr(p, ':');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (nparts == 5)
+            return hwfit__error_set(err, HWFIT_EPARSE, 0, 0, 0,
+                                    "workload \"%.80s\": more than MODE:MODEL:DTYPE:CONTEXT:BATCH",
+                                    text_);
+        parts[nparts] = p;
+        lens[nparts++] = len;
+        if (c == NULL) break;
+        p = c + 1;
+    }
+    if (nparts < 2 || lens[1] == 0)
+        return hwfit__error_set(err, HWFIT_EPARSE, 0, 0, 0,
+                                "workload \"%.80s\": expected MODE:MODEL[:DTYPE[:CONTEXT[:BATCH]]], "
+                                "e.g. serve:llama-3.1-70b:bf16:128K", text_);
+    hwfit_assess_workload w;
+    hwfit_assess_workload_init(&w);
+    static const struct {
+        const char *name;
+        hwfit_memory_mode mode;
+    } modes[] = {{"serve", HWFIT_MEMORY_INFERENCE}, {"inference", HWFIT_MEMORY_INFERENCE},
+                 {"full", HWFIT_MEMORY_FULL},       {"lora", HWFIT_MEMORY_LORA},
+                 {"qlora", HWFIT_MEMORY_QLORA}};
+    int found = 0;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        if (strlen(modes[i].name) == lens[0] && strncmp(parts[0], modes[i].name, lens[0]) == 0) {
+            w.memory.mode = modes[i].mode;
+            found = 1;
+        }
+    }
+    if (!found)
+        return hwfit__error_set(err, HWFIT_EPARSE, 0, 0, 0,
+                                "workload \"%.80s\": unknown mode \"%.*s\" (serve, full, lora, "
+                                "qlora)", text_, (int)(lens[0] < 20 ? lens[0] : 20), parts[0]);
+    char field[64];
+    if (nparts > 2 && lens[2] > 0) {
+        hwfit_dtype d;
+        snprintf(field, sizeof field, "%.*s", (int)(lens[2] < 63 ? lens[2] : 63), parts[2]);
+        if (lens[2] >= sizeof field || hwfit_dtype_parse(field, &d) != HWFIT_OK)
+            return hwfit__error_set(err, HWFIT_EPARSE, 0, 0, 0,
+                                    "workload \"%.80s\": unknown dtype \"%s\" (`hwfit dtypes` "
+                                    "lists them)", text_, field);
+        if (w.memory.mode == HWFIT_MEMORY_QLORA) w.memory.qlora_base = d;
+        else w.memory.weights = d;
+    }
+    if (nparts > 3 && lens[3] > 0) {
+        uint64_t ctx = tokens(parts[3], lens[3]);
+        if (ctx == 0)
+            return hwfit__error_set(err, HWFIT_EPARSE, 0, 0, 0,
+                                    "workload \"%.80s\": context \"%.*s\" must be a token count "
+                                    "such as 4096 or 128K", text_,
+                                    (int)(lens[3] < 20 ? lens[3] : 20), parts[3]);
+        w.memory.context = ctx;
+    }
+    if (nparts > 4 && lens[4] > 0) {
+        uint64_t batch = tokens(parts[4], lens[4]);
+        if (batch == 0 || batch > 1048576)
+            return hwfit__error_set(err, HWFIT_EPARSE, 0, 0, 0,
+                                    "workload \"%.80s\": batch \"%.*s\" must be 1 to 1048576",
+                                    text_, (int)(lens[4] < 20 ? lens[4] : 20), parts[4]);
+        if (w.memory.mode == HWFIT_MEMORY_INFERENCE) w.memory.batch = batch;
+        else w.memory.micro_batch = batch;
+    }
+    /* The model: a path, or a name in the models directory. */
+    char path[HWFIT_WORKLOAD_PATH_SIZE];
+    int n;
+    int is_path = memchr(parts[1], '/', lens[1]) != NULL ||
+                  (lens[1] > 5 && strncmp(parts[1] + lens[1] - 5, ".json", 5) == 0);
+    if (is_path)
+        n = snprintf(path, sizeof path, "%.*s", (int)lens[1], parts[1]);
+    else
+        n = snprintf(path, sizeof path, "%s/%.*s.config.json",
+                     models_dir ? models_dir : "tests/data/models", (int)lens[1], parts[1]);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return hwfit__error_set(err, HWFIT_ERANGE, 0, 0, 0, "workload \"%.80s\": model path too long",
+                                text_);
+    hwfit_model m;
+    hwfit_status st = hwfit_hf_config_load(path, &m, err);
+    if (st != HWFIT_OK) {
+        if (err != NULL) {
+            char message[HWFIT_ERROR_MESSAGE_SIZE];
+            snprintf(message, sizeof message, "%s", err->message);
+            hwfit__error_set(err, st, err->line, err->column, err->offset, "workload %.60s: %s",
+                             text_, message);
+        }
+        return st;
+    }
+    snprintf(w.label, sizeof w.label, "%s", text_);
+    *model = m;
+    w.model = model;
+    *workload = w;
+    hwfit_error_clear(err);
+    return HWFIT_OK;
+}
