@@ -891,7 +891,7 @@ static void vram_workload(out *o, const hwfit_node *n, const hwfit_assess_worklo
     fig(x, "weights_bytes", (double)m->weights_bytes, "B");
     fig(x, "kv_bytes", (double)m->kv_bytes, "B");
     fig(x, "activation_bytes", (double)m->activation_bytes, "B");
-    fig(x, "optimizer_bytes", (double)m->optimizer_bytes + (double)m->gradient_bytes, "B");
+    fig(x, "gradient_optimizer_bytes", (double)m->optimizer_bytes + (double)m->gradient_bytes, "B");
     fig(x, "card_usable_bytes", card, "B");
     fig(x, "pool_usable_bytes", pool, "B");
     fig(x, "params", (double)m->params, "1");

@@ -7,7 +7,7 @@ import os
 import sys
 import unittest
 
-from clitest import CliCase, TEST_DATA
+from clitest import CliCase, SOURCE_DIR, TEST_DATA
 
 sys.path.insert(0, os.path.join(os.environ.get("HWFIT_SOURCE_DIR", ""), "bindings", "python"))
 import hwfit  # noqa: E402
@@ -86,6 +86,18 @@ CASES = [
                     "--size", "1MiB", "--min-size", "1KiB", "--library", "any"],
      dict(p2p="on", pcie_switches=2, pcie_lanes=8, sweep=True, size="1MiB", min_size="1KiB",
           library="any")),
+    ("assess", ["--node", os.path.join(SOURCE_DIR, "examples", "specs", "seed-server.json"),
+                "--models-dir", os.path.join(TEST_DATA, "models"),
+                "--workload", "serve:llama-3.1-70b:bf16:128K", "--workload", "qlora:llama-3.1-70b",
+                "--pipeline-rate", "10GB/s", "--checkpoints", "3"],
+     dict(node=os.path.join(SOURCE_DIR, "examples", "specs", "seed-server.json"),
+          models_dir=os.path.join(TEST_DATA, "models"),
+          workload=["serve:llama-3.1-70b:bf16:128K", "qlora:llama-3.1-70b"],
+          pipeline_rate="10GB/s", checkpoints=3)),
+    ("assess", ["--node", os.path.join(SOURCE_DIR, "examples", "specs", "cluster-2x-hgx-h100.json"),
+                "--allreduce-size", "256MiB"],
+     dict(node=os.path.join(SOURCE_DIR, "examples", "specs", "cluster-2x-hgx-h100.json"),
+          allreduce_size="256MiB")),
     ("collective", ["--algorithm", "tree", "--protocol", "ll", "--ranks", "4", "--gdr", "off"],
      dict(algorithm="tree", protocol="ll", ranks=4, gdr="off")),
 ]
