@@ -32,6 +32,7 @@
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
 #include "hwfit/svg.h"
+#include "hwfit/shard.h"
 #include "hwfit/node.h"
 #include "hwfit/node_spec.h"
 #include "hwfit/assess.h"
