@@ -110,6 +110,14 @@ hwfit_status hwfit_figure_format(const hwfit_figure *figure, char *buf, size_t s
 
 typedef struct workload_eval {
     hwfit_memory_out mem;       /* footprint on one device holding the whole model */
+    uint32_t job_gpus;          /* cards the job may use: a node (serving), all (training) */
+    hwfit_shard_in shard_in;    /* the workload on the node's cards */
+    hwfit_shard_search_out search; /* layouts that fit */
+    hwfit_shard_result best;    /* the layout with the most headroom (when search.count) */
+    hwfit_shard_out best_out;   /* its full footprint */
+    uint32_t min_gpus;          /* fewest cards some layout fits on (0: none up to max) */
+    uint32_t min_gpus_max;      /* the largest count tried */
+    hwfit_layout min_layout;    /* that layout */
     uint64_t checkpoint_bytes;  /* what a checkpoint of the job stores */
     int storage_checked;        /* the node has local drives with a write rate */
     hwfit_transfer_out ckpt_write; /* time to write one checkpoint */
@@ -227,6 +235,28 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         workload_eval *we = &f->w[i];
         if (wl[i].model == NULL) return HWFIT_EINVAL;
         TRY(hwfit_memory_estimate(wl[i].model, &wl[i].memory, &we->mem));
+        /* Layouts on the node's cards (serving: one node; training: every node). */
+        int serve = wl[i].memory.mode == HWFIT_MEMORY_INFERENCE;
+        uint64_t job = serve ? e->gpus : e->total_gpus;
+        we->job_gpus = (uint32_t)(job < HWFIT_SHARD_MAX_GPUS ? job : HWFIT_SHARD_MAX_GPUS);
+        hwfit_shard_init(&we->shard_in);
+        we->shard_in.memory = wl[i].memory;
+        we->shard_in.gpus = we->job_gpus;
+        we->shard_in.capacity_bytes = (double)e->gpu->memory_bytes;
+        we->shard_in.utilization = o->gpu_utilization;
+        we->shard_in.host_memory_bytes = e->ram_bytes * (double)node->nodes;
+        hwfit_shard_space space;
+        hwfit_shard_space_init(&space);
+        space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;
+        TRY(hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
+        if (we->search.count > 0) {
+            hwfit_shard_in best = we->shard_in;
+            best.layout = we->best.layout;
+            TRY(hwfit_shard_estimate(wl[i].model, &best, &we->best_out));
+        }
+        we->min_gpus_max = 1024u; /* a rack row of 8-GPU nodes; beyond it, "none fits" */
+        TRY(hwfit_shard_min_gpus(wl[i].model, &we->shard_in, &space, we->min_gpus_max,
+                                 &we->min_gpus, &we->min_layout));
         TRY(checkpoint_bytes(&wl[i], &we->mem, &we->checkpoint_bytes));
         if (e->storage_evaluated && e->raid.write_bytes_per_s > 0.0) {
             hwfit_transfer_in t;
@@ -872,37 +902,71 @@ static void energy(out *o, const hwfit_node *n, const facts *f, qbuf *s) {
 
 /* ---- per-workload findings ---- */
 
+/* "TP 8", "TP 4 x PP 2, ZeRO-3, full recompute": a layout for people. */
+static void layout_text(char *buf, size_t size, const hwfit_layout *l, int training) {
+    int n = snprintf(buf, size, "TP %u x PP %u x DP %u", (unsigned)l->tp, (unsigned)l->pp,
+                     (unsigned)l->dp);
+    if (n < 0 || (size_t)n >= size) return;
+    if (l->ep > 1) n += snprintf(buf + n, size - (size_t)n, " x EP %u", (unsigned)l->ep);
+    if (training && (size_t)n < size) {
+        static const char *const rc[] = {"no recomputation", "selective recomputation",
+                                         "full recomputation"};
+        unsigned r = (unsigned)l->recompute < 3u ? (unsigned)l->recompute : 0u;
+        snprintf(buf + n, size - (size_t)n, ", ZeRO-%u, %s, micro-batch %llu",
+                 (unsigned)l->zero_stage, rc[r], (unsigned long long)l->micro_batch);
+    }
+}
+
 static void vram_workload(out *o, const hwfit_node *n, const hwfit_assess_workload *w, size_t i,
                           const hwfit_assess_options *opt, const facts *f, qbuf *s) {
-    /* TODO(shard): per-card footprint and layout from the sharding module once it is in;
-     * until then the whole job's footprint on one device against one card and the pool. */
-    const hwfit_node_eval *e = &f->e;
-    const hwfit_memory_out *m = &f->w[i].mem;
-    double card = (double)e->gpu->memory_bytes * opt->gpu_utilization;
-    double pool = e->total_vram_bytes * opt->gpu_utilization;
-    double need = (double)m->total_bytes;
-    char rule[HWFIT_FINDING_RULE_SIZE], name[32];
-    workload_rule(rule, sizeof rule, "vram", w, i);
-    int fits_card = need <= card, fits_pool = need <= pool;
-    hwfit_finding *x = add(o, rule, HWFIT_ASSESS_VRAM,
-                           fits_pool ? HWFIT_FINDING_STRENGTH : HWFIT_FINDING_WEAKNESS,
-                           (uint32_t)i + 1);
-    fig(x, "total_bytes", need, "B");
-    fig(x, "weights_bytes", (double)m->weights_bytes, "B");
-    fig(x, "kv_bytes", (double)m->kv_bytes, "B");
-    fig(x, "activation_bytes", (double)m->activation_bytes, "B");
-    fig(x, "gradient_optimizer_bytes", (double)m->optimizer_bytes + (double)m->gradient_bytes, "B");
-    fig(x, "card_usable_bytes", card, "B");
-    fig(x, "pool_usable_bytes", pool, "B");
-    fig(x, "params", (double)m->params, "1");
     (void)n;
-    say(x, "%s needs %s in all (weights %s, KV cache %s, activations %s, gradients and "
-           "optimizer %s): %s one card's usable %s; %s the pool's %s.",
-        workload_name(w, i, name, sizeof name), q(s, need, BYTES), q(s, (double)m->weights_bytes, BYTES),
-        q(s, (double)m->kv_bytes, BYTES), q(s, (double)m->activation_bytes, BYTES),
-        q(s, (double)m->optimizer_bytes + (double)m->gradient_bytes, BYTES),
-        fits_card ? "fits" : "exceeds", q(s, card, BYTES), fits_pool ? "fits" : "exceeds",
-        q(s, pool, BYTES));
+    (void)opt;
+    const workload_eval *we = &f->w[i];
+    const hwfit_memory_out *m = &we->mem;
+    int training = w->memory.mode != HWFIT_MEMORY_INFERENCE;
+    char rule[HWFIT_FINDING_RULE_SIZE], name[32], lay[160], few[200];
+    workload_rule(rule, sizeof rule, "vram", w, i);
+    int fits = we->search.count > 0;
+    hwfit_finding *x = add(o, rule, HWFIT_ASSESS_VRAM,
+                           fits ? HWFIT_FINDING_STRENGTH : HWFIT_FINDING_WEAKNESS,
+                           (uint32_t)i + 1);
+    fig(x, "gpus", (double)we->job_gpus, "1");
+    fig(x, "weights_bytes", (double)m->weights_bytes, "B");
+    fig(x, "single_device_bytes", (double)m->total_bytes, "B");
+    fig(x, "card_usable_bytes", fits ? (double)we->best_out.usable_bytes : 0.0, "B");
+    fig(x, "per_gpu_bytes", fits ? (double)we->best.per_gpu_bytes : 0.0, "B");
+    fig(x, "headroom_bytes", fits ? we->best.headroom_bytes : 0.0, "B");
+    fig(x, "min_gpus", (double)we->min_gpus, "1");
+    if (!training) fig(x, "kv_tokens", fits ? (double)we->best.kv_tokens : 0.0, "1");
+    else fig(x, "tp", fits ? (double)we->best.layout.tp : 0.0, "1");
+    few[0] = '\0';
+    if (we->min_gpus > 0) {
+        char minlay[160];
+        layout_text(minlay, sizeof minlay, &we->min_layout, training);
+        snprintf(few, sizeof few, "; it fits on as few as %u card%s (%s)",
+                 (unsigned)we->min_gpus, we->min_gpus == 1 ? "" : "s", minlay);
+    } else {
+        snprintf(few, sizeof few, "; no layout of up to %u cards fits", (unsigned)we->min_gpus_max);
+    }
+    if (fits) {
+        layout_text(lay, sizeof lay, &we->best.layout, training);
+        char kv[96] = "";
+        if (!training)
+            snprintf(kv, sizeof kv, ", room for %llu KV tokens",
+                     (unsigned long long)we->best.kv_tokens);
+        say(x, "%s (%s of weights) fits the %u cards as %s: %s per card of %s usable, %s "
+               "headroom%s%s.",
+            workload_name(w, i, name, sizeof name), q(s, (double)m->weights_bytes, BYTES),
+            (unsigned)we->job_gpus, lay, q(s, (double)we->best.per_gpu_bytes, BYTES),
+            q(s, (double)we->best_out.usable_bytes, BYTES), q(s, we->best.headroom_bytes, BYTES),
+            kv, few);
+    } else {
+        say(x, "%s (%s of weights, %s on one device) fits no layout of the %u cards of %s "
+               "each%s.",
+            workload_name(w, i, name, sizeof name), q(s, (double)m->weights_bytes, BYTES),
+            q(s, (double)m->total_bytes, BYTES), (unsigned)we->job_gpus,
+            q(s, (double)f->e.gpu->memory_bytes, BYTES), few);
+    }
 }
 
 static void checkpoint_workload(out *o, const hwfit_assess_workload *w, size_t i,

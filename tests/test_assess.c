@@ -116,10 +116,35 @@ Test(assess, seed_server_strengths_and_weaknesses_with_figures) {
     f = rule(count, "vram.serve_llama_3_1_70b_bf16_128k");
     cr_assert_eq(f->workload, 1);
     ASSERT_NEAR(figure(f, "weights_bytes"), 141107412992.0, REL);
-    ASSERT_NEAR(figure(f, "kv_bytes"), 131072.0 * 327680.0, REL); /* 128K tokens x 320 KiB */
+    cr_assert_eq(f->kind, HWFIT_FINDING_STRENGTH);
+    cr_assert(figure(f, "kv_tokens") >= 131072.0); /* room for the 128K context */
+    /* The per-card figure equals the sharding module's estimate of the reported layout. */
+    hwfit_shard_in in;
+    hwfit_shard_out so;
+    hwfit_shard_init(&in);
+    in.memory = workloads[0].memory;
+    in.gpus = 8;
+    in.capacity_bytes = 96.0 * HWFIT_GIBI;
+    in.layout.tp = 8;
+    cr_assert_eq(hwfit_shard_estimate(workloads[0].model, &in, &so), HWFIT_OK);
+    ASSERT_NEAR(figure(f, "per_gpu_bytes"), (double)so.worst.total_bytes, REL);
+    ASSERT_NEAR(figure(f, "headroom_bytes"), so.headroom_bytes, REL);
+    /* Fewest cards: more than one (141 GB of weights > one card's 92.8 GB usable). */
+    cr_assert(figure(f, "min_gpus") > 1 && figure(f, "min_gpus") <= 8);
     f = rule(count, "storage.checkpoint.serve_llama_3_1_70b_bf16_128k");
     ASSERT_NEAR(figure(f, "checkpoint_bytes"), 141107412992.0, REL);
     cr_assert_eq(rule(count, "vram.full_llama_3_1_8b")->workload, 3);
+}
+
+Test(assess, a_model_too_large_for_the_node_is_a_weakness_with_the_cards_it_needs) {
+    hwfit_node n = load("seed-server.json");
+    static const char *const big[] = {"full:llama-3.1-405b"};
+    size_t count = assess(&n, workloads_of(big, 1));
+    const hwfit_finding *f = rule(count, "vram.full_llama_3_1_405b");
+    cr_assert_eq(f->kind, HWFIT_FINDING_WEAKNESS);
+    /* 16 bytes of training state per parameter alone: 405.85e9 x 16 > 8 x 96 GiB. */
+    cr_assert(figure(f, "min_gpus") > 8);
+    ASSERT_NEAR(figure(f, "per_gpu_bytes"), 0.0, REL);
 }
 
 Test(assess, every_finding_is_well_formed_and_rules_are_unique) {

@@ -32,6 +32,7 @@
 #include "hwfit/memory.h"
 #include "hwfit/model.h"
 #include "hwfit/node.h"
+#include "hwfit/shard.h"
 #include "hwfit/status.h"
 
 #ifdef __cplusplus
