@@ -136,6 +136,8 @@ typedef struct facts {
                                       that has */
     hwfit_raid_in raid_alt_in;
     hwfit_raid_out raid_alt;
+    int socket_evaluated;          /* 1: socket_links holds the inter-socket links' rate */
+    hwfit_link_out socket_links;
     workload_eval w[HWFIT_ASSESS_MAX_WORKLOADS];
 } facts;
 
@@ -211,6 +213,15 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
             TRY(hwfit_collective_estimate(&ci, &f->bifurcated));
             f->bif_variant = 1;
         }
+    }
+    if (node->host.sockets >= 2 && e->topology.socket_links > 0) {
+        hwfit_link_in l;
+        hwfit_link_init(&l);
+        l.kind = e->topology.socket_link_kind;
+        l.generation = e->topology.socket_link_generation;
+        l.width = e->topology.socket_links;
+        TRY(hwfit_link_rate(&l, &f->socket_links));
+        f->socket_evaluated = 1;
     }
     if (e->storage_evaluated && e->raid.read_bytes_per_s > 0.0) {
         hwfit_transfer_in t;
@@ -556,6 +567,18 @@ static void cpu(out *o, const hwfit_node *n, const facts *f, qbuf *s) {
     say(x, "%llu x %s = %s of CPU power, %s of the %s budget%s.",
         (unsigned long long)n->host.sockets, q(s, n->cpu.tdp_w, WATTS), q(s, cpu_w, WATTS), share,
         q(s, e->budget.dc_w, WATTS), boost);
+    if (n->host.sockets < 2 || !f->socket_evaluated) return;
+    x = add(o, "cpu.numa", HWFIT_ASSESS_CPU, HWFIT_FINDING_INFO, 0);
+    fig(x, "sockets", (double)n->host.sockets, "1");
+    fig(x, "gpus_per_socket", (double)e->gpus / (double)n->host.sockets, "1");
+    fig(x, "socket_links_bytes_per_s", f->socket_links.line_bytes_per_s, "B/s");
+    fig(x, "memory_bandwidth_per_socket_bytes_per_s", e->host.memory_bandwidth_per_socket_bytes_per_s,
+        "B/s");
+    say(x, "%llu GPUs over %llu sockets: traffic between GPUs, NICs and memory of different "
+           "sockets crosses %s (%s per direction), so data loaders and NIC traffic are best "
+           "pinned to each GPU's own socket.",
+        (unsigned long long)e->gpus, (unsigned long long)n->host.sockets, f->socket_links.name,
+        q(s, f->socket_links.line_bytes_per_s, RATE));
 }
 
 static void host_ram(out *o, const hwfit_node *n, const facts *f, qbuf *s) {
@@ -623,6 +646,15 @@ static void host_memory(out *o, const hwfit_node *n, const facts *f, qbuf *s) {
         (unsigned long long)n->host.dimms, (unsigned long long)h->channels,
         (unsigned long long)n->host.sockets, (unsigned long long)n->host.channels_per_socket,
         h->dimms_per_channel, why);
+    x = add(o, "host_memory.ecc", HWFIT_ASSESS_HOST_MEMORY,
+            n->memory.ecc ? HWFIT_FINDING_STRENGTH : HWFIT_FINDING_WEAKNESS, 0);
+    fig(x, "ecc", (double)n->memory.ecc, "1");
+    fig(x, "registered", (double)n->memory.registered, "1");
+    fig(x, "dimm_bytes", n->memory.dimm_bytes, "B");
+    say(x, "%s %s of %s: %s", n->memory.ecc ? "ECC" : "Non-ECC",
+        n->memory.registered ? "RDIMMs" : "unbuffered DIMMs", q(s, n->memory.dimm_bytes, BYTES),
+        n->memory.ecc ? "single-bit errors are corrected, which long training runs need."
+                      : "a bit flip in host memory can corrupt a days-long training run unnoticed.");
 }
 
 static void lanes(out *o, const hwfit_node *n, const facts *f, qbuf *s) {
