@@ -33,6 +33,7 @@
 #include "hwfit/collective.h"
 #include "hwfit/svg.h"
 #include "hwfit/shard.h"
+#include "hwfit/perf.h"
 #include "hwfit/node.h"
 #include "hwfit/node_spec.h"
 #include "hwfit/assess.h"
