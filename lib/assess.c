@@ -55,6 +55,8 @@ void hwfit_assess_options_init(hwfit_assess_options *options) {
     options->allreduce_bytes = HWFIT_GIBI;
     options->gpu_utilization = 0.9;
     options->checkpoints_to_keep = 2;
+    options->max_time_per_output_token_s = 0.05;
+    options->max_comm_share = 0.25;
 }
 
 size_t hwfit_assess_max_findings(size_t workloads) {
@@ -118,6 +120,9 @@ typedef struct workload_eval {
     uint32_t min_gpus;          /* fewest cards some layout fits on (0: none up to max) */
     uint32_t min_gpus_max;      /* the largest count tried */
     hwfit_layout min_layout;    /* that layout */
+    hwfit_shard_search_out perf_search; /* layouts ranked by throughput */
+    hwfit_perf_in perf_in;      /* the fastest layout, on the node's interconnect */
+    hwfit_perf_out perf;        /* its prefill, decode or training step */
     uint64_t checkpoint_bytes;  /* what a checkpoint of the job stores */
     int storage_checked;        /* the node has local drives with a write rate */
     hwfit_transfer_out ckpt_write; /* time to write one checkpoint */
@@ -148,6 +153,10 @@ static hwfit_status check_options(const hwfit_assess_options *o) {
     if (!hwfit__in_range(o->gpu_utilization, 0.0, 1.0) || o->gpu_utilization <= 0.0)
         return HWFIT_EDOM;
     if (o->checkpoints_to_keep < 1 || o->checkpoints_to_keep > 1000000u) return HWFIT_EDOM;
+    if (!hwfit__in_range(o->max_time_per_output_token_s, 0.0, 1e3) ||
+        o->max_time_per_output_token_s <= 0.0)
+        return HWFIT_EDOM;
+    if (!hwfit__in_range(o->max_comm_share, 0.0, 1.0)) return HWFIT_EDOM;
     return HWFIT_OK;
 }
 
@@ -259,6 +268,9 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         hwfit_shard_space space;
         hwfit_shard_space_init(&space);
         space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;
+        /* Training layouts compared at one global batch (a multiple of every dp x
+         * micro-batch), so that step times compare like with like. */
+        if (!serve) space.global_batch = (uint64_t)we->job_gpus * wl[i].memory.micro_batch;
         TRY(hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
         if (we->search.count > 0) {
             hwfit_shard_in best = we->shard_in;
@@ -268,6 +280,19 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         we->min_gpus_max = 1024u; /* a rack row of 8-GPU nodes; beyond it, "none fits" */
         TRY(hwfit_shard_min_gpus(wl[i].model, &we->shard_in, &space, we->min_gpus_max,
                                  &we->min_gpus, &we->min_layout));
+        /* Throughput: the fastest layout that fits, on the node's own interconnect. */
+        if (we->search.count > 0) {
+            hwfit_perf_init(&we->perf_in);
+            we->perf_in.topology = e->topology;
+            TRY(hwfit_perf_set_gpu(&we->perf_in, e->gpu));
+            we->perf_in.shard = we->shard_in;
+            hwfit_perf_result best;
+            TRY(hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
+            if (we->perf_search.count > 0) {
+                we->perf_in.shard.layout = best.shard.layout;
+                TRY(hwfit_perf_estimate(wl[i].model, &we->perf_in, &we->perf));
+            }
+        }
         TRY(checkpoint_bytes(&wl[i], &we->mem, &we->checkpoint_bytes));
         if (e->storage_evaluated && e->raid.write_bytes_per_s > 0.0) {
             hwfit_transfer_in t;
@@ -1001,6 +1026,67 @@ static void vram_workload(out *o, const hwfit_node *n, const hwfit_assess_worklo
     }
 }
 
+static void perf_workload(out *o, const hwfit_assess_workload *w, size_t i,
+                          const hwfit_assess_options *opt, const facts *f, qbuf *s) {
+    const workload_eval *we = &f->w[i];
+    if (we->perf_search.count == 0) return;
+    const hwfit_perf_out *p = &we->perf;
+    const hwfit_layout *l = &we->perf_in.shard.layout;
+    int training = w->memory.mode != HWFIT_MEMORY_INFERENCE;
+    char rule[HWFIT_FINDING_RULE_SIZE], name[32], lay[160];
+    layout_text(lay, sizeof lay, l, training);
+    if (!training) {
+        workload_rule(rule, sizeof rule, "decode", w, i);
+        int ok = p->time_per_output_token_s <= opt->max_time_per_output_token_s;
+        hwfit_finding *x = add(o, rule, HWFIT_ASSESS_BANDWIDTH,
+                               ok ? HWFIT_FINDING_STRENGTH : HWFIT_FINDING_WEAKNESS,
+                               (uint32_t)i + 1);
+        fig(x, "decode_tokens_per_s", p->decode_tokens_per_s, "token/s");
+        fig(x, "time_per_output_token_s", p->time_per_output_token_s, "s");
+        fig(x, "prefill_s", p->prefill_s, "s");
+        fig(x, "compute_bound_batch", (double)p->compute_bound_batch, "1");
+        fig(x, "batch", (double)w->memory.batch, "1");
+        fig(x, "tp", (double)l->tp, "1");
+        fig(x, "dp", (double)l->dp, "1");
+        char cb[96];
+        if (p->compute_bound_batch > 0)
+            snprintf(cb, sizeof cb, "decode turns compute-bound from a batch of %llu",
+                     (unsigned long long)p->compute_bound_batch);
+        else
+            snprintf(cb, sizeof cb, "decode stays memory-bound at any batch");
+        say(x, "%s, fastest as %s: %.4g tokens/s for a batch of %llu, %s per output token "
+               "(%s-bound; the rule is at most %s), %s to the first token of a %llu-token "
+               "prompt; %s (roofline estimate).",
+            workload_name(w, i, name, sizeof name), lay, p->decode_tokens_per_s,
+            (unsigned long long)w->memory.batch, q(s, p->time_per_output_token_s, SECS),
+            hwfit_perf_bound_name(p->bound), q(s, opt->max_time_per_output_token_s, SECS),
+            q(s, p->prefill_s, SECS), (unsigned long long)w->memory.context, cb);
+        return;
+    }
+    workload_rule(rule, sizeof rule, "training", w, i);
+    double comm = p->tp_comm_s + p->pp_comm_s + p->dp_comm_s + p->ep_comm_s + p->offload_s;
+    double share = p->step_time_s > 0.0 ? comm / p->step_time_s : 0.0;
+    hwfit_finding *x = add(o, rule, HWFIT_ASSESS_COMPUTE,
+                           share <= opt->max_comm_share ? HWFIT_FINDING_STRENGTH
+                                                        : HWFIT_FINDING_WEAKNESS,
+                           (uint32_t)i + 1);
+    fig(x, "step_time_s", p->step_time_s, "s");
+    fig(x, "tokens_per_s", p->tokens_per_s, "token/s");
+    fig(x, "mfu", p->mfu, "1");
+    fig(x, "exposed_comm_s", comm, "s");
+    fig(x, "comm_share", share, "1");
+    fig(x, "tp", (double)l->tp, "1");
+    fig(x, "dp", (double)l->dp, "1");
+    char pct_s[32], mfu[32];
+    pct(pct_s, sizeof pct_s, share);
+    pct(mfu, sizeof mfu, p->mfu);
+    say(x, "%s, fastest as %s: a step of %s, %.4g tokens/s, MFU %s; exposed communication "
+           "%s (%s of the step; tensor parallel %s, data parallel %s)%s.",
+        workload_name(w, i, name, sizeof name), lay, q(s, p->step_time_s, SECS), p->tokens_per_s,
+        mfu, q(s, comm, SECS), pct_s, q(s, p->tp_comm_s, SECS), q(s, p->dp_comm_s, SECS),
+        share > opt->max_comm_share ? ": the interconnect limits training" : "");
+}
+
 static void checkpoint_workload(out *o, const hwfit_assess_workload *w, size_t i,
                                 const hwfit_assess_options *opt, const facts *f, qbuf *s) {
     const workload_eval *we = &f->w[i];
@@ -1048,7 +1134,13 @@ hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *w
     vram_pool(&o, node, &f, &s);
     for (size_t i = 0; i < workload_count; i++) vram_workload(&o, node, &workloads[i], i, &opt, &f, &s);
     bandwidth(&o, &f, &s);
+    for (size_t i = 0; i < workload_count; i++)
+        if (workloads[i].memory.mode == HWFIT_MEMORY_INFERENCE)
+            perf_workload(&o, &workloads[i], i, &opt, &f, &s);
     compute(&o, &f, &s);
+    for (size_t i = 0; i < workload_count; i++)
+        if (workloads[i].memory.mode != HWFIT_MEMORY_INFERENCE)
+            perf_workload(&o, &workloads[i], i, &opt, &f, &s);
     interconnect(&o, node, &f, &s);
     bifurcation(&o, node, &f, &s);
     cpu(&o, node, &f, &s);

@@ -131,6 +131,18 @@ Test(assess, seed_server_strengths_and_weaknesses_with_figures) {
     ASSERT_NEAR(figure(f, "headroom_bytes"), so.headroom_bytes, REL);
     /* Fewest cards: more than one (141 GB of weights > one card's 92.8 GB usable). */
     cr_assert(figure(f, "min_gpus") > 1 && figure(f, "min_gpus") <= 8);
+    /* Throughput: the decode step equals the throughput module's estimate of that layout. */
+    f = rule(count, "decode.serve_llama_3_1_70b_bf16_128k");
+    cr_assert_eq(f->topic, HWFIT_ASSESS_BANDWIDTH);
+    cr_assert(figure(f, "decode_tokens_per_s") > 0.0);
+    ASSERT_NEAR(figure(f, "decode_tokens_per_s") * figure(f, "time_per_output_token_s"), 1.0,
+                1e-9); /* batch 1: tokens/s x s per token = 1 */
+    f = rule(count, "training.full_llama_3_1_8b");
+    cr_assert_eq(f->topic, HWFIT_ASSESS_COMPUTE);
+    cr_assert(figure(f, "mfu") > 0.0 && figure(f, "mfu") < 1.0);
+    cr_assert(figure(f, "comm_share") >= 0.0 && figure(f, "comm_share") <= 1.0);
+    cr_assert_eq(f->kind, figure(f, "comm_share") <= 0.25 ? HWFIT_FINDING_STRENGTH
+                                                           : HWFIT_FINDING_WEAKNESS);
     f = rule(count, "storage.checkpoint.serve_llama_3_1_70b_bf16_128k");
     ASSERT_NEAR(figure(f, "checkpoint_bytes"), 141107412992.0, REL);
     cr_assert_eq(rule(count, "vram.full_llama_3_1_8b")->workload, 3);
@@ -213,6 +225,8 @@ Test(assess, options_change_the_rules) {
     ASSERT_NEAR(o.pipeline_bytes_per_s, 7e9, REL);
     ASSERT_NEAR(o.allreduce_bytes, HWFIT_GIBI, REL);
     cr_assert_eq(o.checkpoints_to_keep, 2);
+    ASSERT_NEAR(o.max_time_per_output_token_s, 0.05, REL);
+    ASSERT_NEAR(o.max_comm_share, 0.25, REL);
     o.pipeline_bytes_per_s = 100e9; /* more than 4 x 14 GB/s */
     size_t count = 0;
     cr_assert_eq(hwfit_assess(&n, NULL, 0, &o, findings, MAXF, &count), HWFIT_OK);
@@ -264,6 +278,12 @@ Test(assess, errors_leave_the_output_untouched) {
     REFUSED(hwfit_assess(&n, NULL, 0, &o, findings, MAXF, &count), HWFIT_EDOM);
     hwfit_assess_options_init(&o);
     o.checkpoints_to_keep = 0;
+    REFUSED(hwfit_assess(&n, NULL, 0, &o, findings, MAXF, &count), HWFIT_EDOM);
+    hwfit_assess_options_init(&o);
+    o.max_time_per_output_token_s = 0;
+    REFUSED(hwfit_assess(&n, NULL, 0, &o, findings, MAXF, &count), HWFIT_EDOM);
+    hwfit_assess_options_init(&o);
+    o.max_comm_share = 1.5;
     REFUSED(hwfit_assess(&n, NULL, 0, &o, findings, MAXF, &count), HWFIT_EDOM);
     hwfit_node broken = n;
     broken.power.psu.redundant = 4;

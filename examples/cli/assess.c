@@ -119,6 +119,7 @@ int cmd_assess(int argc, char **argv) {
     hwfit_assess_options_init(&opt);
     double pipeline = opt.pipeline_bytes_per_s, allreduce = opt.allreduce_bytes;
     uint64_t keep = opt.checkpoints_to_keep;
+    double tpot = opt.max_time_per_output_token_s, comm = opt.max_comm_share;
     const cli_opt opts[] = {
         {"node", CLI_STRING, &node_path, "FILE", "node file (docs/node-spec.md; required)", 0,
          NULL, NULL},
@@ -134,6 +135,12 @@ int cmd_assess(int argc, char **argv) {
          &allreduce_seen},
         {"checkpoints", CLI_U64, &keep, "N",
          "checkpoints the local drives must hold at once (default 2)", 0, NULL, &keep_seen},
+        {"max-tpot", CLI_QUANTITY, &tpot, "TIME",
+         "serving: slowest acceptable time per output token (default 50ms)", HWFIT_UNIT_SECONDS,
+         NULL, NULL},
+        {"max-comm-share", CLI_DOUBLE, &comm, "X",
+         "training: largest share of a step for exposed communication (default 0.25)", 0, NULL,
+         NULL},
         {"markdown", CLI_FLAG, &markdown, NULL, "print a Markdown report", 0, NULL, NULL},
     };
     const cli_spec spec = {
@@ -151,6 +158,10 @@ int cmd_assess(int argc, char **argv) {
     opt.pipeline_bytes_per_s = pipeline;
     opt.allreduce_bytes = allreduce;
     opt.checkpoints_to_keep = keep;
+    opt.max_time_per_output_token_s = tpot;
+    opt.max_comm_share = comm;
+    if (!(tpot > 0.0)) return cli_fail(CMD, "--max-tpot must be above 0");
+    if (!(comm >= 0.0 && comm <= 1.0)) return cli_fail(CMD, "--max-comm-share must be in [0, 1]");
     if (pipeline <= 0.0) return cli_fail(CMD, "--pipeline-rate must be above 0");
     if (allreduce < 1.0) return cli_fail(CMD, "--allreduce-size must be at least 1 B");
     if (keep < 1 || keep > 1000000u) return cli_fail(CMD, "--checkpoints must be 1 to 1000000");

@@ -32,6 +32,7 @@
 #include "hwfit/memory.h"
 #include "hwfit/model.h"
 #include "hwfit/node.h"
+#include "hwfit/perf.h"
 #include "hwfit/shard.h"
 #include "hwfit/status.h"
 
@@ -136,6 +137,12 @@ typedef struct hwfit_assess_options {
     uint64_t checkpoints_to_keep; /**< Checkpoints of a job the local drives must hold at
                                        once, 1 to 1e6. Default 2 (the last good one while
                                        the next is written). */
+    double max_time_per_output_token_s; /**< Serving: slowest acceptable decode step, s
+                                       (> 0). Default 0.05 (20 tokens/s per sequence, a
+                                       common interactive serving target; an assumption). */
+    double max_comm_share;        /**< Training: largest share of the step time that exposed
+                                       communication may take before the interconnect counts
+                                       as a weakness, [0, 1]. Default 0.25 (an assumption). */
 } hwfit_assess_options;
 
 /**

@@ -1817,6 +1817,8 @@ class hwfit_assess_options(ctypes.Structure):
         ("allreduce_bytes", ctypes.c_double),
         ("gpu_utilization", ctypes.c_double),
         ("checkpoints_to_keep", ctypes.c_uint64),
+        ("max_time_per_output_token_s", ctypes.c_double),
+        ("max_comm_share", ctypes.c_double),
     ]
 
 

@@ -114,7 +114,7 @@ def _qty(value, unit, name):
 
 
 def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_size=None,
-           checkpoints=None, markdown=False):
+           checkpoints=None, max_tpot=None, max_comm_share=None, markdown=False):
     """Same as `hwfit assess --node NODE [--workload W ...] --json`.
 
     `node` is a node file path or a Node; `workload` a string or a list of strings such as
@@ -141,6 +141,10 @@ def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_s
         if isinstance(checkpoints, bool) or not isinstance(checkpoints, int):
             _fail(f"checkpoints: expected a whole number, got {checkpoints!r}")
         opt.checkpoints_to_keep = checkpoints
+    if max_tpot is not None:
+        opt.max_time_per_output_token_s = _qty(max_tpot, _lib.HWFIT_UNIT_SECONDS, "max_tpot")
+    if max_comm_share is not None:
+        opt.max_comm_share = _qty(max_comm_share, _lib.HWFIT_UNIT_NONE, "max_comm_share")
     count = len(workload)
     models = (_lib.hwfit_model * max(count, 1))()
     works = (_lib.hwfit_assess_workload * max(count, 1))()
