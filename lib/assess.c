@@ -1100,11 +1100,11 @@ static void checkpoint_workload(out *o, const hwfit_assess_workload *w, size_t i
     fig(x, "checkpoint_bytes", (double)we->checkpoint_bytes, "B");
     fig(x, "checkpoints_held", held, "1");
     fig(x, "write_s", we->ckpt_write.time_s, "s");
-    const char *what = w->memory.mode == HWFIT_MEMORY_INFERENCE ? "weights"
+    const char *what = w->memory.mode == HWFIT_MEMORY_INFERENCE ? "the weights it loads"
                        : w->memory.mode == HWFIT_MEMORY_FULL ? "weights and optimizer states"
                                                              : "adapters and their optimizer states";
     say(x, "A checkpoint of %s (%s) is %s: the local drives' %s hold %.0f of them (%llu kept "
-           "%s); writing one takes %s.",
+           "at once %s); writing one takes %s at the array's write rate.",
         workload_name(w, i, name, sizeof name), what, q(s, (double)we->checkpoint_bytes, BYTES),
         q(s, f->e.raid.usable_bytes, BYTES), held, (unsigned long long)opt->checkpoints_to_keep,
         we->ckpt_fit.fits ? "fit" : "do not fit", q(s, we->ckpt_write.time_s, SECS));
