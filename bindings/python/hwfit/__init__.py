@@ -9,12 +9,12 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from . import _infra, _model, _net, _node, _svg
-from ._shard import fit, plan
+from . import _infra, _model, _net, _node, _shard, _svg
 from ._infra import *  # noqa: F401,F403
 from ._model import *  # noqa: F401,F403
 from ._net import *  # noqa: F401,F403
 from ._node import *  # noqa: F401,F403
+from ._shard import *  # noqa: F401,F403
 from ._svg import *  # noqa: F401,F403
 
 # One line per area: each area module lists its public names in its own __all__.
@@ -24,7 +24,7 @@ __all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
            + _model.__all__
            + _net.__all__
            + _node.__all__
-           + ["fit", "plan"]
+           + _shard.__all__
            + _svg.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()
