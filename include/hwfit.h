@@ -34,6 +34,9 @@
 #include "hwfit/svg.h"
 #include "hwfit/shard.h"
 #include "hwfit/perf.h"
+#include "hwfit/node.h"
+#include "hwfit/node_spec.h"
+#include "hwfit/assess.h"
 #include "hwfit/chart.h"
 
 #endif /* HWFIT_H */

@@ -243,7 +243,7 @@ int cli_workload_finish(const char *command, cli_workload *w) {
     /* The space: fixed where an option was given. */
     hwfit_shard_space *s = &w->space;
     hwfit_shard_space_init(s);
-    uint32_t v32;
+    uint32_t v32 = 0;
     const struct { const char *name; uint64_t v; uint32_t *dst; } deg[] = {
         {"tp", w->tp, &s->tp},       {"pp", w->pp, &s->pp},   {"dp", w->dp, &s->dp},
         {"cp", w->cp, &s->cp},       {"ep", w->ep, &s->ep},   {"etp", w->etp, &s->etp},
@@ -293,6 +293,12 @@ int cli_workload_finish(const char *command, cli_workload *w) {
     if (w->nic != NULL && (st = hwfit_topology_parse_nic(w->nic, &p->topology)) != HWFIT_OK)
         return cli_fail(command, "--nic: '%s' is not a NIC such as 2x400g-roce (%s)", w->nic,
                         hwfit_status_name(st));
+    if (w->card != NULL && w->gpus > w->gpus_per_node && w->nic == NULL)
+        return cli_fail(command, "%llu GPUs span %llu nodes of %llu: give the network between "
+                        "them with --nic (e.g. 8x400g-ib or 2x400g-roce)",
+                        (unsigned long long)w->gpus,
+                        (unsigned long long)((w->gpus + w->gpus_per_node - 1) / w->gpus_per_node),
+                        (unsigned long long)w->gpus_per_node);
     if (w->precision_name != NULL &&
         hwfit_perf_precision_from_name(w->precision_name, &p->precision) != HWFIT_OK)
         return cli_fail(command, "--precision: '%s' is not auto, tf32, bf16, fp8, fp4 or int8",

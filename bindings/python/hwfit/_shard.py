@@ -194,6 +194,9 @@ class _Workload:
             if not isinstance(nic, str) or _lib.hwfit_topology_parse_nic(
                     nic.encode(), _ct.byref(p.topology)) != _lib.HWFIT_OK:
                 raise _einval(f"nic: {nic!r} is not a NIC such as 2x400g-roce")
+        if self.card is not None and self.gpus > gpn and nic is None:
+            raise _einval(f"{self.gpus} GPUs span {-(-self.gpus // gpn)} nodes of {gpn}: give "
+                          "the network between them with nic= (e.g. '8x400g-ib')")
         if precision is not None:
             v = _ct.c_int()
             if not isinstance(precision, str) or _lib.hwfit_perf_precision_from_name(
