@@ -38,5 +38,6 @@
 #include "hwfit/node_spec.h"
 #include "hwfit/assess.h"
 #include "hwfit/chart.h"
+#include "hwfit/report.h"
 
 #endif /* HWFIT_H */

@@ -111,10 +111,31 @@ static void json(const hwfit_node *node, const hwfit_node_eval *e,
     out_end(&o);
 }
 
+/* The HTML report (report.h): the library writes the document, the CLI the file. */
+static int write_html(const char *path, const hwfit_node *node, const hwfit_assess_workload *w,
+                      size_t nw, const hwfit_assess_options *opt, const hwfit_finding *f,
+                      size_t count) {
+    hwfit_report_options ro;
+    hwfit_report_options_init(&ro);
+    ro.assess = *opt;
+    size_t need = 0;
+    hwfit_status st = hwfit_report_html(node, w, nw, f, count, &ro, NULL, 0, &need);
+    char *html = st == HWFIT_EBUFSIZE ? malloc(need) : NULL;
+    if (html != NULL) st = hwfit_report_html(node, w, nw, f, count, &ro, html, need, NULL);
+    if (st != HWFIT_OK) {
+        free(html);
+        return cli_fail_status(CMD, "--html", st == HWFIT_EBUFSIZE ? HWFIT_ENOMEM : st);
+    }
+    int rc = cli_write_file(CMD, "html", path, html);
+    free(html);
+    return rc;
+}
+
 int cmd_assess(int argc, char **argv) {
     const char *node_path = NULL, *models_dir = "tests/data/models";
     cli_list workloads = {{0}, 0};
     int markdown = 0, pipeline_seen = 0, allreduce_seen = 0, keep_seen = 0;
+    const char *html_path = NULL;
     hwfit_assess_options opt;
     hwfit_assess_options_init(&opt);
     double pipeline = opt.pipeline_bytes_per_s, allreduce = opt.allreduce_bytes;
@@ -142,10 +163,12 @@ int cmd_assess(int argc, char **argv) {
          "training: largest share of a step for exposed communication (default 0.25)", 0, NULL,
          NULL},
         {"markdown", CLI_FLAG, &markdown, NULL, "print a Markdown report", 0, NULL, NULL},
+        {"html", CLI_STRING, &html_path, "FILE",
+         "also write a self-contained HTML report with charts", 0, NULL, NULL},
     };
     const cli_spec spec = {
         CMD, "Strengths and weaknesses of a server, with the figures behind them.",
-        "--node FILE [--workload W ...] [--models-dir DIR] [--json | --markdown]",
+        "--node FILE [--workload W ...] [--models-dir DIR] [--json | --markdown] [--html FILE]",
         "Workloads: serve:llama-3.1-70b:bf16:128K, qlora:llama-3.1-70b, full:llama-3.1-8b.\n"
         "MODE is serve, full, lora or qlora; MODEL a name in --models-dir or a config.json\n"
         "path; CONTEXT takes K = 1024 tokens.",
@@ -194,6 +217,10 @@ int cmd_assess(int argc, char **argv) {
     if (st != HWFIT_OK) {
         free(f);
         return cli_fail_status(CMD, "assessment", st);
+    }
+    if (html_path != NULL && (rc = write_html(html_path, &node, w, nw, &opt, f, count)) != 0) {
+        free(f);
+        return rc;
     }
     if (args.json) json(&node, &e, w, nw, f, count);
     else report(&node, &e, w, nw, f, count, markdown);
