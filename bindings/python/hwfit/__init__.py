@@ -16,8 +16,9 @@ from ._net import *  # noqa: F401,F403
 from ._node import *  # noqa: F401,F403
 from ._shard import *  # noqa: F401,F403
 from ._svg import *  # noqa: F401,F403
-from . import _chart, _result
+from . import _chart, _report, _result
 from ._chart import *  # noqa: F401,F403
+from ._report import *  # noqa: F401,F403
 from ._result import *  # noqa: F401,F403
 
 # One line per area: each area module lists its public names in its own __all__.
@@ -30,6 +31,7 @@ __all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
            + _shard.__all__
            + _svg.__all__
            + _chart.__all__
+           + _report.__all__
            + _result.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()

@@ -2048,3 +2048,32 @@ hwfit_chart_metric_name = _fn("hwfit_chart_metric_name", ctypes.c_char_p, [ctype
 # hwfit_status hwfit_chart_metric_from_name(const char *name, hwfit_chart_metric *metric);
 hwfit_chart_metric_from_name = _fn("hwfit_chart_metric_from_name", ctypes.c_int,
                                    [ctypes.c_char_p, c_int_p])
+
+
+# ---- report.h ------------------------------------------------------------------------
+
+
+class hwfit_report_options(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("assess", hwfit_assess_options),
+        ("charts", ctypes.c_int),
+        ("chart_width_px", ctypes.c_double),
+        ("chart_height_px", ctypes.c_double),
+    ]
+
+
+# void hwfit_report_options_init(hwfit_report_options *opt);
+hwfit_report_options_init = _fn("hwfit_report_options_init", None,
+                                [ctypes.POINTER(hwfit_report_options)])
+# hwfit_status hwfit_report_html(const hwfit_node *node, const hwfit_assess_workload *workloads,
+#                                size_t workload_count, const hwfit_finding *findings,
+#                                size_t finding_count, const hwfit_report_options *opt,
+#                                char *buf, size_t size, size_t *needed);
+hwfit_report_html = _fn("hwfit_report_html", ctypes.c_int,
+                        [ctypes.POINTER(hwfit_node), ctypes.POINTER(hwfit_assess_workload),
+                         ctypes.c_size_t, ctypes.POINTER(hwfit_finding), ctypes.c_size_t,
+                         ctypes.POINTER(hwfit_report_options), ctypes.c_char_p, ctypes.c_size_t,
+                         c_size_t_p])
+# const char *hwfit_report_topic_title(hwfit_assess_topic topic);
+hwfit_report_topic_title = _fn("hwfit_report_topic_title", ctypes.c_char_p, [ctypes.c_int])

@@ -4,7 +4,8 @@ The subcommand functions (hwfit.fit, hwfit.power, ...) return a `Result`: a dict
 equal to the plain dict of the CLI's --json output (same keys, same values), that Jupyter
 renders as a table. Nested objects become nested tables, lists of objects tables with one
 row each. Quantities whose key names a unit (`_bytes`, `_bytes_per_s`, `_w`, `_s`,
-`_flop_per_s`) also show the library's text for people ("141.1 GB (131.4 GiB)").
+`_flop_per_s`) show the library's text for people ("141.1 GB (131.4 GiB)") with the exact
+value as a tooltip.
 """
 import ctypes as _ct
 import functools as _functools
@@ -29,7 +30,7 @@ _UNIT_SUFFIXES = (
 _STYLE = ("<style>.hwfit-result{border-collapse:collapse;font:13px/1.4 sans-serif}"
           ".hwfit-result th,.hwfit-result td{border:1px solid #ddd;padding:2px 8px;"
           "text-align:left;vertical-align:top}.hwfit-result th{background:#f4f4f4}"
-          ".hwfit-result .q{color:#555}</style>")
+          ".hwfit-result .q{white-space:nowrap}</style>")
 
 
 def _unit_of(key):
@@ -61,8 +62,8 @@ def _cell(key, value):
         unit = _unit_of(key)
         if unit is not None and _math.isfinite(value):
             q = _quantity_text(value, unit)
-            if q is not None:
-                return f'{_html.escape(q)} <span class="q">({_html.escape(text)})</span>'
+            if q is not None:  # the exact value as a tooltip
+                return f'<span class="q" title="{_html.escape(text)}">{_html.escape(q)}</span>'
         return _html.escape(text)
     return _html.escape(str(value))
 

@@ -117,7 +117,7 @@ class Results(unittest.TestCase):
         page = odd._repr_html_()
         self.assertIn("&lt;b&gt;&amp;", page)
         self.assertIn("yes", page)
-        self.assertIn("500 ms", page)
+        self.assertIn('title="0.5">500 ms</span>', page)
 
     def test_every_subcommand_function_returns_a_result(self):
         self.assertIsInstance(hwfit.gpus(), hwfit.Result)
