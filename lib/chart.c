@@ -283,8 +283,8 @@ static const char *op_words(hwfit_collective_op op) {
     return "collective";
 }
 
-/* "8 ranks, PCIe Gen5 x16, P2P", "h100-sxm: 16 ranks on 2 nodes, NVLink": what a line
- * stands for. */
+/* "8 ranks, PCIe Gen5 x16, P2P", "h100-sxm: 16 ranks on 2 nodes, NVLink within nodes":
+ * what a line stands for. */
 static void series_label(char *dst, size_t size, const char *name, const hwfit_collective_in *c,
                          const hwfit_collective_out *o) {
     const hwfit_topology *t = &c->topology;
@@ -303,13 +303,14 @@ static void series_label(char *dst, size_t size, const char *name, const hwfit_c
     if (t->peer_link != HWFIT_GPU_PEER_NONE) {
         cat(dst, size, ", ");
         cat(dst, size, t->peer_link == HWFIT_GPU_PEER_NVLINK ? "NVLink" : "xGMI");
-        return;
+    } else {
+        cat(dst, size, ", PCIe Gen");
+        cat_u64(dst, size, t->gpu_pcie_gen);
+        cat(dst, size, " x");
+        cat_u64(dst, size, t->gpu_pcie_lanes);
+        cat(dst, size, o->p2p ? ", P2P" : ", via host memory");
     }
-    cat(dst, size, ", PCIe Gen");
-    cat_u64(dst, size, t->gpu_pcie_gen);
-    cat(dst, size, " x");
-    cat_u64(dst, size, t->gpu_pcie_lanes);
-    cat(dst, size, o->p2p ? ", P2P" : ", via host memory");
+    if (o->nodes > 1) cat(dst, size, " within nodes");
 }
 
 hwfit_status hwfit__chart_collective_data(const hwfit_chart_collective_in *in,

@@ -16,8 +16,6 @@
 #include "internal.h"
 #include "svg_internal.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 static const char xml_prolog[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
 /* ---- topics -------------------------------------------------------------------------- */
@@ -145,7 +143,10 @@ static hwfit_status put_chart(writer *w, chart_fn fn, const void *ctx) {
     if (st != HWFIT_EBUFSIZE) return st == HWFIT_OK ? HWFIT_ERANGE : st;
     const size_t prolog = sizeof xml_prolog - 1;
     if (w->buf == NULL) {
-        w->len += need - 1 - prolog; /* every chart starts with the prolog (svg.c) */
+        if (need - 1 - prolog > SIZE_MAX - 1 - w->len)
+            w->overflow = 1;
+        else
+            w->len += need - 1 - prolog; /* every chart starts with the prolog (svg.c) */
         return HWFIT_OK;
     }
     if (need > w->cap - w->len) {
@@ -208,6 +209,7 @@ typedef struct report {
     hwfit_report_options opt;
     hwfit_node_eval e;
     int has_memory, has_collective, has_raid;
+    int memory_fits; /* the memory chart's layout fits (else: the one that misses least) */
     memory_chart memory;
     hwfit_collective_in lines[2];
     const char *line_names[2];
@@ -252,6 +254,7 @@ static hwfit_status plan_memory_chart(report *r) {
                  w->label);
     r->memory.model = &r->model;
     r->memory.in = in;
+    r->memory_fits = best.fits;
     r->has_memory = 1;
     return HWFIT_OK;
 }
@@ -509,17 +512,20 @@ static hwfit_status topic_charts(writer *w, const report *r, int topic) {
     if (!r->opt.charts) return HWFIT_OK;
     if (topic == HWFIT_ASSESS_VRAM && r->has_memory) {
         snprintf(caption, sizeof caption,
-                 "Memory of each card for %.*s on the layout of its VRAM finding: weights, KV "
-                 "cache, activations and the rest, against the usable memory per card.",
+                 "Memory of each card for %.*s %s: weights, KV cache, activations and the "
+                 "rest, against the usable memory per card.",
                  HWFIT_WORKLOAD_LABEL_SIZE - 1,
-                 r->w[0].label[0] ? r->w[0].label : "the first workload");
+                 r->w[0].label[0] ? r->w[0].label : "the first workload",
+                 r->memory_fits ? "on the layout of its VRAM finding"
+                                : "on the layout that misses least (none fits)");
         return figure_block(w, memory_fn, &r->memory, caption);
     }
     if (topic == HWFIT_ASSESS_INTERCONNECT && r->has_collective) {
         snprintf(caption, sizeof caption,
-                 "All-reduce over all %llu GPUs by message size on this node's interconnect, as "
+                 "All-reduce over all %llu GPUs by message size on %s interconnect, as "
                  "nccl-tests would sweep it (bus bandwidth, log axes)%s.",
                  (unsigned long long)r->e.total_gpus,
+                 r->node->nodes > 1 ? "the cluster's" : "this node's",
                  r->collective.series_count > 1
                      ? ", with what forcing P2P (NCCL_P2P_LEVEL=SYS) would give"
                      : "");

@@ -279,6 +279,11 @@ Test(chart, collective_names_lead_the_labels) {
     cr_assert_str_eq(d.labels[0], "seed: 8 ranks, PCIe Gen5 x16, P2P");
     cr_assert_str_eq(d.labels[1], "hgx: 8 ranks, NVLink");
     cr_assert_str_eq(d.title, "Time of all-gather by message size");
+    /* Two nodes joined by RoCE: the label says the links are those within the nodes. */
+    lines[1].topology.nodes = 2;
+    cr_assert_eq(hwfit_topology_parse_nic("2x400g-roce", &lines[1].topology), HWFIT_OK);
+    cr_assert_eq(hwfit__chart_collective_data(&in, &d), HWFIT_OK);
+    cr_assert_str_eq(d.labels[1], "hgx: 16 ranks on 2 nodes, NVLink within nodes");
     /* A size that is not a power of two: 3 KiB, 6 KiB, 12 KiB up to 20 KiB. */
     in.min_bytes = 3072.0;
     in.max_bytes = 20480.0;

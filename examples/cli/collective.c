@@ -29,7 +29,7 @@ int cmd_collective(int argc, char **argv) {
     const char *algo_name = "auto", *proto_name = "auto";
     double size = HWFIT_GIBI, min_size = 8.0;
     uint64_t gpus = 8, nodes = 1, sockets = 2, switches = 0, lanes = 0, ranks = 0;
-    int p2p = 0, gdr = 0, cpu = 0, library = 0, sweep = 0, lanes_seen = 0;
+    int p2p = 0, gdr = 0, cpu = 0, library = 0, sweep = 0, lanes_seen = 0, metric_seen = 0;
     const char *svg_path = NULL, *metric_name = "busbw";
     cli_list compare = {{0}, 0};
     const cli_opt opts[] = {
@@ -67,7 +67,7 @@ int cmd_collective(int argc, char **argv) {
         {"svg", CLI_STRING, &svg_path, "FILE", "with --sweep: also draw the sweep as an SVG chart",
          0, NULL, NULL},
         {"svg-metric", CLI_STRING, &metric_name, "M", "what --svg draws: busbw, algbw or time (default busbw)",
-         0, NULL, NULL},
+         0, NULL, &metric_seen},
         {"compare", CLI_LIST, &compare, "NAME",
          "with --svg: another GPU on the same topology, one line each (repeatable)", 0, NULL, NULL},
     };
@@ -122,6 +122,7 @@ int cmd_collective(int argc, char **argv) {
         return cli_fail("collective", "--svg-metric: unknown metric '%s' (busbw, algbw, time)",
                         metric_name);
     if (svg_path != NULL && !sweep) return cli_fail("collective", "--svg needs --sweep");
+    if (metric_seen && svg_path == NULL) return cli_fail("collective", "--svg-metric needs --svg FILE");
     if (compare.count > 0 && svg_path == NULL)
         return cli_fail("collective", "--compare needs --sweep --svg FILE");
     if (compare.count + 1 > HWFIT_CHART_MAX_SERIES)

@@ -80,7 +80,7 @@ typedef struct hwfit_chart_collective_in {
     /** @c series_count names (e.g. the GPU), UTF-8, none NULL; or NULL for none. The
      *  legend labels each line with its name, then what the topology is: ranks, nodes and
      *  the path the data takes, e.g. "h100-sxm: 8 ranks, NVLink" or "16 ranks on 2 nodes,
-     *  PCIe Gen5 x16, P2P". Default NULL. */
+     *  PCIe Gen5 x16, P2P within nodes". Default NULL. */
     const char *const *names;
     /** Smallest message size S, bytes, in [1, 1e18]. Sizes go from here up by a factor of
      *  2 (nccl-tests -f 2) while they do not exceed @c max_bytes. Default 8. */

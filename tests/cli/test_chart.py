@@ -90,6 +90,7 @@ class SvgOption(CliCase):
         path = os.path.join(self.dir.name, "x.svg")
         self.bad("collective", "--svg", path, mentions="--sweep")
         self.bad("collective", "--sweep", "--compare", "h100-sxm", mentions="--svg")
+        self.bad("collective", "--sweep", "--svg-metric", "time", mentions="--svg")
         self.bad(*COLLECTIVE, "--svg", path, "--compare", "no-such-gpu", mentions="no-such-gpu")
         self.bad(*COLLECTIVE, "--svg", path, "--svg-metric", "speed", mentions="speed")
         self.bad(*COLLECTIVE, "--svg", path, *sum((["--compare", "h100-sxm"] for _ in range(8)), []),
