@@ -31,6 +31,7 @@
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
+#include "hwfit/shard.h"
 #include "hwfit/svg.h"
 
 #endif /* HWFIT_H */

@@ -9,10 +9,11 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from . import _infra, _model, _net, _svg
+from . import _infra, _model, _net, _shard, _svg
 from ._infra import *  # noqa: F401,F403
 from ._model import *  # noqa: F401,F403
 from ._net import *  # noqa: F401,F403
+from ._shard import *  # noqa: F401,F403
 from ._svg import *  # noqa: F401,F403
 
 # One line per area: each area module lists its public names in its own __all__.
@@ -21,6 +22,7 @@ __all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
            + _infra.__all__
            + _model.__all__
            + _net.__all__
+           + _shard.__all__
            + _svg.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()

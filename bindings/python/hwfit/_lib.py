@@ -1238,6 +1238,229 @@ hwfit_collective_step_init = _fn("hwfit_collective_step_init", None,
 hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
                             [ctypes.POINTER(hwfit_collective_step_in),
                              ctypes.POINTER(hwfit_collective_step_out)])
+
+# ---- shard.h -------------------------------------------------------------------------
+
+HWFIT_SHARD_MAX_GPUS = 1048576
+HWFIT_SHARD_OFFLOAD_OPTIMIZER = 0x1
+HWFIT_SHARD_OFFLOAD_PARAMS = 0x2
+HWFIT_SHARD_ANY = -1
+
+# enum hwfit_shard_reason
+HWFIT_SHARD_VALID = 0
+HWFIT_SHARD_GPUS = 1
+HWFIT_SHARD_HEADS = 2
+HWFIT_SHARD_KV_HEADS = 3
+HWFIT_SHARD_MLP_WIDTH = 4
+HWFIT_SHARD_EXPERT_WIDTH = 5
+HWFIT_SHARD_EXPERTS = 6
+HWFIT_SHARD_EXPERT_RANKS = 7
+HWFIT_SHARD_STAGES = 8
+HWFIT_SHARD_UNEVEN = 9
+HWFIT_SHARD_VIRTUAL_STAGES = 10
+HWFIT_SHARD_VIRTUAL_LAYERS = 11
+HWFIT_SHARD_VIRTUAL_MICROBATCHES = 12
+HWFIT_SHARD_SEQUENCE_PARALLEL = 13
+HWFIT_SHARD_CONTEXT = 14
+HWFIT_SHARD_BATCH = 15
+HWFIT_SHARD_ZERO_INFERENCE = 16
+HWFIT_SHARD_OFFLOAD_INFERENCE = 17
+HWFIT_SHARD_OFFLOAD_ZERO = 18
+
+
+class hwfit_layout(ctypes.Structure):
+    _fields_ = [
+        ("tp", ctypes.c_uint32),
+        ("pp", ctypes.c_uint32),
+        ("dp", ctypes.c_uint32),
+        ("cp", ctypes.c_uint32),
+        ("ep", ctypes.c_uint32),
+        ("etp", ctypes.c_uint32),
+        ("virtual_stages", ctypes.c_uint32),
+        ("sequence_parallel", ctypes.c_int),
+        ("zero_stage", ctypes.c_uint32),
+        ("offload", ctypes.c_uint),
+        ("micro_batch", ctypes.c_uint64),
+        ("global_batch", ctypes.c_uint64),
+        ("recompute", ctypes.c_int),
+        ("uneven_layers", ctypes.c_int),
+    ]
+
+
+class hwfit_shard_in(ctypes.Structure):
+    _fields_ = [
+        ("memory", hwfit_memory_in),
+        ("layout", hwfit_layout),
+        ("gpus", ctypes.c_uint32),
+        ("capacity_bytes", ctypes.c_double),
+        ("utilization", ctypes.c_double),
+        ("reserve_bytes", ctypes.c_double),
+        ("comm_group_bytes", ctypes.c_double),
+        ("bucket_bytes", ctypes.c_double),
+        ("zero3_live_layers", ctypes.c_uint32),
+        ("host_memory_bytes", ctypes.c_double),
+        ("host_utilization", ctypes.c_double),
+        ("host_buffer_factor", ctypes.c_double),
+    ]
+
+
+class hwfit_shard_card(ctypes.Structure):
+    _fields_ = [
+        ("stage", ctypes.c_uint32),
+        ("first_layer", ctypes.c_uint32),
+        ("layers", ctypes.c_uint32),
+        ("embedding", ctypes.c_int),
+        ("head", ctypes.c_int),
+        ("in_flight", ctypes.c_uint64),
+        ("params", ctypes.c_uint64),
+        ("weights_bytes", ctypes.c_uint64),
+        ("kv_bytes", ctypes.c_uint64),
+        ("activation_bytes", ctypes.c_uint64),
+        ("gradient_bytes", ctypes.c_uint64),
+        ("optimizer_bytes", ctypes.c_uint64),
+        ("buffer_bytes", ctypes.c_uint64),
+        ("overhead_bytes", ctypes.c_uint64),
+        ("total_bytes", ctypes.c_uint64),
+        ("host_bytes", ctypes.c_uint64),
+        ("kv_bytes_per_token", ctypes.c_uint64),
+    ]
+
+
+class hwfit_shard_out(ctypes.Structure):
+    _fields_ = [
+        ("layout", hwfit_layout),
+        ("micro_batches", ctypes.c_uint64),
+        ("batch_per_replica", ctypes.c_uint64),
+        ("stages", ctypes.c_uint32),
+        ("worst_stage", ctypes.c_uint32),
+        ("worst", hwfit_shard_card),
+        ("capacity_bytes", ctypes.c_uint64),
+        ("usable_bytes", ctypes.c_uint64),
+        ("headroom_bytes", ctypes.c_double),
+        ("gpu_fits", ctypes.c_int),
+        ("host_bytes", ctypes.c_uint64),
+        ("host_usable_bytes", ctypes.c_uint64),
+        ("host_checked", ctypes.c_int),
+        ("host_fits", ctypes.c_int),
+        ("fits", ctypes.c_int),
+        ("kv_tokens", ctypes.c_uint64),
+        ("total_bytes", ctypes.c_uint64),
+    ]
+
+
+class hwfit_shard_space(ctypes.Structure):
+    _fields_ = [
+        ("tp", ctypes.c_uint32),
+        ("pp", ctypes.c_uint32),
+        ("dp", ctypes.c_uint32),
+        ("cp", ctypes.c_uint32),
+        ("ep", ctypes.c_uint32),
+        ("etp", ctypes.c_uint32),
+        ("virtual_stages", ctypes.c_uint32),
+        ("max_virtual_stages", ctypes.c_uint32),
+        ("sequence_parallel", ctypes.c_int),
+        ("zero_stage", ctypes.c_int),
+        ("offload", ctypes.c_int),
+        ("recompute", ctypes.c_int),
+        ("micro_batch", ctypes.c_uint64),
+        ("max_micro_batch", ctypes.c_uint64),
+        ("global_batch", ctypes.c_uint64),
+        ("uneven_layers", ctypes.c_int),
+        ("include_unfit", ctypes.c_int),
+    ]
+
+
+class hwfit_shard_iter(ctypes.Structure):
+    _fields_ = [
+        ("model", ctypes.POINTER(hwfit_model)),
+        ("in_", ctypes.POINTER(hwfit_shard_in)),
+        ("space", hwfit_shard_space),
+        ("value", ctypes.c_uint64 * 10),
+        ("kinds", ctypes.c_uint32 * 2),
+        ("state", ctypes.c_int),
+        ("visited", ctypes.c_uint64),
+    ]
+
+
+class hwfit_shard_result(ctypes.Structure):
+    _fields_ = [
+        ("layout", hwfit_layout),
+        ("worst_stage", ctypes.c_uint32),
+        ("per_gpu_bytes", ctypes.c_uint64),
+        ("headroom_bytes", ctypes.c_double),
+        ("host_bytes", ctypes.c_uint64),
+        ("kv_tokens", ctypes.c_uint64),
+        ("fits", ctypes.c_int),
+        ("score", ctypes.c_double),
+    ]
+
+
+class hwfit_shard_search_out(ctypes.Structure):
+    _fields_ = [
+        ("visited", ctypes.c_uint64),
+        ("valid", ctypes.c_uint64),
+        ("fitting", ctypes.c_uint64),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+_model_p = ctypes.POINTER(hwfit_model)
+_shard_in_p = ctypes.POINTER(hwfit_shard_in)
+_space_p = ctypes.POINTER(hwfit_shard_space)
+
+# void hwfit_layout_init(hwfit_layout *layout);
+hwfit_layout_init = _fn("hwfit_layout_init", None, [ctypes.POINTER(hwfit_layout)])
+# void hwfit_shard_init(hwfit_shard_in *in);
+hwfit_shard_init = _fn("hwfit_shard_init", None, [_shard_in_p])
+# void hwfit_shard_space_init(hwfit_shard_space *space);
+hwfit_shard_space_init = _fn("hwfit_shard_space_init", None, [_space_p])
+# hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
+#                                hwfit_shard_reason *reason);
+hwfit_shard_check = _fn("hwfit_shard_check", ctypes.c_int, [_model_p, _shard_in_p, c_int_p])
+# const char *hwfit_shard_reason_name(hwfit_shard_reason reason);
+hwfit_shard_reason_name = _fn("hwfit_shard_reason_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_shard_reason_str(hwfit_shard_reason reason);
+hwfit_shard_reason_str = _fn("hwfit_shard_reason_str", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *offload);
+hwfit_shard_offload_parse = _fn("hwfit_shard_offload_parse", ctypes.c_int,
+                                [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
+# hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
+#                                   hwfit_shard_out *out);
+hwfit_shard_estimate = _fn("hwfit_shard_estimate", ctypes.c_int,
+                           [_model_p, _shard_in_p, ctypes.POINTER(hwfit_shard_out)])
+# hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
+#                                  uint32_t stage, hwfit_shard_card *card);
+hwfit_shard_card_at = _fn("hwfit_shard_card_at", ctypes.c_int,
+                          [_model_p, _shard_in_p, ctypes.c_uint32,
+                           ctypes.POINTER(hwfit_shard_card)])
+# hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit_model *model,
+#                                    const hwfit_shard_in *in, const hwfit_shard_space *space);
+hwfit_shard_iter_init = _fn("hwfit_shard_iter_init", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_shard_iter), _model_p, _shard_in_p, _space_p])
+# int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout);
+hwfit_shard_iter_next = _fn("hwfit_shard_iter_next", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_shard_iter), ctypes.POINTER(hwfit_layout)])
+# hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *in,
+#                                 const hwfit_shard_space *space, hwfit_shard_result *results,
+#                                 size_t capacity, hwfit_shard_search_out *summary);
+hwfit_shard_search = _fn("hwfit_shard_search", ctypes.c_int,
+                         [_model_p, _shard_in_p, _space_p, ctypes.POINTER(hwfit_shard_result),
+                          ctypes.c_size_t, ctypes.POINTER(hwfit_shard_search_out)])
+# hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
+#                                   const hwfit_shard_space *space, uint32_t max_gpus,
+#                                   uint32_t *gpus, hwfit_layout *layout);
+hwfit_shard_min_gpus = _fn("hwfit_shard_min_gpus", ctypes.c_int,
+                           [_model_p, _shard_in_p, _space_p, ctypes.c_uint32,
+                            ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(hwfit_layout)])
+# hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard_in *in,
+#                                      uint64_t limit, uint64_t *context);
+hwfit_shard_max_context = _fn("hwfit_shard_max_context", ctypes.c_int,
+                              [_model_p, _shard_in_p, ctypes.c_uint64, c_uint64_p])
+# hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
+#                                    uint64_t limit, uint64_t *batch);
+hwfit_shard_max_batch = _fn("hwfit_shard_max_batch", ctypes.c_int,
+                            [_model_p, _shard_in_p, ctypes.c_uint64, c_uint64_p])
+
 # ---- svg.h ---------------------------------------------------------------------------
 
 HWFIT_SVG_VALUE_MAX = 1e30
