@@ -869,6 +869,18 @@ hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_coll
     return HWFIT_OK;
 }
 
+hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
+                                             hwfit_collective_out *outs,
+                                             hwfit_status *statuses) {
+    if (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)) return HWFIT_EINVAL;
+    hwfit_status first = HWFIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        statuses[i] = hwfit_collective_estimate(&ins[i], &outs[i]);
+        if (first == HWFIT_OK) first = statuses[i];
+    }
+    return first;
+}
+
 hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t ranks,
                                            double *factor) {
     if (factor == NULL || (unsigned)op > (unsigned)HWFIT_COLLECTIVE_SENDRECV) return HWFIT_EINVAL;

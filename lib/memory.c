@@ -465,6 +465,19 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     return HWFIT_OK;
 }
 
+hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
+                                         size_t n, hwfit_memory_out *outs,
+                                         hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    hwfit_status first = HWFIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        statuses[i] = hwfit_memory_estimate(model, &ins[i], &outs[i]);
+        if (first == HWFIT_OK) first = statuses[i];
+    }
+    return first;
+}
+
 hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {
     if (text == NULL || targets == NULL) return HWFIT_EINVAL;
     static const struct {

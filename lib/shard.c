@@ -756,6 +756,19 @@ hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in
     return st;
 }
 
+hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+                                        size_t n, hwfit_shard_out *outs,
+                                        hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    hwfit_status first = HWFIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        statuses[i] = hwfit_shard_estimate(model, &ins[i], &outs[i]);
+        if (first == HWFIT_OK) first = statuses[i];
+    }
+    return first;
+}
+
 hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
                                  uint32_t stage, hwfit_shard_card *card_out) {
     if (model == NULL || in == NULL || card_out == NULL) return HWFIT_EINVAL;

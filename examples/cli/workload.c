@@ -202,7 +202,7 @@ int cli_workload_finish(const char *command, cli_workload *w) {
     /* The space: fixed where an option was given. */
     hwfit_shard_space *s = &w->space;
     hwfit_shard_space_init(s);
-    uint32_t v32;
+    uint32_t v32 = 0;
     const struct { const char *name; uint64_t v; uint32_t *dst; } deg[] = {
         {"tp", w->tp, &s->tp},       {"pp", w->pp, &s->pp},   {"dp", w->dp, &s->dp},
         {"cp", w->cp, &s->cp},       {"ep", w->ep, &s->ep},   {"etp", w->etp, &s->etp},

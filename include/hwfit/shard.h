@@ -360,6 +360,32 @@ HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfi
                                             hwfit_shard_out *out);
 
 /**
+ * @brief The footprints and fits of @p n workloads or layouts of one model:
+ * ::hwfit_shard_estimate of each element, in one call and without allocation (a scheduler
+ * checking every job against every node, a sweep of contexts or layouts). Every element is
+ * evaluated, even after one fails; outs[i] equals what ::hwfit_shard_estimate gives for
+ * ins[i], bit for bit, and is written only when statuses[i] is ::HWFIT_OK.
+ * @param[in]  model    The model of every element; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  ins      @p n inputs; may be NULL only when @p n is 0.
+ * @param[in]  n        Number of elements; 0 does nothing and gives ::HWFIT_OK.
+ * @param[out] outs     @p n results; may be NULL only when @p n is 0.
+ * @param[out] statuses @p n statuses, the one ::hwfit_shard_estimate returns for each
+ *                      element; may be NULL only when @p n is 0.
+ * @retval HWFIT_OK           every element succeeded (or @p n is 0).
+ * @retval HWFIT_EINVAL       @p model is NULL, or an array is NULL while @p n > 0 (nothing
+ *                            is written); or the first failing element's status.
+ * @retval HWFIT_EDOM         the first failing element's status (see
+ *                            ::hwfit_shard_estimate).
+ * @retval HWFIT_ELAYOUT      the first failing element's status.
+ * @retval HWFIT_EUNSUPPORTED the first failing element's status.
+ * @retval HWFIT_ERANGE       the first failing element's status.
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
+                                                  const hwfit_shard_in *ins, size_t n,
+                                                  hwfit_shard_out *outs,
+                                                  hwfit_status *statuses);
+
+/**
  * @brief Footprint of the cards of one pipeline stage (every card of a stage is alike).
  * @param[in]  model The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in    As for ::hwfit_shard_estimate; NULL gives ::HWFIT_EINVAL.
