@@ -33,5 +33,6 @@
 #include "hwfit/collective.h"
 #include "hwfit/shard.h"
 #include "hwfit/svg.h"
+#include "hwfit/perf.h"
 
 #endif /* HWFIT_H */

@@ -536,6 +536,8 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                                               : NULL;
     if (tables && (st = unit_mac(&s, tables, 1)) != HWFIT_OK) return st;
     c->params = s.params;
+    c->trainable_params = s.trainable;
+    c->shard_weights_bytes = s.weights;
     /* KV cache (inference). */
     if (!r->training) {
         uint64_t kv = 0;
@@ -643,7 +645,7 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }
 
-static hwfit_status check_in(const hwfit_shard_in *in) {
+hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in) {
     if ((unsigned)in->memory.mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
     if (in->memory.context == 0 || in->memory.batch == 0) return HWFIT_EDOM;
     if (!hwfit__in_range(in->capacity_bytes, 1.0, 1152921504606846976.0) ||
@@ -662,14 +664,29 @@ static hwfit_status check_in(const hwfit_shard_in *in) {
     return HWFIT_OK;
 }
 
-hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
-                               uint32_t stage, hwfit_shard_card *stage_out) {
+static hwfit_status units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                          const hwfit__shard_resolved *r) {
     hwfit_status st;
     if ((st = weights_units(e, in, r)) != HWFIT_OK ||
         (!r->training && (st = kv_units(e, in, r)) != HWFIT_OK) ||
         (st = act_units(e, in, r)) != HWFIT_OK)
         return st;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, uint32_t stage,
+                               hwfit_shard_card *c) {
+    hwfit_status st = units(e, in, r);
+    if (st != HWFIT_OK) return st;
+    return card(e, in, r, stage, c);
+}
+
+hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
+                               uint32_t stage, hwfit_shard_card *stage_out) {
+    hwfit_status st;
+    if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
     memset(&o, 0, sizeof o);
     o.micro_batches = r->m;
@@ -741,7 +758,7 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
     hwfit_shard_reason why;
     if ((st = hwfit__shard_resolve(model, e.kinds, in, &in->layout, &r, &why)) != HWFIT_OK)
         return st;
-    if ((st = check_in(in)) != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
     return hwfit__shard_eval(&e, in, &r, out, stage, card_out);
@@ -938,8 +955,8 @@ static int iter_step(hwfit_shard_iter *it) {
 }
 
 /* The next valid combination, resolved; 0 at the end. */
-static int iter_next_resolved(hwfit_shard_iter *it, hwfit_layout *layout,
-                              hwfit__shard_resolved *r) {
+int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
+                           hwfit__shard_resolved *r) {
     if (it->state == 2) return 0;
     for (;;) {
         if (!iter_step(it)) { it->state = 2; return 0; }
@@ -960,7 +977,7 @@ int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout) {
     if (iter == NULL || layout == NULL || iter->model == NULL || iter->in == NULL) return 0;
     hwfit__shard_resolved r;
     hwfit_layout l;
-    if (!iter_next_resolved(iter, &l, &r)) return 0;
+    if (!hwfit__shard_iter_next(iter, &l, &r)) return 0;
     l.etp = r.etp;
     l.global_batch = r.global;
     *layout = l;
@@ -1005,7 +1022,7 @@ void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
 static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
                            const hwfit_shard_space *space, hwfit_shard_result *results,
                            size_t capacity, hwfit_shard_search_out *summary) {
-    hwfit_status st = check_in(in);
+    hwfit_status st = hwfit__shard_check_in(in);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
     if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
@@ -1015,7 +1032,7 @@ static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
     hwfit_shard_search_out sum;
     memset(&sum, 0, sizeof sum);
     hwfit__shard_resolved r;
-    while (iter_next_resolved(&it, &x.layout, &r)) {
+    while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
         sum.valid++;
         hwfit_shard_out o;
         if ((st = hwfit__shard_eval(&e, &x, &r, &o, 0, NULL)) != HWFIT_OK) {
@@ -1111,7 +1128,7 @@ hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard
                                      uint64_t limit, uint64_t *context) {
     if (model == NULL || in == NULL || context == NULL) return HWFIT_EINVAL;
     if (limit == 0) return HWFIT_EDOM;
-    hwfit_status st = check_in(in);
+    hwfit_status st = hwfit__shard_check_in(in);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
     if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
@@ -1128,7 +1145,7 @@ hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_i
                                    uint64_t limit, uint64_t *batch) {
     if (model == NULL || in == NULL || batch == NULL) return HWFIT_EINVAL;
     if (limit == 0) return HWFIT_EDOM;
-    hwfit_status st = check_in(in);
+    hwfit_status st = hwfit__shard_check_in(in);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
     if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;

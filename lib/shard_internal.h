@@ -78,6 +78,19 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out);
 
+/* The card of one stage of a valid resolved layout (what hwfit__shard_eval reports for
+ * it), without evaluating the other stages. */
+hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, uint32_t stage,
+                               hwfit_shard_card *c);
+
+/* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
+ * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp). */
+hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in);
+
+/* The next valid layout of an iterator, with its resolution; 0 at the end. */
+int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r);
+
 /* The search result of an evaluated layout, with its score. */
 void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res);
 

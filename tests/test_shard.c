@@ -210,6 +210,8 @@ Test(shard, zero_stages_divide_model_states_as_the_paper) {
     hwfit_shard_in in = full_8b(8, 0);
     hwfit_shard_card c0 = estimate_ok(&llama8, &in).worst;
     cr_assert_eq(c0.weights_bytes + c0.gradient_bytes + c0.optimizer_bytes, 16 * p);
+    cr_assert_eq(c0.trainable_params, p);
+    cr_assert_eq(c0.shard_weights_bytes, 2 * p);
     in.layout.zero_stage = 1;
     hwfit_shard_card c1 = estimate_ok(&llama8, &in).worst;
     cr_assert_eq(c1.weights_bytes + c1.gradient_bytes, 4 * p);

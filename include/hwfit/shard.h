@@ -169,6 +169,10 @@ typedef struct hwfit_shard_card {
                                     virtual stages) whose activations are held; 1 for
                                     inference. */
     uint64_t params;           /**< Model parameters of this card's shard (before ZeRO-3). */
+    uint64_t trainable_params; /**< Of which (or, for LoRA, adapters) trained: they carry
+                                    gradients and optimizer states (before ZeRO). */
+    uint64_t shard_weights_bytes; /**< Weights of this card's shard before ZeRO-3 and
+                                    parameter offload, bytes. */
     uint64_t weights_bytes;    /**< Weights resident on the card (after ZeRO-3 and
                                     parameter offload), bytes. */
     uint64_t kv_bytes;         /**< KV cache of the replica's sequences, bytes. */

@@ -1,6 +1,6 @@
 /* hwfit_bench - how long the main calls take (issue 10). Not a test: it prints figures.
  *
- *   hwfit_bench [--json] [--quick] [--only NAME] [--no-python] [--data DIR]
+ *   hwfit_bench [--json] [--quick] [--only NAME] [--calls N] [--no-python] [--data DIR]
  *
  * Each benchmark runs its call in a loop whose iteration count is calibrated so that one
  * repetition lasts about 20 ms (2 ms with --quick), once to warm up and then R times
@@ -9,8 +9,9 @@
  * folded into a volatile sink so that the optimizer cannot drop the work. Only the public
  * API (hwfit.h) is used, as a user's program would.
  *
- * --only NAME runs one benchmark (for profiling: valgrind --tool=callgrind hwfit_bench
- * --quick --only memory_eval). The Python figures come from bench_python.py, run with
+ * --only NAME runs one benchmark; with --calls N it makes exactly N calls, untimed, for a
+ * profiler (valgrind --tool=callgrind hwfit_bench --only memory_eval --calls 1000). The
+ * Python figures come from bench_python.py, run with
  * python3 when it is on the PATH (see tests/bench/README.md).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -399,7 +400,8 @@ static int run_python(int quick, double values[PY_KEYS], int present[PY_KEYS]) {
 /* ---- main ------------------------------------------------------------------------------------- */
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: hwfit_bench [--json] [--quick] [--only NAME] [--no-python] [--data DIR]\n"
+    fprintf(f, "usage: hwfit_bench [--json] [--quick] [--only NAME [--calls N]] [--no-python] "
+               "[--data DIR]\n"
                "benchmarks:");
     for (size_t i = 0; i < BENCH_COUNT; i++) fprintf(f, " %s", benches[i].name);
     fprintf(f, " python\n");
@@ -407,6 +409,7 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
     int json = 0, quick = 0, python = 1;
+    unsigned long long calls = 0;
     const char *only = NULL, *data = getenv("HWFIT_TEST_DATA");
     if (data == NULL) data = HWFIT_BENCH_DATA;
     for (int i = 1; i < argc; i++) {
@@ -415,6 +418,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--no-python") == 0) python = 0;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) data = argv[++i];
+        else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) calls = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return 0;
@@ -431,6 +435,11 @@ int main(int argc, char **argv) {
     }
     static ctx c; /* large: keep it off the stack */
     setup(&c, data);
+    if (calls > 0) { /* untimed, for a profiler */
+        for (size_t i = 0; i < BENCH_COUNT; i++)
+            if (only != NULL && strcmp(only, benches[i].name) == 0) benches[i].run(&c, calls);
+        return 0;
+    }
     double target = quick ? 2e6 : 2e7;
     int reps = quick ? 3 : 15;
 

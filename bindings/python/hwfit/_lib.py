@@ -1313,6 +1313,8 @@ class hwfit_shard_card(ctypes.Structure):
         ("head", ctypes.c_int),
         ("in_flight", ctypes.c_uint64),
         ("params", ctypes.c_uint64),
+        ("trainable_params", ctypes.c_uint64),
+        ("shard_weights_bytes", ctypes.c_uint64),
         ("weights_bytes", ctypes.c_uint64),
         ("kv_bytes", ctypes.c_uint64),
         ("activation_bytes", ctypes.c_uint64),
