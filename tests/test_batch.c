@@ -2,7 +2,7 @@
  * per element gives, with a status per element and the documented NULL and empty-batch
  * behaviour; and the speed work of issue 10 changed no result: a deterministic sweep over
  * every test model (memory footprints, shard estimates, cards, searches, inverse
- * questions, collectives and step communication) hashes every output field, bit for bit,
+ * questions, collectives, step communication, step times and perf rankings) hashes every output field, bit for bit,
  * and must match tests/data/golden/sweep.txt, written by the code before the
  * optimisations. Regenerate it only for an intended change of results:
  *   HWFIT_GOLDEN_WRITE=tests/data/golden/sweep.txt build/dev/tests/test_batch
@@ -468,6 +468,88 @@ static void sweep_collective(report *rep) {
     emit(rep, "collective", "step", &step);
 }
 
+/* ---- perf: step times and decode rates on shard layouts and the collective model ------------ */
+
+static void hash_perf(hasher *s, const hwfit_perf_out *o) {
+    hash_shard(s, &o->shard);
+    const double d[] = {o->peak_flop_per_s, o->prefill_flop, o->prefill_s, o->prefill_compute_s,
+                        o->prefill_memory_s, o->prefill_comm_s, o->prefill_tokens_per_s,
+                        o->time_per_output_token_s, o->decode_tokens_per_s,
+                        o->decode_compute_s, o->decode_memory_s, o->decode_comm_s,
+                        o->decode_bytes, o->decode_flop, o->offline_tokens_per_s,
+                        o->step_time_s, o->step_compute_s, o->bubble_s, o->tp_comm_s,
+                        o->pp_comm_s, o->dp_comm_s, o->ep_comm_s, o->offload_s,
+                        o->tokens_per_s, o->model_flop_per_step, o->hardware_flop_per_step,
+                        o->mfu, o->hfu};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) hd(s, d[i]);
+    const uint64_t v[] = {(uint64_t)o->precision, o->decode_context, (uint64_t)o->bound,
+                          o->compute_bound_batch, o->target_batch, (uint64_t)o->target_fits};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) hu(s, v[i]);
+}
+
+static void sweep_perf(report *rep, size_t mi) {
+    const hwfit_model *m = &models[mi];
+    static const char *const gpus[] = {"h100-sxm", "rtx-pro-6000-server", "b200", "mi300x"};
+    static const uint32_t counts[] = {8, 16};
+    static const hwfit_memory_mode modes[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL};
+    rng r = {0x8cb92ba72f3d8dd7ull + mi};
+    hasher est = {1469598103934665603ull, 0, 0}, plan = est;
+    for (size_t g = 0; g < 2; g++) {
+        for (size_t k = 0; k < 2; k++) {
+            const hwfit_gpu *gpu;
+            cr_assert_eq(hwfit_gpu_find(gpus[pick(&r, 4)], &gpu), HWFIT_OK);
+            hwfit_perf_in in;
+            hwfit_perf_init(&in);
+            cr_assert_eq(hwfit_perf_set_gpu(&in, gpu), HWFIT_OK);
+            double cap = in.shard.capacity_bytes;
+            random_shard(&r, &in.shard, counts[g], modes[k]);
+            in.shard.capacity_bytes = cap;
+            in.output_tokens = pick(&r, 2) ? 0 : 512;
+            in.target_tokens_per_s = pick(&r, 2) ? 0.0 : 5000.0;
+            if (counts[g] > 8) cr_assert_eq(hwfit_topology_parse_nic("8x400g-ib", &in.topology),
+                                            HWFIT_OK);
+            hwfit_shard_space space;
+            hwfit_shard_space_init(&space);
+            space.max_micro_batch = 2;
+            space.include_unfit = (int)pick(&r, 2);
+            hwfit_shard_iter it;
+            cr_assert_eq(hwfit_shard_iter_init(&it, m, &in.shard, &space), HWFIT_OK);
+            hwfit_layout l;
+            uint64_t every = 5 + pick(&r, 10);
+            for (uint64_t i = 0; hwfit_shard_iter_next(&it, &l); i++) {
+                if (i % every != 0) continue;
+                hwfit_perf_in x = in;
+                x.shard.layout = l;
+                hwfit_perf_out o;
+                hwfit_status st = hwfit_perf_estimate(m, &x, &o);
+                hu(&est, (uint64_t)st);
+                if (st == HWFIT_OK) hash_perf(&est, &o), est.ok++;
+                est.n++;
+            }
+            hwfit_perf_result best[4];
+            hwfit_shard_search_out sum;
+            hwfit_status st = hwfit_perf_plan(m, &in, &space, best, 4, &sum);
+            hu(&plan, (uint64_t)st);
+            if (st == HWFIT_OK) {
+                hu(&plan, sum.visited);
+                hu(&plan, sum.valid);
+                hu(&plan, sum.fitting);
+                hu(&plan, sum.count);
+                for (size_t i = 0; i < sum.count; i++) {
+                    hash_result(&plan, &best[i].shard);
+                    hd(&plan, best[i].step_time_s);
+                    hd(&plan, best[i].tokens_per_s);
+                    hd(&plan, best[i].mfu);
+                }
+                plan.ok++;
+            }
+            plan.n++;
+        }
+    }
+    emit(rep, "perf_estimate", model_files[mi], &est);
+    emit(rep, "perf_plan", model_files[mi], &plan);
+}
+
 static report rep;
 
 Test(batch, sweep_matches_the_results_before_the_speed_work, .timeout = 600) {
@@ -475,6 +557,7 @@ Test(batch, sweep_matches_the_results_before_the_speed_work, .timeout = 600) {
     for (size_t i = 0; i < MODELS; i++) sweep_memory(&rep, i);
     for (size_t i = 0; i < MODELS; i++) sweep_shard(&rep, i);
     sweep_collective(&rep);
+    for (size_t i = 0; i < MODELS; i++) sweep_perf(&rep, i);
     const char *write = getenv("HWFIT_GOLDEN_WRITE");
     if (write != NULL && *write != '\0') {
         FILE *f = fopen(write, "w");
