@@ -1,7 +1,7 @@
 /* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
 #include <string.h>
 
-#include "model_internal.h"
+#include "memory_internal.h"
 
 _Static_assert(HWFIT_LORA_Q == HWFIT__LORA_Q && HWFIT_LORA_K == HWFIT__LORA_K &&
                    HWFIT_LORA_V == HWFIT__LORA_V && HWFIT_LORA_O == HWFIT__LORA_O &&
@@ -58,14 +58,18 @@ typedef struct formats {
     int base_quantized;
 } formats;
 
+/* The formats are valid (hwfit_memory_estimate described them): each is resolved once. */
 static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const formats *f,
                                   uint64_t *bytes) {
+    hwfit__dtype_block base, other;
+    hwfit_status st = hwfit__dtype_block_of(f->base, &base);
+    if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->base_quantized ? f->other : f->base, &other);
+    if (st != HWFIT_OK) return st;
     uint64_t acc = 0;
     for (size_t i = 0; i < n; i++) {
-        hwfit_dtype d = (t[i].kind == HWFIT__TENSOR_LINEAR || !f->base_quantized) ? f->base
-                                                                                   : f->other;
+        const hwfit__dtype_block *d = t[i].kind == HWFIT__TENSOR_LINEAR ? &base : &other;
         uint64_t b;
-        hwfit_status st = hwfit_dtype_matrix_bytes(d, t[i].rows, t[i].cols, &b);
+        st = hwfit__dtype_block_matrix_bytes(d, t[i].rows, t[i].cols, &b);
         if (st != HWFIT_OK) return st;
         if (hwfit__mac_u64(&acc, b, t[i].count) != HWFIT_OK) return HWFIT_ERANGE;
     }
@@ -93,12 +97,12 @@ typedef struct kind_sums {
     uint64_t adapter_params;
 } kind_sums;
 
-static hwfit_status kind(const hwfit_model *m, int moe, int mtp, const formats *f, uint64_t rank,
+/* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
+static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f, uint64_t rank,
                          unsigned targets, kind_sums *out) {
-    hwfit__tensor t[HWFIT__LAYER_TENSORS_MAX];
-    size_t n;
-    hwfit_status st = hwfit__model_layer_tensors(m, moe, mtp, t, &n);
-    if (st == HWFIT_OK) st = tensors_bytes(t, n, f, &out->weights_bytes);
+    const hwfit__tensor *t = prep->tensors[k];
+    size_t n = prep->tensor_count[k];
+    hwfit_status st = tensors_bytes(t, n, f, &out->weights_bytes);
     if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, &out->adapter_params);
     else out->adapter_params = 0;
     return st;
@@ -107,14 +111,17 @@ static hwfit_status kind(const hwfit_model *m, int moe, int mtp, const formats *
 hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, unsigned targets,
                                       uint64_t *params) {
     if (model == NULL || params == NULL) return HWFIT_EINVAL;
-    hwfit_model_param_counts p;
-    hwfit_status st = hwfit_model_params(model, &p);
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare(model, &prep);
     if (st != HWFIT_OK) return st;
+    const hwfit_model_param_counts p = prep.params;
     if (rank == 0 || targets == 0 || (targets & ~HWFIT_LORA_ALL) != 0) return HWFIT_EDOM;
     formats f = {hwfit_dtype_make(HWFIT_DTYPE_BF16), hwfit_dtype_make(HWFIT_DTYPE_BF16), 0};
     kind_sums d = {0, 0}, e = {0, 0};
-    if (p.dense_layers && (st = kind(model, 0, 0, &f, rank, targets, &d)) != HWFIT_OK) return st;
-    if (p.moe_layers && (st = kind(model, 1, 0, &f, rank, targets, &e)) != HWFIT_OK) return st;
+    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, &d)) != HWFIT_OK)
+        return st;
+    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, &e)) != HWFIT_OK)
+        return st;
     uint64_t acc = 0;
     if (hwfit__mac_u64(&acc, d.adapter_params, p.dense_layers) != HWFIT_OK ||
         hwfit__mac_u64(&acc, e.adapter_params, p.moe_layers) != HWFIT_OK)
@@ -253,13 +260,24 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
     hwfit_status st = check_inputs(in);
     if (st != HWFIT_OK) return st;
-    hwfit_model_param_counts p;
-    if ((st = hwfit_model_params(model, &p)) != HWFIT_OK) return st;
+    hwfit__model_prep prep;
+    st = hwfit__model_prepare(model, &prep);
+    return hwfit__memory_estimate_prepared(model, &prep, st, in, out);
+}
+
+hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
+                                             const hwfit__model_prep *prep,
+                                             hwfit_status prep_status, const hwfit_memory_in *in,
+                                             hwfit_memory_out *out) {
+    hwfit_status st = check_inputs(in);
+    if (st != HWFIT_OK) return st;
+    if (prep_status != HWFIT_OK) return prep_status;
+    const hwfit_model_param_counts *p = &prep->params;
     act_ctx c;
     c.m = model;
     c.in = in;
     c.t = in->tensor_parallel;
-    (void)hwfit__model_dims(model, &c.dims);
+    c.dims = prep->dims;
     uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
     if (in->first_layer >= model->layers || count == 0 || count > model->layers - in->first_layer)
         return HWFIT_EDOM;
@@ -286,19 +304,17 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     r.layers = count;
 
     /* Layers on this device, by kind. */
-    uint32_t moe_n = 0;
-    for (uint32_t i = in->first_layer; i < in->first_layer + count; i++)
-        moe_n += (uint32_t)hwfit__model_layer_is_moe(model, i);
+    uint32_t moe_n = hwfit__model_count_moe(model, prep, in->first_layer, count);
     uint32_t dense_n = count - moe_n;
     uint64_t rank = lora ? in->lora_rank : 0;
     kind_sums ks[2] = {{0, 0}, {0, 0}}, mtp = {0, 0};
-    if (dense_n && (st = kind(model, 0, 0, &f, rank, in->lora_targets, &ks[0])) != HWFIT_OK)
+    if (dense_n &&
+        (st = kind(prep, HWFIT__KIND_DENSE, &f, rank, in->lora_targets, &ks[0])) != HWFIT_OK)
         return st;
-    if (moe_n && (st = kind(model, 1, 0, &f, rank, in->lora_targets, &ks[1])) != HWFIT_OK)
+    if (moe_n && (st = kind(prep, HWFIT__KIND_MOE, &f, rank, in->lora_targets, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
-    if (mtp_n &&
-        (st = kind(model, model->experts > 0, 1, &f, rank, in->lora_targets, &mtp)) != HWFIT_OK)
+    if (mtp_n && (st = kind(prep, HWFIT__KIND_MTP, &f, rank, in->lora_targets, &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head. */
@@ -306,9 +322,9 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     if (hwfit__mac_u64(&w, ks[0].weights_bytes, dense_n) != HWFIT_OK ||
         hwfit__mac_u64(&w, ks[1].weights_bytes, moe_n) != HWFIT_OK ||
         hwfit__mac_u64(&w, mtp.weights_bytes, mtp_n) != HWFIT_OK ||
-        hwfit__mac_u64(&params, p.dense.total, dense_n) != HWFIT_OK ||
-        hwfit__mac_u64(&params, p.moe.total, moe_n) != HWFIT_OK ||
-        hwfit__mac_u64(&params, p.mtp_layer, mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p->dense.total, dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p->moe.total, moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p->mtp_layer, mtp_n) != HWFIT_OK ||
         hwfit__mac_u64(&adapters, ks[0].adapter_params, dense_n) != HWFIT_OK ||
         hwfit__mac_u64(&adapters, ks[1].adapter_params, moe_n) != HWFIT_OK ||
         hwfit__mac_u64(&adapters, mtp.adapter_params, mtp_n) != HWFIT_OK)
@@ -322,13 +338,13 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
         if ((st = hwfit_dtype_matrix_bytes(emb_d, model->vocab, model->hidden, &b)) != HWFIT_OK)
             return st;
         if (hwfit__mac_u64(&w, b, (uint64_t)tables) != HWFIT_OK ||
-            hwfit__mac_u64(&params, p.embedding, (uint64_t)tables) != HWFIT_OK)
+            hwfit__mac_u64(&params, p->embedding, (uint64_t)tables) != HWFIT_OK)
             return HWFIT_ERANGE;
     }
     if (in->head) {
-        if ((st = hwfit_dtype_bytes(vec_d, p.final_norm, &b)) != HWFIT_OK) return st;
+        if ((st = hwfit_dtype_bytes(vec_d, p->final_norm, &b)) != HWFIT_OK) return st;
         if (hwfit__add_u64(w, b, &w) != HWFIT_OK ||
-            hwfit__add_u64(params, p.final_norm, &params) != HWFIT_OK)
+            hwfit__add_u64(params, p->final_norm, &params) != HWFIT_OK)
             return HWFIT_ERANGE;
     }
     r.params = params;
@@ -368,7 +384,8 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
         kin.layer_count = count;
         kin.include_mtp = in->mtp;
         hwfit_model_kv_out kv;
-        if ((st = hwfit_model_kv(model, &kin, &kv)) != HWFIT_OK) return st;
+        if ((st = hwfit__model_kv_prepared(model, prep, HWFIT_OK, &kin, &kv)) != HWFIT_OK)
+            return st;
         r.kv_bytes = kv.bytes;
     }
 
@@ -470,9 +487,12 @@ hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_m
                                          hwfit_status *statuses) {
     if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
         return HWFIT_EINVAL;
-    hwfit_status first = HWFIT_OK;
+    if (n == 0) return HWFIT_OK;
+    /* The model is prepared once; each element then costs what its workload costs. */
+    hwfit__model_prep prep;
+    hwfit_status prep_status = hwfit__model_prepare(model, &prep), first = HWFIT_OK;
     for (size_t i = 0; i < n; i++) {
-        statuses[i] = hwfit_memory_estimate(model, &ins[i], &outs[i]);
+        statuses[i] = hwfit__memory_estimate_prepared(model, &prep, prep_status, &ins[i], &outs[i]);
         if (first == HWFIT_OK) first = statuses[i];
     }
     return first;

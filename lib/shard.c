@@ -119,11 +119,12 @@ static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); 
 
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
     if (e == NULL || model == NULL) return HWFIT_EINVAL;
-    hwfit_status st = hwfit_model_check(model); /* EINVAL, EDOM or ERANGE */
+    hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
     if (st != HWFIT_OK) return st;
-    memset(e, 0, offsetof(hwfit__shard_engine, rank));
+    memset(&e->kind_first, 0, offsetof(hwfit__shard_engine, rank) -
+                                  offsetof(hwfit__shard_engine, kind_first));
     e->model = model;
-    (void)hwfit__model_dims(model, &e->dims);
+    e->dims = e->prep.dims;
     e->kind_first[0] = e->kind_first[1] = UINT32_MAX;
     e->full_first = e->sliding_first = UINT32_MAX;
     e->moe_prefix[0] = e->sliding_prefix[0] = 0;
@@ -195,15 +196,17 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
     out->optimizer = a->optimizer - b->optimizer;
 }
 
-/* One memory call on one layer with the tables switched as asked. */
-static hwfit_status one_layer(const hwfit_model *m, const hwfit_memory_in *base, uint32_t layer,
-                              int emb, int head, hwfit_memory_out *out) {
+/* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
+ * the prepared model). */
+static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
+                              hwfit_status prep_status, const hwfit_memory_in *base,
+                              uint32_t layer, int emb, int head, hwfit_memory_out *out) {
     hwfit_memory_in mi = *base;
     mi.first_layer = layer;
     mi.layer_count = 1;
     mi.embedding = emb;
     mi.head = head;
-    return hwfit_memory_estimate(m, &mi, out);
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, out);
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -212,6 +215,9 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
         return HWFIT_OK;
     e->w_valid = 0;
     rank_model(e, r->tp, r->ep, r->etp, &e->rank);
+    e->rank_prep_status = hwfit__model_prepare(&e->rank, &e->rank_prep);
+    const hwfit__model_prep *rp = &e->rank_prep;
+    hwfit_status rs = e->rank_prep_status;
     /* Weights, gradients and optimizer states do not depend on the context, the batch or
      * the activation choices: the cheapest values are used. */
     hwfit_memory_in mi = in->memory;
@@ -227,18 +233,19 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
     hwfit_status st;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
-        if ((st = one_layer(&e->rank, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK) return st;
+        if ((st = one_layer(&e->rank, rp, rs, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK)
+            return st;
         unit_of(&o, &e->layer[k]);
     }
     int k0 = hwfit__model_layer_is_moe(e->model, 0);
     hwfit__shard_unit u;
-    if ((st = one_layer(&e->rank, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->emb);
-    if ((st = one_layer(&e->rank, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->head);
-    if ((st = one_layer(&e->rank, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->both);
     e->w_tp = r->tp;
@@ -267,7 +274,8 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     for (int k = 0; k < 2; k++) {
         if (first[k] == UINT32_MAX) continue;
         kin.first_layer = first[k];
-        hwfit_status st = hwfit_model_kv(&e->rank, &kin, &kv);
+        hwfit_status st =
+            hwfit__model_kv_prepared(&e->rank, &e->rank_prep, e->rank_prep_status, &kin, &kv);
         if (st != HWFIT_OK) return st;
         e->kv_layer[k] = kv.bytes;
         e->kv_token = kv.layer_bytes_per_token;
@@ -311,7 +319,8 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         uint32_t layer = e->kind_first[k];
         int first = layer == 0;
         /* Layer 0's call also gives the embedding's extra. */
-        if ((st = one_layer(m, &mi, layer, first, 0, &o)) != HWFIT_OK) return st;
+        if ((st = one_layer(m, &e->prep, HWFIT_OK, &mi, layer, first, 0, &o)) != HWFIT_OK)
+            return st;
         uint64_t stored = r->training ? (k ? o.activation_moe_layer_bytes
                                            : o.activation_dense_layer_bytes)
                                       : 0;
@@ -319,7 +328,7 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
         if (first) e->a_emb = o.activation_other_bytes;
     }
-    if ((st = one_layer(m, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(m, &e->prep, HWFIT_OK, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     e->a_head = o.activation_other_bytes;
     e->a_tp = r->tp;
     e->a_sp = r->sp;

@@ -11,7 +11,7 @@
 #ifndef HWFIT_SHARD_INTERNAL_H
 #define HWFIT_SHARD_INTERNAL_H
 
-#include "model_internal.h"
+#include "memory_internal.h"
 
 /* What one unit (one decoder layer of a kind, or the extra of the tables) stores on one
  * card before ZeRO and offload. */
@@ -35,6 +35,7 @@ typedef struct hwfit__shard_resolved {
 
 typedef struct hwfit__shard_engine {
     const hwfit_model *model;
+    hwfit__model_prep prep;   /* the model, validated and prepared once */
     hwfit__dims dims;
     uint32_t kind_first[2];   /* first dense / MoE layer, or UINT32_MAX */
     uint32_t full_first, sliding_first;
@@ -45,6 +46,8 @@ typedef struct hwfit__shard_engine {
     int w_valid;
     uint32_t w_tp, w_ep, w_etp;
     hwfit_model rank;
+    hwfit__model_prep rank_prep; /* the rank model prepared (rank_prep_status) */
+    hwfit_status rank_prep_status;
     hwfit__shard_unit layer[2], emb, head, both;
     /* KV cache of the rank model, keyed by (tp, ep, etp, context_local, batch_local) */
     int kv_valid;

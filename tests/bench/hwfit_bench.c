@@ -46,6 +46,10 @@ typedef struct ctx {
     hwfit_shard_in plan;         /* 405B training on 1,024 H100 */
     hwfit_shard_space space;
     hwfit_shard_result best[10];
+    hwfit_perf_in step;          /* the training layout above, timed (perf.h) */
+    hwfit_perf_in perf_plan;     /* the layout search above, ranked by step time */
+    hwfit_perf_result perf_best[10];
+    uint64_t perf_valid, perf_visited;
     char config70[1024];
     /* batches */
     hwfit_memory_in mem_ins[BATCH_N];
@@ -121,6 +125,30 @@ static void run_plan(ctx *c, uint64_t n) {
     sink += acc;
 }
 
+static void run_step(ctx *c, uint64_t n) {
+    hwfit_perf_out o;
+    double acc = 0.0;
+    for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_perf_estimate(&c->m70, &c->step, &o);
+        if (st != HWFIT_OK) die("step time", st);
+        acc += o.step_time_s;
+    }
+    sink += (uint64_t)(acc * 1e9);
+}
+
+static void run_perf_plan(ctx *c, uint64_t n) {
+    hwfit_shard_search_out s;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_perf_plan(&c->m405, &c->perf_plan, &c->space, c->perf_best, 10, &s);
+        if (st != HWFIT_OK) die("perf plan", st);
+        acc += s.valid + s.count;
+        c->perf_valid = s.valid;
+        c->perf_visited = s.visited;
+    }
+    sink += acc;
+}
+
 static void run_hf_config(ctx *c, uint64_t n) {
     hwfit_model m;
     hwfit_error err;
@@ -180,6 +208,9 @@ static const bench benches[] = {
     {"collective_eval", "collective: all-reduce 1 GiB, 16 H100, 2 nodes", run_collective, 1},
     {"fit_check", "fit check: 70B inference on 8 H100, TP8 (shard_estimate)", run_fit, 1},
     {"plan_search", "layout search: 405B training on 1,024 H100 (shard_search)", run_plan, 1},
+    {"step_time_eval", "training step time, the 70B layout above on 8 nodes (perf_estimate)", run_step, 1},
+    {"perf_plan_search", "layout search ranked by step time, 405B, 1,024 H100 (perf_plan)",
+     run_perf_plan, 1},
     {"hf_config_load", "hf_config load: Llama-3.1-70B config.json", run_hf_config, 1},
     {"memory_batch", "memory_estimate_batch, per configuration (1,024 per call)",
      run_memory_batch, BATCH_N},
@@ -189,6 +220,12 @@ static const bench benches[] = {
      run_collective_batch, BATCH_N},
 };
 #define BENCH_COUNT (sizeof benches / sizeof benches[0])
+
+static size_t bench_index(const char *name) {
+    size_t i = 0;
+    while (i + 1 < BENCH_COUNT && strcmp(benches[i].name, name) != 0) i++;
+    return i;
+}
 
 /* ---- setup -------------------------------------------------------------------------------- */
 
@@ -254,6 +291,15 @@ static void setup(ctx *c, const char *data) {
     c->plan.gpus = 1024;
     c->plan.capacity_bytes = cap;
     hwfit_shard_space_init(&c->space);
+
+    /* Step time: the training layout on H100 SXM nodes of 8 with 8 x 400G InfiniBand. */
+    hwfit_perf_init(&c->step);
+    if ((st = hwfit_perf_set_gpu(&c->step, c->h100)) != HWFIT_OK ||
+        (st = hwfit_topology_parse_nic("8x400g-ib", &c->step.topology)) != HWFIT_OK)
+        die("perf inputs", st);
+    c->perf_plan = c->step;
+    c->step.shard = c->train;
+    c->perf_plan.shard = c->plan;
 
     /* Batches: sweeps a notebook would run. Memory: inference with context 1K..1M and
      * batch 1..64; fit: the same on 8 H100 with TP 8; collective: sizes 1 KiB..1 GiB. */
@@ -467,8 +513,9 @@ int main(int argc, char **argv) {
     const int optimized = 0;
 #endif
     /* Layouts per second: valid layouts evaluated by one search over its time. */
-    size_t plan_i = 4;
+    size_t plan_i = bench_index("plan_search"), perf_i = bench_index("perf_plan_search");
     double plan_rate = ran[plan_i] ? (double)c.plan_valid / (res[plan_i].median_ns * 1e-9) : 0.0;
+    double perf_rate = ran[perf_i] ? (double)c.perf_valid / (res[perf_i].median_ns * 1e-9) : 0.0;
 
     if (json) {
         printf("{\"hwfit_version\": ");
@@ -495,6 +542,11 @@ int main(int argc, char **argv) {
                    (unsigned long long)c.plan_visited);
         else
             printf(", \"plan_layouts_per_s\": null");
+        if (ran[perf_i])
+            printf(", \"perf_plan_layouts_per_s\": %.0f, \"perf_plan_valid_layouts\": %llu",
+                   perf_rate, (unsigned long long)c.perf_valid);
+        else
+            printf(", \"perf_plan_layouts_per_s\": null");
         printf(", \"python\": %s", py_ok ? "true" : "false");
         for (int i = 0; i < PY_KEYS; i++) {
             if (py_have[i]) printf(", \"%s\": %.2f", py_keys[i], py[i]);
@@ -520,6 +572,9 @@ int main(int argc, char **argv) {
         printf("\nlayout search: %llu valid layouts of %llu combinations per search: "
                "%.3g layouts/s on one core\n",
                (unsigned long long)c.plan_valid, (unsigned long long)c.plan_visited, plan_rate);
+    if (ran[perf_i])
+        printf("layout search ranked by step time: %llu valid layouts per search: %.3g layouts/s\n",
+               (unsigned long long)c.perf_valid, perf_rate);
     if (py_ok) {
         printf("\nPython (bench_python.py; medians):\n");
         for (int i = 0; i < PY_KEYS; i++)
