@@ -758,19 +758,42 @@ hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *i
     return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason);
 }
 
+/* The estimate with an initialised engine (its caches valid for in's workload). */
+static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  hwfit_shard_out *out, uint32_t stage,
+                                  hwfit_shard_card *card_out) {
+    hwfit__shard_resolved r;
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, in, &in->layout, &r, &why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
+    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
+    return hwfit__shard_eval(e, in, &r, out, stage, card_out);
+}
+
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
                              hwfit_shard_out *out, uint32_t stage, hwfit_shard_card *card_out) {
     hwfit__shard_engine e;
     hwfit_status st = hwfit__shard_engine_init(&e, model);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_resolved r;
-    hwfit_shard_reason why;
-    if ((st = hwfit__shard_resolve(model, e.kinds, in, &in->layout, &r, &why)) != HWFIT_OK)
-        return st;
-    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
-    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
-    if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
-    return hwfit__shard_eval(&e, in, &r, out, stage, card_out);
+    return estimate_with(&e, in, out, stage, card_out);
+}
+
+/* The workload inputs the engine's caches depend on beyond their keys: the memory inputs
+ * with the fields that the engine sets per card or keys its caches by (context, batch,
+ * micro-batch, recomputation, tensor and sequence parallelism, layer range, tables,
+ * overhead) blanked. Byte copies, so that padding compares too: a difference there only
+ * costs a cache refill. */
+static void cache_inputs(const hwfit_shard_in *in, hwfit_memory_in *m) {
+    memcpy(m, &in->memory, sizeof *m);
+    m->batch = m->context = m->micro_batch = 0;
+    m->overhead_bytes = 0.0;
+    m->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    m->tensor_parallel = 0;
+    m->sequence_parallel = 0;
+    m->first_layer = m->layer_count = 0;
+    m->embedding = m->head = m->mtp = 0;
 }
 
 hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
@@ -787,10 +810,29 @@ hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_sh
                                         hwfit_status *statuses) {
     if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
         return HWFIT_EINVAL;
-    hwfit_status first = HWFIT_OK;
+    if (n == 0) return HWFIT_OK;
+    /* One engine for the batch: the model is prepared once, and the per-layer units stay
+     * cached from one element to the next while the workload they depend on is the same
+     * (cache_inputs); they are keyed by the layout, context and batch themselves. */
+    hwfit__shard_engine e;
+    hwfit_status model_status = hwfit__shard_engine_init(&e, model), first = HWFIT_OK;
+    hwfit_memory_in cached, next;
+    int have_cached = 0;
     for (size_t i = 0; i < n; i++) {
-        statuses[i] = hwfit_shard_estimate(model, &ins[i], &outs[i]);
-        if (first == HWFIT_OK) first = statuses[i];
+        hwfit_status st = model_status;
+        if (st == HWFIT_OK) {
+            cache_inputs(&ins[i], &next);
+            if (!have_cached || memcmp(&next, &cached, sizeof next) != 0) {
+                hwfit__shard_engine_reset(&e);
+                memcpy(&cached, &next, sizeof cached);
+                have_cached = 1;
+            }
+            hwfit_shard_out o;
+            st = estimate_with(&e, &ins[i], &o, 0, NULL);
+            if (st == HWFIT_OK) outs[i] = o;
+        }
+        statuses[i] = st;
+        if (first == HWFIT_OK) first = st;
     }
     return first;
 }

@@ -676,6 +676,57 @@ Test(batch, shard_batch_gives_a_status_per_element_and_leaves_failures_untouched
     cr_assert_gt(outs[4].worst.kv_bytes, outs[0].worst.kv_bytes);
 }
 
+/* The batch keeps per-layer units cached between elements of the same workload: a mix of
+ * workloads and layouts in random order must still give every element what one call
+ * gives. */
+#define MIXED 400
+static hwfit_shard_in mixed_ins[MIXED];
+static hwfit_shard_out mixed_outs[MIXED];
+static hwfit_status mixed_st[MIXED];
+
+Test(batch, shard_batch_equals_single_calls_for_mixed_workloads_and_layouts) {
+    for (size_t mi = 0; mi < MODELS; mi += 3) {
+        const hwfit_model *m = &models[mi];
+        rng r = {0x5851f42d4c957f2dull + mi};
+        size_t n = 0;
+        while (n < MIXED) {
+            hwfit_shard_in in;
+            random_shard(&r, &in, pick(&r, 2) ? 8 : 16, (hwfit_memory_mode)pick(&r, 3));
+            hwfit_shard_space space;
+            hwfit_shard_space_init(&space);
+            space.max_micro_batch = 2;
+            hwfit_shard_iter it;
+            cr_assert_eq(hwfit_shard_iter_init(&it, m, &in, &space), HWFIT_OK);
+            hwfit_layout l;
+            for (int k = 0; k < 40 && n < MIXED && hwfit_shard_iter_next(&it, &l); k++) {
+                if (pick(&r, 3)) continue;
+                mixed_ins[n] = in;
+                mixed_ins[n].layout = l;
+                mixed_ins[n].memory.context = pick(&r, 2) ? 4096 : 2048 * (1 + pick(&r, 8));
+                n++;
+            }
+        }
+        for (size_t i = MIXED - 1; i > 0; i--) { /* shuffle */
+            size_t j = (size_t)pick(&r, i + 1);
+            hwfit_shard_in x = mixed_ins[i];
+            mixed_ins[i] = mixed_ins[j];
+            mixed_ins[j] = x;
+        }
+        memset(mixed_outs, 0x5a, sizeof mixed_outs);
+        (void)hwfit_shard_estimate_batch(m, mixed_ins, MIXED, mixed_outs, mixed_st);
+        size_t ok = 0;
+        for (size_t i = 0; i < MIXED; i++) {
+            hwfit_shard_out one;
+            hwfit_status st = hwfit_shard_estimate(m, &mixed_ins[i], &one);
+            cr_assert_eq(mixed_st[i], st, "%s element %zu", model_files[mi], i);
+            if (st != HWFIT_OK) continue;
+            ok++;
+            cr_assert(same_shard(&mixed_outs[i], &one), "%s element %zu", model_files[mi], i);
+        }
+        cr_assert_gt(ok, MIXED / 2, "%s: most elements are valid layouts", model_files[mi]);
+    }
+}
+
 Test(batch, shard_batch_refuses_null_arrays_and_accepts_an_empty_batch) {
     const hwfit_model *m = &models[5];
     hwfit_shard_in in = fit_in(8, 8);

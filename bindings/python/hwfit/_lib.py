@@ -1587,3 +1587,24 @@ hwfit_svg_escape = _fn("hwfit_svg_escape", ctypes.c_int,
                        [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
 # uint32_t hwfit_svg_color(size_t index);
 hwfit_svg_color = _fn("hwfit_svg_color", ctypes.c_uint32, [ctypes.c_size_t])
+
+# ---- batch entry points (memory.h, shard.h, collective.h) ----------------------------
+
+# hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
+#                                          size_t n, hwfit_memory_out *outs,
+#                                          hwfit_status *statuses);
+hwfit_memory_estimate_batch = _fn("hwfit_memory_estimate_batch", ctypes.c_int,
+                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in),
+                                   ctypes.c_size_t, ctypes.POINTER(hwfit_memory_out), c_int_p])
+# hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+#                                         size_t n, hwfit_shard_out *outs,
+#                                         hwfit_status *statuses);
+hwfit_shard_estimate_batch = _fn("hwfit_shard_estimate_batch", ctypes.c_int,
+                                 [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
+                                  ctypes.c_size_t, ctypes.POINTER(hwfit_shard_out), c_int_p])
+# hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
+#                                              hwfit_collective_out *outs,
+#                                              hwfit_status *statuses);
+hwfit_collective_estimate_batch = _fn("hwfit_collective_estimate_batch", ctypes.c_int,
+                                      [ctypes.POINTER(hwfit_collective_in), ctypes.c_size_t,
+                                       ctypes.POINTER(hwfit_collective_out), c_int_p])
