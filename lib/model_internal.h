@@ -12,15 +12,30 @@
 
 /* ---- checked arithmetic: HWFIT_ERANGE on overflow, *out untouched then ------------------ */
 
+/* With GCC and Clang the overflow builtins: the same answer without the division of the
+ * portable test (a 64-bit division costs tens of cycles, and the shard search multiplies
+ * in checked arithmetic for every card it evaluates). */
 static inline hwfit_status hwfit__add_u64(uint64_t a, uint64_t b, uint64_t *out) {
+#if defined(__GNUC__)
+    uint64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return HWFIT_ERANGE;
+    *out = r;
+#else
     if (a > UINT64_MAX - b) return HWFIT_ERANGE;
     *out = a + b;
+#endif
     return HWFIT_OK;
 }
 
 static inline hwfit_status hwfit__mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
+#if defined(__GNUC__)
+    uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return HWFIT_ERANGE;
+    *out = r;
+#else
     if (a != 0 && b > UINT64_MAX / a) return HWFIT_ERANGE;
     *out = a * b;
+#endif
     return HWFIT_OK;
 }
 

@@ -515,24 +515,29 @@ static uint64_t in_flight(const hwfit__shard_resolved *r, uint32_t stage) {
     return f < cap ? f : cap;
 }
 
-static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                         const hwfit__shard_resolved *r, uint32_t stage, hwfit_shard_card *c) {
-    const hwfit_model *m = e->model;
+/* What a card holds apart from its activations in flight: the same for every stage with
+ * the same layers and tables, so hwfit__shard_eval computes it once per kind of stage (the
+ * first, the middle ones with base or base + 1 layers, the last) instead of once per
+ * stage. The key is what it depends on besides the layout and units of one evaluation. */
+typedef struct card_fixed {
+    int valid;
+    uint64_t n[2], sliding; /* key: dense and MoE layers, sliding layers */
+    uint32_t layers;        /* key */
+    int embedding, head;    /* key */
+    hwfit_shard_card c;     /* every field but stage, first_layer, in_flight, activation_bytes
+                               and total_bytes */
+    uint64_t stored, peak, other; /* activations: one micro-batch's layers, the
+                                     recomputation peak, the tables' extra */
+} card_fixed;
+
+static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  const hwfit__shard_resolved *r, card_fixed *f) {
+    hwfit_shard_card *c = &f->c;
+    const uint64_t *n = f->n;
     memset(c, 0, sizeof *c);
-    c->stage = stage;
-    c->embedding = stage == 0;
-    c->head = stage + 1 == r->pp;
-    uint64_t n[2] = {0, 0}, sliding = 0;
-    for (uint32_t j = 0; j < r->v; j++) {
-        uint32_t first, count;
-        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
-        if (j == 0) c->first_layer = first;
-        c->layers += count;
-        uint64_t moe = (uint64_t)e->moe_prefix[first + count] - e->moe_prefix[first];
-        n[1] += moe;
-        n[0] += count - moe;
-        sliding += (uint64_t)e->sliding_prefix[first + count] - e->sliding_prefix[first];
-    }
+    c->layers = f->layers;
+    c->embedding = f->embedding;
+    c->head = f->head;
     /* Weights, gradients, optimizer states: layers plus the tables. */
     hwfit__shard_unit s;
     memset(&s, 0, sizeof s);
@@ -550,15 +555,14 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* KV cache (inference). */
     if (!r->training) {
         uint64_t kv = 0;
-        if (hwfit__mac_u64(&kv, e->kv_layer[0], c->layers - sliding) != HWFIT_OK ||
-            hwfit__mac_u64(&kv, e->kv_layer[1], sliding) != HWFIT_OK ||
+        if (hwfit__mac_u64(&kv, e->kv_layer[0], c->layers - f->sliding) != HWFIT_OK ||
+            hwfit__mac_u64(&kv, e->kv_layer[1], f->sliding) != HWFIT_OK ||
             hwfit__mul_u64(e->kv_token, c->layers, &c->kv_bytes_per_token) != HWFIT_OK)
             return HWFIT_ERANGE;
         c->kv_bytes = kv;
     }
-    /* Activations: what a micro-batch stores, times the micro-batches in flight; the
-     * embedding's and head's extra likewise; the recomputation peak once. */
-    c->in_flight = in_flight(r, stage);
+    /* Activations of one micro-batch (card() multiplies them by the micro-batches in
+     * flight): the layers' stored activations, the recomputation peak, the tables' extra. */
     uint64_t stored = 0, peak = 0, other = 0;
     for (int k = 0; k < 2; k++) {
         if (!n[k]) continue;
@@ -567,17 +571,9 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     }
     if (c->embedding) other += e->a_emb;
     if (c->head) other += e->a_head;
-    uint64_t act = 0, f_other = r->training ? (r->pp - stage < r->m ? r->pp - stage : r->m) : 1;
-    if (r->v == 1) {
-        if (hwfit__mul_u64(stored, c->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
-    } else {
-        /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
-        uint64_t per_chunk = ceil_div(stored, r->v);
-        if (hwfit__mul_u64(per_chunk, c->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
-    }
-    if (hwfit__mac_u64(&act, other, f_other) != HWFIT_OK || add(&act, peak) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    c->activation_bytes = act;
+    f->stored = stored;
+    f->peak = peak;
+    f->other = other;
     /* ZeRO (Rajbhandari et al. 2020, section 5): stage 1 partitions optimizer states,
      * stage 2 also gradients, stage 3 also parameters, over the dp x cp ranks. */
     uint64_t w = s.weights, g = s.gradients, o = s.optimizer, host = 0, buffers = 0;
@@ -642,14 +638,82 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     uint64_t ov = (uint64_t)in->memory.overhead_bytes;
     if ((double)ov < in->memory.overhead_bytes) ov++;
     c->overhead_bytes = ov;
+    return HWFIT_OK;
+}
+
+/* What differs from stage to stage among cards of the same kind. */
+typedef struct card_stage {
+    uint32_t first_layer;
+    uint64_t in_flight, activation_bytes, total_bytes;
+} card_stage;
+
+/* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
+ * differ from those of f), the rest in cs. */
+static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                         const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
+                         card_stage *cs) {
+    const hwfit_model *m = e->model;
+    uint64_t n[2] = {0, 0}, sliding = 0;
+    uint32_t first_layer = 0, layers = 0;
+    for (uint32_t j = 0; j < r->v; j++) {
+        uint32_t first, count;
+        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
+        if (j == 0) first_layer = first;
+        layers += count;
+        uint64_t moe = (uint64_t)e->moe_prefix[first + count] - e->moe_prefix[first];
+        n[1] += moe;
+        n[0] += count - moe;
+        sliding += (uint64_t)e->sliding_prefix[first + count] - e->sliding_prefix[first];
+    }
+    int embedding = stage == 0, head = stage + 1 == r->pp;
+    if (!f->valid || f->n[0] != n[0] || f->n[1] != n[1] || f->sliding != sliding ||
+        f->layers != layers || f->embedding != embedding || f->head != head) {
+        f->valid = 0;
+        f->n[0] = n[0];
+        f->n[1] = n[1];
+        f->sliding = sliding;
+        f->layers = layers;
+        f->embedding = embedding;
+        f->head = head;
+        hwfit_status st = card_fixed_of(e, in, r, f);
+        if (st != HWFIT_OK) return st;
+        f->valid = 1;
+    }
+    cs->first_layer = first_layer;
+    /* Activations: what a micro-batch stores, times the micro-batches in flight; the
+     * embedding's and head's extra likewise; the recomputation peak once. */
+    cs->in_flight = in_flight(r, stage);
+    uint64_t act = 0, f_other = r->training ? (r->pp - stage < r->m ? r->pp - stage : r->m) : 1;
+    if (r->v == 1) {
+        if (hwfit__mul_u64(f->stored, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
+    } else {
+        /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
+        uint64_t per_chunk = ceil_div(f->stored, r->v);
+        if (hwfit__mul_u64(per_chunk, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
+    }
+    if (hwfit__mac_u64(&act, f->other, f_other) != HWFIT_OK || add(&act, f->peak) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    cs->activation_bytes = act;
+    const hwfit_shard_card *c = &f->c;
     uint64_t total = 0;
-    const uint64_t parts[] = {c->weights_bytes,   c->kv_bytes,        c->activation_bytes,
+    const uint64_t parts[] = {c->weights_bytes,   c->kv_bytes,        act,
                               c->gradient_bytes,  c->optimizer_bytes, c->buffer_bytes,
                               c->overhead_bytes};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (add(&total, parts[i]) != HWFIT_OK) return HWFIT_ERANGE;
-    c->total_bytes = total;
+    cs->total_bytes = total;
     return HWFIT_OK;
+}
+
+/* The whole card of a stage from its two parts. */
+static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
+                      hwfit_shard_card *c) {
+    *c = f->c;
+    c->stage = stage;
+    c->first_layer = cs->first_layer;
+    c->in_flight = cs->in_flight;
+    c->activation_bytes = cs->activation_bytes;
+    c->total_bytes = cs->total_bytes;
 }
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }
@@ -688,7 +752,12 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                hwfit_shard_card *c) {
     hwfit_status st = units(e, in, r);
     if (st != HWFIT_OK) return st;
-    return card(e, in, r, stage, c);
+    card_fixed f;
+    card_stage cs;
+    f.valid = 0;
+    if ((st = card(e, in, r, stage, &f, &cs)) != HWFIT_OK) return st;
+    card_fill(&f, stage, &cs, c);
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -707,24 +776,26 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     o.kv_tokens = UINT64_MAX;
     uint64_t host = 0;
     int have_worst = 0;
+    card_fixed f; /* reused while consecutive stages hold the same layers and tables */
+    f.valid = 0;
     for (uint32_t s = 0; s < r->pp; s++) {
-        hwfit_shard_card c;
-        if ((st = card(e, in, r, s, &c)) != HWFIT_OK) return st;
-        if (stage_out != NULL && s == stage) *stage_out = c;
+        card_stage c; /* the whole card is assembled only when it is kept */
+        if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
+        if (stage_out != NULL && s == stage) card_fill(&f, s, &c, stage_out);
         if (!have_worst || c.total_bytes > o.worst.total_bytes) {
-            o.worst = c;
+            card_fill(&f, s, &c, &o.worst);
             o.worst_stage = s;
             have_worst = 1;
         }
         if (hwfit__mac_u64(&o.total_bytes, c.total_bytes, r->ranks) != HWFIT_OK ||
-            hwfit__mac_u64(&host, c.host_bytes, r->ranks) != HWFIT_OK)
+            hwfit__mac_u64(&host, f.c.host_bytes, r->ranks) != HWFIT_OK)
             return HWFIT_ERANGE;
         /* KV tokens: what is left for the cache after everything else (vLLM: available
          * KV memory = total x gpu_memory_utilization - non-KV memory), per token. */
         if (!r->training) {
-            uint64_t other = c.total_bytes - c.kv_bytes, tokens = 0;
-            if (o.usable_bytes > other && c.kv_bytes_per_token > 0)
-                tokens = (o.usable_bytes - other) / c.kv_bytes_per_token;
+            uint64_t other = c.total_bytes - f.c.kv_bytes, tokens = 0;
+            if (o.usable_bytes > other && f.c.kv_bytes_per_token > 0)
+                tokens = (o.usable_bytes - other) / f.c.kv_bytes_per_token;
             if (tokens < o.kv_tokens) o.kv_tokens = tokens;
         }
     }
