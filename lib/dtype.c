@@ -228,6 +228,7 @@ hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block)
     block->elements = el;
     block->bits = bits;
     block->flattened = r->flattened;
+    block->quantized = r->quantized;
     return HWFIT_OK;
 }
 

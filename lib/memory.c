@@ -40,11 +40,11 @@ void hwfit_memory_init(hwfit_memory_in *in) {
 
 /* Bytes per element of a plain (unblocked, unquantized) format, or EDOM. */
 static hwfit_status plain_bytes(hwfit_dtype d, uint64_t *bytes) {
-    hwfit_dtype_info info;
-    hwfit_status st = hwfit_dtype_describe(d, &info);
+    hwfit__dtype_block info; /* hwfit_dtype_describe's layout fields, without the strings */
+    hwfit_status st = hwfit__dtype_block_of(d, &info);
     if (st != HWFIT_OK) return st;
-    if (info.quantized || info.block_elements != 1 || info.block_bits % 8 != 0) return HWFIT_EDOM;
-    *bytes = info.block_bits / 8;
+    if (info.quantized || info.elements != 1 || info.bits % 8 != 0) return HWFIT_EDOM;
+    *bytes = info.bits / 8;
     return HWFIT_OK;
 }
 
@@ -106,6 +106,34 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
     if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, &out->adapter_params);
     else out->adapter_params = 0;
     return st;
+}
+
+/* kind() through a memo (NULL: no memo). */
+static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const formats *f,
+                              uint64_t rank, unsigned targets, hwfit__memory_memo *memo,
+                              kind_sums *out) {
+    if (memo == NULL) return kind(prep, k, f, rank, targets, out);
+    if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
+        memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
+        memo->base_quantized != f->base_quantized || memo->rank != rank ||
+        memo->targets != targets) {
+        hwfit__memory_memo_reset(memo);
+        memo->base = f->base;
+        memo->other = f->other;
+        memo->base_quantized = f->base_quantized;
+        memo->rank = rank;
+        memo->targets = targets;
+    }
+    if (!memo->valid[k]) {
+        hwfit_status st = kind(prep, k, f, rank, targets, out);
+        if (st != HWFIT_OK) return st;
+        memo->weights_bytes[k] = out->weights_bytes;
+        memo->adapter_params[k] = out->adapter_params;
+        memo->valid[k] = 1;
+    }
+    out->weights_bytes = memo->weights_bytes[k];
+    out->adapter_params = memo->adapter_params[k];
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, unsigned targets,
@@ -262,13 +290,13 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     if (st != HWFIT_OK) return st;
     hwfit__model_prep prep;
     st = hwfit__model_prepare(model, &prep);
-    return hwfit__memory_estimate_prepared(model, &prep, st, in, out);
+    return hwfit__memory_estimate_prepared(model, &prep, st, in, NULL, out);
 }
 
 hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
                                              const hwfit__model_prep *prep,
                                              hwfit_status prep_status, const hwfit_memory_in *in,
-                                             hwfit_memory_out *out) {
+                                             hwfit__memory_memo *memo, hwfit_memory_out *out) {
     hwfit_status st = check_inputs(in);
     if (st != HWFIT_OK) return st;
     if (prep_status != HWFIT_OK) return prep_status;
@@ -287,9 +315,9 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
     formats f;
     f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
     f.other = in->unquantized;
-    hwfit_dtype_info base_info, other_info, kv_info;
-    if ((st = hwfit_dtype_describe(f.base, &base_info)) != HWFIT_OK ||
-        (st = hwfit_dtype_describe(f.other, &other_info)) != HWFIT_OK ||
+    hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
+    if ((st = hwfit__dtype_block_of(f.base, &base_info)) != HWFIT_OK ||
+        (st = hwfit__dtype_block_of(f.other, &other_info)) != HWFIT_OK ||
         (st = plain_bytes(in->activations, &c.a_bytes)) != HWFIT_OK)
         return st;
     f.base_quantized = base_info.quantized;
@@ -297,7 +325,7 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
     if (training && (st = plain_bytes(in->gradients, &grad_b)) != HWFIT_OK) return st;
     if (lora && (st = plain_bytes(in->lora_dtype, &lora_b)) != HWFIT_OK) return st;
     if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized) return HWFIT_EUNSUPPORTED;
-    if ((st = hwfit_dtype_describe(in->kv, &kv_info)) != HWFIT_OK) return st;
+    if ((st = hwfit__dtype_block_of(in->kv, &kv_info)) != HWFIT_OK) return st;
 
     hwfit_memory_out r;
     memset(&r, 0, sizeof r);
@@ -308,13 +336,16 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
     uint32_t dense_n = count - moe_n;
     uint64_t rank = lora ? in->lora_rank : 0;
     kind_sums ks[2] = {{0, 0}, {0, 0}}, mtp = {0, 0};
+    unsigned targets = in->lora_targets;
     if (dense_n &&
-        (st = kind(prep, HWFIT__KIND_DENSE, &f, rank, in->lora_targets, &ks[0])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, &ks[0])) != HWFIT_OK)
         return st;
-    if (moe_n && (st = kind(prep, HWFIT__KIND_MOE, &f, rank, in->lora_targets, &ks[1])) != HWFIT_OK)
+    if (moe_n &&
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
-    if (mtp_n && (st = kind(prep, HWFIT__KIND_MTP, &f, rank, in->lora_targets, &mtp)) != HWFIT_OK)
+    if (mtp_n &&
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head. */
@@ -491,8 +522,11 @@ hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_m
     /* The model is prepared once; each element then costs what its workload costs. */
     hwfit__model_prep prep;
     hwfit_status prep_status = hwfit__model_prepare(model, &prep), first = HWFIT_OK;
+    hwfit__memory_memo memo;
+    hwfit__memory_memo_reset(&memo);
     for (size_t i = 0; i < n; i++) {
-        statuses[i] = hwfit__memory_estimate_prepared(model, &prep, prep_status, &ins[i], &outs[i]);
+        statuses[i] =
+            hwfit__memory_estimate_prepared(model, &prep, prep_status, &ins[i], &memo, &outs[i]);
         if (first == HWFIT_OK) first = statuses[i];
     }
     return first;

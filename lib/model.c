@@ -56,9 +56,10 @@ hwfit_status hwfit_model_set_sliding_layers(hwfit_model *model, hwfit_model_slid
     return HWFIT_OK;
 }
 
-/* Validate, resolve the head dimensions and count the MoE and sliding layers. */
+/* Validate, resolve the head dimensions and count the MoE and sliding layers (or, when
+ * `counted`, take *moe_out and *sliding_out as the counts). */
 static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uint32_t *moe_out,
-                                    uint32_t *sliding_out) {
+                                    uint32_t *sliding_out, int counted) {
     if ((unsigned)m->attention > (unsigned)HWFIT_MODEL_ATTENTION_MLA ||
         (unsigned)m->mlp > (unsigned)HWFIT_MODEL_MLP_PLAIN ||
         (unsigned)m->norm > (unsigned)HWFIT_MODEL_NORM_LAYER)
@@ -102,9 +103,14 @@ static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uin
         d.kv_values = (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim;
     }
     uint32_t moe = 0, sliding = 0;
-    for (uint32_t i = 0; i < m->layers; i++) {
-        moe += (uint32_t)hwfit__model_layer_is_moe(m, i);
-        sliding += (uint32_t)hwfit__model_layer_is_sliding(m, i);
+    if (counted) {
+        moe = *moe_out;
+        sliding = *sliding_out;
+    } else {
+        for (uint32_t i = 0; i < m->layers; i++) {
+            moe += (uint32_t)hwfit__model_layer_is_moe(m, i);
+            sliding += (uint32_t)hwfit__model_layer_is_sliding(m, i);
+        }
     }
     int need_dense = moe < m->layers || (m->mtp_layers > 0 && m->experts == 0);
     if (need_dense && m->intermediate == 0) return HWFIT_EDOM;
@@ -125,7 +131,7 @@ static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uin
 hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims) {
     if (m == NULL || dims == NULL) return HWFIT_EINVAL;
     uint32_t moe, sliding;
-    return dims_and_counts(m, dims, &moe, &sliding);
+    return dims_and_counts(m, dims, &moe, &sliding, 0);
 }
 
 /* ---- the tensors of one layer -------------------------------------------------------------- */
@@ -281,11 +287,13 @@ static hwfit_status layer_params(const hwfit_model *m, int moe, const hwfit__ten
     return HWFIT_OK;
 }
 
-hwfit_status hwfit__model_prepare(const hwfit_model *model, hwfit__model_prep *prep) {
+static hwfit_status prepare(const hwfit_model *model, const hwfit__model_prep *like,
+                            hwfit__model_prep *prep) {
     if (model == NULL || prep == NULL) return HWFIT_EINVAL;
     hwfit__dims d;
-    uint32_t moe_layers, sliding_layers;
-    hwfit_status st = dims_and_counts(model, &d, &moe_layers, &sliding_layers);
+    uint32_t moe_layers = like ? like->params.moe_layers : 0;
+    uint32_t sliding_layers = like ? like->sliding_layers : 0;
+    hwfit_status st = dims_and_counts(model, &d, &moe_layers, &sliding_layers, like != NULL);
     if (st != HWFIT_OK) return st;
     prep->dims = d;
     prep->sliding_layers = sliding_layers;
@@ -340,6 +348,15 @@ hwfit_status hwfit__model_prepare(const hwfit_model *model, hwfit__model_prep *p
     }
     prep->params = p;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__model_prepare(const hwfit_model *model, hwfit__model_prep *prep) {
+    return prepare(model, NULL, prep);
+}
+
+hwfit_status hwfit__model_prepare_like(const hwfit_model *model, const hwfit__model_prep *like,
+                                       hwfit__model_prep *prep) {
+    return prepare(model, like, prep);
 }
 
 hwfit_status hwfit_model_params(const hwfit_model *model, hwfit_model_param_counts *out) {

@@ -134,6 +134,10 @@ typedef struct hwfit__model_prep {
 
 /* Validate and prepare (EINVAL, EDOM or ERANGE as hwfit_model_params). */
 hwfit_status hwfit__model_prepare(const hwfit_model *m, hwfit__model_prep *p);
+/* The same for a model whose layers (count and flags) are those of a model prepared in
+ * `like` (a tensor-parallel rank of it): the layer counts are taken from there. */
+hwfit_status hwfit__model_prepare_like(const hwfit_model *m, const hwfit__model_prep *like,
+                                       hwfit__model_prep *p);
 
 /* hwfit_model_kv of a prepared model: prep_status is what hwfit__model_prepare returned
  * (its error is returned first, as hwfit_model_kv validates the model first). */
@@ -151,7 +155,7 @@ uint32_t hwfit__model_count_moe(const hwfit_model *m, const hwfit__model_prep *p
  * tensors resolves the format once. */
 typedef struct hwfit__dtype_block {
     uint64_t elements, bits; /* elements per block, bits per block */
-    int flattened;
+    int flattened, quantized; /* as hwfit_dtype_info */
 } hwfit__dtype_block;
 
 hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block);

@@ -125,18 +125,35 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
                                   offsetof(hwfit__shard_engine, kind_first));
     e->model = model;
     e->dims = e->prep.dims;
+    hwfit__memory_memo_reset(&e->memo);
     e->kind_first[0] = e->kind_first[1] = UINT32_MAX;
     e->full_first = e->sliding_first = UINT32_MAX;
     e->moe_prefix[0] = e->sliding_prefix[0] = 0;
-    for (uint32_t i = 0; i < model->layers; i++) {
-        int moe = hwfit__model_layer_is_moe(model, i);
-        int sliding = hwfit__model_layer_is_sliding(model, i);
-        if (e->kind_first[moe] == UINT32_MAX) e->kind_first[moe] = i;
-        if (sliding && e->sliding_first == UINT32_MAX) e->sliding_first = i;
-        if (!sliding && e->full_first == UINT32_MAX) e->full_first = i;
-        e->kinds[moe]++;
-        e->moe_prefix[i + 1] = (uint16_t)(e->moe_prefix[i] + moe);
-        e->sliding_prefix[i + 1] = (uint16_t)(e->sliding_prefix[i] + sliding);
+    uint32_t layers = model->layers, moe_n = e->prep.params.moe_layers;
+    uint32_t sliding_n = e->prep.sliding_layers;
+    if ((moe_n == 0 || moe_n == layers) && (sliding_n == 0 || sliding_n == layers)) {
+        /* Every layer alike (most models): the same as the loop below, without reading
+         * the flags layer by layer. */
+        int moe = moe_n == layers, sliding = sliding_n == layers;
+        e->kind_first[moe] = 0;
+        e->kinds[moe] = layers;
+        if (sliding) e->sliding_first = 0;
+        else e->full_first = 0;
+        for (uint32_t i = 1; i <= layers; i++) {
+            e->moe_prefix[i] = (uint16_t)(moe ? i : 0);
+            e->sliding_prefix[i] = (uint16_t)(sliding ? i : 0);
+        }
+    } else {
+        for (uint32_t i = 0; i < layers; i++) {
+            int moe = hwfit__model_layer_is_moe(model, i);
+            int sliding = hwfit__model_layer_is_sliding(model, i);
+            if (e->kind_first[moe] == UINT32_MAX) e->kind_first[moe] = i;
+            if (sliding && e->sliding_first == UINT32_MAX) e->sliding_first = i;
+            if (!sliding && e->full_first == UINT32_MAX) e->full_first = i;
+            e->kinds[moe]++;
+            e->moe_prefix[i + 1] = (uint16_t)(e->moe_prefix[i] + moe);
+            e->sliding_prefix[i + 1] = (uint16_t)(e->sliding_prefix[i] + sliding);
+        }
     }
     hwfit__shard_engine_reset(e);
     return HWFIT_OK;
@@ -199,14 +216,15 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
  * the prepared model). */
 static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
-                              hwfit_status prep_status, const hwfit_memory_in *base,
-                              uint32_t layer, int emb, int head, hwfit_memory_out *out) {
+                              hwfit_status prep_status, hwfit__memory_memo *memo,
+                              const hwfit_memory_in *base, uint32_t layer, int emb, int head,
+                              hwfit_memory_out *out) {
     hwfit_memory_in mi = *base;
     mi.first_layer = layer;
     mi.layer_count = 1;
     mi.embedding = emb;
     mi.head = head;
-    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, out);
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, memo, out);
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -215,7 +233,9 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
         return HWFIT_OK;
     e->w_valid = 0;
     rank_model(e, r->tp, r->ep, r->etp, &e->rank);
-    e->rank_prep_status = hwfit__model_prepare(&e->rank, &e->rank_prep);
+    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &e->rank_prep);
+    hwfit__memory_memo_reset(&e->rank_memo);
+    hwfit__memory_memo *rm = &e->rank_memo;
     const hwfit__model_prep *rp = &e->rank_prep;
     hwfit_status rs = e->rank_prep_status;
     /* Weights, gradients and optimizer states do not depend on the context, the batch or
@@ -233,19 +253,19 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
     hwfit_status st;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
-        if ((st = one_layer(&e->rank, rp, rs, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK)
+        if ((st = one_layer(&e->rank, rp, rs, rm, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK)
             return st;
         unit_of(&o, &e->layer[k]);
     }
     int k0 = hwfit__model_layer_is_moe(e->model, 0);
     hwfit__shard_unit u;
-    if ((st = one_layer(&e->rank, rp, rs, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->emb);
-    if ((st = one_layer(&e->rank, rp, rs, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->head);
-    if ((st = one_layer(&e->rank, rp, rs, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->both);
     e->w_tp = r->tp;
@@ -319,7 +339,7 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         uint32_t layer = e->kind_first[k];
         int first = layer == 0;
         /* Layer 0's call also gives the embedding's extra. */
-        if ((st = one_layer(m, &e->prep, HWFIT_OK, &mi, layer, first, 0, &o)) != HWFIT_OK)
+        if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, layer, first, 0, &o)) != HWFIT_OK)
             return st;
         uint64_t stored = r->training ? (k ? o.activation_moe_layer_bytes
                                            : o.activation_dense_layer_bytes)
@@ -328,7 +348,7 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
         if (first) e->a_emb = o.activation_other_bytes;
     }
-    if ((st = one_layer(m, &e->prep, HWFIT_OK, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     e->a_head = o.activation_other_bytes;
     e->a_tp = r->tp;
     e->a_sp = r->sp;

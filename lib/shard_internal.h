@@ -36,6 +36,7 @@ typedef struct hwfit__shard_resolved {
 typedef struct hwfit__shard_engine {
     const hwfit_model *model;
     hwfit__model_prep prep;   /* the model, validated and prepared once */
+    hwfit__memory_memo memo;  /* its layers' weights (memory_internal.h) */
     hwfit__dims dims;
     uint32_t kind_first[2];   /* first dense / MoE layer, or UINT32_MAX */
     uint32_t full_first, sliding_first;
@@ -48,6 +49,7 @@ typedef struct hwfit__shard_engine {
     hwfit_model rank;
     hwfit__model_prep rank_prep; /* the rank model prepared (rank_prep_status) */
     hwfit_status rank_prep_status;
+    hwfit__memory_memo rank_memo;
     hwfit__shard_unit layer[2], emb, head, both;
     /* KV cache of the rank model, keyed by (tp, ep, etp, context_local, batch_local) */
     int kv_valid;

@@ -155,8 +155,8 @@ def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, p
     else:
         cols.append((prefix + "mode", modes, "mode"))
     if _is_seq(optimizer):
-        cols.append((prefix + "optimizer",
-                     _per(optimizer, lambda v: _choice(OPTIMIZERS, v, "optimizer"), n), "optimizer"))
+        opts = _per(optimizer, lambda v: _choice(OPTIMIZERS, v, "optimizer"), n)
+        cols.append((prefix + "optimizer", opts, "optimizer"))
     else:
         m.optimizer = _choice(OPTIMIZERS, optimizer, "optimizer")
     if recompute is not None:
