@@ -496,11 +496,16 @@ hwfit_status hwfit_model_flops(const hwfit_model *model, uint64_t context,
      * counted as in Hoffmann et al. 2022, Appendix F). */
     double per_token = 2.0 * (double)model->heads * (double)(d.qk_head_dim + d.v_head_dim);
     double attended = 0.0;
-    for (uint32_t i = 0; i < model->layers; i++) {
-        uint64_t span = context;
-        if (hwfit__model_layer_is_sliding(model, i) && model->sliding_window < span)
-            span = model->sliding_window;
-        attended += (double)span;
+    uint64_t window = model->sliding_window < context ? model->sliding_window : context;
+    if (context <= ((uint64_t)1 << 43)) {
+        /* Every partial sum of the loop below is a whole number below 2^53 (at most 1024
+         * layers of at most 2^43 tokens), so the double additions are exact and equal the
+         * integer sum: the same value without reading the layers one by one. */
+        uint64_t sliding = prep.sliding_layers, full = model->layers - sliding;
+        attended = (double)(full * context + sliding * window);
+    } else {
+        for (uint32_t i = 0; i < model->layers; i++)
+            attended += (double)(hwfit__model_layer_is_sliding(model, i) ? window : context);
     }
     r.attention_flop = per_token * attended;
     r.forward_flop = r.matmul_flop + r.attention_flop;

@@ -583,6 +583,37 @@ Test(batch, sweep_matches_the_results_before_the_speed_work, .timeout = 600) {
     cr_assert_eq(i, rep.n, "%s has %zu lines, the sweep %zu", path, i, rep.n);
 }
 
+/* hwfit_model_flops sums the attended tokens as one integer when every partial sum is exact;
+ * the layer-by-layer double sum (the formula as written) must give the same bits, on both
+ * sides of the 2^43-token threshold and for sliding-window models. */
+Test(batch, model_flops_attention_sum_equals_the_layer_by_layer_sum) {
+    const uint64_t contexts[] = {1, 4095, 4096, 131072, (uint64_t)1 << 43,
+                                 ((uint64_t)1 << 43) + 1, (uint64_t)1 << 53, UINT64_MAX / 3};
+    for (size_t mi = 0; mi < MODELS; mi++) {
+        const hwfit_model *m = &models[mi];
+        hwfit_model_param_counts p;
+        cr_assert_eq(hwfit_model_params(m, &p), HWFIT_OK);
+        for (size_t i = 0; i < sizeof contexts / sizeof contexts[0]; i++) {
+            hwfit_model_flops_out o;
+            cr_assert_eq(hwfit_model_flops(m, contexts[i], &o), HWFIT_OK);
+            double attended = 0.0;
+            for (uint32_t l = 0; l < m->layers; l++) {
+                uint64_t span = contexts[i];
+                if ((m->layer_flags[l] & HWFIT_MODEL_LAYER_SLIDING) && m->sliding_window < span)
+                    span = m->sliding_window;
+                attended += (double)span;
+            }
+            uint64_t qk = m->head_dim ? m->head_dim : m->hidden / m->heads;
+            if (m->attention == HWFIT_MODEL_ATTENTION_MLA)
+                qk = (uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim;
+            uint64_t v = m->v_head_dim ? m->v_head_dim : qk;
+            double per_token = 2.0 * (double)m->heads * (double)(qk + v);
+            cr_assert(o.attention_flop == per_token * attended, "%s, context %llu",
+                      model_files[mi], (unsigned long long)contexts[i]);
+        }
+    }
+}
+
 /* ---- the batch contracts -------------------------------------------------------------------- */
 
 Test(batch, memory_batch_gives_a_status_per_element_and_leaves_failures_untouched) {
