@@ -18,6 +18,8 @@ hwfit_bench; the default is a table.
 - python_fit_call_ns: hwfit.fit_batch with one configuration (the Pythonic fit check).
 - python_raw_fit_call_ns: hwfit_shard_estimate through ctypes with prepared structs.
 - python_fit_batch_ns_per_config: hwfit.fit_batch over N configurations, divided by N.
+- python_fits_only_batch_ns_per_config: the same reading back only "fits" (keys=["fits"]),
+  what a scheduler asks.
 """
 import ctypes
 import os
@@ -106,6 +108,13 @@ def main():
         assert len(r["fits"]) == nfit
     results["python_fit_batch_ns_per_config"] = measure(batch_fit, nfit, max(3, reps // 3))
     results["python_fit_batch_configs"] = (float(nfit), float(nfit))
+
+    def batch_fits_only():
+        r = hwfit.fit_batch(model, gpu="h100-sxm", gpus=8, tp=8, context=fcontexts,
+                            batch=fbatches, keys=["fits"])
+        assert len(r["fits"]) == nfit
+    results["python_fits_only_batch_ns_per_config"] = measure(batch_fits_only, nfit,
+                                                              max(3, reps // 3))
 
     if machine:
         for key, (median, _) in results.items():

@@ -399,12 +399,13 @@ static void json_string(const char *s) {
 
 /* ---- Python ------------------------------------------------------------------------------------ */
 
-#define PY_KEYS 8
+#define PY_KEYS 9
 static const char *const py_keys[PY_KEYS] = {
     "python_memory_call_ns",        "python_memory_batch_ns_per_config",
     "python_memory_batch_configs",  "python_fit_call_ns",
     "python_fit_batch_ns_per_config", "python_fit_batch_configs",
-    "python_raw_call_ns",           "python_raw_fit_call_ns"};
+    "python_raw_call_ns",           "python_raw_fit_call_ns",
+    "python_fits_only_batch_ns_per_config"};
 
 /* Run bench_python.py --machine and read its "key value" lines; 0 when unavailable. */
 static int run_python(int quick, double values[PY_KEYS], int present[PY_KEYS]) {

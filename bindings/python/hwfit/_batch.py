@@ -123,6 +123,18 @@ def _counts(value, name, n, tokens=False):
         return _array.array("Q", [_count(v, name, tokens=tokens) for v in value])
 
 
+def _keys(keys, known):
+    """The result columns asked for (all by default), in the order given."""
+    if keys is None:
+        return list(known)
+    if isinstance(keys, str) or not all(isinstance(k, str) for k in keys):
+        raise _einval(f"keys: expected a list of names, got {keys!r}")
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        raise _einval(f"keys: unknown {unknown} (expected some of: {', '.join(known)})")
+    return list(keys)
+
+
 def _finish(statuses, errors, keys):
     """The result columns; failing configurations raise or become None (errors="skip")."""
     ok = _lib.HWFIT_OK
@@ -243,14 +255,17 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
                  prefill_chunk=2048, overhead=None, micro_batch=1, optimizer="adamw",
                  gradients="bf16", no_master_weights=False, recompute="none",
                  no_flash_attention=False, no_dropout=False, tensor_parallel=1, lora_rank=16,
-                 lora_targets="all", quantize_embeddings=False, mtp=False, errors="raise"):
+                 lora_targets="all", quantize_embeddings=False, mtp=False, errors="raise",
+                 keys=None):
     """hwfit.memory() for many configurations in one C call (hwfit_memory_estimate_batch).
 
     Every option takes one value or a sequence (one value per configuration), e.g.
     memory_batch(cfg, context=range(1024, 131073, 1024), batch=[1] * 128). Returns a dict
     of lists with the numeric keys of hwfit.memory(): params, trainable_params,
     adapter_params, weights_bytes, kv_bytes, activation_bytes, gradient_bytes,
-    optimizer_bytes, overhead_bytes, total_bytes (and "status" with errors="skip")."""
+    optimizer_bytes, overhead_bytes, total_bytes (and "status" with errors="skip"); `keys`
+    (a list of those names) reads back only those columns, which is most of the Python
+    cost of a large sweep."""
     if errors not in ("raise", "skip"):
         raise _einval(f"errors: expected 'raise' or 'skip', got {errors!r}")
     args = dict(mode=mode, weights=weights, kv=kv, batch=batch, context=context,
@@ -280,8 +295,9 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
         if tp >= 2**32:
             raise _einval("tensor_parallel must be below 2^32")
         t.tensor_parallel = tp
+    wanted = _keys(keys, _MEMORY_KEYS)
     if n == 0:
-        return {k: [] for k in _MEMORY_KEYS + (["status"] if errors == "skip" else [])}
+        return {k: [] for k in wanted + (["status"] if errors == "skip" else [])}
     ins = _Columns(_lib.hwfit_memory_in, t, n)
     for path, values, name in cols:
         ins.write(path, values, name)
@@ -291,7 +307,7 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
     _lib.hwfit_memory_estimate_batch(_ct.byref(model), ins.arr, n, outs, st)
     res = _Columns.wrap(_lib.hwfit_memory_out, outs)
     return _finish(memoryview(st).cast("B").cast("i").tolist(), errors,
-                   [(k, (lambda k=k: res.read(k))) for k in _MEMORY_KEYS])
+                   [(k, (lambda k=k: res.read(k))) for k in wanted])
 
 
 # (key of the result, field of hwfit_shard_out)
@@ -306,7 +322,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
               kv="bf16", context=4096, batch=1, micro_batch=1, prefill_chunk=2048,
               overhead=None, optimizer="adamw", gradients="bf16", recompute="none", tp=1, pp=1,
               dp=None, cp=1, ep=1, zero=0, sequence_parallel=False, utilization=0.9,
-              reserve=None, errors="raise"):
+              reserve=None, errors="raise", keys=None):
     """Does each configuration fit? hwfit_shard_estimate for many workloads and layouts in
     one C call (hwfit_shard_estimate_batch): a scheduler's jobs against its nodes, or a
     sweep of contexts, batches or layouts. The layout is given (tp, pp, dp, cp, ep, zero,
@@ -314,7 +330,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     `batch` is the concurrent sequences (inference) or the global batch (training, 0 = a
     full pipeline). Returns a dict of lists: fits, gpu_fits, host_fits (0 or 1),
     per_gpu_bytes (the largest card), usable_bytes, headroom_bytes, host_bytes, kv_tokens,
-    worst_stage, total_bytes (all cards), as hwfit.fit() names them."""
+    worst_stage, total_bytes (all cards), as hwfit.fit() names them; `keys` selects some."""
     from . import parse_quantity
     if errors not in ("raise", "skip"):
         raise _einval(f"errors: expected 'raise' or 'skip', got {errors!r}")
@@ -423,8 +439,10 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
                      "sequence_parallel"))
     else:
         t.layout.sequence_parallel = int(bool(sequence_parallel))
+    wanted = _keys(keys, [k for k, _ in _FIT_KEYS])
+    fields = dict(_FIT_KEYS)
     if n == 0:
-        return {k: [] for k in [k for k, _ in _FIT_KEYS] + (["status"] if errors == "skip" else [])}
+        return {k: [] for k in wanted + (["status"] if errors == "skip" else [])}
     ins = _Columns(_lib.hwfit_shard_in, t, n)
     for path, values, name in cols:
         ins.write(path, values, name)
@@ -433,4 +451,4 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     _lib.hwfit_shard_estimate_batch(_ct.byref(model), ins.arr, n, outs, st)
     res = _Columns.wrap(_lib.hwfit_shard_out, outs)
     return _finish(memoryview(st).cast("B").cast("i").tolist(), errors,
-                   [(key, (lambda p=path: res.read(p))) for key, path in _FIT_KEYS])
+                   [(key, (lambda p=fields[key]: res.read(p))) for key in wanted])

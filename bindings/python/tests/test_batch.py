@@ -68,6 +68,19 @@ class MemoryBatch(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory_batch(CFG70, weights=["bf16", "no-such-format"])
 
+    def test_keys_select_the_columns_read_back(self):
+        r = hwfit.memory_batch(CFG70, context=[4096, 8192], keys=["total_bytes", "kv_bytes"])
+        self.assertEqual(sorted(r), ["kv_bytes", "total_bytes"])
+        full = hwfit.memory_batch(CFG70, context=[4096, 8192])
+        self.assertEqual(r["total_bytes"], full["total_bytes"])
+        for bad in (["no_such_key"], "total_bytes"):
+            with self.assertRaises(hwfit.HwfitError) as cm:
+                hwfit.memory_batch(CFG70, context=[4096], keys=bad)
+            self.assertEqual(cm.exception.name, "HWFIT_EINVAL")
+        f = hwfit.fit_batch(CFG70, gpu="h100-sxm", gpus=8, tp=8, context=[4096, 8192],
+                            keys=["fits"])
+        self.assertEqual(f, {"fits": [1, 1]})
+
     def test_an_empty_sweep_gives_empty_lists(self):
         r = hwfit.memory_batch(CFG70, context=[])
         self.assertEqual(r["total_bytes"], [])
