@@ -31,8 +31,8 @@
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
-#include "hwfit/shard.h"
 #include "hwfit/svg.h"
+#include "hwfit/shard.h"
 #include "hwfit/perf.h"
 
 #endif /* HWFIT_H */

@@ -605,7 +605,7 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
         res.mfu = training ? o.mfu : 0.0;
         /* Fitting layouts by speed; the others (include_unfit) after them by how far they
          * miss, as the shard search ranks them. */
-        if (o.shard.fits) res.shard.score = training ? -o.step_time_s : res.tokens_per_s;
+        if (o.shard.fits) res.shard.score = res.tokens_per_s;
         keep_best(results, capacity, &sum.count, &res);
     }
     sum.visited = it.visited;

@@ -123,6 +123,8 @@ void out_cell_num(cli_out *o, double v);
 void out_cell_qty(cli_out *o, double v, hwfit_unit unit);
 void out_cell_str(cli_out *o, const char *s);
 void out_cell_bool(cli_out *o, int b);
+/* A missing value: JSON null, "-" in a table. */
+void out_cell_null(cli_out *o);
 void out_table_end(cli_out *o);
 
 /* Write s as a JSON string literal (quotes and escapes) to f. */
@@ -130,18 +132,19 @@ void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
-int cmd_collective(int argc, char **argv);
 int cmd_dtypes(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
-int cmd_gpus(int argc, char **argv);
 int cmd_host(int argc, char **argv);
-int cmd_link(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_perf(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_transfer(int argc, char **argv);
+int cmd_collective(int argc, char **argv);
+int cmd_gpus(int argc, char **argv);
+int cmd_link(int argc, char **argv);
 int cmd_units(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

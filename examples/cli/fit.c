@@ -21,22 +21,6 @@ static const cli_col card_cols[] = {
 
 static hwfit_shard_card cards[HWFIT_MODEL_MAX_LAYERS];
 
-/* Report why the options' layout is invalid, or that no layout of the card count is. */
-static int no_layout(const char *command, const cli_workload *w) {
-    if (w->layout_given) {
-        hwfit_shard_in x = w->in;
-        cli_workload_layout(w, &x.layout);
-        hwfit_shard_reason why;
-        hwfit_status st = hwfit_shard_check(&w->model, &x, &why);
-        if (st != HWFIT_OK) return cli_fail_status(command, "layout", st);
-        if (why != HWFIT_SHARD_VALID)
-            return cli_fail(command, "invalid layout: %s (%s)", hwfit_shard_reason_str(why),
-                            hwfit_shard_reason_name(why));
-    }
-    return cli_fail(command, "no valid layout of %u GPUs for this model and workload "
-                    "(try another --gpus)", w->in.gpus);
-}
-
 int cmd_fit(int argc, char **argv) {
     static cli_workload w;
     cli_opt opts[CLI_WORKLOAD_NOPTS];
@@ -49,8 +33,9 @@ int cmd_fit(int argc, char **argv) {
         "--config FILE --gpu NAME --gpus N [--mode inference|full|lora|qlora]\n"
         "       [--weights DTYPE] [--kv DTYPE] [--context T] [--batch B] [--tp N] [--pp N]\n"
         "       [--dp N] [--ep N] [--zero 0-3] [--offload optimizer|params] [options]",
-        "Options left out are searched; the layout that fits with the most headroom is\n"
-        "shown (or, when none fits, the one that misses least). A card fits in\n"
+        "Options left out are searched; the fastest layout that fits is shown (by training\n"
+        "or decode tokens/s with --gpu; by memory headroom with --capacity only), or, when none\n"
+        "fits, the one that misses least. A card fits in\n"
         "capacity x utilization - reserve. min_gpus searches 1 to --max-gpus cards;\n"
         "max_context and max_batch hold the layout shown. See docs/formulas.md, \"shard\".",
         opts, CLI_WORKLOAD_NOPTS, 0, NULL};
@@ -62,19 +47,14 @@ int cmd_fit(int argc, char **argv) {
     int training = w.in.memory.mode != HWFIT_MEMORY_INFERENCE;
 
     /* Compute everything first. */
-    hwfit_shard_space space = w.space;
-    space.include_unfit = 1;
-    hwfit_shard_result best;
+    hwfit_layout best;
     hwfit_shard_search_out sum;
-    hwfit_status st = hwfit_shard_search(m, &w.in, &space, &best, 1, &sum);
-    if (st == HWFIT_EUNSUPPORTED)
-        return cli_fail("fit", "--mode full trains the weights: --weights must be a plain "
-                        "format such as bf16 (HWFIT_EUNSUPPORTED)");
-    if (st != HWFIT_OK) return cli_fail_status("fit", "search", st);
-    if (sum.count == 0) return no_layout("fit", &w);
+    const char *ranked_by;
+    if ((rc = cli_workload_best("fit", &w, &best, &sum, &ranked_by)) != 0) return rc;
     hwfit_shard_in in = w.in;
-    in.layout = best.layout;
+    in.layout = best;
     hwfit_shard_out o;
+    hwfit_status st;
     if ((st = hwfit_shard_estimate(m, &in, &o)) != HWFIT_OK)
         return cli_fail_status("fit", "estimate", st);
     for (uint32_t s = 0; s < o.stages; s++)
@@ -153,6 +133,7 @@ int cmd_fit(int argc, char **argv) {
     out_u64(&out, "max_batch", training ? "largest micro-batch" : "largest batch", max_batch);
     out_u64(&out, "valid_layouts", "valid layouts", sum.valid);
     out_u64(&out, "fitting_layouts", "layouts that fit", sum.fitting);
+    out_str(&out, "ranked_by", "best layout by", ranked_by);
     out_end(&out);
     return CLI_EXIT_OK;
 }

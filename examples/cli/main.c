@@ -19,6 +19,7 @@ static const command commands[] = {
     {"link", cmd_link, "rates of a link (PCIe, NVLink, InfiniBand, Ethernet, xGMI)"},
     {"memory", cmd_memory, "memory footprint: inference, full, LoRA or QLoRA fine-tuning"},
     {"model", cmd_model, "exact parameters, KV cache and FLOPs of a Hugging Face config.json"},
+    {"perf", cmd_perf, "prefill and decode tokens/s, training step time and MFU on a roofline"},
     {"plan", cmd_plan, "the layouts (TP/PP/DP/EP, ZeRO, recompute) of N GPUs that fit, ranked"},
     {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
     {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},

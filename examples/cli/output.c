@@ -263,6 +263,13 @@ void out_cell_str(cli_out *o, const char *s) {
     o->col++;
 }
 
+void out_cell_null(cli_out *o) {
+    cell_prefix(o);
+    if (o->json) fputs("null", o->f);
+    else cell_text(o, "-");
+    o->col++;
+}
+
 void out_cell_bool(cli_out *o, int b) {
     cell_prefix(o);
     if (o->json) fputs(b ? "true" : "false", o->f);

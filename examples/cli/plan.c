@@ -23,9 +23,13 @@ static const cli_col cols[] = {
     {"host_bytes", "host (offload)", 21},
     {"kv_tokens", "KV tokens", 12},
     {"worst_stage", "stage", 5},
+    {"step_time_s", "step/token time", 15},
+    {"tokens_per_s", "tokens/s", 12},
+    {"mfu", "MFU", 6},
 };
 
 static hwfit_shard_result results[PLAN_MAX_TOP];
+static hwfit_perf_result timed[PLAN_MAX_TOP];
 
 int cmd_plan(int argc, char **argv) {
     static cli_workload w;
@@ -41,8 +45,10 @@ int cmd_plan(int argc, char **argv) {
         "       [--weights DTYPE] [--kv DTYPE] [--context T] [--batch B] [--tp N] [--pp N]\n"
         "       [--dp N] [--ep N] [--zero 0-3] [--offload optimizer|params] [--top K]",
         "Layout options given are held; the others are searched: tp, pp, dp, ep, the ZeRO\n"
-        "stage, recomputation, micro-batch (1-8) and sequence parallelism. Layouts are ranked\n"
-        "by memory headroom on the largest card.",
+        "stage, recomputation, micro-batch (1-8) and sequence parallelism. With --gpu the\n"
+        "layouts are ranked by tokens/s (training: shortest step at a given --batch; decode\n"
+        "rate for inference; hwfit perf);\n"
+        "with --capacity only, by memory headroom on the largest card.",
         opts, CLI_WORKLOAD_NOPTS + 1, 0, NULL};
     cli_args args;
     int rc = cli_parse(&spec, argc, argv, &args);
@@ -50,12 +56,26 @@ int cmd_plan(int argc, char **argv) {
     if (top == 0 || top > PLAN_MAX_TOP) return cli_fail("plan", "--top must be 1 to 1000");
     if ((rc = cli_workload_finish("plan", &w)) != 0) return rc;
 
+    /* With the card's throughput, rank by training or decode tokens/s (hwfit perf);
+     * else by memory headroom. */
+    int training = w.in.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_shard_search_out sum;
-    hwfit_status st = hwfit_shard_search(&w.model, &w.in, &w.space, results, (size_t)top, &sum);
-    if (st == HWFIT_EUNSUPPORTED)
-        return cli_fail("plan", "--mode full trains the weights: --weights must be a plain "
-                        "format such as bf16 (HWFIT_EUNSUPPORTED)");
-    if (st != HWFIT_OK) return cli_fail_status("plan", "search", st);
+    const char *ranked_by = training ? "training_rate" : "decode_rate";
+    int by_time = w.card != NULL;
+    hwfit_status st = HWFIT_EUNSUPPORTED;
+    if (by_time) {
+        st = hwfit_perf_plan(&w.model, &w.perf, &w.space, timed, (size_t)top, &sum);
+        if (st == HWFIT_EUNSUPPORTED) by_time = 0;
+        else if (st != HWFIT_OK) return cli_fail_status("plan", "plan", st);
+    }
+    if (!by_time) {
+        ranked_by = "headroom";
+        st = hwfit_shard_search(&w.model, &w.in, &w.space, results, (size_t)top, &sum);
+        if (st == HWFIT_EUNSUPPORTED)
+            return cli_fail("plan", "--mode full trains the weights: --weights must be a plain "
+                            "format such as bf16 (HWFIT_EUNSUPPORTED)");
+        if (st != HWFIT_OK) return cli_fail_status("plan", "search", st);
+    }
 
     cli_out out;
     out_begin(&out, args.json, NULL);
@@ -67,10 +87,10 @@ int cmd_plan(int argc, char **argv) {
     out_u64(&out, "visited", "combinations enumerated", sum.visited);
     out_u64(&out, "valid_layouts", "valid layouts", sum.valid);
     out_u64(&out, "fitting_layouts", "layouts that fit", sum.fitting);
-    out_str(&out, "ranked_by", "ranked by", "headroom");
+    out_str(&out, "ranked_by", "ranked by", ranked_by);
     out_table(&out, "layouts", NULL, cols, (int)(sizeof cols / sizeof cols[0]));
     for (size_t i = 0; i < sum.count; i++) {
-        const hwfit_shard_result *r = &results[i];
+        const hwfit_shard_result *r = by_time ? &timed[i].shard : &results[i];
         const hwfit_layout *l = &r->layout;
         out_row(&out);
         out_cell_u64(&out, i + 1);
@@ -92,6 +112,16 @@ int cmd_plan(int argc, char **argv) {
         out_cell_qty(&out, (double)r->host_bytes, HWFIT_UNIT_BYTES);
         out_cell_u64(&out, r->kv_tokens);
         out_cell_u64(&out, r->worst_stage);
+        if (by_time) {
+            out_cell_qty(&out, timed[i].step_time_s, HWFIT_UNIT_SECONDS);
+            out_cell_num(&out, timed[i].tokens_per_s);
+            if (training) out_cell_num(&out, timed[i].mfu);
+            else out_cell_null(&out);
+        } else {
+            out_cell_null(&out);
+            out_cell_null(&out);
+            out_cell_null(&out);
+        }
     }
     out_table_end(&out);
     out_end(&out);

@@ -10,6 +10,9 @@ static const char *const optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 static const hwfit_memory_optimizer optimizer_values[] = {
     HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD};
 const char *const cli_workload_recomputes[] = {"none", "selective", "full", NULL};
+const char *const cli_workload_p2p_modes[] = {"auto", "on", "off", NULL};
+static const hwfit_topology_mode p2p_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPOLOGY_ON,
+                                                 HWFIT_TOPOLOGY_OFF};
 
 void cli_workload_opts(cli_workload *w, cli_opt *opts) {
     memset(w, 0, sizeof *w);
@@ -27,6 +30,14 @@ void cli_workload_opts(cli_workload *w, cli_opt *opts) {
     w->utilization = d.utilization;
     w->host_factor = d.host_buffer_factor;
     w->max_gpus = 256;
+    hwfit_perf_in pd;
+    hwfit_perf_init(&pd);
+    w->prefill_eff = pd.prefill_efficiency;
+    w->decode_eff = pd.decode_compute_efficiency;
+    w->memory_eff = pd.memory_efficiency;
+    w->training_eff = pd.training_efficiency;
+    w->dp_overlap = pd.dp_overlap;
+    w->gpus_per_node = pd.topology.gpus_per_node;
     const cli_opt o[CLI_WORKLOAD_NOPTS] = {
         {"config", CLI_STRING, &w->config, "FILE", "Hugging Face config.json (required)", 0,
          NULL, NULL},
@@ -96,6 +107,36 @@ void cli_workload_opts(cli_workload *w, cli_opt *opts) {
         {"host-buffer-factor", CLI_DOUBLE, &w->host_factor, "F",
          "factor on offloaded bytes (default 1; DeepSpeed's estimators: 1.5)", 0, NULL, NULL},
         {"max-gpus", CLI_U64, &w->max_gpus, "N", "largest card count for min_gpus (default 256)",
+         0, NULL, NULL},
+        {"gpus-per-node", CLI_U64, &w->gpus_per_node, "N", "GPUs per server (default 8)", 0,
+         NULL, NULL},
+        {"nic", CLI_STRING, &w->nic, "SPEC",
+         "network per node for several servers, e.g. 2x400g-roce, 8x400g-ib", 0, NULL, NULL},
+        {"p2p", CLI_CHOICE, &w->p2p, "MODE", "GPU P2P over PCIe: auto (NCCL's default), on, off",
+         0, cli_workload_p2p_modes, NULL},
+        {"output-tokens", CLI_TOKENS, &w->output_tokens, "N",
+         "inference: tokens generated per sequence (default 0)", 0, NULL, NULL},
+        {"target-rate", CLI_DOUBLE, &w->target_rate, "TOK/S",
+         "inference: decode rate to reach; reports the batch it needs", 0, NULL, NULL},
+        {"precision", CLI_STRING, &w->precision_name, "NAME",
+         "math format: auto (from the weights), tf32, bf16, fp8, fp4, int8", 0, NULL, NULL},
+        {"prefill-efficiency", CLI_DOUBLE, &w->prefill_eff, "F",
+         "share of peak tensor throughput in prefill (default 0.6)", 0, NULL, NULL},
+        {"decode-efficiency", CLI_DOUBLE, &w->decode_eff, "F",
+         "share of peak tensor throughput in decode (default 0.6)", 0, NULL, NULL},
+        {"memory-efficiency", CLI_DOUBLE, &w->memory_eff, "F",
+         "share of peak memory bandwidth (default 0.85)", 0, NULL, NULL},
+        {"training-efficiency", CLI_DOUBLE, &w->training_eff, "F",
+         "share of peak tensor throughput in training (default 0.65)", 0, NULL, NULL},
+        {"step-overhead", CLI_QUANTITY, &w->step_overhead, "TIME",
+         "inference: fixed time per decode step (default 0)", HWFIT_UNIT_SECONDS, NULL, NULL},
+        {"tp-overlap", CLI_DOUBLE, &w->tp_overlap, "F",
+         "share of tensor-parallel communication hidden (default 0)", 0, NULL, NULL},
+        {"pp-overlap", CLI_DOUBLE, &w->pp_overlap, "F", "share of pipeline sends hidden (default 0)",
+         0, NULL, NULL},
+        {"dp-overlap", CLI_DOUBLE, &w->dp_overlap, "F",
+         "share of gradient reduction hidden (default 0.5)", 0, NULL, NULL},
+        {"ep-overlap", CLI_DOUBLE, &w->ep_overlap, "F", "share of expert all-to-alls hidden (default 0)",
          0, NULL, NULL},
     };
     memcpy(opts, o, sizeof o);
@@ -237,9 +278,90 @@ int cli_workload_finish(const char *command, cli_workload *w) {
     }
     cli_workload_layout(w, &in->layout);
 
+    /* The throughput inputs: the card, the cluster, the assumptions. */
+    hwfit_perf_in *p = &w->perf;
+    hwfit_perf_init(p);
+    hwfit_status st;
+    if (w->card != NULL && (st = hwfit_perf_set_gpu(p, w->card)) != HWFIT_OK)
+        return cli_fail_status(command, "--gpu", st);
+    if (w->gpus_per_node == 0 || w->gpus_per_node > HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE)
+        return cli_fail(command, "--gpus-per-node must be 1 to %d", HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE);
+    p->topology.gpus_per_node = w->gpus_per_node;
+    if (p->topology.sockets > w->gpus_per_node || w->gpus_per_node % p->topology.sockets != 0)
+        p->topology.sockets = 1;
+    p->topology.p2p = p2p_values[w->p2p];
+    if (w->nic != NULL && (st = hwfit_topology_parse_nic(w->nic, &p->topology)) != HWFIT_OK)
+        return cli_fail(command, "--nic: '%s' is not a NIC such as 2x400g-roce (%s)", w->nic,
+                        hwfit_status_name(st));
+    if (w->precision_name != NULL &&
+        hwfit_perf_precision_from_name(w->precision_name, &p->precision) != HWFIT_OK)
+        return cli_fail(command, "--precision: '%s' is not auto, tf32, bf16, fp8, fp4 or int8",
+                        w->precision_name);
+    p->output_tokens = w->output_tokens;
+    p->target_tokens_per_s = w->target_rate;
+    p->prefill_efficiency = w->prefill_eff;
+    p->decode_compute_efficiency = w->decode_eff;
+    p->memory_efficiency = w->memory_eff;
+    p->training_efficiency = w->training_eff;
+    p->step_overhead_s = w->step_overhead;
+    p->tp_overlap = w->tp_overlap;
+    p->pp_overlap = w->pp_overlap;
+    p->dp_overlap = w->dp_overlap;
+    p->ep_overlap = w->ep_overlap;
+    p->shard = *in;
+
     hwfit_error err;
-    hwfit_status st = hwfit_hf_config_load(w->config, &w->model, &err);
+    st = hwfit_hf_config_load(w->config, &w->model, &err);
     if (st != HWFIT_OK) return cli_fail_error(command, &err);
+    return 0;
+}
+
+/* Report why the options' layout is invalid, or that no layout of the card count is. */
+static int no_layout(const char *command, const cli_workload *w) {
+    if (w->layout_given) {
+        hwfit_shard_in x = w->in;
+        cli_workload_layout(w, &x.layout);
+        hwfit_shard_reason why;
+        hwfit_status st = hwfit_shard_check(&w->model, &x, &why);
+        if (st != HWFIT_OK) return cli_fail_status(command, "layout", st);
+        if (why != HWFIT_SHARD_VALID)
+            return cli_fail(command, "invalid layout: %s (%s)", hwfit_shard_reason_str(why),
+                            hwfit_shard_reason_name(why));
+    }
+    return cli_fail(command, "no valid layout of %u GPUs for this model and workload "
+                    "(try another --gpus)", w->in.gpus);
+}
+
+static int unsupported(const char *command) {
+    return cli_fail(command, "--mode full trains the weights: --weights must be a plain "
+                    "format such as bf16 (HWFIT_EUNSUPPORTED)");
+}
+
+int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
+                      hwfit_shard_search_out *summary, const char **ranked_by) {
+    hwfit_shard_space space = w->space;
+    space.include_unfit = 1;
+    int training = w->in.memory.mode != HWFIT_MEMORY_INFERENCE;
+    hwfit_status st = HWFIT_EUNSUPPORTED;
+    if (w->card != NULL) {
+        hwfit_perf_result r;
+        st = hwfit_perf_plan(&w->model, &w->perf, &space, &r, 1, summary);
+        if (st == HWFIT_OK) {
+            if (summary->count == 0) return no_layout(command, w);
+            *best = r.shard.layout;
+            *ranked_by = training ? "training_rate" : "decode_rate";
+            return 0;
+        }
+        if (st != HWFIT_EUNSUPPORTED) return cli_fail_status(command, "plan", st);
+    }
+    /* Without a card's throughput: by memory headroom. */
+    hwfit_shard_result r;
+    st = hwfit_shard_search(&w->model, &w->in, &space, &r, 1, summary);
+    if (st == HWFIT_EUNSUPPORTED) return unsupported(command);
+    if (st != HWFIT_OK) return cli_fail_status(command, "search", st);
+    if (summary->count == 0) return no_layout(command, w);
+    *best = r.layout;
+    *ranked_by = "headroom";
     return 0;
 }
 

@@ -18,17 +18,24 @@ typedef struct cli_workload {
     int seen_zero, seen_context, seen_batch, sp, no_sp, uneven_off;
     double capacity, utilization, reserve, overhead, host_memory, host_factor;
     int seen_capacity, seen_overhead;
+    /* the cluster and the throughput assumptions (perf.h) */
+    const char *nic, *precision_name;
+    int p2p;
+    uint64_t gpus_per_node, output_tokens;
+    double target_rate, prefill_eff, decode_eff, memory_eff, training_eff, step_overhead;
+    double tp_overlap, pp_overlap, dp_overlap, ep_overlap;
     /* what the library makes of it */
     hwfit_model model;
     const hwfit_gpu *card;   /* NULL with --capacity only */
     hwfit_shard_in in;       /* the workload, gpus and card; layout from the options */
     hwfit_shard_space space; /* fixed where an option was given */
+    hwfit_perf_in perf;      /* with the card (when --gpu is given), topology and in */
     int layout_given;        /* some layout option was given */
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
 } cli_workload;
 
 /* Number of cli_opt entries cli_workload_opts writes. */
-#define CLI_WORKLOAD_NOPTS 34
+#define CLI_WORKLOAD_NOPTS 49
 
 extern const char *const cli_workload_modes[];
 extern const char *const cli_workload_recomputes[];
@@ -46,6 +53,15 @@ void cli_workload_layout(const cli_workload *w, hwfit_layout *layout);
 
 /* "optimizer", "params", "optimizer,params" or "none". */
 const char *cli_offload_name(unsigned offload);
+
+extern const char *const cli_workload_p2p_modes[];
+
+/* The best layout of w->space: by training tokens/s or decode rate (inference) when the
+ * card is known and has the precision's throughput, else by memory headroom; layouts that
+ * fit first, then the nearest miss. Fails (reported) when no layout is valid. ranked_by
+ * gets "training_rate", "decode_rate" or "headroom". */
+int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
+                      hwfit_shard_search_out *summary, const char **ranked_by);
 
 /* Print a layout as a section "layout" (JSON object or indented lines). */
 void cli_out_layout(cli_out *o, const hwfit_layout *l);

@@ -159,7 +159,8 @@ typedef struct hwfit_perf_out {
 /** @brief One ranked layout of ::hwfit_perf_plan. */
 typedef struct hwfit_perf_result {
     hwfit_shard_result shard;      /**< Layout and memory figures; for layouts that fit the
-                                        score is minus the step time (training) or the decode
+                                        score is the training tokens per second (the shortest
+                                        step at a given global batch) or the decode
                                         rate (inference), and they rank before those that do
                                         not (include_unfit), whose score is the shard one. */
     double step_time_s;            /**< Training step time, or time per output token, s. */
@@ -205,8 +206,10 @@ HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit
                                            hwfit_perf_out *out);
 
 /**
- * @brief The layouts of @p space that fit, ranked by step time (training: shortest first)
- * or decode rate (inference: highest first); the best @p capacity go to @p results.
+ * @brief The layouts of @p space that fit, ranked by training tokens per second (the
+ * shortest step time when the global batch is given; with the default global batch of pp
+ * micro-batches per replica the batch differs between layouts) or by decode rate
+ * (inference), highest first; the best @p capacity go to @p results.
  * @param[in]  model    The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in       Inputs (their layout is ignored); NULL gives ::HWFIT_EINVAL.
  * @param[in]  space    The layouts to consider (shard.h); NULL gives ::HWFIT_EINVAL.

@@ -26,7 +26,8 @@
  * host memory, which is checked when its size is given.
  *
  * The search functions enumerate layouts with ::hwfit_shard_iter (no allocation) and
- * rank the layouts that fit by memory headroom; perf.h ranks them by step time.
+ * rank the layouts that fit by memory headroom; perf.h ranks them by training or decode
+ * tokens per second (::hwfit_perf_plan).
  *
  * Thread safety: every function is reentrant and touches only its arguments.
  */

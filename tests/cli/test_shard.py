@@ -109,11 +109,28 @@ class TestPlan(CliCase):
         r = self.ok_json("plan", "--config", config("llama-3.1-8b"), *SEED, "--mode", "full",
                          "--top", "20")
         rows = r["layouts"]
+        self.assertEqual(r["ranked_by"], "training_rate")
         self.assertEqual(len(rows), 20)
         self.assertEqual([x["rank"] for x in rows], list(range(1, 21)))
-        heads = [x["headroom_bytes"] for x in rows]
+        rates = [x["tokens_per_s"] for x in rows]
+        self.assertEqual(rates, sorted(rates, reverse=True))
+        self.assertTrue(all(x["headroom_bytes"] >= 0 for x in rows))
+        self.assertTrue(all(0 < x["mfu"] < 1 for x in rows))
+        # Over PCIe without NVLink the fastest full fine-tuning of 8B keeps tp small.
+        self.assertLessEqual(rows[0]["tp"], 2)
+        # With a global batch, the shortest step comes first.
+        r = self.ok_json("plan", "--config", config("llama-3.1-8b"), *SEED, "--mode", "full",
+                         "--batch", "64", "--top", "10")
+        times = [x["step_time_s"] for x in r["layouts"]]
+        self.assertEqual(times, sorted(times))
+        self.assertTrue(all(x["global_batch"] == 64 for x in r["layouts"]))
+        # Without a card's throughput: by memory headroom.
+        r = self.ok_json("plan", "--config", config("llama-3.1-8b"), "--capacity", "96GiB",
+                         "--gpus", "8", "--mode", "full", "--top", "20")
+        self.assertEqual(r["ranked_by"], "headroom")
+        heads = [x["headroom_bytes"] for x in r["layouts"]]
         self.assertEqual(heads, sorted(heads, reverse=True))
-        self.assertTrue(all(h >= 0 for h in heads))
+        self.assertIsNone(r["layouts"][0]["step_time_s"])
         self.assertGreater(r["fitting_layouts"], 20)
         self.assertLessEqual(r["fitting_layouts"], r["valid_layouts"])
         for x in rows:

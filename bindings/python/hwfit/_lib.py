@@ -1238,6 +1238,130 @@ hwfit_collective_step_init = _fn("hwfit_collective_step_init", None,
 hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
                             [ctypes.POINTER(hwfit_collective_step_in),
                              ctypes.POINTER(hwfit_collective_step_out)])
+# ---- svg.h ---------------------------------------------------------------------------
+
+HWFIT_SVG_VALUE_MAX = 1e30
+HWFIT_SVG_LOG_MIN = 1e-30
+HWFIT_SVG_SIZE_MIN_PX = 200.0
+HWFIT_SVG_SIZE_MAX_PX = 16384.0
+HWFIT_SVG_PALETTE_SIZE = 7
+
+HWFIT_SVG_SCALE_LINEAR = 0
+HWFIT_SVG_SCALE_LOG2 = 1
+HWFIT_SVG_SCALE_LOG10 = 2
+
+HWFIT_SVG_PREFIX_AUTO = 0
+HWFIT_SVG_PREFIX_DECIMAL = 1
+HWFIT_SVG_PREFIX_BINARY = 2
+
+c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
+c_uint32_p = ctypes.POINTER(ctypes.c_uint32)
+c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+class hwfit_svg_axis(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("unit", ctypes.c_int),
+        ("scale", ctypes.c_int),
+        ("prefix", ctypes.c_int),
+        ("include_zero", ctypes.c_int),
+    ]
+
+
+class hwfit_svg_stacked_bars_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x_label", ctypes.c_char_p),
+        ("y", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("segment_count", ctypes.c_size_t),
+        ("segment_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("segment_colors", c_uint32_p),
+        ("capacity_set", ctypes.c_int),
+        ("capacity", ctypes.c_double),
+        ("capacity_label", ctypes.c_char_p),
+        ("show_totals", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_series(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("x", c_double_p),
+        ("y", c_double_p),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+class hwfit_svg_lines_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("y", hwfit_svg_axis),
+        ("series_count", ctypes.c_size_t),
+        ("series", ctypes.POINTER(hwfit_svg_series)),
+        ("markers", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_reference(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("value", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_budget_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("bar_colors", c_uint32_p),
+        ("show_total", ctypes.c_int),
+        ("total_label", ctypes.c_char_p),
+        ("reference_count", ctypes.c_size_t),
+        ("references", ctypes.POINTER(hwfit_svg_reference)),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+# void hwfit_svg_stacked_bars_init(hwfit_svg_stacked_bars_in *in);
+hwfit_svg_stacked_bars_init = _fn("hwfit_svg_stacked_bars_init", None,
+                                  [ctypes.POINTER(hwfit_svg_stacked_bars_in)])
+# hwfit_status hwfit_svg_stacked_bars(const hwfit_svg_stacked_bars_in *in, char *buf,
+#                                     size_t size, size_t *needed);
+hwfit_svg_stacked_bars = _fn("hwfit_svg_stacked_bars", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_svg_stacked_bars_in), ctypes.c_char_p,
+                              ctypes.c_size_t, c_size_t_p])
+# void hwfit_svg_lines_init(hwfit_svg_lines_in *in);
+hwfit_svg_lines_init = _fn("hwfit_svg_lines_init", None, [ctypes.POINTER(hwfit_svg_lines_in)])
+# hwfit_status hwfit_svg_lines(const hwfit_svg_lines_in *in, char *buf, size_t size,
+#                              size_t *needed);
+hwfit_svg_lines = _fn("hwfit_svg_lines", ctypes.c_int,
+                      [ctypes.POINTER(hwfit_svg_lines_in), ctypes.c_char_p, ctypes.c_size_t,
+                       c_size_t_p])
+# void hwfit_svg_budget_init(hwfit_svg_budget_in *in);
+hwfit_svg_budget_init = _fn("hwfit_svg_budget_init", None, [ctypes.POINTER(hwfit_svg_budget_in)])
+# hwfit_status hwfit_svg_budget(const hwfit_svg_budget_in *in, char *buf, size_t size,
+#                               size_t *needed);
+hwfit_svg_budget = _fn("hwfit_svg_budget", ctypes.c_int,
+                       [ctypes.POINTER(hwfit_svg_budget_in), ctypes.c_char_p, ctypes.c_size_t,
+                        c_size_t_p])
+# hwfit_status hwfit_svg_escape(const char *text, char *buf, size_t size, size_t *needed);
+hwfit_svg_escape = _fn("hwfit_svg_escape", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# uint32_t hwfit_svg_color(size_t index);
+hwfit_svg_color = _fn("hwfit_svg_color", ctypes.c_uint32, [ctypes.c_size_t])
 
 # ---- shard.h -------------------------------------------------------------------------
 
@@ -1463,130 +1587,118 @@ hwfit_shard_max_context = _fn("hwfit_shard_max_context", ctypes.c_int,
 hwfit_shard_max_batch = _fn("hwfit_shard_max_batch", ctypes.c_int,
                             [_model_p, _shard_in_p, ctypes.c_uint64, c_uint64_p])
 
-# ---- svg.h ---------------------------------------------------------------------------
+# ---- perf.h --------------------------------------------------------------------------
 
-HWFIT_SVG_VALUE_MAX = 1e30
-HWFIT_SVG_LOG_MIN = 1e-30
-HWFIT_SVG_SIZE_MIN_PX = 200.0
-HWFIT_SVG_SIZE_MAX_PX = 16384.0
-HWFIT_SVG_PALETTE_SIZE = 7
-
-HWFIT_SVG_SCALE_LINEAR = 0
-HWFIT_SVG_SCALE_LOG2 = 1
-HWFIT_SVG_SCALE_LOG10 = 2
-
-HWFIT_SVG_PREFIX_AUTO = 0
-HWFIT_SVG_PREFIX_DECIMAL = 1
-HWFIT_SVG_PREFIX_BINARY = 2
-
-c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
-c_uint32_p = ctypes.POINTER(ctypes.c_uint32)
-c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
+# enum hwfit_perf_precision
+HWFIT_PERF_PRECISION_AUTO = 0
+HWFIT_PERF_PRECISION_TF32 = 1
+HWFIT_PERF_PRECISION_BF16 = 2
+HWFIT_PERF_PRECISION_FP8 = 3
+HWFIT_PERF_PRECISION_FP4 = 4
+HWFIT_PERF_PRECISION_INT8 = 5
+# enum hwfit_perf_bound
+HWFIT_PERF_BOUND_MEMORY = 0
+HWFIT_PERF_BOUND_COMPUTE = 1
 
 
-class hwfit_svg_axis(ctypes.Structure):
+class hwfit_perf_in(ctypes.Structure):
     _fields_ = [
-        ("label", ctypes.c_char_p),
-        ("unit", ctypes.c_int),
-        ("scale", ctypes.c_int),
-        ("prefix", ctypes.c_int),
-        ("include_zero", ctypes.c_int),
+        ("shard", hwfit_shard_in),
+        ("topology", hwfit_topology),
+        ("memory_bandwidth_bytes_per_s", ctypes.c_double),
+        ("tf32_flop_per_s", ctypes.c_double),
+        ("bf16_flop_per_s", ctypes.c_double),
+        ("fp8_flop_per_s", ctypes.c_double),
+        ("fp4_flop_per_s", ctypes.c_double),
+        ("int8_op_per_s", ctypes.c_double),
+        ("precision", ctypes.c_int),
+        ("output_tokens", ctypes.c_uint64),
+        ("prefill_efficiency", ctypes.c_double),
+        ("decode_compute_efficiency", ctypes.c_double),
+        ("memory_efficiency", ctypes.c_double),
+        ("training_efficiency", ctypes.c_double),
+        ("step_overhead_s", ctypes.c_double),
+        ("tp_overlap", ctypes.c_double),
+        ("pp_overlap", ctypes.c_double),
+        ("dp_overlap", ctypes.c_double),
+        ("ep_overlap", ctypes.c_double),
+        ("target_tokens_per_s", ctypes.c_double),
     ]
 
 
-class hwfit_svg_stacked_bars_in(ctypes.Structure):
+class hwfit_perf_out(ctypes.Structure):
     _fields_ = [
-        ("title", ctypes.c_char_p),
-        ("x_label", ctypes.c_char_p),
-        ("y", hwfit_svg_axis),
-        ("bar_count", ctypes.c_size_t),
-        ("bar_labels", c_char_p_p),
-        ("segment_count", ctypes.c_size_t),
-        ("segment_labels", c_char_p_p),
-        ("values", c_double_p),
-        ("segment_colors", c_uint32_p),
-        ("capacity_set", ctypes.c_int),
-        ("capacity", ctypes.c_double),
-        ("capacity_label", ctypes.c_char_p),
-        ("show_totals", ctypes.c_int),
-        ("width_px", ctypes.c_double),
-        ("height_px", ctypes.c_double),
+        ("shard", hwfit_shard_out),
+        ("precision", ctypes.c_int),
+        ("peak_flop_per_s", ctypes.c_double),
+        ("prefill_flop", ctypes.c_double),
+        ("prefill_s", ctypes.c_double),
+        ("prefill_compute_s", ctypes.c_double),
+        ("prefill_memory_s", ctypes.c_double),
+        ("prefill_comm_s", ctypes.c_double),
+        ("prefill_tokens_per_s", ctypes.c_double),
+        ("decode_context", ctypes.c_uint64),
+        ("time_per_output_token_s", ctypes.c_double),
+        ("decode_tokens_per_s", ctypes.c_double),
+        ("decode_compute_s", ctypes.c_double),
+        ("decode_memory_s", ctypes.c_double),
+        ("decode_comm_s", ctypes.c_double),
+        ("decode_bytes", ctypes.c_double),
+        ("decode_flop", ctypes.c_double),
+        ("bound", ctypes.c_int),
+        ("compute_bound_batch", ctypes.c_uint64),
+        ("offline_tokens_per_s", ctypes.c_double),
+        ("target_batch", ctypes.c_uint64),
+        ("target_fits", ctypes.c_int),
+        ("step_time_s", ctypes.c_double),
+        ("step_compute_s", ctypes.c_double),
+        ("bubble_s", ctypes.c_double),
+        ("tp_comm_s", ctypes.c_double),
+        ("pp_comm_s", ctypes.c_double),
+        ("dp_comm_s", ctypes.c_double),
+        ("ep_comm_s", ctypes.c_double),
+        ("offload_s", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("model_flop_per_step", ctypes.c_double),
+        ("hardware_flop_per_step", ctypes.c_double),
+        ("mfu", ctypes.c_double),
+        ("hfu", ctypes.c_double),
     ]
 
 
-class hwfit_svg_series(ctypes.Structure):
+class hwfit_perf_result(ctypes.Structure):
     _fields_ = [
-        ("label", ctypes.c_char_p),
-        ("x", c_double_p),
-        ("y", c_double_p),
-        ("count", ctypes.c_size_t),
+        ("shard", hwfit_shard_result),
+        ("step_time_s", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("mfu", ctypes.c_double),
     ]
 
 
-class hwfit_svg_lines_in(ctypes.Structure):
-    _fields_ = [
-        ("title", ctypes.c_char_p),
-        ("x", hwfit_svg_axis),
-        ("y", hwfit_svg_axis),
-        ("series_count", ctypes.c_size_t),
-        ("series", ctypes.POINTER(hwfit_svg_series)),
-        ("markers", ctypes.c_int),
-        ("width_px", ctypes.c_double),
-        ("height_px", ctypes.c_double),
-    ]
+_perf_in_p = ctypes.POINTER(hwfit_perf_in)
 
-
-class hwfit_svg_reference(ctypes.Structure):
-    _fields_ = [
-        ("label", ctypes.c_char_p),
-        ("value", ctypes.c_double),
-    ]
-
-
-class hwfit_svg_budget_in(ctypes.Structure):
-    _fields_ = [
-        ("title", ctypes.c_char_p),
-        ("x", hwfit_svg_axis),
-        ("bar_count", ctypes.c_size_t),
-        ("bar_labels", c_char_p_p),
-        ("values", c_double_p),
-        ("bar_colors", c_uint32_p),
-        ("show_total", ctypes.c_int),
-        ("total_label", ctypes.c_char_p),
-        ("reference_count", ctypes.c_size_t),
-        ("references", ctypes.POINTER(hwfit_svg_reference)),
-        ("width_px", ctypes.c_double),
-        ("height_px", ctypes.c_double),
-    ]
-
-
-# void hwfit_svg_stacked_bars_init(hwfit_svg_stacked_bars_in *in);
-hwfit_svg_stacked_bars_init = _fn("hwfit_svg_stacked_bars_init", None,
-                                  [ctypes.POINTER(hwfit_svg_stacked_bars_in)])
-# hwfit_status hwfit_svg_stacked_bars(const hwfit_svg_stacked_bars_in *in, char *buf,
-#                                     size_t size, size_t *needed);
-hwfit_svg_stacked_bars = _fn("hwfit_svg_stacked_bars", ctypes.c_int,
-                             [ctypes.POINTER(hwfit_svg_stacked_bars_in), ctypes.c_char_p,
-                              ctypes.c_size_t, c_size_t_p])
-# void hwfit_svg_lines_init(hwfit_svg_lines_in *in);
-hwfit_svg_lines_init = _fn("hwfit_svg_lines_init", None, [ctypes.POINTER(hwfit_svg_lines_in)])
-# hwfit_status hwfit_svg_lines(const hwfit_svg_lines_in *in, char *buf, size_t size,
-#                              size_t *needed);
-hwfit_svg_lines = _fn("hwfit_svg_lines", ctypes.c_int,
-                      [ctypes.POINTER(hwfit_svg_lines_in), ctypes.c_char_p, ctypes.c_size_t,
-                       c_size_t_p])
-# void hwfit_svg_budget_init(hwfit_svg_budget_in *in);
-hwfit_svg_budget_init = _fn("hwfit_svg_budget_init", None, [ctypes.POINTER(hwfit_svg_budget_in)])
-# hwfit_status hwfit_svg_budget(const hwfit_svg_budget_in *in, char *buf, size_t size,
-#                               size_t *needed);
-hwfit_svg_budget = _fn("hwfit_svg_budget", ctypes.c_int,
-                       [ctypes.POINTER(hwfit_svg_budget_in), ctypes.c_char_p, ctypes.c_size_t,
-                        c_size_t_p])
-# hwfit_status hwfit_svg_escape(const char *text, char *buf, size_t size, size_t *needed);
-hwfit_svg_escape = _fn("hwfit_svg_escape", ctypes.c_int,
-                       [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
-# uint32_t hwfit_svg_color(size_t index);
-hwfit_svg_color = _fn("hwfit_svg_color", ctypes.c_uint32, [ctypes.c_size_t])
+# void hwfit_perf_init(hwfit_perf_in *in);
+hwfit_perf_init = _fn("hwfit_perf_init", None, [_perf_in_p])
+# hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu);
+hwfit_perf_set_gpu = _fn("hwfit_perf_set_gpu", ctypes.c_int, [_perf_in_p, hwfit_gpu_p])
+# hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
+#                                  hwfit_perf_out *out);
+hwfit_perf_estimate = _fn("hwfit_perf_estimate", ctypes.c_int,
+                          [_model_p, _perf_in_p, ctypes.POINTER(hwfit_perf_out)])
+# hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+#                              const hwfit_shard_space *space, hwfit_perf_result *results,
+#                              size_t capacity, hwfit_shard_search_out *summary);
+hwfit_perf_plan = _fn("hwfit_perf_plan", ctypes.c_int,
+                      [_model_p, _perf_in_p, _space_p, ctypes.POINTER(hwfit_perf_result),
+                       ctypes.c_size_t, ctypes.POINTER(hwfit_shard_search_out)])
+# const char *hwfit_perf_precision_name(hwfit_perf_precision precision);
+hwfit_perf_precision_name = _fn("hwfit_perf_precision_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_perf_precision_from_name(const char *name,
+#                                             hwfit_perf_precision *precision);
+hwfit_perf_precision_from_name = _fn("hwfit_perf_precision_from_name", ctypes.c_int,
+                                     [ctypes.c_char_p, c_int_p])
+# const char *hwfit_perf_bound_name(hwfit_perf_bound bound);
+hwfit_perf_bound_name = _fn("hwfit_perf_bound_name", ctypes.c_char_p, [ctypes.c_int])
 
 # ---- batch entry points (memory.h, shard.h, collective.h) ----------------------------
 

@@ -10,11 +10,36 @@ from ._lib import HwfitError
 from ._model import (MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, _choice, _count,
                      _einval, dtype, dtype_name)
 
-__all__ = ["fit", "plan"]
+__all__ = ["fit", "plan", "perf"]
 
 _RECOMPUTE_NAMES = {v: k for k, v in RECOMPUTE.items()}
 _OFFLOAD_NAMES = {0: "none", 1: "optimizer", 2: "params", 3: "optimizer,params"}
 _MODEL_MAX_SIZE = 1099511627776  # HWFIT_MODEL_MAX_SIZE
+_P2P = {"auto": _lib.HWFIT_TOPOLOGY_AUTO, "on": _lib.HWFIT_TOPOLOGY_ON,
+        "off": _lib.HWFIT_TOPOLOGY_OFF}
+
+#: Options of `hwfit fit`, `hwfit plan` and `hwfit perf` with their defaults (workload.c).
+_OPTIONS = dict(
+    gpu=None, gpus=1, capacity=None, mode="inference", weights=None, kv="bf16", context=4096,
+    batch=None, micro_batch=None, prefill_chunk=2048, overhead=None, optimizer="adamw",
+    gradients="bf16", recompute=None, lora_rank=16, lora_targets="all", tp=None, pp=None,
+    dp=None, cp=None, ep=None, etp=None, virtual_stages=None, sequence_parallel=False,
+    no_sequence_parallel=False, zero=None, offload=None, even_layers=False, utilization=0.9,
+    reserve=None, host_memory=None, host_buffer_factor=1.0, max_gpus=256, gpus_per_node=8,
+    nic=None, p2p="auto", output_tokens=0, target_rate=None, precision=None,
+    prefill_efficiency=0.6, decode_efficiency=0.6, memory_efficiency=0.85,
+    training_efficiency=0.65, step_overhead=None, tp_overlap=0.0, pp_overlap=0.0,
+    dp_overlap=0.5, ep_overlap=0.0)
+
+
+def _options(config, options, extra=()):
+    unknown = set(options) - set(_OPTIONS) - set(extra)
+    if unknown:
+        raise _einval(f"unknown option(s): {', '.join(sorted(unknown))}")
+    kw = dict(_OPTIONS)
+    kw.update({k: v for k, v in options.items() if k in _OPTIONS})
+    kw["config"] = config
+    return kw
 
 
 def _quantity(value, unit, option):
@@ -47,7 +72,10 @@ class _Workload:
                  micro_batch, prefill_chunk, overhead, optimizer, gradients, recompute,
                  lora_rank, lora_targets, tp, pp, dp, cp, ep, etp, virtual_stages,
                  sequence_parallel, no_sequence_parallel, zero, offload, even_layers,
-                 utilization, reserve, host_memory, host_buffer_factor, max_gpus):
+                 utilization, reserve, host_memory, host_buffer_factor, max_gpus,
+                 gpus_per_node, nic, p2p, output_tokens, target_rate, precision,
+                 prefill_efficiency, decode_efficiency, memory_efficiency, training_efficiency,
+                 step_overhead, tp_overlap, pp_overlap, dp_overlap, ep_overlap):
         if config is None:
             raise _einval("config is required")
         if gpu is None and capacity is None:
@@ -149,7 +177,68 @@ class _Workload:
         self.space = s
         x.layout = self.layout()
         self.shard_in = x
+
+        # The throughput inputs (workload.c): the card, the cluster, the assumptions.
+        p = _lib.hwfit_perf_in()
+        _lib.hwfit_perf_init(_ct.byref(p))
+        if self.card is not None:
+            _lib.check(_lib.hwfit_perf_set_gpu(_ct.byref(p), _ct.byref(self.card)), "gpu")
+        gpn = _count(gpus_per_node, "gpus_per_node")
+        if not 1 <= gpn <= _lib.HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE:
+            raise _einval(f"gpus_per_node must be 1 to {_lib.HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE}")
+        p.topology.gpus_per_node = gpn
+        if p.topology.sockets > gpn or gpn % p.topology.sockets:
+            p.topology.sockets = 1
+        p.topology.p2p = _choice(_P2P, p2p, "p2p")
+        if nic is not None:
+            if not isinstance(nic, str) or _lib.hwfit_topology_parse_nic(
+                    nic.encode(), _ct.byref(p.topology)) != _lib.HWFIT_OK:
+                raise _einval(f"nic: {nic!r} is not a NIC such as 2x400g-roce")
+        if precision is not None:
+            v = _ct.c_int()
+            if not isinstance(precision, str) or _lib.hwfit_perf_precision_from_name(
+                    precision.encode(), _ct.byref(v)) != _lib.HWFIT_OK:
+                raise _einval(f"precision: {precision!r} is not auto, tf32, bf16, fp8, fp4 "
+                              "or int8")
+            p.precision = v.value
+        p.output_tokens = _count(output_tokens, "output_tokens", tokens=True)
+        p.target_tokens_per_s = _number(target_rate or 0, "target_rate")
+        p.prefill_efficiency = _number(prefill_efficiency, "prefill_efficiency")
+        p.decode_compute_efficiency = _number(decode_efficiency, "decode_efficiency")
+        p.memory_efficiency = _number(memory_efficiency, "memory_efficiency")
+        p.training_efficiency = _number(training_efficiency, "training_efficiency")
+        if step_overhead is not None:
+            p.step_overhead_s = _quantity(step_overhead, "seconds", "step_overhead")
+        p.tp_overlap = _number(tp_overlap, "tp_overlap")
+        p.pp_overlap = _number(pp_overlap, "pp_overlap")
+        p.dp_overlap = _number(dp_overlap, "dp_overlap")
+        p.ep_overlap = _number(ep_overlap, "ep_overlap")
+        p.shard = x
+        self.perf_in = p
         self.model = _as_model(config)
+
+    def best(self):
+        """cli_workload_best: (layout, summary, ranked_by)."""
+        space = _lib.hwfit_shard_space.from_buffer_copy(self.space)
+        space.include_unfit = 1
+        summary = _lib.hwfit_shard_search_out()
+        if self.card is not None:
+            r = _lib.hwfit_perf_result()
+            st = _lib.hwfit_perf_plan(_ct.byref(self.model), _ct.byref(self.perf_in),
+                                      _ct.byref(space), _ct.byref(r), 1, _ct.byref(summary))
+            if st == _lib.HWFIT_OK:
+                if summary.count == 0:
+                    raise self.no_layout()
+                return r.shard.layout, summary, ("training_rate" if self.training else "decode_rate")
+            if st != _lib.HWFIT_EUNSUPPORTED:
+                _lib.check(st, "plan")
+        r = _lib.hwfit_shard_result()
+        _lib.check(_lib.hwfit_shard_search(_ct.byref(self.model), _ct.byref(self.shard_in),
+                                           _ct.byref(space), _ct.byref(r), 1,
+                                           _ct.byref(summary)), "search")
+        if summary.count == 0:
+            raise self.no_layout()
+        return r.layout, summary, "headroom"
 
     def layout(self):
         """The layout the options name, dp derived (workload.c cli_workload_layout)."""
@@ -211,32 +300,16 @@ _PARTS = ("weights_bytes", "kv_bytes", "activation_bytes", "gradient_bytes", "op
           "buffer_bytes", "overhead_bytes", "total_bytes")
 
 
-def _workload(kw):
-    return _Workload(**kw)
-
-
-def fit(config=None, gpu=None, gpus=1, capacity=None, mode="inference", weights=None,
-        kv="bf16", context=4096, batch=None, micro_batch=None, prefill_chunk=2048,
-        overhead=None, optimizer="adamw", gradients="bf16", recompute=None, lora_rank=16,
-        lora_targets="all", tp=None, pp=None, dp=None, cp=None, ep=None, etp=None,
-        virtual_stages=None, sequence_parallel=False, no_sequence_parallel=False, zero=None,
-        offload=None, even_layers=False, utilization=0.9, reserve=None, host_memory=None,
-        host_buffer_factor=1.0, max_gpus=256):
-    """Same as `hwfit fit --json`: per-card memory under the best layout (or the one the
-    options name), whether it fits, the fewest GPUs, the longest context, the largest batch.
-    Sizes are bytes or strings such as "96GiB"; contexts accept "128K"."""
-    w = _workload(dict(locals()))
+def fit(config=None, **options):
+    """Same as `hwfit fit --json`: per-card memory under the fastest layout that fits (or the
+    one the options name), whether it fits, the fewest GPUs, the longest context, the largest
+    batch. Options are those of the CLI with dashes as underscores; sizes are bytes or
+    strings such as "96GiB"; contexts accept "128K"."""
+    w = _Workload(**_options(config, options))
     m, x = w.model, w.shard_in
-    space = _lib.hwfit_shard_space.from_buffer_copy(w.space)
-    space.include_unfit = 1
-    best = _lib.hwfit_shard_result()
-    summary = _lib.hwfit_shard_search_out()
-    _lib.check(_lib.hwfit_shard_search(_ct.byref(m), _ct.byref(x), _ct.byref(space),
-                                       _ct.byref(best), 1, _ct.byref(summary)), "search")
-    if summary.count == 0:
-        raise w.no_layout()
+    layout, summary, ranked_by = w.best()
     x2 = _lib.hwfit_shard_in.from_buffer_copy(x)
-    x2.layout = best.layout
+    x2.layout = layout
     o = _lib.hwfit_shard_out()
     _lib.check(_lib.hwfit_shard_estimate(_ct.byref(m), _ct.byref(x2), _ct.byref(o)), "estimate")
     cards = []
@@ -282,38 +355,113 @@ def fit(config=None, gpu=None, gpus=1, capacity=None, mode="inference", weights=
         "max_batch": max_batch.value,
         "valid_layouts": summary.valid,
         "fitting_layouts": summary.fitting,
+        "ranked_by": ranked_by,
     })
     return out
 
 
-def plan(config=None, gpu=None, gpus=1, capacity=None, mode="inference", weights=None,
-         kv="bf16", context=4096, batch=None, micro_batch=None, prefill_chunk=2048,
-         overhead=None, optimizer="adamw", gradients="bf16", recompute=None, lora_rank=16,
-         lora_targets="all", tp=None, pp=None, dp=None, cp=None, ep=None, etp=None,
-         virtual_stages=None, sequence_parallel=False, no_sequence_parallel=False, zero=None,
-         offload=None, even_layers=False, utilization=0.9, reserve=None, host_memory=None,
-         host_buffer_factor=1.0, max_gpus=256, top=10):
-    """Same as `hwfit plan --json`: the layouts of `gpus` cards that fit, best first."""
-    kw = dict(locals())
-    top = _count(kw.pop("top"), "top")
+def plan(config=None, **options):
+    """Same as `hwfit plan --json`: the layouts of `gpus` cards that fit, best first (by step
+    time or decode rate with a `gpu`, by memory headroom with `capacity` only)."""
+    top = _count(options.pop("top", 10), "top")
     if not 1 <= top <= 1000:
         raise _einval("top must be 1 to 1000")
-    w = _workload(kw)
-    results = (_lib.hwfit_shard_result * top)()
+    w = _Workload(**_options(config, options))
     summary = _lib.hwfit_shard_search_out()
-    _lib.check(_lib.hwfit_shard_search(_ct.byref(w.model), _ct.byref(w.shard_in),
-                                       _ct.byref(w.space), results, top, _ct.byref(summary)),
-               "search")
+    by_time = w.card is not None
+    ranked_by = "training_rate" if w.training else "decode_rate"
+    if by_time:
+        timed = (_lib.hwfit_perf_result * top)()
+        st = _lib.hwfit_perf_plan(_ct.byref(w.model), _ct.byref(w.perf_in), _ct.byref(w.space),
+                                  timed, top, _ct.byref(summary))
+        if st == _lib.HWFIT_EUNSUPPORTED:
+            by_time = False
+        else:
+            _lib.check(st, "plan")
+    if not by_time:
+        ranked_by = "headroom"
+        results = (_lib.hwfit_shard_result * top)()
+        _lib.check(_lib.hwfit_shard_search(_ct.byref(w.model), _ct.byref(w.shard_in),
+                                           _ct.byref(w.space), results, top,
+                                           _ct.byref(summary)), "search")
     rows = []
     for i in range(summary.count):
-        r = results[i]
+        r = timed[i].shard if by_time else results[i]
         row = {"rank": i + 1}
         row.update(_layout_dict(r.layout))
         row.update({"per_gpu_bytes": r.per_gpu_bytes, "headroom_bytes": r.headroom_bytes,
                     "host_bytes": r.host_bytes, "kv_tokens": r.kv_tokens,
-                    "worst_stage": r.worst_stage})
+                    "worst_stage": r.worst_stage,
+                    "step_time_s": timed[i].step_time_s if by_time else None,
+                    "tokens_per_s": timed[i].tokens_per_s if by_time else None,
+                    "mfu": timed[i].mfu if by_time and w.training else None})
         rows.append(row)
     out = w.header()
     out.update({"visited": summary.visited, "valid_layouts": summary.valid,
-                "fitting_layouts": summary.fitting, "ranked_by": "headroom", "layouts": rows})
+                "fitting_layouts": summary.fitting, "ranked_by": ranked_by, "layouts": rows})
+    return out
+
+
+def perf(config=None, **options):
+    """Same as `hwfit perf --json`: prefill, decode and training throughput on a roofline
+    for the fastest layout that fits (or the one the options name)."""
+    w = _Workload(**_options(config, options))
+    if w.card is None:
+        raise _einval("gpu is required: throughput needs the card's FLOPS and bandwidth")
+    layout, summary, ranked_by = w.best()
+    p = _lib.hwfit_perf_in.from_buffer_copy(w.perf_in)
+    p.shard.layout = layout
+    o = _lib.hwfit_perf_out()
+    _lib.check(_lib.hwfit_perf_estimate(_ct.byref(w.model), _ct.byref(p), _ct.byref(o)),
+               "estimate")
+    inf = not w.training
+
+    def val(ok, v):
+        return v if ok else None
+
+    out = w.header()
+    out.update({
+        "weights": w.weights_name,
+        "kv": None if w.training else w.kv_name,
+        "context": p.shard.memory.context,
+        "batch": o.shard.layout.global_batch if w.training else p.shard.memory.batch,
+        "precision": _lib.hwfit_perf_precision_name(o.precision).decode(),
+        "peak_flop_per_s": o.peak_flop_per_s,
+        "memory_bandwidth_bytes_per_s": p.memory_bandwidth_bytes_per_s,
+        "layout": _layout_dict(o.shard.layout),
+        "ranked_by": ranked_by,
+        "fits": bool(o.shard.fits),
+        "per_gpu_bytes": o.shard.worst.total_bytes,
+        "prefill_s": val(inf, o.prefill_s),
+        "prefill_compute_s": val(inf, o.prefill_compute_s),
+        "prefill_memory_s": val(inf, o.prefill_memory_s),
+        "prefill_comm_s": val(inf, o.prefill_comm_s),
+        "prefill_tokens_per_s": val(inf, o.prefill_tokens_per_s),
+        "decode_context": val(inf, o.decode_context),
+        "time_per_output_token_s": val(inf, o.time_per_output_token_s),
+        "decode_tokens_per_s": val(inf, o.decode_tokens_per_s),
+        "decode_compute_s": val(inf, o.decode_compute_s),
+        "decode_memory_s": val(inf, o.decode_memory_s),
+        "decode_comm_s": val(inf, o.decode_comm_s),
+        "bound": val(inf, _lib.hwfit_perf_bound_name(o.bound).decode()),
+        "compute_bound_batch": val(inf and o.compute_bound_batch, o.compute_bound_batch),
+        "offline_tokens_per_s": val(inf and p.output_tokens > 0, o.offline_tokens_per_s),
+        "target_tokens_per_s": val(inf and p.target_tokens_per_s > 0, p.target_tokens_per_s),
+        "target_batch": val(inf and p.target_tokens_per_s > 0 and o.target_batch,
+                            o.target_batch),
+        "target_fits": val(inf and p.target_tokens_per_s > 0 and o.target_batch,
+                           bool(o.target_fits)),
+        "step_time_s": val(w.training, o.step_time_s),
+        "step_compute_s": val(w.training, o.step_compute_s),
+        "bubble_s": val(w.training, o.bubble_s),
+        "tp_comm_s": val(w.training, o.tp_comm_s),
+        "pp_comm_s": val(w.training, o.pp_comm_s),
+        "dp_comm_s": val(w.training, o.dp_comm_s),
+        "ep_comm_s": val(w.training, o.ep_comm_s),
+        "offload_s": val(w.training, o.offload_s),
+        "tokens_per_s": val(w.training, o.tokens_per_s),
+        "model_flop_per_step": val(w.training, o.model_flop_per_step),
+        "mfu": val(w.training, o.mfu),
+        "hfu": val(w.training, o.hfu),
+    })
     return out

@@ -53,11 +53,45 @@ class TestPlan(unittest.TestCase):
     def test_ranked_and_fitting(self):
         r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, **SEED)
         self.assertEqual(len(r["layouts"]), 3)
+        self.assertGreaterEqual(r["layouts"][0]["tokens_per_s"], r["layouts"][2]["tokens_per_s"])
+        self.assertEqual(r["ranked_by"], "training_rate")
+        r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, capacity="48GiB", gpus=8)
         self.assertGreaterEqual(r["layouts"][0]["headroom_bytes"],
                                 r["layouts"][2]["headroom_bytes"])
         self.assertEqual(r["ranked_by"], "headroom")
+        self.assertIsNone(r["layouts"][0]["step_time_s"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.plan(config("llama-3.1-8b"), top=0, **SEED)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.plan(config("llama-3.1-8b"), colour="red", **SEED)
+
+
+class TestPerf(unittest.TestCase):
+    def test_seed_claim_and_training(self):
+        r = hwfit.perf(config("llama-3.1-70b"), weights="nvfp4", kv="fp8", context=1000,
+                       output_tokens=1000, batch=912, target_rate=17500, **SEED)
+        self.assertEqual(r["layout"]["dp"], 8)          # PCIe TP loses to replicas
+        self.assertEqual(r["bound"], "memory")
+        self.assertGreaterEqual(r["decode_tokens_per_s"], 17500)
+        self.assertTrue(r["target_fits"])
+        self.assertLess(r["offline_tokens_per_s"], 17500)
+        self.assertIsNone(r["step_time_s"])
+        t = hwfit.perf(config("llama-3.1-8b"), mode="lora", batch=32, **SEED)
+        self.assertGreater(t["mfu"], 0.1)
+        self.assertLess(t["mfu"], 0.65)
+        self.assertIsNone(t["prefill_s"])
+        self.assertAlmostEqual(t["tokens_per_s"] * t["step_time_s"], 32 * 4096, delta=1e-3)
+
+    def test_errors(self):
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(config("llama-3.1-8b"), capacity="80GiB", gpus=1)   # no card
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(config("llama-3.1-8b"), precision="fp3", **SEED)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(config("llama-3.1-8b"), nic="fast", **SEED)
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.perf(config("llama-3.1-8b"), memory_efficiency=0, **SEED)
+        self.assertEqual(cm.exception.name, "HWFIT_EDOM")
 
 
 if __name__ == "__main__":
