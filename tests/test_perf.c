@@ -7,7 +7,7 @@
 
 #include "hwfit.h"
 
-static hwfit_model llama8, llama70;
+static hwfit_model llama8, llama70, mixtral;
 
 static void load(const char *file, hwfit_model *m) {
     char path[512];
@@ -19,6 +19,7 @@ static void load(const char *file, hwfit_model *m) {
 static void setup(void) {
     load("llama-3.1-8b.config.json", &llama8);
     load("llama-3.1-70b.config.json", &llama70);
+    load("mixtral-8x7b-instruct-v0.1.config.json", &mixtral);
 }
 
 TestSuite(perf, .init = setup);
@@ -269,6 +270,49 @@ Test(perf, pcie_tensor_parallel_training_is_slower_than_data_parallel) {
     cr_assert_float_eq(dp.model_flop_per_step, tp.model_flop_per_step, 1.0);
     cr_assert_float_eq(dp.mfu, dp.model_flop_per_step / (dp.step_time_s * 8 * dp.peak_flop_per_s),
                        1e-12);
+}
+
+/* Expert gradients reduce, and ZeRO gathers expert parameters, over the expert-data-parallel
+ * group only (edp = tp dp cp / (etp ep); Megatron-Core's separate expert optimizer and
+ * DeepSpeed-MoE's expert-data-parallel process groups), the dense ones over dp x cp. Mixtral
+ * on 8 H100s, dp 8, ZeRO 1: with ep 8 every card holds a different expert (edp 1): only the
+ * dense parameters are reduced; with ep 2 each expert is held by 4 cards (stride 2). */
+static double dp_comm(const hwfit_perf_in *in, uint64_t stride, uint64_t ranks, double grads,
+                      double params) {
+    hwfit_collective_step_in ci;
+    hwfit_collective_step_init(&ci);
+    ci.topology = in->topology;
+    ci.tp = stride;
+    ci.dp = ranks;
+    ci.zero_stage = 1;
+    ci.grad_bytes = grads;
+    ci.param_bytes = params;
+    hwfit_collective_step_out co;
+    cr_assert_eq(hwfit_collective_step(&ci, &co), HWFIT_OK);
+    return co.dp_s + co.zero_s;
+}
+
+Test(perf, expert_gradients_reduce_over_the_expert_data_parallel_group) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.capacity_bytes = 1e13;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.layout.dp = 8;
+    in.shard.layout.zero_stage = 1;
+    const double expert = 3.0 * 4096 * 14336 * 32; /* one expert in each of 32 layers */
+    const uint32_t eps[] = {8, 2, 1};
+    for (size_t i = 0; i < 3; i++) {
+        in.shard.layout.ep = eps[i];
+        hwfit_perf_out o = run(&mixtral, &in);
+        double local = expert * (8 / eps[i]); /* experts per card */
+        double dense = (double)o.shard.worst.trainable_params - local;
+        cr_assert_float_eq(dense + local, (double)o.shard.worst.trainable_params, 0.5);
+        double want = dp_comm(&in, 1, 8, 2 * dense, 2 * dense);
+        if (eps[i] == 2) want += dp_comm(&in, 2, 4, 2 * local, 2 * local);
+        if (eps[i] == 1) want = dp_comm(&in, 1, 8, 2 * (dense + local), 2 * (dense + local));
+        want *= 1.0 - in.dp_overlap;
+        cr_assert(fabs(o.dp_comm_s - want) <= 1e-9 * want, "ep %u: %g s, wanted %g s", eps[i],
+                  o.dp_comm_s, want);
+    }
 }
 
 /* ---- plan ----------------------------------------------------------------------------------- */

@@ -882,7 +882,9 @@ class hwfit_memory_out(ctypes.Structure):
         "weights_bytes", "kv_bytes", "activation_bytes", "gradient_bytes", "optimizer_bytes",
         "overhead_bytes", "total_bytes", "params", "trainable_params", "adapter_params")] + [
         ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
-        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes")]
+        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes",
+        "expert_params", "expert_weights_bytes", "expert_trainable_params",
+        "expert_gradient_bytes", "expert_optimizer_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
