@@ -53,6 +53,27 @@ hwfit_status hwfit_perf_precision_from_name(const char *name, hwfit_perf_precisi
     return HWFIT_ENOTFOUND;
 }
 
+static const char *const rank_names[] = {"training_rate", "step_time", "decode_rate"};
+
+const char *hwfit_perf_rank_name(hwfit_perf_rank rank) {
+    if ((unsigned)rank > (unsigned)HWFIT_PERF_RANK_DECODE_RATE) return "unknown";
+    return rank_names[rank];
+}
+
+hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in, const hwfit_shard_space *space,
+                                  hwfit_perf_rank *rank) {
+    if (in == NULL || space == NULL || rank == NULL) return HWFIT_EINVAL;
+    hwfit_memory_mode mode = in->shard.memory.mode;
+    if ((unsigned)mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
+    /* With the global batch left to each layout (pp micro-batches per replica) a layout
+     * with fewer replicas or stages takes a shorter step only because it processes fewer
+     * sequences: throughput compares them; at one global batch the step time does. */
+    *rank = mode == HWFIT_MEMORY_INFERENCE ? HWFIT_PERF_RANK_DECODE_RATE
+            : space->global_batch == 0     ? HWFIT_PERF_RANK_TRAINING_RATE
+                                           : HWFIT_PERF_RANK_STEP_TIME;
+    return HWFIT_OK;
+}
+
 const char *hwfit_perf_bound_name(hwfit_perf_bound b) {
     switch (b) {
     case HWFIT_PERF_BOUND_MEMORY: return "memory";
@@ -627,6 +648,8 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
     hwfit_layout l;
     hwfit__shard_resolved r;
     int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
+    hwfit_perf_rank rank;
+    if ((st = hwfit_perf_plan_rank(in, space, &rank)) != HWFIT_OK) return st;
     while (hwfit__shard_iter_next(&it, &l, &r)) {
         sum.valid++;
         x.shard.layout = l;
@@ -641,9 +664,11 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
         res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
         res.mfu = training ? o.mfu : 0.0;
-        /* Fitting layouts by speed; the others (include_unfit) after them by how far they
-         * miss, as the shard search ranks them. */
-        if (o.shard.fits) res.shard.score = res.tokens_per_s;
+        /* Fitting layouts by the metric (larger is better); the others (include_unfit)
+         * after them by how far they miss, as the shard search ranks them. */
+        if (o.shard.fits)
+            res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
+                                                                : res.tokens_per_s;
         keep_best(results, capacity, &sum.count, &res);
     }
     sum.visited = it.visited;

@@ -317,6 +317,47 @@ Test(perf, expert_gradients_reduce_over_the_expert_data_parallel_group) {
 
 /* ---- plan ----------------------------------------------------------------------------------- */
 
+/* With the global batch left to each layout (pp micro-batches per replica) a layout with
+ * fewer replicas takes a shorter step only because it processes fewer sequences: TP 8 x DP 1
+ * steps through 1 sequence while DP 8 steps through 8 or more. The plan ranks such layouts by
+ * training tokens per second, each at its own global batch, never by step time. Llama-3.1-8B
+ * full fine-tuning on 8 H100 SXM (NVLink). */
+Test(perf, plan_ranks_training_by_throughput_at_each_layouts_own_global_batch) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_perf_rank rank = (hwfit_perf_rank)9;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_OK);
+    cr_assert_eq(rank, HWFIT_PERF_RANK_TRAINING_RATE);
+    hwfit_perf_result r[8];
+    hwfit_shard_search_out s;
+    cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, r, 8, &s), HWFIT_OK);
+    cr_assert_eq(s.count, 8);
+    for (size_t i = 0; i < 8; i++) {
+        cr_assert(r[i].shard.fits);
+        cr_assert_eq(r[i].shard.score, r[i].tokens_per_s);
+        if (i) cr_assert_geq(r[i - 1].tokens_per_s, r[i].tokens_per_s);
+        /* Tokens per second at the layout's own global batch of 4096-token sequences. */
+        double tokens = (double)r[i].shard.layout.global_batch * 4096.0;
+        cr_assert(fabs(r[i].tokens_per_s * r[i].step_time_s - tokens) <= 1e-9 * tokens);
+    }
+    /* The best TP 8 layout with one sequence per step: a much shorter step, yet fewer tokens
+     * per second; ranked by step time it would have come first. */
+    sp.tp = 8;
+    sp.pp = 1;
+    sp.micro_batch = 1;
+    hwfit_perf_result t;
+    cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, &t, 1, &s), HWFIT_OK);
+    cr_assert_eq(s.count, 1);
+    cr_assert_eq(t.shard.layout.dp, 1);
+    cr_assert_eq(t.shard.layout.global_batch, 1);
+    cr_assert_gt(r[0].shard.layout.global_batch, 1);
+    cr_assert_lt(t.step_time_s, r[0].step_time_s / 2);
+    cr_assert_lt(t.tokens_per_s, r[0].tokens_per_s);
+}
+
+/* At a given global batch every layout does the same work: the shortest step first. */
 Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     hwfit_perf_in in = card("rtx-pro-6000-server", 8);
     in.shard.memory.mode = HWFIT_MEMORY_LORA;
@@ -325,6 +366,9 @@ Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     hwfit_shard_space_init(&sp);
     sp.global_batch = 64;
     sp.max_micro_batch = 2;
+    hwfit_perf_rank rank = (hwfit_perf_rank)9;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_OK);
+    cr_assert_eq(rank, HWFIT_PERF_RANK_STEP_TIME);
     hwfit_perf_result r[5];
     hwfit_shard_search_out s;
     cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, r, 5, &s), HWFIT_OK);
@@ -332,7 +376,10 @@ Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     cr_assert_gt(s.fitting, 5);
     for (size_t i = 0; i < 5; i++) {
         cr_assert(r[i].shard.fits);
+        cr_assert_eq(r[i].shard.layout.global_batch, 64);
+        cr_assert_eq(r[i].shard.score, -r[i].step_time_s);
         if (i) cr_assert_leq(r[i - 1].step_time_s, r[i].step_time_s);
+        if (i) cr_assert_geq(r[i - 1].tokens_per_s, r[i].tokens_per_s);
     }
     hwfit_perf_in x = in;
     x.shard.layout = r[0].shard.layout;
@@ -342,6 +389,8 @@ Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     /* Inference: by decode rate, highest first. */
     in.shard.memory.mode = HWFIT_MEMORY_INFERENCE;
     in.shard.memory.batch = 64;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_OK);
+    cr_assert_eq(rank, HWFIT_PERF_RANK_DECODE_RATE);
     cr_assert_eq(hwfit_perf_plan(&llama70, &in, &sp, r, 3, &s), HWFIT_OK);
     cr_assert_gt(s.count, 1);
     cr_assert_geq(r[0].tokens_per_s, r[1].tokens_per_s);
@@ -415,6 +464,17 @@ Test(perf, bad_inputs_are_refused_without_touching_the_output) {
     cr_assert_eq(hwfit_perf_plan(&llama8, &good, &sp, r, 2, &s), HWFIT_EDOM);
     cr_assert_eq(memcmp(&s, &spoison, sizeof s), 0);
 
+    hwfit_perf_rank rank = (hwfit_perf_rank)7;
+    cr_assert_eq(hwfit_perf_plan_rank(NULL, &sp, &rank), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_perf_plan_rank(&good, NULL, &rank), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_perf_plan_rank(&good, &sp, NULL), HWFIT_EINVAL);
+    in = good;
+    in.shard.memory.mode = (hwfit_memory_mode)9;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, r, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq((int)rank, 7);
+    cr_assert_eq(memcmp(&s, &spoison, sizeof s), 0);
+
     cr_assert_eq(hwfit_perf_set_gpu(NULL, NULL), HWFIT_EINVAL);
     cr_assert_eq(hwfit_perf_set_gpu(&in, NULL), HWFIT_EINVAL);
     hwfit_perf_init(NULL);
@@ -435,6 +495,10 @@ Test(perf, names) {
     cr_assert_str_eq(hwfit_perf_bound_name(HWFIT_PERF_BOUND_MEMORY), "memory");
     cr_assert_str_eq(hwfit_perf_bound_name(HWFIT_PERF_BOUND_COMPUTE), "compute");
     cr_assert_str_eq(hwfit_perf_bound_name((hwfit_perf_bound)5), "unknown");
+    cr_assert_str_eq(hwfit_perf_rank_name(HWFIT_PERF_RANK_TRAINING_RATE), "training_rate");
+    cr_assert_str_eq(hwfit_perf_rank_name(HWFIT_PERF_RANK_STEP_TIME), "step_time");
+    cr_assert_str_eq(hwfit_perf_rank_name(HWFIT_PERF_RANK_DECODE_RATE), "decode_rate");
+    cr_assert_str_eq(hwfit_perf_rank_name((hwfit_perf_rank)3), "unknown");
     hwfit_perf_in in;
     memset(&in, 0x5a, sizeof in);
     hwfit_perf_init(&in);

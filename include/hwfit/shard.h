@@ -29,8 +29,8 @@
  * host memory, which is checked when its size is given.
  *
  * The search functions enumerate layouts with ::hwfit_shard_iter (no allocation) and
- * rank the layouts that fit by memory headroom; perf.h ranks them by training or decode
- * tokens per second (::hwfit_perf_plan).
+ * rank the layouts that fit by memory headroom; perf.h ranks them by throughput
+ * (::hwfit_perf_plan, with the metric ::hwfit_perf_plan_rank names).
  *
  * Thread safety: every function is reentrant and touches only its arguments.
  */
@@ -244,7 +244,9 @@ typedef struct hwfit_shard_space {
     uint64_t micro_batch;    /**< 0 (default): 1 to max_micro_batch. */
     uint64_t max_micro_batch; /**< Largest searched, >= 1; default 8. */
     uint64_t global_batch;   /**< Training: global batch of every layout (see
-                                  hwfit_layout::global_batch); default 0. */
+                                  hwfit_layout::global_batch); default 0 (each layout's
+                                  own: ::hwfit_perf_plan then compares throughput, not step
+                                  times). */
     int uneven_layers;       /**< Copied to every layout; default 1. */
     int include_unfit;       /**< 1: rank the valid layouts that do not fit too, after those
                                   that fit, by how far they miss (::hwfit_shard_result score);
