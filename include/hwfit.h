@@ -34,5 +34,8 @@
 #include "hwfit/svg.h"
 #include "hwfit/shard.h"
 #include "hwfit/perf.h"
+#include "hwfit/node.h"
+#include "hwfit/node_spec.h"
+#include "hwfit/assess.h"
 
 #endif /* HWFIT_H */

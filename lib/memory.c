@@ -58,43 +58,51 @@ typedef struct formats {
     int base_quantized;
 } formats;
 
-/* The formats are valid (hwfit_memory_estimate described them): each is resolved once. */
+/* bytes[0]: all tensors; bytes[1]: of which the routed experts'. The formats are valid
+ * (hwfit_memory_estimate checked them): each is resolved once. */
 static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const formats *f,
-                                  uint64_t *bytes) {
+                                  uint64_t bytes[2]) {
     hwfit__dtype_block base, other;
     hwfit_status st = hwfit__dtype_block_of(f->base, &base);
     if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->base_quantized ? f->other : f->base, &other);
     if (st != HWFIT_OK) return st;
-    uint64_t acc = 0;
+    uint64_t acc[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
         const hwfit__dtype_block *d = t[i].kind == HWFIT__TENSOR_LINEAR ? &base : &other;
         uint64_t b;
         st = hwfit__dtype_block_matrix_bytes(d, t[i].rows, t[i].cols, &b);
         if (st != HWFIT_OK) return st;
-        if (hwfit__mac_u64(&acc, b, t[i].count) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__mac_u64(&acc[0], b, t[i].count) != HWFIT_OK ||
+            (t[i].routed && hwfit__mac_u64(&acc[1], b, t[i].count) != HWFIT_OK))
+            return HWFIT_ERANGE;
     }
-    *bytes = acc;
+    bytes[0] = acc[0];
+    bytes[1] = acc[1];
     return HWFIT_OK;
 }
 
-/* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in). */
+/* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
+ * params[0]: all adapters; params[1]: of which on routed experts. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, uint64_t *params) {
-    uint64_t acc = 0;
+                                 unsigned targets, uint64_t params[2]) {
+    uint64_t acc[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
         uint64_t per;
         if (hwfit__mul_u64(rank, t[i].rows + t[i].cols, &per) != HWFIT_OK ||
-            hwfit__mac_u64(&acc, per, t[i].count) != HWFIT_OK)
+            hwfit__mac_u64(&acc[0], per, t[i].count) != HWFIT_OK ||
+            (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK))
             return HWFIT_ERANGE;
     }
-    *params = acc;
+    params[0] = acc[0];
+    params[1] = acc[1];
     return HWFIT_OK;
 }
 
+/* [0]: the layer; [1]: of which its routed experts. */
 typedef struct kind_sums {
-    uint64_t weights_bytes;
-    uint64_t adapter_params;
+    uint64_t weights_bytes[2];
+    uint64_t adapter_params[2];
 } kind_sums;
 
 /* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
@@ -102,9 +110,9 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
                          unsigned targets, kind_sums *out) {
     const hwfit__tensor *t = prep->tensors[k];
     size_t n = prep->tensor_count[k];
-    hwfit_status st = tensors_bytes(t, n, f, &out->weights_bytes);
-    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, &out->adapter_params);
-    else out->adapter_params = 0;
+    hwfit_status st = tensors_bytes(t, n, f, out->weights_bytes);
+    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, out->adapter_params);
+    else out->adapter_params[0] = out->adapter_params[1] = 0;
     return st;
 }
 
@@ -127,12 +135,16 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
     if (!memo->valid[k]) {
         hwfit_status st = kind(prep, k, f, rank, targets, out);
         if (st != HWFIT_OK) return st;
-        memo->weights_bytes[k] = out->weights_bytes;
-        memo->adapter_params[k] = out->adapter_params;
+        for (int j = 0; j < 2; j++) {
+            memo->weights_bytes[k][j] = out->weights_bytes[j];
+            memo->adapter_params[k][j] = out->adapter_params[j];
+        }
         memo->valid[k] = 1;
     }
-    out->weights_bytes = memo->weights_bytes[k];
-    out->adapter_params = memo->adapter_params[k];
+    for (int j = 0; j < 2; j++) {
+        out->weights_bytes[j] = memo->weights_bytes[k][j];
+        out->adapter_params[j] = memo->adapter_params[k][j];
+    }
     return HWFIT_OK;
 }
 
@@ -145,14 +157,14 @@ hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, u
     const hwfit_model_param_counts p = prep.params;
     if (rank == 0 || targets == 0 || (targets & ~HWFIT_LORA_ALL) != 0) return HWFIT_EDOM;
     formats f = {hwfit_dtype_make(HWFIT_DTYPE_BF16), hwfit_dtype_make(HWFIT_DTYPE_BF16), 0};
-    kind_sums d = {0, 0}, e = {0, 0};
+    kind_sums d = {{0, 0}, {0, 0}}, e = {{0, 0}, {0, 0}};
     if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, &d)) != HWFIT_OK)
         return st;
     if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, &e)) != HWFIT_OK)
         return st;
     uint64_t acc = 0;
-    if (hwfit__mac_u64(&acc, d.adapter_params, p.dense_layers) != HWFIT_OK ||
-        hwfit__mac_u64(&acc, e.adapter_params, p.moe_layers) != HWFIT_OK)
+    if (hwfit__mac_u64(&acc, d.adapter_params[0], p.dense_layers) != HWFIT_OK ||
+        hwfit__mac_u64(&acc, e.adapter_params[0], p.moe_layers) != HWFIT_OK)
         return HWFIT_ERANGE;
     *params = acc;
     return HWFIT_OK;
@@ -335,7 +347,9 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
     uint32_t moe_n = hwfit__model_count_moe(model, prep, in->first_layer, count);
     uint32_t dense_n = count - moe_n;
     uint64_t rank = lora ? in->lora_rank : 0;
-    kind_sums ks[2] = {{0, 0}, {0, 0}}, mtp = {0, 0};
+    kind_sums ks[2], mtp;
+    memset(ks, 0, sizeof ks);
+    memset(&mtp, 0, sizeof mtp);
     unsigned targets = in->lora_targets;
     if (dense_n &&
         (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, &ks[0])) != HWFIT_OK)
@@ -348,17 +362,24 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
         (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, &mtp)) != HWFIT_OK)
         return st;
 
-    /* Weights: layers, embedding, final norm and head. */
-    uint64_t w = 0, params = 0, adapters = 0;
-    if (hwfit__mac_u64(&w, ks[0].weights_bytes, dense_n) != HWFIT_OK ||
-        hwfit__mac_u64(&w, ks[1].weights_bytes, moe_n) != HWFIT_OK ||
-        hwfit__mac_u64(&w, mtp.weights_bytes, mtp_n) != HWFIT_OK ||
+    /* Weights: layers, embedding, final norm and head; and of them the routed experts'
+     * (in MoE layers and, for MoE models, the MTP layers). [1]: the routed experts. */
+    uint64_t w = 0, params = 0, adapters = 0, ew = 0, eparams = 0, eadapters = 0;
+    uint64_t moe_like = moe_n + (model->experts > 0 ? mtp_n : 0);
+    if (hwfit__mac_u64(&w, ks[0].weights_bytes[0], dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&w, ks[1].weights_bytes[0], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&w, mtp.weights_bytes[0], mtp_n) != HWFIT_OK ||
         hwfit__mac_u64(&params, p->dense.total, dense_n) != HWFIT_OK ||
         hwfit__mac_u64(&params, p->moe.total, moe_n) != HWFIT_OK ||
         hwfit__mac_u64(&params, p->mtp_layer, mtp_n) != HWFIT_OK ||
-        hwfit__mac_u64(&adapters, ks[0].adapter_params, dense_n) != HWFIT_OK ||
-        hwfit__mac_u64(&adapters, ks[1].adapter_params, moe_n) != HWFIT_OK ||
-        hwfit__mac_u64(&adapters, mtp.adapter_params, mtp_n) != HWFIT_OK)
+        hwfit__mac_u64(&adapters, ks[0].adapter_params[0], dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, ks[1].adapter_params[0], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, mtp.adapter_params[0], mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&ew, ks[1].weights_bytes[1], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&ew, mtp.weights_bytes[1], mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&eparams, p->moe.experts, moe_like) != HWFIT_OK ||
+        hwfit__mac_u64(&eadapters, ks[1].adapter_params[1], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&eadapters, mtp.adapter_params[1], mtp_n) != HWFIT_OK)
         return HWFIT_ERANGE;
     hwfit_dtype emb_d = (f.base_quantized && in->keep_embeddings) ? f.other : f.base;
     hwfit_dtype vec_d = f.base_quantized ? f.other : f.base;
@@ -379,6 +400,7 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
             return HWFIT_ERANGE;
     }
     r.params = params;
+    r.expert_params = eparams;
 
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
     uint64_t trained_b = 0;
@@ -388,10 +410,15 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
         (void)hwfit_dtype_bits(trained, &bits);
         r.trainable_params = lora ? adapters : params;
         r.adapter_params = lora ? adapters : 0;
+        r.expert_trainable_params = lora ? eadapters : eparams;
         if (lora) {
-            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK)
+            uint64_t expert_b;
+            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK ||
+                (st = hwfit_dtype_bytes(in->lora_dtype, eadapters, &expert_b)) != HWFIT_OK)
                 return st;
-            if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK) return HWFIT_ERANGE;
+            if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK ||
+                hwfit__add_u64(ew, expert_b, &ew) != HWFIT_OK)
+                return HWFIT_ERANGE;
         }
         /* Mixed precision (Micikevicius et al. 2018; ZeRO, Rajbhandari et al. 2020 section 3.1:
          * 2 + 2 + K bytes per parameter with K = 12 for Adam): fp32 master weights (4) when
@@ -399,10 +426,14 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
         uint64_t per = (in->master_weights && bits < 32.0) ? 4 : 0;
         per += in->optimizer == HWFIT_MEMORY_ADAMW ? 8 : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2 : 4;
         if (hwfit__mul_u64(r.trainable_params, grad_b, &r.gradient_bytes) != HWFIT_OK ||
-            hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK)
+            hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK ||
+            hwfit__mul_u64(r.expert_trainable_params, grad_b, &r.expert_gradient_bytes) !=
+                HWFIT_OK ||
+            hwfit__mul_u64(r.expert_trainable_params, per, &r.expert_optimizer_bytes) != HWFIT_OK)
             return HWFIT_ERANGE;
     }
     r.weights_bytes = w;
+    r.expert_weights_bytes = ew;
 
     /* KV cache (inference). */
     if (!training) {

@@ -18,7 +18,8 @@ typedef struct hwfit__memory_memo {
     int base_quantized;
     uint64_t rank;
     unsigned targets;
-    uint64_t weights_bytes[3], adapter_params[3];
+    uint64_t weights_bytes[3][2], adapter_params[3][2]; /* [kind][0: the layer, 1: of which
+                                                           its routed experts] */
 } hwfit__memory_memo;
 
 static inline void hwfit__memory_memo_reset(hwfit__memory_memo *memo) {

@@ -200,6 +200,10 @@ static hwfit_status unit_of(const hwfit_memory_out *o, hwfit__shard_unit *u) {
     u->trainable = o->trainable_params;
     u->gradients = o->gradient_bytes;
     u->optimizer = o->optimizer_bytes;
+    u->e_weights = o->expert_weights_bytes;
+    u->e_trainable = o->expert_trainable_params;
+    u->e_gradients = o->expert_gradient_bytes;
+    u->e_optimizer = o->expert_optimizer_bytes;
     return HWFIT_OK;
 }
 
@@ -211,6 +215,10 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
     out->trainable = a->trainable - b->trainable;
     out->gradients = a->gradients - b->gradients;
     out->optimizer = a->optimizer - b->optimizer;
+    out->e_weights = a->e_weights - b->e_weights;
+    out->e_trainable = a->e_trainable - b->e_trainable;
+    out->e_gradients = a->e_gradients - b->e_gradients;
+    out->e_optimizer = a->e_optimizer - b->e_optimizer;
 }
 
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
@@ -447,8 +455,12 @@ hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
         if (ranks % (etp * l->ep) != 0) { why = HWFIT_SHARD_EXPERT_RANKS; goto done; }
         if (m->expert_intermediate % etp != 0) { why = HWFIT_SHARD_EXPERT_WIDTH; goto done; }
         x.etp = (uint32_t)etp;
+        /* The expert-data-parallel group: Megatron-Core's expert_data_parallel_size =
+         * world / (etp x ep x pp) (parallel_state.py). */
+        x.ez = ranks / (etp * l->ep);
     } else {
         x.etp = l->tp;
+        x.ez = x.z;
     }
     /* Pipeline. */
     uint64_t chunks = (uint64_t)l->pp * l->virtual_stages;
@@ -514,12 +526,30 @@ static hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_unit *u,
         hwfit__mac_u64(&acc->params, u->params, n) != HWFIT_OK ||
         hwfit__mac_u64(&acc->trainable, u->trainable, n) != HWFIT_OK ||
         hwfit__mac_u64(&acc->gradients, u->gradients, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->optimizer, u->optimizer, n) != HWFIT_OK)
+        hwfit__mac_u64(&acc->optimizer, u->optimizer, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_weights, u->e_weights, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_trainable, u->e_trainable, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_gradients, u->e_gradients, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_optimizer, u->e_optimizer, n) != HWFIT_OK)
         return HWFIT_ERANGE;
     return HWFIT_OK;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* ZeRO's partition of x bytes (or parameters) of which e are the routed experts': the rest
+ * over the z data-parallel ranks, the experts over the ez expert-data-parallel ranks (one
+ * division when the groups are alike in size). */
+static uint64_t partition(uint64_t x, uint64_t e, const hwfit__shard_resolved *r) {
+    if (r->z == r->ez) return ceil_div(x, r->z);
+    return ceil_div(x - e, r->z) + ceil_div(e, r->ez);
+}
+
+/* What ZeRO-3 gathers of a unit of x bytes of which e are the routed experts': the parts
+ * partitioned (dense: dp x cp > 1; experts: edp > 1) or offloaded. */
+static uint64_t gathered(uint64_t x, uint64_t e, int dense, int experts) {
+    return (dense ? x - e : 0) + (experts ? e : 0);
+}
 
 /* 1F1B micro-batches in flight on a stage (Narayanan et al. 2021; Megatron-LM
  * schedules.py): pp - stage without interleaving, capped by the micro-batches; with v model
@@ -595,18 +625,24 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     f->peak = peak;
     f->other = other;
     /* ZeRO (Rajbhandari et al. 2020, section 5): stage 1 partitions optimizer states,
-     * stage 2 also gradients, stage 3 also parameters, over the dp x cp ranks. */
+     * stage 2 also gradients, stage 3 also parameters, over the dp x cp ranks; the routed
+     * experts' over the expert-data-parallel ranks, edp = tp dp cp / (etp ep), which hold
+     * the same experts (Megatron-Core builds a separate optimizer for expert parameters on
+     * the expert-data-parallel group; DeepSpeed-MoE, Rajbhandari et al. 2022, and its
+     * stage_1_and_2.py partition an MoE parameter group over its expert-data-parallel
+     * process group). */
     uint64_t w = s.weights, g = s.gradients, o = s.optimizer, host = 0, buffers = 0;
     if (r->training) {
-        if (r->zero >= 1) o = ceil_div(o, r->z);
-        if (r->zero >= 2) g = ceil_div(g, r->z);
-        if (r->zero >= 3) w = ceil_div(w, r->z);
+        if (r->zero >= 1) o = partition(o, s.e_optimizer, r);
+        if (r->zero >= 2) g = partition(g, s.e_gradients, r);
+        if (r->zero >= 3) w = partition(w, s.e_weights, r);
         /* ZeRO-Offload (Ren et al. 2021; DeepSpeed estimate_zero2/3_model_states_mem_needs):
          * optimizer states, fp32 master weights and fp32 gradients live on the host; the
          * GPU keeps no gradient beyond the reduction bucket. */
         if (r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) {
             uint64_t grads32;
-            uint64_t trained = r->zero >= 1 ? ceil_div(s.trainable, r->z) : s.trainable;
+            uint64_t trained = r->zero >= 1 ? partition(s.trainable, s.e_trainable, r)
+                                            : s.trainable;
             if ((st = hwfit_dtype_bytes(hwfit_dtype_make(HWFIT_DTYPE_FP32), trained,
                                         &grads32)) != HWFIT_OK)
                 return st;
@@ -622,21 +658,19 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
         /* ZeRO-3 gathers whole layers (or tables) before use, from the other ranks or from
          * the host: live units of parameters and one unit of unreduced gradients (DeepSpeed's estimator: 4 bytes x largest
          * layer = fp16 parameters and gradients of one unit). */
-        if (r->zero == 3 && (r->z > 1 || (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS))) {
+        int off_p = (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) != 0;
+        int gd = r->z > 1 || off_p, ge = r->ez > 1 || off_p;
+        if (r->zero == 3 && (gd || ge)) {
             uint64_t uw = 0, ug = 0;
-            for (int k = 0; k < 2; k++)
-                if (n[k]) {
-                    uw = max_u64(uw, e->layer[k].weights);
-                    ug = max_u64(ug, e->layer[k].gradients);
+            const hwfit__shard_unit *u[4] = {n[0] ? &e->layer[0] : NULL,
+                                              n[1] ? &e->layer[1] : NULL,
+                                              c->embedding ? &e->emb : NULL,
+                                              c->head ? &e->head : NULL};
+            for (int k = 0; k < 4; k++)
+                if (u[k]) {
+                    uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
+                    ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
-            if (c->embedding) {
-                uw = max_u64(uw, e->emb.weights);
-                ug = max_u64(ug, e->emb.gradients);
-            }
-            if (c->head) {
-                uw = max_u64(uw, e->head.weights);
-                ug = max_u64(ug, e->head.gradients);
-            }
             if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
@@ -646,13 +680,17 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     c->gradient_bytes = g;
     c->optimizer_bytes = o;
     c->host_bytes = host;
-    /* Communication buffers: one set of NCCL buffers per communicator, the gradient
-     * bucket when gradients are reduced across replicas. */
+    /* Communication buffers: one set of NCCL buffers per communicator (the
+     * expert-data-parallel group is one of its own where the expert grid differs from the
+     * dense one), the gradient bucket when gradients are reduced across replicas. */
+    int edp_group = r->training && r->ez > 1 && (r->ep > 1 || r->etp != r->tp);
     uint64_t groups = (uint64_t)(r->tp > 1) + (uint64_t)(r->pp > 1) + (uint64_t)(r->ep > 1) +
-                      (uint64_t)(r->cp > 1) + (uint64_t)(r->training && r->dp > 1);
+                      (uint64_t)(r->cp > 1) + (uint64_t)(r->training && r->dp > 1) +
+                      (uint64_t)edp_group;
     uint64_t group_b = (uint64_t)in->comm_group_bytes; /* checked: integral below 2^60 */
     if (hwfit__mac_u64(&buffers, group_b, groups) != HWFIT_OK ||
-        (r->training && r->z > 1 && add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK))
+        (r->training && (r->z > 1 || r->ez > 1) &&
+         add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK))
         return HWFIT_ERANGE;
     c->buffer_bytes = buffers;
     uint64_t ov = (uint64_t)in->memory.overhead_bytes;
@@ -1000,10 +1038,17 @@ static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
         if (sp->zero_stage != HWFIT_SHARD_ANY) {
             fixed = (uint64_t)sp->zero_stage + 1;
         } else {
-            /* ZeRO only matters with more than one data-parallel rank (dp x cp). */
+            /* ZeRO only matters with more than one data-parallel rank (dp x cp), or more
+             * than one expert-data-parallel rank, tp dp cp / (etp ep) (see resolve). */
             uint64_t tcp = v[D_TP] * v[D_CP] * v[D_PP]; /* divides gpus: no overflow */
+            uint64_t z = gpus / tcp * v[D_CP], ranks = gpus / v[D_PP], ez = z;
+            if (it->kinds[1] > 0) {
+                uint64_t etp = sp->etp ? sp->etp : (z % v[D_EP] == 0 ? v[D_TP] : ranks / v[D_EP]);
+                uint64_t eg = etp * v[D_EP]; /* both below 2^32 */
+                ez = eg > 0 && ranks % eg == 0 ? ranks / eg : 1;
+            }
             lo = 0;
-            hi = training && gpus / tcp * v[D_CP] > 1 ? 3 : 0;
+            hi = training && (z > 1 || ez > 1) ? 3 : 0;
         }
         break;
     default: /* D_OFFLOAD */

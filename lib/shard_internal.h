@@ -14,9 +14,11 @@
 #include "memory_internal.h"
 
 /* What one unit (one decoder layer of a kind, or the extra of the tables) stores on one
- * card before ZeRO and offload. */
+ * card before ZeRO and offload; e_*: of which the routed experts' (memory.h expert_*),
+ * which ZeRO partitions over the expert-data-parallel group. */
 typedef struct hwfit__shard_unit {
     uint64_t weights, params, trainable, gradients, optimizer;
+    uint64_t e_weights, e_trainable, e_gradients, e_optimizer;
 } hwfit__shard_unit;
 
 /* A layout with everything derived from it. */
@@ -27,7 +29,9 @@ typedef struct hwfit__shard_resolved {
     int sp, uneven;
     hwfit_memory_recompute rc;
     uint64_t mb, m, global; /* micro-batch, micro-batches per replica, global batch */
-    uint64_t z;             /* ZeRO group: dp x cp */
+    uint64_t z;             /* ZeRO group of dense parameters: dp x cp */
+    uint64_t ez;            /* ZeRO group of routed experts, the expert-data-parallel group:
+                               tp dp cp / (etp ep) (z for dense models) */
     uint64_t ranks;         /* cards per pipeline stage: tp x dp x cp */
     uint64_t context_local; /* context / cp */
     uint64_t batch_local;   /* inference: ceil(batch / dp); training: mb */

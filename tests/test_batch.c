@@ -4,7 +4,9 @@
  * every test model (memory footprints, shard estimates, cards, searches, inverse
  * questions, collectives, step communication, step times and perf rankings) hashes every output field, bit for bit,
  * and must match tests/data/golden/sweep.txt, written by the code before the
- * optimisations. Regenerate it only for an intended change of results:
+ * optimisations (and, after results changed on purpose in other modules, by that code
+ * without the optimisations, the batch entry points being plain loops over single calls).
+ * Regenerate it only for an intended change of results:
  *   HWFIT_GOLDEN_WRITE=tests/data/golden/sweep.txt build/dev/tests/test_batch
  */
 #include <criterion/criterion.h>

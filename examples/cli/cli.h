@@ -127,11 +127,20 @@ void out_cell_bool(cli_out *o, int b);
 void out_cell_null(cli_out *o);
 void out_table_end(cli_out *o);
 
+/* A list of objects that may nest (JSON only; a table prints nothing for these): out_list
+ * opens an array under key, out_item opens one object in it (then out_str, out_num...,
+ * further lists), out_item_end and out_list_end close them. */
+void out_list(cli_out *o, const char *key);
+void out_item(cli_out *o);
+void out_item_end(cli_out *o);
+void out_list_end(cli_out *o);
+
 /* Write s as a JSON string literal (quotes and escapes) to f. */
 void out_json_string(FILE *f, const char *s);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_assess(int argc, char **argv);
 int cmd_dtypes(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_host(int argc, char **argv);

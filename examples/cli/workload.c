@@ -293,6 +293,12 @@ int cli_workload_finish(const char *command, cli_workload *w) {
     if (w->nic != NULL && (st = hwfit_topology_parse_nic(w->nic, &p->topology)) != HWFIT_OK)
         return cli_fail(command, "--nic: '%s' is not a NIC such as 2x400g-roce (%s)", w->nic,
                         hwfit_status_name(st));
+    if (w->card != NULL && w->gpus > w->gpus_per_node && w->nic == NULL)
+        return cli_fail(command, "%llu GPUs span %llu nodes of %llu: give the network between "
+                        "them with --nic (e.g. 8x400g-ib or 2x400g-roce)",
+                        (unsigned long long)w->gpus,
+                        (unsigned long long)((w->gpus + w->gpus_per_node - 1) / w->gpus_per_node),
+                        (unsigned long long)w->gpus_per_node);
     if (w->precision_name != NULL &&
         hwfit_perf_precision_from_name(w->precision_name, &p->precision) != HWFIT_OK)
         return cli_fail(command, "--precision: '%s' is not auto, tf32, bf16, fp8, fp4 or int8",
@@ -337,19 +343,27 @@ static int unsupported(const char *command) {
                     "format such as bf16 (HWFIT_EUNSUPPORTED)");
 }
 
+const char *cli_workload_rank_name(const cli_workload *w, const hwfit_shard_space *space) {
+    hwfit_perf_rank rank = HWFIT_PERF_RANK_DECODE_RATE;
+    (void)hwfit_perf_plan_rank(&w->perf, space, &rank); /* mode checked by cli_parse */
+    return hwfit_perf_rank_name(rank);
+}
+
 int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
                       hwfit_shard_search_out *summary, const char **ranked_by) {
     hwfit_shard_space space = w->space;
     space.include_unfit = 1;
-    int training = w->in.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_status st = HWFIT_EUNSUPPORTED;
+    w->timed_valid = 0;
     if (w->card != NULL) {
         hwfit_perf_result r;
         st = hwfit_perf_plan(&w->model, &w->perf, &space, &r, 1, summary);
         if (st == HWFIT_OK) {
             if (summary->count == 0) return no_layout(command, w);
             *best = r.shard.layout;
-            *ranked_by = training ? "training_rate" : "decode_rate";
+            *ranked_by = cli_workload_rank_name(w, &space);
+            w->timed = r;
+            w->timed_valid = 1;
             return 0;
         }
         if (st != HWFIT_EUNSUPPORTED) return cli_fail_status(command, "plan", st);

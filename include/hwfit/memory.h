@@ -150,6 +150,17 @@ typedef struct hwfit_memory_out {
     uint64_t activation_moe_layer_bytes;   /**< The same for one MoE layer, bytes. */
     uint64_t activation_other_bytes;       /**< Training: input ids, embedding dropout and the
                                                 logits/loss terms; inference: the logits. */
+    uint64_t expert_params;          /**< Of params, the routed experts' (0 for dense
+                                          models; shared experts and routers are not
+                                          routed experts). */
+    uint64_t expert_weights_bytes;   /**< Of weights_bytes, the routed experts' (with their
+                                          LoRA adapters), bytes. */
+    uint64_t expert_trainable_params; /**< Of trainable_params, the routed experts' (for
+                                          LoRA their adapters). */
+    uint64_t expert_gradient_bytes;  /**< Of gradient_bytes, the routed experts', bytes. */
+    uint64_t expert_optimizer_bytes; /**< Of optimizer_bytes, the routed experts', bytes.
+                                          Expert parallelism shards and ZeRO partitions
+                                          these apart from the rest (shard.h). */
 } hwfit_memory_out;
 
 /**

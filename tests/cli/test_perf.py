@@ -68,7 +68,7 @@ class TestPerf(CliCase):
         self.bad("perf", "--config", c, "--gpu", "a100-sxm-80gb", "--precision", "fp4",
                  mentions="fp4")
         self.bad("perf", "--config", c, "--gpu", "h100-sxm", "--gpus", "16", "--tp", "16",
-                 mentions="HWFIT_EDOM")                   # two nodes, no --nic
+                 mentions="--nic")                        # two nodes, no --nic
         self.bad("perf", "--config", c, *SEED, "--gpus-per-node", "0")
 
 

@@ -7,7 +7,7 @@ import os
 import sys
 import unittest
 
-from clitest import CliCase, TEST_DATA
+from clitest import CliCase, SOURCE_DIR, TEST_DATA
 
 sys.path.insert(0, os.path.join(os.environ.get("HWFIT_SOURCE_DIR", ""), "bindings", "python"))
 import hwfit  # noqa: E402
@@ -132,6 +132,19 @@ CASES = [
      dict(config=os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json"),
           gpu="h100-sxm", gpus=16, nic="8x400g-ib", mode="full", batch=128, tp=8,
           recompute="selective", dp_overlap=0.8, step_overhead="1ms", precision="bf16")),
+    ("assess", ["--node", os.path.join(SOURCE_DIR, "examples", "specs", "seed-server.json"),
+                "--models-dir", os.path.join(TEST_DATA, "models"),
+                "--workload", "serve:llama-3.1-70b:bf16:128K", "--workload", "qlora:llama-3.1-70b",
+                "--pipeline-rate", "10GB/s", "--checkpoints", "3", "--max-tpot", "30ms",
+                "--max-comm-share", "0.5"],
+     dict(node=os.path.join(SOURCE_DIR, "examples", "specs", "seed-server.json"),
+          models_dir=os.path.join(TEST_DATA, "models"),
+          workload=["serve:llama-3.1-70b:bf16:128K", "qlora:llama-3.1-70b"],
+          pipeline_rate="10GB/s", checkpoints=3, max_tpot="30ms", max_comm_share=0.5)),
+    ("assess", ["--node", os.path.join(SOURCE_DIR, "examples", "specs", "cluster-2x-hgx-h100.json"),
+                "--allreduce-size", "256MiB"],
+     dict(node=os.path.join(SOURCE_DIR, "examples", "specs", "cluster-2x-hgx-h100.json"),
+          allreduce_size="256MiB")),
 ]
 
 

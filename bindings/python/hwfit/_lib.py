@@ -882,7 +882,9 @@ class hwfit_memory_out(ctypes.Structure):
         "weights_bytes", "kv_bytes", "activation_bytes", "gradient_bytes", "optimizer_bytes",
         "overhead_bytes", "total_bytes", "params", "trainable_params", "adapter_params")] + [
         ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
-        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes")]
+        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes",
+        "expert_params", "expert_weights_bytes", "expert_trainable_params",
+        "expert_gradient_bytes", "expert_optimizer_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -1599,6 +1601,10 @@ HWFIT_PERF_PRECISION_INT8 = 5
 # enum hwfit_perf_bound
 HWFIT_PERF_BOUND_MEMORY = 0
 HWFIT_PERF_BOUND_COMPUTE = 1
+# enum hwfit_perf_rank
+HWFIT_PERF_RANK_TRAINING_RATE = 0
+HWFIT_PERF_RANK_STEP_TIME = 1
+HWFIT_PERF_RANK_DECODE_RATE = 2
 
 
 class hwfit_perf_in(ctypes.Structure):
@@ -1699,6 +1705,294 @@ hwfit_perf_precision_from_name = _fn("hwfit_perf_precision_from_name", ctypes.c_
                                      [ctypes.c_char_p, c_int_p])
 # const char *hwfit_perf_bound_name(hwfit_perf_bound bound);
 hwfit_perf_bound_name = _fn("hwfit_perf_bound_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in, const hwfit_shard_space *space,
+#                                   hwfit_perf_rank *rank);
+hwfit_perf_plan_rank = _fn("hwfit_perf_plan_rank", ctypes.c_int,
+                           [_perf_in_p, _space_p, c_int_p])
+# const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
+hwfit_perf_rank_name = _fn("hwfit_perf_rank_name", ctypes.c_char_p, [ctypes.c_int])
+
+# ---- node.h --------------------------------------------------------------------------
+
+HWFIT_NODE_TEXT_SIZE = 64
+HWFIT_NODE_CURRENCY_SIZE = 8
+HWFIT_NODE_MAX_COMPONENTS = 16
+HWFIT_NODE_MAX_GPUS = 128
+HWFIT_NODE_MAX_NODES = 65536
+
+# enum hwfit_node_cooling
+HWFIT_NODE_COOLING_AIR = 0
+HWFIT_NODE_COOLING_LIQUID = 1
+
+
+class hwfit_node_gpus(ctypes.Structure):
+    _fields_ = [
+        ("model", ctypes.c_char * HWFIT_NODE_TEXT_SIZE),
+        ("count", ctypes.c_uint64),
+        ("power_limit_w", ctypes.c_double),
+        ("price", ctypes.c_double),
+    ]
+
+
+class hwfit_node_cpu(ctypes.Structure):
+    _fields_ = [
+        ("model", ctypes.c_char * HWFIT_NODE_TEXT_SIZE),
+        ("cores_per_socket", ctypes.c_uint64),
+        ("threads_per_socket", ctypes.c_uint64),
+        ("boost_clock_hz", ctypes.c_double),
+        ("tdp_w", ctypes.c_double),
+    ]
+
+
+class hwfit_node_memory(ctypes.Structure):
+    _fields_ = [
+        ("dimm_bytes", ctypes.c_double),
+        ("dimm_w", ctypes.c_double),
+        ("ecc", ctypes.c_int),
+        ("registered", ctypes.c_int),
+    ]
+
+
+class hwfit_node_storage(ctypes.Structure):
+    _fields_ = [
+        ("raid", hwfit_raid_in),
+        ("raid_stated", ctypes.c_int),
+        ("drive_w", ctypes.c_double),
+    ]
+
+
+class hwfit_node_nas(ctypes.Structure):
+    _fields_ = [
+        ("capacity_bytes", ctypes.c_double),
+        ("transfer", hwfit_transfer_in),
+    ]
+
+
+class hwfit_node_network(ctypes.Structure):
+    _fields_ = [
+        ("link", hwfit_link_in),
+        ("adapters", ctypes.c_uint64),
+        ("adapter_w", ctypes.c_double),
+    ]
+
+
+class hwfit_node_power(ctypes.Structure):
+    _fields_ = [
+        ("psu", hwfit_psu_in),
+        ("gpu_transient_factor", ctypes.c_double),
+        ("switch_w", ctypes.c_double),
+        ("extra", hwfit_power_component * HWFIT_NODE_MAX_COMPONENTS),
+        ("extra_count", ctypes.c_uint64),
+    ]
+
+
+class hwfit_node_chassis(ctypes.Structure):
+    _fields_ = [
+        ("rack_units", ctypes.c_uint64),
+        ("cooling", ctypes.c_int),
+        ("thermal", hwfit_thermal_in),
+    ]
+
+
+class hwfit_node_costs(ctypes.Structure):
+    _fields_ = [
+        ("currency", ctypes.c_char * HWFIT_NODE_CURRENCY_SIZE),
+        ("energy", hwfit_energy_in),
+        ("tco", hwfit_tco_in),
+    ]
+
+
+class hwfit_node(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char * HWFIT_NODE_TEXT_SIZE),
+        ("nodes", ctypes.c_uint64),
+        ("gpu", hwfit_node_gpus),
+        ("cpu", hwfit_node_cpu),
+        ("memory", hwfit_node_memory),
+        ("host", hwfit_host_in),
+        ("topology", hwfit_topology),
+        ("storage", hwfit_node_storage),
+        ("nas", hwfit_node_nas),
+        ("network", hwfit_node_network),
+        ("power", hwfit_node_power),
+        ("chassis", hwfit_node_chassis),
+        ("costs", hwfit_node_costs),
+    ]
+
+
+class hwfit_node_eval(ctypes.Structure):
+    _fields_ = [
+        ("gpu", ctypes.POINTER(hwfit_gpu)),
+        ("gpus", ctypes.c_uint64),
+        ("total_gpus", ctypes.c_uint64),
+        ("gpu_power_w", ctypes.c_double),
+        ("vram_bytes", ctypes.c_double),
+        ("total_vram_bytes", ctypes.c_double),
+        ("ram_bytes", ctypes.c_double),
+        ("cores", ctypes.c_uint64),
+        ("threads", ctypes.c_uint64),
+        ("gpu_link", hwfit_link_out),
+        ("gpu_link_bifurcated", hwfit_link_out),
+        ("topology", hwfit_topology),
+        ("allreduce_evaluated", ctypes.c_int),
+        ("allreduce_in", hwfit_collective_in),
+        ("allreduce", hwfit_collective_out),
+        ("host_in", hwfit_host_in),
+        ("host", hwfit_host_out),
+        ("storage_evaluated", ctypes.c_int),
+        ("raid", hwfit_raid_out),
+        ("network_evaluated", ctypes.c_int),
+        ("network", hwfit_link_out),
+        ("nas_evaluated", ctypes.c_int),
+        ("nas_in", hwfit_transfer_in),
+        ("nas", hwfit_transfer_out),
+        ("budget_in", hwfit_power_budget_in),
+        ("budget", hwfit_power_budget_out),
+        ("psu_in", hwfit_psu_in),
+        ("psu", hwfit_psu_out),
+        ("thermal_in", hwfit_thermal_in),
+        ("thermal", hwfit_thermal_out),
+        ("energy_in", hwfit_energy_in),
+        ("energy", hwfit_energy_out),
+        ("tco_in", hwfit_tco_in),
+        ("tco", hwfit_tco_out),
+    ]
+
+
+_node_p = ctypes.POINTER(hwfit_node)
+# void hwfit_node_init(hwfit_node *node);
+hwfit_node_init = _fn("hwfit_node_init", None, [_node_p])
+# hwfit_status hwfit_node_check(const hwfit_node *node, hwfit_error *err);
+hwfit_node_check = _fn("hwfit_node_check", ctypes.c_int, [_node_p, ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_node_evaluate(const hwfit_node *node, hwfit_node_eval *out);
+hwfit_node_evaluate = _fn("hwfit_node_evaluate", ctypes.c_int,
+                          [_node_p, ctypes.POINTER(hwfit_node_eval)])
+# hwfit_status hwfit_node_add_power(hwfit_node *node, hwfit_power_component_kind kind,
+#                                   uint64_t count, double watts);
+hwfit_node_add_power = _fn("hwfit_node_add_power", ctypes.c_int,
+                           [_node_p, ctypes.c_int, ctypes.c_uint64, ctypes.c_double])
+# const char *hwfit_node_cooling_name(hwfit_node_cooling cooling);
+hwfit_node_cooling_name = _fn("hwfit_node_cooling_name", ctypes.c_char_p, [ctypes.c_int])
+
+# ---- assess.h ------------------------------------------------------------------------
+
+HWFIT_FINDING_MAX_FIGURES = 8
+HWFIT_FINDING_RULE_SIZE = 64
+HWFIT_FINDING_TEXT_SIZE = 400
+HWFIT_FIGURE_KEY_SIZE = 40
+HWFIT_FIGURE_UNIT_SIZE = 12
+HWFIT_WORKLOAD_LABEL_SIZE = 64
+HWFIT_ASSESS_MAX_WORKLOADS = 64
+
+# enum hwfit_assess_topic
+HWFIT_ASSESS_VRAM = 0
+HWFIT_ASSESS_BANDWIDTH = 1
+HWFIT_ASSESS_COMPUTE = 2
+HWFIT_ASSESS_INTERCONNECT = 3
+HWFIT_ASSESS_BIFURCATION = 4
+HWFIT_ASSESS_CPU = 5
+HWFIT_ASSESS_HOST_RAM = 6
+HWFIT_ASSESS_HOST_MEMORY = 7
+HWFIT_ASSESS_PCIE_LANES = 8
+HWFIT_ASSESS_STORAGE = 9
+HWFIT_ASSESS_RAID = 10
+HWFIT_ASSESS_NAS = 11
+HWFIT_ASSESS_NETWORK = 12
+HWFIT_ASSESS_POWER = 13
+HWFIT_ASSESS_COOLING = 14
+HWFIT_ASSESS_ENERGY = 15
+
+# enum hwfit_finding_kind
+HWFIT_FINDING_STRENGTH = 0
+HWFIT_FINDING_WEAKNESS = 1
+HWFIT_FINDING_INFO = 2
+
+
+class hwfit_figure(ctypes.Structure):
+    _fields_ = [
+        ("key", ctypes.c_char * HWFIT_FIGURE_KEY_SIZE),
+        ("value", ctypes.c_double),
+        ("unit", ctypes.c_char * HWFIT_FIGURE_UNIT_SIZE),
+    ]
+
+
+class hwfit_finding(ctypes.Structure):
+    _fields_ = [
+        ("rule", ctypes.c_char * HWFIT_FINDING_RULE_SIZE),
+        ("topic", ctypes.c_int),
+        ("kind", ctypes.c_int),
+        ("workload", ctypes.c_uint32),
+        ("figure_count", ctypes.c_uint32),
+        ("figures", hwfit_figure * HWFIT_FINDING_MAX_FIGURES),
+        ("text", ctypes.c_char * HWFIT_FINDING_TEXT_SIZE),
+    ]
+
+
+class hwfit_assess_workload(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char * HWFIT_WORKLOAD_LABEL_SIZE),
+        ("model", ctypes.POINTER(hwfit_model)),
+        ("memory", hwfit_memory_in),
+    ]
+
+
+class hwfit_assess_options(ctypes.Structure):
+    _fields_ = [
+        ("pipeline_bytes_per_s", ctypes.c_double),
+        ("allreduce_bytes", ctypes.c_double),
+        ("gpu_utilization", ctypes.c_double),
+        ("checkpoints_to_keep", ctypes.c_uint64),
+        ("max_time_per_output_token_s", ctypes.c_double),
+        ("max_comm_share", ctypes.c_double),
+    ]
+
+
+# void hwfit_assess_workload_init(hwfit_assess_workload *workload);
+hwfit_assess_workload_init = _fn("hwfit_assess_workload_init", None,
+                                 [ctypes.POINTER(hwfit_assess_workload)])
+# void hwfit_assess_options_init(hwfit_assess_options *options);
+hwfit_assess_options_init = _fn("hwfit_assess_options_init", None,
+                                [ctypes.POINTER(hwfit_assess_options)])
+# size_t hwfit_assess_max_findings(size_t workloads);
+hwfit_assess_max_findings = _fn("hwfit_assess_max_findings", ctypes.c_size_t, [ctypes.c_size_t])
+# hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *workloads,
+#                           size_t workload_count, const hwfit_assess_options *options,
+#                           hwfit_finding *findings, size_t capacity, size_t *count);
+hwfit_assess = _fn("hwfit_assess", ctypes.c_int,
+                   [_node_p, ctypes.POINTER(hwfit_assess_workload), ctypes.c_size_t,
+                    ctypes.POINTER(hwfit_assess_options), ctypes.POINTER(hwfit_finding),
+                    ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)])
+# const char *hwfit_assess_topic_name(hwfit_assess_topic topic);
+hwfit_assess_topic_name = _fn("hwfit_assess_topic_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_finding_kind_name(hwfit_finding_kind kind);
+hwfit_finding_kind_name = _fn("hwfit_finding_kind_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_finding_figure(const hwfit_finding *finding, const char *key, double *value);
+hwfit_finding_figure = _fn("hwfit_finding_figure", ctypes.c_int,
+                           [ctypes.POINTER(hwfit_finding), ctypes.c_char_p, c_double_p])
+# hwfit_status hwfit_figure_format(const hwfit_figure *figure, char *buf, size_t size);
+hwfit_figure_format = _fn("hwfit_figure_format", ctypes.c_int,
+                          [ctypes.POINTER(hwfit_figure), ctypes.c_char_p, ctypes.c_size_t])
+
+# ---- node_spec.h ---------------------------------------------------------------------
+
+HWFIT_NODE_SPEC_MAX_BYTES = 1024 * 1024
+HWFIT_WORKLOAD_PATH_SIZE = 1024
+
+# hwfit_status hwfit_node_parse(const char *text, size_t length, const char *name,
+#                               hwfit_node *out, hwfit_error *err);
+hwfit_node_parse = _fn("hwfit_node_parse", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _node_p,
+                        ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_node_load(const char *path, hwfit_node *out, hwfit_error *err);
+hwfit_node_load = _fn("hwfit_node_load", ctypes.c_int,
+                      [ctypes.c_char_p, _node_p, ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_assess_workload_parse(const char *text, const char *models_dir,
+#                                          hwfit_assess_workload *workload,
+#                                          hwfit_model *model, hwfit_error *err);
+hwfit_assess_workload_parse = _fn("hwfit_assess_workload_parse", ctypes.c_int,
+                                  [ctypes.c_char_p, ctypes.c_char_p,
+                                   ctypes.POINTER(hwfit_assess_workload),
+                                   ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_error)])
 
 # ---- batch entry points (memory.h, shard.h, collective.h) ----------------------------
 
