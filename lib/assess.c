@@ -268,9 +268,6 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         hwfit_shard_space space;
         hwfit_shard_space_init(&space);
         space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;
-        /* Training layouts compared at one global batch (a multiple of every dp x
-         * micro-batch), so that step times compare like with like. */
-        if (!serve) space.global_batch = (uint64_t)we->job_gpus * wl[i].memory.micro_batch;
         TRY(hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
         if (we->search.count > 0) {
             hwfit_shard_in best = we->shard_in;
@@ -286,6 +283,10 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
             we->perf_in.topology = e->topology;
             TRY(hwfit_perf_set_gpu(&we->perf_in, e->gpu));
             we->perf_in.shard = we->shard_in;
+            /* Training: the job's global batch, job cards x micro-batch (a multiple of
+             * every dp x micro-batch), so that every layout does the same work and the plan
+             * ranks by step time (hwfit_perf_plan_rank). */
+            if (!serve) space.global_batch = (uint64_t)we->job_gpus * wl[i].memory.micro_batch;
             hwfit_perf_result best;
             TRY(hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
             if (we->perf_search.count > 0) {

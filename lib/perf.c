@@ -53,6 +53,27 @@ hwfit_status hwfit_perf_precision_from_name(const char *name, hwfit_perf_precisi
     return HWFIT_ENOTFOUND;
 }
 
+static const char *const rank_names[] = {"training_rate", "step_time", "decode_rate"};
+
+const char *hwfit_perf_rank_name(hwfit_perf_rank rank) {
+    if ((unsigned)rank > (unsigned)HWFIT_PERF_RANK_DECODE_RATE) return "unknown";
+    return rank_names[rank];
+}
+
+hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in, const hwfit_shard_space *space,
+                                  hwfit_perf_rank *rank) {
+    if (in == NULL || space == NULL || rank == NULL) return HWFIT_EINVAL;
+    hwfit_memory_mode mode = in->shard.memory.mode;
+    if ((unsigned)mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
+    /* With the global batch left to each layout (pp micro-batches per replica) a layout
+     * with fewer replicas or stages takes a shorter step only because it processes fewer
+     * sequences: throughput compares them; at one global batch the step time does. */
+    *rank = mode == HWFIT_MEMORY_INFERENCE ? HWFIT_PERF_RANK_DECODE_RATE
+            : space->global_batch == 0     ? HWFIT_PERF_RANK_TRAINING_RATE
+                                           : HWFIT_PERF_RANK_STEP_TIME;
+    return HWFIT_OK;
+}
+
 const char *hwfit_perf_bound_name(hwfit_perf_bound b) {
     switch (b) {
     case HWFIT_PERF_BOUND_MEMORY: return "memory";
@@ -405,6 +426,14 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
 
 /* ---- training ----------------------------------------------------------------------------- */
 
+/* Per card, what ZeRO's data-parallel collectives move of x bytes of which e are the routed
+ * experts': the rest over the dp x cp ranks, the experts over the expert-data-parallel
+ * ranks (shard.c's partition, as a rate). */
+static double share(double x, double e, const hwfit__shard_resolved *r) {
+    if (r->z == r->ez) return x / (double)r->z;
+    return (x - e) / (double)r->z + e / (double)r->ez;
+}
+
 static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
                              hwfit_perf_out *o) {
     const hwfit_perf_in *in = c->in;
@@ -417,7 +446,11 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
     double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
-    double t_mb = 0.0, grad_bytes = 0.0, param_bytes = 0.0;
+    double t_mb = 0.0, grad_bytes = 0.0, param_bytes = 0.0, e_grad = 0.0, e_param = 0.0;
+    /* Dense and expert parameters reduce and gather over one group when the expert grid is
+     * the dense one (ep = 1, etp = tp), else the experts over the expert-data-parallel
+     * group (Megatron-Core: ranks in the order tp-cp-ep-dp-pp, the expert grid etp-ep-edp). */
+    int one_group = r->ep == 1 && r->etp == r->tp;
     uint64_t layers_max = 0, moe_max = 0;
     hwfit_dtype_info gi;
     if ((st = hwfit_dtype_describe(x->memory.gradients, &gi)) != HWFIT_OK) return st;
@@ -436,8 +469,17 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
         t_mb = dmax(t_mb, t);
-        grad_bytes = dmax(grad_bytes, (double)card.trainable_params * gi.bits_per_element / 8.0);
-        param_bytes = dmax(param_bytes, (double)card.shard_weights_bytes);
+        /* The card's routed experts: its MoE layers' share (shard_internal.h units). */
+        const hwfit__shard_unit *eu = &c->e->layer[1];
+        double ew = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_weights : 0.0;
+        double et = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_trainable : 0.0;
+        double gb = gi.bits_per_element / 8.0;
+        double tr = (double)card.trainable_params, sw = (double)card.shard_weights_bytes;
+        if (one_group) ew = et = 0.0;
+        grad_bytes = dmax(grad_bytes, (tr - et) * gb);
+        param_bytes = dmax(param_bytes, sw - ew);
+        e_grad = dmax(e_grad, et * gb);
+        e_param = dmax(e_param, ew);
         if (sf.layers > layers_max) layers_max = sf.layers;
         if (sf.moe_layers > moe_max) moe_max = sf.moe_layers;
         /* Offload: gradients to the host and parameters back once per step, over the card's
@@ -451,11 +493,9 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
             hwfit_link_out lo;
             if ((st = hwfit_link_rate(&li, &lo)) != HWFIT_OK) return st;
             double pcie = lo.line_bytes_per_s * c->topo.pcie_efficiency;
-            double z = (double)r->z;
-            double moved = (double)card.trainable_params / z * gi.bits_per_element / 8.0 +
-                           (double)card.shard_weights_bytes / z;
-            if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS)
-                moved += 2.0 * (double)r->m * (double)card.shard_weights_bytes / z;
+            double own_w = share(sw, ew, r);
+            double moved = share(tr, et, r) * gb + own_w;
+            if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) moved += 2.0 * (double)r->m * own_w;
             uint64_t gpn = c->topo.gpus_per_node < x->gpus ? c->topo.gpus_per_node : x->gpus;
             double dram = c->topo.host_memory_bytes_per_s * (double)c->topo.sockets *
                           c->topo.host_memory_efficiency;
@@ -486,13 +526,32 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     ci.pp_bytes = act;
     hwfit_collective_step_out co;
     if ((st = hwfit_collective_step(&ci, &co)) != HWFIT_OK) return st;
+    /* The experts' gradient reduction and ZeRO gathers over the expert-data-parallel group:
+     * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
+     * same experts is alone). */
+    hwfit_collective_step_out eo;
+    memset(&eo, 0, sizeof eo);
+    if (!one_group && r->ez > 1 && (e_grad > 0.0 || e_param > 0.0)) {
+        hwfit_collective_step_in ei;
+        hwfit_collective_step_init(&ei);
+        ei.topology = c->topo;
+        ei.tp = (uint64_t)r->etp * r->ep;
+        ei.pp = r->pp;
+        ei.dp = r->ez;
+        ei.zero_stage = r->zero;
+        ei.micro_batches = r->m;
+        ei.grad_bytes = e_grad;
+        ei.param_bytes = e_param;
+        if ((st = hwfit_collective_step(&ei, &eo)) != HWFIT_OK) return st;
+    }
+    /* Expert all-to-alls: dispatch and combine over the ep ranks of a stage. */
     double a2a = 0.0;
     if ((st = coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token, r->ep,
                    &a2a)) != HWFIT_OK)
         return st;
     o->tp_comm_s = co.tp_s * (1.0 - in->tp_overlap);
     o->pp_comm_s = co.pp_s * (1.0 - in->pp_overlap);
-    o->dp_comm_s = (co.dp_s + co.zero_s) * (1.0 - in->dp_overlap);
+    o->dp_comm_s = (co.dp_s + co.zero_s + eo.dp_s + eo.zero_s) * (1.0 - in->dp_overlap);
     o->ep_comm_s = 4.0 * (double)moe_max * (double)r->m * a2a * (1.0 - in->ep_overlap);
     o->step_time_s = o->step_compute_s + o->bubble_s + o->tp_comm_s + o->pp_comm_s +
                      o->dp_comm_s + o->ep_comm_s + o->offload_s;
@@ -589,6 +648,8 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
     hwfit_layout l;
     hwfit__shard_resolved r;
     int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
+    hwfit_perf_rank rank;
+    if ((st = hwfit_perf_plan_rank(in, space, &rank)) != HWFIT_OK) return st;
     while (hwfit__shard_iter_next(&it, &l, &r)) {
         sum.valid++;
         x.shard.layout = l;
@@ -603,9 +664,11 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
         res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
         res.mfu = training ? o.mfu : 0.0;
-        /* Fitting layouts by speed; the others (include_unfit) after them by how far they
-         * miss, as the shard search ranks them. */
-        if (o.shard.fits) res.shard.score = res.tokens_per_s;
+        /* Fitting layouts by the metric (larger is better); the others (include_unfit)
+         * after them by how far they miss, as the shard search ranks them. */
+        if (o.shard.fits)
+            res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
+                                                                : res.tokens_per_s;
         keep_best(results, capacity, &sum.count, &res);
     }
     sum.visited = it.visited;

@@ -119,23 +119,41 @@ static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); 
 
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
     if (e == NULL || model == NULL) return HWFIT_EINVAL;
-    hwfit_status st = hwfit_model_check(model); /* EINVAL, EDOM or ERANGE */
+    hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
     if (st != HWFIT_OK) return st;
-    memset(e, 0, offsetof(hwfit__shard_engine, rank));
+    memset(&e->kind_first, 0, offsetof(hwfit__shard_engine, rank) -
+                                  offsetof(hwfit__shard_engine, kind_first));
     e->model = model;
-    (void)hwfit__model_dims(model, &e->dims);
+    e->dims = e->prep.dims;
+    hwfit__memory_memo_reset(&e->memo);
     e->kind_first[0] = e->kind_first[1] = UINT32_MAX;
     e->full_first = e->sliding_first = UINT32_MAX;
     e->moe_prefix[0] = e->sliding_prefix[0] = 0;
-    for (uint32_t i = 0; i < model->layers; i++) {
-        int moe = hwfit__model_layer_is_moe(model, i);
-        int sliding = hwfit__model_layer_is_sliding(model, i);
-        if (e->kind_first[moe] == UINT32_MAX) e->kind_first[moe] = i;
-        if (sliding && e->sliding_first == UINT32_MAX) e->sliding_first = i;
-        if (!sliding && e->full_first == UINT32_MAX) e->full_first = i;
-        e->kinds[moe]++;
-        e->moe_prefix[i + 1] = (uint16_t)(e->moe_prefix[i] + moe);
-        e->sliding_prefix[i + 1] = (uint16_t)(e->sliding_prefix[i] + sliding);
+    uint32_t layers = model->layers, moe_n = e->prep.params.moe_layers;
+    uint32_t sliding_n = e->prep.sliding_layers;
+    if ((moe_n == 0 || moe_n == layers) && (sliding_n == 0 || sliding_n == layers)) {
+        /* Every layer alike (most models): the same as the loop below, without reading
+         * the flags layer by layer. */
+        int moe = moe_n == layers, sliding = sliding_n == layers;
+        e->kind_first[moe] = 0;
+        e->kinds[moe] = layers;
+        if (sliding) e->sliding_first = 0;
+        else e->full_first = 0;
+        for (uint32_t i = 1; i <= layers; i++) {
+            e->moe_prefix[i] = (uint16_t)(moe ? i : 0);
+            e->sliding_prefix[i] = (uint16_t)(sliding ? i : 0);
+        }
+    } else {
+        for (uint32_t i = 0; i < layers; i++) {
+            int moe = hwfit__model_layer_is_moe(model, i);
+            int sliding = hwfit__model_layer_is_sliding(model, i);
+            if (e->kind_first[moe] == UINT32_MAX) e->kind_first[moe] = i;
+            if (sliding && e->sliding_first == UINT32_MAX) e->sliding_first = i;
+            if (!sliding && e->full_first == UINT32_MAX) e->full_first = i;
+            e->kinds[moe]++;
+            e->moe_prefix[i + 1] = (uint16_t)(e->moe_prefix[i] + moe);
+            e->sliding_prefix[i + 1] = (uint16_t)(e->sliding_prefix[i] + sliding);
+        }
     }
     hwfit__shard_engine_reset(e);
     return HWFIT_OK;
@@ -182,6 +200,10 @@ static hwfit_status unit_of(const hwfit_memory_out *o, hwfit__shard_unit *u) {
     u->trainable = o->trainable_params;
     u->gradients = o->gradient_bytes;
     u->optimizer = o->optimizer_bytes;
+    u->e_weights = o->expert_weights_bytes;
+    u->e_trainable = o->expert_trainable_params;
+    u->e_gradients = o->expert_gradient_bytes;
+    u->e_optimizer = o->expert_optimizer_bytes;
     return HWFIT_OK;
 }
 
@@ -193,17 +215,24 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
     out->trainable = a->trainable - b->trainable;
     out->gradients = a->gradients - b->gradients;
     out->optimizer = a->optimizer - b->optimizer;
+    out->e_weights = a->e_weights - b->e_weights;
+    out->e_trainable = a->e_trainable - b->e_trainable;
+    out->e_gradients = a->e_gradients - b->e_gradients;
+    out->e_optimizer = a->e_optimizer - b->e_optimizer;
 }
 
-/* One memory call on one layer with the tables switched as asked. */
-static hwfit_status one_layer(const hwfit_model *m, const hwfit_memory_in *base, uint32_t layer,
-                              int emb, int head, hwfit_memory_out *out) {
+/* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
+ * the prepared model). */
+static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
+                              hwfit_status prep_status, hwfit__memory_memo *memo,
+                              const hwfit_memory_in *base, uint32_t layer, int emb, int head,
+                              hwfit_memory_out *out) {
     hwfit_memory_in mi = *base;
     mi.first_layer = layer;
     mi.layer_count = 1;
     mi.embedding = emb;
     mi.head = head;
-    return hwfit_memory_estimate(m, &mi, out);
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, memo, out);
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -212,6 +241,11 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
         return HWFIT_OK;
     e->w_valid = 0;
     rank_model(e, r->tp, r->ep, r->etp, &e->rank);
+    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &e->rank_prep);
+    hwfit__memory_memo_reset(&e->rank_memo);
+    hwfit__memory_memo *rm = &e->rank_memo;
+    const hwfit__model_prep *rp = &e->rank_prep;
+    hwfit_status rs = e->rank_prep_status;
     /* Weights, gradients and optimizer states do not depend on the context, the batch or
      * the activation choices: the cheapest values are used. */
     hwfit_memory_in mi = in->memory;
@@ -227,18 +261,19 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
     hwfit_status st;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
-        if ((st = one_layer(&e->rank, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK) return st;
+        if ((st = one_layer(&e->rank, rp, rs, rm, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK)
+            return st;
         unit_of(&o, &e->layer[k]);
     }
     int k0 = hwfit__model_layer_is_moe(e->model, 0);
     hwfit__shard_unit u;
-    if ((st = one_layer(&e->rank, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->emb);
-    if ((st = one_layer(&e->rank, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->head);
-    if ((st = one_layer(&e->rank, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->both);
     e->w_tp = r->tp;
@@ -267,7 +302,8 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     for (int k = 0; k < 2; k++) {
         if (first[k] == UINT32_MAX) continue;
         kin.first_layer = first[k];
-        hwfit_status st = hwfit_model_kv(&e->rank, &kin, &kv);
+        hwfit_status st =
+            hwfit__model_kv_prepared(&e->rank, &e->rank_prep, e->rank_prep_status, &kin, &kv);
         if (st != HWFIT_OK) return st;
         e->kv_layer[k] = kv.bytes;
         e->kv_token = kv.layer_bytes_per_token;
@@ -311,7 +347,8 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         uint32_t layer = e->kind_first[k];
         int first = layer == 0;
         /* Layer 0's call also gives the embedding's extra. */
-        if ((st = one_layer(m, &mi, layer, first, 0, &o)) != HWFIT_OK) return st;
+        if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, layer, first, 0, &o)) != HWFIT_OK)
+            return st;
         uint64_t stored = r->training ? (k ? o.activation_moe_layer_bytes
                                            : o.activation_dense_layer_bytes)
                                       : 0;
@@ -319,7 +356,7 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
         if (first) e->a_emb = o.activation_other_bytes;
     }
-    if ((st = one_layer(m, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     e->a_head = o.activation_other_bytes;
     e->a_tp = r->tp;
     e->a_sp = r->sp;
@@ -418,8 +455,12 @@ hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
         if (ranks % (etp * l->ep) != 0) { why = HWFIT_SHARD_EXPERT_RANKS; goto done; }
         if (m->expert_intermediate % etp != 0) { why = HWFIT_SHARD_EXPERT_WIDTH; goto done; }
         x.etp = (uint32_t)etp;
+        /* The expert-data-parallel group: Megatron-Core's expert_data_parallel_size =
+         * world / (etp x ep x pp) (parallel_state.py). */
+        x.ez = ranks / (etp * l->ep);
     } else {
         x.etp = l->tp;
+        x.ez = x.z;
     }
     /* Pipeline. */
     uint64_t chunks = (uint64_t)l->pp * l->virtual_stages;
@@ -485,12 +526,30 @@ static hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_unit *u,
         hwfit__mac_u64(&acc->params, u->params, n) != HWFIT_OK ||
         hwfit__mac_u64(&acc->trainable, u->trainable, n) != HWFIT_OK ||
         hwfit__mac_u64(&acc->gradients, u->gradients, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->optimizer, u->optimizer, n) != HWFIT_OK)
+        hwfit__mac_u64(&acc->optimizer, u->optimizer, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_weights, u->e_weights, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_trainable, u->e_trainable, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_gradients, u->e_gradients, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_optimizer, u->e_optimizer, n) != HWFIT_OK)
         return HWFIT_ERANGE;
     return HWFIT_OK;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* ZeRO's partition of x bytes (or parameters) of which e are the routed experts': the rest
+ * over the z data-parallel ranks, the experts over the ez expert-data-parallel ranks (one
+ * division when the groups are alike in size). */
+static uint64_t partition(uint64_t x, uint64_t e, const hwfit__shard_resolved *r) {
+    if (r->z == r->ez) return ceil_div(x, r->z);
+    return ceil_div(x - e, r->z) + ceil_div(e, r->ez);
+}
+
+/* What ZeRO-3 gathers of a unit of x bytes of which e are the routed experts': the parts
+ * partitioned (dense: dp x cp > 1; experts: edp > 1) or offloaded. */
+static uint64_t gathered(uint64_t x, uint64_t e, int dense, int experts) {
+    return (dense ? x - e : 0) + (experts ? e : 0);
+}
 
 /* 1F1B micro-batches in flight on a stage (Narayanan et al. 2021; Megatron-LM
  * schedules.py): pp - stage without interleaving, capped by the micro-batches; with v model
@@ -506,24 +565,29 @@ static uint64_t in_flight(const hwfit__shard_resolved *r, uint32_t stage) {
     return f < cap ? f : cap;
 }
 
-static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                         const hwfit__shard_resolved *r, uint32_t stage, hwfit_shard_card *c) {
-    const hwfit_model *m = e->model;
+/* What a card holds apart from its activations in flight: the same for every stage with
+ * the same layers and tables, so hwfit__shard_eval computes it once per kind of stage (the
+ * first, the middle ones with base or base + 1 layers, the last) instead of once per
+ * stage. The key is what it depends on besides the layout and units of one evaluation. */
+typedef struct card_fixed {
+    int valid;
+    uint64_t n[2], sliding; /* key: dense and MoE layers, sliding layers */
+    uint32_t layers;        /* key */
+    int embedding, head;    /* key */
+    hwfit_shard_card c;     /* every field but stage, first_layer, in_flight, activation_bytes
+                               and total_bytes */
+    uint64_t stored, peak, other; /* activations: one micro-batch's layers, the
+                                     recomputation peak, the tables' extra */
+} card_fixed;
+
+static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  const hwfit__shard_resolved *r, card_fixed *f) {
+    hwfit_shard_card *c = &f->c;
+    const uint64_t *n = f->n;
     memset(c, 0, sizeof *c);
-    c->stage = stage;
-    c->embedding = stage == 0;
-    c->head = stage + 1 == r->pp;
-    uint64_t n[2] = {0, 0}, sliding = 0;
-    for (uint32_t j = 0; j < r->v; j++) {
-        uint32_t first, count;
-        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
-        if (j == 0) c->first_layer = first;
-        c->layers += count;
-        uint64_t moe = (uint64_t)e->moe_prefix[first + count] - e->moe_prefix[first];
-        n[1] += moe;
-        n[0] += count - moe;
-        sliding += (uint64_t)e->sliding_prefix[first + count] - e->sliding_prefix[first];
-    }
+    c->layers = f->layers;
+    c->embedding = f->embedding;
+    c->head = f->head;
     /* Weights, gradients, optimizer states: layers plus the tables. */
     hwfit__shard_unit s;
     memset(&s, 0, sizeof s);
@@ -541,15 +605,14 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* KV cache (inference). */
     if (!r->training) {
         uint64_t kv = 0;
-        if (hwfit__mac_u64(&kv, e->kv_layer[0], c->layers - sliding) != HWFIT_OK ||
-            hwfit__mac_u64(&kv, e->kv_layer[1], sliding) != HWFIT_OK ||
+        if (hwfit__mac_u64(&kv, e->kv_layer[0], c->layers - f->sliding) != HWFIT_OK ||
+            hwfit__mac_u64(&kv, e->kv_layer[1], f->sliding) != HWFIT_OK ||
             hwfit__mul_u64(e->kv_token, c->layers, &c->kv_bytes_per_token) != HWFIT_OK)
             return HWFIT_ERANGE;
         c->kv_bytes = kv;
     }
-    /* Activations: what a micro-batch stores, times the micro-batches in flight; the
-     * embedding's and head's extra likewise; the recomputation peak once. */
-    c->in_flight = in_flight(r, stage);
+    /* Activations of one micro-batch (card() multiplies them by the micro-batches in
+     * flight): the layers' stored activations, the recomputation peak, the tables' extra. */
     uint64_t stored = 0, peak = 0, other = 0;
     for (int k = 0; k < 2; k++) {
         if (!n[k]) continue;
@@ -558,30 +621,28 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     }
     if (c->embedding) other += e->a_emb;
     if (c->head) other += e->a_head;
-    uint64_t act = 0, f_other = r->training ? (r->pp - stage < r->m ? r->pp - stage : r->m) : 1;
-    if (r->v == 1) {
-        if (hwfit__mul_u64(stored, c->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
-    } else {
-        /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
-        uint64_t per_chunk = ceil_div(stored, r->v);
-        if (hwfit__mul_u64(per_chunk, c->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
-    }
-    if (hwfit__mac_u64(&act, other, f_other) != HWFIT_OK || add(&act, peak) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    c->activation_bytes = act;
+    f->stored = stored;
+    f->peak = peak;
+    f->other = other;
     /* ZeRO (Rajbhandari et al. 2020, section 5): stage 1 partitions optimizer states,
-     * stage 2 also gradients, stage 3 also parameters, over the dp x cp ranks. */
+     * stage 2 also gradients, stage 3 also parameters, over the dp x cp ranks; the routed
+     * experts' over the expert-data-parallel ranks, edp = tp dp cp / (etp ep), which hold
+     * the same experts (Megatron-Core builds a separate optimizer for expert parameters on
+     * the expert-data-parallel group; DeepSpeed-MoE, Rajbhandari et al. 2022, and its
+     * stage_1_and_2.py partition an MoE parameter group over its expert-data-parallel
+     * process group). */
     uint64_t w = s.weights, g = s.gradients, o = s.optimizer, host = 0, buffers = 0;
     if (r->training) {
-        if (r->zero >= 1) o = ceil_div(o, r->z);
-        if (r->zero >= 2) g = ceil_div(g, r->z);
-        if (r->zero >= 3) w = ceil_div(w, r->z);
+        if (r->zero >= 1) o = partition(o, s.e_optimizer, r);
+        if (r->zero >= 2) g = partition(g, s.e_gradients, r);
+        if (r->zero >= 3) w = partition(w, s.e_weights, r);
         /* ZeRO-Offload (Ren et al. 2021; DeepSpeed estimate_zero2/3_model_states_mem_needs):
          * optimizer states, fp32 master weights and fp32 gradients live on the host; the
          * GPU keeps no gradient beyond the reduction bucket. */
         if (r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) {
             uint64_t grads32;
-            uint64_t trained = r->zero >= 1 ? ceil_div(s.trainable, r->z) : s.trainable;
+            uint64_t trained = r->zero >= 1 ? partition(s.trainable, s.e_trainable, r)
+                                            : s.trainable;
             if ((st = hwfit_dtype_bytes(hwfit_dtype_make(HWFIT_DTYPE_FP32), trained,
                                         &grads32)) != HWFIT_OK)
                 return st;
@@ -597,21 +658,19 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         /* ZeRO-3 gathers whole layers (or tables) before use, from the other ranks or from
          * the host: live units of parameters and one unit of unreduced gradients (DeepSpeed's estimator: 4 bytes x largest
          * layer = fp16 parameters and gradients of one unit). */
-        if (r->zero == 3 && (r->z > 1 || (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS))) {
+        int off_p = (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) != 0;
+        int gd = r->z > 1 || off_p, ge = r->ez > 1 || off_p;
+        if (r->zero == 3 && (gd || ge)) {
             uint64_t uw = 0, ug = 0;
-            for (int k = 0; k < 2; k++)
-                if (n[k]) {
-                    uw = max_u64(uw, e->layer[k].weights);
-                    ug = max_u64(ug, e->layer[k].gradients);
+            const hwfit__shard_unit *u[4] = {n[0] ? &e->layer[0] : NULL,
+                                              n[1] ? &e->layer[1] : NULL,
+                                              c->embedding ? &e->emb : NULL,
+                                              c->head ? &e->head : NULL};
+            for (int k = 0; k < 4; k++)
+                if (u[k]) {
+                    uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
+                    ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
-            if (c->embedding) {
-                uw = max_u64(uw, e->emb.weights);
-                ug = max_u64(ug, e->emb.gradients);
-            }
-            if (c->head) {
-                uw = max_u64(uw, e->head.weights);
-                ug = max_u64(ug, e->head.gradients);
-            }
             if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
@@ -621,26 +680,98 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     c->gradient_bytes = g;
     c->optimizer_bytes = o;
     c->host_bytes = host;
-    /* Communication buffers: one set of NCCL buffers per communicator, the gradient
-     * bucket when gradients are reduced across replicas. */
+    /* Communication buffers: one set of NCCL buffers per communicator (the
+     * expert-data-parallel group is one of its own where the expert grid differs from the
+     * dense one), the gradient bucket when gradients are reduced across replicas. */
+    int edp_group = r->training && r->ez > 1 && (r->ep > 1 || r->etp != r->tp);
     uint64_t groups = (uint64_t)(r->tp > 1) + (uint64_t)(r->pp > 1) + (uint64_t)(r->ep > 1) +
-                      (uint64_t)(r->cp > 1) + (uint64_t)(r->training && r->dp > 1);
+                      (uint64_t)(r->cp > 1) + (uint64_t)(r->training && r->dp > 1) +
+                      (uint64_t)edp_group;
     uint64_t group_b = (uint64_t)in->comm_group_bytes; /* checked: integral below 2^60 */
     if (hwfit__mac_u64(&buffers, group_b, groups) != HWFIT_OK ||
-        (r->training && r->z > 1 && add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK))
+        (r->training && (r->z > 1 || r->ez > 1) &&
+         add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK))
         return HWFIT_ERANGE;
     c->buffer_bytes = buffers;
     uint64_t ov = (uint64_t)in->memory.overhead_bytes;
     if ((double)ov < in->memory.overhead_bytes) ov++;
     c->overhead_bytes = ov;
+    return HWFIT_OK;
+}
+
+/* What differs from stage to stage among cards of the same kind. */
+typedef struct card_stage {
+    uint32_t first_layer;
+    uint64_t in_flight, activation_bytes, total_bytes;
+} card_stage;
+
+/* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
+ * differ from those of f), the rest in cs. */
+static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                         const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
+                         card_stage *cs) {
+    const hwfit_model *m = e->model;
+    uint64_t n[2] = {0, 0}, sliding = 0;
+    uint32_t first_layer = 0, layers = 0;
+    for (uint32_t j = 0; j < r->v; j++) {
+        uint32_t first, count;
+        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
+        if (j == 0) first_layer = first;
+        layers += count;
+        uint64_t moe = (uint64_t)e->moe_prefix[first + count] - e->moe_prefix[first];
+        n[1] += moe;
+        n[0] += count - moe;
+        sliding += (uint64_t)e->sliding_prefix[first + count] - e->sliding_prefix[first];
+    }
+    int embedding = stage == 0, head = stage + 1 == r->pp;
+    if (!f->valid || f->n[0] != n[0] || f->n[1] != n[1] || f->sliding != sliding ||
+        f->layers != layers || f->embedding != embedding || f->head != head) {
+        f->valid = 0;
+        f->n[0] = n[0];
+        f->n[1] = n[1];
+        f->sliding = sliding;
+        f->layers = layers;
+        f->embedding = embedding;
+        f->head = head;
+        hwfit_status st = card_fixed_of(e, in, r, f);
+        if (st != HWFIT_OK) return st;
+        f->valid = 1;
+    }
+    cs->first_layer = first_layer;
+    /* Activations: what a micro-batch stores, times the micro-batches in flight; the
+     * embedding's and head's extra likewise; the recomputation peak once. */
+    cs->in_flight = in_flight(r, stage);
+    uint64_t act = 0, f_other = r->training ? (r->pp - stage < r->m ? r->pp - stage : r->m) : 1;
+    if (r->v == 1) {
+        if (hwfit__mul_u64(f->stored, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
+    } else {
+        /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
+        uint64_t per_chunk = ceil_div(f->stored, r->v);
+        if (hwfit__mul_u64(per_chunk, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
+    }
+    if (hwfit__mac_u64(&act, f->other, f_other) != HWFIT_OK || add(&act, f->peak) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    cs->activation_bytes = act;
+    const hwfit_shard_card *c = &f->c;
     uint64_t total = 0;
-    const uint64_t parts[] = {c->weights_bytes,   c->kv_bytes,        c->activation_bytes,
+    const uint64_t parts[] = {c->weights_bytes,   c->kv_bytes,        act,
                               c->gradient_bytes,  c->optimizer_bytes, c->buffer_bytes,
                               c->overhead_bytes};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (add(&total, parts[i]) != HWFIT_OK) return HWFIT_ERANGE;
-    c->total_bytes = total;
+    cs->total_bytes = total;
     return HWFIT_OK;
+}
+
+/* The whole card of a stage from its two parts. */
+static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
+                      hwfit_shard_card *c) {
+    *c = f->c;
+    c->stage = stage;
+    c->first_layer = cs->first_layer;
+    c->in_flight = cs->in_flight;
+    c->activation_bytes = cs->activation_bytes;
+    c->total_bytes = cs->total_bytes;
 }
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }
@@ -679,7 +810,12 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                hwfit_shard_card *c) {
     hwfit_status st = units(e, in, r);
     if (st != HWFIT_OK) return st;
-    return card(e, in, r, stage, c);
+    card_fixed f;
+    card_stage cs;
+    f.valid = 0;
+    if ((st = card(e, in, r, stage, &f, &cs)) != HWFIT_OK) return st;
+    card_fill(&f, stage, &cs, c);
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -698,24 +834,26 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     o.kv_tokens = UINT64_MAX;
     uint64_t host = 0;
     int have_worst = 0;
+    card_fixed f; /* reused while consecutive stages hold the same layers and tables */
+    f.valid = 0;
     for (uint32_t s = 0; s < r->pp; s++) {
-        hwfit_shard_card c;
-        if ((st = card(e, in, r, s, &c)) != HWFIT_OK) return st;
-        if (stage_out != NULL && s == stage) *stage_out = c;
+        card_stage c; /* the whole card is assembled only when it is kept */
+        if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
+        if (stage_out != NULL && s == stage) card_fill(&f, s, &c, stage_out);
         if (!have_worst || c.total_bytes > o.worst.total_bytes) {
-            o.worst = c;
+            card_fill(&f, s, &c, &o.worst);
             o.worst_stage = s;
             have_worst = 1;
         }
         if (hwfit__mac_u64(&o.total_bytes, c.total_bytes, r->ranks) != HWFIT_OK ||
-            hwfit__mac_u64(&host, c.host_bytes, r->ranks) != HWFIT_OK)
+            hwfit__mac_u64(&host, f.c.host_bytes, r->ranks) != HWFIT_OK)
             return HWFIT_ERANGE;
         /* KV tokens: what is left for the cache after everything else (vLLM: available
          * KV memory = total x gpu_memory_utilization - non-KV memory), per token. */
         if (!r->training) {
-            uint64_t other = c.total_bytes - c.kv_bytes, tokens = 0;
-            if (o.usable_bytes > other && c.kv_bytes_per_token > 0)
-                tokens = (o.usable_bytes - other) / c.kv_bytes_per_token;
+            uint64_t other = c.total_bytes - f.c.kv_bytes, tokens = 0;
+            if (o.usable_bytes > other && f.c.kv_bytes_per_token > 0)
+                tokens = (o.usable_bytes - other) / f.c.kv_bytes_per_token;
             if (tokens < o.kv_tokens) o.kv_tokens = tokens;
         }
     }
@@ -749,19 +887,42 @@ hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *i
     return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason);
 }
 
+/* The estimate with an initialised engine (its caches valid for in's workload). */
+static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  hwfit_shard_out *out, uint32_t stage,
+                                  hwfit_shard_card *card_out) {
+    hwfit__shard_resolved r;
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, in, &in->layout, &r, &why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
+    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
+    return hwfit__shard_eval(e, in, &r, out, stage, card_out);
+}
+
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
                              hwfit_shard_out *out, uint32_t stage, hwfit_shard_card *card_out) {
     hwfit__shard_engine e;
     hwfit_status st = hwfit__shard_engine_init(&e, model);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_resolved r;
-    hwfit_shard_reason why;
-    if ((st = hwfit__shard_resolve(model, e.kinds, in, &in->layout, &r, &why)) != HWFIT_OK)
-        return st;
-    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
-    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
-    if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
-    return hwfit__shard_eval(&e, in, &r, out, stage, card_out);
+    return estimate_with(&e, in, out, stage, card_out);
+}
+
+/* The workload inputs the engine's caches depend on beyond their keys: the memory inputs
+ * with the fields that the engine sets per card or keys its caches by (context, batch,
+ * micro-batch, recomputation, tensor and sequence parallelism, layer range, tables,
+ * overhead) blanked. Byte copies, so that padding compares too: a difference there only
+ * costs a cache refill. */
+static void cache_inputs(const hwfit_shard_in *in, hwfit_memory_in *m) {
+    memcpy(m, &in->memory, sizeof *m);
+    m->batch = m->context = m->micro_batch = 0;
+    m->overhead_bytes = 0.0;
+    m->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    m->tensor_parallel = 0;
+    m->sequence_parallel = 0;
+    m->first_layer = m->layer_count = 0;
+    m->embedding = m->head = m->mtp = 0;
 }
 
 hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
@@ -771,6 +932,38 @@ hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in
     hwfit_status st = estimate(model, in, &o, 0, NULL);
     if (st == HWFIT_OK) *out = o;
     return st;
+}
+
+hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+                                        size_t n, hwfit_shard_out *outs,
+                                        hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    /* One engine for the batch: the model is prepared once, and the per-layer units stay
+     * cached from one element to the next while the workload they depend on is the same
+     * (cache_inputs); they are keyed by the layout, context and batch themselves. */
+    hwfit__shard_engine e;
+    hwfit_status model_status = hwfit__shard_engine_init(&e, model), first = HWFIT_OK;
+    hwfit_memory_in cached, next;
+    int have_cached = 0;
+    for (size_t i = 0; i < n; i++) {
+        hwfit_status st = model_status;
+        if (st == HWFIT_OK) {
+            cache_inputs(&ins[i], &next);
+            if (!have_cached || memcmp(&next, &cached, sizeof next) != 0) {
+                hwfit__shard_engine_reset(&e);
+                memcpy(&cached, &next, sizeof cached);
+                have_cached = 1;
+            }
+            hwfit_shard_out o;
+            st = estimate_with(&e, &ins[i], &o, 0, NULL);
+            if (st == HWFIT_OK) outs[i] = o;
+        }
+        statuses[i] = st;
+        if (first == HWFIT_OK) first = st;
+    }
+    return first;
 }
 
 hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
@@ -845,10 +1038,17 @@ static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
         if (sp->zero_stage != HWFIT_SHARD_ANY) {
             fixed = (uint64_t)sp->zero_stage + 1;
         } else {
-            /* ZeRO only matters with more than one data-parallel rank (dp x cp). */
+            /* ZeRO only matters with more than one data-parallel rank (dp x cp), or more
+             * than one expert-data-parallel rank, tp dp cp / (etp ep) (see resolve). */
             uint64_t tcp = v[D_TP] * v[D_CP] * v[D_PP]; /* divides gpus: no overflow */
+            uint64_t z = gpus / tcp * v[D_CP], ranks = gpus / v[D_PP], ez = z;
+            if (it->kinds[1] > 0) {
+                uint64_t etp = sp->etp ? sp->etp : (z % v[D_EP] == 0 ? v[D_TP] : ranks / v[D_EP]);
+                uint64_t eg = etp * v[D_EP]; /* both below 2^32 */
+                ez = eg > 0 && ranks % eg == 0 ? ranks / eg : 1;
+            }
             lo = 0;
-            hi = training && gpus / tcp * v[D_CP] > 1 ? 3 : 0;
+            hi = training && (z > 1 || ez > 1) ? 3 : 0;
         }
         break;
     default: /* D_OFFLOAD */

@@ -11,12 +11,14 @@
 #ifndef HWFIT_SHARD_INTERNAL_H
 #define HWFIT_SHARD_INTERNAL_H
 
-#include "model_internal.h"
+#include "memory_internal.h"
 
 /* What one unit (one decoder layer of a kind, or the extra of the tables) stores on one
- * card before ZeRO and offload. */
+ * card before ZeRO and offload; e_*: of which the routed experts' (memory.h expert_*),
+ * which ZeRO partitions over the expert-data-parallel group. */
 typedef struct hwfit__shard_unit {
     uint64_t weights, params, trainable, gradients, optimizer;
+    uint64_t e_weights, e_trainable, e_gradients, e_optimizer;
 } hwfit__shard_unit;
 
 /* A layout with everything derived from it. */
@@ -27,7 +29,9 @@ typedef struct hwfit__shard_resolved {
     int sp, uneven;
     hwfit_memory_recompute rc;
     uint64_t mb, m, global; /* micro-batch, micro-batches per replica, global batch */
-    uint64_t z;             /* ZeRO group: dp x cp */
+    uint64_t z;             /* ZeRO group of dense parameters: dp x cp */
+    uint64_t ez;            /* ZeRO group of routed experts, the expert-data-parallel group:
+                               tp dp cp / (etp ep) (z for dense models) */
     uint64_t ranks;         /* cards per pipeline stage: tp x dp x cp */
     uint64_t context_local; /* context / cp */
     uint64_t batch_local;   /* inference: ceil(batch / dp); training: mb */
@@ -35,6 +39,8 @@ typedef struct hwfit__shard_resolved {
 
 typedef struct hwfit__shard_engine {
     const hwfit_model *model;
+    hwfit__model_prep prep;   /* the model, validated and prepared once */
+    hwfit__memory_memo memo;  /* its layers' weights (memory_internal.h) */
     hwfit__dims dims;
     uint32_t kind_first[2];   /* first dense / MoE layer, or UINT32_MAX */
     uint32_t full_first, sliding_first;
@@ -45,6 +51,9 @@ typedef struct hwfit__shard_engine {
     int w_valid;
     uint32_t w_tp, w_ep, w_etp;
     hwfit_model rank;
+    hwfit__model_prep rank_prep; /* the rank model prepared (rank_prep_status) */
+    hwfit_status rank_prep_status;
+    hwfit__memory_memo rank_memo;
     hwfit__shard_unit layer[2], emb, head, both;
     /* KV cache of the rank model, keyed by (tp, ep, etp, context_local, batch_local) */
     int kv_valid;

@@ -7,7 +7,7 @@
 
 #include "hwfit.h"
 
-static hwfit_model llama8, llama70;
+static hwfit_model llama8, llama70, mixtral;
 
 static void load(const char *file, hwfit_model *m) {
     char path[512];
@@ -19,6 +19,7 @@ static void load(const char *file, hwfit_model *m) {
 static void setup(void) {
     load("llama-3.1-8b.config.json", &llama8);
     load("llama-3.1-70b.config.json", &llama70);
+    load("mixtral-8x7b-instruct-v0.1.config.json", &mixtral);
 }
 
 TestSuite(perf, .init = setup);
@@ -271,8 +272,92 @@ Test(perf, pcie_tensor_parallel_training_is_slower_than_data_parallel) {
                        1e-12);
 }
 
+/* Expert gradients reduce, and ZeRO gathers expert parameters, over the expert-data-parallel
+ * group only (edp = tp dp cp / (etp ep); Megatron-Core's separate expert optimizer and
+ * DeepSpeed-MoE's expert-data-parallel process groups), the dense ones over dp x cp. Mixtral
+ * on 8 H100s, dp 8, ZeRO 1: with ep 8 every card holds a different expert (edp 1): only the
+ * dense parameters are reduced; with ep 2 each expert is held by 4 cards (stride 2). */
+static double dp_comm(const hwfit_perf_in *in, uint64_t stride, uint64_t ranks, double grads,
+                      double params) {
+    hwfit_collective_step_in ci;
+    hwfit_collective_step_init(&ci);
+    ci.topology = in->topology;
+    ci.tp = stride;
+    ci.dp = ranks;
+    ci.zero_stage = 1;
+    ci.grad_bytes = grads;
+    ci.param_bytes = params;
+    hwfit_collective_step_out co;
+    cr_assert_eq(hwfit_collective_step(&ci, &co), HWFIT_OK);
+    return co.dp_s + co.zero_s;
+}
+
+Test(perf, expert_gradients_reduce_over_the_expert_data_parallel_group) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.capacity_bytes = 1e13;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.layout.dp = 8;
+    in.shard.layout.zero_stage = 1;
+    const double expert = 3.0 * 4096 * 14336 * 32; /* one expert in each of 32 layers */
+    const uint32_t eps[] = {8, 2, 1};
+    for (size_t i = 0; i < 3; i++) {
+        in.shard.layout.ep = eps[i];
+        hwfit_perf_out o = run(&mixtral, &in);
+        double local = expert * (8 / eps[i]); /* experts per card */
+        double dense = (double)o.shard.worst.trainable_params - local;
+        cr_assert_float_eq(dense + local, (double)o.shard.worst.trainable_params, 0.5);
+        double want = dp_comm(&in, 1, 8, 2 * dense, 2 * dense);
+        if (eps[i] == 2) want += dp_comm(&in, 2, 4, 2 * local, 2 * local);
+        if (eps[i] == 1) want = dp_comm(&in, 1, 8, 2 * (dense + local), 2 * (dense + local));
+        want *= 1.0 - in.dp_overlap;
+        cr_assert(fabs(o.dp_comm_s - want) <= 1e-9 * want, "ep %u: %g s, wanted %g s", eps[i],
+                  o.dp_comm_s, want);
+    }
+}
+
 /* ---- plan ----------------------------------------------------------------------------------- */
 
+/* With the global batch left to each layout (pp micro-batches per replica) a layout with
+ * fewer replicas takes a shorter step only because it processes fewer sequences: TP 8 x DP 1
+ * steps through 1 sequence while DP 8 steps through 8 or more. The plan ranks such layouts by
+ * training tokens per second, each at its own global batch, never by step time. Llama-3.1-8B
+ * full fine-tuning on 8 H100 SXM (NVLink). */
+Test(perf, plan_ranks_training_by_throughput_at_each_layouts_own_global_batch) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_perf_rank rank = (hwfit_perf_rank)9;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_OK);
+    cr_assert_eq(rank, HWFIT_PERF_RANK_TRAINING_RATE);
+    hwfit_perf_result r[8];
+    hwfit_shard_search_out s;
+    cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, r, 8, &s), HWFIT_OK);
+    cr_assert_eq(s.count, 8);
+    for (size_t i = 0; i < 8; i++) {
+        cr_assert(r[i].shard.fits);
+        cr_assert_eq(r[i].shard.score, r[i].tokens_per_s);
+        if (i) cr_assert_geq(r[i - 1].tokens_per_s, r[i].tokens_per_s);
+        /* Tokens per second at the layout's own global batch of 4096-token sequences. */
+        double tokens = (double)r[i].shard.layout.global_batch * 4096.0;
+        cr_assert(fabs(r[i].tokens_per_s * r[i].step_time_s - tokens) <= 1e-9 * tokens);
+    }
+    /* The best TP 8 layout with one sequence per step: a much shorter step, yet fewer tokens
+     * per second; ranked by step time it would have come first. */
+    sp.tp = 8;
+    sp.pp = 1;
+    sp.micro_batch = 1;
+    hwfit_perf_result t;
+    cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, &t, 1, &s), HWFIT_OK);
+    cr_assert_eq(s.count, 1);
+    cr_assert_eq(t.shard.layout.dp, 1);
+    cr_assert_eq(t.shard.layout.global_batch, 1);
+    cr_assert_gt(r[0].shard.layout.global_batch, 1);
+    cr_assert_lt(t.step_time_s, r[0].step_time_s / 2);
+    cr_assert_lt(t.tokens_per_s, r[0].tokens_per_s);
+}
+
+/* At a given global batch every layout does the same work: the shortest step first. */
 Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     hwfit_perf_in in = card("rtx-pro-6000-server", 8);
     in.shard.memory.mode = HWFIT_MEMORY_LORA;
@@ -281,6 +366,9 @@ Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     hwfit_shard_space_init(&sp);
     sp.global_batch = 64;
     sp.max_micro_batch = 2;
+    hwfit_perf_rank rank = (hwfit_perf_rank)9;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_OK);
+    cr_assert_eq(rank, HWFIT_PERF_RANK_STEP_TIME);
     hwfit_perf_result r[5];
     hwfit_shard_search_out s;
     cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, r, 5, &s), HWFIT_OK);
@@ -288,7 +376,10 @@ Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     cr_assert_gt(s.fitting, 5);
     for (size_t i = 0; i < 5; i++) {
         cr_assert(r[i].shard.fits);
+        cr_assert_eq(r[i].shard.layout.global_batch, 64);
+        cr_assert_eq(r[i].shard.score, -r[i].step_time_s);
         if (i) cr_assert_leq(r[i - 1].step_time_s, r[i].step_time_s);
+        if (i) cr_assert_geq(r[i - 1].tokens_per_s, r[i].tokens_per_s);
     }
     hwfit_perf_in x = in;
     x.shard.layout = r[0].shard.layout;
@@ -298,6 +389,8 @@ Test(perf, plan_ranks_fitting_layouts_by_step_time) {
     /* Inference: by decode rate, highest first. */
     in.shard.memory.mode = HWFIT_MEMORY_INFERENCE;
     in.shard.memory.batch = 64;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_OK);
+    cr_assert_eq(rank, HWFIT_PERF_RANK_DECODE_RATE);
     cr_assert_eq(hwfit_perf_plan(&llama70, &in, &sp, r, 3, &s), HWFIT_OK);
     cr_assert_gt(s.count, 1);
     cr_assert_geq(r[0].tokens_per_s, r[1].tokens_per_s);
@@ -371,6 +464,17 @@ Test(perf, bad_inputs_are_refused_without_touching_the_output) {
     cr_assert_eq(hwfit_perf_plan(&llama8, &good, &sp, r, 2, &s), HWFIT_EDOM);
     cr_assert_eq(memcmp(&s, &spoison, sizeof s), 0);
 
+    hwfit_perf_rank rank = (hwfit_perf_rank)7;
+    cr_assert_eq(hwfit_perf_plan_rank(NULL, &sp, &rank), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_perf_plan_rank(&good, NULL, &rank), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_perf_plan_rank(&good, &sp, NULL), HWFIT_EINVAL);
+    in = good;
+    in.shard.memory.mode = (hwfit_memory_mode)9;
+    cr_assert_eq(hwfit_perf_plan_rank(&in, &sp, &rank), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_perf_plan(&llama8, &in, &sp, r, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq((int)rank, 7);
+    cr_assert_eq(memcmp(&s, &spoison, sizeof s), 0);
+
     cr_assert_eq(hwfit_perf_set_gpu(NULL, NULL), HWFIT_EINVAL);
     cr_assert_eq(hwfit_perf_set_gpu(&in, NULL), HWFIT_EINVAL);
     hwfit_perf_init(NULL);
@@ -391,6 +495,10 @@ Test(perf, names) {
     cr_assert_str_eq(hwfit_perf_bound_name(HWFIT_PERF_BOUND_MEMORY), "memory");
     cr_assert_str_eq(hwfit_perf_bound_name(HWFIT_PERF_BOUND_COMPUTE), "compute");
     cr_assert_str_eq(hwfit_perf_bound_name((hwfit_perf_bound)5), "unknown");
+    cr_assert_str_eq(hwfit_perf_rank_name(HWFIT_PERF_RANK_TRAINING_RATE), "training_rate");
+    cr_assert_str_eq(hwfit_perf_rank_name(HWFIT_PERF_RANK_STEP_TIME), "step_time");
+    cr_assert_str_eq(hwfit_perf_rank_name(HWFIT_PERF_RANK_DECODE_RATE), "decode_rate");
+    cr_assert_str_eq(hwfit_perf_rank_name((hwfit_perf_rank)3), "unknown");
     hwfit_perf_in in;
     memset(&in, 0x5a, sizeof in);
     hwfit_perf_init(&in);

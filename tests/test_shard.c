@@ -620,6 +620,124 @@ Test(shard, experts_are_divided_by_expert_parallelism) {
     cr_assert_eq(c.layout.etp, 2);
 }
 
+/* ZeRO with expert parallelism: dense parameters, their gradients and optimizer states are
+ * partitioned over the dp x cp ranks, routed experts' only over the expert-data-parallel
+ * group edp = tp dp cp / (etp ep) (Megatron-Core's expert grid and its separate optimizer
+ * for expert parameters; DeepSpeed-MoE, Rajbhandari et al. 2022, whose ZeRO partitions an
+ * MoE parameter group over its expert-data-parallel process group).
+ *
+ * DeepSeek-V3 on 16 cards, tp 1, dp 16, ep 16 (etp 1), ZeRO 3, bf16, AdamW: edp = 16 / 16 = 1,
+ * so each card keeps its 16 of the 256 routed experts of each of the 58 MoE layers whole.
+ * Its config: h = 7168, routed-expert width 2048, gated MLP (3 matrices):
+ *   routed experts per card  58 x 16 x 3 x 7168 x 2048             = 40,869,298,176
+ *   (= 653,908,770,816 routed-expert parameters / 16)
+ * The rest of the card (hwfit model: 671,026,419,200 parameters without the MTP layer),
+ * with the rank model's router of E / ep = 16 rows and biases per MoE layer (shard.h):
+ *   671,026,419,200 - 653,908,770,816 - 106,445,312 (router) + 58 x 16 x 7169 = 17,017,855,904
+ * Per card, bytes: weights 2 x 40,869,298,176 + 2 x 17,017,855,904 / 16 = 83,865,828,340
+ * (about 84 GB: the same for the bf16 gradients); optimizer 12 x 40,869,298,176
+ * + 12 x 17,017,855,904 / 16 = 503,194,970,040. Dividing everything by 16 (the old
+ * grouping) gave 7,235,894,260 bytes of weights: the experts divided twice, by ep and by
+ * the ZeRO group. */
+Test(shard, zero_partitions_experts_over_the_expert_data_parallel_group) {
+    const uint64_t experts = 40869298176ull, dense = 17017855904ull;
+    cr_assert_eq(experts, 58ull * 16 * 3 * 7168 * 2048);
+    cr_assert_eq(dense, 671026419200ull - 653908770816ull - 106445312ull + 58ull * 16 * 7169);
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 1e13;
+    in.gpus = 16;
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.layout.dp = 16;
+    in.layout.ep = 16;
+    in.layout.zero_stage = 3;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_shard_out o = estimate_ok(&deepseek, &in);
+    cr_assert_eq(o.layout.etp, 1);
+    cr_assert_eq(o.worst.params, experts + dense);
+    cr_assert_eq(o.worst.weights_bytes, 2 * experts + 2 * dense / 16);
+    cr_assert_eq(o.worst.weights_bytes, 83865828340ull);
+    cr_assert_eq(o.worst.gradient_bytes, 2 * experts + 2 * dense / 16);
+    cr_assert_eq(o.worst.optimizer_bytes, 12 * experts + 12 * dense / 16);
+    cr_assert_eq(o.worst.optimizer_bytes, 503194970040ull);
+    /* Across the job every parameter is stored once (the router up to its E / ep rows). */
+    cr_assert_eq(16 * o.worst.weights_bytes, 2ull * (653908770816ull + dense));
+    /* 16 x 80 GB cannot hold 16 bytes x 671 G parameters (10.7 TB). */
+    in.capacity_bytes = 80.0 * GIB;
+    cr_assert_not(estimate_ok(&deepseek, &in).fits);
+    /* ZeRO-3 gathers units of what it partitions: with edp = 1 no expert is gathered, so the
+     * largest gathered unit is the head (129,280 x 7168 and the final norm), twice for the
+     * live layers and once for its gradients; plus the dp and ep communicators and the
+     * gradient bucket. */
+    in.capacity_bytes = 1e13;
+    uint64_t head = 129280ull * 7168 + 7168;
+    cr_assert_eq(o.worst.buffer_bytes, 3 * 2 * head + 2 * (64ull << 20) + (25ull << 20));
+    /* ep = 4: edp = 16 / 4 = 4 partitions each card's 64 experts per layer 4 ways, which
+     * again leaves 1/16 of the experts' states per card; the expert-data-parallel group is a
+     * communicator of its own. */
+    in.layout.ep = 4;
+    hwfit_shard_out q = estimate_ok(&deepseek, &in);
+    uint64_t dense4 = dense + 58ull * (64 - 16) * 7169; /* the router keeps 64 rows */
+    cr_assert_eq(q.worst.weights_bytes, 2 * experts * 4 / 4 + 2 * dense4 / 16);
+    cr_assert_eq(q.worst.optimizer_bytes, 12 * experts + 12 * dense4 / 16);
+    /* ZeRO-1 and -2 divide what they divide by the same groups. */
+    in.layout.ep = 16;
+    in.layout.zero_stage = 2;
+    hwfit_shard_card z2 = estimate_ok(&deepseek, &in).worst;
+    cr_assert_eq(z2.weights_bytes, 2 * (experts + dense));
+    cr_assert_eq(z2.gradient_bytes, 2 * experts + 2 * dense / 16);
+    in.layout.zero_stage = 1;
+    hwfit_shard_card z1 = estimate_ok(&deepseek, &in).worst;
+    cr_assert_eq(z1.gradient_bytes, 2 * (experts + dense));
+    cr_assert_eq(z1.optimizer_bytes, 12 * experts + 12 * dense / 16);
+    /* Optimizer offload moves the same partitions, with 4-byte gradients, to the host. */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    hwfit_shard_out off = estimate_ok(&deepseek, &in);
+    cr_assert_eq(off.host_bytes, 16 * (16 * experts + 16 * dense / 16));
+}
+
+/* When the expert grid coincides with the dense one (ep = 1, etp = tp) the two groups are
+ * the same and nothing changes; with etp below tp the expert-data-parallel group is larger
+ * than dp x cp, and ZeRO divides the experts further. */
+Test(shard, expert_data_parallel_group_follows_expert_tensor_parallelism) {
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 1e13;
+    in.gpus = 8;
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.layout.tp = 2;
+    in.layout.dp = 4;
+    in.layout.zero_stage = 1;
+    hwfit_shard_card same = estimate_ok(&mixtral, &in).worst;
+    cr_assert_eq(same.optimizer_bytes, (same.trainable_params * 12 + 3) / 4);
+    /* etp = 1 with tp = 2, ep = 1: edp = 8 / (1 x 1) = 8 holds each card's whole experts
+     * (etp 1: full width), dividing their states 8 ways instead of 4. */
+    in.layout.etp = 1;
+    hwfit_shard_out o = estimate_ok(&mixtral, &in);
+    cr_assert_eq(o.layout.etp, 1);
+    /* Mixtral: 32 layers x 8 experts x 3 x 4096 x 14336 routed parameters. */
+    uint64_t experts = 32ull * 8 * 3 * 4096 * 14336;
+    uint64_t dense = o.worst.trainable_params - experts;
+    cr_assert_eq(o.worst.optimizer_bytes, 12 * experts / 8 + 12 * dense / 4);
+    /* ZeRO is searched when only the experts have more than one data-parallel rank: tp 8,
+     * dp 1, etp 1 gives edp = 8. */
+    hwfit_shard_space space;
+    hwfit_shard_space_init(&space);
+    space.tp = 8;
+    space.pp = 1;
+    space.ep = 1;
+    space.etp = 1;
+    space.micro_batch = 1;
+    space.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    space.sequence_parallel = 0;
+    hwfit_shard_iter it;
+    cr_assert_eq(hwfit_shard_iter_init(&it, &mixtral, &in, &space), HWFIT_OK);
+    hwfit_layout l;
+    unsigned stages = 0;
+    while (hwfit_shard_iter_next(&it, &l)) stages |= 1u << l.zero_stage;
+    cr_assert_eq(stages, 0xfu);
+}
+
 /* ---- every invalid-layout reason ------------------------------------------------------------- */
 
 static void expect_reason(const hwfit_model *m, const hwfit_shard_in *in, hwfit_shard_reason r) {

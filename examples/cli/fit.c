@@ -39,9 +39,10 @@ int cmd_fit(int argc, char **argv) {
         "--config FILE --gpu NAME --gpus N [--mode inference|full|lora|qlora]\n"
         "       [--weights DTYPE] [--kv DTYPE] [--context T] [--batch B] [--tp N] [--pp N]\n"
         "       [--dp N] [--ep N] [--zero 0-3] [--offload optimizer|params] [options]",
-        "Options left out are searched; the fastest layout that fits is shown (by training\n"
-        "or decode tokens/s with --gpu; by memory headroom with --capacity only), or, when none\n"
-        "fits, the one that misses least. A card fits in\n"
+        "Options left out are searched; the fastest layout that fits is shown (with --gpu:\n"
+        "training tokens/s at each layout's own global batch, the shortest step at a given\n"
+        "--batch, or the decode rate; by memory headroom with --capacity only), or, when\n"
+        "none fits, the one that misses least. A card fits in\n"
         "capacity x utilization - reserve. min_gpus searches 1 to --max-gpus cards;\n"
         "max_context and max_batch hold the layout shown. See docs/formulas.md, \"shard\".",
         opts, CLI_WORKLOAD_NOPTS + 1, 0, NULL};
@@ -154,6 +155,16 @@ int cmd_fit(int argc, char **argv) {
     out_u64(&out, "valid_layouts", "valid layouts", sum.valid);
     out_u64(&out, "fitting_layouts", "layouts that fit", sum.fitting);
     out_str(&out, "ranked_by", "best layout by", ranked_by);
+    /* The figures it was ranked by (hwfit perf), at the global batch shown. */
+    const char *time_label = training ? "training step" : "time per output token";
+    const char *rate_label = training ? "training tokens/s" : "decode tokens/s";
+    if (w.timed_valid) {
+        out_qty(&out, "step_time_s", time_label, w.timed.step_time_s, HWFIT_UNIT_SECONDS);
+        out_num(&out, "tokens_per_s", rate_label, w.timed.tokens_per_s);
+    } else {
+        out_null(&out, "step_time_s", time_label);
+        out_null(&out, "tokens_per_s", rate_label);
+    }
     out_end(&out);
     return CLI_EXIT_OK;
 }

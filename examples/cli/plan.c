@@ -46,9 +46,10 @@ int cmd_plan(int argc, char **argv) {
         "       [--dp N] [--ep N] [--zero 0-3] [--offload optimizer|params] [--top K]",
         "Layout options given are held; the others are searched: tp, pp, dp, ep, the ZeRO\n"
         "stage, recomputation, micro-batch (1-8) and sequence parallelism. With --gpu the\n"
-        "layouts are ranked by tokens/s (training: shortest step at a given --batch; decode\n"
-        "rate for inference; hwfit perf);\n"
-        "with --capacity only, by memory headroom on the largest card.",
+        "layouts are ranked by hwfit perf's figures: training tokens/s, each layout at its\n"
+        "own global batch (gbs); the shortest step when --batch fixes the global batch;\n"
+        "the decode rate for inference. With --capacity only, by memory headroom on the\n"
+        "largest card.",
         opts, CLI_WORKLOAD_NOPTS + 1, 0, NULL};
     cli_args args;
     int rc = cli_parse(&spec, argc, argv, &args);
@@ -60,7 +61,7 @@ int cmd_plan(int argc, char **argv) {
      * else by memory headroom. */
     int training = w.in.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_shard_search_out sum;
-    const char *ranked_by = training ? "training_rate" : "decode_rate";
+    const char *ranked_by = cli_workload_rank_name(&w, &w.space);
     int by_time = w.card != NULL;
     hwfit_status st = HWFIT_EUNSUPPORTED;
     if (by_time) {

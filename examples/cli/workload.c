@@ -343,19 +343,27 @@ static int unsupported(const char *command) {
                     "format such as bf16 (HWFIT_EUNSUPPORTED)");
 }
 
+const char *cli_workload_rank_name(const cli_workload *w, const hwfit_shard_space *space) {
+    hwfit_perf_rank rank = HWFIT_PERF_RANK_DECODE_RATE;
+    (void)hwfit_perf_plan_rank(&w->perf, space, &rank); /* mode checked by cli_parse */
+    return hwfit_perf_rank_name(rank);
+}
+
 int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
                       hwfit_shard_search_out *summary, const char **ranked_by) {
     hwfit_shard_space space = w->space;
     space.include_unfit = 1;
-    int training = w->in.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_status st = HWFIT_EUNSUPPORTED;
+    w->timed_valid = 0;
     if (w->card != NULL) {
         hwfit_perf_result r;
         st = hwfit_perf_plan(&w->model, &w->perf, &space, &r, 1, summary);
         if (st == HWFIT_OK) {
             if (summary->count == 0) return no_layout(command, w);
             *best = r.shard.layout;
-            *ranked_by = training ? "training_rate" : "decode_rate";
+            *ranked_by = cli_workload_rank_name(w, &space);
+            w->timed = r;
+            w->timed_valid = 1;
             return 0;
         }
         if (st != HWFIT_EUNSUPPORTED) return cli_fail_status(command, "plan", st);

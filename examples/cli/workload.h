@@ -31,6 +31,9 @@ typedef struct cli_workload {
     hwfit_shard_space space; /* fixed where an option was given */
     hwfit_perf_in perf;      /* with the card (when --gpu is given), topology and in */
     int layout_given;        /* some layout option was given */
+    hwfit_perf_result timed; /* cli_workload_best: the best layout's throughput, when
+                                timed_valid (ranked by hwfit_perf_plan) */
+    int timed_valid;
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
 } cli_workload;
 
@@ -56,12 +59,17 @@ const char *cli_offload_name(unsigned offload);
 
 extern const char *const cli_workload_p2p_modes[];
 
-/* The best layout of w->space: by training tokens/s or decode rate (inference) when the
- * card is known and has the precision's throughput, else by memory headroom; layouts that
- * fit first, then the nearest miss. Fails (reported) when no layout is valid. ranked_by
- * gets "training_rate", "decode_rate" or "headroom". */
+/* The best layout of w->space: by hwfit_perf_plan's metric (training tokens/s at each
+ * layout's own global batch, step time at a given --batch, or decode rate) when the card is
+ * known and has the precision's throughput, else by memory headroom; layouts that fit
+ * first, then the nearest miss. Fails (reported) when no layout is valid. ranked_by gets
+ * hwfit_perf_rank_name's "training_rate", "step_time" or "decode_rate", or "headroom";
+ * w->timed the layout's step time and tokens/s when ranked by throughput. */
 int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
                       hwfit_shard_search_out *summary, const char **ranked_by);
+
+/* "training_rate", "step_time" or "decode_rate" (hwfit_perf_plan_rank) for w's space. */
+const char *cli_workload_rank_name(const cli_workload *w, const hwfit_shard_space *space);
 
 /* Print a layout as a section "layout" (JSON object or indented lines). */
 void cli_out_layout(cli_out *o, const hwfit_layout *l);

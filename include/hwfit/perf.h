@@ -53,6 +53,23 @@ typedef enum hwfit_perf_bound {
     HWFIT_PERF_BOUND_COMPUTE = 1 /**< FLOPs over throughput outweigh bytes over bandwidth. */
 } hwfit_perf_bound;
 
+/** @brief What ::hwfit_perf_plan ranks the layouts that fit by (::hwfit_perf_plan_rank).
+ *  Append only. */
+typedef enum hwfit_perf_rank {
+    HWFIT_PERF_RANK_TRAINING_RATE = 0, /**< Training with the global batch left to each layout
+                                            (hwfit_shard_space::global_batch 0: pp
+                                            micro-batches per replica, so layouts process
+                                            different batches per step): training tokens per
+                                            second at the layout's own global batch, highest
+                                            first. Step times are not compared. */
+    HWFIT_PERF_RANK_STEP_TIME = 1,     /**< Training at the global batch the space gives:
+                                            the shortest step first (every layout does the
+                                            same work, so this is also the highest training
+                                            tokens per second). */
+    HWFIT_PERF_RANK_DECODE_RATE = 2    /**< Inference: decode tokens per second at the
+                                            workload's batch, highest first. */
+} hwfit_perf_rank;
+
 /** @brief Inputs of ::hwfit_perf_estimate. Fill with ::hwfit_perf_init and
  *  ::hwfit_perf_set_gpu, then set the workload and layout in @c shard. */
 typedef struct hwfit_perf_in {
@@ -158,13 +175,18 @@ typedef struct hwfit_perf_out {
 
 /** @brief One ranked layout of ::hwfit_perf_plan. */
 typedef struct hwfit_perf_result {
-    hwfit_shard_result shard;      /**< Layout and memory figures; for layouts that fit the
-                                        score is the training tokens per second (the shortest
-                                        step at a given global batch) or the decode
-                                        rate (inference), and they rank before those that do
-                                        not (include_unfit), whose score is the shard one. */
-    double step_time_s;            /**< Training step time, or time per output token, s. */
-    double tokens_per_s;           /**< Training tokens/s, or decode tokens/s. */
+    hwfit_shard_result shard;      /**< Layout (with its global batch resolved) and memory
+                                        figures. For layouts that fit the score is the
+                                        ranking metric (::hwfit_perf_plan_rank): training
+                                        tokens/s (::HWFIT_PERF_RANK_TRAINING_RATE), minus the
+                                        step time in s (::HWFIT_PERF_RANK_STEP_TIME) or
+                                        decode tokens/s (::HWFIT_PERF_RANK_DECODE_RATE); they
+                                        rank before those that do not (include_unfit), whose
+                                        score is the shard one (minus the shortfall). */
+    double step_time_s;            /**< Training step time at the layout's global batch, or
+                                        time per output token, s. */
+    double tokens_per_s;           /**< Training tokens/s (global batch x sequence / step
+                                        time), or decode tokens/s. */
     double mfu;                    /**< Training MFU; 0 for inference. */
 } hwfit_perf_result;
 
@@ -206,10 +228,34 @@ HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit
                                            hwfit_perf_out *out);
 
 /**
- * @brief The layouts of @p space that fit, ranked by training tokens per second (the
- * shortest step time when the global batch is given; with the default global batch of pp
- * micro-batches per replica the batch differs between layouts) or by decode rate
- * (inference), highest first; the best @p capacity go to @p results.
+ * @brief The metric ::hwfit_perf_plan ranks the layouts that fit by: for training, with
+ * space->global_batch 0 (each layout at its own global batch of pp micro-batches per
+ * replica, so they do different work per step) the training tokens per second
+ * (::HWFIT_PERF_RANK_TRAINING_RATE), with a global batch the step time at that batch
+ * (::HWFIT_PERF_RANK_STEP_TIME); for inference the decode rate
+ * (::HWFIT_PERF_RANK_DECODE_RATE).
+ * @param[in]  in    The inputs (their memory.mode is read); NULL gives ::HWFIT_EINVAL.
+ * @param[in]  space The space (its global_batch is read); NULL gives ::HWFIT_EINVAL.
+ * @param[out] rank  The metric; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK     given.
+ * @retval HWFIT_EINVAL a pointer is NULL or the mode is out of range.
+ */
+HWFIT_API hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in,
+                                            const hwfit_shard_space *space,
+                                            hwfit_perf_rank *rank);
+
+/**
+ * @brief Name of a ranking metric: "training_rate", "step_time" or "decode_rate".
+ * @param[in] rank Any value; unknown values give "unknown".
+ * @return A static string; never NULL.
+ */
+HWFIT_API const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
+
+/**
+ * @brief The layouts of @p space that fit, ranked by the metric ::hwfit_perf_plan_rank
+ * gives: training tokens per second at each layout's own global batch (global batch 0), the
+ * step time at the given global batch, or the decode rate (inference); the best @p capacity
+ * go to @p results, best first.
  * @param[in]  model    The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in       Inputs (their layout is ignored); NULL gives ::HWFIT_EINVAL.
  * @param[in]  space    The layouts to consider (shard.h); NULL gives ::HWFIT_EINVAL.

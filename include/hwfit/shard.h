@@ -17,8 +17,11 @@
  * the heads, MLP widths, experts and vocabulary one rank holds (key/value heads replicated
  * when tp exceeds their count, as vLLM does; the MLA latent and norms replicated), and
  * with activations divided by tp as Korthikanti et al. 2022 do. ZeRO stages 1, 2 and 3
- * divide optimizer states, gradients and parameters by the data-parallel ranks
- * (Rajbhandari et al. 2020, "ZeRO"). The first pipeline stage holds pp - i micro-batches
+ * divide optimizer states, gradients and parameters by the data-parallel ranks dp x cp
+ * (Rajbhandari et al. 2020, "ZeRO"); those of the routed experts by the
+ * expert-data-parallel ranks tp x dp x cp / (etp x ep) that hold the same experts
+ * (Megatron-Core's expert grid; DeepSpeed-MoE, Rajbhandari et al. 2022). The first pipeline
+ * stage holds pp - i micro-batches
  * in flight under 1F1B (Narayanan et al. 2021). See docs/formulas.md, section "shard".
  *
  * Cards fit when their footprint is at most capacity x utilization - reserve (vLLM's
@@ -26,8 +29,8 @@
  * host memory, which is checked when its size is given.
  *
  * The search functions enumerate layouts with ::hwfit_shard_iter (no allocation) and
- * rank the layouts that fit by memory headroom; perf.h ranks them by training or decode
- * tokens per second (::hwfit_perf_plan).
+ * rank the layouts that fit by memory headroom; perf.h ranks them by throughput
+ * (::hwfit_perf_plan, with the metric ::hwfit_perf_plan_rank names).
  *
  * Thread safety: every function is reentrant and touches only its arguments.
  */
@@ -111,8 +114,10 @@ typedef struct hwfit_layout {
                                   (Narayanan et al. 2021), >= 1; default 1. */
     int sequence_parallel;   /**< 1: sequence parallelism divides the norms' and dropouts'
                                   activations by tp (Korthikanti et al. 2022); default 0. */
-    uint32_t zero_stage;     /**< ZeRO stage 0-3 over the dp x cp ranks (FSDP full
-                                  sharding = 3); default 0. */
+    uint32_t zero_stage;     /**< ZeRO stage 0-3 (FSDP full sharding = 3); default 0. It
+                                  partitions over the dp x cp ranks, and the routed experts'
+                                  states over the expert-data-parallel ranks,
+                                  tp x dp x cp / (etp x ep). */
     unsigned offload;        /**< HWFIT_SHARD_OFFLOAD_* bits; default 0. */
     uint64_t micro_batch;    /**< Training: sequences per micro-batch per replica, >= 1;
                                   default 1. Overrides hwfit_memory_in::micro_batch. */
@@ -239,7 +244,9 @@ typedef struct hwfit_shard_space {
     uint64_t micro_batch;    /**< 0 (default): 1 to max_micro_batch. */
     uint64_t max_micro_batch; /**< Largest searched, >= 1; default 8. */
     uint64_t global_batch;   /**< Training: global batch of every layout (see
-                                  hwfit_layout::global_batch); default 0. */
+                                  hwfit_layout::global_batch); default 0 (each layout's
+                                  own: ::hwfit_perf_plan then compares throughput, not step
+                                  times). */
     int uneven_layers;       /**< Copied to every layout; default 1. */
     int include_unfit;       /**< 1: rank the valid layouts that do not fit too, after those
                                   that fit, by how far they miss (::hwfit_shard_result score);
@@ -363,6 +370,32 @@ HWFIT_API hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *off
  */
 HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_shard_out *out);
+
+/**
+ * @brief The footprints and fits of @p n workloads or layouts of one model:
+ * ::hwfit_shard_estimate of each element, in one call and without allocation (a scheduler
+ * checking every job against every node, a sweep of contexts or layouts). Every element is
+ * evaluated, even after one fails; outs[i] equals what ::hwfit_shard_estimate gives for
+ * ins[i], bit for bit, and is written only when statuses[i] is ::HWFIT_OK.
+ * @param[in]  model    The model of every element; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  ins      @p n inputs; may be NULL only when @p n is 0.
+ * @param[in]  n        Number of elements; 0 does nothing and gives ::HWFIT_OK.
+ * @param[out] outs     @p n results; may be NULL only when @p n is 0.
+ * @param[out] statuses @p n statuses, the one ::hwfit_shard_estimate returns for each
+ *                      element; may be NULL only when @p n is 0.
+ * @retval HWFIT_OK           every element succeeded (or @p n is 0).
+ * @retval HWFIT_EINVAL       @p model is NULL, or an array is NULL while @p n > 0 (nothing
+ *                            is written); or the first failing element's status.
+ * @retval HWFIT_EDOM         the first failing element's status (see
+ *                            ::hwfit_shard_estimate).
+ * @retval HWFIT_ELAYOUT      the first failing element's status.
+ * @retval HWFIT_EUNSUPPORTED the first failing element's status.
+ * @retval HWFIT_ERANGE       the first failing element's status.
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
+                                                  const hwfit_shard_in *ins, size_t n,
+                                                  hwfit_shard_out *outs,
+                                                  hwfit_status *statuses);
 
 /**
  * @brief Footprint of the cards of one pipeline stage (every card of a stage is alike).

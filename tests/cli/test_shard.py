@@ -79,6 +79,32 @@ class TestFit(CliCase):
         self.assertTrue(r["cards"][3]["head"])
         self.assertEqual(max(c["total_bytes"] for c in r["cards"]), r["per_gpu_bytes"])
 
+    def test_fit_plan_and_perf_agree_on_the_best_layout(self):
+        # fit and perf show the layout plan ranks first, with its global batch and the
+        # figures it was ranked by.
+        for extra in ((), ("--batch", "64")):
+            args = ("--config", config("llama-3.1-8b"), "--gpu", "h100-sxm", "--gpus", "8",
+                    "--mode", "full", *extra)
+            p = self.ok_json("plan", *args, "--top", "1")
+            f = self.ok_json("fit", *args)
+            q = self.ok_json("perf", *args)
+            top = p["layouts"][0]
+            self.assertEqual(f["ranked_by"], p["ranked_by"])
+            self.assertEqual(q["ranked_by"], p["ranked_by"])
+            self.assertEqual(f["layout"], q["layout"])
+            self.assertEqual(f["layout"], {k: top[k] for k in f["layout"]})
+            self.assertEqual(f["batch"], top["global_batch"])
+            self.assertEqual(q["batch"], top["global_batch"])
+            self.assertEqual(f["tokens_per_s"], top["tokens_per_s"])
+            self.assertEqual(f["step_time_s"], top["step_time_s"])
+            self.assertAlmostEqual(q["tokens_per_s"], top["tokens_per_s"],
+                                   delta=1e-9 * top["tokens_per_s"])
+        # Without the card's throughput there is no rate to show.
+        f = self.ok_json("fit", "--config", config("llama-3.1-8b"), "--capacity", "80GiB")
+        self.assertEqual(f["ranked_by"], "headroom")
+        self.assertIsNone(f["tokens_per_s"])
+        self.assertIsNone(f["step_time_s"])
+
     def test_table(self):
         out = self.ok_table("fit", "--config", config("llama-3.1-8b"), "--capacity", "24GiB")
         self.assertIn("largest card", out)
@@ -118,9 +144,15 @@ class TestPlan(CliCase):
         self.assertTrue(all(0 < x["mfu"] < 1 for x in rows))
         # Over PCIe without NVLink the fastest full fine-tuning of 8B keeps tp small.
         self.assertLessEqual(rows[0]["tp"], 2)
+        # Each at its own global batch (pp micro-batches per replica): tokens/s is that
+        # batch's tokens over the step.
+        for x in rows:
+            self.assertAlmostEqual(x["tokens_per_s"] * x["step_time_s"],
+                                   x["global_batch"] * 4096, delta=1e-6 * x["global_batch"])
         # With a global batch, the shortest step comes first.
         r = self.ok_json("plan", "--config", config("llama-3.1-8b"), *SEED, "--mode", "full",
                          "--batch", "64", "--top", "10")
+        self.assertEqual(r["ranked_by"], "step_time")
         times = [x["step_time_s"] for x in r["layouts"]]
         self.assertEqual(times, sorted(times))
         self.assertTrue(all(x["global_batch"] == 64 for x in r["layouts"]))

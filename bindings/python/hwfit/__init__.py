@@ -9,7 +9,8 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from . import _infra, _model, _net, _node, _shard, _svg
+from . import _batch, _infra, _model, _net, _node, _shard, _svg
+from ._batch import *  # noqa: F401,F403
 from ._infra import *  # noqa: F401,F403
 from ._model import *  # noqa: F401,F403
 from ._net import *  # noqa: F401,F403
@@ -29,6 +30,7 @@ __all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
            + _net.__all__
            + _node.__all__
            + _shard.__all__
+           + _batch.__all__
            + _svg.__all__
            + _chart.__all__
            + _report.__all__

@@ -882,7 +882,9 @@ class hwfit_memory_out(ctypes.Structure):
         "weights_bytes", "kv_bytes", "activation_bytes", "gradient_bytes", "optimizer_bytes",
         "overhead_bytes", "total_bytes", "params", "trainable_params", "adapter_params")] + [
         ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
-        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes")]
+        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes",
+        "expert_params", "expert_weights_bytes", "expert_trainable_params",
+        "expert_gradient_bytes", "expert_optimizer_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -1599,6 +1601,10 @@ HWFIT_PERF_PRECISION_INT8 = 5
 # enum hwfit_perf_bound
 HWFIT_PERF_BOUND_MEMORY = 0
 HWFIT_PERF_BOUND_COMPUTE = 1
+# enum hwfit_perf_rank
+HWFIT_PERF_RANK_TRAINING_RATE = 0
+HWFIT_PERF_RANK_STEP_TIME = 1
+HWFIT_PERF_RANK_DECODE_RATE = 2
 
 
 class hwfit_perf_in(ctypes.Structure):
@@ -1699,6 +1705,12 @@ hwfit_perf_precision_from_name = _fn("hwfit_perf_precision_from_name", ctypes.c_
                                      [ctypes.c_char_p, c_int_p])
 # const char *hwfit_perf_bound_name(hwfit_perf_bound bound);
 hwfit_perf_bound_name = _fn("hwfit_perf_bound_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in, const hwfit_shard_space *space,
+#                                   hwfit_perf_rank *rank);
+hwfit_perf_plan_rank = _fn("hwfit_perf_plan_rank", ctypes.c_int,
+                           [_perf_in_p, _space_p, c_int_p])
+# const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
+hwfit_perf_rank_name = _fn("hwfit_perf_rank_name", ctypes.c_char_p, [ctypes.c_int])
 
 # ---- node.h --------------------------------------------------------------------------
 
@@ -1981,6 +1993,27 @@ hwfit_assess_workload_parse = _fn("hwfit_assess_workload_parse", ctypes.c_int,
                                   [ctypes.c_char_p, ctypes.c_char_p,
                                    ctypes.POINTER(hwfit_assess_workload),
                                    ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_error)])
+
+# ---- batch entry points (memory.h, shard.h, collective.h) ----------------------------
+
+# hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
+#                                          size_t n, hwfit_memory_out *outs,
+#                                          hwfit_status *statuses);
+hwfit_memory_estimate_batch = _fn("hwfit_memory_estimate_batch", ctypes.c_int,
+                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in),
+                                   ctypes.c_size_t, ctypes.POINTER(hwfit_memory_out), c_int_p])
+# hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+#                                         size_t n, hwfit_shard_out *outs,
+#                                         hwfit_status *statuses);
+hwfit_shard_estimate_batch = _fn("hwfit_shard_estimate_batch", ctypes.c_int,
+                                 [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
+                                  ctypes.c_size_t, ctypes.POINTER(hwfit_shard_out), c_int_p])
+# hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
+#                                              hwfit_collective_out *outs,
+#                                              hwfit_status *statuses);
+hwfit_collective_estimate_batch = _fn("hwfit_collective_estimate_batch", ctypes.c_int,
+                                      [ctypes.POINTER(hwfit_collective_in), ctypes.c_size_t,
+                                       ctypes.POINTER(hwfit_collective_out), c_int_p])
 
 
 # ---- chart.h -------------------------------------------------------------------------

@@ -220,8 +220,16 @@ class _Workload:
         self.perf_in = p
         self.model = _as_model(config)
 
+    def rank_name(self, space):
+        """cli_workload_rank_name: hwfit_perf_plan's ranking metric, by name."""
+        rank = _ct.c_int()
+        _lib.check(_lib.hwfit_perf_plan_rank(_ct.byref(self.perf_in), _ct.byref(space),
+                                             _ct.byref(rank)), "rank")
+        return _lib.hwfit_perf_rank_name(rank.value).decode()
+
     def best(self):
-        """cli_workload_best: (layout, summary, ranked_by)."""
+        """cli_workload_best: (layout, summary, ranked_by, timed); timed is the layout's
+        hwfit_perf_result when ranked by throughput, else None."""
         space = _lib.hwfit_shard_space.from_buffer_copy(self.space)
         space.include_unfit = 1
         summary = _lib.hwfit_shard_search_out()
@@ -232,7 +240,7 @@ class _Workload:
             if st == _lib.HWFIT_OK:
                 if summary.count == 0:
                     raise self.no_layout()
-                return r.shard.layout, summary, ("training_rate" if self.training else "decode_rate")
+                return r.shard.layout, summary, self.rank_name(space), r
             if st != _lib.HWFIT_EUNSUPPORTED:
                 _lib.check(st, "plan")
         r = _lib.hwfit_shard_result()
@@ -241,7 +249,7 @@ class _Workload:
                                            _ct.byref(summary)), "search")
         if summary.count == 0:
             raise self.no_layout()
-        return r.layout, summary, "headroom"
+        return r.layout, summary, "headroom", None
 
     def layout(self):
         """The layout the options name, dp derived (workload.c cli_workload_layout)."""
@@ -310,7 +318,7 @@ def fit(config=None, **options):
     strings such as "96GiB"; contexts accept "128K"."""
     w = _Workload(**_options(config, options))
     m, x = w.model, w.shard_in
-    layout, summary, ranked_by = w.best()
+    layout, summary, ranked_by, timed = w.best()
     x2 = _lib.hwfit_shard_in.from_buffer_copy(x)
     x2.layout = layout
     o = _lib.hwfit_shard_out()
@@ -359,20 +367,23 @@ def fit(config=None, **options):
         "valid_layouts": summary.valid,
         "fitting_layouts": summary.fitting,
         "ranked_by": ranked_by,
+        "step_time_s": timed.step_time_s if timed is not None else None,
+        "tokens_per_s": timed.tokens_per_s if timed is not None else None,
     })
     return out
 
 
 def plan(config=None, **options):
-    """Same as `hwfit plan --json`: the layouts of `gpus` cards that fit, best first (by step
-    time or decode rate with a `gpu`, by memory headroom with `capacity` only)."""
+    """Same as `hwfit plan --json`: the layouts of `gpus` cards that fit, best first (with a
+    `gpu` by training tokens/s at each layout's own global batch, by step time at a given
+    `batch`, or by decode rate; by memory headroom with `capacity` only)."""
     top = _count(options.pop("top", 10), "top")
     if not 1 <= top <= 1000:
         raise _einval("top must be 1 to 1000")
     w = _Workload(**_options(config, options))
     summary = _lib.hwfit_shard_search_out()
     by_time = w.card is not None
-    ranked_by = "training_rate" if w.training else "decode_rate"
+    ranked_by = w.rank_name(w.space)
     if by_time:
         timed = (_lib.hwfit_perf_result * top)()
         st = _lib.hwfit_perf_plan(_ct.byref(w.model), _ct.byref(w.perf_in), _ct.byref(w.space),
@@ -411,7 +422,7 @@ def perf(config=None, **options):
     w = _Workload(**_options(config, options))
     if w.card is None:
         raise _einval("gpu is required: throughput needs the card's FLOPS and bandwidth")
-    layout, summary, ranked_by = w.best()
+    layout, summary, ranked_by, _ = w.best()
     p = _lib.hwfit_perf_in.from_buffer_copy(w.perf_in)
     p.shard.layout = layout
     o = _lib.hwfit_perf_out()

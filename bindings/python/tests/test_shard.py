@@ -55,6 +55,9 @@ class TestPlan(unittest.TestCase):
         self.assertEqual(len(r["layouts"]), 3)
         self.assertGreaterEqual(r["layouts"][0]["tokens_per_s"], r["layouts"][2]["tokens_per_s"])
         self.assertEqual(r["ranked_by"], "training_rate")
+        r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, batch=64, **SEED)
+        self.assertEqual(r["ranked_by"], "step_time")
+        self.assertLessEqual(r["layouts"][0]["step_time_s"], r["layouts"][2]["step_time_s"])
         r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, capacity="48GiB", gpus=8)
         self.assertGreaterEqual(r["layouts"][0]["headroom_bytes"],
                                 r["layouts"][2]["headroom_bytes"])
