@@ -67,7 +67,7 @@ def chart_memory(config=None, title=None, width=800, height=480, **options):
     the usable memory per card."""
     from ._shard import _Workload, _options as _fit_options
     w = _Workload(**_fit_options(config, options))
-    layout, _, _ = w.best()
+    layout = w.best()[0]  # the layout fit shows (first of what best() returns)
     x = _lib.hwfit_shard_in.from_buffer_copy(w.shard_in)
     x.layout = layout
     o = _options(title, width, height)
