@@ -56,6 +56,7 @@ typedef struct ctx {
     hwfit_memory_out mem_outs[BATCH_N];
     hwfit_shard_in fit_ins[BATCH_N];
     hwfit_shard_out fit_outs[BATCH_N];
+    hwfit_shard_in train_ins[BATCH_N];
     hwfit_collective_in coll_ins[BATCH_N];
     hwfit_collective_out coll_outs[BATCH_N];
     hwfit_status statuses[BATCH_N];
@@ -183,6 +184,19 @@ static void run_fit_batch(ctx *c, uint64_t n) {
     sink += acc;
 }
 
+/* The training footprint above over a sweep (sequence length x micro-batch), the model
+ * prepared once per batch call: what a planner's or notebook's loop pays per evaluation. */
+static void run_train_batch(ctx *c, uint64_t n) {
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_shard_estimate_batch(&c->m70, c->train_ins, BATCH_N,
+                                                     c->fit_outs, c->statuses);
+        if (st != HWFIT_OK) die("training batch", st);
+        acc += c->fit_outs[i % BATCH_N].worst.total_bytes;
+    }
+    sink += acc;
+}
+
 static void run_collective_batch(ctx *c, uint64_t n) {
     double acc = 0.0;
     for (uint64_t i = 0; i < n; i++) {
@@ -217,6 +231,8 @@ static const bench benches[] = {
      run_memory_batch, BATCH_N},
     {"fit_batch", "shard_estimate_batch, per configuration (1,024 per call)", run_fit_batch,
      BATCH_N},
+    {"train_batch", "training footprint over a sweep, per evaluation (1,024 per call)",
+     run_train_batch, BATCH_N},
     {"collective_batch", "collective_estimate_batch, per configuration (1,024 per call)",
      run_collective_batch, BATCH_N},
 };
@@ -311,6 +327,9 @@ static void setup(ctx *c, const char *data) {
         c->fit_ins[i] = c->fit;
         c->fit_ins[i].memory.context = c->mem_ins[i].context;
         c->fit_ins[i].memory.batch = c->mem_ins[i].batch;
+        c->train_ins[i] = c->train;
+        c->train_ins[i].memory.context = 1024u << (i % 5);
+        c->train_ins[i].layout.micro_batch = 1 + (uint32_t)(i / 5 % 4);
         c->coll_ins[i] = c->coll;
         c->coll_ins[i].bytes = (double)(1024u << (i % 21));
     }
