@@ -38,16 +38,6 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->head = 1;
 }
 
-/* Bytes per element of a plain (unblocked, unquantized) format, or EDOM. */
-static hwfit_status plain_bytes(hwfit_dtype d, uint64_t *bytes) {
-    hwfit_dtype_info info;
-    hwfit_status st = hwfit_dtype_describe(d, &info);
-    if (st != HWFIT_OK) return st;
-    if (info.quantized || info.block_elements != 1 || info.block_bits % 8 != 0) return HWFIT_EDOM;
-    *bytes = info.block_bits / 8;
-    return HWFIT_OK;
-}
-
 static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 
 /* ---- weights and adapters of one layer kind --------------------------------------------------- */
@@ -232,54 +222,86 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
 
 /* ---- the estimate ------------------------------------------------------------------------------- */
 
-static hwfit_status check_inputs(const hwfit_memory_in *in) {
-    if ((unsigned)in->mode > (unsigned)HWFIT_MEMORY_QLORA ||
-        (unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD ||
-        (unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
-        return HWFIT_EINVAL;
-    if (in->batch == 0 || in->context == 0 || in->micro_batch == 0 || in->tensor_parallel == 0)
-        return HWFIT_EDOM;
-    if (!hwfit__in_range(in->overhead_bytes, 0.0, 9007199254740992.0)) return HWFIT_EDOM;
+/* A dtype input: known, a valid group, and plain (unblocked, unquantized) when `plain`. */
+static hwfit_status check_dtype(hwfit_dtype d, const char *field, int plain,
+                                hwfit_dtype_info *info, hwfit_problem *why) {
+    hwfit_status st = hwfit_dtype_describe(d, info);
+    if (st == HWFIT_EINVAL) return hwfit__why(why, st, field, "is not a known format");
+    if (st != HWFIT_OK) return hwfit__why(why, st, field, "has an invalid group size");
+    if (plain && (info->quantized || info->block_elements != 1 || info->block_bits % 8 != 0))
+        return hwfit__why(why, HWFIT_EDOM, field, "must be a plain format: fp32, fp16 or bf16");
+    return HWFIT_OK;
+}
+
+#define AT_LEAST_1 "must be at least 1"
+
+static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) {
+    if ((unsigned)in->mode > (unsigned)HWFIT_MEMORY_QLORA)
+        return hwfit__why(why, HWFIT_EINVAL, "mode", HWFIT__ENUM);
+    if ((unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD)
+        return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
+    if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
+        return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
+    if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
+    if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
+    if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
+    if (in->tensor_parallel == 0)
+        return hwfit__why(why, HWFIT_EDOM, "tensor_parallel", AT_LEAST_1);
+    if (!hwfit__in_range(in->overhead_bytes, 0.0, 9007199254740992.0))
+        return hwfit__why(why, HWFIT_EDOM, "overhead_bytes",
+                          "must be a number of bytes in [0, 2^53]");
     if (in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA) {
-        if (in->lora_rank == 0 || in->lora_targets == 0 ||
-            (in->lora_targets & ~HWFIT_LORA_ALL) != 0)
-            return HWFIT_EDOM;
+        if (in->lora_rank == 0) return hwfit__why(why, HWFIT_EDOM, "lora_rank", AT_LEAST_1);
+        if (in->lora_targets == 0 || (in->lora_targets & ~HWFIT_LORA_ALL) != 0)
+            return hwfit__why(why, HWFIT_EDOM, "lora_targets",
+                              "must be a non-empty set of HWFIT_LORA_* bits");
     }
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
-                                   hwfit_memory_out *out) {
-    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit_status st = check_inputs(in);
+static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in,
+                             hwfit_memory_out *out, hwfit_problem *why) {
+    hwfit_status st = check_inputs(in, why);
     if (st != HWFIT_OK) return st;
     hwfit_model_param_counts p;
-    if ((st = hwfit_model_params(model, &p)) != HWFIT_OK) return st;
+    if ((st = hwfit__model_params_why(model, &p, why)) != HWFIT_OK) return st;
     act_ctx c;
     c.m = model;
     c.in = in;
     c.t = in->tensor_parallel;
     (void)hwfit__model_dims(model, &c.dims);
+    if (in->first_layer >= model->layers)
+        return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
+    if (in->layer_count > model->layers - in->first_layer)
+        return hwfit__why(why, HWFIT_EDOM, "layer_count",
+                          "must be at most model.layers - first_layer (0 = to the last)");
     uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
-    if (in->first_layer >= model->layers || count == 0 || count > model->layers - in->first_layer)
-        return HWFIT_EDOM;
 
     int training = in->mode != HWFIT_MEMORY_INFERENCE;
     int lora = in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA;
     formats f;
     f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
     f.other = in->unquantized;
-    hwfit_dtype_info base_info, other_info, kv_info;
-    if ((st = hwfit_dtype_describe(f.base, &base_info)) != HWFIT_OK ||
-        (st = hwfit_dtype_describe(f.other, &other_info)) != HWFIT_OK ||
-        (st = plain_bytes(in->activations, &c.a_bytes)) != HWFIT_OK)
+    hwfit_dtype_info base_info, info;
+    if ((st = check_dtype(f.base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights", 0,
+                          &base_info, why)) != HWFIT_OK ||
+        (st = check_dtype(f.other, "unquantized", 0, &info, why)) != HWFIT_OK ||
+        (st = check_dtype(in->activations, "activations", 1, &info, why)) != HWFIT_OK)
         return st;
+    c.a_bytes = info.block_bits / 8;
     f.base_quantized = base_info.quantized;
-    uint64_t grad_b = 0, lora_b = 0;
-    if (training && (st = plain_bytes(in->gradients, &grad_b)) != HWFIT_OK) return st;
-    if (lora && (st = plain_bytes(in->lora_dtype, &lora_b)) != HWFIT_OK) return st;
-    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized) return HWFIT_EUNSUPPORTED;
-    if ((st = hwfit_dtype_describe(in->kv, &kv_info)) != HWFIT_OK) return st;
+    uint64_t grad_b = 0;
+    if (training) {
+        if ((st = check_dtype(in->gradients, "gradients", 1, &info, why)) != HWFIT_OK) return st;
+        grad_b = info.block_bits / 8;
+    }
+    if (lora && (st = check_dtype(in->lora_dtype, "lora_dtype", 1, &info, why)) != HWFIT_OK)
+        return st;
+    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
+                          "must be a plain format (bf16, fp16 or fp32) when every weight trains "
+                          "(mode full)");
+    if ((st = check_dtype(in->kv, "kv", 0, &info, why)) != HWFIT_OK) return st;
 
     hwfit_memory_out r;
     memset(&r, 0, sizeof r);
@@ -463,6 +485,24 @@ hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_
     r.total_bytes = total;
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
+                                   hwfit_memory_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    return estimate(model, in, out, NULL);
+}
+
+hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_in *in,
+                                   hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_memory_out scratch;
+    hwfit_status st = estimate(model, in, &scratch, problem);
+    /* Inputs are all checked above; what remains is a size beyond 64 bits. */
+    return hwfit__why(problem, st, "",
+                      st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");
 }
 
 hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {

@@ -82,6 +82,11 @@ typedef struct hwfit__dims {
 
 /* Validate a model and resolve its head dimensions. */
 hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims);
+/* The same, saying which field is wrong (model non-NULL; why may be NULL). */
+hwfit_status hwfit__model_dims_why(const hwfit_model *m, hwfit__dims *dims, hwfit_problem *why);
+/* hwfit_model_params saying why (model and out non-NULL; why may be NULL). */
+hwfit_status hwfit__model_params_why(const hwfit_model *model, hwfit_model_param_counts *out,
+                                     hwfit_problem *why);
 
 /* The tensors of one decoder layer of the MoE kind (moe = 1) or dense kind (moe = 0); with
  * mtp = 1 also the extra prediction layer's own norms and projection. The model must be

@@ -78,6 +78,14 @@ int cli_fail(const char *command, const char *fmt, ...)
 /* Report a failed library call: "hwfit NAME: what: HWFIT_EDOM: value out of domain ...". */
 int cli_fail_status(const char *command, const char *what, hwfit_status status);
 
+/* Report an input a library _validate function refused (one line, exit 2), naming the
+ * option that sets it: "hwfit memory: --micro-batch must be at least 1". The field is
+ * looked up in `aliases` (NULL-terminated pairs: field, then the words to print, e.g.
+ * "psu_rating_w", "--psu-watts"; may be NULL), then as an option of `spec` whose name is
+ * the field (or its last part after '.') with '_' turned into '-', else printed as is.
+ * A problem without a field prints its rule alone. */
+int cli_fail_problem(const cli_spec *spec, const char *const *aliases, const hwfit_problem *p);
+
 /* Report a reader error with its position: "hwfit NAME: file:3:14: message". */
 int cli_fail_error(const char *command, const hwfit_error *error);
 

@@ -24,8 +24,12 @@ int cmd_link(int argc, char **argv) {
     if (st != HWFIT_OK) return cli_fail_status("link", args.positional[0], st);
     in.payload_bytes = payload;
     hwfit_link_out r;
-    st = hwfit_link_rate(&in, &r);
-    if (st != HWFIT_OK) return cli_fail_status("link", "--payload", st);
+    if (hwfit_link_rate(&in, &r) != HWFIT_OK) {
+        static const char *const aliases[] = {"payload_bytes", "--payload", NULL};
+        hwfit_problem why;
+        (void)hwfit_link_validate(&in, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
 
     cli_out o;
     out_begin(&o, args.json, r.name);

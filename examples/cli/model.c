@@ -54,8 +54,11 @@ int cmd_model(int argc, char **argv) {
     if ((st = hwfit_model_params(&m, &p)) != HWFIT_OK)
         return cli_fail_status("model", "parameters", st);
     hwfit_memory_out fp;
-    if ((st = hwfit_memory_estimate(&m, &mem, &fp)) != HWFIT_OK)
-        return cli_fail_status("model", "weights and KV cache", st);
+    if (hwfit_memory_estimate(&m, &mem, &fp) != HWFIT_OK) {
+        hwfit_problem why;
+        (void)hwfit_memory_validate(&m, &mem, &why);
+        return cli_fail_problem(&spec, NULL, &why);
+    }
     hwfit_model_kv_in kin;
     hwfit_model_kv_init(&kin);
     kin.dtype = mem.kv;

@@ -21,6 +21,32 @@ int cli_fail_status(const char *command, const char *what, hwfit_status status) 
                     hwfit_status_str(status));
 }
 
+/* The option of spec named like `name` with '_' read as '-' (n bytes of it), or NULL. */
+static const cli_opt *option_like(const cli_spec *spec, const char *name, size_t n) {
+    for (int k = 0; spec != NULL && k < spec->nopts; k++) {
+        const char *o = spec->opts[k].name;
+        size_t i = 0;
+        while (i < n && o[i] != '\0' && (o[i] == name[i] || (o[i] == '-' && name[i] == '_'))) i++;
+        if (i == n && o[i] == '\0') return &spec->opts[k];
+    }
+    return NULL;
+}
+
+int cli_fail_problem(const cli_spec *spec, const char *const *aliases, const hwfit_problem *p) {
+    const char *field = p->field ? p->field : "";
+    const char *rule = p->rule && p->rule[0] ? p->rule : hwfit_status_str(p->status);
+    const char *status = hwfit_status_name(p->status);
+    if (field[0] == '\0') return cli_fail(spec->name, "%s (%s)", rule, status);
+    for (int i = 0; aliases != NULL && aliases[i] != NULL && aliases[i + 1] != NULL; i += 2)
+        if (strcmp(aliases[i], field) == 0)
+            return cli_fail(spec->name, "%s %s (%s)", aliases[i + 1], rule, status);
+    const cli_opt *o = option_like(spec, field, strlen(field));
+    const char *dot = strrchr(field, '.');
+    if (o == NULL && dot != NULL) o = option_like(spec, dot + 1, strlen(dot + 1));
+    if (o != NULL) return cli_fail(spec->name, "--%s %s (%s)", o->name, rule, status);
+    return cli_fail(spec->name, "%s %s (%s)", field, rule, status);
+}
+
 int cli_fail_error(const char *command, const hwfit_error *error) {
     if (error->line > 0)
         return cli_fail(command, "%u:%u: %s", (unsigned)error->line, (unsigned)error->column,

@@ -44,8 +44,15 @@ int cmd_transfer(int argc, char **argv) {
         else in.local_efficiency = efficiency;
     }
     hwfit_transfer_out r;
-    st = hwfit_transfer_estimate(&in, &r);
-    if (st != HWFIT_OK) return cli_fail_status("transfer", "estimate", st);
+    if (hwfit_transfer_estimate(&in, &r) != HWFIT_OK) {
+        static const char *const aliases[] = {
+            "bytes", "--size", "rate_bytes_per_s", "--rate", "local_efficiency", "--efficiency",
+            "roce_efficiency", "--efficiency", "tcp_efficiency", "--efficiency",
+            "backend_bytes_per_s", "--backend-rate", "capacity_bytes", "--capacity", NULL};
+        hwfit_problem why;
+        (void)hwfit_transfer_validate(&in, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
 
     cli_out o;
     out_begin(&o, args.json, NULL);

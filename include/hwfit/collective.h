@@ -306,6 +306,20 @@ HWFIT_API hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in,
                                                  hwfit_collective_out *out);
 
 /**
+ * @brief Check the inputs of ::hwfit_collective_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_collective_estimate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_collective_estimate returns (given a non-NULL output). Topology
+ * fields are named "topology.<field>".
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_collective_estimate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_collective_validate(const hwfit_collective_in *in,
+                                                 hwfit_problem *problem);
+
+/**
  * @brief The nccl-tests bus-bandwidth factor: busbw = algbw x factor. All-reduce
  *        2(n-1)/n; all-gather, reduce-scatter and all-to-all (n-1)/n; broadcast, reduce
  *        and send/receive 1 (nccl-tests src/all_reduce.cu ... src/sendrecv.cu).
@@ -465,6 +479,20 @@ HWFIT_API void hwfit_collective_step_init(hwfit_collective_step_in *in);
  */
 HWFIT_API hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
                                              hwfit_collective_step_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_collective_step: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_collective_step on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_collective_step returns (given a non-NULL output). Topology
+ * fields are named "topology.<field>".
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_collective_step for @p in.
+ */
+HWFIT_API hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,
+                                                      hwfit_problem *problem);
 
 /** @} */
 

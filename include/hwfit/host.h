@@ -158,6 +158,18 @@ HWFIT_API void hwfit_host_init(hwfit_host_in *in);
  */
 HWFIT_API hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out);
 
+/**
+ * @brief Check the inputs of ::hwfit_host_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_host_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_host_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_host_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_host_validate(const hwfit_host_in *in, hwfit_problem *problem);
+
 /** @} */
 
 #ifdef __cplusplus

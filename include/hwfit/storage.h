@@ -243,6 +243,18 @@ HWFIT_API void hwfit_raid_init(hwfit_raid_in *in);
  */
 HWFIT_API hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out);
 
+/**
+ * @brief Check the inputs of ::hwfit_raid_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_raid_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_raid_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_raid_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_raid_validate(const hwfit_raid_in *in, hwfit_problem *problem);
+
 /** @brief How data moves between storage and the host or the GPUs. */
 typedef enum hwfit_storage_transport {
     HWFIT_STORAGE_TRANSPORT_LOCAL = 0,       /**< Local drives: efficiency
@@ -326,6 +338,19 @@ HWFIT_API void hwfit_transfer_init(hwfit_transfer_in *in);
  */
 HWFIT_API hwfit_status hwfit_transfer_estimate(const hwfit_transfer_in *in,
                                                hwfit_transfer_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_transfer_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_transfer_estimate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_transfer_estimate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_transfer_estimate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_transfer_validate(const hwfit_transfer_in *in,
+                                               hwfit_problem *problem);
 
 /** @} */
 
