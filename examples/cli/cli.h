@@ -68,7 +68,8 @@ typedef struct cli_args {
  * accepted. Returns 0, CLI_HELP_SHOWN, or CLI_EXIT_USAGE after printing one line to stderr. */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args);
 
-/* Print "hwfit NAME: message" to stderr (one line) and return CLI_EXIT_USAGE. */
+/* Print "hwfit NAME: message" ("hwfit: message" when command is NULL) to stderr as one
+ * line, control characters escaped, and return CLI_EXIT_USAGE. */
 int cli_fail(const char *command, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -7,11 +7,21 @@
 #include "cli.h"
 
 int cli_fail(const char *command, const char *fmt, ...) {
+    /* One line, whatever the user typed: control characters in arguments (a newline in
+     * "--size $'1\n2'") are written as escapes, and very long messages are cut. */
+    char msg[1024];
     va_list ap;
-    fprintf(stderr, "hwfit %s: ", command);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (n < 0) msg[0] = '\0';
+    if (command != NULL) fprintf(stderr, "hwfit %s: ", command);
+    else fputs("hwfit: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
+    if (n >= (int)sizeof msg) fputs("...", stderr);
     fputc('\n', stderr);
     return CLI_EXIT_USAGE;
 }
@@ -146,12 +156,17 @@ static int set_value(const cli_spec *spec, const cli_opt *o, const char *value) 
     case CLI_CHOICE: {
         int k = cli_choice_index(o->choices, value);
         if (k < 0) {
-            fprintf(stderr, "hwfit %s: --%s: unknown value '%s' (expected one of: ", spec->name,
-                    o->name, value);
-            for (int j = 0; o->choices[j]; j++)
-                fprintf(stderr, "%s%s", j ? ", " : "", o->choices[j]);
-            fprintf(stderr, ")\n");
-            return CLI_EXIT_USAGE;
+            char list[256];
+            size_t used = 0;
+            list[0] = '\0';
+            for (int j = 0; o->choices[j] && used < sizeof list; j++) {
+                int w = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "",
+                                 o->choices[j]);
+                if (w < 0) break;
+                used += (size_t)w;
+            }
+            return cli_fail(spec->name, "--%s: unknown value '%s' (expected one of: %s)",
+                            o->name, value, list);
         }
         *(int *)o->dest = k;
         return 0;
