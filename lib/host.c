@@ -202,6 +202,8 @@ static hwfit_status host(const hwfit_host_in *in, hwfit_host_out *out, hwfit_pro
     if (in->ram_bytes > 0.0 && in->vram_bytes > 0.0) {
         r.ram_evaluated = 1;
         r.ram_to_vram = in->ram_bytes / in->vram_bytes;
+        if (!hwfit__finite(r.ram_to_vram))
+            return hwfit__why(why, HWFIT_ERANGE, "vram_bytes", HWFIT__OVERFLOW);
         r.ram_needed_bytes = in->ram_to_vram_rule * in->vram_bytes;
         r.meets_ram_rule = in->ram_bytes >= r.ram_needed_bytes;
     }

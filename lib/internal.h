@@ -29,6 +29,18 @@ static inline int hwfit__in_range(double x, double lo, double hi) {
 /* 1 when x is finite. Written without isfinite() so it works the same everywhere. */
 static inline int hwfit__finite(double x) { return x == x && x - x == 0.0; }
 
+/* 1 when all n doubles are finite. Calculations check their results with it before they
+ * return them: an input that need only be positive can be so small (1e-300) that a
+ * quotient overflows, and HWFIT_OK promises finite results. */
+static inline int hwfit__all_finite(const double *x, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!hwfit__finite(x[i])) return 0;
+    return 1;
+}
+
+/* Rule of the HWFIT_ERANGE those checks return. */
+#define HWFIT__OVERFLOW "makes a result overflow a double (a value too close to 0)"
+
 /* ---- why an input was refused (hwfit_problem) ----------------------------------------
  *
  * Calculations are written once, as a static function taking a `hwfit_problem *why` that

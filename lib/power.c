@@ -473,6 +473,10 @@ static hwfit_status psu(const hwfit_psu_in *in, hwfit_psu_out *out, hwfit_proble
     r.meets_peak = r.usable_w * in->peak_ratio >= r.peak_load_w;
     r.overloaded = r.psu_load_fraction > 1.0;
     r.efficiency_extrapolated = outside || outside_failover;
+    const double results[] = {r.usable_to_load, r.psu_load_w, r.psu_load_fraction,
+                              r.failover_load_fraction, r.wall_w, r.loss_w, r.failover_wall_w};
+    if (!hwfit__all_finite(results, sizeof results / sizeof results[0]))
+        return hwfit__why(why, HWFIT_ERANGE, "load_w", "or a rating or efficiency " HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
 }
@@ -540,6 +544,9 @@ static hwfit_status thermal(const hwfit_thermal_in *in, hwfit_thermal_out *out,
     r.airflow_m3_per_h = r.airflow_m3_per_s * HWFIT_SECONDS_PER_HOUR;
     r.airflow_cfm = r.airflow_m3_per_s / HWFIT_M3_PER_S_PER_CFM;
     r.rack_heat_w = in->heat_w * (double)in->chassis_per_rack;
+    if (!hwfit__finite(r.airflow_m3_per_h) || !hwfit__finite(r.airflow_cfm))
+        return hwfit__why(why, HWFIT_ERANGE, "air_density_kg_per_m3",
+                          "x air_heat_capacity_j_per_kg_k x delta_t_c " HWFIT__OVERFLOW);
     r.cooling = r.rack_heat_w > in->liquid_above_w         ? HWFIT_POWER_COOLING_LIQUID_RECOMMENDED
                 : r.rack_heat_w > in->air_marginal_above_w ? HWFIT_POWER_COOLING_AIR_MARGINAL
                                                            : HWFIT_POWER_COOLING_AIR_OK;
@@ -617,6 +624,8 @@ static hwfit_status energy(const hwfit_energy_in *in, hwfit_energy_out *out,
     r.annual_energy_kwh = r.it_energy_kwh * in->pue;
     r.annual_cost = r.annual_energy_kwh * in->price_per_kwh;
     r.cost_per_hour = r.annual_cost / in->hours_per_year;
+    if (!hwfit__finite(r.cost_per_hour))
+        return hwfit__why(why, HWFIT_ERANGE, "hours_per_year", HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
 }
@@ -667,6 +676,8 @@ static hwfit_status tco(const hwfit_tco_in *in, hwfit_tco_out *out, hwfit_proble
     r.cost_per_year = r.tco / years;
     r.cost_per_hour = r.tco / hours;
     r.cost_per_gpu_hour = r.tco / (hours * (double)in->gpus * in->utilization);
+    if (!hwfit__finite(r.cost_per_gpu_hour))
+        return hwfit__why(why, HWFIT_ERANGE, "utilization", HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
 }

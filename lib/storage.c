@@ -359,7 +359,8 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh, hwfit_prob
         uint64_t d = l->draid_data;
         if (d == 0u) d = n - s - p < HWFIT_STORAGE_DRAID_DEFAULT_DATA ? n - s - p
                                                                       : HWFIT_STORAGE_DRAID_DEFAULT_DATA;
-        if (d + p > n - s) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
+        /* d + p may wrap for an absurd draid_data: compare without adding. */
+        if (d > n - s - p) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->zfs = 1;
         sh->draid = 1;
         sh->ndata = d;
@@ -512,9 +513,21 @@ static hwfit_status raid(const hwfit_raid_in *in, hwfit_raid_out *out, hwfit_pro
     if (!hwfit__finite(r.mttdl_s))
         return hwfit__why(why, HWFIT_ERANGE, "drives",
                           "give a mean time to data loss too large for a double");
+    /* Times and rates that need only be positive can still be absurd (a rebuild at
+     * 1e-300 B/s, an MTTF of 1e-300 s): refuse what no double holds. */
+    if (!(r.mttdl_s > 0.0))
+        return hwfit__why(why, HWFIT_ERANGE, "drive_mttf_s",
+                          "gives a mean time to data loss too small for a double");
     r.mttdl_h = r.mttdl_s / HWFIT_SECONDS_PER_HOUR;
     r.loss_probability = -expm1(-in->mission_s / r.mttdl_s);
     r.drive_afr = -expm1(-HWFIT_SECONDS_PER_YEAR / mttf);
+    const double results[] = {r.raw_bytes,    r.usable_bytes,  r.space_efficiency,
+                              r.read_bytes_per_s, r.write_bytes_per_s, r.read_iops,
+                              r.write_iops,   r.mixed_iops,    r.rebuild_s,
+                              r.mttr_s,       r.mttdl_h,       r.loss_probability};
+    if (!hwfit__all_finite(results, sizeof results / sizeof results[0]))
+        return hwfit__why(why, HWFIT_ERANGE, "rebuild_bytes_per_s",
+                          "or another rate " HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
 }
@@ -608,6 +621,14 @@ static hwfit_status transfer(const hwfit_transfer_in *in, hwfit_transfer_out *ou
         r.fits = in->bytes <= in->capacity_bytes;
         r.fill_fraction = in->bytes / in->capacity_bytes;
     }
+    /* Rates and capacities only need to be positive, so a tiny one (1e-300 B/s) can make
+     * the quotients overflow: refuse rather than return an infinite time. */
+    if (!hwfit__finite(r.time_s))
+        return hwfit__why(why, HWFIT_ERANGE, "rate_bytes_per_s",
+                          "is so small that the time overflows a double");
+    if (!hwfit__finite(r.fill_fraction))
+        return hwfit__why(why, HWFIT_ERANGE, "capacity_bytes",
+                          "is so small that the fill fraction overflows a double");
     *out = r;
     return HWFIT_OK;
 }

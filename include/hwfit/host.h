@@ -154,7 +154,8 @@ HWFIT_API void hwfit_host_init(hwfit_host_in *in);
  * @retval HWFIT_EDOM   sockets outside [1, 8]; a memory part given only in part (channels,
  *                      DIMMs and speed go together); a number NaN, infinite, negative or out
  *                      of range; inter-socket links taking more lanes than a socket has.
- * @retval HWFIT_ERANGE a lane or channel count overflows.
+ * @retval HWFIT_ERANGE a lane or channel count overflows, or RAM / VRAM overflows a double
+ *                      (VRAM near 1e-300 bytes).
  */
 HWFIT_API hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out);
 

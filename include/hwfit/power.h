@@ -345,6 +345,8 @@ HWFIT_API void hwfit_psu_init(hwfit_psu_in *in);
  *                            ratio that is NaN, infinite, negative, zero or out of range.
  * @retval HWFIT_EUNSUPPORTED no efficiency curve for the class and table, or a low-line
  *                            input voltage (below 180 V) without a low-line rating.
+ * @retval HWFIT_ERANGE       a result overflows a double (a load, rating or efficiency
+ *                            near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out);
 
@@ -423,6 +425,7 @@ HWFIT_API void hwfit_thermal_init(hwfit_thermal_in *in);
  * @retval HWFIT_EINVAL a pointer is NULL.
  * @retval HWFIT_EDOM   a number NaN, infinite, negative or out of range, or the liquid
  *                      threshold below the marginal one.
+ * @retval HWFIT_ERANGE the airflow overflows a double (air constants near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_thermal_evaluate(const hwfit_thermal_in *in, hwfit_thermal_out *out);
 
@@ -491,6 +494,7 @@ HWFIT_API void hwfit_energy_init(hwfit_energy_in *in);
  * @retval HWFIT_OK     computed.
  * @retval HWFIT_EINVAL a pointer is NULL.
  * @retval HWFIT_EDOM   a number NaN, infinite, negative or out of range.
+ * @retval HWFIT_ERANGE the cost per hour overflows a double (hours near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *out);
 
@@ -546,6 +550,7 @@ HWFIT_API void hwfit_tco_init(hwfit_tco_in *in);
  * @retval HWFIT_EINVAL a pointer is NULL.
  * @retval HWFIT_EDOM   a cost NaN, infinite or negative; years, GPUs, rate or utilisation
  *                      out of range.
+ * @retval HWFIT_ERANGE the cost per GPU-hour overflows a double (utilisation near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_tco_evaluate(const hwfit_tco_in *in, hwfit_tco_out *out);
 

@@ -239,7 +239,8 @@ HWFIT_API void hwfit_raid_init(hwfit_raid_in *in);
  *                       do not divide into the groups, a dRAID shape that does not fit the
  *                       drives, or a number that is NaN, infinite, negative, zero where it
  *                       must be positive, or out of its documented range.
- * @retval HWFIT_ERANGE  the MTTDL is too large to represent (very wide mirrors).
+ * @retval HWFIT_ERANGE  the MTTDL is too large to represent (very wide mirrors), or a result
+ *                       overflows a double (a rate or time near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out);
 
@@ -335,6 +336,8 @@ HWFIT_API void hwfit_transfer_init(hwfit_transfer_in *in);
  *                       ::hwfit_storage_transport.
  * @retval HWFIT_EDOM    a size or rate is NaN, infinite or negative, the rate is zero, or
  *                       an efficiency is outside (0, 1].
+ * @retval HWFIT_ERANGE  the time or the fill fraction overflows a double (a rate or a
+ *                       capacity near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_transfer_estimate(const hwfit_transfer_in *in,
                                                hwfit_transfer_out *out);
