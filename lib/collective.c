@@ -142,6 +142,13 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
         BAD("net_overhead_s", "must be a number of seconds in [0, 1]");
     if (!hwfit__in_range(t->host_memory_bytes_per_s, 1e6, 1e15))
         BAD("host_memory_bytes_per_s", "must be a number of bytes/s in [1e6, 1e15]");
+    /* Numbers used only with a peer link or across nodes are still checked always. */
+    if (!hwfit__in_range(t->peer_bytes_per_s, 0.0, 1e15))
+        BAD("peer_bytes_per_s", "must be a number of bytes/s in [0, 1e15]");
+    if (!hwfit__in_range(t->nic_bits_per_s, 0.0, 1e16))
+        BAD("nic_bits_per_s", "must be a number of bits/s in [0, 1e16]");
+    if (!hwfit__in_range(t->nic_mtu_bytes, 0.0, 1e6))
+        BAD("nic_mtu_bytes", "must be 0 (the transport's default) or a number of bytes");
     nt->G = t->gpus_per_node;
     nt->gps = t->gpus_per_node / t->sockets;
     nt->K = t->pcie_switches;

@@ -5,6 +5,7 @@
  * Sources are cited at each table and in docs/formulas.md (## link).
  */
 #include <ctype.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,14 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
     double payload = 0.0, overhead = 0.0, flit = 1.0;
     double lanes_total; /* lanes across the whole width */
     char prefix[16];
+    /* Every number is checked, also those the kind ignores: garbage in an unused field is
+     * a caller's bug all the same. */
+    if ((unsigned)in->kind > (unsigned)HWFIT_LINK_UPI)
+        return hwfit__why(why, HWFIT_EINVAL, "kind", HWFIT__ENUM);
+    if (!hwfit__in_range(in->port_bits_per_s, 0.0, DBL_MAX))
+        BAD("port_bits_per_s", "must be a finite number of bits/s, >= 0");
+    if (!hwfit__in_range(in->payload_bytes, 0.0, DBL_MAX))
+        BAD("payload_bytes", "must be 0 (the kind's default) or a finite number of bytes");
     switch (in->kind) {
     case HWFIT_LINK_PCIE: {
         uint32_t w = in->width;
