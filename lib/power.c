@@ -81,6 +81,7 @@ hwfit_status hwfit_power_component_parse(const char *text, hwfit_power_component
     *first = '\0';
     char *rest = first + 1, *second = strchr(rest, ':');
     hwfit_power_component c;
+    memset(&c, 0, sizeof c); /* padding too: outputs never carry stack bytes */
     hwfit_status st = hwfit_power_component_kind_parse(buf, &c.kind);
     if (st != HWFIT_OK) return st;
     c.count = 1;

@@ -87,7 +87,10 @@ hwfit_status hwfit_raid_level_parse(const char *text, hwfit_raid_layout *layout)
     if (text == NULL || layout == NULL) return HWFIT_EINVAL;
     char buf[64];
     if (!lower_copy(text, buf, sizeof buf)) return HWFIT_ENOTFOUND;
-    hwfit_raid_layout result = {HWFIT_STORAGE_RAID6, 2, 0, 0, 0, 0};
+    hwfit_raid_layout result;
+    memset(&result, 0, sizeof result); /* padding too: outputs never carry stack bytes */
+    result.level = HWFIT_STORAGE_RAID6;
+    result.copies = 2;
     const char *s = buf;
     if (strncmp(s, "draid", 5) == 0) {
         hwfit_status st = parse_draid(s + 5, &result);
