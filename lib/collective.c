@@ -154,9 +154,10 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     nt->K = t->pcie_switches;
     nt->gpk = nt->K ? nt->G / nt->K : 0;
     int ok = 1;
+    if (t->gpu_pcie_gen < 1 || t->gpu_pcie_gen > 6) BAD("gpu_pcie_gen", "must be 1-6");
     nt->bgpu = line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->gpu_pcie_lanes, &ok) *
                t->pcie_efficiency;
-    if (!ok) BAD("gpu_pcie_gen", "and gpu_pcie_lanes must be a PCIe link: gen 1-6, 1-16 lanes");
+    if (!ok) BAD("gpu_pcie_lanes", "must be 1, 2, 4, 8 or 16 lanes");
     nt->bup = nt->K ? line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->switch_uplink_lanes, &ok) *
                           t->pcie_efficiency
                     : 0.0;

@@ -76,6 +76,12 @@ int cli_fail(const char *command, const char *fmt, ...)
 #endif
     ;
 
+/* Report a value a library parser refused, naming the option and what it expects:
+ * "hwfit power: --class: unknown value 'ruby' (expected none, 80plus, ... titanium)".
+ * The wording follows the status: ENOTFOUND unknown, EPARSE malformed, EDOM out of range. */
+int cli_fail_value(const char *command, const char *option, const char *text,
+                   hwfit_status status, const char *expected);
+
 /* Report a failed library call: "hwfit NAME: what: HWFIT_EDOM: value out of domain ...". */
 int cli_fail_status(const char *command, const char *what, hwfit_status status);
 

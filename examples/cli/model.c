@@ -6,7 +6,11 @@ static int dtype_option(const char *option, const char *text, hwfit_dtype *out) 
     if (st == HWFIT_ENOTFOUND)
         return cli_fail("model", "--%s: unknown number format '%s' (see hwfit dtypes)", option,
                         text);
-    if (st != HWFIT_OK) return cli_fail_status("model", text, st);
+    if (st != HWFIT_OK) {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", option);
+        return cli_fail_value("model", opt, text, st, "int4-gG with a group G of 1-1048576");
+    }
     return 0;
 }
 

@@ -57,6 +57,28 @@ int cli_fail_problem(const cli_spec *spec, const char *const *aliases, const hwf
     return cli_fail(spec->name, "%s %s (%s)", field, rule, status);
 }
 
+int cli_fail_value(const char *command, const char *option, const char *text,
+                   hwfit_status status, const char *expected) {
+    const char *name = hwfit_status_name(status);
+    switch (status) {
+    case HWFIT_ENOTFOUND:
+        return cli_fail(command, "%s: unknown value '%s' (expected %s) (%s)", option, text,
+                        expected, name);
+    case HWFIT_EPARSE:
+        return cli_fail(command, "%s: cannot read '%s' (expected %s) (%s)", option, text,
+                        expected, name);
+    case HWFIT_EDOM:
+        return cli_fail(command, "%s: '%s' is out of range (expected %s) (%s)", option, text,
+                        expected, name);
+    case HWFIT_ERANGE:
+        return cli_fail(command, "%s: '%s' is too large to represent (expected %s) (%s)",
+                        option, text, expected, name);
+    default:
+        return cli_fail(command, "%s: '%s': %s (%s)", option, text, hwfit_status_str(status),
+                        name);
+    }
+}
+
 int cli_fail_error(const char *command, const hwfit_error *error) {
     if (error->line > 0)
         return cli_fail(command, "%u:%u: %s", (unsigned)error->line, (unsigned)error->column,

@@ -116,11 +116,14 @@ int cmd_power(int argc, char **argv) {
         }
     }
     if (cls != NULL && (st = hwfit_psu_class_parse(cls, &psu.psu_class)) != HWFIT_OK)
-        return cli_fail_status("power", cls, st);
+        return cli_fail_value("power", "--class", cls, st,
+                              "none, 80plus, bronze, silver, gold, platinum or titanium");
     if (table != NULL && (st = hwfit_psu_table_parse(table, &psu.table)) != HWFIT_OK)
-        return cli_fail_status("power", table, st);
+        return cli_fail_value("power", "--table", table, st,
+                              "auto, 115v, 230v-redundant or 230v-eu");
     if (price != NULL && (st = hwfit_price_per_kwh_parse(price, &energy.price_per_kwh)) != HWFIT_OK)
-        return cli_fail_status("power", price, st);
+        return cli_fail_value("power", "--price", price, st,
+                              "a price per kWh such as 0.18, 0.18/kWh or 180/MWh");
     if (seen_efficiency && psu.psu_class != HWFIT_POWER_CLASS_NONE)
         return cli_fail("power", "--efficiency applies only with --class none");
 
@@ -130,7 +133,11 @@ int cmd_power(int argc, char **argv) {
             hwfit_power_component c;
             st = hwfit_power_component_parse(components.items[i], &c);
             if (st == HWFIT_OK) st = hwfit_power_budget_add(&budget, c.kind, c.count, c.watts);
-            if (st != HWFIT_OK) return cli_fail_status("power", components.items[i], st);
+            if (st != HWFIT_OK)
+                return cli_fail_value("power", "--component", components.items[i], st,
+                                      "KIND:COUNT:WATTS or KIND:WATTS, KIND one of gpu, cpu, "
+                                      "dimm, drive, nic, fan, switch, board, other, COUNT at "
+                                      "most 1000000, WATTS at most 10MW");
         }
         if (hwfit_power_budget_evaluate(&budget, &b) != HWFIT_OK) {
             (void)hwfit_power_budget_validate(&budget, &why);

@@ -65,7 +65,10 @@ int cmd_raid(int argc, char **argv) {
         return cli_fail("raid", "--drive-size is required, e.g. --drive-size 15.36TB");
 
     hwfit_status st = hwfit_raid_level_parse(level, &in.layout);
-    if (st != HWFIT_OK) return cli_fail_status("raid", level, st);
+    if (st != HWFIT_OK)
+        return cli_fail_value("raid", "--level", level, st,
+                              "0, 1, 5, 6, 10, 50, 60, raidz1-3, or draid[P][:Dd][:Cc][:Ss] with "
+                              "parity P 1-3 and non-zero counts");
     if (seen_groups) in.layout.groups = groups;
     if (seen_copies) in.layout.copies = copies;
     hwfit_raid_out r;

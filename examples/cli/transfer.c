@@ -37,7 +37,9 @@ int cmd_transfer(int argc, char **argv) {
     if (!seen_rate)
         return cli_fail("transfer", "--rate is required, e.g. --rate 14GB/s");
     hwfit_status st = hwfit_storage_transport_parse(transport, &in.transport);
-    if (st != HWFIT_OK) return cli_fail_status("transfer", transport, st);
+    if (st != HWFIT_OK)
+        return cli_fail_value("transfer", "--transport", transport, st,
+                              "local, nvmeof-roce or nvmeof-tcp");
     if (seen_efficiency) {
         if (in.transport == HWFIT_STORAGE_TRANSPORT_NVMEOF_ROCE) in.roce_efficiency = efficiency;
         else if (in.transport == HWFIT_STORAGE_TRANSPORT_NVMEOF_TCP) in.tcp_efficiency = efficiency;
