@@ -569,11 +569,8 @@ static double busbw_factor(hwfit_collective_op op, uint64_t n) {
     case HWFIT_COLLECTIVE_ALLGATHER:
     case HWFIT_COLLECTIVE_REDUCESCATTER:
     case HWFIT_COLLECTIVE_ALLTOALL: return (dn - 1.0) / dn;
-    case HWFIT_COLLECTIVE_BROADCAST:
-    case HWFIT_COLLECTIVE_REDUCE:
-    case HWFIT_COLLECTIVE_SENDRECV: return 1.0;
+    default: return 1.0; /* broadcast, reduce, send/receive (op is checked by the callers) */
     }
-    return 1.0;
 }
 
 /* Recursive doubling all-gather volumes (Bruck-style shifts when p is not a power of 2):
@@ -720,8 +717,10 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         *lat = (base_lat[A_NVLS][proto] + hw_lat[HW_NVLINK][A_NVLS][proto]) * US;
         return HWFIT_OK;
     }
-    case HWFIT_COLLECTIVE_ALGO_HIERARCHICAL: {
-        if (op != HWFIT_COLLECTIVE_ALLREDUCE || c->n < 2 || c->q < 2) return HWFIT_EUNSUPPORTED;
+    default: { /* hierarchical; AUTO never gets here: the caller picks real algorithms */
+        if (a != HWFIT_COLLECTIVE_ALGO_HIERARCHICAL || op != HWFIT_COLLECTIVE_ALLREDUCE ||
+            c->n < 2 || c->q < 2)
+            return HWFIT_EUNSUPPORTED;
         comm local = {c->q, c->q, 1};
         phase rs = pat_ring(nt, &local, &x->ld, (q - 1.0) / q * s);
         sum_add(bw, rs, 2.0); /* reduce-scatter, then all-gather, inside the node */
@@ -730,10 +729,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
                2.0 * (n - 1.0) * step_inter(x, A_RING, proto);
         return HWFIT_OK;
     }
-    case HWFIT_COLLECTIVE_ALGO_AUTO:
-        break;
     }
-    return HWFIT_EUNSUPPORTED;
 }
 
 /* Time of one algorithm with one protocol. */
@@ -794,10 +790,8 @@ static int in_library(hwfit_collective_library lib, hwfit_collective_op op,
     case HWFIT_COLLECTIVE_REDUCESCATTER:
     case HWFIT_COLLECTIVE_BROADCAST:
     case HWFIT_COLLECTIVE_REDUCE: return a == HWFIT_COLLECTIVE_ALGO_RING;
-    case HWFIT_COLLECTIVE_ALLTOALL:
-    case HWFIT_COLLECTIVE_SENDRECV: return a == HWFIT_COLLECTIVE_ALGO_DIRECT;
+    default: return a == HWFIT_COLLECTIVE_ALGO_DIRECT; /* all-to-all, send/receive */
     }
-    return 0;
 }
 
 /* Validate the input, resolve the communicator and describe its intra-node hops. */

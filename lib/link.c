@@ -169,7 +169,7 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
     hwfit_link_out r;
     memset(&r, 0, sizeof r);
     double payload = 0.0, overhead = 0.0, flit = 1.0;
-    double lanes_total; /* lanes across the whole width */
+    double lanes_total = 0.0; /* lanes across the whole width */
     char prefix[16];
     /* Every number is checked, also those the kind ignores: garbage in an unused field is
      * a caller's bug all the same. */
@@ -287,8 +287,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
                  (unsigned)in->width);
         break;
     }
-    default:
-        return hwfit__why(why, HWFIT_EINVAL, "kind", HWFIT__ENUM);
     }
     r.line_bytes_per_s =
         lanes_total * r.lane_raw_bits_per_s * r.encoding_efficiency / HWFIT_BITS_PER_BYTE;

@@ -624,9 +624,9 @@ static hwfit_status energy(const hwfit_energy_in *in, hwfit_energy_out *out,
     r.it_energy_kwh = r.average_power_w * in->hours_per_year / HWFIT_KILO;
     r.annual_energy_kwh = r.it_energy_kwh * in->pue;
     r.annual_cost = r.annual_energy_kwh * in->price_per_kwh;
+    /* annual_cost / hours = average x PUE x price / 1000 <= 1e13: finite, however few the
+     * hours (their product with the power underflows before the quotient could overflow). */
     r.cost_per_hour = r.annual_cost / in->hours_per_year;
-    if (!hwfit__finite(r.cost_per_hour))
-        return hwfit__why(why, HWFIT_ERANGE, "hours_per_year", HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
 }

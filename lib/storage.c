@@ -349,9 +349,7 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh, hwfit_prob
         sh->rebuild_read_drives = (double)(w - 1u);
         return HWFIT_OK;
     }
-    case HWFIT_STORAGE_DRAID1:
-    case HWFIT_STORAGE_DRAID2:
-    case HWFIT_STORAGE_DRAID3: {
+    default: { /* dRAID 1-3 (the caller has checked the level) */
         uint64_t p = (uint64_t)l->level - (uint64_t)HWFIT_STORAGE_DRAID1 + 1u;
         uint64_t s = l->draid_spares;
         if (l->draid_children != 0u && l->draid_children != n)
@@ -382,7 +380,6 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh, hwfit_prob
         return HWFIT_OK;
     }
     }
-    return hwfit__why(why, HWFIT_EINVAL, "layout.level", HWFIT__ENUM);
 }
 
 /* Drive-seconds per front-end operation made of `reads` back-end reads and `writes`
@@ -517,20 +514,16 @@ static hwfit_status raid(const hwfit_raid_in *in, hwfit_raid_out *out, hwfit_pro
         return hwfit__why(why, HWFIT_ERANGE, "drives",
                           "give a mean time to data loss too large for a double");
     /* Times and rates that need only be positive can still be absurd (a rebuild at
-     * 1e-300 B/s, an MTTF of 1e-300 s): refuse what no double holds. */
-    if (!(r.mttdl_s > 0.0))
-        return hwfit__why(why, HWFIT_ERANGE, "drive_mttf_s",
-                          "gives a mean time to data loss too small for a double");
+     * 1e-308 B/s makes the repair time infinite and the MTTDL 0; an MTTF of 1e-308 s makes
+     * the MTTDL 0): refuse what no double holds. */
     r.mttdl_h = r.mttdl_s / HWFIT_SECONDS_PER_HOUR;
     r.loss_probability = -expm1(-in->mission_s / r.mttdl_s);
     r.drive_afr = -expm1(-HWFIT_SECONDS_PER_YEAR / mttf);
-    const double results[] = {r.raw_bytes,    r.usable_bytes,  r.space_efficiency,
-                              r.read_bytes_per_s, r.write_bytes_per_s, r.read_iops,
-                              r.write_iops,   r.mixed_iops,    r.rebuild_s,
-                              r.mttr_s,       r.mttdl_h,       r.loss_probability};
-    if (!hwfit__all_finite(results, sizeof results / sizeof results[0]))
-        return hwfit__why(why, HWFIT_ERANGE, "rebuild_bytes_per_s",
-                          "or another rate " HWFIT__OVERFLOW);
+    const double results[] = {r.rebuild_s, r.mttr_s, r.mttdl_h, r.loss_probability};
+    if (!(r.mttdl_s > 0.0) || !hwfit__all_finite(results, sizeof results / sizeof results[0]))
+        return hwfit__why(why, HWFIT_ERANGE, "drive_mttf_s",
+                          "or rebuild_bytes_per_s gives a mean time to data loss too small "
+                          "for a double");
     *out = r;
     return HWFIT_OK;
 }

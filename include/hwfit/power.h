@@ -494,7 +494,6 @@ HWFIT_API void hwfit_energy_init(hwfit_energy_in *in);
  * @retval HWFIT_OK     computed.
  * @retval HWFIT_EINVAL a pointer is NULL.
  * @retval HWFIT_EDOM   a number NaN, infinite, negative or out of range.
- * @retval HWFIT_ERANGE the cost per hour overflows a double (hours near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *out);
 
