@@ -309,3 +309,66 @@ Test(edges, reading_a_config_larger_than_the_first_buffer) {
     cr_assert_eq(st, HWFIT_OK, "%s", err.message);
     cr_assert_eq(m.layers, 2);
 }
+
+/* ---- weights and adapters beyond 2^64 bytes ------------------------------------------------ */
+
+Test(edges, weights_that_overflow_a_byte_count_are_erange) {
+    hwfit_model m;
+    hwfit_memory_in in;
+    hwfit_memory_out out;
+    /* 3 x 2^61 MLP parameters per layer fit a count; in fp32 their bytes do not. */
+    tiny_dense(&m, (uint64_t)1 << 21, 1, (uint64_t)1 << 40);
+    hwfit_memory_init(&in);
+    in.weights = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_ERANGE);
+    /* 2^55 bytes per layer fit; 1024 layers of them do not. */
+    tiny_dense(&m, (uint64_t)1 << 20, 1, (uint64_t)1 << 32);
+    m.layers = 1024;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_ERANGE);
+    /* An embedding of 2^62 parameters: 2^64 bytes in fp32. */
+    tiny_dense(&m, (uint64_t)1 << 31, (uint64_t)1 << 31, 1);
+    m.tie_embeddings = 1;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_ERANGE);
+}
+
+Test(edges, lora_adapters_beyond_2_64_parameters_are_erange) {
+    /* A 1-wide model with a 2^40-wide MLP: r (in + out) at rank 2^32 overflows per matrix,
+     * though the model's own parameters fit. */
+    hwfit_model m;
+    tiny_dense(&m, 1, 1, (uint64_t)1 << 40);
+    uint64_t n = 7;
+    cr_assert_eq(hwfit_memory_lora_params(&m, UINT32_MAX, HWFIT_LORA_ALL, &n), HWFIT_ERANGE);
+    cr_assert_eq(n, 7);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_rank = UINT32_MAX;
+    hwfit_memory_out out;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_ERANGE);
+}
+
+/* ---- quantities in JSON: the message names the unit of every kind ---------------------------- */
+
+Test(edges, json_quantity_errors_name_every_unit) {
+    const char *text = "{\"q\": \"lots\", \"n\": -5}";
+    hwfit__json_doc *doc;
+    hwfit_error err;
+    cr_assert_eq(hwfit__json_parse(text, strlen(text), &doc, &err), HWFIT_OK);
+    const hwfit__json_value *root = hwfit__json_root(doc);
+    hwfit__json_ctx ctx = {"x.json", 0, &err};
+    const hwfit_unit units[] = {HWFIT_UNIT_WATTS, HWFIT_UNIT_FLOP_PER_S, HWFIT_UNIT_FLOP,
+                                HWFIT_UNIT_SECONDS};
+    const char *words[] = {"700W", "989TFLOPS", "6PFLOP", "250ms"};
+    const char *base[] = {" W", " FLOP/s", " FLOP", " s"};
+    for (size_t i = 0; i < 4; i++) {
+        double q = -1;
+        cr_assert_eq(hwfit__json_read_quantity(&ctx, root, "q", 1, units[i], 0, 1e30, &q, NULL),
+                     HWFIT_EPARSE);
+        cr_assert(strstr(err.message, words[i]) != NULL, "%s", err.message);
+        cr_assert_eq(hwfit__json_read_quantity(&ctx, root, "n", 1, units[i], 0, 1e30, &q, NULL),
+                     HWFIT_EPARSE);
+        cr_assert(strstr(err.message, base[i]) != NULL, "%s", err.message);
+        cr_assert_eq(q, -1);
+    }
+    hwfit__json_free(doc);
+}
