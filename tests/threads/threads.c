@@ -78,7 +78,7 @@ static void models(void) {
 static size_t job_units(unsigned char *out) {
     size_t n = 0;
     static const char *const texts[] = {"15.36TB", "96GiB", "400Gb/s", "3.2kW", "2e6h",
-                                        "1." "00000000000000000000000000000000000001e-3"};
+                                        "1.00000000000000000000000000000000000001e-3"};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         double v = 0;
         hwfit_status st = hwfit_units_parse(texts[i], (hwfit_unit)(i % 6), &v);
