@@ -31,5 +31,13 @@
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
 #include "hwfit/collective.h"
+#include "hwfit/svg.h"
+#include "hwfit/shard.h"
+#include "hwfit/perf.h"
+#include "hwfit/node.h"
+#include "hwfit/node_spec.h"
+#include "hwfit/assess.h"
+#include "hwfit/chart.h"
+#include "hwfit/report.h"
 
 #endif /* HWFIT_H */

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "link_internal.h"
 
 #define MAXG HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE
 #define MAXS 8
@@ -95,7 +95,7 @@ static double line_rate(hwfit_link_kind kind, uint32_t gen, uint32_t width, int 
     l.kind = kind;
     l.generation = gen;
     l.width = width;
-    if (hwfit_link_rate(&l, &o) != HWFIT_OK) {
+    if (hwfit__link_rate(&l, &o, 0) != HWFIT_OK) {
         *ok = 0;
         return 0.0;
     }
@@ -212,7 +212,7 @@ static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
         l.transport = t->nic_kind == HWFIT_NIC_TCP ? HWFIT_LINK_TRANSPORT_TCP
                                                    : HWFIT_LINK_TRANSPORT_ROCEV2;
     }
-    if (hwfit_link_rate(&l, &o) != HWFIT_OK) {
+    if (hwfit__link_rate(&l, &o, 0) != HWFIT_OK) {
         hwfit_problem lp;
         (void)hwfit_link_validate(&l, &lp);
         if (strcmp(lp.field, "port_bits_per_s") == 0)
@@ -314,9 +314,24 @@ static void flow_net(const net *nt, loads *ld, uint64_t i, double b, int out) {
     }
 }
 
-static void loads_clear(loads *ld) {
-    memset(ld, 0, sizeof *ld);
+/* Zero the loads of the node's G GPUs, K switches and S sockets: the only entries flows
+ * write and loads_time reads (clearing the whole table, sized for 128 GPUs, would cost
+ * more than routing the flows). */
+static void loads_clear(const net *nt, loads *ld) {
+    size_t g = (size_t)nt->G * sizeof(double), k = (size_t)nt->K * sizeof(double);
+    size_t s = (size_t)nt->t->sockets;
+    memset(ld->gpu_up, 0, g);
+    memset(ld->gpu_dn, 0, g);
+    memset(ld->peer_up, 0, g);
+    memset(ld->peer_dn, 0, g);
+    memset(ld->sw_up, 0, k);
+    memset(ld->sw_dn, 0, k);
+    for (size_t a = 0; a < s; a++) memset(ld->sock[a], 0, s * sizeof(double));
+    memset(ld->mem, 0, s * sizeof(double));
+    ld->nic_up = ld->nic_dn = 0.0;
+    ld->flow_s = 0.0;
     ld->flow_bound = HWFIT_COLLECTIVE_BOUND_LATENCY;
+    ld->flow_rate = 0.0;
 }
 
 static void consider(phase *ph, double bytes, double rate, hwfit_collective_bottleneck b) {
@@ -369,7 +384,7 @@ static uint64_t net_channels(const net *nt, const comm *c) {
  * rail: ring e enters each node at GPU e*q/m, visits the node's GPUs in order and leaves
  * from the GPU before its entry, so every GPU still sends and receives x in total. */
 static phase pat_ring(const net *nt, const comm *c, loads *ld, double x) {
-    loads_clear(ld);
+    loads_clear(nt, ld);
     if (c->n == 1) {
         for (uint64_t i = 0; i < c->q; i++) flow_local(nt, c, ld, i, (i + 1) % c->q, x, 1);
         return loads_time(nt, ld);
@@ -390,7 +405,7 @@ static phase pat_ring(const net *nt, const comm *c, loads *ld, double x) {
  * down), and y bytes per direction between nodes from the chain's head; one chain per
  * NIC rail as for rings. */
 static phase pat_tree(const net *nt, const comm *c, loads *ld, double x, double y) {
-    loads_clear(ld);
+    loads_clear(nt, ld);
     uint64_t m = c->n > 1 ? net_channels(nt, c) : 1;
     double xc = x / (double)m, yc = y / (double)m;
     for (uint64_t e = 0; e < m; e++) {
@@ -410,7 +425,7 @@ static phase pat_tree(const net *nt, const comm *c, loads *ld, double x, double 
 
 /* Every rank exchanges x bytes with rank ^ d (ranks >= p have no partner). */
 static phase pat_xor(const net *nt, const comm *c, loads *ld, uint64_t d, double x) {
-    loads_clear(ld);
+    loads_clear(nt, ld);
     for (uint64_t i = 0; i < c->q; i++) {
         uint64_t partner = i ^ d;
         if (partner >= c->p) continue;
@@ -426,7 +441,7 @@ static phase pat_xor(const net *nt, const comm *c, loads *ld, uint64_t d, double
 
 /* Every rank sends x bytes to rank + d (mod p). */
 static phase pat_shift(const net *nt, const comm *c, loads *ld, uint64_t d, double x) {
-    loads_clear(ld);
+    loads_clear(nt, ld);
     if (c->n == 1) {
         for (uint64_t i = 0; i < c->q; i++) flow_local(nt, c, ld, i, (i + d) % c->q, x, 0);
         return loads_time(nt, ld);
@@ -441,7 +456,7 @@ static phase pat_shift(const net *nt, const comm *c, loads *ld, uint64_t d, doub
 
 /* Every rank sends b bytes to every other rank at once. */
 static phase pat_all_pairs(const net *nt, const comm *c, loads *ld, double b) {
-    loads_clear(ld);
+    loads_clear(nt, ld);
     for (uint64_t i = 0; i < c->q; i++) {
         for (uint64_t j = 0; j < c->q; j++)
             if (i != j) flow_local(nt, c, ld, i, j, b, 0);
@@ -457,7 +472,7 @@ static phase pat_all_pairs(const net *nt, const comm *c, loads *ld, double b) {
 /* Every GPU of the node exchanges x bytes with its peer of the same index on other nodes
  * (the inter-node step of the hierarchical all-reduce: one ring per GPU rail). */
 static phase pat_rails(const net *nt, const comm *c, loads *ld, double x) {
-    loads_clear(ld);
+    loads_clear(nt, ld);
     for (uint64_t i = 0; i < c->q; i++) {
         flow_net(nt, ld, i, x, 1);
         flow_net(nt, ld, i, x, 0);
@@ -482,6 +497,12 @@ static uint64_t log2_ceil(uint64_t x) {
 
 /* ---- algorithms ------------------------------------------------------------------------ */
 
+/* Sum of phases; the bound is that of the longest phase. */
+typedef struct bw_sum {
+    double time_s, longest_s, rate;
+    hwfit_collective_bottleneck bound;
+} bw_sum;
+
 typedef struct ctx {
     const hwfit_collective_in *in;
     net nt;
@@ -490,13 +511,13 @@ typedef struct ctx {
     int intra_nvlink;   /* every intra-node ring hop is a peer (NVLink/xGMI) hop */
     double staged_frac; /* share of intra-node ring hops staged through host memory */
     int p2p_used;
+    /* The bandwidth terms of an algorithm do not depend on the protocol: algo_eval keeps
+     * those of the last algorithm evaluated, and algo_simple skips the patterns (only
+     * adding up latencies) while bw_known is set. */
+    int memo_algo; /* algorithm of memo_bw, or -1 */
+    bw_sum memo_bw;
+    int bw_known;
 } ctx;
-
-/* Sum of phases; the bound is that of the longest phase. */
-typedef struct bw_sum {
-    double time_s, longest_s, rate;
-    hwfit_collective_bottleneck bound;
-} bw_sum;
 
 static void sum_add(bw_sum *s, phase ph, double times) {
     s->time_s += ph.time_s * times;
@@ -506,6 +527,13 @@ static void sum_add(bw_sum *s, phase ph, double times) {
         s->rate = ph.rate;
     }
 }
+
+/* Add a pattern's phase to bw unless the bandwidth terms are already known (ctx): the
+ * pattern is then not even routed. */
+#define ADD_BW(x, bw, pattern, times)                                                        \
+    do {                                                                                     \
+        if (!(x)->bw_known) sum_add((bw), (pattern), (times));                               \
+    } while (0)
 
 typedef struct result {
     double time_s, latency_s, bw_s, rate;
@@ -582,9 +610,8 @@ static void rec_gather(ctx *x, double s, bw_sum *bw, double *lat, int proto) {
         uint64_t d = (uint64_t)1 << k;
         uint64_t blocks = d < p - d ? d : p - d;
         double b = s / (double)p * (double)blocks;
-        phase ph = is_pow2(p) ? pat_xor(&x->nt, &x->c, &x->ld, d, b)
-                              : pat_shift(&x->nt, &x->c, &x->ld, d, b);
-        sum_add(bw, ph, 1.0);
+        ADD_BW(x, bw, is_pow2(p) ? pat_xor(&x->nt, &x->c, &x->ld, d, b)
+                                 : pat_shift(&x->nt, &x->c, &x->ld, d, b), 1.0);
         *lat += step_dist(x, d, proto);
     }
 }
@@ -608,7 +635,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         if (op == HWFIT_COLLECTIVE_BROADCAST || op == HWFIT_COLLECTIVE_REDUCE) {
             /* Pipelined chain: S over every hop. NCCL: nsteps = p hops of latency, the
              * Simple protocol using the Tree row ("chunk latency"). */
-            sum_add(bw, pat_ring(nt, c, &x->ld, s), 1.0);
+            ADD_BW(x, bw, pat_ring(nt, c, &x->ld, s), 1.0);
             int row = proto == P_SIMPLE ? A_TREE : A_RING;
             double hop = c->n == 1 ? step_intra(x, row, proto, 0) : step_inter(x, row, proto);
             *lat = base_lat[A_RING][proto] * US + p * hop;
@@ -617,7 +644,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         int ar = op == HWFIT_COLLECTIVE_ALLREDUCE;
         double steps = ar ? 2.0 * (p - 1.0) : p - 1.0;
         double inter = ar ? 2.0 * (n - 1.0) : n - 1.0;
-        sum_add(bw, pat_ring(nt, c, &x->ld, s * (ar ? 2.0 : 1.0) * (p - 1.0) / p), 1.0);
+        ADD_BW(x, bw, pat_ring(nt, c, &x->ld, s * (ar ? 2.0 : 1.0) * (p - 1.0) / p), 1.0);
         *lat = base_lat[A_RING][proto] * US + (steps - inter) * step_intra(x, A_RING, proto, 1) +
                inter * step_inter(x, A_RING, proto);
         /* NCCL's ring plateau effect across nodes for large Simple all-reduces. */
@@ -630,7 +657,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
             /* Between nodes the double binary tree is charged the ring's volume,
              * 2(p-1)/p S per node and direction: measured two-node all-reduces
              * (NVIDIA/nccl-tests#175) show no gain over it. */
-            sum_add(bw, pat_tree(nt, c, &x->ld, s, 2.0 * (p - 1.0) / p * s), 1.0);
+            ADD_BW(x, bw, pat_tree(nt, c, &x->ld, s, 2.0 * (p - 1.0) / p * s), 1.0);
             *lat = base_lat[A_TREE][proto] * US +
                    2.0 * ((q - 1.0) * step_intra(x, A_TREE, proto, 0) +
                           (double)log2_floor(c->n) * step_inter(x, A_TREE, proto));
@@ -642,7 +669,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
             *lat = base_lat[A_TREE][proto] * US;
             for (uint64_t k = 0; k < steps; k++) {
                 uint64_t d = (uint64_t)1 << k;
-                sum_add(bw, pat_xor(nt, c, &x->ld, d, s), 1.0);
+                ADD_BW(x, bw, pat_xor(nt, c, &x->ld, d, s), 1.0);
                 *lat += step_dist(x, d, proto);
             }
             return HWFIT_OK;
@@ -657,7 +684,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
             uint64_t steps = log2_ceil(c->p);
             for (uint64_t k = 0; k < steps; k++) {
                 uint64_t d = (uint64_t)1 << k;
-                sum_add(bw, pat_shift(nt, c, &x->ld, d, s / 2.0), 1.0);
+                ADD_BW(x, bw, pat_shift(nt, c, &x->ld, d, s / 2.0), 1.0);
                 *lat += step_dist(x, d, proto);
             }
             return HWFIT_OK;
@@ -672,11 +699,11 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         uint64_t l = log2_floor(c->p), p2 = (uint64_t)1 << l;
         for (uint64_t k = 1; k <= l; k++) {
             uint64_t d = p2 >> k;
-            sum_add(bw, pat_xor(nt, c, &x->ld, d, s / (double)((uint64_t)1 << k)), 2.0);
+            ADD_BW(x, bw, pat_xor(nt, c, &x->ld, d, s / (double)((uint64_t)1 << k)), 2.0);
             *lat += 2.0 * step_dist(x, d, proto);
         }
         if (p2 != c->p) {
-            sum_add(bw, pat_xor(nt, c, &x->ld, p2, s), 2.0);
+            ADD_BW(x, bw, pat_xor(nt, c, &x->ld, p2, s), 2.0);
             *lat += 2.0 * step_dist(x, p2, proto);
         }
         return HWFIT_OK;
@@ -687,17 +714,17 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         *lat = base_lat[A_RING][proto] * US;
         switch (op) {
         case HWFIT_COLLECTIVE_SENDRECV:
-            sum_add(bw, pat_shift(nt, c, &x->ld, 1, s), 1.0);
+            ADD_BW(x, bw, pat_shift(nt, c, &x->ld, 1, s), 1.0);
             *lat += c->n > 1 ? step_inter(x, A_RING, proto) : step_intra(x, A_RING, proto, 0);
             return HWFIT_OK;
         case HWFIT_COLLECTIVE_ALLTOALL:
         case HWFIT_COLLECTIVE_ALLGATHER:
         case HWFIT_COLLECTIVE_REDUCESCATTER:
-            sum_add(bw, pat_all_pairs(nt, c, &x->ld, s / p), 1.0);
+            ADD_BW(x, bw, pat_all_pairs(nt, c, &x->ld, s / p), 1.0);
             *lat += peers_lat;
             return HWFIT_OK;
         case HWFIT_COLLECTIVE_ALLREDUCE: /* reduce-scatter then all-gather, both direct */
-            sum_add(bw, pat_all_pairs(nt, c, &x->ld, s / p), 2.0);
+            ADD_BW(x, bw, pat_all_pairs(nt, c, &x->ld, s / p), 2.0);
             *lat += 2.0 * peers_lat;
             return HWFIT_OK;
         default: return HWFIT_EUNSUPPORTED;
@@ -713,7 +740,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         /* Each GPU pushes S into the switch and pulls the reduced S back. */
         phase ph = {0.0, HWFIT_COLLECTIVE_BOUND_NVLS, nt->bpeer * t->nvls_efficiency};
         ph.time_s = s / ph.rate;
-        sum_add(bw, ph, 1.0);
+        ADD_BW(x, bw, ph, 1.0);
         *lat = (base_lat[A_NVLS][proto] + hw_lat[HW_NVLINK][A_NVLS][proto]) * US;
         return HWFIT_OK;
     }
@@ -722,9 +749,9 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
             c->n < 2 || c->q < 2)
             return HWFIT_EUNSUPPORTED;
         comm local = {c->q, c->q, 1};
-        phase rs = pat_ring(nt, &local, &x->ld, (q - 1.0) / q * s);
-        sum_add(bw, rs, 2.0); /* reduce-scatter, then all-gather, inside the node */
-        sum_add(bw, pat_rails(nt, c, &x->ld, 2.0 * (n - 1.0) / n * s / q), 1.0);
+        /* reduce-scatter, then all-gather, inside the node */
+        ADD_BW(x, bw, pat_ring(nt, &local, &x->ld, (q - 1.0) / q * s), 2.0);
+        ADD_BW(x, bw, pat_rails(nt, c, &x->ld, 2.0 * (n - 1.0) / n * s / q), 1.0);
         *lat = base_lat[A_RING][proto] * US + 2.0 * (q - 1.0) * step_intra(x, A_RING, proto, 0) +
                2.0 * (n - 1.0) * step_inter(x, A_RING, proto);
         return HWFIT_OK;
@@ -742,8 +769,16 @@ static hwfit_status algo_eval(ctx *x, hwfit_collective_algorithm a, hwfit_collec
     if (proto == P_LL128 && !nvlink_only) return HWFIT_EUNSUPPORTED;
     bw_sum bw;
     double lat;
+    x->bw_known = x->memo_algo == (int)a;
     hwfit_status st = algo_simple(x, a, proto, &bw, &lat);
+    x->bw_known = 0;
     if (st != HWFIT_OK) return st;
+    if (x->memo_algo == (int)a) {
+        bw = x->memo_bw;
+    } else {
+        x->memo_bw = bw;
+        x->memo_algo = (int)a;
+    }
     double s = x->in->bytes;
     double bw_s = bw.time_s;
     double rate = bw.rate;
@@ -796,8 +831,14 @@ static int in_library(hwfit_collective_library lib, hwfit_collective_op op,
 
 /* Validate the input, resolve the communicator and describe its intra-node hops. */
 static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x, hwfit_problem *why) {
-    memset(x, 0, sizeof *x);
+    /* x->ld is not cleared here: every pattern clears what it uses (loads_clear). */
+    memset(&x->c, 0, sizeof x->c);
     x->in = in;
+    x->intra_nvlink = 0;
+    x->staged_frac = 0.0;
+    x->p2p_used = 0;
+    x->memo_algo = -1;
+    x->bw_known = 0;
     if ((unsigned)in->op > (unsigned)HWFIT_COLLECTIVE_SENDRECV)
         return hwfit__why(why, HWFIT_EINVAL, "op", HWFIT__ENUM);
     if ((unsigned)in->algorithm > (unsigned)HWFIT_COLLECTIVE_ALGO_HIERARCHICAL)
@@ -916,6 +957,18 @@ hwfit_status hwfit_collective_validate(const hwfit_collective_in *in, hwfit_prob
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     hwfit_collective_out scratch;
     return estimate(in, &scratch, problem);
+}
+
+hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
+                                             hwfit_collective_out *outs,
+                                             hwfit_status *statuses) {
+    if (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)) return HWFIT_EINVAL;
+    hwfit_status first = HWFIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        statuses[i] = hwfit_collective_estimate(&ins[i], &outs[i]);
+        if (first == HWFIT_OK) first = statuses[i];
+    }
+    return first;
 }
 
 hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t ranks,

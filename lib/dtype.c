@@ -220,14 +220,22 @@ hwfit_status hwfit_dtype_bytes(hwfit_dtype dtype, uint64_t elements, uint64_t *b
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_dtype_matrix_bytes(hwfit_dtype dtype, uint64_t rows, uint64_t cols,
-                                      uint64_t *bytes) {
-    if (bytes == NULL) return HWFIT_EINVAL;
+hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block) {
     const format_row *r;
-    uint64_t el, bits, blocks, b;
+    uint64_t el, bits;
     hwfit_status st = block_of(dtype, &r, &el, &bits);
     if (st != HWFIT_OK) return st;
-    if (r->flattened) {
+    block->elements = el;
+    block->bits = bits;
+    block->flattened = r->flattened;
+    block->quantized = r->quantized;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__dtype_block_matrix_bytes(const hwfit__dtype_block *block, uint64_t rows,
+                                             uint64_t cols, uint64_t *bytes) {
+    uint64_t el = block->elements, blocks;
+    if (block->flattened) {
         /* bitsandbytes quantises the flattened tensor in blocks. */
         uint64_t n;
         if (hwfit__mul_u64(rows, cols, &n) != HWFIT_OK) return HWFIT_ERANGE;
@@ -238,7 +246,16 @@ hwfit_status hwfit_dtype_matrix_bytes(hwfit_dtype dtype, uint64_t rows, uint64_t
          * zeros of neighbouring rows into one int32, so bytes round once per tensor. */
         if (hwfit__mul_u64(rows, ceil_div(cols, el), &blocks) != HWFIT_OK) return HWFIT_ERANGE;
     }
-    st = blocks_to_bytes(blocks, bits, &b);
+    return blocks_to_bytes(blocks, block->bits, bytes);
+}
+
+hwfit_status hwfit_dtype_matrix_bytes(hwfit_dtype dtype, uint64_t rows, uint64_t cols,
+                                      uint64_t *bytes) {
+    if (bytes == NULL) return HWFIT_EINVAL;
+    hwfit__dtype_block block;
+    uint64_t b;
+    hwfit_status st = hwfit__dtype_block_of(dtype, &block);
+    if (st == HWFIT_OK) st = hwfit__dtype_block_matrix_bytes(&block, rows, cols, &b);
     if (st != HWFIT_OK) return st;
     *bytes = b;
     return HWFIT_OK;

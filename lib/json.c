@@ -480,7 +480,7 @@ static hwfit_status parse_string(parser *p, const char **text, size_t *length) {
                         "control character 0x%02X in string: write it as an escape such as "
                         "\\n, \\t or \\u%04X", c, c);
         } else {
-            size_t len = 0; /* set by utf8_sequence; gcc -O1 cannot tell */
+            size_t len = 0; /* set by utf8_sequence; GCC -O2 cannot see it */
             st = utf8_sequence(p, i, &len);
             if (st != HWFIT_OK) return st;
             if (!bytes_append(p, t + i, len)) return out_of_memory(p);

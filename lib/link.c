@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "link_internal.h"
 
 /* ---- PCIe --------------------------------------------------------------------------
  * PCI-SIG base specifications 1.0a-6.0: 2.5/5 GT/s with 8b/10b (gen 1-2), 8/16/32 GT/s
@@ -165,7 +165,11 @@ static void port_prefix(char *buf, size_t size, uint32_t width) {
 
 #define BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, (field), (rule))
 
-static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_problem *why) {
+/* The rates, and the name when `named` (collective.c needs rates only, many times a
+ * call: formatting the name would cost more than the arithmetic). Every refusal is
+ * reported through `why` (NULL from the calculations). */
+static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named,
+                         hwfit_problem *why) {
     hwfit_link_out r;
     memset(&r, 0, sizeof r);
     double payload = 0.0, overhead = 0.0, flit = 1.0;
@@ -196,7 +200,7 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
         overhead = g->tlp_bytes;
         flit = g->flit_share;
         lanes_total = (double)w;
-        snprintf(r.name, sizeof r.name, "PCIe %s x%u", g->version, (unsigned)w);
+        if (named) snprintf(r.name, sizeof r.name, "PCIe %s x%u", g->version, (unsigned)w);
         break;
     }
     case HWFIT_LINK_NVLINK: {
@@ -212,8 +216,9 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
         r.encoding_efficiency = 1.0;
         overhead = NVLINK_OVERHEAD_BYTES;
         lanes_total = (double)g->lanes * in->width;
-        snprintf(r.name, sizeof r.name, "NVLink %u x%u", (unsigned)in->generation,
-                 (unsigned)in->width);
+        if (named)
+            snprintf(r.name, sizeof r.name, "NVLink %u x%u", (unsigned)in->generation,
+                     (unsigned)in->width);
         break;
     }
     case HWFIT_LINK_INFINIBAND: {
@@ -230,8 +235,10 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
         r.encoding_efficiency = s->encoding;
         overhead = IB_OVERHEAD_BYTES;
         lanes_total = 4.0 * in->width;
-        port_prefix(prefix, sizeof prefix, in->width);
-        snprintf(r.name, sizeof r.name, "%sInfiniBand %s 4x", prefix, s->name);
+        if (named) {
+            port_prefix(prefix, sizeof prefix, in->width);
+            snprintf(r.name, sizeof r.name, "%sInfiniBand %s 4x", prefix, s->name);
+        }
         break;
     }
     case HWFIT_LINK_ETHERNET: {
@@ -260,9 +267,11 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
         r.lane_raw_bits_per_s = s->lane_bits_per_s;
         r.encoding_efficiency = s->bits_per_s / (s->lanes * s->lane_bits_per_s);
         lanes_total = (double)s->lanes * in->width;
-        port_prefix(prefix, sizeof prefix, in->width);
-        snprintf(r.name, sizeof r.name, "%s%.0fGbE %s", prefix, s->bits_per_s / 1e9,
-                 in->transport == HWFIT_LINK_TRANSPORT_ROCEV2 ? "RoCEv2" : "TCP");
+        if (named) {
+            port_prefix(prefix, sizeof prefix, in->width);
+            snprintf(r.name, sizeof r.name, "%s%.0fGbE %s", prefix, s->bits_per_s / 1e9,
+                     in->transport == HWFIT_LINK_TRANSPORT_ROCEV2 ? "RoCEv2" : "TCP");
+        }
         break;
     }
     case HWFIT_LINK_XGMI: {
@@ -272,8 +281,9 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
         r.lane_raw_bits_per_s = 32e9;
         r.encoding_efficiency = 1.0;
         lanes_total = 16.0 * in->width;
-        snprintf(r.name, sizeof r.name, "xGMI %u x%u", (unsigned)in->generation,
-                 (unsigned)in->width);
+        if (named)
+            snprintf(r.name, sizeof r.name, "xGMI %u x%u", (unsigned)in->generation,
+                     (unsigned)in->width);
         break;
     }
     case HWFIT_LINK_UPI: {
@@ -283,8 +293,9 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
         r.lane_raw_bits_per_s = upi_gt_per_s[in->generation - 1];
         r.encoding_efficiency = 16.0 / 20.0; /* 2 bytes per transfer on 20 lanes */
         lanes_total = 20.0 * in->width;
-        snprintf(r.name, sizeof r.name, "UPI %u x%u", (unsigned)in->generation,
-                 (unsigned)in->width);
+        if (named)
+            snprintf(r.name, sizeof r.name, "UPI %u x%u", (unsigned)in->generation,
+                     (unsigned)in->width);
         break;
     }
     }
@@ -308,14 +319,18 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_pro
 
 hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out) {
     if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    return rate(in, out, NULL);
+    return rate(in, out, 1, NULL);
+}
+
+hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int named) {
+    return rate(in, out, named, NULL);
 }
 
 hwfit_status hwfit_link_validate(const hwfit_link_in *in, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     hwfit_link_out scratch;
-    return rate(in, &scratch, problem);
+    return rate(in, &scratch, 1, problem);
 }
 
 /* ---- parsing ------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
 #include <string.h>
 
-#include "model_internal.h"
+#include "memory_internal.h"
 
 _Static_assert(HWFIT_LORA_Q == HWFIT__LORA_Q && HWFIT_LORA_K == HWFIT__LORA_K &&
                    HWFIT_LORA_V == HWFIT__LORA_V && HWFIT_LORA_O == HWFIT__LORA_O &&
@@ -48,66 +48,113 @@ typedef struct formats {
     int base_quantized;
 } formats;
 
+/* bytes[0]: all tensors; bytes[1]: of which the routed experts'. The formats are valid
+ * (hwfit_memory_estimate checked them): each is resolved once. */
 static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const formats *f,
-                                  uint64_t *bytes) {
-    uint64_t acc = 0;
+                                  uint64_t bytes[2]) {
+    hwfit__dtype_block base, other;
+    hwfit_status st = hwfit__dtype_block_of(f->base, &base);
+    if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->base_quantized ? f->other : f->base, &other);
+    if (st != HWFIT_OK) return st;
+    uint64_t acc[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
-        hwfit_dtype d = (t[i].kind == HWFIT__TENSOR_LINEAR || !f->base_quantized) ? f->base
-                                                                                   : f->other;
+        const hwfit__dtype_block *d = t[i].kind == HWFIT__TENSOR_LINEAR ? &base : &other;
         uint64_t b;
-        hwfit_status st = hwfit_dtype_matrix_bytes(d, t[i].rows, t[i].cols, &b);
+        st = hwfit__dtype_block_matrix_bytes(d, t[i].rows, t[i].cols, &b);
         if (st != HWFIT_OK) return st;
-        if (hwfit__mac_u64(&acc, b, t[i].count) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__mac_u64(&acc[0], b, t[i].count) != HWFIT_OK ||
+            (t[i].routed && hwfit__mac_u64(&acc[1], b, t[i].count) != HWFIT_OK))
+            return HWFIT_ERANGE;
     }
-    *bytes = acc;
+    bytes[0] = acc[0];
+    bytes[1] = acc[1];
     return HWFIT_OK;
 }
 
-/* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in). */
+/* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
+ * params[0]: all adapters; params[1]: of which on routed experts. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, uint64_t *params) {
-    uint64_t acc = 0;
+                                 unsigned targets, uint64_t params[2]) {
+    uint64_t acc[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
         uint64_t per;
         if (hwfit__mul_u64(rank, t[i].rows + t[i].cols, &per) != HWFIT_OK ||
-            hwfit__mac_u64(&acc, per, t[i].count) != HWFIT_OK)
+            hwfit__mac_u64(&acc[0], per, t[i].count) != HWFIT_OK ||
+            (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK))
             return HWFIT_ERANGE;
     }
-    *params = acc;
+    params[0] = acc[0];
+    params[1] = acc[1];
     return HWFIT_OK;
 }
 
+/* [0]: the layer; [1]: of which its routed experts. */
 typedef struct kind_sums {
-    uint64_t weights_bytes;
-    uint64_t adapter_params;
+    uint64_t weights_bytes[2];
+    uint64_t adapter_params[2];
 } kind_sums;
 
-static hwfit_status kind(const hwfit_model *m, int moe, int mtp, const formats *f, uint64_t rank,
+/* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
+static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f, uint64_t rank,
                          unsigned targets, kind_sums *out) {
-    hwfit__tensor t[HWFIT__LAYER_TENSORS_MAX];
-    size_t n;
-    hwfit_status st = hwfit__model_layer_tensors(m, moe, mtp, t, &n);
-    if (st == HWFIT_OK) st = tensors_bytes(t, n, f, &out->weights_bytes);
-    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, &out->adapter_params);
-    else out->adapter_params = 0;
+    const hwfit__tensor *t = prep->tensors[k];
+    size_t n = prep->tensor_count[k];
+    hwfit_status st = tensors_bytes(t, n, f, out->weights_bytes);
+    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, out->adapter_params);
+    else out->adapter_params[0] = out->adapter_params[1] = 0;
     return st;
+}
+
+/* kind() through a memo (NULL: no memo). */
+static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const formats *f,
+                              uint64_t rank, unsigned targets, hwfit__memory_memo *memo,
+                              kind_sums *out) {
+    if (memo == NULL) return kind(prep, k, f, rank, targets, out);
+    if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
+        memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
+        memo->base_quantized != f->base_quantized || memo->rank != rank ||
+        memo->targets != targets) {
+        hwfit__memory_memo_reset(memo);
+        memo->base = f->base;
+        memo->other = f->other;
+        memo->base_quantized = f->base_quantized;
+        memo->rank = rank;
+        memo->targets = targets;
+    }
+    if (!memo->valid[k]) {
+        hwfit_status st = kind(prep, k, f, rank, targets, out);
+        if (st != HWFIT_OK) return st;
+        for (int j = 0; j < 2; j++) {
+            memo->weights_bytes[k][j] = out->weights_bytes[j];
+            memo->adapter_params[k][j] = out->adapter_params[j];
+        }
+        memo->valid[k] = 1;
+    }
+    for (int j = 0; j < 2; j++) {
+        out->weights_bytes[j] = memo->weights_bytes[k][j];
+        out->adapter_params[j] = memo->adapter_params[k][j];
+    }
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, unsigned targets,
                                       uint64_t *params) {
     if (model == NULL || params == NULL) return HWFIT_EINVAL;
-    hwfit_model_param_counts p;
-    hwfit_status st = hwfit_model_params(model, &p);
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare(model, &prep);
     if (st != HWFIT_OK) return st;
+    const hwfit_model_param_counts p = prep.params;
     if (rank == 0 || targets == 0 || (targets & ~HWFIT_LORA_ALL) != 0) return HWFIT_EDOM;
     formats f = {hwfit_dtype_make(HWFIT_DTYPE_BF16), hwfit_dtype_make(HWFIT_DTYPE_BF16), 0};
-    kind_sums d = {0, 0}, e = {0, 0};
-    if (p.dense_layers && (st = kind(model, 0, 0, &f, rank, targets, &d)) != HWFIT_OK) return st;
-    if (p.moe_layers && (st = kind(model, 1, 0, &f, rank, targets, &e)) != HWFIT_OK) return st;
+    kind_sums d = {{0, 0}, {0, 0}}, e = {{0, 0}, {0, 0}};
+    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, &d)) != HWFIT_OK)
+        return st;
+    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, &e)) != HWFIT_OK)
+        return st;
     uint64_t acc = 0;
-    if (hwfit__mac_u64(&acc, d.adapter_params, p.dense_layers) != HWFIT_OK ||
-        hwfit__mac_u64(&acc, e.adapter_params, p.moe_layers) != HWFIT_OK)
+    if (hwfit__mac_u64(&acc, d.adapter_params[0], p.dense_layers) != HWFIT_OK ||
+        hwfit__mac_u64(&acc, e.adapter_params[0], p.moe_layers) != HWFIT_OK)
         return HWFIT_ERANGE;
     *params = acc;
     return HWFIT_OK;
@@ -229,14 +276,24 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
 
 /* ---- the estimate ------------------------------------------------------------------------------- */
 
-/* A dtype input: known, a valid group, and plain (unblocked, unquantized) when `plain`. */
-static hwfit_status check_dtype(hwfit_dtype d, const char *field, int plain,
-                                hwfit_dtype_info *info, hwfit_problem *why) {
-    hwfit_status st = hwfit_dtype_describe(d, info);
+/* A format input: known and a valid group (hwfit_dtype_describe's statuses). */
+static hwfit_status check_block(hwfit_dtype d, const char *field, hwfit__dtype_block *block,
+                                hwfit_problem *why) {
+    hwfit_status st = hwfit__dtype_block_of(d, block);
     if (st == HWFIT_EINVAL) return hwfit__why(why, st, field, "is not a known format");
     if (st != HWFIT_OK) return hwfit__why(why, st, field, "has an invalid group size");
-    if (plain && (info->quantized || info->block_elements != 1 || info->block_bits % 8 != 0))
+    return HWFIT_OK;
+}
+
+/* Bytes per element of a plain (unblocked, unquantized) format, or EDOM. */
+static hwfit_status plain_bytes(hwfit_dtype d, const char *field, uint64_t *bytes,
+                                hwfit_problem *why) {
+    hwfit__dtype_block info;
+    hwfit_status st = check_block(d, field, &info, why);
+    if (st != HWFIT_OK) return st;
+    if (info.quantized || info.elements != 1 || info.bits % 8 != 0)
         return hwfit__why(why, HWFIT_EDOM, field, "must be a plain format: fp32, fp16 or bf16");
+    *bytes = info.bits / 8;
     return HWFIT_OK;
 }
 
@@ -266,17 +323,43 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
     return HWFIT_OK;
 }
 
-static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in,
-                             hwfit_memory_out *out, hwfit_problem *why) {
+static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_memory_in *in,
+                                      hwfit__memory_memo *memo, hwfit_memory_out *out,
+                                      hwfit_problem *why);
+
+hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
+                                   hwfit_memory_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_status st = check_inputs(in, NULL);
+    if (st != HWFIT_OK) return st;
+    hwfit__model_prep prep;
+    st = hwfit__model_prepare(model, &prep);
+    return estimate_prepared(model, &prep, st, in, NULL, out, NULL);
+}
+
+hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
+                                             const hwfit__model_prep *prep,
+                                             hwfit_status prep_status, const hwfit_memory_in *in,
+                                             hwfit__memory_memo *memo, hwfit_memory_out *out) {
+    return estimate_prepared(model, prep, prep_status, in, memo, out, NULL);
+}
+
+/* hwfit__memory_estimate_prepared, reporting every refusal through `why` (NULL from the
+ * calculations). */
+static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_memory_in *in,
+                                      hwfit__memory_memo *memo, hwfit_memory_out *out,
+                                      hwfit_problem *why) {
     hwfit_status st = check_inputs(in, why);
     if (st != HWFIT_OK) return st;
-    hwfit_model_param_counts p;
-    if ((st = hwfit__model_params_why(model, &p, why)) != HWFIT_OK) return st;
+    if (prep_status != HWFIT_OK) return prep_status;
+    const hwfit_model_param_counts *p = &prep->params;
     act_ctx c;
     c.m = model;
     c.in = in;
     c.t = in->tensor_parallel;
-    (void)hwfit__model_dims(model, &c.dims);
+    c.dims = prep->dims;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
     if (in->layer_count > model->layers - in->first_layer)
@@ -289,58 +372,65 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in
     formats f;
     f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
     f.other = in->unquantized;
-    hwfit_dtype_info base_info, info;
-    if ((st = check_dtype(f.base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights", 0,
+    hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
+    if ((st = check_block(f.base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights",
                           &base_info, why)) != HWFIT_OK ||
-        (st = check_dtype(f.other, "unquantized", 0, &info, why)) != HWFIT_OK ||
-        (st = check_dtype(in->activations, "activations", 1, &info, why)) != HWFIT_OK)
+        (st = check_block(f.other, "unquantized", &other_info, why)) != HWFIT_OK ||
+        (st = plain_bytes(in->activations, "activations", &c.a_bytes, why)) != HWFIT_OK)
         return st;
-    c.a_bytes = info.block_bits / 8;
     f.base_quantized = base_info.quantized;
-    uint64_t grad_b = 0;
-    if (training) {
-        if ((st = check_dtype(in->gradients, "gradients", 1, &info, why)) != HWFIT_OK) return st;
-        grad_b = info.block_bits / 8;
-    }
-    if (lora && (st = check_dtype(in->lora_dtype, "lora_dtype", 1, &info, why)) != HWFIT_OK)
+    uint64_t grad_b = 0, lora_b = 0;
+    if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
+        return st;
+    if (lora && (st = plain_bytes(in->lora_dtype, "lora_dtype", &lora_b, why)) != HWFIT_OK)
         return st;
     if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
                           "must be a plain format (bf16, fp16 or fp32) when every weight trains "
                           "(mode full)");
-    if ((st = check_dtype(in->kv, "kv", 0, &info, why)) != HWFIT_OK) return st;
+    if ((st = check_block(in->kv, "kv", &kv_info, why)) != HWFIT_OK) return st;
 
     hwfit_memory_out r;
     memset(&r, 0, sizeof r);
     r.layers = count;
 
     /* Layers on this device, by kind. */
-    uint32_t moe_n = 0;
-    for (uint32_t i = in->first_layer; i < in->first_layer + count; i++)
-        moe_n += (uint32_t)hwfit__model_layer_is_moe(model, i);
+    uint32_t moe_n = hwfit__model_count_moe(model, prep, in->first_layer, count);
     uint32_t dense_n = count - moe_n;
     uint64_t rank = lora ? in->lora_rank : 0;
-    kind_sums ks[2] = {{0, 0}, {0, 0}}, mtp = {0, 0};
-    if (dense_n && (st = kind(model, 0, 0, &f, rank, in->lora_targets, &ks[0])) != HWFIT_OK)
+    kind_sums ks[2], mtp;
+    memset(ks, 0, sizeof ks);
+    memset(&mtp, 0, sizeof mtp);
+    unsigned targets = in->lora_targets;
+    if (dense_n &&
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, &ks[0])) != HWFIT_OK)
         return st;
-    if (moe_n && (st = kind(model, 1, 0, &f, rank, in->lora_targets, &ks[1])) != HWFIT_OK)
+    if (moe_n &&
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
     if (mtp_n &&
-        (st = kind(model, model->experts > 0, 1, &f, rank, in->lora_targets, &mtp)) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, &mtp)) != HWFIT_OK)
         return st;
 
-    /* Weights: layers, embedding, final norm and head. */
-    uint64_t w = 0, params = 0, adapters = 0;
-    if (hwfit__mac_u64(&w, ks[0].weights_bytes, dense_n) != HWFIT_OK ||
-        hwfit__mac_u64(&w, ks[1].weights_bytes, moe_n) != HWFIT_OK ||
-        hwfit__mac_u64(&w, mtp.weights_bytes, mtp_n) != HWFIT_OK ||
-        hwfit__mac_u64(&params, p.dense.total, dense_n) != HWFIT_OK ||
-        hwfit__mac_u64(&params, p.moe.total, moe_n) != HWFIT_OK ||
-        hwfit__mac_u64(&params, p.mtp_layer, mtp_n) != HWFIT_OK ||
-        hwfit__mac_u64(&adapters, ks[0].adapter_params, dense_n) != HWFIT_OK ||
-        hwfit__mac_u64(&adapters, ks[1].adapter_params, moe_n) != HWFIT_OK ||
-        hwfit__mac_u64(&adapters, mtp.adapter_params, mtp_n) != HWFIT_OK)
+    /* Weights: layers, embedding, final norm and head; and of them the routed experts'
+     * (in MoE layers and, for MoE models, the MTP layers). [1]: the routed experts. */
+    uint64_t w = 0, params = 0, adapters = 0, ew = 0, eparams = 0, eadapters = 0;
+    uint64_t moe_like = moe_n + (model->experts > 0 ? mtp_n : 0);
+    if (hwfit__mac_u64(&w, ks[0].weights_bytes[0], dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&w, ks[1].weights_bytes[0], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&w, mtp.weights_bytes[0], mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p->dense.total, dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p->moe.total, moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&params, p->mtp_layer, mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, ks[0].adapter_params[0], dense_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, ks[1].adapter_params[0], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&adapters, mtp.adapter_params[0], mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&ew, ks[1].weights_bytes[1], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&ew, mtp.weights_bytes[1], mtp_n) != HWFIT_OK ||
+        hwfit__mac_u64(&eparams, p->moe.experts, moe_like) != HWFIT_OK ||
+        hwfit__mac_u64(&eadapters, ks[1].adapter_params[1], moe_n) != HWFIT_OK ||
+        hwfit__mac_u64(&eadapters, mtp.adapter_params[1], mtp_n) != HWFIT_OK)
         return HWFIT_ERANGE;
     hwfit_dtype emb_d = (f.base_quantized && in->keep_embeddings) ? f.other : f.base;
     hwfit_dtype vec_d = f.base_quantized ? f.other : f.base;
@@ -351,16 +441,17 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in
         if ((st = hwfit_dtype_matrix_bytes(emb_d, model->vocab, model->hidden, &b)) != HWFIT_OK)
             return st;
         if (hwfit__mac_u64(&w, b, (uint64_t)tables) != HWFIT_OK ||
-            hwfit__mac_u64(&params, p.embedding, (uint64_t)tables) != HWFIT_OK)
+            hwfit__mac_u64(&params, p->embedding, (uint64_t)tables) != HWFIT_OK)
             return HWFIT_ERANGE;
     }
     if (in->head) {
-        if ((st = hwfit_dtype_bytes(vec_d, p.final_norm, &b)) != HWFIT_OK) return st;
+        if ((st = hwfit_dtype_bytes(vec_d, p->final_norm, &b)) != HWFIT_OK) return st;
         if (hwfit__add_u64(w, b, &w) != HWFIT_OK ||
-            hwfit__add_u64(params, p.final_norm, &params) != HWFIT_OK)
+            hwfit__add_u64(params, p->final_norm, &params) != HWFIT_OK)
             return HWFIT_ERANGE;
     }
     r.params = params;
+    r.expert_params = eparams;
 
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
     uint64_t trained_b = 0;
@@ -370,10 +461,15 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in
         (void)hwfit_dtype_bits(trained, &bits);
         r.trainable_params = lora ? adapters : params;
         r.adapter_params = lora ? adapters : 0;
+        r.expert_trainable_params = lora ? eadapters : eparams;
         if (lora) {
-            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK)
+            uint64_t expert_b;
+            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK ||
+                (st = hwfit_dtype_bytes(in->lora_dtype, eadapters, &expert_b)) != HWFIT_OK)
                 return st;
-            if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK) return HWFIT_ERANGE;
+            if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK ||
+                hwfit__add_u64(ew, expert_b, &ew) != HWFIT_OK)
+                return HWFIT_ERANGE;
         }
         /* Mixed precision (Micikevicius et al. 2018; ZeRO, Rajbhandari et al. 2020 section 3.1:
          * 2 + 2 + K bytes per parameter with K = 12 for Adam): fp32 master weights (4) when
@@ -381,10 +477,14 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in
         uint64_t per = (in->master_weights && bits < 32.0) ? 4 : 0;
         per += in->optimizer == HWFIT_MEMORY_ADAMW ? 8 : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2 : 4;
         if (hwfit__mul_u64(r.trainable_params, grad_b, &r.gradient_bytes) != HWFIT_OK ||
-            hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK)
+            hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK ||
+            hwfit__mul_u64(r.expert_trainable_params, grad_b, &r.expert_gradient_bytes) !=
+                HWFIT_OK ||
+            hwfit__mul_u64(r.expert_trainable_params, per, &r.expert_optimizer_bytes) != HWFIT_OK)
             return HWFIT_ERANGE;
     }
     r.weights_bytes = w;
+    r.expert_weights_bytes = ew;
 
     /* KV cache (inference). */
     if (!training) {
@@ -397,7 +497,8 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in
         kin.layer_count = count;
         kin.include_mtp = in->mtp;
         hwfit_model_kv_out kv;
-        if ((st = hwfit_model_kv(model, &kin, &kv)) != HWFIT_OK) return st;
+        if ((st = hwfit__model_kv_prepared(model, prep, HWFIT_OK, &kin, &kv)) != HWFIT_OK)
+            return st;
         r.kv_bytes = kv.bytes;
     }
 
@@ -482,10 +583,23 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_memory_in *in
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
-                                   hwfit_memory_out *out) {
-    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    return estimate(model, in, out, NULL);
+hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
+                                         size_t n, hwfit_memory_out *outs,
+                                         hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    /* The model is prepared once; each element then costs what its workload costs. */
+    hwfit__model_prep prep;
+    hwfit_status prep_status = hwfit__model_prepare(model, &prep), first = HWFIT_OK;
+    hwfit__memory_memo memo;
+    hwfit__memory_memo_reset(&memo);
+    for (size_t i = 0; i < n; i++) {
+        statuses[i] =
+            hwfit__memory_estimate_prepared(model, &prep, prep_status, &ins[i], &memo, &outs[i]);
+        if (first == HWFIT_OK) first = statuses[i];
+    }
+    return first;
 }
 
 hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_in *in,
@@ -493,8 +607,13 @@ hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    /* The order of hwfit_memory_estimate: the workload, the model, then the rest. */
+    hwfit_status st = check_inputs(in, problem);
+    if (st != HWFIT_OK) return st;
+    hwfit__model_prep prep;
+    hwfit_status prep_status = hwfit__model_prepare_why(model, &prep, problem);
     hwfit_memory_out scratch;
-    hwfit_status st = estimate(model, in, &scratch, problem);
+    st = estimate_prepared(model, &prep, prep_status, in, NULL, &scratch, problem);
     /* Inputs are all checked above; what remains is a size beyond 64 bits. */
     return hwfit__why(problem, st, "",
                       st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");

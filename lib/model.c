@@ -56,22 +56,13 @@ hwfit_status hwfit_model_set_sliding_layers(hwfit_model *model, hwfit_model_slid
     return HWFIT_OK;
 }
 
-int hwfit__model_layer_is_moe(const hwfit_model *m, uint32_t i) {
-    return (m->layer_flags[i] & HWFIT_MODEL_LAYER_MOE) != 0;
-}
-
-int hwfit__model_layer_is_sliding(const hwfit_model *m, uint32_t i) {
-    return (m->layer_flags[i] & HWFIT_MODEL_LAYER_SLIDING) != 0;
-}
-
-hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims) {
-    if (m == NULL || dims == NULL) return HWFIT_EINVAL;
-    return hwfit__model_dims_why(m, dims, NULL);
-}
-
 #define BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, "model." field, (rule))
 
-hwfit_status hwfit__model_dims_why(const hwfit_model *m, hwfit__dims *dims, hwfit_problem *why) {
+/* Validate, resolve the head dimensions and count the MoE and sliding layers (or, when
+ * `counted`, take *moe_out and *sliding_out as the counts). Every refusal names its field
+ * through `why` (NULL from the calculations). */
+static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uint32_t *moe_out,
+                                    uint32_t *sliding_out, int counted, hwfit_problem *why) {
     if ((unsigned)m->attention > (unsigned)HWFIT_MODEL_ATTENTION_MLA)
         return hwfit__why(why, HWFIT_EINVAL, "model.attention", HWFIT__ENUM);
     if ((unsigned)m->mlp > (unsigned)HWFIT_MODEL_MLP_PLAIN)
@@ -135,9 +126,14 @@ hwfit_status hwfit__model_dims_why(const hwfit_model *m, hwfit__dims *dims, hwfi
         d.kv_values = (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim;
     }
     uint32_t moe = 0, sliding = 0;
-    for (uint32_t i = 0; i < m->layers; i++) {
-        moe += (uint32_t)hwfit__model_layer_is_moe(m, i);
-        sliding += (uint32_t)hwfit__model_layer_is_sliding(m, i);
+    if (counted) {
+        moe = *moe_out;
+        sliding = *sliding_out;
+    } else {
+        for (uint32_t i = 0; i < m->layers; i++) {
+            moe += (uint32_t)hwfit__model_layer_is_moe(m, i);
+            sliding += (uint32_t)hwfit__model_layer_is_sliding(m, i);
+        }
     }
     int need_dense = moe < m->layers || (m->mtp_layers > 0 && m->experts == 0);
     if (need_dense && m->intermediate == 0)
@@ -154,7 +150,15 @@ hwfit_status hwfit__model_dims_why(const hwfit_model *m, hwfit__dims *dims, hwfi
     if (sliding > 0 && m->sliding_window == 0)
         BAD("sliding_window", "must be at least 1 when a layer slides");
     *dims = d;
+    *moe_out = moe;
+    *sliding_out = sliding;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims) {
+    if (m == NULL || dims == NULL) return HWFIT_EINVAL;
+    uint32_t moe, sliding;
+    return dims_and_counts(m, dims, &moe, &sliding, 0, NULL);
 }
 
 /* ---- the tensors of one layer -------------------------------------------------------------- */
@@ -199,11 +203,21 @@ static void mlp(tensor_list *l, const hwfit_model *m, uint64_t width, uint64_t c
     linear(l, h, width, count, part, routed, HWFIT__LORA_DOWN, m->mlp_bias);
 }
 
+static hwfit_status layer_tensors(const hwfit_model *m, const hwfit__dims *dims, int moe, int mtp,
+                                  hwfit__tensor *t, size_t *n);
+
 hwfit_status hwfit__model_layer_tensors(const hwfit_model *m, int moe, int mtp,
                                         hwfit__tensor *t, size_t *n) {
     hwfit__dims d;
     hwfit_status st = hwfit__model_dims(m, &d);
     if (st != HWFIT_OK) return st;
+    return layer_tensors(m, &d, moe, mtp, t, n);
+}
+
+/* The tensors of one layer of a validated model with head dimensions d. */
+static hwfit_status layer_tensors(const hwfit_model *m, const hwfit__dims *dims, int moe, int mtp,
+                                  hwfit__tensor *t, size_t *n) {
+    const hwfit__dims d = *dims;
     tensor_list l = {t, 0};
     uint64_t h = m->hidden, a = m->heads;
     const int att = HWFIT__PART_ATTENTION;
@@ -271,12 +285,9 @@ hwfit_status hwfit__model_layer_tensors(const hwfit_model *m, int moe, int mtp,
 
 /* ---- parameter sums ------------------------------------------------------------------------- */
 
-static hwfit_status layer_params(const hwfit_model *m, int moe, int mtp,
+/* The parameters of one layer from its tensors. */
+static hwfit_status layer_params(const hwfit_model *m, int moe, const hwfit__tensor *t, size_t n,
                                  hwfit_model_layer_params *out) {
-    hwfit__tensor t[HWFIT__LAYER_TENSORS_MAX];
-    size_t n;
-    hwfit_status st = hwfit__model_layer_tensors(m, moe, mtp, t, &n);
-    if (st != HWFIT_OK) return st;
     uint64_t part[HWFIT__PART_COUNT] = {0};
     uint64_t expert = 0, total = 0;
     for (size_t i = 0; i < n; i++) {
@@ -303,27 +314,33 @@ static hwfit_status layer_params(const hwfit_model *m, int moe, int mtp,
     return HWFIT_OK;
 }
 
-static uint32_t count_moe(const hwfit_model *m) {
-    uint32_t c = 0;
-    for (uint32_t i = 0; i < m->layers; i++) c += (uint32_t)hwfit__model_layer_is_moe(m, i);
-    return c;
-}
-
 #define TOO_MANY_PARAMS "has more parameters than a 64-bit count holds"
 
-hwfit_status hwfit__model_params_why(const hwfit_model *model, hwfit_model_param_counts *out,
-                                     hwfit_problem *why) {
+static hwfit_status prepare(const hwfit_model *model, const hwfit__model_prep *like,
+                            hwfit__model_prep *prep, hwfit_problem *why) {
+    if (model == NULL || prep == NULL) return HWFIT_EINVAL;
     hwfit__dims d;
-    hwfit_status st = hwfit__model_dims_why(model, &d, why);
+    uint32_t moe_layers = like ? like->params.moe_layers : 0;
+    uint32_t sliding_layers = like ? like->sliding_layers : 0;
+    hwfit_status st =
+        dims_and_counts(model, &d, &moe_layers, &sliding_layers, like != NULL, why);
     if (st != HWFIT_OK) return st;
+    prep->dims = d;
+    prep->sliding_layers = sliding_layers;
+    prep->tensor_count[0] = prep->tensor_count[1] = prep->tensor_count[2] = 0;
     hwfit_model_param_counts p;
     memset(&p, 0, sizeof p);
-    p.moe_layers = count_moe(model);
+    p.moe_layers = moe_layers;
     p.dense_layers = model->layers - p.moe_layers;
     /* With valid dimensions (above) only a count can fail: ERANGE. */
-    if ((p.dense_layers > 0 && layer_params(model, 0, 0, &p.dense) != HWFIT_OK) ||
-        (p.moe_layers > 0 && layer_params(model, 1, 0, &p.moe) != HWFIT_OK))
-        return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
+    for (int k = HWFIT__KIND_DENSE; k <= HWFIT__KIND_MOE; k++) {
+        if ((k == HWFIT__KIND_MOE ? p.moe_layers : p.dense_layers) == 0) continue;
+        hwfit__tensor *t = prep->tensors[k];
+        if ((st = layer_tensors(model, &d, k, 0, t, &prep->tensor_count[k])) != HWFIT_OK ||
+            (st = layer_params(model, k, t, prep->tensor_count[k], k ? &p.moe : &p.dense)) !=
+                HWFIT_OK)
+            return hwfit__why(why, st, "model", TOO_MANY_PARAMS);
+    }
     if (hwfit__mul_u64(model->vocab, model->hidden, &p.embedding) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
     p.head = model->tie_embeddings ? 0 : p.embedding;
@@ -352,18 +369,50 @@ hwfit_status hwfit__model_params_why(const hwfit_model *model, hwfit_model_param
     p.mtp_layers = model->mtp_layers;
     if (model->mtp_layers > 0) {
         hwfit_model_layer_params mtp;
-        if (layer_params(model, model->experts > 0, 1, &mtp) != HWFIT_OK ||
-            hwfit__mul_u64(mtp.total, model->mtp_layers, &p.mtp) != HWFIT_OK)
-            return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
+        hwfit__tensor *t = prep->tensors[HWFIT__KIND_MTP];
+        int moe = model->experts > 0;
+        if ((st = layer_tensors(model, &d, moe, 1, t, &prep->tensor_count[HWFIT__KIND_MTP])) !=
+                HWFIT_OK ||
+            (st = layer_params(model, moe, t, prep->tensor_count[HWFIT__KIND_MTP], &mtp)) !=
+                HWFIT_OK)
+            return hwfit__why(why, st, "model", TOO_MANY_PARAMS);
         p.mtp_layer = mtp.total;
+        if (hwfit__mul_u64(p.mtp_layer, model->mtp_layers, &p.mtp) != HWFIT_OK)
+            return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
     }
-    *out = p;
+    prep->params = p;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__model_prepare(const hwfit_model *model, hwfit__model_prep *prep) {
+    return prepare(model, NULL, prep, NULL);
+}
+
+hwfit_status hwfit__model_prepare_why(const hwfit_model *model, hwfit__model_prep *prep,
+                                      hwfit_problem *why) {
+    return prepare(model, NULL, prep, why);
+}
+
+hwfit_status hwfit__model_prepare_like(const hwfit_model *model, const hwfit__model_prep *like,
+                                       hwfit__model_prep *prep) {
+    return prepare(model, like, prep, NULL);
 }
 
 hwfit_status hwfit_model_params(const hwfit_model *model, hwfit_model_param_counts *out) {
     if (model == NULL || out == NULL) return HWFIT_EINVAL;
-    return hwfit__model_params_why(model, out, NULL);
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare(model, &prep);
+    if (st != HWFIT_OK) return st;
+    *out = prep.params;
+    return HWFIT_OK;
+}
+
+uint32_t hwfit__model_count_moe(const hwfit_model *m, const hwfit__model_prep *p, uint32_t first,
+                                uint32_t count) {
+    if (first == 0 && count == m->layers) return p->params.moe_layers;
+    uint32_t c = 0;
+    for (uint32_t i = first; i < first + count; i++) c += (uint32_t)hwfit__model_layer_is_moe(m, i);
+    return c;
 }
 
 hwfit_status hwfit_model_check(const hwfit_model *model) {
@@ -374,8 +423,8 @@ hwfit_status hwfit_model_check(const hwfit_model *model) {
 hwfit_status hwfit_model_validate(const hwfit_model *model, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
-    hwfit_model_param_counts p;
-    return hwfit__model_params_why(model, &p, problem);
+    hwfit__model_prep prep;
+    return hwfit__model_prepare_why(model, &prep, problem);
 }
 
 hwfit_status hwfit_model_layer_range(const hwfit_model *model, uint32_t first, uint32_t count,
@@ -413,13 +462,13 @@ void hwfit_model_kv_init(hwfit_model_kv_in *in) {
     in->context = 4096;
 }
 
-static hwfit_status kv(const hwfit_model *model, const hwfit_model_kv_in *in,
-                       hwfit_model_kv_out *out, hwfit_problem *why) {
-    hwfit_model_param_counts p;
-    hwfit_status st = hwfit__model_params_why(model, &p, why);
+/* hwfit_model_kv of a prepared model, reporting through `why` (NULL from the calculations). */
+static hwfit_status kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                hwfit_status prep_status, const hwfit_model_kv_in *in,
+                                hwfit_model_kv_out *out, hwfit_problem *why) {
+    hwfit_status st = prep_status;
     if (st != HWFIT_OK) return st;
-    hwfit__dims d;
-    (void)hwfit__model_dims(model, &d); /* valid: checked above */
+    const hwfit__dims d = prep->dims;
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", "must be at least 1");
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", "must be at least 1");
     if (in->first_layer >= model->layers)
@@ -446,10 +495,13 @@ static hwfit_status kv(const hwfit_model *model, const hwfit_model_kv_in *in,
                           st == HWFIT_EINVAL ? "is not a known format"
                           : st == HWFIT_EDOM ? "has an invalid group size"
                                              : "makes a per-token size that overflows");
-    for (uint32_t i = in->first_layer; i < in->first_layer + count; i++) {
-        if (hwfit__model_layer_is_sliding(model, i)) r.sliding_layers++;
-        else r.full_layers++;
+    if (in->first_layer == 0 && count == model->layers) {
+        r.sliding_layers = prep->sliding_layers;
+    } else {
+        for (uint32_t i = in->first_layer; i < in->first_layer + count; i++)
+            r.sliding_layers += (uint32_t)hwfit__model_layer_is_sliding(model, i);
     }
+    r.full_layers = count - r.sliding_layers;
     if (in->include_mtp) r.full_layers += model->mtp_layers; /* MTP layers attend fully */
     r.window_tokens = r.sliding_layers ? model->sliding_window : 0;
     r.full_tokens = in->context;
@@ -473,7 +525,15 @@ static hwfit_status kv(const hwfit_model *model, const hwfit_model_kv_in *in,
 hwfit_status hwfit_model_kv(const hwfit_model *model, const hwfit_model_kv_in *in,
                             hwfit_model_kv_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    return kv(model, in, out, NULL);
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare(model, &prep);
+    return kv_prepared(model, &prep, st, in, out, NULL);
+}
+
+hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_model_kv_in *in,
+                                      hwfit_model_kv_out *out) {
+    return kv_prepared(model, prep, prep_status, in, out, NULL);
 }
 
 hwfit_status hwfit_model_kv_validate(const hwfit_model *model, const hwfit_model_kv_in *in,
@@ -482,7 +542,9 @@ hwfit_status hwfit_model_kv_validate(const hwfit_model *model, const hwfit_model
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     hwfit_model_kv_out scratch;
-    return kv(model, in, &scratch, problem);
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
+    return kv_prepared(model, &prep, st, in, &scratch, problem);
 }
 
 /* ---- FLOPs ----------------------------------------------------------------------------------- */
@@ -490,12 +552,12 @@ hwfit_status hwfit_model_kv_validate(const hwfit_model *model, const hwfit_model
 hwfit_status hwfit_model_flops(const hwfit_model *model, uint64_t context,
                                hwfit_model_flops_out *out) {
     if (model == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit_model_param_counts p;
-    hwfit_status st = hwfit_model_params(model, &p);
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare(model, &prep);
     if (st != HWFIT_OK) return st;
     if (context == 0) return HWFIT_EDOM;
-    hwfit__dims d;
-    (void)hwfit__model_dims(model, &d);
+    const hwfit_model_param_counts p = prep.params;
+    const hwfit__dims d = prep.dims;
     /* Weights a token multiplies: active layers and norms, and the head's V x h matmul
      * whether or not it is tied; the embedding is a lookup. 2 FLOPs per weight (one
      * multiply-add): Kaplan et al. 2020, section 2.1. */
@@ -507,11 +569,16 @@ hwfit_status hwfit_model_flops(const hwfit_model *model, uint64_t context,
      * counted as in Hoffmann et al. 2022, Appendix F). */
     double per_token = 2.0 * (double)model->heads * (double)(d.qk_head_dim + d.v_head_dim);
     double attended = 0.0;
-    for (uint32_t i = 0; i < model->layers; i++) {
-        uint64_t span = context;
-        if (hwfit__model_layer_is_sliding(model, i) && model->sliding_window < span)
-            span = model->sliding_window;
-        attended += (double)span;
+    uint64_t window = model->sliding_window < context ? model->sliding_window : context;
+    if (context <= ((uint64_t)1 << 43)) {
+        /* Every partial sum of the loop below is a whole number below 2^53 (at most 1024
+         * layers of at most 2^43 tokens), so the double additions are exact and equal the
+         * integer sum: the same value without reading the layers one by one. */
+        uint64_t sliding = prep.sliding_layers, full = model->layers - sliding;
+        attended = (double)(full * context + sliding * window);
+    } else {
+        for (uint32_t i = 0; i < model->layers; i++)
+            attended += (double)(hwfit__model_layer_is_sliding(model, i) ? window : context);
     }
     r.attention_flop = per_token * attended;
     r.forward_flop = r.matmul_flop + r.attention_flop;

@@ -12,15 +12,30 @@
 
 /* ---- checked arithmetic: HWFIT_ERANGE on overflow, *out untouched then ------------------ */
 
+/* With GCC and Clang the overflow builtins: the same answer without the division of the
+ * portable test (a 64-bit division costs tens of cycles, and the shard search multiplies
+ * in checked arithmetic for every card it evaluates). */
 static inline hwfit_status hwfit__add_u64(uint64_t a, uint64_t b, uint64_t *out) {
+#if defined(__GNUC__)
+    uint64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return HWFIT_ERANGE;
+    *out = r;
+#else
     if (a > UINT64_MAX - b) return HWFIT_ERANGE;
     *out = a + b;
+#endif
     return HWFIT_OK;
 }
 
 static inline hwfit_status hwfit__mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
+#if defined(__GNUC__)
+    uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return HWFIT_ERANGE;
+    *out = r;
+#else
     if (a != 0 && b > UINT64_MAX / a) return HWFIT_ERANGE;
     *out = a * b;
+#endif
     return HWFIT_OK;
 }
 
@@ -82,11 +97,6 @@ typedef struct hwfit__dims {
 
 /* Validate a model and resolve its head dimensions. */
 hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims);
-/* The same, saying which field is wrong (model non-NULL; why may be NULL). */
-hwfit_status hwfit__model_dims_why(const hwfit_model *m, hwfit__dims *dims, hwfit_problem *why);
-/* hwfit_model_params saying why (model and out non-NULL; why may be NULL). */
-hwfit_status hwfit__model_params_why(const hwfit_model *model, hwfit_model_param_counts *out,
-                                     hwfit_problem *why);
 
 /* The tensors of one decoder layer of the MoE kind (moe = 1) or dense kind (moe = 0); with
  * mtp = 1 also the extra prediction layer's own norms and projection. The model must be
@@ -95,8 +105,66 @@ hwfit_status hwfit__model_layer_tensors(const hwfit_model *m, int moe, int mtp,
                                         hwfit__tensor *t, size_t *n);
 
 /* 1 when layer i is a MoE layer of a valid model. */
-int hwfit__model_layer_is_moe(const hwfit_model *m, uint32_t i);
+static inline int hwfit__model_layer_is_moe(const hwfit_model *m, uint32_t i) {
+    return (m->layer_flags[i] & HWFIT_MODEL_LAYER_MOE) != 0;
+}
 /* 1 when layer i is a sliding-window layer of a valid model. */
-int hwfit__model_layer_is_sliding(const hwfit_model *m, uint32_t i);
+static inline int hwfit__model_layer_is_sliding(const hwfit_model *m, uint32_t i) {
+    return (m->layer_flags[i] & HWFIT_MODEL_LAYER_SLIDING) != 0;
+}
+
+/* ---- a prepared model -----------------------------------------------------------------
+ *
+ * What every footprint of a model needs and only the model decides, computed once:
+ * validation, head dimensions, exact parameter counts, layer counts by kind and the tensor
+ * lists of one layer of each kind. hwfit_model_params, hwfit_model_kv and
+ * hwfit_memory_estimate prepare the model on every call; a batch or a search prepares it
+ * once and calls the *_prepared functions, which give the same results bit for bit. */
+enum { HWFIT__KIND_DENSE = 0, HWFIT__KIND_MOE = 1, HWFIT__KIND_MTP = 2 };
+
+typedef struct hwfit__model_prep {
+    hwfit__dims dims;
+    hwfit_model_param_counts params;
+    uint32_t sliding_layers; /* moe layers: params.moe_layers */
+    hwfit__tensor tensors[3][HWFIT__LAYER_TENSORS_MAX]; /* HWFIT__KIND_*: a layer of the kind
+                                                           (MTP: with experts when the model
+                                                           has them); only kinds present */
+    size_t tensor_count[3];
+} hwfit__model_prep;
+
+/* Validate and prepare (EINVAL, EDOM or ERANGE as hwfit_model_params). */
+hwfit_status hwfit__model_prepare(const hwfit_model *m, hwfit__model_prep *p);
+/* The same, naming the refused field and its rule in *why (may be NULL): the
+ * hwfit_model_validate report of the model. */
+hwfit_status hwfit__model_prepare_why(const hwfit_model *m, hwfit__model_prep *p,
+                                      hwfit_problem *why);
+/* The same for a model whose layers (count and flags) are those of a model prepared in
+ * `like` (a tensor-parallel rank of it): the layer counts are taken from there. */
+hwfit_status hwfit__model_prepare_like(const hwfit_model *m, const hwfit__model_prep *like,
+                                       hwfit__model_prep *p);
+
+/* hwfit_model_kv of a prepared model: prep_status is what hwfit__model_prepare returned
+ * (its error is returned first, as hwfit_model_kv validates the model first). */
+hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_model_kv_in *in,
+                                      hwfit_model_kv_out *out);
+
+/* Layers of kind moe (1) or dense (0) among [first, first + count) of a valid model. */
+uint32_t hwfit__model_count_moe(const hwfit_model *m, const hwfit__model_prep *p, uint32_t first,
+                                uint32_t count);
+
+/* ---- number formats resolved once (dtype.c) ------------------------------------------- */
+
+/* The block layout of a format: hwfit_dtype_matrix_bytes in two steps, so that a loop over
+ * tensors resolves the format once. */
+typedef struct hwfit__dtype_block {
+    uint64_t elements, bits; /* elements per block, bits per block */
+    int flattened, quantized; /* as hwfit_dtype_info */
+} hwfit__dtype_block;
+
+hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block);
+/* Bytes of a rows x cols matrix; ERANGE on overflow. Equals hwfit_dtype_matrix_bytes. */
+hwfit_status hwfit__dtype_block_matrix_bytes(const hwfit__dtype_block *block, uint64_t rows,
+                                             uint64_t cols, uint64_t *bytes);
 
 #endif /* HWFIT_MODEL_INTERNAL_H */

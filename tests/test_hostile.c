@@ -1482,6 +1482,658 @@ static void probe_hf_config(void) {
     CHECK(memcmp(&m, &p, sizeof m) == 0);
 }
 
+#define SPECS HWFIT_TEST_DATA "/../../examples/specs/"
+#define MODELS HWFIT_TEST_DATA "/models"
+
+/* ---- shard, perf, node, node_spec, assess, svg, chart, report (merged from main) -------- */
+
+/* A shard input that fits: Llama-3.1-8B inference on one 80 GB card. */
+static void shard_base(hwfit_shard_in *in) {
+    hwfit_shard_init(in);
+    in->gpus = 1;
+    in->capacity_bytes = 80e9;
+}
+
+/* Doubles of a shard input, with the documented status set of shard_estimate. */
+#define SHARD_DOUBLES(T, p)                                                                  \
+    F(T, p capacity_bytes, "capacity_bytes"), F(T, p utilization, "utilization"),            \
+        F(T, p reserve_bytes, "reserve_bytes"), F(T, p comm_group_bytes, "comm_group_bytes"), \
+        F(T, p bucket_bytes, "bucket_bytes"), F(T, p host_memory_bytes, "host_memory_bytes"), \
+        F(T, p host_utilization, "host_utilization"),                                        \
+        F(T, p host_buffer_factor, "host_buffer_factor"),                                    \
+        F(T, p memory.overhead_bytes, "memory.overhead_bytes")
+static const field shard_doubles[] = {SHARD_DOUBLES(hwfit_shard_in, )};
+#define SHARD_STATUSES S(OK) | S(EINVAL) | S(EDOM) | S(ERANGE) | S(EUNSUPPORTED)
+
+/* Every double of `fields` set to NaN, infinities, negatives and extremes: a documented
+ * status, the output untouched unless OK. `run` computes into out. */
+typedef hwfit_status (*runner)(const void *in, void *out);
+static void sweep_doubles(const void *base, size_t in_size, size_t out_size, const field *fields,
+                          size_t n, runner run, unsigned statuses, int nan_is_edom) {
+    static const double vals[] = {NAN, INFINITY, -INFINITY, -1.0, -DBL_MAX, 0.0, 4.9e-324,
+                                  1e-300, 1e300, DBL_MAX};
+    void *work = malloc(in_size), *out = malloc(out_size);
+    cr_assert(work && out);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < N(vals); k++) {
+            memcpy(work, base, in_size);
+            memcpy((char *)work + fields[i].offset, &vals[k], sizeof(double));
+            poison(out, out_size);
+            hwfit_status st = run(work, out);
+            CHECK(ANY_OF(st, statuses), "(%s = %g gave %s)", fields[i].name, vals[k],
+                  hwfit_status_name(st));
+            if (st != HWFIT_OK) CHECK(untouched(out, out_size), "(%s = %g)", fields[i].name, vals[k]);
+            if (nan_is_edom && k < 3)
+                CHECK(st == HWFIT_EDOM, "(%s = %g gave %s)", fields[i].name, vals[k],
+                      hwfit_status_name(st));
+        }
+    }
+    free(work);
+    free(out);
+}
+
+static hwfit_model shard_model; /* Llama-3.1-8B, set by the probes before a sweep */
+static hwfit_status shard_run(const void *in, void *out) {
+    return hwfit_shard_estimate(&shard_model, in, out);
+}
+
+static void probe_shard(void) {
+    llama_8b(&shard_model);
+    hwfit_shard_in in;
+    shard_base(&in);
+    hwfit_shard_out o;
+    CHECK(hwfit_shard_estimate(&shard_model, &in, &o) == HWFIT_OK && o.fits);
+    poison(&o, sizeof o);
+    CHECK(hwfit_shard_estimate(NULL, &in, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(hwfit_shard_estimate(&shard_model, NULL, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(hwfit_shard_estimate(&shard_model, &in, NULL) == HWFIT_EINVAL);
+    sweep_doubles(&in, sizeof in, sizeof o, shard_doubles, N(shard_doubles), shard_run,
+                  SHARD_STATUSES, 1);
+    /* Counts at their extremes: a documented status, never a crash. */
+    static const uint64_t big[] = {0, 1, UINT32_MAX, (uint64_t)1 << 40, UINT64_MAX};
+    for (size_t k = 0; k < N(big); k++) {
+        hwfit_shard_in w = in;
+        w.memory.batch = big[k];
+        w.layout.micro_batch = big[k];
+        w.layout.global_batch = big[k];
+        w.gpus = (uint32_t)big[k];
+        w.layout.tp = (uint32_t)big[k];
+        poison(&o, sizeof o);
+        hwfit_status st = hwfit_shard_estimate(&shard_model, &w, &o);
+        CHECK(ANY_OF(st, SHARD_STATUSES), "(%s)", hwfit_status_name(st));
+        if (st != HWFIT_OK) CHECK(untouched(&o, sizeof o));
+    }
+    /* Enums out of range: EINVAL. */
+    hwfit_shard_in w = in;
+    w.memory.mode = (hwfit_memory_mode)77;
+    poison(&o, sizeof o);
+    CHECK(hwfit_shard_estimate(&shard_model, &w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    w = in;
+    w.layout.recompute = (hwfit_memory_recompute)-1;
+    CHECK(hwfit_shard_estimate(&shard_model, &w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+
+    /* The batch entry point agrees with the single one and refuses NULL arrays. */
+    hwfit_shard_in ins[3] = {in, in, in};
+    ins[1].capacity_bytes = NAN;
+    hwfit_shard_out outs[3];
+    hwfit_status sts[3];
+    poison(outs, sizeof outs);
+    CHECK(hwfit_shard_estimate_batch(&shard_model, ins, 3, outs, sts) == HWFIT_EDOM);
+    CHECK(sts[0] == HWFIT_OK && sts[1] == HWFIT_EDOM && sts[2] == HWFIT_OK);
+    CHECK(untouched(&outs[1], sizeof outs[1]));
+    CHECK(hwfit_shard_estimate_batch(NULL, ins, 3, outs, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch(&shard_model, NULL, 3, outs, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch(&shard_model, ins, 3, NULL, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch(&shard_model, ins, 3, outs, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch(&shard_model, NULL, 0, NULL, NULL) == HWFIT_OK);
+
+    /* card_at: NULLs, a stage beyond the pipeline. */
+    hwfit_shard_card c;
+    poison(&c, sizeof c);
+    CHECK(hwfit_shard_card_at(NULL, &in, 0, &c) == HWFIT_EINVAL && untouched(&c, sizeof c));
+    CHECK(hwfit_shard_card_at(&shard_model, NULL, 0, &c) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_card_at(&shard_model, &in, 0, NULL) == HWFIT_EINVAL);
+    hwfit_status st = hwfit_shard_card_at(&shard_model, &in, UINT32_MAX, &c);
+    CHECK(st != HWFIT_OK && untouched(&c, sizeof c), "(%s)", hwfit_status_name(st));
+    CHECK(hwfit_shard_card_at(&shard_model, &in, 0, &c) == HWFIT_OK);
+
+    /* check: NULLs and a reason for an impossible layout. */
+    hwfit_shard_reason r = HWFIT_SHARD_VALID;
+    CHECK(hwfit_shard_check(NULL, &in, &r) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_check(&shard_model, NULL, &r) == HWFIT_EINVAL);
+    w = in;
+    w.layout.tp = 3; /* 32 heads */
+    w.gpus = 3;
+    st = hwfit_shard_check(&shard_model, &w, &r); /* OK: checked, and the reason says why not */
+    CHECK(st == HWFIT_OK && r == HWFIT_SHARD_HEADS, "(%s, %s)", hwfit_status_name(st),
+          hwfit_shard_reason_name(r));
+    CHECK(hwfit_shard_check(&shard_model, &w, NULL) == HWFIT_EINVAL);
+    /* ... and the estimate refuses it, output untouched. */
+    poison(&o, sizeof o);
+    CHECK(hwfit_shard_estimate(&shard_model, &w, &o) != HWFIT_OK && untouched(&o, sizeof o));
+}
+
+static void probe_shard_search(void) {
+    llama_8b(&shard_model);
+    hwfit_shard_in in;
+    shard_base(&in);
+    in.gpus = 8;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_shard_result res[4];
+    hwfit_shard_search_out sum;
+    poison(res, sizeof res);
+    poison(&sum, sizeof sum);
+    CHECK(hwfit_shard_search(NULL, &in, &sp, res, 4, &sum) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_search(&shard_model, NULL, &sp, res, 4, &sum) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_search(&shard_model, &in, &sp, res, 4, NULL) == HWFIT_EINVAL);
+    CHECK(untouched(res, sizeof res) && untouched(&sum, sizeof sum));
+    hwfit_shard_in bad = in;
+    bad.capacity_bytes = NAN;
+    CHECK(hwfit_shard_search(&shard_model, &bad, &sp, res, 4, &sum) == HWFIT_EDOM);
+    CHECK(untouched(res, sizeof res) && untouched(&sum, sizeof sum));
+    CHECK(hwfit_shard_search(&shard_model, &in, &sp, res, 4, &sum) == HWFIT_OK);
+    CHECK(sum.count <= 4 && sum.fitting <= sum.valid && sum.valid <= sum.visited);
+    CHECK(hwfit_shard_search(&shard_model, &in, &sp, NULL, 0, &sum) == HWFIT_OK);
+
+    hwfit_shard_iter it;
+    hwfit_layout l;
+    CHECK(hwfit_shard_iter_init(NULL, &shard_model, &in, &sp) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_iter_init(&it, NULL, &in, &sp) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_iter_init(&it, &shard_model, NULL, &sp) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_iter_next(NULL, &l) == 0);
+    CHECK(hwfit_shard_iter_init(&it, &shard_model, &in, &sp) == HWFIT_OK);
+    CHECK(hwfit_shard_iter_next(&it, NULL) == 0 || 1); /* documented either way: no crash */
+    size_t n = 0;
+    while (hwfit_shard_iter_next(&it, &l) && n < 100000) n++;
+    CHECK(n > 0 && n < 100000);
+    CHECK(hwfit_shard_iter_next(&it, &l) == 0); /* exhausted stays exhausted */
+
+    uint32_t gpus = 0x5a5a5a5a;
+    poison(&l, sizeof l);
+    CHECK(hwfit_shard_min_gpus(NULL, &in, &sp, 64, &gpus, &l) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_min_gpus(&shard_model, &in, &sp, 64, NULL, &l) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_min_gpus(&shard_model, &bad, &sp, 64, &gpus, &l) == HWFIT_EDOM);
+    CHECK(gpus == 0x5a5a5a5a && untouched(&l, sizeof l));
+    CHECK(hwfit_shard_min_gpus(&shard_model, &in, &sp, 64, &gpus, &l) == HWFIT_OK && gpus == 1);
+    hwfit_status st = hwfit_shard_min_gpus(&shard_model, &in, &sp, 0, &gpus, &l);
+    CHECK(st != HWFIT_OK, "(max_gpus 0 gave %s)", hwfit_status_name(st));
+
+    uint64_t v = 0x5a5a5a5a5a5a5a5aull;
+    CHECK(hwfit_shard_max_context(NULL, &in, 0, &v) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_max_context(&shard_model, &in, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_max_context(&shard_model, &bad, 0, &v) == HWFIT_EDOM);
+    CHECK(hwfit_shard_max_batch(NULL, &in, 0, &v) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_max_batch(&shard_model, &in, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_max_batch(&shard_model, &bad, 0, &v) == HWFIT_EDOM);
+    CHECK(v == 0x5a5a5a5a5a5a5a5aull);
+    const uint64_t limits[] = {0, 1, UINT32_MAX, UINT64_MAX};
+    for (size_t i = 0; i < N(limits); i++) {
+        st = hwfit_shard_max_context(&shard_model, &in, limits[i], &v);
+        CHECK(ANY_OF(st, SHARD_STATUSES | S(ENOTFOUND) | S(ELAYOUT)), "(%s)", hwfit_status_name(st));
+        if (st == HWFIT_OK && limits[i]) CHECK(v <= limits[i]);
+        if (limits[i] == 0) CHECK(st == HWFIT_EDOM, "(limit 0 gave %s)", hwfit_status_name(st));
+        st = hwfit_shard_max_batch(&shard_model, &in, limits[i], &v);
+        CHECK(ANY_OF(st, SHARD_STATUSES | S(ENOTFOUND) | S(ELAYOUT)), "(%s)", hwfit_status_name(st));
+        if (st == HWFIT_OK && limits[i]) CHECK(v <= limits[i]);
+    }
+}
+
+static void probe_shard_small(void) {
+    hwfit_layout_init(NULL);
+    hwfit_shard_init(NULL);
+    hwfit_shard_space_init(NULL);
+    hwfit_layout l;
+    poison(&l, sizeof l);
+    hwfit_layout_init(&l);
+    CHECK(l.tp == 1 && l.pp == 1 && l.dp == 1);
+    unsigned off = 0x5a5a5a5a;
+    CHECK(hwfit_shard_offload_parse(NULL, &off) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_offload_parse("none", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_offload_parse("", &off) != HWFIT_OK && off == 0x5a5a5a5a);
+    CHECK(hwfit_shard_offload_parse("optimizer,bogus", &off) != HWFIT_OK && off == 0x5a5a5a5a);
+    CHECK(hwfit_shard_offload_parse("optimizer", &off) == HWFIT_OK &&
+          off == HWFIT_SHARD_OFFLOAD_OPTIMIZER);
+}
+
+static hwfit_status perf_run(const void *in, void *out) {
+    return hwfit_perf_estimate(&shard_model, in, out);
+}
+
+static void probe_perf(void) {
+    llama_8b(&shard_model);
+    hwfit_perf_in in;
+    hwfit_perf_init(NULL);
+    hwfit_perf_init(&in);
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-sxm", &g), HWFIT_OK);
+    CHECK(hwfit_perf_set_gpu(NULL, g) == HWFIT_EINVAL && hwfit_perf_set_gpu(&in, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_set_gpu(&in, g) == HWFIT_OK);
+    hwfit_perf_out o;
+    CHECK(hwfit_perf_estimate(&shard_model, &in, &o) == HWFIT_OK);
+    poison(&o, sizeof o);
+    CHECK(hwfit_perf_estimate(NULL, &in, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(hwfit_perf_estimate(&shard_model, NULL, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(hwfit_perf_estimate(&shard_model, &in, NULL) == HWFIT_EINVAL);
+    static const field perf_doubles[] = {
+        F(hwfit_perf_in, memory_bandwidth_bytes_per_s, "memory_bandwidth_bytes_per_s"),
+        F(hwfit_perf_in, tf32_flop_per_s, "tf32_flop_per_s"),
+        F(hwfit_perf_in, bf16_flop_per_s, "bf16_flop_per_s"),
+        F(hwfit_perf_in, fp8_flop_per_s, "fp8_flop_per_s"),
+        F(hwfit_perf_in, fp4_flop_per_s, "fp4_flop_per_s"),
+        F(hwfit_perf_in, int8_op_per_s, "int8_op_per_s"),
+        F(hwfit_perf_in, prefill_efficiency, "prefill_efficiency"),
+        F(hwfit_perf_in, decode_compute_efficiency, "decode_compute_efficiency"),
+        F(hwfit_perf_in, memory_efficiency, "memory_efficiency"),
+        F(hwfit_perf_in, training_efficiency, "training_efficiency"),
+        F(hwfit_perf_in, step_overhead_s, "step_overhead_s"),
+        F(hwfit_perf_in, tp_overlap, "tp_overlap"),
+        F(hwfit_perf_in, pp_overlap, "pp_overlap"),
+        F(hwfit_perf_in, dp_overlap, "dp_overlap"),
+        F(hwfit_perf_in, ep_overlap, "ep_overlap"),
+        F(hwfit_perf_in, target_tokens_per_s, "target_tokens_per_s"),
+        SHARD_DOUBLES(hwfit_perf_in, shard.)};
+    sweep_doubles(&in, sizeof in, sizeof o, perf_doubles, N(perf_doubles), perf_run,
+                  SHARD_STATUSES, 1);
+    hwfit_perf_in w = in;
+    w.precision = (hwfit_perf_precision)77;
+    poison(&o, sizeof o);
+    CHECK(hwfit_perf_estimate(&shard_model, &w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    w = in;
+    w.output_tokens = UINT64_MAX;
+    hwfit_status st = hwfit_perf_estimate(&shard_model, &w, &o);
+    CHECK(ANY_OF(st, SHARD_STATUSES), "(%s)", hwfit_status_name(st));
+
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_perf_rank rank;
+    CHECK(hwfit_perf_plan_rank(NULL, &sp, &rank) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_plan_rank(&in, &sp, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_plan_rank(&in, &sp, &rank) == HWFIT_OK);
+    hwfit_perf_result res[2];
+    hwfit_shard_search_out sum;
+    poison(res, sizeof res);
+    poison(&sum, sizeof sum);
+    CHECK(hwfit_perf_plan(NULL, &in, &sp, res, 2, &sum) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_plan(&shard_model, NULL, &sp, res, 2, &sum) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_plan(&shard_model, &in, &sp, res, 2, NULL) == HWFIT_EINVAL);
+    w = in;
+    w.memory_efficiency = NAN;
+    CHECK(hwfit_perf_plan(&shard_model, &w, &sp, res, 2, &sum) == HWFIT_EDOM);
+    CHECK(untouched(res, sizeof res) && untouched(&sum, sizeof sum));
+    in.shard.gpus = 2;
+    CHECK(hwfit_perf_plan(&shard_model, &in, &sp, res, 2, &sum) == HWFIT_OK && sum.count <= 2);
+
+    hwfit_perf_precision p = HWFIT_PERF_PRECISION_AUTO;
+    CHECK(hwfit_perf_precision_from_name(NULL, &p) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_precision_from_name("bf16", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_perf_precision_from_name("nonsense", &p) == HWFIT_ENOTFOUND);
+    CHECK(p == HWFIT_PERF_PRECISION_AUTO);
+}
+
+static void probe_node(void) {
+    hwfit_node_init(NULL);
+    static hwfit_node n, m;
+    hwfit_error e;
+    poison(&n, sizeof n);
+    m = n;
+    CHECK(hwfit_node_load(NULL, &n, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_node_load("x.json", NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_node_load("/nonexistent/node.json", &n, &e) == HWFIT_EIO);
+    CHECK(hwfit_node_load("/", &n, NULL) == HWFIT_EIO);
+    CHECK(hwfit_node_parse(NULL, 0, NULL, &n, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_node_parse("{}", 2, NULL, NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_node_parse("", 0, NULL, &n, &e) == HWFIT_EPARSE);
+    CHECK(hwfit_node_parse("[1e999]", 7, NULL, &n, NULL) != HWFIT_OK);
+    CHECK(hwfit_node_parse("{\"gpus\": {\"count\": -1}}", 23, NULL, &n, &e) != HWFIT_OK);
+    CHECK(memcmp(&n, &m, sizeof n) == 0);
+    CHECK(hwfit_node_load(SPECS "seed-server.json", &n, &e) == HWFIT_OK, "(%s)", e.message);
+    CHECK(hwfit_node_check(NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_node_check(&n, NULL) == HWFIT_OK);
+    static hwfit_node_eval ev;
+    poison(&ev, sizeof ev);
+    CHECK(hwfit_node_evaluate(NULL, &ev) == HWFIT_EINVAL && untouched(&ev, sizeof ev));
+    CHECK(hwfit_node_evaluate(&n, NULL) == HWFIT_EINVAL);
+    m = n;
+    CHECK(hwfit_node_add_power(NULL, HWFIT_POWER_COMPONENT_FAN, 1, 100.0) == HWFIT_EINVAL);
+    CHECK(hwfit_node_add_power(&m, HWFIT_POWER_COMPONENT_GPU, 1, 100.0) == HWFIT_EINVAL);
+    CHECK(hwfit_node_add_power(&m, HWFIT_POWER_COMPONENT_FAN, UINT64_MAX, 1.0) == HWFIT_EDOM);
+    CHECK(hwfit_node_add_power(&m, (hwfit_power_component_kind)77, 1, 100.0) == HWFIT_EINVAL);
+    CHECK(hwfit_node_add_power(&m, HWFIT_POWER_COMPONENT_FAN, 1, NAN) == HWFIT_EDOM);
+    CHECK(hwfit_node_add_power(&m, HWFIT_POWER_COMPONENT_FAN, 1, -1.0) == HWFIT_EDOM);
+    CHECK(hwfit_node_add_power(&m, HWFIT_POWER_COMPONENT_FAN, 1, INFINITY) == HWFIT_EDOM);
+    CHECK(memcmp(&m, &n, sizeof m) == 0);
+    CHECK(hwfit_node_evaluate(&n, &ev) == HWFIT_OK);
+    /* A node made inconsistent after loading is refused by evaluate, output untouched. */
+    m = n;
+    m.gpu.count = 0;
+    poison(&ev, sizeof ev);
+    hwfit_status st = hwfit_node_evaluate(&m, &ev);
+    if (st != HWFIT_OK) CHECK(untouched(&ev, sizeof ev));
+    CHECK(hwfit_node_check(&m, &e) == st, "(check %s)", e.message);
+
+    hwfit_assess_workload_init(NULL);
+    hwfit_assess_options_init(NULL);
+    static hwfit_model model;
+    hwfit_assess_workload wl;
+    poison(&wl, sizeof wl);
+    CHECK(hwfit_assess_workload_parse(NULL, MODELS, &wl, &model, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_workload_parse("serve:llama-3.1-8b:bf16:8K", MODELS, NULL, &model, &e) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_assess_workload_parse("serve:llama-3.1-8b:bf16:8K", MODELS, &wl, NULL, &e) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_assess_workload_parse("", MODELS, &wl, &model, &e) != HWFIT_OK);
+    CHECK(hwfit_assess_workload_parse("serve:no-such-model:bf16:8K", MODELS, &wl, &model, &e) !=
+          HWFIT_OK);
+    CHECK(hwfit_assess_workload_parse("serve:llama-3.1-8b:bf16:99999999999999999999", MODELS,
+                                      &wl, &model, &e) != HWFIT_OK);
+    CHECK(untouched(&wl, sizeof wl));
+}
+
+static void probe_assess(void) {
+    static hwfit_node n;
+    static hwfit_model model;
+    static hwfit_finding f[256];
+    hwfit_error e;
+    cr_assert_eq(hwfit_node_load(SPECS "seed-server.json", &n, &e), HWFIT_OK);
+    hwfit_assess_workload wl;
+    cr_assert_eq(hwfit_assess_workload_parse("serve:llama-3.1-8b:bf16:8K", MODELS, &wl, &model, &e),
+                 HWFIT_OK, "%s", e.message);
+    size_t count = 0x5a5a;
+    CHECK(hwfit_assess_max_findings(SIZE_MAX) > 0); /* saturates, never wraps to 0 */
+    CHECK(hwfit_assess(NULL, &wl, 1, NULL, f, 256, &count) == HWFIT_EINVAL);
+    CHECK(hwfit_assess(&n, NULL, 1, NULL, f, 256, &count) == HWFIT_EINVAL);
+    CHECK(hwfit_assess(&n, &wl, 1, NULL, NULL, 256, &count) == HWFIT_EINVAL);
+    CHECK(hwfit_assess(&n, &wl, 1, NULL, f, 256, NULL) == HWFIT_EINVAL);
+    CHECK(count == 0x5a5a);
+    hwfit_status st = hwfit_assess(&n, &wl, 1, NULL, f, 1, &count);
+    CHECK(st == HWFIT_EBUFSIZE || st == HWFIT_OK, "(%s)", hwfit_status_name(st));
+    CHECK(hwfit_assess(&n, &wl, 1, NULL, f, 256, &count) == HWFIT_OK && count > 0);
+    for (size_t i = 0; i < count; i++) {
+        for (size_t k = 0; k < f[i].figure_count; k++) {
+            CHECK(hwfit__finite(f[i].figures[k].value), "(%s %s)", f[i].rule, f[i].figures[k].key);
+            char buf[128];
+            CHECK(hwfit_figure_format(&f[i].figures[k], buf, sizeof buf) == HWFIT_OK);
+            CHECK(hwfit_figure_format(&f[i].figures[k], buf, 1) == HWFIT_EBUFSIZE);
+            double v;
+            CHECK(hwfit_finding_figure(&f[i], f[i].figures[k].key, &v) == HWFIT_OK);
+        }
+    }
+    double v = 7.0;
+    char buf[16];
+    CHECK(hwfit_finding_figure(NULL, "x", &v) == HWFIT_EINVAL);
+    CHECK(hwfit_finding_figure(&f[0], NULL, &v) == HWFIT_EINVAL);
+    CHECK(hwfit_finding_figure(&f[0], "x", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_finding_figure(&f[0], "no such figure", &v) == HWFIT_ENOTFOUND && v == 7.0);
+    CHECK(hwfit_figure_format(NULL, buf, sizeof buf) == HWFIT_EINVAL);
+    CHECK(hwfit_figure_format(&f[0].figures[0], NULL, 16) == HWFIT_EINVAL);
+
+    /* the HTML report */
+    hwfit_report_options_init(NULL);
+    hwfit_report_options ro;
+    hwfit_report_options_init(&ro);
+    size_t needed = 12345;
+    char small[8];
+    memset(small, 0x5a, sizeof small);
+    CHECK(hwfit_report_html(NULL, &wl, 1, f, count, &ro, small, sizeof small, &needed) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_report_html(&n, NULL, 1, f, count, &ro, small, sizeof small, &needed) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_report_html(&n, &wl, 1, NULL, count, &ro, small, sizeof small, &needed) ==
+          HWFIT_EINVAL);
+    CHECK(needed == 12345);
+    st = hwfit_report_html(&n, &wl, 1, f, count, &ro, small, sizeof small, &needed);
+    CHECK(st == HWFIT_EBUFSIZE && needed > sizeof small, "(%s)", hwfit_status_name(st));
+    CHECK(untouched(small, sizeof small));
+    char *html = malloc(needed);
+    cr_assert_not_null(html);
+    CHECK(hwfit_report_html(&n, &wl, 1, f, count, &ro, html, needed, &needed) == HWFIT_OK);
+    /* needed counts the NUL */
+    CHECK(strncmp(html, "<!DOCTYPE html>", 15) == 0 && strlen(html) + 1 == needed);
+    free(html);
+    CHECK(hwfit_report_html(&n, &wl, 1, f, count, &ro, NULL, 0, &needed) == HWFIT_EBUFSIZE);
+}
+
+NAMER(hwfit_shard_reason_name, hwfit_shard_reason)
+NAMER(hwfit_shard_reason_str, hwfit_shard_reason)
+NAMER(hwfit_perf_rank_name, hwfit_perf_rank)
+NAMER(hwfit_perf_precision_name, hwfit_perf_precision)
+NAMER(hwfit_perf_bound_name, hwfit_perf_bound)
+NAMER(hwfit_node_cooling_name, hwfit_node_cooling)
+NAMER(hwfit_assess_topic_name, hwfit_assess_topic)
+NAMER(hwfit_finding_kind_name, hwfit_finding_kind)
+NAMER(hwfit_chart_metric_name, hwfit_chart_metric)
+NAMER(hwfit_report_topic_title, hwfit_assess_topic)
+static void probe_new_namers(void) {
+    const namer fns[] = {hwfit_shard_reason_name_int,  hwfit_shard_reason_str_int,
+                         hwfit_perf_rank_name_int,     hwfit_perf_precision_name_int,
+                         hwfit_perf_bound_name_int,    hwfit_node_cooling_name_int,
+                         hwfit_assess_topic_name_int,  hwfit_finding_kind_name_int,
+                         hwfit_chart_metric_name_int,  hwfit_report_topic_title_int};
+    static const int values[] = {-1, 0, 1, 2, 3, 7, 18, 19, 77, INT_MAX, INT_MIN};
+    for (size_t f = 0; f < N(fns); f++)
+        for (size_t i = 0; i < N(values); i++) {
+            const char *s = fns[f](values[i]);
+            CHECK(s != NULL && strlen(s) > 0, "(namer %zu value %d)", f, values[i]);
+        }
+    hwfit_chart_metric m = HWFIT_CHART_TIME;
+    CHECK(hwfit_chart_metric_from_name(NULL, &m) == HWFIT_EINVAL);
+    CHECK(hwfit_chart_metric_from_name("busbw", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_chart_metric_from_name("nonsense", &m) == HWFIT_ENOTFOUND && m == HWFIT_CHART_TIME);
+    CHECK(hwfit_chart_metric_from_name("busbw", &m) == HWFIT_OK && m == HWFIT_CHART_BUSBW);
+}
+
+/* A writer into a caller buffer: NULL in and NULL needed refused, too small a buffer gives
+ * EBUFSIZE with *needed set, an exact buffer OK with a NUL-terminated document. */
+typedef hwfit_status (*writer)(const void *in, char *buf, size_t size, size_t *needed);
+static void probe_writer(writer w, const void *in, const char *start) {
+    size_t needed = 12345;
+    char small[4];
+    memset(small, 0x5a, sizeof small);
+    CHECK(w(NULL, small, sizeof small, &needed) == HWFIT_EINVAL && needed == 12345);
+    CHECK(w(in, NULL, 16, &needed) == HWFIT_EINVAL);
+    hwfit_status st = w(in, small, sizeof small, &needed);
+    CHECK(st == HWFIT_EBUFSIZE && needed > sizeof small, "(%s)", hwfit_status_name(st));
+    CHECK(untouched(small, sizeof small));
+    CHECK(w(in, NULL, 0, &needed) == HWFIT_EBUFSIZE);
+    char *buf = malloc(needed);
+    cr_assert_not_null(buf);
+    CHECK(w(in, buf, needed, NULL) == HWFIT_OK); /* needed is optional; it counts the NUL */
+    CHECK(strncmp(buf, start, strlen(start)) == 0 && strlen(buf) + 1 == needed);
+    free(buf);
+}
+static hwfit_status w_bars(const void *in, char *b, size_t s, size_t *n) {
+    return hwfit_svg_stacked_bars(in, b, s, n);
+}
+static hwfit_status w_lines(const void *in, char *b, size_t s, size_t *n) {
+    return hwfit_svg_lines(in, b, s, n);
+}
+static hwfit_status w_budget(const void *in, char *b, size_t s, size_t *n) {
+    return hwfit_svg_budget(in, b, s, n);
+}
+static hwfit_status w_chart_collective(const void *in, char *b, size_t s, size_t *n) {
+    return hwfit_chart_collective(in, b, s, n);
+}
+static hwfit_status w_chart_raid(const void *in, char *b, size_t s, size_t *n) {
+    return hwfit_chart_raid(in, NULL, b, s, n);
+}
+static hwfit_status w_chart_memory(const void *in, char *b, size_t s, size_t *n) {
+    return hwfit_chart_memory(in ? &shard_model : NULL, in, NULL, b, s, n);
+}
+typedef struct power_pair {
+    hwfit_power_budget_in budget;
+    hwfit_psu_in psu;
+} power_pair;
+static hwfit_status w_chart_power(const void *in, char *b, size_t s, size_t *n) {
+    const power_pair *p = in;
+    return hwfit_chart_power(p ? &p->budget : NULL, p ? &p->psu : NULL, NULL, b, s, n);
+}
+
+static void probe_svg(void) {
+    hwfit_svg_stacked_bars_init(NULL);
+    hwfit_svg_lines_init(NULL);
+    hwfit_svg_budget_init(NULL);
+    const char *labels[] = {"a", "b <&>"};
+    const char *segs[] = {"x", "y\"'"};
+    double values[] = {1.0, 2.0, 3.0, 4.0};
+    hwfit_svg_stacked_bars_in bars;
+    hwfit_svg_stacked_bars_init(&bars);
+    bars.bar_count = 2;
+    bars.bar_labels = labels;
+    bars.segment_count = 2;
+    bars.segment_labels = segs;
+    bars.values = values;
+    probe_writer(w_bars, &bars, "<?xml");
+    /* NaN, infinities and negatives in the values: EDOM, the buffer untouched. */
+    static const double bad[] = {NAN, INFINITY, -INFINITY, -1.0, 1e300};
+    char buf[64];
+    size_t needed;
+    for (size_t i = 0; i < N(bad); i++) {
+        double v[4] = {1.0, bad[i], 3.0, 4.0};
+        hwfit_svg_stacked_bars_in b = bars;
+        b.values = v;
+        memset(buf, 0x5a, sizeof buf);
+        hwfit_status st = hwfit_svg_stacked_bars(&b, buf, sizeof buf, &needed);
+        CHECK(st == HWFIT_EDOM, "(value %g gave %s)", bad[i], hwfit_status_name(st));
+        CHECK(untouched(buf, sizeof buf));
+    }
+    hwfit_svg_stacked_bars_in b = bars;
+    b.values = NULL;
+    CHECK(hwfit_svg_stacked_bars(&b, buf, sizeof buf, &needed) == HWFIT_EINVAL);
+    b = bars;
+    b.width_px = NAN;
+    CHECK(hwfit_svg_stacked_bars(&b, buf, sizeof buf, &needed) == HWFIT_EDOM);
+    b = bars;
+    b.y.scale = (hwfit_svg_scale)77;
+    CHECK(hwfit_svg_stacked_bars(&b, buf, sizeof buf, &needed) == HWFIT_EINVAL);
+
+    double xs[] = {1.0, 2.0, 4.0}, ys[] = {1.0, 3.0, 2.0};
+    hwfit_svg_series series = {"s <1>", xs, ys, 3};
+    hwfit_svg_lines_in lines;
+    hwfit_svg_lines_init(&lines);
+    lines.series_count = 1;
+    lines.series = &series;
+    probe_writer(w_lines, &lines, "<?xml");
+    for (size_t i = 0; i < N(bad); i++) {
+        double y2[3] = {1.0, bad[i], 2.0};
+        hwfit_svg_series s2 = {"s", xs, y2, 3};
+        hwfit_svg_lines_in l = lines;
+        l.series = &s2;
+        hwfit_status st = hwfit_svg_lines(&l, buf, sizeof buf, &needed);
+        CHECK(st == HWFIT_EDOM, "(y %g gave %s)", bad[i], hwfit_status_name(st));
+    }
+
+    hwfit_svg_budget_in bud;
+    hwfit_svg_budget_init(&bud);
+    bud.bar_count = 2;
+    bud.bar_labels = labels;
+    bud.values = values;
+    probe_writer(w_budget, &bud, "<?xml");
+
+    size_t n2 = 99;
+    CHECK(hwfit_svg_escape(NULL, buf, sizeof buf, &n2) == HWFIT_EINVAL && n2 == 99);
+    CHECK(hwfit_svg_escape("<&>\"'", buf, 4, &n2) == HWFIT_EBUFSIZE && n2 > 4);
+    CHECK(hwfit_svg_escape("<&>\"'", buf, sizeof buf, &n2) == HWFIT_OK);
+    CHECK(strchr(buf, '<') == NULL && strchr(buf, '"') == NULL);
+    CHECK(hwfit_svg_color(0) != hwfit_svg_color(1));
+    CHECK(hwfit_svg_color(SIZE_MAX) == hwfit_svg_color(SIZE_MAX % HWFIT_SVG_PALETTE_SIZE));
+}
+
+static void probe_chart(void) {
+    hwfit_chart_options_init(NULL);
+    hwfit_chart_collective_init(NULL);
+    llama_8b(&shard_model);
+    hwfit_shard_in in;
+    shard_base(&in);
+    probe_writer(w_chart_memory, &in, "<?xml");
+    hwfit_shard_in bad = in;
+    bad.capacity_bytes = NAN;
+    char buf[64];
+    size_t needed = 7;
+    memset(buf, 0x5a, sizeof buf);
+    CHECK(hwfit_chart_memory(&shard_model, &bad, NULL, buf, sizeof buf, &needed) == HWFIT_EDOM);
+    CHECK(untouched(buf, sizeof buf) && needed == 7);
+    hwfit_chart_options opt;
+    hwfit_chart_options_init(&opt);
+    opt.width_px = -1.0;
+    CHECK(hwfit_chart_memory(&shard_model, &in, &opt, buf, sizeof buf, &needed) == HWFIT_EDOM);
+
+    hwfit_collective_in lines[1];
+    hwfit_collective_init(&lines[0]);
+    hwfit_chart_collective_in cc;
+    hwfit_chart_collective_init(&cc);
+    cc.series_count = 1;
+    cc.series = lines;
+    probe_writer(w_chart_collective, &cc, "<?xml");
+    hwfit_chart_collective_in c2 = cc;
+    c2.min_bytes = NAN;
+    CHECK(hwfit_chart_collective(&c2, buf, sizeof buf, &needed) == HWFIT_EDOM);
+    c2 = cc;
+    c2.min_bytes = 1e9;
+    c2.max_bytes = 1.0; /* inverted range */
+    CHECK(hwfit_chart_collective(&c2, buf, sizeof buf, &needed) != HWFIT_OK);
+    c2 = cc;
+    c2.metric = (hwfit_chart_metric)77;
+    CHECK(hwfit_chart_collective(&c2, buf, sizeof buf, &needed) == HWFIT_EINVAL);
+    c2 = cc;
+    c2.series_count = HWFIT_CHART_MAX_SERIES + 1;
+    CHECK(hwfit_chart_collective(&c2, buf, sizeof buf, &needed) != HWFIT_OK);
+    CHECK(untouched(buf, sizeof buf));
+
+    hwfit_raid_in raid;
+    raid_base(&raid);
+    probe_writer(w_chart_raid, &raid, "<?xml");
+    raid.drive_bytes = NAN;
+    CHECK(hwfit_chart_raid(&raid, NULL, buf, sizeof buf, &needed) == HWFIT_EDOM);
+
+    power_pair pp;
+    budget_base(&pp.budget);
+    psu_base(&pp.psu);
+    probe_writer(w_chart_power, &pp, "<?xml");
+    CHECK(hwfit_chart_power(&pp.budget, NULL, NULL, buf, sizeof buf, &needed) == HWFIT_EINVAL);
+    pp.psu.psu_rating_w = NAN;
+    CHECK(hwfit_chart_power(&pp.budget, &pp.psu, NULL, buf, sizeof buf, &needed) == HWFIT_EDOM);
+    CHECK(untouched(buf, sizeof buf));
+}
+
+static void probe_batches(void) {
+    memory_block b;
+    memory_infer_base(&b);
+    hwfit_memory_in ins[3] = {b.in, b.in, b.in};
+    ins[1].batch = 0;
+    hwfit_memory_out outs[3], one;
+    hwfit_status sts[3];
+    poison(outs, sizeof outs);
+    CHECK(hwfit_memory_estimate_batch(&b.model, ins, 3, outs, sts) == HWFIT_EDOM);
+    CHECK(sts[0] == HWFIT_OK && sts[1] == HWFIT_EDOM && sts[2] == HWFIT_OK);
+    CHECK(untouched(&outs[1], sizeof outs[1]));
+    CHECK(hwfit_memory_estimate(&b.model, &ins[0], &one) == HWFIT_OK);
+    CHECK(memcmp(&one, &outs[0], sizeof one) == 0);
+    CHECK(hwfit_memory_estimate_batch(NULL, ins, 3, outs, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_estimate_batch(&b.model, NULL, 3, outs, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_estimate_batch(&b.model, ins, 3, NULL, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_estimate_batch(&b.model, ins, 3, outs, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_estimate_batch(&b.model, NULL, 0, NULL, NULL) == HWFIT_OK);
+    /* An invalid model: every element refused with the model's status. */
+    b.model.heads = 0;
+    poison(outs, sizeof outs);
+    CHECK(hwfit_memory_estimate_batch(&b.model, ins, 3, outs, sts) == HWFIT_EDOM);
+    CHECK(untouched(outs, sizeof outs));
+
+    hwfit_collective_in cin[2];
+    collective_base(&cin[0]);
+    collective_base(&cin[1]);
+    cin[1].bytes = NAN;
+    hwfit_collective_out cout[2];
+    poison(cout, sizeof cout);
+    CHECK(hwfit_collective_estimate_batch(cin, 2, cout, sts) == HWFIT_OK ? 0 : 1);
+    CHECK(sts[0] == HWFIT_OK && sts[1] == HWFIT_EDOM && untouched(&cout[1], sizeof cout[1]));
+    CHECK(hwfit_collective_estimate_batch(NULL, 2, cout, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_collective_estimate_batch(cin, 2, NULL, sts) == HWFIT_EINVAL);
+    CHECK(hwfit_collective_estimate_batch(cin, 2, cout, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_collective_estimate_batch(NULL, 0, NULL, NULL) == HWFIT_OK);
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 typedef struct entry {
@@ -1494,11 +2146,26 @@ typedef struct entry {
 
 /* TABLE: every public function (tests/hostile/check_table.py compares it with include/). */
 static const entry table[] = {
+    COVER(hwfit_assess, probe_assess),
+    COVER(hwfit_assess_max_findings, probe_assess),
+    COVER(hwfit_assess_options_init, probe_node),
+    COVER(hwfit_assess_topic_name, probe_new_namers),
+    COVER(hwfit_assess_workload_init, probe_node),
+    COVER(hwfit_assess_workload_parse, probe_node),
+    COVER(hwfit_chart_collective, probe_chart),
+    COVER(hwfit_chart_collective_init, probe_chart),
+    COVER(hwfit_chart_memory, probe_chart),
+    COVER(hwfit_chart_metric_from_name, probe_new_namers),
+    COVER(hwfit_chart_metric_name, probe_new_namers),
+    COVER(hwfit_chart_options_init, probe_chart),
+    COVER(hwfit_chart_power, probe_chart),
+    COVER(hwfit_chart_raid, probe_chart),
     COVER(hwfit_collective_algorithm_from_name, probe_algorithm_from_name),
     COVER(hwfit_collective_algorithm_name, probe_hwfit_collective_algorithm_name),
     COVER(hwfit_collective_bottleneck_name, probe_hwfit_collective_bottleneck_name),
     COVER(hwfit_collective_busbw_factor, probe_busbw_factor),
     COVER(hwfit_collective_estimate, probe_collective),
+    COVER(hwfit_collective_estimate_batch, probe_batches),
     COVER(hwfit_collective_init, probe_inits),
     COVER(hwfit_collective_op_from_name, probe_op_from_name),
     COVER(hwfit_collective_op_name, probe_hwfit_collective_op_name),
@@ -1522,6 +2189,9 @@ static const entry table[] = {
     COVER(hwfit_energy_init, probe_inits),
     COVER(hwfit_energy_validate, probe_energy),
     COVER(hwfit_error_clear, probe_clears),
+    COVER(hwfit_figure_format, probe_assess),
+    COVER(hwfit_finding_figure, probe_assess),
+    COVER(hwfit_finding_kind_name, probe_new_namers),
     COVER(hwfit_gpu_at, probe_gpu_catalog),
     COVER(hwfit_gpu_count, probe_gpu_catalog),
     COVER(hwfit_gpu_find, probe_gpu_find),
@@ -1534,12 +2204,14 @@ static const entry table[] = {
     COVER(hwfit_host_evaluate, probe_host),
     COVER(hwfit_host_init, probe_inits),
     COVER(hwfit_host_validate, probe_host),
+    COVER(hwfit_layout_init, probe_shard_small),
     COVER(hwfit_link_init, probe_inits),
     COVER(hwfit_link_kind_name, probe_hwfit_link_kind_name),
     COVER(hwfit_link_parse, probe_link_parse),
     COVER(hwfit_link_rate, probe_link),
     COVER(hwfit_link_validate, probe_link),
     COVER(hwfit_memory_estimate, probe_memory),
+    COVER(hwfit_memory_estimate_batch, probe_batches),
     COVER(hwfit_memory_init, probe_inits),
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
@@ -1555,6 +2227,22 @@ static const entry table[] = {
     COVER(hwfit_model_set_moe_layers, probe_set_layers),
     COVER(hwfit_model_set_sliding_layers, probe_set_layers),
     COVER(hwfit_model_validate, probe_params),
+    COVER(hwfit_node_add_power, probe_node),
+    COVER(hwfit_node_check, probe_node),
+    COVER(hwfit_node_cooling_name, probe_new_namers),
+    COVER(hwfit_node_evaluate, probe_node),
+    COVER(hwfit_node_init, probe_node),
+    COVER(hwfit_node_load, probe_node),
+    COVER(hwfit_node_parse, probe_node),
+    COVER(hwfit_perf_bound_name, probe_new_namers),
+    COVER(hwfit_perf_estimate, probe_perf),
+    COVER(hwfit_perf_init, probe_perf),
+    COVER(hwfit_perf_plan, probe_perf),
+    COVER(hwfit_perf_plan_rank, probe_perf),
+    COVER(hwfit_perf_precision_from_name, probe_perf),
+    COVER(hwfit_perf_precision_name, probe_new_namers),
+    COVER(hwfit_perf_rank_name, probe_new_namers),
+    COVER(hwfit_perf_set_gpu, probe_perf),
     COVER(hwfit_power_budget_add, probe_budget_add),
     COVER(hwfit_power_budget_evaluate, probe_budget),
     COVER(hwfit_power_budget_init, probe_inits),
@@ -1580,10 +2268,36 @@ static const entry table[] = {
     COVER(hwfit_raid_level_parse, probe_raid_level_parse),
     COVER(hwfit_raid_min_drives, probe_raid_min_drives),
     COVER(hwfit_raid_validate, probe_raid),
+    COVER(hwfit_report_html, probe_assess),
+    COVER(hwfit_report_options_init, probe_assess),
+    COVER(hwfit_report_topic_title, probe_new_namers),
+    COVER(hwfit_shard_card_at, probe_shard),
+    COVER(hwfit_shard_check, probe_shard),
+    COVER(hwfit_shard_estimate, probe_shard),
+    COVER(hwfit_shard_estimate_batch, probe_shard),
+    COVER(hwfit_shard_init, probe_shard_small),
+    COVER(hwfit_shard_iter_init, probe_shard_search),
+    COVER(hwfit_shard_iter_next, probe_shard_search),
+    COVER(hwfit_shard_max_batch, probe_shard_search),
+    COVER(hwfit_shard_max_context, probe_shard_search),
+    COVER(hwfit_shard_min_gpus, probe_shard_search),
+    COVER(hwfit_shard_offload_parse, probe_shard_small),
+    COVER(hwfit_shard_reason_name, probe_new_namers),
+    COVER(hwfit_shard_reason_str, probe_new_namers),
+    COVER(hwfit_shard_search, probe_shard_search),
+    COVER(hwfit_shard_space_init, probe_shard_small),
     COVER(hwfit_status_name, probe_hwfit_status_name),
     COVER(hwfit_status_str, probe_hwfit_status_str),
     COVER(hwfit_storage_transport_name, probe_hwfit_storage_transport_name),
     COVER(hwfit_storage_transport_parse, probe_transport_parse),
+    COVER(hwfit_svg_budget, probe_svg),
+    COVER(hwfit_svg_budget_init, probe_svg),
+    COVER(hwfit_svg_color, probe_svg),
+    COVER(hwfit_svg_escape, probe_svg),
+    COVER(hwfit_svg_lines, probe_svg),
+    COVER(hwfit_svg_lines_init, probe_svg),
+    COVER(hwfit_svg_stacked_bars, probe_svg),
+    COVER(hwfit_svg_stacked_bars_init, probe_svg),
     COVER(hwfit_tco_evaluate, probe_tco),
     COVER(hwfit_tco_init, probe_inits),
     COVER(hwfit_tco_validate, probe_tco),

@@ -396,6 +396,47 @@ Test(memory, moe_and_mtp_layers) {
     cr_assert_eq(t.kv_bytes, 4096ull * 62 * 1152);
     cr_assert_gt(t.activation_moe_layer_bytes, 0);
     cr_assert_gt(t.activation_dense_layer_bytes, 0);
+    /* Of them the routed experts' (what ZeRO partitions over the expert-data-parallel
+     * group, shard.h): 58 MoE layers x 256 experts x 3 x 7168 x 2048 = 653,908,770,816
+     * parameters (hwfit model's params_experts), fp8 linear weights: 1 byte each. */
+    const uint64_t experts = 58ull * 256 * 3 * 7168 * 2048;
+    cr_assert_eq(o.expert_params, experts);
+    cr_assert_eq(o.expert_weights_bytes, experts);
+    cr_assert_eq(o.expert_trainable_params + o.expert_gradient_bytes + o.expert_optimizer_bytes,
+                 0);
+    /* The MTP layer is an MoE layer: 256 more experts. */
+    cr_assert_eq(t.expert_params, experts + 256ull * 3 * 7168 * 2048);
+    /* Full training in bf16: 2 + 2 + 12 bytes per expert parameter. */
+    in.mtp = 0;
+    in.mode = HWFIT_MEMORY_FULL;
+    in.weights = dt("bf16");
+    in.layer_count = 4; /* layers 0-3: three dense, one MoE */
+    hwfit_memory_out f = estimate_ok(&m, &in);
+    const uint64_t one = 256ull * 3 * 7168 * 2048;
+    cr_assert_eq(f.expert_params, one);
+    cr_assert_eq(f.expert_trainable_params, one);
+    cr_assert_eq(f.expert_weights_bytes, 2 * one);
+    cr_assert_eq(f.expert_gradient_bytes, 2 * one);
+    cr_assert_eq(f.expert_optimizer_bytes, 12 * one);
+    cr_assert_lt(f.expert_weights_bytes, f.weights_bytes);
+    /* LoRA on the MLP: each expert's gate, up (7168 -> 2048) and down gain r (7168 + 2048)
+     * adapter parameters; they are the experts' trainable parameters. */
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    const uint64_t adapters = 256ull * 3 * 16 * (7168 + 2048);
+    cr_assert_eq(l.expert_params, one);
+    cr_assert_eq(l.expert_trainable_params, adapters);
+    cr_assert_eq(l.expert_weights_bytes, 2 * one + 2 * adapters);
+    cr_assert_eq(l.expert_gradient_bytes, 2 * adapters);
+    cr_assert_eq(l.expert_optimizer_bytes, 12 * adapters);
+    /* A dense model has none. */
+    hwfit_model d;
+    llama8b(&d);
+    hwfit_memory_out z = estimate_ok(&d, &in);
+    cr_assert_eq(z.expert_params + z.expert_weights_bytes + z.expert_trainable_params +
+                     z.expert_gradient_bytes + z.expert_optimizer_bytes,
+                 0);
 }
 
 /* ---- errors ------------------------------------------------------------------------------------ */

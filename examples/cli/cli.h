@@ -138,17 +138,35 @@ void out_cell_num(cli_out *o, double v);
 void out_cell_qty(cli_out *o, double v, hwfit_unit unit);
 void out_cell_str(cli_out *o, const char *s);
 void out_cell_bool(cli_out *o, int b);
+/* A missing value: JSON null, "-" in a table. */
+void out_cell_null(cli_out *o);
 void out_table_end(cli_out *o);
+
+/* A list of objects that may nest (JSON only; a table prints nothing for these): out_list
+ * opens an array under key, out_item opens one object in it (then out_str, out_num...,
+ * further lists), out_item_end and out_list_end close them. */
+void out_list(cli_out *o, const char *key);
+void out_item(cli_out *o);
+void out_item_end(cli_out *o);
+void out_list_end(cli_out *o);
 
 /* Write s as a JSON string literal (quotes and escapes) to f. */
 void out_json_string(FILE *f, const char *s);
 
+/* Write text to the file at path (created or truncated). Returns 0, or reports
+ * "hwfit COMMAND: --OPTION: cannot write 'path': reason" and returns CLI_EXIT_USAGE. */
+int cli_write_file(const char *command, const char *option, const char *path, const char *text);
+
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
+int cmd_assess(int argc, char **argv);
 int cmd_dtypes(int argc, char **argv);
+int cmd_fit(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_perf(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_transfer(int argc, char **argv);

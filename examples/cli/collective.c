@@ -1,5 +1,6 @@
 /* collective.c - `hwfit collective`: time, algbw and busbw of one collective on a topology,
- * or a sweep over message sizes printed like nccl-tests. */
+ * or a sweep over message sizes printed like nccl-tests (and drawn with --svg). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -28,7 +29,9 @@ int cmd_collective(int argc, char **argv) {
     const char *algo_name = "auto", *proto_name = "auto";
     double size = HWFIT_GIBI, min_size = 8.0;
     uint64_t gpus = 8, nodes = 1, sockets = 2, switches = 0, lanes = 0, ranks = 0;
-    int p2p = 0, gdr = 0, cpu = 0, library = 0, sweep = 0, lanes_seen = 0;
+    int p2p = 0, gdr = 0, cpu = 0, library = 0, sweep = 0, lanes_seen = 0, metric_seen = 0;
+    const char *svg_path = NULL, *metric_name = "busbw";
+    cli_list compare = {{0}, 0};
     const cli_opt opts[] = {
         {"op", CLI_STRING, &op_name, "OP",
          "allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv (default allreduce)",
@@ -61,6 +64,12 @@ int cmd_collective(int argc, char **argv) {
          NULL, NULL},
         {"min-size", CLI_QUANTITY, &min_size, "SIZE", "smallest size of --sweep (default 8B)",
          HWFIT_UNIT_BYTES, NULL, NULL},
+        {"svg", CLI_STRING, &svg_path, "FILE", "with --sweep: also draw the sweep as an SVG chart",
+         0, NULL, NULL},
+        {"svg-metric", CLI_STRING, &metric_name, "M", "what --svg draws: busbw, algbw or time (default busbw)",
+         0, NULL, &metric_seen},
+        {"compare", CLI_LIST, &compare, "NAME",
+         "with --svg: another GPU on the same topology, one line each (repeatable)", 0, NULL, NULL},
     };
     const cli_spec spec = {
         "collective", "Time, algbw and busbw of a collective on a GPU topology.",
@@ -68,7 +77,9 @@ int cmd_collective(int argc, char **argv) {
         "[--pcie-switches K] [--p2p on|off|auto] [--nic SPEC] [--algorithm A] [--sweep]",
         "busbw = algbw x 2(n-1)/n (all-reduce), (n-1)/n (all-gather, reduce-scatter, all-to-all)\n"
         "or 1 (broadcast, reduce, send/receive), as nccl-tests prints it. Latency constants are\n"
-        "NCCL 2.28's; efficiencies and formulas are in docs/formulas.md.",
+        "NCCL 2.28's; efficiencies and formulas are in docs/formulas.md. --sweep --svg FILE\n"
+        "draws the sweep on log axes; --compare h100-sxm adds a line for that GPU with the\n"
+        "same options (--json prints the first GPU's sweep only).",
         opts, (int)(sizeof opts / sizeof opts[0]), 0, NULL};
     cli_args args;
     int rc = cli_parse(&spec, argc, argv, &args);
@@ -109,6 +120,31 @@ int cmd_collective(int argc, char **argv) {
     }
     in.ranks = ranks;
     in.library = library == 0 ? HWFIT_COLLECTIVE_LIBRARY_NCCL : HWFIT_COLLECTIVE_LIBRARY_ANY;
+    hwfit_chart_metric metric = HWFIT_CHART_BUSBW;
+    if (hwfit_chart_metric_from_name(metric_name, &metric) != HWFIT_OK)
+        return cli_fail("collective", "--svg-metric: unknown metric '%s' (busbw, algbw, time)",
+                        metric_name);
+    if (svg_path != NULL && !sweep) return cli_fail("collective", "--svg needs --sweep");
+    if (metric_seen && svg_path == NULL) return cli_fail("collective", "--svg-metric needs --svg FILE");
+    if (compare.count > 0 && svg_path == NULL)
+        return cli_fail("collective", "--compare needs --sweep --svg FILE");
+    if (compare.count + 1 > HWFIT_CHART_MAX_SERIES)
+        return cli_fail("collective", "--compare: at most %d GPUs", HWFIT_CHART_MAX_SERIES - 1);
+    /* One line per GPU: the first one's topology with the other card's links. */
+    hwfit_collective_in lines[HWFIT_CHART_MAX_SERIES];
+    const char *names[HWFIT_CHART_MAX_SERIES];
+    lines[0] = in;
+    names[0] = gpu->name;
+    for (int i = 0; i < compare.count; i++) {
+        const hwfit_gpu *other = NULL;
+        if (hwfit_gpu_find(compare.items[i], &other) != HWFIT_OK)
+            return cli_fail("collective", "--compare: unknown GPU '%s' (run 'hwfit gpus')",
+                            compare.items[i]);
+        lines[i + 1] = in;
+        hwfit_topology_set_gpu(&lines[i + 1].topology, other);
+        if (lanes_seen) lines[i + 1].topology.gpu_pcie_lanes = (uint32_t)lanes;
+        names[i + 1] = other->name;
+    }
 
     /* Compute everything first; print only when all succeeded. */
     hwfit_collective_out results[MAX_SWEEP];
@@ -135,6 +171,28 @@ int cmd_collective(int argc, char **argv) {
             (void)hwfit_collective_validate(&in, &why);
             return cli_fail_problem(&spec, aliases, &why);
         }
+    }
+
+    if (svg_path != NULL) {
+        hwfit_chart_collective_in chart;
+        hwfit_chart_collective_init(&chart);
+        chart.series_count = (size_t)compare.count + 1u;
+        chart.series = lines;
+        chart.names = names;
+        chart.min_bytes = min_size;
+        chart.max_bytes = size;
+        chart.metric = metric;
+        size_t need = 0;
+        st = hwfit_chart_collective(&chart, NULL, 0, &need);
+        char *svg = st == HWFIT_EBUFSIZE ? malloc(need) : NULL;
+        if (svg != NULL) st = hwfit_chart_collective(&chart, svg, need, NULL);
+        if (st != HWFIT_OK) {
+            free(svg);
+            return cli_fail_status("collective", "--svg", st == HWFIT_EBUFSIZE ? HWFIT_ENOMEM : st);
+        }
+        rc = cli_write_file("collective", "svg", svg_path, svg);
+        free(svg);
+        if (rc != 0) return rc;
     }
 
     cli_out o;

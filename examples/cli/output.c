@@ -263,6 +263,13 @@ void out_cell_str(cli_out *o, const char *s) {
     o->col++;
 }
 
+void out_cell_null(cli_out *o) {
+    cell_prefix(o);
+    if (o->json) fputs("null", o->f);
+    else cell_text(o, "-");
+    o->col++;
+}
+
 void out_cell_bool(cli_out *o, int b) {
     cell_prefix(o);
     if (o->json) fputs(b ? "true" : "false", o->f);
@@ -279,4 +286,35 @@ void out_table_end(cli_out *o) {
         fputc(']', o->f);
     }
     o->cols = NULL;
+}
+
+void out_list(cli_out *o, const char *key) {
+    if (!o->json) return;
+    json_key(o, key);
+    fputc('[', o->f);
+    o->depth++;
+    o->first[o->depth] = 1;
+}
+
+void out_item(cli_out *o) {
+    if (!o->json) return;
+    json_key(o, NULL);
+    fputc('{', o->f);
+    o->depth++;
+    o->first[o->depth] = 1;
+}
+
+static void close_nested(cli_out *o, char c) {
+    o->depth--;
+    fputc('\n', o->f);
+    for (int i = 0; i <= o->depth; i++) fputs("  ", o->f);
+    fputc(c, o->f);
+}
+
+void out_item_end(cli_out *o) {
+    if (o->json) close_nested(o, '}');
+}
+
+void out_list_end(cli_out *o) {
+    if (o->json) close_nested(o, ']');
 }

@@ -1,5 +1,7 @@
 /* power.c - `hwfit power`: PSU redundancy and headroom, wall power, heat, airflow, cooling,
- * annual energy and cost, and optionally a TCO. */
+ * annual energy and cost, and optionally a TCO; --svg draws the budget. */
+#include <stdlib.h>
+
 #include "cli.h"
 
 int cmd_power(int argc, char **argv) {
@@ -14,7 +16,7 @@ int cmd_power(int argc, char **argv) {
     hwfit_tco_in tco;
     hwfit_tco_init(&tco);
     cli_list components = {{0}, 0};
-    const char *redundant = NULL, *cls = NULL, *table = NULL, *price = NULL;
+    const char *redundant = NULL, *cls = NULL, *table = NULL, *price = NULL, *svg_path = NULL;
     int seen_psus = 0, seen_watts = 0, seen_load = 0, seen_capex = 0, seen_gpus = 0;
     int seen_efficiency = 0;
     const cli_opt opts[] = {
@@ -74,6 +76,8 @@ int cmd_power(int argc, char **argv) {
          0, NULL, &seen_gpus},
         {"utilization", CLI_DOUBLE, &tco.utilization, "X",
          "share of hours the GPUs do paid work (default 1)", 0, NULL, NULL},
+        {"svg", CLI_STRING, &svg_path, "FILE",
+         "also draw the budget against the PSUs as an SVG chart", 0, NULL, NULL},
     };
     const cli_spec spec = {
         "power", "PSU redundancy and headroom, wall power, heat, airflow, cooling and energy cost.",
@@ -171,6 +175,21 @@ int cmd_power(int argc, char **argv) {
             (void)hwfit_tco_validate(&tco, &why);
             return cli_fail_problem(&spec, aliases, &why);
         }
+    }
+    if (svg_path != NULL) {
+        /* The chart runs the budget and the PSUs again from the same inputs (chart.h). */
+        const hwfit_power_budget_in *lines = components.count > 0 ? &budget : NULL;
+        size_t need = 0;
+        st = hwfit_chart_power(lines, &psu, NULL, NULL, 0, &need);
+        char *svg = st == HWFIT_EBUFSIZE ? malloc(need) : NULL;
+        if (svg != NULL) st = hwfit_chart_power(lines, &psu, NULL, svg, need, NULL);
+        if (st != HWFIT_OK) {
+            free(svg);
+            return cli_fail_status("power", "--svg", st == HWFIT_EBUFSIZE ? HWFIT_ENOMEM : st);
+        }
+        rc = cli_write_file("power", "svg", svg_path, svg);
+        free(svg);
+        if (rc != 0) return rc;
     }
 
     cli_out o;

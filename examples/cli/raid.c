@@ -1,4 +1,6 @@
-/* raid.c - `hwfit raid`: capacity, speed, rebuild, URE risk and MTTDL of a RAID/ZFS array. */
+/* raid.c - `hwfit raid`: capacity, speed, rebuild, URE risk and MTTDL of a RAID/ZFS array;
+ * --svg draws raw against usable capacity. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -6,7 +8,7 @@
 int cmd_raid(int argc, char **argv) {
     hwfit_raid_in in;
     hwfit_raid_init(&in);
-    const char *level = NULL;
+    const char *level = NULL, *svg_path = NULL;
     uint64_t groups = 0, copies = 0;
     int seen_groups = 0, seen_copies = 0, seen_drives = 0, seen_size = 0;
     const cli_opt opts[] = {
@@ -48,6 +50,8 @@ int cmd_raid(int argc, char **argv) {
          HWFIT_UNIT_SECONDS, NULL, NULL},
         {"mission", CLI_QUANTITY, &in.mission_s, "TIME",
          "period for the loss probability (default 1y)", HWFIT_UNIT_SECONDS, NULL, NULL},
+        {"svg", CLI_STRING, &svg_path, "FILE", "also draw raw against usable capacity as an SVG chart",
+         0, NULL, NULL},
     };
     const cli_spec spec = {
         "raid", "Usable capacity, speed, rebuild time, URE risk and MTTDL of a drive array.",
@@ -96,6 +100,19 @@ int cmd_raid(int argc, char **argv) {
     char usable_text[64];
     st = hwfit_units_format(r.usable_bytes, HWFIT_UNIT_BYTES, usable_text, sizeof usable_text);
     if (st != HWFIT_OK) return cli_fail_status("raid", "usable", st);
+    if (svg_path != NULL) {
+        size_t need = 0;
+        st = hwfit_chart_raid(&in, NULL, NULL, 0, &need);
+        char *svg = st == HWFIT_EBUFSIZE ? malloc(need) : NULL;
+        if (svg != NULL) st = hwfit_chart_raid(&in, NULL, svg, need, NULL);
+        if (st != HWFIT_OK) {
+            free(svg);
+            return cli_fail_status("raid", "--svg", st == HWFIT_EBUFSIZE ? HWFIT_ENOMEM : st);
+        }
+        rc = cli_write_file("raid", "svg", svg_path, svg);
+        free(svg);
+        if (rc != 0) return rc;
+    }
 
     cli_out o;
     out_begin(&o, args.json, NULL);

@@ -320,6 +320,29 @@ HWFIT_API hwfit_status hwfit_collective_validate(const hwfit_collective_in *in,
                                                  hwfit_problem *problem);
 
 /**
+ * @brief The estimates of @p n collectives: ::hwfit_collective_estimate of each element, in
+ * one call and without allocation (message-size sweeps, every communicator of a layout).
+ * Every element is evaluated, even after one fails; outs[i] equals what
+ * ::hwfit_collective_estimate gives for ins[i], bit for bit, and is written only when
+ * statuses[i] is ::HWFIT_OK.
+ * @param[in]  ins      @p n collectives; may be NULL only when @p n is 0.
+ * @param[in]  n        Number of elements; 0 does nothing and gives ::HWFIT_OK.
+ * @param[out] outs     @p n estimates; may be NULL only when @p n is 0.
+ * @param[out] statuses @p n statuses, the one ::hwfit_collective_estimate returns for each
+ *                      element; may be NULL only when @p n is 0.
+ * @retval HWFIT_OK           every element succeeded (or @p n is 0).
+ * @retval HWFIT_EINVAL       an array is NULL while @p n > 0 (nothing is written); or the
+ *                            first failing element's status.
+ * @retval HWFIT_EDOM         the first failing element's status (see
+ *                            ::hwfit_collective_estimate).
+ * @retval HWFIT_EUNSUPPORTED the first failing element's status.
+ * @retval HWFIT_ERANGE       the first failing element's status.
+ */
+HWFIT_API hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
+                                                       hwfit_collective_out *outs,
+                                                       hwfit_status *statuses);
+
+/**
  * @brief The nccl-tests bus-bandwidth factor: busbw = algbw x factor. All-reduce
  *        2(n-1)/n; all-gather, reduce-scatter and all-to-all (n-1)/n; broadcast, reduce
  *        and send/receive 1 (nccl-tests src/all_reduce.cu ... src/sendrecv.cu).

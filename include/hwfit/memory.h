@@ -150,6 +150,17 @@ typedef struct hwfit_memory_out {
     uint64_t activation_moe_layer_bytes;   /**< The same for one MoE layer, bytes. */
     uint64_t activation_other_bytes;       /**< Training: input ids, embedding dropout and the
                                                 logits/loss terms; inference: the logits. */
+    uint64_t expert_params;          /**< Of params, the routed experts' (0 for dense
+                                          models; shared experts and routers are not
+                                          routed experts). */
+    uint64_t expert_weights_bytes;   /**< Of weights_bytes, the routed experts' (with their
+                                          LoRA adapters), bytes. */
+    uint64_t expert_trainable_params; /**< Of trainable_params, the routed experts' (for
+                                          LoRA their adapters). */
+    uint64_t expert_gradient_bytes;  /**< Of gradient_bytes, the routed experts', bytes. */
+    uint64_t expert_optimizer_bytes; /**< Of optimizer_bytes, the routed experts', bytes.
+                                          Expert parallelism shards and ZeRO partitions
+                                          these apart from the rest (shard.h). */
 } hwfit_memory_out;
 
 /**
@@ -194,6 +205,29 @@ HWFIT_API hwfit_status hwfit_memory_estimate(const hwfit_model *model,
 HWFIT_API hwfit_status hwfit_memory_validate(const hwfit_model *model,
                                              const hwfit_memory_in *in,
                                              hwfit_problem *problem);
+
+/**
+ * @brief The footprints of @p n workloads of one model: ::hwfit_memory_estimate of each
+ * element, in one call and without allocation (arrays in, arrays out). Every element is
+ * evaluated, even after one fails; outs[i] equals what ::hwfit_memory_estimate gives for
+ * ins[i], bit for bit, and is written only when statuses[i] is ::HWFIT_OK.
+ * @param[in]  model    The model of every element; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  ins      @p n workloads; may be NULL only when @p n is 0.
+ * @param[in]  n        Number of elements; 0 does nothing and gives ::HWFIT_OK.
+ * @param[out] outs     @p n footprints; may be NULL only when @p n is 0.
+ * @param[out] statuses @p n statuses, the one ::hwfit_memory_estimate returns for each
+ *                      element; may be NULL only when @p n is 0.
+ * @retval HWFIT_OK     every element succeeded (or @p n is 0).
+ * @retval HWFIT_EINVAL @p model is NULL, or an array is NULL while @p n > 0 (nothing is
+ *                      written); or the first failing element's status was ::HWFIT_EINVAL.
+ * @retval HWFIT_EDOM   the first failing element's status (see ::hwfit_memory_estimate).
+ * @retval HWFIT_EUNSUPPORTED the first failing element's status.
+ * @retval HWFIT_ERANGE the first failing element's status.
+ */
+HWFIT_API hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model,
+                                                   const hwfit_memory_in *ins, size_t n,
+                                                   hwfit_memory_out *outs,
+                                                   hwfit_status *statuses);
 
 /**
  * @brief LoRA adapter parameters of a whole model: r (in + out) per targeted matrix.

@@ -57,3 +57,15 @@ class TestUnits(CliCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestMultiNode(CliCase):
+    def test_jobs_beyond_one_node_need_the_network(self):
+        import os
+        cfg = os.path.join(os.environ.get("HWFIT_TEST_DATA", ""), "models",
+                           "llama-3.1-8b.config.json")
+        self.bad("plan", "--config", cfg, "--gpu", "h100-sxm", "--gpus", "16", "--mode",
+                 "full", mentions="--nic")
+        d = self.ok_json("plan", "--config", cfg, "--gpu", "h100-sxm", "--gpus", "16",
+                         "--mode", "full", "--nic", "8x400g-ib", "--top", "3")
+        self.assertTrue(d["layouts"])

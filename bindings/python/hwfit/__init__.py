@@ -9,16 +9,32 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from ._infra import host, power, psu_efficiency, raid, raid_min_drives, transfer
-from ._model import (dtype, dtype_bits, dtype_bytes, dtype_name, dtypes, load_config,
-                     lora_params, memory, model, params)
-from ._net import collective, gpu, gpus, link
+from . import _batch, _infra, _model, _net, _node, _shard, _svg
+from ._batch import *  # noqa: F401,F403
+from ._infra import *  # noqa: F401,F403
+from ._model import *  # noqa: F401,F403
+from ._net import *  # noqa: F401,F403
+from ._node import *  # noqa: F401,F403
+from ._shard import *  # noqa: F401,F403
+from ._svg import *  # noqa: F401,F403
+from . import _chart, _report, _result
+from ._chart import *  # noqa: F401,F403
+from ._report import *  # noqa: F401,F403
+from ._result import *  # noqa: F401,F403
 
-__all__ = ["HwfitError", "__version__", "version_number", "parse_quantity",
-           "format_quantity", "format_count", "units", "UNITS",
-           "raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host",
-           "dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params",
-           "lora_params", "model", "memory", "gpu", "gpus", "link", "collective"]
+# One line per area: each area module lists its public names in its own __all__.
+__all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
+            "format_quantity", "format_count", "units", "UNITS"]
+           + _infra.__all__
+           + _model.__all__
+           + _net.__all__
+           + _node.__all__
+           + _shard.__all__
+           + _batch.__all__
+           + _svg.__all__
+           + _chart.__all__
+           + _report.__all__
+           + _result.__all__)
 
 __version__ = _lib.hwfit_version_string().decode()
 
@@ -81,3 +97,9 @@ def units(value, unit="bytes"):
     base = parse_quantity(value, unit)
     return {"input": str(value), "unit": unit, "value": base,
             "text": format_quantity(base, unit)}
+
+
+# The subcommands' functions return Result: the same dict, shown as a table in notebooks.
+_result.wrap_all(globals(), ("units", "raid", "transfer", "power", "host", "dtypes", "model",
+                             "memory", "gpu", "gpus", "link", "collective", "fit", "plan",
+                             "perf", "assess"))

@@ -11,6 +11,8 @@ import ctypes as _ct
 from . import _lib
 from ._lib import HwfitError
 
+__all__ = ["raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host"]
+
 
 def _fail(message, status=_lib.HWFIT_EINVAL):
     raise HwfitError(status, _lib.hwfit_status_name(status).decode(), message)

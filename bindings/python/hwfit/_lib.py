@@ -947,7 +947,9 @@ class hwfit_memory_out(ctypes.Structure):
         "weights_bytes", "kv_bytes", "activation_bytes", "gradient_bytes", "optimizer_bytes",
         "overhead_bytes", "total_bytes", "params", "trainable_params", "adapter_params")] + [
         ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
-        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes")]
+        "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes",
+        "expert_params", "expert_weights_bytes", "expert_trainable_params",
+        "expert_gradient_bytes", "expert_optimizer_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -1317,3 +1319,874 @@ hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
 #                                             hwfit_problem *problem);
 hwfit_collective_step_validate = _fn("hwfit_collective_step_validate", ctypes.c_int,
                                       [ctypes.POINTER(hwfit_collective_step_in), ctypes.POINTER(hwfit_problem)])
+
+# ---- svg.h ---------------------------------------------------------------------------
+
+HWFIT_SVG_VALUE_MAX = 1e30
+HWFIT_SVG_LOG_MIN = 1e-30
+HWFIT_SVG_SIZE_MIN_PX = 200.0
+HWFIT_SVG_SIZE_MAX_PX = 16384.0
+HWFIT_SVG_PALETTE_SIZE = 7
+
+HWFIT_SVG_SCALE_LINEAR = 0
+HWFIT_SVG_SCALE_LOG2 = 1
+HWFIT_SVG_SCALE_LOG10 = 2
+
+HWFIT_SVG_PREFIX_AUTO = 0
+HWFIT_SVG_PREFIX_DECIMAL = 1
+HWFIT_SVG_PREFIX_BINARY = 2
+
+c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
+c_uint32_p = ctypes.POINTER(ctypes.c_uint32)
+c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
+
+
+class hwfit_svg_axis(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("unit", ctypes.c_int),
+        ("scale", ctypes.c_int),
+        ("prefix", ctypes.c_int),
+        ("include_zero", ctypes.c_int),
+    ]
+
+
+class hwfit_svg_stacked_bars_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x_label", ctypes.c_char_p),
+        ("y", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("segment_count", ctypes.c_size_t),
+        ("segment_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("segment_colors", c_uint32_p),
+        ("capacity_set", ctypes.c_int),
+        ("capacity", ctypes.c_double),
+        ("capacity_label", ctypes.c_char_p),
+        ("show_totals", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_series(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("x", c_double_p),
+        ("y", c_double_p),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+class hwfit_svg_lines_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("y", hwfit_svg_axis),
+        ("series_count", ctypes.c_size_t),
+        ("series", ctypes.POINTER(hwfit_svg_series)),
+        ("markers", ctypes.c_int),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_reference(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char_p),
+        ("value", ctypes.c_double),
+    ]
+
+
+class hwfit_svg_budget_in(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("x", hwfit_svg_axis),
+        ("bar_count", ctypes.c_size_t),
+        ("bar_labels", c_char_p_p),
+        ("values", c_double_p),
+        ("bar_colors", c_uint32_p),
+        ("show_total", ctypes.c_int),
+        ("total_label", ctypes.c_char_p),
+        ("reference_count", ctypes.c_size_t),
+        ("references", ctypes.POINTER(hwfit_svg_reference)),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+# void hwfit_svg_stacked_bars_init(hwfit_svg_stacked_bars_in *in);
+hwfit_svg_stacked_bars_init = _fn("hwfit_svg_stacked_bars_init", None,
+                                  [ctypes.POINTER(hwfit_svg_stacked_bars_in)])
+# hwfit_status hwfit_svg_stacked_bars(const hwfit_svg_stacked_bars_in *in, char *buf,
+#                                     size_t size, size_t *needed);
+hwfit_svg_stacked_bars = _fn("hwfit_svg_stacked_bars", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_svg_stacked_bars_in), ctypes.c_char_p,
+                              ctypes.c_size_t, c_size_t_p])
+# void hwfit_svg_lines_init(hwfit_svg_lines_in *in);
+hwfit_svg_lines_init = _fn("hwfit_svg_lines_init", None, [ctypes.POINTER(hwfit_svg_lines_in)])
+# hwfit_status hwfit_svg_lines(const hwfit_svg_lines_in *in, char *buf, size_t size,
+#                              size_t *needed);
+hwfit_svg_lines = _fn("hwfit_svg_lines", ctypes.c_int,
+                      [ctypes.POINTER(hwfit_svg_lines_in), ctypes.c_char_p, ctypes.c_size_t,
+                       c_size_t_p])
+# void hwfit_svg_budget_init(hwfit_svg_budget_in *in);
+hwfit_svg_budget_init = _fn("hwfit_svg_budget_init", None, [ctypes.POINTER(hwfit_svg_budget_in)])
+# hwfit_status hwfit_svg_budget(const hwfit_svg_budget_in *in, char *buf, size_t size,
+#                               size_t *needed);
+hwfit_svg_budget = _fn("hwfit_svg_budget", ctypes.c_int,
+                       [ctypes.POINTER(hwfit_svg_budget_in), ctypes.c_char_p, ctypes.c_size_t,
+                        c_size_t_p])
+# hwfit_status hwfit_svg_escape(const char *text, char *buf, size_t size, size_t *needed);
+hwfit_svg_escape = _fn("hwfit_svg_escape", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# uint32_t hwfit_svg_color(size_t index);
+hwfit_svg_color = _fn("hwfit_svg_color", ctypes.c_uint32, [ctypes.c_size_t])
+
+# ---- shard.h -------------------------------------------------------------------------
+
+HWFIT_SHARD_MAX_GPUS = 1048576
+HWFIT_SHARD_OFFLOAD_OPTIMIZER = 0x1
+HWFIT_SHARD_OFFLOAD_PARAMS = 0x2
+HWFIT_SHARD_ANY = -1
+
+# enum hwfit_shard_reason
+HWFIT_SHARD_VALID = 0
+HWFIT_SHARD_GPUS = 1
+HWFIT_SHARD_HEADS = 2
+HWFIT_SHARD_KV_HEADS = 3
+HWFIT_SHARD_MLP_WIDTH = 4
+HWFIT_SHARD_EXPERT_WIDTH = 5
+HWFIT_SHARD_EXPERTS = 6
+HWFIT_SHARD_EXPERT_RANKS = 7
+HWFIT_SHARD_STAGES = 8
+HWFIT_SHARD_UNEVEN = 9
+HWFIT_SHARD_VIRTUAL_STAGES = 10
+HWFIT_SHARD_VIRTUAL_LAYERS = 11
+HWFIT_SHARD_VIRTUAL_MICROBATCHES = 12
+HWFIT_SHARD_SEQUENCE_PARALLEL = 13
+HWFIT_SHARD_CONTEXT = 14
+HWFIT_SHARD_BATCH = 15
+HWFIT_SHARD_ZERO_INFERENCE = 16
+HWFIT_SHARD_OFFLOAD_INFERENCE = 17
+HWFIT_SHARD_OFFLOAD_ZERO = 18
+
+
+class hwfit_layout(ctypes.Structure):
+    _fields_ = [
+        ("tp", ctypes.c_uint32),
+        ("pp", ctypes.c_uint32),
+        ("dp", ctypes.c_uint32),
+        ("cp", ctypes.c_uint32),
+        ("ep", ctypes.c_uint32),
+        ("etp", ctypes.c_uint32),
+        ("virtual_stages", ctypes.c_uint32),
+        ("sequence_parallel", ctypes.c_int),
+        ("zero_stage", ctypes.c_uint32),
+        ("offload", ctypes.c_uint),
+        ("micro_batch", ctypes.c_uint64),
+        ("global_batch", ctypes.c_uint64),
+        ("recompute", ctypes.c_int),
+        ("uneven_layers", ctypes.c_int),
+    ]
+
+
+class hwfit_shard_in(ctypes.Structure):
+    _fields_ = [
+        ("memory", hwfit_memory_in),
+        ("layout", hwfit_layout),
+        ("gpus", ctypes.c_uint32),
+        ("capacity_bytes", ctypes.c_double),
+        ("utilization", ctypes.c_double),
+        ("reserve_bytes", ctypes.c_double),
+        ("comm_group_bytes", ctypes.c_double),
+        ("bucket_bytes", ctypes.c_double),
+        ("zero3_live_layers", ctypes.c_uint32),
+        ("host_memory_bytes", ctypes.c_double),
+        ("host_utilization", ctypes.c_double),
+        ("host_buffer_factor", ctypes.c_double),
+    ]
+
+
+class hwfit_shard_card(ctypes.Structure):
+    _fields_ = [
+        ("stage", ctypes.c_uint32),
+        ("first_layer", ctypes.c_uint32),
+        ("layers", ctypes.c_uint32),
+        ("embedding", ctypes.c_int),
+        ("head", ctypes.c_int),
+        ("in_flight", ctypes.c_uint64),
+        ("params", ctypes.c_uint64),
+        ("trainable_params", ctypes.c_uint64),
+        ("shard_weights_bytes", ctypes.c_uint64),
+        ("weights_bytes", ctypes.c_uint64),
+        ("kv_bytes", ctypes.c_uint64),
+        ("activation_bytes", ctypes.c_uint64),
+        ("gradient_bytes", ctypes.c_uint64),
+        ("optimizer_bytes", ctypes.c_uint64),
+        ("buffer_bytes", ctypes.c_uint64),
+        ("overhead_bytes", ctypes.c_uint64),
+        ("total_bytes", ctypes.c_uint64),
+        ("host_bytes", ctypes.c_uint64),
+        ("kv_bytes_per_token", ctypes.c_uint64),
+    ]
+
+
+class hwfit_shard_out(ctypes.Structure):
+    _fields_ = [
+        ("layout", hwfit_layout),
+        ("micro_batches", ctypes.c_uint64),
+        ("batch_per_replica", ctypes.c_uint64),
+        ("stages", ctypes.c_uint32),
+        ("worst_stage", ctypes.c_uint32),
+        ("worst", hwfit_shard_card),
+        ("capacity_bytes", ctypes.c_uint64),
+        ("usable_bytes", ctypes.c_uint64),
+        ("headroom_bytes", ctypes.c_double),
+        ("gpu_fits", ctypes.c_int),
+        ("host_bytes", ctypes.c_uint64),
+        ("host_usable_bytes", ctypes.c_uint64),
+        ("host_checked", ctypes.c_int),
+        ("host_fits", ctypes.c_int),
+        ("fits", ctypes.c_int),
+        ("kv_tokens", ctypes.c_uint64),
+        ("total_bytes", ctypes.c_uint64),
+    ]
+
+
+class hwfit_shard_space(ctypes.Structure):
+    _fields_ = [
+        ("tp", ctypes.c_uint32),
+        ("pp", ctypes.c_uint32),
+        ("dp", ctypes.c_uint32),
+        ("cp", ctypes.c_uint32),
+        ("ep", ctypes.c_uint32),
+        ("etp", ctypes.c_uint32),
+        ("virtual_stages", ctypes.c_uint32),
+        ("max_virtual_stages", ctypes.c_uint32),
+        ("sequence_parallel", ctypes.c_int),
+        ("zero_stage", ctypes.c_int),
+        ("offload", ctypes.c_int),
+        ("recompute", ctypes.c_int),
+        ("micro_batch", ctypes.c_uint64),
+        ("max_micro_batch", ctypes.c_uint64),
+        ("global_batch", ctypes.c_uint64),
+        ("uneven_layers", ctypes.c_int),
+        ("include_unfit", ctypes.c_int),
+    ]
+
+
+class hwfit_shard_iter(ctypes.Structure):
+    _fields_ = [
+        ("model", ctypes.POINTER(hwfit_model)),
+        ("in_", ctypes.POINTER(hwfit_shard_in)),
+        ("space", hwfit_shard_space),
+        ("value", ctypes.c_uint64 * 10),
+        ("kinds", ctypes.c_uint32 * 2),
+        ("state", ctypes.c_int),
+        ("visited", ctypes.c_uint64),
+    ]
+
+
+class hwfit_shard_result(ctypes.Structure):
+    _fields_ = [
+        ("layout", hwfit_layout),
+        ("worst_stage", ctypes.c_uint32),
+        ("per_gpu_bytes", ctypes.c_uint64),
+        ("headroom_bytes", ctypes.c_double),
+        ("host_bytes", ctypes.c_uint64),
+        ("kv_tokens", ctypes.c_uint64),
+        ("fits", ctypes.c_int),
+        ("score", ctypes.c_double),
+    ]
+
+
+class hwfit_shard_search_out(ctypes.Structure):
+    _fields_ = [
+        ("visited", ctypes.c_uint64),
+        ("valid", ctypes.c_uint64),
+        ("fitting", ctypes.c_uint64),
+        ("count", ctypes.c_size_t),
+    ]
+
+
+_model_p = ctypes.POINTER(hwfit_model)
+_shard_in_p = ctypes.POINTER(hwfit_shard_in)
+_space_p = ctypes.POINTER(hwfit_shard_space)
+
+# void hwfit_layout_init(hwfit_layout *layout);
+hwfit_layout_init = _fn("hwfit_layout_init", None, [ctypes.POINTER(hwfit_layout)])
+# void hwfit_shard_init(hwfit_shard_in *in);
+hwfit_shard_init = _fn("hwfit_shard_init", None, [_shard_in_p])
+# void hwfit_shard_space_init(hwfit_shard_space *space);
+hwfit_shard_space_init = _fn("hwfit_shard_space_init", None, [_space_p])
+# hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
+#                                hwfit_shard_reason *reason);
+hwfit_shard_check = _fn("hwfit_shard_check", ctypes.c_int, [_model_p, _shard_in_p, c_int_p])
+# const char *hwfit_shard_reason_name(hwfit_shard_reason reason);
+hwfit_shard_reason_name = _fn("hwfit_shard_reason_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_shard_reason_str(hwfit_shard_reason reason);
+hwfit_shard_reason_str = _fn("hwfit_shard_reason_str", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *offload);
+hwfit_shard_offload_parse = _fn("hwfit_shard_offload_parse", ctypes.c_int,
+                                [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
+# hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
+#                                   hwfit_shard_out *out);
+hwfit_shard_estimate = _fn("hwfit_shard_estimate", ctypes.c_int,
+                           [_model_p, _shard_in_p, ctypes.POINTER(hwfit_shard_out)])
+# hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
+#                                  uint32_t stage, hwfit_shard_card *card);
+hwfit_shard_card_at = _fn("hwfit_shard_card_at", ctypes.c_int,
+                          [_model_p, _shard_in_p, ctypes.c_uint32,
+                           ctypes.POINTER(hwfit_shard_card)])
+# hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit_model *model,
+#                                    const hwfit_shard_in *in, const hwfit_shard_space *space);
+hwfit_shard_iter_init = _fn("hwfit_shard_iter_init", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_shard_iter), _model_p, _shard_in_p, _space_p])
+# int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout);
+hwfit_shard_iter_next = _fn("hwfit_shard_iter_next", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_shard_iter), ctypes.POINTER(hwfit_layout)])
+# hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *in,
+#                                 const hwfit_shard_space *space, hwfit_shard_result *results,
+#                                 size_t capacity, hwfit_shard_search_out *summary);
+hwfit_shard_search = _fn("hwfit_shard_search", ctypes.c_int,
+                         [_model_p, _shard_in_p, _space_p, ctypes.POINTER(hwfit_shard_result),
+                          ctypes.c_size_t, ctypes.POINTER(hwfit_shard_search_out)])
+# hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
+#                                   const hwfit_shard_space *space, uint32_t max_gpus,
+#                                   uint32_t *gpus, hwfit_layout *layout);
+hwfit_shard_min_gpus = _fn("hwfit_shard_min_gpus", ctypes.c_int,
+                           [_model_p, _shard_in_p, _space_p, ctypes.c_uint32,
+                            ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(hwfit_layout)])
+# hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard_in *in,
+#                                      uint64_t limit, uint64_t *context);
+hwfit_shard_max_context = _fn("hwfit_shard_max_context", ctypes.c_int,
+                              [_model_p, _shard_in_p, ctypes.c_uint64, c_uint64_p])
+# hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
+#                                    uint64_t limit, uint64_t *batch);
+hwfit_shard_max_batch = _fn("hwfit_shard_max_batch", ctypes.c_int,
+                            [_model_p, _shard_in_p, ctypes.c_uint64, c_uint64_p])
+
+# ---- perf.h --------------------------------------------------------------------------
+
+# enum hwfit_perf_precision
+HWFIT_PERF_PRECISION_AUTO = 0
+HWFIT_PERF_PRECISION_TF32 = 1
+HWFIT_PERF_PRECISION_BF16 = 2
+HWFIT_PERF_PRECISION_FP8 = 3
+HWFIT_PERF_PRECISION_FP4 = 4
+HWFIT_PERF_PRECISION_INT8 = 5
+# enum hwfit_perf_bound
+HWFIT_PERF_BOUND_MEMORY = 0
+HWFIT_PERF_BOUND_COMPUTE = 1
+# enum hwfit_perf_rank
+HWFIT_PERF_RANK_TRAINING_RATE = 0
+HWFIT_PERF_RANK_STEP_TIME = 1
+HWFIT_PERF_RANK_DECODE_RATE = 2
+
+
+class hwfit_perf_in(ctypes.Structure):
+    _fields_ = [
+        ("shard", hwfit_shard_in),
+        ("topology", hwfit_topology),
+        ("memory_bandwidth_bytes_per_s", ctypes.c_double),
+        ("tf32_flop_per_s", ctypes.c_double),
+        ("bf16_flop_per_s", ctypes.c_double),
+        ("fp8_flop_per_s", ctypes.c_double),
+        ("fp4_flop_per_s", ctypes.c_double),
+        ("int8_op_per_s", ctypes.c_double),
+        ("precision", ctypes.c_int),
+        ("output_tokens", ctypes.c_uint64),
+        ("prefill_efficiency", ctypes.c_double),
+        ("decode_compute_efficiency", ctypes.c_double),
+        ("memory_efficiency", ctypes.c_double),
+        ("training_efficiency", ctypes.c_double),
+        ("step_overhead_s", ctypes.c_double),
+        ("tp_overlap", ctypes.c_double),
+        ("pp_overlap", ctypes.c_double),
+        ("dp_overlap", ctypes.c_double),
+        ("ep_overlap", ctypes.c_double),
+        ("target_tokens_per_s", ctypes.c_double),
+    ]
+
+
+class hwfit_perf_out(ctypes.Structure):
+    _fields_ = [
+        ("shard", hwfit_shard_out),
+        ("precision", ctypes.c_int),
+        ("peak_flop_per_s", ctypes.c_double),
+        ("prefill_flop", ctypes.c_double),
+        ("prefill_s", ctypes.c_double),
+        ("prefill_compute_s", ctypes.c_double),
+        ("prefill_memory_s", ctypes.c_double),
+        ("prefill_comm_s", ctypes.c_double),
+        ("prefill_tokens_per_s", ctypes.c_double),
+        ("decode_context", ctypes.c_uint64),
+        ("time_per_output_token_s", ctypes.c_double),
+        ("decode_tokens_per_s", ctypes.c_double),
+        ("decode_compute_s", ctypes.c_double),
+        ("decode_memory_s", ctypes.c_double),
+        ("decode_comm_s", ctypes.c_double),
+        ("decode_bytes", ctypes.c_double),
+        ("decode_flop", ctypes.c_double),
+        ("bound", ctypes.c_int),
+        ("compute_bound_batch", ctypes.c_uint64),
+        ("offline_tokens_per_s", ctypes.c_double),
+        ("target_batch", ctypes.c_uint64),
+        ("target_fits", ctypes.c_int),
+        ("step_time_s", ctypes.c_double),
+        ("step_compute_s", ctypes.c_double),
+        ("bubble_s", ctypes.c_double),
+        ("tp_comm_s", ctypes.c_double),
+        ("pp_comm_s", ctypes.c_double),
+        ("dp_comm_s", ctypes.c_double),
+        ("ep_comm_s", ctypes.c_double),
+        ("offload_s", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("model_flop_per_step", ctypes.c_double),
+        ("hardware_flop_per_step", ctypes.c_double),
+        ("mfu", ctypes.c_double),
+        ("hfu", ctypes.c_double),
+    ]
+
+
+class hwfit_perf_result(ctypes.Structure):
+    _fields_ = [
+        ("shard", hwfit_shard_result),
+        ("step_time_s", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("mfu", ctypes.c_double),
+    ]
+
+
+_perf_in_p = ctypes.POINTER(hwfit_perf_in)
+
+# void hwfit_perf_init(hwfit_perf_in *in);
+hwfit_perf_init = _fn("hwfit_perf_init", None, [_perf_in_p])
+# hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu);
+hwfit_perf_set_gpu = _fn("hwfit_perf_set_gpu", ctypes.c_int, [_perf_in_p, hwfit_gpu_p])
+# hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
+#                                  hwfit_perf_out *out);
+hwfit_perf_estimate = _fn("hwfit_perf_estimate", ctypes.c_int,
+                          [_model_p, _perf_in_p, ctypes.POINTER(hwfit_perf_out)])
+# hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+#                              const hwfit_shard_space *space, hwfit_perf_result *results,
+#                              size_t capacity, hwfit_shard_search_out *summary);
+hwfit_perf_plan = _fn("hwfit_perf_plan", ctypes.c_int,
+                      [_model_p, _perf_in_p, _space_p, ctypes.POINTER(hwfit_perf_result),
+                       ctypes.c_size_t, ctypes.POINTER(hwfit_shard_search_out)])
+# const char *hwfit_perf_precision_name(hwfit_perf_precision precision);
+hwfit_perf_precision_name = _fn("hwfit_perf_precision_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_perf_precision_from_name(const char *name,
+#                                             hwfit_perf_precision *precision);
+hwfit_perf_precision_from_name = _fn("hwfit_perf_precision_from_name", ctypes.c_int,
+                                     [ctypes.c_char_p, c_int_p])
+# const char *hwfit_perf_bound_name(hwfit_perf_bound bound);
+hwfit_perf_bound_name = _fn("hwfit_perf_bound_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in, const hwfit_shard_space *space,
+#                                   hwfit_perf_rank *rank);
+hwfit_perf_plan_rank = _fn("hwfit_perf_plan_rank", ctypes.c_int,
+                           [_perf_in_p, _space_p, c_int_p])
+# const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
+hwfit_perf_rank_name = _fn("hwfit_perf_rank_name", ctypes.c_char_p, [ctypes.c_int])
+
+# ---- node.h --------------------------------------------------------------------------
+
+HWFIT_NODE_TEXT_SIZE = 64
+HWFIT_NODE_CURRENCY_SIZE = 8
+HWFIT_NODE_MAX_COMPONENTS = 16
+HWFIT_NODE_MAX_GPUS = 128
+HWFIT_NODE_MAX_NODES = 65536
+
+# enum hwfit_node_cooling
+HWFIT_NODE_COOLING_AIR = 0
+HWFIT_NODE_COOLING_LIQUID = 1
+
+
+class hwfit_node_gpus(ctypes.Structure):
+    _fields_ = [
+        ("model", ctypes.c_char * HWFIT_NODE_TEXT_SIZE),
+        ("count", ctypes.c_uint64),
+        ("power_limit_w", ctypes.c_double),
+        ("price", ctypes.c_double),
+    ]
+
+
+class hwfit_node_cpu(ctypes.Structure):
+    _fields_ = [
+        ("model", ctypes.c_char * HWFIT_NODE_TEXT_SIZE),
+        ("cores_per_socket", ctypes.c_uint64),
+        ("threads_per_socket", ctypes.c_uint64),
+        ("boost_clock_hz", ctypes.c_double),
+        ("tdp_w", ctypes.c_double),
+    ]
+
+
+class hwfit_node_memory(ctypes.Structure):
+    _fields_ = [
+        ("dimm_bytes", ctypes.c_double),
+        ("dimm_w", ctypes.c_double),
+        ("ecc", ctypes.c_int),
+        ("registered", ctypes.c_int),
+    ]
+
+
+class hwfit_node_storage(ctypes.Structure):
+    _fields_ = [
+        ("raid", hwfit_raid_in),
+        ("raid_stated", ctypes.c_int),
+        ("drive_w", ctypes.c_double),
+    ]
+
+
+class hwfit_node_nas(ctypes.Structure):
+    _fields_ = [
+        ("capacity_bytes", ctypes.c_double),
+        ("transfer", hwfit_transfer_in),
+    ]
+
+
+class hwfit_node_network(ctypes.Structure):
+    _fields_ = [
+        ("link", hwfit_link_in),
+        ("adapters", ctypes.c_uint64),
+        ("adapter_w", ctypes.c_double),
+    ]
+
+
+class hwfit_node_power(ctypes.Structure):
+    _fields_ = [
+        ("psu", hwfit_psu_in),
+        ("gpu_transient_factor", ctypes.c_double),
+        ("switch_w", ctypes.c_double),
+        ("extra", hwfit_power_component * HWFIT_NODE_MAX_COMPONENTS),
+        ("extra_count", ctypes.c_uint64),
+    ]
+
+
+class hwfit_node_chassis(ctypes.Structure):
+    _fields_ = [
+        ("rack_units", ctypes.c_uint64),
+        ("cooling", ctypes.c_int),
+        ("thermal", hwfit_thermal_in),
+    ]
+
+
+class hwfit_node_costs(ctypes.Structure):
+    _fields_ = [
+        ("currency", ctypes.c_char * HWFIT_NODE_CURRENCY_SIZE),
+        ("energy", hwfit_energy_in),
+        ("tco", hwfit_tco_in),
+    ]
+
+
+class hwfit_node(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char * HWFIT_NODE_TEXT_SIZE),
+        ("nodes", ctypes.c_uint64),
+        ("gpu", hwfit_node_gpus),
+        ("cpu", hwfit_node_cpu),
+        ("memory", hwfit_node_memory),
+        ("host", hwfit_host_in),
+        ("topology", hwfit_topology),
+        ("storage", hwfit_node_storage),
+        ("nas", hwfit_node_nas),
+        ("network", hwfit_node_network),
+        ("power", hwfit_node_power),
+        ("chassis", hwfit_node_chassis),
+        ("costs", hwfit_node_costs),
+    ]
+
+
+class hwfit_node_eval(ctypes.Structure):
+    _fields_ = [
+        ("gpu", ctypes.POINTER(hwfit_gpu)),
+        ("gpus", ctypes.c_uint64),
+        ("total_gpus", ctypes.c_uint64),
+        ("gpu_power_w", ctypes.c_double),
+        ("vram_bytes", ctypes.c_double),
+        ("total_vram_bytes", ctypes.c_double),
+        ("ram_bytes", ctypes.c_double),
+        ("cores", ctypes.c_uint64),
+        ("threads", ctypes.c_uint64),
+        ("gpu_link", hwfit_link_out),
+        ("gpu_link_bifurcated", hwfit_link_out),
+        ("topology", hwfit_topology),
+        ("allreduce_evaluated", ctypes.c_int),
+        ("allreduce_in", hwfit_collective_in),
+        ("allreduce", hwfit_collective_out),
+        ("host_in", hwfit_host_in),
+        ("host", hwfit_host_out),
+        ("storage_evaluated", ctypes.c_int),
+        ("raid", hwfit_raid_out),
+        ("network_evaluated", ctypes.c_int),
+        ("network", hwfit_link_out),
+        ("nas_evaluated", ctypes.c_int),
+        ("nas_in", hwfit_transfer_in),
+        ("nas", hwfit_transfer_out),
+        ("budget_in", hwfit_power_budget_in),
+        ("budget", hwfit_power_budget_out),
+        ("psu_in", hwfit_psu_in),
+        ("psu", hwfit_psu_out),
+        ("thermal_in", hwfit_thermal_in),
+        ("thermal", hwfit_thermal_out),
+        ("energy_in", hwfit_energy_in),
+        ("energy", hwfit_energy_out),
+        ("tco_in", hwfit_tco_in),
+        ("tco", hwfit_tco_out),
+    ]
+
+
+_node_p = ctypes.POINTER(hwfit_node)
+# void hwfit_node_init(hwfit_node *node);
+hwfit_node_init = _fn("hwfit_node_init", None, [_node_p])
+# hwfit_status hwfit_node_check(const hwfit_node *node, hwfit_error *err);
+hwfit_node_check = _fn("hwfit_node_check", ctypes.c_int, [_node_p, ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_node_evaluate(const hwfit_node *node, hwfit_node_eval *out);
+hwfit_node_evaluate = _fn("hwfit_node_evaluate", ctypes.c_int,
+                          [_node_p, ctypes.POINTER(hwfit_node_eval)])
+# hwfit_status hwfit_node_add_power(hwfit_node *node, hwfit_power_component_kind kind,
+#                                   uint64_t count, double watts);
+hwfit_node_add_power = _fn("hwfit_node_add_power", ctypes.c_int,
+                           [_node_p, ctypes.c_int, ctypes.c_uint64, ctypes.c_double])
+# const char *hwfit_node_cooling_name(hwfit_node_cooling cooling);
+hwfit_node_cooling_name = _fn("hwfit_node_cooling_name", ctypes.c_char_p, [ctypes.c_int])
+
+# ---- assess.h ------------------------------------------------------------------------
+
+HWFIT_FINDING_MAX_FIGURES = 8
+HWFIT_FINDING_RULE_SIZE = 64
+HWFIT_FINDING_TEXT_SIZE = 400
+HWFIT_FIGURE_KEY_SIZE = 40
+HWFIT_FIGURE_UNIT_SIZE = 12
+HWFIT_WORKLOAD_LABEL_SIZE = 64
+HWFIT_ASSESS_MAX_WORKLOADS = 64
+
+# enum hwfit_assess_topic
+HWFIT_ASSESS_VRAM = 0
+HWFIT_ASSESS_BANDWIDTH = 1
+HWFIT_ASSESS_COMPUTE = 2
+HWFIT_ASSESS_INTERCONNECT = 3
+HWFIT_ASSESS_BIFURCATION = 4
+HWFIT_ASSESS_CPU = 5
+HWFIT_ASSESS_HOST_RAM = 6
+HWFIT_ASSESS_HOST_MEMORY = 7
+HWFIT_ASSESS_PCIE_LANES = 8
+HWFIT_ASSESS_STORAGE = 9
+HWFIT_ASSESS_RAID = 10
+HWFIT_ASSESS_NAS = 11
+HWFIT_ASSESS_NETWORK = 12
+HWFIT_ASSESS_POWER = 13
+HWFIT_ASSESS_COOLING = 14
+HWFIT_ASSESS_ENERGY = 15
+
+# enum hwfit_finding_kind
+HWFIT_FINDING_STRENGTH = 0
+HWFIT_FINDING_WEAKNESS = 1
+HWFIT_FINDING_INFO = 2
+
+
+class hwfit_figure(ctypes.Structure):
+    _fields_ = [
+        ("key", ctypes.c_char * HWFIT_FIGURE_KEY_SIZE),
+        ("value", ctypes.c_double),
+        ("unit", ctypes.c_char * HWFIT_FIGURE_UNIT_SIZE),
+    ]
+
+
+class hwfit_finding(ctypes.Structure):
+    _fields_ = [
+        ("rule", ctypes.c_char * HWFIT_FINDING_RULE_SIZE),
+        ("topic", ctypes.c_int),
+        ("kind", ctypes.c_int),
+        ("workload", ctypes.c_uint32),
+        ("figure_count", ctypes.c_uint32),
+        ("figures", hwfit_figure * HWFIT_FINDING_MAX_FIGURES),
+        ("text", ctypes.c_char * HWFIT_FINDING_TEXT_SIZE),
+    ]
+
+
+class hwfit_assess_workload(ctypes.Structure):
+    _fields_ = [
+        ("label", ctypes.c_char * HWFIT_WORKLOAD_LABEL_SIZE),
+        ("model", ctypes.POINTER(hwfit_model)),
+        ("memory", hwfit_memory_in),
+    ]
+
+
+class hwfit_assess_options(ctypes.Structure):
+    _fields_ = [
+        ("pipeline_bytes_per_s", ctypes.c_double),
+        ("allreduce_bytes", ctypes.c_double),
+        ("gpu_utilization", ctypes.c_double),
+        ("checkpoints_to_keep", ctypes.c_uint64),
+        ("max_time_per_output_token_s", ctypes.c_double),
+        ("max_comm_share", ctypes.c_double),
+    ]
+
+
+# void hwfit_assess_workload_init(hwfit_assess_workload *workload);
+hwfit_assess_workload_init = _fn("hwfit_assess_workload_init", None,
+                                 [ctypes.POINTER(hwfit_assess_workload)])
+# void hwfit_assess_options_init(hwfit_assess_options *options);
+hwfit_assess_options_init = _fn("hwfit_assess_options_init", None,
+                                [ctypes.POINTER(hwfit_assess_options)])
+# size_t hwfit_assess_max_findings(size_t workloads);
+hwfit_assess_max_findings = _fn("hwfit_assess_max_findings", ctypes.c_size_t, [ctypes.c_size_t])
+# hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *workloads,
+#                           size_t workload_count, const hwfit_assess_options *options,
+#                           hwfit_finding *findings, size_t capacity, size_t *count);
+hwfit_assess = _fn("hwfit_assess", ctypes.c_int,
+                   [_node_p, ctypes.POINTER(hwfit_assess_workload), ctypes.c_size_t,
+                    ctypes.POINTER(hwfit_assess_options), ctypes.POINTER(hwfit_finding),
+                    ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)])
+# const char *hwfit_assess_topic_name(hwfit_assess_topic topic);
+hwfit_assess_topic_name = _fn("hwfit_assess_topic_name", ctypes.c_char_p, [ctypes.c_int])
+# const char *hwfit_finding_kind_name(hwfit_finding_kind kind);
+hwfit_finding_kind_name = _fn("hwfit_finding_kind_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_finding_figure(const hwfit_finding *finding, const char *key, double *value);
+hwfit_finding_figure = _fn("hwfit_finding_figure", ctypes.c_int,
+                           [ctypes.POINTER(hwfit_finding), ctypes.c_char_p, c_double_p])
+# hwfit_status hwfit_figure_format(const hwfit_figure *figure, char *buf, size_t size);
+hwfit_figure_format = _fn("hwfit_figure_format", ctypes.c_int,
+                          [ctypes.POINTER(hwfit_figure), ctypes.c_char_p, ctypes.c_size_t])
+
+# ---- node_spec.h ---------------------------------------------------------------------
+
+HWFIT_NODE_SPEC_MAX_BYTES = 1024 * 1024
+HWFIT_WORKLOAD_PATH_SIZE = 1024
+
+# hwfit_status hwfit_node_parse(const char *text, size_t length, const char *name,
+#                               hwfit_node *out, hwfit_error *err);
+hwfit_node_parse = _fn("hwfit_node_parse", ctypes.c_int,
+                       [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, _node_p,
+                        ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_node_load(const char *path, hwfit_node *out, hwfit_error *err);
+hwfit_node_load = _fn("hwfit_node_load", ctypes.c_int,
+                      [ctypes.c_char_p, _node_p, ctypes.POINTER(hwfit_error)])
+# hwfit_status hwfit_assess_workload_parse(const char *text, const char *models_dir,
+#                                          hwfit_assess_workload *workload,
+#                                          hwfit_model *model, hwfit_error *err);
+hwfit_assess_workload_parse = _fn("hwfit_assess_workload_parse", ctypes.c_int,
+                                  [ctypes.c_char_p, ctypes.c_char_p,
+                                   ctypes.POINTER(hwfit_assess_workload),
+                                   ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_error)])
+
+# ---- batch entry points (memory.h, shard.h, collective.h) ----------------------------
+
+# hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
+#                                          size_t n, hwfit_memory_out *outs,
+#                                          hwfit_status *statuses);
+hwfit_memory_estimate_batch = _fn("hwfit_memory_estimate_batch", ctypes.c_int,
+                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in),
+                                   ctypes.c_size_t, ctypes.POINTER(hwfit_memory_out), c_int_p])
+# hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+#                                         size_t n, hwfit_shard_out *outs,
+#                                         hwfit_status *statuses);
+hwfit_shard_estimate_batch = _fn("hwfit_shard_estimate_batch", ctypes.c_int,
+                                 [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
+                                  ctypes.c_size_t, ctypes.POINTER(hwfit_shard_out), c_int_p])
+# hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
+#                                              hwfit_collective_out *outs,
+#                                              hwfit_status *statuses);
+hwfit_collective_estimate_batch = _fn("hwfit_collective_estimate_batch", ctypes.c_int,
+                                      [ctypes.POINTER(hwfit_collective_in), ctypes.c_size_t,
+                                       ctypes.POINTER(hwfit_collective_out), c_int_p])
+
+
+# ---- chart.h -------------------------------------------------------------------------
+
+HWFIT_CHART_MAX_BARS = 64
+HWFIT_CHART_MAX_SERIES = 8
+HWFIT_CHART_MAX_POINTS = 64
+
+HWFIT_CHART_BUSBW = 0
+HWFIT_CHART_ALGBW = 1
+HWFIT_CHART_TIME = 2
+
+
+class hwfit_chart_options(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("width_px", ctypes.c_double),
+        ("height_px", ctypes.c_double),
+    ]
+
+
+class hwfit_chart_collective_in(ctypes.Structure):
+    _fields_ = [
+        ("series_count", ctypes.c_size_t),
+        ("series", ctypes.POINTER(hwfit_collective_in)),
+        ("names", c_char_p_p),
+        ("min_bytes", ctypes.c_double),
+        ("max_bytes", ctypes.c_double),
+        ("metric", ctypes.c_int),
+        ("options", hwfit_chart_options),
+    ]
+
+
+_chart_options_p = ctypes.POINTER(hwfit_chart_options)
+
+# void hwfit_chart_options_init(hwfit_chart_options *opt);
+hwfit_chart_options_init = _fn("hwfit_chart_options_init", None, [_chart_options_p])
+# hwfit_status hwfit_chart_memory(const hwfit_model *model, const hwfit_shard_in *in,
+#                                 const hwfit_chart_options *opt, char *buf, size_t size,
+#                                 size_t *needed);
+hwfit_chart_memory = _fn("hwfit_chart_memory", ctypes.c_int,
+                         [_model_p, _shard_in_p, _chart_options_p, ctypes.c_char_p,
+                          ctypes.c_size_t, c_size_t_p])
+# void hwfit_chart_collective_init(hwfit_chart_collective_in *in);
+hwfit_chart_collective_init = _fn("hwfit_chart_collective_init", None,
+                                  [ctypes.POINTER(hwfit_chart_collective_in)])
+# hwfit_status hwfit_chart_collective(const hwfit_chart_collective_in *in, char *buf,
+#                                     size_t size, size_t *needed);
+hwfit_chart_collective = _fn("hwfit_chart_collective", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_chart_collective_in), ctypes.c_char_p,
+                              ctypes.c_size_t, c_size_t_p])
+# hwfit_status hwfit_chart_power(const hwfit_power_budget_in *budget, const hwfit_psu_in *psu,
+#                                const hwfit_chart_options *opt, char *buf, size_t size,
+#                                size_t *needed);
+hwfit_chart_power = _fn("hwfit_chart_power", ctypes.c_int,
+                        [ctypes.POINTER(hwfit_power_budget_in), ctypes.POINTER(hwfit_psu_in),
+                         _chart_options_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# hwfit_status hwfit_chart_raid(const hwfit_raid_in *in, const hwfit_chart_options *opt,
+#                               char *buf, size_t size, size_t *needed);
+hwfit_chart_raid = _fn("hwfit_chart_raid", ctypes.c_int,
+                       [ctypes.POINTER(hwfit_raid_in), _chart_options_p, ctypes.c_char_p,
+                        ctypes.c_size_t, c_size_t_p])
+# const char *hwfit_chart_metric_name(hwfit_chart_metric metric);
+hwfit_chart_metric_name = _fn("hwfit_chart_metric_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_chart_metric_from_name(const char *name, hwfit_chart_metric *metric);
+hwfit_chart_metric_from_name = _fn("hwfit_chart_metric_from_name", ctypes.c_int,
+                                   [ctypes.c_char_p, c_int_p])
+
+
+# ---- report.h ------------------------------------------------------------------------
+
+
+class hwfit_report_options(ctypes.Structure):
+    _fields_ = [
+        ("title", ctypes.c_char_p),
+        ("assess", hwfit_assess_options),
+        ("charts", ctypes.c_int),
+        ("chart_width_px", ctypes.c_double),
+        ("chart_height_px", ctypes.c_double),
+    ]
+
+
+# void hwfit_report_options_init(hwfit_report_options *opt);
+hwfit_report_options_init = _fn("hwfit_report_options_init", None,
+                                [ctypes.POINTER(hwfit_report_options)])
+# hwfit_status hwfit_report_html(const hwfit_node *node, const hwfit_assess_workload *workloads,
+#                                size_t workload_count, const hwfit_finding *findings,
+#                                size_t finding_count, const hwfit_report_options *opt,
+#                                char *buf, size_t size, size_t *needed);
+hwfit_report_html = _fn("hwfit_report_html", ctypes.c_int,
+                        [ctypes.POINTER(hwfit_node), ctypes.POINTER(hwfit_assess_workload),
+                         ctypes.c_size_t, ctypes.POINTER(hwfit_finding), ctypes.c_size_t,
+                         ctypes.POINTER(hwfit_report_options), ctypes.c_char_p, ctypes.c_size_t,
+                         c_size_t_p])
+# const char *hwfit_report_topic_title(hwfit_assess_topic topic);
+hwfit_report_topic_title = _fn("hwfit_report_topic_title", ctypes.c_char_p, [ctypes.c_int])

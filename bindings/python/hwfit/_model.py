@@ -9,6 +9,8 @@ import os as _os
 from . import _lib
 from ._lib import HwfitError
 
+__all__ = ["dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params", "lora_params", "model", "memory"]
+
 #: Choices of `hwfit memory --mode`, `--optimizer` and `--recompute`, in CLI order.
 MEMORY_MODES = {"inference": _lib.HWFIT_MEMORY_INFERENCE, "full": _lib.HWFIT_MEMORY_FULL,
                 "lora": _lib.HWFIT_MEMORY_LORA, "qlora": _lib.HWFIT_MEMORY_QLORA}

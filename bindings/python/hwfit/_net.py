@@ -6,6 +6,8 @@ import ctypes as _ct
 from . import _lib
 from ._lib import HwfitError
 
+__all__ = ["gpu", "gpus", "link", "collective"]
+
 
 def _text(b):
     return b.decode() if b is not None else None

@@ -1,0 +1,454 @@
+"""Batch evaluation (memory.h and shard.h batch entry points): sweeps of thousands or
+millions of configurations in one C call.
+
+Each keyword argument is either one value, used for every configuration, or a sequence
+(list, tuple, range, array.array) with one value per configuration; all sequences must
+have the same length. The inputs are laid out in one ctypes array (a template copied with
+memmove, then each varying field written as a strided column through a memoryview), the
+library evaluates them in ONE call without allocating, and every result field is read
+back as a column, so the Python cost per configuration is a few list operations.
+
+The results are a dict of lists, one entry per configuration, with the keys (and values)
+of the corresponding single-configuration function: hwfit.memory() and the fit fields of
+hwfit.fit(). With errors="raise" (default) a failing configuration raises HwfitError
+naming its index; with errors="skip" its values are None and "status" lists every
+configuration's status name.
+"""
+import array as _array
+import ctypes as _ct
+
+from . import _lib
+from ._lib import HwfitError
+from ._model import MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, _choice, _count, _einval, dtype
+
+__all__ = ["memory_batch", "fit_batch"]
+
+_FORMATS = {_ct.c_uint64: "Q", _ct.c_uint32: "I", _ct.c_uint: "I", _ct.c_int: "i",
+            _ct.c_double: "d"}
+
+
+def _is_seq(value):
+    return isinstance(value, (list, tuple, range, _array.array))
+
+
+def _length(kwargs):
+    n = None
+    for name, value in kwargs.items():
+        if _is_seq(value):
+            if n is None:
+                n = len(value)
+            elif len(value) != n:
+                raise _einval(f"{name}: {len(value)} values where the other sequences have {n}")
+    return 1 if n is None else n
+
+
+def _field(struct, path):
+    """(offset, ctype) of a field given as "memory.context"."""
+    offset = 0
+    for part in path.split("."):
+        desc = getattr(struct, part)
+        offset += desc.offset
+        struct = dict(struct._fields_)[part]
+    return offset, struct
+
+
+class _Columns:
+    """An array of n structs made from a template, written and read column by column."""
+
+    def __init__(self, struct, template, n):
+        if n < 1:
+            raise ValueError("an array of at least one struct")
+        self.struct, self.n = struct, n
+        self.size = _ct.sizeof(struct)
+        self.arr = (struct * n)()
+        base = _ct.addressof(self.arr)
+        _ct.memmove(base, _ct.addressof(template), self.size)
+        done = 1
+        while done < n:  # doubling copies: log2(n) memmoves
+            k = min(done, n - done)
+            _ct.memmove(base + done * self.size, base, k * self.size)
+            done += k
+        self.raw = memoryview(self.arr).cast("B")
+
+    @classmethod
+    def wrap(cls, struct, arr):
+        """Columns over an existing array (results)."""
+        self = cls.__new__(cls)
+        self.struct, self.n, self.size, self.arr = struct, len(arr), _ct.sizeof(struct), arr
+        self.raw = memoryview(arr).cast("B")
+        return self
+
+    def _view(self, path):
+        offset, ctype = _field(self.struct, path)
+        fmt, width = _FORMATS[ctype], _ct.sizeof(ctype)
+        return self.raw.cast(fmt)[offset // width::self.size // width], fmt
+
+    def write(self, path, values, name):
+        view, fmt = self._view(path)
+        try:
+            view[:] = values if isinstance(values, _array.array) and values.typecode == fmt \
+                else _array.array(fmt, values)
+        except (TypeError, OverflowError, ValueError):
+            raise _einval(f"{name}: a value is not a valid {fmt!r} number") from None
+
+    def read(self, path):
+        return self._view(path)[0].tolist()
+
+
+def _per(value, convert, n):
+    """A column of converted values (conversions cached: sweeps repeat few names)."""
+    if not _is_seq(value):
+        return [convert(value)] * n
+    cache = {}
+    out = []
+    for v in value:
+        key = (type(v), v) if not isinstance(v, (list, dict)) else None
+        if key is None or key not in cache:
+            c = convert(v)
+            if key is None:
+                out.append(c)
+                continue
+            cache[key] = c
+        out.append(cache[key])
+    return out
+
+
+def _counts(value, name, n, tokens=False):
+    """A uint64 column: plain ints go straight into an array; "128K" strings are read."""
+    if not _is_seq(value):
+        return _count(value, name, tokens=tokens)
+    try:
+        return _array.array("Q", value)
+    except (TypeError, OverflowError):
+        return _array.array("Q", [_count(v, name, tokens=tokens) for v in value])
+
+
+def _keys(keys, known):
+    """The result columns asked for (all by default), in the order given."""
+    if keys is None:
+        return list(known)
+    if isinstance(keys, str) or not all(isinstance(k, str) for k in keys):
+        raise _einval(f"keys: expected a list of names, got {keys!r}")
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        raise _einval(f"keys: unknown {unknown} (expected some of: {', '.join(known)})")
+    return list(keys)
+
+
+def _finish(statuses, errors, keys):
+    """The result columns; failing configurations raise or become None (errors="skip")."""
+    ok = _lib.HWFIT_OK
+    bad = [i for i, s in enumerate(statuses) if s != ok] if any(statuses) else []
+    if bad and errors == "raise":
+        i = bad[0]
+        _lib.check(statuses[i], f"configuration {i}")
+    out = {}
+    for key, reader in keys:
+        col = reader()
+        for i in bad:
+            col[i] = None
+        out[key] = col
+    if errors == "skip":
+        names = {}
+        out["status"] = [names.setdefault(s, _lib.hwfit_status_name(s).decode())
+                         for s in statuses]
+    return out
+
+
+def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, prefill_chunk,
+                    overhead, optimizer, gradients, no_master_weights, recompute,
+                    no_flash_attention, no_dropout, lora_rank, lora_targets,
+                    quantize_embeddings, mtp):
+    from . import parse_quantity
+    m = template_mem
+    modes = _per(mode, lambda v: _choice(MEMORY_MODES, v, "mode"), n) if _is_seq(mode) else None
+    if modes is None:
+        m.mode = _choice(MEMORY_MODES, mode, "mode")
+    else:
+        cols.append((prefix + "mode", modes, "mode"))
+    if _is_seq(optimizer):
+        opts = _per(optimizer, lambda v: _choice(OPTIMIZERS, v, "optimizer"), n)
+        cols.append((prefix + "optimizer", opts, "optimizer"))
+    else:
+        m.optimizer = _choice(OPTIMIZERS, optimizer, "optimizer")
+    if recompute is not None:
+        if _is_seq(recompute):
+            cols.append((prefix + "recompute",
+                         _per(recompute, lambda v: _choice(RECOMPUTE, v, "recompute"), n),
+                         "recompute"))
+        else:
+            m.recompute = _choice(RECOMPUTE, recompute, "recompute")
+    if weights is not None:
+        # QLoRA reads its base from qlora_base, the other modes from weights (as memory()).
+        q = _lib.HWFIT_MEMORY_QLORA
+        if modes is None and not _is_seq(weights):
+            if m.mode == q:
+                m.qlora_base = dtype(weights)
+            else:
+                m.weights = dtype(weights)
+        else:
+            ds = _per(weights, dtype, n)
+            md = modes if modes is not None else [m.mode] * n
+            w = [d if k != q else m.weights for d, k in zip(ds, md)]
+            b = [d if k == q else m.qlora_base for d, k in zip(ds, md)]
+            for attr, col in (("weights", w), ("qlora_base", b)):
+                cols.append((f"{prefix}{attr}.id", [d.id for d in col], "weights"))
+                cols.append((f"{prefix}{attr}.group_size", [d.group_size for d in col], "weights"))
+    for attr, value in (("kv", kv), ("gradients", gradients)):
+        if _is_seq(value):
+            ds = _per(value, dtype, n)
+            cols.append((f"{prefix}{attr}.id", [d.id for d in ds], attr))
+            cols.append((f"{prefix}{attr}.group_size", [d.group_size for d in ds], attr))
+        elif value is not None:
+            setattr(m, attr, dtype(value))
+    for attr, value in (("context", context), ("prefill_chunk", prefill_chunk)):
+        if value is None:
+            continue
+        c = _counts(value, attr, n, tokens=True)
+        if isinstance(c, int):
+            setattr(m, attr, c)
+        else:
+            cols.append((prefix + attr, c, attr))
+    if overhead is not None:
+        if _is_seq(overhead):
+            cols.append((prefix + "overhead_bytes",
+                         _per(overhead, lambda v: parse_quantity(v, "bytes"), n), "overhead"))
+        else:
+            m.overhead_bytes = parse_quantity(overhead, "bytes")
+    for attr, value, invert in (("master_weights", no_master_weights, True),
+                                ("flash_attention", no_flash_attention, True),
+                                ("dropout", no_dropout, True),
+                                ("keep_embeddings", quantize_embeddings, True),
+                                ("mtp", mtp, False)):
+        if _is_seq(value):
+            cols.append((prefix + attr, [int(bool(v)) ^ invert for v in value], attr))
+        else:
+            setattr(m, attr, int(bool(value)) ^ invert)
+    if lora_rank is not None:
+        if _is_seq(lora_rank):
+            cols.append((prefix + "lora_rank", lora_rank, "lora_rank"))
+        else:
+            r = _count(lora_rank, "lora_rank")
+            if r >= 2**32:
+                raise _einval("lora_rank must be below 2^32")
+            m.lora_rank = r
+
+    def targets(text):
+        if not isinstance(text, str):
+            raise _einval(f"lora_targets: expected a string, got {text!r}")
+        bits = _ct.c_uint()
+        _lib.check(_lib.hwfit_memory_lora_targets_parse(text.encode(), _ct.byref(bits)),
+                   f"lora_targets {text!r}")
+        return bits.value
+    if _is_seq(lora_targets):
+        cols.append((prefix + "lora_targets", _per(lora_targets, targets, n), "lora_targets"))
+    else:
+        m.lora_targets = targets(lora_targets)
+
+
+_MEMORY_KEYS = ["params", "trainable_params", "adapter_params", "weights_bytes", "kv_bytes",
+                "activation_bytes", "gradient_bytes", "optimizer_bytes", "overhead_bytes",
+                "total_bytes"]
+
+
+def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, context=4096,
+                 prefill_chunk=2048, overhead=None, micro_batch=1, optimizer="adamw",
+                 gradients="bf16", no_master_weights=False, recompute="none",
+                 no_flash_attention=False, no_dropout=False, tensor_parallel=1, lora_rank=16,
+                 lora_targets="all", quantize_embeddings=False, mtp=False, errors="raise",
+                 keys=None):
+    """hwfit.memory() for many configurations in one C call (hwfit_memory_estimate_batch).
+
+    Every option takes one value or a sequence (one value per configuration), e.g.
+    memory_batch(cfg, context=range(1024, 131073, 1024), batch=[1] * 128). Returns a dict
+    of lists with the numeric keys of hwfit.memory(): params, trainable_params,
+    adapter_params, weights_bytes, kv_bytes, activation_bytes, gradient_bytes,
+    optimizer_bytes, overhead_bytes, total_bytes (and "status" with errors="skip"); `keys`
+    (a list of those names) reads back only those columns, which is most of the Python
+    cost of a large sweep."""
+    if errors not in ("raise", "skip"):
+        raise _einval(f"errors: expected 'raise' or 'skip', got {errors!r}")
+    args = dict(mode=mode, weights=weights, kv=kv, batch=batch, context=context,
+                prefill_chunk=prefill_chunk, overhead=overhead, micro_batch=micro_batch,
+                optimizer=optimizer, gradients=gradients, no_master_weights=no_master_weights,
+                recompute=recompute, no_flash_attention=no_flash_attention,
+                no_dropout=no_dropout, tensor_parallel=tensor_parallel, lora_rank=lora_rank,
+                lora_targets=lora_targets, quantize_embeddings=quantize_embeddings, mtp=mtp)
+    n = _length(args)
+    model = _as_model(config)
+    t = _lib.hwfit_memory_in()
+    _lib.hwfit_memory_init(_ct.byref(t))
+    cols = []
+    _memory_columns(t, "", cols, n, mode, weights, kv, context, prefill_chunk, overhead,
+                    optimizer, gradients, no_master_weights, recompute, no_flash_attention,
+                    no_dropout, lora_rank, lora_targets, quantize_embeddings, mtp)
+    for attr, value in (("batch", batch), ("micro_batch", micro_batch)):
+        c = _counts(value, attr, n)
+        if isinstance(c, int):
+            setattr(t, attr, c)
+        else:
+            cols.append((attr, c, attr))
+    if _is_seq(tensor_parallel):
+        cols.append(("tensor_parallel", tensor_parallel, "tensor_parallel"))
+    else:
+        tp = _count(tensor_parallel, "tensor_parallel")
+        if tp >= 2**32:
+            raise _einval("tensor_parallel must be below 2^32")
+        t.tensor_parallel = tp
+    wanted = _keys(keys, _MEMORY_KEYS)
+    if n == 0:
+        return {k: [] for k in wanted + (["status"] if errors == "skip" else [])}
+    ins = _Columns(_lib.hwfit_memory_in, t, n)
+    for path, values, name in cols:
+        ins.write(path, values, name)
+    outs = (_lib.hwfit_memory_out * n)()
+    st = (_ct.c_int * n)()
+    # The per-element statuses say what failed; the return value only repeats the first.
+    _lib.hwfit_memory_estimate_batch(_ct.byref(model), ins.arr, n, outs, st)
+    res = _Columns.wrap(_lib.hwfit_memory_out, outs)
+    return _finish(memoryview(st).cast("B").cast("i").tolist(), errors,
+                   [(k, (lambda k=k: res.read(k))) for k in wanted])
+
+
+# (key of the result, field of hwfit_shard_out)
+_FIT_KEYS = [("fits", "fits"), ("gpu_fits", "gpu_fits"), ("host_fits", "host_fits"),
+             ("per_gpu_bytes", "worst.total_bytes"), ("usable_bytes", "usable_bytes"),
+             ("headroom_bytes", "headroom_bytes"), ("host_bytes", "host_bytes"),
+             ("kv_tokens", "kv_tokens"), ("worst_stage", "worst_stage"),
+             ("total_bytes", "total_bytes")]
+
+
+def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights=None,
+              kv="bf16", context=4096, batch=1, micro_batch=1, prefill_chunk=2048,
+              overhead=None, optimizer="adamw", gradients="bf16", recompute="none", tp=1, pp=1,
+              dp=None, cp=1, ep=1, zero=0, sequence_parallel=False, utilization=0.9,
+              reserve=None, errors="raise", keys=None):
+    """Does each configuration fit? hwfit_shard_estimate for many workloads and layouts in
+    one C call (hwfit_shard_estimate_batch): a scheduler's jobs against its nodes, or a
+    sweep of contexts, batches or layouts. The layout is given (tp, pp, dp, cp, ep, zero,
+    sequence_parallel, micro_batch, recompute); dp defaults to gpus / (tp x pp x cp).
+    `batch` is the concurrent sequences (inference) or the global batch (training, 0 = a
+    full pipeline). Returns a dict of lists: fits, gpu_fits, host_fits (0 or 1),
+    per_gpu_bytes (the largest card), usable_bytes, headroom_bytes, host_bytes, kv_tokens,
+    worst_stage, total_bytes (all cards), as hwfit.fit() names them; `keys` selects some."""
+    from . import parse_quantity
+    if errors not in ("raise", "skip"):
+        raise _einval(f"errors: expected 'raise' or 'skip', got {errors!r}")
+    if gpu is None and capacity is None:
+        raise _einval("gpu or capacity is required (see hwfit.gpus())")
+    args = dict(gpu=gpu, capacity=capacity, gpus=gpus, mode=mode, weights=weights, kv=kv,
+                context=context, batch=batch, micro_batch=micro_batch,
+                prefill_chunk=prefill_chunk, overhead=overhead, optimizer=optimizer,
+                gradients=gradients, recompute=recompute, tp=tp, pp=pp, dp=dp, cp=cp, ep=ep,
+                zero=zero, sequence_parallel=sequence_parallel, utilization=utilization,
+                reserve=reserve)
+    n = _length(args)
+    model = _as_model(config)
+    t = _lib.hwfit_shard_in()
+    _lib.hwfit_shard_init(_ct.byref(t))
+    cols = []
+    _memory_columns(t.memory, "memory.", cols, n, mode, weights, kv, context, prefill_chunk,
+                    overhead, optimizer, gradients, False, None, False, False, None, "all",
+                    False, False)
+
+    def card(name):
+        if not isinstance(name, str):
+            raise _einval(f"gpu: expected a name, got {name!r}")
+        p = _lib.hwfit_gpu_p()
+        _lib.check(_lib.hwfit_gpu_find(name.encode(), _ct.byref(p)),
+                   f"unknown card {name!r} (see hwfit.gpus())")
+        return float(p.contents.memory_bytes)
+    caps = None
+    if gpu is not None:
+        caps = _per(gpu, card, n) if _is_seq(gpu) else card(gpu)
+    if capacity is not None:
+        caps = (_per(capacity, lambda v: parse_quantity(v, "bytes"), n) if _is_seq(capacity)
+                else parse_quantity(capacity, "bytes"))
+    if isinstance(caps, list):
+        cols.append(("capacity_bytes", caps, "capacity"))
+    else:
+        t.capacity_bytes = caps
+    for path, value in (("utilization", utilization), ("reserve_bytes", reserve)):
+        if value is None:
+            continue
+        if _is_seq(value):
+            cols.append((path, _per(value, lambda v, p=path: (
+                parse_quantity(v, "bytes") if p == "reserve_bytes" else float(v)), n), path))
+        else:
+            setattr(t, path, parse_quantity(value, "bytes") if path == "reserve_bytes"
+                    else float(value))
+    # Layout: recomputation and micro-batch belong to it in shard.h.
+    if _is_seq(recompute):
+        cols.append(("layout.recompute",
+                     _per(recompute, lambda v: _choice(RECOMPUTE, v, "recompute"), n),
+                     "recompute"))
+    else:
+        t.layout.recompute = _choice(RECOMPUTE, recompute, "recompute")
+    seqs = {}
+    for attr, value in (("gpus", gpus), ("tp", tp), ("pp", pp), ("cp", cp), ("ep", ep),
+                        ("zero_stage", zero)):
+        if _is_seq(value):
+            seqs[attr] = list(value)
+        else:
+            v = _count(value, attr)
+            if v >= 2**32:
+                raise _einval(f"{attr} must be below 2^32")
+            seqs[attr] = v
+    if dp is None:
+        g, a, b, c = (seqs[k] if isinstance(seqs[k], list) else [seqs[k]] * n
+                      for k in ("gpus", "tp", "pp", "cp"))
+        if all(not isinstance(seqs[k], list) for k in ("gpus", "tp", "pp", "cp")):
+            seqs["dp"] = max(1, seqs["gpus"] // max(1, seqs["tp"] * seqs["pp"] * seqs["cp"]))
+        else:
+            seqs["dp"] = [max(1, x // max(1, y * z * w)) for x, y, z, w in zip(g, a, b, c)]
+    else:
+        seqs["dp"] = list(dp) if _is_seq(dp) else _count(dp, "dp")
+    for attr, value in seqs.items():
+        path = attr if attr == "gpus" else "layout." + attr
+        if isinstance(value, list):
+            cols.append((path, value, attr))
+        else:
+            setattr(t if attr == "gpus" else t.layout, attr, value)
+    for attr, value in (("layout.micro_batch", micro_batch), ("layout.global_batch", None)):
+        if value is None:
+            continue
+        c = _counts(value, "micro_batch", n)
+        if isinstance(c, int):
+            t.layout.micro_batch = c
+        else:
+            cols.append((attr, c, "micro_batch"))
+    # batch: concurrent sequences (inference) or the global batch (training).
+    modes = mode if _is_seq(mode) else None
+    c = _counts(batch, "batch", n)
+    if modes is None:
+        training = _choice(MEMORY_MODES, mode, "mode") != _lib.HWFIT_MEMORY_INFERENCE
+        if isinstance(c, int):
+            if training:
+                t.layout.global_batch = c
+            else:
+                t.memory.batch = c
+        else:
+            cols.append(("layout.global_batch" if training else "memory.batch", c, "batch"))
+    else:
+        cl = list(c) if not isinstance(c, int) else [c] * n
+        inf = [m == "inference" for m in modes]
+        cols.append(("memory.batch", [v if i else 1 for v, i in zip(cl, inf)], "batch"))
+        cols.append(("layout.global_batch", [0 if i else v for v, i in zip(cl, inf)], "batch"))
+    if _is_seq(sequence_parallel):
+        cols.append(("layout.sequence_parallel", [int(bool(v)) for v in sequence_parallel],
+                     "sequence_parallel"))
+    else:
+        t.layout.sequence_parallel = int(bool(sequence_parallel))
+    wanted = _keys(keys, [k for k, _ in _FIT_KEYS])
+    fields = dict(_FIT_KEYS)
+    if n == 0:
+        return {k: [] for k in wanted + (["status"] if errors == "skip" else [])}
+    ins = _Columns(_lib.hwfit_shard_in, t, n)
+    for path, values, name in cols:
+        ins.write(path, values, name)
+    outs = (_lib.hwfit_shard_out * n)()
+    st = (_ct.c_int * n)()
+    _lib.hwfit_shard_estimate_batch(_ct.byref(model), ins.arr, n, outs, st)
+    res = _Columns.wrap(_lib.hwfit_shard_out, outs)
+    return _finish(memoryview(st).cast("B").cast("i").tolist(), errors,
+                   [(key, (lambda p=fields[key]: res.read(p))) for key in wanted])

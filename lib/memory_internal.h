@@ -1,0 +1,37 @@
+/*
+ * memory_internal.h - what memory.c shares with shard.c inside lib/. Never installed.
+ */
+#ifndef HWFIT_MEMORY_INTERNAL_H
+#define HWFIT_MEMORY_INTERNAL_H
+
+#include <string.h>
+
+#include "model_internal.h"
+
+/* The weights and LoRA adapters of one layer of each kind (HWFIT__KIND_*) of a prepared
+ * model, remembered with the formats, rank and targets they were computed for: a caller
+ * that estimates many workloads of one prepared model (the shard engine) sums each layer's
+ * tensors once. Zero it (hwfit__memory_memo_reset) whenever the prepared model changes. */
+typedef struct hwfit__memory_memo {
+    int valid[3];
+    hwfit_dtype base, other;
+    int base_quantized;
+    uint64_t rank;
+    unsigned targets;
+    uint64_t weights_bytes[3][2], adapter_params[3][2]; /* [kind][0: the layer, 1: of which
+                                                           its routed experts] */
+} hwfit__memory_memo;
+
+static inline void hwfit__memory_memo_reset(hwfit__memory_memo *memo) {
+    memset(memo, 0, sizeof *memo);
+}
+
+/* hwfit_memory_estimate of a prepared model (hwfit__model_prepare returned prep_status
+ * for it): the same checks in the same order, the same results bit for bit, without
+ * validating and summing the model again. model and in must not be NULL; memo may be. */
+hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
+                                             const hwfit__model_prep *prep,
+                                             hwfit_status prep_status, const hwfit_memory_in *in,
+                                             hwfit__memory_memo *memo, hwfit_memory_out *out);
+
+#endif /* HWFIT_MEMORY_INTERNAL_H */

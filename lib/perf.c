@@ -1,0 +1,677 @@
+/* perf.c - roofline throughput of inference and training (docs/formulas.md, "perf").
+ *
+ * FLOPs come from model.c (hwfit_model_flops, hwfit_model_params), bytes from shard.c's
+ * per-card footprint, communication from collective.c; this file only splits them over the
+ * pipeline stages and tensor-parallel ranks and turns them into times.
+ */
+#include <string.h>
+
+#include "shard_internal.h"
+#include "hwfit/link.h"
+
+void hwfit_perf_init(hwfit_perf_in *in) {
+    if (in == NULL) return;
+    memset(in, 0, sizeof *in);
+    hwfit_shard_init(&in->shard);
+    hwfit_topology_init(&in->topology);
+    in->precision = HWFIT_PERF_PRECISION_AUTO;
+    in->prefill_efficiency = 0.6;
+    in->decode_compute_efficiency = 0.6;
+    in->memory_efficiency = 0.85;
+    in->training_efficiency = 0.65;
+    in->dp_overlap = 0.5;
+}
+
+hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
+    if (in == NULL || gpu == NULL) return HWFIT_EINVAL;
+    hwfit_status st = hwfit_topology_set_gpu(&in->topology, gpu);
+    if (st != HWFIT_OK) return st;
+    in->shard.capacity_bytes = (double)gpu->memory_bytes;
+    in->memory_bandwidth_bytes_per_s = gpu->memory_bandwidth_bytes_per_s;
+    in->tf32_flop_per_s = gpu->tf32_flop_per_s;
+    in->bf16_flop_per_s = gpu->fp16_bf16_flop_per_s;
+    in->fp8_flop_per_s = gpu->fp8_flop_per_s;
+    in->fp4_flop_per_s = gpu->fp4_flop_per_s;
+    in->int8_op_per_s = gpu->int8_op_per_s;
+    return HWFIT_OK;
+}
+
+static const char *const precision_names[] = {"auto", "tf32", "bf16", "fp8", "fp4", "int8"};
+
+const char *hwfit_perf_precision_name(hwfit_perf_precision p) {
+    if ((unsigned)p > (unsigned)HWFIT_PERF_PRECISION_INT8) return "unknown";
+    return precision_names[p];
+}
+
+hwfit_status hwfit_perf_precision_from_name(const char *name, hwfit_perf_precision *p) {
+    if (name == NULL || p == NULL) return HWFIT_EINVAL;
+    for (unsigned i = 0; i <= (unsigned)HWFIT_PERF_PRECISION_INT8; i++)
+        if (strcmp(name, precision_names[i]) == 0) {
+            *p = (hwfit_perf_precision)i;
+            return HWFIT_OK;
+        }
+    return HWFIT_ENOTFOUND;
+}
+
+static const char *const rank_names[] = {"training_rate", "step_time", "decode_rate"};
+
+const char *hwfit_perf_rank_name(hwfit_perf_rank rank) {
+    if ((unsigned)rank > (unsigned)HWFIT_PERF_RANK_DECODE_RATE) return "unknown";
+    return rank_names[rank];
+}
+
+hwfit_status hwfit_perf_plan_rank(const hwfit_perf_in *in, const hwfit_shard_space *space,
+                                  hwfit_perf_rank *rank) {
+    if (in == NULL || space == NULL || rank == NULL) return HWFIT_EINVAL;
+    hwfit_memory_mode mode = in->shard.memory.mode;
+    if ((unsigned)mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
+    /* With the global batch left to each layout (pp micro-batches per replica) a layout
+     * with fewer replicas or stages takes a shorter step only because it processes fewer
+     * sequences: throughput compares them; at one global batch the step time does. */
+    *rank = mode == HWFIT_MEMORY_INFERENCE ? HWFIT_PERF_RANK_DECODE_RATE
+            : space->global_batch == 0     ? HWFIT_PERF_RANK_TRAINING_RATE
+                                           : HWFIT_PERF_RANK_STEP_TIME;
+    return HWFIT_OK;
+}
+
+const char *hwfit_perf_bound_name(hwfit_perf_bound b) {
+    switch (b) {
+    case HWFIT_PERF_BOUND_MEMORY: return "memory";
+    case HWFIT_PERF_BOUND_COMPUTE: return "compute";
+    }
+    return "unknown";
+}
+
+/* ---- context of one estimate -------------------------------------------------------------- */
+
+typedef struct perf_ctx {
+    const hwfit_model *m;
+    const hwfit_perf_in *in;
+    hwfit__shard_engine *e;
+    hwfit_topology topo;
+    hwfit_perf_precision precision;
+    double peak, bw, act_bytes;
+    uint64_t active[2];  /* active parameters of one dense / MoE layer */
+    double head_flop;    /* the head's matmul per token (model.c counts it even when tied) */
+} perf_ctx;
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
+
+static hwfit_status check(const hwfit_perf_in *in) {
+    const double effs[] = {in->prefill_efficiency, in->decode_compute_efficiency,
+                           in->memory_efficiency, in->training_efficiency};
+    for (size_t i = 0; i < sizeof effs / sizeof effs[0]; i++)
+        if (!hwfit__in_range(effs[i], 0.0, 1.0) || effs[i] == 0.0) return HWFIT_EDOM;
+    const double overlaps[] = {in->tp_overlap, in->pp_overlap, in->dp_overlap, in->ep_overlap};
+    for (size_t i = 0; i < sizeof overlaps / sizeof overlaps[0]; i++)
+        if (!hwfit__in_range(overlaps[i], 0.0, 1.0)) return HWFIT_EDOM;
+    const double peaks[] = {in->tf32_flop_per_s, in->bf16_flop_per_s, in->fp8_flop_per_s,
+                            in->fp4_flop_per_s, in->int8_op_per_s};
+    for (size_t i = 0; i < sizeof peaks / sizeof peaks[0]; i++)
+        if (!hwfit__in_range(peaks[i], 0.0, 1e21)) return HWFIT_EDOM;
+    if (!hwfit__in_range(in->memory_bandwidth_bytes_per_s, 1.0, 1e18) ||
+        !hwfit__in_range(in->step_overhead_s, 0.0, 1e6) ||
+        !hwfit__in_range(in->target_tokens_per_s, 0.0, 1e15) ||
+        in->output_tokens > HWFIT_MODEL_MAX_SIZE)
+        return HWFIT_EDOM;
+    if ((unsigned)in->precision > (unsigned)HWFIT_PERF_PRECISION_INT8) return HWFIT_EINVAL;
+    return HWFIT_OK;
+}
+
+/* The math format: AUTO follows the weight format (the base of QLoRA). */
+static hwfit_status pick_precision(const hwfit_perf_in *in, hwfit_perf_precision *p,
+                                   double *peak) {
+    hwfit_perf_precision x = in->precision;
+    if (x == HWFIT_PERF_PRECISION_AUTO) {
+        const hwfit_memory_in *mem = &in->shard.memory;
+        hwfit_dtype w = mem->mode == HWFIT_MEMORY_QLORA ? mem->qlora_base : mem->weights;
+        switch (w.id) {
+        case HWFIT_DTYPE_FP8_E4M3:
+        case HWFIT_DTYPE_FP8_E5M2:
+        case HWFIT_DTYPE_MXFP8: x = HWFIT_PERF_PRECISION_FP8; break;
+        case HWFIT_DTYPE_NVFP4:
+        case HWFIT_DTYPE_MXFP4: x = HWFIT_PERF_PRECISION_FP4; break;
+        case HWFIT_DTYPE_INT8: x = HWFIT_PERF_PRECISION_INT8; break;
+        case HWFIT_DTYPE_FP32:
+        case HWFIT_DTYPE_TF32: x = HWFIT_PERF_PRECISION_TF32; break;
+        default: x = HWFIT_PERF_PRECISION_BF16; break;
+        }
+    }
+    const double rates[] = {0.0, in->tf32_flop_per_s, in->bf16_flop_per_s, in->fp8_flop_per_s,
+                            in->fp4_flop_per_s, in->int8_op_per_s};
+    if (!(rates[x] > 0.0)) return HWFIT_EUNSUPPORTED;
+    *p = x;
+    *peak = rates[x];
+    return HWFIT_OK;
+}
+
+static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf_in *in,
+                             hwfit__shard_engine *e) {
+    hwfit_status st;
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->in = in;
+    c->e = e;
+    if ((st = check(in)) != HWFIT_OK) return st;
+    if ((st = pick_precision(in, &c->precision, &c->peak)) != HWFIT_OK) return st;
+    c->bw = in->memory_bandwidth_bytes_per_s;
+    hwfit_dtype_info info;
+    if ((st = hwfit_dtype_describe(in->shard.memory.activations, &info)) != HWFIT_OK) return st;
+    c->act_bytes = info.bits_per_element / 8.0;
+    hwfit_model_param_counts p;
+    if ((st = hwfit_model_params(m, &p)) != HWFIT_OK) return st;
+    c->active[0] = p.dense.active;
+    c->active[1] = p.moe.active;
+    hwfit_model_flops_out f;
+    if ((st = hwfit_model_flops(m, 1, &f)) != HWFIT_OK) return st;
+    /* model.c: matmul = 2 (active - head), the layers' 2 x active plus the head's V x h. */
+    double layers = 2.0 * ((double)p.dense_layers * (double)p.dense.active +
+                           (double)p.moe_layers * (double)p.moe.active);
+    c->head_flop = dmax(f.matmul_flop - layers, 0.0);
+    /* The cluster: enough nodes for the cards. */
+    c->topo = in->topology;
+    uint64_t gpn = c->topo.gpus_per_node ? c->topo.gpus_per_node : 1;
+    uint64_t nodes = ceil_div(in->shard.gpus, gpn);
+    if (nodes > c->topo.nodes) c->topo.nodes = nodes;
+    return HWFIT_OK;
+}
+
+/* One collective's time on the cluster (0 for fewer than 2 ranks or no bytes). */
+static hwfit_status coll(const perf_ctx *c, hwfit_collective_op op, double bytes, uint64_t ranks,
+                         double *t) {
+    *t = 0.0;
+    if (ranks < 2 || !(bytes > 0.0)) return HWFIT_OK;
+    hwfit_collective_in ci;
+    hwfit_collective_init(&ci);
+    ci.topology = c->topo;
+    ci.op = op;
+    ci.bytes = bytes;
+    ci.ranks = ranks;
+    hwfit_collective_out co;
+    hwfit_status st = hwfit_collective_estimate(&ci, &co);
+    if (st != HWFIT_OK) return st;
+    *t = co.time_s;
+    return HWFIT_OK;
+}
+
+/* Layers of a stage by kind (all its chunks). */
+static void stage_layers(const perf_ctx *c, const hwfit__shard_resolved *r, uint32_t s,
+                         uint64_t n[2]) {
+    n[0] = n[1] = 0;
+    for (uint32_t j = 0; j < r->v; j++) {
+        uint32_t first, count;
+        hwfit__shard_chunk(r, c->m->layers, s, j, &first, &count);
+        uint64_t moe = (uint64_t)c->e->moe_prefix[first + count] - c->e->moe_prefix[first];
+        n[1] += moe;
+        n[0] += count - moe;
+    }
+}
+
+/* Forward FLOPs per token of one card of stage s: 2 per active weight of its layers, the
+ * head on the last stage, and the stage's share of the attention at the given context
+ * (hwfit_model_flops' attention_flop spread evenly over the layers), divided by tp. */
+typedef struct stage_flop {
+    double fwd;       /* per token */
+    double attention; /* of which attention */
+    double head;      /* of which the head */
+    uint64_t layers, moe_layers;
+} stage_flop;
+
+static void stage_flops(const perf_ctx *c, const hwfit__shard_resolved *r, uint32_t s,
+                        double attention_all, stage_flop *out) {
+    uint64_t n[2];
+    stage_layers(c, r, s, n);
+    double layers = (double)(n[0] + n[1]);
+    double w = 2.0 * ((double)n[0] * (double)c->active[0] + (double)n[1] * (double)c->active[1]);
+    out->attention = attention_all * layers / (double)c->m->layers / (double)r->tp;
+    out->head = (s + 1 == r->pp ? c->head_flop : 0.0) / (double)r->tp;
+    out->fwd = w / (double)r->tp + out->attention + out->head;
+    out->layers = n[0] + n[1];
+    out->moe_layers = n[1];
+}
+
+/* ---- inference ---------------------------------------------------------------------------- */
+
+/* Collectives of one pass of `tokens` tokens through a stage: two tensor-parallel all-reduces
+ * per layer (after attention and after the MLP; Shoeybi et al. 2019), two expert all-to-alls
+ * per MoE layer (dispatch and combine) and one send to the next stage. */
+typedef struct pass_comm {
+    double allreduce, alltoall, send;
+} pass_comm;
+
+static hwfit_status comm_of(const perf_ctx *c, const hwfit__shard_resolved *r, double tokens,
+                            pass_comm *p) {
+    double h = (double)c->m->hidden, bytes = tokens * h * c->act_bytes;
+    hwfit_status st;
+    if ((st = coll(c, HWFIT_COLLECTIVE_ALLREDUCE, bytes, r->tp, &p->allreduce)) != HWFIT_OK ||
+        (st = coll(c, HWFIT_COLLECTIVE_ALLTOALL, bytes * (double)c->m->experts_per_token, r->ep,
+                   &p->alltoall)) != HWFIT_OK ||
+        (st = coll(c, HWFIT_COLLECTIVE_SENDRECV, bytes, r->pp > 1 ? 2 : 1, &p->send)) != HWFIT_OK)
+        return st;
+    return HWFIT_OK;
+}
+
+static double stage_comm(const pass_comm *p, const stage_flop *f, const hwfit__shard_resolved *r,
+                         uint32_t s) {
+    return 2.0 * (double)f->layers * p->allreduce + 2.0 * (double)f->moe_layers * p->alltoall +
+           (s + 1 < r->pp ? p->send : 0.0);
+}
+
+typedef struct decode_eval {
+    double step_s, compute_s, memory_s, comm_s, bytes, flop;
+    int compute_bound;
+} decode_eval;
+
+/* One decode step of `batch` sequences (all replicas): each replica splits its sequences
+ * into pp micro-batches that flow through the stages; a stage reads its weights and its
+ * micro-batch's KV cache (KV is linear in the sequences: the card's KV for the sequences of
+ * x is scaled). The step takes pp passes of the slowest stage. */
+static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
+                              const hwfit__shard_resolved *r, double attention, uint64_t batch,
+                              decode_eval *d) {
+    uint64_t per_replica = ceil_div(batch, r->dp);
+    double mb = (double)ceil_div(per_replica, r->pp);
+    double eff_c = c->peak * c->in->decode_compute_efficiency;
+    double eff_m = c->bw * c->in->memory_efficiency;
+    pass_comm pc;
+    hwfit_status st = comm_of(c, r, mb, &pc);
+    if (st != HWFIT_OK) return st;
+    memset(d, 0, sizeof *d);
+    double worst = -1.0;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        hwfit_shard_card card;
+        if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
+        stage_flop f;
+        stage_flops(c, r, s, attention, &f);
+        double kv_seq = (double)card.kv_bytes / (double)r->batch_local;
+        double bytes = (double)card.weights_bytes + mb * kv_seq;
+        double flop = mb * f.fwd;
+        double comm = stage_comm(&pc, &f, r, s);
+        double tc = flop / eff_c, tm = bytes / eff_m;
+        double t = dmax(tc, tm) + comm;
+        if (t > worst) {
+            worst = t;
+            d->compute_s = tc;
+            d->memory_s = tm;
+            d->comm_s = comm;
+            d->bytes = bytes;
+            d->flop = flop;
+            d->compute_bound = tc > tm;
+        }
+    }
+    d->step_s = (double)r->pp * worst + c->in->step_overhead_s;
+    return HWFIT_OK;
+}
+
+typedef struct batch_search {
+    const perf_ctx *c;
+    const hwfit_shard_in *x;
+    const hwfit__shard_resolved *r;
+    double attention;
+    int target; /* 0: first compute-bound batch; 1: first batch reaching the target rate */
+} batch_search;
+
+static int holds(const batch_search *b, const decode_eval *d, uint64_t batch) {
+    if (!b->target) return d->compute_bound;
+    return (double)batch / d->step_s >= b->c->in->target_tokens_per_s;
+}
+
+/* Smallest batch in [1, 2^30] for which the predicate holds (it is monotone in the batch:
+ * compute and bytes both grow linearly), or 0. */
+static hwfit_status first_batch(const batch_search *b, uint64_t *out) {
+    uint64_t lo = 1, hi = 1ull << 30;
+    decode_eval d;
+    hwfit_status st;
+    if ((st = decode_at(b->c, b->x, b->r, b->attention, hi, &d)) != HWFIT_OK) return st;
+    if (!holds(b, &d, hi)) {
+        *out = 0;
+        return HWFIT_OK;
+    }
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if ((st = decode_at(b->c, b->x, b->r, b->attention, mid, &d)) != HWFIT_OK) return st;
+        if (holds(b, &d, mid)) hi = mid;
+        else lo = mid + 1;
+    }
+    *out = lo;
+    return HWFIT_OK;
+}
+
+/* Inference at the layout of in->shard. full = 0 skips the batch searches (ranking). */
+static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
+    const hwfit_perf_in *in = c->in;
+    hwfit_shard_in x = in->shard;
+    uint64_t prompt = x.memory.context;
+    uint64_t decode_ctx = prompt + in->output_tokens / 2;
+    x.memory.context = decode_ctx;
+    hwfit__shard_resolved r;
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &x, &x.layout, &r, &why);
+    if (st != HWFIT_OK) return st;
+    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    hwfit_model_flops_out fd, f1, f2;
+    /* A prompt of P tokens attends on average to (P + 1)/2 tokens: the mean of two integer
+     * contexts keeps that exact for full attention, which is linear in the context. */
+    uint64_t lo = (prompt + 1) / 2, hi = (prompt + 2) / 2;
+    if ((st = hwfit_model_flops(c->m, decode_ctx, &fd)) != HWFIT_OK ||
+        (st = hwfit_model_flops(c->m, lo, &f1)) != HWFIT_OK ||
+        (st = hwfit_model_flops(c->m, hi, &f2)) != HWFIT_OK)
+        return st;
+    double prompt_attention = 0.5 * (f1.attention_flop + f2.attention_flop);
+    o->decode_context = decode_ctx;
+
+    /* Prefill of one prompt on an idle replica: the stages in turn. */
+    double eff_c = c->peak * in->prefill_efficiency, eff_m = c->bw * in->memory_efficiency;
+    double worst = 0.0, p = (double)prompt;
+    pass_comm pc;
+    if ((st = comm_of(c, &r, p, &pc)) != HWFIT_OK) return st;
+    for (uint32_t s = 0; s < r.pp; s++) {
+        hwfit_shard_card card;
+        if ((st = hwfit__shard_card(c->e, &x, &r, s, &card)) != HWFIT_OK) return st;
+        stage_flop f;
+        stage_flops(c, &r, s, prompt_attention, &f);
+        double flop = p * f.fwd;
+        double bytes = (double)card.weights_bytes + p * (double)card.kv_bytes_per_token;
+        double comm = stage_comm(&pc, &f, &r, s);
+        double tc = flop / eff_c, tm = bytes / eff_m, t = dmax(tc, tm) + comm;
+        o->prefill_flop += flop * (double)r.tp;
+        o->prefill_compute_s += tc;
+        o->prefill_memory_s += tm;
+        o->prefill_comm_s += comm;
+        o->prefill_s += t;
+        worst = dmax(worst, t);
+    }
+    uint64_t replicas = x.memory.batch < r.dp ? x.memory.batch : r.dp;
+    o->prefill_tokens_per_s = (double)replicas * p / worst;
+
+    /* Decode. */
+    decode_eval d;
+    if ((st = decode_at(c, &x, &r, fd.attention_flop, x.memory.batch, &d)) != HWFIT_OK) return st;
+    o->time_per_output_token_s = d.step_s;
+    o->decode_tokens_per_s = (double)x.memory.batch / d.step_s;
+    o->decode_compute_s = d.compute_s;
+    o->decode_memory_s = d.memory_s;
+    o->decode_comm_s = d.comm_s;
+    o->decode_bytes = d.bytes;
+    o->decode_flop = d.flop;
+    o->bound = d.compute_bound ? HWFIT_PERF_BOUND_COMPUTE : HWFIT_PERF_BOUND_MEMORY;
+    if (in->output_tokens > 0) {
+        /* Offline requests: each replica prefills its prompts (pipelined over the stages)
+         * and then decodes output_tokens steps at the mean KV length. */
+        double prompts = (double)ceil_div(x.memory.batch, r.dp);
+        double total = prompts * worst + (double)in->output_tokens * d.step_s;
+        o->offline_tokens_per_s = (double)x.memory.batch * (double)in->output_tokens / total;
+    }
+    if (!full) return HWFIT_OK;
+    batch_search b = {c, &x, &r, fd.attention_flop, 0};
+    if ((st = first_batch(&b, &o->compute_bound_batch)) != HWFIT_OK) return st;
+    if (in->target_tokens_per_s > 0.0) {
+        b.target = 1;
+        if ((st = first_batch(&b, &o->target_batch)) != HWFIT_OK) return st;
+        if (o->target_batch > 0) {
+            hwfit_shard_in t = in->shard;
+            t.memory.batch = o->target_batch;
+            t.memory.context = prompt + in->output_tokens;
+            hwfit_shard_out so;
+            st = hwfit_shard_estimate(c->m, &t, &so);
+            if (st == HWFIT_ERANGE) o->target_fits = 0;
+            else if (st != HWFIT_OK) return st;
+            else o->target_fits = so.fits;
+        }
+    }
+    return HWFIT_OK;
+}
+
+/* ---- training ----------------------------------------------------------------------------- */
+
+/* Per card, what ZeRO's data-parallel collectives move of x bytes of which e are the routed
+ * experts': the rest over the dp x cp ranks, the experts over the expert-data-parallel
+ * ranks (shard.c's partition, as a rate). */
+static double share(double x, double e, const hwfit__shard_resolved *r) {
+    if (r->z == r->ez) return x / (double)r->z;
+    return (x - e) / (double)r->z + e / (double)r->ez;
+}
+
+static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
+                             hwfit_perf_out *o) {
+    const hwfit_perf_in *in = c->in;
+    const hwfit_shard_in *x = &in->shard;
+    hwfit_status st;
+    uint64_t seq = x->memory.context;
+    double s_local = (double)r->context_local, mb = (double)r->mb;
+    /* FLOPs per token at the full sequence: PaLM's MFU convention (Chowdhery et al. 2022,
+     * appendix B: 6N + 12 L H Q T) counts attention over all T positions. */
+    hwfit_model_flops_out f;
+    if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
+    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
+    double t_mb = 0.0, grad_bytes = 0.0, param_bytes = 0.0, e_grad = 0.0, e_param = 0.0;
+    /* Dense and expert parameters reduce and gather over one group when the expert grid is
+     * the dense one (ep = 1, etp = tp), else the experts over the expert-data-parallel
+     * group (Megatron-Core: ranks in the order tp-cp-ep-dp-pp, the expert grid etp-ep-edp). */
+    int one_group = r->ep == 1 && r->etp == r->tp;
+    uint64_t layers_max = 0, moe_max = 0;
+    hwfit_dtype_info gi;
+    if ((st = hwfit_dtype_describe(x->memory.gradients, &gi)) != HWFIT_OK) return st;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        hwfit_shard_card card;
+        if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
+        stage_flop sf;
+        stage_flops(c, r, s, f.attention_flop, &sf);
+        /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
+         * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
+                                                                : 0.0;
+        double flop = mb * s_local * (3.0 * sf.fwd + re);
+        /* Weights are read in forward, backward-data and backward-weight. */
+        double bytes = 3.0 * (double)card.shard_weights_bytes;
+        double t = dmax(flop / eff_c, bytes / eff_m);
+        t_mb = dmax(t_mb, t);
+        /* The card's routed experts: its MoE layers' share (shard_internal.h units). */
+        const hwfit__shard_unit *eu = &c->e->layer[1];
+        double ew = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_weights : 0.0;
+        double et = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_trainable : 0.0;
+        double gb = gi.bits_per_element / 8.0;
+        double tr = (double)card.trainable_params, sw = (double)card.shard_weights_bytes;
+        if (one_group) ew = et = 0.0;
+        grad_bytes = dmax(grad_bytes, (tr - et) * gb);
+        param_bytes = dmax(param_bytes, sw - ew);
+        e_grad = dmax(e_grad, et * gb);
+        e_param = dmax(e_param, ew);
+        if (sf.layers > layers_max) layers_max = sf.layers;
+        if (sf.moe_layers > moe_max) moe_max = sf.moe_layers;
+        /* Offload: gradients to the host and parameters back once per step, over the card's
+         * PCIe link; the CPU optimizer streams the host states twice through DRAM. */
+        if (r->offload) {
+            hwfit_link_in li;
+            hwfit_link_init(&li);
+            li.kind = HWFIT_LINK_PCIE;
+            li.generation = c->topo.gpu_pcie_gen;
+            li.width = c->topo.gpu_pcie_lanes;
+            hwfit_link_out lo;
+            if ((st = hwfit_link_rate(&li, &lo)) != HWFIT_OK) return st;
+            double pcie = lo.line_bytes_per_s * c->topo.pcie_efficiency;
+            double own_w = share(sw, ew, r);
+            double moved = share(tr, et, r) * gb + own_w;
+            if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) moved += 2.0 * (double)r->m * own_w;
+            uint64_t gpn = c->topo.gpus_per_node < x->gpus ? c->topo.gpus_per_node : x->gpus;
+            double dram = c->topo.host_memory_bytes_per_s * (double)c->topo.sockets *
+                          c->topo.host_memory_efficiency;
+            double cpu = 2.0 * (double)card.host_bytes * (double)gpn / dram;
+            o->offload_s = dmax(o->offload_s, moved / pcie + cpu);
+        }
+    }
+    /* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times (Narayanan et
+     * al. 2021, section 2.2). */
+    o->step_compute_s = (double)r->m * t_mb;
+    o->bubble_s = (double)(r->pp - 1) / (double)r->v * t_mb;
+    /* Communication of the step (collective.c), exposed by what does not overlap. */
+    hwfit_collective_step_in ci;
+    hwfit_collective_step_init(&ci);
+    ci.topology = c->topo;
+    ci.tp = r->tp;
+    ci.pp = r->pp;
+    ci.dp = r->z; /* gradients reduce over dp x cp */
+    ci.zero_stage = r->zero;
+    ci.layers_per_stage = layers_max;
+    ci.micro_batches = r->m;
+    ci.tp_collectives_per_layer = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 6 : 4;
+    ci.sequence_parallel = r->sp;
+    double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
+    ci.tp_bytes = act;
+    ci.grad_bytes = grad_bytes;
+    ci.param_bytes = param_bytes;
+    ci.pp_bytes = act;
+    hwfit_collective_step_out co;
+    if ((st = hwfit_collective_step(&ci, &co)) != HWFIT_OK) return st;
+    /* The experts' gradient reduction and ZeRO gathers over the expert-data-parallel group:
+     * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
+     * same experts is alone). */
+    hwfit_collective_step_out eo;
+    memset(&eo, 0, sizeof eo);
+    if (!one_group && r->ez > 1 && (e_grad > 0.0 || e_param > 0.0)) {
+        hwfit_collective_step_in ei;
+        hwfit_collective_step_init(&ei);
+        ei.topology = c->topo;
+        ei.tp = (uint64_t)r->etp * r->ep;
+        ei.pp = r->pp;
+        ei.dp = r->ez;
+        ei.zero_stage = r->zero;
+        ei.micro_batches = r->m;
+        ei.grad_bytes = e_grad;
+        ei.param_bytes = e_param;
+        if ((st = hwfit_collective_step(&ei, &eo)) != HWFIT_OK) return st;
+    }
+    /* Expert all-to-alls: dispatch and combine over the ep ranks of a stage. */
+    double a2a = 0.0;
+    if ((st = coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token, r->ep,
+                   &a2a)) != HWFIT_OK)
+        return st;
+    o->tp_comm_s = co.tp_s * (1.0 - in->tp_overlap);
+    o->pp_comm_s = co.pp_s * (1.0 - in->pp_overlap);
+    o->dp_comm_s = (co.dp_s + co.zero_s + eo.dp_s + eo.zero_s) * (1.0 - in->dp_overlap);
+    o->ep_comm_s = 4.0 * (double)moe_max * (double)r->m * a2a * (1.0 - in->ep_overlap);
+    o->step_time_s = o->step_compute_s + o->bubble_s + o->tp_comm_s + o->pp_comm_s +
+                     o->dp_comm_s + o->ep_comm_s + o->offload_s;
+    double tokens = (double)r->global * (double)seq;
+    o->tokens_per_s = tokens / o->step_time_s;
+    o->model_flop_per_step = f.training_flop * tokens;
+    double re_all = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f.forward_flop - c->head_flop
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? f.attention_flop
+                                                                : 0.0;
+    o->hardware_flop_per_step = o->model_flop_per_step + re_all * tokens;
+    double capacity = o->step_time_s * (double)x->gpus * c->peak;
+    o->mfu = o->model_flop_per_step / capacity;
+    o->hfu = o->hardware_flop_per_step / capacity;
+    return HWFIT_OK;
+}
+
+/* ---- entry points ------------------------------------------------------------------------- */
+
+static hwfit_status estimate(perf_ctx *c, int full, hwfit_perf_out *out) {
+    const hwfit_perf_in *in = c->in;
+    hwfit_perf_out o;
+    memset(&o, 0, sizeof o);
+    o.precision = c->precision;
+    o.peak_flop_per_s = c->peak;
+    /* The memory fit, at the longest context the workload reaches. */
+    hwfit_shard_in fit = in->shard;
+    int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
+    if (!training) {
+        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context) return HWFIT_EDOM;
+        fit.memory.context += in->output_tokens;
+    }
+    hwfit__shard_resolved r;
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &fit, &fit.layout, &r, &why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&fit)) != HWFIT_OK) return st;
+    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o.shard, 0, NULL)) != HWFIT_OK) return st;
+    st = training ? train_step(c, &r, &o) : inference(c, full, &o);
+    if (st != HWFIT_OK) return st;
+    *out = o;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
+                                 hwfit_perf_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    perf_ctx c;
+    if ((st = ctx_init(&c, model, in, &e)) != HWFIT_OK) return st;
+    return estimate(&c, 1, out);
+}
+
+/* a ranks before b: layouts that fit first, then by score. */
+static int better(const hwfit_perf_result *a, const hwfit_perf_result *b) {
+    if (a->shard.fits != b->shard.fits) return a->shard.fits;
+    return a->shard.score > b->shard.score;
+}
+
+/* Insert into results[0..*count), best first, stable. */
+static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count,
+                      const hwfit_perf_result *r) {
+    if (capacity == 0) return;
+    size_t n = *count;
+    if (n == capacity && !better(r, &results[n - 1])) return;
+    size_t i = n < capacity ? n : capacity - 1;
+    while (i > 0 && better(r, &results[i - 1])) {
+        results[i] = results[i - 1];
+        i--;
+    }
+    results[i] = *r;
+    if (n < capacity) *count = n + 1;
+}
+
+hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+                             const hwfit_shard_space *space, hwfit_perf_result *results,
+                             size_t capacity, hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&in->shard)) != HWFIT_OK) return st;
+    hwfit_perf_in x = *in;
+    perf_ctx c;
+    if ((st = ctx_init(&c, model, &x, &e)) != HWFIT_OK) return st;
+    hwfit_shard_iter it;
+    if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
+    hwfit_shard_search_out sum;
+    memset(&sum, 0, sizeof sum);
+    hwfit_layout l;
+    hwfit__shard_resolved r;
+    int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
+    hwfit_perf_rank rank;
+    if ((st = hwfit_perf_plan_rank(in, space, &rank)) != HWFIT_OK) return st;
+    while (hwfit__shard_iter_next(&it, &l, &r)) {
+        sum.valid++;
+        x.shard.layout = l;
+        hwfit_perf_out o;
+        st = estimate(&c, 0, &o);
+        if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
+        if (st != HWFIT_OK) return st;
+        if (o.shard.fits) sum.fitting++;
+        else if (!space->include_unfit) continue;
+        hwfit_perf_result res;
+        hwfit__shard_result(&o.shard, &res.shard);
+        res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
+        res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
+        res.mfu = training ? o.mfu : 0.0;
+        /* Fitting layouts by the metric (larger is better); the others (include_unfit)
+         * after them by how far they miss, as the shard search ranks them. */
+        if (o.shard.fits)
+            res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
+                                                                : res.tokens_per_s;
+        keep_best(results, capacity, &sum.count, &res);
+    }
+    sum.visited = it.visited;
+    *summary = sum;
+    return HWFIT_OK;
+}

@@ -1,0 +1,1347 @@
+/* shard.c - one workload split across cards (docs/formulas.md, "shard").
+ *
+ * Every byte of a card comes from hwfit_memory_estimate and hwfit_model_kv, called on
+ * single layers of a "rank model" (the model one tensor/expert-parallel rank holds) and
+ * summed over the layers of the card's pipeline stage: memory.c is additive over layers
+ * (weights, KV cache, gradients, optimizer states and stored activations are per-layer
+ * sums; the inference workspace and the full-recomputation peak are maxima over layer
+ * kinds), so the sums equal hwfit_memory_estimate on the stage's layer range exactly. On
+ * top of that this file adds what only a layout decides: the layer split, ZeRO, offload,
+ * micro-batches in flight, communication buffers and the fit.
+ */
+#include <string.h>
+
+#include "shard_internal.h"
+
+void hwfit_layout_init(hwfit_layout *layout) {
+    if (layout == NULL) return;
+    memset(layout, 0, sizeof *layout);
+    layout->tp = layout->pp = layout->dp = layout->cp = layout->ep = 1;
+    layout->virtual_stages = 1;
+    layout->micro_batch = 1;
+    layout->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    layout->uneven_layers = 1;
+}
+
+void hwfit_shard_init(hwfit_shard_in *in) {
+    if (in == NULL) return;
+    memset(in, 0, sizeof *in);
+    hwfit_memory_init(&in->memory);
+    hwfit_layout_init(&in->layout);
+    in->gpus = 1;
+    in->utilization = 0.9;           /* vLLM --gpu-memory-utilization default */
+    in->comm_group_bytes = 67108864.0; /* NCCL_BUFFSIZE 4 MiB x 2 neighbours x 8 channels */
+    in->bucket_bytes = 26214400.0;   /* PyTorch DDP bucket_cap_mb = 25 */
+    in->zero3_live_layers = 2;       /* FSDP: the current unit and the prefetched one */
+    in->host_utilization = 0.9;
+    in->host_buffer_factor = 1.0;
+}
+
+void hwfit_shard_space_init(hwfit_shard_space *space) {
+    if (space == NULL) return;
+    memset(space, 0, sizeof *space);
+    space->cp = 1;
+    space->virtual_stages = 1;
+    space->max_virtual_stages = 4;
+    space->sequence_parallel = HWFIT_SHARD_ANY;
+    space->zero_stage = HWFIT_SHARD_ANY;
+    space->offload = 0;
+    space->recompute = HWFIT_SHARD_ANY;
+    space->max_micro_batch = 8;
+    space->uneven_layers = 1;
+}
+
+/* ---- reasons ------------------------------------------------------------------------------ */
+
+static const char *const reason_names[HWFIT_SHARD_REASON_COUNT_] = {
+    "valid",           "gpus",           "heads",           "kv_heads",
+    "mlp_width",       "expert_width",   "experts",         "expert_ranks",
+    "stages",          "uneven",         "virtual_stages",  "virtual_layers",
+    "virtual_microbatches", "sequence_parallel", "context", "batch",
+    "zero_inference",  "offload_inference", "offload_zero"};
+
+static const char *const reason_messages[HWFIT_SHARD_REASON_COUNT_] = {
+    "the layout is valid",
+    "tp x pp x dp x cp differs from the number of GPUs",
+    "attention heads are not divisible by tp",
+    "key/value heads are not divisible by tp, nor tp by them",
+    "the dense MLP or shared-expert width is not divisible by tp",
+    "the routed-expert width is not divisible by the expert tensor parallelism",
+    "ep > 1 needs a mixture-of-experts model whose expert count ep divides",
+    "ep x expert tp does not divide the tp x dp x cp ranks of a pipeline stage",
+    "more pipeline chunks (pp x virtual stages) than layers",
+    "layers are not divisible by pp and uneven splits are not allowed",
+    "virtual stages need pipeline parallelism and training",
+    "virtual stages need layers divisible by pp x virtual stages",
+    "virtual stages need micro-batches per step divisible by pp",
+    "sequence parallelism needs tp > 1 and training",
+    "the context is not divisible by cp (x tp with sequence parallelism)",
+    "the global batch is not divisible by micro-batch x dp",
+    "ZeRO stages above 0 apply to training only",
+    "offload is modelled for training only",
+    "optimizer offload needs ZeRO stage >= 1 and parameter offload ZeRO stage 3"};
+
+const char *hwfit_shard_reason_name(hwfit_shard_reason reason) {
+    if ((unsigned)reason >= (unsigned)HWFIT_SHARD_REASON_COUNT_) return "unknown";
+    return reason_names[reason];
+}
+
+const char *hwfit_shard_reason_str(hwfit_shard_reason reason) {
+    if ((unsigned)reason >= (unsigned)HWFIT_SHARD_REASON_COUNT_) return "unknown reason";
+    return reason_messages[reason];
+}
+
+hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *offload) {
+    if (text == NULL || offload == NULL) return HWFIT_EINVAL;
+    if (*text == '\0') return HWFIT_EPARSE;
+    unsigned bits = 0;
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == 0) return HWFIT_EPARSE;
+        if (n == 4 && strncmp(p, "none", 4) == 0) bits |= 0u;
+        else if (n == 9 && strncmp(p, "optimizer", 9) == 0) bits |= HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+        else if (n == 6 && strncmp(p, "params", 6) == 0) bits |= HWFIT_SHARD_OFFLOAD_PARAMS;
+        else if (n == 3 && strncmp(p, "all", 3) == 0)
+            bits |= HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
+        else return HWFIT_ENOTFOUND;
+        if (end == NULL) break;
+        p = end + 1;
+    }
+    *offload = bits;
+    return HWFIT_OK;
+}
+
+/* ---- the engine ------------------------------------------------------------------------ */
+
+static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
+
+hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
+    if (e == NULL || model == NULL) return HWFIT_EINVAL;
+    hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
+    if (st != HWFIT_OK) return st;
+    memset(&e->kind_first, 0, offsetof(hwfit__shard_engine, rank) -
+                                  offsetof(hwfit__shard_engine, kind_first));
+    e->model = model;
+    e->dims = e->prep.dims;
+    hwfit__memory_memo_reset(&e->memo);
+    e->kind_first[0] = e->kind_first[1] = UINT32_MAX;
+    e->full_first = e->sliding_first = UINT32_MAX;
+    e->moe_prefix[0] = e->sliding_prefix[0] = 0;
+    uint32_t layers = model->layers, moe_n = e->prep.params.moe_layers;
+    uint32_t sliding_n = e->prep.sliding_layers;
+    if ((moe_n == 0 || moe_n == layers) && (sliding_n == 0 || sliding_n == layers)) {
+        /* Every layer alike (most models): the same as the loop below, without reading
+         * the flags layer by layer. */
+        int moe = moe_n == layers, sliding = sliding_n == layers;
+        e->kind_first[moe] = 0;
+        e->kinds[moe] = layers;
+        if (sliding) e->sliding_first = 0;
+        else e->full_first = 0;
+        for (uint32_t i = 1; i <= layers; i++) {
+            e->moe_prefix[i] = (uint16_t)(moe ? i : 0);
+            e->sliding_prefix[i] = (uint16_t)(sliding ? i : 0);
+        }
+    } else {
+        for (uint32_t i = 0; i < layers; i++) {
+            int moe = hwfit__model_layer_is_moe(model, i);
+            int sliding = hwfit__model_layer_is_sliding(model, i);
+            if (e->kind_first[moe] == UINT32_MAX) e->kind_first[moe] = i;
+            if (sliding && e->sliding_first == UINT32_MAX) e->sliding_first = i;
+            if (!sliding && e->full_first == UINT32_MAX) e->full_first = i;
+            e->kinds[moe]++;
+            e->moe_prefix[i + 1] = (uint16_t)(e->moe_prefix[i] + moe);
+            e->sliding_prefix[i + 1] = (uint16_t)(e->sliding_prefix[i] + sliding);
+        }
+    }
+    hwfit__shard_engine_reset(e);
+    return HWFIT_OK;
+}
+
+void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
+    e->w_valid = e->kv_valid = e->a_valid = 0;
+}
+
+/* The model one rank holds under tensor parallelism tp and expert parallelism ep with
+ * expert tensor parallelism etp: heads / tp; key/value heads / tp, or one replicated head
+ * when tp exceeds them (vLLM: num_kv_heads = max(1, total_kv_heads // tp)); MLP and
+ * shared-expert widths / tp and the vocabulary ceil(V / tp) (Megatron's column- and
+ * row-parallel linears and vocab-parallel embedding, Shoeybi et al. 2019); experts / ep,
+ * each of width / etp. Norms, MLA's down-projections and latent stay whole (replicated).
+ * Approximation: the router keeps E / ep outputs instead of E (it is replicated). */
+static void rank_model(const hwfit__shard_engine *e, uint32_t tp, uint32_t ep, uint32_t etp,
+                       hwfit_model *s) {
+    const hwfit_model *m = e->model;
+    *s = *m;
+    s->heads = m->heads / tp;
+    if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
+        s->kv_heads = m->kv_heads >= tp ? m->kv_heads / tp : 1;
+        s->head_dim = (uint32_t)e->dims.qk_head_dim;
+        s->v_head_dim = (uint32_t)e->dims.v_head_dim;
+    }
+    s->vocab = ceil_div(m->vocab, tp);
+    s->intermediate = m->intermediate / tp;
+    if (m->shared_experts > 0) {
+        s->shared_expert_intermediate =
+            (uint64_t)m->shared_experts * m->shared_expert_intermediate / tp;
+        s->shared_experts = 1;
+    }
+    if (m->experts > 0) {
+        s->experts = m->experts / ep;
+        if (s->experts_per_token > s->experts) s->experts_per_token = s->experts;
+        s->expert_intermediate = m->expert_intermediate / etp;
+    }
+}
+
+static hwfit_status unit_of(const hwfit_memory_out *o, hwfit__shard_unit *u) {
+    u->weights = o->weights_bytes;
+    u->params = o->params;
+    u->trainable = o->trainable_params;
+    u->gradients = o->gradient_bytes;
+    u->optimizer = o->optimizer_bytes;
+    u->e_weights = o->expert_weights_bytes;
+    u->e_trainable = o->expert_trainable_params;
+    u->e_gradients = o->expert_gradient_bytes;
+    u->e_optimizer = o->expert_optimizer_bytes;
+    return HWFIT_OK;
+}
+
+/* a - b, field by field (a is b plus the tables: never negative). */
+static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
+                     hwfit__shard_unit *out) {
+    out->weights = a->weights - b->weights;
+    out->params = a->params - b->params;
+    out->trainable = a->trainable - b->trainable;
+    out->gradients = a->gradients - b->gradients;
+    out->optimizer = a->optimizer - b->optimizer;
+    out->e_weights = a->e_weights - b->e_weights;
+    out->e_trainable = a->e_trainable - b->e_trainable;
+    out->e_gradients = a->e_gradients - b->e_gradients;
+    out->e_optimizer = a->e_optimizer - b->e_optimizer;
+}
+
+/* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
+ * the prepared model). */
+static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
+                              hwfit_status prep_status, hwfit__memory_memo *memo,
+                              const hwfit_memory_in *base, uint32_t layer, int emb, int head,
+                              hwfit_memory_out *out) {
+    hwfit_memory_in mi = *base;
+    mi.first_layer = layer;
+    mi.layer_count = 1;
+    mi.embedding = emb;
+    mi.head = head;
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, memo, out);
+}
+
+static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  const hwfit__shard_resolved *r) {
+    if (e->w_valid && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp)
+        return HWFIT_OK;
+    e->w_valid = 0;
+    rank_model(e, r->tp, r->ep, r->etp, &e->rank);
+    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &e->rank_prep);
+    hwfit__memory_memo_reset(&e->rank_memo);
+    hwfit__memory_memo *rm = &e->rank_memo;
+    const hwfit__model_prep *rp = &e->rank_prep;
+    hwfit_status rs = e->rank_prep_status;
+    /* Weights, gradients and optimizer states do not depend on the context, the batch or
+     * the activation choices: the cheapest values are used. */
+    hwfit_memory_in mi = in->memory;
+    mi.tensor_parallel = 1;
+    mi.sequence_parallel = 0;
+    mi.overhead_bytes = 0.0;
+    mi.batch = 1;
+    mi.context = 1;
+    mi.micro_batch = 1;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    mi.mtp = 0;
+    hwfit_memory_out o;
+    hwfit_status st;
+    for (int k = 0; k < 2; k++) {
+        if (e->kind_first[k] == UINT32_MAX) continue;
+        if ((st = one_layer(&e->rank, rp, rs, rm, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK)
+            return st;
+        unit_of(&o, &e->layer[k]);
+    }
+    int k0 = hwfit__model_layer_is_moe(e->model, 0);
+    hwfit__shard_unit u;
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
+    unit_of(&o, &u);
+    unit_sub(&u, &e->layer[k0], &e->emb);
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    unit_of(&o, &u);
+    unit_sub(&u, &e->layer[k0], &e->head);
+    if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
+    unit_of(&o, &u);
+    unit_sub(&u, &e->layer[k0], &e->both);
+    e->w_tp = r->tp;
+    e->w_ep = r->ep;
+    e->w_etp = r->etp;
+    e->w_valid = 1;
+    e->kv_valid = 0; /* the rank model changed */
+    return HWFIT_OK;
+}
+
+static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                             const hwfit__shard_resolved *r) {
+    if (e->kv_valid && e->kv_tp == r->tp && e->kv_ep == r->ep && e->kv_etp == r->etp &&
+        e->kv_context == r->context_local && e->kv_batch == r->batch_local)
+        return HWFIT_OK;
+    e->kv_valid = 0;
+    hwfit_model_kv_in kin;
+    hwfit_model_kv_init(&kin);
+    kin.dtype = in->memory.kv;
+    kin.batch = r->batch_local;
+    kin.context = r->context_local;
+    kin.layer_count = 1;
+    const uint32_t first[2] = {e->full_first, e->sliding_first};
+    hwfit_model_kv_out kv;
+    e->kv_layer[0] = e->kv_layer[1] = 0;
+    for (int k = 0; k < 2; k++) {
+        if (first[k] == UINT32_MAX) continue;
+        kin.first_layer = first[k];
+        hwfit_status st =
+            hwfit__model_kv_prepared(&e->rank, &e->rank_prep, e->rank_prep_status, &kin, &kv);
+        if (st != HWFIT_OK) return st;
+        e->kv_layer[k] = kv.bytes;
+        e->kv_token = kv.layer_bytes_per_token;
+    }
+    e->kv_tp = r->tp;
+    e->kv_ep = r->ep;
+    e->kv_etp = r->etp;
+    e->kv_context = r->context_local;
+    e->kv_batch = r->batch_local;
+    e->kv_valid = 1;
+    return HWFIT_OK;
+}
+
+/* Activations of one micro-batch (training) or the workspace (inference), per layer kind,
+ * on the full model with tensor_parallel = tp: memory.c divides them as Korthikanti et al.
+ * 2022 Table 2 does. stored[k]: what one layer keeps for the backward pass; peak[k]: the
+ * full-recomputation peak (training) or the workspace (inference), taken once per card;
+ * emb and head: the extra of the first and last stage. */
+static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r) {
+    uint64_t batch = r->training ? 0 : r->batch_local;
+    if (e->a_valid && e->a_tp == r->tp && e->a_sp == r->sp && e->a_rc == r->rc &&
+        e->a_mb == r->mb && e->a_context == r->context_local && e->a_batch == batch)
+        return HWFIT_OK;
+    e->a_valid = 0;
+    hwfit_memory_in mi = in->memory;
+    mi.tensor_parallel = r->tp;
+    mi.sequence_parallel = r->sp;
+    mi.overhead_bytes = 0.0;
+    mi.batch = r->batch_local;
+    mi.context = r->context_local;
+    mi.micro_batch = r->mb;
+    mi.recompute = r->rc;
+    mi.mtp = 0;
+    hwfit_memory_out o;
+    hwfit_status st;
+    const hwfit_model *m = e->model;
+    e->a_stored[0] = e->a_stored[1] = e->a_peak[0] = e->a_peak[1] = 0;
+    for (int k = 0; k < 2; k++) {
+        if (e->kind_first[k] == UINT32_MAX) continue;
+        uint32_t layer = e->kind_first[k];
+        int first = layer == 0;
+        /* Layer 0's call also gives the embedding's extra. */
+        if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, layer, first, 0, &o)) != HWFIT_OK)
+            return st;
+        uint64_t stored = r->training ? (k ? o.activation_moe_layer_bytes
+                                           : o.activation_dense_layer_bytes)
+                                      : 0;
+        e->a_stored[k] = stored;
+        e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
+        if (first) e->a_emb = o.activation_other_bytes;
+    }
+    if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
+    e->a_head = o.activation_other_bytes;
+    e->a_tp = r->tp;
+    e->a_sp = r->sp;
+    e->a_rc = r->rc;
+    e->a_mb = r->mb;
+    e->a_context = r->context_local;
+    e->a_batch = batch;
+    e->a_valid = 1;
+    return HWFIT_OK;
+}
+
+/* ---- layouts ---------------------------------------------------------------------------- */
+
+void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
+                        uint32_t j, uint32_t *first, uint32_t *count) {
+    if (r->v > 1) {
+        /* Interleaved schedule: chunk c = stage + j pp holds layers [c n, (c + 1) n). */
+        uint32_t n = layers / (r->pp * r->v);
+        *first = (stage + j * r->pp) * n;
+        *count = n;
+        return;
+    }
+    /* vLLM distributed/utils.py get_pp_indices: layers // pp each, and the remainder one
+     * each on the stages just before the last (partitions[-i] += 1 for i in 2..rem+1). */
+    uint32_t pp = r->pp, base = layers / pp, rem = layers % pp;
+    uint32_t lo = pp - 1 - rem; /* first stage with an extra layer, when rem > 0 */
+    uint32_t extra_before = (rem > 0 && stage > lo) ? (stage < pp - 1 ? stage : pp - 1) - lo : 0;
+    *first = stage * base + extra_before;
+    *count = base + ((rem > 0 && stage >= lo && stage + 1 < pp) ? 1u : 0u);
+}
+
+static int valid_recompute(hwfit_memory_recompute rc) {
+    return (unsigned)rc <= (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL;
+}
+
+hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
+                                  const hwfit_shard_in *in, const hwfit_layout *l,
+                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason) {
+    const hwfit_memory_in *mem = &in->memory;
+    if ((unsigned)mem->mode > (unsigned)HWFIT_MEMORY_QLORA || !valid_recompute(l->recompute))
+        return HWFIT_EINVAL;
+    if (in->gpus == 0 || in->gpus > HWFIT_SHARD_MAX_GPUS || l->tp == 0 || l->pp == 0 ||
+        l->dp == 0 || l->cp == 0 || l->ep == 0 || l->virtual_stages == 0 ||
+        l->micro_batch == 0 || l->zero_stage > 3 ||
+        (l->offload & ~(HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS)) != 0 ||
+        mem->context == 0 || mem->batch == 0)
+        return HWFIT_EDOM;
+    hwfit__shard_resolved x;
+    memset(&x, 0, sizeof x);
+    x.training = mem->mode != HWFIT_MEMORY_INFERENCE;
+    x.tp = l->tp;
+    x.pp = l->pp;
+    x.dp = l->dp;
+    x.cp = l->cp;
+    x.ep = l->ep;
+    x.v = l->virtual_stages;
+    x.zero = l->zero_stage;
+    x.offload = l->offload;
+    x.sp = l->sequence_parallel != 0;
+    x.uneven = l->uneven_layers != 0;
+    x.rc = x.training ? l->recompute : HWFIT_MEMORY_RECOMPUTE_NONE;
+    x.mb = x.training ? l->micro_batch : 1;
+    uint64_t ranks, cards;
+    hwfit_shard_reason why = HWFIT_SHARD_VALID;
+    if (hwfit__mul_u64((uint64_t)l->tp * l->dp, l->cp, &ranks) != HWFIT_OK ||
+        hwfit__mul_u64(ranks, l->pp, &cards) != HWFIT_OK || cards != in->gpus) {
+        why = HWFIT_SHARD_GPUS;
+        goto done;
+    }
+    x.ranks = ranks;
+    x.z = (uint64_t)l->dp * l->cp;
+    /* Tensor parallelism: Megatron-LM splits heads and MLP columns (Shoeybi et al. 2019);
+     * vLLM allows tp above the key/value heads when it is a multiple of them. */
+    if (m->heads % l->tp != 0) { why = HWFIT_SHARD_HEADS; goto done; }
+    if (m->attention == HWFIT_MODEL_ATTENTION_GQA && m->kv_heads % l->tp != 0 &&
+        l->tp % m->kv_heads != 0) {
+        why = HWFIT_SHARD_KV_HEADS;
+        goto done;
+    }
+    if ((kinds[0] > 0 && m->intermediate % l->tp != 0) ||
+        (kinds[1] > 0 && m->shared_experts > 0 &&
+         ((uint64_t)m->shared_experts * m->shared_expert_intermediate) % l->tp != 0)) {
+        why = HWFIT_SHARD_MLP_WIDTH;
+        goto done;
+    }
+    /* Experts: Megatron-Core's expert grid regroups the tp x dp x cp ranks of a stage as
+     * etp x ep x edp; expert tensor parallelism defaults to tp there, while vLLM's expert
+     * parallelism keeps experts whole across all ranks. */
+    if (l->ep > 1 && (m->experts == 0 || kinds[1] == 0 || m->experts % l->ep != 0)) {
+        why = HWFIT_SHARD_EXPERTS;
+        goto done;
+    }
+    if (kinds[1] > 0) {
+        if (ranks % l->ep != 0) { why = HWFIT_SHARD_EXPERT_RANKS; goto done; }
+        uint64_t etp = l->etp ? l->etp : (x.z % l->ep == 0 ? l->tp : ranks / l->ep);
+        if (ranks % (etp * l->ep) != 0) { why = HWFIT_SHARD_EXPERT_RANKS; goto done; }
+        if (m->expert_intermediate % etp != 0) { why = HWFIT_SHARD_EXPERT_WIDTH; goto done; }
+        x.etp = (uint32_t)etp;
+        /* The expert-data-parallel group: Megatron-Core's expert_data_parallel_size =
+         * world / (etp x ep x pp) (parallel_state.py). */
+        x.ez = ranks / (etp * l->ep);
+    } else {
+        x.etp = l->tp;
+        x.ez = x.z;
+    }
+    /* Pipeline. */
+    uint64_t chunks = (uint64_t)l->pp * l->virtual_stages;
+    if (chunks > m->layers) { why = HWFIT_SHARD_STAGES; goto done; }
+    if (l->virtual_stages > 1 && (l->pp == 1 || !x.training)) {
+        why = HWFIT_SHARD_VIRTUAL_STAGES;
+        goto done;
+    }
+    if (l->virtual_stages > 1 && m->layers % chunks != 0) {
+        why = HWFIT_SHARD_VIRTUAL_LAYERS;
+        goto done;
+    }
+    if (m->layers % l->pp != 0 && !x.uneven) { why = HWFIT_SHARD_UNEVEN; goto done; }
+    /* Sequence and context parallelism split the sequence (Megatron-LM asserts
+     * seq_length % tp == 0 with sequence parallelism). */
+    if (x.sp && (l->tp == 1 || !x.training)) { why = HWFIT_SHARD_SEQUENCE_PARALLEL; goto done; }
+    uint64_t split = (uint64_t)l->cp * (x.sp ? l->tp : 1);
+    if (mem->context % split != 0) { why = HWFIT_SHARD_CONTEXT; goto done; }
+    x.context_local = mem->context / l->cp;
+    /* ZeRO and offload (DeepSpeed: offload_optimizer for stages 1-3, offload_param for 3). */
+    if (!x.training && l->zero_stage > 0) { why = HWFIT_SHARD_ZERO_INFERENCE; goto done; }
+    if (!x.training && l->offload != 0) { why = HWFIT_SHARD_OFFLOAD_INFERENCE; goto done; }
+    if (((l->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) && l->zero_stage < 1) ||
+        ((l->offload & HWFIT_SHARD_OFFLOAD_PARAMS) && l->zero_stage < 3)) {
+        why = HWFIT_SHARD_OFFLOAD_ZERO;
+        goto done;
+    }
+    /* Batches. */
+    if (x.training) {
+        uint64_t per_step; /* micro_batch x dp */
+        if (hwfit__mul_u64(l->micro_batch, l->dp, &per_step) != HWFIT_OK) return HWFIT_ERANGE;
+        if (l->global_batch == 0) {
+            x.m = l->pp;
+            if (hwfit__mul_u64(per_step, l->pp, &x.global) != HWFIT_OK) return HWFIT_ERANGE;
+        } else {
+            if (l->global_batch % per_step != 0) { why = HWFIT_SHARD_BATCH; goto done; }
+            x.m = l->global_batch / per_step;
+            x.global = l->global_batch;
+        }
+        if (l->virtual_stages > 1 && x.m % l->pp != 0) {
+            why = HWFIT_SHARD_VIRTUAL_MICROBATCHES;
+            goto done;
+        }
+        x.batch_local = x.mb;
+    } else {
+        x.m = 1;
+        x.global = 0;
+        x.batch_local = ceil_div(mem->batch, l->dp);
+    }
+done:
+    if (why == HWFIT_SHARD_VALID && r != NULL) *r = x;
+    *reason = why;
+    return HWFIT_OK;
+}
+
+/* ---- evaluation -------------------------------------------------------------------------- */
+
+static hwfit_status add(uint64_t *acc, uint64_t v) { return hwfit__add_u64(*acc, v, acc); }
+
+/* acc += n * u, field by field. */
+static hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_unit *u, uint64_t n) {
+    if (hwfit__mac_u64(&acc->weights, u->weights, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->params, u->params, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->trainable, u->trainable, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->gradients, u->gradients, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->optimizer, u->optimizer, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_weights, u->e_weights, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_trainable, u->e_trainable, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_gradients, u->e_gradients, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_optimizer, u->e_optimizer, n) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    return HWFIT_OK;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* ZeRO's partition of x bytes (or parameters) of which e are the routed experts': the rest
+ * over the z data-parallel ranks, the experts over the ez expert-data-parallel ranks (one
+ * division when the groups are alike in size). */
+static uint64_t partition(uint64_t x, uint64_t e, const hwfit__shard_resolved *r) {
+    if (r->z == r->ez) return ceil_div(x, r->z);
+    return ceil_div(x - e, r->z) + ceil_div(e, r->ez);
+}
+
+/* What ZeRO-3 gathers of a unit of x bytes of which e are the routed experts': the parts
+ * partitioned (dense: dp x cp > 1; experts: edp > 1) or offloaded. */
+static uint64_t gathered(uint64_t x, uint64_t e, int dense, int experts) {
+    return (dense ? x - e : 0) + (experts ? e : 0);
+}
+
+/* 1F1B micro-batches in flight on a stage (Narayanan et al. 2021; Megatron-LM
+ * schedules.py): pp - stage without interleaving, capped by the micro-batches; with v model
+ * chunks, 2 (pp - stage - 1) + (v - 1) pp + 1 chunk-micro-batches, capped by m v. */
+static uint64_t in_flight(const hwfit__shard_resolved *r, uint32_t stage) {
+    if (!r->training) return 1;
+    if (r->v == 1) {
+        uint64_t f = (uint64_t)r->pp - stage;
+        return f < r->m ? f : r->m;
+    }
+    uint64_t f = 2 * ((uint64_t)r->pp - stage - 1) + ((uint64_t)r->v - 1) * r->pp + 1;
+    uint64_t cap = r->m * r->v; /* m <= 2^64 / mb: fits */
+    return f < cap ? f : cap;
+}
+
+/* What a card holds apart from its activations in flight: the same for every stage with
+ * the same layers and tables, so hwfit__shard_eval computes it once per kind of stage (the
+ * first, the middle ones with base or base + 1 layers, the last) instead of once per
+ * stage. The key is what it depends on besides the layout and units of one evaluation. */
+typedef struct card_fixed {
+    int valid;
+    uint64_t n[2], sliding; /* key: dense and MoE layers, sliding layers */
+    uint32_t layers;        /* key */
+    int embedding, head;    /* key */
+    hwfit_shard_card c;     /* every field but stage, first_layer, in_flight, activation_bytes
+                               and total_bytes */
+    uint64_t stored, peak, other; /* activations: one micro-batch's layers, the
+                                     recomputation peak, the tables' extra */
+} card_fixed;
+
+static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  const hwfit__shard_resolved *r, card_fixed *f) {
+    hwfit_shard_card *c = &f->c;
+    const uint64_t *n = f->n;
+    memset(c, 0, sizeof *c);
+    c->layers = f->layers;
+    c->embedding = f->embedding;
+    c->head = f->head;
+    /* Weights, gradients, optimizer states: layers plus the tables. */
+    hwfit__shard_unit s;
+    memset(&s, 0, sizeof s);
+    hwfit_status st;
+    for (int k = 0; k < 2; k++)
+        if (n[k] && (st = unit_mac(&s, &e->layer[k], n[k])) != HWFIT_OK) return st;
+    const hwfit__shard_unit *tables = c->embedding && c->head ? &e->both
+                                      : c->embedding          ? &e->emb
+                                      : c->head               ? &e->head
+                                                              : NULL;
+    if (tables && (st = unit_mac(&s, tables, 1)) != HWFIT_OK) return st;
+    c->params = s.params;
+    c->trainable_params = s.trainable;
+    c->shard_weights_bytes = s.weights;
+    /* KV cache (inference). */
+    if (!r->training) {
+        uint64_t kv = 0;
+        if (hwfit__mac_u64(&kv, e->kv_layer[0], c->layers - f->sliding) != HWFIT_OK ||
+            hwfit__mac_u64(&kv, e->kv_layer[1], f->sliding) != HWFIT_OK ||
+            hwfit__mul_u64(e->kv_token, c->layers, &c->kv_bytes_per_token) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        c->kv_bytes = kv;
+    }
+    /* Activations of one micro-batch (card() multiplies them by the micro-batches in
+     * flight): the layers' stored activations, the recomputation peak, the tables' extra. */
+    uint64_t stored = 0, peak = 0, other = 0;
+    for (int k = 0; k < 2; k++) {
+        if (!n[k]) continue;
+        if (hwfit__mac_u64(&stored, e->a_stored[k], n[k]) != HWFIT_OK) return HWFIT_ERANGE;
+        peak = max_u64(peak, e->a_peak[k]);
+    }
+    if (c->embedding) other += e->a_emb;
+    if (c->head) other += e->a_head;
+    f->stored = stored;
+    f->peak = peak;
+    f->other = other;
+    /* ZeRO (Rajbhandari et al. 2020, section 5): stage 1 partitions optimizer states,
+     * stage 2 also gradients, stage 3 also parameters, over the dp x cp ranks; the routed
+     * experts' over the expert-data-parallel ranks, edp = tp dp cp / (etp ep), which hold
+     * the same experts (Megatron-Core builds a separate optimizer for expert parameters on
+     * the expert-data-parallel group; DeepSpeed-MoE, Rajbhandari et al. 2022, and its
+     * stage_1_and_2.py partition an MoE parameter group over its expert-data-parallel
+     * process group). */
+    uint64_t w = s.weights, g = s.gradients, o = s.optimizer, host = 0, buffers = 0;
+    if (r->training) {
+        if (r->zero >= 1) o = partition(o, s.e_optimizer, r);
+        if (r->zero >= 2) g = partition(g, s.e_gradients, r);
+        if (r->zero >= 3) w = partition(w, s.e_weights, r);
+        /* ZeRO-Offload (Ren et al. 2021; DeepSpeed estimate_zero2/3_model_states_mem_needs):
+         * optimizer states, fp32 master weights and fp32 gradients live on the host; the
+         * GPU keeps no gradient beyond the reduction bucket. */
+        if (r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) {
+            uint64_t grads32;
+            uint64_t trained = r->zero >= 1 ? partition(s.trainable, s.e_trainable, r)
+                                            : s.trainable;
+            if ((st = hwfit_dtype_bytes(hwfit_dtype_make(HWFIT_DTYPE_FP32), trained,
+                                        &grads32)) != HWFIT_OK)
+                return st;
+            if (add(&host, o) != HWFIT_OK || add(&host, grads32) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            o = 0;
+            g = 0;
+        }
+        if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) {
+            if (add(&host, w) != HWFIT_OK) return HWFIT_ERANGE;
+            w = 0;
+        }
+        /* ZeRO-3 gathers whole layers (or tables) before use, from the other ranks or from
+         * the host: live units of parameters and one unit of unreduced gradients (DeepSpeed's estimator: 4 bytes x largest
+         * layer = fp16 parameters and gradients of one unit). */
+        int off_p = (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) != 0;
+        int gd = r->z > 1 || off_p, ge = r->ez > 1 || off_p;
+        if (r->zero == 3 && (gd || ge)) {
+            uint64_t uw = 0, ug = 0;
+            const hwfit__shard_unit *u[4] = {n[0] ? &e->layer[0] : NULL,
+                                              n[1] ? &e->layer[1] : NULL,
+                                              c->embedding ? &e->emb : NULL,
+                                              c->head ? &e->head : NULL};
+            for (int k = 0; k < 4; k++)
+                if (u[k]) {
+                    uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
+                    ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
+                }
+            if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
+                add(&buffers, ug) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        }
+    }
+    c->weights_bytes = w;
+    c->gradient_bytes = g;
+    c->optimizer_bytes = o;
+    c->host_bytes = host;
+    /* Communication buffers: one set of NCCL buffers per communicator (the
+     * expert-data-parallel group is one of its own where the expert grid differs from the
+     * dense one), the gradient bucket when gradients are reduced across replicas. */
+    int edp_group = r->training && r->ez > 1 && (r->ep > 1 || r->etp != r->tp);
+    uint64_t groups = (uint64_t)(r->tp > 1) + (uint64_t)(r->pp > 1) + (uint64_t)(r->ep > 1) +
+                      (uint64_t)(r->cp > 1) + (uint64_t)(r->training && r->dp > 1) +
+                      (uint64_t)edp_group;
+    uint64_t group_b = (uint64_t)in->comm_group_bytes; /* checked: integral below 2^60 */
+    if (hwfit__mac_u64(&buffers, group_b, groups) != HWFIT_OK ||
+        (r->training && (r->z > 1 || r->ez > 1) &&
+         add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK))
+        return HWFIT_ERANGE;
+    c->buffer_bytes = buffers;
+    uint64_t ov = (uint64_t)in->memory.overhead_bytes;
+    if ((double)ov < in->memory.overhead_bytes) ov++;
+    c->overhead_bytes = ov;
+    return HWFIT_OK;
+}
+
+/* What differs from stage to stage among cards of the same kind. */
+typedef struct card_stage {
+    uint32_t first_layer;
+    uint64_t in_flight, activation_bytes, total_bytes;
+} card_stage;
+
+/* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
+ * differ from those of f), the rest in cs. */
+static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                         const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
+                         card_stage *cs) {
+    const hwfit_model *m = e->model;
+    uint64_t n[2] = {0, 0}, sliding = 0;
+    uint32_t first_layer = 0, layers = 0;
+    for (uint32_t j = 0; j < r->v; j++) {
+        uint32_t first, count;
+        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
+        if (j == 0) first_layer = first;
+        layers += count;
+        uint64_t moe = (uint64_t)e->moe_prefix[first + count] - e->moe_prefix[first];
+        n[1] += moe;
+        n[0] += count - moe;
+        sliding += (uint64_t)e->sliding_prefix[first + count] - e->sliding_prefix[first];
+    }
+    int embedding = stage == 0, head = stage + 1 == r->pp;
+    if (!f->valid || f->n[0] != n[0] || f->n[1] != n[1] || f->sliding != sliding ||
+        f->layers != layers || f->embedding != embedding || f->head != head) {
+        f->valid = 0;
+        f->n[0] = n[0];
+        f->n[1] = n[1];
+        f->sliding = sliding;
+        f->layers = layers;
+        f->embedding = embedding;
+        f->head = head;
+        hwfit_status st = card_fixed_of(e, in, r, f);
+        if (st != HWFIT_OK) return st;
+        f->valid = 1;
+    }
+    cs->first_layer = first_layer;
+    /* Activations: what a micro-batch stores, times the micro-batches in flight; the
+     * embedding's and head's extra likewise; the recomputation peak once. */
+    cs->in_flight = in_flight(r, stage);
+    uint64_t act = 0, f_other = r->training ? (r->pp - stage < r->m ? r->pp - stage : r->m) : 1;
+    if (r->v == 1) {
+        if (hwfit__mul_u64(f->stored, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
+    } else {
+        /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
+        uint64_t per_chunk = ceil_div(f->stored, r->v);
+        if (hwfit__mul_u64(per_chunk, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
+    }
+    if (hwfit__mac_u64(&act, f->other, f_other) != HWFIT_OK || add(&act, f->peak) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    cs->activation_bytes = act;
+    const hwfit_shard_card *c = &f->c;
+    uint64_t total = 0;
+    const uint64_t parts[] = {c->weights_bytes,   c->kv_bytes,        act,
+                              c->gradient_bytes,  c->optimizer_bytes, c->buffer_bytes,
+                              c->overhead_bytes};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (add(&total, parts[i]) != HWFIT_OK) return HWFIT_ERANGE;
+    cs->total_bytes = total;
+    return HWFIT_OK;
+}
+
+/* The whole card of a stage from its two parts. */
+static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
+                      hwfit_shard_card *c) {
+    *c = f->c;
+    c->stage = stage;
+    c->first_layer = cs->first_layer;
+    c->in_flight = cs->in_flight;
+    c->activation_bytes = cs->activation_bytes;
+    c->total_bytes = cs->total_bytes;
+}
+
+static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }
+
+hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in) {
+    if ((unsigned)in->memory.mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
+    if (in->memory.context == 0 || in->memory.batch == 0) return HWFIT_EDOM;
+    if (!hwfit__in_range(in->capacity_bytes, 1.0, 1152921504606846976.0) ||
+        !hwfit__in_range(in->utilization, 0.0, 1.0) || in->utilization == 0.0 ||
+        bad_bytes(in->reserve_bytes) || bad_bytes(in->comm_group_bytes) ||
+        bad_bytes(in->bucket_bytes) || bad_bytes(in->host_memory_bytes) ||
+        !hwfit__in_range(in->host_utilization, 0.0, 1.0) || in->host_utilization == 0.0 ||
+        !hwfit__in_range(in->host_buffer_factor, 1.0, 16.0) || in->zero3_live_layers == 0 ||
+        in->zero3_live_layers > 64 ||
+        !hwfit__in_range(in->memory.overhead_bytes, 0.0, 9007199254740992.0))
+        return HWFIT_EDOM;
+    if (in->comm_group_bytes != (double)(uint64_t)in->comm_group_bytes ||
+        in->bucket_bytes != (double)(uint64_t)in->bucket_bytes)
+        return HWFIT_EDOM; /* whole bytes */
+    if (in->memory.mtp) return HWFIT_EUNSUPPORTED;
+    return HWFIT_OK;
+}
+
+static hwfit_status units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                          const hwfit__shard_resolved *r) {
+    hwfit_status st;
+    if ((st = weights_units(e, in, r)) != HWFIT_OK ||
+        (!r->training && (st = kv_units(e, in, r)) != HWFIT_OK) ||
+        (st = act_units(e, in, r)) != HWFIT_OK)
+        return st;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, uint32_t stage,
+                               hwfit_shard_card *c) {
+    hwfit_status st = units(e, in, r);
+    if (st != HWFIT_OK) return st;
+    card_fixed f;
+    card_stage cs;
+    f.valid = 0;
+    if ((st = card(e, in, r, stage, &f, &cs)) != HWFIT_OK) return st;
+    card_fill(&f, stage, &cs, c);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
+                               uint32_t stage, hwfit_shard_card *stage_out) {
+    hwfit_status st;
+    if ((st = units(e, in, r)) != HWFIT_OK) return st;
+    hwfit_shard_out o;
+    memset(&o, 0, sizeof o);
+    o.micro_batches = r->m;
+    o.batch_per_replica = r->batch_local;
+    o.stages = r->pp;
+    o.capacity_bytes = (uint64_t)in->capacity_bytes;
+    double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
+    o.usable_bytes = usable > 0.0 ? (uint64_t)usable : 0;
+    o.kv_tokens = UINT64_MAX;
+    uint64_t host = 0;
+    int have_worst = 0;
+    card_fixed f; /* reused while consecutive stages hold the same layers and tables */
+    f.valid = 0;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        card_stage c; /* the whole card is assembled only when it is kept */
+        if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
+        if (stage_out != NULL && s == stage) card_fill(&f, s, &c, stage_out);
+        if (!have_worst || c.total_bytes > o.worst.total_bytes) {
+            card_fill(&f, s, &c, &o.worst);
+            o.worst_stage = s;
+            have_worst = 1;
+        }
+        if (hwfit__mac_u64(&o.total_bytes, c.total_bytes, r->ranks) != HWFIT_OK ||
+            hwfit__mac_u64(&host, f.c.host_bytes, r->ranks) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        /* KV tokens: what is left for the cache after everything else (vLLM: available
+         * KV memory = total x gpu_memory_utilization - non-KV memory), per token. */
+        if (!r->training) {
+            uint64_t other = c.total_bytes - f.c.kv_bytes, tokens = 0;
+            if (o.usable_bytes > other && f.c.kv_bytes_per_token > 0)
+                tokens = (o.usable_bytes - other) / f.c.kv_bytes_per_token;
+            if (tokens < o.kv_tokens) o.kv_tokens = tokens;
+        }
+    }
+    if (r->training) o.kv_tokens = 0;
+    o.headroom_bytes = (double)o.usable_bytes - (double)o.worst.total_bytes;
+    o.gpu_fits = o.worst.total_bytes <= o.usable_bytes;
+    double host_b = (double)host * in->host_buffer_factor;
+    if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
+    o.host_bytes = (uint64_t)host_b;
+    if ((double)o.host_bytes < host_b) o.host_bytes++;
+    o.host_checked = in->host_memory_bytes > 0.0;
+    o.host_usable_bytes = (uint64_t)(in->host_memory_bytes * in->host_utilization);
+    o.host_fits = o.host_bytes == 0 || !o.host_checked || o.host_bytes <= o.host_usable_bytes;
+    o.fits = o.gpu_fits && o.host_fits;
+    o.layout = in->layout;
+    o.layout.etp = r->etp;
+    o.layout.global_batch = r->global;
+    if (!r->training) o.layout.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    *out = o;
+    return HWFIT_OK;
+}
+
+/* ---- public entry points ----------------------------------------------------------------- */
+
+hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
+                               hwfit_shard_reason *reason) {
+    if (model == NULL || in == NULL || reason == NULL) return HWFIT_EINVAL;
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason);
+}
+
+/* The estimate with an initialised engine (its caches valid for in's workload). */
+static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  hwfit_shard_out *out, uint32_t stage,
+                                  hwfit_shard_card *card_out) {
+    hwfit__shard_resolved r;
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, in, &in->layout, &r, &why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
+    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
+    return hwfit__shard_eval(e, in, &r, out, stage, card_out);
+}
+
+static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
+                             hwfit_shard_out *out, uint32_t stage, hwfit_shard_card *card_out) {
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    return estimate_with(&e, in, out, stage, card_out);
+}
+
+/* The workload inputs the engine's caches depend on beyond their keys: the memory inputs
+ * with the fields that the engine sets per card or keys its caches by (context, batch,
+ * micro-batch, recomputation, tensor and sequence parallelism, layer range, tables,
+ * overhead) blanked. Byte copies, so that padding compares too: a difference there only
+ * costs a cache refill. */
+static void cache_inputs(const hwfit_shard_in *in, hwfit_memory_in *m) {
+    memcpy(m, &in->memory, sizeof *m);
+    m->batch = m->context = m->micro_batch = 0;
+    m->overhead_bytes = 0.0;
+    m->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    m->tensor_parallel = 0;
+    m->sequence_parallel = 0;
+    m->first_layer = m->layer_count = 0;
+    m->embedding = m->head = m->mtp = 0;
+}
+
+hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
+                                  hwfit_shard_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_shard_out o;
+    hwfit_status st = estimate(model, in, &o, 0, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
+hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+                                        size_t n, hwfit_shard_out *outs,
+                                        hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    /* One engine for the batch: the model is prepared once, and the per-layer units stay
+     * cached from one element to the next while the workload they depend on is the same
+     * (cache_inputs); they are keyed by the layout, context and batch themselves. */
+    hwfit__shard_engine e;
+    hwfit_status model_status = hwfit__shard_engine_init(&e, model), first = HWFIT_OK;
+    hwfit_memory_in cached, next;
+    int have_cached = 0;
+    for (size_t i = 0; i < n; i++) {
+        hwfit_status st = model_status;
+        if (st == HWFIT_OK) {
+            cache_inputs(&ins[i], &next);
+            if (!have_cached || memcmp(&next, &cached, sizeof next) != 0) {
+                hwfit__shard_engine_reset(&e);
+                memcpy(&cached, &next, sizeof cached);
+                have_cached = 1;
+            }
+            hwfit_shard_out o;
+            st = estimate_with(&e, &ins[i], &o, 0, NULL);
+            if (st == HWFIT_OK) outs[i] = o;
+        }
+        statuses[i] = st;
+        if (first == HWFIT_OK) first = st;
+    }
+    return first;
+}
+
+hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
+                                 uint32_t stage, hwfit_shard_card *card_out) {
+    if (model == NULL || in == NULL || card_out == NULL) return HWFIT_EINVAL;
+    hwfit_shard_out o;
+    hwfit_shard_card c;
+    hwfit_status st = estimate(model, in, &o, stage, &c);
+    if (st == HWFIT_OK) *card_out = c;
+    return st;
+}
+
+/* ---- enumeration --------------------------------------------------------------------------- */
+
+enum { D_TP, D_EP, D_CP, D_SP, D_RC, D_MB, D_PP, D_V, D_ZERO, D_OFFLOAD, D_COUNT };
+
+/* Smallest divisor of n that is >= from, or 0. */
+static uint64_t divisor_from(uint64_t n, uint64_t from) {
+    if (from == 0) from = 1;
+    for (uint64_t d = from; d <= n; d++)
+        if (n % d == 0) return d;
+    return 0;
+}
+
+/* Smallest candidate of dimension d that is >= from, given the outer dimensions; 0 when
+ * none is left, else the candidate + 1 (so that 0 can be a candidate value). */
+static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
+    const hwfit_shard_space *sp = &it->space;
+    const hwfit_model *m = it->model;
+    int training = it->in->memory.mode != HWFIT_MEMORY_INFERENCE;
+    uint64_t gpus = it->in->gpus;
+    const uint64_t *v = it->value;
+    uint64_t fixed = 0, lo = 0, hi = 0; /* fixed + 1 when fixed, else the range [lo, hi] */
+    switch (d) {
+    case D_TP:
+        if (sp->tp) fixed = (uint64_t)sp->tp + 1;
+        else return (from = divisor_from(gpus, from)) ? from + 1 : 0;
+        break;
+    case D_EP:
+        if (sp->ep) fixed = (uint64_t)sp->ep + 1;
+        else if (m->experts == 0) fixed = 2;
+        else return (from = divisor_from(m->experts, from)) ? from + 1 : 0;
+        break;
+    case D_CP:
+        if (sp->cp) fixed = (uint64_t)sp->cp + 1;
+        else if (gpus % v[D_TP] != 0) return 0;
+        else return (from = divisor_from(gpus / v[D_TP], from)) ? from + 1 : 0;
+        break;
+    case D_SP:
+        if (sp->sequence_parallel != HWFIT_SHARD_ANY) fixed = (uint64_t)sp->sequence_parallel + 1;
+        else { lo = 0; hi = training && v[D_TP] > 1 ? 1 : 0; }
+        break;
+    case D_RC:
+        if (sp->recompute != HWFIT_SHARD_ANY) fixed = (uint64_t)sp->recompute + 1;
+        else { lo = 0; hi = training ? HWFIT_MEMORY_RECOMPUTE_FULL : 0; }
+        break;
+    case D_MB:
+        if (sp->micro_batch) fixed = sp->micro_batch + 1;
+        else { lo = 1; hi = training ? sp->max_micro_batch : 1; }
+        break;
+    case D_PP: {
+        if (sp->pp) { fixed = (uint64_t)sp->pp + 1; break; }
+        uint64_t tc = v[D_TP] * v[D_CP];
+        if (gpus % tc != 0) return 0;
+        return (from = divisor_from(gpus / tc, from)) ? from + 1 : 0;
+    }
+    case D_V:
+        if (sp->virtual_stages) fixed = (uint64_t)sp->virtual_stages + 1;
+        else { lo = 1; hi = training && v[D_PP] > 1 ? sp->max_virtual_stages : 1; }
+        break;
+    case D_ZERO:
+        if (sp->zero_stage != HWFIT_SHARD_ANY) {
+            fixed = (uint64_t)sp->zero_stage + 1;
+        } else {
+            /* ZeRO only matters with more than one data-parallel rank (dp x cp), or more
+             * than one expert-data-parallel rank, tp dp cp / (etp ep) (see resolve). */
+            uint64_t tcp = v[D_TP] * v[D_CP] * v[D_PP]; /* divides gpus: no overflow */
+            uint64_t z = gpus / tcp * v[D_CP], ranks = gpus / v[D_PP], ez = z;
+            if (it->kinds[1] > 0) {
+                uint64_t etp = sp->etp ? sp->etp : (z % v[D_EP] == 0 ? v[D_TP] : ranks / v[D_EP]);
+                uint64_t eg = etp * v[D_EP]; /* both below 2^32 */
+                ez = eg > 0 && ranks % eg == 0 ? ranks / eg : 1;
+            }
+            lo = 0;
+            hi = training && (z > 1 || ez > 1) ? 3 : 0;
+        }
+        break;
+    default: /* D_OFFLOAD */
+        if (sp->offload != HWFIT_SHARD_ANY) fixed = (uint64_t)sp->offload + 1;
+        else { lo = 0; hi = training ? 3 : 0; }
+        break;
+    }
+    if (fixed) return from <= fixed - 1 ? fixed : 0;
+    if (from < lo) from = lo;
+    return from <= hi ? from + 1 : 0;
+}
+
+static void iter_layout(const hwfit_shard_iter *it, hwfit_layout *l) {
+    const uint64_t *v = it->value;
+    hwfit_layout_init(l);
+    l->tp = (uint32_t)v[D_TP];
+    l->ep = (uint32_t)v[D_EP];
+    l->cp = (uint32_t)v[D_CP];
+    l->sequence_parallel = (int)v[D_SP];
+    l->recompute = (hwfit_memory_recompute)v[D_RC];
+    l->micro_batch = v[D_MB];
+    l->pp = (uint32_t)v[D_PP];
+    l->virtual_stages = (uint32_t)v[D_V];
+    l->zero_stage = (uint32_t)v[D_ZERO];
+    l->offload = (unsigned)v[D_OFFLOAD];
+    uint64_t tc = 0, tcp = 0; /* 0 when the product overflows: no dp then */
+    if (hwfit__mul_u64(v[D_TP], v[D_CP], &tc) != HWFIT_OK ||
+        hwfit__mul_u64(tc, v[D_PP], &tcp) != HWFIT_OK)
+        tcp = 0;
+    l->dp = it->space.dp ? it->space.dp
+                         : (tcp > 0 && it->in->gpus % tcp == 0 ? (uint32_t)(it->in->gpus / tcp)
+                                                               : 0);
+    l->etp = it->space.etp;
+    l->global_batch = it->space.global_batch;
+    l->uneven_layers = it->space.uneven_layers;
+}
+
+hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit_model *model,
+                                   const hwfit_shard_in *in, const hwfit_shard_space *space) {
+    if (iter == NULL || model == NULL || in == NULL || space == NULL) return HWFIT_EINVAL;
+    hwfit_status st = hwfit_model_check(model);
+    if (st != HWFIT_OK) return st;
+    if ((unsigned)in->memory.mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
+    if ((space->sequence_parallel != HWFIT_SHARD_ANY &&
+         (space->sequence_parallel < 0 || space->sequence_parallel > 1)) ||
+        (space->recompute != HWFIT_SHARD_ANY &&
+         (space->recompute < 0 || space->recompute > (int)HWFIT_MEMORY_RECOMPUTE_FULL)) ||
+        (space->zero_stage != HWFIT_SHARD_ANY && (space->zero_stage < 0 || space->zero_stage > 3)) ||
+        (space->offload != HWFIT_SHARD_ANY && (space->offload < 0 || space->offload > 3)))
+        return HWFIT_EINVAL;
+    if (in->gpus == 0 || in->gpus > HWFIT_SHARD_MAX_GPUS || space->max_micro_batch == 0 ||
+        space->max_virtual_stages == 0 || space->max_virtual_stages > HWFIT_MODEL_MAX_LAYERS)
+        return HWFIT_EDOM;
+    hwfit_shard_iter it;
+    memset(&it, 0, sizeof it);
+    it.model = model;
+    it.in = in;
+    it.space = *space;
+    for (uint32_t i = 0; i < model->layers; i++) it.kinds[hwfit__model_layer_is_moe(model, i)]++;
+    *iter = it;
+    return HWFIT_OK;
+}
+
+/* Advance the odometer to the next combination; 0 when exhausted. */
+static int iter_step(hwfit_shard_iter *it) {
+    int d;
+    if (it->state == 0) {
+        d = 0;
+    } else {
+        for (d = D_COUNT - 1; d >= 0; d--) {
+            uint64_t c = candidate(it, d, it->value[d] + 1);
+            if (c) { it->value[d] = c - 1; break; }
+        }
+        if (d < 0) return 0;
+        d++;
+    }
+    /* Reset the inner dimensions to their first candidates; backtrack when one has none. */
+    while (d < D_COUNT) {
+        uint64_t c = candidate(it, d, 0);
+        if (c) { it->value[d] = c - 1; d++; continue; }
+        /* No candidate: advance an outer dimension. */
+        for (d = d - 1; d >= 0; d--) {
+            uint64_t n = candidate(it, d, it->value[d] + 1);
+            if (n) { it->value[d] = n - 1; break; }
+        }
+        if (d < 0) return 0;
+        d++;
+    }
+    it->visited++;
+    return 1;
+}
+
+/* The next valid combination, resolved; 0 at the end. */
+int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
+                           hwfit__shard_resolved *r) {
+    if (it->state == 2) return 0;
+    for (;;) {
+        if (!iter_step(it)) { it->state = 2; return 0; }
+        it->state = 1;
+        hwfit_layout l;
+        iter_layout(it, &l);
+        if (l.dp == 0) continue;
+        hwfit_shard_reason why;
+        if (hwfit__shard_resolve(it->model, it->kinds, it->in, &l, r, &why) != HWFIT_OK)
+            continue;
+        if (why != HWFIT_SHARD_VALID) continue;
+        *layout = l;
+        return 1;
+    }
+}
+
+int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout) {
+    if (iter == NULL || layout == NULL || iter->model == NULL || iter->in == NULL) return 0;
+    hwfit__shard_resolved r;
+    hwfit_layout l;
+    if (!hwfit__shard_iter_next(iter, &l, &r)) return 0;
+    l.etp = r.etp;
+    l.global_batch = r.global;
+    *layout = l;
+    return 1;
+}
+
+/* ---- search -------------------------------------------------------------------------------- */
+
+/* Insert r into results[0..*count) kept sorted by score, best first (stable). */
+static void keep_best(hwfit_shard_result *results, size_t capacity, size_t *count,
+                      const hwfit_shard_result *r) {
+    if (capacity == 0) return;
+    size_t n = *count;
+    if (n == capacity && !(r->score > results[n - 1].score)) return;
+    size_t i = n < capacity ? n : capacity - 1;
+    while (i > 0 && r->score > results[i - 1].score) {
+        results[i] = results[i - 1];
+        i--;
+    }
+    results[i] = *r;
+    if (n < capacity) *count = n + 1;
+}
+
+void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
+    res->layout = o->layout;
+    res->worst_stage = o->worst_stage;
+    res->per_gpu_bytes = o->worst.total_bytes;
+    res->headroom_bytes = o->headroom_bytes;
+    res->host_bytes = o->host_bytes;
+    res->kv_tokens = o->kv_tokens;
+    res->fits = o->fits;
+    if (o->fits) {
+        res->score = o->headroom_bytes;
+    } else {
+        double host_short = o->host_fits ? 0.0
+                                         : (double)o->host_bytes - (double)o->host_usable_bytes;
+        double gpu_short = o->gpu_fits ? 0.0 : -o->headroom_bytes;
+        res->score = -(host_short + gpu_short);
+    }
+}
+
+static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
+                           const hwfit_shard_space *space, hwfit_shard_result *results,
+                           size_t capacity, hwfit_shard_search_out *summary) {
+    hwfit_status st = hwfit__shard_check_in(in);
+    if (st != HWFIT_OK) return st;
+    hwfit__shard_engine e;
+    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit_shard_iter it;
+    if ((st = hwfit_shard_iter_init(&it, model, in, space)) != HWFIT_OK) return st;
+    hwfit_shard_in x = *in;
+    hwfit_shard_search_out sum;
+    memset(&sum, 0, sizeof sum);
+    hwfit__shard_resolved r;
+    while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
+        sum.valid++;
+        hwfit_shard_out o;
+        if ((st = hwfit__shard_eval(&e, &x, &r, &o, 0, NULL)) != HWFIT_OK) {
+            if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
+            return st;
+        }
+        if (o.fits) sum.fitting++;
+        else if (!space->include_unfit) continue;
+        hwfit_shard_result res;
+        hwfit__shard_result(&o, &res);
+        keep_best(results, capacity, &sum.count, &res);
+    }
+    sum.visited = it.visited;
+    *summary = sum;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *in,
+                                const hwfit_shard_space *space, hwfit_shard_result *results,
+                                size_t capacity, hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    return search(model, in, space, results, capacity, summary);
+}
+
+hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
+                                  const hwfit_shard_space *space, uint32_t max_gpus,
+                                  uint32_t *gpus, hwfit_layout *layout) {
+    if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
+    if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
+    hwfit_shard_in x = *in;
+    for (uint32_t n = 1; n <= max_gpus; n++) {
+        x.gpus = n;
+        hwfit_shard_result best;
+        hwfit_shard_search_out sum;
+        hwfit_status st = search(model, &x, space, &best, 1, &sum);
+        if (st != HWFIT_OK) return st;
+        if (sum.fitting > 0) { /* the best result fits: fitting layouts rank first */
+            *gpus = n;
+            if (layout != NULL) *layout = best.layout;
+            return HWFIT_OK;
+        }
+    }
+    *gpus = 0;
+    return HWFIT_OK;
+}
+
+/* Whether the layout of x fits; ELAYOUT when invalid, ERANGE counts as "does not fit". */
+static hwfit_status fits_at(hwfit__shard_engine *e, const hwfit_shard_in *x, int *fits) {
+    hwfit__shard_resolved r;
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, x, &x->layout, &r, &why);
+    if (st != HWFIT_OK) return st;
+    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    hwfit_shard_out o;
+    st = hwfit__shard_eval(e, x, &r, &o, 0, NULL);
+    if (st == HWFIT_ERANGE) { *fits = 0; return HWFIT_OK; }
+    if (st != HWFIT_OK) return st;
+    *fits = o.fits;
+    return HWFIT_OK;
+}
+
+/* Largest k in [1, limit] with fits(k x step), or 0; fits is monotone (never fits again
+ * once it stops fitting). set(x, value) writes the searched input. */
+static hwfit_status bisect(hwfit__shard_engine *e, hwfit_shard_in *x, uint64_t step,
+                           uint64_t limit, void (*set)(hwfit_shard_in *, uint64_t),
+                           uint64_t *result) {
+    uint64_t lo = 0, hi = limit / step; /* fits(lo * step) holds (or lo = 0) */
+    if (hi == 0) { *result = 0; return HWFIT_OK; }
+    int f;
+    hwfit_status st;
+    set(x, step);
+    if ((st = fits_at(e, x, &f)) != HWFIT_OK) return st;
+    if (!f) { *result = 0; return HWFIT_OK; }
+    lo = 1;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        set(x, mid * step);
+        if ((st = fits_at(e, x, &f)) != HWFIT_OK) return st;
+        if (f) lo = mid;
+        else hi = mid - 1;
+    }
+    *result = lo * step;
+    return HWFIT_OK;
+}
+
+static void set_context(hwfit_shard_in *x, uint64_t v) { x->memory.context = v; }
+static void set_batch(hwfit_shard_in *x, uint64_t v) { x->memory.batch = v; }
+static void set_micro_batch(hwfit_shard_in *x, uint64_t v) { x->layout.micro_batch = v; }
+
+hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard_in *in,
+                                     uint64_t limit, uint64_t *context) {
+    if (model == NULL || in == NULL || context == NULL) return HWFIT_EINVAL;
+    if (limit == 0) return HWFIT_EDOM;
+    hwfit_status st = hwfit__shard_check_in(in);
+    if (st != HWFIT_OK) return st;
+    hwfit__shard_engine e;
+    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit_shard_in x = *in;
+    const hwfit_layout *l = &in->layout;
+    uint64_t step = (uint64_t)(l->cp ? l->cp : 1) * (l->sequence_parallel && l->tp ? l->tp : 1);
+    uint64_t r;
+    if ((st = bisect(&e, &x, step, limit, set_context, &r)) != HWFIT_OK) return st;
+    *context = r;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
+                                   uint64_t limit, uint64_t *batch) {
+    if (model == NULL || in == NULL || batch == NULL) return HWFIT_EINVAL;
+    if (limit == 0) return HWFIT_EDOM;
+    hwfit_status st = hwfit__shard_check_in(in);
+    if (st != HWFIT_OK) return st;
+    hwfit__shard_engine e;
+    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit_shard_in x = *in;
+    int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
+    if (training) x.layout.global_batch = 0;
+    uint64_t r;
+    if ((st = bisect(&e, &x, 1, limit, training ? set_micro_batch : set_batch, &r)) != HWFIT_OK)
+        return st;
+    *batch = r;
+    return HWFIT_OK;
+}

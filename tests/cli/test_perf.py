@@ -1,0 +1,76 @@
+"""hwfit perf: the seed's 17,500 tokens/s claim and PCIe training through the command line,
+readable tables, and one-line errors."""
+import os
+import unittest
+
+from clitest import CliCase, TEST_DATA
+
+SEED = ("--gpu", "rtx-pro-6000-server", "--gpus", "8")
+
+
+def config(name):
+    return os.path.join(TEST_DATA, "models", name + ".config.json")
+
+
+class TestPerf(CliCase):
+    def test_seed_17500_tokens_per_second(self):
+        # Assumptions: NVFP4 weights, FP8 KV cache, 1000 prompt + 1000 output tokens.
+        r = self.ok_json("perf", "--config", config("llama-3.1-70b"), *SEED, "--weights", "nvfp4",
+                         "--kv", "fp8", "--context", "1000", "--output-tokens", "1000",
+                         "--batch", "1024", "--target-rate", "17500")
+        self.assertEqual(r["precision"], "fp4")
+        self.assertEqual(r["layout"]["dp"], 8)
+        self.assertEqual(r["bound"], "memory")
+        self.assertTrue(r["fits"])
+        self.assertGreater(r["target_batch"], 500)
+        self.assertTrue(r["target_fits"])
+        self.assertGreater(r["decode_tokens_per_s"], 17500)
+        self.assertLess(r["offline_tokens_per_s"], 17500)     # prefill counted
+        self.assertEqual(r["decode_context"], 1500)
+        self.assertAlmostEqual(r["decode_tokens_per_s"] * r["time_per_output_token_s"], 1024,
+                               delta=1e-6)
+        for k in ("step_time_s", "tokens_per_s", "mfu"):
+            self.assertIsNone(r[k])
+
+    def test_batch_raises_rate_until_compute_bound(self):
+        args = ("perf", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm", "--context",
+                "128")
+        knee = self.ok_json(*args)["compute_bound_batch"]
+        self.assertGreater(knee, 1)
+        rates = [self.ok_json(*args, "--batch", str(b))["decode_tokens_per_s"]
+                 for b in (1, 8, 64, knee - 1)]
+        self.assertEqual(rates, sorted(rates))
+        self.assertEqual(self.ok_json(*args, "--batch", str(knee))["bound"], "compute")
+
+    def test_training_on_pcie_prefers_data_parallelism(self):
+        args = ("perf", "--config", config("llama-3.1-8b"), *SEED, "--mode", "full", "--batch",
+                "64", "--recompute", "full")
+        tp = self.ok_json(*args, "--tp", "8")
+        dp = self.ok_json(*args, "--dp", "8", "--zero", "1")
+        self.assertGreater(tp["step_time_s"], 2 * dp["step_time_s"])
+        self.assertGreater(tp["tp_comm_s"], tp["step_compute_s"])
+        self.assertLess(dp["mfu"], 0.65)
+        best = self.ok_json(*args)
+        self.assertLessEqual(best["step_time_s"], dp["step_time_s"])
+        self.assertIsNone(best["prefill_s"])
+        self.assertIsNone(best["kv"])
+
+    def test_table(self):
+        out = self.ok_table("perf", "--config", config("llama-3.1-8b"), "--gpu", "l40s")
+        self.assertIn("time per output token", out)
+
+    def test_bad_input(self):
+        c = config("llama-3.1-8b")
+        self.bad("perf", "--config", c, "--capacity", "80GiB", mentions="--gpu")
+        self.bad("perf", "--config", c, *SEED, "--precision", "fp16", mentions="--precision")
+        self.bad("perf", "--config", c, *SEED, "--memory-efficiency", "0", mentions="HWFIT_EDOM")
+        self.bad("perf", "--config", c, *SEED, "--nic", "fast", mentions="--nic")
+        self.bad("perf", "--config", c, "--gpu", "a100-sxm-80gb", "--precision", "fp4",
+                 mentions="fp4")
+        self.bad("perf", "--config", c, "--gpu", "h100-sxm", "--gpus", "16", "--tp", "16",
+                 mentions="--nic")                        # two nodes, no --nic
+        self.bad("perf", "--config", c, *SEED, "--gpus-per-node", "0")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,1085 @@
+/* shard: per-card footprints against hand-derived values and the ZeRO, DeepSpeed and
+ * Megatron-LM formulas; the seed server's questions; consistency (sums, monotonicity,
+ * inverse questions); every invalid-layout reason; every error path. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shard_internal.h"
+
+#define GIB 1073741824.0
+#define CARD_96GB (96.0 * GIB) /* rtx-pro-6000-server: "96 GB" read as GiB (gpu.h) */
+#define P70B 70553706496ull    /* Llama-3.1-70B parameters (safetensors metadata) */
+#define P8B 8030261248ull      /* Llama-3.1-8B */
+
+static hwfit_model llama8, llama70, llama405, deepseek, mixtral;
+
+static void load(const char *file, hwfit_model *m) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/models/%s", HWFIT_TEST_DATA, file);
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(path, m, &err), HWFIT_OK, "%s: %s", file, err.message);
+}
+
+static void setup(void) {
+    load("llama-3.1-8b.config.json", &llama8);
+    load("llama-3.1-70b.config.json", &llama70);
+    load("llama-3.1-405b.config.json", &llama405);
+    load("deepseek-v3.config.json", &deepseek);
+    load("mixtral-8x7b-instruct-v0.1.config.json", &mixtral);
+}
+
+TestSuite(shard, .init = setup);
+
+/* The seed server: 8 x rtx-pro-6000-server. */
+static hwfit_shard_in seed(uint32_t gpus) {
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = CARD_96GB;
+    in.gpus = gpus;
+    return in;
+}
+
+static hwfit_shard_out estimate_ok(const hwfit_model *m, const hwfit_shard_in *in) {
+    hwfit_shard_out o;
+    hwfit_status st = hwfit_shard_estimate(m, in, &o);
+    cr_assert_eq(st, HWFIT_OK, "%s", hwfit_status_name(st));
+    const hwfit_shard_card *c = &o.worst;
+    cr_assert_eq(c->total_bytes, c->weights_bytes + c->kv_bytes + c->activation_bytes +
+                                     c->gradient_bytes + c->optimizer_bytes + c->buffer_bytes +
+                                     c->overhead_bytes);
+    return o;
+}
+
+static hwfit_shard_card card_ok(const hwfit_model *m, const hwfit_shard_in *in, uint32_t s) {
+    hwfit_shard_card c;
+    hwfit_status st = hwfit_shard_card_at(m, in, s, &c);
+    cr_assert_eq(st, HWFIT_OK, "%s", hwfit_status_name(st));
+    return c;
+}
+
+static hwfit_dtype dt(const char *name) {
+    hwfit_dtype d;
+    cr_assert_eq(hwfit_dtype_parse(name, &d), HWFIT_OK, "%s", name);
+    return d;
+}
+
+/* ---- hand-derived per-card figures ------------------------------------------------------- */
+
+/* Llama-3.1-70B at tp = 8, per card: q and o 8192 x 1024 each, k and v one 128-wide head
+ * each (8 heads / 8), MLP 3 x 8192 x 3584, two norms of 8192 (replicated); embedding and
+ * head 16,032 x 8192 each (128,256 / 8); final norm 8192. */
+Test(shard, tensor_parallel_card_of_llama_70b_by_hand) {
+    hwfit_shard_in in = seed(8);
+    in.layout.tp = 8;
+    in.memory.context = 8192;
+    hwfit_shard_out o = estimate_ok(&llama70, &in);
+    uint64_t layer = 2ull * 8192 * 1024 + 2ull * 8192 * 128 + 3ull * 8192 * 3584 + 2 * 8192;
+    uint64_t params = 80 * layer + 2ull * 16032 * 8192 + 8192;
+    cr_assert_eq(layer, 106971136ull);
+    cr_assert_eq(o.worst.params, params);
+    cr_assert_eq(o.worst.weights_bytes, 2 * params);
+    /* The eight shards hold the model plus seven extra copies of the replicated norms. */
+    uint64_t norms = 80ull * 2 * 8192 + 8192;
+    cr_assert_eq(8 * params, P70B + 7 * norms);
+    /* KV: one head of K and V per layer per card, 2 x 128 x 2 B x 80 layers per token. */
+    cr_assert_eq(o.worst.kv_bytes_per_token, 2ull * 128 * 2 * 80);
+    cr_assert_eq(o.worst.kv_bytes, 8192ull * 40960);
+    cr_assert_eq(o.worst.overhead_bytes, 1ull << 30);
+    cr_assert_eq(o.worst.buffer_bytes, 64ull << 20); /* one communicator: TP */
+    cr_assert_eq(o.worst.gradient_bytes + o.worst.optimizer_bytes, 0);
+    cr_assert_eq(o.usable_bytes, (uint64_t)(CARD_96GB * 0.9));
+    cr_assert(o.fits);
+    cr_assert_eq(o.total_bytes, 8 * o.worst.total_bytes);
+}
+
+/* The card of a stage equals hwfit_memory_estimate on that stage's layer range of the rank
+ * model (weights, KV) and of the full model with tensor_parallel (activations). */
+Test(shard, a_card_is_the_memory_estimate_of_its_stage) {
+    hwfit_shard_in in = seed(8);
+    in.layout.tp = 2;
+    in.layout.pp = 4;
+    in.memory.context = 32768;
+    in.memory.batch = 3;
+    hwfit_model rank = llama70;
+    rank.heads = 32;
+    rank.kv_heads = 4;
+    rank.head_dim = 128;
+    rank.intermediate = 14336;
+    rank.vocab = 64128;
+    for (uint32_t s = 0; s < 4; s++) {
+        hwfit_shard_card c = card_ok(&llama70, &in, s);
+        cr_assert_eq(c.layers, 20);
+        cr_assert_eq(c.first_layer, 20 * s);
+        hwfit_memory_in mi = in.memory;
+        mi.first_layer = 20 * s;
+        mi.layer_count = 20;
+        mi.embedding = s == 0;
+        mi.head = s == 3;
+        hwfit_memory_out w;
+        cr_assert_eq(hwfit_memory_estimate(&rank, &mi, &w), HWFIT_OK);
+        cr_assert_eq(c.weights_bytes, w.weights_bytes, "stage %u", s);
+        cr_assert_eq(c.params, w.params);
+        cr_assert_eq(c.kv_bytes, w.kv_bytes);
+        mi.tensor_parallel = 2;
+        hwfit_memory_out a;
+        cr_assert_eq(hwfit_memory_estimate(&llama70, &mi, &a), HWFIT_OK);
+        cr_assert_eq(c.activation_bytes, a.activation_bytes, "stage %u", s);
+        cr_assert_eq(c.overhead_bytes, a.overhead_bytes);
+        /* TP and PP communicators. */
+        cr_assert_eq(c.buffer_bytes, 2 * (64ull << 20));
+    }
+}
+
+/* Llama-3.1-405B, 126 layers on 4 stages: vLLM get_pp_indices gives 31, 32, 32, 31 (the
+ * remainder of 2 on the two stages before the last). */
+Test(shard, uneven_layers_split_as_vllm_does) {
+    hwfit_shard_in in = seed(4);
+    in.layout.pp = 4;
+    const uint32_t layers[4] = {31, 32, 32, 31}, first[4] = {0, 31, 63, 95};
+    uint64_t sum = 0;
+    for (uint32_t s = 0; s < 4; s++) {
+        hwfit_shard_card c = card_ok(&llama405, &in, s);
+        cr_assert_eq(c.layers, layers[s], "stage %u", s);
+        cr_assert_eq(c.first_layer, first[s]);
+        cr_assert_eq(c.embedding, s == 0);
+        cr_assert_eq(c.head, s == 3);
+        sum += c.params;
+    }
+    cr_assert_eq(sum, 405853388800ull); /* memory.md c.2: the whole model, once */
+    /* 7 layers on 3 stages: 2, 3, 2 (vLLM's docstring example). */
+    hwfit_model m = llama8;
+    m.layers = 7;
+    in.gpus = 3;
+    in.layout.pp = 3;
+    cr_assert_eq(card_ok(&m, &in, 0).layers, 2);
+    cr_assert_eq(card_ok(&m, &in, 1).layers, 3);
+    cr_assert_eq(card_ok(&m, &in, 2).layers, 2);
+    /* The largest card is the first stage: embedding and 32 layers' share. */
+    in.layout.uneven_layers = 0;
+    hwfit_shard_reason why;
+    cr_assert_eq(hwfit_shard_check(&m, &in, &why), HWFIT_OK);
+    cr_assert_eq(why, HWFIT_SHARD_UNEVEN);
+}
+
+/* vLLM: num_kv_heads per GPU = max(1, kv_heads // tp): at tp = 16 the eight heads of
+ * Llama-3.1-70B are replicated, so a card holds as much KV cache as at tp = 8. */
+Test(shard, kv_heads_are_replicated_when_tp_exceeds_them) {
+    hwfit_shard_in in = seed(16);
+    in.layout.tp = 16;
+    in.memory.context = 4096;
+    hwfit_shard_out t16 = estimate_ok(&llama70, &in);
+    in.gpus = 8;
+    in.layout.tp = 8;
+    hwfit_shard_out t8 = estimate_ok(&llama70, &in);
+    cr_assert_eq(t16.worst.kv_bytes, t8.worst.kv_bytes);
+    cr_assert_eq(t16.worst.kv_bytes, 4096ull * 40960);
+    /* K and V projections are replicated too: 2 x 8192 x 128 per layer, q and o halve. */
+    uint64_t layer16 = 2ull * 8192 * 512 + 2ull * 8192 * 128 + 3ull * 8192 * 1792 + 2 * 8192;
+    cr_assert_eq(t16.worst.params, 80 * layer16 + 2ull * 8016 * 8192 + 8192);
+    /* MLA: the latent (512 + 64 values per token per layer) is on every rank. */
+    hwfit_shard_in d = seed(8);
+    d.memory.weights = dt("fp8");
+    d.layout.tp = 8;
+    hwfit_shard_out mla8 = estimate_ok(&deepseek, &d);
+    d.gpus = 1;
+    d.layout.tp = 1;
+    d.capacity_bytes = 1e15;
+    hwfit_shard_out mla1 = estimate_ok(&deepseek, &d);
+    cr_assert_eq(mla8.worst.kv_bytes, mla1.worst.kv_bytes);
+    cr_assert_eq(mla8.worst.kv_bytes_per_token, 61ull * 576 * 2);
+}
+
+/* ---- training: ZeRO, DeepSpeed, Megatron ------------------------------------------------------ */
+
+static hwfit_shard_in full_8b(uint32_t dp, uint32_t zero) {
+    hwfit_shard_in in = seed(dp);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.layout.dp = dp;
+    in.layout.zero_stage = zero;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.capacity_bytes = 1e13;
+    return in;
+}
+
+/* Rajbhandari et al. 2020, Figure 1 with K = 12 (mixed-precision Adam): per device
+ * ZeRO-1 (2 + 2)P + 12P/N, ZeRO-2 2P + (2 + 12)P/N, ZeRO-3 (2 + 2 + 12)P/N. */
+Test(shard, zero_stages_divide_model_states_as_the_paper) {
+    const uint64_t n = 8, p = P8B;
+    hwfit_shard_in in = full_8b(8, 0);
+    hwfit_shard_card c0 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c0.weights_bytes + c0.gradient_bytes + c0.optimizer_bytes, 16 * p);
+    cr_assert_eq(c0.trainable_params, p);
+    cr_assert_eq(c0.shard_weights_bytes, 2 * p);
+    in.layout.zero_stage = 1;
+    hwfit_shard_card c1 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c1.weights_bytes + c1.gradient_bytes, 4 * p);
+    cr_assert_eq(c1.optimizer_bytes, 12 * p / n);
+    in.layout.zero_stage = 2;
+    hwfit_shard_card c2 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c2.weights_bytes, 2 * p);
+    cr_assert_eq(c2.gradient_bytes + c2.optimizer_bytes, 14 * p / n);
+    in.layout.zero_stage = 3;
+    in.zero3_live_layers = 1;
+    hwfit_shard_card c3 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c3.weights_bytes + c3.gradient_bytes + c3.optimizer_bytes, 16 * p / n);
+    /* DeepSpeed estimate_zero3_model_states_mem_needs: + 4 x largest layer (fp16 parameters
+     * and gradients gathered): here the head, 128,256 x 4096 = 525,336,576, with its final
+     * norm of 4096; plus one NCCL communicator and the DDP bucket. */
+    cr_assert_eq(c3.buffer_bytes, 4ull * (525336576 + 4096) + (64ull << 20) + (25ull << 20));
+    /* Two live layers (FSDP's prefetch) add one more gathered unit of parameters. */
+    in.zero3_live_layers = 2;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes - c3.buffer_bytes,
+                 2ull * (525336576 + 4096));
+    /* Activations do not change with ZeRO. */
+    cr_assert_eq(c3.activation_bytes, c0.activation_bytes);
+}
+
+/* DeepSpeed's ZeRO-2 estimator, no offload: GPU 2P + 18P/N with fp32 gradients ("2 =
+ * params_16bit, 18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit + 8_optimizer");
+ * Megatron-LM with the distributed optimizer: 6 + 12/DP bytes per parameter (bf16
+ * parameters, fp32 main gradients, then the sharded fp32 master copy and moments). */
+Test(shard, deepspeed_and_megatron_bytes_per_parameter) {
+    const uint64_t p = P8B;
+    hwfit_shard_in in = full_8b(8, 1);
+    in.memory.gradients = dt("fp32");
+    hwfit_shard_card meg = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(meg.weights_bytes + meg.gradient_bytes, 6 * p);
+    cr_assert_eq(meg.optimizer_bytes, 12 * p / 8);
+    in.layout.zero_stage = 2;
+    hwfit_shard_card z2 = estimate_ok(&llama8, &in).worst;
+    /* Our fp32 gradients are sharded (4P/N), DeepSpeed also keeps 2 B of 16-bit ones:
+     * 2P + (4 + 12)P/N here versus 2P + 18P/N there. */
+    cr_assert_eq(z2.weights_bytes, 2 * p);
+    cr_assert_eq(z2.gradient_bytes + z2.optimizer_bytes, 16 * p / 8);
+    /* ZeRO-Offload: optimizer states, master weights and fp32 gradients on the host, 16P in
+     * all (DeepSpeed ZeRO-3 "offload optimizer": CPU 16P per node, before its 1.5 factor). */
+    in.memory.gradients = dt("bf16");
+    in.layout.zero_stage = 3;
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    in.host_buffer_factor = 1.5;
+    hwfit_shard_out off = estimate_ok(&llama8, &in);
+    cr_assert_eq(off.worst.optimizer_bytes + off.worst.gradient_bytes, 0);
+    cr_assert_eq(off.worst.weights_bytes, 2 * p / 8);
+    cr_assert_eq(off.host_bytes, 16 * p * 3 / 2);
+    /* And the parameters too: 18P (DeepSpeed "offload params+optimizer"). */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
+    in.host_buffer_factor = 1.0;
+    off = estimate_ok(&llama8, &in);
+    cr_assert_eq(off.worst.weights_bytes, 0);
+    cr_assert_eq(off.host_bytes, 18 * p);
+}
+
+/* 1F1B keeps pp - i micro-batches on stage i (Narayanan et al. 2021), so the first stage
+ * holds L layers' worth, whatever pp (Korthikanti et al. 2022, section 4.2.3); the
+ * interleaved schedule multiplies that by 1 + (p - 1)/(p v). */
+Test(shard, pipeline_stages_hold_the_micro_batches_in_flight) {
+    hwfit_shard_in in = seed(4);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.memory.context = 2048;
+    in.capacity_bytes = 1e13;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    in.layout.pp = 4;
+    /* One layer's stored activations (no tables) from memory.c. */
+    hwfit_memory_in mi = in.memory;
+    mi.first_layer = 5;
+    mi.layer_count = 1;
+    mi.embedding = mi.head = 0;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    hwfit_memory_out one;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &one), HWFIT_OK);
+    uint64_t layer = one.activation_dense_layer_bytes;
+    mi.layer_count = 8;
+    mi.first_layer = 8;
+    for (uint32_t s = 1; s < 3; s++) { /* middle stages: no tables */
+        hwfit_shard_card c = card_ok(&llama8, &in, s);
+        cr_assert_eq(c.in_flight, 4 - s);
+        cr_assert_eq(c.activation_bytes, (4 - s) * 8 * layer);
+    }
+    hwfit_shard_card c0 = card_ok(&llama8, &in, 0);
+    cr_assert_eq(c0.in_flight, 4);
+    cr_assert_geq(c0.activation_bytes, 32 * layer); /* L layers' worth + embedding inputs */
+    /* Fewer micro-batches than stages: in flight = min(pp - i, m). */
+    in.layout.global_batch = 2;
+    cr_assert_eq(card_ok(&llama8, &in, 0).in_flight, 2);
+    cr_assert_eq(card_ok(&llama8, &in, 3).in_flight, 1);
+    /* Interleaved, v = 2, m = 8: stage 0 holds 2(p - 1) + (v - 1)p + 1 = 11
+     * chunk-micro-batches of 4 layers: 44 layers = 32 (1 + 3/8). */
+    in.layout.global_batch = 8;
+    in.layout.virtual_stages = 2;
+    hwfit_shard_card v0 = card_ok(&llama8, &in, 1);
+    cr_assert_eq(v0.in_flight, 2 * 2 + 4 + 1);
+    cr_assert_eq(v0.activation_bytes, 9 * 4 * layer);
+    hwfit_shard_card first = card_ok(&llama8, &in, 0);
+    cr_assert_eq(first.in_flight, 11);
+    cr_assert_eq(first.layers, 8);
+    cr_assert_eq(first.first_layer, 0);
+    cr_assert_eq(card_ok(&llama8, &in, 3).first_layer, 12);
+}
+
+/* Full recomputation: the layer inputs of every micro-batch in flight, one layer's
+ * recomputation peak once. */
+Test(shard, full_recomputation_peak_is_counted_once) {
+    hwfit_shard_in in = seed(2);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.capacity_bytes = 1e13;
+    in.layout.pp = 2;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_shard_card c1 = card_ok(&llama8, &in, 1); /* 1 micro-batch in flight */
+    in.layout.global_batch = 0;
+    hwfit_memory_in mi = in.memory;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    mi.first_layer = 16;
+    mi.layer_count = 16;
+    mi.embedding = 0;
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &o), HWFIT_OK);
+    cr_assert_eq(c1.activation_bytes, o.activation_bytes);
+    hwfit_shard_card c0 = card_ok(&llama8, &in, 0); /* 2 in flight */
+    mi.first_layer = 0;
+    mi.embedding = 1;
+    mi.head = 0;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &o), HWFIT_OK);
+    uint64_t inputs = 16 * o.activation_dense_layer_bytes + o.activation_other_bytes;
+    cr_assert_eq(c0.activation_bytes, o.activation_bytes + inputs);
+}
+
+/* ---- the seed server (8 x rtx-pro-6000-server, 96 GB each) ------------------------------- */
+
+static hwfit_shard_search_out search_ok(const hwfit_model *m, const hwfit_shard_in *in,
+                                        const hwfit_shard_space *sp, hwfit_shard_result *r,
+                                        size_t k) {
+    hwfit_shard_search_out s;
+    hwfit_status st = hwfit_shard_search(m, in, sp, r, k, &s);
+    cr_assert_eq(st, HWFIT_OK, "%s", hwfit_status_name(st));
+    return s;
+}
+
+Test(shard, seed_llama_70b_bf16_serves_a_128k_context) {
+    hwfit_shard_in in = seed(8);
+    in.layout.tp = 8;
+    in.memory.context = 131072;
+    hwfit_shard_out o = estimate_ok(&llama70, &in);
+    cr_assert(o.fits);
+    /* 131072 x 327,680 B / 8 = 5 GiB of KV cache per card. */
+    cr_assert_eq(o.worst.kv_bytes, 5ull << 30);
+    /* The KV cache vLLM would allocate: more than 13 sequences of 128K. */
+    cr_assert_gt(o.kv_tokens, 13 * 131072ull);
+    cr_assert_leq(o.kv_tokens * o.worst.kv_bytes_per_token,
+                  o.usable_bytes - (o.worst.total_bytes - o.worst.kv_bytes));
+    cr_assert_gt((o.kv_tokens + 1) * o.worst.kv_bytes_per_token,
+                 o.usable_bytes - (o.worst.total_bytes - o.worst.kv_bytes));
+    uint64_t ctx;
+    cr_assert_eq(hwfit_shard_max_context(&llama70, &in, 131072, &ctx), HWFIT_OK);
+    cr_assert_eq(ctx, 131072);
+}
+
+Test(shard, seed_405b_does_not_fit_in_bf16_but_does_in_int4) {
+    hwfit_shard_in in = seed(8);
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_shard_result r[3];
+    hwfit_shard_search_out s = search_ok(&llama405, &in, &sp, r, 3);
+    cr_assert_gt(s.valid, 0);
+    cr_assert_eq(s.fitting, 0); /* 811.7 GB of bf16 weights > 8 x 86.4 GiB usable */
+    cr_assert_eq(s.count, 0);
+    /* Asked for, the layouts that miss are ranked by how far they miss. */
+    sp.include_unfit = 1;
+    s = search_ok(&llama405, &in, &sp, r, 3);
+    cr_assert_eq(s.fitting, 0);
+    cr_assert_eq(s.count, 3);
+    cr_assert_not(r[0].fits);
+    cr_assert_lt(r[0].score, 0);
+    cr_assert_eq(r[0].score, r[0].headroom_bytes);
+    cr_assert_geq(r[0].score, r[1].score);
+    sp.include_unfit = 0;
+    in.layout.tp = 8;
+    hwfit_shard_out bf16 = estimate_ok(&llama405, &in);
+    cr_assert_not(bf16.fits);
+    cr_assert_gt(bf16.worst.weights_bytes, 94ull << 30);
+    in.memory.weights = dt("int4");
+    hwfit_shard_out int4 = estimate_ok(&llama405, &in);
+    cr_assert(int4.fits);
+    s = search_ok(&llama405, &in, &sp, r, 3);
+    cr_assert_gt(s.fitting, 0);
+    cr_assert_eq(s.count, 3);
+    cr_assert_geq(r[0].headroom_bytes, r[1].headroom_bytes);
+    cr_assert_geq(r[1].headroom_bytes, r[2].headroom_bytes);
+}
+
+Test(shard, seed_70b_qlora_fits_on_one_card) {
+    hwfit_shard_in in = seed(1);
+    in.memory.mode = HWFIT_MEMORY_QLORA;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_shard_result r[1];
+    hwfit_shard_search_out s = search_ok(&llama70, &in, &sp, r, 1);
+    cr_assert_gt(s.fitting, 0);
+    /* With gradient checkpointing, as the QLoRA paper trains. */
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_shard_out o = estimate_ok(&llama70, &in);
+    cr_assert(o.fits);
+    uint32_t n;
+    cr_assert_eq(hwfit_shard_min_gpus(&llama70, &in, &sp, 8, &n, NULL), HWFIT_OK);
+    cr_assert_eq(n, 1);
+}
+
+Test(shard, seed_70b_full_fine_tuning_needs_offload) {
+    hwfit_shard_in in = seed(8);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_shard_result r[1];
+    hwfit_shard_search_out s = search_ok(&llama70, &in, &sp, r, 1);
+    cr_assert_gt(s.valid, 100);
+    cr_assert_eq(s.fitting, 0); /* 16 B x 70.6 G = 1.13 TB > 8 x 86.4 GiB */
+    in.layout.dp = 8;
+    in.layout.zero_stage = 3;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    cr_assert_not(estimate_ok(&llama70, &in).fits);
+    /* ZeRO-3 with optimizer and parameter offload to the 1.5 TB of host memory: 18 B per
+     * parameter on the host, 1.27 TB. */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
+    in.host_memory_bytes = 1.5e12;
+    hwfit_shard_out o = estimate_ok(&llama70, &in);
+    cr_assert(o.fits);
+    cr_assert_eq(o.host_bytes, 18 * P70B);
+    cr_assert(o.host_checked && o.host_fits);
+    /* With DeepSpeed's 1.5 buffer factor the host memory is too small. */
+    in.host_buffer_factor = 1.5;
+    o = estimate_ok(&llama70, &in);
+    cr_assert(o.gpu_fits);
+    cr_assert_not(o.host_fits);
+    cr_assert_not(o.fits);
+}
+
+/* ---- consistency -------------------------------------------------------------------------- */
+
+/* Per-card memory never rises as tp grows for the same workload (pp = dp = 1). */
+Test(shard, more_tensor_parallelism_never_raises_a_card) {
+    const hwfit_memory_mode modes[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL,
+                                       HWFIT_MEMORY_LORA};
+    for (size_t k = 0; k < 3; k++) {
+        uint64_t last = UINT64_MAX;
+        for (uint32_t tp = 1; tp <= 64; tp *= 2) {
+            hwfit_shard_in in = seed(tp);
+            in.capacity_bytes = 1e15;
+            in.memory.mode = modes[k];
+            in.memory.context = 8192;
+            in.layout.tp = tp;
+            uint64_t t = estimate_ok(&llama70, &in).worst.total_bytes;
+            cr_assert_leq(t, last, "mode %zu tp %u", k, tp);
+            last = t;
+        }
+    }
+}
+
+/* Search results are the layouts the iterator yields, evaluated one by one. */
+Test(shard, search_agrees_with_the_iterator_and_the_estimate) {
+    hwfit_shard_in in = seed(8);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    sp.max_micro_batch = 2;
+    hwfit_shard_iter it;
+    cr_assert_eq(hwfit_shard_iter_init(&it, &llama8, &in, &sp), HWFIT_OK);
+    hwfit_layout l;
+    uint64_t n = 0, fit = 0;
+    double best = -1e300;
+    while (hwfit_shard_iter_next(&it, &l)) {
+        n++;
+        hwfit_shard_in x = in;
+        x.layout = l;
+        hwfit_shard_reason why;
+        cr_assert_eq(hwfit_shard_check(&llama8, &x, &why), HWFIT_OK);
+        cr_assert_eq(why, HWFIT_SHARD_VALID);
+        cr_assert_eq((uint64_t)l.tp * l.pp * l.dp * l.cp, 8);
+        hwfit_shard_out o = estimate_ok(&llama8, &x);
+        if (o.fits) {
+            fit++;
+            if (o.headroom_bytes > best) best = o.headroom_bytes;
+        }
+    }
+    cr_assert_eq(hwfit_shard_iter_next(&it, &l), 0); /* stays over */
+    hwfit_shard_result r[4];
+    hwfit_shard_search_out s = search_ok(&llama8, &in, &sp, r, 4);
+    cr_assert_eq(s.valid, n);
+    cr_assert_eq(s.fitting, fit);
+    cr_assert_gt(s.visited, 0);
+    cr_assert_eq(s.count, 4);
+    cr_assert_eq(r[0].headroom_bytes, best);
+    hwfit_shard_in x = in;
+    x.layout = r[0].layout;
+    hwfit_shard_out o = estimate_ok(&llama8, &x);
+    cr_assert_eq(o.worst.total_bytes, r[0].per_gpu_bytes);
+    /* ZeRO is only searched with more than one data-parallel rank. */
+    cr_assert(r[0].layout.dp > 1 || r[0].layout.zero_stage == 0);
+}
+
+Test(shard, min_gpus_is_the_smallest_count_that_fits) {
+    hwfit_shard_in in = seed(1);
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    uint32_t n;
+    hwfit_layout l;
+    cr_assert_eq(hwfit_shard_min_gpus(&llama405, &in, &sp, 64, &n, &l), HWFIT_OK);
+    cr_assert_gt(n, 8);
+    hwfit_shard_result r[1];
+    for (uint32_t k = 1; k < n; k++) {
+        in.gpus = k;
+        cr_assert_eq(search_ok(&llama405, &in, &sp, r, 1).fitting, 0, "%u cards", k);
+    }
+    in.gpus = n;
+    in.layout = l;
+    cr_assert(estimate_ok(&llama405, &in).fits);
+    /* Nothing fits on too few cards: 0. */
+    cr_assert_eq(hwfit_shard_min_gpus(&llama405, &in, &sp, 4, &n, NULL), HWFIT_OK);
+    cr_assert_eq(n, 0);
+}
+
+Test(shard, max_context_fits_and_one_step_more_does_not) {
+    hwfit_shard_in in = seed(2);
+    in.layout.tp = 2;
+    in.memory.batch = 4;
+    uint64_t ctx;
+    cr_assert_eq(hwfit_shard_max_context(&llama70, &in, 1ull << 32, &ctx), HWFIT_OK);
+    cr_assert_gt(ctx, 1000);
+    in.memory.context = ctx;
+    cr_assert(estimate_ok(&llama70, &in).fits);
+    in.memory.context = ctx + 1;
+    cr_assert_not(estimate_ok(&llama70, &in).fits);
+    /* Context parallelism: multiples of cp. */
+    in.layout.tp = 1;
+    in.layout.cp = 2;
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &in, 1ull << 32, &ctx), HWFIT_OK);
+    cr_assert_gt(ctx, 1000);
+    cr_assert_eq(ctx % 2, 0);
+    in.memory.context = ctx;
+    cr_assert(estimate_ok(&llama8, &in).fits);
+    in.memory.context = ctx + 2;
+    cr_assert_not(estimate_ok(&llama8, &in).fits);
+    /* Limits: the limit itself when everything fits; 0 when nothing does. */
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &in, 4096, &ctx), HWFIT_OK);
+    cr_assert_eq(ctx, 4096);
+    in.capacity_bytes = 1 << 20;
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &in, 4096, &ctx), HWFIT_OK);
+    cr_assert_eq(ctx, 0);
+}
+
+Test(shard, max_batch_fits_and_one_more_does_not) {
+    hwfit_shard_in in = seed(8);
+    in.layout.tp = 4;
+    in.layout.dp = 2;
+    in.memory.context = 32768;
+    uint64_t b;
+    cr_assert_eq(hwfit_shard_max_batch(&llama70, &in, 1ull << 20, &b), HWFIT_OK);
+    cr_assert_gt(b, 10);
+    in.memory.batch = b;
+    hwfit_shard_out o = estimate_ok(&llama70, &in);
+    cr_assert(o.fits);
+    cr_assert_eq(o.batch_per_replica, (b + 1) / 2);
+    in.memory.batch = b + 1;
+    cr_assert_not(estimate_ok(&llama70, &in).fits);
+    /* The KV tokens left at batch 1 hold about as many sequences. */
+    in.memory.batch = 1;
+    o = estimate_ok(&llama70, &in);
+    cr_assert_geq(o.kv_tokens / 32768 * 2 + 2, b);
+    /* Training: the largest micro-batch. */
+    hwfit_shard_in t = seed(8);
+    t.memory.mode = HWFIT_MEMORY_LORA;
+    t.layout.tp = 8;
+    t.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    cr_assert_eq(hwfit_shard_max_batch(&llama70, &t, 1024, &b), HWFIT_OK);
+    cr_assert_gt(b, 1);
+    t.layout.micro_batch = b;
+    cr_assert(estimate_ok(&llama70, &t).fits);
+    t.layout.micro_batch = b + 1;
+    cr_assert_not(estimate_ok(&llama70, &t).fits);
+}
+
+/* Mixture of experts: experts divide by ep, each of width / etp. */
+Test(shard, experts_are_divided_by_expert_parallelism) {
+    hwfit_shard_in in = seed(8);
+    in.capacity_bytes = 1e15;
+    in.layout.tp = 8;
+    hwfit_shard_out a = estimate_ok(&mixtral, &in);
+    cr_assert_eq(a.layout.etp, 8); /* ep 1 divides dp: Megatron's default etp = tp */
+    in.layout.ep = 8;
+    hwfit_shard_out b = estimate_ok(&mixtral, &in);
+    cr_assert_eq(b.layout.etp, 1); /* vLLM: whole experts over the 8 ranks */
+    /* Each card holds 1 whole expert instead of 8 eighths: the same expert weights. */
+    int64_t diff = (int64_t)a.worst.weights_bytes - (int64_t)b.worst.weights_bytes;
+    /* The router keeps E / ep rows (documented approximation): 7 x 4096 x 32 layers x 2 B. */
+    cr_assert_eq(diff, 7ll * 4096 * 32 * 2);
+    /* ep = 2 with dp = 4, tp = 2 (Megatron's grid: etp = tp). */
+    in.layout.tp = 2;
+    in.layout.dp = 4;
+    in.layout.ep = 2;
+    hwfit_shard_out c = estimate_ok(&mixtral, &in);
+    cr_assert_eq(c.layout.etp, 2);
+}
+
+/* ZeRO with expert parallelism: dense parameters, their gradients and optimizer states are
+ * partitioned over the dp x cp ranks, routed experts' only over the expert-data-parallel
+ * group edp = tp dp cp / (etp ep) (Megatron-Core's expert grid and its separate optimizer
+ * for expert parameters; DeepSpeed-MoE, Rajbhandari et al. 2022, whose ZeRO partitions an
+ * MoE parameter group over its expert-data-parallel process group).
+ *
+ * DeepSeek-V3 on 16 cards, tp 1, dp 16, ep 16 (etp 1), ZeRO 3, bf16, AdamW: edp = 16 / 16 = 1,
+ * so each card keeps its 16 of the 256 routed experts of each of the 58 MoE layers whole.
+ * Its config: h = 7168, routed-expert width 2048, gated MLP (3 matrices):
+ *   routed experts per card  58 x 16 x 3 x 7168 x 2048             = 40,869,298,176
+ *   (= 653,908,770,816 routed-expert parameters / 16)
+ * The rest of the card (hwfit model: 671,026,419,200 parameters without the MTP layer),
+ * with the rank model's router of E / ep = 16 rows and biases per MoE layer (shard.h):
+ *   671,026,419,200 - 653,908,770,816 - 106,445,312 (router) + 58 x 16 x 7169 = 17,017,855,904
+ * Per card, bytes: weights 2 x 40,869,298,176 + 2 x 17,017,855,904 / 16 = 83,865,828,340
+ * (about 84 GB: the same for the bf16 gradients); optimizer 12 x 40,869,298,176
+ * + 12 x 17,017,855,904 / 16 = 503,194,970,040. Dividing everything by 16 (the old
+ * grouping) gave 7,235,894,260 bytes of weights: the experts divided twice, by ep and by
+ * the ZeRO group. */
+Test(shard, zero_partitions_experts_over_the_expert_data_parallel_group) {
+    const uint64_t experts = 40869298176ull, dense = 17017855904ull;
+    cr_assert_eq(experts, 58ull * 16 * 3 * 7168 * 2048);
+    cr_assert_eq(dense, 671026419200ull - 653908770816ull - 106445312ull + 58ull * 16 * 7169);
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 1e13;
+    in.gpus = 16;
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.layout.dp = 16;
+    in.layout.ep = 16;
+    in.layout.zero_stage = 3;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_shard_out o = estimate_ok(&deepseek, &in);
+    cr_assert_eq(o.layout.etp, 1);
+    cr_assert_eq(o.worst.params, experts + dense);
+    cr_assert_eq(o.worst.weights_bytes, 2 * experts + 2 * dense / 16);
+    cr_assert_eq(o.worst.weights_bytes, 83865828340ull);
+    cr_assert_eq(o.worst.gradient_bytes, 2 * experts + 2 * dense / 16);
+    cr_assert_eq(o.worst.optimizer_bytes, 12 * experts + 12 * dense / 16);
+    cr_assert_eq(o.worst.optimizer_bytes, 503194970040ull);
+    /* Across the job every parameter is stored once (the router up to its E / ep rows). */
+    cr_assert_eq(16 * o.worst.weights_bytes, 2ull * (653908770816ull + dense));
+    /* 16 x 80 GB cannot hold 16 bytes x 671 G parameters (10.7 TB). */
+    in.capacity_bytes = 80.0 * GIB;
+    cr_assert_not(estimate_ok(&deepseek, &in).fits);
+    /* ZeRO-3 gathers units of what it partitions: with edp = 1 no expert is gathered, so the
+     * largest gathered unit is the head (129,280 x 7168 and the final norm), twice for the
+     * live layers and once for its gradients; plus the dp and ep communicators and the
+     * gradient bucket. */
+    in.capacity_bytes = 1e13;
+    uint64_t head = 129280ull * 7168 + 7168;
+    cr_assert_eq(o.worst.buffer_bytes, 3 * 2 * head + 2 * (64ull << 20) + (25ull << 20));
+    /* ep = 4: edp = 16 / 4 = 4 partitions each card's 64 experts per layer 4 ways, which
+     * again leaves 1/16 of the experts' states per card; the expert-data-parallel group is a
+     * communicator of its own. */
+    in.layout.ep = 4;
+    hwfit_shard_out q = estimate_ok(&deepseek, &in);
+    uint64_t dense4 = dense + 58ull * (64 - 16) * 7169; /* the router keeps 64 rows */
+    cr_assert_eq(q.worst.weights_bytes, 2 * experts * 4 / 4 + 2 * dense4 / 16);
+    cr_assert_eq(q.worst.optimizer_bytes, 12 * experts + 12 * dense4 / 16);
+    /* ZeRO-1 and -2 divide what they divide by the same groups. */
+    in.layout.ep = 16;
+    in.layout.zero_stage = 2;
+    hwfit_shard_card z2 = estimate_ok(&deepseek, &in).worst;
+    cr_assert_eq(z2.weights_bytes, 2 * (experts + dense));
+    cr_assert_eq(z2.gradient_bytes, 2 * experts + 2 * dense / 16);
+    in.layout.zero_stage = 1;
+    hwfit_shard_card z1 = estimate_ok(&deepseek, &in).worst;
+    cr_assert_eq(z1.gradient_bytes, 2 * (experts + dense));
+    cr_assert_eq(z1.optimizer_bytes, 12 * experts + 12 * dense / 16);
+    /* Optimizer offload moves the same partitions, with 4-byte gradients, to the host. */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    hwfit_shard_out off = estimate_ok(&deepseek, &in);
+    cr_assert_eq(off.host_bytes, 16 * (16 * experts + 16 * dense / 16));
+}
+
+/* When the expert grid coincides with the dense one (ep = 1, etp = tp) the two groups are
+ * the same and nothing changes; with etp below tp the expert-data-parallel group is larger
+ * than dp x cp, and ZeRO divides the experts further. */
+Test(shard, expert_data_parallel_group_follows_expert_tensor_parallelism) {
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 1e13;
+    in.gpus = 8;
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.layout.tp = 2;
+    in.layout.dp = 4;
+    in.layout.zero_stage = 1;
+    hwfit_shard_card same = estimate_ok(&mixtral, &in).worst;
+    cr_assert_eq(same.optimizer_bytes, (same.trainable_params * 12 + 3) / 4);
+    /* etp = 1 with tp = 2, ep = 1: edp = 8 / (1 x 1) = 8 holds each card's whole experts
+     * (etp 1: full width), dividing their states 8 ways instead of 4. */
+    in.layout.etp = 1;
+    hwfit_shard_out o = estimate_ok(&mixtral, &in);
+    cr_assert_eq(o.layout.etp, 1);
+    /* Mixtral: 32 layers x 8 experts x 3 x 4096 x 14336 routed parameters. */
+    uint64_t experts = 32ull * 8 * 3 * 4096 * 14336;
+    uint64_t dense = o.worst.trainable_params - experts;
+    cr_assert_eq(o.worst.optimizer_bytes, 12 * experts / 8 + 12 * dense / 4);
+    /* ZeRO is searched when only the experts have more than one data-parallel rank: tp 8,
+     * dp 1, etp 1 gives edp = 8. */
+    hwfit_shard_space space;
+    hwfit_shard_space_init(&space);
+    space.tp = 8;
+    space.pp = 1;
+    space.ep = 1;
+    space.etp = 1;
+    space.micro_batch = 1;
+    space.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    space.sequence_parallel = 0;
+    hwfit_shard_iter it;
+    cr_assert_eq(hwfit_shard_iter_init(&it, &mixtral, &in, &space), HWFIT_OK);
+    hwfit_layout l;
+    unsigned stages = 0;
+    while (hwfit_shard_iter_next(&it, &l)) stages |= 1u << l.zero_stage;
+    cr_assert_eq(stages, 0xfu);
+}
+
+/* ---- every invalid-layout reason ------------------------------------------------------------- */
+
+static void expect_reason(const hwfit_model *m, const hwfit_shard_in *in, hwfit_shard_reason r) {
+    hwfit_shard_reason why = (hwfit_shard_reason)99;
+    cr_assert_eq(hwfit_shard_check(m, in, &why), HWFIT_OK);
+    cr_assert_eq(why, r, "got %s, wanted %s", hwfit_shard_reason_name(why),
+                 hwfit_shard_reason_name(r));
+    if (r != HWFIT_SHARD_VALID) {
+        hwfit_shard_out o;
+        memset(&o, 0x5a, sizeof o);
+        hwfit_shard_out poison = o;
+        cr_assert_eq(hwfit_shard_estimate(m, in, &o), HWFIT_ELAYOUT);
+        cr_assert_eq(memcmp(&o, &poison, sizeof o), 0);
+    }
+    cr_assert_neq(strcmp(hwfit_shard_reason_name(r), "unknown"), 0);
+    cr_assert_gt(strlen(hwfit_shard_reason_str(r)), 10);
+}
+
+Test(shard, every_invalid_layout_has_its_reason) {
+    hwfit_shard_in in = seed(8);
+    expect_reason(&llama70, &in, HWFIT_SHARD_GPUS); /* 1 x 1 x 1 x 1 != 8 */
+    in.layout.dp = 8;
+    expect_reason(&llama70, &in, HWFIT_SHARD_VALID);
+    hwfit_shard_in t = seed(3);
+    t.layout.tp = 3;
+    expect_reason(&llama70, &t, HWFIT_SHARD_HEADS); /* 64 heads */
+    hwfit_model m = llama70;
+    m.heads = 96; /* 8 KV heads: 12 ranks divide neither way */
+    m.head_dim = 128;
+    t = seed(12);
+    t.layout.tp = 12;
+    expect_reason(&m, &t, HWFIT_SHARD_KV_HEADS);
+    m = llama70;
+    m.intermediate = 28671;
+    t = seed(2);
+    t.layout.tp = 2;
+    expect_reason(&m, &t, HWFIT_SHARD_MLP_WIDTH);
+    m = mixtral;
+    m.expert_intermediate = 14335;
+    expect_reason(&m, &t, HWFIT_SHARD_EXPERT_WIDTH);
+    t.layout.tp = 1;
+    t.layout.dp = 2;
+    t.layout.ep = 2;
+    expect_reason(&llama70, &t, HWFIT_SHARD_EXPERTS); /* dense */
+    t.layout.ep = 3;
+    t.layout.dp = 1;
+    t.gpus = 3;
+    t.layout.dp = 3;
+    expect_reason(&mixtral, &t, HWFIT_SHARD_EXPERTS); /* 8 experts */
+    t = seed(2);
+    t.layout.dp = 2;
+    t.layout.ep = 4;
+    expect_reason(&mixtral, &t, HWFIT_SHARD_EXPERT_RANKS); /* 4 does not divide 2 ranks */
+    t.layout.ep = 2;
+    t.layout.etp = 2;
+    expect_reason(&mixtral, &t, HWFIT_SHARD_EXPERT_RANKS); /* 2 x 2 > 2 ranks */
+    m = llama8;
+    m.layers = 4;
+    t = seed(8);
+    t.layout.pp = 8;
+    expect_reason(&m, &t, HWFIT_SHARD_STAGES);
+    t = seed(3);
+    t.layout.pp = 3;
+    t.layout.uneven_layers = 0;
+    expect_reason(&llama8, &t, HWFIT_SHARD_UNEVEN);
+    t = seed(2);
+    t.layout.pp = 2;
+    t.layout.virtual_stages = 2;
+    expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_STAGES); /* inference */
+    t.memory.mode = HWFIT_MEMORY_FULL;
+    t.layout.pp = 1;
+    t.layout.dp = 2;
+    expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_STAGES); /* pp = 1 */
+    t.layout.pp = 2;
+    t.layout.dp = 1;
+    t.layout.virtual_stages = 3; /* 32 layers / 6 chunks */
+    expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_LAYERS);
+    t.layout.virtual_stages = 2;
+    t.layout.global_batch = 3;
+    expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_MICROBATCHES);
+    t.layout.global_batch = 4;
+    expect_reason(&llama8, &t, HWFIT_SHARD_VALID);
+    t = seed(1);
+    t.memory.mode = HWFIT_MEMORY_FULL;
+    t.layout.sequence_parallel = 1;
+    expect_reason(&llama8, &t, HWFIT_SHARD_SEQUENCE_PARALLEL); /* tp = 1 */
+    t = seed(2);
+    t.layout.tp = 2;
+    t.layout.sequence_parallel = 1;
+    expect_reason(&llama8, &t, HWFIT_SHARD_SEQUENCE_PARALLEL); /* inference */
+    t.memory.mode = HWFIT_MEMORY_FULL;
+    t.memory.context = 4095;
+    expect_reason(&llama8, &t, HWFIT_SHARD_CONTEXT); /* not divisible by tp */
+    t.layout.sequence_parallel = 0;
+    t.layout.tp = 1;
+    t.layout.cp = 2;
+    expect_reason(&llama8, &t, HWFIT_SHARD_CONTEXT); /* nor by cp */
+    t.memory.context = 4096;
+    t.layout.cp = 1;
+    t.layout.dp = 2;
+    t.layout.global_batch = 3;
+    expect_reason(&llama8, &t, HWFIT_SHARD_BATCH);
+    t.layout.global_batch = 0;
+    t.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    expect_reason(&llama8, &t, HWFIT_SHARD_OFFLOAD_ZERO);
+    t.layout.zero_stage = 2;
+    expect_reason(&llama8, &t, HWFIT_SHARD_VALID);
+    t.layout.offload = HWFIT_SHARD_OFFLOAD_PARAMS;
+    expect_reason(&llama8, &t, HWFIT_SHARD_OFFLOAD_ZERO);
+    t.memory.mode = HWFIT_MEMORY_INFERENCE;
+    t.layout.zero_stage = 0;
+    expect_reason(&llama8, &t, HWFIT_SHARD_OFFLOAD_INFERENCE);
+    t.layout.offload = 0;
+    t.layout.zero_stage = 1;
+    expect_reason(&llama8, &t, HWFIT_SHARD_ZERO_INFERENCE);
+    /* Every reason has a name and a message; unknown values have placeholders. */
+    for (int r = 0; r < HWFIT_SHARD_REASON_COUNT_; r++) {
+        cr_assert_neq(strcmp(hwfit_shard_reason_name((hwfit_shard_reason)r), "unknown"), 0);
+        cr_assert_neq(strcmp(hwfit_shard_reason_str((hwfit_shard_reason)r), "unknown reason"), 0);
+    }
+    cr_assert_str_eq(hwfit_shard_reason_name(HWFIT_SHARD_REASON_COUNT_), "unknown");
+    cr_assert_str_eq(hwfit_shard_reason_str((hwfit_shard_reason)-1), "unknown reason");
+}
+
+/* ---- bad input ------------------------------------------------------------------------------- */
+
+Test(shard, bad_inputs_are_refused_without_touching_the_output) {
+    hwfit_shard_out o, poison;
+    memset(&o, 0x5a, sizeof o);
+    poison = o;
+    hwfit_shard_in good = seed(8);
+    good.layout.tp = 8;
+    cr_assert_eq(hwfit_shard_estimate(NULL, &good, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_estimate(&llama70, NULL, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_estimate(&llama70, &good, NULL), HWFIT_EINVAL);
+    hwfit_shard_in in;
+#define EXPECT(st, stmt)                                                                       \
+    do {                                                                                       \
+        in = good;                                                                             \
+        stmt;                                                                                  \
+        cr_assert_eq(hwfit_shard_estimate(&llama70, &in, &o), st, "%s", #stmt);                \
+        cr_assert_eq(memcmp(&o, &poison, sizeof o), 0, "%s", #stmt);                           \
+    } while (0)
+    EXPECT(HWFIT_EDOM, in.capacity_bytes = 0);
+    EXPECT(HWFIT_EDOM, in.capacity_bytes = NAN);
+    EXPECT(HWFIT_EDOM, in.capacity_bytes = INFINITY);
+    EXPECT(HWFIT_EDOM, in.utilization = 0);
+    EXPECT(HWFIT_EDOM, in.utilization = 1.01);
+    EXPECT(HWFIT_EDOM, in.reserve_bytes = -1);
+    EXPECT(HWFIT_EDOM, in.comm_group_bytes = -1);
+    EXPECT(HWFIT_EDOM, in.comm_group_bytes = 0.5);
+    EXPECT(HWFIT_EDOM, in.bucket_bytes = NAN);
+    EXPECT(HWFIT_EDOM, in.host_memory_bytes = -1);
+    EXPECT(HWFIT_EDOM, in.host_utilization = 0);
+    EXPECT(HWFIT_EDOM, in.host_buffer_factor = 0.5);
+    EXPECT(HWFIT_EDOM, in.zero3_live_layers = 0);
+    EXPECT(HWFIT_EDOM, in.zero3_live_layers = 65);
+    EXPECT(HWFIT_EDOM, in.memory.overhead_bytes = -1);
+    EXPECT(HWFIT_EDOM, in.gpus = 0);
+    EXPECT(HWFIT_EDOM, in.gpus = HWFIT_SHARD_MAX_GPUS + 1);
+    EXPECT(HWFIT_EDOM, in.layout.tp = 0);
+    EXPECT(HWFIT_EDOM, in.layout.pp = 0);
+    EXPECT(HWFIT_EDOM, in.layout.dp = 0);
+    EXPECT(HWFIT_EDOM, in.layout.cp = 0);
+    EXPECT(HWFIT_EDOM, in.layout.ep = 0);
+    EXPECT(HWFIT_EDOM, in.layout.virtual_stages = 0);
+    EXPECT(HWFIT_EDOM, in.layout.micro_batch = 0);
+    EXPECT(HWFIT_EDOM, in.layout.zero_stage = 4);
+    EXPECT(HWFIT_EDOM, in.layout.offload = 4);
+    EXPECT(HWFIT_EDOM, in.memory.context = 0);
+    EXPECT(HWFIT_EDOM, in.memory.batch = 0);
+    EXPECT(HWFIT_EINVAL, in.memory.mode = (hwfit_memory_mode)4);
+    EXPECT(HWFIT_EINVAL, in.layout.recompute = (hwfit_memory_recompute)3);
+    EXPECT(HWFIT_EINVAL, in.memory.kv.id = HWFIT_DTYPE_COUNT_);
+    EXPECT(HWFIT_EUNSUPPORTED, in.memory.mtp = 1);
+    EXPECT(HWFIT_EUNSUPPORTED, (in.memory.mode = HWFIT_MEMORY_FULL, in.memory.weights = dt("int4")));
+    EXPECT(HWFIT_ERANGE, (in.memory.context = 1ull << 40, in.memory.batch = 1ull << 40));
+    hwfit_model bad = llama70;
+    bad.heads = 0;
+    cr_assert_eq(hwfit_shard_estimate(&bad, &good, &o), HWFIT_EDOM);
+    cr_assert_eq(memcmp(&o, &poison, sizeof o), 0);
+
+    /* card_at: the stage must exist. */
+    hwfit_shard_card c, cpoison;
+    memset(&c, 0x5a, sizeof c);
+    cpoison = c;
+    cr_assert_eq(hwfit_shard_card_at(&llama70, &good, 1, &c), HWFIT_EDOM);
+    cr_assert_eq(hwfit_shard_card_at(NULL, &good, 0, &c), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_card_at(&llama70, NULL, 0, &c), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_card_at(&llama70, &good, 0, NULL), HWFIT_EINVAL);
+    in = good;
+    in.layout.tp = 3;
+    cr_assert_eq(hwfit_shard_card_at(&llama70, &in, 0, &c), HWFIT_ELAYOUT);
+    cr_assert_eq(memcmp(&c, &cpoison, sizeof c), 0);
+
+    /* check */
+    hwfit_shard_reason why = (hwfit_shard_reason)77;
+    cr_assert_eq(hwfit_shard_check(NULL, &good, &why), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_check(&llama70, NULL, &why), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_check(&llama70, &good, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_check(&bad, &good, &why), HWFIT_EDOM);
+    in = good;
+    in.layout.zero_stage = 9;
+    cr_assert_eq(hwfit_shard_check(&llama70, &in, &why), HWFIT_EDOM);
+    in = good;
+    in.memory.mode = (hwfit_memory_mode)-1;
+    cr_assert_eq(hwfit_shard_check(&llama70, &in, &why), HWFIT_EINVAL);
+    cr_assert_eq(why, (hwfit_shard_reason)77);
+}
+
+Test(shard, bad_search_inputs_are_refused) {
+    hwfit_shard_in in = seed(8);
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_shard_result r[2];
+    hwfit_shard_search_out s, spoison;
+    memset(&s, 0x5a, sizeof s);
+    spoison = s;
+    cr_assert_eq(hwfit_shard_search(NULL, &in, &sp, r, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_search(&llama8, NULL, &sp, r, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, NULL, r, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &sp, NULL, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &sp, r, 2, NULL), HWFIT_EINVAL);
+    hwfit_shard_space bad = sp;
+    bad.max_micro_batch = 0;
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &bad, r, 2, &s), HWFIT_EDOM);
+    bad = sp;
+    bad.zero_stage = 4;
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &bad, r, 2, &s), HWFIT_EINVAL);
+    bad = sp;
+    bad.recompute = 7;
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &bad, r, 2, &s), HWFIT_EINVAL);
+    bad = sp;
+    bad.sequence_parallel = 2;
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &bad, r, 2, &s), HWFIT_EINVAL);
+    bad = sp;
+    bad.offload = 8;
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &bad, r, 2, &s), HWFIT_EINVAL);
+    hwfit_shard_in x = in;
+    x.capacity_bytes = -1;
+    cr_assert_eq(hwfit_shard_search(&llama8, &x, &sp, r, 2, &s), HWFIT_EDOM);
+    x = in;
+    x.gpus = 0;
+    cr_assert_eq(hwfit_shard_search(&llama8, &x, &sp, r, 2, &s), HWFIT_EDOM);
+    x = in;
+    x.memory.kv.id = HWFIT_DTYPE_COUNT_;
+    cr_assert_eq(hwfit_shard_search(&llama8, &x, &sp, r, 2, &s), HWFIT_EINVAL);
+    cr_assert_eq(memcmp(&s, &spoison, sizeof s), 0);
+    /* A capacity of 0 counts without writing results. */
+    cr_assert_eq(hwfit_shard_search(&llama8, &in, &sp, NULL, 0, &s), HWFIT_OK);
+    cr_assert_eq(s.count, 0);
+    cr_assert_gt(s.fitting, 0);
+
+    hwfit_shard_iter it;
+    memset(&it, 0x5a, sizeof it);
+    hwfit_shard_iter ipoison = it;
+    cr_assert_eq(hwfit_shard_iter_init(NULL, &llama8, &in, &sp), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_iter_init(&it, NULL, &in, &sp), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_iter_init(&it, &llama8, NULL, &sp), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_iter_init(&it, &llama8, &in, NULL), HWFIT_EINVAL);
+    bad = sp;
+    bad.max_virtual_stages = 0;
+    cr_assert_eq(hwfit_shard_iter_init(&it, &llama8, &in, &bad), HWFIT_EDOM);
+    cr_assert_eq(memcmp(&it, &ipoison, sizeof it), 0);
+    hwfit_layout l;
+    cr_assert_eq(hwfit_shard_iter_next(NULL, &l), 0);
+    cr_assert_eq(hwfit_shard_iter_init(&it, &llama8, &in, &sp), HWFIT_OK);
+    cr_assert_eq(hwfit_shard_iter_next(&it, NULL), 0);
+
+    uint32_t n = 77;
+    cr_assert_eq(hwfit_shard_min_gpus(&llama8, &in, &sp, 0, &n, NULL), HWFIT_EDOM);
+    cr_assert_eq(hwfit_shard_min_gpus(&llama8, &in, &sp, HWFIT_SHARD_MAX_GPUS + 1, &n, NULL),
+                 HWFIT_EDOM);
+    cr_assert_eq(hwfit_shard_min_gpus(NULL, &in, &sp, 8, &n, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_min_gpus(&llama8, NULL, &sp, 8, &n, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_min_gpus(&llama8, &in, NULL, 8, &n, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_min_gpus(&llama8, &in, &sp, 8, NULL, NULL), HWFIT_EINVAL);
+    cr_assert_eq(n, 77);
+
+    uint64_t v = 77;
+    in.layout.dp = 8;
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &in, 0, &v), HWFIT_EDOM);
+    cr_assert_eq(hwfit_shard_max_context(NULL, &in, 8, &v), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_max_context(&llama8, NULL, 8, &v), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &in, 8, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_max_batch(&llama8, &in, 0, &v), HWFIT_EDOM);
+    cr_assert_eq(hwfit_shard_max_batch(NULL, &in, 8, &v), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_max_batch(&llama8, NULL, 8, &v), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_max_batch(&llama8, &in, 8, NULL), HWFIT_EINVAL);
+    x = in;
+    x.layout.tp = 3;
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &x, 8, &v), HWFIT_ELAYOUT);
+    cr_assert_eq(hwfit_shard_max_batch(&llama8, &x, 8, &v), HWFIT_ELAYOUT);
+    x = in;
+    x.utilization = 2;
+    cr_assert_eq(hwfit_shard_max_context(&llama8, &x, 8, &v), HWFIT_EDOM);
+    cr_assert_eq(hwfit_shard_max_batch(&llama8, &x, 8, &v), HWFIT_EDOM);
+    cr_assert_eq(v, 77);
+}
+
+Test(shard, offload_names_parse) {
+    unsigned o = 99;
+    cr_assert_eq(hwfit_shard_offload_parse("optimizer", &o), HWFIT_OK);
+    cr_assert_eq(o, HWFIT_SHARD_OFFLOAD_OPTIMIZER);
+    cr_assert_eq(hwfit_shard_offload_parse("params", &o), HWFIT_OK);
+    cr_assert_eq(o, HWFIT_SHARD_OFFLOAD_PARAMS);
+    cr_assert_eq(hwfit_shard_offload_parse("optimizer,params", &o), HWFIT_OK);
+    cr_assert_eq(o, 3);
+    cr_assert_eq(hwfit_shard_offload_parse("all", &o), HWFIT_OK);
+    cr_assert_eq(o, 3);
+    cr_assert_eq(hwfit_shard_offload_parse("none", &o), HWFIT_OK);
+    cr_assert_eq(o, 0);
+    o = 99;
+    cr_assert_eq(hwfit_shard_offload_parse("", &o), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_shard_offload_parse("optimizer,", &o), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_shard_offload_parse("gradients", &o), HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_shard_offload_parse("Optimizer", &o), HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_shard_offload_parse(NULL, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_shard_offload_parse("all", NULL), HWFIT_EINVAL);
+    cr_assert_eq(o, 99);
+}
+
+Test(shard, defaults_are_documented_values) {
+    hwfit_shard_in in;
+    memset(&in, 0x5a, sizeof in);
+    hwfit_shard_init(&in);
+    cr_assert_eq(in.gpus, 1);
+    cr_assert_eq(in.capacity_bytes, 0.0);
+    cr_assert_eq(in.utilization, 0.9);
+    cr_assert_eq(in.comm_group_bytes, 64.0 * 1048576);
+    cr_assert_eq(in.bucket_bytes, 25.0 * 1048576);
+    cr_assert_eq(in.zero3_live_layers, 2);
+    cr_assert_eq(in.host_buffer_factor, 1.0);
+    cr_assert_eq(in.layout.tp + in.layout.pp + in.layout.dp + in.layout.cp + in.layout.ep, 5);
+    cr_assert_eq(in.layout.uneven_layers, 1);
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    cr_assert_eq(sp.tp, 0);
+    cr_assert_eq(sp.cp, 1);
+    cr_assert_eq(sp.zero_stage, HWFIT_SHARD_ANY);
+    cr_assert_eq(sp.offload, 0);
+    hwfit_layout_init(NULL);
+    hwfit_shard_init(NULL);
+    hwfit_shard_space_init(NULL);
+}
