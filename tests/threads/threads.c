@@ -317,10 +317,101 @@ static size_t job_net(unsigned char *out) {
     return n;
 }
 
+/* Sharding: estimates of both models over several layouts, and a search summary. */
+static size_t job_shard(unsigned char *out) {
+    size_t n = 0;
+    const hwfit_model *ms[2] = {&llama, &deepseek};
+    const uint32_t tps[3] = {1, 2, 8};
+    for (size_t m = 0; m < 2; m++) {
+        for (size_t t = 0; t < 3; t++) {
+            hwfit_shard_in in;
+            hwfit_shard_init(&in);
+            in.gpus = 8;
+            in.capacity_bytes = 80e9;
+            in.layout.tp = tps[t];
+            in.layout.dp = 8 / tps[t];
+            in.memory.mode = t == 2 ? HWFIT_MEMORY_FULL : HWFIT_MEMORY_INFERENCE;
+            in.layout.zero_stage = t == 2 ? 3 : 0;
+            hwfit_shard_out o;
+            memset(&o, 0, sizeof o);
+            PUT(hwfit_shard_estimate(ms[m], &in, &o), o);
+        }
+        hwfit_shard_in in;
+        hwfit_shard_init(&in);
+        in.gpus = 8;
+        in.capacity_bytes = 80e9;
+        hwfit_shard_space sp;
+        hwfit_shard_space_init(&sp);
+        hwfit_shard_result r[4];
+        hwfit_shard_search_out sum;
+        memset(r, 0, sizeof r);
+        memset(&sum, 0, sizeof sum);
+        PUT(hwfit_shard_search(ms[m], &in, &sp, r, 4, &sum), r);
+        PUT(HWFIT_OK, sum);
+    }
+    return n;
+}
+
+/* Throughput: decode and training step times on two cards. */
+static size_t job_perf(unsigned char *out) {
+    size_t n = 0;
+    static const char *const gpus[] = {"rtx-pro-6000-server", "h100-sxm"};
+    for (size_t g = 0; g < 2; g++) {
+        const hwfit_gpu *gpu = NULL;
+        hwfit_status st = hwfit_gpu_find(gpus[g], &gpu);
+        PUT(st, gpu);
+        for (int mode = 0; mode < 2; mode++) {
+            hwfit_perf_in in;
+            hwfit_perf_init(&in);
+            hwfit_perf_set_gpu(&in, gpu);
+            in.shard.gpus = 8;
+            in.shard.layout.tp = 8;
+            in.shard.memory.mode = mode ? HWFIT_MEMORY_FULL : HWFIT_MEMORY_INFERENCE;
+            in.shard.memory.batch = 16;
+            hwfit_perf_out o;
+            memset(&o, 0, sizeof o);
+            PUT(hwfit_perf_estimate(&llama, &in, &o), o);
+        }
+    }
+    return n;
+}
+
+/* Charts: the bytes of an SVG are the result (memory per card and a collective sweep). */
+static size_t job_chart(unsigned char *out) {
+    size_t n = 0, needed = 0;
+    char svg[RESULT_MAX / 2 - 64];
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.gpus = 2;
+    in.capacity_bytes = 80e9;
+    in.layout.tp = 2;
+    memset(svg, 0, sizeof svg);
+    hwfit_status st = hwfit_chart_memory(&llama, &in, NULL, svg, sizeof svg, &needed);
+    PUT(st, needed);
+    /* A hash of the document: FNV-1a, 64 bits. */
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof svg; i++) h = (h ^ (unsigned char)svg[i]) * 1099511628211ull;
+    PUT(HWFIT_OK, h);
+    hwfit_collective_in line;
+    hwfit_collective_init(&line);
+    hwfit_chart_collective_in cc;
+    hwfit_chart_collective_init(&cc);
+    cc.series_count = 1;
+    cc.series = &line;
+    memset(svg, 0, sizeof svg);
+    st = hwfit_chart_collective(&cc, svg, sizeof svg, &needed);
+    PUT(st, needed);
+    h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof svg; i++) h = (h ^ (unsigned char)svg[i]) * 1099511628211ull;
+    PUT(HWFIT_OK, h);
+    return n;
+}
+
 static const job jobs[] = {
     {"units", job_units},     {"dtype", job_dtype},     {"model", job_model},
     {"memory", job_memory},   {"hf_config", job_hf_config}, {"storage", job_storage},
     {"power", job_power},     {"host", job_host},       {"net", job_net},
+    {"shard", job_shard},     {"perf", job_perf},       {"chart", job_chart},
 };
 #define JOBS (sizeof jobs / sizeof jobs[0])
 

@@ -16,6 +16,8 @@ import tempfile
 def invocations(data):
     config = os.path.join(data, "models", "llama-3.1-8b.config.json")
     moe = os.path.join(data, "models", "deepseek-v3.config.json")
+    models = os.path.join(data, "models")
+    spec = os.path.join(data, "..", "..", "examples", "specs", "seed-server.json")
     ok = [
         ["--version"],
         ["--help"],
@@ -33,6 +35,15 @@ def invocations(data):
         ["host", "--sockets", "2", "--channels", "12", "--dimms", "24", "--mts", "6400",
          "--lanes", "128", "--gpus", "8", "--nvme", "4"],
         ["collective", "--nodes", "2", "--nic", "8x400g-ib", "--sweep", "--size", "1MiB"],
+        ["fit", "--config", config, "--gpu", "h100-sxm", "--gpus", "2", "--mode", "inference"],
+        ["plan", "--config", config, "--gpu", "h100-sxm", "--gpus", "8", "--top", "3", "--json"],
+        ["perf", "--config", config, "--gpu", "h100-sxm", "--gpus", "2", "--batch", "8"],
+        ["assess", "--node", spec, "--models-dir", models, "--workload",
+         "serve:llama-3.1-8b:bf16:8K", "--markdown"],
+        ["assess", "--node", spec, "--models-dir", models, "--workload",
+         "serve:llama-3.1-8b:bf16:8K", "--html", os.devnull],
+        ["collective", "--op", "allreduce", "--size", "1GiB", "--gpu", "h100-sxm", "--gpus", "8",
+         "--sweep", "--svg", os.devnull],
     ]
     bad = [
         [],
@@ -43,6 +54,9 @@ def invocations(data):
         ["power", "--psus", "2", "--psu-watts", "3000", "--load", "1kW", "--redundant", "2"],
         ["collective", "--nodes", "2"],
         ["raid", "--level", "6", "--drives", "3", "--drive-size", "1TB"],
+        ["fit", "--config", config, "--gpu", "h100-sxm", "--gpus", "0"],
+        ["perf", "--config", config, "--gpu", "no-such-gpu", "--gpus", "2"],
+        ["assess", "--node", "/nonexistent/node.json"],
     ]
     return [(a, 0) for a in ok] + [(a, 2) for a in bad]
 
