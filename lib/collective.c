@@ -105,58 +105,80 @@ static double line_rate(hwfit_link_kind kind, uint32_t gen, uint32_t width, int 
 static int eff_ok(double e) { return hwfit__in_range(e, 1e-6, 1.0); }
 static int mode_ok(hwfit_topology_mode m) { return (unsigned)m <= (unsigned)HWFIT_TOPOLOGY_OFF; }
 
+#define BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, "topology." field, (rule))
+#define ENUM(field) return hwfit__why(why, HWFIT_EINVAL, "topology." field, HWFIT__ENUM)
+#define EFF_RULE "must be a share in [1e-6, 1]"
+
 /* Validate the topology and derive rates. */
-static hwfit_status net_setup(const hwfit_topology *t, net *nt) {
+static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *why) {
     memset(nt, 0, sizeof *nt);
     nt->t = t;
-    if ((unsigned)t->peer_link > (unsigned)HWFIT_GPU_PEER_XGMI ||
-        (unsigned)t->peer_topology > (unsigned)HWFIT_GPU_PEER_TOPOLOGY_MESH ||
-        (unsigned)t->cpu_vendor > (unsigned)HWFIT_CPU_ARM ||
-        (unsigned)t->nic_kind > (unsigned)HWFIT_NIC_TCP || !mode_ok(t->p2p) ||
-        !mode_ok(t->gpudirect_rdma) || (unsigned)t->socket_link_kind > (unsigned)HWFIT_LINK_UPI)
-        return HWFIT_EINVAL;
-    if (t->gpus_per_node < 1 || t->gpus_per_node > MAXG) return HWFIT_EDOM;
-    if (t->nodes < 1 || t->nodes > HWFIT_TOPOLOGY_MAX_NODES) return HWFIT_EDOM;
-    if (t->sockets < 1 || t->sockets > MAXS || t->gpus_per_node % t->sockets != 0)
-        return HWFIT_EDOM;
-    if (t->pcie_switches > t->gpus_per_node) return HWFIT_EDOM;
+    if ((unsigned)t->peer_link > (unsigned)HWFIT_GPU_PEER_XGMI) ENUM("peer_link");
+    if ((unsigned)t->peer_topology > (unsigned)HWFIT_GPU_PEER_TOPOLOGY_MESH) ENUM("peer_topology");
+    if ((unsigned)t->cpu_vendor > (unsigned)HWFIT_CPU_ARM) ENUM("cpu_vendor");
+    if ((unsigned)t->nic_kind > (unsigned)HWFIT_NIC_TCP) ENUM("nic_kind");
+    if (!mode_ok(t->p2p)) ENUM("p2p");
+    if (!mode_ok(t->gpudirect_rdma)) ENUM("gpudirect_rdma");
+    if ((unsigned)t->socket_link_kind > (unsigned)HWFIT_LINK_UPI) ENUM("socket_link_kind");
+    if (t->gpus_per_node < 1 || t->gpus_per_node > MAXG) BAD("gpus_per_node", "must be in [1, 128]");
+    if (t->nodes < 1 || t->nodes > HWFIT_TOPOLOGY_MAX_NODES) BAD("nodes", "must be in [1, 65536]");
+    if (t->sockets < 1 || t->sockets > MAXS) BAD("sockets", "must be in [1, 8]");
+    if (t->gpus_per_node % t->sockets != 0)
+        BAD("sockets", "must divide the GPUs per node (gpus_per_node)");
     if (t->pcie_switches > 0 &&
         (t->gpus_per_node % t->pcie_switches != 0 || t->pcie_switches % t->sockets != 0))
-        return HWFIT_EDOM;
-    if (t->compute_capability > 1000) return HWFIT_EDOM;
-    if (!eff_ok(t->pcie_efficiency) || !eff_ok(t->shm_efficiency) ||
-        !eff_ok(t->host_memory_efficiency) || !eff_ok(t->socket_link_efficiency) ||
-        !eff_ok(t->peer_efficiency) || !eff_ok(t->nvls_efficiency) || !eff_ok(t->nic_efficiency))
-        return HWFIT_EDOM;
-    if (!hwfit__in_range(t->shm_step_latency_s, 0.0, 1.0) ||
-        !hwfit__in_range(t->net_overhead_s, 0.0, 1.0))
-        return HWFIT_EDOM;
-    if (!hwfit__in_range(t->host_memory_bytes_per_s, 1e6, 1e15)) return HWFIT_EDOM;
+        BAD("pcie_switches", "must divide the GPUs per node and be a multiple of the sockets");
+    if (t->compute_capability > 1000) BAD("compute_capability", "must be at most 1000");
+    if (!eff_ok(t->pcie_efficiency)) BAD("pcie_efficiency", EFF_RULE);
+    if (!eff_ok(t->shm_efficiency)) BAD("shm_efficiency", EFF_RULE);
+    if (!eff_ok(t->host_memory_efficiency)) BAD("host_memory_efficiency", EFF_RULE);
+    if (!eff_ok(t->socket_link_efficiency)) BAD("socket_link_efficiency", EFF_RULE);
+    if (!eff_ok(t->peer_efficiency)) BAD("peer_efficiency", EFF_RULE);
+    if (!eff_ok(t->nvls_efficiency)) BAD("nvls_efficiency", EFF_RULE);
+    if (!eff_ok(t->nic_efficiency)) BAD("nic_efficiency", EFF_RULE);
+    if (!hwfit__in_range(t->shm_step_latency_s, 0.0, 1.0))
+        BAD("shm_step_latency_s", "must be a number of seconds in [0, 1]");
+    if (!hwfit__in_range(t->net_overhead_s, 0.0, 1.0))
+        BAD("net_overhead_s", "must be a number of seconds in [0, 1]");
+    if (!hwfit__in_range(t->host_memory_bytes_per_s, 1e6, 1e15))
+        BAD("host_memory_bytes_per_s", "must be a number of bytes/s in [1e6, 1e15]");
+    /* Numbers used only with a peer link or across nodes are still checked always. */
+    if (!hwfit__in_range(t->peer_bytes_per_s, 0.0, 1e15))
+        BAD("peer_bytes_per_s", "must be a number of bytes/s in [0, 1e15]");
+    if (!hwfit__in_range(t->nic_bits_per_s, 0.0, 1e16))
+        BAD("nic_bits_per_s", "must be a number of bits/s in [0, 1e16]");
+    if (!hwfit__in_range(t->nic_mtu_bytes, 0.0, 1e6))
+        BAD("nic_mtu_bytes", "must be 0 (the transport's default) or a number of bytes");
     nt->G = t->gpus_per_node;
     nt->gps = t->gpus_per_node / t->sockets;
     nt->K = t->pcie_switches;
     nt->gpk = nt->K ? nt->G / nt->K : 0;
     int ok = 1;
+    if (t->gpu_pcie_gen < 1 || t->gpu_pcie_gen > 6) BAD("gpu_pcie_gen", "must be 1-6");
     nt->bgpu = line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->gpu_pcie_lanes, &ok) *
                t->pcie_efficiency;
+    if (!ok) BAD("gpu_pcie_lanes", "must be 1, 2, 4, 8 or 16 lanes");
     nt->bup = nt->K ? line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->switch_uplink_lanes, &ok) *
                           t->pcie_efficiency
                     : 0.0;
-    if (!ok) return HWFIT_EDOM;
+    if (!ok) BAD("switch_uplink_lanes", "must be 1, 2, 4, 8 or 16 lanes");
     if (t->sockets > 1) {
         if (t->socket_link_kind != HWFIT_LINK_XGMI && t->socket_link_kind != HWFIT_LINK_UPI)
-            return HWFIT_EDOM;
-        if (t->socket_links < 1 || t->socket_links > 8) return HWFIT_EDOM;
+            BAD("socket_link_kind", "must be HWFIT_LINK_XGMI or HWFIT_LINK_UPI");
+        if (t->socket_links < 1 || t->socket_links > 8) BAD("socket_links", "must be in [1, 8]");
         nt->sock_single = line_rate(t->socket_link_kind, t->socket_link_generation, 1, &ok) *
                           t->socket_link_efficiency;
-        if (!ok) return HWFIT_EDOM;
+        if (!ok) BAD("socket_link_generation", "must be 3 for xGMI or 1-3 for UPI");
         nt->sock_total = nt->sock_single * t->socket_links;
     }
     nt->mem = t->host_memory_bytes_per_s * t->host_memory_efficiency;
     if (t->peer_link != HWFIT_GPU_PEER_NONE) {
-        if (t->peer_topology == HWFIT_GPU_PEER_TOPOLOGY_NONE || t->peer_links < 1 ||
-            t->peer_domain_gpus < 2 || !hwfit__in_range(t->peer_bytes_per_s, 1e6, 1e15))
-            return HWFIT_EDOM;
+        if (t->peer_topology == HWFIT_GPU_PEER_TOPOLOGY_NONE)
+            BAD("peer_topology", "must be set when there is a peer link");
+        if (t->peer_links < 1) BAD("peer_links", "must be at least 1 with a peer link");
+        if (t->peer_domain_gpus < 2) BAD("peer_domain_gpus", "must be at least 2 with a peer link");
+        if (!hwfit__in_range(t->peer_bytes_per_s, 1e6, 1e15))
+            BAD("peer_bytes_per_s", "must be a number of bytes/s in [1e6, 1e15] with a peer link");
         nt->D = t->peer_domain_gpus < nt->G ? t->peer_domain_gpus : nt->G;
         nt->bpeer = t->peer_bytes_per_s * t->peer_efficiency;
     }
@@ -168,14 +190,14 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt) {
     return HWFIT_OK;
 }
 
-static hwfit_status nic_setup(net *nt) {
+static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
     const hwfit_topology *t = nt->t;
-    if (t->nics_per_node < 1 || t->nics_per_node > 64) return HWFIT_EDOM;
+    if (t->nics_per_node < 1 || t->nics_per_node > 64)
+        BAD("nics_per_node", "must be in [1, 64]: a communicator across nodes needs NICs");
     hwfit_link_in l;
     hwfit_link_out o;
     hwfit_link_init(&l);
     l.width = 1;
-    if (!hwfit__finite(t->nic_bits_per_s) || !hwfit__finite(t->nic_mtu_bytes)) return HWFIT_EDOM;
     l.payload_bytes = t->nic_mtu_bytes;
     if (t->nic_kind == HWFIT_NIC_INFINIBAND) {
         l.kind = HWFIT_LINK_INFINIBAND;
@@ -183,14 +205,22 @@ static hwfit_status nic_setup(net *nt) {
         else if (t->nic_bits_per_s == 200e9) l.generation = HWFIT_LINK_IB_HDR;
         else if (t->nic_bits_per_s == 400e9) l.generation = HWFIT_LINK_IB_NDR;
         else if (t->nic_bits_per_s == 800e9) l.generation = HWFIT_LINK_IB_XDR;
-        else return HWFIT_EDOM;
+        else BAD("nic_bits_per_s", "must be 100, 200, 400 or 800 Gb/s for InfiniBand");
     } else {
         l.kind = HWFIT_LINK_ETHERNET;
         l.port_bits_per_s = t->nic_bits_per_s;
         l.transport = t->nic_kind == HWFIT_NIC_TCP ? HWFIT_LINK_TRANSPORT_TCP
                                                    : HWFIT_LINK_TRANSPORT_ROCEV2;
     }
-    if (hwfit__link_rate(&l, &o, 0) != HWFIT_OK) return HWFIT_EDOM;
+    if (hwfit__link_rate(&l, &o, 0) != HWFIT_OK) {
+        hwfit_problem lp;
+        (void)hwfit_link_validate(&l, &lp);
+        if (strcmp(lp.field, "port_bits_per_s") == 0)
+            BAD("nic_bits_per_s", "must be an Ethernet speed: 10-800 Gb/s (10, 25, 40, 50, "
+                                  "100, 200, 400, 800)");
+        BAD("nic_mtu_bytes", "must be 0 (default) or an MTU the transport allows (IB/RoCE "
+                             "256-4096, TCP 576-9216)");
+    }
     nt->nic = o.payload_bytes_per_s * (double)t->nics_per_node * t->nic_efficiency;
     return HWFIT_OK;
 }
@@ -567,11 +597,8 @@ static double busbw_factor(hwfit_collective_op op, uint64_t n) {
     case HWFIT_COLLECTIVE_ALLGATHER:
     case HWFIT_COLLECTIVE_REDUCESCATTER:
     case HWFIT_COLLECTIVE_ALLTOALL: return (dn - 1.0) / dn;
-    case HWFIT_COLLECTIVE_BROADCAST:
-    case HWFIT_COLLECTIVE_REDUCE:
-    case HWFIT_COLLECTIVE_SENDRECV: return 1.0;
+    default: return 1.0; /* broadcast, reduce, send/receive (op is checked by the callers) */
     }
-    return 1.0;
 }
 
 /* Recursive doubling all-gather volumes (Bruck-style shifts when p is not a power of 2):
@@ -717,8 +744,10 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
         *lat = (base_lat[A_NVLS][proto] + hw_lat[HW_NVLINK][A_NVLS][proto]) * US;
         return HWFIT_OK;
     }
-    case HWFIT_COLLECTIVE_ALGO_HIERARCHICAL: {
-        if (op != HWFIT_COLLECTIVE_ALLREDUCE || c->n < 2 || c->q < 2) return HWFIT_EUNSUPPORTED;
+    default: { /* hierarchical; AUTO never gets here: the caller picks real algorithms */
+        if (a != HWFIT_COLLECTIVE_ALGO_HIERARCHICAL || op != HWFIT_COLLECTIVE_ALLREDUCE ||
+            c->n < 2 || c->q < 2)
+            return HWFIT_EUNSUPPORTED;
         comm local = {c->q, c->q, 1};
         /* reduce-scatter, then all-gather, inside the node */
         ADD_BW(x, bw, pat_ring(nt, &local, &x->ld, (q - 1.0) / q * s), 2.0);
@@ -727,10 +756,7 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
                2.0 * (n - 1.0) * step_inter(x, A_RING, proto);
         return HWFIT_OK;
     }
-    case HWFIT_COLLECTIVE_ALGO_AUTO:
-        break;
     }
-    return HWFIT_EUNSUPPORTED;
 }
 
 /* Time of one algorithm with one protocol. */
@@ -799,14 +825,12 @@ static int in_library(hwfit_collective_library lib, hwfit_collective_op op,
     case HWFIT_COLLECTIVE_REDUCESCATTER:
     case HWFIT_COLLECTIVE_BROADCAST:
     case HWFIT_COLLECTIVE_REDUCE: return a == HWFIT_COLLECTIVE_ALGO_RING;
-    case HWFIT_COLLECTIVE_ALLTOALL:
-    case HWFIT_COLLECTIVE_SENDRECV: return a == HWFIT_COLLECTIVE_ALGO_DIRECT;
+    default: return a == HWFIT_COLLECTIVE_ALGO_DIRECT; /* all-to-all, send/receive */
     }
-    return 0;
 }
 
 /* Validate the input, resolve the communicator and describe its intra-node hops. */
-static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x) {
+static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x, hwfit_problem *why) {
     /* x->ld is not cleared here: every pattern clears what it uses (loads_clear). */
     memset(&x->c, 0, sizeof x->c);
     x->in = in;
@@ -815,25 +839,34 @@ static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x) {
     x->p2p_used = 0;
     x->memo_algo = -1;
     x->bw_known = 0;
-    if ((unsigned)in->op > (unsigned)HWFIT_COLLECTIVE_SENDRECV ||
-        (unsigned)in->algorithm > (unsigned)HWFIT_COLLECTIVE_ALGO_HIERARCHICAL ||
-        (unsigned)in->protocol > (unsigned)HWFIT_COLLECTIVE_PROTO_SIMPLE ||
-        (unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY)
-        return HWFIT_EINVAL;
-    hwfit_status st = net_setup(&in->topology, &x->nt);
+    if ((unsigned)in->op > (unsigned)HWFIT_COLLECTIVE_SENDRECV)
+        return hwfit__why(why, HWFIT_EINVAL, "op", HWFIT__ENUM);
+    if ((unsigned)in->algorithm > (unsigned)HWFIT_COLLECTIVE_ALGO_HIERARCHICAL)
+        return hwfit__why(why, HWFIT_EINVAL, "algorithm", HWFIT__ENUM);
+    if ((unsigned)in->protocol > (unsigned)HWFIT_COLLECTIVE_PROTO_SIMPLE)
+        return hwfit__why(why, HWFIT_EINVAL, "protocol", HWFIT__ENUM);
+    if ((unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY)
+        return hwfit__why(why, HWFIT_EINVAL, "library", HWFIT__ENUM);
+    hwfit_status st = net_setup(&in->topology, &x->nt, why);
     if (st != HWFIT_OK) return st;
-    if (!hwfit__in_range(in->bytes, 0.0, 1e18)) return HWFIT_EDOM;
+    if (!hwfit__in_range(in->bytes, 0.0, 1e18))
+        return hwfit__why(why, HWFIT_EDOM, "bytes", "must be a number of bytes in [0, 1e18]");
     const hwfit_topology *t = &in->topology;
-    uint64_t total = t->gpus_per_node * t->nodes;
+    uint64_t total = t->gpus_per_node * t->nodes; /* <= 128 x 65536 */
     uint64_t p = in->ranks ? in->ranks : total;
     uint64_t q = in->ranks_per_node ? in->ranks_per_node : (p < t->gpus_per_node ? p : t->gpus_per_node);
-    if (p < 2 || p > total || q < 1 || q > t->gpus_per_node || p % q != 0 || p / q > t->nodes)
-        return HWFIT_EDOM;
+    if (p < 2 || p > total)
+        return hwfit__why(why, HWFIT_EDOM, "ranks",
+                          "must be at least 2 and at most the GPUs of the topology");
+    if (q > t->gpus_per_node || p % q != 0 || p / q > t->nodes)
+        return hwfit__why(why, HWFIT_EDOM, "ranks_per_node",
+                          "must divide ranks, be at most the GPUs per node, and leave at "
+                          "most the topology's nodes");
     x->c.p = p;
     x->c.q = q;
     x->c.n = p / q;
     if (x->c.n > 1) {
-        st = nic_setup(&x->nt);
+        st = nic_setup(&x->nt, why);
         if (st != HWFIT_OK) return st;
     }
     /* Intra-node ring hops: all NVLink? how many staged? */
@@ -851,10 +884,10 @@ static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x) {
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_collective_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out *out,
+                             hwfit_problem *why) {
     ctx x;
-    hwfit_status st = ctx_setup(in, &x);
+    hwfit_status st = ctx_setup(in, &x, why);
     if (st != HWFIT_OK) return st;
     static const hwfit_collective_algorithm algos[] = {
         HWFIT_COLLECTIVE_ALGO_RING, HWFIT_COLLECTIVE_ALGO_TREE, HWFIT_COLLECTIVE_ALGO_NVLS,
@@ -885,7 +918,11 @@ hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_coll
             }
         }
     }
-    if (!found) return HWFIT_EUNSUPPORTED;
+    if (!found)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED,
+                          in->algorithm != HWFIT_COLLECTIVE_ALGO_AUTO ? "algorithm" : "protocol",
+                          "does not exist for this operation and topology (NVLS needs one "
+                          "NVSwitch node, LL128 NVLink, hierarchical several nodes...)");
     hwfit_collective_out o;
     memset(&o, 0, sizeof o);
     o.time_s = best.time_s;
@@ -905,9 +942,21 @@ hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_coll
     o.gpudirect_rdma = x.c.n > 1 ? x.nt.gdr : 0;
     if (!hwfit__finite(o.time_s) || !hwfit__finite(o.algbw_bytes_per_s) ||
         !hwfit__finite(o.busbw_bytes_per_s))
-        return HWFIT_ERANGE;
+        return hwfit__why(why, HWFIT_ERANGE, "bytes", "give a time too large for a double");
     *out = o;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_collective_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return estimate(in, out, NULL);
+}
+
+hwfit_status hwfit_collective_validate(const hwfit_collective_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_collective_out scratch;
+    return estimate(in, &scratch, problem);
 }
 
 hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
@@ -1152,7 +1201,8 @@ static hwfit_status group_per_node(uint64_t g, uint64_t stride, uint64_t size, u
 
 /* One collective of a step on a group; zero bytes cost nothing. */
 static hwfit_status step_one(const hwfit_collective_step_in *in, hwfit_collective_op op,
-                             double bytes, uint64_t ranks, uint64_t rpn, hwfit_collective_out *o) {
+                             double bytes, uint64_t ranks, uint64_t rpn, hwfit_collective_out *o,
+                             hwfit_problem *why) {
     memset(o, 0, sizeof *o);
     if (bytes == 0.0 || ranks < 2) return HWFIT_OK;
     hwfit_collective_in c;
@@ -1163,32 +1213,46 @@ static hwfit_status step_one(const hwfit_collective_step_in *in, hwfit_collectiv
     c.ranks = ranks;
     c.ranks_per_node = rpn;
     c.library = in->library;
-    return hwfit_collective_estimate(&c, o);
+    return estimate(&c, o, why);
 }
 
-hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
-                                   hwfit_collective_step_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if ((unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY) return HWFIT_EINVAL;
-    if (in->tp < 1 || in->pp < 1 || in->dp < 1 || in->ep < 1 || in->zero_stage > 3 ||
-        in->micro_batches < 1)
-        return HWFIT_EDOM;
+#define STEP_BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, (field), (rule))
+#define BYTES_RULE "must be a number of bytes in [0, 1e18]"
+#define STRADDLE "makes a group that straddles nodes unevenly"
+#define COUNT_OVERFLOW "and the layers and micro-batches make more collectives than 64 bits count"
+
+static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_step_out *out,
+                         hwfit_problem *why) {
+    if ((unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY)
+        return hwfit__why(why, HWFIT_EINVAL, "library", HWFIT__ENUM);
+    if (in->tp < 1) STEP_BAD("tp", "must be at least 1");
+    if (in->pp < 1) STEP_BAD("pp", "must be at least 1");
+    if (in->dp < 1) STEP_BAD("dp", "must be at least 1");
+    if (in->ep < 1) STEP_BAD("ep", "must be at least 1");
+    if (in->zero_stage > 3) STEP_BAD("zero_stage", "must be 0, 1, 2 or 3");
+    if (in->micro_batches < 1) STEP_BAD("micro_batches", "must be at least 1");
     const double lim = 1e18;
-    if (!hwfit__in_range(in->tp_bytes, 0.0, lim) || !hwfit__in_range(in->grad_bytes, 0.0, lim) ||
-        !hwfit__in_range(in->param_bytes, 0.0, lim) || !hwfit__in_range(in->pp_bytes, 0.0, lim) ||
-        !hwfit__in_range(in->ep_bytes, 0.0, lim))
-        return HWFIT_EDOM;
+    if (!hwfit__in_range(in->tp_bytes, 0.0, lim)) STEP_BAD("tp_bytes", BYTES_RULE);
+    if (!hwfit__in_range(in->grad_bytes, 0.0, lim)) STEP_BAD("grad_bytes", BYTES_RULE);
+    if (!hwfit__in_range(in->param_bytes, 0.0, lim)) STEP_BAD("param_bytes", BYTES_RULE);
+    if (!hwfit__in_range(in->pp_bytes, 0.0, lim)) STEP_BAD("pp_bytes", BYTES_RULE);
+    if (!hwfit__in_range(in->ep_bytes, 0.0, lim)) STEP_BAD("ep_bytes", BYTES_RULE);
     net nt;
-    hwfit_status st = net_setup(&in->topology, &nt);
+    hwfit_status st = net_setup(&in->topology, &nt, why);
     if (st != HWFIT_OK) return st;
     uint64_t g = in->topology.gpus_per_node, gpus, tpdp;
-    if (!mul_u64(in->tp, in->dp, &tpdp) || !mul_u64(tpdp, in->pp, &gpus)) return HWFIT_ELAYOUT;
-    if (gpus > g * in->topology.nodes || in->dp % in->ep != 0) return HWFIT_ELAYOUT;
+    if (!mul_u64(in->tp, in->dp, &tpdp) || !mul_u64(tpdp, in->pp, &gpus) ||
+        gpus > g * in->topology.nodes)
+        return hwfit__why(why, HWFIT_ELAYOUT, "tp",
+                          "x dp x pp is more GPUs than the topology has");
+    if (in->dp % in->ep != 0) return hwfit__why(why, HWFIT_ELAYOUT, "ep", "must divide dp");
     uint64_t tp_rpn, dp_rpn, ep_rpn;
-    if ((st = group_per_node(g, 1, in->tp, &tp_rpn)) != HWFIT_OK ||
-        (st = group_per_node(g, in->tp, in->dp, &dp_rpn)) != HWFIT_OK ||
-        (st = group_per_node(g, in->tp, in->ep, &ep_rpn)) != HWFIT_OK)
-        return st;
+    if (group_per_node(g, 1, in->tp, &tp_rpn) != HWFIT_OK)
+        return hwfit__why(why, HWFIT_ELAYOUT, "tp", STRADDLE);
+    if (group_per_node(g, in->tp, in->dp, &dp_rpn) != HWFIT_OK)
+        return hwfit__why(why, HWFIT_ELAYOUT, "dp", STRADDLE);
+    if (group_per_node(g, in->tp, in->ep, &ep_rpn) != HWFIT_OK)
+        return hwfit__why(why, HWFIT_ELAYOUT, "ep", STRADDLE);
     uint64_t pp_rpn = tpdp >= g ? 1 : 2;
 
     hwfit_collective_step_out o;
@@ -1199,19 +1263,20 @@ hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
     if (in->tp > 1 && in->tp_bytes > 0.0) {
         if (!mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) ||
             !mul_u64(per_mb, m, &n))
-            return HWFIT_ERANGE;
+            return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         if (in->sequence_parallel) {
             hwfit_collective_out ag;
             if ((st = step_one(in, HWFIT_COLLECTIVE_REDUCESCATTER, in->tp_bytes, in->tp, tp_rpn,
-                               &o.tp)) != HWFIT_OK ||
+                               &o.tp, why)) != HWFIT_OK ||
                 (st = step_one(in, HWFIT_COLLECTIVE_ALLGATHER, in->tp_bytes, in->tp, tp_rpn,
-                               &ag)) != HWFIT_OK)
+                               &ag, why)) != HWFIT_OK)
                 return st;
             o.tp_s = (double)n * (o.tp.time_s + ag.time_s);
-            if (!mul_u64(n, 2, &o.tp_count)) return HWFIT_ERANGE;
+            if (!mul_u64(n, 2, &o.tp_count))
+                return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         } else {
             if ((st = step_one(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
-                               &o.tp)) != HWFIT_OK)
+                               &o.tp, why)) != HWFIT_OK)
                 return st;
             o.tp_s = (double)n * o.tp.time_s;
             o.tp_count = n;
@@ -1225,7 +1290,7 @@ hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
         if (in->grad_bytes > 0.0) {
             hwfit_collective_op op = in->zero_stage == 0 ? HWFIT_COLLECTIVE_ALLREDUCE
                                                          : HWFIT_COLLECTIVE_REDUCESCATTER;
-            if ((st = step_one(in, op, in->grad_bytes, in->dp, dp_rpn, &o.dp)) != HWFIT_OK)
+            if ((st = step_one(in, op, in->grad_bytes, in->dp, dp_rpn, &o.dp, why)) != HWFIT_OK)
                 return st;
             o.dp_count = in->zero_stage >= 2 ? m : 1;
             o.dp_s = (double)o.dp_count * o.dp.time_s;
@@ -1233,10 +1298,11 @@ hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
         if (in->zero_stage >= 1 && in->param_bytes > 0.0) {
             hwfit_collective_out ag;
             if ((st = step_one(in, HWFIT_COLLECTIVE_ALLGATHER, in->param_bytes, in->dp, dp_rpn,
-                               &ag)) != HWFIT_OK)
+                               &ag, why)) != HWFIT_OK)
                 return st;
             if (in->zero_stage == 3) {
-                if (!mul_u64(m, 2, &o.zero_count)) return HWFIT_ERANGE;
+                if (!mul_u64(m, 2, &o.zero_count))
+                    return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
             } else {
                 o.zero_count = 1;
             }
@@ -1246,23 +1312,39 @@ hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
     /* Pipeline: forward activations and backward gradients cross each stage boundary once
      * per micro-batch. */
     if (in->pp > 1 && in->pp_bytes > 0.0) {
-        if ((st = step_one(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp)) !=
+        if ((st = step_one(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp, why)) !=
             HWFIT_OK)
             return st;
-        if (!mul_u64(m, 2, &o.pp_count)) return HWFIT_ERANGE;
+        if (!mul_u64(m, 2, &o.pp_count))
+            return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
         o.pp_s = (double)o.pp_count * o.pp.time_s;
     }
     /* Experts: dispatch and combine all-to-alls, forward and backward, per MoE layer. */
     if (in->ep > 1 && in->ep_bytes > 0.0 && in->moe_layers_per_stage > 0) {
-        if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep)) !=
+        if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep, why)) !=
             HWFIT_OK)
             return st;
         if (!mul_u64(in->moe_layers_per_stage, 4, &per_mb) || !mul_u64(per_mb, m, &o.ep_count))
-            return HWFIT_ERANGE;
+            return hwfit__why(why, HWFIT_ERANGE, "moe_layers_per_stage", COUNT_OVERFLOW);
         o.ep_s = (double)o.ep_count * o.ep.time_s;
     }
     o.total_s = o.tp_s + o.dp_s + o.zero_s + o.pp_s + o.ep_s;
-    if (!hwfit__finite(o.total_s)) return HWFIT_ERANGE;
+    if (!hwfit__finite(o.total_s))
+        return hwfit__why(why, HWFIT_ERANGE, "micro_batches", "give a time too large for a double");
     *out = o;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
+                                   hwfit_collective_step_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return step(in, out, NULL);
+}
+
+hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,
+                                            hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_collective_step_out scratch;
+    return step(in, &scratch, problem);
 }

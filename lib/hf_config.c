@@ -381,11 +381,11 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         return fail_at(r, HWFIT_EPARSE, hwfit__json_get(r->obj, "num_experts_per_tok"),
                        "num_experts_per_tok %u exceeds the %u experts",
                        (unsigned)m->experts_per_token, (unsigned)m->experts);
-    hwfit_status st = hwfit_model_check(m);
+    hwfit_problem why;
+    hwfit_status st = hwfit_model_validate(m, &why);
     if (st != HWFIT_OK)
         return fail_at(r, st == HWFIT_ERANGE ? HWFIT_ERANGE : HWFIT_EPARSE, NULL,
-                       "the sizes describe no valid model (%s: %s)", hwfit_status_name(st),
-                       hwfit_status_str(st));
+                       "the sizes describe no valid model: %s %s", why.field, why.rule);
     return HWFIT_OK;
 }
 

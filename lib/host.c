@@ -55,15 +55,25 @@ static int lane_width_ok(uint64_t w) { return w >= 1u && w <= 64u; }
 
 #define MAX_BYTES 1e18
 
-static hwfit_status memory_part(const hwfit_host_in *in, hwfit_host_out *r) {
+#define TOGETHER "must be given with the other two of channels_per_socket, dimms and speed_mts"
+
+static hwfit_status memory_part(const hwfit_host_in *in, hwfit_host_out *r, hwfit_problem *why) {
     int given = (in->channels_per_socket > 0u) + (in->dimms > 0u) + (in->speed_mts > 0.0);
     if (given == 0) return HWFIT_OK;
-    if (given != 3) return HWFIT_EDOM; /* channels, DIMMs and speed go together */
-    if (!hwfit__in_range(in->speed_mts, 0.0, 1e5) ||
-        !hwfit__in_range(in->speed_2dpc_mts, 0.0, in->speed_mts))
-        return HWFIT_EDOM;
+    if (given != 3) { /* channels, DIMMs and speed go together */
+        const char *missing = in->channels_per_socket == 0u ? "channels_per_socket"
+                              : in->dimms == 0u            ? "dimms"
+                                                           : "speed_mts";
+        return hwfit__why(why, HWFIT_EDOM, missing, TOGETHER);
+    }
+    if (!hwfit__in_range(in->speed_2dpc_mts, 0.0, in->speed_mts))
+        return hwfit__why(why, HWFIT_EDOM, "speed_2dpc_mts",
+                          "must be a number in [0, speed_mts] (0 = unknown)");
+    /* sockets <= 8 and channels_per_socket < 2^61 cannot overflow a uint64; larger counts
+     * can, and give ERANGE. */
     uint64_t channels;
-    if (!mul_u64(in->sockets, in->channels_per_socket, &channels)) return HWFIT_ERANGE;
+    if (!mul_u64(in->sockets, in->channels_per_socket, &channels))
+        return hwfit__why(why, HWFIT_ERANGE, "channels_per_socket", "overflows a 64-bit count");
     r->memory_evaluated = 1;
     r->channels = channels;
     r->populated_channels = in->dimms < channels ? in->dimms : channels;
@@ -94,22 +104,32 @@ static hwfit_status memory_part(const hwfit_host_in *in, hwfit_host_out *r) {
     return HWFIT_OK;
 }
 
-static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r) {
+#define LANES_OVERFLOW "make a lane count that overflows 64 bits"
+
+static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r, hwfit_problem *why) {
     if (in->lanes_per_socket == 0u) return HWFIT_OK;
     uint64_t total, links = 0, gpu, gpu_bif, nvme, nic, direct, bif;
-    if (!mul_u64(in->sockets, in->lanes_per_socket, &total)) return HWFIT_ERANGE;
+    if (!mul_u64(in->sockets, in->lanes_per_socket, &total))
+        return hwfit__why(why, HWFIT_ERANGE, "lanes_per_socket", LANES_OVERFLOW);
     if (in->sockets >= 2u) {
         uint64_t per_socket;
-        if (!mul_u64(in->socket_links, in->socket_link_lanes, &per_socket)) return HWFIT_ERANGE;
-        if (per_socket > in->lanes_per_socket) return HWFIT_EDOM;
+        if (!mul_u64(in->socket_links, in->socket_link_lanes, &per_socket) ||
+            per_socket > in->lanes_per_socket)
+            return hwfit__why(why, HWFIT_EDOM, "socket_links",
+                              "take more lanes than a socket has (lanes_per_socket)");
         links = per_socket * in->sockets; /* <= total: cannot overflow */
     }
     if (!mul_u64(in->gpus, in->gpu_lanes, &gpu) ||
-        !mul_u64(in->gpus, in->gpu_bifurcated_lanes, &gpu_bif) ||
-        !mul_u64(in->nvme, in->nvme_lanes, &nvme) || !mul_u64(in->nics, in->nic_lanes, &nic) ||
-        !add_u64(nvme, nic, &direct) || !add_u64(direct, in->other_lanes, &direct) ||
+        !mul_u64(in->gpus, in->gpu_bifurcated_lanes, &gpu_bif))
+        return hwfit__why(why, HWFIT_ERANGE, "gpus", LANES_OVERFLOW);
+    if (!mul_u64(in->nvme, in->nvme_lanes, &nvme))
+        return hwfit__why(why, HWFIT_ERANGE, "nvme", LANES_OVERFLOW);
+    if (!mul_u64(in->nics, in->nic_lanes, &nic))
+        return hwfit__why(why, HWFIT_ERANGE, "nics", LANES_OVERFLOW);
+    if (!add_u64(nvme, nic, &direct) || !add_u64(direct, in->other_lanes, &direct) ||
         !add_u64(direct, gpu_bif, &bif) || !add_u64(direct, gpu, &direct))
-        return HWFIT_ERANGE;
+        return hwfit__why(why, HWFIT_ERANGE, "other_lanes",
+                          "and the devices' lanes add up to more than 64 bits hold");
     r->lanes_evaluated = 1;
     r->pcie_lanes_total = total;
     r->socket_link_lanes_used = links;
@@ -132,7 +152,7 @@ static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r) {
         if (!mul_u64(in->switches, in->switch_upstream_lanes, &upstream) ||
             !add_u64(upstream, direct - behind, &switched) ||
             !mul_u64(in->switches, in->switch_downstream_lanes, &downstream))
-            return HWFIT_ERANGE;
+            return hwfit__why(why, HWFIT_ERANGE, "switches", LANES_OVERFLOW);
         r->pcie_lanes_needed_switched = switched;
         r->switch_device_lanes = behind;
         r->switch_oversubscription = (double)behind / (double)upstream;
@@ -142,20 +162,34 @@ static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r) {
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if (in->sockets < 1u || in->sockets > 8u ||
-        !hwfit__in_range(in->cores_per_gpu_rule, 0.0, 1e4) ||
-        !hwfit__in_range(in->ram_bytes, 0.0, MAX_BYTES) ||
-        !hwfit__in_range(in->vram_bytes, 0.0, MAX_BYTES) ||
-        !hwfit__in_range(in->ram_to_vram_rule, 0.0, 100.0) ||
-        !hwfit__in_range(in->speed_mts, 0.0, 1e5) || in->max_dimms_per_channel < 1u ||
-        in->max_dimms_per_channel > 4u || in->channel_width_bytes < 1u ||
-        in->channel_width_bytes > 64u || !lane_width_ok(in->socket_link_lanes) ||
-        !lane_width_ok(in->gpu_lanes) || !lane_width_ok(in->gpu_bifurcated_lanes) ||
-        !lane_width_ok(in->nvme_lanes) || !lane_width_ok(in->nic_lanes) ||
-        !lane_width_ok(in->switch_upstream_lanes))
-        return HWFIT_EDOM;
+#define NEED(ok, field, rule) \
+    do { \
+        if (!(ok)) return hwfit__why(why, HWFIT_EDOM, (field), (rule)); \
+    } while (0)
+#define LANE_RULE "must be a lane count in [1, 64]"
+
+static hwfit_status host(const hwfit_host_in *in, hwfit_host_out *out, hwfit_problem *why) {
+    NEED(in->sockets >= 1u && in->sockets <= 8u, "sockets", "must be a count in [1, 8]");
+    NEED(hwfit__in_range(in->cores_per_gpu_rule, 0.0, 1e4), "cores_per_gpu_rule",
+         "must be a number in [0, 1e4]");
+    NEED(hwfit__in_range(in->ram_bytes, 0.0, MAX_BYTES), "ram_bytes",
+         "must be a number of bytes in [0, 1e18] (0 = unset)");
+    NEED(hwfit__in_range(in->vram_bytes, 0.0, MAX_BYTES), "vram_bytes",
+         "must be a number of bytes in [0, 1e18] (0 = unset)");
+    NEED(hwfit__in_range(in->ram_to_vram_rule, 0.0, 100.0), "ram_to_vram_rule",
+         "must be a number in [0, 100]");
+    NEED(hwfit__in_range(in->speed_mts, 0.0, 1e5), "speed_mts",
+         "must be a number of MT/s in [0, 1e5] (0 = unset)");
+    NEED(in->max_dimms_per_channel >= 1u && in->max_dimms_per_channel <= 4u,
+         "max_dimms_per_channel", "must be a count in [1, 4]");
+    NEED(in->channel_width_bytes >= 1u && in->channel_width_bytes <= 64u, "channel_width_bytes",
+         "must be a number of bytes in [1, 64]");
+    NEED(lane_width_ok(in->socket_link_lanes), "socket_link_lanes", LANE_RULE);
+    NEED(lane_width_ok(in->gpu_lanes), "gpu_lanes", LANE_RULE);
+    NEED(lane_width_ok(in->gpu_bifurcated_lanes), "gpu_bifurcated_lanes", LANE_RULE);
+    NEED(lane_width_ok(in->nvme_lanes), "nvme_lanes", LANE_RULE);
+    NEED(lane_width_ok(in->nic_lanes), "nic_lanes", LANE_RULE);
+    NEED(lane_width_ok(in->switch_upstream_lanes), "switch_upstream_lanes", LANE_RULE);
     hwfit_host_out r;
     memset(&r, 0, sizeof r);
 
@@ -168,13 +202,27 @@ hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out) {
     if (in->ram_bytes > 0.0 && in->vram_bytes > 0.0) {
         r.ram_evaluated = 1;
         r.ram_to_vram = in->ram_bytes / in->vram_bytes;
+        if (!hwfit__finite(r.ram_to_vram))
+            return hwfit__why(why, HWFIT_ERANGE, "vram_bytes", HWFIT__OVERFLOW);
         r.ram_needed_bytes = in->ram_to_vram_rule * in->vram_bytes;
         r.meets_ram_rule = in->ram_bytes >= r.ram_needed_bytes;
     }
-    hwfit_status st = memory_part(in, &r);
+    hwfit_status st = memory_part(in, &r, why);
     if (st != HWFIT_OK) return st;
-    st = lanes_part(in, &r);
+    st = lanes_part(in, &r, why);
     if (st != HWFIT_OK) return st;
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return host(in, out, NULL);
+}
+
+hwfit_status hwfit_host_validate(const hwfit_host_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_host_out scratch;
+    return host(in, &scratch, problem);
 }

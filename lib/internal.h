@@ -29,6 +29,35 @@ static inline int hwfit__in_range(double x, double lo, double hi) {
 /* 1 when x is finite. Written without isfinite() so it works the same everywhere. */
 static inline int hwfit__finite(double x) { return x == x && x - x == 0.0; }
 
+/* 1 when all n doubles are finite. Calculations check their results with it before they
+ * return them: an input that need only be positive can be so small (1e-300) that a
+ * quotient overflows, and HWFIT_OK promises finite results. */
+static inline int hwfit__all_finite(const double *x, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!hwfit__finite(x[i])) return 0;
+    return 1;
+}
+
+/* Rule of the HWFIT_ERANGE those checks return. */
+#define HWFIT__OVERFLOW "makes a result overflow a double (a value too close to 0)"
+
+/* ---- why an input was refused (hwfit_problem) ----------------------------------------
+ *
+ * Calculations are written once, as a static function taking a `hwfit_problem *why` that
+ * may be NULL; every refusal goes through hwfit__why, which records the first problem and
+ * returns the status. The public calculation passes NULL, its _validate companion a
+ * report, so both return the same status for the same inputs. Strings must be static. */
+hwfit_status hwfit__why(hwfit_problem *problem, hwfit_status status, const char *field,
+                        const char *rule);
+/* The same for element `index` of an array field. */
+hwfit_status hwfit__why_at(hwfit_problem *problem, hwfit_status status, const char *field,
+                           size_t index, const char *rule);
+
+/* Rules shared by many fields (one wording everywhere). */
+#define HWFIT__NULL "is NULL"
+#define HWFIT__NOT_FINITE "is NaN or infinite"
+#define HWFIT__ENUM "is not a value of its enum"
+
 /* ---- numbers ------------------------------------------------------------------------ */
 
 /* s[0..n) as the nearest double: an optional sign, digits with an optional '.', and an

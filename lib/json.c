@@ -959,11 +959,10 @@ static void describe_value(char *buf, size_t size, const hwfit__json_value *v) {
     case HWFIT__JSON_ARRAY:
         snprintf(buf, size, "an array");
         return;
-    case HWFIT__JSON_OBJECT:
+    default: /* HWFIT__JSON_OBJECT */
         snprintf(buf, size, "an object");
         return;
     }
-    snprintf(buf, size, "?");
 }
 
 static hwfit_status bad_call(const hwfit__json_ctx *ctx) {
@@ -1143,10 +1142,9 @@ static const char *quantity_example(hwfit_unit unit) {
         return "a number of seconds or a time such as \"250ms\" or \"2h\"";
     case HWFIT_UNIT_FLOP_PER_S:
         return "a number of FLOP/s or a rate such as \"989TFLOPS\"";
-    case HWFIT_UNIT_FLOP:
+    default: /* HWFIT_UNIT_FLOP (units are checked by the callers) */
         return "a number of FLOP or a count such as \"6PFLOP\"";
     }
-    return "a quantity";
 }
 
 static const char *base_unit(hwfit_unit unit) {
@@ -1165,10 +1163,9 @@ static const char *base_unit(hwfit_unit unit) {
         return "s";
     case HWFIT_UNIT_FLOP_PER_S:
         return "FLOP/s";
-    case HWFIT_UNIT_FLOP:
+    default: /* HWFIT_UNIT_FLOP */
         return "FLOP";
     }
-    return "";
 }
 
 hwfit_status hwfit__json_read_quantity(const hwfit__json_ctx *ctx,

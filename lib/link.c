@@ -5,6 +5,7 @@
  * Sources are cited at each table and in docs/formulas.md (## link).
  */
 #include <ctype.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,11 +144,10 @@ const char *hwfit_link_kind_name(hwfit_link_kind kind) {
 
 /* Payload size from the input (0 = default), checked against [lo, hi]. */
 static hwfit_status payload_of(const hwfit_link_in *in, double def, double lo, double hi,
-                               double *payload) {
+                               const char *rule, double *payload, hwfit_problem *why) {
     double p = in->payload_bytes;
-    if (!hwfit__finite(p)) return HWFIT_EDOM;
     if (p == 0.0) p = def;
-    if (!hwfit__in_range(p, lo, hi)) return HWFIT_EDOM;
+    if (!hwfit__in_range(p, lo, hi)) return hwfit__why(why, HWFIT_EDOM, "payload_bytes", rule);
     *payload = p;
     return HWFIT_OK;
 }
@@ -163,26 +163,36 @@ static void port_prefix(char *buf, size_t size, uint32_t width) {
     else buf[0] = '\0';
 }
 
-hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    return hwfit__link_rate(in, out, 1);
-}
+#define BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, (field), (rule))
 
 /* The rates, and the name when `named` (collective.c needs rates only, many times a
- * call: formatting the name would cost more than the arithmetic). */
-hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int named) {
+ * call: formatting the name would cost more than the arithmetic). Every refusal is
+ * reported through `why` (NULL from the calculations). */
+static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named,
+                         hwfit_problem *why) {
     hwfit_link_out r;
     memset(&r, 0, sizeof r);
     double payload = 0.0, overhead = 0.0, flit = 1.0;
-    double lanes_total; /* lanes across the whole width */
+    double lanes_total = 0.0; /* lanes across the whole width */
     char prefix[16];
+    /* Every number is checked, also those the kind ignores: garbage in an unused field is
+     * a caller's bug all the same. */
+    if ((unsigned)in->kind > (unsigned)HWFIT_LINK_UPI)
+        return hwfit__why(why, HWFIT_EINVAL, "kind", HWFIT__ENUM);
+    if (!hwfit__in_range(in->port_bits_per_s, 0.0, DBL_MAX))
+        BAD("port_bits_per_s", "must be a finite number of bits/s, >= 0");
+    if (!hwfit__in_range(in->payload_bytes, 0.0, DBL_MAX))
+        BAD("payload_bytes", "must be 0 (the kind's default) or a finite number of bytes");
     switch (in->kind) {
     case HWFIT_LINK_PCIE: {
         uint32_t w = in->width;
-        if (in->generation < 1 || in->generation > 6) return HWFIT_EDOM;
-        if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16) return HWFIT_EDOM;
+        if (in->generation < 1 || in->generation > 6) BAD("generation", "must be 1-6 for PCIe");
+        if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+            BAD("width", "must be 1, 2, 4, 8 or 16 lanes for PCIe");
         const pcie_gen *g = &pcie_gens[in->generation - 1];
-        hwfit_status st = payload_of(in, 256.0, 128.0, 4096.0, &payload);
+        hwfit_status st = payload_of(in, 256.0, 128.0, 4096.0,
+                                     "must be 0 (default) or a PCIe max payload of 128-4096 B",
+                                     &payload, why);
         if (st != HWFIT_OK) return st;
         r.lanes = w;
         r.lane_raw_bits_per_s = g->gt_per_s;
@@ -194,10 +204,12 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
         break;
     }
     case HWFIT_LINK_NVLINK: {
-        if (in->generation < 1 || in->generation > 5) return HWFIT_EDOM;
-        if (in->width < 1 || in->width > 18) return HWFIT_EDOM;
+        if (in->generation < 1 || in->generation > 5) BAD("generation", "must be 1-5 for NVLink");
+        if (in->width < 1 || in->width > 18) BAD("width", "must be 1-18 links for NVLink");
         const nvlink_gen *g = &nvlink_gens[in->generation - 1];
-        hwfit_status st = payload_of(in, 128.0, 32.0, 256.0, &payload);
+        hwfit_status st = payload_of(in, 128.0, 32.0, 256.0,
+                                     "must be 0 (default) or an NVLink write of 32-256 B",
+                                     &payload, why);
         if (st != HWFIT_OK) return st;
         r.lanes = g->lanes;
         r.lane_raw_bits_per_s = g->lane_bits_per_s;
@@ -211,10 +223,12 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
     }
     case HWFIT_LINK_INFINIBAND: {
         if (in->generation < HWFIT_LINK_IB_EDR || in->generation > HWFIT_LINK_IB_XDR)
-            return HWFIT_EDOM;
-        if (in->width < 1 || in->width > 64) return HWFIT_EDOM;
+            BAD("generation", "must be an InfiniBand speed: 1 (EDR) to 4 (XDR)");
+        if (in->width < 1 || in->width > 64) BAD("width", "must be 1-64 ports");
         const ib_speed *s = &ib_speeds[in->generation - HWFIT_LINK_IB_EDR];
-        hwfit_status st = payload_of(in, 4096.0, 256.0, 4096.0, &payload);
+        hwfit_status st = payload_of(in, 4096.0, 256.0, 4096.0,
+                                     "must be 0 (default) or a path MTU of 256-4096 B",
+                                     &payload, why);
         if (st != HWFIT_OK) return st;
         r.lanes = 4;
         r.lane_raw_bits_per_s = s->lane_bits_per_s;
@@ -228,18 +242,23 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
         break;
     }
     case HWFIT_LINK_ETHERNET: {
-        if ((unsigned)in->transport > (unsigned)HWFIT_LINK_TRANSPORT_TCP) return HWFIT_EINVAL;
-        if (!hwfit__finite(in->port_bits_per_s)) return HWFIT_EDOM;
+        if ((unsigned)in->transport > (unsigned)HWFIT_LINK_TRANSPORT_TCP)
+            return hwfit__why(why, HWFIT_EINVAL, "transport", HWFIT__ENUM);
         const eth_speed *s = eth_lookup(in->port_bits_per_s);
-        if (s == NULL) return HWFIT_EDOM;
-        if (in->width < 1 || in->width > 64) return HWFIT_EDOM;
+        if (s == NULL)
+            BAD("port_bits_per_s", "must be an Ethernet speed: 10, 25, 40, 50, 100, 200, 400 "
+                                   "or 800 Gb/s");
+        if (in->width < 1 || in->width > 64) BAD("width", "must be 1-64 ports");
         hwfit_status st;
         if (in->transport == HWFIT_LINK_TRANSPORT_ROCEV2) {
-            st = payload_of(in, 4096.0, 256.0, 4096.0, &payload);
+            st = payload_of(in, 4096.0, 256.0, 4096.0,
+                            "must be 0 (default) or a RoCE path MTU of 256-4096 B", &payload,
+                            why);
             overhead = ROCE_OVERHEAD_BYTES;
         } else {
             double mtu = 0.0;
-            st = payload_of(in, 1500.0, 576.0, 9216.0, &mtu);
+            st = payload_of(in, 1500.0, 576.0, 9216.0,
+                            "must be 0 (default) or an Ethernet MTU of 576-9216 B", &mtu, why);
             payload = mtu - TCP_IP_HEADER_BYTES;
             overhead = TCP_IP_HEADER_BYTES + ETH_FRAMING_BYTES;
         }
@@ -256,8 +275,8 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
         break;
     }
     case HWFIT_LINK_XGMI: {
-        if (in->generation != 3) return HWFIT_EDOM;
-        if (in->width < 1 || in->width > 8) return HWFIT_EDOM;
+        if (in->generation != 3) BAD("generation", "must be 3 for xGMI");
+        if (in->width < 1 || in->width > 8) BAD("width", "must be 1-8 links");
         r.lanes = 16;
         r.lane_raw_bits_per_s = 32e9;
         r.encoding_efficiency = 1.0;
@@ -268,8 +287,8 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
         break;
     }
     case HWFIT_LINK_UPI: {
-        if (in->generation < 1 || in->generation > 3) return HWFIT_EDOM;
-        if (in->width < 1 || in->width > 8) return HWFIT_EDOM;
+        if (in->generation < 1 || in->generation > 3) BAD("generation", "must be 1-3 for UPI");
+        if (in->width < 1 || in->width > 8) BAD("width", "must be 1-8 links");
         r.lanes = 20;
         r.lane_raw_bits_per_s = upi_gt_per_s[in->generation - 1];
         r.encoding_efficiency = 16.0 / 20.0; /* 2 bytes per transfer on 20 lanes */
@@ -279,8 +298,6 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
                      (unsigned)in->width);
         break;
     }
-    default:
-        return HWFIT_EINVAL;
     }
     r.line_bytes_per_s =
         lanes_total * r.lane_raw_bits_per_s * r.encoding_efficiency / HWFIT_BITS_PER_BYTE;
@@ -298,6 +315,22 @@ hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int 
     r.payload_bytes_per_s_bidir = 2.0 * r.payload_bytes_per_s;
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return rate(in, out, 1, NULL);
+}
+
+hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int named) {
+    return rate(in, out, named, NULL);
+}
+
+hwfit_status hwfit_link_validate(const hwfit_link_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_link_out scratch;
+    return rate(in, &scratch, 1, problem);
 }
 
 /* ---- parsing ------------------------------------------------------------------------- */

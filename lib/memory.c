@@ -38,16 +38,6 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->head = 1;
 }
 
-/* Bytes per element of a plain (unblocked, unquantized) format, or EDOM. */
-static hwfit_status plain_bytes(hwfit_dtype d, uint64_t *bytes) {
-    hwfit__dtype_block info; /* hwfit_dtype_describe's layout fields, without the strings */
-    hwfit_status st = hwfit__dtype_block_of(d, &info);
-    if (st != HWFIT_OK) return st;
-    if (info.quantized || info.elements != 1 || info.bits % 8 != 0) return HWFIT_EDOM;
-    *bytes = info.bits / 8;
-    return HWFIT_OK;
-}
-
 static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 
 /* ---- weights and adapters of one layer kind --------------------------------------------------- */
@@ -180,40 +170,52 @@ typedef struct act_ctx {
     uint64_t t;       /* tensor-parallel ranks */
 } act_ctx;
 
+/* Products and sums that remember an overflow: each activation figure is a chain of them,
+ * checked once at its end (HWFIT_ERANGE). A wrapped value is never used: on overflow the
+ * chain's result is discarded. */
+static uint64_t mul_c(uint64_t a, uint64_t b, int *overflow) {
+    uint64_t r = 0;
+    if (hwfit__mul_u64(a, b, &r) != HWFIT_OK) *overflow = 1;
+    return r;
+}
+
+static uint64_t add_c(uint64_t a, uint64_t b, int *overflow) {
+    uint64_t r = 0;
+    if (hwfit__add_u64(a, b, &r) != HWFIT_OK) *overflow = 1;
+    return r;
+}
+
 /* Widths (values per token) of the attention tensors the backward pass keeps: Korthikanti
  * et al. 2022 section 4.1 count Q and K (inputs of QK^T), V and the attention output (input of
  * the output projection); with GQA K and V are k heads wide. For MLA the same accounting
  * applies to its tensors: the q and kv latents (inputs of q_b and kv_b, and of their norms),
- * the up-projected per-head Q, K, V, and the attention output. */
-static hwfit_status attention_width(const act_ctx *c, uint64_t *w) {
+ * the up-projected per-head Q, K, V, and the attention output. Bounded by the model's
+ * limits (heads and head dimensions below 2^25, or a x d <= hidden): below 2^53. */
+static uint64_t attention_width(const act_ctx *c) {
     const hwfit_model *m = c->m;
-    uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim, r = 0;
+    uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
     if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
         uint64_t k = m->kv_heads;
-        r = a * d + k * d + k * dv + a * dv;
-    } else {
-        r = 2 * (uint64_t)m->q_lora_rank + 2 * (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim +
-            2 * a * d + 2 * a * dv;
+        return a * d + k * d + k * dv + a * dv;
     }
-    *w = r; /* bounded by model_dims: no overflow */
-    return HWFIT_OK;
+    return 2 * (uint64_t)m->q_lora_rank + 2 * (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim +
+           2 * a * d + 2 * a * dv;
 }
 
 /* MLP tensors kept per token: a plain GeLU MLP keeps the GeLU input and the second linear's
  * input (2F, Korthikanti's 8sbh + 8sbh for F = 4h, 2-byte values); a gated MLP keeps gate and
  * up outputs (a fused SwiGLU saves its input) and the down projection's input (3F). A MoE
  * layer counts as an MLP of the widths a token passes through: K routed experts and the
- * shared ones; dispatch buffers and router logits are not counted. */
-static hwfit_status mlp_width(const act_ctx *c, int moe, uint64_t *w) {
+ * shared ones; dispatch buffers and router logits are not counted. Cannot overflow: the
+ * layer's 2 or 3 matrices of h x F values per expert are part of a parameter count that
+ * fits 64 bits (hwfit_model_params succeeded), and h >= 1, E >= K. */
+static uint64_t mlp_width(const act_ctx *c, int moe) {
     const hwfit_model *m = c->m;
     uint64_t f = m->intermediate;
-    if (moe) {
-        f = 0;
-        if (hwfit__mac_u64(&f, m->experts_per_token, m->expert_intermediate) != HWFIT_OK ||
-            hwfit__mac_u64(&f, m->shared_experts, m->shared_expert_intermediate) != HWFIT_OK)
-            return HWFIT_ERANGE;
-    }
-    return hwfit__mul_u64(f, m->mlp == HWFIT_MODEL_MLP_GATED ? 3 : 2, w);
+    if (moe)
+        f = (uint64_t)m->experts_per_token * m->expert_intermediate +
+            (uint64_t)m->shared_experts * m->shared_expert_intermediate;
+    return f * (m->mlp == HWFIT_MODEL_MLP_GATED ? 3u : 2u);
 }
 
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
@@ -228,30 +230,25 @@ static hwfit_status mlp_width(const act_ctx *c, int moe, uint64_t *w) {
 static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint64_t *bytes) {
     const hwfit_memory_in *in = c->in;
     const hwfit_model *m = c->m;
-    uint64_t sb, sbh, attn_w, mlp_w, rep = 0, shard = 0, scores = 0;
-    hwfit_status st;
-    if (hwfit__mul_u64(in->context, in->micro_batch, &sb) != HWFIT_OK ||
-        hwfit__mul_u64(sb, m->hidden, &sbh) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    if ((st = attention_width(c, &attn_w)) != HWFIT_OK || (st = mlp_width(c, moe, &mlp_w)) != HWFIT_OK)
-        return st;
-    if (hwfit__mac_u64(&rep, sbh, c->a_bytes * (m->norms_per_layer + 2)) != HWFIT_OK ||
-        (in->dropout && hwfit__mac_u64(&rep, sbh, 2) != HWFIT_OK))
-        return HWFIT_ERANGE;
-    uint64_t widths;
-    if (hwfit__add_u64(attn_w, mlp_w, &widths) != HWFIT_OK ||
-        hwfit__mul_u64(widths, c->a_bytes, &widths) != HWFIT_OK ||
-        hwfit__mul_u64(sb, widths, &shard) != HWFIT_OK)
-        return HWFIT_ERANGE;
+    int overflow = 0;
+    uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
+    uint64_t sbh = mul_c(sb, m->hidden, &overflow);
+    /* norms_per_layer <= 16 and a_bytes <= 4: the factor is small. */
+    uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + 2u) + (in->dropout ? 2u : 0u),
+                         &overflow);
+    uint64_t widths = mul_c(attention_width(c) + mlp_width(c, moe), c->a_bytes, &overflow);
+    uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
     if (with_scores && !in->flash_attention) {
         uint64_t per = c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
-        if (hwfit__mul_u64(in->context, sb, &scores) != HWFIT_OK ||
-            hwfit__mul_u64(scores, m->heads, &scores) != HWFIT_OK ||
-            hwfit__mul_u64(scores, per, &scores) != HWFIT_OK)
-            return HWFIT_ERANGE;
+        scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
+                       &overflow);
     }
     uint64_t r = in->sequence_parallel ? ceil_div(rep, c->t) : rep;
-    return hwfit__add_u64(r, ceil_div(shard, c->t) + ceil_div(scores, c->t), bytes);
+    uint64_t total = add_c(r, add_c(ceil_div(shard, c->t), ceil_div(scores, c->t), &overflow),
+                           &overflow);
+    if (overflow) return HWFIT_ERANGE;
+    *bytes = total;
+    return HWFIT_OK;
 }
 
 /* Inference workspace of one layer for c tokens in flight: the residual stream and the norm
@@ -261,55 +258,100 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
 static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint64_t *bytes) {
     const hwfit_memory_in *in = c->in;
     const hwfit_model *m = c->m;
-    uint64_t attn_w, mlp_w, rep, shard, scores = 0;
-    hwfit_status st;
-    if ((st = attention_width(c, &attn_w)) != HWFIT_OK || (st = mlp_width(c, moe, &mlp_w)) != HWFIT_OK)
-        return st;
+    int overflow = 0;
+    uint64_t attn_w = attention_width(c), mlp_w = mlp_width(c, moe);
     uint64_t w = attn_w > mlp_w ? attn_w : mlp_w;
-    if (hwfit__mul_u64(tokens, 2 * m->hidden * c->a_bytes, &rep) != HWFIT_OK ||
-        hwfit__mul_u64(tokens, w, &shard) != HWFIT_OK ||
-        hwfit__mul_u64(shard, c->a_bytes, &shard) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    if (!in->flash_attention &&
-        (hwfit__mul_u64(tokens, in->context, &scores) != HWFIT_OK ||
-         hwfit__mul_u64(scores, (uint64_t)m->heads * c->a_bytes, &scores) != HWFIT_OK))
-        return HWFIT_ERANGE;
-    return hwfit__add_u64(rep, ceil_div(shard, c->t) + ceil_div(scores, c->t), bytes);
+    /* hidden <= 2^40 and a_bytes <= 4: 2 x hidden x a_bytes fits. */
+    uint64_t rep = mul_c(tokens, 2 * m->hidden * c->a_bytes, &overflow);
+    uint64_t shard = mul_c(mul_c(tokens, w, &overflow), c->a_bytes, &overflow), scores = 0;
+    if (!in->flash_attention)
+        scores = mul_c(mul_c(tokens, in->context, &overflow), (uint64_t)m->heads * c->a_bytes,
+                       &overflow);
+    uint64_t total = add_c(rep, add_c(ceil_div(shard, c->t), ceil_div(scores, c->t), &overflow),
+                           &overflow);
+    if (overflow) return HWFIT_ERANGE;
+    *bytes = total;
+    return HWFIT_OK;
 }
 
 /* ---- the estimate ------------------------------------------------------------------------------- */
 
-static hwfit_status check_inputs(const hwfit_memory_in *in) {
-    if ((unsigned)in->mode > (unsigned)HWFIT_MEMORY_QLORA ||
-        (unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD ||
-        (unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
-        return HWFIT_EINVAL;
-    if (in->batch == 0 || in->context == 0 || in->micro_batch == 0 || in->tensor_parallel == 0)
-        return HWFIT_EDOM;
-    if (!hwfit__in_range(in->overhead_bytes, 0.0, 9007199254740992.0)) return HWFIT_EDOM;
+/* A format input: known and a valid group (hwfit_dtype_describe's statuses). */
+static hwfit_status check_block(hwfit_dtype d, const char *field, hwfit__dtype_block *block,
+                                hwfit_problem *why) {
+    hwfit_status st = hwfit__dtype_block_of(d, block);
+    if (st == HWFIT_EINVAL) return hwfit__why(why, st, field, "is not a known format");
+    if (st != HWFIT_OK) return hwfit__why(why, st, field, "has an invalid group size");
+    return HWFIT_OK;
+}
+
+/* Bytes per element of a plain (unblocked, unquantized) format, or EDOM. */
+static hwfit_status plain_bytes(hwfit_dtype d, const char *field, uint64_t *bytes,
+                                hwfit_problem *why) {
+    hwfit__dtype_block info;
+    hwfit_status st = check_block(d, field, &info, why);
+    if (st != HWFIT_OK) return st;
+    if (info.quantized || info.elements != 1 || info.bits % 8 != 0)
+        return hwfit__why(why, HWFIT_EDOM, field, "must be a plain format: fp32, fp16 or bf16");
+    *bytes = info.bits / 8;
+    return HWFIT_OK;
+}
+
+#define AT_LEAST_1 "must be at least 1"
+
+static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) {
+    if ((unsigned)in->mode > (unsigned)HWFIT_MEMORY_QLORA)
+        return hwfit__why(why, HWFIT_EINVAL, "mode", HWFIT__ENUM);
+    if ((unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD)
+        return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
+    if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
+        return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
+    if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
+    if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
+    if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
+    if (in->tensor_parallel == 0)
+        return hwfit__why(why, HWFIT_EDOM, "tensor_parallel", AT_LEAST_1);
+    if (!hwfit__in_range(in->overhead_bytes, 0.0, 9007199254740992.0))
+        return hwfit__why(why, HWFIT_EDOM, "overhead_bytes",
+                          "must be a number of bytes in [0, 2^53]");
     if (in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA) {
-        if (in->lora_rank == 0 || in->lora_targets == 0 ||
-            (in->lora_targets & ~HWFIT_LORA_ALL) != 0)
-            return HWFIT_EDOM;
+        if (in->lora_rank == 0) return hwfit__why(why, HWFIT_EDOM, "lora_rank", AT_LEAST_1);
+        if (in->lora_targets == 0 || (in->lora_targets & ~HWFIT_LORA_ALL) != 0)
+            return hwfit__why(why, HWFIT_EDOM, "lora_targets",
+                              "must be a non-empty set of HWFIT_LORA_* bits");
     }
     return HWFIT_OK;
 }
 
+static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_memory_in *in,
+                                      hwfit__memory_memo *memo, hwfit_memory_out *out,
+                                      hwfit_problem *why);
+
 hwfit_status hwfit_memory_estimate(const hwfit_model *model, const hwfit_memory_in *in,
                                    hwfit_memory_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit_status st = check_inputs(in);
+    hwfit_status st = check_inputs(in, NULL);
     if (st != HWFIT_OK) return st;
     hwfit__model_prep prep;
     st = hwfit__model_prepare(model, &prep);
-    return hwfit__memory_estimate_prepared(model, &prep, st, in, NULL, out);
+    return estimate_prepared(model, &prep, st, in, NULL, out, NULL);
 }
 
 hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
                                              const hwfit__model_prep *prep,
                                              hwfit_status prep_status, const hwfit_memory_in *in,
                                              hwfit__memory_memo *memo, hwfit_memory_out *out) {
-    hwfit_status st = check_inputs(in);
+    return estimate_prepared(model, prep, prep_status, in, memo, out, NULL);
+}
+
+/* hwfit__memory_estimate_prepared, reporting every refusal through `why` (NULL from the
+ * calculations). */
+static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_memory_in *in,
+                                      hwfit__memory_memo *memo, hwfit_memory_out *out,
+                                      hwfit_problem *why) {
+    hwfit_status st = check_inputs(in, why);
     if (st != HWFIT_OK) return st;
     if (prep_status != HWFIT_OK) return prep_status;
     const hwfit_model_param_counts *p = &prep->params;
@@ -318,9 +360,12 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
     c.in = in;
     c.t = in->tensor_parallel;
     c.dims = prep->dims;
+    if (in->first_layer >= model->layers)
+        return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
+    if (in->layer_count > model->layers - in->first_layer)
+        return hwfit__why(why, HWFIT_EDOM, "layer_count",
+                          "must be at most model.layers - first_layer (0 = to the last)");
     uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
-    if (in->first_layer >= model->layers || count == 0 || count > model->layers - in->first_layer)
-        return HWFIT_EDOM;
 
     int training = in->mode != HWFIT_MEMORY_INFERENCE;
     int lora = in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA;
@@ -328,16 +373,22 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
     f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
     f.other = in->unquantized;
     hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
-    if ((st = hwfit__dtype_block_of(f.base, &base_info)) != HWFIT_OK ||
-        (st = hwfit__dtype_block_of(f.other, &other_info)) != HWFIT_OK ||
-        (st = plain_bytes(in->activations, &c.a_bytes)) != HWFIT_OK)
+    if ((st = check_block(f.base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights",
+                          &base_info, why)) != HWFIT_OK ||
+        (st = check_block(f.other, "unquantized", &other_info, why)) != HWFIT_OK ||
+        (st = plain_bytes(in->activations, "activations", &c.a_bytes, why)) != HWFIT_OK)
         return st;
     f.base_quantized = base_info.quantized;
     uint64_t grad_b = 0, lora_b = 0;
-    if (training && (st = plain_bytes(in->gradients, &grad_b)) != HWFIT_OK) return st;
-    if (lora && (st = plain_bytes(in->lora_dtype, &lora_b)) != HWFIT_OK) return st;
-    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized) return HWFIT_EUNSUPPORTED;
-    if ((st = hwfit__dtype_block_of(in->kv, &kv_info)) != HWFIT_OK) return st;
+    if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
+        return st;
+    if (lora && (st = plain_bytes(in->lora_dtype, "lora_dtype", &lora_b, why)) != HWFIT_OK)
+        return st;
+    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
+                          "must be a plain format (bf16, fp16 or fp32) when every weight trains "
+                          "(mode full)");
+    if ((st = check_block(in->kv, "kv", &kv_info, why)) != HWFIT_OK) return st;
 
     hwfit_memory_out r;
     memset(&r, 0, sizeof r);
@@ -451,22 +502,21 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
         r.kv_bytes = kv.bytes;
     }
 
-    /* Activations. */
+    /* Activations. Products are checked as they are formed (mul_c, add_c) and the chain
+     * once at its end. */
     uint64_t act = 0, other = 0;
+    int overflow = 0;
     if (training) {
         int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
         uint64_t kinds[2] = {0, 0};
         if (dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK) return st;
         if (moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK) return st;
-        uint32_t layers_n = count + mtp_n;
+        uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
         if (in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL) {
             /* Full recomputation keeps each layer's input, A sbh (Korthikanti Table 2: 2sbh),
              * and rebuilds one layer at a time during backward: that layer's activations
              * (without recomputation) are live at the peak. */
-            uint64_t input, peak = 0, none;
-            if (hwfit__mul_u64(in->context, in->micro_batch, &input) != HWFIT_OK ||
-                hwfit__mul_u64(input, model->hidden * c.a_bytes, &input) != HWFIT_OK)
-                return HWFIT_ERANGE;
+            uint64_t input = mul_c(sb, model->hidden * c.a_bytes, &overflow), peak = 0, none;
             if (in->sequence_parallel) input = ceil_div(input, c.t);
             const int present[2] = {dense_n > 0 || (mtp_n > 0 && model->experts == 0),
                                     moe_n > 0 || (mtp_n > 0 && model->experts > 0)};
@@ -477,42 +527,31 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
             }
             r.activation_dense_layer_bytes = dense_n ? input : 0;
             r.activation_moe_layer_bytes = moe_n ? input : 0;
-            if (hwfit__mul_u64(input, layers_n, &act) != HWFIT_OK ||
-                hwfit__add_u64(act, peak, &act) != HWFIT_OK)
-                return HWFIT_ERANGE;
+            act = add_c(mul_c(input, (uint64_t)count + mtp_n, &overflow), peak, &overflow);
         } else {
             r.activation_dense_layer_bytes = kinds[0];
             r.activation_moe_layer_bytes = kinds[1];
             uint64_t mtp_b = 0;
             if (mtp_n && (st = train_layer(&c, model->experts > 0, !selective, &mtp_b)) != HWFIT_OK)
                 return st;
-            if (hwfit__mac_u64(&act, kinds[0], dense_n) != HWFIT_OK ||
-                hwfit__mac_u64(&act, kinds[1], moe_n) != HWFIT_OK ||
-                hwfit__mac_u64(&act, mtp_b, mtp_n) != HWFIT_OK)
-                return HWFIT_ERANGE;
+            act = add_c(add_c(mul_c(kinds[0], dense_n, &overflow),
+                              mul_c(kinds[1], moe_n, &overflow), &overflow),
+                        mul_c(mtp_b, mtp_n, &overflow), &overflow);
         }
         /* Megatron-LM theoretical_memory_usage.py: input ids 8sb and embedding dropout sbh on
-         * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t. */
-        uint64_t sb;
-        if (hwfit__mul_u64(in->context, in->micro_batch, &sb) != HWFIT_OK) return HWFIT_ERANGE;
-        if (in->embedding) {
-            uint64_t e = 0;
-            if (hwfit__mac_u64(&e, sb, 8) != HWFIT_OK ||
-                (in->dropout && hwfit__mac_u64(&e, sb, model->hidden) != HWFIT_OK))
-                return HWFIT_ERANGE;
-            other += ceil_div(e, c.t);
-        }
-        if (in->head) {
-            uint64_t o = 0;
-            if (hwfit__mac_u64(&o, sb, 4 * (model->hidden + model->vocab)) != HWFIT_OK)
-                return HWFIT_ERANGE;
-            other += ceil_div(o, c.t);
-        }
+         * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
+         * hidden and vocab are below 2^40: the small factors fit. */
+        if (in->embedding)
+            other = ceil_div(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
+        if (in->head)
+            other = add_c(other,
+                          ceil_div(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
+                          &overflow);
     } else {
-        uint64_t all;
-        if (hwfit__mul_u64(in->batch, in->context, &all) != HWFIT_OK) return HWFIT_ERANGE;
+        uint64_t all = mul_c(in->batch, in->context, &overflow);
         uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;
         uint64_t kinds[2] = {0, 0};
+        if (overflow) return HWFIT_ERANGE; /* before tokens is used */
         if ((dense_n || (mtp_n && model->experts == 0)) &&
             (st = infer_layer(&c, 0, tokens, &kinds[0])) != HWFIT_OK)
             return st;
@@ -524,11 +563,11 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
         act = kinds[0] > kinds[1] ? kinds[0] : kinds[1];
         /* Logits of the sampled position of each sequence, fp32 (vLLM computes the logits of
          * the last token of each sequence only). */
-        if (in->head && hwfit__mac_u64(&other, in->batch, 4 * model->vocab) != HWFIT_OK)
-            return HWFIT_ERANGE;
+        if (in->head) other = mul_c(in->batch, 4 * model->vocab, &overflow);
     }
     r.activation_other_bytes = other;
-    if (hwfit__add_u64(act, other, &r.activation_bytes) != HWFIT_OK) return HWFIT_ERANGE;
+    r.activation_bytes = add_c(act, other, &overflow);
+    if (overflow) return HWFIT_ERANGE;
 
     /* Overhead, rounded up to a whole byte. */
     uint64_t ov = (uint64_t)in->overhead_bytes;
@@ -561,6 +600,23 @@ hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_m
         if (first == HWFIT_OK) first = statuses[i];
     }
     return first;
+}
+
+hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_in *in,
+                                   hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    /* The order of hwfit_memory_estimate: the workload, the model, then the rest. */
+    hwfit_status st = check_inputs(in, problem);
+    if (st != HWFIT_OK) return st;
+    hwfit__model_prep prep;
+    hwfit_status prep_status = hwfit__model_prepare_why(model, &prep, problem);
+    hwfit_memory_out scratch;
+    st = estimate_prepared(model, &prep, prep_status, in, NULL, &scratch, problem);
+    /* Inputs are all checked above; what remains is a size beyond 64 bits. */
+    return hwfit__why(problem, st, "",
+                      st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");
 }
 
 hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {

@@ -56,46 +56,69 @@ hwfit_status hwfit_model_set_sliding_layers(hwfit_model *model, hwfit_model_slid
     return HWFIT_OK;
 }
 
+#define BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, "model." field, (rule))
+
 /* Validate, resolve the head dimensions and count the MoE and sliding layers (or, when
- * `counted`, take *moe_out and *sliding_out as the counts). */
+ * `counted`, take *moe_out and *sliding_out as the counts). Every refusal names its field
+ * through `why` (NULL from the calculations). */
 static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uint32_t *moe_out,
-                                    uint32_t *sliding_out, int counted) {
-    if ((unsigned)m->attention > (unsigned)HWFIT_MODEL_ATTENTION_MLA ||
-        (unsigned)m->mlp > (unsigned)HWFIT_MODEL_MLP_PLAIN ||
-        (unsigned)m->norm > (unsigned)HWFIT_MODEL_NORM_LAYER)
-        return HWFIT_EINVAL;
-    if (m->layers == 0 || m->layers > HWFIT_MODEL_MAX_LAYERS || m->hidden == 0 ||
-        m->vocab == 0 || m->heads == 0 || m->norms_per_layer > 16 || m->mtp_layers > 64)
-        return HWFIT_EDOM;
+                                    uint32_t *sliding_out, int counted, hwfit_problem *why) {
+    if ((unsigned)m->attention > (unsigned)HWFIT_MODEL_ATTENTION_MLA)
+        return hwfit__why(why, HWFIT_EINVAL, "model.attention", HWFIT__ENUM);
+    if ((unsigned)m->mlp > (unsigned)HWFIT_MODEL_MLP_PLAIN)
+        return hwfit__why(why, HWFIT_EINVAL, "model.mlp", HWFIT__ENUM);
+    if ((unsigned)m->norm > (unsigned)HWFIT_MODEL_NORM_LAYER)
+        return hwfit__why(why, HWFIT_EINVAL, "model.norm", HWFIT__ENUM);
+    if (m->layers == 0 || m->layers > HWFIT_MODEL_MAX_LAYERS)
+        BAD("layers", "must be in [1, 1024] (HWFIT_MODEL_MAX_LAYERS)");
+    if (m->hidden == 0) BAD("hidden", "must be at least 1");
+    if (m->vocab == 0) BAD("vocab", "must be at least 1");
+    if (m->heads == 0) BAD("heads", "must be at least 1");
+    if (m->norms_per_layer > 16) BAD("norms_per_layer", "must be at most 16");
+    if (m->mtp_layers > 64) BAD("mtp_layers", "must be at most 64");
     /* Bounds that keep every single product of two sizes inside 64 bits; products of more
      * are checked where they are formed. */
     const uint64_t sizes[] = {m->hidden, m->vocab, m->intermediate, m->expert_intermediate,
                               m->shared_expert_intermediate, m->sliding_window, m->max_context};
+    static const char *const size_names[] = {
+        "model.hidden", "model.vocab", "model.intermediate", "model.expert_intermediate",
+        "model.shared_expert_intermediate", "model.sliding_window", "model.max_context"};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (sizes[i] > HWFIT_MODEL_MAX_SIZE) return HWFIT_EDOM;
+        if (sizes[i] > HWFIT_MODEL_MAX_SIZE)
+            return hwfit__why(why, HWFIT_EDOM, size_names[i],
+                              "must be at most 2^40 (HWFIT_MODEL_MAX_SIZE)");
     const uint32_t dims32[] = {m->heads, m->kv_heads, m->head_dim, m->v_head_dim,
                                m->q_lora_rank, m->kv_lora_rank, m->qk_nope_head_dim,
                                m->qk_rope_head_dim, m->experts, m->experts_per_token,
                                m->shared_experts};
+    static const char *const dim_names[] = {
+        "model.heads",         "model.kv_heads",         "model.head_dim",
+        "model.v_head_dim",    "model.q_lora_rank",      "model.kv_lora_rank",
+        "model.qk_nope_head_dim", "model.qk_rope_head_dim", "model.experts",
+        "model.experts_per_token", "model.shared_experts"};
     for (size_t i = 0; i < sizeof dims32 / sizeof dims32[0]; i++)
-        if (dims32[i] > HWFIT_MODEL_MAX_DIM) return HWFIT_EDOM;
+        if (dims32[i] > HWFIT_MODEL_MAX_DIM)
+            return hwfit__why(why, HWFIT_EDOM, dim_names[i],
+                              "must be at most 2^24 (HWFIT_MODEL_MAX_DIM)");
     hwfit__dims d;
     if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
         if (m->kv_heads == 0 || m->kv_heads > m->heads || m->heads % m->kv_heads != 0)
-            return HWFIT_EDOM;
+            BAD("kv_heads", "must divide heads (1 <= kv_heads <= heads)");
         if (m->head_dim != 0) {
             d.qk_head_dim = m->head_dim;
         } else {
-            if (m->hidden % m->heads != 0) return HWFIT_EDOM;
+            if (m->hidden % m->heads != 0)
+                BAD("head_dim", "must be given when hidden is not a multiple of heads");
             d.qk_head_dim = m->hidden / m->heads;
         }
         d.v_head_dim = m->v_head_dim ? m->v_head_dim : d.qk_head_dim;
         /* K and V of kv_heads heads per token (GQA: Ainslie et al. 2023). */
         d.kv_values = (uint64_t)m->kv_heads * (d.qk_head_dim + d.v_head_dim);
     } else {
-        if (m->kv_lora_rank == 0 || m->v_head_dim == 0 ||
-            (uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim == 0)
-            return HWFIT_EDOM;
+        if (m->kv_lora_rank == 0) BAD("kv_lora_rank", "must be at least 1 for MLA");
+        if (m->v_head_dim == 0) BAD("v_head_dim", "must be at least 1 for MLA");
+        if ((uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim == 0)
+            BAD("qk_nope_head_dim", "and qk_rope_head_dim must not both be 0 for MLA");
         d.qk_head_dim = (uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim;
         d.v_head_dim = m->v_head_dim;
         /* MLA caches the compressed latent and the decoupled RoPE key: d_c + d_h^R values
@@ -113,15 +136,19 @@ static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uin
         }
     }
     int need_dense = moe < m->layers || (m->mtp_layers > 0 && m->experts == 0);
-    if (need_dense && m->intermediate == 0) return HWFIT_EDOM;
-    if (moe > 0 && m->experts == 0) return HWFIT_EDOM;
+    if (need_dense && m->intermediate == 0)
+        BAD("intermediate", "must be at least 1 when a layer is dense");
+    if (moe > 0 && m->experts == 0) BAD("experts", "must be at least 1 when a layer is MoE");
     if (m->experts > 0) {
-        if (m->experts_per_token == 0 || m->experts_per_token > m->experts ||
-            m->expert_intermediate == 0)
-            return HWFIT_EDOM;
-        if (m->shared_experts > 0 && m->shared_expert_intermediate == 0) return HWFIT_EDOM;
+        if (m->experts_per_token == 0 || m->experts_per_token > m->experts)
+            BAD("experts_per_token", "must be in [1, experts]");
+        if (m->expert_intermediate == 0)
+            BAD("expert_intermediate", "must be at least 1 with experts");
+        if (m->shared_experts > 0 && m->shared_expert_intermediate == 0)
+            BAD("shared_expert_intermediate", "must be at least 1 with shared experts");
     }
-    if (sliding > 0 && m->sliding_window == 0) return HWFIT_EDOM;
+    if (sliding > 0 && m->sliding_window == 0)
+        BAD("sliding_window", "must be at least 1 when a layer slides");
     *dims = d;
     *moe_out = moe;
     *sliding_out = sliding;
@@ -131,7 +158,7 @@ static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uin
 hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims) {
     if (m == NULL || dims == NULL) return HWFIT_EINVAL;
     uint32_t moe, sliding;
-    return dims_and_counts(m, dims, &moe, &sliding, 0);
+    return dims_and_counts(m, dims, &moe, &sliding, 0, NULL);
 }
 
 /* ---- the tensors of one layer -------------------------------------------------------------- */
@@ -287,13 +314,16 @@ static hwfit_status layer_params(const hwfit_model *m, int moe, const hwfit__ten
     return HWFIT_OK;
 }
 
+#define TOO_MANY_PARAMS "has more parameters than a 64-bit count holds"
+
 static hwfit_status prepare(const hwfit_model *model, const hwfit__model_prep *like,
-                            hwfit__model_prep *prep) {
+                            hwfit__model_prep *prep, hwfit_problem *why) {
     if (model == NULL || prep == NULL) return HWFIT_EINVAL;
     hwfit__dims d;
     uint32_t moe_layers = like ? like->params.moe_layers : 0;
     uint32_t sliding_layers = like ? like->sliding_layers : 0;
-    hwfit_status st = dims_and_counts(model, &d, &moe_layers, &sliding_layers, like != NULL);
+    hwfit_status st =
+        dims_and_counts(model, &d, &moe_layers, &sliding_layers, like != NULL, why);
     if (st != HWFIT_OK) return st;
     prep->dims = d;
     prep->sliding_layers = sliding_layers;
@@ -302,15 +332,17 @@ static hwfit_status prepare(const hwfit_model *model, const hwfit__model_prep *l
     memset(&p, 0, sizeof p);
     p.moe_layers = moe_layers;
     p.dense_layers = model->layers - p.moe_layers;
+    /* With valid dimensions (above) only a count can fail: ERANGE. */
     for (int k = HWFIT__KIND_DENSE; k <= HWFIT__KIND_MOE; k++) {
         if ((k == HWFIT__KIND_MOE ? p.moe_layers : p.dense_layers) == 0) continue;
         hwfit__tensor *t = prep->tensors[k];
         if ((st = layer_tensors(model, &d, k, 0, t, &prep->tensor_count[k])) != HWFIT_OK ||
             (st = layer_params(model, k, t, prep->tensor_count[k], k ? &p.moe : &p.dense)) !=
                 HWFIT_OK)
-            return st;
+            return hwfit__why(why, st, "model", TOO_MANY_PARAMS);
     }
-    if (hwfit__mul_u64(model->vocab, model->hidden, &p.embedding) != HWFIT_OK) return HWFIT_ERANGE;
+    if (hwfit__mul_u64(model->vocab, model->hidden, &p.embedding) != HWFIT_OK)
+        return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
     p.head = model->tie_embeddings ? 0 : p.embedding;
     p.final_norm = model->hidden * (model->norm == HWFIT_MODEL_NORM_LAYER ? 2u : 1u);
     const hwfit_model_layer_params *k[2] = {&p.dense, &p.moe};
@@ -325,12 +357,13 @@ static hwfit_status prepare(const hwfit_model *model, const hwfit__model_prep *l
             hwfit__mac_u64(&p.router, k[i]->router, c[i]) != HWFIT_OK ||
             hwfit__mac_u64(&p.norms, k[i]->norms, c[i]) != HWFIT_OK ||
             hwfit__mac_u64(&active_layers, k[i]->active, c[i]) != HWFIT_OK)
-            return HWFIT_ERANGE;
+            return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
     }
     uint64_t parts[] = {p.embedding, p.head,           p.attention, p.mlp,
                         p.experts,   p.shared_experts, p.router,    p.norms};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        if (hwfit__add_u64(p.total, parts[i], &p.total) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__add_u64(p.total, parts[i], &p.total) != HWFIT_OK)
+            return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
     uint64_t fixed = p.embedding + p.head + p.final_norm; /* all <= total: no overflow */
     p.active = fixed + active_layers;
     p.mtp_layers = model->mtp_layers;
@@ -342,21 +375,27 @@ static hwfit_status prepare(const hwfit_model *model, const hwfit__model_prep *l
                 HWFIT_OK ||
             (st = layer_params(model, moe, t, prep->tensor_count[HWFIT__KIND_MTP], &mtp)) !=
                 HWFIT_OK)
-            return st;
+            return hwfit__why(why, st, "model", TOO_MANY_PARAMS);
         p.mtp_layer = mtp.total;
-        if (hwfit__mul_u64(p.mtp_layer, model->mtp_layers, &p.mtp) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__mul_u64(p.mtp_layer, model->mtp_layers, &p.mtp) != HWFIT_OK)
+            return hwfit__why(why, HWFIT_ERANGE, "model", TOO_MANY_PARAMS);
     }
     prep->params = p;
     return HWFIT_OK;
 }
 
 hwfit_status hwfit__model_prepare(const hwfit_model *model, hwfit__model_prep *prep) {
-    return prepare(model, NULL, prep);
+    return prepare(model, NULL, prep, NULL);
+}
+
+hwfit_status hwfit__model_prepare_why(const hwfit_model *model, hwfit__model_prep *prep,
+                                      hwfit_problem *why) {
+    return prepare(model, NULL, prep, why);
 }
 
 hwfit_status hwfit__model_prepare_like(const hwfit_model *model, const hwfit__model_prep *like,
                                        hwfit__model_prep *prep) {
-    return prepare(model, like, prep);
+    return prepare(model, like, prep, NULL);
 }
 
 hwfit_status hwfit_model_params(const hwfit_model *model, hwfit_model_param_counts *out) {
@@ -379,6 +418,13 @@ uint32_t hwfit__model_count_moe(const hwfit_model *m, const hwfit__model_prep *p
 hwfit_status hwfit_model_check(const hwfit_model *model) {
     hwfit_model_param_counts p;
     return hwfit_model_params(model, &p);
+}
+
+hwfit_status hwfit_model_validate(const hwfit_model *model, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
+    hwfit__model_prep prep;
+    return hwfit__model_prepare_why(model, &prep, problem);
 }
 
 hwfit_status hwfit_model_layer_range(const hwfit_model *model, uint32_t first, uint32_t count,
@@ -416,24 +462,21 @@ void hwfit_model_kv_init(hwfit_model_kv_in *in) {
     in->context = 4096;
 }
 
-hwfit_status hwfit_model_kv(const hwfit_model *model, const hwfit_model_kv_in *in,
-                            hwfit_model_kv_out *out) {
-    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit__model_prep prep;
-    hwfit_status st = hwfit__model_prepare(model, &prep);
-    return hwfit__model_kv_prepared(model, &prep, st, in, out);
-}
-
-hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
-                                      hwfit_status prep_status, const hwfit_model_kv_in *in,
-                                      hwfit_model_kv_out *out) {
+/* hwfit_model_kv of a prepared model, reporting through `why` (NULL from the calculations). */
+static hwfit_status kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                hwfit_status prep_status, const hwfit_model_kv_in *in,
+                                hwfit_model_kv_out *out, hwfit_problem *why) {
     hwfit_status st = prep_status;
     if (st != HWFIT_OK) return st;
     const hwfit__dims d = prep->dims;
-    if (in->batch == 0 || in->context == 0) return HWFIT_EDOM;
+    if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", "must be at least 1");
+    if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", "must be at least 1");
+    if (in->first_layer >= model->layers)
+        return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
+    if (in->layer_count > model->layers - in->first_layer)
+        return hwfit__why(why, HWFIT_EDOM, "layer_count",
+                          "must be at most model.layers - first_layer (0 = to the last)");
     uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
-    if (in->first_layer >= model->layers || count == 0 || count > model->layers - in->first_layer)
-        return HWFIT_EDOM;
     hwfit_model_kv_out r;
     memset(&r, 0, sizeof r);
     /* Per layer and token: GQA stores K (k * d values) and V (k * d_v values) as two rows;
@@ -447,7 +490,11 @@ hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__mod
     } else {
         st = hwfit_dtype_bytes(in->dtype, d.kv_values, &r.layer_bytes_per_token);
     }
-    if (st != HWFIT_OK) return st;
+    if (st != HWFIT_OK)
+        return hwfit__why(why, st, "dtype",
+                          st == HWFIT_EINVAL ? "is not a known format"
+                          : st == HWFIT_EDOM ? "has an invalid group size"
+                                             : "makes a per-token size that overflows");
     if (in->first_layer == 0 && count == model->layers) {
         r.sliding_layers = prep->sliding_layers;
     } else {
@@ -469,9 +516,35 @@ hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__mod
         hwfit__mac_u64(&tokens, r.sliding_layers, r.sliding_tokens) != HWFIT_OK ||
         hwfit__mul_u64(tokens, in->batch, &tokens) != HWFIT_OK ||
         hwfit__mul_u64(tokens, r.layer_bytes_per_token, &r.bytes) != HWFIT_OK)
-        return HWFIT_ERANGE;
+        return hwfit__why(why, HWFIT_ERANGE, "batch",
+                          "and context make a cache larger than 64 bits count");
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_model_kv(const hwfit_model *model, const hwfit_model_kv_in *in,
+                            hwfit_model_kv_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare(model, &prep);
+    return kv_prepared(model, &prep, st, in, out, NULL);
+}
+
+hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                      hwfit_status prep_status, const hwfit_model_kv_in *in,
+                                      hwfit_model_kv_out *out) {
+    return kv_prepared(model, prep, prep_status, in, out, NULL);
+}
+
+hwfit_status hwfit_model_kv_validate(const hwfit_model *model, const hwfit_model_kv_in *in,
+                                     hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_model_kv_out scratch;
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
+    return kv_prepared(model, &prep, st, in, &scratch, problem);
 }
 
 /* ---- FLOPs ----------------------------------------------------------------------------------- */

@@ -134,6 +134,10 @@ typedef struct hwfit__model_prep {
 
 /* Validate and prepare (EINVAL, EDOM or ERANGE as hwfit_model_params). */
 hwfit_status hwfit__model_prepare(const hwfit_model *m, hwfit__model_prep *p);
+/* The same, naming the refused field and its rule in *why (may be NULL): the
+ * hwfit_model_validate report of the model. */
+hwfit_status hwfit__model_prepare_why(const hwfit_model *m, hwfit__model_prep *p,
+                                      hwfit_problem *why);
 /* The same for a model whose layers (count and flags) are those of a model prepared in
  * `like` (a tensor-parallel rank of it): the layer counts are taken from there. */
 hwfit_status hwfit__model_prepare_like(const hwfit_model *m, const hwfit__model_prep *like,

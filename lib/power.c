@@ -17,6 +17,19 @@
 static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
 
 /* Lowercase copy without spaces; 0 when it does not fit. */
+/* Refuse x unless it lies in [lo, hi] (NaN and infinities never do). */
+#define NEED_RANGE(why, x, lo, hi, field, rule) \
+    do { \
+        if (!hwfit__in_range((x), (lo), (hi))) return hwfit__why((why), HWFIT_EDOM, (field), (rule)); \
+    } while (0)
+/* Refuse x unless it lies in (0, hi]. */
+#define NEED_POSITIVE(why, x, hi, field, rule) \
+    do { \
+        if (!positive((x), (hi))) return hwfit__why((why), HWFIT_EDOM, (field), (rule)); \
+    } while (0)
+
+static int positive(double x, double hi) { return hwfit__in_range(x, 0.0, hi) && x > 0.0; }
+
 static int squeeze(const char *text, char *buf, size_t size) {
     size_t o = 0;
     for (const char *p = text; *p; p++) {
@@ -68,6 +81,7 @@ hwfit_status hwfit_power_component_parse(const char *text, hwfit_power_component
     *first = '\0';
     char *rest = first + 1, *second = strchr(rest, ':');
     hwfit_power_component c;
+    memset(&c, 0, sizeof c); /* padding too: outputs never carry stack bytes */
     hwfit_status st = hwfit_power_component_kind_parse(buf, &c.kind);
     if (st != HWFIT_OK) return st;
     c.count = 1;
@@ -112,18 +126,26 @@ hwfit_status hwfit_power_budget_add(hwfit_power_budget_in *in, hwfit_power_compo
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_power_budget_evaluate(const hwfit_power_budget_in *in,
-                                         hwfit_power_budget_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if (in->component_count > HWFIT_POWER_MAX_COMPONENTS) return HWFIT_EDOM;
-    if (!hwfit__in_range(in->gpu_transient_factor, 1.0, 10.0)) return HWFIT_EDOM;
+static hwfit_status budget(const hwfit_power_budget_in *in, hwfit_power_budget_out *out,
+                           hwfit_problem *why) {
+    if (in->component_count > HWFIT_POWER_MAX_COMPONENTS)
+        return hwfit__why(why, HWFIT_EDOM, "component_count",
+                          "must be at most HWFIT_POWER_MAX_COMPONENTS (32)");
+    NEED_RANGE(why, in->gpu_transient_factor, 1.0, 10.0, "gpu_transient_factor",
+               "must be a number in [1, 10]");
     hwfit_power_budget_out r;
     memset(&r, 0, sizeof r);
     for (uint64_t i = 0; i < in->component_count; i++) {
         const hwfit_power_component *c = &in->components[i];
-        if ((unsigned)c->kind >= HWFIT_POWER_COMPONENT_KINDS) return HWFIT_EINVAL;
-        if (c->count > MAX_COUNT || !hwfit__in_range(c->watts, 0.0, MAX_PART_W))
-            return HWFIT_EDOM;
+        size_t at = (size_t)i;
+        if ((unsigned)c->kind >= HWFIT_POWER_COMPONENT_KINDS)
+            return hwfit__why_at(why, HWFIT_EINVAL, "components.kind", at, HWFIT__ENUM);
+        if (c->count > MAX_COUNT)
+            return hwfit__why_at(why, HWFIT_EDOM, "components.count", at,
+                                 "must be at most 1000000");
+        if (!hwfit__in_range(c->watts, 0.0, MAX_PART_W))
+            return hwfit__why_at(why, HWFIT_EDOM, "components.watts", at,
+                                 "must be a number of watts in [0, 1e7]");
         r.kind_w[c->kind] += (double)c->count * c->watts;
         r.kind_count[c->kind] += c->count; /* <= 32 x 1e6: no overflow */
     }
@@ -133,6 +155,20 @@ hwfit_status hwfit_power_budget_evaluate(const hwfit_power_budget_in *in,
     r.peak_dc_w = r.dc_w - gpu_w + gpu_w * in->gpu_transient_factor;
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_power_budget_evaluate(const hwfit_power_budget_in *in,
+                                         hwfit_power_budget_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return budget(in, out, NULL);
+}
+
+hwfit_status hwfit_power_budget_validate(const hwfit_power_budget_in *in,
+                                         hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_power_budget_out scratch;
+    return budget(in, &scratch, problem);
 }
 
 /* ---- 80 PLUS ----------------------------------------------------------------------------- */
@@ -291,35 +327,56 @@ static int read_count(const char **p, uint64_t *v) {
     return 1;
 }
 
-hwfit_status hwfit_psu_redundancy_parse(const char *text, uint64_t psus, uint64_t *redundant) {
-    if (text == NULL || redundant == NULL) return HWFIT_EINVAL;
+#define REDUNDANCY_FORMS "is not a count, N, N+M, A+B, 2N or N+N"
+#define NO_PSU_LEFT "leaves no PSU to carry the load: it must be below the PSUs installed"
+
+static hwfit_status redundancy(const char *text, uint64_t psus, uint64_t *redundant,
+                               hwfit_problem *why) {
     char buf[32];
-    if (!squeeze(text, buf, sizeof buf)) return HWFIT_EPARSE;
+    if (!squeeze(text, buf, sizeof buf)) return hwfit__why(why, HWFIT_EPARSE, "text", REDUNDANCY_FORMS);
     const char *s = buf;
     uint64_t m;
     if (strcmp(s, "2n") == 0 || strcmp(s, "n+n") == 0) {
-        if (psus == 0u || psus % 2u != 0u) return HWFIT_EDOM;
+        if (psus == 0u || psus % 2u != 0u)
+            return hwfit__why(why, HWFIT_EDOM, "text", "(2N) needs an even number of PSUs");
         m = psus / 2u;
     } else if (strcmp(s, "n") == 0) {
         m = 0;
     } else if (strncmp(s, "n+", 2) == 0) {
         s += 2;
-        if (!read_count(&s, &m) || *s != '\0') return HWFIT_EPARSE;
+        if (!read_count(&s, &m) || *s != '\0')
+            return hwfit__why(why, HWFIT_EPARSE, "text", REDUNDANCY_FORMS);
     } else {
         uint64_t a;
-        if (!read_count(&s, &a)) return HWFIT_EPARSE;
+        if (!read_count(&s, &a)) return hwfit__why(why, HWFIT_EPARSE, "text", REDUNDANCY_FORMS);
         if (*s == '\0') {
             m = a;
         } else {
-            if (*s != '+') return HWFIT_EPARSE;
+            if (*s != '+') return hwfit__why(why, HWFIT_EPARSE, "text", REDUNDANCY_FORMS);
             s++;
-            if (!read_count(&s, &m) || *s != '\0') return HWFIT_EPARSE;
-            if (a + m != psus) return HWFIT_EDOM;
+            if (!read_count(&s, &m) || *s != '\0')
+                return hwfit__why(why, HWFIT_EPARSE, "text", REDUNDANCY_FORMS);
+            if (a + m != psus)
+                return hwfit__why(why, HWFIT_EDOM, "text",
+                                  "(A+B) must add up to the PSUs installed");
         }
     }
-    if (m >= psus) return HWFIT_EDOM; /* no PSU left to carry the load */
+    if (m >= psus) return hwfit__why(why, HWFIT_EDOM, "text", NO_PSU_LEFT);
     *redundant = m;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_psu_redundancy_parse(const char *text, uint64_t psus, uint64_t *redundant) {
+    if (text == NULL || redundant == NULL) return HWFIT_EINVAL;
+    return redundancy(text, psus, redundant, NULL);
+}
+
+hwfit_status hwfit_psu_redundancy_validate(const char *text, uint64_t psus,
+                                           hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (text == NULL) return hwfit__why(problem, HWFIT_EINVAL, "text", HWFIT__NULL);
+    uint64_t scratch;
+    return redundancy(text, psus, &scratch, problem);
 }
 
 /* ---- PSUs ----------------------------------------------------------------------------------- */
@@ -345,25 +402,35 @@ void hwfit_psu_init(hwfit_psu_in *in) {
     in->cold_redundancy = 0;
 }
 
-static int positive(double x, double hi) { return hwfit__in_range(x, 0.0, hi) && x > 0.0; }
-
-hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if ((unsigned)in->psu_class >= CLASS_COUNT || (unsigned)in->table >= TABLE_COUNT)
-        return HWFIT_EINVAL;
-    if (in->psus < 1u || in->psus > 10000u || in->redundant >= in->psus) return HWFIT_EDOM;
-    if (!positive(in->psu_rating_w, MAX_W) || !hwfit__in_range(in->psu_low_line_rating_w, 0.0, MAX_W) ||
-        !hwfit__in_range(in->input_voltage_v, 90.0, 300.0) || !positive(in->load_w, MAX_W) ||
-        !hwfit__in_range(in->peak_load_w, 0.0, MAX_W) ||
-        !hwfit__in_range(in->headroom_ratio, 1.0, 10.0) ||
-        !hwfit__in_range(in->peak_ratio, 1.0, 10.0) || !positive(in->fixed_efficiency, 1.0))
-        return HWFIT_EDOM;
+static hwfit_status psu(const hwfit_psu_in *in, hwfit_psu_out *out, hwfit_problem *why) {
+    if ((unsigned)in->psu_class >= CLASS_COUNT)
+        return hwfit__why(why, HWFIT_EINVAL, "psu_class", HWFIT__ENUM);
+    if ((unsigned)in->table >= TABLE_COUNT)
+        return hwfit__why(why, HWFIT_EINVAL, "table", HWFIT__ENUM);
+    if (in->psus < 1u || in->psus > 10000u)
+        return hwfit__why(why, HWFIT_EDOM, "psus", "must be a count in [1, 10000]");
+    if (in->redundant >= in->psus) return hwfit__why(why, HWFIT_EDOM, "redundant", NO_PSU_LEFT);
+    NEED_POSITIVE(why, in->psu_rating_w, MAX_W, "psu_rating_w",
+                  "must be a number of watts in (0, 1e9]");
+    NEED_RANGE(why, in->psu_low_line_rating_w, 0.0, MAX_W, "psu_low_line_rating_w",
+               "must be a number of watts in [0, 1e9] (0 = unset)");
+    NEED_RANGE(why, in->input_voltage_v, 90.0, 300.0, "input_voltage_v",
+               "must be a number of volts in [90, 300]");
+    NEED_POSITIVE(why, in->load_w, MAX_W, "load_w", "must be a number of watts in (0, 1e9]");
+    NEED_RANGE(why, in->peak_load_w, 0.0, MAX_W, "peak_load_w",
+               "must be a number of watts in [0, 1e9] (0 = unset)");
+    NEED_RANGE(why, in->headroom_ratio, 1.0, 10.0, "headroom_ratio", "must be a number in [1, 10]");
+    NEED_RANGE(why, in->peak_ratio, 1.0, 10.0, "peak_ratio", "must be a number in [1, 10]");
+    NEED_POSITIVE(why, in->fixed_efficiency, 1.0, "fixed_efficiency",
+                  "must be a number in (0, 1]");
     hwfit_psu_out r;
     memset(&r, 0, sizeof r);
     int low_line = in->input_voltage_v < LOW_LINE_BELOW_V;
     r.rating_w = in->psu_rating_w;
     if (low_line) {
-        if (in->psu_low_line_rating_w <= 0.0) return HWFIT_EUNSUPPORTED;
+        if (in->psu_low_line_rating_w <= 0.0)
+            return hwfit__why(why, HWFIT_EUNSUPPORTED, "psu_low_line_rating_w",
+                              "must be given for an input below 180 V");
         r.rating_w = in->psu_low_line_rating_w;
     }
     r.table = in->table;
@@ -393,7 +460,10 @@ hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out) {
         r.efficiency = curve_efficiency(in->psu_class, r.table, r.psu_load_fraction, &outside);
         r.failover_efficiency =
             curve_efficiency(in->psu_class, r.table, r.failover_load_fraction, &outside_failover);
-        if (r.efficiency <= 0.0) return HWFIT_EUNSUPPORTED;
+        if (r.efficiency <= 0.0)
+            return hwfit__why(why, HWFIT_EUNSUPPORTED, "psu_class",
+                              "has no 80 PLUS curve in this table (base 80 PLUS at 230 V "
+                              "redundant)");
     }
     /* AC input = DC output / efficiency; the difference is heat in the PSUs. */
     r.wall_w = in->load_w / r.efficiency;
@@ -404,8 +474,24 @@ hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out) {
     r.meets_peak = r.usable_w * in->peak_ratio >= r.peak_load_w;
     r.overloaded = r.psu_load_fraction > 1.0;
     r.efficiency_extrapolated = outside || outside_failover;
+    const double results[] = {r.usable_to_load, r.psu_load_w, r.psu_load_fraction,
+                              r.failover_load_fraction, r.wall_w, r.loss_w, r.failover_wall_w};
+    if (!hwfit__all_finite(results, sizeof results / sizeof results[0]))
+        return hwfit__why(why, HWFIT_ERANGE, "load_w", "or a rating or efficiency " HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return psu(in, out, NULL);
+}
+
+hwfit_status hwfit_psu_validate(const hwfit_psu_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_psu_out scratch;
+    return psu(in, &scratch, problem);
 }
 
 /* ---- thermal ------------------------------------------------------------------------------- */
@@ -431,14 +517,23 @@ void hwfit_thermal_init(hwfit_thermal_in *in) {
 
 #define BTU_PER_H_PER_TON 12000.0 /* refrigeration ton: 12,000 BTU/h */
 
-hwfit_status hwfit_thermal_evaluate(const hwfit_thermal_in *in, hwfit_thermal_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if (!hwfit__in_range(in->heat_w, 0.0, MAX_W) || !positive(in->delta_t_c, 100.0) ||
-        !positive(in->air_density_kg_per_m3, 5.0) ||
-        !positive(in->air_heat_capacity_j_per_kg_k, 1e4) || in->chassis_per_rack < 1u ||
-        in->chassis_per_rack > 1000u || !positive(in->air_marginal_above_w, MAX_W) ||
-        !positive(in->liquid_above_w, MAX_W) || in->liquid_above_w < in->air_marginal_above_w)
-        return HWFIT_EDOM;
+static hwfit_status thermal(const hwfit_thermal_in *in, hwfit_thermal_out *out,
+                            hwfit_problem *why) {
+    NEED_RANGE(why, in->heat_w, 0.0, MAX_W, "heat_w", "must be a number of watts in [0, 1e9]");
+    NEED_POSITIVE(why, in->delta_t_c, 100.0, "delta_t_c", "must be a number of kelvins in (0, 100]");
+    NEED_POSITIVE(why, in->air_density_kg_per_m3, 5.0, "air_density_kg_per_m3",
+                  "must be a number in (0, 5]");
+    NEED_POSITIVE(why, in->air_heat_capacity_j_per_kg_k, 1e4, "air_heat_capacity_j_per_kg_k",
+                  "must be a number in (0, 1e4]");
+    if (in->chassis_per_rack < 1u || in->chassis_per_rack > 1000u)
+        return hwfit__why(why, HWFIT_EDOM, "chassis_per_rack", "must be a count in [1, 1000]");
+    NEED_POSITIVE(why, in->air_marginal_above_w, MAX_W, "air_marginal_above_w",
+                  "must be a number of watts in (0, 1e9]");
+    NEED_POSITIVE(why, in->liquid_above_w, MAX_W, "liquid_above_w",
+                  "must be a number of watts in (0, 1e9]");
+    if (in->liquid_above_w < in->air_marginal_above_w)
+        return hwfit__why(why, HWFIT_EDOM, "liquid_above_w",
+                          "must be at least the air-marginal threshold");
     hwfit_thermal_out r;
     memset(&r, 0, sizeof r);
     r.heat_w = in->heat_w;
@@ -450,11 +545,26 @@ hwfit_status hwfit_thermal_evaluate(const hwfit_thermal_in *in, hwfit_thermal_ou
     r.airflow_m3_per_h = r.airflow_m3_per_s * HWFIT_SECONDS_PER_HOUR;
     r.airflow_cfm = r.airflow_m3_per_s / HWFIT_M3_PER_S_PER_CFM;
     r.rack_heat_w = in->heat_w * (double)in->chassis_per_rack;
+    if (!hwfit__finite(r.airflow_m3_per_h) || !hwfit__finite(r.airflow_cfm))
+        return hwfit__why(why, HWFIT_ERANGE, "air_density_kg_per_m3",
+                          "x air_heat_capacity_j_per_kg_k x delta_t_c " HWFIT__OVERFLOW);
     r.cooling = r.rack_heat_w > in->liquid_above_w         ? HWFIT_POWER_COOLING_LIQUID_RECOMMENDED
                 : r.rack_heat_w > in->air_marginal_above_w ? HWFIT_POWER_COOLING_AIR_MARGINAL
                                                            : HWFIT_POWER_COOLING_AIR_OK;
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_thermal_evaluate(const hwfit_thermal_in *in, hwfit_thermal_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return thermal(in, out, NULL);
+}
+
+hwfit_status hwfit_thermal_validate(const hwfit_thermal_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_thermal_out scratch;
+    return thermal(in, &scratch, problem);
 }
 
 /* ---- energy and TCO -------------------------------------------------------------------------- */
@@ -496,12 +606,16 @@ void hwfit_energy_init(hwfit_energy_in *in) {
     in->hours_per_year = HWFIT_HOURS_PER_YEAR;
 }
 
-hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if (!hwfit__in_range(in->power_w, 0.0, MAX_W) || !hwfit__in_range(in->idle_power_w, 0.0, MAX_W) ||
-        !hwfit__in_range(in->duty_cycle, 0.0, 1.0) || !hwfit__in_range(in->pue, 1.0, 10.0) ||
-        !hwfit__in_range(in->price_per_kwh, 0.0, 1e6) || !positive(in->hours_per_year, 8784.0))
-        return HWFIT_EDOM;
+static hwfit_status energy(const hwfit_energy_in *in, hwfit_energy_out *out,
+                           hwfit_problem *why) {
+    NEED_RANGE(why, in->power_w, 0.0, MAX_W, "power_w", "must be a number of watts in [0, 1e9]");
+    NEED_RANGE(why, in->idle_power_w, 0.0, MAX_W, "idle_power_w",
+               "must be a number of watts in [0, 1e9]");
+    NEED_RANGE(why, in->duty_cycle, 0.0, 1.0, "duty_cycle", "must be a number in [0, 1]");
+    NEED_RANGE(why, in->pue, 1.0, 10.0, "pue", "must be a number in [1, 10]");
+    NEED_RANGE(why, in->price_per_kwh, 0.0, 1e6, "price_per_kwh", "must be a number in [0, 1e6]");
+    NEED_POSITIVE(why, in->hours_per_year, 8784.0, "hours_per_year",
+                  "must be a number of hours in (0, 8784]");
     hwfit_energy_out r;
     memset(&r, 0, sizeof r);
     /* Linear duty model: P_avg = d x P + (1 - d) x P_idle; E = P_avg x h; facility x PUE. */
@@ -510,9 +624,23 @@ hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *
     r.it_energy_kwh = r.average_power_w * in->hours_per_year / HWFIT_KILO;
     r.annual_energy_kwh = r.it_energy_kwh * in->pue;
     r.annual_cost = r.annual_energy_kwh * in->price_per_kwh;
+    /* annual_cost / hours = average x PUE x price / 1000 <= 1e13: finite, however few the
+     * hours (their product with the power underflows before the quotient could overflow). */
     r.cost_per_hour = r.annual_cost / in->hours_per_year;
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return energy(in, out, NULL);
+}
+
+hwfit_status hwfit_energy_validate(const hwfit_energy_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_energy_out scratch;
+    return energy(in, &scratch, problem);
 }
 
 void hwfit_tco_init(hwfit_tco_in *in) {
@@ -524,14 +652,18 @@ void hwfit_tco_init(hwfit_tco_in *in) {
     in->utilization = 1.0;
 }
 
-hwfit_status hwfit_tco_evaluate(const hwfit_tco_in *in, hwfit_tco_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if (!hwfit__in_range(in->capex, 0.0, MAX_MONEY) ||
-        !hwfit__in_range(in->annual_energy_cost, 0.0, MAX_MONEY) ||
-        !hwfit__in_range(in->annual_other_cost, 0.0, MAX_MONEY) || in->years < 1u ||
-        in->years > 100u || !hwfit__in_range(in->discount_rate, 0.0, 1.0) || in->gpus < 1u ||
-        in->gpus > MAX_COUNT || !positive(in->utilization, 1.0))
-        return HWFIT_EDOM;
+static hwfit_status tco(const hwfit_tco_in *in, hwfit_tco_out *out, hwfit_problem *why) {
+    NEED_RANGE(why, in->capex, 0.0, MAX_MONEY, "capex", "must be a number in [0, 1e15]");
+    NEED_RANGE(why, in->annual_energy_cost, 0.0, MAX_MONEY, "annual_energy_cost",
+               "must be a number in [0, 1e15]");
+    NEED_RANGE(why, in->annual_other_cost, 0.0, MAX_MONEY, "annual_other_cost",
+               "must be a number in [0, 1e15]");
+    if (in->years < 1u || in->years > 100u)
+        return hwfit__why(why, HWFIT_EDOM, "years", "must be a count in [1, 100]");
+    NEED_RANGE(why, in->discount_rate, 0.0, 1.0, "discount_rate", "must be a number in [0, 1]");
+    if (in->gpus < 1u || in->gpus > MAX_COUNT)
+        return hwfit__why(why, HWFIT_EDOM, "gpus", "must be a count in [1, 1000000]");
+    NEED_POSITIVE(why, in->utilization, 1.0, "utilization", "must be a number in (0, 1]");
     hwfit_tco_out r;
     memset(&r, 0, sizeof r);
     /* TCO = capex + sum_{y=1..n} (energy + other) / (1 + r)^y. */
@@ -545,6 +677,20 @@ hwfit_status hwfit_tco_evaluate(const hwfit_tco_in *in, hwfit_tco_out *out) {
     r.cost_per_year = r.tco / years;
     r.cost_per_hour = r.tco / hours;
     r.cost_per_gpu_hour = r.tco / (hours * (double)in->gpus * in->utilization);
+    if (!hwfit__finite(r.cost_per_gpu_hour))
+        return hwfit__why(why, HWFIT_ERANGE, "utilization", HWFIT__OVERFLOW);
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_tco_evaluate(const hwfit_tco_in *in, hwfit_tco_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return tco(in, out, NULL);
+}
+
+hwfit_status hwfit_tco_validate(const hwfit_tco_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_tco_out scratch;
+    return tco(in, &scratch, problem);
 }

@@ -44,6 +44,36 @@ void hwfit_error_clear(hwfit_error *error) {
     error->message[0] = '\0';
 }
 
+void hwfit_problem_clear(hwfit_problem *problem) {
+    if (problem == NULL) return;
+    problem->status = HWFIT_OK;
+    problem->field = "";
+    problem->rule = "";
+    problem->index = 0;
+}
+
+hwfit_status hwfit__why(hwfit_problem *problem, hwfit_status status, const char *field,
+                        const char *rule) {
+    if (problem != NULL && problem->status == HWFIT_OK) {
+        problem->status = status;
+        problem->field = field;
+        problem->rule = rule;
+        problem->index = 0;
+    }
+    return status;
+}
+
+hwfit_status hwfit__why_at(hwfit_problem *problem, hwfit_status status, const char *field,
+                           size_t index, const char *rule) {
+    if (problem != NULL && problem->status == HWFIT_OK) {
+        problem->status = status;
+        problem->field = field;
+        problem->rule = rule;
+        problem->index = index;
+    }
+    return status;
+}
+
 hwfit_status hwfit__error_set(hwfit_error *err, hwfit_status status, uint32_t line,
                               uint32_t column, size_t offset, const char *fmt, ...) {
     if (err == NULL) return status;

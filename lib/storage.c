@@ -87,7 +87,10 @@ hwfit_status hwfit_raid_level_parse(const char *text, hwfit_raid_layout *layout)
     if (text == NULL || layout == NULL) return HWFIT_EINVAL;
     char buf[64];
     if (!lower_copy(text, buf, sizeof buf)) return HWFIT_ENOTFOUND;
-    hwfit_raid_layout result = {HWFIT_STORAGE_RAID6, 2, 0, 0, 0, 0};
+    hwfit_raid_layout result;
+    memset(&result, 0, sizeof result); /* padding too: outputs never carry stack bytes */
+    result.level = HWFIT_STORAGE_RAID6;
+    result.copies = 2;
     const char *s = buf;
     if (strncmp(s, "draid", 5) == 0) {
         hwfit_status st = parse_draid(s + 5, &result);
@@ -259,10 +262,15 @@ typedef struct shape {
     int zfs, draid;
 } shape;
 
-static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
+#define TOO_FEW "are too few for the level (hwfit_raid_min_drives gives the minimum)"
+#define NOT_DIVIDED "must divide evenly into the groups (layout.groups)"
+
+static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh, hwfit_problem *why) {
     const hwfit_raid_layout *l = &in->layout;
-    if (in->drives < 1u || in->drives > MAX_DRIVES) return HWFIT_EDOM;
-    if (in->spares >= in->drives) return HWFIT_EDOM; /* no member left */
+    if (in->drives < 1u || in->drives > MAX_DRIVES)
+        return hwfit__why(why, HWFIT_EDOM, "drives", "must be a count in [1, 1000000]");
+    if (in->spares >= in->drives)
+        return hwfit__why(why, HWFIT_EDOM, "spares", "leave no drive to hold data");
     uint64_t n = in->drives - in->spares;
     memset(sh, 0, sizeof *sh);
     sh->members = n;
@@ -274,12 +282,12 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
     sh->rebuild_speedup = 1.0;
     switch (l->level) {
     case HWFIT_STORAGE_RAID0:
-        if (n < 2u) return HWFIT_EDOM;
+        if (n < 2u) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->data_equiv = (double)n;
         sh->penalty_writes = 1;
         return HWFIT_OK;
     case HWFIT_STORAGE_RAID1:
-        if (n < 2u) return HWFIT_EDOM;
+        if (n < 2u) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->parity = n - 1u;
         sh->data_equiv = 1.0;
         sh->penalty_writes = n;
@@ -287,7 +295,8 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
         return HWFIT_OK;
     case HWFIT_STORAGE_RAID10: {
         uint64_t k = l->copies;
-        if (k < 2u || k > n) return HWFIT_EDOM;
+        if (k < 2u) return hwfit__why(why, HWFIT_EDOM, "layout.copies", "must be at least 2");
+        if (k > n) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->width = k;
         sh->groups = n / k;
         sh->parity = k - 1u;
@@ -305,9 +314,10 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
         int nested = l->level == HWFIT_STORAGE_RAID50 || l->level == HWFIT_STORAGE_RAID60;
         uint64_t p = (l->level == HWFIT_STORAGE_RAID5 || l->level == HWFIT_STORAGE_RAID50) ? 1u : 2u;
         uint64_t g = nested ? (l->groups ? l->groups : 2u) : 1u;
-        if (g < 1u || n % g != 0u) return HWFIT_EDOM;
+        if (n % g != 0u) return hwfit__why(why, HWFIT_EDOM, "drives", NOT_DIVIDED);
         uint64_t w = n / g;
-        if (w < p + 2u) return HWFIT_EDOM; /* RAID 5: 3 per group; RAID 6: 4 */
+        if (w < p + 2u) /* RAID 5: 3 per group; RAID 6: 4 */
+            return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->groups = g;
         sh->width = w;
         sh->parity = p;
@@ -324,9 +334,9 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
     case HWFIT_STORAGE_RAIDZ3: {
         uint64_t p = (uint64_t)l->level - (uint64_t)HWFIT_STORAGE_RAIDZ1 + 1u;
         uint64_t g = l->groups ? l->groups : 1u;
-        if (n % g != 0u) return HWFIT_EDOM;
+        if (n % g != 0u) return hwfit__why(why, HWFIT_EDOM, "drives", NOT_DIVIDED);
         uint64_t w = n / g;
-        if (w < p + 1u) return HWFIT_EDOM;
+        if (w < p + 1u) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->zfs = 1;
         sh->groups = g;
         sh->width = w;
@@ -339,18 +349,19 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
         sh->rebuild_read_drives = (double)(w - 1u);
         return HWFIT_OK;
     }
-    case HWFIT_STORAGE_DRAID1:
-    case HWFIT_STORAGE_DRAID2:
-    case HWFIT_STORAGE_DRAID3: {
+    default: { /* dRAID 1-3 (the caller has checked the level) */
         uint64_t p = (uint64_t)l->level - (uint64_t)HWFIT_STORAGE_DRAID1 + 1u;
         uint64_t s = l->draid_spares;
-        if (l->draid_children != 0u && l->draid_children != n) return HWFIT_EDOM;
-        if (s >= n || n - s < p + 1u) return HWFIT_EDOM;
+        if (l->draid_children != 0u && l->draid_children != n)
+            return hwfit__why(why, HWFIT_EDOM, "layout.draid_children",
+                              "must equal the drives that hold data (drives - spares)");
+        if (s >= n || n - s < p + 1u) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         /* D defaults to 8 unless N - P - S is smaller (OpenZFS "dRAID"). */
         uint64_t d = l->draid_data;
         if (d == 0u) d = n - s - p < HWFIT_STORAGE_DRAID_DEFAULT_DATA ? n - s - p
                                                                       : HWFIT_STORAGE_DRAID_DEFAULT_DATA;
-        if (d + p > n - s) return HWFIT_EDOM;
+        /* d + p may wrap for an absurd draid_data: compare without adding. */
+        if (d > n - s - p) return hwfit__why(why, HWFIT_EDOM, "drives", TOO_FEW);
         sh->zfs = 1;
         sh->draid = 1;
         sh->ndata = d;
@@ -369,7 +380,6 @@ static hwfit_status resolve_shape(const hwfit_raid_in *in, shape *sh) {
         return HWFIT_OK;
     }
     }
-    return HWFIT_EINVAL;
 }
 
 /* Drive-seconds per front-end operation made of `reads` back-end reads and `writes`
@@ -389,22 +399,44 @@ static double op_cost(double reads, double writes, double iops_r, double iops_w)
 
 static double iops_from_cost(double units, double cost) { return cost > 0.0 ? units / cost : 0.0; }
 
-hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if ((unsigned)in->layout.level >= LEVEL_COUNT) return HWFIT_EINVAL;
-    if (!positive(in->drive_bytes, MAX_BYTES) || !power_of_two(in->record_bytes, 512.0, 16.0 * HWFIT_MEBI) ||
-        !power_of_two(in->sector_bytes, 512.0, 64.0 * HWFIT_KIBI) ||
-        !positive(in->fill_fraction, 1.0) || !optional(in->drive_read_bytes_per_s, MAX_RATE) ||
-        !optional(in->drive_write_bytes_per_s, MAX_RATE) ||
-        !optional(in->drive_read_iops, MAX_IOPS) || !optional(in->drive_write_iops, MAX_IOPS) ||
-        !hwfit__in_range(in->read_fraction, 0.0, 1.0) ||
-        !positive(in->rebuild_bytes_per_s, MAX_RATE) ||
-        !hwfit__in_range(in->replace_delay_s, 0.0, MAX_TIME_S) ||
-        !hwfit__in_range(in->bit_error_rate, 0.0, 1.0) || !positive(in->drive_mttf_s, MAX_TIME_S) ||
-        !hwfit__in_range(in->mission_s, 0.0, MAX_TIME_S))
-        return HWFIT_EDOM;
+/* Each double input of hwfit_raid_in: its check and its rule. */
+#define NEED(ok, field, rule) \
+    do { \
+        if (!(ok)) return hwfit__why(why, HWFIT_EDOM, (field), (rule)); \
+    } while (0)
+
+static hwfit_status raid(const hwfit_raid_in *in, hwfit_raid_out *out, hwfit_problem *why) {
+    if ((unsigned)in->layout.level >= LEVEL_COUNT)
+        return hwfit__why(why, HWFIT_EINVAL, "layout.level", HWFIT__ENUM);
+    NEED(positive(in->drive_bytes, MAX_BYTES), "drive_bytes",
+         "must be a number of bytes in (0, 1e18]");
+    NEED(power_of_two(in->record_bytes, 512.0, 16.0 * HWFIT_MEBI), "record_bytes",
+         "must be a power of two from 512 B to 16 MiB");
+    NEED(power_of_two(in->sector_bytes, 512.0, 64.0 * HWFIT_KIBI), "sector_bytes",
+         "must be a power of two from 512 B to 64 KiB");
+    NEED(positive(in->fill_fraction, 1.0), "fill_fraction", "must be a number in (0, 1]");
+    NEED(optional(in->drive_read_bytes_per_s, MAX_RATE), "drive_read_bytes_per_s",
+         "must be a number of bytes/s in [0, 1e15] (0 = unset)");
+    NEED(optional(in->drive_write_bytes_per_s, MAX_RATE), "drive_write_bytes_per_s",
+         "must be a number of bytes/s in [0, 1e15] (0 = unset)");
+    NEED(optional(in->drive_read_iops, MAX_IOPS), "drive_read_iops",
+         "must be a number in [0, 1e12] (0 = unset)");
+    NEED(optional(in->drive_write_iops, MAX_IOPS), "drive_write_iops",
+         "must be a number in [0, 1e12] (0 = unset)");
+    NEED(hwfit__in_range(in->read_fraction, 0.0, 1.0), "read_fraction",
+         "must be a number in [0, 1]");
+    NEED(positive(in->rebuild_bytes_per_s, MAX_RATE), "rebuild_bytes_per_s",
+         "must be a number of bytes/s in (0, 1e15]");
+    NEED(hwfit__in_range(in->replace_delay_s, 0.0, MAX_TIME_S), "replace_delay_s",
+         "must be a number of seconds in [0, 1e15]");
+    NEED(hwfit__in_range(in->bit_error_rate, 0.0, 1.0), "bit_error_rate",
+         "must be a number in [0, 1]");
+    NEED(positive(in->drive_mttf_s, MAX_TIME_S), "drive_mttf_s",
+         "must be a number of seconds in (0, 1e15]");
+    NEED(hwfit__in_range(in->mission_s, 0.0, MAX_TIME_S), "mission_s",
+         "must be a number of seconds in [0, 1e15]");
     shape sh;
-    hwfit_status st = resolve_shape(in, &sh);
+    hwfit_status st = resolve_shape(in, &sh, why);
     if (st != HWFIT_OK) return st;
 
     hwfit_raid_out r;
@@ -478,12 +510,34 @@ hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out) {
         for (uint64_t i = 1; i <= sh.parity; i++) m *= mttf / ((n - (double)i) * r.mttr_s);
         r.mttdl_s = m / sh.mttdl_groups;
     }
-    if (!hwfit__finite(r.mttdl_s)) return HWFIT_ERANGE;
+    if (!hwfit__finite(r.mttdl_s))
+        return hwfit__why(why, HWFIT_ERANGE, "drives",
+                          "give a mean time to data loss too large for a double");
+    /* Times and rates that need only be positive can still be absurd (a rebuild at
+     * 1e-308 B/s makes the repair time infinite and the MTTDL 0; an MTTF of 1e-308 s makes
+     * the MTTDL 0): refuse what no double holds. */
     r.mttdl_h = r.mttdl_s / HWFIT_SECONDS_PER_HOUR;
     r.loss_probability = -expm1(-in->mission_s / r.mttdl_s);
     r.drive_afr = -expm1(-HWFIT_SECONDS_PER_YEAR / mttf);
+    const double results[] = {r.rebuild_s, r.mttr_s, r.mttdl_h, r.loss_probability};
+    if (!(r.mttdl_s > 0.0) || !hwfit__all_finite(results, sizeof results / sizeof results[0]))
+        return hwfit__why(why, HWFIT_ERANGE, "drive_mttf_s",
+                          "or rebuild_bytes_per_s gives a mean time to data loss too small "
+                          "for a double");
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return raid(in, out, NULL);
+}
+
+hwfit_status hwfit_raid_validate(const hwfit_raid_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_raid_out scratch;
+    return raid(in, &scratch, problem);
 }
 
 /* ---- transfers ------------------------------------------------------------------------- */
@@ -531,14 +585,21 @@ void hwfit_transfer_init(hwfit_transfer_in *in) {
     in->capacity_bytes = HWFIT_STORAGE_UNSET;
 }
 
-hwfit_status hwfit_transfer_estimate(const hwfit_transfer_in *in, hwfit_transfer_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if ((unsigned)in->transport > (unsigned)HWFIT_STORAGE_TRANSPORT_NVMEOF_TCP) return HWFIT_EINVAL;
-    if (!hwfit__in_range(in->bytes, 0.0, MAX_BYTES * 1e6) || !positive(in->rate_bytes_per_s, MAX_RATE) ||
-        !positive(in->local_efficiency, 1.0) || !positive(in->roce_efficiency, 1.0) ||
-        !positive(in->tcp_efficiency, 1.0) || !optional(in->backend_bytes_per_s, MAX_RATE) ||
-        !optional(in->capacity_bytes, MAX_BYTES * 1e6))
-        return HWFIT_EDOM;
+static hwfit_status transfer(const hwfit_transfer_in *in, hwfit_transfer_out *out,
+                             hwfit_problem *why) {
+    if ((unsigned)in->transport > (unsigned)HWFIT_STORAGE_TRANSPORT_NVMEOF_TCP)
+        return hwfit__why(why, HWFIT_EINVAL, "transport", HWFIT__ENUM);
+    NEED(hwfit__in_range(in->bytes, 0.0, MAX_BYTES * 1e6), "bytes",
+         "must be a number of bytes in [0, 1e24]");
+    NEED(positive(in->rate_bytes_per_s, MAX_RATE), "rate_bytes_per_s",
+         "must be a number of bytes/s in (0, 1e15]");
+    NEED(positive(in->local_efficiency, 1.0), "local_efficiency", "must be a number in (0, 1]");
+    NEED(positive(in->roce_efficiency, 1.0), "roce_efficiency", "must be a number in (0, 1]");
+    NEED(positive(in->tcp_efficiency, 1.0), "tcp_efficiency", "must be a number in (0, 1]");
+    NEED(optional(in->backend_bytes_per_s, MAX_RATE), "backend_bytes_per_s",
+         "must be a number of bytes/s in [0, 1e15] (0 = unset)");
+    NEED(optional(in->capacity_bytes, MAX_BYTES * 1e6), "capacity_bytes",
+         "must be a number of bytes in [0, 1e24] (0 = unset)");
     hwfit_transfer_out r;
     memset(&r, 0, sizeof r);
     const double eff[] = {in->local_efficiency, in->roce_efficiency, in->tcp_efficiency};
@@ -556,6 +617,26 @@ hwfit_status hwfit_transfer_estimate(const hwfit_transfer_in *in, hwfit_transfer
         r.fits = in->bytes <= in->capacity_bytes;
         r.fill_fraction = in->bytes / in->capacity_bytes;
     }
+    /* Rates and capacities only need to be positive, so a tiny one (1e-300 B/s) can make
+     * the quotients overflow: refuse rather than return an infinite time. */
+    if (!hwfit__finite(r.time_s))
+        return hwfit__why(why, HWFIT_ERANGE, "rate_bytes_per_s",
+                          "is so small that the time overflows a double");
+    if (!hwfit__finite(r.fill_fraction))
+        return hwfit__why(why, HWFIT_ERANGE, "capacity_bytes",
+                          "is so small that the fill fraction overflows a double");
     *out = r;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_transfer_estimate(const hwfit_transfer_in *in, hwfit_transfer_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return transfer(in, out, NULL);
+}
+
+hwfit_status hwfit_transfer_validate(const hwfit_transfer_in *in, hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    hwfit_transfer_out scratch;
+    return transfer(in, &scratch, problem);
 }

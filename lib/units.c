@@ -337,7 +337,7 @@ hwfit_status hwfit_units_format(double value, hwfit_unit unit, char *buf, size_t
     case HWFIT_UNIT_FLOP:
         i = pick(v, si, COUNT_OF(si));
         return emit(buf, size, "%s%.4g %sFLOP", sign, v / si[i], si_names[i]);
-    case HWFIT_UNIT_SECONDS: {
+    default: { /* seconds (the unit is checked above) */
         static const double t[] = {HWFIT_SECONDS_PER_YEAR, HWFIT_SECONDS_PER_DAY,
                                    HWFIT_SECONDS_PER_HOUR, HWFIT_SECONDS_PER_MINUTE,
                                    1.0, 1e-3, 1e-6, 1e-9};
@@ -347,7 +347,6 @@ hwfit_status hwfit_units_format(double value, hwfit_unit unit, char *buf, size_t
         return emit(buf, size, "%s%.4g %s", sign, v / t[i], names[i]);
     }
     }
-    return HWFIT_EINVAL;
 }
 
 hwfit_status hwfit_units_format_count(uint64_t count, char *buf, size_t size) {

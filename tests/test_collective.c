@@ -787,21 +787,21 @@ Test(collective, names_round_trip) {
         hwfit_collective_op op = (hwfit_collective_op)-1;
         cr_assert_eq(hwfit_collective_op_from_name(hwfit_collective_op_name((hwfit_collective_op)i), &op),
                      HWFIT_OK);
-        cr_assert_eq(op, i);
+        cr_assert_eq((int)op, i);
     }
     for (int i = 0; i <= HWFIT_COLLECTIVE_ALGO_HIERARCHICAL; i++) {
         hwfit_collective_algorithm a;
         cr_assert_eq(hwfit_collective_algorithm_from_name(
                          hwfit_collective_algorithm_name((hwfit_collective_algorithm)i), &a),
                      HWFIT_OK);
-        cr_assert_eq(a, i);
+        cr_assert_eq((int)a, i);
     }
     for (int i = 0; i <= HWFIT_COLLECTIVE_PROTO_SIMPLE; i++) {
         hwfit_collective_protocol p;
         cr_assert_eq(hwfit_collective_protocol_from_name(
                          hwfit_collective_protocol_name((hwfit_collective_protocol)i), &p),
                      HWFIT_OK);
-        cr_assert_eq(p, i);
+        cr_assert_eq((int)p, i);
     }
     hwfit_collective_op op = HWFIT_COLLECTIVE_ALLGATHER;
     cr_assert_eq(hwfit_collective_op_from_name("All_Reduce", &op), HWFIT_OK);

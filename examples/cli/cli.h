@@ -68,15 +68,30 @@ typedef struct cli_args {
  * accepted. Returns 0, CLI_HELP_SHOWN, or CLI_EXIT_USAGE after printing one line to stderr. */
 int cli_parse(const cli_spec *spec, int argc, char **argv, cli_args *args);
 
-/* Print "hwfit NAME: message" to stderr (one line) and return CLI_EXIT_USAGE. */
+/* Print "hwfit NAME: message" ("hwfit: message" when command is NULL) to stderr as one
+ * line, control characters escaped, and return CLI_EXIT_USAGE. */
 int cli_fail(const char *command, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
+/* Report a value a library parser refused, naming the option and what it expects:
+ * "hwfit power: --class: unknown value 'ruby' (expected none, 80plus, ... titanium)".
+ * The wording follows the status: ENOTFOUND unknown, EPARSE malformed, EDOM out of range. */
+int cli_fail_value(const char *command, const char *option, const char *text,
+                   hwfit_status status, const char *expected);
+
 /* Report a failed library call: "hwfit NAME: what: HWFIT_EDOM: value out of domain ...". */
 int cli_fail_status(const char *command, const char *what, hwfit_status status);
+
+/* Report an input a library _validate function refused (one line, exit 2), naming the
+ * option that sets it: "hwfit memory: --micro-batch must be at least 1". The field is
+ * looked up in `aliases` (NULL-terminated pairs: field, then the words to print, e.g.
+ * "psu_rating_w", "--psu-watts"; may be NULL), then as an option of `spec` whose name is
+ * the field (or its last part after '.') with '_' turned into '-', else printed as is.
+ * A problem without a field prints its rule alone. */
+int cli_fail_problem(const cli_spec *spec, const char *const *aliases, const hwfit_problem *p);
 
 /* Report a reader error with its position: "hwfit NAME: file:3:14: message". */
 int cli_fail_error(const char *command, const hwfit_error *error);

@@ -113,7 +113,10 @@ int cmd_collective(int argc, char **argv) {
     hwfit_topology_set_cpu(t, cpu_values[cpu]);
     if (nic != NULL) {
         st = hwfit_topology_parse_nic(nic, t);
-        if (st != HWFIT_OK) return cli_fail_status("collective", "--nic", st);
+        if (st != HWFIT_OK)
+            return cli_fail_value("collective", "--nic", nic, st,
+                                  "[<count>x]<speed>g-roce|ib|tcp such as 2x400g-roce or "
+                                  "8x400g-ib; InfiniBand runs at 100, 200, 400 or 800 Gb/s");
     }
     in.ranks = ranks;
     in.library = library == 0 ? HWFIT_COLLECTIVE_LIBRARY_NCCL : HWFIT_COLLECTIVE_LIBRARY_ANY;
@@ -156,12 +159,17 @@ int cmd_collective(int argc, char **argv) {
     }
     for (int i = 0; i < count; i++) {
         in.bytes = sizes[i];
-        st = hwfit_collective_estimate(&in, &results[i]);
-        if (st != HWFIT_OK) {
-            const char *what = st == HWFIT_EUNSUPPORTED ? "this algorithm or protocol does not apply"
-                                                        : "the topology or sizes are invalid";
-            return cli_fail("collective", "%s: %s: %s", what, hwfit_status_name(st),
-                            hwfit_status_str(st));
+        if (hwfit_collective_estimate(&in, &results[i]) != HWFIT_OK) {
+            static const char *const aliases[] = {
+                "topology.gpus_per_node", "--gpus", "topology.pcie_switches", "--pcie-switches",
+                "topology.gpu_pcie_gen", "the PCIe generation of --gpu",
+                "topology.gpu_pcie_lanes", "--pcie-lanes", "topology.nics_per_node",
+                "the NICs per node (--nic)",
+                "topology.nic_bits_per_s", "--nic's speed", "topology.nic_mtu_bytes", "--nic's MTU",
+                "bytes", "--size", "ranks_per_node", "--ranks per node", NULL};
+            hwfit_problem why;
+            (void)hwfit_collective_validate(&in, &why);
+            return cli_fail_problem(&spec, aliases, &why);
         }
     }
 

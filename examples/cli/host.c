@@ -1,5 +1,7 @@
 /* host.c - `hwfit host`: cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel and
  * the PCIe lane budget. */
+#include <string.h>
+
 #include "cli.h"
 
 /* A number of an evaluated part, or null (JSON) / nothing (table) when not evaluated. */
@@ -85,11 +87,25 @@ int cmd_host(int argc, char **argv) {
     int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != 0) return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     hwfit_host_out r;
-    hwfit_status st = hwfit_host_evaluate(&in, &r);
-    if (st == HWFIT_EDOM && (in.channels_per_socket == 0 || in.dimms == 0 || in.speed_mts == 0.0) &&
-        (in.channels_per_socket != 0 || in.dimms != 0 || in.speed_mts != 0.0))
-        return cli_fail("host", "--channels, --dimms and --mts go together");
-    if (st != HWFIT_OK) return cli_fail_status("host", "host", st);
+    if (hwfit_host_evaluate(&in, &r) != HWFIT_OK) {
+        static const char *const aliases[] = {
+            "cores_per_gpu_rule", "--cores-per-gpu", "ram_bytes", "--ram", "vram_bytes", "--vram",
+            "ram_to_vram_rule", "--ram-ratio", "channels_per_socket",
+            "--channels: --channels, --dimms and --mts go together; it", "dimms",
+            "--dimms: --channels, --dimms and --mts go together; it", "speed_mts",
+            "--mts: --channels, --dimms and --mts go together; it", "speed_2dpc_mts",
+            "--mts-2dpc", "max_dimms_per_channel", "--max-dpc", "lanes_per_socket", "--lanes",
+            "gpu_bifurcated_lanes", "--gpu-lanes-bifurcated", "switch_upstream_lanes",
+            "--switch-upstream", NULL};
+        hwfit_problem why;
+        (void)hwfit_host_validate(&in, &why);
+        if (why.status == HWFIT_EDOM && strstr(why.rule, "given with the other two") != NULL)
+            return cli_fail("host", "--channels, --dimms and --mts go together: --%s is missing",
+                            strcmp(why.field, "channels_per_socket") == 0 ? "channels"
+                            : strcmp(why.field, "dimms") == 0             ? "dimms"
+                                                                          : "mts");
+        return cli_fail_problem(&spec, aliases, &why);
+    }
 
     cli_out o;
     out_begin(&o, args.json, NULL);

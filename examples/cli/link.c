@@ -21,11 +21,18 @@ int cmd_link(int argc, char **argv) {
 
     hwfit_link_in in;
     hwfit_status st = hwfit_link_parse(args.positional[0], &in);
-    if (st != HWFIT_OK) return cli_fail_status("link", args.positional[0], st);
+    if (st != HWFIT_OK)
+        return cli_fail_value("link", "NAME", args.positional[0], st,
+                              "pcie<1-6>x<1|2|4|8|16>, nvlink<1-5>[x<1-18>], ib-edr|hdr|ndr|xdr, "
+                              "[<n>x]<speed>g-roce|tcp|ib, xgmi3[x<1-8>] or upi<1-3>[x<1-8>]");
     in.payload_bytes = payload;
     hwfit_link_out r;
-    st = hwfit_link_rate(&in, &r);
-    if (st != HWFIT_OK) return cli_fail_status("link", "--payload", st);
+    if (hwfit_link_rate(&in, &r) != HWFIT_OK) {
+        static const char *const aliases[] = {"payload_bytes", "--payload", NULL};
+        hwfit_problem why;
+        (void)hwfit_link_validate(&in, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
 
     cli_out o;
     out_begin(&o, args.json, r.name);

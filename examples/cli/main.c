@@ -41,10 +41,7 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "hwfit: missing subcommand (run 'hwfit --help')\n");
-        return CLI_EXIT_USAGE;
-    }
+    if (argc < 2) return cli_fail(NULL, "missing subcommand (run 'hwfit --help')");
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
         printf("hwfit %s\n", hwfit_version_string());
         return CLI_EXIT_OK;
@@ -56,6 +53,5 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "hwfit: unknown subcommand '%s' (run 'hwfit --help')\n", argv[1]);
-    return CLI_EXIT_USAGE;
+    return cli_fail(NULL, "unknown subcommand '%s' (run 'hwfit --help')", argv[1]);
 }

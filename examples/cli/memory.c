@@ -17,7 +17,11 @@ static int dtype_option(const char *option, const char *text, hwfit_dtype *out) 
     if (st == HWFIT_ENOTFOUND)
         return cli_fail("memory", "--%s: unknown number format '%s' (see hwfit dtypes)", option,
                         text);
-    if (st != HWFIT_OK) return cli_fail_status("memory", text, st);
+    if (st != HWFIT_OK) {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", option);
+        return cli_fail_value("memory", opt, text, st, "int4-gG with a group G of 1-1048576");
+    }
     return 0;
 }
 
@@ -115,10 +119,13 @@ int cmd_memory(int argc, char **argv) {
     if ((st = hwfit_hf_config_load(config, &m, &err)) != HWFIT_OK)
         return cli_fail_error("memory", &err);
     hwfit_memory_out r;
-    if ((st = hwfit_memory_estimate(&m, &in, &r)) == HWFIT_EUNSUPPORTED)
-        return cli_fail("memory", "--mode full trains the weights: --weights must be a plain "
-                        "format such as bf16, fp16 or fp32 (HWFIT_EUNSUPPORTED)");
-    if (st != HWFIT_OK) return cli_fail_status("memory", "estimate", st);
+    if (hwfit_memory_estimate(&m, &in, &r) != HWFIT_OK) {
+        static const char *const aliases[] = {"overhead_bytes", "--overhead", "qlora_base",
+                                              "--weights", NULL};
+        hwfit_problem why;
+        (void)hwfit_memory_validate(&m, &in, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
     char wname[HWFIT_DTYPE_NAME_SIZE], kname[HWFIT_DTYPE_NAME_SIZE];
     hwfit_dtype base = in.mode == HWFIT_MEMORY_QLORA ? in.qlora_base : in.weights;
     if (hwfit_dtype_format(base, wname, sizeof wname) != HWFIT_OK ||

@@ -6,7 +6,11 @@ static int dtype_option(const char *option, const char *text, hwfit_dtype *out) 
     if (st == HWFIT_ENOTFOUND)
         return cli_fail("model", "--%s: unknown number format '%s' (see hwfit dtypes)", option,
                         text);
-    if (st != HWFIT_OK) return cli_fail_status("model", text, st);
+    if (st != HWFIT_OK) {
+        char opt[32];
+        snprintf(opt, sizeof opt, "--%s", option);
+        return cli_fail_value("model", opt, text, st, "int4-gG with a group G of 1-1048576");
+    }
     return 0;
 }
 
@@ -54,8 +58,11 @@ int cmd_model(int argc, char **argv) {
     if ((st = hwfit_model_params(&m, &p)) != HWFIT_OK)
         return cli_fail_status("model", "parameters", st);
     hwfit_memory_out fp;
-    if ((st = hwfit_memory_estimate(&m, &mem, &fp)) != HWFIT_OK)
-        return cli_fail_status("model", "weights and KV cache", st);
+    if (hwfit_memory_estimate(&m, &mem, &fp) != HWFIT_OK) {
+        hwfit_problem why;
+        (void)hwfit_memory_validate(&m, &mem, &why);
+        return cli_fail_problem(&spec, NULL, &why);
+    }
     hwfit_model_kv_in kin;
     hwfit_model_kv_init(&kin);
     kin.dtype = mem.kv;

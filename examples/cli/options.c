@@ -7,11 +7,21 @@
 #include "cli.h"
 
 int cli_fail(const char *command, const char *fmt, ...) {
+    /* One line, whatever the user typed: control characters in arguments (a newline in
+     * "--size $'1\n2'") are written as escapes, and very long messages are cut. */
+    char msg[1024];
     va_list ap;
-    fprintf(stderr, "hwfit %s: ", command);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (n < 0) msg[0] = '\0';
+    if (command != NULL) fprintf(stderr, "hwfit %s: ", command);
+    else fputs("hwfit: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
+    if (n >= (int)sizeof msg) fputs("...", stderr);
     fputc('\n', stderr);
     return CLI_EXIT_USAGE;
 }
@@ -19,6 +29,54 @@ int cli_fail(const char *command, const char *fmt, ...) {
 int cli_fail_status(const char *command, const char *what, hwfit_status status) {
     return cli_fail(command, "%s: %s: %s", what, hwfit_status_name(status),
                     hwfit_status_str(status));
+}
+
+/* The option of spec named like `name` with '_' read as '-' (n bytes of it), or NULL. */
+static const cli_opt *option_like(const cli_spec *spec, const char *name, size_t n) {
+    for (int k = 0; spec != NULL && k < spec->nopts; k++) {
+        const char *o = spec->opts[k].name;
+        size_t i = 0;
+        while (i < n && o[i] != '\0' && (o[i] == name[i] || (o[i] == '-' && name[i] == '_'))) i++;
+        if (i == n && o[i] == '\0') return &spec->opts[k];
+    }
+    return NULL;
+}
+
+int cli_fail_problem(const cli_spec *spec, const char *const *aliases, const hwfit_problem *p) {
+    const char *field = p->field ? p->field : "";
+    const char *rule = p->rule && p->rule[0] ? p->rule : hwfit_status_str(p->status);
+    const char *status = hwfit_status_name(p->status);
+    if (field[0] == '\0') return cli_fail(spec->name, "%s (%s)", rule, status);
+    for (int i = 0; aliases != NULL && aliases[i] != NULL && aliases[i + 1] != NULL; i += 2)
+        if (strcmp(aliases[i], field) == 0)
+            return cli_fail(spec->name, "%s %s (%s)", aliases[i + 1], rule, status);
+    const cli_opt *o = option_like(spec, field, strlen(field));
+    const char *dot = strrchr(field, '.');
+    if (o == NULL && dot != NULL) o = option_like(spec, dot + 1, strlen(dot + 1));
+    if (o != NULL) return cli_fail(spec->name, "--%s %s (%s)", o->name, rule, status);
+    return cli_fail(spec->name, "%s %s (%s)", field, rule, status);
+}
+
+int cli_fail_value(const char *command, const char *option, const char *text,
+                   hwfit_status status, const char *expected) {
+    const char *name = hwfit_status_name(status);
+    switch (status) {
+    case HWFIT_ENOTFOUND:
+        return cli_fail(command, "%s: unknown value '%s' (expected %s) (%s)", option, text,
+                        expected, name);
+    case HWFIT_EPARSE:
+        return cli_fail(command, "%s: cannot read '%s' (expected %s) (%s)", option, text,
+                        expected, name);
+    case HWFIT_EDOM:
+        return cli_fail(command, "%s: '%s' is out of range (expected %s) (%s)", option, text,
+                        expected, name);
+    case HWFIT_ERANGE:
+        return cli_fail(command, "%s: '%s' is too large to represent (expected %s) (%s)",
+                        option, text, expected, name);
+    default:
+        return cli_fail(command, "%s: '%s': %s (%s)", option, text, hwfit_status_str(status),
+                        name);
+    }
 }
 
 int cli_fail_error(const char *command, const hwfit_error *error) {
@@ -120,12 +178,17 @@ static int set_value(const cli_spec *spec, const cli_opt *o, const char *value) 
     case CLI_CHOICE: {
         int k = cli_choice_index(o->choices, value);
         if (k < 0) {
-            fprintf(stderr, "hwfit %s: --%s: unknown value '%s' (expected one of: ", spec->name,
-                    o->name, value);
-            for (int j = 0; o->choices[j]; j++)
-                fprintf(stderr, "%s%s", j ? ", " : "", o->choices[j]);
-            fprintf(stderr, ")\n");
-            return CLI_EXIT_USAGE;
+            char list[256];
+            size_t used = 0;
+            list[0] = '\0';
+            for (int j = 0; o->choices[j] && used < sizeof list; j++) {
+                int w = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "",
+                                 o->choices[j]);
+                if (w < 0) break;
+                used += (size_t)w;
+            }
+            return cli_fail(spec->name, "--%s: unknown value '%s' (expected one of: %s)",
+                            o->name, value, list);
         }
         *(int *)o->dest = k;
         return 0;

@@ -97,16 +97,37 @@ int cmd_power(int argc, char **argv) {
         return cli_fail("power", "--load or --component is required, e.g. --load 6500W");
 
     hwfit_status st;
+    hwfit_problem why;
+    /* Inputs refused by the library, named by their options. */
+    static const char *const aliases[] = {
+        "psu_rating_w", "--psu-watts", "psu_low_line_rating_w", "--low-line-watts",
+        "input_voltage_v", "--input-voltage", "load_w", "the load (--load or --component)",
+        "peak_load_w", "--peak", "headroom_ratio", "--headroom", "fixed_efficiency", "--efficiency",
+        "psu_class", "--class", "heat_w", "the wall power", "delta_t_c", "--delta-t",
+        "air_marginal_above_w", "--air-marginal-above", "liquid_above_w", "--liquid-above",
+        "price_per_kwh", "--price", "duty_cycle", "--duty", "idle_power_w", "--idle",
+        "power_w", "the wall power", "annual_other_cost", "--opex",
+        "annual_energy_cost", "the energy cost", "discount_rate", "--discount",
+        "gpu_transient_factor", "--transient", NULL};
     if (redundant != NULL) {
         st = hwfit_psu_redundancy_parse(redundant, psu.psus, &psu.redundant);
-        if (st != HWFIT_OK) return cli_fail_status("power", redundant, st);
+        if (st != HWFIT_OK) {
+            char option[64];
+            snprintf(option, sizeof option, "--redundant %.40s", redundant);
+            const char *const text_alias[] = {"text", option, NULL};
+            (void)hwfit_psu_redundancy_validate(redundant, psu.psus, &why);
+            return cli_fail_problem(&spec, text_alias, &why);
+        }
     }
     if (cls != NULL && (st = hwfit_psu_class_parse(cls, &psu.psu_class)) != HWFIT_OK)
-        return cli_fail_status("power", cls, st);
+        return cli_fail_value("power", "--class", cls, st,
+                              "none, 80plus, bronze, silver, gold, platinum or titanium");
     if (table != NULL && (st = hwfit_psu_table_parse(table, &psu.table)) != HWFIT_OK)
-        return cli_fail_status("power", table, st);
+        return cli_fail_value("power", "--table", table, st,
+                              "auto, 115v, 230v-redundant or 230v-eu");
     if (price != NULL && (st = hwfit_price_per_kwh_parse(price, &energy.price_per_kwh)) != HWFIT_OK)
-        return cli_fail_status("power", price, st);
+        return cli_fail_value("power", "--price", price, st,
+                              "a price per kWh such as 0.18, 0.18/kWh or 180/MWh");
     if (seen_efficiency && psu.psu_class != HWFIT_POWER_CLASS_NONE)
         return cli_fail("power", "--efficiency applies only with --class none");
 
@@ -116,35 +137,44 @@ int cmd_power(int argc, char **argv) {
             hwfit_power_component c;
             st = hwfit_power_component_parse(components.items[i], &c);
             if (st == HWFIT_OK) st = hwfit_power_budget_add(&budget, c.kind, c.count, c.watts);
-            if (st != HWFIT_OK) return cli_fail_status("power", components.items[i], st);
+            if (st != HWFIT_OK)
+                return cli_fail_value("power", "--component", components.items[i], st,
+                                      "KIND:COUNT:WATTS or KIND:WATTS, KIND one of gpu, cpu, "
+                                      "dimm, drive, nic, fan, switch, board, other, COUNT at "
+                                      "most 1000000, WATTS at most 10MW");
         }
-        st = hwfit_power_budget_evaluate(&budget, &b);
-        if (st != HWFIT_OK) return cli_fail_status("power", "budget", st);
+        if (hwfit_power_budget_evaluate(&budget, &b) != HWFIT_OK) {
+            (void)hwfit_power_budget_validate(&budget, &why);
+            return cli_fail_problem(&spec, aliases, &why);
+        }
         psu.load_w = b.dc_w;
         if (psu.peak_load_w == HWFIT_POWER_UNSET) psu.peak_load_w = b.peak_dc_w;
         if (!seen_gpus && b.gpus > 0) tco.gpus = b.gpus;
     }
     hwfit_psu_out p;
-    st = hwfit_psu_evaluate(&psu, &p);
-    if (st == HWFIT_EUNSUPPORTED)
-        return cli_fail("power", "%s: no 80 PLUS curve for class %s in table %s, or a low-line "
-                                 "voltage without --low-line-watts",
-                        hwfit_status_name(st), hwfit_psu_class_name(psu.psu_class),
-                        hwfit_psu_table_name(psu.table));
-    if (st != HWFIT_OK) return cli_fail_status("power", "PSUs", st);
+    if (hwfit_psu_evaluate(&psu, &p) != HWFIT_OK) {
+        (void)hwfit_psu_validate(&psu, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
     thermal.heat_w = p.wall_w;
     hwfit_thermal_out t;
-    st = hwfit_thermal_evaluate(&thermal, &t);
-    if (st != HWFIT_OK) return cli_fail_status("power", "thermal", st);
+    if (hwfit_thermal_evaluate(&thermal, &t) != HWFIT_OK) {
+        (void)hwfit_thermal_validate(&thermal, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
     energy.power_w = p.wall_w;
     hwfit_energy_out e;
-    st = hwfit_energy_evaluate(&energy, &e);
-    if (st != HWFIT_OK) return cli_fail_status("power", "energy", st);
+    if (hwfit_energy_evaluate(&energy, &e) != HWFIT_OK) {
+        (void)hwfit_energy_validate(&energy, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
     hwfit_tco_out c;
     if (seen_capex) {
         tco.annual_energy_cost = e.annual_cost;
-        st = hwfit_tco_evaluate(&tco, &c);
-        if (st != HWFIT_OK) return cli_fail_status("power", "TCO", st);
+        if (hwfit_tco_evaluate(&tco, &c) != HWFIT_OK) {
+            (void)hwfit_tco_validate(&tco, &why);
+            return cli_fail_problem(&spec, aliases, &why);
+        }
     }
     if (svg_path != NULL) {
         /* The chart runs the budget and the PSUs again from the same inputs (chart.h). */

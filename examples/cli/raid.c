@@ -1,6 +1,7 @@
 /* raid.c - `hwfit raid`: capacity, speed, rebuild, URE risk and MTTDL of a RAID/ZFS array;
  * --svg draws raw against usable capacity. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -68,22 +69,34 @@ int cmd_raid(int argc, char **argv) {
         return cli_fail("raid", "--drive-size is required, e.g. --drive-size 15.36TB");
 
     hwfit_status st = hwfit_raid_level_parse(level, &in.layout);
-    if (st != HWFIT_OK) return cli_fail_status("raid", level, st);
+    if (st != HWFIT_OK)
+        return cli_fail_value("raid", "--level", level, st,
+                              "0, 1, 5, 6, 10, 50, 60, raidz1-3, or draid[P][:Dd][:Cc][:Ss] with "
+                              "parity P 1-3 and non-zero counts");
     if (seen_groups) in.layout.groups = groups;
     if (seen_copies) in.layout.copies = copies;
     hwfit_raid_out r;
-    st = hwfit_raid_evaluate(&in, &r);
-    uint64_t min_drives;
-    if (st == HWFIT_EDOM && in.spares < in.drives &&
-        hwfit_raid_min_drives(&in.layout, &min_drives) == HWFIT_OK &&
-        in.drives - in.spares < min_drives)
-        return cli_fail("raid", "%s needs at least %llu drives besides hot spares, got %llu",
-                        hwfit_raid_level_name(in.layout.level), (unsigned long long)min_drives,
-                        (unsigned long long)(in.drives - in.spares));
-    if (st == HWFIT_EDOM && in.spares >= in.drives)
-        return cli_fail("raid", "--spares %llu leaves no drive for data",
-                        (unsigned long long)in.spares);
-    if (st != HWFIT_OK) return cli_fail_status("raid", hwfit_raid_level_name(in.layout.level), st);
+    if (hwfit_raid_evaluate(&in, &r) != HWFIT_OK) {
+        hwfit_problem why;
+        (void)hwfit_raid_validate(&in, &why);
+        uint64_t min_drives;
+        if (strcmp(why.field, "drives") == 0 && in.spares < in.drives &&
+            hwfit_raid_min_drives(&in.layout, &min_drives) == HWFIT_OK &&
+            in.drives - in.spares < min_drives)
+            return cli_fail("raid", "%s needs at least %llu drives besides hot spares, got %llu",
+                            hwfit_raid_level_name(in.layout.level),
+                            (unsigned long long)min_drives,
+                            (unsigned long long)(in.drives - in.spares));
+        static const char *const aliases[] = {
+            "drive_bytes", "--drive-size", "record_bytes", "--recordsize", "sector_bytes",
+            "--sector", "fill_fraction", "--fill", "drive_read_bytes_per_s", "--read-rate",
+            "drive_write_bytes_per_s", "--write-rate", "drive_read_iops", "--read-iops",
+            "drive_write_iops", "--write-iops", "rebuild_bytes_per_s", "--rebuild-rate",
+            "replace_delay_s", "--replace-delay", "bit_error_rate", "--ber", "drive_mttf_s",
+            "--mttf", "mission_s", "--mission", "layout.draid_children", "--level's :Cc children",
+            NULL};
+        return cli_fail_problem(&spec, aliases, &why);
+    }
     char usable_text[64];
     st = hwfit_units_format(r.usable_bytes, HWFIT_UNIT_BYTES, usable_text, sizeof usable_text);
     if (st != HWFIT_OK) return cli_fail_status("raid", "usable", st);

@@ -37,15 +37,24 @@ int cmd_transfer(int argc, char **argv) {
     if (!seen_rate)
         return cli_fail("transfer", "--rate is required, e.g. --rate 14GB/s");
     hwfit_status st = hwfit_storage_transport_parse(transport, &in.transport);
-    if (st != HWFIT_OK) return cli_fail_status("transfer", transport, st);
+    if (st != HWFIT_OK)
+        return cli_fail_value("transfer", "--transport", transport, st,
+                              "local, nvmeof-roce or nvmeof-tcp");
     if (seen_efficiency) {
         if (in.transport == HWFIT_STORAGE_TRANSPORT_NVMEOF_ROCE) in.roce_efficiency = efficiency;
         else if (in.transport == HWFIT_STORAGE_TRANSPORT_NVMEOF_TCP) in.tcp_efficiency = efficiency;
         else in.local_efficiency = efficiency;
     }
     hwfit_transfer_out r;
-    st = hwfit_transfer_estimate(&in, &r);
-    if (st != HWFIT_OK) return cli_fail_status("transfer", "estimate", st);
+    if (hwfit_transfer_estimate(&in, &r) != HWFIT_OK) {
+        static const char *const aliases[] = {
+            "bytes", "--size", "rate_bytes_per_s", "--rate", "local_efficiency", "--efficiency",
+            "roce_efficiency", "--efficiency", "tcp_efficiency", "--efficiency",
+            "backend_bytes_per_s", "--backend-rate", "capacity_bytes", "--capacity", NULL};
+        hwfit_problem why;
+        (void)hwfit_transfer_validate(&in, &why);
+        return cli_fail_problem(&spec, aliases, &why);
+    }
 
     cli_out o;
     out_begin(&o, args.json, NULL);

@@ -25,7 +25,10 @@ int cmd_units(int argc, char **argv) {
 
     double value;
     hwfit_status st = hwfit_units_parse(args.positional[0], unit_values[unit], &value);
-    if (st != HWFIT_OK) return cli_fail_status("units", args.positional[0], st);
+    if (st != HWFIT_OK)
+        return cli_fail_value("units", "VALUE", args.positional[0], st,
+                              "a non-negative quantity of the --unit kind, e.g. 15.36TB, "
+                              "400Gb/s or 3.2kW");
     char text[64];
     st = hwfit_units_format(value, unit_values[unit], text, sizeof text);
     if (st != HWFIT_OK) return cli_fail_status("units", args.positional[0], st);

@@ -306,6 +306,20 @@ HWFIT_API hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in,
                                                  hwfit_collective_out *out);
 
 /**
+ * @brief Check the inputs of ::hwfit_collective_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_collective_estimate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_collective_estimate returns (given a non-NULL output). Topology
+ * fields are named "topology.<field>".
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_collective_estimate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_collective_validate(const hwfit_collective_in *in,
+                                                 hwfit_problem *problem);
+
+/**
  * @brief The estimates of @p n collectives: ::hwfit_collective_estimate of each element, in
  * one call and without allocation (message-size sweeps, every communicator of a layout).
  * Every element is evaluated, even after one fails; outs[i] equals what
@@ -322,6 +336,7 @@ HWFIT_API hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in,
  * @retval HWFIT_EDOM         the first failing element's status (see
  *                            ::hwfit_collective_estimate).
  * @retval HWFIT_EUNSUPPORTED the first failing element's status.
+ * @retval HWFIT_ERANGE       the first failing element's status.
  */
 HWFIT_API hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, size_t n,
                                                        hwfit_collective_out *outs,
@@ -487,6 +502,20 @@ HWFIT_API void hwfit_collective_step_init(hwfit_collective_step_in *in);
  */
 HWFIT_API hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
                                              hwfit_collective_step_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_collective_step: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_collective_step on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_collective_step returns (given a non-NULL output). Topology
+ * fields are named "topology.<field>".
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_collective_step for @p in.
+ */
+HWFIT_API hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,
+                                                      hwfit_problem *problem);
 
 /** @} */
 

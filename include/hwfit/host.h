@@ -154,9 +154,22 @@ HWFIT_API void hwfit_host_init(hwfit_host_in *in);
  * @retval HWFIT_EDOM   sockets outside [1, 8]; a memory part given only in part (channels,
  *                      DIMMs and speed go together); a number NaN, infinite, negative or out
  *                      of range; inter-socket links taking more lanes than a socket has.
- * @retval HWFIT_ERANGE a lane or channel count overflows.
+ * @retval HWFIT_ERANGE a lane or channel count overflows, or RAM / VRAM overflows a double
+ *                      (VRAM near 1e-300 bytes).
  */
 HWFIT_API hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_host_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_host_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_host_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_host_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_host_validate(const hwfit_host_in *in, hwfit_problem *problem);
 
 /** @} */
 

@@ -111,6 +111,18 @@ HWFIT_API void hwfit_link_init(hwfit_link_in *in);
 HWFIT_API hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out);
 
 /**
+ * @brief Check a link for ::hwfit_link_rate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_link_rate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_link_rate returns (given a non-NULL output).
+ * @param[in]  in      The link; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the link
+ *                     is valid; may be NULL.
+ * @return The status of ::hwfit_link_rate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_link_validate(const hwfit_link_in *in, hwfit_problem *problem);
+
+/**
  * @brief Read a link from a short name. Case-insensitive. Accepted forms:
  *
  * | form | meaning | examples |

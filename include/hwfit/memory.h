@@ -191,6 +191,22 @@ HWFIT_API hwfit_status hwfit_memory_estimate(const hwfit_model *model,
                                              const hwfit_memory_in *in, hwfit_memory_out *out);
 
 /**
+ * @brief Check the inputs of ::hwfit_memory_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_memory_estimate on the same inputs without writing results,
+ * so it returns exactly the status that ::hwfit_memory_estimate returns (given a non-NULL
+ * output), e.g. field "micro_batch" with rule "must be at least 1", or "model.kv_heads".
+ * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL (field "model").
+ * @param[in]  in      The workload; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks (field "" for a footprint
+ *                     beyond 64 bits), or cleared when the inputs are valid; may be NULL.
+ * @return The status of ::hwfit_memory_estimate for @p model and @p in.
+ */
+HWFIT_API hwfit_status hwfit_memory_validate(const hwfit_model *model,
+                                             const hwfit_memory_in *in,
+                                             hwfit_problem *problem);
+
+/**
  * @brief The footprints of @p n workloads of one model: ::hwfit_memory_estimate of each
  * element, in one call and without allocation (arrays in, arrays out). Every element is
  * evaluated, even after one fails; outs[i] equals what ::hwfit_memory_estimate gives for

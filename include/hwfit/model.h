@@ -270,6 +270,16 @@ HWFIT_API hwfit_status hwfit_model_set_sliding_layers(hwfit_model *model,
 HWFIT_API hwfit_status hwfit_model_check(const hwfit_model *model);
 
 /**
+ * @brief Check a model as ::hwfit_model_check does, and say which field is wrong and why.
+ * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL (field "model").
+ * @param[out] problem The field at fault ("model.kv_heads"; "model" for a count that
+ *                     overflows) and the rule it breaks, or cleared when the model is
+ *                     valid; may be NULL.
+ * @return The status of ::hwfit_model_check for @p model.
+ */
+HWFIT_API hwfit_status hwfit_model_validate(const hwfit_model *model, hwfit_problem *problem);
+
+/**
  * @brief Exact parameter counts, in total, active per token, per part and per layer kind.
  * @param[in]  model The model; NULL gives ::HWFIT_EINVAL.
  * @param[out] out   The counts; NULL gives ::HWFIT_EINVAL. Written only on success.
@@ -317,6 +327,21 @@ HWFIT_API void hwfit_model_kv_init(hwfit_model_kv_in *in);
  */
 HWFIT_API hwfit_status hwfit_model_kv(const hwfit_model *model, const hwfit_model_kv_in *in,
                                       hwfit_model_kv_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_model_kv: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_model_kv on the same inputs without writing results, so
+ * it returns exactly the status that ::hwfit_model_kv returns (given a non-NULL output).
+ * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL (field "model").
+ * @param[in]  in      The inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault ("batch", "model.heads") and the rule it breaks,
+ *                     or cleared when the inputs are valid; may be NULL.
+ * @return The status of ::hwfit_model_kv for @p model and @p in.
+ */
+HWFIT_API hwfit_status hwfit_model_kv_validate(const hwfit_model *model,
+                                               const hwfit_model_kv_in *in,
+                                               hwfit_problem *problem);
 
 /**
  * @brief Forward FLOPs per token at a given attended context: 2 FLOPs per active weight

@@ -147,6 +147,20 @@ HWFIT_API hwfit_status hwfit_power_budget_add(hwfit_power_budget_in *in,
 HWFIT_API hwfit_status hwfit_power_budget_evaluate(const hwfit_power_budget_in *in,
                                                    hwfit_power_budget_out *out);
 
+/**
+ * @brief Check the inputs of ::hwfit_power_budget_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_power_budget_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_power_budget_evaluate returns (given a non-NULL output). Problems of a line name the field "components.kind", "components.count" or
+ * "components.watts" and set hwfit_problem::index to the line.
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_power_budget_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_power_budget_validate(const hwfit_power_budget_in *in,
+                                                   hwfit_problem *problem);
+
 /** @brief 80 PLUS certification level of a power supply. */
 typedef enum hwfit_psu_class {
     HWFIT_POWER_CLASS_NONE = 0,     /**< No curve: hwfit_psu_in::fixed_efficiency applies. */
@@ -244,6 +258,18 @@ HWFIT_API hwfit_status hwfit_psu_efficiency(hwfit_psu_class cls, hwfit_psu_table
 HWFIT_API hwfit_status hwfit_psu_redundancy_parse(const char *text, uint64_t psus,
                                                   uint64_t *redundant);
 
+/**
+ * @brief Why ::hwfit_psu_redundancy_parse refuses a scheme: the field is "text" and the
+ *        rule says which form was expected or which count does not fit, e.g. "leaves no
+ *        PSU to carry the load: it must be below the PSUs installed".
+ * @param[in]  text    NUL-terminated text; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  psus    PSUs installed.
+ * @param[out] problem The rule broken, or cleared when the scheme is valid; may be NULL.
+ * @return The status of ::hwfit_psu_redundancy_parse for @p text and @p psus.
+ */
+HWFIT_API hwfit_status hwfit_psu_redundancy_validate(const char *text, uint64_t psus,
+                                                     hwfit_problem *problem);
+
 /** @brief Inputs of ::hwfit_psu_evaluate. Initialise with ::hwfit_psu_init. */
 typedef struct hwfit_psu_in {
     uint64_t psus;             /**< PSUs installed (>= 1). Required; default 0. */
@@ -319,8 +345,22 @@ HWFIT_API void hwfit_psu_init(hwfit_psu_in *in);
  *                            ratio that is NaN, infinite, negative, zero or out of range.
  * @retval HWFIT_EUNSUPPORTED no efficiency curve for the class and table, or a low-line
  *                            input voltage (below 180 V) without a low-line rating.
+ * @retval HWFIT_ERANGE       a result overflows a double (a load, rating or efficiency
+ *                            near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_psu_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_psu_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_psu_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_psu_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_psu_validate(const hwfit_psu_in *in, hwfit_problem *problem);
 
 /** @brief Cooling recommendation for a heat load. */
 typedef enum hwfit_cooling {
@@ -385,8 +425,22 @@ HWFIT_API void hwfit_thermal_init(hwfit_thermal_in *in);
  * @retval HWFIT_EINVAL a pointer is NULL.
  * @retval HWFIT_EDOM   a number NaN, infinite, negative or out of range, or the liquid
  *                      threshold below the marginal one.
+ * @retval HWFIT_ERANGE the airflow overflows a double (air constants near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_thermal_evaluate(const hwfit_thermal_in *in, hwfit_thermal_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_thermal_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_thermal_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_thermal_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_thermal_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_thermal_validate(const hwfit_thermal_in *in,
+                                              hwfit_problem *problem);
 
 /**
  * @brief Parse an electricity price: "0.18", "0.18/kWh", "180/MWh", "0.00018/Wh";
@@ -443,6 +497,19 @@ HWFIT_API void hwfit_energy_init(hwfit_energy_in *in);
  */
 HWFIT_API hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *out);
 
+/**
+ * @brief Check the inputs of ::hwfit_energy_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_energy_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_energy_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_energy_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_energy_validate(const hwfit_energy_in *in,
+                                             hwfit_problem *problem);
+
 /** @brief Inputs of ::hwfit_tco_evaluate. Initialise with ::hwfit_tco_init. */
 typedef struct hwfit_tco_in {
     double capex;               /**< Purchase and installation cost, >= 0. Default 0. */
@@ -482,8 +549,21 @@ HWFIT_API void hwfit_tco_init(hwfit_tco_in *in);
  * @retval HWFIT_EINVAL a pointer is NULL.
  * @retval HWFIT_EDOM   a cost NaN, infinite or negative; years, GPUs, rate or utilisation
  *                      out of range.
+ * @retval HWFIT_ERANGE the cost per GPU-hour overflows a double (utilisation near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_tco_evaluate(const hwfit_tco_in *in, hwfit_tco_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_tco_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_tco_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_tco_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_tco_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_tco_validate(const hwfit_tco_in *in, hwfit_problem *problem);
 
 /** @} */
 

@@ -112,6 +112,36 @@ typedef struct hwfit_error {
  */
 HWFIT_API void hwfit_error_clear(hwfit_error *error);
 
+/**
+ * @brief Which input a calculation refused, and the rule it broke.
+ *
+ * Every calculation that takes an input struct has a `_validate` companion, e.g.
+ * hwfit_psu_validate() for hwfit_psu_evaluate(), which runs the same code on the same
+ * inputs, returns exactly the status the calculation returns, and fills this report.
+ * Callers that only need the status ignore it; faces (the CLI, Python, the node reader)
+ * turn it into a message such as "--micro-batch must be at least 1".
+ *
+ * The strings are static (never freed, never NULL), so the report can be copied freely.
+ */
+typedef struct hwfit_problem {
+    hwfit_status status; /**< What the calculation returns; ::HWFIT_OK when nothing is wrong. */
+    const char *field;   /**< The input at fault, as its C name: a field of the input struct
+                              ("micro_batch"), a nested field ("topology.sockets"), a field
+                              of another argument ("model.heads"), an element of an array
+                              ("components.watts", see @c index), a plain parameter
+                              ("context"), or "" when no single input is at fault. */
+    const char *rule;    /**< The rule, phrased to follow the field's name:
+                              "must be at least 1", "is NaN or infinite",
+                              "leaves no PSU to carry the load". "" with ::HWFIT_OK. */
+    size_t index;        /**< Element of an array field (0-based); 0 otherwise. */
+} hwfit_problem;
+
+/**
+ * @brief Reset a problem report to ::HWFIT_OK with empty field and rule.
+ * @param[out] problem The report; NULL is ignored.
+ */
+HWFIT_API void hwfit_problem_clear(hwfit_problem *problem);
+
 /** @} */
 
 #ifdef __cplusplus

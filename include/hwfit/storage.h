@@ -239,9 +239,22 @@ HWFIT_API void hwfit_raid_init(hwfit_raid_in *in);
  *                       do not divide into the groups, a dRAID shape that does not fit the
  *                       drives, or a number that is NaN, infinite, negative, zero where it
  *                       must be positive, or out of its documented range.
- * @retval HWFIT_ERANGE  the MTTDL is too large to represent (very wide mirrors).
+ * @retval HWFIT_ERANGE  the MTTDL is too large to represent (very wide mirrors), or a result
+ *                       overflows a double (a rate or time near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_raid_evaluate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_raid_evaluate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_raid_evaluate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_raid_evaluate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_raid_validate(const hwfit_raid_in *in, hwfit_problem *problem);
 
 /** @brief How data moves between storage and the host or the GPUs. */
 typedef enum hwfit_storage_transport {
@@ -323,9 +336,24 @@ HWFIT_API void hwfit_transfer_init(hwfit_transfer_in *in);
  *                       ::hwfit_storage_transport.
  * @retval HWFIT_EDOM    a size or rate is NaN, infinite or negative, the rate is zero, or
  *                       an efficiency is outside (0, 1].
+ * @retval HWFIT_ERANGE  the time or the fill fraction overflows a double (a rate or a
+ *                       capacity near 1e-300).
  */
 HWFIT_API hwfit_status hwfit_transfer_estimate(const hwfit_transfer_in *in,
                                                hwfit_transfer_out *out);
+
+/**
+ * @brief Check the inputs of ::hwfit_transfer_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_transfer_estimate on the same inputs without writing results, so it
+ * returns exactly the status that ::hwfit_transfer_estimate returns (given a non-NULL output).
+ * @param[in]  in      Inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks, or cleared when the inputs
+ *                     are valid; may be NULL.
+ * @return The status of ::hwfit_transfer_estimate for @p in.
+ */
+HWFIT_API hwfit_status hwfit_transfer_validate(const hwfit_transfer_in *in,
+                                               hwfit_problem *problem);
 
 /** @} */
 

@@ -83,8 +83,8 @@ def raid(level, drives, drive_size, spares=None, groups=None, copies=None, recor
     if copies is not None:
         i.layout.copies = _u64(copies, "copies")
     r = _lib.hwfit_raid_out()
-    _lib.check(_lib.hwfit_raid_evaluate(_ct.byref(i), _ct.byref(r)),
-               _name(_lib.hwfit_raid_level_name, i.layout.level))
+    _lib.check_input(_lib.hwfit_raid_evaluate(_ct.byref(i), _ct.byref(r)),
+                     _lib.hwfit_raid_validate, _ct.byref(i))
     text = _ct.create_string_buffer(64)
     _lib.check(_lib.hwfit_units_format(r.usable_bytes, B, text, len(text)))
     return {
@@ -136,7 +136,8 @@ def transfer(size, rate, transport="local", efficiency=None, backend_rate=None, 
                      t.value, "local_efficiency")
         setattr(i, field, _num(efficiency, "efficiency"))
     r = _lib.hwfit_transfer_out()
-    _lib.check(_lib.hwfit_transfer_estimate(_ct.byref(i), _ct.byref(r)), "estimate")
+    _lib.check_input(_lib.hwfit_transfer_estimate(_ct.byref(i), _ct.byref(r)),
+                     _lib.hwfit_transfer_validate, _ct.byref(i))
     checked = bool(r.capacity_checked)
     return {
         "bytes": i.bytes,
@@ -225,8 +226,10 @@ def power(psus, psu_watts, redundant=None, load=None, component=None, transient=
 
     if redundant is not None:
         m = _ct.c_uint64()
-        _lib.check(_lib.hwfit_psu_redundancy_parse(str(redundant).encode(), p.psus,
-                                                   _ct.byref(m)), str(redundant))
+        text = str(redundant).encode()
+        _lib.check_input(_lib.hwfit_psu_redundancy_parse(text, p.psus, _ct.byref(m)),
+                         _lib.hwfit_psu_redundancy_validate, text, p.psus,
+                         names={"text": f"redundant {redundant!r}"})
         p.redundant = m.value
     if class_ is not None:
         c = _ct.c_int()
@@ -250,7 +253,8 @@ def power(psus, psu_watts, redundant=None, load=None, component=None, transient=
             _lib.check(_lib.hwfit_power_component_parse(str(text).encode(), _ct.byref(c)), text)
             _lib.check(_lib.hwfit_power_budget_add(_ct.byref(b), c.kind, c.count, c.watts), text)
         bo = _lib.hwfit_power_budget_out()
-        _lib.check(_lib.hwfit_power_budget_evaluate(_ct.byref(b), _ct.byref(bo)), "budget")
+        _lib.check_input(_lib.hwfit_power_budget_evaluate(_ct.byref(b), _ct.byref(bo)),
+                         _lib.hwfit_power_budget_validate, _ct.byref(b))
         p.load_w = bo.dc_w
         if p.peak_load_w == _lib.HWFIT_POWER_UNSET:
             p.peak_load_w = bo.peak_dc_w
@@ -261,13 +265,16 @@ def power(psus, psu_watts, redundant=None, load=None, component=None, transient=
         budget.update(gpus=bo.gpus, dc_w=bo.dc_w, peak_dc_w=bo.peak_dc_w)
         result["budget"] = budget
     po = _lib.hwfit_psu_out()
-    _lib.check(_lib.hwfit_psu_evaluate(_ct.byref(p), _ct.byref(po)), "PSUs")
+    _lib.check_input(_lib.hwfit_psu_evaluate(_ct.byref(p), _ct.byref(po)),
+                     _lib.hwfit_psu_validate, _ct.byref(p))
     th.heat_w = po.wall_w
     to = _lib.hwfit_thermal_out()
-    _lib.check(_lib.hwfit_thermal_evaluate(_ct.byref(th), _ct.byref(to)), "thermal")
+    _lib.check_input(_lib.hwfit_thermal_evaluate(_ct.byref(th), _ct.byref(to)),
+                     _lib.hwfit_thermal_validate, _ct.byref(th))
     en.power_w = po.wall_w
     eo = _lib.hwfit_energy_out()
-    _lib.check(_lib.hwfit_energy_evaluate(_ct.byref(en), _ct.byref(eo)), "energy")
+    _lib.check_input(_lib.hwfit_energy_evaluate(_ct.byref(en), _ct.byref(eo)),
+                     _lib.hwfit_energy_validate, _ct.byref(en))
     result.update({
         "psus": po.psus, "redundant": p.redundant, "active_psus": po.active_psus,
         "rating_w": po.rating_w, "installed_w": po.installed_w, "usable_w": po.usable_w,
@@ -292,7 +299,8 @@ def power(psus, psu_watts, redundant=None, load=None, component=None, transient=
     if capex is not None:
         tc.annual_energy_cost = eo.annual_cost
         co = _lib.hwfit_tco_out()
-        _lib.check(_lib.hwfit_tco_evaluate(_ct.byref(tc), _ct.byref(co)), "TCO")
+        _lib.check_input(_lib.hwfit_tco_evaluate(_ct.byref(tc), _ct.byref(co)),
+                         _lib.hwfit_tco_validate, _ct.byref(tc))
         result["tco"] = {"capex": tc.capex, "years": tc.years, "gpus": tc.gpus,
                          "opex": co.opex, "tco": co.tco, "cost_per_year": co.cost_per_year,
                          "cost_per_gpu_hour": co.cost_per_gpu_hour}
@@ -334,7 +342,8 @@ def host(sockets=None, cores=None, gpus=None, cores_per_gpu=None, ram=None, vram
     i.switch_nics = 1 if switch_nics else 0
     i.switch_nvme = 1 if switch_nvme else 0
     r = _lib.hwfit_host_out()
-    _lib.check(_lib.hwfit_host_evaluate(_ct.byref(i), _ct.byref(r)), "host")
+    _lib.check_input(_lib.hwfit_host_evaluate(_ct.byref(i), _ct.byref(r)),
+                     _lib.hwfit_host_validate, _ct.byref(i))
 
     def part(evaluated, pairs):
         return {k: (v if evaluated else None) for k, v in pairs}

@@ -108,6 +108,19 @@ hwfit_status_str = _fn("hwfit_status_str", ctypes.c_char_p, [ctypes.c_int])
 hwfit_error_clear = _fn("hwfit_error_clear", None, [ctypes.POINTER(hwfit_error)])
 
 
+class hwfit_problem(ctypes.Structure):
+    _fields_ = [
+        ("status", ctypes.c_int),
+        ("field", ctypes.c_char_p),
+        ("rule", ctypes.c_char_p),
+        ("index", ctypes.c_size_t),
+    ]
+
+
+# void hwfit_problem_clear(hwfit_problem *problem);
+hwfit_problem_clear = _fn("hwfit_problem_clear", None, [ctypes.POINTER(hwfit_problem)])
+
+
 def check(status, detail=None, error=None):
     """Raise HwfitError unless status is HWFIT_OK. `error` is an optional hwfit_error."""
     if status == HWFIT_OK:
@@ -119,6 +132,24 @@ def check(status, detail=None, error=None):
         if error.line:
             message = f"{error.line}:{error.column}: {message}"
     raise HwfitError(status, name, message, detail)
+
+
+def check_input(status, validate, *args, names=None):
+    """Raise HwfitError unless status is HWFIT_OK, naming the input at fault.
+
+    `validate` is the calculation's _validate companion and `args` its inputs (byref):
+    the error's detail reads like the CLI's message, e.g. "micro_batch must be at least 1".
+    `names` maps a C field to the Python argument that sets it.
+    """
+    if status == HWFIT_OK:
+        return
+    p = hwfit_problem()
+    validate(*args, ctypes.byref(p))
+    field = (p.field or b"").decode()
+    field = (names or {}).get(field, field)
+    rule = (p.rule or b"").decode()
+    detail = f"{field} {rule}".strip() if field else rule
+    check(status, detail or None)
 
 
 # ---- version.h -----------------------------------------------------------------------
@@ -280,6 +311,9 @@ hwfit_raid_init = _fn("hwfit_raid_init", None, [ctypes.POINTER(hwfit_raid_in)])
 # hwfit_status hwfit_raid_evaluate(const hwfit_raid_in *in, hwfit_raid_out *out);
 hwfit_raid_evaluate = _fn("hwfit_raid_evaluate", ctypes.c_int,
                           [ctypes.POINTER(hwfit_raid_in), ctypes.POINTER(hwfit_raid_out)])
+# hwfit_status hwfit_raid_validate(const hwfit_raid_in *in, hwfit_problem *problem);
+hwfit_raid_validate = _fn("hwfit_raid_validate", ctypes.c_int,
+                           [ctypes.POINTER(hwfit_raid_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_storage_transport_parse(const char *text, hwfit_storage_transport *transport);
 hwfit_storage_transport_parse = _fn("hwfit_storage_transport_parse", ctypes.c_int,
                                     [ctypes.c_char_p, c_int_p])
@@ -292,6 +326,9 @@ hwfit_transfer_init = _fn("hwfit_transfer_init", None, [ctypes.POINTER(hwfit_tra
 hwfit_transfer_estimate = _fn("hwfit_transfer_estimate", ctypes.c_int,
                               [ctypes.POINTER(hwfit_transfer_in),
                                ctypes.POINTER(hwfit_transfer_out)])
+# hwfit_status hwfit_transfer_validate(const hwfit_transfer_in *in, hwfit_problem *problem);
+hwfit_transfer_validate = _fn("hwfit_transfer_validate", ctypes.c_int,
+                               [ctypes.POINTER(hwfit_transfer_in), ctypes.POINTER(hwfit_problem)])
 
 # ---- power.h -------------------------------------------------------------------------
 
@@ -496,6 +533,9 @@ hwfit_power_budget_add = _fn("hwfit_power_budget_add", ctypes.c_int,
 hwfit_power_budget_evaluate = _fn("hwfit_power_budget_evaluate", ctypes.c_int,
                                   [ctypes.POINTER(hwfit_power_budget_in),
                                    ctypes.POINTER(hwfit_power_budget_out)])
+# hwfit_status hwfit_power_budget_validate(const hwfit_power_budget_in *in, hwfit_problem *problem);
+hwfit_power_budget_validate = _fn("hwfit_power_budget_validate", ctypes.c_int,
+                                   [ctypes.POINTER(hwfit_power_budget_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_psu_class_parse(const char *text, hwfit_psu_class *cls);
 hwfit_psu_class_parse = _fn("hwfit_psu_class_parse", ctypes.c_int, [ctypes.c_char_p, c_int_p])
 # const char *hwfit_psu_class_name(hwfit_psu_class cls);
@@ -511,11 +551,17 @@ hwfit_psu_efficiency = _fn("hwfit_psu_efficiency", ctypes.c_int,
 # hwfit_status hwfit_psu_redundancy_parse(const char *text, uint64_t psus, uint64_t *redundant);
 hwfit_psu_redundancy_parse = _fn("hwfit_psu_redundancy_parse", ctypes.c_int,
                                  [ctypes.c_char_p, ctypes.c_uint64, c_uint64_p])
+# hwfit_status hwfit_psu_redundancy_validate(const char *text, uint64_t psus, hwfit_problem *problem);
+hwfit_psu_redundancy_validate = _fn("hwfit_psu_redundancy_validate", ctypes.c_int,
+                                     [ctypes.c_char_p, ctypes.c_uint64, ctypes.POINTER(hwfit_problem)])
 # void hwfit_psu_init(hwfit_psu_in *in);
 hwfit_psu_init = _fn("hwfit_psu_init", None, [ctypes.POINTER(hwfit_psu_in)])
 # hwfit_status hwfit_psu_evaluate(const hwfit_psu_in *in, hwfit_psu_out *out);
 hwfit_psu_evaluate = _fn("hwfit_psu_evaluate", ctypes.c_int,
                          [ctypes.POINTER(hwfit_psu_in), ctypes.POINTER(hwfit_psu_out)])
+# hwfit_status hwfit_psu_validate(const hwfit_psu_in *in, hwfit_problem *problem);
+hwfit_psu_validate = _fn("hwfit_psu_validate", ctypes.c_int,
+                          [ctypes.POINTER(hwfit_psu_in), ctypes.POINTER(hwfit_problem)])
 # const char *hwfit_cooling_name(hwfit_cooling cooling);
 hwfit_cooling_name = _fn("hwfit_cooling_name", ctypes.c_char_p, [ctypes.c_int])
 # void hwfit_thermal_init(hwfit_thermal_in *in);
@@ -524,6 +570,9 @@ hwfit_thermal_init = _fn("hwfit_thermal_init", None, [ctypes.POINTER(hwfit_therm
 hwfit_thermal_evaluate = _fn("hwfit_thermal_evaluate", ctypes.c_int,
                              [ctypes.POINTER(hwfit_thermal_in),
                               ctypes.POINTER(hwfit_thermal_out)])
+# hwfit_status hwfit_thermal_validate(const hwfit_thermal_in *in, hwfit_problem *problem);
+hwfit_thermal_validate = _fn("hwfit_thermal_validate", ctypes.c_int,
+                              [ctypes.POINTER(hwfit_thermal_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_price_per_kwh_parse(const char *text, double *price_per_kwh);
 hwfit_price_per_kwh_parse = _fn("hwfit_price_per_kwh_parse", ctypes.c_int,
                                 [ctypes.c_char_p, c_double_p])
@@ -532,11 +581,17 @@ hwfit_energy_init = _fn("hwfit_energy_init", None, [ctypes.POINTER(hwfit_energy_
 # hwfit_status hwfit_energy_evaluate(const hwfit_energy_in *in, hwfit_energy_out *out);
 hwfit_energy_evaluate = _fn("hwfit_energy_evaluate", ctypes.c_int,
                             [ctypes.POINTER(hwfit_energy_in), ctypes.POINTER(hwfit_energy_out)])
+# hwfit_status hwfit_energy_validate(const hwfit_energy_in *in, hwfit_problem *problem);
+hwfit_energy_validate = _fn("hwfit_energy_validate", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_energy_in), ctypes.POINTER(hwfit_problem)])
 # void hwfit_tco_init(hwfit_tco_in *in);
 hwfit_tco_init = _fn("hwfit_tco_init", None, [ctypes.POINTER(hwfit_tco_in)])
 # hwfit_status hwfit_tco_evaluate(const hwfit_tco_in *in, hwfit_tco_out *out);
 hwfit_tco_evaluate = _fn("hwfit_tco_evaluate", ctypes.c_int,
                          [ctypes.POINTER(hwfit_tco_in), ctypes.POINTER(hwfit_tco_out)])
+# hwfit_status hwfit_tco_validate(const hwfit_tco_in *in, hwfit_problem *problem);
+hwfit_tco_validate = _fn("hwfit_tco_validate", ctypes.c_int,
+                          [ctypes.POINTER(hwfit_tco_in), ctypes.POINTER(hwfit_problem)])
 
 # ---- host.h --------------------------------------------------------------------------
 
@@ -624,6 +679,9 @@ hwfit_host_init = _fn("hwfit_host_init", None, [ctypes.POINTER(hwfit_host_in)])
 # hwfit_status hwfit_host_evaluate(const hwfit_host_in *in, hwfit_host_out *out);
 hwfit_host_evaluate = _fn("hwfit_host_evaluate", ctypes.c_int,
                           [ctypes.POINTER(hwfit_host_in), ctypes.POINTER(hwfit_host_out)])
+# hwfit_status hwfit_host_validate(const hwfit_host_in *in, hwfit_problem *problem);
+hwfit_host_validate = _fn("hwfit_host_validate", ctypes.c_int,
+                           [ctypes.POINTER(hwfit_host_in), ctypes.POINTER(hwfit_problem)])
 
 # ---- dtype.h -------------------------------------------------------------------------
 
@@ -800,6 +858,9 @@ hwfit_model_set_sliding_layers = _fn("hwfit_model_set_sliding_layers", ctypes.c_
                                      [ctypes.POINTER(hwfit_model), ctypes.c_int, ctypes.c_uint32])
 # hwfit_status hwfit_model_check(const hwfit_model *model);
 hwfit_model_check = _fn("hwfit_model_check", ctypes.c_int, [ctypes.POINTER(hwfit_model)])
+# hwfit_status hwfit_model_validate(const hwfit_model *model, hwfit_problem *problem);
+hwfit_model_validate = _fn("hwfit_model_validate", ctypes.c_int,
+                            [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_model_params(const hwfit_model *model, hwfit_model_param_counts *out);
 hwfit_model_params = _fn("hwfit_model_params", ctypes.c_int,
                          [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_model_param_counts)])
@@ -815,6 +876,10 @@ hwfit_model_kv_init = _fn("hwfit_model_kv_init", None, [ctypes.POINTER(hwfit_mod
 hwfit_model_kv = _fn("hwfit_model_kv", ctypes.c_int,
                      [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_model_kv_in),
                       ctypes.POINTER(hwfit_model_kv_out)])
+# hwfit_status hwfit_model_kv_validate(const hwfit_model *model, const hwfit_model_kv_in *in,
+#                                      hwfit_problem *problem);
+hwfit_model_kv_validate = _fn("hwfit_model_kv_validate", ctypes.c_int,
+                               [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_model_kv_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_model_flops(const hwfit_model *model, uint64_t context,
 #                                hwfit_model_flops_out *out);
 hwfit_model_flops = _fn("hwfit_model_flops", ctypes.c_int,
@@ -894,6 +959,10 @@ hwfit_memory_init = _fn("hwfit_memory_init", None, [ctypes.POINTER(hwfit_memory_
 hwfit_memory_estimate = _fn("hwfit_memory_estimate", ctypes.c_int,
                             [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in),
                              ctypes.POINTER(hwfit_memory_out)])
+# hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_in *in,
+#                                    hwfit_problem *problem);
+hwfit_memory_validate = _fn("hwfit_memory_validate", ctypes.c_int,
+                             [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank,
 #                                       unsigned targets, uint64_t *params);
 hwfit_memory_lora_params = _fn("hwfit_memory_lora_params", ctypes.c_int,
@@ -1037,6 +1106,9 @@ hwfit_link_init = _fn("hwfit_link_init", None, [ctypes.POINTER(hwfit_link_in)])
 # hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out);
 hwfit_link_rate = _fn("hwfit_link_rate", ctypes.c_int,
                       [ctypes.POINTER(hwfit_link_in), ctypes.POINTER(hwfit_link_out)])
+# hwfit_status hwfit_link_validate(const hwfit_link_in *in, hwfit_problem *problem);
+hwfit_link_validate = _fn("hwfit_link_validate", ctypes.c_int,
+                           [ctypes.POINTER(hwfit_link_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_link_parse(const char *text, hwfit_link_in *in);
 hwfit_link_parse = _fn("hwfit_link_parse", ctypes.c_int,
                        [ctypes.c_char_p, ctypes.POINTER(hwfit_link_in)])
@@ -1210,6 +1282,9 @@ hwfit_collective_init = _fn("hwfit_collective_init", None,
 hwfit_collective_estimate = _fn("hwfit_collective_estimate", ctypes.c_int,
                                 [ctypes.POINTER(hwfit_collective_in),
                                  ctypes.POINTER(hwfit_collective_out)])
+# hwfit_status hwfit_collective_validate(const hwfit_collective_in *in, hwfit_problem *problem);
+hwfit_collective_validate = _fn("hwfit_collective_validate", ctypes.c_int,
+                                 [ctypes.POINTER(hwfit_collective_in), ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t ranks, double *factor);
 hwfit_collective_busbw_factor = _fn("hwfit_collective_busbw_factor", ctypes.c_int,
                                     [ctypes.c_int, ctypes.c_uint64, c_double_p])
@@ -1240,6 +1315,11 @@ hwfit_collective_step_init = _fn("hwfit_collective_step_init", None,
 hwfit_collective_step = _fn("hwfit_collective_step", ctypes.c_int,
                             [ctypes.POINTER(hwfit_collective_step_in),
                              ctypes.POINTER(hwfit_collective_step_out)])
+# hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,
+#                                             hwfit_problem *problem);
+hwfit_collective_step_validate = _fn("hwfit_collective_step_validate", ctypes.c_int,
+                                      [ctypes.POINTER(hwfit_collective_step_in), ctypes.POINTER(hwfit_problem)])
+
 # ---- svg.h ---------------------------------------------------------------------------
 
 HWFIT_SVG_VALUE_MAX = 1e30

@@ -155,8 +155,8 @@ def model(config, weights="bf16", kv="bf16", batch=1, context=4096, mtp=False):
     p = _lib.hwfit_model_param_counts()
     _lib.check(_lib.hwfit_model_params(_ct.byref(m), _ct.byref(p)), "parameters")
     fp = _lib.hwfit_memory_out()
-    _lib.check(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(fp)),
-               "weights and KV cache")
+    _lib.check_input(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(fp)),
+                     _lib.hwfit_memory_validate, _ct.byref(m), _ct.byref(mem))
     kin = _lib.hwfit_model_kv_in()
     _lib.hwfit_model_kv_init(_ct.byref(kin))
     kin.dtype = mem.kv
@@ -164,7 +164,8 @@ def model(config, weights="bf16", kv="bf16", batch=1, context=4096, mtp=False):
     kin.context = mem.context
     kin.include_mtp = mem.mtp
     kvo = _lib.hwfit_model_kv_out()
-    _lib.check(_lib.hwfit_model_kv(_ct.byref(m), _ct.byref(kin), _ct.byref(kvo)), "KV cache")
+    _lib.check_input(_lib.hwfit_model_kv(_ct.byref(m), _ct.byref(kin), _ct.byref(kvo)),
+                     _lib.hwfit_model_kv_validate, _ct.byref(m), _ct.byref(kin))
     fl = _lib.hwfit_model_flops_out()
     _lib.check(_lib.hwfit_model_flops(_ct.byref(m), mem.context, _ct.byref(fl)), "FLOPs")
     return {
@@ -240,8 +241,8 @@ def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4
     mem.lora_targets = bits.value
     m = _as_model(config)
     r = _lib.hwfit_memory_out()
-    _lib.check(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(r)),
-               "estimate")
+    _lib.check_input(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(r)),
+                     _lib.hwfit_memory_validate, _ct.byref(m), _ct.byref(mem))
     base = mem.qlora_base if mem.mode == _lib.HWFIT_MEMORY_QLORA else mem.weights
     out = {"model_type": m.name.decode(), "mode": mode, "weights": dtype_name(base)}
     if mem.mode != _lib.HWFIT_MEMORY_INFERENCE:

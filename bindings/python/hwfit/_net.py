@@ -84,7 +84,8 @@ def link(name, payload=None):
     if payload is not None:
         li.payload_bytes = _quantity(payload, "bytes")
     r = _lib.hwfit_link_out()
-    _lib.check(_lib.hwfit_link_rate(_ct.byref(li), _ct.byref(r)), "--payload")
+    _lib.check_input(_lib.hwfit_link_rate(_ct.byref(li), _ct.byref(r)),
+                     _lib.hwfit_link_validate, _ct.byref(li))
     return {
         "input": name,
         "name": r.name.decode(),
@@ -186,7 +187,8 @@ def collective(op="allreduce", size="1GiB", gpu="rtx-pro-6000-server", gpus=8, n
     for b in sizes:
         ci.bytes = b
         r = _lib.hwfit_collective_out()
-        _lib.check(_lib.hwfit_collective_estimate(_ct.byref(ci), _ct.byref(r)), "collective")
+        _lib.check_input(_lib.hwfit_collective_estimate(_ct.byref(ci), _ct.byref(r)),
+                         _lib.hwfit_collective_validate, _ct.byref(ci))
         results.append(r)
 
     def name(fn, v):

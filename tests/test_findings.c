@@ -1,0 +1,151 @@
+/* Regression tests for what the fuzz targets (tests/fuzz/) and the hostile-input test
+ * (tests/test_hostile.c) found, one test per finding, each with the input reduced by hand.
+ * The crashing inputs themselves are kept in tests/fuzz/corpus/<target>/ under a name that
+ * starts with "finding-", so the replay tests run them too.
+ *
+ * Most findings share a cause: an input that need only be positive ("> 0") can be 1e-308,
+ * and a quotient by it overflows to infinity while the call reported HWFIT_OK. The fix is
+ * to check results before returning them and report HWFIT_ERANGE with the field. */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define TINY DBL_MIN /* positive, finite (2.2e-308), and small enough to overflow a quotient */
+
+/* status st with field `field`, output untouched (out poisoned with 0x5a before). */
+static void refused(hwfit_status got, hwfit_status st, const hwfit_problem *p,
+                    const char *field, const void *out, size_t size) {
+    cr_assert_eq(got, st, "got %s", hwfit_status_name(got));
+    cr_assert_eq(p->status, st);
+    cr_assert_str_eq(p->field, field);
+    const unsigned char *b = out;
+    for (size_t i = 0; i < size; i++) cr_assert_eq(b[i], 0x5a, "output byte %zu written", i);
+}
+
+/* fuzz_calc_infra: a transfer at 1e-300 B/s took "inf" seconds with HWFIT_OK. */
+Test(findings, transfer_at_a_tiny_rate_is_erange_not_infinite) {
+    hwfit_transfer_in in;
+    hwfit_transfer_init(&in);
+    in.bytes = 1e12;
+    in.rate_bytes_per_s = TINY;
+    hwfit_transfer_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    refused(hwfit_transfer_estimate(&in, &out), HWFIT_ERANGE, (hwfit_transfer_validate(&in, &p), &p),
+            "rate_bytes_per_s", &out, sizeof out);
+    in.rate_bytes_per_s = 1e9;
+    in.capacity_bytes = TINY; /* the fill fraction overflowed the same way */
+    refused(hwfit_transfer_estimate(&in, &out), HWFIT_ERANGE, (hwfit_transfer_validate(&in, &p), &p),
+            "capacity_bytes", &out, sizeof out);
+}
+
+/* fuzz_calc_infra: air of density 1e-300 kg/m^3 gave an infinite airflow with HWFIT_OK. */
+Test(findings, airflow_through_near_vacuum_is_erange) {
+    hwfit_thermal_in in;
+    hwfit_thermal_init(&in);
+    in.heat_w = 6000;
+    in.air_density_kg_per_m3 = TINY;
+    hwfit_thermal_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    refused(hwfit_thermal_evaluate(&in, &out), HWFIT_ERANGE, (hwfit_thermal_validate(&in, &p), &p),
+            "air_density_kg_per_m3", &out, sizeof out);
+}
+
+/* fuzz_calc_infra: dRAID with draid_data near 2^64 wrapped d + p to a small number, passed
+ * the shape check and divided by zero (UBSan: division by zero in resolve_shape). */
+Test(findings, draid_data_near_2_64_is_too_few_drives_not_a_division_by_zero) {
+    hwfit_raid_in in;
+    hwfit_raid_init(&in);
+    in.layout.level = HWFIT_STORAGE_DRAID2;
+    in.layout.draid_data = UINT64_MAX - 1; /* + parity 2 wraps to 0 */
+    in.drives = 11;
+    in.drive_bytes = 1e12;
+    hwfit_raid_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    refused(hwfit_raid_evaluate(&in, &out), HWFIT_EDOM, (hwfit_raid_validate(&in, &p), &p),
+            "drives", &out, sizeof out);
+}
+
+/* The same overflow, found by review of every quotient by a "> 0" input after the first
+ * two findings: PSU load and rating, energy hours, TCO utilisation, RAID rebuild rate and
+ * MTTF, host VRAM. */
+Test(findings, psu_with_a_tiny_load_is_erange) {
+    hwfit_psu_in in;
+    hwfit_psu_init(&in);
+    in.psus = 4;
+    in.psu_rating_w = 3200;
+    in.load_w = TINY; /* usable / load overflows */
+    hwfit_psu_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    refused(hwfit_psu_evaluate(&in, &out), HWFIT_ERANGE, (hwfit_psu_validate(&in, &p), &p),
+            "load_w", &out, sizeof out);
+}
+
+/* Reviewed and bounded rather than refused: the cost per hour is average power x PUE x
+ * price / 1000 whatever the hours, so a tiny year cannot overflow it. */
+Test(findings, energy_over_a_tiny_year_stays_finite) {
+    hwfit_energy_in in;
+    hwfit_energy_init(&in);
+    in.power_w = 1e9;
+    in.pue = 10;
+    in.price_per_kwh = 1e6;
+    const double hours[] = {DBL_MIN, 4.9e-324, 1e-300, 1e-10};
+    for (size_t i = 0; i < sizeof hours / sizeof hours[0]; i++) {
+        in.hours_per_year = hours[i];
+        hwfit_energy_out out;
+        cr_assert_eq(hwfit_energy_evaluate(&in, &out), HWFIT_OK);
+        cr_assert(hwfit__finite(out.cost_per_hour) && out.cost_per_hour <= 1e13);
+    }
+}
+
+Test(findings, tco_at_a_tiny_utilisation_is_erange) {
+    hwfit_tco_in in;
+    hwfit_tco_init(&in);
+    in.capex = 300000;
+    in.utilization = TINY;
+    hwfit_tco_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    refused(hwfit_tco_evaluate(&in, &out), HWFIT_ERANGE, (hwfit_tco_validate(&in, &p), &p),
+            "utilization", &out, sizeof out);
+}
+
+Test(findings, raid_rebuild_at_a_tiny_rate_is_erange) {
+    hwfit_raid_in in;
+    hwfit_raid_init(&in);
+    in.layout.level = HWFIT_STORAGE_RAID1;
+    in.drives = 2;
+    in.drive_bytes = 1e12;
+    in.rebuild_bytes_per_s = TINY; /* rebuild time overflows, the MTTDL underflows to 0 */
+    hwfit_raid_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    hwfit_status st = hwfit_raid_evaluate(&in, &out);
+    (void)hwfit_raid_validate(&in, &p);
+    cr_assert_eq(st, HWFIT_ERANGE);
+    cr_assert_eq(p.status, HWFIT_ERANGE);
+    unsigned char poison[sizeof out];
+    memset(poison, 0x5a, sizeof poison);
+    cr_assert(memcmp(&out, poison, sizeof out) == 0);
+    in.rebuild_bytes_per_s = 1e9;
+    in.drive_mttf_s = TINY; /* the MTTDL underflows to 0: loss probability was NaN */
+    st = hwfit_raid_evaluate(&in, &out);
+    cr_assert_eq(st, HWFIT_ERANGE);
+}
+
+Test(findings, host_with_a_tiny_vram_is_erange) {
+    hwfit_host_in in;
+    hwfit_host_init(&in);
+    in.ram_bytes = 1e12;
+    in.vram_bytes = TINY;
+    hwfit_host_out out;
+    hwfit_problem p;
+    memset(&out, 0x5a, sizeof out);
+    refused(hwfit_host_evaluate(&in, &out), HWFIT_ERANGE, (hwfit_host_validate(&in, &p), &p),
+            "vram_bytes", &out, sizeof out);
+}
