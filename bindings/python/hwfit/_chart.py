@@ -8,7 +8,7 @@ layer converts arguments exactly as the subcommand's Python function does.
 import ctypes as _ct
 
 from . import _lib
-from ._lib import HwfitError
+from ._args import invalid as _invalid
 
 __all__ = ["Svg", "chart_memory", "chart_collective", "chart_power", "chart_raid",
            "CHART_METRICS"]
@@ -29,10 +29,6 @@ class Svg(str):
         with open(path, "w", encoding="utf-8") as f:
             f.write(self)
         return path
-
-
-def _invalid(message):
-    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
 
 
 def _options(title, width, height):

@@ -9,38 +9,14 @@ Every number comes from the C library; this module only converts types and arran
 import ctypes as _ct
 
 from . import _lib
-from ._lib import HwfitError
-
-__all__ = ["raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host"]
-
-
-def _fail(message, status=_lib.HWFIT_EINVAL):
-    raise HwfitError(status, _lib.hwfit_status_name(status).decode(), message)
-
-
-def _qty(value, unit, name):
-    """A CLI_QUANTITY / CLI_DOUBLE option: a number or a string parsed by hwfit_units_parse."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        _fail(f"{name}: expected a number or a string with a unit, got {value!r}")
-    text = repr(float(value)) if isinstance(value, (int, float)) else value
-    out = _ct.c_double()
-    _lib.check(_lib.hwfit_units_parse(text.encode(), unit, _ct.byref(out)), f"{name} {value!r}")
-    return out.value
+from ._args import count as _u64, fail as _fail, quantity as _qty
 
 
 def _num(value, name):
     return _qty(value, _lib.HWFIT_UNIT_NONE, name)
 
 
-def _u64(value, name):
-    """A CLI_U64 option: a whole number (int or digits)."""
-    if isinstance(value, bool):
-        _fail(f"{name}: expected a whole number, got {value!r}")
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
-    if not isinstance(value, int) or value < 0 or value >= 2**64:
-        _fail(f"{name}: expected a whole number, got {value!r}")
-    return value
+__all__ = ["raid", "raid_min_drives", "transfer", "power", "psu_efficiency", "host"]
 
 
 def _name(fn, value):

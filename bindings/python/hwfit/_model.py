@@ -7,7 +7,7 @@ import ctypes as _ct
 import os as _os
 
 from . import _lib
-from ._lib import HwfitError
+from ._args import choice as _choice, count as _count, invalid as _einval
 
 __all__ = ["dtypes", "dtype", "dtype_name", "dtype_bits", "dtype_bytes", "load_config", "params", "lora_params", "model", "memory"]
 
@@ -19,37 +19,6 @@ OPTIMIZERS = {"adamw": _lib.HWFIT_MEMORY_ADAMW, "adamw-8bit": _lib.HWFIT_MEMORY_
 RECOMPUTE = {"none": _lib.HWFIT_MEMORY_RECOMPUTE_NONE,
              "selective": _lib.HWFIT_MEMORY_RECOMPUTE_SELECTIVE,
              "full": _lib.HWFIT_MEMORY_RECOMPUTE_FULL}
-
-
-def _einval(message):
-    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
-
-
-def _choice(table, value, option):
-    try:
-        return table[value]
-    except (KeyError, TypeError):
-        raise _einval(f"{option}: unknown value {value!r} (expected one of: "
-                      f"{', '.join(table)})") from None
-
-
-def _count(value, option, tokens=False):
-    """A whole number; with tokens=True also "128K" (K = 1024) or "1M", as the CLI reads."""
-    if isinstance(value, bool):
-        raise _einval(f"{option}: expected a whole number, got {value!r}")
-    if isinstance(value, int):
-        if value < 0:
-            raise _einval(f"{option}: expected a whole number, got {value!r}")
-        return value
-    if isinstance(value, str):
-        text, mult = value, 1
-        if tokens and text[-1:] in ("K", "k"):
-            text, mult = text[:-1], 1024
-        elif tokens and text[-1:] in ("M", "m"):
-            text, mult = text[:-1], 1048576
-        if text.isdigit() and text.isascii():
-            return int(text) * mult
-    raise _einval(f"{option}: expected a whole number, got {value!r}")
 
 
 def dtype(name):

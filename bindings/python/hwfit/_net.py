@@ -5,6 +5,16 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
+from ._args import choice, count, invalid as _invalid
+
+
+def _choice(table, value, option):
+    return choice(table, value, "--" + option)
+
+
+def _count(value, option):
+    return count(value, "--" + option)
+
 
 __all__ = ["gpu", "gpus", "link", "collective"]
 
@@ -111,30 +121,12 @@ _CPUS = {"amd": _lib.HWFIT_CPU_AMD, "intel": _lib.HWFIT_CPU_INTEL, "arm": _lib.H
 _LIBRARIES = {"nccl": _lib.HWFIT_COLLECTIVE_LIBRARY_NCCL, "any": _lib.HWFIT_COLLECTIVE_LIBRARY_ANY}
 
 
-def _invalid(message):
-    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
-
-
-def _choice(table, value, option):
-    try:
-        return table[value]
-    except (KeyError, TypeError):
-        raise _invalid(f"--{option}: unknown value {value!r} "
-                       f"(expected one of: {', '.join(table)})") from None
-
-
 def _from_name(fn, name, option):
     if not isinstance(name, str):
         raise _invalid(f"--{option}: expected a name, got {name!r}")
     v = _ct.c_int()
     _lib.check(fn(name.encode(), _ct.byref(v)), f"--{option} {name}")
     return v.value
-
-
-def _count(value, option):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value >= 2**64:
-        raise _invalid(f"--{option}: expected a whole number, got {value!r}")
-    return value
 
 
 def collective(op="allreduce", size="1GiB", gpu="rtx-pro-6000-server", gpus=8, nodes=1,

@@ -8,13 +8,9 @@ import ctypes as _ct
 import os as _os
 
 from . import _lib
-from ._lib import HwfitError
+from ._args import fail as _fail, quantity as _qty
 
 __all__ = ["Node", "load_node", "parse_node", "assess"]
-
-
-def _fail(message, status=_lib.HWFIT_EINVAL):
-    raise HwfitError(status, _lib.hwfit_status_name(status).decode(), message)
 
 
 def _text(b):
@@ -102,15 +98,6 @@ def parse_node(text, name=None):
     _lib.check(_lib.hwfit_node_parse(data, len(data), label, _ct.byref(n), _ct.byref(err)),
                None, err)
     return Node(n, name)
-
-
-def _qty(value, unit, name):
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        _fail(f"{name}: expected a number or a string with a unit, got {value!r}")
-    text = repr(float(value)) if isinstance(value, (int, float)) else value
-    out = _ct.c_double()
-    _lib.check(_lib.hwfit_units_parse(text.encode(), unit, _ct.byref(out)), f"{name} {value!r}")
-    return out.value
 
 
 def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_size=None,

@@ -7,8 +7,8 @@ import ctypes as _ct
 
 from . import _lib
 from ._lib import HwfitError
-from ._model import (MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, _choice, _count,
-                     _einval, dtype, dtype_name)
+from ._args import choice as _choice, count as _count, invalid as _einval
+from ._model import MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, dtype, dtype_name
 
 __all__ = ["fit", "plan", "perf"]
 

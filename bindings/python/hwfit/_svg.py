@@ -8,16 +8,12 @@ buffer (one call to ask for the size, one to write).
 import ctypes as _ct
 
 from . import _lib
-from ._lib import HwfitError
+from ._args import invalid as _invalid
 
 SCALES = {"linear": _lib.HWFIT_SVG_SCALE_LINEAR, "log2": _lib.HWFIT_SVG_SCALE_LOG2,
           "log10": _lib.HWFIT_SVG_SCALE_LOG10}
 PREFIXES = {"auto": _lib.HWFIT_SVG_PREFIX_AUTO, "decimal": _lib.HWFIT_SVG_PREFIX_DECIMAL,
             "binary": _lib.HWFIT_SVG_PREFIX_BINARY}
-
-
-def _invalid(message):
-    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
 
 
 def _choice(table, name, what):
