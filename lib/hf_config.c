@@ -435,21 +435,10 @@ hwfit_status hwfit_hf_config_parse(const char *text, size_t length, const char *
     const char *where = name ? name : "config.json";
     if (text == NULL || out == NULL)
         return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "%s: NULL text or model", where);
-    if (length > HWFIT_HF_CONFIG_MAX_BYTES)
-        return hwfit__error_set(err, HWFIT_ERANGE, 0, 0, 0, "%s: larger than %u bytes", where,
-                                (unsigned)HWFIT_HF_CONFIG_MAX_BYTES);
     hwfit__json_doc *doc = NULL;
-    hwfit_status st = hwfit__json_parse(text, length, &doc, err);
-    if (st != HWFIT_OK) {
-        /* Name the file in front of the JSON reader's message. */
-        if (err != NULL) {
-            char message[HWFIT_ERROR_MESSAGE_SIZE];
-            snprintf(message, sizeof message, "%s", err->message);
-            hwfit__error_set(err, st, err->line, err->column, err->offset, "%s: %s", where,
-                             message);
-        }
-        return st;
-    }
+    hwfit_status st =
+        hwfit__json_parse_file_text(text, length, HWFIT_HF_CONFIG_MAX_BYTES, where, &doc, err);
+    if (st != HWFIT_OK) return st;
     hwfit_model m;
     st = read_root(hwfit__json_root(doc), where, &m, err);
     hwfit__json_free(doc);

@@ -144,6 +144,12 @@ typedef struct hwfit__json_doc hwfit__json_doc;
  * HWFIT_ENOMEM; HWFIT_EINVAL for a NULL text or doc. err may be NULL. Reentrant. */
 hwfit_status hwfit__json_parse(const char *text, size_t length, hwfit__json_doc **doc,
                                hwfit_error *err);
+/* The readers' front door: refuse input over max_bytes (HWFIT_ERANGE), parse, and put the
+ * file's name in front of any error message ("config.json: 3:14: ..." style, with the
+ * position in err). */
+hwfit_status hwfit__json_parse_file_text(const char *text, size_t length, size_t max_bytes,
+                                         const char *name, hwfit__json_doc **doc,
+                                         hwfit_error *err);
 const hwfit__json_value *hwfit__json_root(const hwfit__json_doc *doc);
 void hwfit__json_free(hwfit__json_doc *doc);
 

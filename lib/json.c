@@ -1277,3 +1277,18 @@ hwfit_status hwfit__json_check_keys(const hwfit__json_ctx *ctx, const hwfit__jso
     }
     return HWFIT_OK;
 }
+
+hwfit_status hwfit__json_parse_file_text(const char *text, size_t length, size_t max_bytes,
+                                         const char *name, hwfit__json_doc **doc,
+                                         hwfit_error *err) {
+    if (length > max_bytes)
+        return hwfit__error_set(err, HWFIT_ERANGE, 0, 0, 0, "%s: larger than %zu bytes", name,
+                                max_bytes);
+    hwfit_status st = hwfit__json_parse(text, length, doc, err);
+    if (st != HWFIT_OK && err != NULL) {
+        char message[HWFIT_ERROR_MESSAGE_SIZE];
+        snprintf(message, sizeof message, "%s", err->message);
+        hwfit__error_set(err, st, err->line, err->column, err->offset, "%s: %s", name, message);
+    }
+    return st;
+}

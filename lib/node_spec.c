@@ -566,20 +566,9 @@ hwfit_status hwfit_node_parse(const char *text_, size_t length, const char *name
     const char *file = name ? name : "node.json";
     if (text_ == NULL || out == NULL)
         return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "%s: NULL text or node", file);
-    if (length > HWFIT_NODE_SPEC_MAX_BYTES)
-        return hwfit__error_set(err, HWFIT_ERANGE, 0, 0, 0, "%s: larger than %u bytes", file,
-                                (unsigned)HWFIT_NODE_SPEC_MAX_BYTES);
     hwfit__json_doc *doc = NULL;
-    hwfit_status st = hwfit__json_parse(text_, length, &doc, err);
-    if (st != HWFIT_OK) {
-        if (err != NULL) {
-            char message[HWFIT_ERROR_MESSAGE_SIZE];
-            snprintf(message, sizeof message, "%s", err->message);
-            hwfit__error_set(err, st, err->line, err->column, err->offset, "%s: %s", file,
-                             message);
-        }
-        return st;
-    }
+    hwfit_status st = hwfit__json_parse_file_text(text_, length, HWFIT_NODE_SPEC_MAX_BYTES, file, &doc, err);
+    if (st != HWFIT_OK) return st;
     hwfit_node n;
     hwfit_node_init(&n);
     st = read_root(hwfit__json_root(doc), file, &n, err);
