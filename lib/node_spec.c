@@ -567,7 +567,8 @@ hwfit_status hwfit_node_parse(const char *text_, size_t length, const char *name
     if (text_ == NULL || out == NULL)
         return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "%s: NULL text or node", file);
     hwfit__json_doc *doc = NULL;
-    hwfit_status st = hwfit__json_parse_file_text(text_, length, HWFIT_NODE_SPEC_MAX_BYTES, file, &doc, err);
+    hwfit_status st =
+        hwfit__json_parse_file_text(text_, length, HWFIT_NODE_SPEC_MAX_BYTES, file, &doc, err);
     if (st != HWFIT_OK) return st;
     hwfit_node n;
     hwfit_node_init(&n);
