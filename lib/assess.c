@@ -105,6 +105,7 @@ hwfit_status hwfit_figure_format(const hwfit_figure *figure, char *buf, size_t s
     else
         n = snprintf(buf, size, "%.4g %s", figure->value, figure->unit);
     if (n < 0) return HWFIT_EINVAL;
+    if (size > 0) hwfit__c_decimal_point(buf); /* '.' whatever the host's locale */
     return (size_t)n >= size ? HWFIT_EBUFSIZE : HWFIT_OK;
 }
 

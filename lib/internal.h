@@ -66,6 +66,10 @@ hwfit_status hwfit__why_at(hwfit_problem *problem, hwfit_status status, const ch
  * the value overflows a double and a (signed) zero or subnormal when it underflows. */
 double hwfit__strtod(const char *s, size_t n);
 
+/* Replace the process locale's decimal point (when it is not '.') by '.' in a text printf
+ * wrote, so numbers read the same whatever locale the host program set. */
+void hwfit__c_decimal_point(char *text);
+
 /* ---- error reports ------------------------------------------------------------------ */
 
 /* Fill err (if not NULL) with status, position and a printf-style message; return status. */

@@ -1,5 +1,6 @@
 /* units.c - parsing and formatting of quantities (docs/units.md). */
 #include <float.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +302,30 @@ static hwfit_status emit(char *buf, size_t size, const char *fmt, ...) {
     return (size_t)n < size ? HWFIT_OK : HWFIT_EBUFSIZE;
 }
 
+void hwfit__c_decimal_point(char *text) {
+    const struct lconv *lc = localeconv();
+    char point = (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
+    if (point == '.' || text == NULL) return;
+    for (char *p = text; *p; p++)
+        if (*p == point) *p = '.';
+}
+
+/* emit for texts whose only punctuation is numbers' decimal points: printf writes the
+ * process locale's decimal point ("141,1" under de_DE); hwfit always writes '.'. */
+static hwfit_status emit_num(char *buf, size_t size, const char *fmt, ...) HWFIT__PRINTF(3, 4);
+static hwfit_status emit_num(char *buf, size_t size, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        if (size > 0) buf[0] = '\0';
+        return HWFIT_EBUFSIZE;
+    }
+    if (size > 0) hwfit__c_decimal_point(buf);
+    return (size_t)n < size ? HWFIT_OK : HWFIT_EBUFSIZE;
+}
+
 hwfit_status hwfit_units_format(double value, hwfit_unit unit, char *buf, size_t size) {
     static const double si[] = {1e18, 1e15, 1e12, 1e9, 1e6, 1e3, 1.0};
     static const char *const si_names[] = {"E", "P", "T", "G", "M", "k", ""};
@@ -314,37 +339,37 @@ hwfit_status hwfit_units_format(double value, hwfit_unit unit, char *buf, size_t
     size_t i;
     switch (unit) {
     case HWFIT_UNIT_NONE:
-        return emit(buf, size, "%s%.4g", sign, v);
+        return emit_num(buf, size, "%s%.4g", sign, v);
     case HWFIT_UNIT_BYTES: {
         i = pick(v, si, COUNT_OF(si));
-        if (si[i] == 1.0) return emit(buf, size, "%s%.4g B", sign, v);
+        if (si[i] == 1.0) return emit_num(buf, size, "%s%.4g B", sign, v);
         size_t j = pick(v, iec, COUNT_OF(iec));
-        return emit(buf, size, "%s%.4g %sB (%s%.4g %sB)", sign, v / si[i], si_names[i], sign,
+        return emit_num(buf, size, "%s%.4g %sB (%s%.4g %sB)", sign, v / si[i], si_names[i], sign,
                     v / iec[j], iec_names[j]);
     }
     case HWFIT_UNIT_BYTES_PER_S:
         i = pick(v, si, COUNT_OF(si));
-        return emit(buf, size, "%s%.4g %sB/s", sign, v / si[i], si_names[i]);
+        return emit_num(buf, size, "%s%.4g %sB/s", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_BITS_PER_S:
         i = pick(v, si, COUNT_OF(si));
-        return emit(buf, size, "%s%.4g %sb/s", sign, v / si[i], si_names[i]);
+        return emit_num(buf, size, "%s%.4g %sb/s", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_WATTS:
         i = pick(v, si, COUNT_OF(si));
-        return emit(buf, size, "%s%.4g %sW", sign, v / si[i], si_names[i]);
+        return emit_num(buf, size, "%s%.4g %sW", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_FLOP_PER_S:
         i = pick(v, si, COUNT_OF(si));
-        return emit(buf, size, "%s%.4g %sFLOP/s", sign, v / si[i], si_names[i]);
+        return emit_num(buf, size, "%s%.4g %sFLOP/s", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_FLOP:
         i = pick(v, si, COUNT_OF(si));
-        return emit(buf, size, "%s%.4g %sFLOP", sign, v / si[i], si_names[i]);
+        return emit_num(buf, size, "%s%.4g %sFLOP", sign, v / si[i], si_names[i]);
     default: { /* seconds (the unit is checked above) */
         static const double t[] = {HWFIT_SECONDS_PER_YEAR, HWFIT_SECONDS_PER_DAY,
                                    HWFIT_SECONDS_PER_HOUR, HWFIT_SECONDS_PER_MINUTE,
                                    1.0, 1e-3, 1e-6, 1e-9};
         static const char *const names[] = {"y", "d", "h", "min", "s", "ms", "us", "ns"};
-        if (v == 0.0) return emit(buf, size, "0 s");
+        if (v == 0.0) return emit_num(buf, size, "0 s");
         i = pick(v, t, COUNT_OF(t));
-        return emit(buf, size, "%s%.4g %s", sign, v / t[i], names[i]);
+        return emit_num(buf, size, "%s%.4g %s", sign, v / t[i], names[i]);
     }
     }
 }

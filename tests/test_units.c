@@ -166,6 +166,16 @@ Test(units, strtod_helper_reads_only_n_bytes_and_the_loose_forms_units_accept) {
     cr_assert(signbit(hwfit__strtod("-0.000", 6)));
 }
 
+Test(units, formatting_writes_a_decimal_point_in_any_locale) {
+    /* Checked only where a decimal-comma locale is installed (not on a bare CI machine). */
+    if (setlocale(LC_NUMERIC, "de_DE.UTF-8") == NULL && setlocale(LC_NUMERIC, "de_DE") == NULL)
+        return;
+    char buf[64];
+    cr_assert_eq(hwfit_units_format(141.1e9, HWFIT_UNIT_BYTES, buf, sizeof buf), HWFIT_OK);
+    setlocale(LC_NUMERIC, "C");
+    cr_assert_str_eq(buf, "141.1 GB (131.4 GiB)");
+}
+
 Test(units, parsing_ignores_the_process_locale) {
     /* A host program may set a locale with a decimal comma; "1.5TB" must not change. */
     if (setlocale(LC_NUMERIC, "de_DE.UTF-8") == NULL) setlocale(LC_NUMERIC, "C");
