@@ -5,6 +5,8 @@ Usage: check_claims.py PATH_TO_SEED_SERVER
 """
 import json
 import math
+import os
+import re
 import subprocess
 import sys
 import unittest
@@ -60,11 +62,15 @@ class TestSeedClaims(unittest.TestCase):
         self.assertEqual(self.claim("DE-03")["verdict"], "differs")
         # RAID 6 of 4 x 15.36 TB = 30.72 TB.
         self.assertEqual(self.claim("DE-29")["computed"], 30.72e12)
-        # N+2 of 4 x 3,200 W leaves 6,400 W; N+1 9,600 W; both readings are shown.
+        # Each PSU claim names its scheme and is judged under it. N+2 of 4 x 3,200 W leaves
+        # 6,400 W, short of 130 % of the ~6.46 kW load (DE-32 differs); N+1 leaves 9,600 W,
+        # which meets it (EN-25 agrees). Each explanation shows the other scheme.
         self.assertEqual(self.claim("DE-32")["computed"], 6400)
-        self.assertEqual(self.claim("DE-32")["verdict"], "depends")
+        self.assertEqual(self.claim("DE-32")["verdict"], "differs")
+        self.assertIn("N+1", self.claim("DE-32")["explanation"])
         self.assertEqual(self.claim("EN-25")["computed"], 9600)
-        self.assertEqual(self.claim("EN-25")["verdict"], "depends")
+        self.assertEqual(self.claim("EN-25")["verdict"], "agrees")
+        self.assertIn("N+2", self.claim("EN-25")["explanation"])
         # PCIe 5.0 x16: ~63 GB/s per direction, ~126 GB/s both: "64 GB/s bidirectional" differs.
         self.assertAlmostEqual(self.claim("DE-09")["computed"], 2 * 32e9 * 16 * 128 / 130 / 8,
                                delta=1)
@@ -81,9 +87,21 @@ class TestSeedClaims(unittest.TestCase):
         # The card edition decides the bandwidth claims.
         self.assertEqual(self.claim("DE-04")["verdict"], "depends")
         self.assertEqual(self.claim("EN-03")["verdict"], "depends")
+        # EN-04 pairs the Server Edition's FP32 (117 TFLOPS) with the Workstation Edition's
+        # sparse FP4 (4,000 TOPS): no single edition has both figures.
+        self.assertEqual(self.claim("EN-04")["verdict"], "differs")
         # External facts stay external.
         for cid in ("DE-19", "DE-27", "DE-28", "EN-06", "EN-22"):
             self.assertEqual(self.claim(cid)["verdict"], "external", cid)
+
+    def test_verdicts_are_computed_not_written_down(self):
+        # Every agrees/differs/depends verdict must follow from computed figures: the source
+        # may pass a fixed verdict to say() only for external facts.
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                           "seed_server.c")
+        with open(src, encoding="utf-8") as f:
+            fixed = re.findall(r"say\(r, (AGREES|DIFFERS|DEPENDS)\b", f.read())
+        self.assertEqual(fixed, [])
 
     def test_table_lists_both_documents(self):
         rc, out, err = run()
