@@ -99,30 +99,45 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 
 static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 
-static hwfit_status check(const hwfit_perf_in *in) {
-    const double effs[] = {in->prefill_efficiency, in->decode_compute_efficiency,
-                           in->memory_efficiency, in->training_efficiency};
+static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
+    const struct { double v; const char *field; } effs[] = {
+        {in->prefill_efficiency, "prefill_efficiency"},
+        {in->decode_compute_efficiency, "decode_compute_efficiency"},
+        {in->memory_efficiency, "memory_efficiency"},
+        {in->training_efficiency, "training_efficiency"}};
     for (size_t i = 0; i < sizeof effs / sizeof effs[0]; i++)
-        if (!hwfit__in_range(effs[i], 0.0, 1.0) || effs[i] == 0.0) return HWFIT_EDOM;
-    const double overlaps[] = {in->tp_overlap, in->pp_overlap, in->dp_overlap, in->ep_overlap};
+        if (!hwfit__in_range(effs[i].v, 0.0, 1.0) || effs[i].v == 0.0)
+            return hwfit__why(why, HWFIT_EDOM, effs[i].field, "must be in (0, 1]");
+    const struct { double v; const char *field; } overlaps[] = {
+        {in->tp_overlap, "tp_overlap"}, {in->pp_overlap, "pp_overlap"},
+        {in->dp_overlap, "dp_overlap"}, {in->ep_overlap, "ep_overlap"}};
     for (size_t i = 0; i < sizeof overlaps / sizeof overlaps[0]; i++)
-        if (!hwfit__in_range(overlaps[i], 0.0, 1.0)) return HWFIT_EDOM;
-    const double peaks[] = {in->tf32_flop_per_s, in->bf16_flop_per_s, in->fp8_flop_per_s,
-                            in->fp4_flop_per_s, in->int8_op_per_s};
+        if (!hwfit__in_range(overlaps[i].v, 0.0, 1.0))
+            return hwfit__why(why, HWFIT_EDOM, overlaps[i].field, "must be in [0, 1]");
+    const struct { double v; const char *field; } peaks[] = {
+        {in->tf32_flop_per_s, "tf32_flop_per_s"}, {in->bf16_flop_per_s, "bf16_flop_per_s"},
+        {in->fp8_flop_per_s, "fp8_flop_per_s"}, {in->fp4_flop_per_s, "fp4_flop_per_s"},
+        {in->int8_op_per_s, "int8_op_per_s"}};
     for (size_t i = 0; i < sizeof peaks / sizeof peaks[0]; i++)
-        if (!hwfit__in_range(peaks[i], 0.0, 1e21)) return HWFIT_EDOM;
-    if (!hwfit__in_range(in->memory_bandwidth_bytes_per_s, 1.0, 1e18) ||
-        !hwfit__in_range(in->step_overhead_s, 0.0, 1e6) ||
-        !hwfit__in_range(in->target_tokens_per_s, 0.0, 1e15) ||
-        in->output_tokens > HWFIT_MODEL_MAX_SIZE)
-        return HWFIT_EDOM;
-    if ((unsigned)in->precision > (unsigned)HWFIT_PERF_PRECISION_INT8) return HWFIT_EINVAL;
+        if (!hwfit__in_range(peaks[i].v, 0.0, 1e21))
+            return hwfit__why(why, HWFIT_EDOM, peaks[i].field, "must be in [0, 1e21]");
+    if (!hwfit__in_range(in->memory_bandwidth_bytes_per_s, 1.0, 1e18))
+        return hwfit__why(why, HWFIT_EDOM, "memory_bandwidth_bytes_per_s",
+                          "must be in [1, 1e18] bytes/s");
+    if (!hwfit__in_range(in->step_overhead_s, 0.0, 1e6))
+        return hwfit__why(why, HWFIT_EDOM, "step_overhead_s", "must be in [0, 1e6] s");
+    if (!hwfit__in_range(in->target_tokens_per_s, 0.0, 1e15))
+        return hwfit__why(why, HWFIT_EDOM, "target_tokens_per_s", "must be in [0, 1e15] tokens/s");
+    if (in->output_tokens > HWFIT_MODEL_MAX_SIZE)
+        return hwfit__why(why, HWFIT_EDOM, "output_tokens", "must be at most 2^40");
+    if ((unsigned)in->precision > (unsigned)HWFIT_PERF_PRECISION_INT8)
+        return hwfit__why(why, HWFIT_EINVAL, "precision", HWFIT__ENUM);
     return HWFIT_OK;
 }
 
 /* The math format: AUTO follows the weight format (the base of QLoRA). */
 static hwfit_status pick_precision(const hwfit_perf_in *in, hwfit_perf_precision *p,
-                                   double *peak) {
+                                   double *peak, hwfit_problem *why) {
     hwfit_perf_precision x = in->precision;
     if (x == HWFIT_PERF_PRECISION_AUTO) {
         const hwfit_memory_in *mem = &in->shard.memory;
@@ -141,24 +156,30 @@ static hwfit_status pick_precision(const hwfit_perf_in *in, hwfit_perf_precision
     }
     const double rates[] = {0.0, in->tf32_flop_per_s, in->bf16_flop_per_s, in->fp8_flop_per_s,
                             in->fp4_flop_per_s, in->int8_op_per_s};
-    if (!(rates[x] > 0.0)) return HWFIT_EUNSUPPORTED;
+    if (!(rates[x] > 0.0))
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "precision",
+                          in->precision == HWFIT_PERF_PRECISION_AUTO
+                              ? "(auto, from the weights) is a format the card has no tensor "
+                                "throughput in"
+                              : "is a format the card has no tensor throughput in");
     *p = x;
     *peak = rates[x];
     return HWFIT_OK;
 }
 
 static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf_in *in,
-                             hwfit__shard_engine *e) {
+                             hwfit__shard_engine *e, hwfit_problem *why) {
     hwfit_status st;
     memset(c, 0, sizeof *c);
     c->m = m;
     c->in = in;
     c->e = e;
-    if ((st = check(in)) != HWFIT_OK) return st;
-    if ((st = pick_precision(in, &c->precision, &c->peak)) != HWFIT_OK) return st;
+    if ((st = check(in, why)) != HWFIT_OK) return st;
+    if ((st = pick_precision(in, &c->precision, &c->peak, why)) != HWFIT_OK) return st;
     c->bw = in->memory_bandwidth_bytes_per_s;
     hwfit_dtype_info info;
-    if ((st = hwfit_dtype_describe(in->shard.memory.activations, &info)) != HWFIT_OK) return st;
+    if ((st = hwfit_dtype_describe(in->shard.memory.activations, &info)) != HWFIT_OK)
+        return hwfit__why(why, st, "shard.memory.activations", "is not a known format");
     c->act_bytes = info.bits_per_element / 8.0;
     hwfit_model_param_counts p;
     if ((st = hwfit_model_params(m, &p)) != HWFIT_OK) return st;
@@ -348,7 +369,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     x.memory.context = decode_ctx;
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &x, &x.layout, &r, &why);
+    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &x, &x.layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_model_flops_out fd, f1, f2;
@@ -570,7 +591,31 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
 
 /* ---- entry points ------------------------------------------------------------------------- */
 
-static hwfit_status estimate(perf_ctx *c, int full, hwfit_perf_out *out) {
+/* The shard fields, as fields of hwfit_perf_in. */
+static const char *shard_field(const char *field) {
+    static const char *const fields[][2] = {
+#define F(name) {name, "shard." name},
+        F("gpus") F("capacity_bytes") F("utilization") F("reserve_bytes")
+        F("comm_group_bytes") F("bucket_bytes") F("zero3_live_layers")
+        F("host_memory_bytes") F("host_utilization") F("host_buffer_factor") F("layout")
+        F("layout.tp") F("layout.pp") F("layout.dp") F("layout.cp") F("layout.ep")
+        F("layout.virtual_stages") F("layout.micro_batch") F("layout.zero_stage")
+        F("layout.offload") F("layout.recompute") F("memory.mode") F("memory.optimizer")
+        F("memory.batch") F("memory.context") F("memory.overhead_bytes") F("memory.mtp")
+        F("memory.lora_rank") F("memory.lora_targets") F("memory.weights")
+        F("memory.qlora_base") F("memory.unquantized") F("memory.activations")
+        F("memory.gradients") F("memory.lora_dtype") F("memory.kv")
+#undef F
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp(fields[i][0], field) == 0) return fields[i][1];
+    return field;
+}
+
+/* The estimate; the shard's refusals go to `shard_why` (fields of hwfit_shard_in), the
+ * others to `why` (both NULL from the calculations). */
+static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
+                             hwfit_problem *why, hwfit_problem *shard_why) {
     const hwfit_perf_in *in = c->in;
     hwfit_perf_out o;
     memset(&o, 0, sizeof o);
@@ -580,18 +625,23 @@ static hwfit_status estimate(perf_ctx *c, int full, hwfit_perf_out *out) {
     hwfit_shard_in fit = in->shard;
     int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
     if (!training) {
-        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context) return HWFIT_EDOM;
+        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context)
+            return hwfit__why(why, HWFIT_EDOM, "output_tokens",
+                              "plus shard.memory.context must be at most 2^40");
         fit.memory.context += in->output_tokens;
     }
     hwfit__shard_resolved r;
-    hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &fit, &fit.layout, &r, &why);
+    hwfit_shard_reason reason;
+    hwfit_status st =
+        hwfit__shard_resolve(c->m, c->e->kinds, &fit, &fit.layout, &r, &reason, shard_why);
     if (st != HWFIT_OK) return st;
-    if ((st = hwfit__shard_check_in(&fit)) != HWFIT_OK) return st;
-    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
-    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o.shard, 0, NULL)) != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
+    if (reason != HWFIT_SHARD_VALID)
+        return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
+    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o.shard, 0, NULL)) != HWFIT_OK)
+        return hwfit__shard_explain(c->m, &fit, st, shard_why);
     st = training ? train_step(c, &r, &o) : inference(c, full, &o);
-    if (st != HWFIT_OK) return st;
+    if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
     *out = o;
     return HWFIT_OK;
 }
@@ -603,8 +653,46 @@ hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *
     hwfit_status st = hwfit__shard_engine_init(&e, model);
     if (st != HWFIT_OK) return st;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, in, &e)) != HWFIT_OK) return st;
-    return estimate(&c, 1, out);
+    if ((st = ctx_init(&c, model, in, &e, NULL)) != HWFIT_OK) return st;
+    return estimate(&c, 1, out, NULL, NULL);
+}
+
+hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
+                                 hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    /* The order of hwfit_perf_estimate: the model, the throughput inputs, the shard's. */
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
+    if (st != HWFIT_OK) return st;
+    hwfit__shard_engine e;
+    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
+        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
+    perf_ctx c;
+    hwfit_perf_out scratch;
+    hwfit_problem shard_problem;
+    hwfit_problem_clear(&shard_problem);
+    if ((st = ctx_init(&c, model, in, &e, problem)) == HWFIT_OK)
+        st = estimate(&c, 1, &scratch, problem, &shard_problem);
+    if (st != HWFIT_OK && shard_problem.status != HWFIT_OK)
+        return hwfit__why_at(problem, st, shard_field(shard_problem.field),
+                             shard_problem.index, shard_problem.rule);
+    if (st != HWFIT_OK && problem != NULL && problem->status == HWFIT_OK) {
+        /* The timing failed: the collectives refuse the cluster (c.topo is in->topology
+         * with enough nodes for the cards), or a time overflows. */
+        hwfit_collective_in ci;
+        hwfit_collective_init(&ci);
+        ci.topology = c.topo;
+        ci.ranks = in->shard.gpus > 1 ? in->shard.gpus : 2;
+        hwfit_problem p;
+        if (hwfit_collective_validate(&ci, &p) == st && strncmp(p.field, "topology.", 9) == 0)
+            return hwfit__why_at(problem, st, p.field, p.index, p.rule);
+    }
+    return hwfit__why(problem, st, "",
+                      st == HWFIT_OK ? ""
+                      : st == HWFIT_ERANGE ? "a time or size of the estimate overflows"
+                                           : "the timing refuses the inputs");
 }
 
 /* a ranks before b: layouts that fit first, then by score. */
@@ -637,10 +725,10 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
     hwfit__shard_engine e;
     hwfit_status st = hwfit__shard_engine_init(&e, model);
     if (st != HWFIT_OK) return st;
-    if ((st = hwfit__shard_check_in(&in->shard)) != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, &x, &e)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&c, model, &x, &e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
     if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
@@ -654,7 +742,7 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
         sum.valid++;
         x.shard.layout = l;
         hwfit_perf_out o;
-        st = estimate(&c, 0, &o);
+        st = estimate(&c, 0, &o, NULL, NULL);
         if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
         if (st != HWFIT_OK) return st;
         if (o.shard.fits) sum.fitting++;

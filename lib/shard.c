@@ -392,18 +392,32 @@ static int valid_recompute(hwfit_memory_recompute rc) {
     return (unsigned)rc <= (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL;
 }
 
+#define AT_LEAST_1 "must be at least 1"
+
 hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
                                   const hwfit_shard_in *in, const hwfit_layout *l,
-                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason) {
+                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason,
+                                  hwfit_problem *why_in) {
     const hwfit_memory_in *mem = &in->memory;
-    if ((unsigned)mem->mode > (unsigned)HWFIT_MEMORY_QLORA || !valid_recompute(l->recompute))
-        return HWFIT_EINVAL;
-    if (in->gpus == 0 || in->gpus > HWFIT_SHARD_MAX_GPUS || l->tp == 0 || l->pp == 0 ||
-        l->dp == 0 || l->cp == 0 || l->ep == 0 || l->virtual_stages == 0 ||
-        l->micro_batch == 0 || l->zero_stage > 3 ||
-        (l->offload & ~(HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS)) != 0 ||
-        mem->context == 0 || mem->batch == 0)
-        return HWFIT_EDOM;
+    if ((unsigned)mem->mode > (unsigned)HWFIT_MEMORY_QLORA)
+        return hwfit__why(why_in, HWFIT_EINVAL, "memory.mode", HWFIT__ENUM);
+    if (!valid_recompute(l->recompute))
+        return hwfit__why(why_in, HWFIT_EINVAL, "layout.recompute", HWFIT__ENUM);
+    /* Every refusal below is HWFIT_EDOM: the order only chooses the field named. */
+    if (in->gpus == 0 || in->gpus > HWFIT_SHARD_MAX_GPUS)
+        return hwfit__why(why_in, HWFIT_EDOM, "gpus", "must be 1 to 1048576");
+    const struct { uint64_t v; const char *field; } degrees[] = {
+        {l->tp, "layout.tp"}, {l->pp, "layout.pp"}, {l->dp, "layout.dp"},
+        {l->cp, "layout.cp"}, {l->ep, "layout.ep"}, {l->virtual_stages, "layout.virtual_stages"},
+        {l->micro_batch, "layout.micro_batch"}, {mem->context, "memory.context"},
+        {mem->batch, "memory.batch"}};
+    for (size_t i = 0; i < sizeof degrees / sizeof degrees[0]; i++)
+        if (degrees[i].v == 0) return hwfit__why(why_in, HWFIT_EDOM, degrees[i].field, AT_LEAST_1);
+    if (l->zero_stage > 3)
+        return hwfit__why(why_in, HWFIT_EDOM, "layout.zero_stage", "must be 0, 1, 2 or 3");
+    if ((l->offload & ~(HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS)) != 0)
+        return hwfit__why(why_in, HWFIT_EDOM, "layout.offload",
+                          "has bits other than HWFIT_SHARD_OFFLOAD_OPTIMIZER and _PARAMS");
     hwfit__shard_resolved x;
     memset(&x, 0, sizeof x);
     x.training = mem->mode != HWFIT_MEMORY_INFERENCE;
@@ -491,10 +505,14 @@ hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
     /* Batches. */
     if (x.training) {
         uint64_t per_step; /* micro_batch x dp */
-        if (hwfit__mul_u64(l->micro_batch, l->dp, &per_step) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__mul_u64(l->micro_batch, l->dp, &per_step) != HWFIT_OK)
+            return hwfit__why(why_in, HWFIT_ERANGE, "layout.micro_batch",
+                              "times layout.dp overflows 64 bits");
         if (l->global_batch == 0) {
             x.m = l->pp;
-            if (hwfit__mul_u64(per_step, l->pp, &x.global) != HWFIT_OK) return HWFIT_ERANGE;
+            if (hwfit__mul_u64(per_step, l->pp, &x.global) != HWFIT_OK)
+                return hwfit__why(why_in, HWFIT_ERANGE, "layout.micro_batch",
+                                  "times layout.dp and layout.pp overflows 64 bits");
         } else {
             if (l->global_batch % per_step != 0) { why = HWFIT_SHARD_BATCH; goto done; }
             x.m = l->global_batch / per_step;
@@ -776,22 +794,36 @@ static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }
 
-hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in) {
-    if ((unsigned)in->memory.mode > (unsigned)HWFIT_MEMORY_QLORA) return HWFIT_EINVAL;
-    if (in->memory.context == 0 || in->memory.batch == 0) return HWFIT_EDOM;
-    if (!hwfit__in_range(in->capacity_bytes, 1.0, 1152921504606846976.0) ||
-        !hwfit__in_range(in->utilization, 0.0, 1.0) || in->utilization == 0.0 ||
-        bad_bytes(in->reserve_bytes) || bad_bytes(in->comm_group_bytes) ||
-        bad_bytes(in->bucket_bytes) || bad_bytes(in->host_memory_bytes) ||
-        !hwfit__in_range(in->host_utilization, 0.0, 1.0) || in->host_utilization == 0.0 ||
-        !hwfit__in_range(in->host_buffer_factor, 1.0, 16.0) || in->zero3_live_layers == 0 ||
-        in->zero3_live_layers > 64 ||
-        !hwfit__in_range(in->memory.overhead_bytes, 0.0, 9007199254740992.0))
-        return HWFIT_EDOM;
-    if (in->comm_group_bytes != (double)(uint64_t)in->comm_group_bytes ||
-        in->bucket_bytes != (double)(uint64_t)in->bucket_bytes)
-        return HWFIT_EDOM; /* whole bytes */
-    if (in->memory.mtp) return HWFIT_EUNSUPPORTED;
+hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why) {
+    if ((unsigned)in->memory.mode > (unsigned)HWFIT_MEMORY_QLORA)
+        return hwfit__why(why, HWFIT_EINVAL, "memory.mode", HWFIT__ENUM);
+    if (in->memory.context == 0) return hwfit__why(why, HWFIT_EDOM, "memory.context", AT_LEAST_1);
+    if (in->memory.batch == 0) return hwfit__why(why, HWFIT_EDOM, "memory.batch", AT_LEAST_1);
+    if (!hwfit__in_range(in->capacity_bytes, 1.0, 1152921504606846976.0))
+        return hwfit__why(why, HWFIT_EDOM, "capacity_bytes", "must be in [1, 2^60] bytes");
+    if (!hwfit__in_range(in->utilization, 0.0, 1.0) || in->utilization == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "utilization", "must be in (0, 1]");
+    const struct { double v; const char *field; } bytes[] = {
+        {in->reserve_bytes, "reserve_bytes"}, {in->comm_group_bytes, "comm_group_bytes"},
+        {in->bucket_bytes, "bucket_bytes"}, {in->host_memory_bytes, "host_memory_bytes"}};
+    for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++)
+        if (bad_bytes(bytes[i].v))
+            return hwfit__why(why, HWFIT_EDOM, bytes[i].field, "must be in [0, 2^60] bytes");
+    if (!hwfit__in_range(in->host_utilization, 0.0, 1.0) || in->host_utilization == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "host_utilization", "must be in (0, 1]");
+    if (!hwfit__in_range(in->host_buffer_factor, 1.0, 16.0))
+        return hwfit__why(why, HWFIT_EDOM, "host_buffer_factor", "must be in [1, 16]");
+    if (in->zero3_live_layers == 0 || in->zero3_live_layers > 64)
+        return hwfit__why(why, HWFIT_EDOM, "zero3_live_layers", "must be 1 to 64");
+    if (!hwfit__in_range(in->memory.overhead_bytes, 0.0, 9007199254740992.0))
+        return hwfit__why(why, HWFIT_EDOM, "memory.overhead_bytes", "must be in [0, 2^53] bytes");
+    if (in->comm_group_bytes != (double)(uint64_t)in->comm_group_bytes)
+        return hwfit__why(why, HWFIT_EDOM, "comm_group_bytes", "must be a whole number of bytes");
+    if (in->bucket_bytes != (double)(uint64_t)in->bucket_bytes)
+        return hwfit__why(why, HWFIT_EDOM, "bucket_bytes", "must be a whole number of bytes");
+    if (in->memory.mtp)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
+                          "must be 0: the shard functions place no multi-token prediction layers");
     return HWFIT_OK;
 }
 
@@ -884,20 +916,24 @@ hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *i
     hwfit__shard_engine e;
     hwfit_status st = hwfit__shard_engine_init(&e, model);
     if (st != HWFIT_OK) return st;
-    return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason);
+    return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason, NULL);
 }
 
-/* The estimate with an initialised engine (its caches valid for in's workload). */
+/* The estimate with an initialised engine (its caches valid for in's workload); every
+ * refusal of the inputs is reported through `why` (NULL from the calculations). */
 static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                   hwfit_shard_out *out, uint32_t stage,
-                                  hwfit_shard_card *card_out) {
+                                  hwfit_shard_card *card_out, hwfit_problem *why) {
     hwfit__shard_resolved r;
-    hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, in, &in->layout, &r, &why);
+    hwfit_shard_reason reason;
+    hwfit_status st =
+        hwfit__shard_resolve(e->model, e->kinds, in, &in->layout, &r, &reason, why);
     if (st != HWFIT_OK) return st;
-    if ((st = hwfit__shard_check_in(in)) != HWFIT_OK) return st;
-    if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
-    if (card_out != NULL && stage >= r.pp) return HWFIT_EDOM;
+    if ((st = hwfit__shard_check_in(in, why)) != HWFIT_OK) return st;
+    if (reason != HWFIT_SHARD_VALID)
+        return hwfit__why(why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
+    if (card_out != NULL && stage >= r.pp)
+        return hwfit__why(why, HWFIT_EDOM, "stage", "must be below layout.pp");
     return hwfit__shard_eval(e, in, &r, out, stage, card_out);
 }
 
@@ -906,7 +942,7 @@ static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
     hwfit__shard_engine e;
     hwfit_status st = hwfit__shard_engine_init(&e, model);
     if (st != HWFIT_OK) return st;
-    return estimate_with(&e, in, out, stage, card_out);
+    return estimate_with(&e, in, out, stage, card_out, NULL);
 }
 
 /* The workload inputs the engine's caches depend on beyond their keys: the memory inputs
@@ -957,7 +993,7 @@ hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_sh
                 have_cached = 1;
             }
             hwfit_shard_out o;
-            st = estimate_with(&e, &ins[i], &o, 0, NULL);
+            st = estimate_with(&e, &ins[i], &o, 0, NULL, NULL);
             if (st == HWFIT_OK) outs[i] = o;
         }
         statuses[i] = st;
@@ -1152,7 +1188,7 @@ int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
         iter_layout(it, &l);
         if (l.dp == 0) continue;
         hwfit_shard_reason why;
-        if (hwfit__shard_resolve(it->model, it->kinds, it->in, &l, r, &why) != HWFIT_OK)
+        if (hwfit__shard_resolve(it->model, it->kinds, it->in, &l, r, &why, NULL) != HWFIT_OK)
             continue;
         if (why != HWFIT_SHARD_VALID) continue;
         *layout = l;
@@ -1209,7 +1245,7 @@ void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
 static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
                            const hwfit_shard_space *space, hwfit_shard_result *results,
                            size_t capacity, hwfit_shard_search_out *summary) {
-    hwfit_status st = hwfit__shard_check_in(in);
+    hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
     if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
@@ -1272,7 +1308,7 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
 static hwfit_status fits_at(hwfit__shard_engine *e, const hwfit_shard_in *x, int *fits) {
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, x, &x->layout, &r, &why);
+    hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, x, &x->layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_shard_out o;
@@ -1315,7 +1351,7 @@ hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard
                                      uint64_t limit, uint64_t *context) {
     if (model == NULL || in == NULL || context == NULL) return HWFIT_EINVAL;
     if (limit == 0) return HWFIT_EDOM;
-    hwfit_status st = hwfit__shard_check_in(in);
+    hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
     if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
@@ -1332,7 +1368,7 @@ hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_i
                                    uint64_t limit, uint64_t *batch) {
     if (model == NULL || in == NULL || batch == NULL) return HWFIT_EINVAL;
     if (limit == 0) return HWFIT_EDOM;
-    hwfit_status st = hwfit__shard_check_in(in);
+    hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
     hwfit__shard_engine e;
     if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
@@ -1344,4 +1380,72 @@ hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_i
         return st;
     *batch = r;
     return HWFIT_OK;
+}
+
+/* ---- why an input is refused (hwfit_shard_validate) -------------------------------------- */
+
+/* The memory fields hwfit_memory_validate names, as fields of hwfit_shard_in. */
+static const char *memory_field(const char *field) {
+    static const char *const fields[][2] = {
+        {"mode", "memory.mode"},
+        {"optimizer", "memory.optimizer"},
+        {"batch", "memory.batch"},
+        {"context", "memory.context"},
+        {"overhead_bytes", "memory.overhead_bytes"},
+        {"lora_rank", "memory.lora_rank"},
+        {"lora_targets", "memory.lora_targets"},
+        {"weights", "memory.weights"},
+        {"qlora_base", "memory.qlora_base"},
+        {"unquantized", "memory.unquantized"},
+        {"activations", "memory.activations"},
+        {"gradients", "memory.gradients"},
+        {"lora_dtype", "memory.lora_dtype"},
+        {"kv", "memory.kv"}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        if (strcmp(fields[i][0], field) == 0) return fields[i][1];
+    return NULL;
+}
+
+hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in *in,
+                                  hwfit_status status, hwfit_problem *problem) {
+    if (status == HWFIT_OK || problem == NULL || problem->status != HWFIT_OK)
+        return hwfit__why(problem, status, "", "");
+    /* The per-card memory calls see the workload with the fields the layout sets (one
+     * layer, no tensor parallelism, one sequence per micro-batch): what they refuse
+     * besides those is a field of the workload. */
+    hwfit_memory_in mi = in->memory;
+    mi.micro_batch = 1;
+    mi.tensor_parallel = 1;
+    mi.sequence_parallel = 0;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    mi.first_layer = 0;
+    mi.layer_count = 1;
+    mi.mtp = 0;
+    hwfit_problem p;
+    hwfit_problem_clear(&p);
+    if (hwfit_memory_validate(model, &mi, &p) == status && p.field != NULL) {
+        const char *field = memory_field(p.field);
+        if (field != NULL) return hwfit__why(problem, status, field, p.rule);
+        if (strncmp(p.field, "model.", 6) == 0) return hwfit__why(problem, status, p.field, p.rule);
+    }
+    return hwfit__why(problem, status, "",
+                      status == HWFIT_ERANGE ? "a card's footprint does not fit a 64-bit byte count"
+                                             : "the per-card memory calculation refuses the workload");
+}
+
+hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
+                                  hwfit_problem *problem) {
+    hwfit_problem_clear(problem);
+    if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
+    if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
+    /* The order of hwfit_shard_estimate: the model, the layout and inputs, then the cards. */
+    hwfit__model_prep prep;
+    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
+    if (st != HWFIT_OK) return st;
+    hwfit__shard_engine e;
+    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
+        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
+    hwfit_shard_out scratch;
+    st = estimate_with(&e, in, &scratch, 0, NULL, problem);
+    return hwfit__shard_explain(model, in, st, problem);
 }

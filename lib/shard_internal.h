@@ -75,11 +75,12 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
 /* Forget the cached units (the shard inputs other than the layout changed). */
 void hwfit__shard_engine_reset(hwfit__shard_engine *e);
 
-/* Check the layout's inputs (EINVAL/EDOM) and its validity (reason); fill r (may be NULL)
- * when valid. kinds: dense and MoE layer counts of the model. */
+/* Check the layout's inputs (EINVAL/EDOM, reported through why, which may be NULL) and its
+ * validity (reason); fill r (may be NULL) when valid. kinds: dense and MoE layer counts of the model. */
 hwfit_status hwfit__shard_resolve(const hwfit_model *model, const uint32_t kinds[2],
                                   const hwfit_shard_in *in, const hwfit_layout *layout,
-                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason);
+                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason,
+                                  hwfit_problem *why);
 
 /* Evaluate a valid resolved layout: fill out (every field) and, when stage_out is not
  * NULL, the card of stage `stage`. */
@@ -94,8 +95,15 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                hwfit_shard_card *c);
 
 /* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
- * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp). */
-hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in);
+ * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why
+ * (may be NULL). */
+hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why);
+
+/* What hwfit_shard_validate adds after a calculation failed with `status` without naming
+ * the input (a refusal of the per-card memory calls, or a size beyond 64 bits): the
+ * workload's field through hwfit_memory_validate ("memory.weights"), or field "". */
+hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in *in,
+                                  hwfit_status status, hwfit_problem *problem);
 
 /* The next valid layout of an iterator, with its resolution; 0 at the end. */
 int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r);

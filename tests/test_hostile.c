@@ -1508,6 +1508,16 @@ static const field shard_doubles[] = {SHARD_DOUBLES(hwfit_shard_in, )};
 /* Every double of `fields` set to NaN, infinities, negatives and extremes: a documented
  * status, the output untouched unless OK. `run` computes into out. */
 typedef hwfit_status (*runner)(const void *in, void *out);
+
+/* What the last runner's _validate reported (runners with a companion set it): the sweep
+ * checks that a NaN or infinity is refused naming its field ("utilization", or
+ * "shard.utilization" where the shard input is nested). */
+static hwfit_problem last_problem;
+static int have_last_problem;
+static int names_field(const char *got, const char *want) {
+    size_t g = strlen(got), w = strlen(want);
+    return g >= w && strcmp(got + g - w, want) == 0 && (g == w || got[g - w - 1] == '.');
+}
 static void sweep_doubles(const void *base, size_t in_size, size_t out_size, const field *fields,
                           size_t n, runner run, unsigned statuses, int nan_is_edom) {
     static const double vals[] = {NAN, INFINITY, -INFINITY, -1.0, -DBL_MAX, 0.0, 4.9e-324,
@@ -1526,6 +1536,9 @@ static void sweep_doubles(const void *base, size_t in_size, size_t out_size, con
             if (nan_is_edom && k < 3)
                 CHECK(st == HWFIT_EDOM, "(%s = %g gave %s)", fields[i].name, vals[k],
                       hwfit_status_name(st));
+            if (nan_is_edom && k < 3 && have_last_problem)
+                CHECK(names_field(last_problem.field, fields[i].name), "(%s = %g named %s)",
+                      fields[i].name, vals[k], last_problem.field);
         }
     }
     free(work);
@@ -1534,7 +1547,12 @@ static void sweep_doubles(const void *base, size_t in_size, size_t out_size, con
 
 static hwfit_model shard_model; /* Llama-3.1-8B, set by the probes before a sweep */
 static hwfit_status shard_run(const void *in, void *out) {
-    return hwfit_shard_estimate(&shard_model, in, out);
+    hwfit_status st = hwfit_shard_estimate(&shard_model, in, out);
+    hwfit_status vst = hwfit_shard_validate(&shard_model, in, &last_problem);
+    CHECK(vst == st && last_problem.status == st, "(_validate %s, call %s)",
+          hwfit_status_name(vst), hwfit_status_name(st));
+    have_last_problem = 1;
+    return st;
 }
 
 static void probe_shard(void) {
@@ -1559,18 +1577,27 @@ static void probe_shard(void) {
         w.gpus = (uint32_t)big[k];
         w.layout.tp = (uint32_t)big[k];
         poison(&o, sizeof o);
-        hwfit_status st = hwfit_shard_estimate(&shard_model, &w, &o);
-        CHECK(ANY_OF(st, SHARD_STATUSES), "(%s)", hwfit_status_name(st));
+        hwfit_status st = shard_run(&w, &o);
+        CHECK(ANY_OF(st, SHARD_STATUSES | S(ELAYOUT)), "(%s)", hwfit_status_name(st));
         if (st != HWFIT_OK) CHECK(untouched(&o, sizeof o));
     }
-    /* Enums out of range: EINVAL. */
+    /* Enums out of range: EINVAL naming the field. */
     hwfit_shard_in w = in;
     w.memory.mode = (hwfit_memory_mode)77;
     poison(&o, sizeof o);
-    CHECK(hwfit_shard_estimate(&shard_model, &w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(shard_run(&w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(strcmp(last_problem.field, "memory.mode") == 0);
     w = in;
     w.layout.recompute = (hwfit_memory_recompute)-1;
-    CHECK(hwfit_shard_estimate(&shard_model, &w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(shard_run(&w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(strcmp(last_problem.field, "layout.recompute") == 0);
+    /* _validate: NULL arguments named, the report optional. */
+    hwfit_problem vp;
+    CHECK(hwfit_shard_validate(NULL, &in, &vp) == HWFIT_EINVAL && strcmp(vp.field, "model") == 0);
+    CHECK(hwfit_shard_validate(&shard_model, NULL, &vp) == HWFIT_EINVAL &&
+          strcmp(vp.field, "in") == 0);
+    CHECK(hwfit_shard_validate(&shard_model, &in, NULL) == HWFIT_OK);
+    CHECK(hwfit_shard_validate(&shard_model, &in, &vp) == HWFIT_OK && vp.status == HWFIT_OK);
 
     /* The batch entry point agrees with the single one and refuses NULL arrays. */
     hwfit_shard_in ins[3] = {in, in, in};
@@ -1697,7 +1724,12 @@ static void probe_shard_small(void) {
 }
 
 static hwfit_status perf_run(const void *in, void *out) {
-    return hwfit_perf_estimate(&shard_model, in, out);
+    hwfit_status st = hwfit_perf_estimate(&shard_model, in, out);
+    hwfit_status vst = hwfit_perf_validate(&shard_model, in, &last_problem);
+    CHECK(vst == st && last_problem.status == st, "(_validate %s, call %s)",
+          hwfit_status_name(vst), hwfit_status_name(st));
+    have_last_problem = 1;
+    return st;
 }
 
 static void probe_perf(void) {
@@ -1738,11 +1770,39 @@ static void probe_perf(void) {
     hwfit_perf_in w = in;
     w.precision = (hwfit_perf_precision)77;
     poison(&o, sizeof o);
-    CHECK(hwfit_perf_estimate(&shard_model, &w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(perf_run(&w, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(strcmp(last_problem.field, "precision") == 0);
     w = in;
     w.output_tokens = UINT64_MAX;
-    hwfit_status st = hwfit_perf_estimate(&shard_model, &w, &o);
+    hwfit_status st = perf_run(&w, &o);
     CHECK(ANY_OF(st, SHARD_STATUSES), "(%s)", hwfit_status_name(st));
+    /* Counts at their extremes, the layout and several nodes without NICs: _validate
+     * agrees with the estimate and names a field. */
+    static const uint64_t big[] = {0, 1, UINT32_MAX, (uint64_t)1 << 40, UINT64_MAX};
+    for (size_t k = 0; k < N(big); k++) {
+        w = in;
+        w.shard.gpus = (uint32_t)big[k];
+        w.shard.layout.tp = (uint32_t)big[k];
+        w.shard.layout.micro_batch = big[k];
+        w.output_tokens = big[k];
+        poison(&o, sizeof o);
+        st = perf_run(&w, &o);
+        CHECK(ANY_OF(st, SHARD_STATUSES | S(ELAYOUT)), "(%s)", hwfit_status_name(st));
+        if (st != HWFIT_OK) CHECK(untouched(&o, sizeof o) && last_problem.field[0] != '\0');
+    }
+    w = in;
+    w.shard.gpus = 16;
+    w.shard.layout.tp = 16;
+    w.shard.memory.batch = 16;
+    w.topology.nics_per_node = 0;
+    st = perf_run(&w, &o);
+    CHECK(st == HWFIT_EDOM && strncmp(last_problem.field, "topology.", 9) == 0, "(%s %s)",
+          hwfit_status_name(st), last_problem.field);
+    hwfit_problem vp;
+    CHECK(hwfit_perf_validate(NULL, &in, &vp) == HWFIT_EINVAL && strcmp(vp.field, "model") == 0);
+    CHECK(hwfit_perf_validate(&shard_model, NULL, &vp) == HWFIT_EINVAL &&
+          strcmp(vp.field, "in") == 0);
+    CHECK(hwfit_perf_validate(&shard_model, &in, NULL) == HWFIT_OK);
 
     hwfit_shard_space sp;
     hwfit_shard_space_init(&sp);
@@ -2241,6 +2301,7 @@ static const entry table[] = {
     COVER(hwfit_perf_plan_rank, probe_perf),
     COVER(hwfit_perf_precision_from_name, probe_perf),
     COVER(hwfit_perf_precision_name, probe_new_namers),
+    COVER(hwfit_perf_validate, probe_perf),
     COVER(hwfit_perf_rank_name, probe_new_namers),
     COVER(hwfit_perf_set_gpu, probe_perf),
     COVER(hwfit_power_budget_add, probe_budget_add),
@@ -2286,6 +2347,7 @@ static const entry table[] = {
     COVER(hwfit_shard_reason_str, probe_new_namers),
     COVER(hwfit_shard_search, probe_shard_search),
     COVER(hwfit_shard_space_init, probe_shard_small),
+    COVER(hwfit_shard_validate, probe_shard),
     COVER(hwfit_status_name, probe_hwfit_status_name),
     COVER(hwfit_status_str, probe_hwfit_status_str),
     COVER(hwfit_storage_transport_name, probe_hwfit_storage_transport_name),

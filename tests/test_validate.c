@@ -174,3 +174,70 @@ Test(validate, one_case_per_remaining_module) {
     c.years = 0;
     expect(hwfit_tco_validate(&c, &p), &p, HWFIT_EDOM, "years", "[1, 100]");
 }
+
+/* Llama-3.1-8B inference on one 80 GB card: fits (tests/test_shard.c). */
+static void shard_fits(hwfit_shard_in *in) {
+    hwfit_shard_init(in);
+    in->gpus = 1;
+    in->capacity_bytes = 80e9;
+}
+
+Test(validate, shard_names_the_field_the_layout_and_the_workload) {
+    hwfit_model m;
+    llama_8b(&m);
+    hwfit_shard_in in;
+    hwfit_problem p;
+    shard_fits(&in);
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_OK, "", "");
+    in.utilization = 1.5;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EDOM, "utilization", "(0, 1]");
+    shard_fits(&in);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.layout.micro_batch = 0;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EDOM, "layout.micro_batch",
+           "at least 1");
+    /* 32 heads on tp 3: the layout, with the reason's words (hwfit_shard_reason_str). */
+    shard_fits(&in);
+    in.gpus = 3;
+    in.layout.tp = 3;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_ELAYOUT, "layout",
+           hwfit_shard_reason_str(HWFIT_SHARD_HEADS));
+    /* What the per-card memory calls refuse is named as a field of the workload. */
+    shard_fits(&in);
+    in.memory.mode = HWFIT_MEMORY_FULL;
+    in.memory.weights.id = HWFIT_DTYPE_INT4;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EUNSUPPORTED, "memory.weights", "");
+    shard_fits(&in);
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    in.memory.lora_rank = 0;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EDOM, "memory.lora_rank", "at least 1");
+    shard_fits(&in);
+    m.kv_heads = 5;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EDOM, "model.kv_heads", "divide");
+}
+
+Test(validate, perf_names_its_fields_and_the_shard_fields_under_shard) {
+    hwfit_model m;
+    llama_8b(&m);
+    hwfit_perf_in in;
+    hwfit_problem p;
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-sxm", &g), HWFIT_OK);
+    hwfit_perf_init(&in);
+    cr_assert_eq(hwfit_perf_set_gpu(&in, g), HWFIT_OK);
+    hwfit_perf_in base = in;
+    expect(hwfit_perf_validate(&m, &in, &p), &p, HWFIT_OK, "", "");
+    in.prefill_efficiency = 0.0;
+    expect(hwfit_perf_validate(&m, &in, &p), &p, HWFIT_EDOM, "prefill_efficiency", "(0, 1]");
+    in = base;
+    in.shard.utilization = 0.0;
+    expect(hwfit_perf_validate(&m, &in, &p), &p, HWFIT_EDOM, "shard.utilization", "(0, 1]");
+    in = base;
+    in.precision = HWFIT_PERF_PRECISION_FP4; /* H100 has no FP4 tensor cores */
+    expect(hwfit_perf_validate(&m, &in, &p), &p, HWFIT_EUNSUPPORTED, "precision", "no tensor");
+    in = base;
+    in.shard.gpus = 2;
+    in.shard.layout.pp = 3;
+    expect(hwfit_perf_validate(&m, &in, &p), &p, HWFIT_ELAYOUT, "shard.layout",
+           hwfit_shard_reason_str(HWFIT_SHARD_GPUS));
+}

@@ -204,9 +204,12 @@ int cmd_assess(int argc, char **argv) {
     }
     for (size_t i = 0; i < nw; i++) {
         hwfit_memory_out m;
-        if ((st = hwfit_memory_estimate(w[i].model, &w[i].memory, &m)) != HWFIT_OK)
-            return cli_fail(CMD, "workload %s: %s: %s", w[i].label, hwfit_status_name(st),
-                            hwfit_status_str(st));
+        if ((st = hwfit_memory_estimate(w[i].model, &w[i].memory, &m)) != HWFIT_OK) {
+            hwfit_problem p;
+            (void)hwfit_memory_validate(w[i].model, &w[i].memory, &p);
+            return cli_fail(CMD, "--workload %s: %s %s (%s)", w[i].label, p.field,
+                            p.rule[0] ? p.rule : hwfit_status_str(st), hwfit_status_name(st));
+        }
     }
     if ((st = hwfit_node_evaluate(&node, &e)) != HWFIT_OK)
         return cli_fail_status(CMD, node_path, st);

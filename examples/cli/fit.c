@@ -49,6 +49,7 @@ int cmd_fit(int argc, char **argv) {
     cli_args args;
     int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != 0) return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
+    w.spec = &spec;
     if ((rc = cli_workload_finish("fit", &w)) != 0) return rc;
     const hwfit_model *m = &w.model;
     int training = w.in.memory.mode != HWFIT_MEMORY_INFERENCE;

@@ -1,4 +1,6 @@
 /* perf.c - `hwfit perf`: prefill, decode and training throughput on a roofline. */
+#include <string.h>
+
 #include "workload.h"
 
 static void num_or_null(cli_out *o, const char *key, const char *label, int ok, double v,
@@ -29,6 +31,7 @@ int cmd_perf(int argc, char **argv) {
     cli_args args;
     int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != 0) return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
+    w.spec = &spec;
     if ((rc = cli_workload_finish("perf", &w)) != 0) return rc;
     if (w.card == NULL)
         return cli_fail("perf", "--gpu NAME is required: throughput needs the card's FLOPS and "
@@ -45,11 +48,16 @@ int cmd_perf(int argc, char **argv) {
     in.shard.layout = best;
     hwfit_perf_out o;
     hwfit_status st = hwfit_perf_estimate(m, &in, &o);
-    if (st == HWFIT_EUNSUPPORTED)
-        return cli_fail("perf", "%s has no tensor throughput in %s, or the workload is not "
-                        "modelled (HWFIT_EUNSUPPORTED); try --precision", w.card->name,
-                        hwfit_perf_precision_name(in.precision));
-    if (st != HWFIT_OK) return cli_fail_status("perf", "estimate", st);
+    if (st == HWFIT_EUNSUPPORTED && hwfit_perf_validate(m, &in, NULL) == st &&
+        in.precision != HWFIT_PERF_PRECISION_AUTO) {
+        hwfit_problem p;
+        (void)hwfit_perf_validate(m, &in, &p);
+        if (strcmp(p.field, "precision") == 0)
+            return cli_fail("perf", "--precision %s: %s has no tensor throughput in it "
+                            "(HWFIT_EUNSUPPORTED)", hwfit_perf_precision_name(in.precision),
+                            w.card->name);
+    }
+    if (st != HWFIT_OK) return cli_workload_refused("perf", &w, st, 1);
 
     cli_out out;
     out_begin(&out, args.json, NULL);

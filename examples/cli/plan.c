@@ -55,6 +55,7 @@ int cmd_plan(int argc, char **argv) {
     int rc = cli_parse(&spec, argc, argv, &args);
     if (rc != 0) return rc == CLI_HELP_SHOWN ? CLI_EXIT_OK : rc;
     if (top == 0 || top > PLAN_MAX_TOP) return cli_fail("plan", "--top must be 1 to 1000");
+    w.spec = &spec;
     if ((rc = cli_workload_finish("plan", &w)) != 0) return rc;
 
     /* With the card's throughput, rank by training or decode tokens/s (hwfit perf);
@@ -67,7 +68,7 @@ int cmd_plan(int argc, char **argv) {
     if (by_time) {
         st = hwfit_perf_plan(&w.model, &w.perf, &w.space, timed, (size_t)top, &sum);
         if (st == HWFIT_EUNSUPPORTED) by_time = 0;
-        else if (st != HWFIT_OK) return cli_fail_status("plan", "plan", st);
+        else if (st != HWFIT_OK) return cli_workload_refused("plan", &w, st, 1);
     }
     if (!by_time) {
         ranked_by = "headroom";
@@ -75,7 +76,7 @@ int cmd_plan(int argc, char **argv) {
         if (st == HWFIT_EUNSUPPORTED)
             return cli_fail("plan", "--mode full trains the weights: --weights must be a plain "
                             "format such as bf16 (HWFIT_EUNSUPPORTED)");
-        if (st != HWFIT_OK) return cli_fail_status("plan", "search", st);
+        if (st != HWFIT_OK) return cli_workload_refused("plan", &w, st, 0);
     }
 
     cli_out out;

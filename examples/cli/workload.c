@@ -322,6 +322,85 @@ int cli_workload_finish(const char *command, cli_workload *w) {
     return 0;
 }
 
+/* Fields of hwfit_shard_in and hwfit_perf_in whose option is not named like them. */
+static const char *const aliases[] = {
+    "capacity_bytes", "--capacity",         "reserve_bytes", "--reserve",
+    "host_memory_bytes", "--host-memory",   "memory.overhead_bytes", "--overhead",
+    "memory.qlora_base", "--weights",
+    "memory.unquantized", "--weights",      "layout.virtual_stages", "--virtual-stages",
+    "layout.zero_stage", "--zero",          "layout.recompute", "--recompute",
+    "decode_compute_efficiency", "--decode-efficiency",
+    "step_overhead_s", "--step-overhead",   "target_tokens_per_s", "--target-rate",
+    "memory_bandwidth_bytes_per_s", "--gpu", "topology.nics_per_node", "--nic",
+    "topology.nic_bits_per_s", "--nic",     "topology.gpus_per_node", "--gpus-per-node",
+    NULL};
+
+/* An invalid layout, naming the option and the numbers: "--tp 3: the 32 attention heads do
+ * not divide by 3". */
+static int bad_layout(const char *command, const cli_workload *w, const hwfit_layout *l,
+                      hwfit_shard_reason why) {
+    const hwfit_model *m = &w->model;
+    const char *el = hwfit_status_name(HWFIT_ELAYOUT);
+    switch (why) {
+    case HWFIT_SHARD_GPUS:
+        return cli_fail(command, "--tp %u x --pp %u x --dp %u x --cp %u is not the %u GPUs of "
+                        "--gpus (%s)", l->tp, l->pp, l->dp, l->cp, w->in.gpus, el);
+    case HWFIT_SHARD_HEADS:
+        return cli_fail(command, "--tp %u: the %u attention heads do not divide by %u (%s)", l->tp,
+                        m->heads, l->tp, el);
+    case HWFIT_SHARD_KV_HEADS:
+        return cli_fail(command, "--tp %u: the %u key/value heads do not divide by %u, nor %u by "
+                        "them (%s)", l->tp, m->kv_heads, l->tp, l->tp, el);
+    case HWFIT_SHARD_MLP_WIDTH:
+        return cli_fail(command, "--tp %u: %s (%s)", l->tp, hwfit_shard_reason_str(why), el);
+    default: break;
+    }
+    const char *opt = "layout";
+    uint64_t v = 0;
+    switch (why) {
+    case HWFIT_SHARD_EXPERT_WIDTH: opt = "--etp"; v = l->etp; break;
+    case HWFIT_SHARD_EXPERTS:
+    case HWFIT_SHARD_EXPERT_RANKS: opt = "--ep"; v = l->ep; break;
+    case HWFIT_SHARD_STAGES:
+    case HWFIT_SHARD_UNEVEN: opt = "--pp"; v = l->pp; break;
+    case HWFIT_SHARD_VIRTUAL_STAGES:
+    case HWFIT_SHARD_VIRTUAL_LAYERS:
+    case HWFIT_SHARD_VIRTUAL_MICROBATCHES: opt = "--virtual-stages"; v = l->virtual_stages; break;
+    case HWFIT_SHARD_CONTEXT: opt = "--context"; v = w->in.memory.context; break;
+    case HWFIT_SHARD_BATCH: opt = "--batch"; v = l->global_batch; break;
+    case HWFIT_SHARD_ZERO_INFERENCE: opt = "--zero"; v = l->zero_stage; break;
+    case HWFIT_SHARD_SEQUENCE_PARALLEL:
+        return cli_fail(command, "--sequence-parallel: %s (%s)", hwfit_shard_reason_str(why), el);
+    case HWFIT_SHARD_OFFLOAD_INFERENCE:
+    case HWFIT_SHARD_OFFLOAD_ZERO:
+        return cli_fail(command, "--offload %s: %s (%s)", cli_offload_name(l->offload),
+                        hwfit_shard_reason_str(why), el);
+    default: break;
+    }
+    return cli_fail(command, "%s %llu: %s (%s)", opt, (unsigned long long)v,
+                    hwfit_shard_reason_str(why), el);
+}
+
+int cli_workload_refused(const char *command, const cli_workload *w, hwfit_status st,
+                         int timed) {
+    hwfit_perf_in x = w->perf;
+    cli_workload_layout(w, &x.shard.layout);
+    hwfit_problem p;
+    hwfit_status vst = timed ? hwfit_perf_validate(&w->model, &x, &p)
+                             : hwfit_shard_validate(&w->model, &x.shard, &p);
+    if (vst == HWFIT_ELAYOUT && w->layout_given) {
+        hwfit_shard_reason why;
+        if (hwfit_shard_check(&w->model, &x.shard, &why) == HWFIT_OK && why != HWFIT_SHARD_VALID)
+            return bad_layout(command, w, &x.shard.layout, why);
+    }
+    /* The options' layout may differ from the searched ones that failed: report what the
+     * companion says only when it is the same refusal. */
+    if (vst != st || vst == HWFIT_ELAYOUT || w->spec == NULL)
+        return cli_fail_status(command, timed ? "plan" : "search", st);
+    if (strncmp(p.field, "shard.", 6) == 0) p.field += 6;
+    return cli_fail_problem(w->spec, aliases, &p);
+}
+
 /* Report why the options' layout is invalid, or that no layout of the card count is. */
 static int no_layout(const char *command, const cli_workload *w) {
     if (w->layout_given) {
@@ -329,10 +408,8 @@ static int no_layout(const char *command, const cli_workload *w) {
         cli_workload_layout(w, &x.layout);
         hwfit_shard_reason why;
         hwfit_status st = hwfit_shard_check(&w->model, &x, &why);
-        if (st != HWFIT_OK) return cli_fail_status(command, "layout", st);
-        if (why != HWFIT_SHARD_VALID)
-            return cli_fail(command, "invalid layout: %s (%s)", hwfit_shard_reason_str(why),
-                            hwfit_shard_reason_name(why));
+        if (st != HWFIT_OK) return cli_workload_refused(command, w, st, 0);
+        if (why != HWFIT_SHARD_VALID) return bad_layout(command, w, &x.layout, why);
     }
     return cli_fail(command, "no valid layout of %u GPUs for this model and workload "
                     "(try another --gpus)", w->in.gpus);
@@ -366,13 +443,13 @@ int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
             w->timed_valid = 1;
             return 0;
         }
-        if (st != HWFIT_EUNSUPPORTED) return cli_fail_status(command, "plan", st);
+        if (st != HWFIT_EUNSUPPORTED) return cli_workload_refused(command, w, st, 1);
     }
     /* Without a card's throughput: by memory headroom. */
     hwfit_shard_result r;
     st = hwfit_shard_search(&w->model, &w->in, &space, &r, 1, summary);
     if (st == HWFIT_EUNSUPPORTED) return unsupported(command);
-    if (st != HWFIT_OK) return cli_fail_status(command, "search", st);
+    if (st != HWFIT_OK) return cli_workload_refused(command, w, st, 0);
     if (summary->count == 0) return no_layout(command, w);
     *best = r.layout;
     *ranked_by = "headroom";

@@ -34,6 +34,8 @@ typedef struct cli_workload {
     hwfit_perf_result timed; /* cli_workload_best: the best layout's throughput, when
                                 timed_valid (ranked by hwfit_perf_plan) */
     int timed_valid;
+    const cli_spec *spec;    /* the subcommand's, for naming options in failures; set by
+                                the subcommand after cli_parse */
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
 } cli_workload;
 
@@ -67,6 +69,13 @@ extern const char *const cli_workload_p2p_modes[];
  * w->timed the layout's step time and tokens/s when ranked by throughput. */
 int cli_workload_best(const char *command, cli_workload *w, hwfit_layout *best,
                       hwfit_shard_search_out *summary, const char **ranked_by);
+
+/* Report a library refusal (status st of a search, plan or estimate of w) naming the
+ * option at fault and its rule, through hwfit_perf_validate (timed != 0) or
+ * hwfit_shard_validate on the layout the options name; an invalid layout as
+ * "--tp 3: the 32 attention heads do not divide by 3". Returns the exit status. */
+int cli_workload_refused(const char *command, const cli_workload *w, hwfit_status st,
+                         int timed);
 
 /* "training_rate", "step_time" or "decode_rate" (hwfit_perf_plan_rank) for w's space. */
 const char *cli_workload_rank_name(const cli_workload *w, const hwfit_shard_space *space);

@@ -228,6 +228,31 @@ HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit
                                            hwfit_perf_out *out);
 
 /**
+ * @brief Check the inputs of ::hwfit_perf_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_perf_estimate on the same inputs without writing results,
+ * so it returns exactly the status that ::hwfit_perf_estimate returns (given a non-NULL
+ * output). Fields are named as members of ::hwfit_perf_in: "prefill_efficiency" with
+ * rule "must be in (0, 1]", "precision" for a format the card lacks, "topology.nics_per_node"
+ * for a cluster the collectives refuse, and the shard's fields under "shard."
+ * ("shard.utilization", "shard.layout.micro_batch"; an invalid layout gives
+ * "shard.layout" with the rule ::hwfit_shard_reason_str gives).
+ * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL (field "model").
+ * @param[in]  in      The inputs; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks (field "" for a result
+ *                     that overflows), or cleared when the inputs are valid; may be NULL.
+ * @retval HWFIT_OK           the inputs are valid (::hwfit_perf_estimate succeeds).
+ * @retval HWFIT_EINVAL       a pointer is NULL, or an enum or dtype is invalid.
+ * @retval HWFIT_EDOM         an input is out of its range.
+ * @retval HWFIT_ELAYOUT      the layout is invalid (field "shard.layout").
+ * @retval HWFIT_EUNSUPPORTED the card has no tensor throughput in the precision, full
+ *                            training of quantized weights, or memory.mtp.
+ * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ */
+HWFIT_API hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
+                                           hwfit_problem *problem);
+
+/**
  * @brief The metric ::hwfit_perf_plan ranks the layouts that fit by: for training, with
  * space->global_batch 0 (each layout at its own global batch of pp micro-batches per
  * replica, so they do different work per step) the training tokens per second

@@ -372,6 +372,30 @@ HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfi
                                             hwfit_shard_out *out);
 
 /**
+ * @brief Check the inputs of ::hwfit_shard_estimate: which field is wrong, and why.
+ *
+ * Runs the same code as ::hwfit_shard_estimate on the same inputs without writing results,
+ * so it returns exactly the status that ::hwfit_shard_estimate returns (given a non-NULL
+ * output). Fields are named as members of ::hwfit_shard_in: "utilization" with rule
+ * "must be in (0, 1]", "layout.tp" or "memory.context" with "must be at least 1",
+ * "memory.weights" for a format the memory module refuses, "model.heads" for the model;
+ * an invalid layout gives field "layout" with the rule ::hwfit_shard_reason_str gives
+ * (::hwfit_shard_check says which reason).
+ * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL (field "model").
+ * @param[in]  in      Workload, layout, card; NULL gives ::HWFIT_EINVAL (field "in").
+ * @param[out] problem The field at fault and the rule it breaks (field "" for a footprint
+ *                     beyond 64 bits), or cleared when the inputs are valid; may be NULL.
+ * @retval HWFIT_OK           the inputs are valid (::hwfit_shard_estimate succeeds).
+ * @retval HWFIT_EINVAL       a pointer is NULL, an enum is out of range or a dtype unknown.
+ * @retval HWFIT_EDOM         an input is out of its documented range.
+ * @retval HWFIT_ELAYOUT      the layout is invalid (field "layout").
+ * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
+ * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ */
+HWFIT_API hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
+                                            hwfit_problem *problem);
+
+/**
  * @brief The footprints and fits of @p n workloads or layouts of one model:
  * ::hwfit_shard_estimate of each element, in one call and without allocation (a scheduler
  * checking every job against every node, a sweep of contexts or layouts). Every element is

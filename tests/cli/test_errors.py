@@ -232,3 +232,72 @@ class TestCollective(CliCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+L70 = ("--config", config("llama-3.1-70b"), "--gpu", "h100-sxm")
+SEED_NODE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "specs",
+                         "seed-server.json")
+
+
+class _LayoutErrors:
+    """The refusals fit, plan and perf share: every one names the option and its rule."""
+
+    cmd = None
+
+    def check(self, *args, mentions):
+        return self.bad(self.cmd, *L70, *args, mentions=mentions)
+
+    def test_workload_and_card_options(self):
+        self.check("--utilization", "0", mentions="--utilization must be in (0, 1]")
+        self.check("--utilization", "1.5", mentions="--utilization must be in (0, 1]")
+        self.check("--context", "0", mentions="--context must be at least 1")
+        self.check("--batch", "0", mentions="--batch must be at least 1")
+        self.check("--capacity", "0B", mentions="--capacity must be in [1, 2^60] bytes")
+        self.check("--overhead", "1e20B", mentions="--overhead must be in [0, 2^53] bytes")
+        self.check("--host-buffer-factor", "0.5", mentions="--host-buffer-factor must be in [1, 16]")
+        self.check("--mode", "lora", "--lora-rank", "0", mentions="--lora-rank must be at least 1")
+        self.check("--mode", "full", "--gradients", "nf4",
+                   mentions="--gradients must be a plain format")
+
+    def test_throughput_options(self):
+        self.check("--prefill-efficiency", "0", mentions="--prefill-efficiency must be in (0, 1]")
+        self.check("--tp-overlap", "2", mentions="--tp-overlap must be in [0, 1]")
+        self.check("--step-overhead", "1e9s", mentions="--step-overhead must be in [0, 1e6] s")
+
+
+class _GivenLayoutErrors:
+    """A layout given by options that is invalid names the option and the numbers."""
+
+    def test_invalid_layouts(self):
+        self.check("--gpus", "3", "--tp", "3",
+                   mentions="--tp 3: the 64 attention heads do not divide by 3")
+        self.check("--gpus", "8", "--tp", "3", mentions="is not the 8 GPUs of --gpus")
+        self.check("--gpus", "8", "--zero", "1", mentions="--zero 1: ZeRO stages above 0")
+        self.check("--gpus", "8", "--virtual-stages", "2", mentions="--virtual-stages 2:")
+
+
+class TestFitErrors(_LayoutErrors, _GivenLayoutErrors, CliCase):
+    cmd = "fit"
+
+
+class TestPlanErrors(_LayoutErrors, CliCase):
+    cmd = "plan"
+
+
+class TestPerfErrors(_LayoutErrors, _GivenLayoutErrors, CliCase):
+    cmd = "perf"
+
+    def test_precision_the_card_lacks(self):
+        self.check("--precision", "fp4",
+                   mentions="--precision fp4: h100-sxm has no tensor throughput in it")
+
+
+class TestAssessErrors(CliCase):
+    def test_options_and_workloads(self):
+        a = ("assess", "--node", SEED_NODE, "--models-dir", os.path.join(TEST_DATA, "models"))
+        self.bad(*a, "--max-tpot", "0", mentions="--max-tpot must be above 0")
+        self.bad(*a, "--max-comm-share", "2", mentions="--max-comm-share must be in [0, 1]")
+        self.bad(*a, "--checkpoints", "0", mentions="--checkpoints must be 1 to 1000000")
+        self.bad(*a, "--workload", "full:llama-3.1-8b:nf4",
+                 mentions="--workload full:llama-3.1-8b:nf4: weights must be a plain format")
+        self.bad("assess", "--node", "/nonexistent.json", mentions="/nonexistent.json")

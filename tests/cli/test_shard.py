@@ -115,7 +115,8 @@ class TestFit(CliCase):
         self.bad("fit", *SEED, mentions="--config")
         self.bad("fit", "--config", c, "--gpus", "8", mentions="--gpu")
         self.bad("fit", "--config", c, "--gpu", "h900", mentions="h900")
-        self.bad("fit", "--config", c, *SEED, "--tp", "3", mentions="invalid layout")
+        self.bad("fit", "--config", c, *SEED, "--tp", "3",
+                 mentions="--tp 3 x --pp 1 x --dp 1 x --cp 1 is not the 8 GPUs")
         self.bad("fit", "--config", c, "--gpu", "rtx-pro-6000-server", "--gpus", "3", "--tp",
                  "3", mentions="heads")
         self.bad("fit", "--config", c, *SEED, "--zero", "4", mentions="--zero")

@@ -1625,6 +1625,10 @@ hwfit_shard_space_init = _fn("hwfit_shard_space_init", None, [_space_p])
 # hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
 #                                hwfit_shard_reason *reason);
 hwfit_shard_check = _fn("hwfit_shard_check", ctypes.c_int, [_model_p, _shard_in_p, c_int_p])
+# hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
+#                                   hwfit_problem *problem);
+hwfit_shard_validate = _fn("hwfit_shard_validate", ctypes.c_int,
+                           [_model_p, _shard_in_p, ctypes.POINTER(hwfit_problem)])
 # const char *hwfit_shard_reason_name(hwfit_shard_reason reason);
 hwfit_shard_reason_name = _fn("hwfit_shard_reason_name", ctypes.c_char_p, [ctypes.c_int])
 # const char *hwfit_shard_reason_str(hwfit_shard_reason reason);
@@ -1771,6 +1775,10 @@ hwfit_perf_set_gpu = _fn("hwfit_perf_set_gpu", ctypes.c_int, [_perf_in_p, hwfit_
 #                                  hwfit_perf_out *out);
 hwfit_perf_estimate = _fn("hwfit_perf_estimate", ctypes.c_int,
                           [_model_p, _perf_in_p, ctypes.POINTER(hwfit_perf_out)])
+# hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
+#                                  hwfit_problem *problem);
+hwfit_perf_validate = _fn("hwfit_perf_validate", ctypes.c_int,
+                          [_model_p, _perf_in_p, ctypes.POINTER(hwfit_problem)])
 # hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
 #                              const hwfit_shard_space *space, hwfit_perf_result *results,
 #                              size_t capacity, hwfit_shard_search_out *summary);

@@ -242,11 +242,12 @@ class _Workload:
                     raise self.no_layout()
                 return r.shard.layout, summary, self.rank_name(space), r
             if st != _lib.HWFIT_EUNSUPPORTED:
-                _lib.check(st, "plan")
+                raise self.refused(st, True)
         r = _lib.hwfit_shard_result()
-        _lib.check(_lib.hwfit_shard_search(_ct.byref(self.model), _ct.byref(self.shard_in),
-                                           _ct.byref(space), _ct.byref(r), 1,
-                                           _ct.byref(summary)), "search")
+        st = _lib.hwfit_shard_search(_ct.byref(self.model), _ct.byref(self.shard_in),
+                                     _ct.byref(space), _ct.byref(r), 1, _ct.byref(summary))
+        if st != _lib.HWFIT_OK:
+            raise self.refused(st, False)
         if summary.count == 0:
             raise self.no_layout()
         return r.layout, summary, "headroom", None
@@ -273,6 +274,72 @@ class _Workload:
         lay.uneven_layers = s.uneven_layers
         return lay
 
+    # C fields (of hwfit_shard_in, or hwfit_perf_in without "shard.") whose keyword
+    # argument is not named like them; the others are named by their last component.
+    _NAMES = {"capacity_bytes": "capacity", "reserve_bytes": "reserve",
+              "host_memory_bytes": "host_memory", "memory.overhead_bytes": "overhead",
+              "memory.qlora_base": "weights", "memory.unquantized": "weights",
+              "layout.zero_stage": "zero", "decode_compute_efficiency": "decode_efficiency",
+              "step_overhead_s": "step_overhead", "target_tokens_per_s": "target_rate",
+              "memory_bandwidth_bytes_per_s": "gpu", "topology.nics_per_node": "nic",
+              "topology.nic_bits_per_s": "nic", "topology.gpus_per_node": "gpus_per_node"}
+
+    def refused(self, status, timed):
+        """cli_workload_refused: the error for a failed search, plan or estimate, naming
+        the keyword argument at fault and its rule (the _validate companion on the layout
+        the options name)."""
+        x = _lib.hwfit_perf_in.from_buffer_copy(self.perf_in)
+        x.shard.layout = self.layout()
+        if self.layout_given:
+            why = _ct.c_int()
+            if (_lib.hwfit_shard_check(_ct.byref(self.model), _ct.byref(x.shard),
+                                       _ct.byref(why)) == _lib.HWFIT_OK
+                    and why.value != _lib.HWFIT_SHARD_VALID):
+                return self.bad_layout(x.shard.layout, why.value)
+        p = _lib.hwfit_problem()
+        if timed:
+            vst = _lib.hwfit_perf_validate(_ct.byref(self.model), _ct.byref(x), _ct.byref(p))
+        else:
+            vst = _lib.hwfit_shard_validate(_ct.byref(self.model), _ct.byref(x.shard),
+                                            _ct.byref(p))
+        name = _lib.hwfit_status_name(status).decode()
+        message = _lib.hwfit_status_str(status).decode()
+        if vst != status or vst == _lib.HWFIT_ELAYOUT:
+            return HwfitError(status, name, message, "plan" if timed else "search")
+        field = (p.field or b"").decode()
+        if field.startswith("shard."):
+            field = field[6:]
+        field = self._NAMES.get(field, field.rsplit(".", 1)[-1])
+        rule = (p.rule or b"").decode()
+        return HwfitError(status, name, message, f"{field} {rule}".strip() if field else rule)
+
+    def bad_layout(self, lay, why):
+        """An invalid layout the options name: the argument and the numbers."""
+        reason = _lib.hwfit_shard_reason_str(why).decode()
+        if why == _lib.HWFIT_SHARD_GPUS:
+            text = (f"tp {lay.tp} x pp {lay.pp} x dp {lay.dp} x cp {lay.cp} is not the "
+                    f"{self.gpus} GPUs of gpus")
+        elif why == _lib.HWFIT_SHARD_HEADS:
+            text = (f"tp {lay.tp}: the {self.model.heads} attention heads do not divide by "
+                    f"{lay.tp}")
+        elif why == _lib.HWFIT_SHARD_KV_HEADS:
+            text = (f"tp {lay.tp}: the {self.model.kv_heads} key/value heads do not divide by "
+                    f"{lay.tp}, nor {lay.tp} by them")
+        else:
+            arg = {_lib.HWFIT_SHARD_MLP_WIDTH: "tp", _lib.HWFIT_SHARD_EXPERT_WIDTH: "etp",
+                   _lib.HWFIT_SHARD_EXPERTS: "ep", _lib.HWFIT_SHARD_EXPERT_RANKS: "ep",
+                   _lib.HWFIT_SHARD_STAGES: "pp", _lib.HWFIT_SHARD_UNEVEN: "pp",
+                   _lib.HWFIT_SHARD_VIRTUAL_STAGES: "virtual_stages",
+                   _lib.HWFIT_SHARD_VIRTUAL_LAYERS: "virtual_stages",
+                   _lib.HWFIT_SHARD_VIRTUAL_MICROBATCHES: "virtual_stages",
+                   _lib.HWFIT_SHARD_SEQUENCE_PARALLEL: "sequence_parallel",
+                   _lib.HWFIT_SHARD_CONTEXT: "context", _lib.HWFIT_SHARD_BATCH: "batch",
+                   _lib.HWFIT_SHARD_ZERO_INFERENCE: "zero",
+                   _lib.HWFIT_SHARD_OFFLOAD_INFERENCE: "offload",
+                   _lib.HWFIT_SHARD_OFFLOAD_ZERO: "offload"}.get(why, "layout")
+            text = f"{arg}: {reason}"
+        return HwfitError(_lib.HWFIT_ELAYOUT, "HWFIT_ELAYOUT", text)
+
     def no_layout(self):
         """The error the CLI reports when no layout is valid."""
         if self.layout_given:
@@ -281,10 +348,7 @@ class _Workload:
             _lib.check(_lib.hwfit_shard_check(_ct.byref(self.model), _ct.byref(x),
                                               _ct.byref(why)), "layout")
             if why.value != _lib.HWFIT_SHARD_VALID:
-                return HwfitError(_lib.HWFIT_ELAYOUT, "HWFIT_ELAYOUT",
-                                  "invalid layout: "
-                                  f"{_lib.hwfit_shard_reason_str(why.value).decode()} "
-                                  f"({_lib.hwfit_shard_reason_name(why.value).decode()})")
+                return self.bad_layout(x.layout, why.value)
         return HwfitError(_lib.HWFIT_ELAYOUT, "HWFIT_ELAYOUT",
                           f"no valid layout of {self.gpus} GPUs for this model and workload")
 
@@ -390,14 +454,15 @@ def plan(config=None, **options):
                                   timed, top, _ct.byref(summary))
         if st == _lib.HWFIT_EUNSUPPORTED:
             by_time = False
-        else:
-            _lib.check(st, "plan")
+        elif st != _lib.HWFIT_OK:
+            raise w.refused(st, True)
     if not by_time:
         ranked_by = "headroom"
         results = (_lib.hwfit_shard_result * top)()
-        _lib.check(_lib.hwfit_shard_search(_ct.byref(w.model), _ct.byref(w.shard_in),
-                                           _ct.byref(w.space), results, top,
-                                           _ct.byref(summary)), "search")
+        st = _lib.hwfit_shard_search(_ct.byref(w.model), _ct.byref(w.shard_in),
+                                     _ct.byref(w.space), results, top, _ct.byref(summary))
+        if st != _lib.HWFIT_OK:
+            raise w.refused(st, False)
     rows = []
     for i in range(summary.count):
         r = timed[i].shard if by_time else results[i]
@@ -426,8 +491,9 @@ def perf(config=None, **options):
     p = _lib.hwfit_perf_in.from_buffer_copy(w.perf_in)
     p.shard.layout = layout
     o = _lib.hwfit_perf_out()
-    _lib.check(_lib.hwfit_perf_estimate(_ct.byref(w.model), _ct.byref(p), _ct.byref(o)),
-               "estimate")
+    st = _lib.hwfit_perf_estimate(_ct.byref(w.model), _ct.byref(p), _ct.byref(o))
+    if st != _lib.HWFIT_OK:
+        raise w.refused(st, True)
     inf = not w.training
 
     def val(ok, v):
