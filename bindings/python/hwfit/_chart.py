@@ -139,56 +139,14 @@ def chart_power(psus, psu_watts, redundant=None, load=None, component=None, tran
     """The chart of `hwfit power ... --svg FILE`: the DC draw of each kind of component and
     their total against the usable PSU capacity, the headroom limit and the wall power.
     `component` is one "KIND:COUNT:W" string or a list; `class` may be given as class_."""
-    from ._infra import _fail, _num, _qty, _u64
+    from ._infra import _fail, _psu_inputs
     if "class" in options:
         class_ = options.pop("class")
     if options:
         _fail(f"unknown option(s): {', '.join(sorted(options))}")
-    W = _lib.HWFIT_UNIT_WATTS
-    b = _lib.hwfit_power_budget_in()
-    _lib.hwfit_power_budget_init(_ct.byref(b))
-    p = _lib.hwfit_psu_in()
-    _lib.hwfit_psu_init(_ct.byref(p))
-    p.psus = _u64(psus, "psus")
-    p.psu_rating_w = _qty(psu_watts, W, "psu_watts")
-    if load is not None:
-        p.load_w = _qty(load, W, "load")
-    if transient is not None:
-        b.gpu_transient_factor = _num(transient, "transient")
-    for value, field, unit, name in (
-            (peak, "peak_load_w", W, "peak"), (headroom, "headroom_ratio", None, "headroom"),
-            (peak_ratio, "peak_ratio", None, "peak_ratio"),
-            (efficiency, "fixed_efficiency", None, "efficiency"),
-            (input_voltage, "input_voltage_v", None, "input_voltage"),
-            (low_line_watts, "psu_low_line_rating_w", W, "low_line_watts")):
-        if value is not None:
-            setattr(p, field, _qty(value, unit if unit is not None else _lib.HWFIT_UNIT_NONE,
-                                   name))
-    p.cold_redundancy = 1 if cold_redundancy else 0
-    components = [component] if isinstance(component, str) else list(component or [])
-    if load is not None and components:
-        _fail("give load or component, not both")
-    if load is None and not components:
-        _fail("load or component is required, e.g. load='6500W'")
-    if redundant is not None:
-        m = _ct.c_uint64()
-        _lib.check(_lib.hwfit_psu_redundancy_parse(str(redundant).encode(), p.psus,
-                                                   _ct.byref(m)), str(redundant))
-        p.redundant = m.value
-    if class_ is not None:
-        c = _ct.c_int()
-        _lib.check(_lib.hwfit_psu_class_parse(str(class_).encode(), _ct.byref(c)), str(class_))
-        p.psu_class = c.value
-    if table is not None:
-        t = _ct.c_int()
-        _lib.check(_lib.hwfit_psu_table_parse(str(table).encode(), _ct.byref(t)), str(table))
-        p.table = t.value
-    if efficiency is not None and p.psu_class != _lib.HWFIT_POWER_CLASS_NONE:
-        _fail("efficiency applies only with class none")
-    for text in components:
-        c = _lib.hwfit_power_component()
-        _lib.check(_lib.hwfit_power_component_parse(str(text).encode(), _ct.byref(c)), text)
-        _lib.check(_lib.hwfit_power_budget_add(_ct.byref(b), c.kind, c.count, c.watts), text)
+    b, p, components = _psu_inputs(psus, psu_watts, redundant, load, component, transient,
+                                   peak, headroom, peak_ratio, class_, table, efficiency,
+                                   cold_redundancy, input_voltage, low_line_watts)
     o = _options(title, width, height)
     budget = _ct.byref(b) if components else None
     return _render(lambda buf, n, needed: _lib.hwfit_chart_power(
@@ -199,25 +157,9 @@ def chart_raid(level, drives, drive_size, spares=None, groups=None, copies=None,
                recordsize=None, sector=None, title=None, width=800, height=480):
     """The chart of `hwfit raid ... --svg FILE`: raw capacity split into usable space,
     parity (or mirror copies), ZFS slop space and hot spares."""
-    from ._infra import _fail, _qty, _u64
-    B = _lib.HWFIT_UNIT_BYTES
-    i = _lib.hwfit_raid_in()
-    _lib.hwfit_raid_init(_ct.byref(i))
-    i.drives = _u64(drives, "drives")
-    i.drive_bytes = _qty(drive_size, B, "drive_size")
-    if recordsize is not None:
-        i.record_bytes = _qty(recordsize, B, "recordsize")
-    if sector is not None:
-        i.sector_bytes = _qty(sector, B, "sector")
-    if spares is not None:
-        i.spares = _u64(spares, "spares")
-    if not isinstance(level, str):
-        _fail(f"level: expected a name such as '6' or 'raidz2', got {level!r}")
-    _lib.check(_lib.hwfit_raid_level_parse(level.encode(), _ct.byref(i.layout)), level)
-    if groups is not None:
-        i.layout.groups = _u64(groups, "groups")
-    if copies is not None:
-        i.layout.copies = _u64(copies, "copies")
+    from ._infra import _raid_inputs
+    i = _raid_inputs(level, drives, drive_size, spares, groups, copies, recordsize=recordsize,
+                     sector=sector)
     o = _options(title, width, height)
     return _render(lambda buf, n, needed: _lib.hwfit_chart_raid(
         _ct.byref(i), _ct.byref(o), buf, n, needed), "chart_raid")

@@ -25,30 +25,26 @@ def _name(fn, value):
 
 # ---- raid and transfer ----------------------------------------------------------------
 
-def raid(level, drives, drive_size, spares=None, groups=None, copies=None, recordsize=None,
-         sector=None, fill=None, read_rate=None, write_rate=None, read_iops=None,
-         write_iops=None, read_fraction=None, rebuild_rate=None, replace_delay=None, ber=None,
-         mttf=None, mission=None):
-    """Same as `hwfit raid ... --json`: capacity, speed, rebuild, URE risk and MTTDL."""
+def _raid_inputs(level, drives, drive_size, spares=None, groups=None, copies=None,
+                 **fields):
+    """The hwfit_raid_in of `hwfit raid` (and its --svg chart) from keyword arguments;
+    `fields` are the optional rate, reliability and ZFS options of raid()."""
     B, R, S, N = (_lib.HWFIT_UNIT_BYTES, _lib.HWFIT_UNIT_BYTES_PER_S, _lib.HWFIT_UNIT_SECONDS,
                   _lib.HWFIT_UNIT_NONE)
     i = _lib.hwfit_raid_in()
     _lib.hwfit_raid_init(_ct.byref(i))
     i.drives = _u64(drives, "drives")
     i.drive_bytes = _qty(drive_size, B, "drive_size")
-    for value, field, unit, name in (
-            (recordsize, "record_bytes", B, "recordsize"), (sector, "sector_bytes", B, "sector"),
-            (fill, "fill_fraction", N, "fill"), (read_rate, "drive_read_bytes_per_s", R, "read_rate"),
-            (write_rate, "drive_write_bytes_per_s", R, "write_rate"),
-            (read_iops, "drive_read_iops", N, "read_iops"),
-            (write_iops, "drive_write_iops", N, "write_iops"),
-            (read_fraction, "read_fraction", N, "read_fraction"),
-            (rebuild_rate, "rebuild_bytes_per_s", R, "rebuild_rate"),
-            (replace_delay, "replace_delay_s", S, "replace_delay"),
-            (ber, "bit_error_rate", N, "ber"), (mttf, "drive_mttf_s", S, "mttf"),
-            (mission, "mission_s", S, "mission")):
-        if value is not None:
-            setattr(i, field, _qty(value, unit, name))
+    for name, field, unit in (
+            ("recordsize", "record_bytes", B), ("sector", "sector_bytes", B),
+            ("fill", "fill_fraction", N), ("read_rate", "drive_read_bytes_per_s", R),
+            ("write_rate", "drive_write_bytes_per_s", R), ("read_iops", "drive_read_iops", N),
+            ("write_iops", "drive_write_iops", N), ("read_fraction", "read_fraction", N),
+            ("rebuild_rate", "rebuild_bytes_per_s", R), ("replace_delay", "replace_delay_s", S),
+            ("ber", "bit_error_rate", N), ("mttf", "drive_mttf_s", S),
+            ("mission", "mission_s", S)):
+        if fields.get(name) is not None:
+            setattr(i, field, _qty(fields[name], unit, name))
     if spares is not None:
         i.spares = _u64(spares, "spares")
     if not isinstance(level, str):
@@ -58,6 +54,20 @@ def raid(level, drives, drive_size, spares=None, groups=None, copies=None, recor
         i.layout.groups = _u64(groups, "groups")
     if copies is not None:
         i.layout.copies = _u64(copies, "copies")
+    return i
+
+
+def raid(level, drives, drive_size, spares=None, groups=None, copies=None, recordsize=None,
+         sector=None, fill=None, read_rate=None, write_rate=None, read_iops=None,
+         write_iops=None, read_fraction=None, rebuild_rate=None, replace_delay=None, ber=None,
+         mttf=None, mission=None):
+    """Same as `hwfit raid ... --json`: capacity, speed, rebuild, URE risk and MTTDL."""
+    B = _lib.HWFIT_UNIT_BYTES
+    i = _raid_inputs(level, drives, drive_size, spares, groups, copies, recordsize=recordsize,
+                     sector=sector, fill=fill, read_rate=read_rate, write_rate=write_rate,
+                     read_iops=read_iops, write_iops=write_iops, read_fraction=read_fraction,
+                     rebuild_rate=rebuild_rate, replace_delay=replace_delay, ber=ber,
+                     mttf=mttf, mission=mission)
     r = _lib.hwfit_raid_out()
     _lib.check_input(_lib.hwfit_raid_evaluate(_ct.byref(i), _ct.byref(r)),
                      _lib.hwfit_raid_validate, _ct.byref(i))
@@ -138,6 +148,61 @@ def psu_efficiency(psu_class, load_fraction, table="auto"):
     return e.value
 
 
+def _psu_inputs(psus, psu_watts, redundant, load, component, transient, peak, headroom,
+                peak_ratio, class_, table, efficiency, cold_redundancy, input_voltage,
+                low_line_watts):
+    """The component budget and PSU inputs of `hwfit power` (and its --svg chart), read
+    from keyword arguments: returns (budget_in, psu_in, component strings)."""
+    W = _lib.HWFIT_UNIT_WATTS
+    b = _lib.hwfit_power_budget_in()
+    _lib.hwfit_power_budget_init(_ct.byref(b))
+    p = _lib.hwfit_psu_in()
+    _lib.hwfit_psu_init(_ct.byref(p))
+    p.psus = _u64(psus, "psus")
+    p.psu_rating_w = _qty(psu_watts, W, "psu_watts")
+    if load is not None:
+        p.load_w = _qty(load, W, "load")
+    if transient is not None:
+        b.gpu_transient_factor = _num(transient, "transient")
+    for value, field, unit, name in (
+            (peak, "peak_load_w", W, "peak"), (headroom, "headroom_ratio", None, "headroom"),
+            (peak_ratio, "peak_ratio", None, "peak_ratio"),
+            (efficiency, "fixed_efficiency", None, "efficiency"),
+            (input_voltage, "input_voltage_v", None, "input_voltage"),
+            (low_line_watts, "psu_low_line_rating_w", W, "low_line_watts")):
+        if value is not None:
+            setattr(p, field, _qty(value, unit if unit is not None else _lib.HWFIT_UNIT_NONE,
+                                   name))
+    p.cold_redundancy = 1 if cold_redundancy else 0
+    components = [component] if isinstance(component, str) else list(component or [])
+    if load is not None and components:
+        _fail("give load or component, not both")
+    if load is None and not components:
+        _fail("load or component is required, e.g. load='6500W'")
+    if redundant is not None:
+        m = _ct.c_uint64()
+        text = str(redundant).encode()
+        _lib.check_input(_lib.hwfit_psu_redundancy_parse(text, p.psus, _ct.byref(m)),
+                         _lib.hwfit_psu_redundancy_validate, text, p.psus,
+                         names={"text": f"redundant {redundant!r}"})
+        p.redundant = m.value
+    if class_ is not None:
+        c = _ct.c_int()
+        _lib.check(_lib.hwfit_psu_class_parse(str(class_).encode(), _ct.byref(c)), str(class_))
+        p.psu_class = c.value
+    if table is not None:
+        t = _ct.c_int()
+        _lib.check(_lib.hwfit_psu_table_parse(str(table).encode(), _ct.byref(t)), str(table))
+        p.table = t.value
+    if efficiency is not None and p.psu_class != _lib.HWFIT_POWER_CLASS_NONE:
+        _fail("efficiency applies only with class none")
+    for text in components:
+        c = _lib.hwfit_power_component()
+        _lib.check(_lib.hwfit_power_component_parse(str(text).encode(), _ct.byref(c)), text)
+        _lib.check(_lib.hwfit_power_budget_add(_ct.byref(b), c.kind, c.count, c.watts), text)
+    return b, p, components
+
+
 def power(psus, psu_watts, redundant=None, load=None, component=None, transient=None,
           peak=None, headroom=None, peak_ratio=None, class_=None, table=None, efficiency=None,
           cold_redundancy=False, input_voltage=None, low_line_watts=None, delta_t=None,
@@ -153,29 +218,16 @@ def power(psus, psu_watts, redundant=None, load=None, component=None, transient=
     if options:
         _fail(f"unknown option(s): {', '.join(sorted(options))}")
     W = _lib.HWFIT_UNIT_WATTS
-    b = _lib.hwfit_power_budget_in()
-    _lib.hwfit_power_budget_init(_ct.byref(b))
-    p = _lib.hwfit_psu_in()
-    _lib.hwfit_psu_init(_ct.byref(p))
+    b, p, components = _psu_inputs(psus, psu_watts, redundant, load, component, transient,
+                                   peak, headroom, peak_ratio, class_, table, efficiency,
+                                   cold_redundancy, input_voltage, low_line_watts)
     th = _lib.hwfit_thermal_in()
     _lib.hwfit_thermal_init(_ct.byref(th))
     en = _lib.hwfit_energy_in()
     _lib.hwfit_energy_init(_ct.byref(en))
     tc = _lib.hwfit_tco_in()
     _lib.hwfit_tco_init(_ct.byref(tc))
-
-    p.psus = _u64(psus, "psus")
-    p.psu_rating_w = _qty(psu_watts, W, "psu_watts")
-    if load is not None:
-        p.load_w = _qty(load, W, "load")
-    if transient is not None:
-        b.gpu_transient_factor = _num(transient, "transient")
     for value, obj, field, unit, name in (
-            (peak, p, "peak_load_w", W, "peak"), (headroom, p, "headroom_ratio", None, "headroom"),
-            (peak_ratio, p, "peak_ratio", None, "peak_ratio"),
-            (efficiency, p, "fixed_efficiency", None, "efficiency"),
-            (input_voltage, p, "input_voltage_v", None, "input_voltage"),
-            (low_line_watts, p, "psu_low_line_rating_w", W, "low_line_watts"),
             (delta_t, th, "delta_t_c", None, "delta_t"),
             (air_marginal_above, th, "air_marginal_above_w", W, "air_marginal_above"),
             (liquid_above, th, "liquid_above_w", W, "liquid_above"),
@@ -193,41 +245,13 @@ def power(psus, psu_watts, redundant=None, load=None, component=None, transient=
         tc.years = _u64(years, "years")
     if gpus is not None:
         tc.gpus = _u64(gpus, "gpus")
-    p.cold_redundancy = 1 if cold_redundancy else 0
-    components = [component] if isinstance(component, str) else list(component or [])
-    if load is not None and components:
-        _fail("give load or component, not both")
-    if load is None and not components:
-        _fail("load or component is required, e.g. load='6500W'")
-
-    if redundant is not None:
-        m = _ct.c_uint64()
-        text = str(redundant).encode()
-        _lib.check_input(_lib.hwfit_psu_redundancy_parse(text, p.psus, _ct.byref(m)),
-                         _lib.hwfit_psu_redundancy_validate, text, p.psus,
-                         names={"text": f"redundant {redundant!r}"})
-        p.redundant = m.value
-    if class_ is not None:
-        c = _ct.c_int()
-        _lib.check(_lib.hwfit_psu_class_parse(str(class_).encode(), _ct.byref(c)), str(class_))
-        p.psu_class = c.value
-    if table is not None:
-        t = _ct.c_int()
-        _lib.check(_lib.hwfit_psu_table_parse(str(table).encode(), _ct.byref(t)), str(table))
-        p.table = t.value
     if price is not None:
         v = _ct.c_double()
         _lib.check(_lib.hwfit_price_per_kwh_parse(str(price).encode(), _ct.byref(v)), str(price))
         en.price_per_kwh = v.value
-    if efficiency is not None and p.psu_class != _lib.HWFIT_POWER_CLASS_NONE:
-        _fail("efficiency applies only with class none")
 
     result = {}
     if components:
-        for text in components:
-            c = _lib.hwfit_power_component()
-            _lib.check(_lib.hwfit_power_component_parse(str(text).encode(), _ct.byref(c)), text)
-            _lib.check(_lib.hwfit_power_budget_add(_ct.byref(b), c.kind, c.count, c.watts), text)
         bo = _lib.hwfit_power_budget_out()
         _lib.check_input(_lib.hwfit_power_budget_evaluate(_ct.byref(b), _ct.byref(bo)),
                          _lib.hwfit_power_budget_validate, _ct.byref(b))

@@ -100,16 +100,11 @@ def parse_node(text, name=None):
     return Node(n, name)
 
 
-def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_size=None,
-           checkpoints=None, max_tpot=None, max_comm_share=None, markdown=False):
-    """Same as `hwfit assess --node NODE [--workload W ...] --json`.
-
-    `node` is a node file path or a Node; `workload` a string or a list of strings such as
-    "serve:llama-3.1-70b:bf16:128K"; `models_dir` where `<MODEL>.config.json` files live
-    (default tests/data/models). `markdown` only changes the CLI's text output and is
-    accepted for symmetry: the dict is the same.
-    """
-    del markdown
+def _run_assess(node, workload, models_dir, opt, pipeline_rate, allreduce_size, checkpoints,
+                max_tpot, max_comm_share):
+    """What `hwfit assess` and its --html report share: read the node and the workloads,
+    fill the assessment options `opt` in place, and run the assessment.
+    Returns (node, workloads, models, count, findings, number of findings)."""
     n = load_node(node)
     if workload is None:
         workload = []
@@ -117,8 +112,6 @@ def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_s
         workload = [workload]
     if len(workload) > _lib.HWFIT_ASSESS_MAX_WORKLOADS:
         _fail(f"workload: at most {_lib.HWFIT_ASSESS_MAX_WORKLOADS} workloads")
-    opt = _lib.hwfit_assess_options()
-    _lib.hwfit_assess_options_init(_ct.byref(opt))
     if pipeline_rate is not None:
         opt.pipeline_bytes_per_s = _qty(pipeline_rate, _lib.HWFIT_UNIT_BYTES_PER_S,
                                         "pipeline_rate")
@@ -148,12 +141,30 @@ def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_s
     got = _ct.c_size_t()
     _lib.check(_lib.hwfit_assess(_ct.byref(n.raw), works, count, _ct.byref(opt), findings, cap,
                                  _ct.byref(got)), "assessment")
+    return n, works, models, count, findings, got.value
+
+
+def assess(node, workload=None, models_dir=None, pipeline_rate=None, allreduce_size=None,
+           checkpoints=None, max_tpot=None, max_comm_share=None, markdown=False):
+    """Same as `hwfit assess --node NODE [--workload W ...] --json`.
+
+    `node` is a node file path or a Node; `workload` a string or a list of strings such as
+    "serve:llama-3.1-70b:bf16:128K"; `models_dir` where `<MODEL>.config.json` files live
+    (default tests/data/models). `markdown` only changes the CLI's text output and is
+    accepted for symmetry: the dict is the same.
+    """
+    del markdown
+    opt = _lib.hwfit_assess_options()
+    _lib.hwfit_assess_options_init(_ct.byref(opt))
+    n, works, models, count, findings, got = _run_assess(
+        node, workload, models_dir, opt, pipeline_rate, allreduce_size, checkpoints, max_tpot,
+        max_comm_share)
     e = _lib.hwfit_node_eval()
     _lib.check(_lib.hwfit_node_evaluate(_ct.byref(n.raw), _ct.byref(e)), n.name)
     labels = [_text(works[i].label) for i in range(count)]
     out_findings = []
     counts = {"strength": 0, "weakness": 0, "info": 0}
-    for f in findings[:got.value]:
+    for f in findings[:got]:
         kind = _text(_lib.hwfit_finding_kind_name(f.kind))
         counts[kind] += 1
         out_findings.append({

@@ -7,7 +7,6 @@ node and writes every byte; this layer converts arguments as `hwfit.assess` does
 """
 import ctypes as _ct
 import html as _html
-import os as _os
 
 from . import _lib
 
@@ -38,30 +37,9 @@ def report_html(node, workload=None, models_dir=None, pipeline_rate=None, allred
     `node` is a node file path or a Node; the other assessment options are those of
     `hwfit.assess`. `title` replaces "Assessment of <name>"; charts=False leaves the charts
     out; chart_width and chart_height size them in pixels."""
-    from ._node import _fail, _qty, load_node
-    n = load_node(node)
-    if workload is None:
-        workload = []
-    elif isinstance(workload, str):
-        workload = [workload]
-    if len(workload) > _lib.HWFIT_ASSESS_MAX_WORKLOADS:
-        _fail(f"workload: at most {_lib.HWFIT_ASSESS_MAX_WORKLOADS} workloads")
+    from ._node import _fail, _run_assess
     ro = _lib.hwfit_report_options()
     _lib.hwfit_report_options_init(_ct.byref(ro))
-    opt = ro.assess
-    if pipeline_rate is not None:
-        opt.pipeline_bytes_per_s = _qty(pipeline_rate, _lib.HWFIT_UNIT_BYTES_PER_S,
-                                        "pipeline_rate")
-    if allreduce_size is not None:
-        opt.allreduce_bytes = _qty(allreduce_size, _lib.HWFIT_UNIT_BYTES, "allreduce_size")
-    if checkpoints is not None:
-        if isinstance(checkpoints, bool) or not isinstance(checkpoints, int):
-            _fail(f"checkpoints: expected a whole number, got {checkpoints!r}")
-        opt.checkpoints_to_keep = checkpoints
-    if max_tpot is not None:
-        opt.max_time_per_output_token_s = _qty(max_tpot, _lib.HWFIT_UNIT_SECONDS, "max_tpot")
-    if max_comm_share is not None:
-        opt.max_comm_share = _qty(max_comm_share, _lib.HWFIT_UNIT_NONE, "max_comm_share")
     if title is not None:
         if not isinstance(title, str):
             _fail(f"title: expected a string, got {title!r}")
@@ -72,24 +50,11 @@ def report_html(node, workload=None, models_dir=None, pipeline_rate=None, allred
             _fail(f"{name}: expected a number of pixels, got {value!r}")
     ro.chart_width_px = float(chart_width)
     ro.chart_height_px = float(chart_height)
-    count = len(workload)
-    models = (_lib.hwfit_model * max(count, 1))()
-    works = (_lib.hwfit_assess_workload * max(count, 1))()
-    mdir = None if models_dir is None else _os.fsencode(models_dir)
-    for i, text in enumerate(workload):
-        if not isinstance(text, str):
-            _fail(f"workload: expected a string such as 'serve:llama-3.1-70b', got {text!r}")
-        err = _lib.hwfit_error()
-        _lib.check(_lib.hwfit_assess_workload_parse(text.encode(), mdir, _ct.byref(works[i]),
-                                                    _ct.byref(models[i]), _ct.byref(err)),
-                   None, err)
-    cap = _lib.hwfit_assess_max_findings(count)
-    findings = (_lib.hwfit_finding * cap)()
-    got = _ct.c_size_t()
-    _lib.check(_lib.hwfit_assess(_ct.byref(n.raw), works, count, _ct.byref(opt), findings, cap,
-                                 _ct.byref(got)), "assessment")
+    n, works, models, count, findings, got = _run_assess(
+        node, workload, models_dir, ro.assess, pipeline_rate, allreduce_size, checkpoints,
+        max_tpot, max_comm_share)
     needed = _ct.c_size_t(0)
-    args = (_ct.byref(n.raw), works, count, findings, got.value, _ct.byref(ro))
+    args = (_ct.byref(n.raw), works, count, findings, got, _ct.byref(ro))
     status = _lib.hwfit_report_html(*args, None, 0, _ct.byref(needed))
     if status != _lib.HWFIT_EBUFSIZE:
         _lib.check(status, "report")
