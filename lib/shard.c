@@ -1289,12 +1289,12 @@ static hwfit_status bisect(hwfit__shard_engine *e, hwfit_shard_in *x, uint64_t s
                            uint64_t limit, void (*set)(hwfit_shard_in *, uint64_t),
                            uint64_t *result) {
     uint64_t lo = 0, hi = limit / step; /* fits(lo * step) holds (or lo = 0) */
-    if (hi == 0) { *result = 0; return HWFIT_OK; }
     int f;
     hwfit_status st;
     set(x, step);
+    /* Evaluated even when step exceeds the limit: an invalid input is refused, not 0. */
     if ((st = fits_at(e, x, &f)) != HWFIT_OK) return st;
-    if (!f) { *result = 0; return HWFIT_OK; }
+    if (hi == 0 || !f) { *result = 0; return HWFIT_OK; }
     lo = 1;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;

@@ -149,3 +149,37 @@ Test(findings, host_with_a_tiny_vram_is_erange) {
     refused(hwfit_host_evaluate(&in, &out), HWFIT_ERANGE, (hwfit_host_validate(&in, &p), &p),
             "vram_bytes", &out, sizeof out);
 }
+
+/* fuzz_calc_shard: hwfit_shard_max_context with a limit below the context step (cp x tp
+ * with sequence parallelism) returned HWFIT_OK and 0 without looking at the input, so a
+ * layout with tp = 0 (HWFIT_EDOM for every other shard function) or an invalid layout
+ * (HWFIT_ELAYOUT) was answered "nothing fits" instead of being refused. */
+Test(findings, max_context_below_the_step_still_refuses_a_bad_layout) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.hidden = 1024;
+    m.heads = 16;
+    m.kv_heads = 4;
+    m.intermediate = 4096;
+    m.vocab = 32000;
+    m.layers = 8;
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 80e9;
+    in.layout.cp = 4;
+    in.layout.tp = 0; /* out of range */
+    in.gpus = 4;
+    uint64_t r = 0x5a5a5a5a;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 1, &r), HWFIT_EDOM);
+    cr_assert_eq(r, 0x5a5a5a5a, "output written on error");
+    in.layout.tp = 3; /* 16 heads do not divide by 3 */
+    in.gpus = 12;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 3, &r), HWFIT_ELAYOUT);
+    cr_assert_eq(r, 0x5a5a5a5a, "output written on error");
+    in.layout.tp = 1; /* valid: a limit below the step of 4 fits no context */
+    in.gpus = 4;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 3, &r), HWFIT_OK);
+    cr_assert_eq(r, 0);
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 4096, &r), HWFIT_OK);
+    cr_assert_eq(r, 4096, "a small model fits 4096 tokens on 80 GB cards");
+}

@@ -10,7 +10,8 @@
  *   stage's card (and equals the worst stage's); a card is at most the job's total, which
  *   is the sum over stages of a card times the cards of a stage;
  * - a layout with dp >= 2 keeps its per-card footprint with twice the replicas (and twice
- *   the cards and the batch) under ZeRO 0, and never grows under ZeRO > 0;
+ *   the cards and the batch) under ZeRO 0, and never grows under ZeRO > 0 (when the
+ *   expert-data-parallel group already has 2 ranks or more: else it gains a communicator);
  * - max_context / max_batch: the result fits, the next step (when within the limit) does
  *   not;
  * - search: counts ordered, results ranked, each result fitting when re-estimated;
@@ -201,6 +202,10 @@ static void more_replicas(const hwfit_model *m, const hwfit_shard_in *in,
                           const hwfit_shard_out *o) {
     const hwfit_layout *l = &o->layout;
     if (l->dp < 2 || in->gpus > HWFIT_SHARD_MAX_GPUS / 2) return;
+    /* The routed experts' data-parallel group (tp x dp x cp / (etp x ep) ranks) gets a
+     * communicator of its own when it grows from 1 to 2: only compare when it exists. */
+    uint64_t edp = (uint64_t)l->tp * l->dp * l->cp / ((uint64_t)l->etp * l->ep);
+    if (m->experts > 0 && edp < 2) return;
     hwfit_shard_in x = *in;
     x.layout = *l; /* etp and the global batch resolved: the replicas change neither */
     x.layout.dp *= 2;
@@ -214,6 +219,7 @@ static void more_replicas(const hwfit_model *m, const hwfit_shard_in *in,
     }
     hwfit_shard_out o2;
     hwfit_status st = estimate(m, &x, &o2);
+    if (st == HWFIT_ERANGE && o->total_bytes > UINT64_MAX / 2) return; /* the job's total */
     FZ_CHECK(st == HWFIT_OK);
     if (l->zero_stage == 0) {
         FZ_CHECK(o2.worst.total_bytes == o->worst.total_bytes);
