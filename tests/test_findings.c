@@ -183,3 +183,30 @@ Test(findings, max_context_below_the_step_still_refuses_a_bad_layout) {
     cr_assert_eq(hwfit_shard_max_context(&m, &in, 4096, &r), HWFIT_OK);
     cr_assert_eq(r, 4096, "a small model fits 4096 tokens on 80 GB cards");
 }
+
+/* fuzz_svg: a stacked-bar chart whose largest value was subnormal (5.6e-309) got a tick
+ * step 10^-309 that underflowed to 0, no ticks at all, and read ticks[-1] (UBSan: index
+ * out of bounds in ticks_linear). Such an axis is now drawn from 0 to 1. */
+Test(findings, a_subnormal_largest_value_still_gets_a_value_axis) {
+    const char *bars[] = {"a"}, *segs[] = {"s"};
+    double v[] = {5.56268e-309};
+    hwfit_svg_stacked_bars_in in;
+    hwfit_svg_stacked_bars_init(&in);
+    in.bar_count = 1;
+    in.bar_labels = bars;
+    in.segment_count = 1;
+    in.segment_labels = segs;
+    in.values = v;
+    char buf[32768];
+    size_t needed = 0;
+    cr_assert_eq(hwfit_svg_stacked_bars(&in, buf, sizeof buf, &needed), HWFIT_OK);
+    cr_assert_eq(strlen(buf) + 1, needed);
+    cr_assert_not_null(strstr(buf, ">1.0</text>"), "the axis goes up to 1");
+    hwfit_svg_budget_in b;
+    hwfit_svg_budget_init(&b);
+    b.bar_count = 1;
+    b.bar_labels = bars;
+    b.values = v;
+    cr_assert_eq(hwfit_svg_budget(&b, buf, sizeof buf, &needed), HWFIT_OK);
+    cr_assert_not_null(strstr(buf, ">1.0</text>"), "the axis goes up to 1");
+}

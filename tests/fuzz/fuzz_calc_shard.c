@@ -305,8 +305,11 @@ static void search(fz *f, const hwfit_model *m, const hwfit_shard_in *in) {
     }
     FZ_CHECK(sum.fitting <= sum.valid && sum.valid <= sum.visited);
     FZ_CHECK(sum.count <= cap);
-    FZ_CHECK(sum.count == (sp.include_unfit ? (sum.valid < cap ? sum.valid : cap)
-                                            : (sum.fitting < cap ? sum.fitting : cap)));
+    /* Layouts that fit come first; with include_unfit the others follow, except those
+     * whose sizes overflow (counted valid, but they have no figures to rank by). */
+    size_t fit_cap = sum.fitting < cap ? (size_t)sum.fitting : cap;
+    if (sp.include_unfit) FZ_CHECK(sum.count >= fit_cap && sum.count <= sum.valid);
+    else FZ_CHECK(sum.count == fit_cap);
     for (size_t i = 0; i < sum.count; i++) {
         fz_check_doubles(&res[i].headroom_bytes, 1, 0);
         fz_check_doubles(&res[i].score, 1, 0);
