@@ -210,3 +210,31 @@ Test(findings, a_subnormal_largest_value_still_gets_a_value_axis) {
     cr_assert_eq(hwfit_svg_budget(&b, buf, sizeof buf, &needed), HWFIT_OK);
     cr_assert_not_null(strstr(buf, ">1.0</text>"), "the axis goes up to 1");
 }
+
+/* fuzz_calc_shard: hwfit_shard_max_context and _max_batch returned HWFIT_ERANGE, which
+ * their documentation did not list, for a model whose parameter count overflows 64 bits
+ * (as hwfit_model_check and every other shard function say). Now documented; a footprint
+ * that overflows still only counts as "does not fit". */
+Test(findings, max_context_and_batch_of_an_overflowing_model_are_erange) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.hidden = 1ull << 30; /* hidden x (4 hidden) x 3 x 64 layers = 3 x 2^68: overflows */
+    m.heads = 16;
+    m.kv_heads = 4;
+    m.intermediate = 4ull << 30;
+    m.vocab = 1ull << 30;
+    m.layers = 64;
+    cr_assert_eq(hwfit_model_check(&m), HWFIT_ERANGE);
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 80e9;
+    uint64_t r = 0x5a5a5a5a;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 1, &r), HWFIT_ERANGE);
+    cr_assert_eq(hwfit_shard_max_batch(&m, &in, 1, &r), HWFIT_ERANGE);
+    cr_assert_eq(r, 0x5a5a5a5a, "output written on error");
+    m.hidden = 1024; /* a model that is fine, with a context whose KV overflows */
+    m.intermediate = 4096;
+    m.vocab = 32000;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, UINT64_MAX, &r), HWFIT_OK);
+    cr_assert(r > 0 && r < UINT64_MAX, "the longest context that fits, not ERANGE");
+}
