@@ -1273,6 +1273,7 @@ static hwfit_status fits_at(hwfit__shard_engine *e, const hwfit_shard_in *x, int
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
     hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, x, &x->layout, &r, &why);
+    if (st == HWFIT_ERANGE) { *fits = 0; return HWFIT_OK; } /* a batch too large to count */
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_shard_out o;

@@ -238,3 +238,34 @@ Test(findings, max_context_and_batch_of_an_overflowing_model_are_erange) {
     cr_assert_eq(hwfit_shard_max_context(&m, &in, UINT64_MAX, &r), HWFIT_OK);
     cr_assert(r > 0 && r < UINT64_MAX, "the longest context that fits, not ERANGE");
 }
+
+/* fuzz_calc_shard: hwfit_shard_max_batch for training with limit 2^64 - 1 on 4 pipeline
+ * stages tried a micro-batch so large that the global batch (pp micro-batches) overflowed
+ * while the layout was resolved, and
+ * returned HWFIT_ERANGE instead of treating it as "does not fit" (as an overflowing
+ * footprint already was). */
+Test(findings, max_batch_with_a_huge_limit_is_the_largest_fitting_batch) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.hidden = 1024;
+    m.heads = 16;
+    m.kv_heads = 4;
+    m.intermediate = 4096;
+    m.vocab = 32000;
+    m.layers = 8;
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 80e9;
+    in.memory.context = 512;
+    in.layout.pp = 4; /* the global batch, pp micro-batches, overflowed first */
+    in.gpus = 4;
+    for (int mode = HWFIT_MEMORY_FULL; mode <= HWFIT_MEMORY_QLORA; mode++) {
+        in.memory.mode = (hwfit_memory_mode)mode;
+        uint64_t r = 0;
+        cr_assert_eq(hwfit_shard_max_batch(&m, &in, UINT64_MAX, &r), HWFIT_OK, "mode %d", mode);
+        cr_assert(r >= 1 && r < UINT64_MAX / 2, "mode %d: %llu", mode, (unsigned long long)r);
+        uint64_t small = 0;
+        cr_assert_eq(hwfit_shard_max_batch(&m, &in, r, &small), HWFIT_OK);
+        cr_assert_eq(small, r, "the same answer with the limit at the answer");
+    }
+}
