@@ -1309,6 +1309,7 @@ static hwfit_status fits_at(hwfit__shard_engine *e, const hwfit_shard_in *x, int
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
     hwfit_status st = hwfit__shard_resolve(e->model, e->kinds, x, &x->layout, &r, &why, NULL);
+    if (st == HWFIT_ERANGE) { *fits = 0; return HWFIT_OK; } /* a batch too large to count */
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_shard_out o;
@@ -1325,12 +1326,12 @@ static hwfit_status bisect(hwfit__shard_engine *e, hwfit_shard_in *x, uint64_t s
                            uint64_t limit, void (*set)(hwfit_shard_in *, uint64_t),
                            uint64_t *result) {
     uint64_t lo = 0, hi = limit / step; /* fits(lo * step) holds (or lo = 0) */
-    if (hi == 0) { *result = 0; return HWFIT_OK; }
     int f;
     hwfit_status st;
     set(x, step);
+    /* Evaluated even when step exceeds the limit: an invalid input is refused, not 0. */
     if ((st = fits_at(e, x, &f)) != HWFIT_OK) return st;
-    if (!f) { *result = 0; return HWFIT_OK; }
+    if (hi == 0 || !f) { *result = 0; return HWFIT_OK; }
     lo = 1;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;

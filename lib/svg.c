@@ -262,7 +262,9 @@ static void ticks_linear(const hwfit_svg_axis *axis, double lo, double hi, size_
     quantity_style st = style_for(axis, hi, 0);
     double a = lo / st.factor, b = hi / st.factor;
     if (b - a <= 1e-6 * b) a = 0.0; /* one value (or nearly): show it from zero */
-    if (b == 0.0) b = 1.0;
+    /* An axis up to 0, or up to a value so small (subnormals) that the tick step
+     * 10^e would underflow to 0 and give no ticks at all: draw it from 0 to 1. */
+    if (!(b >= 1e-280)) b = 1.0;
     int nf_range = 1, e_range = 0, nf = 1, e = 0;
     nice_parts(b - a, 0, &nf_range, &e_range);
     double range = scaled_decimal((double)nf_range, e_range);

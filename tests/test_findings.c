@@ -149,3 +149,123 @@ Test(findings, host_with_a_tiny_vram_is_erange) {
     refused(hwfit_host_evaluate(&in, &out), HWFIT_ERANGE, (hwfit_host_validate(&in, &p), &p),
             "vram_bytes", &out, sizeof out);
 }
+
+/* fuzz_calc_shard: hwfit_shard_max_context with a limit below the context step (cp x tp
+ * with sequence parallelism) returned HWFIT_OK and 0 without looking at the input, so a
+ * layout with tp = 0 (HWFIT_EDOM for every other shard function) or an invalid layout
+ * (HWFIT_ELAYOUT) was answered "nothing fits" instead of being refused. */
+Test(findings, max_context_below_the_step_still_refuses_a_bad_layout) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.hidden = 1024;
+    m.heads = 16;
+    m.kv_heads = 4;
+    m.intermediate = 4096;
+    m.vocab = 32000;
+    m.layers = 8;
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 80e9;
+    in.layout.cp = 4;
+    in.layout.tp = 0; /* out of range */
+    in.gpus = 4;
+    uint64_t r = 0x5a5a5a5a;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 1, &r), HWFIT_EDOM);
+    cr_assert_eq(r, 0x5a5a5a5a, "output written on error");
+    in.layout.tp = 3; /* 16 heads do not divide by 3 */
+    in.gpus = 12;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 3, &r), HWFIT_ELAYOUT);
+    cr_assert_eq(r, 0x5a5a5a5a, "output written on error");
+    in.layout.tp = 1; /* valid: a limit below the step of 4 fits no context */
+    in.gpus = 4;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 3, &r), HWFIT_OK);
+    cr_assert_eq(r, 0);
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 4096, &r), HWFIT_OK);
+    cr_assert_eq(r, 4096, "a small model fits 4096 tokens on 80 GB cards");
+}
+
+/* fuzz_svg: a stacked-bar chart whose largest value was subnormal (5.6e-309) got a tick
+ * step 10^-309 that underflowed to 0, no ticks at all, and read ticks[-1] (UBSan: index
+ * out of bounds in ticks_linear). Such an axis is now drawn from 0 to 1. */
+Test(findings, a_subnormal_largest_value_still_gets_a_value_axis) {
+    const char *bars[] = {"a"}, *segs[] = {"s"};
+    double v[] = {5.56268e-309};
+    hwfit_svg_stacked_bars_in in;
+    hwfit_svg_stacked_bars_init(&in);
+    in.bar_count = 1;
+    in.bar_labels = bars;
+    in.segment_count = 1;
+    in.segment_labels = segs;
+    in.values = v;
+    char buf[32768];
+    size_t needed = 0;
+    cr_assert_eq(hwfit_svg_stacked_bars(&in, buf, sizeof buf, &needed), HWFIT_OK);
+    cr_assert_eq(strlen(buf) + 1, needed);
+    cr_assert_not_null(strstr(buf, ">1.0</text>"), "the axis goes up to 1");
+    hwfit_svg_budget_in b;
+    hwfit_svg_budget_init(&b);
+    b.bar_count = 1;
+    b.bar_labels = bars;
+    b.values = v;
+    cr_assert_eq(hwfit_svg_budget(&b, buf, sizeof buf, &needed), HWFIT_OK);
+    cr_assert_not_null(strstr(buf, ">1.0</text>"), "the axis goes up to 1");
+}
+
+/* fuzz_calc_shard: hwfit_shard_max_context and _max_batch returned HWFIT_ERANGE, which
+ * their documentation did not list, for a model whose parameter count overflows 64 bits
+ * (as hwfit_model_check and every other shard function say). Now documented; a footprint
+ * that overflows still only counts as "does not fit". */
+Test(findings, max_context_and_batch_of_an_overflowing_model_are_erange) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.hidden = 1ull << 30; /* hidden x (4 hidden) x 3 x 64 layers = 3 x 2^68: overflows */
+    m.heads = 16;
+    m.kv_heads = 4;
+    m.intermediate = 4ull << 30;
+    m.vocab = 1ull << 30;
+    m.layers = 64;
+    cr_assert_eq(hwfit_model_check(&m), HWFIT_ERANGE);
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 80e9;
+    uint64_t r = 0x5a5a5a5a;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, 1, &r), HWFIT_ERANGE);
+    cr_assert_eq(hwfit_shard_max_batch(&m, &in, 1, &r), HWFIT_ERANGE);
+    cr_assert_eq(r, 0x5a5a5a5a, "output written on error");
+    m.hidden = 1024; /* a model that is fine, with a context whose KV overflows */
+    m.intermediate = 4096;
+    m.vocab = 32000;
+    cr_assert_eq(hwfit_shard_max_context(&m, &in, UINT64_MAX, &r), HWFIT_OK);
+    cr_assert(r > 0 && r < UINT64_MAX, "the longest context that fits, not ERANGE");
+}
+
+/* fuzz_calc_shard: hwfit_shard_max_batch for training with limit 2^64 - 1 on 4 pipeline
+ * stages tried a micro-batch so large that the global batch (pp micro-batches) overflowed
+ * while the layout was resolved, and
+ * returned HWFIT_ERANGE instead of treating it as "does not fit" (as an overflowing
+ * footprint already was). */
+Test(findings, max_batch_with_a_huge_limit_is_the_largest_fitting_batch) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.hidden = 1024;
+    m.heads = 16;
+    m.kv_heads = 4;
+    m.intermediate = 4096;
+    m.vocab = 32000;
+    m.layers = 8;
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 80e9;
+    in.memory.context = 512;
+    in.layout.pp = 4; /* the global batch, pp micro-batches, overflowed first */
+    in.gpus = 4;
+    for (int mode = HWFIT_MEMORY_FULL; mode <= HWFIT_MEMORY_QLORA; mode++) {
+        in.memory.mode = (hwfit_memory_mode)mode;
+        uint64_t r = 0;
+        cr_assert_eq(hwfit_shard_max_batch(&m, &in, UINT64_MAX, &r), HWFIT_OK, "mode %d", mode);
+        cr_assert(r >= 1 && r < UINT64_MAX / 2, "mode %d: %llu", mode, (unsigned long long)r);
+        uint64_t small = 0;
+        cr_assert_eq(hwfit_shard_max_batch(&m, &in, r, &small), HWFIT_OK);
+        cr_assert_eq(small, r, "the same answer with the limit at the answer");
+    }
+}

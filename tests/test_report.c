@@ -185,6 +185,32 @@ Test(report, caller_text_is_escaped_and_bounded) {
     free(doc);
 }
 
+/* A node without a name, storage or network: placeholders, not blanks; two nodes: the
+ * VRAM of the whole job too. */
+Test(report, unnamed_node_without_storage_or_network_and_a_pair_of_nodes) {
+    hwfit_node n = load("rtx4090-workstation.json");
+    n.name[0] = '\0';
+    n.storage.raid.drives = 0;
+    n.network.link.width = 0;
+    n.network.adapters = 0;
+    size_t nf = assess(&n, 0);
+    char *doc = report(&n, 0, nf, NULL);
+    cr_assert(strstr(doc, "this node") != NULL, "an unnamed node is called \"this node\"");
+    cr_assert(count_of(doc, "none") >= 2, "no storage and no network are said, not left blank");
+    free(doc);
+    n = load("seed-server.json");
+    nf = assess(&n, 0);
+    doc = report(&n, 0, nf, NULL);
+    cr_assert(strstr(doc, "(768 GiB) per node</td>") != NULL, "one node: no job total");
+    free(doc);
+    n.nodes = 2;
+    nf = assess(&n, 0);
+    doc = report(&n, 0, nf, NULL);
+    cr_assert(strstr(doc, "(768 GiB) per node, 1.649 TB (1.5 TiB) in all</td>") != NULL,
+              "two nodes: the VRAM of the whole job too");
+    free(doc);
+}
+
 Test(report, topic_titles) {
     cr_assert_str_eq(hwfit_report_topic_title(HWFIT_ASSESS_POWER), "Power supplies");
     cr_assert_str_eq(hwfit_report_topic_title(HWFIT_ASSESS_VRAM), "VRAM and what fits");

@@ -524,6 +524,8 @@ HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfi
  * @retval HWFIT_EDOM         an input is out of range, or @p limit is 0.
  * @retval HWFIT_ELAYOUT      the layout is invalid for every context.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
+ * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
+ *                            overflows only counts as not fitting).
  */
 HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
                                                const hwfit_shard_in *in, uint64_t limit,
@@ -543,6 +545,8 @@ HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
  * @retval HWFIT_EDOM         an input is out of range, or @p limit is 0.
  * @retval HWFIT_ELAYOUT      the layout is invalid.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
+ * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
+ *                            overflows only counts as not fitting).
  */
 HWFIT_API hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
                                              uint64_t limit, uint64_t *batch);
