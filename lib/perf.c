@@ -586,6 +586,13 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     double capacity = o->step_time_s * (double)x->gpus * c->peak;
     o->mfu = o->model_flop_per_step / capacity;
     o->hfu = o->hardware_flop_per_step / capacity;
+    /* A communication time that overflowed a double, times a zero exposed share (overlap
+     * 1), is NaN, not 0: such a step is out of range, never a result. */
+    const double results[] = {o->tp_comm_s,  o->pp_comm_s,    o->dp_comm_s,
+                              o->ep_comm_s,  o->step_time_s,  o->tokens_per_s,
+                              o->model_flop_per_step, o->hardware_flop_per_step, o->mfu,
+                              o->hfu};
+    if (!hwfit__all_finite(results, sizeof results / sizeof results[0])) return HWFIT_ERANGE;
     return HWFIT_OK;
 }
 
