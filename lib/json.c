@@ -980,10 +980,11 @@ static hwfit_status not_an_object(const hwfit__json_ctx *ctx, const hwfit__json_
 }
 
 /* Shared start of every reader (arguments already checked): find the key. *found is NULL
- * when the key is absent (or null with null_is_absent) and not required. */
+ * (and *present, when given, 0) when the key is absent (or null with null_is_absent) and
+ * not required; the reader then returns HWFIT_OK without touching its output. */
 static hwfit_status lookup(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                            const char *key, int required, const hwfit__json_value **found,
-                           char *qkey, size_t qkey_size) {
+                           int *present, char *qkey, size_t qkey_size) {
     quote_text(qkey, qkey_size, key, strlen(key), '\'');
     if (obj->type != HWFIT__JSON_OBJECT) return not_an_object(ctx, obj);
     const hwfit__json_value *v = hwfit__json_get(obj, key);
@@ -992,9 +993,19 @@ static hwfit_status lookup(const hwfit__json_ctx *ctx, const hwfit__json_value *
             return reader_fail(ctx, obj->line, obj->column, obj->offset,
                                "missing required key '%s'", qkey);
         v = NULL;
+        if (present) *present = 0;
     }
     *found = v;
     return HWFIT_OK;
+}
+
+/* The readers' refusal of a present value: "key 'k' must be WANT, got VALUE". */
+static hwfit_status must_be(const hwfit__json_ctx *ctx, const hwfit__json_value *v,
+                            const char *qkey, const char *want) {
+    char got[240];
+    describe_value(got, sizeof got, v);
+    return reader_fail(ctx, v->line, v->column, v->offset, "key '%s' must be %s, got %s", qkey,
+                       want, got);
 }
 
 #define TWO_POW_53 9007199254740992.0 /* every integer up to here is exact in a double */
@@ -1010,15 +1021,11 @@ static void u64_range(char *buf, size_t size, uint64_t lo, uint64_t hi) {
 hwfit_status hwfit__json_read_u64(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                   const char *key, int required, uint64_t lo, uint64_t hi,
                                   uint64_t *out, int *present) {
-    char qkey[200], got[240], want[80];
+    char qkey[200], want[80];
     const hwfit__json_value *v = NULL;
     if (ctx == NULL || obj == NULL || key == NULL || out == NULL) return bad_call(ctx);
-    hwfit_status st = lookup(ctx, obj, key, required, &v, qkey, sizeof qkey);
-    if (st != HWFIT_OK) return st;
-    if (v == NULL) {
-        if (present) *present = 0;
-        return HWFIT_OK;
-    }
+    hwfit_status st = lookup(ctx, obj, key, required, &v, present, qkey, sizeof qkey);
+    if (st != HWFIT_OK || v == NULL) return st;
     uint64_t u = 0;
     int ok = 0;
     if (v->type == HWFIT__JSON_NUMBER) {
@@ -1036,9 +1043,7 @@ hwfit_status hwfit__json_read_u64(const hwfit__json_ctx *ctx, const hwfit__json_
     }
     if (!ok || u < lo || u > hi) {
         u64_range(want, sizeof want, lo, hi);
-        describe_value(got, sizeof got, v);
-        return reader_fail(ctx, v->line, v->column, v->offset, "key '%s' must be %s, got %s",
-                           qkey, want, got);
+        return must_be(ctx, v, qkey, want);
     }
     *out = u;
     if (present) *present = 1;
@@ -1062,20 +1067,14 @@ static void double_range(char *buf, size_t size, const char *what, double lo, do
 hwfit_status hwfit__json_read_double(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                      const char *key, int required, double lo, double hi,
                                      double *out, int *present) {
-    char qkey[200], got[240], want[100];
+    char qkey[200], want[100];
     const hwfit__json_value *v = NULL;
     if (ctx == NULL || obj == NULL || key == NULL || out == NULL) return bad_call(ctx);
-    hwfit_status st = lookup(ctx, obj, key, required, &v, qkey, sizeof qkey);
-    if (st != HWFIT_OK) return st;
-    if (v == NULL) {
-        if (present) *present = 0;
-        return HWFIT_OK;
-    }
+    hwfit_status st = lookup(ctx, obj, key, required, &v, present, qkey, sizeof qkey);
+    if (st != HWFIT_OK || v == NULL) return st;
     if (v->type != HWFIT__JSON_NUMBER || !(v->u.number.value >= lo && v->u.number.value <= hi)) {
         double_range(want, sizeof want, "a number", lo, hi, "");
-        describe_value(got, sizeof got, v);
-        return reader_fail(ctx, v->line, v->column, v->offset, "key '%s' must be %s, got %s",
-                           qkey, want, got);
+        return must_be(ctx, v, qkey, want);
     }
     *out = v->u.number.value;
     if (present) *present = 1;
@@ -1084,20 +1083,12 @@ hwfit_status hwfit__json_read_double(const hwfit__json_ctx *ctx, const hwfit__js
 
 hwfit_status hwfit__json_read_bool(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                    const char *key, int required, int *out, int *present) {
-    char qkey[200], got[240];
+    char qkey[200];
     const hwfit__json_value *v = NULL;
     if (ctx == NULL || obj == NULL || key == NULL || out == NULL) return bad_call(ctx);
-    hwfit_status st = lookup(ctx, obj, key, required, &v, qkey, sizeof qkey);
-    if (st != HWFIT_OK) return st;
-    if (v == NULL) {
-        if (present) *present = 0;
-        return HWFIT_OK;
-    }
-    if (v->type != HWFIT__JSON_BOOL) {
-        describe_value(got, sizeof got, v);
-        return reader_fail(ctx, v->line, v->column, v->offset,
-                           "key '%s' must be true or false, got %s", qkey, got);
-    }
+    hwfit_status st = lookup(ctx, obj, key, required, &v, present, qkey, sizeof qkey);
+    if (st != HWFIT_OK || v == NULL) return st;
+    if (v->type != HWFIT__JSON_BOOL) return must_be(ctx, v, qkey, "true or false");
     *out = v->u.boolean;
     if (present) *present = 1;
     return HWFIT_OK;
@@ -1106,20 +1097,12 @@ hwfit_status hwfit__json_read_bool(const hwfit__json_ctx *ctx, const hwfit__json
 hwfit_status hwfit__json_read_string(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                      const char *key, int required, const char **out,
                                      int *present) {
-    char qkey[200], got[240];
+    char qkey[200];
     const hwfit__json_value *v = NULL;
     if (ctx == NULL || obj == NULL || key == NULL || out == NULL) return bad_call(ctx);
-    hwfit_status st = lookup(ctx, obj, key, required, &v, qkey, sizeof qkey);
-    if (st != HWFIT_OK) return st;
-    if (v == NULL) {
-        if (present) *present = 0;
-        return HWFIT_OK;
-    }
-    if (v->type != HWFIT__JSON_STRING) {
-        describe_value(got, sizeof got, v);
-        return reader_fail(ctx, v->line, v->column, v->offset,
-                           "key '%s' must be a string, got %s", qkey, got);
-    }
+    hwfit_status st = lookup(ctx, obj, key, required, &v, present, qkey, sizeof qkey);
+    if (st != HWFIT_OK || v == NULL) return st;
+    if (v->type != HWFIT__JSON_STRING) return must_be(ctx, v, qkey, "a string");
     *out = v->u.string.text;
     if (present) *present = 1;
     return HWFIT_OK;
@@ -1177,12 +1160,8 @@ hwfit_status hwfit__json_read_quantity(const hwfit__json_ctx *ctx,
     if (ctx == NULL || obj == NULL || key == NULL || out == NULL ||
         (unsigned)unit > (unsigned)HWFIT_UNIT_FLOP)
         return bad_call(ctx);
-    hwfit_status st = lookup(ctx, obj, key, required, &v, qkey, sizeof qkey);
-    if (st != HWFIT_OK) return st;
-    if (v == NULL) {
-        if (present) *present = 0;
-        return HWFIT_OK;
-    }
+    hwfit_status st = lookup(ctx, obj, key, required, &v, present, qkey, sizeof qkey);
+    if (st != HWFIT_OK || v == NULL) return st;
     double q = 0.0;
     describe_value(got, sizeof got, v);
     if (v->type == HWFIT__JSON_NUMBER) {
@@ -1194,16 +1173,11 @@ hwfit_status hwfit__json_read_quantity(const hwfit__json_ctx *ctx,
                                "key '%s' is too large for a double, got %s", qkey, got);
         if (st == HWFIT_EDOM) { /* negative */
             double_range(want, sizeof want, "a quantity", lo, hi, base_unit(unit));
-            return reader_fail(ctx, v->line, v->column, v->offset,
-                               "key '%s' must be %s, got %s", qkey, want, got);
+            return must_be(ctx, v, qkey, want);
         }
-        if (st != HWFIT_OK)
-            return reader_fail(ctx, v->line, v->column, v->offset,
-                               "key '%s' must be %s, got %s", qkey, quantity_example(unit),
-                               got);
+        if (st != HWFIT_OK) return must_be(ctx, v, qkey, quantity_example(unit));
     } else {
-        return reader_fail(ctx, v->line, v->column, v->offset, "key '%s' must be %s, got %s",
-                           qkey, quantity_example(unit), got);
+        return must_be(ctx, v, qkey, quantity_example(unit));
     }
     if (!(q >= lo && q <= hi)) {
         double_range(want, sizeof want, "a quantity", lo, hi, base_unit(unit));
@@ -1213,8 +1187,7 @@ hwfit_status hwfit__json_read_quantity(const hwfit__json_ctx *ctx,
                                "key '%s' must be %s, got %s (%s%s%s)", qkey, want, got,
                                value_text, base_unit(unit)[0] ? " " : "", base_unit(unit));
         }
-        return reader_fail(ctx, v->line, v->column, v->offset, "key '%s' must be %s, got %s",
-                           qkey, want, got);
+        return must_be(ctx, v, qkey, want);
     }
     *out = q == 0.0 ? 0.0 : q;
     if (present) *present = 1;
