@@ -39,5 +39,6 @@
 #include "hwfit/assess.h"
 #include "hwfit/chart.h"
 #include "hwfit/report.h"
+#include "hwfit/request.h"
 
 #endif /* HWFIT_H */

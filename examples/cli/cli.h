@@ -157,6 +157,16 @@ void out_json_string(FILE *f, const char *s);
  * "hwfit COMMAND: --OPTION: cannot write 'path': reason" and returns CLI_EXIT_USAGE. */
 int cli_write_file(const char *command, const char *option, const char *path, const char *text);
 
+/* ---- the request layer's subcommands (request.c, help.c) ------------------------------- */
+
+/* Run subcommand c with argv[1..argc) (argv[0] is its name); returns the exit status. */
+int cli_run_request(const hwfit_command *c, int argc, char **argv);
+void cli_print_help(FILE *f, const hwfit_command *c);
+/* docs/cli.md, generated from the option tables. */
+void cli_print_markdown(FILE *f);
+/* The JSON description of one subcommand (name) or of all (NULL). */
+int cli_print_describe(const char *name);
+
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
 int cmd_assess(int argc, char **argv);
@@ -173,6 +183,5 @@ int cmd_transfer(int argc, char **argv);
 int cmd_collective(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_link(int argc, char **argv);
-int cmd_units(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

@@ -1,16 +1,17 @@
-/* main.c - the hwfit command: dispatches to one subcommand per file. */
+/* main.c - the hwfit command: every subcommand is a question of the library's request layer
+ * (hwfit/request.h); this file only dispatches. */
 #include <string.h>
 
 #include "cli.h"
 
+/* Subcommands not yet served by the request layer (being moved there). */
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
 } command;
 
-/* Keep sorted by name; `hwfit --help` lists them in this order. */
-static const command commands[] = {
+static const command legacy[] = {
     {"assess", cmd_assess, "strengths and weaknesses of a server (node file) for target workloads"},
     {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
     {"dtypes", cmd_dtypes, "number formats and their bits per element, block scales included"},
@@ -25,33 +26,43 @@ static const command commands[] = {
     {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
     {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
     {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},
-    {"units", cmd_units, "parse a quantity and show it in base units, SI and IEC"},
 };
+#define NLEGACY (sizeof legacy / sizeof legacy[0])
 
 static void usage(FILE *f) {
     fprintf(f,
             "usage: hwfit <subcommand> [options] [--json]\n"
-            "       hwfit --version | --help\n\n"
+            "       hwfit --version | --help | --describe [SUBCOMMAND] | --markdown-docs\n\n"
             "Hardware-fit calculations for GPU servers. Tables by default; --json prints one\n"
             "JSON object. Sizes and rates take units: 96GB, 15.36TB, 128GiB, 400Gb/s, 3200W.\n\n"
             "subcommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+    for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c))
+        fprintf(f, "  %-12s %s\n", c->name, c->summary);
+    for (size_t i = 0; i < NLEGACY; i++)
+        if (hwfit_command_by_name(legacy[i].name) == NULL)
+            fprintf(f, "  %-12s %s\n", legacy[i].name, legacy[i].summary);
     fprintf(f, "\nRun 'hwfit <subcommand> --help' for its options.\n");
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) return cli_fail(NULL, "missing subcommand (run 'hwfit --help')");
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+    const char *a = argv[1];
+    if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0 || strcmp(a, "version") == 0) {
         printf("hwfit %s\n", hwfit_version_string());
         return CLI_EXIT_OK;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 || strcmp(a, "help") == 0) {
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    return cli_fail(NULL, "unknown subcommand '%s' (run 'hwfit --help')", argv[1]);
+    if (strcmp(a, "--describe") == 0) return cli_print_describe(argc > 2 ? argv[2] : NULL);
+    if (strcmp(a, "--markdown-docs") == 0) {
+        cli_print_markdown(stdout);
+        return CLI_EXIT_OK;
+    }
+    const hwfit_command *c = hwfit_command_by_name(a);
+    if (c != NULL) return cli_run_request(c, argc - 1, argv + 1);
+    for (size_t i = 0; i < NLEGACY; i++)
+        if (strcmp(a, legacy[i].name) == 0) return legacy[i].run(argc - 1, argv + 1);
+    return cli_fail(NULL, "unknown subcommand '%s' (run 'hwfit --help')", a);
 }

@@ -1,0 +1,247 @@
+/**
+ * @file request.h
+ * @brief The request layer: every question hwfit answers, asked by name with text options,
+ *        answered as JSON (or a table, CSV, SVG, Markdown or HTML).
+ *
+ * The faces (the `hwfit` command, the Python package, the web page) are thin: they turn
+ * their arguments into options, run the request and print or parse what it returns. Each
+ * command (`fit`, `memory`, `raid`...) has one table of options here, with the option's
+ * kind, unit, default, bounds, choices and one line of help; the faces generate their help,
+ * signatures and documentation from it (hwfit_command_describe()). The pattern is libcurl's
+ * option introspection (`curl_easy_option_by_name`, `curl_easy_option_next`) and zstd's
+ * `ZSTD_CCtx_setParameter` with `ZSTD_cParam_getBounds`.
+ *
+ * @code
+ * hwfit_request *r;
+ * if (hwfit_request_new("raid", &r) != HWFIT_OK) return;          // HWFIT_ENOMEM or unknown
+ * hwfit_request_set(r, "level", "6");
+ * hwfit_request_set(r, "drives", "4");
+ * hwfit_request_set(r, "drive-size", "15.36TB");
+ * char json[8192];
+ * size_t need;
+ * if (hwfit_request_run(r, HWFIT_FORMAT_JSON, json, sizeof json, &need) != HWFIT_OK)
+ *     fprintf(stderr, "%s\n", hwfit_request_message(r));
+ * hwfit_request_free(r);
+ * @endcode
+ *
+ * Memory: hwfit_request_new() allocates the request (its option values, its workspace and
+ * its result text); hwfit_request_free() frees all of it. Nothing else allocates. A
+ * request is used by one thread at a time; different requests run in parallel. The
+ * command and option tables are constant and may be read from any thread.
+ *
+ * @defgroup request Request layer
+ * @{
+ */
+#ifndef HWFIT_REQUEST_H
+#define HWFIT_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief What an option's value is. */
+typedef enum hwfit_option_kind {
+    HWFIT_OPTION_FLAG = 0,  /**< no value: given or not (a value "1"/"true" or "0"/"false" is also taken) */
+    HWFIT_OPTION_COUNT,     /**< a whole number, digits only */
+    HWFIT_OPTION_TOKENS,    /**< a whole number with an optional K (x1024) or M (x1048576) */
+    HWFIT_OPTION_QUANTITY,  /**< a number with a unit of hwfit_option::unit ("96GB", "3.2kW") */
+    HWFIT_OPTION_RATIO,     /**< a plain number: a share, a factor, a probability */
+    HWFIT_OPTION_CHOICE,    /**< one of hwfit_option::choices */
+    HWFIT_OPTION_NAME,      /**< a name from the catalog hwfit_option::catalog ("gpu", "dtype") */
+    HWFIT_OPTION_FILE,      /**< a path to a file the command reads */
+    HWFIT_OPTION_TEXT,      /**< free text the command reads (a link spec, a list of names) */
+    HWFIT_OPTION_LIST       /**< repeatable: each value is appended (up to HWFIT_OPTION_LIST_MAX) */
+} hwfit_option_kind;
+
+/** @brief Most values a HWFIT_OPTION_LIST option takes. */
+#define HWFIT_OPTION_LIST_MAX 32
+
+/** @brief hwfit_option::flags: the command refuses to run without this option. */
+#define HWFIT_OPTION_REQUIRED 1u
+/** @brief hwfit_option::flags: the CLI also takes this option as a bare (positional) argument. */
+#define HWFIT_OPTION_POSITIONAL 2u
+
+/** @brief One option of a command. All strings are static. */
+typedef struct hwfit_option {
+    const char *name;          /**< "micro-batch": the CLI's --micro-batch, Python's micro_batch */
+    hwfit_option_kind kind;    /**< what the value is */
+    hwfit_unit unit;           /**< HWFIT_OPTION_QUANTITY: the unit kind; else HWFIT_UNIT_NONE */
+    const char *metavar;       /**< the value's placeholder in help ("N", "SIZE"); NULL for flags */
+    const char *default_text;  /**< the default as a user would type it, or NULL when there is
+                                    none (required, searched, derived: see default_help) */
+    const char *default_help;  /**< words for a default that is not a value ("searched"), or NULL */
+    double min;                /**< COUNT, TOKENS, QUANTITY, RATIO: smallest value taken */
+    double max;                /**< the same: largest value taken */
+    const char *const *choices;/**< HWFIT_OPTION_CHOICE: the choices, NULL-terminated; else NULL */
+    const char *catalog;       /**< HWFIT_OPTION_NAME: the catalog ("gpu", "dtype"...); else NULL */
+    unsigned flags;            /**< HWFIT_OPTION_REQUIRED, HWFIT_OPTION_POSITIONAL */
+    const char *example;       /**< a value that works, for messages and help ("15.36TB"), or NULL */
+    const char *help;          /**< one line, without the default */
+} hwfit_option;
+
+/** @brief One command (question) of the request layer. All strings are static. */
+typedef struct hwfit_command {
+    const char *name;     /**< "fit" */
+    const char *summary;  /**< one line: what it answers */
+    const char *details;  /**< a paragraph: what it assumes and where to read more; may be "" */
+    unsigned formats;     /**< the hwfit_format values it writes, as bits (1u << format) */
+} hwfit_command;
+
+/** @brief What hwfit_request_run() writes. */
+typedef enum hwfit_format {
+    HWFIT_FORMAT_JSON = 0,  /**< one JSON object (every command) */
+    HWFIT_FORMAT_TEXT,      /**< the same result as a readable table (every command) */
+    HWFIT_FORMAT_CSV,       /**< the result's tables as CSV (commands with tables) */
+    HWFIT_FORMAT_SVG,       /**< a chart of the result (commands with a chart) */
+    HWFIT_FORMAT_MARKDOWN,  /**< a Markdown document (assess) */
+    HWFIT_FORMAT_HTML       /**< a self-contained HTML document (assess) */
+} hwfit_format;
+
+/** @brief Name of a format ("json", "text", "csv", "svg", "markdown", "html"), or NULL. */
+HWFIT_API const char *hwfit_format_name(hwfit_format format);
+
+/**
+ * @brief The commands, in name order: NULL gives the first, a command the next one.
+ * @return The next command, or NULL after the last (or for a pointer not from this table).
+ */
+HWFIT_API const hwfit_command *hwfit_command_next(const hwfit_command *prev);
+
+/** @brief The command called name, or NULL (also for a NULL name). */
+HWFIT_API const hwfit_command *hwfit_command_by_name(const char *name);
+
+/**
+ * @brief The options of a command, in help order: prev NULL gives the first.
+ * @return The next option, or NULL after the last, for a NULL command, or for a prev
+ *         that is not one of the command's options.
+ */
+HWFIT_API const hwfit_option *hwfit_option_next(const hwfit_command *command,
+                                                const hwfit_option *prev);
+
+/** @brief The option of a command called name ('_' read as '-'), or NULL. */
+HWFIT_API const hwfit_option *hwfit_option_by_name(const hwfit_command *command,
+                                                   const char *name);
+
+/**
+ * @brief Describe a command's options (or every command's, when command is NULL) as JSON,
+ *        for faces that generate help, signatures and documentation.
+ *
+ * One object `{"name", "summary", "details", "formats": [...], "options": [{"name",
+ * "kind", "unit", "metavar", "default", "default_help", "min", "max", "choices",
+ * "catalog", "required", "positional", "example", "help"}]}`; for NULL an object
+ * `{"version", "commands": [...]}`.
+ *
+ * @param[in]  command  the command, or NULL for all
+ * @param[out] buf      where the NUL-terminated text goes; may be NULL when size is 0
+ * @param[in]  size     bytes at buf
+ * @param[out] needed   the bytes the text needs with its NUL; may be NULL
+ * @retval HWFIT_OK        written
+ * @retval HWFIT_EBUFSIZE  size too small (needed says how much; buf holds a cut prefix)
+ * @retval HWFIT_EINVAL    buf NULL with a non-zero size
+ */
+HWFIT_API hwfit_status hwfit_command_describe(const hwfit_command *command, char *buf,
+                                              size_t size, size_t *needed);
+
+/** @brief A question being asked: a command and its option values. Opaque. */
+typedef struct hwfit_request hwfit_request;
+
+/**
+ * @brief Start a request for a command, every option at its default.
+ * @param[in]  command  a command's name ("fit")
+ * @param[out] out      the request; free it with hwfit_request_free()
+ * @retval HWFIT_OK         made
+ * @retval HWFIT_ENOTFOUND  no command of that name (*out untouched)
+ * @retval HWFIT_ENOMEM     out of memory
+ * @retval HWFIT_EINVAL     command or out is NULL
+ */
+HWFIT_API hwfit_status hwfit_request_new(const char *command, hwfit_request **out);
+
+/** @brief Free a request and everything it holds (NULL is fine). */
+HWFIT_API void hwfit_request_free(hwfit_request *request);
+
+/** @brief The command a request asks. */
+HWFIT_API const hwfit_command *hwfit_request_command(const hwfit_request *request);
+
+/**
+ * @brief Set an option from text, as a user typed it.
+ *
+ * The library parses units and names and checks the bounds: a refusal names the option
+ * and its rule in hwfit_request_message(). A list option appends. A flag takes NULL (or
+ * "1"/"true"; "0"/"false" clears it).
+ *
+ * @param[in,out] request  the request
+ * @param[in]     name     the option's name ('_' read as '-')
+ * @param[in]     value    its text; NULL only for a flag
+ * @retval HWFIT_OK         set
+ * @retval HWFIT_ENOTFOUND  no such option (or a value not among the choices)
+ * @retval HWFIT_EPARSE     the text is not of the option's kind
+ * @retval HWFIT_EDOM       the value is out of the option's bounds
+ * @retval HWFIT_ERANGE     the value is too large to represent, or a list is full
+ * @retval HWFIT_ENOMEM     out of memory
+ * @retval HWFIT_EINVAL     request or name NULL, or value NULL for an option that takes one
+ */
+HWFIT_API hwfit_status hwfit_request_set(hwfit_request *request, const char *name,
+                                         const char *value);
+
+/**
+ * @brief Run the request and write its result.
+ *
+ * With buf NULL and size 0 the result stays in the request: read it with
+ * hwfit_request_output(). Otherwise it is copied to buf when it fits (with its NUL), as
+ * snprintf would; when it does not, HWFIT_EBUFSIZE says how much is needed, and a second
+ * call with the same options and format copies the kept result without computing again.
+ *
+ * @param[in,out] request  the request
+ * @param[in]     format   what to write (the command's hwfit_command::formats)
+ * @param[out]    buf      where the text goes, or NULL with size 0
+ * @param[in]     size     bytes at buf
+ * @param[out]    needed   the bytes the result needs with its NUL; may be NULL
+ * @retval HWFIT_OK            answered
+ * @retval HWFIT_EBUFSIZE      buf too small (the result is kept; see above)
+ * @retval HWFIT_EUNSUPPORTED  the command does not write this format, or does not model
+ *                             the combination asked (message says which)
+ * @retval other               the command's refusal (HWFIT_EDOM, HWFIT_ELAYOUT, HWFIT_EIO,
+ *                             HWFIT_EPARSE...), with hwfit_request_message() naming the
+ *                             option and its rule
+ * @retval HWFIT_EINVAL        request NULL, or buf NULL with a non-zero size
+ */
+HWFIT_API hwfit_status hwfit_request_run(hwfit_request *request, hwfit_format format,
+                                         char *buf, size_t size, size_t *needed);
+
+/**
+ * @brief The last result of hwfit_request_run() (NUL-terminated), or "" when there is none.
+ *        Valid until the next call that changes the request, or its free.
+ * @param[out] length  its length without the NUL; may be NULL
+ */
+HWFIT_API const char *hwfit_request_output(const hwfit_request *request, size_t *length);
+
+/**
+ * @brief Why the last call on the request failed, as one line without the option's name
+ *        (see hwfit_request_option()), or "" after a success. Valid until the next call.
+ */
+HWFIT_API const char *hwfit_request_message(const hwfit_request *request);
+
+/**
+ * @brief The option the last failure names, or NULL when it names none. Faces write it
+ *        their way (`--micro-batch`, `micro_batch=`) before hwfit_request_message().
+ */
+HWFIT_API const hwfit_option *hwfit_request_option(const hwfit_request *request);
+
+/**
+ * @brief The exit status the CLI gives a result (0 by default): `fit` gives 1 when the
+ *        workload does not fit. Valid after a successful hwfit_request_run().
+ */
+HWFIT_API int hwfit_request_verdict(const hwfit_request *request);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWFIT_REQUEST_H */

@@ -1,0 +1,428 @@
+/* out.c - one result written as JSON, a readable table or CSV (out.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "out.h"
+
+void hwfit__out_json_string(hwfit__text *t, const char *s) {
+    hwfit__text_putc(t, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': hwfit__text_puts(t, "\\\""); break;
+        case '\\': hwfit__text_puts(t, "\\\\"); break;
+        case '\n': hwfit__text_puts(t, "\\n"); break;
+        case '\r': hwfit__text_puts(t, "\\r"); break;
+        case '\t': hwfit__text_puts(t, "\\t"); break;
+        default:
+            if (*p < 0x20 || *p == 0x7f) hwfit__text_printf(t, "\\u%04x", *p);
+            else hwfit__text_putc(t, (char)*p);
+        }
+    }
+    hwfit__text_putc(t, '"');
+}
+
+void hwfit__out_json_number(hwfit__text *t, double v) {
+    if (!hwfit__finite(v)) {
+        hwfit__text_puts(t, "null");
+        return;
+    }
+    char buf[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        hwfit__c_decimal_point(buf);
+        if (hwfit__strtod(buf, strlen(buf)) == v) break;
+    }
+    hwfit__text_puts(t, buf);
+}
+
+/* Digits of a whole number with a comma every three. */
+static void grouped(double whole, char *out, size_t size) {
+    char digits[40];
+    snprintf(digits, sizeof digits, "%.0f", fabs(whole));
+    size_t n = strlen(digits), k = 0;
+    if (whole < 0 && k + 1 < size) out[k++] = '-';
+    for (size_t i = 0; i < n && k + 2 < size; i++) {
+        if (i > 0 && (n - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
+}
+
+void hwfit__out_plain_number(double v, char out[48]) {
+    double a = fabs(v);
+    if (!hwfit__finite(v)) {
+        snprintf(out, 48, "-");
+    } else if (a >= 1e21) {
+        snprintf(out, 48, "%.4g", v); /* beyond any count a person reads digit by digit */
+    } else if (a >= 1000.0) {
+        /* 12,345 above 100,000; 1,234.5 below, the tenth only when it is not 0 */
+        double r = a >= 1e5 ? round(v) : round(v * 10.0) / 10.0;
+        double whole = trunc(r);
+        int tenth = (int)round(fabs(r - whole) * 10.0);
+        grouped(whole, out, 40);
+        if (tenth > 0 && tenth < 10) snprintf(out + strlen(out), 8, ".%d", tenth);
+    } else if (a == 0.0 || a >= 1e-4) {
+        snprintf(out, 48, "%.6g", v);
+        if (strchr(out, 'e') != NULL) snprintf(out, 48, "%.6f", v);
+    } else {
+        snprintf(out, 48, "%.3g", v);
+    }
+    hwfit__c_decimal_point(out);
+}
+
+/* ---- layout -------------------------------------------------------------------------- */
+
+static void newline_indent(hwfit__out *o) {
+    hwfit__text_putc(o->t, '\n');
+    for (int i = 0; i <= o->depth; i++) hwfit__text_puts(o->t, "  ");
+}
+
+static void json_key(hwfit__out *o, const char *key) {
+    if (!o->first[o->depth]) hwfit__text_putc(o->t, ',');
+    o->first[o->depth] = 0;
+    newline_indent(o);
+    if (key) {
+        hwfit__out_json_string(o->t, key);
+        hwfit__text_puts(o->t, ": ");
+    }
+}
+
+static void text_label(hwfit__out *o, const char *label) {
+    hwfit__text_printf(o->t, "%*s%-34s ", 2 * o->depth, "", label);
+}
+
+/* Open one level of nesting (bounded: a deeper write stays at the last level). */
+static void push(hwfit__out *o) {
+    if (o->depth < HWFIT__OUT_MAX_DEPTH) o->depth++;
+    o->first[o->depth] = 1;
+}
+
+static void pop(hwfit__out *o) {
+    if (o->depth > 0) o->depth--;
+}
+
+int hwfit__out_json(const hwfit__out *o) { return o->format == HWFIT_FORMAT_JSON; }
+
+static int is_text(const hwfit__out *o) { return o->format == HWFIT_FORMAT_TEXT; }
+
+void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const char *title) {
+    memset(o, 0, sizeof *o);
+    o->t = t;
+    o->format = format;
+    o->first[0] = 1;
+    o->col = -1;
+    if (format == HWFIT_FORMAT_JSON) hwfit__text_putc(t, '{');
+    else if (is_text(o) && title) hwfit__text_printf(t, "%s\n", title);
+}
+
+void hwfit__out_end(hwfit__out *o) {
+    if (hwfit__out_json(o)) hwfit__text_puts(o->t, "\n}\n");
+}
+
+void hwfit__out_section(hwfit__out *o, const char *key, const char *title) {
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__text_putc(o->t, '{');
+    } else if (is_text(o)) {
+        hwfit__text_printf(o->t, "%*s%s\n", 2 * o->depth, "", title);
+    }
+    push(o);
+}
+
+void hwfit__out_section_end(hwfit__out *o) {
+    pop(o);
+    if (hwfit__out_json(o)) {
+        newline_indent(o);
+        hwfit__text_putc(o->t, '}');
+    }
+}
+
+/* A scalar: JSON writes json (already formatted), a table writes text. */
+static void scalar(hwfit__out *o, const char *key, const char *label, const char *json,
+                   const char *text) {
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__text_puts(o->t, json);
+    } else if (is_text(o)) {
+        text_label(o, label);
+        hwfit__text_printf(o->t, "%s\n", text);
+    }
+}
+
+void hwfit__out_u64(hwfit__out *o, const char *key, const char *label, uint64_t v) {
+    char json[32], text[40];
+    snprintf(json, sizeof json, "%llu", (unsigned long long)v);
+    hwfit_units_format_count(v, text, sizeof text);
+    scalar(o, key, label, json, text);
+}
+
+void hwfit__out_bytes(hwfit__out *o, const char *key, const char *label, uint64_t bytes) {
+    char json[32], text[64];
+    snprintf(json, sizeof json, "%llu", (unsigned long long)bytes);
+    if (hwfit_units_format((double)bytes, HWFIT_UNIT_BYTES, text, sizeof text) != HWFIT_OK)
+        snprintf(text, sizeof text, "-");
+    scalar(o, key, label, json, text);
+}
+
+void hwfit__out_qty(hwfit__out *o, const char *key, const char *label, double v,
+                    hwfit_unit unit) {
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__out_json_number(o->t, v);
+    } else if (is_text(o)) {
+        char text[64];
+        if (hwfit_units_format(v, unit, text, sizeof text) != HWFIT_OK)
+            snprintf(text, sizeof text, "-");
+        text_label(o, label);
+        hwfit__text_printf(o->t, "%s\n", text);
+    }
+}
+
+void hwfit__out_num(hwfit__out *o, const char *key, const char *label, double v) {
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__out_json_number(o->t, v);
+    } else if (is_text(o)) {
+        char text[48];
+        hwfit__out_plain_number(v, text);
+        text_label(o, label);
+        hwfit__text_printf(o->t, "%s\n", text);
+    }
+}
+
+static void pct_text(double fraction, char out[48]) {
+    if (!hwfit__finite(fraction)) {
+        snprintf(out, 48, "-");
+        return;
+    }
+    double p = fraction * 100.0, a = fabs(p);
+    if (a != 0.0 && a < 0.01) snprintf(out, 48, "%.2g %%", p);
+    else if (a < 10.0) snprintf(out, 48, "%.2f %%", p);
+    else if (a < 1e6) snprintf(out, 48, "%.1f %%", p);
+    else snprintf(out, 48, "%.3g %%", p);
+    hwfit__c_decimal_point(out);
+}
+
+void hwfit__out_pct(hwfit__out *o, const char *key, const char *label, double fraction) {
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__out_json_number(o->t, fraction);
+    } else if (is_text(o)) {
+        char text[48];
+        pct_text(fraction, text);
+        text_label(o, label);
+        hwfit__text_printf(o->t, "%s\n", text);
+    }
+}
+
+void hwfit__out_str(hwfit__out *o, const char *key, const char *label, const char *s) {
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__out_json_string(o->t, s);
+    } else if (is_text(o)) {
+        text_label(o, label);
+        hwfit__text_printf(o->t, "%s\n", s ? s : "-");
+    }
+}
+
+void hwfit__out_bool(hwfit__out *o, const char *key, const char *label, int b) {
+    scalar(o, key, label, b ? "true" : "false", b ? "yes" : "no");
+}
+
+void hwfit__out_null(hwfit__out *o, const char *key, const char *label) {
+    scalar(o, key, label, "null", "-");
+}
+
+/* ---- tables -------------------------------------------------------------------------- */
+
+static void csv_field(hwfit__text *t, const char *s) {
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        hwfit__text_puts(t, s);
+        return;
+    }
+    hwfit__text_putc(t, '"');
+    for (const char *p = s; *p; p++) {
+        if (*p == '"') hwfit__text_putc(t, '"');
+        hwfit__text_putc(t, *p);
+    }
+    hwfit__text_putc(t, '"');
+}
+
+void hwfit__out_table(hwfit__out *o, const char *key, const char *title, const hwfit__col *cols,
+                      int ncols) {
+    o->cols = cols;
+    o->ncols = ncols;
+    o->col = -1;
+    if (hwfit__out_json(o)) {
+        json_key(o, key);
+        hwfit__text_putc(o->t, '[');
+        push(o);
+        return;
+    }
+    if (o->format == HWFIT_FORMAT_CSV) {
+        if (o->tables++ > 0) hwfit__text_putc(o->t, '\n');
+        for (int i = 0; i < ncols; i++) {
+            if (i) hwfit__text_putc(o->t, ',');
+            csv_field(o->t, cols[i].key);
+        }
+        hwfit__text_putc(o->t, '\n');
+        return;
+    }
+    if (!is_text(o)) return;
+    if (title) hwfit__text_printf(o->t, "%s\n", title);
+    for (int i = 0; i < ncols; i++)
+        hwfit__text_printf(o->t, "%s%-*s", i ? "  " : "", cols[i].width, cols[i].header);
+    hwfit__text_putc(o->t, '\n');
+    for (int i = 0; i < ncols; i++) {
+        if (i) hwfit__text_puts(o->t, "  ");
+        for (int k = 0; k < cols[i].width; k++) hwfit__text_putc(o->t, '-');
+    }
+    hwfit__text_putc(o->t, '\n');
+}
+
+static void close_row(hwfit__out *o) {
+    if (o->col < 0) return;
+    if (hwfit__out_json(o)) {
+        pop(o);
+        hwfit__text_puts(o->t, " }");
+    } else if (o->format == HWFIT_FORMAT_CSV || is_text(o)) {
+        hwfit__text_putc(o->t, '\n');
+    }
+    o->col = -1;
+}
+
+void hwfit__out_row(hwfit__out *o) {
+    close_row(o);
+    o->col = 0;
+    if (hwfit__out_json(o)) {
+        json_key(o, NULL);
+        hwfit__text_putc(o->t, '{');
+        push(o);
+    }
+}
+
+/* One cell: JSON json, table text (padded to the column), CSV csv. */
+static void cell(hwfit__out *o, const char *json, const char *text, const char *csv) {
+    if (o->cols == NULL || o->col < 0 || o->col >= o->ncols) return; /* misuse: no column */
+    if (hwfit__out_json(o)) {
+        if (!o->first[o->depth]) hwfit__text_putc(o->t, ',');
+        o->first[o->depth] = 0;
+        hwfit__text_putc(o->t, ' ');
+        hwfit__out_json_string(o->t, o->cols[o->col].key);
+        hwfit__text_puts(o->t, ": ");
+        hwfit__text_puts(o->t, json);
+    } else if (o->format == HWFIT_FORMAT_CSV) {
+        if (o->col > 0) hwfit__text_putc(o->t, ',');
+        csv_field(o->t, csv);
+    } else if (is_text(o)) {
+        if (o->col > 0) hwfit__text_puts(o->t, "  ");
+        if (o->col == o->ncols - 1) hwfit__text_puts(o->t, text);
+        else hwfit__text_printf(o->t, "%-*s", o->cols[o->col].width, text);
+    }
+    o->col++;
+}
+
+void hwfit__out_cell_u64(hwfit__out *o, uint64_t v) {
+    char json[32], text[40];
+    snprintf(json, sizeof json, "%llu", (unsigned long long)v);
+    hwfit_units_format_count(v, text, sizeof text);
+    cell(o, json, text, json);
+}
+
+static void number_json(double v, char *out, size_t size) {
+    hwfit__text t;
+    hwfit__text_fixed(&t, out, size);
+    hwfit__out_json_number(&t, v);
+}
+
+void hwfit__out_cell_num(hwfit__out *o, double v) {
+    char json[40], text[48];
+    number_json(v, json, sizeof json);
+    hwfit__out_plain_number(v, text);
+    cell(o, json, text, hwfit__finite(v) ? json : "");
+}
+
+void hwfit__out_cell_pct(hwfit__out *o, double fraction) {
+    char json[40], text[48];
+    number_json(fraction, json, sizeof json);
+    pct_text(fraction, text);
+    cell(o, json, text, hwfit__finite(fraction) ? json : "");
+}
+
+void hwfit__out_cell_qty(hwfit__out *o, double v, hwfit_unit unit) {
+    char json[40], text[64];
+    number_json(v, json, sizeof json);
+    if (hwfit_units_format(v, unit, text, sizeof text) != HWFIT_OK) snprintf(text, sizeof text, "-");
+    cell(o, json, text, hwfit__finite(v) ? json : "");
+}
+
+void hwfit__out_cell_str(hwfit__out *o, const char *s) {
+    if (hwfit__out_json(o)) {
+        hwfit__text tmp;
+        char small[256];
+        hwfit__text_fixed(&tmp, small, sizeof small);
+        hwfit__out_json_string(&tmp, s);
+        if (hwfit__text_complete(&tmp)) {
+            cell(o, small, s, s);
+            return;
+        }
+        /* A long string: write it straight through. */
+        if (!o->first[o->depth]) hwfit__text_putc(o->t, ',');
+        o->first[o->depth] = 0;
+        hwfit__text_putc(o->t, ' ');
+        hwfit__out_json_string(o->t, o->cols[o->col].key);
+        hwfit__text_puts(o->t, ": ");
+        hwfit__out_json_string(o->t, s);
+        o->col++;
+        return;
+    }
+    cell(o, "", s ? s : "-", s ? s : "");
+}
+
+void hwfit__out_cell_bool(hwfit__out *o, int b) {
+    cell(o, b ? "true" : "false", b ? "yes" : "no", b ? "true" : "false");
+}
+
+void hwfit__out_cell_null(hwfit__out *o) { cell(o, "null", "-", ""); }
+
+void hwfit__out_table_end(hwfit__out *o) {
+    close_row(o);
+    if (hwfit__out_json(o)) {
+        pop(o);
+        newline_indent(o);
+        hwfit__text_putc(o->t, ']');
+    }
+    o->cols = NULL;
+}
+
+/* ---- nested lists (JSON only) --------------------------------------------------------- */
+
+void hwfit__out_list(hwfit__out *o, const char *key) {
+    if (!hwfit__out_json(o)) return;
+    json_key(o, key);
+    hwfit__text_putc(o->t, '[');
+    push(o);
+}
+
+void hwfit__out_item(hwfit__out *o) {
+    if (!hwfit__out_json(o)) return;
+    json_key(o, NULL);
+    hwfit__text_putc(o->t, '{');
+    push(o);
+}
+
+static void close_nested(hwfit__out *o, char c) {
+    pop(o);
+    newline_indent(o);
+    hwfit__text_putc(o->t, c);
+}
+
+void hwfit__out_item_end(hwfit__out *o) {
+    if (hwfit__out_json(o)) close_nested(o, '}');
+}
+
+void hwfit__out_list_end(hwfit__out *o) {
+    if (hwfit__out_json(o)) close_nested(o, ']');
+}
