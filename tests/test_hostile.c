@@ -2196,6 +2196,74 @@ static void probe_batches(void) {
 
 /* ---- the table ------------------------------------------------------------------------------ */
 
+
+/* ---- the request layer: every command, every option, hostile text ---------------------- */
+
+#define REQ_STATUSES (S(OK) | S(EINVAL) | S(EDOM) | S(ERANGE) | S(ENOTFOUND) | S(EPARSE) | \
+                      S(ENOMEM) | S(EIO) | S(EUNSUPPORTED) | S(EBUFSIZE) | S(ELAYOUT))
+
+static void probe_request(void) {
+    hwfit_request *r = (hwfit_request *)(uintptr_t)0x5a5a;
+    CHECK(hwfit_request_new(NULL, &r) == HWFIT_EINVAL && r == (hwfit_request *)(uintptr_t)0x5a5a);
+    CHECK(hwfit_request_new("units", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_new("no-such", &r) == HWFIT_ENOTFOUND);
+    CHECK(hwfit_request_new(long_text, &r) == HWFIT_ENOTFOUND);
+    hwfit_request_free(NULL);
+    CHECK(hwfit_request_set(NULL, "unit", "bytes") == HWFIT_EINVAL);
+    CHECK(hwfit_request_run(NULL, HWFIT_FORMAT_JSON, NULL, 0, NULL) == HWFIT_EINVAL);
+    CHECK(strcmp(hwfit_request_message(NULL), "") == 0 && hwfit_request_option(NULL) == NULL);
+    CHECK(hwfit_request_verdict(NULL) == 0 && hwfit_request_command(NULL) == NULL);
+    size_t n = 99;
+    CHECK(strcmp(hwfit_request_output(NULL, &n), "") == 0 && n == 0);
+    CHECK(hwfit_command_by_name(NULL) == NULL && hwfit_command_by_name(long_text) == NULL);
+    CHECK(hwfit_option_by_name(NULL, "unit") == NULL);
+    CHECK(hwfit_option_next(NULL, NULL) == NULL);
+    CHECK(hwfit_format_name((hwfit_format)99) == NULL && hwfit_format_name((hwfit_format)-1) == NULL);
+    hwfit_command fake = {"units", "", "", 0};
+    CHECK(hwfit_command_describe(&fake, NULL, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_command_describe(NULL, NULL, 5, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_option_next(&fake, NULL) == NULL);
+    char small[8];
+    poison(small, sizeof small);
+    size_t need = 0;
+    CHECK(hwfit_command_describe(NULL, small, sizeof small, &need) == HWFIT_EBUFSIZE && need > 8);
+    static const char *const texts[] = {"", "nan", "inf", "-1", "0", "1e400", "1e-400",
+                                        "18446744073709551616", "99999999999999999999999K",
+                                        "1,5", "\x01\xff", "true", "96GB"};
+    for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {
+        current = c->name;
+        CHECK(hwfit_request_new(c->name, &r) == HWFIT_OK);
+        CHECK(hwfit_request_command(r) == c);
+        CHECK(hwfit_request_set(r, NULL, "1") == HWFIT_EINVAL);
+        CHECK(hwfit_request_set(r, long_text, "1") == HWFIT_ENOTFOUND);
+        CHECK(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 3, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_run(r, (hwfit_format)99, NULL, 0, NULL) == HWFIT_EUNSUPPORTED);
+        for (const hwfit_option *o = hwfit_option_next(c, NULL); o; o = hwfit_option_next(c, o)) {
+            for (size_t i = 0; i < N(texts); i++) {
+                hwfit_status st = hwfit_request_set(r, o->name, texts[i]);
+                CHECK(ANY_OF(st, REQ_STATUSES) && st != HWFIT_EBUFSIZE, "%s %s", o->name, texts[i]);
+                CHECK(st == HWFIT_OK || hwfit_request_message(r)[0] != '\0', "%s", o->name);
+            }
+            hwfit_status st = hwfit_request_set(r, o->name, long_text);
+            CHECK(ANY_OF(st, REQ_STATUSES), "%s long text", o->name);
+            CHECK(strlen(hwfit_request_message(r)) < 512, "%s: message cut", o->name);
+            if (o->kind != HWFIT_OPTION_FLAG)
+                CHECK(hwfit_request_set(r, o->name, NULL) == HWFIT_EINVAL, "%s NULL", o->name);
+        }
+        /* Whatever the options now hold, a run answers or refuses with a message. */
+        for (unsigned f = 0; f <= (unsigned)HWFIT_FORMAT_HTML; f++) {
+            poison(small, sizeof small);
+            hwfit_status st = hwfit_request_run(r, (hwfit_format)f, small, sizeof small, &need);
+            CHECK(ANY_OF(st, REQ_STATUSES), "format %u", f);
+            if (st != HWFIT_OK && st != HWFIT_EBUFSIZE)
+                CHECK(hwfit_request_message(r)[0] != '\0', "format %u: no message", f);
+            if (st != HWFIT_OK) CHECK(untouched(small, sizeof small), "format %u", f);
+        }
+        hwfit_request_free(r);
+    }
+    current = "hwfit_request_*";
+}
+
 typedef struct entry {
     const char *name;
     void (*probe)(void);
@@ -2332,6 +2400,21 @@ static const entry table[] = {
     COVER(hwfit_report_html, probe_assess),
     COVER(hwfit_report_options_init, probe_assess),
     COVER(hwfit_report_topic_title, probe_new_namers),
+    COVER(hwfit_command_by_name, probe_request),
+    COVER(hwfit_command_describe, probe_request),
+    COVER(hwfit_command_next, probe_request),
+    COVER(hwfit_format_name, probe_request),
+    COVER(hwfit_option_by_name, probe_request),
+    COVER(hwfit_option_next, probe_request),
+    COVER(hwfit_request_command, probe_request),
+    COVER(hwfit_request_free, probe_request),
+    COVER(hwfit_request_message, probe_request),
+    COVER(hwfit_request_new, probe_request),
+    COVER(hwfit_request_option, probe_request),
+    COVER(hwfit_request_output, probe_request),
+    COVER(hwfit_request_run, probe_request),
+    COVER(hwfit_request_set, probe_request),
+    COVER(hwfit_request_verdict, probe_request),
     COVER(hwfit_shard_card_at, probe_shard),
     COVER(hwfit_shard_check, probe_shard),
     COVER(hwfit_shard_estimate, probe_shard),

@@ -103,27 +103,43 @@ typedef enum hwfit_format {
     HWFIT_FORMAT_HTML       /**< a self-contained HTML document (assess) */
 } hwfit_format;
 
-/** @brief Name of a format ("json", "text", "csv", "svg", "markdown", "html"), or NULL. */
+/**
+ * @brief Name of a format.
+ * @param[in] format  a format
+ * @return "json", "text", "csv", "svg", "markdown" or "html"; NULL for a value out of the enum.
+ */
 HWFIT_API const char *hwfit_format_name(hwfit_format format);
 
 /**
  * @brief The commands, in name order: NULL gives the first, a command the next one.
+ * @param[in] prev  NULL, or the command before the one wanted
  * @return The next command, or NULL after the last (or for a pointer not from this table).
  */
 HWFIT_API const hwfit_command *hwfit_command_next(const hwfit_command *prev);
 
-/** @brief The command called name, or NULL (also for a NULL name). */
+/**
+ * @brief Look a command up by name.
+ * @param[in] name  the command's name ("fit"); may be NULL
+ * @return The command, or NULL when there is none of that name (or name is NULL).
+ */
 HWFIT_API const hwfit_command *hwfit_command_by_name(const char *name);
 
 /**
  * @brief The options of a command, in help order: prev NULL gives the first.
+ * @param[in] command  the command; may be NULL
+ * @param[in] prev     NULL, or the option before the one wanted
  * @return The next option, or NULL after the last, for a NULL command, or for a prev
  *         that is not one of the command's options.
  */
 HWFIT_API const hwfit_option *hwfit_option_next(const hwfit_command *command,
                                                 const hwfit_option *prev);
 
-/** @brief The option of a command called name ('_' read as '-'), or NULL. */
+/**
+ * @brief Look an option of a command up by name.
+ * @param[in] command  the command (from hwfit_command_by_name()); may be NULL
+ * @param[in] name     the option's name, '_' read as '-' ("micro_batch"); may be NULL
+ * @return The option, or NULL when the command has none of that name (or either is NULL).
+ */
 HWFIT_API const hwfit_option *hwfit_option_by_name(const hwfit_command *command,
                                                    const char *name);
 
@@ -161,10 +177,17 @@ typedef struct hwfit_request hwfit_request;
  */
 HWFIT_API hwfit_status hwfit_request_new(const char *command, hwfit_request **out);
 
-/** @brief Free a request and everything it holds (NULL is fine). */
+/**
+ * @brief Free a request and everything it holds.
+ * @param[in] request  the request; NULL does nothing
+ */
 HWFIT_API void hwfit_request_free(hwfit_request *request);
 
-/** @brief The command a request asks. */
+/**
+ * @brief The command a request asks.
+ * @param[in] request  the request; may be NULL
+ * @return The command, or NULL for a NULL request.
+ */
 HWFIT_API const hwfit_command *hwfit_request_command(const hwfit_request *request);
 
 /**
@@ -214,27 +237,35 @@ HWFIT_API hwfit_status hwfit_request_run(hwfit_request *request, hwfit_format fo
                                          char *buf, size_t size, size_t *needed);
 
 /**
- * @brief The last result of hwfit_request_run() (NUL-terminated), or "" when there is none.
- *        Valid until the next call that changes the request, or its free.
- * @param[out] length  its length without the NUL; may be NULL
+ * @brief The last result of hwfit_request_run(), valid until the next call that changes
+ *        the request, or its free.
+ * @param[in]  request  the request; may be NULL
+ * @param[out] length   its length without the NUL; may be NULL
+ * @return The NUL-terminated result, or "" when there is none (or request is NULL).
  */
 HWFIT_API const char *hwfit_request_output(const hwfit_request *request, size_t *length);
 
 /**
- * @brief Why the last call on the request failed, as one line without the option's name
- *        (see hwfit_request_option()), or "" after a success. Valid until the next call.
+ * @brief Why the last call on the request failed.
+ * @param[in] request  the request; may be NULL
+ * @return One line without the option's name (see hwfit_request_option()), or "" after a
+ *         success (or for a NULL request). Valid until the next call on the request.
  */
 HWFIT_API const char *hwfit_request_message(const hwfit_request *request);
 
 /**
- * @brief The option the last failure names, or NULL when it names none. Faces write it
- *        their way (`--micro-batch`, `micro_batch=`) before hwfit_request_message().
+ * @brief The option the last failure names. Faces write it their way (`--micro-batch`,
+ *        `micro_batch`) before hwfit_request_message().
+ * @param[in] request  the request; may be NULL
+ * @return The option, or NULL when the failure names none (or request is NULL).
  */
 HWFIT_API const hwfit_option *hwfit_request_option(const hwfit_request *request);
 
 /**
- * @brief The exit status the CLI gives a result (0 by default): `fit` gives 1 when the
- *        workload does not fit. Valid after a successful hwfit_request_run().
+ * @brief The exit status the CLI gives the last result.
+ * @param[in] request  the request; may be NULL
+ * @return 0 by default; 1 from `fit` when the workload does not fit; 0 when there is no
+ *         result (or request is NULL).
  */
 HWFIT_API int hwfit_request_verdict(const hwfit_request *request);
 
