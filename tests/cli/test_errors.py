@@ -70,7 +70,7 @@ class TestOptionParser(CliCase):
 
 class TestUnits(CliCase):
     def test_errors(self):
-        self.bad("units", mentions="expected one VALUE")
+        self.bad("units", mentions="--value: is required")
         self.bad("units", "1", "2", mentions="unexpected argument")
         self.bad("units", "12parsecs", mentions="cannot read '12parsecs'")
         self.bad("units", "-1GB", mentions="'-1GB' is out of range")
