@@ -157,11 +157,14 @@ typedef struct hwfit_shard_in {
                                  parameters are gathered at once, 1-64; default 2 (FSDP's
                                  current and prefetched unit; DeepSpeed's estimator: 1). */
     double host_memory_bytes; /**< Host memory for the job's offload, all nodes together,
-                                 bytes, >= 0; 0 (default) = not checked. */
+                                 bytes, in [0, 2^60]; checked only when host_memory_given
+                                 (0 is then a host without room); default 0. */
     double host_utilization;  /**< Fraction of host memory offload may use, (0, 1];
                                  default 0.9. */
     double host_buffer_factor; /**< Factor on offloaded bytes for pinned buffers, [1, 16];
                                  default 1 (DeepSpeed's estimators use 1.5). */
+    int host_memory_given;    /**< 1: host_memory_bytes is known and offload is checked
+                                 against it; 0 (default): host memory is not checked. */
 } hwfit_shard_in;
 
 /** @brief The footprint of one card, in bytes (exact integers). */
@@ -212,7 +215,7 @@ typedef struct hwfit_shard_out {
     uint64_t host_bytes;       /**< Host memory the job's offload needs, all cards, with
                                     host_buffer_factor, bytes. */
     uint64_t host_usable_bytes; /**< floor(host_memory_bytes x host_utilization), bytes. */
-    int host_checked;          /**< 1 when host_memory_bytes was given. */
+    int host_checked;          /**< 1 when hwfit_shard_in::host_memory_given. */
     int host_fits;             /**< 1 when host_bytes <= host_usable_bytes, or nothing is
                                     offloaded, or host memory is not checked. */
     int fits;                  /**< gpu_fits and host_fits. */

@@ -896,7 +896,7 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
     o.host_bytes = (uint64_t)host_b;
     if ((double)o.host_bytes < host_b) o.host_bytes++;
-    o.host_checked = in->host_memory_bytes > 0.0;
+    o.host_checked = in->host_memory_given != 0;
     o.host_usable_bytes = (uint64_t)(in->host_memory_bytes * in->host_utilization);
     o.host_fits = o.host_bytes == 0 || !o.host_checked || o.host_bytes <= o.host_usable_bytes;
     o.fits = o.gpu_fits && o.host_fits;

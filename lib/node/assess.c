@@ -266,6 +266,7 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         we->shard_in.capacity_bytes = (double)e->gpu->memory_bytes;
         we->shard_in.utilization = o->gpu_utilization;
         we->shard_in.host_memory_bytes = e->ram_bytes * (double)node->nodes;
+        we->shard_in.host_memory_given = 1;
         hwfit_shard_space space;
         hwfit_shard_space_init(&space);
         space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;

@@ -1,6 +1,5 @@
 /* workload.c - the options `fit`, `plan` and `perf` share, read into the shard and perf
  * inputs, the best layout, and the refusals naming the option at fault (workload.h). */
-#include <float.h>
 #include <string.h>
 
 #include "hwfit/collective.h"
@@ -261,10 +260,9 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     in->reserve_bytes = hwfit__req_double(r, OPT(HWFIT__W_RESERVE));
     in->host_buffer_factor = hwfit__req_double(r, OPT(HWFIT__W_HOST_BUFFER_FACTOR));
     if (hwfit__req_given(r, OPT(HWFIT__W_HOST_MEMORY))) {
-        /* The library reads 0 as "not checked": a host given as 0 bytes is the smallest
-         * positive size instead, which is checked and holds 0 usable bytes. */
-        double host = hwfit__req_double(r, OPT(HWFIT__W_HOST_MEMORY));
-        in->host_memory_bytes = host > 0.0 ? host : DBL_MIN;
+        /* Given (0 included: a host without room): offload is checked against it. */
+        in->host_memory_bytes = hwfit__req_double(r, OPT(HWFIT__W_HOST_MEMORY));
+        in->host_memory_given = 1;
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_GPU))) {
         const char *name = hwfit__req_text(r, OPT(HWFIT__W_GPU));
