@@ -170,10 +170,5 @@ int cli_print_describe(const char *name);
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
 int cmd_assess(int argc, char **argv);
-int cmd_host(int argc, char **argv);
-int cmd_power(int argc, char **argv);
-int cmd_raid(int argc, char **argv);
-int cmd_transfer(int argc, char **argv);
-int cmd_collective(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

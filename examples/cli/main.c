@@ -13,11 +13,6 @@ typedef struct command {
 
 static const command legacy[] = {
     {"assess", cmd_assess, "strengths and weaknesses of a server (node file) for target workloads"},
-    {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
-    {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
-    {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
-    {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
-    {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},
 };
 #define NLEGACY (sizeof legacy / sizeof legacy[0])
 
