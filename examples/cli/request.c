@@ -43,27 +43,12 @@ static int has_format(const hwfit_command *c, hwfit_format f) {
     return (c->formats >> (unsigned)f) & 1u;
 }
 
-/* Set an option on r and, unless it only shapes the chart, on plain (the request of the
- * printed output when --svg FILE also writes the chart; may be NULL). */
-static hwfit_status set_option(hwfit_request *r, hwfit_request *plain, const hwfit_option *o,
-                               const char *value) {
-    hwfit_status st = hwfit_request_set(r, o->name, value);
-    if (st == HWFIT_OK && plain != NULL && !(o->flags & HWFIT_OPTION_CHART))
-        st = hwfit_request_set(plain, o->name, value);
-    return st;
-}
-
 int cli_run_request(const hwfit_command *c, int argc, char **argv) {
     const char *name = c->name;
     hwfit_request *r = NULL;
     hwfit_status st = hwfit_request_new(name, &r);
     if (st != HWFIT_OK) return cli_fail(name, "%s", hwfit_status_str(st));
-    /* The printed output without the options that only shape the chart. */
-    hwfit_request *plain = NULL;
-    if (has_format(c, HWFIT_FORMAT_SVG) && (st = hwfit_request_new(name, &plain)) != HWFIT_OK) {
-        hwfit_request_free(r);
-        return cli_fail(name, "%s", hwfit_status_str(st));
-    }
+    const hwfit_option *chart_only = NULL; /* an option only the SVG chart uses */
     hwfit_format format = HWFIT_FORMAT_TEXT;
     const char *svg_path = NULL, *html_path = NULL;
     int rc = 0;
@@ -73,7 +58,6 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cli_print_help(stdout, c);
             hwfit_request_free(r);
-            hwfit_request_free(plain);
             return CLI_EXIT_OK;
         }
         if (strcmp(a, "--json") == 0) { format = HWFIT_FORMAT_JSON; continue; }
@@ -106,7 +90,7 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
                 rc = cli_fail(name, "unexpected argument '%s' (see hwfit %s --help)", a, name);
                 break;
             }
-            st = set_option(r, plain, positional, a);
+            st = hwfit_request_set(r, positional->name, a);
             if (st != HWFIT_OK) rc = request_failed(name, r, st);
             continue;
         }
@@ -142,10 +126,14 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
                           o->metavar ? o->metavar : "");
             break;
         }
-        st = set_option(r, plain, o, value);
+        st = hwfit_request_set(r, o->name, value);
         if (st != HWFIT_OK) rc = request_failed(name, r, st);
+        if (o->flags & HWFIT_OPTION_CHART) chart_only = o;
     }
-    hwfit_request *out = svg_path != NULL && plain != NULL ? plain : r;
+    if (rc == 0 && chart_only != NULL && svg_path == NULL)
+        rc = cli_fail(name, "--%s: applies only to the SVG chart (give --svg FILE)",
+                      chart_only->name);
+    hwfit_request *out = r;
     if (rc == 0 && svg_path != NULL) rc = run_to_file(name, r, HWFIT_FORMAT_SVG, "svg", svg_path);
     if (rc == 0 && html_path != NULL)
         rc = run_to_file(name, r, HWFIT_FORMAT_HTML, "html", html_path);
@@ -162,6 +150,5 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
         }
     }
     hwfit_request_free(r);
-    hwfit_request_free(plain);
     return rc;
 }

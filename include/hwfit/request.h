@@ -67,8 +67,8 @@ typedef enum hwfit_option_kind {
 /** @brief hwfit_option::flags: the CLI also takes this option as a bare (positional) argument. */
 #define HWFIT_OPTION_POSITIONAL 2u
 /** @brief hwfit_option::flags: the option only shapes the chart (::HWFIT_FORMAT_SVG, e.g.
- *  what it draws); other formats refuse it. A face that writes the chart besides another
- *  format (the CLI's `--svg FILE`) gives it to the chart only. */
+ *  what it draws); the other formats of the same request do not use it. A face that writes
+ *  no chart refuses it (the CLI without `--svg FILE`). */
 #define HWFIT_OPTION_CHART 4u
 
 /** @brief One option of a command. All strings are static. */

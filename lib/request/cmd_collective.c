@@ -108,12 +108,10 @@ static hwfit_status unknown(hwfit_request *r, int opt, const char *text, const c
 /* Options given that do not apply to the output asked: refused with the reason. */
 static hwfit_status not_applicable(hwfit_request *r, int sweep) {
     hwfit_format format = hwfit__req_format(r);
-    if (format != HWFIT_FORMAT_SVG) {
-        for (int k = O_SVG_METRIC; k <= O_COMPARE; k++)
-            if (hwfit__req_given(r, &options[k]))
-                return hwfit__req_fail(r, &options[k], HWFIT_EINVAL,
-                                       "applies only to the SVG chart of the sweep");
-    }
+    for (int k = O_SVG_METRIC; k <= O_COMPARE && !sweep; k++)
+        if (hwfit__req_given(r, &options[k]))
+            return hwfit__req_fail(r, &options[k], HWFIT_EINVAL,
+                                   "applies only to the SVG chart of the sweep (sweep)");
     if (!sweep && format == HWFIT_FORMAT_SVG)
         return hwfit__req_fail(r, &options[O_SWEEP], HWFIT_EINVAL,
                                "must be given for the SVG chart: it draws the sweep");
