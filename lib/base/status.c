@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+
+#include "base/internal.h"
 
 /* The documented enum and the table must agree value for value. */
 #define HWFIT__CHECK_VALUE(name, value, message) \

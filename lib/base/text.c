@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "base/text.h"
 
 void hwfit__text_fixed(hwfit__text *t, char *buf, size_t cap) {
     t->buf = cap ? buf : NULL;

@@ -16,7 +16,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "link_internal.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/link.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "catalogs/link_internal.h"
 
 #define MAXG HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE
 #define MAXS 8
@@ -1173,12 +1181,6 @@ void hwfit_collective_step_init(hwfit_collective_step_in *in) {
     in->library = HWFIT_COLLECTIVE_LIBRARY_NCCL;
 }
 
-static int mul_u64(uint64_t a, uint64_t b, uint64_t *r) {
-    if (a != 0 && b > UINT64_MAX / a) return 0;
-    *r = a * b;
-    return 1;
-}
-
 /* Ranks per node of a group of `size` ranks `stride` apart in the rank order (TP innermost). */
 static hwfit_status group_per_node(uint64_t g, uint64_t stride, uint64_t size, uint64_t *rpn) {
     if (size == 1) {
@@ -1186,7 +1188,7 @@ static hwfit_status group_per_node(uint64_t g, uint64_t stride, uint64_t size, u
         return HWFIT_OK;
     }
     uint64_t span;
-    if (!mul_u64(stride, size, &span)) return HWFIT_ELAYOUT;
+    if (hwfit__mul_u64(stride, size, &span) != HWFIT_OK) return HWFIT_ELAYOUT;
     if (span <= g) {
         if (g % span != 0) return HWFIT_ELAYOUT;
         *rpn = size;
@@ -1241,7 +1243,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     hwfit_status st = net_setup(&in->topology, &nt, why);
     if (st != HWFIT_OK) return st;
     uint64_t g = in->topology.gpus_per_node, gpus, tpdp;
-    if (!mul_u64(in->tp, in->dp, &tpdp) || !mul_u64(tpdp, in->pp, &gpus) ||
+    if (hwfit__mul_u64(in->tp, in->dp, &tpdp) != HWFIT_OK || hwfit__mul_u64(tpdp, in->pp, &gpus) != HWFIT_OK ||
         gpus > g * in->topology.nodes)
         return hwfit__why(why, HWFIT_ELAYOUT, "tp",
                           "x dp x pp is more GPUs than the topology has");
@@ -1261,8 +1263,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     /* Tensor parallel: tp_collectives_per_layer all-reduces per layer per micro-batch
      * (Megatron-LM); with sequence parallelism each becomes reduce-scatter + all-gather. */
     if (in->tp > 1 && in->tp_bytes > 0.0) {
-        if (!mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) ||
-            !mul_u64(per_mb, m, &n))
+        if (hwfit__mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) != HWFIT_OK ||
+            hwfit__mul_u64(per_mb, m, &n) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         if (in->sequence_parallel) {
             hwfit_collective_out ag;
@@ -1272,7 +1274,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
                                &ag, why)) != HWFIT_OK)
                 return st;
             o.tp_s = (double)n * (o.tp.time_s + ag.time_s);
-            if (!mul_u64(n, 2, &o.tp_count))
+            if (hwfit__mul_u64(n, 2, &o.tp_count) != HWFIT_OK)
                 return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         } else {
             if ((st = step_one(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
@@ -1301,7 +1303,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
                                &ag, why)) != HWFIT_OK)
                 return st;
             if (in->zero_stage == 3) {
-                if (!mul_u64(m, 2, &o.zero_count))
+                if (hwfit__mul_u64(m, 2, &o.zero_count) != HWFIT_OK)
                     return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
             } else {
                 o.zero_count = 1;
@@ -1315,7 +1317,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if ((st = step_one(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp, why)) !=
             HWFIT_OK)
             return st;
-        if (!mul_u64(m, 2, &o.pp_count))
+        if (hwfit__mul_u64(m, 2, &o.pp_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
         o.pp_s = (double)o.pp_count * o.pp.time_s;
     }
@@ -1324,7 +1326,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep, why)) !=
             HWFIT_OK)
             return st;
-        if (!mul_u64(in->moe_layers_per_stage, 4, &per_mb) || !mul_u64(per_mb, m, &o.ep_count))
+        if (hwfit__mul_u64(in->moe_layers_per_stage, 4, &per_mb) != HWFIT_OK || hwfit__mul_u64(per_mb, m, &o.ep_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "moe_layers_per_stage", COUNT_OVERFLOW);
         o.ep_s = (double)o.ep_count * o.ep.time_s;
     }

@@ -6,8 +6,20 @@
  */
 #include <string.h>
 
-#include "shard_internal.h"
+#include "hwfit/collective.h"
+#include "hwfit/dtype.h"
+#include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/perf.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "domains/model_internal.h"
+#include "domains/shard_internal.h"
 
 void hwfit_perf_init(hwfit_perf_in *in) {
     if (in == NULL) return;
@@ -96,8 +108,6 @@ typedef struct perf_ctx {
 } perf_ctx;
 
 static double dmax(double a, double b) { return a > b ? a : b; }
-
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 
 static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
     const struct { double v; const char *field; } effs[] = {
@@ -194,7 +204,7 @@ static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf
     /* The cluster: enough nodes for the cards. */
     c->topo = in->topology;
     uint64_t gpn = c->topo.gpus_per_node ? c->topo.gpus_per_node : 1;
-    uint64_t nodes = ceil_div(in->shard.gpus, gpn);
+    uint64_t nodes = hwfit__ceil_div_u64(in->shard.gpus, gpn);
     if (nodes > c->topo.nodes) c->topo.nodes = nodes;
     return HWFIT_OK;
 }
@@ -292,8 +302,8 @@ typedef struct decode_eval {
 static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
                               const hwfit__shard_resolved *r, double attention, uint64_t batch,
                               decode_eval *d) {
-    uint64_t per_replica = ceil_div(batch, r->dp);
-    double mb = (double)ceil_div(per_replica, r->pp);
+    uint64_t per_replica = hwfit__ceil_div_u64(batch, r->dp);
+    double mb = (double)hwfit__ceil_div_u64(per_replica, r->pp);
     double eff_c = c->peak * c->in->decode_compute_efficiency;
     double eff_m = c->bw * c->in->memory_efficiency;
     pass_comm pc;
@@ -421,7 +431,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     if (in->output_tokens > 0) {
         /* Offline requests: each replica prefills its prompts (pipelined over the stages)
          * and then decodes output_tokens steps at the mean KV length. */
-        double prompts = (double)ceil_div(x.memory.batch, r.dp);
+        double prompts = (double)hwfit__ceil_div_u64(x.memory.batch, r.dp);
         double total = prompts * worst + (double)in->output_tokens * d.step_s;
         o->offline_tokens_per_s = (double)x.memory.batch * (double)in->output_tokens / total;
     }

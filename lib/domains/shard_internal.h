@@ -11,7 +11,13 @@
 #ifndef HWFIT_SHARD_INTERNAL_H
 #define HWFIT_SHARD_INTERNAL_H
 
-#include "memory_internal.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+
+#include "domains/memory_internal.h"
+#include "domains/model_internal.h"
 
 /* What one unit (one decoder layer of a kind, or the extra of the tables) stores on one
  * card before ZeRO and offload; e_*: of which the routed experts' (memory.h expert_*),

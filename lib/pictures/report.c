@@ -11,10 +11,24 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hwfit/assess.h"
 #include "hwfit/chart.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/node.h"
+#include "hwfit/power.h"
 #include "hwfit/report.h"
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/svg.h"
+#include "hwfit/units.h"
+#include "hwfit/version.h"
+
+#include "base/internal.h"
+#include "pictures/svg_internal.h"
 
 static const char xml_prolog[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 

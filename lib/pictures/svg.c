@@ -10,8 +10,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit/status.h"
+#include "hwfit/svg.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "pictures/svg_internal.h"
 
 /* Clang may fuse a*b+c into one FMA on targets that have it, which changes the last bit
  * of some results; forbid it so coordinates are the same on every machine. GCC does not
@@ -20,7 +25,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- palette ----------------------------------------------------------------------------
  * M. Okabe and K. Ito, "Color Universal Design (CUD): how to make figures and
@@ -158,18 +162,18 @@ static quantity_style style_for(const hwfit_svg_axis *axis, double v, int powers
     static const char *const units[] = {"", "B", "B/s", "b/s", "W", "s", "FLOP/s", "FLOP"};
     quantity_style st = {" ", "", units[axis->unit], 1.0};
     const prefix *table = si_prefixes;
-    size_t count = COUNT_OF(si_prefixes), first = 0, last;
+    size_t count = HWFIT__COUNT_OF(si_prefixes), first = 0, last;
     v = fabs(v);
     if (axis->unit == HWFIT_UNIT_SECONDS) {
         table = time_units;
-        count = COUNT_OF(time_units);
+        count = HWFIT__COUNT_OF(time_units);
         first = powers_of_1000 ? 4 : 0;
         last = count - 1;
         st.unit = "";
     } else {
         if (binary_prefixes(axis)) {
             table = iec_prefixes;
-            count = COUNT_OF(iec_prefixes);
+            count = HWFIT__COUNT_OF(iec_prefixes);
         }
         last = count - 1;
         if (table == si_prefixes && axis->unit != HWFIT_UNIT_WATTS) last = 6; /* no m, u, n */
@@ -765,7 +769,7 @@ static void legend_row(writer *w, const frame *f, size_t entry, int kind, size_t
             putf(w, "</g>");
         }
     } else {
-        const char *dash = dashes[index % COUNT_OF(dashes)];
+        const char *dash = dashes[index % HWFIT__COUNT_OF(dashes)];
         putf(w, "<line x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\" stroke=\"#000000\" "
                 "stroke-width=\"1.5\"%s%s%s/>",
              x, y, x + 22.0, y, dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
@@ -1259,7 +1263,7 @@ static hwfit_status budget_render(const hwfit_svg_budget_in *in, writer *w) {
     putf(w, "<g class=\"references\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1.5\">\n");
     for (size_t r = 0; r < in->reference_count; r++) {
         double x = f.left + f.w * in->references[r].value / range;
-        const char *dash = dashes[r % COUNT_OF(dashes)];
+        const char *dash = dashes[r % HWFIT__COUNT_OF(dashes)];
         putf(w, "<line data-reference=\"%z\" x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\"%s%s%s/>\n", r,
              x, f.top - 4.0, x, f.top + f.h, dash[0] ? " stroke-dasharray=\"" : "", dash,
              dash[0] ? "\"" : "");

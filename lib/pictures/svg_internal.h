@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "hwfit/status.h"
 #include "hwfit/svg.h"
 
 #define HWFIT__SVG_MAX_TICKS 32

@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/internal.h"
+#include "readers/json.h"
 
 /* ---- the document: an arena of chunks ------------------------------------------------ */
 
