@@ -22,7 +22,7 @@
 #include "base/checked.h"
 #include "base/internal.h"
 #include "pictures/chart_internal.h"
-#include "pictures/svg_internal.h"
+#include "pictures/draw.h"
 
 
 /* ---- small text helpers -------------------------------------------------------------- */
