@@ -19,7 +19,7 @@
 #include "base/checked.h"
 #include "base/internal.h"
 #include "domains/model_internal.h"
-#include "domains/shard_internal.h"
+#include "domains/shard_iface.h"
 
 void hwfit_perf_init(hwfit_perf_in *in) {
     if (in == NULL) return;
@@ -234,7 +234,7 @@ static void stage_layers(const perf_ctx *c, const hwfit__shard_resolved *r, uint
     for (uint32_t j = 0; j < r->v; j++) {
         uint32_t first, count;
         hwfit__shard_chunk(r, c->m->layers, s, j, &first, &count);
-        uint64_t moe = (uint64_t)c->e->moe_prefix[first + count] - c->e->moe_prefix[first];
+        uint64_t moe = hwfit__shard_engine_moe_layers(c->e, first, count);
         n[1] += moe;
         n[0] += count - moe;
     }
@@ -379,7 +379,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     x.memory.context = decode_ctx;
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &x, &x.layout, &r, &why, NULL);
+    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &x, &x.layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_model_flops_out fd, f1, f2;
@@ -500,10 +500,11 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
         t_mb = dmax(t_mb, t);
-        /* The card's routed experts: its MoE layers' share (shard_internal.h units). */
-        const hwfit__shard_unit *eu = &c->e->layer[1];
-        double ew = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_weights : 0.0;
-        double et = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_trainable : 0.0;
+        /* The card's routed experts: its MoE layers' share. */
+        uint64_t eu_weights, eu_trainable;
+        hwfit__shard_engine_experts(c->e, &eu_weights, &eu_trainable);
+        double ew = sf.moe_layers ? (double)sf.moe_layers * (double)eu_weights : 0.0;
+        double et = sf.moe_layers ? (double)sf.moe_layers * (double)eu_trainable : 0.0;
         double gb = gi.bits_per_element / 8.0;
         double tr = (double)card.trainable_params, sw = (double)card.shard_weights_bytes;
         if (one_group) ew = et = 0.0;
@@ -650,7 +651,7 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     hwfit__shard_resolved r;
     hwfit_shard_reason reason;
     hwfit_status st =
-        hwfit__shard_resolve(c->m, c->e->kinds, &fit, &fit.layout, &r, &reason, shard_why);
+        hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout, &r, &reason, shard_why);
     if (st != HWFIT_OK) return st;
     if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
     if (reason != HWFIT_SHARD_VALID)
@@ -663,15 +664,36 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     return HWFIT_OK;
 }
 
+/* One estimate with the model's engine (hwfit__shard_with_engine); validate also keeps
+ * the cluster the timing used. */
+typedef struct estimate_call {
+    const hwfit_model *model;
+    const hwfit_perf_in *in;
+    hwfit_perf_out *out;
+    hwfit_problem *problem, *shard_problem; /* NULL for hwfit_perf_estimate */
+    int ran;
+    hwfit_topology topo;
+} estimate_call;
+
+static hwfit_status estimate_fn(hwfit__shard_engine *e, void *arg) {
+    estimate_call *a = arg;
+    a->ran = 1;
+    perf_ctx c;
+    hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
+    if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
+    a->topo = c.topo;
+    return st;
+}
+
 hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
                                  hwfit_perf_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    perf_ctx c;
-    if ((st = ctx_init(&c, model, in, &e, NULL)) != HWFIT_OK) return st;
-    return estimate(&c, 1, out, NULL, NULL);
+    estimate_call a;
+    memset(&a, 0, sizeof a);
+    a.model = model;
+    a.in = in;
+    a.out = out;
+    return hwfit__shard_with_engine(model, estimate_fn, &a);
 }
 
 hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
@@ -683,24 +705,28 @@ hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *
     hwfit__model_prep prep;
     hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
-        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
-    perf_ctx c;
     hwfit_perf_out scratch;
     hwfit_problem shard_problem;
     hwfit_problem_clear(&shard_problem);
-    if ((st = ctx_init(&c, model, in, &e, problem)) == HWFIT_OK)
-        st = estimate(&c, 1, &scratch, problem, &shard_problem);
+    estimate_call a;
+    memset(&a, 0, sizeof a);
+    a.model = model;
+    a.in = in;
+    a.out = &scratch;
+    a.problem = problem;
+    a.shard_problem = &shard_problem;
+    st = hwfit__shard_with_engine(model, estimate_fn, &a);
+    if (!a.ran)
+        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
     if (st != HWFIT_OK && shard_problem.status != HWFIT_OK)
         return hwfit__why_at(problem, st, shard_field(shard_problem.field),
                              shard_problem.index, shard_problem.rule);
     if (st != HWFIT_OK && problem != NULL && problem->status == HWFIT_OK) {
-        /* The timing failed: the collectives refuse the cluster (c.topo is in->topology
+        /* The timing failed: the collectives refuse the cluster (a.topo is in->topology
          * with enough nodes for the cards), or a time overflows. */
         hwfit_collective_in ci;
         hwfit_collective_init(&ci);
-        ci.topology = c.topo;
+        ci.topology = a.topo;
         ci.ranks = in->shard.gpus > 1 ? in->shard.gpus : 2;
         hwfit_problem p;
         if (hwfit_collective_validate(&ci, &p) == st && strncmp(p.field, "topology.", 9) == 0)
@@ -733,19 +759,28 @@ static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count
     if (n < capacity) *count = n + 1;
 }
 
-hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
-                             const hwfit_shard_space *space, hwfit_perf_result *results,
-                             size_t capacity, hwfit_shard_search_out *summary) {
-    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
-        (results == NULL && capacity > 0))
-        return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
+/* The search with the model's engine (hwfit__shard_with_engine). */
+typedef struct plan_call {
+    const hwfit_model *model;
+    const hwfit_perf_in *in;
+    const hwfit_shard_space *space;
+    hwfit_perf_result *results;
+    size_t capacity;
+    hwfit_shard_search_out *summary;
+} plan_call;
+
+static hwfit_status plan_fn(hwfit__shard_engine *e, void *arg) {
+    const plan_call *a = arg;
+    const hwfit_model *model = a->model;
+    const hwfit_perf_in *in = a->in;
+    const hwfit_shard_space *space = a->space;
+    hwfit_perf_result *results = a->results;
+    size_t capacity = a->capacity;
+    hwfit_status st;
     if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, &x, &e, NULL)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&c, model, &x, e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
     if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
@@ -777,6 +812,16 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
         keep_best(results, capacity, &sum.count, &res);
     }
     sum.visited = it.visited;
-    *summary = sum;
+    *a->summary = sum;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+                             const hwfit_shard_space *space, hwfit_perf_result *results,
+                             size_t capacity, hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    plan_call a = {model, in, space, results, capacity, summary};
+    return hwfit__shard_with_engine(model, plan_fn, &a);
 }

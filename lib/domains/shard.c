@@ -171,6 +171,30 @@ void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
     e->w_valid = e->kv_valid = e->a_valid = 0;
 }
 
+/* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
+
+hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
+                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
+                                      void *arg) {
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    return fn(&e, arg);
+}
+
+const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e) { return e->kinds; }
+
+uint32_t hwfit__shard_engine_moe_layers(const hwfit__shard_engine *e, uint32_t first,
+                                        uint32_t count) {
+    return (uint32_t)(e->moe_prefix[first + count] - e->moe_prefix[first]);
+}
+
+void hwfit__shard_engine_experts(const hwfit__shard_engine *e, uint64_t *weights,
+                                 uint64_t *trainable) {
+    *weights = e->layer[1].e_weights;
+    *trainable = e->layer[1].e_trainable;
+}
+
 /* The model one rank holds under tensor parallelism tp and expert parallelism ep with
  * expert tensor parallelism etp: heads / tp; key/value heads / tp, or one replicated head
  * when tp exceeds them (vLLM: num_kv_heads = max(1, total_kv_heads // tp)); MLP and
