@@ -30,6 +30,7 @@
 #include "hwfit/host.h"
 #include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/topology.h"
 #include "hwfit/collective.h"
 #include "hwfit/svg.h"
 #include "hwfit/shard.h"

@@ -15,6 +15,7 @@
 #include "hwfit/perf.h"
 #include "hwfit/shard.h"
 #include "hwfit/status.h"
+#include "hwfit/topology.h"
 
 #include "base/checked.h"
 #include "base/internal.h"

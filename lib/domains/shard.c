@@ -21,6 +21,7 @@
 #include "base/internal.h"
 #include "domains/memory_internal.h"
 #include "domains/model_internal.h"
+#include "domains/shard_iface.h"
 #include "domains/shard_internal.h"
 
 void hwfit_layout_init(hwfit_layout *layout) {

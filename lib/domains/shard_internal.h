@@ -14,7 +14,6 @@
 
 #include "hwfit/memory.h"
 #include "hwfit/model.h"
-#include "hwfit/shard.h"
 #include "hwfit/status.h"
 
 #include "domains/memory_internal.h"

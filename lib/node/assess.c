@@ -23,6 +23,7 @@
 #include "hwfit/shard.h"
 #include "hwfit/status.h"
 #include "hwfit/storage.h"
+#include "hwfit/topology.h"
 #include "hwfit/units.h"
 
 #include "base/checked.h"

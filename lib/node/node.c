@@ -16,6 +16,7 @@
 #include "hwfit/power.h"
 #include "hwfit/status.h"
 #include "hwfit/storage.h"
+#include "hwfit/topology.h"
 #include "hwfit/units.h"
 
 #include "base/checked.h"

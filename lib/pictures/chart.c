@@ -17,13 +17,13 @@
 #include "hwfit/status.h"
 #include "hwfit/storage.h"
 #include "hwfit/svg.h"
+#include "hwfit/topology.h"
 #include "hwfit/units.h"
 
 #include "base/checked.h"
 #include "base/internal.h"
 #include "pictures/chart_internal.h"
 #include "pictures/draw.h"
-
 
 /* ---- small text helpers -------------------------------------------------------------- */
 

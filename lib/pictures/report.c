@@ -24,10 +24,12 @@
 #include "hwfit/status.h"
 #include "hwfit/storage.h"
 #include "hwfit/svg.h"
+#include "hwfit/topology.h"
 #include "hwfit/units.h"
 #include "hwfit/version.h"
 
 #include "base/internal.h"
+#include "base/text.h"
 #include "pictures/draw.h"
 
 static const char xml_prolog[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";

@@ -16,6 +16,8 @@
 
 #include "base/checked.h"
 #include "base/internal.h"
+#include "base/text.h"
+#include "pictures/draw.h"
 #include "pictures/svg_internal.h"
 
 /* Clang may fuse a*b+c into one FMA on targets that have it, which changes the last bit

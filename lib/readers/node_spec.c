@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "hwfit/assess.h"
-#include "hwfit/collective.h"
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
 #include "hwfit/hf_config.h"
@@ -24,6 +23,7 @@
 #include "hwfit/power.h"
 #include "hwfit/status.h"
 #include "hwfit/storage.h"
+#include "hwfit/topology.h"
 #include "hwfit/units.h"
 
 #include "base/checked.h"
