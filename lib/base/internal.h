@@ -81,6 +81,13 @@ hwfit_status hwfit__error_set(hwfit_error *err, hwfit_status status, uint32_t li
                               uint32_t column, size_t offset, const char *fmt, ...)
     HWFIT__PRINTF(6, 7);
 
+/* The same with a va_list, for the readers' own failure helpers: the message is formatted
+ * through a copy first (so its arguments may point into err->message), and with a prefix
+ * (a file name or section; NULL for none) it reads "prefix: message". */
+hwfit_status hwfit__error_vset(hwfit_error *err, hwfit_status status, uint32_t line,
+                               uint32_t column, size_t offset, const char *prefix,
+                               const char *fmt, va_list ap) HWFIT__PRINTF(7, 0);
+
 /* Read a whole file into a NUL-terminated heap buffer (caller frees with free()).
  * Files over max_bytes are refused with HWFIT_ERANGE. Errors name the path. */
 hwfit_status hwfit__read_file(const char *path, size_t max_bytes, char **data, size_t *length,

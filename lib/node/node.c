@@ -81,13 +81,11 @@ hwfit_status hwfit_node_add_power(hwfit_node *node, hwfit_power_component_kind k
 static hwfit_status fail(hwfit_error *err, hwfit_status st, const char *fmt, ...)
     HWFIT__PRINTF(3, 4);
 static hwfit_status fail(hwfit_error *err, hwfit_status st, const char *fmt, ...) {
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    st = hwfit__error_vset(err, st, 0, 0, 0, NULL, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(err, st, 0, 0, 0, "%s", message);
+    return st;
 }
 
 static hwfit_status count_in(hwfit_error *err, const char *path, uint64_t v, uint64_t lo,

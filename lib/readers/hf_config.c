@@ -86,14 +86,12 @@ static hwfit_status fail_at(const reader *r, hwfit_status st, const hwfit__json_
                             const char *fmt, ...) HWFIT__PRINTF(4, 5);
 static hwfit_status fail_at(const reader *r, hwfit_status st, const hwfit__json_value *v,
                             const char *fmt, ...) {
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    st = hwfit__error_vset(r->ctx.err, st, v ? v->line : 0, v ? v->column : 0,
+                           v ? v->offset : 0, r->where, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(r->ctx.err, st, v ? v->line : 0, v ? v->column : 0,
-                            v ? v->offset : 0, "%s: %s", r->where, message);
+    return st;
 }
 
 /* An unsigned integer key: absent or null -> def; else a number in [lo, hi]. */

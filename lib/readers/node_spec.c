@@ -52,14 +52,12 @@ static void enter(reader *r, const hwfit__json_value *obj, const char *section) 
 static hwfit_status fail_at(const reader *r, const hwfit__json_value *v, const char *fmt, ...)
     HWFIT__PRINTF(3, 4);
 static hwfit_status fail_at(const reader *r, const hwfit__json_value *v, const char *fmt, ...) {
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    hwfit_status st = hwfit__error_vset(r->err, HWFIT_EPARSE, v ? v->line : 0,
+                                        v ? v->column : 0, v ? v->offset : 0, r->where, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(r->err, HWFIT_EPARSE, v ? v->line : 0, v ? v->column : 0,
-                            v ? v->offset : 0, "%s: %s", r->where, message);
+    return st;
 }
 
 /* ---- typed keys of the current section -------------------------------------------------- */
