@@ -204,7 +204,8 @@ static int match_seconds(const char *suffix, double *factor) {
 }
 
 static int match_watts(const char *suffix, double *factor) {
-    return match_prefixed(suffix, "W", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes), factor) ||
+    return match_prefixed(suffix, "W", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
+                          factor) ||
            (strlen(suffix) > 1 &&
             match_prefixed(suffix, "W", small_prefixes, HWFIT__COUNT_OF(small_prefixes), factor));
 }
@@ -215,7 +216,8 @@ static int match_flop(const char *suffix, int per_second, double *factor) {
                               factor) ||
                match_prefixed(suffix, "FLOP/s", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
                               factor);
-    return match_prefixed(suffix, "FLOP", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes), factor);
+    return match_prefixed(suffix, "FLOP", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
+                          factor);
 }
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }

@@ -246,7 +246,8 @@ hwfit_status hwfit__dtype_block_matrix_bytes(const hwfit__dtype_block *block, ui
         /* GGUF, MX, NVFP4 and GPTQ/AWQ groups run along each row (the input dimension); a
          * row that is not a whole number of blocks pads its last block. GPTQ packs 4-bit
          * zeros of neighbouring rows into one int32, so bytes round once per tensor. */
-        if (hwfit__mul_u64(rows, hwfit__ceil_div_u64(cols, el), &blocks) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__mul_u64(rows, hwfit__ceil_div_u64(cols, el), &blocks) != HWFIT_OK)
+            return HWFIT_ERANGE;
     }
     return blocks_to_bytes(blocks, block->bits, bytes);
 }

@@ -1149,8 +1149,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     hwfit_status st = net_setup(&in->topology, &nt, why);
     if (st != HWFIT_OK) return st;
     uint64_t g = in->topology.gpus_per_node, gpus, tpdp;
-    if (hwfit__mul_u64(in->tp, in->dp, &tpdp) != HWFIT_OK || hwfit__mul_u64(tpdp, in->pp, &gpus) != HWFIT_OK ||
-        gpus > g * in->topology.nodes)
+    if (hwfit__mul_u64(in->tp, in->dp, &tpdp) != HWFIT_OK ||
+        hwfit__mul_u64(tpdp, in->pp, &gpus) != HWFIT_OK || gpus > g * in->topology.nodes)
         return hwfit__why(why, HWFIT_ELAYOUT, "tp",
                           "x dp x pp is more GPUs than the topology has");
     if (in->dp % in->ep != 0) return hwfit__why(why, HWFIT_ELAYOUT, "ep", "must divide dp");
@@ -1169,7 +1169,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     /* Tensor parallel: tp_collectives_per_layer all-reduces per layer per micro-batch
      * (Megatron-LM); with sequence parallelism each becomes reduce-scatter + all-gather. */
     if (in->tp > 1 && in->tp_bytes > 0.0) {
-        if (hwfit__mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) != HWFIT_OK ||
+        if (hwfit__mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) !=
+                HWFIT_OK ||
             hwfit__mul_u64(per_mb, m, &n) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         if (in->sequence_parallel) {
@@ -1232,7 +1233,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep, why)) !=
             HWFIT_OK)
             return st;
-        if (hwfit__mul_u64(in->moe_layers_per_stage, 4, &per_mb) != HWFIT_OK || hwfit__mul_u64(per_mb, m, &o.ep_count) != HWFIT_OK)
+        if (hwfit__mul_u64(in->moe_layers_per_stage, 4, &per_mb) != HWFIT_OK ||
+            hwfit__mul_u64(per_mb, m, &o.ep_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "moe_layers_per_stage", COUNT_OVERFLOW);
         o.ep_s = (double)o.ep_count * o.ep.time_s;
     }

@@ -118,8 +118,10 @@ static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r, hwfit
         return hwfit__why(why, HWFIT_ERANGE, "nvme", LANES_OVERFLOW);
     if (hwfit__mul_u64(in->nics, in->nic_lanes, &nic) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "nics", LANES_OVERFLOW);
-    if (hwfit__add_u64(nvme, nic, &direct) != HWFIT_OK || hwfit__add_u64(direct, in->other_lanes, &direct) != HWFIT_OK ||
-        hwfit__add_u64(direct, gpu_bif, &bif) != HWFIT_OK || hwfit__add_u64(direct, gpu, &direct) != HWFIT_OK)
+    if (hwfit__add_u64(nvme, nic, &direct) != HWFIT_OK ||
+        hwfit__add_u64(direct, in->other_lanes, &direct) != HWFIT_OK ||
+        hwfit__add_u64(direct, gpu_bif, &bif) != HWFIT_OK ||
+        hwfit__add_u64(direct, gpu, &direct) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "other_lanes",
                           "and the devices' lanes add up to more than 64 bits hold");
     r->lanes_evaluated = 1;

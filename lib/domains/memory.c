@@ -251,8 +251,9 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
                        &overflow);
     }
     uint64_t r = in->sequence_parallel ? hwfit__ceil_div_u64(rep, c->t) : rep;
-    uint64_t total = add_c(r, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
-                           &overflow);
+    uint64_t total = add_c(
+        r, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
+        &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -274,8 +275,9 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
     if (!in->flash_attention)
         scores = mul_c(mul_c(tokens, in->context, &overflow), (uint64_t)m->heads * c->a_bytes,
                        &overflow);
-    uint64_t total = add_c(rep, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
-                           &overflow);
+    uint64_t total = add_c(
+        rep, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
+        &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -549,11 +551,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
          * hidden and vocab are below 2^40: the small factors fit. */
         if (in->embedding)
-            other = hwfit__ceil_div_u64(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
+            other = hwfit__ceil_div_u64(
+                mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
         if (in->head)
-            other = add_c(other,
-                          hwfit__ceil_div_u64(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
-                          &overflow);
+            other = add_c(
+                other,
+                hwfit__ceil_div_u64(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
+                &overflow);
     } else {
         uint64_t all = mul_c(in->batch, in->context, &overflow);
         uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;

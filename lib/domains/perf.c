@@ -380,7 +380,8 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     x.memory.context = decode_ctx;
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &x, &x.layout, &r, &why, NULL);
+    hwfit_status st =
+        hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &x, &x.layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_model_flops_out fd, f1, f2;
@@ -651,8 +652,8 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     }
     hwfit__shard_resolved r;
     hwfit_shard_reason reason;
-    hwfit_status st =
-        hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout, &r, &reason, shard_why);
+    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout,
+                                           &r, &reason, shard_why);
     if (st != HWFIT_OK) return st;
     if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
     if (reason != HWFIT_SHARD_VALID)

@@ -280,7 +280,8 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         hwfit_shard_space space;
         hwfit_shard_space_init(&space);
         space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;
-        HWFIT__TRY(hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
+        HWFIT__TRY(
+            hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
         if (we->search.count > 0) {
             hwfit_shard_in best = we->shard_in;
             best.layout = we->best.layout;
@@ -300,7 +301,8 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
              * ranks by step time (hwfit_perf_plan_rank). */
             if (!serve) space.global_batch = (uint64_t)we->job_gpus * wl[i].memory.micro_batch;
             hwfit_perf_result best;
-            HWFIT__TRY(hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
+            HWFIT__TRY(
+                hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
             if (we->perf_search.count > 0) {
                 we->perf_in.shard.layout = best.shard.layout;
                 HWFIT__TRY(hwfit_perf_estimate(wl[i].model, &we->perf_in, &we->perf));

@@ -115,7 +115,8 @@ static hwfit_status check_gpu(const hwfit_node *n, const hwfit_gpu **gpu, hwfit_
                     n->gpu.model);
     HWFIT__TRY(count_in(err, "gpu.count", n->gpu.count, 1, HWFIT_NODE_MAX_GPUS));
     if (n->gpu.power_limit_w != 0.0)
-        HWFIT__TRY(quantity_in(err, "gpu.power_limit", n->gpu.power_limit_w, 0.0, 1.5 * (*gpu)->tdp_w, 1));
+        HWFIT__TRY(
+            quantity_in(err, "gpu.power_limit", n->gpu.power_limit_w, 0.0, 1.5 * (*gpu)->tdp_w, 1));
     HWFIT__TRY(quantity_in(err, "gpu.price", n->gpu.price, 0.0, 1e12, 0));
     return HWFIT_OK;
 }
@@ -240,9 +241,11 @@ static hwfit_status check_power(const hwfit_node *n, hwfit_error *err) {
     HWFIT__TRY(quantity_in(err, "power.input_voltage", p->input_voltage_v, 90.0, 300.0, 0));
     HWFIT__TRY(quantity_in(err, "power.headroom_ratio", p->headroom_ratio, 1.0, 10.0, 0));
     HWFIT__TRY(quantity_in(err, "power.peak_ratio", p->peak_ratio, 1.0, 10.0, 0));
-    HWFIT__TRY(quantity_in(err, "power.gpu_transient_factor", n->power.gpu_transient_factor, 1.0, 10.0, 0));
+    HWFIT__TRY(quantity_in(err, "power.gpu_transient_factor", n->power.gpu_transient_factor, 1.0,
+                           10.0, 0));
     if (p->psu_low_line_rating_w != 0.0)
-        HWFIT__TRY(quantity_in(err, "power.psu_low_line_rating", p->psu_low_line_rating_w, 0.0, 1e6, 1));
+        HWFIT__TRY(
+            quantity_in(err, "power.psu_low_line_rating", p->psu_low_line_rating_w, 0.0, 1e6, 1));
     if ((unsigned)p->psu_class > (unsigned)HWFIT_POWER_CLASS_TITANIUM)
         return fail(err, HWFIT_EINVAL, "power.class: unknown class %d", (int)p->psu_class);
     if ((unsigned)p->table > (unsigned)HWFIT_POWER_TABLE_230V_EU_INTERNAL)
@@ -398,25 +401,25 @@ static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_er
     hwfit_power_budget_init(&r.budget_in);
     r.budget_in.gpu_transient_factor = n->power.gpu_transient_factor;
     HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_GPU, n->gpu.count,
-                               r.gpu_power_w));
+                                      r.gpu_power_w));
     HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_CPU, n->host.sockets,
-                               n->cpu.tdp_w));
+                                      n->cpu.tdp_w));
     HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_DIMM, n->host.dimms,
-                               n->memory.dimm_w));
+                                      n->memory.dimm_w));
     if (n->storage.raid.drives > 0)
         HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_DRIVE,
-                                   n->storage.raid.drives, n->storage.drive_w));
+                                          n->storage.raid.drives, n->storage.drive_w));
     if (adapters > 0)
         HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_NIC, adapters,
-                                   n->network.adapter_w));
+                                          n->network.adapter_w));
     if (n->host.switches > 0)
-        HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_SWITCH, n->host.switches,
-                                   n->power.switch_w));
+        HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_SWITCH,
+                                          n->host.switches, n->power.switch_w));
     for (uint64_t i = 0; i < n->power.extra_count; i++)
         HWFIT__TRY(domain(err,
-                   hwfit_power_budget_add(&r.budget_in, n->power.extra[i].kind,
-                                          n->power.extra[i].count, n->power.extra[i].watts),
-                   "power.components"));
+                          hwfit_power_budget_add(&r.budget_in, n->power.extra[i].kind,
+                                                 n->power.extra[i].count, n->power.extra[i].watts),
+                          "power.components"));
     HWFIT__TRY(domain(err, hwfit_power_budget_evaluate(&r.budget_in, &r.budget), "power"));
 
     r.psu_in = n->power.psu;

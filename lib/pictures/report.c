@@ -480,7 +480,8 @@ static void finding_item(hwfit__text *w, const report *r, const hwfit_finding *f
     put_str(w, "</li>\n");
 }
 
-static hwfit_status figure_block(hwfit__text *w, chart_fn fn, const void *ctx, const char *caption) {
+static hwfit_status figure_block(hwfit__text *w, chart_fn fn, const void *ctx,
+                                 const char *caption) {
     put_str(w, "<figure>\n");
     hwfit_status st = put_chart(w, fn, ctx);
     if (st != HWFIT_OK) return st;

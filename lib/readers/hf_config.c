@@ -310,13 +310,15 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
                 /* Gemma3TextConfig: q_norm and k_norm; sliding_window_pattern (6), written
                  * _sliding_window_pattern by newer transformers. */
                 m->qk_norm = 1;
-                HWFIT__TRY(get_u64(r, "sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6, &period));
+                HWFIT__TRY(
+                    get_u64(r, "sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6, &period));
                 if (hwfit__json_get(r->obj, "sliding_window_pattern") == NULL)
                     HWFIT__TRY(get_u64(r, "_sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6,
-                                &period));
+                                       &period));
             }
             if (window)
-                HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_PERIOD, (uint32_t)period));
+                HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_PERIOD,
+                                                          (uint32_t)period));
         }
         break;
     case F_DEEPSEEK_V2:
@@ -344,7 +346,8 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         m->experts = (uint32_t)v;
         HWFIT__TRY(get_nullable_u64(r, "n_shared_experts", 0, DIM, v3 ? 1 : 2, 0, &v));
         m->shared_experts = (uint32_t)v;
-        HWFIT__TRY(get_u64(r, "moe_intermediate_size", 1, SZ, v3 ? 2048 : 1407, &m->expert_intermediate));
+        HWFIT__TRY(
+            get_u64(r, "moe_intermediate_size", 1, SZ, v3 ? 2048 : 1407, &m->expert_intermediate));
         m->shared_expert_intermediate = m->expert_intermediate;
         if (m->experts > 0) {
             const hwfit__json_value *k = hwfit__json_get(r->obj, "num_experts_per_tok");
@@ -356,7 +359,8 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
             HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 8, &v));
             m->experts_per_token = (uint32_t)v;
             uint64_t first, freq;
-            HWFIT__TRY(get_u64(r, "first_k_dense_replace", 0, HWFIT_MODEL_MAX_LAYERS, v3 ? 3 : 0, &first));
+            HWFIT__TRY(
+                get_u64(r, "first_k_dense_replace", 0, HWFIT_MODEL_MAX_LAYERS, v3 ? 3 : 0, &first));
             /* moe_layer_freq: DeepSeek's own modeling_deepseek.py (transformers assumes 1). */
             HWFIT__TRY(get_u64(r, "moe_layer_freq", 1, HWFIT_MODEL_MAX_LAYERS, 1, &freq));
             HWFIT__TRY(hwfit_model_set_moe_layers(m, (uint32_t)first, (uint32_t)freq, 0));

@@ -124,7 +124,8 @@ static hwfit_status read_gpu(reader *r, hwfit_node *n) {
         return fail_at(r, v, "key 'model': \"%.60s\" is not in the GPU catalog (`hwfit gpus` "
                              "lists the names)", n->gpu.model);
     HWFIT__TRY(u64(r, "count", 1, 1, HWFIT_NODE_MAX_GPUS, &n->gpu.count));
-    HWFIT__TRY(qty(r, "power_limit", 0, HWFIT_UNIT_WATTS, 0.0, 1.5 * g->tdp_w, &n->gpu.power_limit_w));
+    HWFIT__TRY(
+        qty(r, "power_limit", 0, HWFIT_UNIT_WATTS, 0.0, 1.5 * g->tdp_w, &n->gpu.power_limit_w));
     HWFIT__TRY(num(r, "price", 0, 0.0, 1e12, &n->gpu.price));
     return HWFIT_OK;
 }
@@ -259,17 +260,21 @@ static hwfit_status read_storage(reader *r, hwfit_node *n) {
         d->layout = layout;
     }
     HWFIT__TRY(u64(r, "spares", 0, 0, 4095, &d->spares));
-    HWFIT__TRY(qty(r, "read_rate", 0, HWFIT_UNIT_BYTES_PER_S, 0.0, 1e13, &d->drive_read_bytes_per_s));
-    HWFIT__TRY(qty(r, "write_rate", 0, HWFIT_UNIT_BYTES_PER_S, 0.0, 1e13, &d->drive_write_bytes_per_s));
+    HWFIT__TRY(
+        qty(r, "read_rate", 0, HWFIT_UNIT_BYTES_PER_S, 0.0, 1e13, &d->drive_read_bytes_per_s));
+    HWFIT__TRY(
+        qty(r, "write_rate", 0, HWFIT_UNIT_BYTES_PER_S, 0.0, 1e13, &d->drive_write_bytes_per_s));
     HWFIT__TRY(num(r, "read_iops", 0, 0.0, 1e9, &d->drive_read_iops));
     HWFIT__TRY(num(r, "write_iops", 0, 0.0, 1e9, &d->drive_write_iops));
     HWFIT__TRY(num(r, "read_fraction", 0, 0.0, 1.0, &d->read_fraction));
-    HWFIT__TRY(qty(r, "rebuild_rate", 0, HWFIT_UNIT_BYTES_PER_S, 1.0, 1e13, &d->rebuild_bytes_per_s));
+    HWFIT__TRY(
+        qty(r, "rebuild_rate", 0, HWFIT_UNIT_BYTES_PER_S, 1.0, 1e13, &d->rebuild_bytes_per_s));
     HWFIT__TRY(qty(r, "replace_delay", 0, HWFIT_UNIT_SECONDS, 0.0, 1e9, &d->replace_delay_s));
     HWFIT__TRY(num(r, "bit_error_rate", 0, 0.0, 1.0, &d->bit_error_rate));
     HWFIT__TRY(qty(r, "mttf", 0, HWFIT_UNIT_SECONDS, 1.0, 1e15, &d->drive_mttf_s));
     HWFIT__TRY(qty(r, "mission", 0, HWFIT_UNIT_SECONDS, 0.0, 1e12, &d->mission_s));
-    HWFIT__TRY(qty(r, "recordsize", 0, HWFIT_UNIT_BYTES, 512.0, 16.0 * HWFIT_MEBI, &d->record_bytes));
+    HWFIT__TRY(
+        qty(r, "recordsize", 0, HWFIT_UNIT_BYTES, 512.0, 16.0 * HWFIT_MEBI, &d->record_bytes));
     HWFIT__TRY(qty(r, "sector", 0, HWFIT_UNIT_BYTES, 512.0, 64.0 * HWFIT_KIBI, &d->sector_bytes));
     HWFIT__TRY(num(r, "fill", 0, 0.0, 1.0, &d->fill_fraction));
     HWFIT__TRY(u64(r, "lanes_per_drive", 0, 1, 16, &n->host.nvme_lanes));
@@ -288,7 +293,8 @@ static hwfit_status read_nas(reader *r, hwfit_node *n) {
     HWFIT__TRY(text(r, "transport", 0, &name, &v));
     if (v != NULL && hwfit_storage_transport_parse(name, &t->transport) != HWFIT_OK)
         return bad_name(r, v, "transport", name, "nvmeof-roce, nvmeof-tcp, local");
-    HWFIT__TRY(qty(r, "backend_rate", 0, HWFIT_UNIT_BYTES_PER_S, 1.0, 1e15, &t->backend_bytes_per_s));
+    HWFIT__TRY(
+        qty(r, "backend_rate", 0, HWFIT_UNIT_BYTES_PER_S, 1.0, 1e15, &t->backend_bytes_per_s));
     HWFIT__TRY(num(r, "roce_efficiency", 0, 1e-6, 1.0, &t->roce_efficiency));
     HWFIT__TRY(num(r, "tcp_efficiency", 0, 1e-6, 1.0, &t->tcp_efficiency));
     return HWFIT_OK;
@@ -367,7 +373,8 @@ static hwfit_status read_power(reader *r, hwfit_node *n) {
     HWFIT__TRY(keys(r, known));
     HWFIT__TRY(u64(r, "psus", 1, 1, 64, &p->psus));
     HWFIT__TRY(qty(r, "psu_rating", 1, HWFIT_UNIT_WATTS, 1.0, 1e6, &p->psu_rating_w));
-    HWFIT__TRY(qty(r, "psu_low_line_rating", 0, HWFIT_UNIT_WATTS, 1.0, 1e6, &p->psu_low_line_rating_w));
+    HWFIT__TRY(
+        qty(r, "psu_low_line_rating", 0, HWFIT_UNIT_WATTS, 1.0, 1e6, &p->psu_low_line_rating_w));
     const hwfit__json_value *v = hwfit__json_get(r->obj, "redundancy");
     if (v != NULL && v->type == HWFIT__JSON_NUMBER) {
         HWFIT__TRY(u64(r, "redundancy", 0, 0, p->psus - 1, &p->redundant));
@@ -440,7 +447,8 @@ static hwfit_status read_chassis(reader *r, hwfit_node *n) {
     }
     HWFIT__TRY(num(r, "delta_t", 0, 0.1, 100.0, &t->delta_t_c));
     HWFIT__TRY(u64(r, "per_rack", 0, 1, 1000, &t->chassis_per_rack));
-    HWFIT__TRY(qty(r, "air_marginal_above", 0, HWFIT_UNIT_WATTS, 1.0, 1e9, &t->air_marginal_above_w));
+    HWFIT__TRY(
+        qty(r, "air_marginal_above", 0, HWFIT_UNIT_WATTS, 1.0, 1e9, &t->air_marginal_above_w));
     HWFIT__TRY(qty(r, "liquid_above", 0, HWFIT_UNIT_WATTS, 1.0, 1e9, &t->liquid_above_w));
     if (t->liquid_above_w < t->air_marginal_above_w)
         return fail_at(r, r->obj, "'liquid_above' (%g W) must not be below "
