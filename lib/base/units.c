@@ -152,7 +152,6 @@ static int match_prefixed(const char *suffix, const char *base, const prefix *ta
     return 0;
 }
 
-
 /* Bytes or bits with decimal or binary prefixes: "GB", "GiB", "Gb", "B", "b". */
 static int match_bytes(const char *suffix, double *factor) {
     if (match_prefixed(suffix, "B", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes), factor) ||

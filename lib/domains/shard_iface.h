@@ -14,7 +14,6 @@
 #include "hwfit/shard.h"
 #include "hwfit/status.h"
 
-
 /* The engine of one model: its validation and the caches of the per-card memory calls. */
 typedef struct hwfit__shard_engine hwfit__shard_engine;
 

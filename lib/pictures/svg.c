@@ -27,7 +27,6 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-
 /* ---- palette ----------------------------------------------------------------------------
  * M. Okabe and K. Ito, "Color Universal Design (CUD): how to make figures and
  * presentations that are friendly to colorblind people", 2002 (rev. 2008),
