@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+
+#include "base/internal.h"
 
 /* The documented enum and the table must agree value for value. */
 #define HWFIT__CHECK_VALUE(name, value, message) \
@@ -87,6 +89,17 @@ hwfit_status hwfit__error_set(hwfit_error *err, hwfit_status status, uint32_t li
     va_end(ap);
     if (n < 0) err->message[0] = '\0';
     return status;
+}
+
+hwfit_status hwfit__error_vset(hwfit_error *err, hwfit_status status, uint32_t line,
+                               uint32_t column, size_t offset, const char *prefix,
+                               const char *fmt, va_list ap) {
+    char message[HWFIT_ERROR_MESSAGE_SIZE];
+    int n = vsnprintf(message, sizeof message, fmt, ap);
+    if (n < 0) message[0] = '\0';
+    if (prefix != NULL)
+        return hwfit__error_set(err, status, line, column, offset, "%s: %s", prefix, message);
+    return hwfit__error_set(err, status, line, column, offset, "%s", message);
 }
 
 hwfit_status hwfit__read_file(const char *path, size_t max_bytes, char **data, size_t *length,

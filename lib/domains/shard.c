@@ -11,7 +11,18 @@
  */
 #include <string.h>
 
-#include "shard_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "domains/memory_internal.h"
+#include "domains/model_internal.h"
+#include "domains/shard_iface.h"
+#include "domains/shard_internal.h"
 
 void hwfit_layout_init(hwfit_layout *layout) {
     if (layout == NULL) return;
@@ -115,8 +126,6 @@ hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *offload) {
 
 /* ---- the engine ------------------------------------------------------------------------ */
 
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
-
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
     if (e == NULL || model == NULL) return HWFIT_EINVAL;
     hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
@@ -163,6 +172,30 @@ void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
     e->w_valid = e->kv_valid = e->a_valid = 0;
 }
 
+/* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
+
+hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
+                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
+                                      void *arg) {
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    return fn(&e, arg);
+}
+
+const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e) { return e->kinds; }
+
+uint32_t hwfit__shard_engine_moe_layers(const hwfit__shard_engine *e, uint32_t first,
+                                        uint32_t count) {
+    return (uint32_t)(e->moe_prefix[first + count] - e->moe_prefix[first]);
+}
+
+void hwfit__shard_engine_experts(const hwfit__shard_engine *e, uint64_t *weights,
+                                 uint64_t *trainable) {
+    *weights = e->layer[1].e_weights;
+    *trainable = e->layer[1].e_trainable;
+}
+
 /* The model one rank holds under tensor parallelism tp and expert parallelism ep with
  * expert tensor parallelism etp: heads / tp; key/value heads / tp, or one replicated head
  * when tp exceeds them (vLLM: num_kv_heads = max(1, total_kv_heads // tp)); MLP and
@@ -180,7 +213,7 @@ static void rank_model(const hwfit__shard_engine *e, uint32_t tp, uint32_t ep, u
         s->head_dim = (uint32_t)e->dims.qk_head_dim;
         s->v_head_dim = (uint32_t)e->dims.v_head_dim;
     }
-    s->vocab = ceil_div(m->vocab, tp);
+    s->vocab = hwfit__ceil_div_u64(m->vocab, tp);
     s->intermediate = m->intermediate / tp;
     if (m->shared_experts > 0) {
         s->shared_expert_intermediate =
@@ -526,7 +559,7 @@ hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
     } else {
         x.m = 1;
         x.global = 0;
-        x.batch_local = ceil_div(mem->batch, l->dp);
+        x.batch_local = hwfit__ceil_div_u64(mem->batch, l->dp);
     }
 done:
     if (why == HWFIT_SHARD_VALID && r != NULL) *r = x;
@@ -559,8 +592,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  * over the z data-parallel ranks, the experts over the ez expert-data-parallel ranks (one
  * division when the groups are alike in size). */
 static uint64_t partition(uint64_t x, uint64_t e, const hwfit__shard_resolved *r) {
-    if (r->z == r->ez) return ceil_div(x, r->z);
-    return ceil_div(x - e, r->z) + ceil_div(e, r->ez);
+    if (r->z == r->ez) return hwfit__ceil_div_u64(x, r->z);
+    return hwfit__ceil_div_u64(x - e, r->z) + hwfit__ceil_div_u64(e, r->ez);
 }
 
 /* What ZeRO-3 gathers of a unit of x bytes of which e are the routed experts': the parts
@@ -764,7 +797,7 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         if (hwfit__mul_u64(f->stored, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
     } else {
         /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
-        uint64_t per_chunk = ceil_div(f->stored, r->v);
+        uint64_t per_chunk = hwfit__ceil_div_u64(f->stored, r->v);
         if (hwfit__mul_u64(per_chunk, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
     }
     if (hwfit__mac_u64(&act, f->other, f_other) != HWFIT_OK || add(&act, f->peak) != HWFIT_OK)

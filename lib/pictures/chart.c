@@ -8,11 +8,22 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "chart_internal.h"
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit/chart.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/model.h"
+#include "hwfit/power.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/svg.h"
+#include "hwfit/topology.h"
+#include "hwfit/units.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "base/checked.h"
+#include "base/internal.h"
+#include "pictures/chart_internal.h"
+#include "pictures/draw.h"
 
 /* ---- small text helpers -------------------------------------------------------------- */
 
@@ -256,12 +267,12 @@ void hwfit_chart_collective_init(hwfit_chart_collective_in *in) {
 static const char *const metric_names[] = {"busbw", "algbw", "time"};
 
 const char *hwfit_chart_metric_name(hwfit_chart_metric metric) {
-    return (unsigned)metric < COUNT_OF(metric_names) ? metric_names[metric] : "unknown";
+    return (unsigned)metric < HWFIT__COUNT_OF(metric_names) ? metric_names[metric] : "unknown";
 }
 
 hwfit_status hwfit_chart_metric_from_name(const char *name, hwfit_chart_metric *metric) {
     if (name == NULL || metric == NULL) return HWFIT_EINVAL;
-    for (size_t i = 0; i < COUNT_OF(metric_names); i++)
+    for (size_t i = 0; i < HWFIT__COUNT_OF(metric_names); i++)
         if (strcmp(name, metric_names[i]) == 0) {
             *metric = (hwfit_chart_metric)i;
             return HWFIT_OK;
@@ -316,7 +327,7 @@ static void series_label(char *dst, size_t size, const char *name, const hwfit_c
 hwfit_status hwfit__chart_collective_data(const hwfit_chart_collective_in *in,
                                           hwfit__chart_collective *out) {
     if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if ((unsigned)in->metric >= COUNT_OF(metric_names)) return HWFIT_EINVAL;
+    if ((unsigned)in->metric >= HWFIT__COUNT_OF(metric_names)) return HWFIT_EINVAL;
     if (in->series_count == 0 || in->series_count > HWFIT_CHART_MAX_SERIES) return HWFIT_EDOM;
     if (in->series == NULL) return HWFIT_EINVAL;
     if (in->names != NULL)

@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/internal.h"
+#include "readers/json.h"
 
 /* ---- the document: an arena of chunks ------------------------------------------------ */
 
@@ -145,13 +149,11 @@ static hwfit_status fail(parser *p, hwfit_status status, size_t offset, const ch
 static hwfit_status fail(parser *p, hwfit_status status, size_t offset, const char *fmt, ...) {
     uint32_t line, column;
     position(p, offset, &line, &column);
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    status = hwfit__error_vset(p->err, status, line, column, offset, NULL, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(p->err, status, line, column, offset, "%s", message);
+    return status;
 }
 
 static hwfit_status out_of_memory(parser *p) {

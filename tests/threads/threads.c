@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 #define THREADS 4
 #define ROUNDS 200
