@@ -12,7 +12,6 @@ typedef struct command {
 } command;
 
 static const command legacy[] = {
-    {"assess", cmd_assess, "strengths and weaknesses of a server (node file) for target workloads"},
     {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
     {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
     {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
