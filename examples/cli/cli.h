@@ -167,8 +167,5 @@ void cli_print_markdown(FILE *f);
 /* The JSON description of one subcommand (name) or of all (NULL). */
 int cli_print_describe(const char *name);
 
-/* ---- subcommands (one file each) ------------------------------------------------------ */
-
-int cmd_assess(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

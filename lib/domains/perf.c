@@ -4,6 +4,7 @@
  * per-card footprint, communication from collective.c; this file only splits them over the
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwfit/collective.h"
