@@ -16,12 +16,78 @@ configuration's status name.
 """
 import array as _array
 import ctypes as _ct
+import os as _os
 
 from . import _lib
 from ._lib import HwfitError
-from ._model import MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, _choice, _count, _einval, dtype
 
-__all__ = ["memory_batch", "fit_batch"]
+__all__ = ["memory_batch", "fit_batch", "load_config"]
+
+#: Choices of --mode, --optimizer and --recompute (memory.h enums), in CLI order.
+MEMORY_MODES = {"inference": 0, "full": 1, "lora": 2, "qlora": 3}
+OPTIMIZERS = {"adamw": 0, "adamw-8bit": 1, "sgd": 2}
+RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
+
+
+def _einval(message):
+    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
+
+
+def _choice(table, value, option):
+    try:
+        return table[value]
+    except (KeyError, TypeError):
+        raise _einval(f"{option}: unknown value {value!r} (expected one of: "
+                      f"{', '.join(table)})") from None
+
+
+def _count(value, option, tokens=False):
+    """A whole number below 2^64 (an int or digits); with tokens=True also "128K"."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < 2**64:
+            return value
+    elif isinstance(value, str):
+        text, mult = value, 1
+        if tokens and text[-1:] in ("K", "k"):
+            text, mult = text[:-1], 1024
+        elif tokens and text[-1:] in ("M", "m"):
+            text, mult = text[:-1], 1048576
+        if text.isdigit() and text.isascii() and int(text) * mult < 2**64:
+            return int(text) * mult
+    raise _einval(f"{option}: expected a whole number, got {value!r}")
+
+
+def dtype(name):
+    """A hwfit_dtype from a format name ("bf16", "int4-g64", "q4_k")."""
+    out = _lib.hwfit_dtype()
+    if not isinstance(name, str):
+        raise _einval(f"expected a format name, got {name!r}")
+    _lib.check(_lib.hwfit_dtype_parse(name.encode(), _ct.byref(out)),
+               f"unknown number format {name!r} (see hwfit.dtypes())")
+    return out
+
+
+def load_config(path=None, text=None, name=None):
+    """A model (the hwfit_model ctypes struct) from a Hugging Face config.json path, or from
+    its text (str or bytes), for the batch functions. A model read from a path can also be
+    given as `config` to the commands (fit, memory, ...), which read the file again."""
+    m = _lib.hwfit_model()
+    err = _lib.hwfit_error()
+    if text is not None:
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        label = (name or "config.json").encode()
+        st = _lib.hwfit_hf_config_parse(data, len(data), label, _ct.byref(m), _ct.byref(err))
+    else:
+        if not isinstance(path, (str, bytes, _os.PathLike)):
+            raise _einval(f"config: expected a path, got {path!r}")
+        st = _lib.hwfit_hf_config_load(_os.fsencode(path), _ct.byref(m), _ct.byref(err))
+        m._hwfit_path = _os.fsdecode(path)
+    _lib.check(st, "config", err)
+    return m
+
+
+def _as_model(config):
+    return config if isinstance(config, _lib.hwfit_model) else load_config(config)
 
 _FORMATS = {_ct.c_uint64: "Q", _ct.c_uint32: "I", _ct.c_uint: "I", _ct.c_int: "i",
             _ct.c_double: "d"}
@@ -150,8 +216,7 @@ def _finish(statuses, errors, keys):
         out[key] = col
     if errors == "skip":
         names = {}
-        out["status"] = [names.setdefault(s, _lib.hwfit_status_name(s).decode())
-                         for s in statuses]
+        out["status"] = [names.setdefault(s, _lib.status_name(s)) for s in statuses]
     return out
 
 
@@ -180,7 +245,7 @@ def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, p
             m.recompute = _choice(RECOMPUTE, recompute, "recompute")
     if weights is not None:
         # QLoRA reads its base from qlora_base, the other modes from weights (as memory()).
-        q = _lib.HWFIT_MEMORY_QLORA
+        q = MEMORY_MODES["qlora"]
         if modes is None and not _is_seq(weights):
             if m.mode == q:
                 m.qlora_base = dtype(weights)
@@ -354,7 +419,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     def card(name):
         if not isinstance(name, str):
             raise _einval(f"gpu: expected a name, got {name!r}")
-        p = _lib.hwfit_gpu_p()
+        p = _ct.POINTER(_lib.hwfit_gpu)()
         _lib.check(_lib.hwfit_gpu_find(name.encode(), _ct.byref(p)),
                    f"unknown card {name!r} (see hwfit.gpus())")
         return float(p.contents.memory_bytes)
@@ -421,7 +486,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     modes = mode if _is_seq(mode) else None
     c = _counts(batch, "batch", n)
     if modes is None:
-        training = _choice(MEMORY_MODES, mode, "mode") != _lib.HWFIT_MEMORY_INFERENCE
+        training = _choice(MEMORY_MODES, mode, "mode") != MEMORY_MODES["inference"]
         if isinstance(c, int):
             if training:
                 t.layout.global_batch = c
