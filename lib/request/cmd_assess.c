@@ -1,5 +1,6 @@
 /* cmd_assess.c - `assess --node FILE [--workload W ...]`: a server's strengths and weaknesses
  * with the figures behind them, as JSON, text, Markdown or a self-contained HTML report. */
+#include <stddef.h>
 #include <string.h>
 
 #include "hwfit/assess.h"
@@ -7,6 +8,7 @@
 #include "hwfit/node.h"
 #include "hwfit/node_spec.h"
 #include "hwfit/report.h"
+#include "assess_internal.h"
 #include "request_internal.h"
 
 enum { O_NODE, O_WORKLOAD, O_MODELS_DIR, O_PIPELINE, O_ALLREDUCE, O_CHECKPOINTS, O_TPOT, O_COMM };
@@ -54,6 +56,7 @@ struct assess_state {
     hwfit_error err;
     hwfit_report_options report;
     hwfit_finding f[MAX_FINDINGS];
+    _Alignas(max_align_t) unsigned char assess_ws[HWFIT__ASSESS_WORKSPACE_BYTES];
 };
 
 static const char *mark(hwfit_finding_kind kind, int markdown) {
@@ -224,7 +227,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (st != HWFIT_OK) return hwfit__req_fail_status(r, node_path, st);
     size_t cap = hwfit_assess_max_findings(nw), count = 0;
     if (cap > MAX_FINDINGS) return hwfit__req_fail_status(r, "assessment", HWFIT_ERANGE);
-    st = hwfit_assess(&s->node, s->w, nw, &opt, s->f, cap, &count);
+    st = hwfit_assess_ws(&s->node, s->w, nw, &opt, s->f, cap, &count, s->assess_ws,
+                         sizeof s->assess_ws);
     if (st != HWFIT_OK) return hwfit__req_fail_status(r, "assessment", st);
 
     switch (hwfit__req_format(r)) {
