@@ -1909,6 +1909,21 @@ static void probe_assess(void) {
     hwfit_status st = hwfit_assess(&n, &wl, 1, NULL, f, 1, &count);
     CHECK(st == HWFIT_EBUFSIZE || st == HWFIT_OK, "(%s)", hwfit_status_name(st));
     CHECK(hwfit_assess(&n, &wl, 1, NULL, f, 256, &count) == HWFIT_OK && count > 0);
+    /* The workspace variant: NULL, too small or misaligned workspaces are refused; a good
+     * one gives the same findings. */
+    size_t wsz = hwfit_assess_workspace_size();
+    CHECK(wsz > 0);
+    unsigned char *ws = malloc(wsz + 1);
+    cr_assert_not_null(ws);
+    size_t count2 = 0x5a5a;
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, NULL, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws, wsz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws + 1, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(NULL, &wl, 1, NULL, f, 256, &count2, ws, wsz) == HWFIT_EINVAL);
+    CHECK(count2 == 0x5a5a);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws, wsz) == HWFIT_OK);
+    CHECK(count2 == count);
+    free(ws);
     for (size_t i = 0; i < count; i++) {
         for (size_t k = 0; k < f[i].figure_count; k++) {
             CHECK(hwfit__finite(f[i].figures[k].value), "(%s %s)", f[i].rule, f[i].figures[k].key);
@@ -2276,6 +2291,8 @@ typedef struct entry {
 static const entry table[] = {
     COVER(hwfit_assess, probe_assess),
     COVER(hwfit_assess_max_findings, probe_assess),
+    COVER(hwfit_assess_workspace_size, probe_assess),
+    COVER(hwfit_assess_ws, probe_assess),
     COVER(hwfit_assess_options_init, probe_node),
     COVER(hwfit_assess_topic_name, probe_new_namers),
     COVER(hwfit_assess_workload_init, probe_node),

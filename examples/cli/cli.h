@@ -169,7 +169,6 @@ int cli_print_describe(const char *name);
 
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
-int cmd_assess(int argc, char **argv);
 int cmd_dtypes(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 int cmd_host(int argc, char **argv);

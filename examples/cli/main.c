@@ -12,7 +12,6 @@ typedef struct command {
 } command;
 
 static const command legacy[] = {
-    {"assess", cmd_assess, "strengths and weaknesses of a server (node file) for target workloads"},
     {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
     {"dtypes", cmd_dtypes, "number formats and their bits per element, block scales included"},
     {"fit", cmd_fit, "does a model fit on N GPUs: per-card memory, fewest GPUs, longest context"},

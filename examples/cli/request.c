@@ -59,10 +59,19 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
             hwfit_request_free(r);
             return CLI_EXIT_OK;
         }
-        if (strcmp(a, "--json") == 0) { format = HWFIT_FORMAT_JSON; continue; }
-        if (strcmp(a, "--csv") == 0 && has_format(c, HWFIT_FORMAT_CSV)) { format = HWFIT_FORMAT_CSV; continue; }
-        if (strcmp(a, "--markdown") == 0 && has_format(c, HWFIT_FORMAT_MARKDOWN)) {
-            format = HWFIT_FORMAT_MARKDOWN;
+        hwfit_format face = HWFIT_FORMAT_TEXT;
+        if (strcmp(a, "--json") == 0) face = HWFIT_FORMAT_JSON;
+        else if (strcmp(a, "--csv") == 0 && has_format(c, HWFIT_FORMAT_CSV)) face = HWFIT_FORMAT_CSV;
+        else if (strcmp(a, "--markdown") == 0 && has_format(c, HWFIT_FORMAT_MARKDOWN))
+            face = HWFIT_FORMAT_MARKDOWN;
+        if (face != HWFIT_FORMAT_TEXT) {
+            /* One printed format: --json, --csv and --markdown exclude each other. */
+            if (format != HWFIT_FORMAT_TEXT && format != face) {
+                rc = cli_fail(name, "--%s and --%s exclude each other", hwfit_format_name(format),
+                              hwfit_format_name(face));
+                break;
+            }
+            format = face;
             continue;
         }
         int is_svg = strncmp(a, "--svg", 5) == 0 && (a[5] == '\0' || a[5] == '=') &&

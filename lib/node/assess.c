@@ -7,9 +7,13 @@
  * number comes from a domain module or is a count times a catalog value.
  */
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "assess_internal.h"
 #include "internal.h"
 
 #define TRY(expr)                                                                           \
@@ -1112,10 +1116,31 @@ static void checkpoint_workload(out *o, const hwfit_assess_workload *w, size_t i
         we->ckpt_fit.fits ? "fit" : "do not fit", q(s, we->ckpt_write.time_s, SECS));
 }
 
+_Static_assert(sizeof(facts) <= HWFIT__ASSESS_WORKSPACE_BYTES,
+               "HWFIT__ASSESS_WORKSPACE_BYTES (assess_internal.h) is too small");
+
+size_t hwfit_assess_workspace_size(void) { return sizeof(facts); }
+
 hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *workloads,
                           size_t workload_count, const hwfit_assess_options *options,
                           hwfit_finding *findings, size_t capacity, size_t *count) {
+    /* The figures of every workload (about 160 KB) are too large for a caller's stack. */
+    facts *f = malloc(sizeof *f);
+    if (f == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit_assess_ws(node, workloads, workload_count, options, findings,
+                                      capacity, count, f, sizeof *f);
+    free(f);
+    return st;
+}
+
+hwfit_status hwfit_assess_ws(const hwfit_node *node, const hwfit_assess_workload *workloads,
+                             size_t workload_count, const hwfit_assess_options *options,
+                             hwfit_finding *findings, size_t capacity, size_t *count,
+                             void *workspace, size_t workspace_size) {
     if (node == NULL || findings == NULL || count == NULL) return HWFIT_EINVAL;
+    if (workspace == NULL || workspace_size < sizeof(facts) ||
+        (uintptr_t)workspace % _Alignof(max_align_t) != 0)
+        return HWFIT_EINVAL;
     if (workload_count > 0 && workloads == NULL) return HWFIT_EINVAL;
     if (workload_count > HWFIT_ASSESS_MAX_WORKLOADS) return HWFIT_EDOM;
     hwfit_assess_options opt;
@@ -1126,37 +1151,37 @@ hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *w
         if (workloads[i].model == NULL) return HWFIT_EINVAL;
     if (capacity < hwfit_assess_max_findings(workload_count)) return HWFIT_EBUFSIZE;
 
-    facts f;
-    memset(&f, 0, sizeof f);
-    TRY(gather(node, workloads, workload_count, &opt, &f));
+    facts *f = workspace;
+    memset(f, 0, sizeof *f);
+    TRY(gather(node, workloads, workload_count, &opt, f));
 
     out o = {findings, 0, node->costs.currency};
     qbuf s;
     memset(&s, 0, sizeof s);
-    vram_pool(&o, node, &f, &s);
-    for (size_t i = 0; i < workload_count; i++) vram_workload(&o, node, &workloads[i], i, &opt, &f, &s);
-    bandwidth(&o, &f, &s);
+    vram_pool(&o, node, f, &s);
+    for (size_t i = 0; i < workload_count; i++) vram_workload(&o, node, &workloads[i], i, &opt, f, &s);
+    bandwidth(&o, f, &s);
     for (size_t i = 0; i < workload_count; i++)
         if (workloads[i].memory.mode == HWFIT_MEMORY_INFERENCE)
-            perf_workload(&o, &workloads[i], i, &opt, &f, &s);
-    compute(&o, &f, &s);
+            perf_workload(&o, &workloads[i], i, &opt, f, &s);
+    compute(&o, f, &s);
     for (size_t i = 0; i < workload_count; i++)
         if (workloads[i].memory.mode != HWFIT_MEMORY_INFERENCE)
-            perf_workload(&o, &workloads[i], i, &opt, &f, &s);
-    interconnect(&o, node, &f, &s);
-    bifurcation(&o, node, &f, &s);
-    cpu(&o, node, &f, &s);
-    host_ram(&o, node, &f, &s);
-    host_memory(&o, node, &f, &s);
-    lanes(&o, node, &f, &s);
-    storage(&o, node, &opt, &f, &s);
-    for (size_t i = 0; i < workload_count; i++) checkpoint_workload(&o, &workloads[i], i, &opt, &f, &s);
-    raid(&o, node, &f, &s);
-    nas(&o, node, &f, &s);
-    network(&o, node, &f, &s);
-    power(&o, node, &f, &s);
-    cooling(&o, node, &f, &s);
-    energy(&o, node, &f, &s);
+            perf_workload(&o, &workloads[i], i, &opt, f, &s);
+    interconnect(&o, node, f, &s);
+    bifurcation(&o, node, f, &s);
+    cpu(&o, node, f, &s);
+    host_ram(&o, node, f, &s);
+    host_memory(&o, node, f, &s);
+    lanes(&o, node, f, &s);
+    storage(&o, node, &opt, f, &s);
+    for (size_t i = 0; i < workload_count; i++) checkpoint_workload(&o, &workloads[i], i, &opt, f, &s);
+    raid(&o, node, f, &s);
+    nas(&o, node, f, &s);
+    network(&o, node, f, &s);
+    power(&o, node, f, &s);
+    cooling(&o, node, f, &s);
+    energy(&o, node, f, &s);
     *count = o.n;
     return HWFIT_OK;
 }

@@ -295,9 +295,9 @@ class TestPerfErrors(_LayoutErrors, _GivenLayoutErrors, CliCase):
 class TestAssessErrors(CliCase):
     def test_options_and_workloads(self):
         a = ("assess", "--node", SEED_NODE, "--models-dir", os.path.join(TEST_DATA, "models"))
-        self.bad(*a, "--max-tpot", "0", mentions="--max-tpot must be above 0")
-        self.bad(*a, "--max-comm-share", "2", mentions="--max-comm-share must be in [0, 1]")
-        self.bad(*a, "--checkpoints", "0", mentions="--checkpoints must be 1 to 1000000")
+        self.bad(*a, "--max-tpot", "0", mentions="--max-tpot: must be above 0")
+        self.bad(*a, "--max-comm-share", "2", mentions="--max-comm-share: must be between 0 and 1")
+        self.bad(*a, "--checkpoints", "0", mentions="--checkpoints: must be between 1 and 1000000")
         self.bad(*a, "--workload", "full:llama-3.1-8b:nf4",
-                 mentions="--workload full:llama-3.1-8b:nf4: weights must be a plain format")
+                 mentions="--workload: full:llama-3.1-8b:nf4: weights must be a plain format")
         self.bad("assess", "--node", "/nonexistent.json", mentions="/nonexistent.json")
