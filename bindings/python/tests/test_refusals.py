@@ -48,7 +48,7 @@ class TestRefusals(unittest.TestCase):
                 self.refused(fn, "ZeRO stages above 0", zero=1)
 
     def test_precision_the_card_lacks(self):
-        e = self.refused(hwfit.perf, "a format the card has no tensor",
+        e = self.refused(hwfit.perf, "has no tensor throughput in fp4",
                          precision="fp4")
         self.assertEqual(e.name, "HWFIT_EUNSUPPORTED")
 
