@@ -32,6 +32,12 @@ class HwfitError(Exception):
         self.option = option
         super().__init__(f"{message} ({name})")
 
+    def __reduce__(self):  # pickles (multiprocessing sweeps) with every field
+        return (type(self), (self.status, self.name, self.message, self.option))
+
+
+HwfitError.__module__ = "hwfit"
+
 
 def _candidates():
     env = os.environ.get("HWFIT_LIBRARY")

@@ -13,6 +13,7 @@ import inspect as _inspect
 import json as _json
 import keyword as _keyword
 import os as _os
+import re as _re
 
 from . import _lib
 from ._lib import HwfitError
@@ -156,11 +157,22 @@ def _encode(opt, kw, text):
         raise _refuse(_lib.HWFIT_EPARSE, kw, f"is not valid UTF-8 text: {text!r}") from None
 
 
-def _failure(r, status):
+def _pythonic(text, cmd):
+    """Options named in a message, written as keywords: "needs max-gpus" (or a stray
+    "--max-gpus") reads "needs max_gpus"."""
+    names = {o["name"] for o in cmd["options"]}
+    text = _re.sub(r"--([a-z][a-z0-9-]*)", lambda m: keyword_of(m.group(1))
+                   if m.group(1) in names else m.group(0), text)
+    for n in sorted((n for n in names if "-" in n), key=len, reverse=True):
+        text = _re.sub(rf"(?<![\w-]){_re.escape(n)}(?![\w-])", keyword_of(n), text)
+    return text
+
+
+def _failure(r, status, cmd):
     """The HwfitError of a failed request call: "keyword: rule"."""
     opt = _lib.hwfit_request_option(r)
     message = (_lib.hwfit_request_message(r) or b"").decode("utf-8", "replace")
-    message = message or _lib.hwfit_status_str(status).decode()
+    message = _pythonic(message or _lib.hwfit_status_str(status).decode(), cmd)
     kw = keyword_of(opt.contents.name.decode()) if opt else None
     return HwfitError(status, _lib.status_name(status), f"{kw}: {message}" if kw else message,
                       kw)
@@ -212,10 +224,10 @@ def _run(cmd, fmt, args, kwargs):
         for name, text in sets:
             st = _lib.hwfit_request_set(r, name, text)
             if st != _lib.HWFIT_OK:
-                raise _failure(r, st)
+                raise _failure(r, st, cmd)
         st = _lib.hwfit_request_run(r, _FORMATS[fmt], None, 0, None)
         if st != _lib.HWFIT_OK:
-            raise _failure(r, st)
+            raise _failure(r, st, cmd)
         n = _ct.c_size_t(0)
         p = _lib.hwfit_request_output(r, _ct.byref(n))
         return _ct.string_at(p, n.value).decode("utf-8", "replace")

@@ -4,6 +4,7 @@ import inspect
 import json
 import math
 import os
+import pickle
 import subprocess
 import unittest
 
@@ -57,6 +58,10 @@ class Functions(unittest.TestCase):
     def test_keywords_of_options(self):
         self.assertEqual(_request.keyword_of("micro-batch"), "micro_batch")
         self.assertEqual(_request.keyword_of("class"), "class_")
+        cmd = {"options": [{"name": "max-gpus"}, {"name": "gpus"}, {"name": "tp"}]}
+        self.assertEqual(_request._pythonic("needs max-gpus, --tp and --gpus; not "
+                                            "max-gpus-x, --nope or fp8-e4m3", cmd),
+                         "needs max_gpus, tp and gpus; not max-gpus-x, --nope or fp8-e4m3")
 
 
 class Arguments(unittest.TestCase):
@@ -90,6 +95,9 @@ class Arguments(unittest.TestCase):
         self.assertEqual((e.name, e.option), ("HWFIT_EPARSE", "value"))
         self.assertTrue(e.message.startswith("value: cannot read '12 parsecs'"))
         self.assertEqual(str(e), e.message + " (HWFIT_EPARSE)")
+        again = pickle.loads(pickle.dumps(e))
+        self.assertEqual((again.status, again.name, again.message, again.option, str(again)),
+                         (e.status, e.name, e.message, e.option, str(e)))
         with self.assertRaises(hwfit.HwfitError) as cm:
             hwfit.units("1GB", unit="furlongs")
         self.assertEqual((cm.exception.name, cm.exception.option), ("HWFIT_ENOTFOUND", "unit"))
