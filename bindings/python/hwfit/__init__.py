@@ -42,13 +42,16 @@ def _unit(unit):
 def parse_quantity(text, unit="bytes"):
     """Parse "15.36TB", "400Gb/s", "3.2kW"... into base units (bytes, bytes/s, W, s).
     Numbers (int or float) pass through unchanged after a range check."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text = repr(float(text))
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = repr(float(text)) if abs(text) < 2**1023 else "1e999"  # too large: ERANGE
+    elif isinstance(text, float):
+        text = repr(text)
     if not isinstance(text, str):
         raise HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL",
-                         f"expected a string, got {_request._shown(text)[:64]}")
+                         _request._cut(f"expected a string, got {_request._shown(text)}"))
     value = _ct.c_double()
-    _lib.check(_lib.hwfit_units_parse(text.encode(), _unit(unit), _ct.byref(value)),
+    data = text.encode("utf-8", "replace") if "\0" not in text else b"\x01"  # EPARSE
+    _lib.check(_lib.hwfit_units_parse(data, _unit(unit), _ct.byref(value)),
                _request._cut(repr(text)))
     return value.value
 

@@ -57,12 +57,19 @@ def _count(value, option, tokens=False):
     raise _einval(f"{option}: expected a whole number, got {value!r}")
 
 
+def _cstr(text, option):
+    """A name as C text: UTF-8, and refused with a NUL inside (C would read a prefix)."""
+    if "\0" in text:
+        raise _einval(f"{option}: contains a NUL character: {text[:64]!r}")
+    return text.encode("utf-8", "replace")
+
+
 def dtype(name):
     """A hwfit_dtype from a format name ("bf16", "int4-g64", "q4_k")."""
     out = _lib.hwfit_dtype()
     if not isinstance(name, str):
         raise _einval(f"expected a format name, got {name!r}")
-    _lib.check(_lib.hwfit_dtype_parse(name.encode(), _ct.byref(out)),
+    _lib.check(_lib.hwfit_dtype_parse(_cstr(name, "dtype"), _ct.byref(out)),
                f"unknown number format {name!r} (see hwfit.dtypes())")
     return out
 
@@ -74,13 +81,19 @@ def load_config(path=None, text=None, name=None):
     m = _lib.hwfit_model()
     err = _lib.hwfit_error()
     if text is not None:
-        data = text.encode() if isinstance(text, str) else bytes(text)
-        label = (name or "config.json").encode()
+        data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
+        label = _cstr(name or "config.json", "name")
         st = _lib.hwfit_hf_config_parse(data, len(data), label, _ct.byref(m), _ct.byref(err))
     else:
         if not isinstance(path, (str, bytes, _os.PathLike)):
             raise _einval(f"config: expected a path, got {path!r}")
-        st = _lib.hwfit_hf_config_load(_os.fsencode(path), _ct.byref(m), _ct.byref(err))
+        try:
+            raw = _os.fsencode(path)
+        except UnicodeError:
+            raw = b"\0"
+        if b"\0" in raw:
+            raise _einval(f"config: not a path the system can open: {path!r:.64}")
+        st = _lib.hwfit_hf_config_load(raw, _ct.byref(m), _ct.byref(err))
         m._hwfit_path = _os.fsdecode(path)
     _lib.check(st, "config", err)
     return m
@@ -302,7 +315,8 @@ def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, p
         if not isinstance(text, str):
             raise _einval(f"lora_targets: expected a string, got {text!r}")
         bits = _ct.c_uint()
-        _lib.check(_lib.hwfit_memory_lora_targets_parse(text.encode(), _ct.byref(bits)),
+        _lib.check(_lib.hwfit_memory_lora_targets_parse(_cstr(text, "lora_targets"),
+                                                        _ct.byref(bits)),
                    f"lora_targets {text!r}")
         return bits.value
     if _is_seq(lora_targets):
@@ -420,7 +434,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
         if not isinstance(name, str):
             raise _einval(f"gpu: expected a name, got {name!r}")
         p = _ct.POINTER(_lib.hwfit_gpu)()
-        _lib.check(_lib.hwfit_gpu_find(name.encode(), _ct.byref(p)),
+        _lib.check(_lib.hwfit_gpu_find(_cstr(name, "gpu"), _ct.byref(p)),
                    f"unknown card {name!r} (see hwfit.gpus())")
         return float(p.contents.memory_bytes)
     caps = None
@@ -433,15 +447,14 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
         cols.append(("capacity_bytes", caps, "capacity"))
     else:
         t.capacity_bytes = caps
-    for path, value in (("utilization", utilization), ("reserve_bytes", reserve)):
+    for path, value, unit in (("utilization", utilization, "none"),
+                              ("reserve_bytes", reserve, "bytes")):
         if value is None:
             continue
         if _is_seq(value):
-            cols.append((path, _per(value, lambda v, p=path: (
-                parse_quantity(v, "bytes") if p == "reserve_bytes" else float(v)), n), path))
+            cols.append((path, _per(value, lambda v, u=unit: parse_quantity(v, u), n), path))
         else:
-            setattr(t, path, parse_quantity(value, "bytes") if path == "reserve_bytes"
-                    else float(value))
+            setattr(t, path, parse_quantity(value, unit))
     # Layout: recomputation and micro-batch belong to it in shard.h.
     if _is_seq(recompute):
         cols.append(("layout.recompute",

@@ -115,7 +115,9 @@ def _text(opt, kw, value):
     if isinstance(value, float) and kind in ("quantity", "ratio"):
         return repr(value)
     if isinstance(value, (int, float)) and kind in ("choice", "text", "list"):
-        return repr(value) if isinstance(value, float) else str(value)
+        if isinstance(value, int) and value.bit_length() > 10000:  # str() would refuse it
+            raise _refuse(_lib.HWFIT_ERANGE, kw, f"{_shown(value)} is too large to represent")
+        return repr(value)
     if kind == "file" and isinstance(value, _os.PathLike):
         value = _os.fspath(value)
     elif kind == "file" and hasattr(value, "_hwfit_path"):  # a model from hwfit.load_config

@@ -138,6 +138,17 @@ class Arguments(unittest.TestCase):
                     with self.assertRaises(TypeError):
                         fn(**{kw: bad})
 
+    def test_hostile_arguments_raise_hwfit_error_or_type_error_only(self):
+        bads = [True, -1, 2**64, 10**5000, 1.5, math.nan, math.inf, "x", "\ud800", "a\0",
+                None, [1, "x"], [2**70], [True], object(), b"1", "9" * 100000, ["a\0"]]
+        for name, fn in hwfit.COMMANDS.items():
+            for p in inspect.signature(fn).parameters:
+                for b in bads:
+                    try:
+                        fn(**{p: b})
+                    except (hwfit.HwfitError, TypeError):
+                        pass
+
     def test_flags_take_booleans(self):
         for c, o in options("flag"):
             kw = _request.keyword_of(o["name"])
