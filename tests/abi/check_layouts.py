@@ -80,7 +80,8 @@ def main():
             problems.append(f"{key}: C says {value}, ctypes says {expected[key]}")
     for p in problems:
         print(p)
-    print(f"{len(names)} mirrored structs (of {len(in_c)}), {(len(expected) - len(names)) // 2} fields compared "
+    fields = (len(expected) - len(names)) // 2
+    print(f"{len(names)} mirrored structs (of {len(in_c)}), {fields} fields compared "
           f"(offset and size), "
           f"{len(problems)} differences")
     return 1 if problems else 0
