@@ -12,6 +12,7 @@ import ctypes as _ct
 import inspect as _inspect
 import json as _json
 import keyword as _keyword
+import numbers as _numbers
 import os as _os
 import re as _re
 
@@ -106,6 +107,9 @@ def _text(opt, kw, value):
     """One value as the text the library reads. Wrong types raise TypeError; whole numbers
     out of the option's bounds raise HwfitError (HWFIT_EDOM) before they are written."""
     kind = opt["kind"]
+    if not isinstance(value, (bool, int, float)) and isinstance(value, _numbers.Real):
+        # numpy's scalars and other numbers: whole ones as int, the others as float
+        value = int(value) if isinstance(value, _numbers.Integral) else float(value)
     if isinstance(value, bool):
         raise TypeError(_cut(f"{kw}: expected {_WANTS[kind]}, got {value!r}"))
     if isinstance(value, int) and kind in ("count", "tokens", "quantity", "ratio"):

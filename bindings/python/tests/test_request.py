@@ -73,6 +73,8 @@ class Arguments(unittest.TestCase):
         self.assertEqual(hwfit.units(4096, unit="watts")["text"], "4.096 kW")
         self.assertEqual(hwfit.units(0.5, unit="seconds")["value"], 0.5)
         self.assertEqual(hwfit.units("15.36TB", unit=None), a)  # None: not given
+        import fractions
+        self.assertEqual(hwfit.units(fractions.Fraction(1, 2))["value"], 0.5)
 
     def test_bad_arguments(self):
         with self.assertRaises(TypeError) as cm:
