@@ -172,15 +172,10 @@ int cli_print_describe(const char *name);
 int cmd_assess(int argc, char **argv);
 int cmd_dtypes(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
-int cmd_host(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
-int cmd_power(int argc, char **argv);
-int cmd_raid(int argc, char **argv);
-int cmd_transfer(int argc, char **argv);
-int cmd_collective(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 
