@@ -170,13 +170,8 @@ int cli_print_describe(const char *name);
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
 int cmd_dtypes(int argc, char **argv);
-int cmd_host(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 int cmd_model(int argc, char **argv);
-int cmd_power(int argc, char **argv);
-int cmd_raid(int argc, char **argv);
-int cmd_transfer(int argc, char **argv);
-int cmd_collective(int argc, char **argv);
 int cmd_gpus(int argc, char **argv);
 int cmd_link(int argc, char **argv);
 

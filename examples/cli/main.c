@@ -12,16 +12,11 @@ typedef struct command {
 } command;
 
 static const command legacy[] = {
-    {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
     {"dtypes", cmd_dtypes, "number formats and their bits per element, block scales included"},
     {"gpus", cmd_gpus, "list the GPU catalog: memory, bandwidth, power, FLOPS, links"},
-    {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
     {"link", cmd_link, "rates of a link (PCIe, NVLink, InfiniBand, Ethernet, xGMI)"},
     {"memory", cmd_memory, "memory footprint: inference, full, LoRA or QLoRA fine-tuning"},
     {"model", cmd_model, "exact parameters, KV cache and FLOPs of a Hugging Face config.json"},
-    {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
-    {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
-    {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},
 };
 #define NLEGACY (sizeof legacy / sizeof legacy[0])
 
