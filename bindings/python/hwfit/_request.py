@@ -15,6 +15,7 @@ import keyword as _keyword
 import numbers as _numbers
 import os as _os
 import re as _re
+import textwrap as _textwrap
 
 from . import _lib
 from ._lib import HwfitError
@@ -297,7 +298,7 @@ def _option_doc(o):
 
 def _doc(cmd, returns):
     opts = "\n".join(_option_doc(o) for o in cmd["options"]) or "(none)"
-    details = f"\n\n{cmd['details']}" if cmd["details"] else ""
+    details = f"\n\n{_textwrap.fill(cmd['details'], 88)}" if cmd["details"] else ""
     return (f"{cmd['summary']}{details}\n\nSame as `hwfit {cmd['name']}`; {returns}\n\n"
             f"Options (keyword arguments; True sets a flag; sizes and rates take units, "
             f"e.g. \"96GB\"):\n\n{opts}\n\nFormats: {', '.join(cmd['formats'])} "
@@ -311,8 +312,8 @@ def _function(cmd, fmt, name):
     call.__name__ = call.__qualname__ = name
     call.__module__ = "hwfit"
     call.__signature__ = _signature(cmd)
-    returns = ("returns the dict of its --json output (a Result)." if fmt == "json" else
-               f"returns its {fmt.upper()} document as text (a {_VIEW_TYPES[fmt].__name__}).")
+    returns = ("returns the dict of its --json output (hwfit.Result)." if fmt == "json" else
+               f"returns its {fmt.upper()} document as text (hwfit.{_VIEW_TYPES[fmt].__name__}).")
     call.__doc__ = _doc(cmd, returns)
     return call
 
