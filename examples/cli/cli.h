@@ -167,12 +167,4 @@ void cli_print_markdown(FILE *f);
 /* The JSON description of one subcommand (name) or of all (NULL). */
 int cli_print_describe(const char *name);
 
-/* ---- subcommands (one file each) ------------------------------------------------------ */
-
-int cmd_dtypes(int argc, char **argv);
-int cmd_memory(int argc, char **argv);
-int cmd_model(int argc, char **argv);
-int cmd_gpus(int argc, char **argv);
-int cmd_link(int argc, char **argv);
-
 #endif /* HWFIT_CLI_H */

@@ -4,22 +4,6 @@
 
 #include "cli.h"
 
-/* Subcommands not yet served by the request layer (being moved there). */
-typedef struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} command;
-
-static const command legacy[] = {
-    {"dtypes", cmd_dtypes, "number formats and their bits per element, block scales included"},
-    {"gpus", cmd_gpus, "list the GPU catalog: memory, bandwidth, power, FLOPS, links"},
-    {"link", cmd_link, "rates of a link (PCIe, NVLink, InfiniBand, Ethernet, xGMI)"},
-    {"memory", cmd_memory, "memory footprint: inference, full, LoRA or QLoRA fine-tuning"},
-    {"model", cmd_model, "exact parameters, KV cache and FLOPs of a Hugging Face config.json"},
-};
-#define NLEGACY (sizeof legacy / sizeof legacy[0])
-
 static void usage(FILE *f) {
     fprintf(f,
             "usage: hwfit <subcommand> [options] [--json]\n"
@@ -29,9 +13,6 @@ static void usage(FILE *f) {
             "subcommands:\n");
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c))
         fprintf(f, "  %-12s %s\n", c->name, c->summary);
-    for (size_t i = 0; i < NLEGACY; i++)
-        if (hwfit_command_by_name(legacy[i].name) == NULL)
-            fprintf(f, "  %-12s %s\n", legacy[i].name, legacy[i].summary);
     fprintf(f, "\nRun 'hwfit <subcommand> --help' for its options.\n");
 }
 
@@ -53,7 +34,5 @@ int main(int argc, char **argv) {
     }
     const hwfit_command *c = hwfit_command_by_name(a);
     if (c != NULL) return cli_run_request(c, argc - 1, argv + 1);
-    for (size_t i = 0; i < NLEGACY; i++)
-        if (strcmp(a, legacy[i].name) == 0) return legacy[i].run(argc - 1, argv + 1);
     return cli_fail(NULL, "unknown subcommand '%s' (run 'hwfit --help')", a);
 }

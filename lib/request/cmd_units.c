@@ -24,11 +24,15 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     int unit = hwfit__req_choice(r, &options[O_UNIT]);
     double value;
     hwfit_status st = hwfit_units_parse(text, unit_values[unit], &value);
+    static const char *const expected =
+        "(expected a non-negative quantity of the unit kind, e.g. 15.36TB, 400Gb/s or 3.2kW)";
+    if (st == HWFIT_EDOM)
+        return hwfit__req_fail(r, &options[O_VALUE], st, "'%s' is out of range %s", text, expected);
+    if (st == HWFIT_ERANGE)
+        return hwfit__req_fail(r, &options[O_VALUE], st, "'%s' is too large to represent %s",
+                               text, expected);
     if (st != HWFIT_OK)
-        return hwfit__req_fail(r, &options[O_VALUE], st,
-                               "cannot read '%s' (expected a non-negative quantity of the unit "
-                               "kind, e.g. 15.36TB, 400Gb/s or 3.2kW)",
-                               text);
+        return hwfit__req_fail(r, &options[O_VALUE], st, "cannot read '%s' %s", text, expected);
     char formatted[64];
     st = hwfit_units_format(value, unit_values[unit], formatted, sizeof formatted);
     if (st != HWFIT_OK) return hwfit__req_fail_status(r, text, st);

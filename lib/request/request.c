@@ -345,6 +345,9 @@ static hwfit_status check_catalog(hwfit_request *r, const hwfit_option *o, const
         hwfit_dtype d;
         hwfit_status st = hwfit_dtype_parse(text, &d);
         if (st == HWFIT_OK) return HWFIT_OK;
+        if (st == HWFIT_EDOM)
+            return hwfit__req_fail(r, o, st, "'%s' is out of range (int4-gG takes a group G of "
+                                   "1-%u)", text, (unsigned)HWFIT_DTYPE_MAX_GROUP);
         if (st != HWFIT_ENOTFOUND)
             return hwfit__req_fail(r, o, st, "cannot read number format '%s'", text);
         return hwfit__req_fail(r, o, HWFIT_ENOTFOUND,

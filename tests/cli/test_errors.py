@@ -27,7 +27,7 @@ class TestIssueExamples(CliCase):
 
     def test_micro_batch_zero_names_the_option_and_the_rule(self):
         err = self.bad("memory", *LLAMA, "--mode", "full", "--micro-batch", "0")
-        self.assertIn("--micro-batch must be at least 1", err)
+        self.assertIn("--micro-batch: must be at least 1", err)
         self.assertNotIn("estimate:", err)
 
     def test_redundancy_that_leaves_no_psu_says_so(self):
@@ -57,7 +57,8 @@ class TestOptionParser(CliCase):
         self.bad("units", "1GB", "--json=1", mentions="unknown option '--json'")
         self.bad("memory", *LLAMA, "--no-dropout=yes", mentions="takes no value")
         self.bad("memory", *LLAMA, "--batch", "-1", mentions="whole number")
-        self.bad("memory", *LLAMA, "--batch", "18446744073709551616", mentions="whole number")
+        self.bad("memory", *LLAMA, "--batch", "18446744073709551616",
+                 mentions="too large to represent")
         self.bad("memory", *LLAMA, "--context", "2M5", mentions="whole number")
         self.bad("power", *POWER[1:], "--pue", "abc", mentions="--pue: expected a number")
         self.bad("power", *POWER[1:], "--pue", "-1", mentions="--pue: expected a number")
@@ -69,7 +70,7 @@ class TestOptionParser(CliCase):
 
 class TestUnits(CliCase):
     def test_errors(self):
-        self.bad("units", mentions="expected one VALUE")
+        self.bad("units", mentions="--value: is required")
         self.bad("units", "1", "2", mentions="unexpected argument")
         self.bad("units", "12parsecs", mentions="cannot read '12parsecs'")
         self.bad("units", "-1GB", mentions="'-1GB' is out of range")
@@ -80,28 +81,28 @@ class TestListings(CliCase):
     def test_errors(self):
         self.bad("dtypes", "extra", mentions="unexpected argument")
         self.bad("gpus", "h100", mentions="unknown GPU 'h100'")
-        self.bad("gpus", "a", "b", mentions="unexpected argument")
+        self.bad("gpus", "h100-sxm", "b", mentions="unexpected argument")
 
 
 class TestLink(CliCase):
     def test_errors(self):
-        self.bad("link", mentions="expected one NAME")
+        self.bad("link", mentions="--name: is required")
         self.bad("link", "foo", mentions="cannot read 'foo'")
         self.bad("link", "pcie7x16", mentions="'pcie7x16' is out of range")
         self.bad("link", "300g-ib", mentions="out of range")
-        self.bad("link", "pcie5x16", "--payload", "1B", mentions="--payload must be")
+        self.bad("link", "pcie5x16", "--payload", "1B", mentions="--payload: must be")
         self.bad("link", "pcie5x16", "--payload", "-1", mentions="--payload")
 
 
 class TestModelAndMemory(CliCase):
     def test_model_errors(self):
-        self.bad("model", mentions="--config is required")
+        self.bad("model", mentions="--config: is required")
         self.bad("model", "--config", "/nonexistent/c.json", mentions="cannot open")
         self.bad("model", "--config", "/", mentions="/")
         self.bad("model", *LLAMA, "--weights", "fp4", mentions="unknown number format 'fp4'")
         self.bad("model", *LLAMA, "--kv", "int4-g2000000", mentions="out of range")
-        self.bad("model", *LLAMA, "--batch", "0", mentions="--batch must be at least 1")
-        self.bad("model", *LLAMA, "--context", "0", mentions="--context must be at least 1")
+        self.bad("model", *LLAMA, "--batch", "0", mentions="--batch: must be at least 1")
+        self.bad("model", *LLAMA, "--context", "0", mentions="--context: must be at least 1")
 
     def test_model_reader_errors(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -123,21 +124,22 @@ class TestModelAndMemory(CliCase):
                 self.bad("memory", "--config", path, mentions=mention)
 
     def test_memory_errors(self):
-        self.bad("memory", mentions="--config is required")
+        self.bad("memory", mentions="--config: is required")
         self.bad("memory", *LLAMA, "--mode", "pretrain", mentions="--mode")
         self.bad("memory", *LLAMA, "--kv", "fp4", mentions="--kv")
         self.bad("memory", *LLAMA, "--gradients", "q8_0", "--mode", "full",
-                 mentions="--gradients must be a plain format")
+                 mentions="--gradients: must be a plain format")
         self.bad("memory", *LLAMA, "--mode", "full", "--weights", "q4_k",
-                 mentions="--weights must be a plain format")
+                 mentions="--weights: must be a plain format")
         self.bad("memory", *LLAMA, "--tensor-parallel", "0",
-                 mentions="--tensor-parallel must be at least 1")
+                 mentions="--tensor-parallel: must be between 1 and 4294967295")
         self.bad("memory", *LLAMA, "--mode", "lora", "--lora-rank", "0",
-                 mentions="--lora-rank must be at least 1")
-        self.bad("memory", *LLAMA, "--lora-rank", "8589934592", mentions="below 2^32")
+                 mentions="--lora-rank: must be between 1 and 4294967295")
+        self.bad("memory", *LLAMA, "--lora-rank", "8589934592",
+                 mentions="--lora-rank: must be between 1 and 4294967295")
         self.bad("memory", *LLAMA, "--lora-targets", "q,,v", mentions="--lora-targets")
-        self.bad("memory", *LLAMA, "--overhead", "1e300", mentions="--overhead must be")
-        self.bad("memory", *LLAMA, "--batch", "0", mentions="--batch must be at least 1")
+        self.bad("memory", *LLAMA, "--overhead", "1e300", mentions="--overhead: must be")
+        self.bad("memory", *LLAMA, "--batch", "0", mentions="--batch: must be at least 1")
         self.bad("memory", *LLAMA, "--batch", "9223372036854775807", "--context", "1M",
                  mentions="64-bit")
 

@@ -25,7 +25,7 @@ class TestGpus(CliCase):
 
     def test_bad_input(self):
         self.bad("gpus", "h100", mentions="h100")
-        self.bad("gpus", "a", "b")
+        self.bad("gpus", "h100-sxm", "b")
         self.bad("gpus", "--frob")
 
 
@@ -45,7 +45,7 @@ class TestLink(CliCase):
         self.assertIn("900 GB/s", out)
 
     def test_bad_input(self):
-        self.bad("link", mentions="NAME")
+        self.bad("link", mentions="--name: is required")
         self.bad("link", "pcie7x16", mentions="pcie7x16")
         self.bad("link", "frob", mentions="frob")
         self.bad("link", "pcie5x16", "--payload", "64", mentions="--payload")

@@ -1,0 +1,189 @@
+/* cmd_memory.c - `memory --config FILE`: the footprint of serving or fine-tuning a model.
+ * (fit, plan and perf may later share these option rows; for now memory keeps its own.) */
+#include "hwfit/dtype.h"
+#include "hwfit/hf_config.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "request_internal.h"
+
+static const char *const modes[] = {"inference", "full", "lora", "qlora", NULL};
+static const hwfit_memory_mode mode_values[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL,
+                                                HWFIT_MEMORY_LORA, HWFIT_MEMORY_QLORA};
+static const char *const optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
+static const hwfit_memory_optimizer optimizer_values[] = {
+    HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD};
+static const char *const recomputes[] = {"none", "selective", "full", NULL};
+static const hwfit_memory_recompute recompute_values[] = {HWFIT_MEMORY_RECOMPUTE_NONE,
+                                                          HWFIT_MEMORY_RECOMPUTE_SELECTIVE,
+                                                          HWFIT_MEMORY_RECOMPUTE_FULL};
+
+enum {
+    O_CONFIG, O_MODE, O_WEIGHTS, O_KV, O_BATCH, O_CONTEXT, O_PREFILL_CHUNK, O_OVERHEAD,
+    O_MICRO_BATCH, O_OPTIMIZER, O_GRADIENTS, O_NO_MASTER, O_RECOMPUTE, O_NO_FLASH,
+    O_NO_DROPOUT, O_TP, O_LORA_RANK, O_LORA_TARGETS, O_QUANTIZE_EMBEDDINGS, O_MTP
+};
+static const hwfit_option options[] = {
+    [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
+                  .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
+                  .help = "Hugging Face config.json"},
+    [O_MODE] = {.name = "mode", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
+                .default_text = "inference", .choices = modes, .help = "workload"},
+    [O_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
+                   .default_help = "bf16; qlora: nf4-dq", .catalog = "dtype",
+                   .help = "weight format (qlora: the frozen base)"},
+    [O_KV] = {.name = "kv", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
+              .default_text = "bf16", .catalog = "dtype", .help = "KV-cache format"},
+    [O_BATCH] = {.name = "batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                 .default_text = "1", .min = 1.0, .max = 1.8446744073709552e19,
+                 .help = "inference: sequences served at once"},
+    [O_CONTEXT] = {.name = "context", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
+                   .default_text = "4096", .min = 1.0, .max = 1.8446744073709552e19,
+                   .help = "tokens per sequence (training: sequence length), K = 1024"},
+    [O_PREFILL_CHUNK] = {.name = "prefill-chunk", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
+                         .default_text = "2048", .min = 0.0, .max = 1.8446744073709552e19,
+                         .help = "inference: prompt tokens per forward pass, 0 = all"},
+    [O_OVERHEAD] = {.name = "overhead", .kind = HWFIT_OPTION_QUANTITY, .unit = HWFIT_UNIT_BYTES,
+                    .metavar = "SIZE", .default_text = "1GiB", .min = 0.0,
+                    .max = 9007199254740992.0,
+                    .help = "runtime overhead per GPU: CUDA context, workspaces"},
+    [O_MICRO_BATCH] = {.name = "micro-batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                       .default_text = "1", .min = 1.0, .max = 1.8446744073709552e19,
+                       .help = "training: sequences per micro-batch"},
+    [O_OPTIMIZER] = {.name = "optimizer", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
+                     .default_text = "adamw", .choices = optimizers,
+                     .help = "training optimizer"},
+    [O_GRADIENTS] = {.name = "gradients", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
+                     .default_text = "bf16", .catalog = "dtype",
+                     .help = "gradient format: bf16 or fp32"},
+    [O_NO_MASTER] = {.name = "no-master-weights", .kind = HWFIT_OPTION_FLAG,
+                     .help = "no fp32 master copy of 16-bit trained weights"},
+    [O_RECOMPUTE] = {.name = "recompute", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
+                     .default_text = "none", .choices = recomputes,
+                     .help = "activation recomputation"},
+    [O_NO_FLASH] = {.name = "no-flash-attention", .kind = HWFIT_OPTION_FLAG,
+                    .help = "store the s^2 attention scores"},
+    [O_NO_DROPOUT] = {.name = "no-dropout", .kind = HWFIT_OPTION_FLAG,
+                      .help = "no dropout masks are stored"},
+    [O_TP] = {.name = "tensor-parallel", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+              .default_text = "1", .min = 1.0, .max = 4294967295.0,
+              .help = "ranks dividing the activations (Korthikanti et al.)"},
+    [O_LORA_RANK] = {.name = "lora-rank", .kind = HWFIT_OPTION_COUNT, .metavar = "R",
+                     .default_text = "16", .min = 1.0, .max = 4294967295.0,
+                     .help = "LoRA rank"},
+    [O_LORA_TARGETS] = {.name = "lora-targets", .kind = HWFIT_OPTION_TEXT, .metavar = "LIST",
+                        .default_text = "all",
+                        .help = "LoRA modules: q,k,v,o,gate,up,down, attention, mlp or all"},
+    [O_QUANTIZE_EMBEDDINGS] = {.name = "quantize-embeddings", .kind = HWFIT_OPTION_FLAG,
+                               .help = "store embedding and head in the weight format too"},
+    [O_MTP] = {.name = "mtp", .kind = HWFIT_OPTION_FLAG,
+               .help = "load the extra (multi-token) prediction layers"},
+};
+
+typedef struct memory_state {
+    hwfit_model model;
+    hwfit_error error;
+} memory_state;
+
+static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out) {
+    const char *text = hwfit__req_text(r, opt);
+    hwfit_status st = hwfit_dtype_parse(text, out);
+    if (st != HWFIT_OK)
+        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
+    return HWFIT_OK;
+}
+
+static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
+    memory_state *s = state;
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    int mode = hwfit__req_choice(r, &options[O_MODE]);
+    int optimizer = hwfit__req_choice(r, &options[O_OPTIMIZER]);
+    int recompute = hwfit__req_choice(r, &options[O_RECOMPUTE]);
+    in.mode = mode_values[mode];
+    in.optimizer = optimizer_values[optimizer];
+    in.recompute = recompute_values[recompute];
+    in.batch = hwfit__req_u64(r, &options[O_BATCH]);
+    in.context = hwfit__req_u64(r, &options[O_CONTEXT]);
+    in.prefill_chunk = hwfit__req_u64(r, &options[O_PREFILL_CHUNK]);
+    in.overhead_bytes = hwfit__req_double(r, &options[O_OVERHEAD]);
+    in.micro_batch = hwfit__req_u64(r, &options[O_MICRO_BATCH]);
+    in.master_weights = !hwfit__req_flag(r, &options[O_NO_MASTER]);
+    in.flash_attention = !hwfit__req_flag(r, &options[O_NO_FLASH]);
+    in.dropout = !hwfit__req_flag(r, &options[O_NO_DROPOUT]);
+    in.keep_embeddings = !hwfit__req_flag(r, &options[O_QUANTIZE_EMBEDDINGS]);
+    in.mtp = hwfit__req_flag(r, &options[O_MTP]);
+    in.tensor_parallel = (uint32_t)hwfit__req_u64(r, &options[O_TP]);   /* bounded by the table */
+    in.lora_rank = (uint32_t)hwfit__req_u64(r, &options[O_LORA_RANK]);
+    hwfit_status st = HWFIT_OK;
+    if (hwfit__req_given(r, &options[O_WEIGHTS]))
+        st = dtype_of(r, &options[O_WEIGHTS],
+                      in.mode == HWFIT_MEMORY_QLORA ? &in.qlora_base : &in.weights);
+    if (st == HWFIT_OK) st = dtype_of(r, &options[O_KV], &in.kv);
+    if (st == HWFIT_OK) st = dtype_of(r, &options[O_GRADIENTS], &in.gradients);
+    if (st != HWFIT_OK) return st;
+    const char *targets = hwfit__req_text(r, &options[O_LORA_TARGETS]);
+    if ((st = hwfit_memory_lora_targets_parse(targets, &in.lora_targets)) != HWFIT_OK)
+        return hwfit__req_fail(r, &options[O_LORA_TARGETS], st,
+                               "'%s' is not a list of q,k,v,o,gate,up,down, attention, mlp or "
+                               "all",
+                               targets);
+
+    if (hwfit_hf_config_load(hwfit__req_text(r, &options[O_CONFIG]), &s->model, &s->error) !=
+        HWFIT_OK)
+        return hwfit__req_fail_error(r, &options[O_CONFIG], &s->error);
+    const hwfit_model *m = &s->model;
+    hwfit_memory_out out;
+    if (hwfit_memory_estimate(m, &in, &out) != HWFIT_OK) {
+        static const char *const aliases[] = {"overhead_bytes", "overhead", "qlora_base",
+                                              "weights", NULL};
+        hwfit_problem why;
+        (void)hwfit_memory_validate(m, &in, &why);
+        return hwfit__req_fail_problem(r, aliases, &why);
+    }
+    char wname[HWFIT_DTYPE_NAME_SIZE], kname[HWFIT_DTYPE_NAME_SIZE];
+    hwfit_dtype base = in.mode == HWFIT_MEMORY_QLORA ? in.qlora_base : in.weights;
+    if ((st = hwfit_dtype_format(base, wname, sizeof wname)) != HWFIT_OK ||
+        (st = hwfit_dtype_format(in.kv, kname, sizeof kname)) != HWFIT_OK)
+        return hwfit__req_fail_status(r, "naming the formats", st);
+    int training = in.mode != HWFIT_MEMORY_INFERENCE;
+
+    hwfit__out_str(o, "model_type", "model type", m->name);
+    hwfit__out_str(o, "mode", "mode", modes[mode]);
+    hwfit__out_str(o, "weights", "weight format", wname);
+    if (training) {
+        hwfit__out_null(o, "kv", "KV-cache format");
+        hwfit__out_u64(o, "micro_batch", "micro-batch", in.micro_batch);
+        hwfit__out_u64(o, "context", "sequence (tokens)", in.context);
+        hwfit__out_str(o, "optimizer", "optimizer", optimizers[optimizer]);
+        hwfit__out_str(o, "recompute", "recomputation", recomputes[recompute]);
+    } else {
+        hwfit__out_str(o, "kv", "KV-cache format", kname);
+        hwfit__out_u64(o, "batch", "batch", in.batch);
+        hwfit__out_u64(o, "context", "context (tokens)", in.context);
+    }
+    hwfit__out_u64(o, "params", "parameters", out.params);
+    hwfit__out_u64(o, "trainable_params", "trained parameters", out.trainable_params);
+    hwfit__out_u64(o, "adapter_params", "LoRA adapter parameters", out.adapter_params);
+    hwfit__out_bytes(o, "weights_bytes", "weights", out.weights_bytes);
+    hwfit__out_bytes(o, "kv_bytes", "KV cache", out.kv_bytes);
+    hwfit__out_bytes(o, "activation_bytes", "activations", out.activation_bytes);
+    hwfit__out_bytes(o, "gradient_bytes", "gradients", out.gradient_bytes);
+    hwfit__out_bytes(o, "optimizer_bytes", "optimizer states", out.optimizer_bytes);
+    hwfit__out_bytes(o, "overhead_bytes", "runtime overhead", out.overhead_bytes);
+    hwfit__out_bytes(o, "total_bytes", "total", out.total_bytes);
+    return HWFIT_OK;
+}
+
+const hwfit__command hwfit__cmd_memory = {
+    .pub = {.name = "memory",
+            .summary = "Memory footprint of serving or fine-tuning a model: weights, KV cache, "
+                       "activations, gradients, optimizer states and runtime overhead.",
+            .details = "Full fine-tuning with AdamW in mixed precision: 16 bytes per parameter "
+                       "(bf16 weights and gradients, fp32 master weights and two moments); fp32 "
+                       "gradients give 18. Activations per Korthikanti et al. 2022; see "
+                       "docs/formulas.md.",
+            .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT},
+    .sets = {HWFIT__SET(options)},
+    .state_size = sizeof(memory_state),
+    .run = run,
+};

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Predicted against published measurements (tests/data/measured/*.json).
+
+Each case is asked of the `hwfit` command exactly as a user would ask it: its `setup`
+keys that are options of the case kind's command are passed as options (model stems become
+--config paths); keys that are not options are listed as "not modelled". The script prints
+every case (misses included), per kind and per framework, and fails when a kind's share of
+cases within its tolerance falls below the floor in tests/accuracy/floors.json. Floors only
+ever rise: raise them when the figures improve. `--markdown FILE` writes the table that
+docs/accuracy.md carries.
+
+Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE]
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+# kind -> (command, key of the answer, how to read the answer)
+KINDS = {
+    "finetune_memory": {"command": "fit", "tolerance": 0.15, "worst": 0.30},
+    "serve_kv_tokens": {"command": "serve", "tolerance": 0.10, "worst": 0.40},
+    "serve_rate": {"command": "serve", "tolerance": 0.20, "worst": 0.40},
+    "train_rate": {"command": "perf", "tolerance": 0.15, "worst": 0.35},
+    "collective_busbw": {"command": "collective", "tolerance": 0.20, "worst": 0.40},
+}
+
+# quantity -> key in the command's JSON answer
+ANSWER_KEYS = {
+    "peak_allocated_bytes": "per_gpu_bytes",
+    "peak_reserved_bytes": "per_gpu_bytes",
+    "kv_cache_tokens": "kv_cache_tokens",
+    "max_concurrency": "max_concurrency",
+    "output_tokens_per_s": "output_tokens_per_s",
+    "ttft_s": "ttft_s",
+    "tpot_s": "tpot_s",
+    "tokens_per_s_per_gpu": "tokens_per_s_per_gpu",
+    "mfu": "mfu",
+    "busbw_bytes_per_s": "busbw_bytes_per_s",
+}
+
+
+def describe(cli):
+    out = subprocess.run([cli, "--describe"], capture_output=True, text=True, check=True)
+    return {c["name"]: c for c in json.loads(out.stdout)["commands"]}
+
+
+def dig(answer, key):
+    """The value of key in the answer, looked up at the top level, then one level down."""
+    if key in answer:
+        return answer[key]
+    for v in answer.values():
+        if isinstance(v, dict) and key in v:
+            return v[key]
+    return None
+
+
+def run_case(cli, commands, models, case):
+    kind = KINDS.get(case["kind"])
+    if kind is None:
+        return {"status": "unknown kind"}
+    command = commands.get(kind["command"])
+    if command is None:
+        return {"status": f"not expressible: no `{kind['command']}` command yet"}
+    names = {o["name"] for o in command["options"]}
+    argv, unmodelled = [cli, kind["command"], "--json"], []
+    setup = dict(case.get("setup", {}))
+    if "framework" in case and "framework" in names and "framework" not in setup:
+        setup["framework"] = case["framework"]
+    for key, value in setup.items():
+        if key == "model":
+            path = models / f"{value}.config.json"
+            if not path.exists():
+                return {"status": f"no config for model {value}"}
+            opt = "model" if "model" in names else "config"
+            argv += [f"--{opt}", str(path)]
+        elif key in names:
+            argv += [f"--{key}", str(value)]
+        else:
+            unmodelled.append(key)
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode not in (0, 1):
+        return {"status": "refused: " + proc.stderr.strip(), "unmodelled": unmodelled}
+    answer = json.loads(proc.stdout)
+    key = ANSWER_KEYS.get(case.get("quantity"), case.get("quantity"))
+    predicted = dig(answer, key)
+    if not isinstance(predicted, (int, float)):
+        return {"status": f"no `{key}` in the answer", "unmodelled": unmodelled}
+    measured = float(case["value"])
+    err = (predicted - measured) / measured
+    return {"status": "ok", "predicted": predicted, "measured": measured, "error": err,
+            "unmodelled": unmodelled}
+
+
+def fmt(v, quantity):
+    if quantity.endswith("_bytes"):
+        return f"{v / 2**30:.1f} GiB"
+    if quantity.endswith("_bytes_per_s"):
+        return f"{v / 1e9:.1f} GB/s"
+    if quantity in ("mfu",):
+        return f"{100 * v:.1f} %"
+    return f"{v:,.4g}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--data", required=True, help="tests/data")
+    ap.add_argument("--floors")
+    ap.add_argument("--markdown")
+    args = ap.parse_args()
+    data = pathlib.Path(args.data)
+    commands = describe(args.cli)
+    cases = []
+    for path in sorted((data / "measured").glob("*.json")):
+        case = json.loads(path.read_text(encoding="utf-8"))
+        case["_file"] = path.name
+        case["_result"] = run_case(args.cli, commands, data / "models", case)
+        cases.append(case)
+    rows, summary = [], {}
+    for c in cases:
+        r = c["_result"]
+        kind = KINDS.get(c["kind"], {"tolerance": 0, "worst": 0})
+        s = summary.setdefault(c["kind"], {"cases": 0, "answered": 0, "within": 0, "beyond_worst": 0})
+        s["cases"] += 1
+        if r["status"] == "ok":
+            s["answered"] += 1
+            if abs(r["error"]) <= kind["tolerance"]:
+                s["within"] += 1
+            if abs(r["error"]) > kind["worst"]:
+                s["beyond_worst"] += 1
+            q = c.get("quantity", "")
+            rows.append((c["kind"], c.get("framework", ""), c["id"], fmt(r["measured"], q),
+                         fmt(r["predicted"], q), f"{100 * r['error']:+.1f} %",
+                         ", ".join(r.get("unmodelled", [])) or "-"))
+        else:
+            rows.append((c["kind"], c.get("framework", ""), c["id"], fmt(float(c["value"]), c.get("quantity", "")),
+                         "-", r["status"], ", ".join(r.get("unmodelled", [])) or "-"))
+    head = ("kind", "framework", "case", "measured", "predicted", "error", "not modelled")
+    widths = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
+    for row in [head] + rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+    print()
+    for kind, s in sorted(summary.items()):
+        share = s["within"] / s["cases"] if s["cases"] else 0.0
+        print(f"{kind}: {s['cases']} cases, {s['answered']} answered, {s['within']} within "
+              f"{100 * KINDS.get(kind, {}).get('tolerance', 0):.0f} % ({100 * share:.0f} % of all), "
+              f"{s['beyond_worst']} beyond {100 * KINDS.get(kind, {}).get('worst', 0):.0f} %")
+    if args.markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+        pathlib.Path(args.markdown).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    failed = 0
+    if args.floors:
+        floors = json.loads(pathlib.Path(args.floors).read_text(encoding="utf-8"))
+        for kind, floor in floors.items():
+            s = summary.get(kind, {"cases": 0, "within": 0, "beyond_worst": 0})
+            share = s["within"] / s["cases"] if s["cases"] else 0.0
+            if s["cases"] < floor.get("min_cases", 0):
+                print(f"FLOOR: {kind} has {s['cases']} cases, the floor is {floor['min_cases']}")
+                failed = 1
+            if share + 1e-9 < floor.get("min_share_within", 0.0):
+                print(f"FLOOR: {kind}: {100 * share:.1f} % within tolerance, the floor is "
+                      f"{100 * floor['min_share_within']:.1f} %")
+                failed = 1
+            if s["beyond_worst"] > floor.get("max_beyond_worst", 1 << 30):
+                print(f"FLOOR: {kind}: {s['beyond_worst']} cases beyond the worst bound, at most "
+                      f"{floor['max_beyond_worst']} allowed")
+                failed = 1
+    print("accuracy floors: " + ("FAILED" if failed else "held"))
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main())
