@@ -48,7 +48,12 @@ extern "C" {
 
 /** @defgroup collective Collective communication
  *  @brief Topologies, collective cost and training-step communication. Thread safety:
- *  all functions are reentrant; nothing allocates.
+ *  all functions are reentrant. Memory: an estimate works in about 7 KB of link loads,
+ *  which ::hwfit_collective_estimate, ::hwfit_collective_validate,
+ *  ::hwfit_collective_estimate_batch (once per batch), ::hwfit_collective_step and
+ *  ::hwfit_collective_step_validate allocate and free before they return, so that no
+ *  call needs more than 16 KiB of stack; ::HWFIT_ENOMEM when that fails. Nothing else
+ *  allocates.
  *  @{ */
 
 /** @brief Most GPUs per node the model accepts (an NVL72 rack is one node of 72). */
@@ -321,7 +326,8 @@ HWFIT_API hwfit_status hwfit_collective_validate(const hwfit_collective_in *in,
 
 /**
  * @brief The estimates of @p n collectives: ::hwfit_collective_estimate of each element, in
- * one call and without allocation (message-size sweeps, every communicator of a layout).
+ * one call, with one scratch allocation (message-size sweeps, every communicator of a
+ * layout).
  * Every element is evaluated, even after one fails; outs[i] equals what
  * ::hwfit_collective_estimate gives for ins[i], bit for bit, and is written only when
  * statuses[i] is ::HWFIT_OK.

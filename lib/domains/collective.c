@@ -14,6 +14,7 @@
  * Sources for every constant and formula: docs/formulas.md, section collective.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "link_internal.h"
@@ -884,10 +885,10 @@ static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x, hwfit_probl
     return HWFIT_OK;
 }
 
-static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out *out,
-                             hwfit_problem *why) {
-    ctx x;
-    hwfit_status st = ctx_setup(in, &x, why);
+/* The estimate in x, the caller's scratch (its loads are about 7 KB). */
+static hwfit_status estimate_in(ctx *x, const hwfit_collective_in *in, hwfit_collective_out *out,
+                                hwfit_problem *why) {
+    hwfit_status st = ctx_setup(in, x, why);
     if (st != HWFIT_OK) return st;
     static const hwfit_collective_algorithm algos[] = {
         HWFIT_COLLECTIVE_ALGO_RING, HWFIT_COLLECTIVE_ALGO_TREE, HWFIT_COLLECTIVE_ALGO_NVLS,
@@ -909,7 +910,7 @@ static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out
             hwfit_collective_protocol pr = protos[pi];
             if (in->protocol != HWFIT_COLLECTIVE_PROTO_AUTO && pr != in->protocol) continue;
             result r;
-            if (algo_eval(&x, a, pr, &r) != HWFIT_OK) continue;
+            if (algo_eval(x, a, pr, &r) != HWFIT_OK) continue;
             if (!found || r.time_s < best.time_s) {
                 best = r;
                 best_a = a;
@@ -928,23 +929,34 @@ static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out
     o.time_s = best.time_s;
     o.latency_s = best.latency_s;
     o.bandwidth_time_s = best.bw_s;
-    o.busbw_factor = busbw_factor(in->op, x.c.p);
+    o.busbw_factor = busbw_factor(in->op, x->c.p);
     o.algbw_bytes_per_s = best.time_s > 0.0 ? in->bytes / best.time_s : 0.0;
     o.busbw_bytes_per_s = o.algbw_bytes_per_s * o.busbw_factor;
     o.bottleneck_bytes_per_s = best.rate;
     o.algorithm = best_a;
     o.protocol = best_p;
     o.bottleneck = best.bound;
-    o.ranks = x.c.p;
-    o.ranks_per_node = x.c.q;
-    o.nodes = x.c.n;
-    o.p2p = x.p2p_used;
-    o.gpudirect_rdma = x.c.n > 1 ? x.nt.gdr : 0;
+    o.ranks = x->c.p;
+    o.ranks_per_node = x->c.q;
+    o.nodes = x->c.n;
+    o.p2p = x->p2p_used;
+    o.gpudirect_rdma = x->c.n > 1 ? x->nt.gdr : 0;
     if (!hwfit__finite(o.time_s) || !hwfit__finite(o.algbw_bytes_per_s) ||
         !hwfit__finite(o.busbw_bytes_per_s))
         return hwfit__why(why, HWFIT_ERANGE, "bytes", "give a time too large for a double");
     *out = o;
     return HWFIT_OK;
+}
+
+/* The scratch of an estimate (about 7 KB of link loads) is too large for a caller's stack
+ * (no public call may need more than 16 KiB): it comes from the heap. */
+static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out *out,
+                             hwfit_problem *why) {
+    ctx *x = malloc(sizeof *x);
+    if (x == NULL) return hwfit__why(why, HWFIT_ENOMEM, "", "out of memory");
+    hwfit_status st = estimate_in(x, in, out, why);
+    free(x);
+    return st;
 }
 
 hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_collective_out *out) {
@@ -963,11 +975,18 @@ hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, siz
                                              hwfit_collective_out *outs,
                                              hwfit_status *statuses) {
     if (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)) return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    ctx *x = malloc(sizeof *x); /* one scratch for the batch (see estimate) */
+    if (x == NULL) {
+        for (size_t i = 0; i < n; i++) statuses[i] = HWFIT_ENOMEM;
+        return HWFIT_ENOMEM;
+    }
     hwfit_status first = HWFIT_OK;
     for (size_t i = 0; i < n; i++) {
-        statuses[i] = hwfit_collective_estimate(&ins[i], &outs[i]);
+        statuses[i] = estimate_in(x, &ins[i], &outs[i], NULL);
         if (first == HWFIT_OK) first = statuses[i];
     }
+    free(x);
     return first;
 }
 

@@ -4,6 +4,7 @@
  * per-card footprint, communication from collective.c; this file only splits them over the
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "shard_internal.h"
@@ -656,12 +657,15 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
 hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
                                  hwfit_perf_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
+    /* The engine (about 16 KB) is too large for a caller's stack: from the heap. */
+    hwfit__shard_engine *e = malloc(sizeof *e);
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
     perf_ctx c;
-    if ((st = ctx_init(&c, model, in, &e, NULL)) != HWFIT_OK) return st;
-    return estimate(&c, 1, out, NULL, NULL);
+    if (st == HWFIT_OK) st = ctx_init(&c, model, in, e, NULL);
+    if (st == HWFIT_OK) st = estimate(&c, 1, out, NULL, NULL);
+    free(e);
+    return st;
 }
 
 hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
@@ -670,18 +674,25 @@ hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_perf_estimate: the model, the throughput inputs, the shard's. */
-    hwfit__model_prep prep;
-    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
-    if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return hwfit__why(problem, HWFIT_ENOMEM, "", "out of memory");
+    /* The model's check prepares it into the engine's own prep (the init redoes it). */
+    hwfit_status st = hwfit__model_prepare_why(model, &e->prep, problem);
+    if (st != HWFIT_OK) {
+        free(e);
+        return st;
+    }
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) {
+        free(e);
         return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
+    }
     perf_ctx c;
     hwfit_perf_out scratch;
     hwfit_problem shard_problem;
     hwfit_problem_clear(&shard_problem);
-    if ((st = ctx_init(&c, model, in, &e, problem)) == HWFIT_OK)
+    if ((st = ctx_init(&c, model, in, e, problem)) == HWFIT_OK)
         st = estimate(&c, 1, &scratch, problem, &shard_problem);
+    free(e);
     if (st != HWFIT_OK && shard_problem.status != HWFIT_OK)
         return hwfit__why_at(problem, st, shard_field(shard_problem.field),
                              shard_problem.index, shard_problem.rule);
@@ -723,19 +734,17 @@ static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count
     if (n < capacity) *count = n + 1;
 }
 
-hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
-                             const hwfit_shard_space *space, hwfit_perf_result *results,
-                             size_t capacity, hwfit_shard_search_out *summary) {
-    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
-        (results == NULL && capacity > 0))
-        return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
+/* hwfit_perf_plan with an engine (initialised here). */
+static hwfit_status plan(hwfit__shard_engine *e, const hwfit_model *model,
+                         const hwfit_perf_in *in, const hwfit_shard_space *space,
+                         hwfit_perf_result *results, size_t capacity,
+                         hwfit_shard_search_out *summary) {
+    hwfit_status st = hwfit__shard_engine_init(e, model);
     if (st != HWFIT_OK) return st;
     if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, &x, &e, NULL)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&c, model, &x, e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
     if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
@@ -769,4 +778,17 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
     sum.visited = it.visited;
     *summary = sum;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+                             const hwfit_shard_space *space, hwfit_perf_result *results,
+                             size_t capacity, hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = plan(e, model, in, space, results, capacity, summary);
+    free(e);
+    return st;
 }

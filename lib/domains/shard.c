@@ -9,6 +9,7 @@
  * top of that this file adds what only a layout decides: the layer split, ZeRO, offload,
  * micro-batches in flight, communication buffers and the fit.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "shard_internal.h"
@@ -913,10 +914,14 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
 hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
                                hwfit_shard_reason *reason) {
     if (model == NULL || in == NULL || reason == NULL) return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason, NULL);
+    /* The engine (about 16 KB) is too large for a caller's stack: from the heap. */
+    hwfit__shard_engine *e = malloc(sizeof *e);
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
+    if (st == HWFIT_OK)
+        st = hwfit__shard_resolve(model, e->kinds, in, &in->layout, NULL, reason, NULL);
+    free(e);
+    return st;
 }
 
 /* The estimate with an initialised engine (its caches valid for in's workload); every
@@ -939,11 +944,25 @@ static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *
 
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
                              hwfit_shard_out *out, uint32_t stage, hwfit_shard_card *card_out) {
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    return estimate_with(&e, in, out, stage, card_out, NULL);
+    /* The engine (about 16 KB) is too large for a caller's stack: from the heap (the _ws
+     * entry points take it from the caller). */
+    hwfit__shard_engine *e = malloc(sizeof *e);
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
+    if (st == HWFIT_OK) st = estimate_with(e, in, out, stage, card_out, NULL);
+    free(e);
+    return st;
 }
+
+/* The caller's workspace as an engine, or NULL when it is too small or misaligned. */
+static hwfit__shard_engine *workspace_engine(void *workspace, size_t workspace_size) {
+    if (workspace == NULL || workspace_size < sizeof(hwfit__shard_engine) ||
+        (uintptr_t)workspace % _Alignof(max_align_t) != 0)
+        return NULL;
+    return workspace;
+}
+
+size_t hwfit_shard_workspace_size(void) { return sizeof(hwfit__shard_engine); }
 
 /* The workload inputs the engine's caches depend on beyond their keys: the memory inputs
  * with the fields that the engine sets per card or keys its caches by (context, batch,
@@ -970,17 +989,27 @@ hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in
     return st;
 }
 
-hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
-                                        size_t n, hwfit_shard_out *outs,
-                                        hwfit_status *statuses) {
-    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
-        return HWFIT_EINVAL;
-    if (n == 0) return HWFIT_OK;
+hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard_in *in,
+                                     hwfit_shard_out *out, void *workspace,
+                                     size_t workspace_size) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
+    if (e == NULL) return HWFIT_EINVAL;
+    hwfit_shard_out o;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
+    if (st == HWFIT_OK) st = estimate_with(e, in, &o, 0, NULL, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
+/* hwfit_shard_estimate_batch with an engine. */
+static hwfit_status estimate_batch_with(hwfit__shard_engine *e, const hwfit_model *model,
+                                        const hwfit_shard_in *ins, size_t n,
+                                        hwfit_shard_out *outs, hwfit_status *statuses) {
     /* One engine for the batch: the model is prepared once, and the per-layer units stay
      * cached from one element to the next while the workload they depend on is the same
      * (cache_inputs); they are keyed by the layout, context and batch themselves. */
-    hwfit__shard_engine e;
-    hwfit_status model_status = hwfit__shard_engine_init(&e, model), first = HWFIT_OK;
+    hwfit_status model_status = hwfit__shard_engine_init(e, model), first = HWFIT_OK;
     hwfit_memory_in cached, next;
     int have_cached = 0;
     for (size_t i = 0; i < n; i++) {
@@ -988,18 +1017,46 @@ hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_sh
         if (st == HWFIT_OK) {
             cache_inputs(&ins[i], &next);
             if (!have_cached || memcmp(&next, &cached, sizeof next) != 0) {
-                hwfit__shard_engine_reset(&e);
+                hwfit__shard_engine_reset(e);
                 memcpy(&cached, &next, sizeof cached);
                 have_cached = 1;
             }
             hwfit_shard_out o;
-            st = estimate_with(&e, &ins[i], &o, 0, NULL, NULL);
+            st = estimate_with(e, &ins[i], &o, 0, NULL, NULL);
             if (st == HWFIT_OK) outs[i] = o;
         }
         statuses[i] = st;
         if (first == HWFIT_OK) first = st;
     }
     return first;
+}
+
+hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+                                        size_t n, hwfit_shard_out *outs,
+                                        hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) {
+        for (size_t i = 0; i < n; i++) statuses[i] = HWFIT_ENOMEM;
+        return HWFIT_ENOMEM;
+    }
+    hwfit_status st = estimate_batch_with(e, model, ins, n, outs, statuses);
+    free(e);
+    return st;
+}
+
+hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model, const hwfit_shard_in *ins,
+                                           size_t n, hwfit_shard_out *outs,
+                                           hwfit_status *statuses, void *workspace,
+                                           size_t workspace_size) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
+    if (e == NULL) return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    return estimate_batch_with(e, model, ins, n, outs, statuses);
 }
 
 hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1242,13 +1299,14 @@ void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
     }
 }
 
-static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
-                           const hwfit_shard_space *space, hwfit_shard_result *results,
-                           size_t capacity, hwfit_shard_search_out *summary) {
+/* e: the engine to use (initialised here). */
+static hwfit_status search(hwfit__shard_engine *e, const hwfit_model *model,
+                           const hwfit_shard_in *in, const hwfit_shard_space *space,
+                           hwfit_shard_result *results, size_t capacity,
+                           hwfit_shard_search_out *summary) {
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
     if ((st = hwfit_shard_iter_init(&it, model, in, space)) != HWFIT_OK) return st;
     hwfit_shard_in x = *in;
@@ -1258,7 +1316,7 @@ static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
     while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
         sum.valid++;
         hwfit_shard_out o;
-        if ((st = hwfit__shard_eval(&e, &x, &r, &o, 0, NULL)) != HWFIT_OK) {
+        if ((st = hwfit__shard_eval(e, &x, &r, &o, 0, NULL)) != HWFIT_OK) {
             if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
             return st;
         }
@@ -1279,7 +1337,11 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     if (model == NULL || in == NULL || space == NULL || summary == NULL ||
         (results == NULL && capacity > 0))
         return HWFIT_EINVAL;
-    return search(model, in, space, results, capacity, summary);
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = search(e, model, in, space, results, capacity, summary);
+    free(e);
+    return st;
 }
 
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1287,20 +1349,25 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
                                   uint32_t *gpus, hwfit_layout *layout) {
     if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
     if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
     hwfit_shard_in x = *in;
-    for (uint32_t n = 1; n <= max_gpus; n++) {
+    hwfit_status st = HWFIT_OK;
+    uint32_t found = 0;
+    for (uint32_t n = 1; n <= max_gpus && found == 0; n++) {
         x.gpus = n;
         hwfit_shard_result best;
         hwfit_shard_search_out sum;
-        hwfit_status st = search(model, &x, space, &best, 1, &sum);
-        if (st != HWFIT_OK) return st;
+        st = search(e, model, &x, space, &best, 1, &sum);
+        if (st != HWFIT_OK) break;
         if (sum.fitting > 0) { /* the best result fits: fitting layouts rank first */
-            *gpus = n;
+            found = n;
             if (layout != NULL) *layout = best.layout;
-            return HWFIT_OK;
         }
     }
-    *gpus = 0;
+    free(e);
+    if (st != HWFIT_OK) return st;
+    *gpus = found;
     return HWFIT_OK;
 }
 
@@ -1354,13 +1421,16 @@ hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard
     if (limit == 0) return HWFIT_EDOM;
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
     hwfit_shard_in x = *in;
     const hwfit_layout *l = &in->layout;
     uint64_t step = (uint64_t)(l->cp ? l->cp : 1) * (l->sequence_parallel && l->tp ? l->tp : 1);
-    uint64_t r;
-    if ((st = bisect(&e, &x, step, limit, set_context, &r)) != HWFIT_OK) return st;
+    uint64_t r = 0;
+    if ((st = hwfit__shard_engine_init(e, model)) == HWFIT_OK)
+        st = bisect(e, &x, step, limit, set_context, &r);
+    free(e);
+    if (st != HWFIT_OK) return st;
     *context = r;
     return HWFIT_OK;
 }
@@ -1371,14 +1441,16 @@ hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_i
     if (limit == 0) return HWFIT_EDOM;
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
     hwfit_shard_in x = *in;
     int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
     if (training) x.layout.global_batch = 0;
-    uint64_t r;
-    if ((st = bisect(&e, &x, 1, limit, training ? set_micro_batch : set_batch, &r)) != HWFIT_OK)
-        return st;
+    uint64_t r = 0;
+    if ((st = hwfit__shard_engine_init(e, model)) == HWFIT_OK)
+        st = bisect(e, &x, 1, limit, training ? set_micro_batch : set_batch, &r);
+    free(e);
+    if (st != HWFIT_OK) return st;
     *batch = r;
     return HWFIT_OK;
 }
@@ -1440,13 +1512,20 @@ hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_shard_estimate: the model, the layout and inputs, then the cards. */
-    hwfit__model_prep prep;
-    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
-    if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return hwfit__why(problem, HWFIT_ENOMEM, "", "out of memory");
+    /* The model's check prepares it into the engine's own prep (the init redoes it). */
+    hwfit_status st = hwfit__model_prepare_why(model, &e->prep, problem);
+    if (st != HWFIT_OK) {
+        free(e);
+        return st;
+    }
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) {
+        free(e);
         return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
+    }
     hwfit_shard_out scratch;
-    st = estimate_with(&e, in, &scratch, 0, NULL, problem);
+    st = estimate_with(e, in, &scratch, 0, NULL, problem);
+    free(e);
     return hwfit__shard_explain(model, in, st, problem);
 }

@@ -9,6 +9,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwfit/chart.h"
@@ -648,6 +649,68 @@ static hwfit_status check_inputs(const hwfit_node *node, const hwfit_assess_work
     return HWFIT_OK;
 }
 
+/* hwfit_report_html after the checks, in r (zeroed). */
+static hwfit_status write_report(report *r, const hwfit_node *node,
+                                 const hwfit_assess_workload *workloads, size_t workload_count,
+                                 const hwfit_finding *findings, size_t finding_count,
+                                 const hwfit_report_options *opt, char *buf, size_t size,
+                                 size_t *needed) {
+    const hwfit_report_options o = *opt;
+    hwfit_status st;
+    r->node = node;
+    r->w = workloads;
+    r->nw = workload_count;
+    r->f = findings;
+    r->nf = finding_count;
+    r->opt = o;
+    if ((st = hwfit_node_evaluate(node, &r->e)) != HWFIT_OK) return st;
+    hwfit_chart_options chart;
+    hwfit_chart_options_init(&chart);
+    chart.width_px = o.chart_width_px;
+    chart.height_px = o.chart_height_px;
+    if (o.charts) {
+        if (workload_count > 0) {
+            hwfit_memory_out m; /* the workload must be one memory.h can estimate */
+            if ((st = hwfit_memory_estimate(workloads[0].model, &workloads[0].memory, &m)) !=
+                HWFIT_OK)
+                return st;
+            if ((st = plan_memory_chart(r)) != HWFIT_OK) return st;
+            r->memory.opt = chart;
+        }
+        if (r->e.allreduce_evaluated) plan_collective_chart(r);
+        r->power.budget = &r->e.budget_in;
+        r->power.psu = &r->e.psu_in;
+        r->power.opt = chart;
+        if (r->e.storage_evaluated) {
+            r->raid.raid = &node->storage.raid;
+            r->raid.opt = chart;
+            if (!node->storage.raid_stated) {
+                char size_text[64];
+                (void)hwfit_units_format(node->storage.raid.drive_bytes, HWFIT_UNIT_BYTES,
+                                         size_text, sizeof size_text);
+                snprintf(r->raid_title, sizeof r->raid_title,
+                         "%llu x %s, no RAID level stated: usable against raw capacity",
+                         (unsigned long long)node->storage.raid.drives, size_text);
+                r->raid.opt.title = r->raid_title;
+            }
+            r->has_raid = 1;
+        }
+    }
+    writer count = {NULL, 0, 0, 0};
+    if ((st = render(r, &count)) != HWFIT_OK) return st;
+    size_t need = count.len + 1;
+    if (buf == NULL || size < need) {
+        if (needed != NULL) *needed = need;
+        return HWFIT_EBUFSIZE;
+    }
+    writer out = {buf, 0, size, 0};
+    if ((st = render(r, &out)) != HWFIT_OK) return st;
+    if (out.len != count.len) return HWFIT_ERANGE; /* never: both passes write the same */
+    buf[out.len] = '\0';
+    if (needed != NULL) *needed = need;
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit_report_html(const hwfit_node *node, const hwfit_assess_workload *workloads,
                                size_t workload_count, const hwfit_finding *findings,
                                size_t finding_count, const hwfit_report_options *opt,
@@ -661,58 +724,13 @@ hwfit_status hwfit_report_html(const hwfit_node *node, const hwfit_assess_worklo
     hwfit_status st =
         check_inputs(node, workloads, workload_count, findings, finding_count, &o);
     if (st != HWFIT_OK) return st;
-    report r;
-    memset(&r, 0, sizeof r);
-    r.node = node;
-    r.w = workloads;
-    r.nw = workload_count;
-    r.f = findings;
-    r.nf = finding_count;
-    r.opt = o;
-    if ((st = hwfit_node_evaluate(node, &r.e)) != HWFIT_OK) return st;
-    hwfit_chart_options chart;
-    hwfit_chart_options_init(&chart);
-    chart.width_px = o.chart_width_px;
-    chart.height_px = o.chart_height_px;
-    if (o.charts) {
-        if (workload_count > 0) {
-            hwfit_memory_out m; /* the workload must be one memory.h can estimate */
-            if ((st = hwfit_memory_estimate(workloads[0].model, &workloads[0].memory, &m)) !=
-                HWFIT_OK)
-                return st;
-            if ((st = plan_memory_chart(&r)) != HWFIT_OK) return st;
-            r.memory.opt = chart;
-        }
-        if (r.e.allreduce_evaluated) plan_collective_chart(&r);
-        r.power.budget = &r.e.budget_in;
-        r.power.psu = &r.e.psu_in;
-        r.power.opt = chart;
-        if (r.e.storage_evaluated) {
-            r.raid.raid = &node->storage.raid;
-            r.raid.opt = chart;
-            if (!node->storage.raid_stated) {
-                char size_text[64];
-                (void)hwfit_units_format(node->storage.raid.drive_bytes, HWFIT_UNIT_BYTES,
-                                         size_text, sizeof size_text);
-                snprintf(r.raid_title, sizeof r.raid_title,
-                         "%llu x %s, no RAID level stated: usable against raw capacity",
-                         (unsigned long long)node->storage.raid.drives, size_text);
-                r.raid.opt.title = r.raid_title;
-            }
-            r.has_raid = 1;
-        }
-    }
-    writer count = {NULL, 0, 0, 0};
-    if ((st = render(&r, &count)) != HWFIT_OK) return st;
-    size_t need = count.len + 1;
-    if (buf == NULL || size < need) {
-        if (needed != NULL) *needed = need;
-        return HWFIT_EBUFSIZE;
-    }
-    writer out = {buf, 0, size, 0};
-    if ((st = render(&r, &out)) != HWFIT_OK) return st;
-    if (out.len != count.len) return HWFIT_ERANGE; /* never: both passes write the same */
-    buf[out.len] = '\0';
-    if (needed != NULL) *needed = need;
-    return HWFIT_OK;
+    /* The report's state (about 7 KB: the node's evaluation, the charts' inputs) is too large
+     * for a caller's stack: from the heap. */
+    report *r = malloc(sizeof *r);
+    if (r == NULL) return HWFIT_ENOMEM;
+    memset(r, 0, sizeof *r);
+    st = write_report(r, node, workloads, workload_count, findings, finding_count, &o, buf, size,
+                      needed);
+    free(r);
+    return st;
 }
