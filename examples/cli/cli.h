@@ -171,12 +171,7 @@ int cli_print_describe(const char *name);
 
 int cmd_assess(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
-int cmd_host(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
-int cmd_power(int argc, char **argv);
-int cmd_raid(int argc, char **argv);
-int cmd_transfer(int argc, char **argv);
-int cmd_collective(int argc, char **argv);
 
 #endif /* HWFIT_CLI_H */

@@ -43,11 +43,27 @@ static int has_format(const hwfit_command *c, hwfit_format f) {
     return (c->formats >> (unsigned)f) & 1u;
 }
 
+/* Set an option on r and, unless it only shapes the chart, on plain (the request of the
+ * printed output when --svg FILE also writes the chart; may be NULL). */
+static hwfit_status set_option(hwfit_request *r, hwfit_request *plain, const hwfit_option *o,
+                               const char *value) {
+    hwfit_status st = hwfit_request_set(r, o->name, value);
+    if (st == HWFIT_OK && plain != NULL && !(o->flags & HWFIT_OPTION_CHART))
+        st = hwfit_request_set(plain, o->name, value);
+    return st;
+}
+
 int cli_run_request(const hwfit_command *c, int argc, char **argv) {
     const char *name = c->name;
     hwfit_request *r = NULL;
     hwfit_status st = hwfit_request_new(name, &r);
     if (st != HWFIT_OK) return cli_fail(name, "%s", hwfit_status_str(st));
+    /* The printed output without the options that only shape the chart. */
+    hwfit_request *plain = NULL;
+    if (has_format(c, HWFIT_FORMAT_SVG) && (st = hwfit_request_new(name, &plain)) != HWFIT_OK) {
+        hwfit_request_free(r);
+        return cli_fail(name, "%s", hwfit_status_str(st));
+    }
     hwfit_format format = HWFIT_FORMAT_TEXT;
     const char *svg_path = NULL, *html_path = NULL;
     int rc = 0;
@@ -57,6 +73,7 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cli_print_help(stdout, c);
             hwfit_request_free(r);
+            hwfit_request_free(plain);
             return CLI_EXIT_OK;
         }
         if (strcmp(a, "--json") == 0) { format = HWFIT_FORMAT_JSON; continue; }
@@ -89,7 +106,7 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
                 rc = cli_fail(name, "unexpected argument '%s' (see hwfit %s --help)", a, name);
                 break;
             }
-            st = hwfit_request_set(r, positional->name, a);
+            st = set_option(r, plain, positional, a);
             if (st != HWFIT_OK) rc = request_failed(name, r, st);
             continue;
         }
@@ -125,24 +142,26 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
                           o->metavar ? o->metavar : "");
             break;
         }
-        st = hwfit_request_set(r, o->name, value);
+        st = set_option(r, plain, o, value);
         if (st != HWFIT_OK) rc = request_failed(name, r, st);
     }
+    hwfit_request *out = svg_path != NULL && plain != NULL ? plain : r;
     if (rc == 0 && svg_path != NULL) rc = run_to_file(name, r, HWFIT_FORMAT_SVG, "svg", svg_path);
     if (rc == 0 && html_path != NULL)
         rc = run_to_file(name, r, HWFIT_FORMAT_HTML, "html", html_path);
     if (rc == 0) {
-        st = hwfit_request_run(r, format, NULL, 0, NULL);
+        st = hwfit_request_run(out, format, NULL, 0, NULL);
         if (st != HWFIT_OK) {
-            rc = request_failed(name, r, st);
+            rc = request_failed(name, out, st);
         } else {
             size_t n;
-            const char *text = hwfit_request_output(r, &n);
+            const char *text = hwfit_request_output(out, &n);
             fwrite(text, 1, n, stdout);
             fflush(stdout);
-            rc = hwfit_request_verdict(r);
+            rc = hwfit_request_verdict(out);
         }
     }
     hwfit_request_free(r);
+    hwfit_request_free(plain);
     return rc;
 }
