@@ -170,10 +170,7 @@ int cli_print_describe(const char *name);
 /* ---- subcommands (one file each) ------------------------------------------------------ */
 
 int cmd_assess(int argc, char **argv);
-int cmd_fit(int argc, char **argv);
 int cmd_host(int argc, char **argv);
-int cmd_perf(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
 int cmd_power(int argc, char **argv);
 int cmd_raid(int argc, char **argv);
 int cmd_transfer(int argc, char **argv);

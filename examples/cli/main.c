@@ -14,10 +14,7 @@ typedef struct command {
 static const command legacy[] = {
     {"assess", cmd_assess, "strengths and weaknesses of a server (node file) for target workloads"},
     {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
-    {"fit", cmd_fit, "does a model fit on N GPUs: per-card memory, fewest GPUs, longest context"},
     {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
-    {"perf", cmd_perf, "prefill and decode tokens/s, training step time and MFU on a roofline"},
-    {"plan", cmd_plan, "the layouts (TP/PP/DP/EP, ZeRO, recompute) of N GPUs that fit, ranked"},
     {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
     {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
     {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},
