@@ -157,10 +157,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
 
 const hwfit__command hwfit__cmd_fit = {
     .pub = {.name = "fit",
-            .summary = "Does a model fit on N cards for serving or fine-tuning? Per-card memory "
-                       "under the best layout (or the one given), the fewest cards, the longest "
-                       "context, the largest batch.",
-            .details = "Options left out are searched; the fastest layout that fits is shown "
+            .summary = "Does a model fit on N GPUs: per-card memory, fewest GPUs, longest "
+                       "context, largest batch.",
+            .details = "Serving or fine-tuning: per-card memory under the best layout (or the "
+                       "one given). Options left out are searched; the fastest layout that fits is shown "
                        "(with gpu: training tokens/s at each layout's own global batch, the "
                        "shortest step at a given batch, or the decode rate; by memory headroom "
                        "with capacity only), or, when none fits, the one that misses least. A "

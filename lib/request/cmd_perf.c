@@ -122,10 +122,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
 
 const hwfit__command hwfit__cmd_perf = {
     .pub = {.name = "perf",
-            .summary = "Throughput on a roofline: prefill time, time per output token and "
-                       "tokens per second of a batch, the batch at which decode turns "
-                       "compute-bound; training step time, tokens per second and MFU.",
-            .details = "Inference: context is the prompt length, batch the concurrent "
+            .summary = "Prefill and decode tokens/s, training step time and MFU on a roofline.",
+            .details = "Prefill time, time per output token and tokens per second of a batch, "
+                       "the batch at which decode turns compute-bound; training step time, "
+                       "tokens per second and MFU. Inference: context is the prompt length, batch the concurrent "
                        "sequences over all replicas; decode is timed at a KV length of context "
                        "+ output-tokens / 2. Training: context is the sequence length, batch "
                        "the global batch. Without a layout the fastest layout that fits is "

@@ -118,9 +118,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
 
 const hwfit__command hwfit__cmd_plan = {
     .pub = {.name = "plan",
-            .summary = "Every valid layout of N cards for a workload, the ones that fit ranked "
-                       "best first.",
-            .details = "Layout options given are held; the others are searched: tp, pp, dp, "
+            .summary = "The layouts (TP/PP/DP/EP, ZeRO, recompute) of N GPUs that fit, ranked.",
+            .details = "Every valid layout of N cards for a workload, the ones that fit ranked "
+                       "best first. Layout options given are held; the others are searched: tp, pp, dp, "
                        "ep, the ZeRO stage, recomputation, micro-batch (1-8) and sequence "
                        "parallelism. With gpu the layouts are ranked by perf's figures: "
                        "training tokens/s, each layout at its own global batch (gbs); the "

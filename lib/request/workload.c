@@ -40,7 +40,7 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                          .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
                          .help = "Hugging Face config.json of the model"},
     [HWFIT__W_GPU] = {.name = "gpu", .kind = HWFIT_OPTION_NAME, .metavar = "NAME",
-                      .catalog = "gpu", .default_help = "none: give capacity",
+                      .catalog = "gpu", .default_help = "none; give capacity instead",
                       .example = "rtx-pro-6000-server",
                       .help = "card from the catalog (see hwfit gpus)"},
     [HWFIT__W_GPUS] = {.name = "gpus", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
@@ -116,8 +116,8 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                        .help = "training: ZeRO stage"},
     [HWFIT__W_OFFLOAD] = {.name = "offload", .kind = HWFIT_OPTION_TEXT, .metavar = "LIST",
                           .default_text = "none",
-                          .help = "training: optimizer, params, optimizer,params, none or any "
-                                  "(searched)"},
+                          .help = "training: what goes to host memory: optimizer, params, "
+                                  "optimizer,params, none, or any to search them"},
     [HWFIT__W_EVEN_LAYERS] = {.name = "even-layers", .kind = HWFIT_OPTION_FLAG,
                               .help = "require layers divisible by pp (else split as vLLM "
                                       "does)"},
