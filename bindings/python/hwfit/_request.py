@@ -298,7 +298,8 @@ def _option_doc(o):
 
 def _doc(cmd, returns):
     opts = "\n".join(_option_doc(o) for o in cmd["options"]) or "(none)"
-    details = f"\n\n{_textwrap.fill(cmd['details'], 88)}" if cmd["details"] else ""
+    details = _textwrap.fill(_pythonic(cmd["details"], cmd), 88)
+    details = f"\n\n{details}" if details else ""
     return (f"{cmd['summary']}{details}\n\nSame as `hwfit {cmd['name']}`; {returns}\n\n"
             f"Options (keyword arguments; True sets a flag; sizes and rates take units, "
             f"e.g. \"96GB\"):\n\n{opts}\n\nFormats: {', '.join(cmd['formats'])} "
