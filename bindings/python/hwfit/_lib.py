@@ -395,6 +395,7 @@ class hwfit_shard_in(ctypes.Structure):
         ("host_memory_bytes", ctypes.c_double),
         ("host_utilization", ctypes.c_double),
         ("host_buffer_factor", ctypes.c_double),
+        ("host_memory_given", ctypes.c_int),
     ]
 
 
