@@ -70,6 +70,10 @@ hwfit_status hwfit__why_at(hwfit_problem *problem, hwfit_status status, const ch
  * the value overflows a double and a (signed) zero or subnormal when it underflows. */
 double hwfit__strtod(const char *s, size_t n);
 
+/* 1 when the number s[0..n) (the grammar above) has a non-zero digit before its exponent:
+ * a value written as non-zero, which must not silently read as 0 (underflow). */
+int hwfit__written_nonzero(const char *s, size_t n);
+
 /* Replace the process locale's decimal point (when it is not '.') by '.' in a text printf
  * wrote, so numbers read the same whatever locale the host program set. */
 void hwfit__c_decimal_point(char *text);

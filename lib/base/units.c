@@ -42,6 +42,12 @@ static size_t number_span(const char *s) {
  * and a single sticky '1' standing for "some later digit was non-zero" does that
  * (the truncation rule of Clinger's algorithm as implemented in fast_float,
  * D. Lemire, "Number Parsing at a Gigabyte per Second", Softw. Pract. Exp. 51(8), 2021). */
+int hwfit__written_nonzero(const char *s, size_t n) {
+    for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++)
+        if (s[i] >= '1' && s[i] <= '9') return 1;
+    return 0;
+}
+
 double hwfit__strtod(const char *s, size_t n) {
     enum { KEEP = 768 };
     char buf[KEEP + 32];
@@ -229,6 +235,7 @@ hwfit_status hwfit_units_parse(const char *text, hwfit_unit unit, double *value)
     size_t n = number_span(s);
     if (n == 0) return HWFIT_EPARSE;
     double number = hwfit__strtod(s, n);
+    int nonzero = hwfit__written_nonzero(s, n);
     s += n;
     while (is_space(*s)) s++;
     char suffix[32];
@@ -277,6 +284,7 @@ hwfit_status hwfit_units_parse(const char *text, hwfit_unit unit, double *value)
     if (number == HUGE_VAL || number == -HUGE_VAL) return HWFIT_ERANGE;
     double result = number * factor;
     if (!hwfit__finite(result)) return HWFIT_ERANGE;
+    if (nonzero && result == 0.0) return HWFIT_ERANGE; /* 1e-400GB: too small, not 0 */
     if (result < 0.0) return HWFIT_EDOM;
     *value = result == 0.0 ? 0.0 : result; /* no negative zero */
     return HWFIT_OK;

@@ -572,10 +572,12 @@ static hwfit_status parse_number(parser *p, hwfit__json_value *v) {
         while (i < n && is_digit(t[i])) i++;
     }
     double d = hwfit__strtod((const char *)t + start, i - start);
-    if (!hwfit__finite(d)) {
+    if (!hwfit__finite(d) ||
+        (d == 0.0 && hwfit__written_nonzero((const char *)t + start, i - start))) {
         size_t len = i - start;
-        return fail(p, HWFIT_ERANGE, start, "number %.*s%s is too large for a double",
-                    (int)(len > 40 ? 40 : len), (const char *)t + start, len > 40 ? "..." : "");
+        return fail(p, HWFIT_ERANGE, start, "number %.*s%s is too %s for a double",
+                    (int)(len > 40 ? 40 : len), (const char *)t + start, len > 40 ? "..." : "",
+                    d == 0.0 ? "small" : "large");
     }
     v->type = HWFIT__JSON_NUMBER;
     v->u.number.value = d;

@@ -371,7 +371,7 @@ static hwfit_status parse_into(hwfit_request *r, const hwfit_option *o, value *v
         uint64_t u = 0;
         int ok = parse_whole(text, tokens, &u);
         if (ok == -1)
-            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is too large to represent", text);
+            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is beyond a double's range", text);
         if (ok == 0)
             return hwfit__req_fail(r, o, HWFIT_EPARSE, "expected a whole number%s, got '%s'",
                                    tokens ? " (K = 1024 allowed)" : "", text);
@@ -389,7 +389,7 @@ static hwfit_status parse_into(hwfit_request *r, const hwfit_option *o, value *v
         double d;
         hwfit_status st = hwfit_units_parse(text, unit, &d);
         if (st == HWFIT_ERANGE)
-            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is too large to represent", text);
+            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is beyond a double's range", text);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, o, st == HWFIT_EDOM ? HWFIT_EDOM : HWFIT_EPARSE,
                                    "expected %s, got '%s'", unit_words(unit), text);

@@ -58,7 +58,7 @@ class TestOptionParser(CliCase):
         self.bad("memory", *LLAMA, "--no-dropout=yes", mentions="takes no value")
         self.bad("memory", *LLAMA, "--batch", "-1", mentions="whole number")
         self.bad("memory", *LLAMA, "--batch", "18446744073709551616",
-                 mentions="too large to represent")
+                 mentions="beyond a double's range")
         self.bad("memory", *LLAMA, "--context", "2M5", mentions="whole number")
         self.bad("power", *POWER[1:], "--pue", "abc", mentions="--pue: expected a number")
         self.bad("power", *POWER[1:], "--pue", "-1", mentions="--pue: expected a number")
@@ -74,7 +74,7 @@ class TestUnits(CliCase):
         self.bad("units", "1", "2", mentions="unexpected argument")
         self.bad("units", "12parsecs", mentions="cannot read '12parsecs'")
         self.bad("units", "-1GB", mentions="'-1GB' is out of range")
-        self.bad("units", "1e400GB", mentions="too large")
+        self.bad("units", "1e400GB", mentions="beyond a double's range")
 
 
 class TestListings(CliCase):

@@ -121,7 +121,7 @@ def _text(opt, kw, value):
         return repr(value)
     if isinstance(value, (int, float)) and kind in ("choice", "text", "list"):
         if isinstance(value, int) and value.bit_length() > 10000:  # str() would refuse it
-            raise _refuse(_lib.HWFIT_ERANGE, kw, f"{_shown(value)} is too large to represent")
+            raise _refuse(_lib.HWFIT_ERANGE, kw, f"{_shown(value)} is beyond a double's range")
         return repr(value)
     if kind == "file" and isinstance(value, _os.PathLike):
         value = _os.fspath(value)
