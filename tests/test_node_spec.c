@@ -260,6 +260,9 @@ Test(node_spec, contradictions_point_at_the_key) {
     /* A power limit above 1.5 x TDP (L40S: 350 W). */
     t = edit("\"count\": 4", "\"count\": 4, \"power_limit\": \"600W\"");
     refused(t, HWFIT_EPARSE, "\"600W\"", "power_limit");
+    /* A limit of 0 W is refused, not read as "the catalog's TDP" (leaving it out is). */
+    t = edit("\"count\": 4", "\"count\": 4, \"power_limit\": \"0W\"");
+    refused(t, HWFIT_EPARSE, "\"0W\"", "power_limit");
 }
 
 Test(node_spec, load_equals_parse_and_reports_missing_files) {

@@ -124,8 +124,9 @@ static hwfit_status read_gpu(reader *r, hwfit_node *n) {
         return fail_at(r, v, "key 'model': \"%.60s\" is not in the GPU catalog (`hwfit gpus` "
                              "lists the names)", n->gpu.model);
     HWFIT__TRY(u64(r, "count", 1, 1, HWFIT_NODE_MAX_GPUS, &n->gpu.count));
+    /* A limit given is a limit: 0 W is not "the catalog's TDP" (that is leaving it out). */
     HWFIT__TRY(
-        qty(r, "power_limit", 0, HWFIT_UNIT_WATTS, 0.0, 1.5 * g->tdp_w, &n->gpu.power_limit_w));
+        qty(r, "power_limit", 0, HWFIT_UNIT_WATTS, 1.0, 1.5 * g->tdp_w, &n->gpu.power_limit_w));
     HWFIT__TRY(num(r, "price", 0, 0.0, 1e12, &n->gpu.price));
     return HWFIT_OK;
 }

@@ -189,9 +189,16 @@ hwfit_status hwfit__req_fail_problem(hwfit_request *r, const char *const *aliase
 hwfit_status hwfit__req_fail_error(hwfit_request *r, const hwfit_option *opt,
                                    const hwfit_error *e) {
     const char *msg = e->message[0] ? e->message : hwfit_status_str(e->status);
-    if (e->line > 0)
+    if (e->line > 0) {
+        /* "config.json:3:14: message", as compilers write it, when the reader named the file */
+        const char *path = opt != NULL ? hwfit__req_text(r, opt) : NULL;
+        size_t n = path != NULL ? strlen(path) : 0;
+        if (n > 0 && strncmp(msg, path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+            return hwfit__req_fail(r, opt, e->status, "%s:%u:%u: %s", path, (unsigned)e->line,
+                                   (unsigned)e->column, msg + n + 2);
         return hwfit__req_fail(r, opt, e->status, "%u:%u: %s", (unsigned)e->line,
                                (unsigned)e->column, msg);
+    }
     return hwfit__req_fail(r, opt, e->status, "%s", msg);
 }
 
