@@ -1944,6 +1944,22 @@ static void probe_node(void) {
     CHECK(hwfit_node_parse("", 0, NULL, &n, &e) == HWFIT_EPARSE);
     CHECK(hwfit_node_parse("[1e999]", 7, NULL, &n, NULL) != HWFIT_OK);
     CHECK(hwfit_node_parse("{\"gpus\": {\"count\": -1}}", 23, NULL, &n, &e) != HWFIT_OK);
+    {
+        hwfit_gpu_set *cards = NULL;
+        CHECK(hwfit_gpu_set_new(&cards) == HWFIT_OK);
+        CHECK(hwfit_node_load_cards(NULL, cards, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("x.json", NULL, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("x.json", cards, NULL, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("/nonexistent/node.json", cards, &n, &e) == HWFIT_EIO);
+        CHECK(hwfit_node_parse_cards(NULL, 0, NULL, cards, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("{}", 2, NULL, NULL, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("{}", 2, NULL, cards, NULL, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("", 0, NULL, cards, &n, &e) == HWFIT_EPARSE);
+        CHECK(hwfit_node_parse_cards("{\"gpu\": {\"model\": {}}}", 22, NULL, cards, &n, NULL) !=
+              HWFIT_OK);
+        CHECK(hwfit_gpu_set_count(cards) == 0);
+        hwfit_gpu_set_free(cards);
+    }
     CHECK(memcmp(&n, &m, sizeof n) == 0);
     CHECK(hwfit_node_load(SPECS "seed-server.json", &n, &e) == HWFIT_OK, "(%s)", e.message);
     CHECK(hwfit_node_check(NULL, &e) == HWFIT_EINVAL);
@@ -2485,7 +2501,9 @@ static const entry table[] = {
     COVER(hwfit_node_evaluate, probe_node),
     COVER(hwfit_node_init, probe_node),
     COVER(hwfit_node_load, probe_node),
+    COVER(hwfit_node_load_cards, probe_node),
     COVER(hwfit_node_parse, probe_node),
+    COVER(hwfit_node_parse_cards, probe_node),
     COVER(hwfit_perf_bound_name, probe_new_namers),
     COVER(hwfit_perf_estimate, probe_perf),
     COVER(hwfit_perf_init, probe_perf),

@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/gpu.h"
+#include "hwfit/gpu_set.h"
+#include "hwfit/status.h"
+
+#include "base/internal.h"
 
 typedef struct entry {
     hwfit_gpu gpu;

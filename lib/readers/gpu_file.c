@@ -7,13 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_file_internal.h"
+#include "hwfit/gpu.h"
+#include "hwfit/gpu_file.h"
+#include "hwfit/gpu_set.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
 
-#define TRY(expr)                                                                           \
-    do {                                                                                    \
-        hwfit_status try_st_ = (expr);                                                      \
-        if (try_st_ != HWFIT_OK) return try_st_;                                            \
-    } while (0)
+#include "base/checked.h"
+#include "base/internal.h"
+#include "readers/gpu_file_internal.h"
+#include "readers/json.h"
 
 typedef struct reader {
     hwfit__json_ctx ctx;
@@ -93,7 +96,7 @@ static hwfit_status quantity(reader *r, const char *key, int required, hwfit_uni
 
 static hwfit_status count(reader *r, const char *key, uint64_t lo, uint64_t hi, uint32_t *out) {
     uint64_t v = *out;
-    TRY(hwfit__json_read_u64(&r->ctx, r->obj, key, 0, lo, hi, &v, NULL));
+    HWFIT__TRY(hwfit__json_read_u64(&r->ctx, r->obj, key, 0, lo, hi, &v, NULL));
     *out = (uint32_t)v;
     return HWFIT_OK;
 }
@@ -114,7 +117,7 @@ static hwfit_status flag(reader *r, const char *key, int *out, int *present) {
 static hwfit_status choice(reader *r, const char *key, const char *const *names, int *out) {
     const char *s = NULL;
     int present = 0;
-    TRY(hwfit__json_read_string(&r->ctx, r->obj, key, 0, &s, &present));
+    HWFIT__TRY(hwfit__json_read_string(&r->ctx, r->obj, key, 0, &s, &present));
     if (!present) return HWFIT_OK;
     char list[96] = "";
     for (int i = 0; names[i]; i++) {
@@ -149,44 +152,44 @@ hwfit_status hwfit__gpu_card_read(const hwfit__json_value *obj, const char *wher
         "pcie_gen", "pcie_lanes", "peer_link", "peer_topology", "peer_generation", "peer_links",
         "peer_bytes_per_s", "peer_bytes_per_s_bidir", "peer_domain_gpus", "p2p_pcie", "nvls",
         "source", "notes", NULL};
-    TRY(hwfit__json_check_keys(&r.ctx, obj, known));
+    HWFIT__TRY(hwfit__json_check_keys(&r.ctx, obj, known));
     hwfit_gpu g;
     memset(&g, 0, sizeof g);
-    TRY(text(&r, "name", 1, &g.name));
+    HWFIT__TRY(text(&r, "name", 1, &g.name));
     g.edition = g.name;
     g.architecture = "";
     g.notes = "";
     snprintf(source_buf, source_size, "GPU file %s", file);
     g.source = source_buf;
-    TRY(text(&r, "edition", 0, &g.edition));
-    TRY(text(&r, "architecture", 0, &g.architecture));
-    TRY(text(&r, "source", 0, &g.source));
-    TRY(text(&r, "notes", 0, &g.notes));
+    HWFIT__TRY(text(&r, "edition", 0, &g.edition));
+    HWFIT__TRY(text(&r, "architecture", 0, &g.architecture));
+    HWFIT__TRY(text(&r, "source", 0, &g.source));
+    HWFIT__TRY(text(&r, "notes", 0, &g.notes));
     static const char *const vendors[] = {"nvidia", "amd", NULL};
     static const char *const forms[] = {"pcie", "sxm", "oam", "superchip", NULL};
     static const char *const links[] = {"none", "nvlink", "xgmi", NULL};
     static const char *const topologies[] = {"none", "switch", "bridge", "mesh", NULL};
     int vendor = 0, form = 0, link = 0, topology = 0;
-    TRY(choice(&r, "vendor", vendors, &vendor));
-    TRY(choice(&r, "form_factor", forms, &form));
-    TRY(choice(&r, "peer_link", links, &link));
-    TRY(choice(&r, "peer_topology", topologies, &topology));
+    HWFIT__TRY(choice(&r, "vendor", vendors, &vendor));
+    HWFIT__TRY(choice(&r, "form_factor", forms, &form));
+    HWFIT__TRY(choice(&r, "peer_link", links, &link));
+    HWFIT__TRY(choice(&r, "peer_topology", topologies, &topology));
     g.vendor = (hwfit_gpu_vendor)vendor;
     g.form_factor = (hwfit_gpu_form_factor)form;
     g.peer_link = (hwfit_gpu_peer_link)link;
     g.peer_topology = (hwfit_gpu_peer_topology)topology;
-    TRY(count(&r, "compute_capability", 0, 1000, &g.compute_capability));
+    HWFIT__TRY(count(&r, "compute_capability", 0, 1000, &g.compute_capability));
     double mem = 0.0;
-    TRY(quantity(&r, "memory_bytes", 1, HWFIT_UNIT_BYTES, Q_MEMORY, 1.0, 1125899906842624.0,
+    HWFIT__TRY(quantity(&r, "memory_bytes", 1, HWFIT_UNIT_BYTES, Q_MEMORY, 1.0, 1125899906842624.0,
                  &mem, NULL));
     if (mem != (double)(uint64_t)mem)
         return fail_at(&r, hwfit__json_get(obj, "memory_bytes"),
                        "key 'memory_bytes' must be a whole number of bytes, got %.17g", mem);
     g.memory_bytes = (uint64_t)mem;
     const double R = 1e18;
-    TRY(quantity(&r, "memory_bandwidth_bytes_per_s", 1, HWFIT_UNIT_BYTES_PER_S, Q_PLAIN, 0, R,
+    HWFIT__TRY(quantity(&r, "memory_bandwidth_bytes_per_s", 1, HWFIT_UNIT_BYTES_PER_S, Q_PLAIN, 0, R,
                  &g.memory_bandwidth_bytes_per_s, NULL));
-    TRY(quantity(&r, "tdp_w", 1, HWFIT_UNIT_WATTS, Q_PLAIN, 0, 1e5, &g.tdp_w, NULL));
+    HWFIT__TRY(quantity(&r, "tdp_w", 1, HWFIT_UNIT_WATTS, Q_PLAIN, 0, 1e5, &g.tdp_w, NULL));
     const struct { const char *key; double *dst; int required, kind; } rates[] = {
         {"fp64_flop_per_s", &g.fp64_flop_per_s, 0, Q_PLAIN},
         {"fp64_tensor_flop_per_s", &g.fp64_tensor_flop_per_s, 0, Q_PLAIN},
@@ -197,30 +200,30 @@ hwfit_status hwfit__gpu_card_read(const hwfit__json_value *obj, const char *wher
         {"int8_op_per_s", &g.int8_op_per_s, 0, Q_OPS},
         {"fp4_flop_per_s", &g.fp4_flop_per_s, 0, Q_PLAIN}};
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
-        TRY(quantity(&r, rates[i].key, rates[i].required, HWFIT_UNIT_FLOP_PER_S, rates[i].kind,
+        HWFIT__TRY(quantity(&r, rates[i].key, rates[i].required, HWFIT_UNIT_FLOP_PER_S, rates[i].kind,
                      0, R, rates[i].dst, NULL));
-    TRY(flag(&r, "sparsity", &g.sparsity, NULL));
+    HWFIT__TRY(flag(&r, "sparsity", &g.sparsity, NULL));
     g.sparse_speedup = g.sparsity ? 2.0 : 1.0;
-    TRY(hwfit__json_read_double(&r.ctx, obj, "sparse_speedup", 0, 1.0, 4.0, &g.sparse_speedup,
+    HWFIT__TRY(hwfit__json_read_double(&r.ctx, obj, "sparse_speedup", 0, 1.0, 4.0, &g.sparse_speedup,
                                 NULL));
     g.pcie_gen = 4;
     g.pcie_lanes = 16;
     int gen_given = hwfit__json_get(obj, "pcie_gen") != NULL;
-    TRY(count(&r, "pcie_gen", 0, 6, &g.pcie_gen));
+    HWFIT__TRY(count(&r, "pcie_gen", 0, 6, &g.pcie_gen));
     if (gen_given && g.pcie_gen == 0) g.pcie_lanes = 0;
-    TRY(count(&r, "pcie_lanes", 0, 16, &g.pcie_lanes));
-    TRY(count(&r, "peer_generation", 0, 5, &g.peer_generation));
-    TRY(count(&r, "peer_links", 0, 64, &g.peer_links));
+    HWFIT__TRY(count(&r, "pcie_lanes", 0, 16, &g.pcie_lanes));
+    HWFIT__TRY(count(&r, "peer_generation", 0, 5, &g.peer_generation));
+    HWFIT__TRY(count(&r, "peer_links", 0, 64, &g.peer_links));
     int one = 0, both = 0;
-    TRY(quantity(&r, "peer_bytes_per_s", 0, HWFIT_UNIT_BYTES_PER_S, Q_PLAIN, 0, 1e15,
+    HWFIT__TRY(quantity(&r, "peer_bytes_per_s", 0, HWFIT_UNIT_BYTES_PER_S, Q_PLAIN, 0, 1e15,
                  &g.peer_bytes_per_s, &one));
-    TRY(quantity(&r, "peer_bytes_per_s_bidir", 0, HWFIT_UNIT_BYTES_PER_S, Q_PLAIN, 0, 2e15,
+    HWFIT__TRY(quantity(&r, "peer_bytes_per_s_bidir", 0, HWFIT_UNIT_BYTES_PER_S, Q_PLAIN, 0, 2e15,
                  &g.peer_bytes_per_s_bidir, &both));
     if (one && !both) g.peer_bytes_per_s_bidir = 2.0 * g.peer_bytes_per_s;
     if (both && !one) g.peer_bytes_per_s = g.peer_bytes_per_s_bidir / 2.0;
-    TRY(count(&r, "peer_domain_gpus", 0, 1048576, &g.peer_domain_gpus));
-    TRY(flag(&r, "p2p_pcie", &g.p2p_pcie, NULL));
-    TRY(flag(&r, "nvls", &g.nvls, NULL));
+    HWFIT__TRY(count(&r, "peer_domain_gpus", 0, 1048576, &g.peer_domain_gpus));
+    HWFIT__TRY(flag(&r, "p2p_pcie", &g.p2p_pcie, NULL));
+    HWFIT__TRY(flag(&r, "nvls", &g.nvls, NULL));
     hwfit_problem why;
     if (hwfit_gpu_validate(&g, &why) != HWFIT_OK) {
         const hwfit__json_value *at = why.field ? hwfit__json_get(obj, why.field) : NULL;
@@ -248,7 +251,7 @@ static hwfit_status read_root(const hwfit__json_value *root, const char *file, h
     } else if (root->type == HWFIT__JSON_OBJECT && hwfit__json_get(root, "name") == NULL &&
                hwfit__json_get(root, "gpus") != NULL) {
         static const char *const known[] = {"gpus", "notes", NULL};
-        TRY(hwfit__json_check_keys(&r.ctx, root, known));
+        HWFIT__TRY(hwfit__json_check_keys(&r.ctx, root, known));
         const hwfit__json_value *list = hwfit__json_get(root, "gpus");
         if (list->type != HWFIT__JSON_ARRAY)
             return fail_at(&r, list, "key 'gpus' must be an array of cards, got %s",

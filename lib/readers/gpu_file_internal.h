@@ -1,9 +1,15 @@
-/* gpu_file_internal.h - one card from a JSON object, shared by the GPU-file reader and the
+/* readers/gpu_file_internal.h - one card from a JSON object, shared by the GPU-file reader and the
  * node reader (a card inline in a node file). Never installed. */
-#ifndef HWFIT_GPU_FILE_INTERNAL_H
-#define HWFIT_GPU_FILE_INTERNAL_H
+#ifndef HWFIT_READERS_GPU_FILE_INTERNAL_H
+#define HWFIT_READERS_GPU_FILE_INTERNAL_H
 
-#include "internal.h"
+#include <stddef.h>
+
+#include "hwfit/gpu.h"
+#include "hwfit/gpu_set.h"
+#include "hwfit/status.h"
+
+#include "readers/json.h"
 
 /* Read the card object obj into *out (strings point into the JSON document) and check it
  * with hwfit_gpu_validate; `where` prefixes messages ("cards.json: gpus[2]"), `file` is the
@@ -15,4 +21,4 @@ hwfit_status hwfit__gpu_card_read(const hwfit__json_value *obj, const char *wher
 /* Drop the cards of set added after its first `count` (lib/catalogs/gpu_set.c). */
 void hwfit__gpu_set_truncate(hwfit_gpu_set *set, size_t count);
 
-#endif /* HWFIT_GPU_FILE_INTERNAL_H */
+#endif /* HWFIT_READERS_GPU_FILE_INTERNAL_H */
