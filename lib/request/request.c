@@ -338,12 +338,6 @@ static int takes_gpu(const hwfit__command *c) {
     return 0;
 }
 
-static int gpu_files_possible(const hwfit__command *c) {
-    const char *env = getenv("HWFIT_GPU_PATH");
-    return takes_gpu(c) && (hwfit_option_by_name(&c->pub, "gpu-file") != NULL ||
-                            (env != NULL && env[0] != '\0'));
-}
-
 const hwfit_gpu_set *hwfit__req_gpu_set(const hwfit_request *r) { return r->gpus; }
 
 static hwfit_status unknown_gpu(hwfit_request *r, const hwfit_option *o, const char *text) {
@@ -359,11 +353,10 @@ static hwfit_status unknown_gpu(hwfit_request *r, const hwfit_option *o, const c
                            hint);
 }
 
-/* Read the cards of HWFIT_GPU_PATH (colon-separated files) and of gpu-file into r->gpus,
- * then check every GPU name given against the catalog and them. */
-static hwfit_status load_gpus(hwfit_request *r) {
+/* Read the cards of HWFIT_GPU_PATH (colon-separated files) and of gpu-file into r->gpus
+ * afresh. */
+static hwfit_status read_gpu_files(hwfit_request *r) {
     const hwfit__command *c = r->command;
-    if (!takes_gpu(c)) return HWFIT_OK;
     hwfit_gpu_set_free(r->gpus);
     r->gpus = NULL;
     if (hwfit_gpu_set_new(&r->gpus) != HWFIT_OK)
@@ -393,6 +386,16 @@ static hwfit_status load_gpus(hwfit_request *r) {
     for (size_t i = 0; i < nfiles; i++)
         if (hwfit_gpu_file_load(items[i], r->gpus, &e) != HWFIT_OK)
             return hwfit__req_fail_error(r, files, &e);
+    return HWFIT_OK;
+}
+
+/* Before run: the cards of the files, then every GPU name given checked against the
+ * catalog and them (gpu-file may have changed since the name was set). */
+static hwfit_status load_gpus(hwfit_request *r) {
+    const hwfit__command *c = r->command;
+    if (!takes_gpu(c)) return HWFIT_OK;
+    hwfit_status st = read_gpu_files(r);
+    if (st != HWFIT_OK) return st;
     for (size_t k = 0; k < r->noptions; k++) {
         const hwfit_option *o = option_at(c, k);
         const hwfit_gpu *g;
@@ -410,8 +413,16 @@ static hwfit_status check_catalog(hwfit_request *r, const hwfit_option *o, const
     if (strcmp(o->catalog, "gpu") == 0) {
         const hwfit_gpu *g;
         if (hwfit_gpu_find(text, &g) == HWFIT_OK) return HWFIT_OK;
-        /* A card of a GPU file: the files are read, and the name checked, by run. */
-        if (gpu_files_possible(r->command)) return HWFIT_OK;
+        /* A card of a GPU file (HWFIT_GPU_PATH, or gpu-file given before): read the files
+         * now. A file that does not read is gpu-file's fault, reported by run. */
+        if (takes_gpu(r->command)) {
+            if (read_gpu_files(r) != HWFIT_OK) {
+                clear_failure(r);
+                return HWFIT_OK;
+            }
+            if (hwfit_gpu_lookup(r->gpus, text, &g) == HWFIT_OK) return HWFIT_OK;
+            return unknown_gpu(r, o, text);
+        }
         const char *names[256];
         size_t n = hwfit_gpu_count();
         if (n > 256) n = 256;
