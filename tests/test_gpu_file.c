@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 static hwfit_gpu_set *new_set(void) {
     hwfit_gpu_set *set = NULL;

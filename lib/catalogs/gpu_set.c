@@ -11,6 +11,7 @@
 #include "hwfit/status.h"
 
 #include "base/internal.h"
+#include "catalogs/gpu_set_internal.h"
 
 typedef struct entry {
     hwfit_gpu gpu;
@@ -222,7 +223,6 @@ hwfit_status hwfit_gpu_set_add(hwfit_gpu_set *set, const hwfit_gpu *gpu, hwfit_p
 }
 
 /* Drop the cards added after the first `count` (a reader's all-or-nothing undo). */
-void hwfit__gpu_set_truncate(hwfit_gpu_set *set, size_t count);
 void hwfit__gpu_set_truncate(hwfit_gpu_set *set, size_t count) {
     while (set != NULL && set->count > count) {
         entry *e = set->cards[--set->count];

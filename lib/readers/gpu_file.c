@@ -15,6 +15,7 @@
 
 #include "base/checked.h"
 #include "base/internal.h"
+#include "catalogs/gpu_set_internal.h"
 #include "readers/gpu_file_internal.h"
 #include "readers/json.h"
 

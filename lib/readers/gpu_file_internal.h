@@ -18,7 +18,4 @@ hwfit_status hwfit__gpu_card_read(const hwfit__json_value *obj, const char *wher
                                   const char *file, hwfit_gpu *out, char *source_buf,
                                   size_t source_size, hwfit_error *err);
 
-/* Drop the cards of set added after its first `count` (lib/catalogs/gpu_set.c). */
-void hwfit__gpu_set_truncate(hwfit_gpu_set *set, size_t count);
-
 #endif /* HWFIT_READERS_GPU_FILE_INTERNAL_H */

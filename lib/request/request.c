@@ -330,15 +330,17 @@ static char *copy_text(const char *s) {
 
 /* ---- cards of one's own (gpu-file, HWFIT_GPU_PATH) ----------------------------------- */
 
+/* The command names GPUs, or reads GPU files (assess: its node file may name a card). */
 static int takes_gpu(const hwfit__command *c) {
     for (size_t k = 0, n = option_count(c); k < n; k++) {
         const hwfit_option *o = option_at(c, k);
         if (o->catalog != NULL && strcmp(o->catalog, "gpu") == 0) return 1;
+        if (strcmp(o->name, "gpu-file") == 0) return 1;
     }
     return 0;
 }
 
-const hwfit_gpu_set *hwfit__req_gpu_set(const hwfit_request *r) { return r->gpus; }
+hwfit_gpu_set *hwfit__req_gpu_set(hwfit_request *r) { return r->gpus; }
 
 static hwfit_status unknown_gpu(hwfit_request *r, const hwfit_option *o, const char *text) {
     char hint[96];
@@ -365,15 +367,16 @@ static hwfit_status read_gpu_files(hwfit_request *r) {
     const char *env = getenv("HWFIT_GPU_PATH");
     for (const char *p = env; p != NULL && *p != '\0';) {
         size_t n = strcspn(p, ":");
-        char path[4096];
-        if (n >= sizeof path)
-            return hwfit__req_fail(r, NULL, HWFIT_ERANGE, "HWFIT_GPU_PATH: a path is longer "
-                                   "than %zu bytes", sizeof path - 1);
-        memcpy(path, p, n);
-        path[n] = '\0';
+        const char *from = p;
         p += n + (p[n] == ':');
         if (n == 0) continue;
-        if (hwfit_gpu_file_load(path, r->gpus, &e) != HWFIT_OK) {
+        char *path = malloc(n + 1); /* on the heap: no public call may need 16 KiB of stack */
+        if (path == NULL) return hwfit__req_fail(r, NULL, HWFIT_ENOMEM, "out of memory");
+        memcpy(path, from, n);
+        path[n] = '\0';
+        hwfit_status st = hwfit_gpu_file_load(path, r->gpus, &e);
+        free(path);
+        if (st != HWFIT_OK) {
             if (e.line > 0)
                 return hwfit__req_fail(r, NULL, e.status, "HWFIT_GPU_PATH: %u:%u: %s",
                                        (unsigned)e.line, (unsigned)e.column, e.message);
