@@ -262,3 +262,46 @@ Test(gpu_file, load_reads_a_file_and_names_it) {
     cr_assert_eq(hwfit_gpu_set_count(set), 1);
     hwfit_gpu_set_free(set);
 }
+
+/* The request layer: gpu-file's cards are known to gpu once the file is given. */
+Test(gpu_file, requests_look_names_up_in_the_files) {
+    char path[] = "/tmp/hwfit_gpu_req_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(l20, f);
+    fclose(f);
+    hwfit_request *r = NULL;
+    cr_assert_eq(hwfit_request_new("gpus", &r), HWFIT_OK);
+    /* Before the file: unknown at once, as any misspelt name. */
+    cr_assert_eq(hwfit_request_set(r, "name", "my-l20"), HWFIT_ENOTFOUND);
+    cr_assert_str_eq(hwfit_request_option(r)->name, "name");
+    cr_assert_eq(hwfit_request_set(r, "gpu-file", path), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "name", "my-l20"), HWFIT_OK, "%s", hwfit_request_message(r));
+    cr_assert_eq(hwfit_request_set(r, "name", "my-l2"), HWFIT_ENOTFOUND);
+    cr_assert(strstr(hwfit_request_message(r), "did you mean 'my-l20'?") != NULL, "%s",
+              hwfit_request_message(r));
+    cr_assert_eq(hwfit_request_set(r, "name", "my-l20"), HWFIT_OK);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_OK, "%s",
+                 hwfit_request_message(r));
+    const char *out = hwfit_request_output(r, NULL);
+    cr_assert(strstr(out, "\"my-l20\"") != NULL && strstr(out, "\"h100-sxm\"") == NULL, "%s", out);
+    hwfit_request_free(r);
+    /* fit: the card's memory is the capacity, the same number as the typed call. */
+    cr_assert_eq(hwfit_request_new("fit", &r), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "config", HWFIT_TEST_DATA "/models/llama-3.1-8b.config.json"),
+                 HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "gpu-file", path), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "gpu", "my-l20"), HWFIT_OK);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_OK, "%s",
+                 hwfit_request_message(r));
+    char want[64];
+    snprintf(want, sizeof want, "\"gpu_capacity_bytes\": %llu", 48ull << 30);
+    cr_assert(strstr(hwfit_request_output(r, NULL), want) != NULL, "%s",
+              hwfit_request_output(r, NULL));
+    /* The file gone: run says so and names gpu-file. */
+    remove(path);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_TEXT, NULL, 0, NULL), HWFIT_EIO);
+    cr_assert_str_eq(hwfit_request_option(r)->name, "gpu-file");
+    hwfit_request_free(r);
+}

@@ -114,8 +114,33 @@ class TestGpuFile(CliCase):
                  mentions="--gpu: unknown GPU 'my-l2'")
         self.bad("gpus", "my-l20", mentions="unknown GPU 'my-l20'")
 
+    def test_collective_takes_the_files_cards(self):
+        path = self.write("l20.json", L20)
+        d = self.ok_json("collective", "--gpu", "my-l20", "--gpu-file", path, "--gpus", "4")
+        ref = self.ok_json("collective", "--gpu", "l40s", "--gpus", "4")
+        self.assertIn("my-l20", json.dumps(d))
+        self.assertEqual(set(d), set(ref))
+        self.bad("collective", "--gpu", "my-l20", mentions="unknown GPU 'my-l20'")
+
+    def test_assess_reads_a_node_whose_card_is_inline(self):
+        spec = os.path.join(os.path.dirname(TEST_DATA), "..", "examples", "specs",
+                            "hgx-h100.json")
+        with open(spec, encoding="utf-8") as f:
+            node = json.load(f)
+        node["gpu"]["model"] = dict(L20, name="my-card")
+        path = self.write("node.json", node)
+        d = self.ok_json("assess", "--node", path)
+        self.assertIn("my-card", json.dumps(d))
+        # The card of a GPU file, named by the node file.
+        node["gpu"]["model"] = "my-l20"
+        named = self.write("named.json", node)
+        cards = self.write("l20.json", L20)
+        d = self.ok_json("assess", "--node", named, "--gpu-file", cards)
+        self.assertIn("my-l20", json.dumps(d))
+        self.bad("assess", "--node", named, mentions="my-l20")
+
     def test_help_lists_the_option(self):
-        for cmd in ("fit", "plan", "perf", "gpus"):
+        for cmd in ("fit", "plan", "perf", "gpus", "collective", "assess"):
             rc, out, err = run(cmd, "--help")
             self.assertEqual(rc, 0, err)
             self.assertIn("--gpu-file FILE", out)
