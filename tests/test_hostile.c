@@ -1334,6 +1334,64 @@ static void probe_gpu_catalog(void) {
     }
 }
 
+/* Cards of one's own: NULLs, broken rows, hostile files; a refusal leaves the set alone. */
+static void probe_gpu_set(void) {
+    hwfit_problem p;
+    CHECK(hwfit_gpu_validate(NULL, &p) == HWFIT_EINVAL && p.status == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_validate(hwfit_gpu_at(0), NULL) == HWFIT_OK);
+    hwfit_gpu bad = *hwfit_gpu_at(0);
+    bad.name = NULL;
+    CHECK(hwfit_gpu_validate(&bad, &p) == HWFIT_EINVAL);
+    bad = *hwfit_gpu_at(0);
+    bad.memory_bandwidth_bytes_per_s = NAN;
+    CHECK(hwfit_gpu_validate(&bad, &p) == HWFIT_EDOM);
+    bad = *hwfit_gpu_at(0);
+    bad.peer_topology = (hwfit_gpu_peer_topology)-1;
+    CHECK(hwfit_gpu_validate(&bad, &p) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_set_new(NULL) == HWFIT_EINVAL);
+    hwfit_gpu_set_free(NULL);
+    CHECK(hwfit_gpu_set_count(NULL) == 0 && hwfit_gpu_set_at(NULL, 0) == NULL);
+    hwfit_gpu_set *set = NULL;
+    CHECK(hwfit_gpu_set_new(&set) == HWFIT_OK && set != NULL);
+    if (set == NULL) return;
+    CHECK(hwfit_gpu_set_add(NULL, hwfit_gpu_at(0), &p) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_set_add(set, NULL, &p) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_set_add(set, hwfit_gpu_at(0), NULL) == HWFIT_EDOM); /* a built-in name */
+    hwfit_gpu mine = *hwfit_gpu_at(0);
+    mine.name = "mine";
+    CHECK(hwfit_gpu_set_add(set, &mine, &p) == HWFIT_OK);
+    CHECK(hwfit_gpu_set_add(set, &mine, &p) == HWFIT_EDOM);
+    CHECK(hwfit_gpu_set_at(set, 1) == NULL && hwfit_gpu_set_at(set, SIZE_MAX) == NULL);
+    const hwfit_gpu *g = (const hwfit_gpu *)&g, *sentinel = g;
+    CHECK(hwfit_gpu_lookup(set, NULL, &g) == HWFIT_EINVAL && g == sentinel);
+    CHECK(hwfit_gpu_lookup(set, "mine", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_lookup(set, "", &g) == HWFIT_ENOTFOUND && g == sentinel);
+    CHECK(hwfit_gpu_lookup(NULL, "mine", &g) == HWFIT_ENOTFOUND && g == sentinel);
+    CHECK(hwfit_gpu_lookup(set, "mine", &g) == HWFIT_OK && g == hwfit_gpu_set_at(set, 0));
+    hwfit_error e;
+    CHECK(hwfit_gpu_file_load(NULL, set, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_file_load("x.json", NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_file_load("/nonexistent/gpus.json", set, &e) == HWFIT_EIO);
+    CHECK(hwfit_gpu_file_load("/", set, NULL) == HWFIT_EIO);
+    CHECK(hwfit_gpu_file_parse(NULL, 0, NULL, set, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_file_parse("{}", 2, NULL, NULL, &e) == HWFIT_EINVAL);
+    static const char *const hostile[] = {
+        "", "[", "[1e999]", "{}", "[]", "null", "[[[[[[[[[[]]]]]]]]]]", "{\"name\": 3}",
+        "{\"name\": \"x\", \"memory_bytes\": -1}", "{\"gpus\": [{}]}",
+        "{\"name\": \"x\", \"memory_bytes\": \"1e400GB\", \"memory_bandwidth_bytes_per_s\": 1,"
+        " \"tdp_w\": 1, \"fp32_flop_per_s\": 1, \"fp16_bf16_flop_per_s\": 1}",
+        "{\"name\": \"x\", \"memory_bytes\": 1.5, \"memory_bandwidth_bytes_per_s\": 1,"
+        " \"tdp_w\": 1, \"fp32_flop_per_s\": 1, \"fp16_bf16_flop_per_s\": 1}",
+        "{\"name\": \"x\", \"memory_bytes\": \"\", \"int8_op_per_s\": \"OPSOPSOPSOPSOPS\"}"};
+    for (size_t i = 0; i < N(hostile); i++) {
+        CHECK(hwfit_gpu_file_parse(hostile[i], strlen(hostile[i]), "h.json", set, &e) != HWFIT_OK,
+              "(%zu)", i);
+        CHECK(hwfit_gpu_set_count(set) == 1, "(%zu)", i);
+    }
+    CHECK(hwfit_gpu_file_parse("[1e999]", 7, NULL, set, NULL) != HWFIT_OK);
+    hwfit_gpu_set_free(set);
+}
+
 static void probe_version(void) {
     CHECK(hwfit_version_number() == HWFIT_VERSION_NUMBER);
     CHECK(strcmp(hwfit_version_string(), HWFIT_VERSION_STRING) == 0);
@@ -1886,6 +1944,22 @@ static void probe_node(void) {
     CHECK(hwfit_node_parse("", 0, NULL, &n, &e) == HWFIT_EPARSE);
     CHECK(hwfit_node_parse("[1e999]", 7, NULL, &n, NULL) != HWFIT_OK);
     CHECK(hwfit_node_parse("{\"gpus\": {\"count\": -1}}", 23, NULL, &n, &e) != HWFIT_OK);
+    {
+        hwfit_gpu_set *cards = NULL;
+        CHECK(hwfit_gpu_set_new(&cards) == HWFIT_OK);
+        CHECK(hwfit_node_load_cards(NULL, cards, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("x.json", NULL, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("x.json", cards, NULL, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("/nonexistent/node.json", cards, &n, &e) == HWFIT_EIO);
+        CHECK(hwfit_node_parse_cards(NULL, 0, NULL, cards, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("{}", 2, NULL, NULL, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("{}", 2, NULL, cards, NULL, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("", 0, NULL, cards, &n, &e) == HWFIT_EPARSE);
+        CHECK(hwfit_node_parse_cards("{\"gpu\": {\"model\": {}}}", 22, NULL, cards, &n, NULL) !=
+              HWFIT_OK);
+        CHECK(hwfit_gpu_set_count(cards) == 0);
+        hwfit_gpu_set_free(cards);
+    }
     CHECK(memcmp(&n, &m, sizeof n) == 0);
     CHECK(hwfit_node_load(SPECS "seed-server.json", &n, &e) == HWFIT_OK, "(%s)", e.message);
     CHECK(hwfit_node_check(NULL, &e) == HWFIT_EINVAL);
@@ -2379,10 +2453,19 @@ static const entry table[] = {
     COVER(hwfit_finding_kind_name, probe_new_namers),
     COVER(hwfit_gpu_at, probe_gpu_catalog),
     COVER(hwfit_gpu_count, probe_gpu_catalog),
+    COVER(hwfit_gpu_file_load, probe_gpu_set),
+    COVER(hwfit_gpu_file_parse, probe_gpu_set),
     COVER(hwfit_gpu_find, probe_gpu_find),
     COVER(hwfit_gpu_form_factor_name, probe_hwfit_gpu_form_factor_name),
+    COVER(hwfit_gpu_lookup, probe_gpu_set),
     COVER(hwfit_gpu_peer_link_name, probe_hwfit_gpu_peer_link_name),
     COVER(hwfit_gpu_peer_topology_name, probe_hwfit_gpu_peer_topology_name),
+    COVER(hwfit_gpu_set_add, probe_gpu_set),
+    COVER(hwfit_gpu_set_at, probe_gpu_set),
+    COVER(hwfit_gpu_set_count, probe_gpu_set),
+    COVER(hwfit_gpu_set_free, probe_gpu_set),
+    COVER(hwfit_gpu_set_new, probe_gpu_set),
+    COVER(hwfit_gpu_validate, probe_gpu_set),
     COVER(hwfit_gpu_vendor_name, probe_hwfit_gpu_vendor_name),
     COVER(hwfit_hf_config_load, probe_hf_config),
     COVER(hwfit_hf_config_parse, probe_hf_config),
@@ -2418,7 +2501,9 @@ static const entry table[] = {
     COVER(hwfit_node_evaluate, probe_node),
     COVER(hwfit_node_init, probe_node),
     COVER(hwfit_node_load, probe_node),
+    COVER(hwfit_node_load_cards, probe_node),
     COVER(hwfit_node_parse, probe_node),
+    COVER(hwfit_node_parse_cards, probe_node),
     COVER(hwfit_perf_bound_name, probe_new_namers),
     COVER(hwfit_perf_estimate, probe_perf),
     COVER(hwfit_perf_init, probe_perf),

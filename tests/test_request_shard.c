@@ -497,7 +497,7 @@ Test(request_shard, commands_have_their_formats) {
     size_t n = 0;
     for (const hwfit_option *o = hwfit_option_next(plan, NULL); o; o = hwfit_option_next(plan, o))
         n++;
-    cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 1); /* the shared options and top */
+    cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 2); /* the shared options, top and gpu-file */
 }
 
 /* ---- buffers ------------------------------------------------------------------------------- */

@@ -53,6 +53,17 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
     const char *svg_path = NULL, *html_path = NULL;
     int rc = 0;
     const hwfit_option *positional = NULL;
+    /* GPU files first: a --gpu may name a card of a --gpu-file given after it. */
+    const hwfit_option *gpu_file = hwfit_option_by_name(c, "gpu-file");
+    for (int i = 1; gpu_file != NULL && i < argc && rc == 0; i++) {
+        if (strcmp(argv[i], "--gpu-file") == 0 && i + 1 < argc)
+            st = hwfit_request_set(r, "gpu-file", argv[++i]);
+        else if (strncmp(argv[i], "--gpu-file=", 11) == 0)
+            st = hwfit_request_set(r, "gpu-file", argv[i] + 11);
+        else
+            continue;
+        if (st != HWFIT_OK) rc = request_failed(name, r, st);
+    }
     for (int i = 1; i < argc && rc == 0; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -135,6 +146,7 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
                           o->metavar ? o->metavar : "");
             break;
         }
+        if (o == gpu_file) continue; /* set above */
         st = hwfit_request_set(r, o->name, value);
         if (st != HWFIT_OK) rc = request_failed(name, r, st);
         if (o->flags & HWFIT_OPTION_CHART) chart_only = o;

@@ -109,7 +109,7 @@ static hwfit_status check_gpu(const hwfit_node *n, const hwfit_gpu **gpu, hwfit_
     if (!has_text(n->gpu.model, sizeof n->gpu.model))
         return fail(err, HWFIT_EINVAL, "gpu.model: not NUL-terminated");
     if (n->gpu.model[0] == '\0') return fail(err, HWFIT_EDOM, "gpu.model: missing");
-    if (hwfit_gpu_find(n->gpu.model, gpu) != HWFIT_OK)
+    if (hwfit_gpu_lookup(n->gpu_set, n->gpu.model, gpu) != HWFIT_OK)
         return fail(err, HWFIT_ENOTFOUND,
                     "gpu.model: \"%.60s\" is not in the GPU catalog (`hwfit gpus` lists it)",
                     n->gpu.model);

@@ -14,6 +14,7 @@
 #include "hwfit/assess.h"
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
+#include "hwfit/gpu_set.h"
 #include "hwfit/hf_config.h"
 #include "hwfit/link.h"
 #include "hwfit/memory.h"
@@ -28,10 +29,13 @@
 
 #include "base/checked.h"
 #include "base/internal.h"
+#include "catalogs/gpu_set_internal.h"
+#include "readers/gpu_file_internal.h"
 #include "readers/json.h"
 
 typedef struct reader {
     const char *file;             /* name for messages */
+    hwfit_gpu_set *cards;         /* the caller's cards (an inline GPU goes there), or NULL */
     hwfit_error *err;
     const hwfit__json_value *obj; /* the section being read */
     char where[160];              /* "file: section" */
@@ -117,12 +121,39 @@ static hwfit_status bad_name(reader *r, const hwfit__json_value *v, const char *
 static hwfit_status read_gpu(reader *r, hwfit_node *n) {
     static const char *const known[] = {"model", "count", "power_limit", "price", "notes", NULL};
     HWFIT__TRY(keys(r, known));
-    HWFIT__TRY(text_into(r, "model", 1, n->gpu.model, sizeof n->gpu.model));
     const hwfit__json_value *v = hwfit__json_get(r->obj, "model");
     const hwfit_gpu *g = NULL;
-    if (hwfit_gpu_find(n->gpu.model, &g) != HWFIT_OK)
-        return fail_at(r, v, "key 'model': \"%.60s\" is not in the GPU catalog (`hwfit gpus` "
-                             "lists the names)", n->gpu.model);
+    if (v != NULL && v->type == HWFIT__JSON_OBJECT) {
+        /* A card of one's own, with a GPU file's keys, instead of a name. */
+        if (r->cards == NULL)
+            return fail_at(r, v, "key 'model': a card described inline needs a reader that "
+                                 "keeps it (hwfit_node_parse_cards); name a catalog card");
+        char where[200], source[240];
+        snprintf(where, sizeof where, "%s.model", r->where);
+        hwfit_gpu card;
+        HWFIT__TRY(hwfit__gpu_card_read(v, where, r->file, &card, source, sizeof source, r->err));
+        if (strlen(card.name) >= sizeof n->gpu.model)
+            return fail_at(r, hwfit__json_get(v, "name"), "key 'name' must be at most %zu bytes long",
+                           sizeof n->gpu.model - 1);
+        hwfit_problem why;
+        hwfit_status st = hwfit_gpu_set_add(r->cards, &card, &why);
+        if (st != HWFIT_OK) {
+            const hwfit__json_value *at = why.field ? hwfit__json_get(v, why.field) : NULL;
+            if (st == HWFIT_ENOMEM || st == HWFIT_ERANGE)
+                return hwfit__error_set(r->err, st, v->line, v->column, v->offset, "%s: %s",
+                                        where, why.rule);
+            return fail_at(r, at ? at : v, "key 'model': %s %s", why.field, why.rule);
+        }
+        memcpy(n->gpu.model, card.name, strlen(card.name) + 1);
+        n->gpu_set = r->cards;
+        g = hwfit_gpu_set_at(r->cards, hwfit_gpu_set_count(r->cards) - 1);
+    } else {
+        HWFIT__TRY(text_into(r, "model", 1, n->gpu.model, sizeof n->gpu.model));
+        if (hwfit_gpu_lookup(r->cards, n->gpu.model, &g) != HWFIT_OK)
+            return fail_at(r, v, "key 'model': \"%.60s\" is not in the GPU catalog (`hwfit gpus` "
+                                 "lists the names)", n->gpu.model);
+        if (r->cards != NULL) n->gpu_set = r->cards;
+    }
     HWFIT__TRY(u64(r, "count", 1, 1, HWFIT_NODE_MAX_GPUS, &n->gpu.count));
     /* A limit given is a limit: 0 W is not "the catalog's TDP" (that is leaving it out). */
     HWFIT__TRY(
@@ -532,10 +563,11 @@ static const hwfit__json_value *find_path(const hwfit__json_value *root, const c
     return at;
 }
 
-static hwfit_status read_root(const hwfit__json_value *root, const char *file, hwfit_node *n,
-                              hwfit_error *err) {
+static hwfit_status read_root(const hwfit__json_value *root, const char *file,
+                              hwfit_gpu_set *cards, hwfit_node *n, hwfit_error *err) {
     reader r;
     r.file = file;
+    r.cards = cards;
     r.err = err;
     enter(&r, root, NULL);
     if (root->type != HWFIT__JSON_OBJECT)
@@ -579,23 +611,54 @@ static hwfit_status read_root(const hwfit__json_value *root, const char *file, h
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_node_parse(const char *text_, size_t length, const char *name,
-                              hwfit_node *out, hwfit_error *err) {
+/* Both readers: cards NULL for hwfit_node_parse. All or nothing on cards. */
+static hwfit_status parse(const char *text_, size_t length, const char *name,
+                          hwfit_gpu_set *cards, hwfit_node *out, hwfit_error *err) {
     const char *file = name ? name : "node.json";
     if (text_ == NULL || out == NULL)
         return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "%s: NULL text or node", file);
+    size_t before = hwfit_gpu_set_count(cards);
     hwfit__json_doc *doc = NULL;
     hwfit_status st =
         hwfit__json_parse_file_text(text_, length, HWFIT_NODE_SPEC_MAX_BYTES, file, &doc, err);
     if (st != HWFIT_OK) return st;
     hwfit_node n;
     hwfit_node_init(&n);
-    st = read_root(hwfit__json_root(doc), file, &n, err);
+    st = read_root(hwfit__json_root(doc), file, cards, &n, err);
     hwfit__json_free(doc);
-    if (st != HWFIT_OK) return st;
+    if (st != HWFIT_OK) {
+        hwfit__gpu_set_truncate(cards, before);
+        return st;
+    }
     *out = n;
     hwfit_error_clear(err);
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_node_parse(const char *text_, size_t length, const char *name,
+                              hwfit_node *out, hwfit_error *err) {
+    return parse(text_, length, name, NULL, out, err);
+}
+
+hwfit_status hwfit_node_parse_cards(const char *text_, size_t length, const char *name,
+                                    hwfit_gpu_set *cards, hwfit_node *out, hwfit_error *err) {
+    if (cards == NULL)
+        return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "%s: NULL card set",
+                                name ? name : "node.json");
+    return parse(text_, length, name, cards, out, err);
+}
+
+hwfit_status hwfit_node_load_cards(const char *path, hwfit_gpu_set *cards, hwfit_node *out,
+                                   hwfit_error *err) {
+    if (path == NULL || out == NULL || cards == NULL)
+        return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "NULL path, card set or node");
+    char *data = NULL;
+    size_t length = 0;
+    hwfit_status st = hwfit__read_file(path, HWFIT_NODE_SPEC_MAX_BYTES, &data, &length, err);
+    if (st != HWFIT_OK) return st;
+    st = hwfit_node_parse_cards(data, length, path, cards, out, err);
+    free(data);
+    return st;
 }
 
 hwfit_status hwfit_node_load(const char *path, hwfit_node *out, hwfit_error *err) {

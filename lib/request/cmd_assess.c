@@ -203,7 +203,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
 
     const char *node_path = hwfit__req_text(r, &options[O_NODE]);
     const char *models_dir = hwfit__req_text(r, &options[O_MODELS_DIR]);
-    hwfit_status st = hwfit_node_load(node_path, &s->node, &s->err);
+    /* Its GPU may be a card of a GPU file or one described in the node file. */
+    hwfit_status st = hwfit_node_load_cards(node_path, hwfit__req_gpu_set(r), &s->node, &s->err);
     if (st != HWFIT_OK) return hwfit__req_fail_error(r, &options[O_NODE], &s->err);
 
     const char *const *items = NULL;
@@ -248,7 +249,7 @@ const hwfit__command hwfit__cmd_assess = {
                        "in models-dir or a config.json path; CONTEXT takes K = 1024 tokens.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_MARKDOWN | 1u << HWFIT_FORMAT_HTML},
-    .sets = {HWFIT__SET(options)},
+    .sets = {HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS},
     .state_size = sizeof(struct assess_state),
     .run = run,
 };

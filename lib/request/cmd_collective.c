@@ -168,7 +168,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (hwfit_collective_protocol_from_name(text, &in.protocol) != HWFIT_OK)
         return unknown(r, O_PROTOCOL, text, "auto, ll, ll128 or simple");
     const hwfit_gpu *gpu = NULL;
-    st = hwfit_gpu_find(hwfit__req_text(r, &options[O_GPU]), &gpu);
+    st = hwfit_gpu_lookup(hwfit__req_gpu_set(r), hwfit__req_text(r, &options[O_GPU]), &gpu);
     if (st != HWFIT_OK) return hwfit__req_fail_status(r, "gpu", st); /* checked when set */
     hwfit_topology *t = &in.topology;
     hwfit_topology_set_gpu(t, gpu);
@@ -211,7 +211,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     s->names[0] = gpu->name;
     for (size_t i = 0; i < ncompare; i++) {
         const hwfit_gpu *other = NULL;
-        if (hwfit_gpu_find(compare[i], &other) != HWFIT_OK)
+        if (hwfit_gpu_lookup(hwfit__req_gpu_set(r), compare[i], &other) != HWFIT_OK)
             return hwfit__req_fail(r, &options[O_COMPARE], HWFIT_ENOTFOUND,
                                    "unknown GPU '%s' (see hwfit gpus)", compare[i]);
         s->lines[i + 1] = in;
@@ -309,7 +309,7 @@ const hwfit__command hwfit__cmd_collective = {
                        "on the same topology (the table and JSON hold the first GPU only).",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_CSV | 1u << HWFIT_FORMAT_SVG},
-    .sets = {HWFIT__SET(options)},
+    .sets = {HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS},
     .state_size = sizeof(collective_state),
     .run = run,
 };

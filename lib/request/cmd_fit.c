@@ -170,7 +170,7 @@ const hwfit__command hwfit__cmd_fit = {
                        "\"shard\".",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_SVG},
-    .sets = {HWFIT__WORKLOAD_OPTIONS},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS},
     .state_size = sizeof(fit_state),
     .run = run,
 };

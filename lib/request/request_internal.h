@@ -61,6 +61,16 @@ hwfit__text *hwfit__req_text_out(hwfit_request *r);
 /* The exit status a face gives this result (0 by default; fit: 1 when it does not fit). */
 void hwfit__req_set_verdict(hwfit_request *r, int verdict);
 
+/* The cards of gpu-file and HWFIT_GPU_PATH, read afresh before each run() (NULL for a
+ * command without a GPU or gpu-file option); look names up with
+ * hwfit_gpu_lookup(hwfit__req_gpu_set(r), ...). A command may add cards (a node file's
+ * inline card, hwfit_node_load_cards): they last until the next run. */
+hwfit_gpu_set *hwfit__req_gpu_set(hwfit_request *r);
+/* The gpu-file option every command with a GPU option lists (lib/request/gpu_files.c):
+ *     .sets = {..., HWFIT__GPU_FILE_OPTIONS} */
+extern const hwfit_option hwfit__gpu_file_option_table[1];
+#define HWFIT__GPU_FILE_OPTIONS {hwfit__gpu_file_option_table, 1}
+
 /* ---- failing ---------------------------------------------------------------------------- */
 
 /* Record a refusal (opt may be NULL) with a printf-style rule and return status. The

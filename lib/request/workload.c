@@ -278,7 +278,7 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_GPU))) {
         const char *name = hwfit__req_text(r, OPT(HWFIT__W_GPU));
-        st = hwfit_gpu_find(name, &w->card);
+        st = hwfit_gpu_lookup(hwfit__req_gpu_set(r), name, &w->card);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, OPT(HWFIT__W_GPU), st, "unknown GPU '%s' (see hwfit gpus)",
                                    name);

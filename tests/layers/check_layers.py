@@ -17,10 +17,11 @@ RANK = {"base": 0, "catalogs": 1, "domains": 2, "node": 3, "readers": 4, "pictur
         "request": 5}
 # module -> modules of the same layer it may use (lib/README.md)
 SAME_LAYER = {
-    "catalogs": {"topology": {"gpu", "link"}},
+    "catalogs": {"topology": {"gpu", "link"}, "gpu_set": {"gpu"}},
     "domains": {"memory": {"model"}, "shard": {"memory", "model", "collective"},
                 "perf": {"model", "memory", "shard", "collective"}},
-    "readers": {"hf_config": {"json"}, "node_spec": {"json", "hf_config"}},
+    "readers": {"hf_config": {"json"}, "gpu_file": {"json"},
+                "node_spec": {"json", "hf_config", "gpu_file"}},
     "pictures": {"chart": {"svg", "draw"}, "report": {"svg", "chart", "draw"},
                  "svg": {"draw"}, "draw": {"svg"}},
     "node": {"assess": {"node"}},

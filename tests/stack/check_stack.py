@@ -31,7 +31,7 @@ LIBC = {
     **{f: 1024 for f in ("strtod", "strtof", "strtold", "strtoull", "strtoul", "strtoll",
                           "strtol", "fopen", "fclose", "fread", "fgetc", "ferror",
                           "localeconv")},
-    **{f: 512 for f in ("malloc", "calloc", "realloc", "free")},
+    **{f: 512 for f in ("malloc", "calloc", "realloc", "free", "getenv")},
     **{f: 256 for f in ("pow", "log", "log2", "log10", "exp", "expm1", "ldexp", "frexp",
                          "round", "llround", "lround", "trunc", "floor", "ceil", "fmax",
                          "fmin", "fabs", "sqrt", "cbrt", "fmod")},

@@ -225,6 +225,7 @@ def _run(cmd, fmt, args, kwargs):
     bound = _bind(cmd, args, kwargs)
     sets = [(o["name"].encode(), _encode(o, kw, t)) for o, kw, v in bound
             for t in _texts(o, kw, v)]
+    sets.sort(key=lambda s: s[0] != b"gpu-file")  # GPU files first: gpu may name their cards
     r = _ct.c_void_p()
     _lib.check(_lib.hwfit_request_new(cmd["name"].encode(), _ct.byref(r)), cmd["name"])
     try:
