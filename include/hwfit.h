@@ -29,6 +29,7 @@
 #include "hwfit/model.h"
 #include "hwfit/memory.h"
 #include "hwfit/hf_config.h"
+#include "hwfit/locate.h"
 #include "hwfit/storage.h"
 #include "hwfit/power.h"
 #include "hwfit/host.h"

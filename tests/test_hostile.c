@@ -2393,6 +2393,29 @@ static void probe_request(void) {
     current = "hwfit_request_*";
 }
 
+
+/* ---- model lookup (locate.h) ----------------------------------------------------------- */
+
+static void probe_locate(void) {
+    char path[HWFIT_LOCATE_PATH_SIZE];
+    poison(path, sizeof path);
+    CHECK(hwfit_model_locate(NULL, path, sizeof path) == HWFIT_EINVAL);
+    CHECK(hwfit_model_locate("llama-3.1-8b", NULL, 8) == HWFIT_EINVAL);
+    CHECK(hwfit_model_locate("", path, sizeof path) == HWFIT_EDOM);
+    CHECK(hwfit_model_locate(long_text, path, sizeof path) == HWFIT_EDOM);
+    CHECK(hwfit_model_locate("no/such-model-anywhere", path, sizeof path) == HWFIT_ENOTFOUND);
+    CHECK(hwfit_model_locate("../../..//", path, sizeof path) != HWFIT_OK ||
+          strlen(path) < sizeof path);
+    CHECK(untouched(path, 8) || strlen(path) < sizeof path);
+    CHECK(hwfit_model_catalog_dir(NULL, 8) == HWFIT_EINVAL);
+    char tiny[4];
+    poison(tiny, sizeof tiny);
+    hwfit_status st = hwfit_model_catalog_dir(tiny, sizeof tiny);
+    CHECK((st == HWFIT_EBUFSIZE || st == HWFIT_ENOTFOUND) && untouched(tiny, sizeof tiny));
+    st = hwfit_model_locate("llama-3.1-8b", tiny, sizeof tiny);
+    CHECK((st == HWFIT_EBUFSIZE || st == HWFIT_ENOTFOUND) && untouched(tiny, sizeof tiny));
+}
+
 typedef struct entry {
     const char *name;
     void (*probe)(void);
@@ -2478,6 +2501,8 @@ static const entry table[] = {
     COVER(hwfit_link_parse, probe_link_parse),
     COVER(hwfit_link_rate, probe_link),
     COVER(hwfit_link_validate, probe_link),
+    COVER(hwfit_model_catalog_dir, probe_locate),
+    COVER(hwfit_model_locate, probe_locate),
     COVER(hwfit_memory_estimate, probe_memory),
     COVER(hwfit_memory_estimate_batch, probe_batches),
     COVER(hwfit_memory_init, probe_inits),

@@ -9,6 +9,8 @@
 
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
+#include "hwfit/hf_config.h"
+#include "hwfit/locate.h"
 #include "hwfit/gpu_file.h"
 #include "hwfit/version.h"
 #include "request_internal.h"
@@ -239,6 +241,30 @@ size_t hwfit__req_list(const hwfit_request *r, const hwfit_option *opt,
     if (v == NULL) return 0;
     if (items) *items = (const char *const *)v->items;
     return v->nitems;
+}
+
+hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
+                                   hwfit_model *model) {
+    const char *name = hwfit__req_text(r, opt);
+    if (name == NULL) return hwfit__req_fail(r, opt, HWFIT_EINVAL, "is required");
+    char path[HWFIT_LOCATE_PATH_SIZE];
+    hwfit_status st = hwfit_model_locate(name, path, sizeof path);
+    if (st == HWFIT_ENOTFOUND) {
+        /* Not found anywhere: the reader says why the name as a path fails (no such file,
+         * a FIFO...), which is what a mistyped path needs. */
+        snprintf(path, sizeof path, "%s", name);
+    } else if (st != HWFIT_OK) {
+        return hwfit__req_fail(r, opt, st, "cannot look '%s' up: %s", name,
+                               hwfit_status_str(st));
+    }
+    hwfit_error err;
+    st = hwfit_hf_config_load(path, model, &err);
+    if (st == HWFIT_EIO && strchr(name, '/') != NULL && path[0] != '/' &&
+        strcmp(path, name) == 0 && strncmp(name, "./", 2) != 0)
+        return hwfit__req_fail(r, opt, st, "no model '%s': not a file, not in the Hugging Face "
+                               "cache, HWFIT_MODEL_PATH or the catalog (hwfit models)", name);
+    if (st != HWFIT_OK) return hwfit__req_fail_error(r, opt, &err); /* names the path */
+    return HWFIT_OK;
 }
 
 /* ---- parsing a value ------------------------------------------------------------------ */

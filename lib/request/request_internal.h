@@ -71,6 +71,10 @@ hwfit_gpu_set *hwfit__req_gpu_set(hwfit_request *r);
 extern const hwfit_option hwfit__gpu_file_option_table[1];
 #define HWFIT__GPU_FILE_OPTIONS {hwfit__gpu_file_option_table, 1}
 
+/* Load the model the option names (a path, a Hugging Face id or a short name, through
+ * hwfit_model_locate), failing with the option named. */
+hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt, hwfit_model *model);
+
 /* ---- failing ---------------------------------------------------------------------------- */
 
 /* Record a refusal (opt may be NULL) with a printf-style rule and return status. The

@@ -393,10 +393,7 @@ hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w) {
     if ((st = read_shard_in(r, w)) != HWFIT_OK) return st;
     if ((st = read_space(r, w)) != HWFIT_OK) return st;
     if ((st = read_perf(r, w)) != HWFIT_OK) return st;
-    hwfit_error err;
-    st = hwfit_hf_config_load(hwfit__req_text(r, OPT(HWFIT__W_CONFIG)), &w->model, &err);
-    if (st != HWFIT_OK) return hwfit__req_fail_error(r, OPT(HWFIT__W_CONFIG), &err);
-    return HWFIT_OK;
+    return hwfit__req_load_model(r, OPT(HWFIT__W_CONFIG), &w->model);
 }
 
 /* Fields of hwfit_shard_in and hwfit_perf_in whose option is not named like them. */
