@@ -4,6 +4,7 @@
  * per-card footprint, communication from collective.c; this file only splits them over the
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
+#include <math.h>
 #include <string.h>
 
 #include "shard_internal.h"
@@ -308,6 +309,14 @@ static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
         stage_flops(c, r, s, attention, &f);
         double kv_seq = (double)card.kv_bytes / (double)r->batch_local;
         double bytes = (double)card.weights_bytes + mb * kv_seq;
+        if (c->in->moe_active_reads && f.moe_layers > 0 && c->m->experts > 0) {
+            /* Only the experts the micro-batch's tokens touch are read: b tokens picking k
+             * of E each touch E (1 - (1 - k/E)^b) experts on average. */
+            double e = (double)c->m->experts, k = (double)c->m->experts_per_token;
+            double touched = 1.0 - pow(1.0 - (k < e ? k : e) / e, mb);
+            double ew = (double)f.moe_layers * (double)c->e->layer[1].e_weights;
+            bytes -= ew * (1.0 - touched);
+        }
         double flop = mb * f.fwd;
         double comm = stage_comm(&pc, &f, r, s);
         double tc = flop / eff_c, tm = bytes / eff_m;

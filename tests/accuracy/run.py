@@ -38,6 +38,13 @@ ANSWER_KEYS = {
     "tokens_per_s_per_gpu": "tokens_per_s_per_gpu",
     "mfu": "mfu",
     "busbw_bytes_per_s": "busbw_bytes_per_s",
+    "prompt_tokens_per_s": "prompt_tokens_per_s",
+}
+
+# command -> {setup key or case key: option name} where a case's word differs from the
+# command's option (serve: the case's framework is the engine, its batch the concurrency).
+OPTION_ALIASES = {
+    "serve": {"framework": "engine", "batch": "concurrency"},
 }
 
 
@@ -66,9 +73,13 @@ def run_case(cli, commands, models, case):
     names = {o["name"] for o in command["options"]}
     argv, unmodelled = [cli, kind["command"], "--json"], []
     setup = dict(case.get("setup", {}))
-    if "framework" in case and "framework" in names and "framework" not in setup:
+    aliases = OPTION_ALIASES.get(kind["command"], {})
+    if "framework" in case and "framework" not in setup and (
+            "framework" in names or aliases.get("framework") in names):
         setup["framework"] = case["framework"]
     for key, value in setup.items():
+        if key in aliases and aliases[key] in names and key not in names:
+            key = aliases[key]
         if key == "model":
             path = models / f"{value}.config.json"
             if not path.exists():
