@@ -1036,6 +1036,7 @@ class hwfit_gpu(ctypes.Structure):
         ("nvls", ctypes.c_int),
         ("source", ctypes.c_char_p),
         ("notes", ctypes.c_char_p),
+        ("fp16_acc16_flop_per_s", ctypes.c_double),
     ]
 
 
@@ -1713,6 +1714,7 @@ class hwfit_perf_in(ctypes.Structure):
         ("dp_overlap", ctypes.c_double),
         ("ep_overlap", ctypes.c_double),
         ("target_tokens_per_s", ctypes.c_double),
+        ("moe_active_reads", ctypes.c_int),
     ]
 
 
@@ -1765,6 +1767,82 @@ class hwfit_perf_result(ctypes.Structure):
     ]
 
 
+# ---- serve.h ---------------------------------------------------------------------------
+
+HWFIT_SERVE_VLLM = 0
+HWFIT_SERVE_SGLANG = 1
+HWFIT_SERVE_TENSORRT_LLM = 2
+HWFIT_SERVE_LLAMA_CPP = 3
+
+
+class hwfit_serve_in(ctypes.Structure):
+    _fields_ = [
+        ("perf", hwfit_perf_in),
+        ("engine", ctypes.c_int),
+        ("max_model_len", ctypes.c_uint64),
+        ("prompt_tokens", ctypes.c_uint64),
+        ("output_tokens", ctypes.c_uint64),
+        ("concurrency", ctypes.c_uint64),
+        ("request_rate", ctypes.c_double),
+        ("utilization", ctypes.c_double),
+        ("max_num_batched_tokens", ctypes.c_uint64),
+        ("max_num_seqs", ctypes.c_uint64),
+        ("block_size", ctypes.c_uint32),
+        ("cuda_graphs", ctypes.c_int),
+        ("cuda_graph_bytes", ctypes.c_double),
+        ("non_torch_bytes", ctypes.c_double),
+        ("activation_factor", ctypes.c_double),
+        ("prefill_efficiency", ctypes.c_double),
+        ("decode_efficiency", ctypes.c_double),
+        ("memory_efficiency", ctypes.c_double),
+        ("step_overhead_s", ctypes.c_double),
+        ("fp16_acc16_flop_per_s", ctypes.c_double),
+        ("compute_capability", ctypes.c_uint32),
+    ]
+
+
+class hwfit_serve_out(ctypes.Structure):
+    _fields_ = [
+        ("utilization", ctypes.c_double),
+        ("max_num_batched_tokens", ctypes.c_uint64),
+        ("max_num_seqs", ctypes.c_uint64),
+        ("block_size", ctypes.c_uint32),
+        ("max_model_len", ctypes.c_uint64),
+        ("prefill_efficiency", ctypes.c_double),
+        ("decode_efficiency", ctypes.c_double),
+        ("memory_efficiency", ctypes.c_double),
+        ("step_overhead_s", ctypes.c_double),
+        ("capacity_bytes", ctypes.c_uint64),
+        ("budget_bytes", ctypes.c_uint64),
+        ("weights_bytes", ctypes.c_uint64),
+        ("activation_bytes", ctypes.c_uint64),
+        ("cuda_graph_bytes", ctypes.c_uint64),
+        ("non_torch_bytes", ctypes.c_uint64),
+        ("other_bytes", ctypes.c_uint64),
+        ("kv_cache_bytes", ctypes.c_uint64),
+        ("kv_bytes_per_token", ctypes.c_uint64),
+        ("kv_cache_tokens", ctypes.c_uint64),
+        ("kv_cache_blocks", ctypes.c_uint64),
+        ("request_tokens", ctypes.c_uint64),
+        ("max_concurrency", ctypes.c_double),
+        ("max_concurrency_model_len", ctypes.c_double),
+        ("fits", ctypes.c_int),
+        ("concurrency", ctypes.c_uint64),
+        ("concurrency_bound", ctypes.c_int),
+        ("ttft_s", ctypes.c_double),
+        ("ttft_bound", ctypes.c_int),
+        ("tpot_s", ctypes.c_double),
+        ("tpot_bound", ctypes.c_int),
+        ("output_tokens_per_s", ctypes.c_double),
+        ("output_tokens_per_s_per_user", ctypes.c_double),
+        ("prompt_tokens_per_s", ctypes.c_double),
+        ("total_tokens_per_s", ctypes.c_double),
+        ("request_per_s", ctypes.c_double),
+        ("throughput_bound", ctypes.c_int),
+        ("perf", hwfit_perf_out),
+    ]
+
+
 _perf_in_p = ctypes.POINTER(hwfit_perf_in)
 
 # void hwfit_perf_init(hwfit_perf_in *in);
@@ -1799,6 +1877,28 @@ hwfit_perf_plan_rank = _fn("hwfit_perf_plan_rank", ctypes.c_int,
                            [_perf_in_p, _space_p, c_int_p])
 # const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
 hwfit_perf_rank_name = _fn("hwfit_perf_rank_name", ctypes.c_char_p, [ctypes.c_int])
+
+_serve_in_p = ctypes.POINTER(hwfit_serve_in)
+
+# void hwfit_serve_init(hwfit_serve_in *in);
+hwfit_serve_init = _fn("hwfit_serve_init", None, [_serve_in_p])
+# hwfit_status hwfit_serve_set_gpu(hwfit_serve_in *in, const hwfit_gpu *gpu);
+hwfit_serve_set_gpu = _fn("hwfit_serve_set_gpu", ctypes.c_int, [_serve_in_p, hwfit_gpu_p])
+# hwfit_status hwfit_serve_estimate(const hwfit_model *model, const hwfit_serve_in *in,
+#                                   hwfit_serve_out *out);
+hwfit_serve_estimate = _fn("hwfit_serve_estimate", ctypes.c_int,
+                           [_model_p, _serve_in_p, ctypes.POINTER(hwfit_serve_out)])
+# hwfit_status hwfit_serve_validate(const hwfit_model *model, const hwfit_serve_in *in,
+#                                   hwfit_problem *problem);
+hwfit_serve_validate = _fn("hwfit_serve_validate", ctypes.c_int,
+                           [_model_p, _serve_in_p, ctypes.POINTER(hwfit_problem)])
+# const char *hwfit_serve_engine_name(hwfit_serve_engine engine);
+hwfit_serve_engine_name = _fn("hwfit_serve_engine_name", ctypes.c_char_p, [ctypes.c_int])
+# hwfit_status hwfit_serve_engine_from_name(const char *name, hwfit_serve_engine *engine);
+hwfit_serve_engine_from_name = _fn("hwfit_serve_engine_from_name", ctypes.c_int,
+                                   [ctypes.c_char_p, c_int_p])
+# const char *hwfit_serve_bound_name(hwfit_serve_bound bound);
+hwfit_serve_bound_name = _fn("hwfit_serve_bound_name", ctypes.c_char_p, [ctypes.c_int])
 
 # ---- node.h --------------------------------------------------------------------------
 
