@@ -134,7 +134,7 @@ Test(serve, tensorrt_llm_fraction_of_free_memory) {
 
 Test(serve, llama_cpp_allocates_n_ctx) {
     hwfit_serve_in in = card("rtx-4090", HWFIT_SERVE_LLAMA_CPP);
-    in.perf.shard.memory.weights = dt("q4_k_m");
+    in.perf.shard.memory.weights = dt("q4_k");
     in.prompt_tokens = 0;
     in.output_tokens = 512;
     in.max_model_len = 8192;
@@ -150,7 +150,7 @@ Test(serve, llama_cpp_allocates_n_ctx) {
 
 Test(serve, llama_cpp_prefill_uses_fp16_accumulate) {
     hwfit_serve_in in = card("rtx-4090", HWFIT_SERVE_LLAMA_CPP);
-    in.perf.shard.memory.weights = dt("f16");
+    in.perf.shard.memory.weights = dt("fp16");
     in.prompt_tokens = 512;
     in.output_tokens = 0;
     hwfit_serve_out a = run(&llama8, &in);

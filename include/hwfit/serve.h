@@ -150,9 +150,9 @@ typedef struct hwfit_serve_out {
     uint64_t max_num_seqs;    /**< Sequence limit used. */
     uint32_t block_size;      /**< Block size used, tokens. */
     uint64_t max_model_len;   /**< Longest sequence, tokens. */
-    double prefill_efficiency; /**< Efficiencies used, (0, 1]. */
-    double decode_efficiency;  /**< */
-    double memory_efficiency;  /**< */
+    double prefill_efficiency; /**< Prefill efficiency used, (0, 1]. */
+    double decode_efficiency;  /**< Decode efficiency used, (0, 1]. */
+    double memory_efficiency;  /**< Memory-bandwidth efficiency used, (0, 1]. */
     double step_overhead_s;    /**< Fixed time per decode step used, s. */
     /* ---- memory, the card that holds the fewest KV tokens ---- */
     uint64_t capacity_bytes;  /**< Memory of one card, bytes. */

@@ -112,16 +112,6 @@ hwfit_status hwfit_dtype_parse(const char *name, hwfit_dtype *out) {
         {"float32", HWFIT_DTYPE_FP32},
         {"float16", HWFIT_DTYPE_FP16},
         {"bfloat16", HWFIT_DTYPE_BF16},
-        /* GGUF file types (llama.cpp's names). The _M/_S mixes keep some tensors wider
-         * (Q4_K_M: attn_v, ffn_down of half the layers and the output in Q6_K, about
-         * 4.9 instead of 4.5 bits per weight for Llama 3 8B); read here as their base. */
-        {"f32", HWFIT_DTYPE_FP32},
-        {"f16", HWFIT_DTYPE_FP16},
-        {"q4_k_m", HWFIT_DTYPE_Q4_K},
-        {"q4_k_s", HWFIT_DTYPE_Q4_K},
-        {"q5_k_m", HWFIT_DTYPE_Q5_K},
-        {"q5_k_s", HWFIT_DTYPE_Q5_K},
-        {"q3_k_m", HWFIT_DTYPE_Q3_K},
     };
     hwfit_dtype d;
     d.group_size = 0;

@@ -757,21 +757,22 @@ static const hwfit_gpu catalog[] = {
         .sparse_speedup = 2.0,
         .pcie_gen = 4,
         .pcie_lanes = 16,
-        .peer_link = HWFIT_GPU_PEER_NVLINK,
-        .peer_topology = HWFIT_GPU_PEER_TOPOLOGY_BRIDGE,
-        .peer_generation = 3,
-        .peer_links = 4,
-        .peer_bytes_per_s = 56.25 * G_,
-        .peer_bytes_per_s_bidir = 112.5 * G_,
-        .peer_domain_gpus = 2,
+        .peer_link = HWFIT_GPU_PEER_NONE,
+        .peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE,
+        .peer_generation = 0,
+        .peer_links = 0,
+        .peer_bytes_per_s = 0,
+        .peer_bytes_per_s_bidir = 0,
+        .peer_domain_gpus = 0,
         .p2p_pcie = 0,
         .nvls = 0,
         .source = "NVIDIA Ampere GA102 GPU architecture whitepaper (RTX 3090 column): 24 GB GDDR6X, "
          "936 GB/s, 350 W, 35.6 TFLOPS FP32; tensor FP16 142 with FP16 accumulate, 71 with "
          "FP32 accumulate, TF32 35.6, INT8 284 TOPS (dense); NVLink bridge 112.5 GB/s; PCIe "
          "Gen4 x16",
-        .notes = "FP32-accumulate rates; FP16-accumulate in fp16_acc16_flop_per_s. Third-generation "
-         "NVLink bridge: 4 x2 links, 56.25 GB/s per direction.",
+        .notes = "FP32-accumulate rates; FP16-accumulate in fp16_acc16_flop_per_s. The optional "
+         "NVLink bridge (112.5 GB/s both directions, over narrow x4 links link.h does not "
+         "model) is not described: the row has no peer link.",
         .fp16_acc16_flop_per_s = 142 * T_,
     },
     {

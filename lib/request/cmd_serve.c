@@ -1,5 +1,7 @@
 /* cmd_serve.c - `serve --config FILE --gpu NAME`: KV-cache capacity, concurrency and token
  * rates as a serving engine (vLLM, SGLang, TensorRT-LLM, llama.cpp) allocates and runs it. */
+#include <string.h>
+
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
 #include "hwfit/hf_config.h"
@@ -46,15 +48,16 @@ static const hwfit_option options[] = {
               .min = 1.0, .max = 65536.0, .help = "data-parallel replicas"},
     [O_EP] = {.name = "ep", .kind = HWFIT_OPTION_COUNT, .metavar = "N", .default_text = "1",
               .min = 1.0, .max = 65536.0, .help = "expert-parallel ranks"},
-    [O_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
-                   .default_text = "bf16", .catalog = "dtype",
-                   .help = "format of the linear weights (norms, routers and, unless "
-                           "quantize-embeddings, embedding and head stay bf16)"},
+    [O_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_TEXT, .metavar = "DTYPE",
+                   .default_text = "bf16",
+                   .help = "format of the linear weights, a dtype or a GGUF file type (f16, "
+                           "q4_k_m...); norms, routers and, unless quantize-embeddings, "
+                           "embedding and head stay bf16"},
     [O_QUANTIZE_EMBEDDINGS] = {.name = "quantize-embeddings", .kind = HWFIT_OPTION_FLAG,
                                .help = "store embedding and head in the weight format too"},
-    [O_KV] = {.name = "kv", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
-              .default_text = "bf16", .catalog = "dtype",
-              .help = "KV-cache format (fp8, q8_0, q4_0...)"},
+    [O_KV] = {.name = "kv", .kind = HWFIT_OPTION_TEXT, .metavar = "DTYPE",
+              .default_text = "bf16",
+              .help = "KV-cache format, a dtype (fp8, q8_0, q4_0...) or f16/f32"},
     [O_CONTEXT] = {.name = "context", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
                    .default_help = "prompt + output", .min = 1.0, .max = 1099511627776.0,
                    .help = "longest sequence admitted (vLLM max_model_len, llama.cpp n_ctx)"},
@@ -126,8 +129,18 @@ typedef struct serve_state {
     hwfit_serve_out out;
 } serve_state;
 
+/* llama.cpp's GGUF file types, read as the format of their bulk: the _M/_S mixes keep some
+ * tensors wider (Q4_K_M: attn_v, half the ffn_down and the output in Q6_K, about 4.9
+ * instead of 4.5 bits per weight for Llama 3 8B), which memory.h cannot express per tensor. */
+static const char *const gguf_types[][2] = {
+    {"f32", "fp32"},  {"f16", "fp16"},  {"q4_k_m", "q4_k"}, {"q4_k_s", "q4_k"},
+    {"q5_k_m", "q5_k"}, {"q5_k_s", "q5_k"}, {"q3_k_m", "q3_k"}, {"q3_k_s", "q3_k"},
+};
+
 static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out) {
     const char *text = hwfit__req_text(r, opt);
+    for (size_t i = 0; i < HWFIT__COUNT_OF(gguf_types); i++)
+        if (strcmp(text, gguf_types[i][0]) == 0) text = gguf_types[i][1];
     hwfit_status st = hwfit_dtype_parse(text, out);
     if (st != HWFIT_OK)
         return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
@@ -275,9 +288,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_u64(o, "kv_cache_tokens", "KV-cache tokens", out->kv_cache_tokens);
     hwfit__out_u64(o, "kv_cache_blocks", "KV-cache blocks", out->kv_cache_blocks);
     hwfit__out_u64(o, "request_tokens", "request (tokens)", out->request_tokens);
-    hwfit__out_num(o, "max_concurrency", "max concurrency at the request length",
+    hwfit__out_num(o, "max_concurrency", "max concurrency (request)",
                    out->max_concurrency);
-    hwfit__out_num(o, "max_concurrency_model_len", "max concurrency at max model length",
+    hwfit__out_num(o, "max_concurrency_model_len", "max concurrency (max length)",
                    out->max_concurrency_model_len);
     hwfit__out_bool(o, "fits", "fits", out->fits);
 
