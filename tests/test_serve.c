@@ -100,6 +100,24 @@ Test(serve, vllm_formula_from_the_breakdown) {
     cr_assert_eq(o.budget_bytes, (uint64_t)(24.0 * 1073741824.0 * 0.9));
 }
 
+Test(serve, vllm_v0_profiles_the_whole_sequence) {
+    /* vLLM 0.6 (V0) on an RTX 3090, max_model_len 20,000, 0.9: "GPU blocks: 1952" (31,232
+     * tokens); its profile pass is max(max_model_len, 2048) tokens and its logged torch
+     * peak over the weights, 2.07 GiB, is memory.h's workspace plus the logits. */
+    hwfit_serve_in in = card("rtx-3090", HWFIT_SERVE_VLLM);
+    in.max_model_len = 20000;
+    in.engine_version = 6003;
+    hwfit_serve_out o = run(&llama8, &in);
+    cr_assert_eq(o.max_num_batched_tokens, 20000u);
+    cr_assert_eq(o.max_num_seqs, 256u);
+    cr_assert_eq(o.cuda_graph_bytes, 0u);
+    near((double)o.activation_bytes, 2.07 * 1073741824.0, 0.02, "V0 torch peak");
+    near((double)o.kv_cache_tokens, 31232.0, 0.05, "V0 log");
+    in.engine_version = 0; /* V1 profiles 2048 tokens: more room for the cache */
+    hwfit_serve_out v1 = run(&llama8, &in);
+    cr_assert_gt(v1.kv_cache_tokens, o.kv_cache_tokens);
+}
+
 Test(serve, sglang_token_pool) {
     /* SGLang: total x mem_fraction_static - weights - non-torch; 1-token pages; activations
      * live outside. DeepSeek-R1 on 16 H20 at TP 16, 0.93: max_total_num_tokens=712400. */
@@ -378,6 +396,9 @@ Test(serve, command_refusals) {
     const char *const tp[] = {"config", CONFIG("llama-3.1-8b"), "gpu", "h100-sxm", "gpus", "3",
                               "tp", "3", NULL};
     cmd_refused(tp, HWFIT_ELAYOUT, "tp", "");
+    const char *const ver[] = {"config", CONFIG("llama-3.1-8b"), "gpu", "h100-sxm",
+                               "engine-version", "0.6rc1", NULL};
+    cmd_refused(ver, HWFIT_EPARSE, "engine-version", "is not a release such as 0.6.3");
 }
 
 Test(serve, command_defaults_are_init) {

@@ -119,12 +119,16 @@ typedef struct hwfit_serve_in {
     double non_torch_bytes;   /**< Memory outside the tensors per card that the engine
                                    accounts before the KV cache (cuBLAS and NCCL workspaces,
                                    the CUDA context where counted), bytes; below 0 (default)
-                                   = the engine's (see docs/formulas.md). */
-    double activation_factor; /**< Peak activation of the profiling pass over the workspace
-                                   memory.h counts for a chunk (the MLP's gate/up output and
-                                   its activated product are live together), >= 1; 0
-                                   (default) = the engine's (1.5 for vLLM, TensorRT-LLM and
-                                   llama.cpp; SGLang does not profile: not used). */
+                                   = the engine's (vLLM 0.7 GiB, SGLang and TensorRT-LLM
+                                   1 GiB, llama.cpp 0.5 GiB; docs/formulas.md). */
+    double activation_factor; /**< Profiled activation peak over memory.h's inference
+                                   workspace of a forward pass of max_num_batched_tokens
+                                   tokens (plus one fp32 logits row per sequence), >= 1; 0
+                                   (default) = the engine's: 1 (vLLM's logged torch peak of
+                                   Llama 3.1 8B at 20,000 tokens, 2.07 GiB, is that workspace
+                                   within 1 %); vLLM V1 adds a second fp32 copy of the
+                                   [max_num_seqs, vocab] logits (its sampler pass); SGLang
+                                   does not count activations in its budget. */
     double prefill_efficiency; /**< Achieved share of peak tensor throughput in prefill,
                                    (0, 1]; 0 (default) = the engine's for the card's
                                    generation (fitted, docs/accuracy.md). */
@@ -140,6 +144,14 @@ typedef struct hwfit_serve_in {
     uint32_t compute_capability; /**< The card's SM version x 10 (picks the generation's
                                    efficiencies); ::hwfit_serve_set_gpu fills it; 0 = unknown
                                    (Hopper's values). */
+    uint32_t engine_version;  /**< The engine's release as major x 10^6 + minor x 10^3 +
+                                   patch (vLLM 0.6.3 = 6003); 0 (default) = a current release.
+                                   vLLM before 0.8.0 (the V0 engine) profiles a forward pass
+                                   of max(max_model_len, 2048) tokens (chunked prefill off,
+                                   vllm/config.py SchedulerConfig), defaults to 256
+                                   sequences and captures its CUDA graphs after the KV cache
+                                   is allocated (no graph pool in the budget). Other engines
+                                   read it as a current release. */
 } hwfit_serve_in;
 
 /** @brief Result of ::hwfit_serve_estimate. */
@@ -159,8 +171,9 @@ typedef struct hwfit_serve_out {
     uint64_t budget_bytes;    /**< What the engine lets itself use per card: capacity x
                                    utilization (TensorRT-LLM: the whole capacity), bytes. */
     uint64_t weights_bytes;   /**< Weights on that card, bytes. */
-    uint64_t activation_bytes; /**< Profiled activation peak (workspace x factor) accounted
-                                   before the KV cache, bytes (SGLang: 0). */
+    uint64_t activation_bytes; /**< Profiled activation peak (workspace x factor, plus vLLM
+                                   V1's sampler logits) accounted before the KV cache, bytes
+                                   (SGLang: 0). */
     uint64_t cuda_graph_bytes; /**< CUDA-graph pool accounted before the KV cache, bytes. */
     uint64_t non_torch_bytes; /**< Memory outside tensors accounted, bytes. */
     uint64_t other_bytes;     /**< Communication buffers and the rest shard.h counts, bytes. */

@@ -89,6 +89,7 @@ typedef struct profile {
     uint64_t batched_tokens, seqs;
     uint32_t block;
     double graph_bytes, non_torch_bytes, activation_factor;
+    double sampler_copies; /* [max_num_seqs, vocab] fp32 tensors of the profiled sampler */
     double prefill[GEN_COUNT], decode[GEN_COUNT], memory[GEN_COUNT];
     double step_overhead_s;
     int fp16_acc16; /* FP16 matmuls accumulate in FP16 */
@@ -98,8 +99,8 @@ typedef struct profile {
  * Hopper, Blackwell. */
 static const profile profiles[] = {
     [HWFIT_SERVE_VLLM] = {.utilization = 0.9, .batched_tokens = 0, .seqs = 0, .block = 16,
-                          .graph_bytes = 0.5 * GIB_, .non_torch_bytes = 0.5 * GIB_,
-                          .activation_factor = 1.5,
+                          .graph_bytes = 0.5 * GIB_, .non_torch_bytes = 0.7 * GIB_,
+                          .activation_factor = 1.0, .sampler_copies = 2.0,
                           .prefill = {0.6, 0.6, 0.6, 0.6},
                           .decode = {0.6, 0.6, 0.6, 0.6},
                           .memory = {0.85, 0.85, 0.85, 0.85},
@@ -113,14 +114,15 @@ static const profile profiles[] = {
                             .step_overhead_s = 0.0},
     [HWFIT_SERVE_TENSORRT_LLM] = {.utilization = 0.9, .batched_tokens = 8192, .seqs = 2048,
                                   .block = 32, .graph_bytes = 0.0,
-                                  .non_torch_bytes = 1.0 * GIB_, .activation_factor = 1.5,
+                                  .non_torch_bytes = 1.0 * GIB_, .activation_factor = 1.0,
+                                  .sampler_copies = 1.0,
                                   .prefill = {0.45, 0.45, 0.45, 0.45},
                                   .decode = {0.45, 0.45, 0.45, 0.45},
                                   .memory = {0.9, 0.9, 0.9, 0.9},
                                   .step_overhead_s = 0.0},
     [HWFIT_SERVE_LLAMA_CPP] = {.utilization = 1.0, .batched_tokens = 2048, .seqs = 1,
                                .block = 1, .graph_bytes = 0.0, .non_torch_bytes = 0.5 * GIB_,
-                               .activation_factor = 1.5,
+                               .activation_factor = 1.0, .sampler_copies = 1.0,
                                .prefill = {0.46, 0.38, 0.46, 0.46},
                                .decode = {0.6, 0.6, 0.6, 0.6},
                                .memory = {0.95, 0.95, 0.95, 0.95},
@@ -129,7 +131,7 @@ static const profile profiles[] = {
 
 /* The profile with the inputs' overrides: what the estimate uses. */
 typedef struct used {
-    double utilization, graph_bytes, non_torch_bytes, activation_factor;
+    double utilization, graph_bytes, non_torch_bytes, activation_factor, sampler_copies;
     double prefill, decode, memory, step_overhead_s;
     uint64_t batched_tokens, seqs, max_model_len;
     uint32_t block;
@@ -147,19 +149,29 @@ static void resolve(const hwfit_serve_in *in, used *u) {
                         : big                      ? 8192
                                                    : 2048;
     u->seqs = in->max_num_seqs ? in->max_num_seqs : p->seqs ? p->seqs : big ? 1024 : 256;
+    u->max_model_len = in->max_model_len ? in->max_model_len
+                                         : in->prompt_tokens + in->output_tokens;
+    int v0 = in->engine == HWFIT_SERVE_VLLM && in->engine_version != 0 &&
+             in->engine_version < 8000; /* V1 became the default in vLLM 0.8.0 */
+    if (v0) {
+        if (!in->max_num_batched_tokens)
+            u->batched_tokens = u->max_model_len > 2048 ? u->max_model_len : 2048;
+        if (!in->max_num_seqs) u->seqs = 256;
+    }
     u->block = in->block_size ? in->block_size : p->block;
-    u->graph_bytes = !in->cuda_graphs              ? 0.0
+    u->graph_bytes = !in->cuda_graphs || (v0 && in->cuda_graph_bytes < 0.0) ? 0.0
                      : in->cuda_graph_bytes >= 0.0 ? in->cuda_graph_bytes
                                                    : p->graph_bytes;
     u->non_torch_bytes = in->non_torch_bytes >= 0.0 ? in->non_torch_bytes : p->non_torch_bytes;
     u->activation_factor = in->activation_factor > 0.0 ? in->activation_factor
                                                        : p->activation_factor;
+    /* V0 samples the profiling pass's logits in place; V1's dummy sampler run holds a
+     * second fp32 copy (probabilities) of the [max_num_seqs, vocab] logits. */
+    u->sampler_copies = v0 ? 1.0 : p->sampler_copies;
     u->prefill = in->prefill_efficiency > 0.0 ? in->prefill_efficiency : p->prefill[gen];
     u->decode = in->decode_efficiency > 0.0 ? in->decode_efficiency : p->decode[gen];
     u->memory = in->memory_efficiency > 0.0 ? in->memory_efficiency : p->memory[gen];
     u->step_overhead_s = in->step_overhead_s >= 0.0 ? in->step_overhead_s : p->step_overhead_s;
-    u->max_model_len = in->max_model_len ? in->max_model_len
-                                         : in->prompt_tokens + in->output_tokens;
 }
 
 /* ---- checks ------------------------------------------------------------------------------- */
@@ -253,9 +265,13 @@ static hwfit_status kv_capacity(const hwfit_model *m, const hwfit_serve_in *in, 
     }
     const hwfit_shard_card *c = &so.worst;
     double cap = in->perf.shard.capacity_bytes;
+    /* memory.h's workspace of the chunk and one fp32 logits row per sequence; vLLM V1's
+     * sampler pass adds further copies of the logits. */
+    double sampler = (u->sampler_copies - 1.0) * (double)x.memory.batch * 4.0 *
+                     (double)m->vocab;
     double act = in->engine == HWFIT_SERVE_SGLANG
                      ? 0.0
-                     : ceil((double)c->activation_bytes * u->activation_factor);
+                     : ceil((double)c->activation_bytes * u->activation_factor + sampler);
     double other = (double)(c->total_bytes - c->weights_bytes - c->kv_bytes -
                             c->activation_bytes - c->overhead_bytes);
     double accounted = (double)c->weights_bytes + act + u->graph_bytes + u->non_torch_bytes +

@@ -21,7 +21,7 @@ enum {
     O_QUANTIZE_EMBEDDINGS, O_KV, O_CONTEXT, O_PROMPT, O_OUTPUT, O_CONCURRENCY, O_RATE,
     O_UTILIZATION, O_BATCHED_TOKENS, O_MAX_SEQS, O_BLOCK_SIZE, O_NO_CUDA_GRAPHS,
     O_CUDA_GRAPH_BYTES, O_NON_TORCH, O_ACTIVATION_FACTOR, O_PREFILL_EFF, O_DECODE_EFF,
-    O_MEMORY_EFF, O_STEP_OVERHEAD, O_GPUS_PER_NODE
+    O_MEMORY_EFF, O_STEP_OVERHEAD, O_GPUS_PER_NODE, O_ENGINE_VERSION
 };
 static const hwfit_option options[] = {
     [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
@@ -117,6 +117,10 @@ static const hwfit_option options[] = {
                          .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
                          .default_help = "the engine's", .min = 0.0, .max = 1e6,
                          .help = "fixed time per decode step"},
+    [O_ENGINE_VERSION] = {.name = "engine-version", .kind = HWFIT_OPTION_TEXT,
+                          .metavar = "X.Y[.Z]", .default_help = "a current release",
+                          .help = "engine release; read for vLLM (before 0.8: the V0 "
+                                  "engine's profile)"},
     [O_GPUS_PER_NODE] = {.name = "gpus-per-node", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
                          .default_text = "8", .min = 1.0, .max = 65536.0,
                          .help = "GPUs per server"},
@@ -145,6 +149,30 @@ static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dt
     if (st != HWFIT_OK)
         return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
     return HWFIT_OK;
+}
+
+/* "X.Y" or "X.Y.Z" (numbers below 1000; anything after the last number, such as "rc1",
+ * is refused) as X x 10^6 + Y x 10^3 + Z; 0 when not a release. */
+static int version_of(const char *text, uint32_t *out) {
+    uint32_t part[3] = {0, 0, 0};
+    int n = 0;
+    const char *p = text;
+    while (n < 3) {
+        if (*p < '0' || *p > '9') return 0;
+        uint32_t v = 0;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (uint32_t)(*p - '0');
+            if (v >= 1000) return 0;
+            p++;
+        }
+        part[n++] = v;
+        if (*p == '\0') break;
+        if (*p != '.') return 0;
+        p++;
+    }
+    if (*p != '\0' || n < 2) return 0;
+    *out = part[0] * 1000000u + part[1] * 1000u + part[2];
+    return *out != 0;
 }
 
 static const char *const aliases[] = {
@@ -221,6 +249,11 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         in->memory_efficiency = hwfit__req_double(r, &options[O_MEMORY_EFF]);
     if (hwfit__req_given(r, &options[O_STEP_OVERHEAD]))
         in->step_overhead_s = hwfit__req_double(r, &options[O_STEP_OVERHEAD]);
+    if (hwfit__req_given(r, &options[O_ENGINE_VERSION]) && in->engine == HWFIT_SERVE_VLLM &&
+        !version_of(hwfit__req_text(r, &options[O_ENGINE_VERSION]), &in->engine_version))
+        return hwfit__req_fail(r, &options[O_ENGINE_VERSION], HWFIT_EPARSE,
+                               "'%s' is not a release such as 0.6.3 or 0.19",
+                               hwfit__req_text(r, &options[O_ENGINE_VERSION]));
     if (hwfit__req_given(r, &options[O_CONTEXT]) &&
         in->max_model_len < in->prompt_tokens + in->output_tokens)
         return hwfit__req_fail(r, &options[O_CONTEXT], HWFIT_EDOM,

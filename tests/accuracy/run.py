@@ -44,7 +44,10 @@ ANSWER_KEYS = {
 # command -> {setup key or case key: option name} where a case's word differs from the
 # command's option (serve: the case's framework is the engine, its batch the concurrency).
 OPTION_ALIASES = {
-    "serve": {"framework": "engine", "batch": "concurrency"},
+    "serve": {"framework": "engine", "batch": "concurrency",
+              "engine_version": "engine-version",
+              "max_num_batched_tokens": "max-num-batched-tokens",
+              "max_num_seqs": "max-num-seqs"},
 }
 
 

@@ -1798,6 +1798,7 @@ class hwfit_serve_in(ctypes.Structure):
         ("step_overhead_s", ctypes.c_double),
         ("fp16_acc16_flop_per_s", ctypes.c_double),
         ("compute_capability", ctypes.c_uint32),
+        ("engine_version", ctypes.c_uint32),
     ]
 
 
