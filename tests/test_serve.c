@@ -88,6 +88,7 @@ Test(serve, vllm_formula_from_the_breakdown) {
      * rounded down to whole blocks. */
     hwfit_serve_in in = card("rtx-4090", HWFIT_SERVE_VLLM);
     in.max_model_len = 32768;
+    in.utilization = 0.9;
     hwfit_serve_out o = run(&llama8, &in);
     cr_assert_eq(o.max_num_batched_tokens, 2048u); /* below 70 GiB */
     cr_assert_eq(o.max_num_seqs, 256u);
@@ -107,6 +108,9 @@ Test(serve, vllm_v0_profiles_the_whole_sequence) {
     hwfit_serve_in in = card("rtx-3090", HWFIT_SERVE_VLLM);
     in.max_model_len = 20000;
     in.engine_version = 6003;
+    hwfit_serve_out d = run(&llama8, &in);
+    cr_assert_eq(d.utilization, 0.9); /* the default before 0.11 */
+    in.utilization = 0.9;
     hwfit_serve_out o = run(&llama8, &in);
     cr_assert_eq(o.max_num_batched_tokens, 20000u);
     cr_assert_eq(o.max_num_seqs, 256u);
@@ -404,6 +408,9 @@ Test(serve, command_refusals) {
 Test(serve, command_defaults_are_init) {
     hwfit_serve_in in;
     hwfit_serve_init(&in);
+    cr_assert_eq(in.utilization, 0.0); /* "the engine's" */
+    hwfit_serve_in h = card("h100-sxm", HWFIT_SERVE_VLLM);
+    cr_assert_eq(run(&llama8, &h).utilization, 0.92);
     const hwfit_command *c = hwfit_command_by_name("serve");
     cr_assert_not_null(c);
     cr_assert_str_eq(hwfit_option_by_name(c, "engine")->default_text,

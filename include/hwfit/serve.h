@@ -96,8 +96,9 @@ typedef struct hwfit_serve_in {
     double utilization;       /**< Engine memory fraction, (0, 1] (vLLM
                                    gpu_memory_utilization of total memory, SGLang
                                    mem_fraction_static, TensorRT-LLM free_gpu_memory_fraction
-                                   of free memory); 0 (default) = the engine's (0.9, 0.88,
-                                   0.9, 1). */
+                                   of free memory); 0 (default) = the engine's (vLLM 0.92,
+                                   0.9 before 0.11; SGLang 0.88; TensorRT-LLM 0.9; llama.cpp
+                                   1). */
     uint64_t max_num_batched_tokens; /**< Tokens of one forward pass (vLLM
                                    max_num_batched_tokens, SGLang chunked_prefill_size,
                                    TensorRT-LLM max_num_tokens, llama.cpp n_batch); sizes the

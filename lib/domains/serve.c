@@ -98,7 +98,7 @@ typedef struct profile {
 /* Efficiencies fitted to tests/data/measured (docs/accuracy.md, "serving"). Ampere, Ada,
  * Hopper, Blackwell. */
 static const profile profiles[] = {
-    [HWFIT_SERVE_VLLM] = {.utilization = 0.9, .batched_tokens = 0, .seqs = 0, .block = 16,
+    [HWFIT_SERVE_VLLM] = {.utilization = 0.92, .batched_tokens = 0, .seqs = 0, .block = 16,
                           .graph_bytes = 0.5 * GIB_, .non_torch_bytes = 0.7 * GIB_,
                           .activation_factor = 1.0, .sampler_copies = 2.0,
                           .prefill = {0.6, 0.6, 0.6, 0.6},
@@ -153,6 +153,11 @@ static void resolve(const hwfit_serve_in *in, used *u) {
                                          : in->prompt_tokens + in->output_tokens;
     int v0 = in->engine == HWFIT_SERVE_VLLM && in->engine_version != 0 &&
              in->engine_version < 8000; /* V1 became the default in vLLM 0.8.0 */
+    /* gpu_memory_utilization: 0.92 in the current vllm/config/cache.py, 0.9 in 0.10.2's
+     * and before (the release that changed it is not pinned: read as 0.11). */
+    if (in->engine == HWFIT_SERVE_VLLM && in->engine_version != 0 &&
+        in->engine_version < 11000 && !(in->utilization > 0.0))
+        u->utilization = 0.9;
     if (v0) {
         if (!in->max_num_batched_tokens)
             u->batched_tokens = u->max_model_len > 2048 ? u->max_model_len : 2048;
