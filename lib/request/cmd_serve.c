@@ -2,6 +2,7 @@
  * rates as a serving engine (vLLM, SGLang, TensorRT-LLM, llama.cpp) allocates and runs it. */
 #include <string.h>
 
+#include "hwfit/collective.h"
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
 #include "hwfit/hf_config.h"
@@ -21,7 +22,7 @@ enum {
     O_QUANTIZE_EMBEDDINGS, O_KV, O_CONTEXT, O_PROMPT, O_OUTPUT, O_CONCURRENCY, O_RATE,
     O_UTILIZATION, O_BATCHED_TOKENS, O_MAX_SEQS, O_BLOCK_SIZE, O_NO_CUDA_GRAPHS,
     O_CUDA_GRAPH_BYTES, O_NON_TORCH, O_ACTIVATION_FACTOR, O_PREFILL_EFF, O_DECODE_EFF,
-    O_MEMORY_EFF, O_STEP_OVERHEAD, O_GPUS_PER_NODE, O_ENGINE_VERSION
+    O_MEMORY_EFF, O_STEP_OVERHEAD, O_GPUS_PER_NODE, O_ENGINE_VERSION, O_NIC
 };
 static const hwfit_option options[] = {
     [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
@@ -121,6 +122,10 @@ static const hwfit_option options[] = {
                           .metavar = "X.Y[.Z]", .default_help = "a current release",
                           .help = "engine release; read for vLLM (before 0.8: the V0 "
                                   "engine's profile)"},
+    [O_NIC] = {.name = "nic", .kind = HWFIT_OPTION_TEXT, .metavar = "SPEC",
+               .default_help = "one 400G port per GPU when the cards span nodes",
+               .example = "8x400g-ib",
+               .help = "network per node for several servers, e.g. 2x400g-roce, 8x400g-ib"},
     [O_GPUS_PER_NODE] = {.name = "gpus-per-node", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
                          .default_text = "8", .min = 1.0, .max = 65536.0,
                          .help = "GPUs per server"},
@@ -210,6 +215,14 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     in->perf.shard.layout.dp = (uint32_t)dp;
     in->perf.shard.layout.ep = (uint32_t)hwfit__req_u64(r, &options[O_EP]);
     in->perf.topology.gpus_per_node = hwfit__req_u64(r, &options[O_GPUS_PER_NODE]);
+    if (hwfit__req_given(r, &options[O_NIC])) {
+        const char *nic = hwfit__req_text(r, &options[O_NIC]);
+        hwfit_status nst = hwfit_topology_parse_nic(nic, &in->perf.topology);
+        if (nst != HWFIT_OK)
+            return hwfit__req_fail(r, &options[O_NIC], nst,
+                                   "'%s' is not a network such as 8x400g-ib or 2x400g-roce",
+                                   nic);
+    }
     if ((st = dtype_of(r, &options[O_WEIGHTS], &in->perf.shard.memory.weights)) != HWFIT_OK ||
         (st = dtype_of(r, &options[O_KV], &in->perf.shard.memory.kv)) != HWFIT_OK)
         return st;
