@@ -228,6 +228,7 @@ static void random_shard(rng *r, hwfit_shard_in *in, uint32_t gpus, hwfit_memory
     in->reserve_bytes = pick(r, 2) ? 0.0 : 2e9;
     in->zero3_live_layers = (uint32_t)(1 + pick(r, 3));
     in->host_memory_bytes = pick(r, 2) ? 0.0 : 2e12;
+    in->host_memory_given = in->host_memory_bytes > 0.0; /* the golden sweep's reading */
     in->host_buffer_factor = pick(r, 2) ? 1.0 : 1.5;
 }
 

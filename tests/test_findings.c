@@ -10,7 +10,8 @@
 #include <float.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 #define TINY DBL_MIN /* positive, finite (2.2e-308), and small enough to overflow a quotient */
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 /* Datasheet figures are typed in as printed, so they must match to rounding only. */
 #define ASSERT_REL(got, want, tol) \

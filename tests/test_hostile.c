@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 static const char *current = ""; /* the function under test, for messages */
 
@@ -1614,6 +1615,45 @@ static void probe_shard(void) {
     CHECK(hwfit_shard_estimate_batch(&shard_model, ins, 3, outs, NULL) == HWFIT_EINVAL);
     CHECK(hwfit_shard_estimate_batch(&shard_model, NULL, 0, NULL, NULL) == HWFIT_OK);
 
+    /* The workspace variants: the same results bit for bit; a NULL, small or misaligned
+     * workspace is refused before anything is written. */
+    size_t wsz = hwfit_shard_workspace_size();
+    CHECK(wsz > 0);
+    unsigned char *ws = malloc(wsz + 1);
+    cr_assert_not_null(ws);
+    hwfit_shard_out outs_ws[3], one, one_ws;
+    hwfit_status sts_ws[3];
+    poison(outs_ws, sizeof outs_ws);
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, NULL, wsz) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, ws, wsz - 1) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, ws + 1, wsz) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch_ws(NULL, ins, 3, outs_ws, sts_ws, ws, wsz) == HWFIT_EINVAL);
+    CHECK(untouched(outs_ws, sizeof outs_ws));
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, ws, wsz) ==
+          HWFIT_EDOM);
+    CHECK(sts_ws[0] == HWFIT_OK && sts_ws[1] == HWFIT_EDOM && sts_ws[2] == HWFIT_OK);
+    CHECK(memcmp(&outs_ws[0], &outs[0], sizeof outs[0]) == 0);
+    CHECK(memcmp(&outs_ws[2], &outs[2], sizeof outs[2]) == 0);
+    CHECK(untouched(&outs_ws[1], sizeof outs_ws[1]));
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, NULL, 0, NULL, NULL, ws, wsz) == HWFIT_OK);
+    poison(&one_ws, sizeof one_ws);
+    CHECK(hwfit_shard_estimate_ws(NULL, &in, &one_ws, ws, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, NULL, &one_ws, ws, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, NULL, ws, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, NULL, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, ws, wsz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, ws + 1, wsz) == HWFIT_EINVAL);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &ins[1], &one_ws, ws, wsz) == HWFIT_EDOM);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate(&shard_model, &in, &one) == HWFIT_OK);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, ws, wsz) == HWFIT_OK);
+    CHECK(memcmp(&one, &one_ws, sizeof one) == 0);
+    free(ws);
+
     /* card_at: NULLs, a stage beyond the pipeline. */
     hwfit_shard_card c;
     poison(&c, sizeof c);
@@ -1909,6 +1949,21 @@ static void probe_assess(void) {
     hwfit_status st = hwfit_assess(&n, &wl, 1, NULL, f, 1, &count);
     CHECK(st == HWFIT_EBUFSIZE || st == HWFIT_OK, "(%s)", hwfit_status_name(st));
     CHECK(hwfit_assess(&n, &wl, 1, NULL, f, 256, &count) == HWFIT_OK && count > 0);
+    /* The workspace variant: NULL, too small or misaligned workspaces are refused; a good
+     * one gives the same findings. */
+    size_t wsz = hwfit_assess_workspace_size();
+    CHECK(wsz > 0);
+    unsigned char *ws = malloc(wsz + 1);
+    cr_assert_not_null(ws);
+    size_t count2 = 0x5a5a;
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, NULL, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws, wsz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws + 1, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(NULL, &wl, 1, NULL, f, 256, &count2, ws, wsz) == HWFIT_EINVAL);
+    CHECK(count2 == 0x5a5a);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws, wsz) == HWFIT_OK);
+    CHECK(count2 == count);
+    free(ws);
     for (size_t i = 0; i < count; i++) {
         for (size_t k = 0; k < f[i].figure_count; k++) {
             CHECK(hwfit__finite(f[i].figures[k].value), "(%s %s)", f[i].rule, f[i].figures[k].key);
@@ -2322,6 +2377,8 @@ typedef struct entry {
 static const entry table[] = {
     COVER(hwfit_assess, probe_assess),
     COVER(hwfit_assess_max_findings, probe_assess),
+    COVER(hwfit_assess_workspace_size, probe_assess),
+    COVER(hwfit_assess_ws, probe_assess),
     COVER(hwfit_assess_options_init, probe_node),
     COVER(hwfit_assess_topic_name, probe_new_namers),
     COVER(hwfit_assess_workload_init, probe_node),
@@ -2472,6 +2529,9 @@ static const entry table[] = {
     COVER(hwfit_shard_check, probe_shard),
     COVER(hwfit_shard_estimate, probe_shard),
     COVER(hwfit_shard_estimate_batch, probe_shard),
+    COVER(hwfit_shard_estimate_batch_ws, probe_shard),
+    COVER(hwfit_shard_estimate_ws, probe_shard),
+    COVER(hwfit_shard_workspace_size, probe_shard),
     COVER(hwfit_shard_init, probe_shard_small),
     COVER(hwfit_shard_iter_init, probe_shard_search),
     COVER(hwfit_shard_iter_next, probe_shard_search),

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "readers/json.h"
 
 #define POISON_DOC ((hwfit__json_doc *)(uintptr_t)0x5a5a5a5a)
 

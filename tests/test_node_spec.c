@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 #define SPECS HWFIT_TEST_DATA "/../../examples/specs/"
 

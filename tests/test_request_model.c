@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "readers/json.h"
 #include "hwfit/request.h"
 #include "internal.h"
 #include "hwfit.h"

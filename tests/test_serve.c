@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwfit.h"
+#include "readers/json.h"
 #include "hwfit/request.h"
 #include "internal.h"
+#include "hwfit.h"
 
 #define CONFIG(name) HWFIT_TEST_DATA "/models/" name ".config.json"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shard_internal.h"
+#include "hwfit.h"
 
 #define GIB 1073741824.0
 #define CARD_96GB (96.0 * GIB) /* rtx-pro-6000-server: "96 GB" read as GiB (gpu.h) */
@@ -443,6 +443,10 @@ Test(shard, seed_70b_full_fine_tuning_needs_offload) {
     in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
     in.host_memory_bytes = 1.5e12;
     hwfit_shard_out o = estimate_ok(&llama70, &in);
+    cr_assert(o.fits, "host memory not given: not checked");
+    cr_assert_not(o.host_checked);
+    in.host_memory_given = 1;
+    o = estimate_ok(&llama70, &in);
     cr_assert(o.fits);
     cr_assert_eq(o.host_bytes, 18 * P70B);
     cr_assert(o.host_checked && o.host_fits);
@@ -450,6 +454,13 @@ Test(shard, seed_70b_full_fine_tuning_needs_offload) {
     in.host_buffer_factor = 1.5;
     o = estimate_ok(&llama70, &in);
     cr_assert(o.gpu_fits);
+    cr_assert_not(o.host_fits);
+    cr_assert_not(o.fits);
+    /* A host given as 0 bytes is a host without room, not "not checked". */
+    in.host_buffer_factor = 1.0;
+    in.host_memory_bytes = 0.0;
+    o = estimate_ok(&llama70, &in);
+    cr_assert(o.host_checked && o.gpu_fits);
     cr_assert_not(o.host_fits);
     cr_assert_not(o.fits);
 }

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 static double parse_ok(const char *text, hwfit_unit unit) {
     double v = -1.0;

@@ -29,8 +29,9 @@
  * which field is wrong and why) and evaluate it with ::hwfit_node_evaluate, which runs
  * every domain module once and returns their inputs and outputs, ready for what-if calls.
  *
- * Thread safety: every function is reentrant and touches only its arguments; nothing
- * allocates.
+ * Thread safety: every function is reentrant and touches only its arguments. Only the
+ * collective estimates allocate (their scratch, freed before they return: collective.h);
+ * ::HWFIT_ENOMEM when that fails.
  */
 #ifndef HWFIT_NODE_H
 #define HWFIT_NODE_H

@@ -33,6 +33,14 @@
  * (::hwfit_perf_plan, with the metric ::hwfit_perf_plan_rank names).
  *
  * Thread safety: every function is reentrant and touches only its arguments.
+ *
+ * Memory: the functions that evaluate footprints work in an engine of about 16 KB (the
+ * model prepared twice, its layer tables and caches). So that no call needs more than
+ * 16 KiB of stack (worker threads of schedulers have small stacks), they allocate it and
+ * free it before they return, and give ::HWFIT_ENOMEM when that fails. The `_ws` variants
+ * (::hwfit_shard_estimate_ws, ::hwfit_shard_estimate_batch_ws) take it from the caller
+ * instead, ::hwfit_shard_workspace_size bytes, and allocate nothing (zstd's
+ * ZSTD_estimateCCtxSize / ZSTD_initStaticCCtx pattern).
  */
 #ifndef HWFIT_SHARD_H
 #define HWFIT_SHARD_H
@@ -157,11 +165,14 @@ typedef struct hwfit_shard_in {
                                  parameters are gathered at once, 1-64; default 2 (FSDP's
                                  current and prefetched unit; DeepSpeed's estimator: 1). */
     double host_memory_bytes; /**< Host memory for the job's offload, all nodes together,
-                                 bytes, >= 0; 0 (default) = not checked. */
+                                 bytes, in [0, 2^60]; checked only when host_memory_given
+                                 (0 is then a host without room); default 0. */
     double host_utilization;  /**< Fraction of host memory offload may use, (0, 1];
                                  default 0.9. */
     double host_buffer_factor; /**< Factor on offloaded bytes for pinned buffers, [1, 16];
                                  default 1 (DeepSpeed's estimators use 1.5). */
+    int host_memory_given;    /**< 1: host_memory_bytes is known and offload is checked
+                                 against it; 0 (default): host memory is not checked. */
 } hwfit_shard_in;
 
 /** @brief The footprint of one card, in bytes (exact integers). */
@@ -212,7 +223,7 @@ typedef struct hwfit_shard_out {
     uint64_t host_bytes;       /**< Host memory the job's offload needs, all cards, with
                                     host_buffer_factor, bytes. */
     uint64_t host_usable_bytes; /**< floor(host_memory_bytes x host_utilization), bytes. */
-    int host_checked;          /**< 1 when host_memory_bytes was given. */
+    int host_checked;          /**< 1 when hwfit_shard_in::host_memory_given. */
     int host_fits;             /**< 1 when host_bytes <= host_usable_bytes, or nothing is
                                     offloaded, or host memory is not checked. */
     int fits;                  /**< gpu_fits and host_fits. */
@@ -323,6 +334,7 @@ HWFIT_API void hwfit_shard_space_init(hwfit_shard_space *space);
  *                      the context is 0, the card count is above ::HWFIT_SHARD_MAX_GPUS,
  *                      the ZeRO stage is above 3 or the offload has unknown bits.
  * @retval HWFIT_ERANGE the model's counts overflow 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
                                          hwfit_shard_reason *reason);
@@ -367,6 +379,7 @@ HWFIT_API hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *off
  * @retval HWFIT_ELAYOUT      the layout is invalid (::hwfit_shard_check says why).
  * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_shard_out *out);
@@ -391,14 +404,39 @@ HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfi
  * @retval HWFIT_ELAYOUT      the layout is invalid (field "layout").
  * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_problem *problem);
 
 /**
+ * @brief Bytes of workspace the `_ws` variants need (::hwfit_shard_estimate_ws,
+ *        ::hwfit_shard_estimate_batch_ws). Constant for a build of the library.
+ * @return The size; never 0.
+ */
+HWFIT_API size_t hwfit_shard_workspace_size(void);
+
+/**
+ * @brief ::hwfit_shard_estimate with a caller's workspace: the same result, bit for bit,
+ *        without allocation.
+ * @param[in]  model          As ::hwfit_shard_estimate.
+ * @param[in]  in             As ::hwfit_shard_estimate.
+ * @param[out] out            As ::hwfit_shard_estimate.
+ * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
+ *                            aligns (max_align_t); scratch, its contents do not matter.
+ * @param[in]  workspace_size Bytes at @p workspace.
+ * @return As ::hwfit_shard_estimate (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a
+ *         workspace that is NULL, too small or misaligned.
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model,
+                                               const hwfit_shard_in *in, hwfit_shard_out *out,
+                                               void *workspace, size_t workspace_size);
+
+/**
  * @brief The footprints and fits of @p n workloads or layouts of one model:
- * ::hwfit_shard_estimate of each element, in one call and without allocation (a scheduler
- * checking every job against every node, a sweep of contexts or layouts). Every element is
+ * ::hwfit_shard_estimate of each element, in one call (a scheduler checking every job
+ * against every node, a sweep of contexts or layouts; ::hwfit_shard_estimate_batch_ws
+ * does it without allocation). Every element is
  * evaluated, even after one fails; outs[i] equals what ::hwfit_shard_estimate gives for
  * ins[i], bit for bit, and is written only when statuses[i] is ::HWFIT_OK.
  * @param[in]  model    The model of every element; NULL gives ::HWFIT_EINVAL.
@@ -415,11 +453,32 @@ HWFIT_API hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfi
  * @retval HWFIT_ELAYOUT      the first failing element's status.
  * @retval HWFIT_EUNSUPPORTED the first failing element's status.
  * @retval HWFIT_ERANGE       the first failing element's status.
+ * @retval HWFIT_ENOMEM       the engine could not be allocated (every status says so).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
                                                   const hwfit_shard_in *ins, size_t n,
                                                   hwfit_shard_out *outs,
                                                   hwfit_status *statuses);
+
+/**
+ * @brief ::hwfit_shard_estimate_batch with a caller's workspace: the same results, bit for
+ *        bit, without allocation (a scheduler's worker thread keeps one workspace).
+ * @param[in]  model          As ::hwfit_shard_estimate_batch.
+ * @param[in]  ins            As ::hwfit_shard_estimate_batch.
+ * @param[in]  n              As ::hwfit_shard_estimate_batch.
+ * @param[out] outs           As ::hwfit_shard_estimate_batch.
+ * @param[out] statuses       As ::hwfit_shard_estimate_batch.
+ * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
+ *                            aligns (max_align_t); scratch, its contents do not matter.
+ * @param[in]  workspace_size Bytes at @p workspace.
+ * @return As ::hwfit_shard_estimate_batch (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a
+ *         workspace that is NULL, too small or misaligned (nothing is written).
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
+                                                     const hwfit_shard_in *ins, size_t n,
+                                                     hwfit_shard_out *outs,
+                                                     hwfit_status *statuses, void *workspace,
+                                                     size_t workspace_size);
 
 /**
  * @brief Footprint of the cards of one pipeline stage (every card of a stage is alike).
@@ -433,6 +492,7 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
  * @retval HWFIT_ELAYOUT      the layout is invalid.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
                                            uint32_t stage, hwfit_shard_card *card);
@@ -468,7 +528,7 @@ HWFIT_API int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout
  * @brief Every valid layout of in->gpus cards within @p space: keep those that fit (and,
  * with space->include_unfit, the others after them), rank them by memory headroom (largest
  * first; ties keep enumeration order) and write the best @p capacity to @p results.
- * Allocation-free.
+ * Allocates only its engine (see Memory above).
  * @param[in]  model    The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in       Workload, card count, capacity (its layout is ignored); NULL gives
  *                      ::HWFIT_EINVAL.
@@ -482,6 +542,7 @@ HWFIT_API int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout
  * @retval HWFIT_EDOM         an input is out of range.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *in,
                                           const hwfit_shard_space *space,
@@ -504,6 +565,7 @@ HWFIT_API hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_
  * @retval HWFIT_EDOM         an input is out of range, or @p max_gpus is 0 or too large.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                             const hwfit_shard_space *space, uint32_t max_gpus,
@@ -526,6 +588,7 @@ HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfi
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
  *                            overflows only counts as not fitting).
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
                                                const hwfit_shard_in *in, uint64_t limit,
@@ -547,6 +610,7 @@ HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
  *                            overflows only counts as not fitting).
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
                                              uint64_t limit, uint64_t *batch);

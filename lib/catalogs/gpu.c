@@ -6,7 +6,8 @@
  */
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/gpu.h"
+#include "hwfit/status.h"
 
 #define T_ 1e12                          /* TFLOP/s -> FLOP/s */
 #define G_ 1e9                           /* GB/s -> bytes/s */

@@ -1,7 +1,16 @@
 /* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
 #include <string.h>
 
-#include "memory_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "catalogs/dtype_internal.h"
+#include "domains/memory_internal.h"
+#include "domains/model_internal.h"
 
 _Static_assert(HWFIT_LORA_Q == HWFIT__LORA_Q && HWFIT_LORA_K == HWFIT__LORA_K &&
                    HWFIT_LORA_V == HWFIT__LORA_V && HWFIT_LORA_O == HWFIT__LORA_O &&
@@ -37,8 +46,6 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->embedding = 1;
     in->head = 1;
 }
-
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 
 /* ---- weights and adapters of one layer kind --------------------------------------------------- */
 
@@ -243,9 +250,10 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
         scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
                        &overflow);
     }
-    uint64_t r = in->sequence_parallel ? ceil_div(rep, c->t) : rep;
-    uint64_t total = add_c(r, add_c(ceil_div(shard, c->t), ceil_div(scores, c->t), &overflow),
-                           &overflow);
+    uint64_t r = in->sequence_parallel ? hwfit__ceil_div_u64(rep, c->t) : rep;
+    uint64_t total = add_c(
+        r, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
+        &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -267,8 +275,9 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
     if (!in->flash_attention)
         scores = mul_c(mul_c(tokens, in->context, &overflow), (uint64_t)m->heads * c->a_bytes,
                        &overflow);
-    uint64_t total = add_c(rep, add_c(ceil_div(shard, c->t), ceil_div(scores, c->t), &overflow),
-                           &overflow);
+    uint64_t total = add_c(
+        rep, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
+        &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -517,7 +526,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * and rebuilds one layer at a time during backward: that layer's activations
              * (without recomputation) are live at the peak. */
             uint64_t input = mul_c(sb, model->hidden * c.a_bytes, &overflow), peak = 0, none;
-            if (in->sequence_parallel) input = ceil_div(input, c.t);
+            if (in->sequence_parallel) input = hwfit__ceil_div_u64(input, c.t);
             const int present[2] = {dense_n > 0 || (mtp_n > 0 && model->experts == 0),
                                     moe_n > 0 || (mtp_n > 0 && model->experts > 0)};
             for (int k = 0; k < 2; k++) {
@@ -542,11 +551,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
          * hidden and vocab are below 2^40: the small factors fit. */
         if (in->embedding)
-            other = ceil_div(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
+            other = hwfit__ceil_div_u64(
+                mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
         if (in->head)
-            other = add_c(other,
-                          ceil_div(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
-                          &overflow);
+            other = add_c(
+                other,
+                hwfit__ceil_div_u64(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
+                &overflow);
     } else {
         uint64_t all = mul_c(in->batch, in->context, &overflow);
         uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;

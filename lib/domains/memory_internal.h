@@ -6,7 +6,12 @@
 
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "domains/model_internal.h"
 
 /* The weights and LoRA adapters of one layer of each kind (HWFIT__KIND_*) of a prepared
  * model, remembered with the formats, rank and targets they were computed for: a caller

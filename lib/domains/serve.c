@@ -9,9 +9,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/gpu.h"
+#include "hwfit/model.h"
+#include "hwfit/perf.h"
 #include "hwfit/serve.h"
 #include "hwfit/shard.h"
+#include "hwfit/status.h"
+
+#include "base/internal.h"
 
 #define GIB_ 1073741824.0
 
@@ -423,27 +428,27 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
                                              : HWFIT_SERVE_BOUND_CONCURRENCY;
         conc = c >= 1.0 ? (uint64_t)c : 1;
     }
-    hwfit_perf_out po;
+    hwfit_perf_out *po = &o.perf; /* the perf estimate lands in the answer (one copy) */
     step_eval se;
-    if ((st = rates_at(m, in, &u, conc, &po, &se, why)) != HWFIT_OK) return st;
+    if ((st = rates_at(m, in, &u, conc, po, &se, why)) != HWFIT_OK) return st;
     if (in->request_rate > 0.0 && in->concurrency == 0) {
         /* Little's law: in flight = arrival rate x time in the system, to a fixed point. */
         uint64_t limit = conc;
         o.concurrency_bound = HWFIT_SERVE_BOUND_CONCURRENCY;
         for (int i = 0; i < 32; i++) {
-            double t = po.prefill_s + (double)in->output_tokens * se.step_s;
+            double t = po->prefill_s + (double)in->output_tokens * se.step_s;
             double want = ceil(in->request_rate * t);
             uint64_t next = want < 1.0 ? 1 : want >= (double)limit ? limit : (uint64_t)want;
             if (next == conc && i > 0) break;
             conc = next;
-            if ((st = rates_at(m, in, &u, conc, &po, &se, why)) != HWFIT_OK) return st;
+            if ((st = rates_at(m, in, &u, conc, po, &se, why)) != HWFIT_OK) return st;
         }
         if (conc == limit && o.max_concurrency < cap_seqs)
             o.concurrency_bound = HWFIT_SERVE_BOUND_KV_CAPACITY;
     }
     o.concurrency = conc;
-    o.ttft_s = po.prefill_s;
-    o.ttft_bound = bound_of(po.prefill_compute_s, po.prefill_memory_s, po.prefill_comm_s, 0.0);
+    o.ttft_s = po->prefill_s;
+    o.ttft_bound = bound_of(po->prefill_compute_s, po->prefill_memory_s, po->prefill_comm_s, 0.0);
     double prompt = (double)in->prompt_tokens, output = (double)in->output_tokens;
     if (in->output_tokens > 0) {
         o.tpot_s = se.step_s;
@@ -458,12 +463,11 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
                                  : o.tpot_bound;
     } else {
         o.tpot_bound = o.ttft_bound;
-        o.prompt_tokens_per_s = po.prefill_tokens_per_s;
+        o.prompt_tokens_per_s = po->prefill_tokens_per_s;
         o.request_per_s = o.prompt_tokens_per_s / prompt;
         o.throughput_bound = o.ttft_bound;
     }
     o.total_tokens_per_s = o.output_tokens_per_s + o.prompt_tokens_per_s;
-    o.perf = po;
     const double results[] = {o.ttft_s, o.tpot_s, o.output_tokens_per_s,
                               o.output_tokens_per_s_per_user, o.prompt_tokens_per_s,
                               o.total_tokens_per_s, o.request_per_s, o.max_concurrency};

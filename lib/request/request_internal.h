@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include "base/checked.h" /* HWFIT__COUNT_OF, HWFIT__TRY, checked arithmetic */
+#include "hwfit.h"         /* the request layer is the top of lib/: it may call any module */
 #include "hwfit/request.h"
 #include "hwfit/status.h"
 #include "internal.h"
@@ -30,7 +32,6 @@ typedef struct hwfit__option_set {
 } hwfit__option_set;
 
 #define HWFIT__MAX_OPTION_SETS 4
-#define HWFIT__COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define HWFIT__SET(table) {(table), HWFIT__COUNT_OF(table)}
 
 typedef struct hwfit__command {

@@ -1,9 +1,10 @@
 """hwfit fit and hwfit plan: the seed server's questions through the command line, the
 inverse questions, readable tables, and one-line errors for bad options and layouts."""
+import json
 import os
 import unittest
 
-from clitest import CliCase, TEST_DATA
+from clitest import CliCase, TEST_DATA, run
 
 SEED = ("--gpu", "rtx-pro-6000-server", "--gpus", "8")  # 8 x 96 GB, PCIe, no NVLink
 GIB = 2**30
@@ -14,6 +15,15 @@ def config(name):
 
 
 class TestFit(CliCase):
+    def no_fit_json(self, *args):
+        """A workload that does not fit: the answer on stdout, exit status 1."""
+        rc, out, err = run(*args, "--json")
+        self.assertEqual(rc, 1, f"hwfit {' '.join(args)}: {err}")
+        self.assertEqual(err, "")
+        r = json.loads(out)
+        self.assertFalse(r["fits"])
+        return r
+
     def test_seed_70b_bf16_serves_128k(self):
         r = self.ok_json("fit", "--config", config("llama-3.1-70b"), *SEED, "--context", "128K")
         self.assertTrue(r["fits"])
@@ -31,8 +41,7 @@ class TestFit(CliCase):
         self.assertEqual(len(r["cards"]), r["layout"]["pp"])
 
     def test_seed_405b_bf16_no_int4_yes(self):
-        r = self.ok_json("fit", "--config", config("llama-3.1-405b"), *SEED)
-        self.assertFalse(r["fits"])
+        r = self.no_fit_json("fit", "--config", config("llama-3.1-405b"), *SEED)
         self.assertEqual(r["fitting_layouts"], 0)
         self.assertGreater(r["per_gpu_bytes"], r["usable_bytes"])
         self.assertGreater(r["min_gpus"], 8)
@@ -51,12 +60,10 @@ class TestFit(CliCase):
     def test_seed_70b_full_needs_offload(self):
         args = ("fit", "--config", config("llama-3.1-70b"), *SEED, "--mode", "full",
                 "--max-gpus", "8")
-        r = self.ok_json(*args)
-        self.assertFalse(r["fits"])
+        r = self.no_fit_json(*args)
         self.assertEqual(r["fitting_layouts"], 0)
         self.assertIsNone(r["min_gpus"])
-        r = self.ok_json(*args, "--zero", "3", "--dp", "8")
-        self.assertFalse(r["fits"])
+        self.no_fit_json(*args, "--zero", "3", "--dp", "8")
         r = self.ok_json(*args, "--zero", "3", "--offload", "optimizer,params",
                          "--host-memory", "1.5TB")
         self.assertTrue(r["fits"])
@@ -64,11 +71,19 @@ class TestFit(CliCase):
         self.assertGreaterEqual(r["host_bytes"], 18 * 70553706496)
         self.assertLess(r["host_bytes"], 18 * 70553706496 * 1.001)
         self.assertEqual(r["layout"]["offload"], "optimizer,params")
-        r = self.ok_json(*args, "--zero", "3", "--offload", "optimizer,params",
-                         "--host-memory", "1.5TB", "--host-buffer-factor", "1.5")
-        self.assertFalse(r["fits"])
+        r = self.no_fit_json(*args, "--zero", "3", "--offload", "optimizer,params",
+                             "--host-memory", "1.5TB", "--host-buffer-factor", "1.5")
         self.assertTrue(r["gpu_fits"])
         self.assertFalse(r["host_fits"])
+        # A host of 0 bytes is checked (it holds no offload); without --host-memory the host
+        # is not checked.
+        r = self.no_fit_json(*args, "--zero", "3", "--offload", "optimizer,params",
+                             "--host-memory", "0B")
+        self.assertTrue(r["gpu_fits"])
+        self.assertFalse(r["host_fits"])
+        r = self.ok_json(*args, "--zero", "3", "--offload", "optimizer,params")
+        self.assertTrue(r["host_fits"])
+        self.assertGreater(r["host_bytes"], 0)
 
     def test_given_layout_is_held_and_cards_differ_by_stage(self):
         r = self.ok_json("fit", "--config", config("llama-3.1-405b"), *SEED, "--weights",
@@ -116,7 +131,7 @@ class TestFit(CliCase):
         self.bad("fit", "--config", c, "--gpus", "8", mentions="--gpu")
         self.bad("fit", "--config", c, "--gpu", "h900", mentions="h900")
         self.bad("fit", "--config", c, *SEED, "--tp", "3",
-                 mentions="--tp 3 x --pp 1 x --dp 1 x --cp 1 is not the 8 GPUs")
+                 mentions="--tp: tp 3 x pp 1 x dp 1 x cp 1 is not the 8 GPUs")
         self.bad("fit", "--config", c, "--gpu", "rtx-pro-6000-server", "--gpus", "3", "--tp",
                  "3", mentions="heads")
         self.bad("fit", "--config", c, *SEED, "--zero", "4", mentions="--zero")

@@ -1,0 +1,571 @@
+/* workload.c - the options `fit`, `plan` and `perf` share, read into the shard and perf
+ * inputs, the best layout, and the refusals naming the option at fault (workload.h). */
+#include <string.h>
+
+#include "hwfit/collective.h"
+#include "hwfit/hf_config.h"
+#include "hwfit/memory.h"
+#include "workload.h"
+
+#define NO_MAX 1.8446744073709552e19 /* no upper bound for a whole number */
+#define U32_MAX 4294967295.0
+#define MAX_GPUS 1048576.0          /* HWFIT_SHARD_MAX_GPUS */
+#define MAX_BYTES 1152921504606846976.0 /* 2^60: the shard functions' byte inputs */
+#define MAX_TOKENS 1099511627776.0  /* HWFIT_MODEL_MAX_SIZE */
+
+const char *const hwfit__workload_modes[] = {"inference", "full", "lora", "qlora", NULL};
+static const hwfit_memory_mode mode_values[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL,
+                                                HWFIT_MEMORY_LORA, HWFIT_MEMORY_QLORA};
+static const char *const optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
+static const hwfit_memory_optimizer optimizer_values[] = {
+    HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD};
+const char *const hwfit__workload_recomputes[] = {"none", "selective", "full", NULL};
+static const hwfit_memory_recompute recompute_values[] = {
+    HWFIT_MEMORY_RECOMPUTE_NONE, HWFIT_MEMORY_RECOMPUTE_SELECTIVE, HWFIT_MEMORY_RECOMPUTE_FULL};
+static const char *const p2p_modes[] = {"auto", "on", "off", NULL};
+static const hwfit_topology_mode p2p_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPOLOGY_ON,
+                                                 HWFIT_TOPOLOGY_OFF};
+static const char *const precisions[] = {"auto", "tf32", "bf16", "fp8", "fp4", "int8", NULL};
+
+#define DEGREE(opt, help_text, dflt_help)                                                   \
+    {.name = (opt), .kind = HWFIT_OPTION_COUNT, .metavar = "N", .default_help = (dflt_help), \
+     .min = 1, .max = MAX_GPUS, .help = (help_text)}
+#define SHARE(opt, dflt, lo, help_text)                                                      \
+    {.name = (opt), .kind = HWFIT_OPTION_RATIO, .metavar = "F", .default_text = (dflt),      \
+     .min = (lo), .max = 1, .help = (help_text)}
+
+const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
+    [HWFIT__W_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
+                         .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
+                         .help = "Hugging Face config.json of the model"},
+    [HWFIT__W_GPU] = {.name = "gpu", .kind = HWFIT_OPTION_NAME, .metavar = "NAME",
+                      .catalog = "gpu", .default_help = "none; give capacity instead",
+                      .example = "rtx-pro-6000-server",
+                      .help = "card from the catalog (see hwfit gpus)"},
+    [HWFIT__W_GPUS] = {.name = "gpus", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                       .default_text = "1", .min = 1, .max = MAX_GPUS,
+                       .help = "cards in the job"},
+    [HWFIT__W_CAPACITY] = {.name = "capacity", .kind = HWFIT_OPTION_QUANTITY,
+                           .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
+                           .default_help = "the card's", .min = 1, .max = MAX_BYTES,
+                           .example = "80GiB",
+                           .help = "memory of one card, instead of the catalog card's"},
+    [HWFIT__W_MODE] = {.name = "mode", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
+                       .default_text = "inference", .choices = hwfit__workload_modes,
+                       .help = "serving, or full, LoRA or QLoRA fine-tuning"},
+    [HWFIT__W_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
+                          .catalog = "dtype", .default_help = "bf16; qlora: nf4-dq",
+                          .help = "weight format (qlora: the frozen base's)"},
+    [HWFIT__W_KV] = {.name = "kv", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
+                     .catalog = "dtype", .default_text = "bf16", .help = "KV-cache format"},
+    [HWFIT__W_CONTEXT] = {.name = "context", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
+                          .default_text = "4096", .min = 1, .max = MAX_TOKENS,
+                          .help = "tokens per sequence (training: the sequence length)"},
+    [HWFIT__W_BATCH] = {.name = "batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                        .default_help = "inference 1; training pp micro-batches per replica",
+                        .min = 1, .max = NO_MAX,
+                        .help = "inference: concurrent sequences over all replicas; "
+                                "training: global batch in sequences"},
+    [HWFIT__W_MICRO_BATCH] = {.name = "micro-batch", .kind = HWFIT_OPTION_COUNT,
+                              .metavar = "N", .default_help = "searched, 1-8", .min = 1,
+                              .max = NO_MAX, .help = "training: sequences per micro-batch"},
+    [HWFIT__W_PREFILL_CHUNK] = {.name = "prefill-chunk", .kind = HWFIT_OPTION_TOKENS,
+                                .metavar = "N", .default_text = "2048", .min = 0,
+                                .max = MAX_TOKENS,
+                                .help = "inference: prompt tokens per forward pass, 0 = all"},
+    [HWFIT__W_OVERHEAD] = {.name = "overhead", .kind = HWFIT_OPTION_QUANTITY,
+                           .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .default_text = "1GiB",
+                           .min = 0, .max = 9007199254740992.0,
+                           .help = "runtime overhead per card: CUDA context, workspaces"},
+    [HWFIT__W_OPTIMIZER] = {.name = "optimizer", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
+                            .default_text = "adamw", .choices = optimizers,
+                            .help = "training: the optimizer"},
+    [HWFIT__W_GRADIENTS] = {.name = "gradients", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
+                            .catalog = "dtype", .default_text = "bf16",
+                            .help = "training: gradient format, bf16 or fp32"},
+    [HWFIT__W_RECOMPUTE] = {.name = "recompute", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
+                            .default_help = "searched", .choices = hwfit__workload_recomputes,
+                            .help = "training: activation recomputation"},
+    [HWFIT__W_LORA_RANK] = {.name = "lora-rank", .kind = HWFIT_OPTION_COUNT, .metavar = "R",
+                            .default_text = "16", .min = 1, .max = U32_MAX,
+                            .help = "LoRA rank"},
+    [HWFIT__W_LORA_TARGETS] = {.name = "lora-targets", .kind = HWFIT_OPTION_TEXT,
+                               .metavar = "LIST", .default_text = "all",
+                               .help = "LoRA modules: q,k,v,o,gate,up,down, attention, mlp "
+                                       "or all"},
+    [HWFIT__W_TP] = DEGREE("tp", "tensor-parallel ranks", "searched"),
+    [HWFIT__W_PP] = DEGREE("pp", "pipeline stages", "searched"),
+    [HWFIT__W_DP] = DEGREE("dp", "data-parallel replicas", "what is left"),
+    [HWFIT__W_CP] = {.name = "cp", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                     .default_text = "1", .min = 1, .max = MAX_GPUS,
+                     .help = "context-parallel ranks"},
+    [HWFIT__W_EP] = DEGREE("ep", "expert-parallel ranks", "searched"),
+    [HWFIT__W_ETP] = DEGREE("etp", "tensor-parallel ranks per expert",
+                            "tp, or whole experts"),
+    [HWFIT__W_VIRTUAL_STAGES] = {.name = "virtual-stages", .kind = HWFIT_OPTION_COUNT,
+                                 .metavar = "N", .default_text = "1", .min = 1,
+                                 .max = U32_MAX,
+                                 .help = "training: model chunks per card, interleaved 1F1B"},
+    [HWFIT__W_SP] = {.name = "sequence-parallel", .kind = HWFIT_OPTION_FLAG,
+                     .default_help = "searched", .help = "training: sequence parallelism on"},
+    [HWFIT__W_NO_SP] = {.name = "no-sequence-parallel", .kind = HWFIT_OPTION_FLAG,
+                        .help = "training: sequence parallelism off"},
+    [HWFIT__W_ZERO] = {.name = "zero", .kind = HWFIT_OPTION_COUNT, .metavar = "0-3",
+                       .default_help = "searched", .min = 0, .max = 3,
+                       .help = "training: ZeRO stage"},
+    [HWFIT__W_OFFLOAD] = {.name = "offload", .kind = HWFIT_OPTION_TEXT, .metavar = "LIST",
+                          .default_text = "none",
+                          .help = "training: what goes to host memory: optimizer, params, "
+                                  "optimizer,params, none, or any to search them"},
+    [HWFIT__W_EVEN_LAYERS] = {.name = "even-layers", .kind = HWFIT_OPTION_FLAG,
+                              .help = "require layers divisible by pp (else split as vLLM "
+                                      "does)"},
+    [HWFIT__W_UTILIZATION] = SHARE("utilization", "0.9", 0,
+                                   "fraction of a card's memory usable, as vLLM's"),
+    [HWFIT__W_RESERVE] = {.name = "reserve", .kind = HWFIT_OPTION_QUANTITY,
+                          .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .default_text = "0B",
+                          .min = 0, .max = MAX_BYTES, .help = "bytes per card kept free"},
+    [HWFIT__W_HOST_MEMORY] = {.name = "host-memory", .kind = HWFIT_OPTION_QUANTITY,
+                              .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
+                              .default_help = "not checked", .min = 0, .max = MAX_BYTES,
+                              .help = "host memory for offload, all nodes"},
+    [HWFIT__W_HOST_BUFFER_FACTOR] = {.name = "host-buffer-factor", .kind = HWFIT_OPTION_RATIO,
+                                     .metavar = "F", .default_text = "1", .min = 1, .max = 16,
+                                     .help = "factor on offloaded bytes (DeepSpeed's "
+                                             "estimators: 1.5)"},
+    [HWFIT__W_MAX_GPUS] = {.name = "max-gpus", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                           .default_text = "256", .min = 1, .max = MAX_GPUS,
+                           .help = "largest card count min_gpus tries"},
+    [HWFIT__W_GPUS_PER_NODE] = {.name = "gpus-per-node", .kind = HWFIT_OPTION_COUNT,
+                                .metavar = "N", .default_text = "8", .min = 1,
+                                .max = HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE,
+                                .help = "GPUs per server"},
+    [HWFIT__W_NIC] = {.name = "nic", .kind = HWFIT_OPTION_TEXT, .metavar = "SPEC",
+                      .default_help = "none: one server", .example = "8x400g-ib",
+                      .help = "network per node for several servers, e.g. 2x400g-roce, "
+                              "8x400g-ib"},
+    [HWFIT__W_P2P] = {.name = "p2p", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
+                      .default_text = "auto", .choices = p2p_modes,
+                      .help = "GPU P2P over PCIe (auto: NCCL's default)"},
+    [HWFIT__W_OUTPUT_TOKENS] = {.name = "output-tokens", .kind = HWFIT_OPTION_TOKENS,
+                                .metavar = "N", .default_text = "0", .min = 0,
+                                .max = MAX_TOKENS,
+                                .help = "inference: tokens generated per sequence"},
+    [HWFIT__W_TARGET_RATE] = {.name = "target-rate", .kind = HWFIT_OPTION_RATIO,
+                              .metavar = "TOK/S", .default_help = "none", .min = 0,
+                              .max = 1e15,
+                              .help = "inference: decode rate to reach; reports the batch it "
+                                      "needs"},
+    [HWFIT__W_PRECISION] = {.name = "precision", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
+                            .default_text = "auto", .choices = precisions,
+                            .help = "math format (auto: from the weights)"},
+    [HWFIT__W_PREFILL_EFFICIENCY] = SHARE("prefill-efficiency", "0.6", 0,
+                                          "share of peak tensor throughput in prefill"),
+    [HWFIT__W_DECODE_EFFICIENCY] = SHARE("decode-efficiency", "0.6", 0,
+                                         "share of peak tensor throughput in decode"),
+    [HWFIT__W_MEMORY_EFFICIENCY] = SHARE("memory-efficiency", "0.85", 0,
+                                         "share of peak memory bandwidth"),
+    [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.65", 0,
+                                           "share of peak tensor throughput in training"),
+    [HWFIT__W_STEP_OVERHEAD] = {.name = "step-overhead", .kind = HWFIT_OPTION_QUANTITY,
+                                .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
+                                .default_text = "0s", .min = 0, .max = 1e6,
+                                .help = "inference: fixed time per decode step"},
+    [HWFIT__W_TP_OVERLAP] = SHARE("tp-overlap", "0", 0,
+                                  "share of tensor-parallel communication hidden"),
+    [HWFIT__W_PP_OVERLAP] = SHARE("pp-overlap", "0", 0, "share of pipeline sends hidden"),
+    [HWFIT__W_DP_OVERLAP] = SHARE("dp-overlap", "0.5", 0, "share of gradient reduction hidden"),
+    [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0", 0, "share of expert all-to-alls hidden"),
+    [HWFIT__W_COMM_BUFFER] = {.name = "comm-buffer", .kind = HWFIT_OPTION_QUANTITY,
+                              .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
+                              .default_text = "64MiB", .min = 0, .max = MAX_BYTES,
+                              .help = "NCCL buffers per communicator a card belongs to "
+                                      "(NCCL_BUFFSIZE 4 MiB x 2 ring neighbours x 8 channels)"},
+    [HWFIT__W_BUCKET] = {.name = "bucket", .kind = HWFIT_OPTION_QUANTITY,
+                         .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .default_text = "25MiB",
+                         .min = 0, .max = MAX_BYTES,
+                         .help = "training with data parallelism: the gradient bucket "
+                                 "(PyTorch DDP bucket_cap_mb)"},
+};
+
+const hwfit__option_set hwfit__workload_options = HWFIT__WORKLOAD_OPTIONS;
+
+#define OPT(k) HWFIT__WOPT(k)
+
+const char *hwfit__offload_name(unsigned offload) {
+    switch (offload & 3u) {
+    case HWFIT_SHARD_OFFLOAD_OPTIMIZER: return "optimizer";
+    case HWFIT_SHARD_OFFLOAD_PARAMS: return "params";
+    case 3u: return "optimizer,params";
+    default: return "none";
+    }
+}
+
+void hwfit__workload_layout(const hwfit__workload *w, hwfit_layout *l) {
+    *l = w->in.layout;
+    const hwfit_shard_space *s = &w->space;
+    l->tp = s->tp ? s->tp : 1;
+    l->pp = s->pp ? s->pp : 1;
+    l->cp = s->cp ? s->cp : 1;
+    l->ep = s->ep ? s->ep : 1;
+    l->etp = s->etp;
+    l->virtual_stages = s->virtual_stages ? s->virtual_stages : 1;
+    uint64_t tpc = (uint64_t)l->tp * l->pp * l->cp;
+    l->dp = s->dp ? s->dp : (tpc && w->in.gpus % tpc == 0 ? (uint32_t)(w->in.gpus / tpc) : 1);
+    l->zero_stage = s->zero_stage >= 0 ? (uint32_t)s->zero_stage : 0;
+    l->offload = s->offload >= 0 ? (unsigned)s->offload : 0;
+    l->recompute = s->recompute >= 0 ? (hwfit_memory_recompute)s->recompute
+                                     : HWFIT_MEMORY_RECOMPUTE_NONE;
+    l->sequence_parallel = s->sequence_parallel > 0;
+    l->micro_batch = s->micro_batch ? s->micro_batch : 1;
+    l->global_batch = s->global_batch;
+    l->uneven_layers = s->uneven_layers;
+}
+
+static hwfit_status dtype_option(hwfit_request *r, int k, hwfit_dtype *out) {
+    const char *text = hwfit__req_text(r, OPT(k));
+    hwfit_status st = hwfit_dtype_parse(text, out);
+    if (st == HWFIT_ENOTFOUND)
+        return hwfit__req_fail(r, OPT(k), st, "unknown number format '%s' (see hwfit dtypes)",
+                               text);
+    if (st != HWFIT_OK) return hwfit__req_fail(r, OPT(k), st, "cannot read '%s'", text);
+    return HWFIT_OK;
+}
+
+/* The workload, the card and the limits of memory into w->in. */
+static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
+    hwfit_status st;
+    hwfit_shard_in *in = &w->in;
+    hwfit_shard_init(in);
+    hwfit_memory_in *m = &in->memory;
+    w->mode = hwfit__req_choice(r, OPT(HWFIT__W_MODE));
+    m->mode = mode_values[w->mode];
+    w->training = m->mode != HWFIT_MEMORY_INFERENCE;
+    m->optimizer = optimizer_values[hwfit__req_choice(r, OPT(HWFIT__W_OPTIMIZER))];
+    m->context = hwfit__req_u64(r, OPT(HWFIT__W_CONTEXT));
+    m->prefill_chunk = hwfit__req_u64(r, OPT(HWFIT__W_PREFILL_CHUNK));
+    m->overhead_bytes = hwfit__req_double(r, OPT(HWFIT__W_OVERHEAD));
+    m->lora_rank = (uint32_t)hwfit__req_u64(r, OPT(HWFIT__W_LORA_RANK)); /* bounded to 2^32-1 */
+    if (!w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH)))
+        m->batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
+    if (hwfit__req_given(r, OPT(HWFIT__W_WEIGHTS))) {
+        hwfit_dtype *dest = m->mode == HWFIT_MEMORY_QLORA ? &m->qlora_base : &m->weights;
+        if ((st = dtype_option(r, HWFIT__W_WEIGHTS, dest)) != HWFIT_OK) return st;
+    }
+    if ((st = dtype_option(r, HWFIT__W_KV, &m->kv)) != HWFIT_OK) return st;
+    if ((st = dtype_option(r, HWFIT__W_GRADIENTS, &m->gradients)) != HWFIT_OK) return st;
+    const char *targets = hwfit__req_text(r, OPT(HWFIT__W_LORA_TARGETS));
+    if (hwfit_memory_lora_targets_parse(targets, &m->lora_targets) != HWFIT_OK)
+        return hwfit__req_fail(r, OPT(HWFIT__W_LORA_TARGETS), HWFIT_EPARSE,
+                               "'%s' is not a list of q,k,v,o,gate,up,down, attention, mlp or "
+                               "all", targets);
+    hwfit_dtype base = m->mode == HWFIT_MEMORY_QLORA ? m->qlora_base : m->weights;
+    if (hwfit_dtype_format(base, w->weights_name, sizeof w->weights_name) != HWFIT_OK)
+        return hwfit__req_fail(r, OPT(HWFIT__W_WEIGHTS), HWFIT_EINVAL, "cannot be named");
+    if (hwfit_dtype_format(m->kv, w->kv_name, sizeof w->kv_name) != HWFIT_OK)
+        return hwfit__req_fail(r, OPT(HWFIT__W_KV), HWFIT_EINVAL, "cannot be named");
+
+    in->gpus = (uint32_t)hwfit__req_u64(r, OPT(HWFIT__W_GPUS)); /* bounded to 2^20 */
+    in->utilization = hwfit__req_double(r, OPT(HWFIT__W_UTILIZATION));
+    in->reserve_bytes = hwfit__req_double(r, OPT(HWFIT__W_RESERVE));
+    in->host_buffer_factor = hwfit__req_double(r, OPT(HWFIT__W_HOST_BUFFER_FACTOR));
+    in->comm_group_bytes = hwfit__req_double(r, OPT(HWFIT__W_COMM_BUFFER));
+    in->bucket_bytes = hwfit__req_double(r, OPT(HWFIT__W_BUCKET));
+    if (hwfit__req_given(r, OPT(HWFIT__W_HOST_MEMORY))) {
+        /* Given (0 included: a host without room): offload is checked against it. */
+        in->host_memory_bytes = hwfit__req_double(r, OPT(HWFIT__W_HOST_MEMORY));
+        in->host_memory_given = 1;
+    }
+    if (hwfit__req_given(r, OPT(HWFIT__W_GPU))) {
+        const char *name = hwfit__req_text(r, OPT(HWFIT__W_GPU));
+        st = hwfit_gpu_find(name, &w->card);
+        if (st != HWFIT_OK)
+            return hwfit__req_fail(r, OPT(HWFIT__W_GPU), st, "unknown GPU '%s' (see hwfit gpus)",
+                                   name);
+        in->capacity_bytes = (double)w->card->memory_bytes;
+    }
+    if (hwfit__req_given(r, OPT(HWFIT__W_CAPACITY)))
+        in->capacity_bytes = hwfit__req_double(r, OPT(HWFIT__W_CAPACITY));
+    return HWFIT_OK;
+}
+
+/* The search space: fixed where an option was given. */
+static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
+    hwfit_shard_space *s = &w->space;
+    hwfit_shard_space_init(s);
+    const struct { int opt; uint32_t *dst; int layout; } deg[] = {
+        {HWFIT__W_TP, &s->tp, 1}, {HWFIT__W_PP, &s->pp, 1}, {HWFIT__W_DP, &s->dp, 1},
+        {HWFIT__W_CP, &s->cp, 1}, {HWFIT__W_EP, &s->ep, 1}, {HWFIT__W_ETP, &s->etp, 0},
+        {HWFIT__W_VIRTUAL_STAGES, &s->virtual_stages, 1}};
+    for (size_t i = 0; i < sizeof deg / sizeof deg[0]; i++) {
+        const hwfit_option *o = OPT(deg[i].opt);
+        if (hwfit__req_given(r, o)) {
+            if (deg[i].layout) w->layout_given = 1;
+        } else if (o->default_text == NULL) {
+            continue; /* searched, or the library's default */
+        }
+        *deg[i].dst = (uint32_t)hwfit__req_u64(r, o); /* bounded to 2^32-1 */
+    }
+    if (hwfit__req_given(r, OPT(HWFIT__W_ZERO))) {
+        s->zero_stage = (int)hwfit__req_u64(r, OPT(HWFIT__W_ZERO)); /* 0-3 */
+        w->layout_given = 1;
+    }
+    if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE)))
+        s->recompute = (int)recompute_values[hwfit__req_choice(r, OPT(HWFIT__W_RECOMPUTE))];
+    int sp = hwfit__req_flag(r, OPT(HWFIT__W_SP)), no_sp = hwfit__req_flag(r, OPT(HWFIT__W_NO_SP));
+    if (sp && no_sp)
+        return hwfit__req_fail(r, OPT(HWFIT__W_SP), HWFIT_EINVAL,
+                               "excludes no-sequence-parallel: give one of them");
+    if (sp) s->sequence_parallel = 1;
+    if (no_sp) s->sequence_parallel = 0;
+    if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH)))
+        s->micro_batch = hwfit__req_u64(r, OPT(HWFIT__W_MICRO_BATCH));
+    if (hwfit__req_flag(r, OPT(HWFIT__W_EVEN_LAYERS))) s->uneven_layers = 0;
+    if (w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH)))
+        s->global_batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
+    const char *offload = hwfit__req_text(r, OPT(HWFIT__W_OFFLOAD));
+    if (strcmp(offload, "any") == 0) {
+        s->offload = HWFIT_SHARD_ANY;
+    } else {
+        unsigned bits;
+        if (hwfit_shard_offload_parse(offload, &bits) != HWFIT_OK)
+            return hwfit__req_fail(r, OPT(HWFIT__W_OFFLOAD), HWFIT_EPARSE,
+                                   "'%s' is not optimizer, params, optimizer,params, none or "
+                                   "any", offload);
+        s->offload = (int)bits;
+    }
+    hwfit__workload_layout(w, &w->in.layout);
+    return HWFIT_OK;
+}
+
+/* The throughput inputs: the card, the cluster, the assumptions. */
+static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
+    hwfit_perf_in *p = &w->perf;
+    hwfit_perf_init(p);
+    hwfit_status st;
+    if (w->card != NULL && (st = hwfit_perf_set_gpu(p, w->card)) != HWFIT_OK)
+        return hwfit__req_fail(r, OPT(HWFIT__W_GPU), st, "cannot be used: %s",
+                               hwfit_status_str(st));
+    uint32_t per_node = (uint32_t)hwfit__req_u64(r, OPT(HWFIT__W_GPUS_PER_NODE)); /* 1-128 */
+    p->topology.gpus_per_node = per_node;
+    if (p->topology.sockets > per_node || per_node % p->topology.sockets != 0)
+        p->topology.sockets = 1;
+    p->topology.p2p = p2p_values[hwfit__req_choice(r, OPT(HWFIT__W_P2P))];
+    int nic_given = hwfit__req_given(r, OPT(HWFIT__W_NIC));
+    if (nic_given) {
+        const char *nic = hwfit__req_text(r, OPT(HWFIT__W_NIC));
+        if ((st = hwfit_topology_parse_nic(nic, &p->topology)) != HWFIT_OK)
+            return hwfit__req_fail(r, OPT(HWFIT__W_NIC), st,
+                                   "'%s' is not a NIC such as 2x400g-roce or 8x400g-ib", nic);
+    }
+    uint32_t gpus = w->in.gpus;
+    if (w->card != NULL && gpus > per_node && !nic_given)
+        return hwfit__req_fail(r, OPT(HWFIT__W_NIC), HWFIT_EINVAL,
+                               "is required: %u GPUs span %u nodes of %u; give the network "
+                               "between them, e.g. 8x400g-ib or 2x400g-roce",
+                               gpus, (gpus + per_node - 1) / per_node, per_node);
+    const char *precision = precisions[hwfit__req_choice(r, OPT(HWFIT__W_PRECISION))];
+    if (hwfit_perf_precision_from_name(precision, &p->precision) != HWFIT_OK)
+        return hwfit__req_fail(r, OPT(HWFIT__W_PRECISION), HWFIT_ENOTFOUND,
+                               "'%s' is not a known math format", precision);
+    p->output_tokens = hwfit__req_u64(r, OPT(HWFIT__W_OUTPUT_TOKENS));
+    if (hwfit__req_given(r, OPT(HWFIT__W_TARGET_RATE)))
+        p->target_tokens_per_s = hwfit__req_double(r, OPT(HWFIT__W_TARGET_RATE));
+    p->prefill_efficiency = hwfit__req_double(r, OPT(HWFIT__W_PREFILL_EFFICIENCY));
+    p->decode_compute_efficiency = hwfit__req_double(r, OPT(HWFIT__W_DECODE_EFFICIENCY));
+    p->memory_efficiency = hwfit__req_double(r, OPT(HWFIT__W_MEMORY_EFFICIENCY));
+    p->training_efficiency = hwfit__req_double(r, OPT(HWFIT__W_TRAINING_EFFICIENCY));
+    p->step_overhead_s = hwfit__req_double(r, OPT(HWFIT__W_STEP_OVERHEAD));
+    p->tp_overlap = hwfit__req_double(r, OPT(HWFIT__W_TP_OVERLAP));
+    p->pp_overlap = hwfit__req_double(r, OPT(HWFIT__W_PP_OVERLAP));
+    p->dp_overlap = hwfit__req_double(r, OPT(HWFIT__W_DP_OVERLAP));
+    p->ep_overlap = hwfit__req_double(r, OPT(HWFIT__W_EP_OVERLAP));
+    p->shard = w->in;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w) {
+    hwfit_status st;
+    if (!hwfit__req_given(r, OPT(HWFIT__W_GPU)) && !hwfit__req_given(r, OPT(HWFIT__W_CAPACITY)))
+        return hwfit__req_fail(r, OPT(HWFIT__W_GPU), HWFIT_EINVAL,
+                               "is required unless capacity is given, e.g. rtx-pro-6000-server "
+                               "(see hwfit gpus)");
+    if ((st = read_shard_in(r, w)) != HWFIT_OK) return st;
+    if ((st = read_space(r, w)) != HWFIT_OK) return st;
+    if ((st = read_perf(r, w)) != HWFIT_OK) return st;
+    hwfit_error err;
+    st = hwfit_hf_config_load(hwfit__req_text(r, OPT(HWFIT__W_CONFIG)), &w->model, &err);
+    if (st != HWFIT_OK) return hwfit__req_fail_error(r, OPT(HWFIT__W_CONFIG), &err);
+    return HWFIT_OK;
+}
+
+/* Fields of hwfit_shard_in and hwfit_perf_in whose option is not named like them. */
+static const char *const aliases[] = {
+    "capacity_bytes", "capacity",           "reserve_bytes", "reserve",
+    "host_memory_bytes", "host-memory",     "memory.overhead_bytes", "overhead",
+    "memory.qlora_base", "weights",         "memory.unquantized", "weights",
+    "layout.virtual_stages", "virtual-stages",
+    "layout.zero_stage", "zero",            "layout.recompute", "recompute",
+    "decode_compute_efficiency", "decode-efficiency",
+    "step_overhead_s", "step-overhead",     "target_tokens_per_s", "target-rate",
+    "memory_bandwidth_bytes_per_s", "gpu",  "topology.nics_per_node", "nic",
+    "topology.nic_bits_per_s", "nic",       "topology.gpus_per_node", "gpus-per-node",
+    NULL};
+
+/* An invalid layout, naming the option and the numbers: "tp: the 32 attention heads do
+ * not divide by 3". */
+static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
+                               const hwfit_layout *l, hwfit_shard_reason why) {
+    const hwfit_model *m = &w->model;
+    const hwfit_status el = HWFIT_ELAYOUT;
+    switch (why) {
+    case HWFIT_SHARD_GPUS: {
+        /* The first degree given is named: the product of the layout misses the count. */
+        int named = HWFIT__W_GPUS;
+        const int degrees[] = {HWFIT__W_TP, HWFIT__W_PP, HWFIT__W_DP, HWFIT__W_CP};
+        for (size_t i = 0; i < sizeof degrees / sizeof degrees[0]; i++)
+            if (hwfit__req_given(r, OPT(degrees[i]))) {
+                named = degrees[i];
+                break;
+            }
+        return hwfit__req_fail(r, OPT(named), el,
+                               "tp %u x pp %u x dp %u x cp %u is not the %u GPUs of gpus",
+                               l->tp, l->pp, l->dp, l->cp, w->in.gpus);
+    }
+    case HWFIT_SHARD_HEADS:
+        return hwfit__req_fail(r, OPT(HWFIT__W_TP), el,
+                               "the %u attention heads do not divide by %u", m->heads, l->tp);
+    case HWFIT_SHARD_KV_HEADS:
+        return hwfit__req_fail(r, OPT(HWFIT__W_TP), el,
+                               "the %u key/value heads do not divide by %u, nor %u by them",
+                               m->kv_heads, l->tp, l->tp);
+    case HWFIT_SHARD_MLP_WIDTH:
+        return hwfit__req_fail(r, OPT(HWFIT__W_TP), el, "%u: %s", l->tp,
+                               hwfit_shard_reason_str(why));
+    case HWFIT_SHARD_SEQUENCE_PARALLEL:
+        return hwfit__req_fail(r, OPT(HWFIT__W_SP), el, "%s", hwfit_shard_reason_str(why));
+    case HWFIT_SHARD_OFFLOAD_INFERENCE:
+    case HWFIT_SHARD_OFFLOAD_ZERO:
+        return hwfit__req_fail(r, OPT(HWFIT__W_OFFLOAD), el, "%s: %s",
+                               hwfit__offload_name(l->offload), hwfit_shard_reason_str(why));
+    default: break;
+    }
+    int opt = -1;
+    uint64_t v = 0;
+    switch (why) {
+    case HWFIT_SHARD_EXPERT_WIDTH: opt = HWFIT__W_ETP; v = l->etp; break;
+    case HWFIT_SHARD_EXPERTS:
+    case HWFIT_SHARD_EXPERT_RANKS: opt = HWFIT__W_EP; v = l->ep; break;
+    case HWFIT_SHARD_STAGES:
+    case HWFIT_SHARD_UNEVEN: opt = HWFIT__W_PP; v = l->pp; break;
+    case HWFIT_SHARD_VIRTUAL_STAGES:
+    case HWFIT_SHARD_VIRTUAL_LAYERS:
+    case HWFIT_SHARD_VIRTUAL_MICROBATCHES:
+        opt = HWFIT__W_VIRTUAL_STAGES;
+        v = l->virtual_stages;
+        break;
+    case HWFIT_SHARD_CONTEXT: opt = HWFIT__W_CONTEXT; v = w->in.memory.context; break;
+    case HWFIT_SHARD_BATCH: opt = HWFIT__W_BATCH; v = l->global_batch; break;
+    case HWFIT_SHARD_ZERO_INFERENCE: opt = HWFIT__W_ZERO; v = l->zero_stage; break;
+    default: break;
+    }
+    if (opt < 0)
+        return hwfit__req_fail(r, NULL, el, "the layout: %s", hwfit_shard_reason_str(why));
+    return hwfit__req_fail(r, OPT(opt), el, "%llu: %s", (unsigned long long)v,
+                           hwfit_shard_reason_str(why));
+}
+
+hwfit_status hwfit__workload_refused(hwfit_request *r, const hwfit__workload *w,
+                                     hwfit_status st, int timed) {
+    hwfit_perf_in x = w->perf;
+    hwfit__workload_layout(w, &x.shard.layout);
+    hwfit_problem p;
+    hwfit_status vst = timed ? hwfit_perf_validate(&w->model, &x, &p)
+                             : hwfit_shard_validate(&w->model, &x.shard, &p);
+    if (vst == HWFIT_ELAYOUT && w->layout_given) {
+        hwfit_shard_reason why;
+        if (hwfit_shard_check(&w->model, &x.shard, &why) == HWFIT_OK && why != HWFIT_SHARD_VALID)
+            return bad_layout(r, w, &x.shard.layout, why);
+    }
+    /* The options' layout may differ from the searched ones that failed: report what the
+     * companion says only when it is the same refusal. */
+    if (vst != st || vst == HWFIT_ELAYOUT)
+        return hwfit__req_fail_status(r, timed ? "plan" : "search", st);
+    if (p.field != NULL && strncmp(p.field, "shard.", 6) == 0) p.field += 6;
+    return hwfit__req_fail_problem(r, aliases, &p);
+}
+
+/* Why the options' layout is invalid, or that no layout of the card count is. */
+static hwfit_status no_layout(hwfit_request *r, const hwfit__workload *w) {
+    if (w->layout_given) {
+        hwfit_shard_in x = w->in;
+        hwfit__workload_layout(w, &x.layout);
+        hwfit_shard_reason why;
+        hwfit_status st = hwfit_shard_check(&w->model, &x, &why);
+        if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
+        if (why != HWFIT_SHARD_VALID) return bad_layout(r, w, &x.layout, why);
+    }
+    return hwfit__req_fail(r, OPT(HWFIT__W_GPUS), HWFIT_ELAYOUT,
+                           "no valid layout of %u GPUs for this model and workload (try "
+                           "another count)", w->in.gpus);
+}
+
+/* Full training of quantized weights (HWFIT_EUNSUPPORTED of the search). */
+static hwfit_status unsupported(hwfit_request *r) {
+    return hwfit__req_fail(r, OPT(HWFIT__W_WEIGHTS), HWFIT_EUNSUPPORTED,
+                           "must be a plain format such as bf16: mode full trains the weights");
+}
+
+const char *hwfit__workload_rank_name(const hwfit__workload *w, const hwfit_shard_space *space) {
+    hwfit_perf_rank rank = HWFIT_PERF_RANK_DECODE_RATE;
+    (void)hwfit_perf_plan_rank(&w->perf, space, &rank); /* the mode is one of the choices */
+    return hwfit_perf_rank_name(rank);
+}
+
+hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_layout *best,
+                                  hwfit_shard_search_out *summary, const char **ranked_by) {
+    hwfit_shard_space space = w->space;
+    space.include_unfit = 1;
+    hwfit_status st;
+    w->timed_valid = 0;
+    if (w->card != NULL) {
+        hwfit_perf_result res;
+        st = hwfit_perf_plan(&w->model, &w->perf, &space, &res, 1, summary);
+        if (st == HWFIT_OK) {
+            if (summary->count == 0) return no_layout(r, w);
+            *best = res.shard.layout;
+            *ranked_by = hwfit__workload_rank_name(w, &space);
+            w->timed = res;
+            w->timed_valid = 1;
+            return HWFIT_OK;
+        }
+        if (st != HWFIT_EUNSUPPORTED) return hwfit__workload_refused(r, w, st, 1);
+    }
+    /* Without a card's throughput: by memory headroom. */
+    hwfit_shard_result res;
+    st = hwfit_shard_search(&w->model, &w->in, &space, &res, 1, summary);
+    if (st == HWFIT_EUNSUPPORTED) return unsupported(r);
+    if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
+    if (summary->count == 0) return no_layout(r, w);
+    *best = res.layout;
+    *ranked_by = "headroom";
+    return HWFIT_OK;
+}
+
+void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
+    hwfit__out_section(o, "layout", "layout");
+    hwfit__out_u64(o, "tp", "tensor parallel", l->tp);
+    hwfit__out_u64(o, "pp", "pipeline stages", l->pp);
+    hwfit__out_u64(o, "dp", "data parallel", l->dp);
+    hwfit__out_u64(o, "cp", "context parallel", l->cp);
+    hwfit__out_u64(o, "ep", "expert parallel", l->ep);
+    hwfit__out_u64(o, "etp", "expert tensor parallel", l->etp);
+    hwfit__out_u64(o, "virtual_stages", "virtual stages", l->virtual_stages);
+    hwfit__out_bool(o, "sequence_parallel", "sequence parallel", l->sequence_parallel);
+    hwfit__out_u64(o, "zero", "ZeRO stage", l->zero_stage);
+    hwfit__out_str(o, "offload", "offload", hwfit__offload_name(l->offload));
+    hwfit__out_u64(o, "micro_batch", "micro-batch", l->micro_batch);
+    hwfit__out_u64(o, "global_batch", "global batch", l->global_batch);
+    hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[l->recompute]);
+    hwfit__out_section_end(o);
+}

@@ -1,0 +1,99 @@
+/*
+ * workload.h - the options `fit`, `plan` and `perf` share: a model, a card, a workload and
+ * a (partial) layout, read into shard.h's inputs and search space and perf.h's inputs, the
+ * best layout of the space, and the refusals that name the option at fault. Options left
+ * out are searched (tp, pp, dp, ep, ZeRO stage, recomputation, micro-batch, sequence
+ * parallelism) or take the library's defaults. Never installed; not API.
+ */
+#ifndef HWFIT_REQUEST_WORKLOAD_H
+#define HWFIT_REQUEST_WORKLOAD_H
+
+#include "hwfit/dtype.h"
+#include "hwfit/gpu.h"
+#include "hwfit/model.h"
+#include "hwfit/perf.h"
+#include "hwfit/shard.h"
+#include "request_internal.h"
+
+/* The rows of hwfit__workload_option_table, in help order. */
+enum {
+    HWFIT__W_CONFIG, HWFIT__W_GPU, HWFIT__W_GPUS, HWFIT__W_CAPACITY, HWFIT__W_MODE,
+    HWFIT__W_WEIGHTS, HWFIT__W_KV, HWFIT__W_CONTEXT, HWFIT__W_BATCH, HWFIT__W_MICRO_BATCH,
+    HWFIT__W_PREFILL_CHUNK, HWFIT__W_OVERHEAD, HWFIT__W_OPTIMIZER, HWFIT__W_GRADIENTS,
+    HWFIT__W_RECOMPUTE, HWFIT__W_LORA_RANK, HWFIT__W_LORA_TARGETS, HWFIT__W_TP, HWFIT__W_PP,
+    HWFIT__W_DP, HWFIT__W_CP, HWFIT__W_EP, HWFIT__W_ETP, HWFIT__W_VIRTUAL_STAGES,
+    HWFIT__W_SP, HWFIT__W_NO_SP, HWFIT__W_ZERO, HWFIT__W_OFFLOAD, HWFIT__W_EVEN_LAYERS,
+    HWFIT__W_UTILIZATION, HWFIT__W_RESERVE, HWFIT__W_HOST_MEMORY, HWFIT__W_HOST_BUFFER_FACTOR,
+    HWFIT__W_MAX_GPUS, HWFIT__W_GPUS_PER_NODE, HWFIT__W_NIC, HWFIT__W_P2P,
+    HWFIT__W_OUTPUT_TOKENS, HWFIT__W_TARGET_RATE, HWFIT__W_PRECISION,
+    HWFIT__W_PREFILL_EFFICIENCY, HWFIT__W_DECODE_EFFICIENCY, HWFIT__W_MEMORY_EFFICIENCY,
+    HWFIT__W_TRAINING_EFFICIENCY, HWFIT__W_STEP_OVERHEAD, HWFIT__W_TP_OVERLAP,
+    HWFIT__W_PP_OVERLAP, HWFIT__W_DP_OVERLAP, HWFIT__W_EP_OVERLAP,
+    HWFIT__W_COMM_BUFFER, HWFIT__W_BUCKET,
+    HWFIT__WORKLOAD_NOPTS /* 51 */
+};
+
+/* The shared option table, and the set a command lists first:
+ *     .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__SET(own)}
+ * (a macro, not a copy of hwfit__workload_options, so that it is a constant expression
+ * in a static initializer). */
+extern const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS];
+extern const hwfit__option_set hwfit__workload_options;
+#define HWFIT__WORKLOAD_OPTIONS {hwfit__workload_option_table, HWFIT__WORKLOAD_NOPTS}
+#define HWFIT__WOPT(k) (&hwfit__workload_option_table[(k)])
+
+/* The names of the choices, indexed like the library's enums. */
+extern const char *const hwfit__workload_modes[];      /* hwfit_memory_mode */
+extern const char *const hwfit__workload_recomputes[]; /* hwfit_memory_recompute */
+
+/* What the options make: the model, the card, the inputs and the space. Large (the model):
+ * it lives in a command's workspace. */
+typedef struct hwfit__workload {
+    hwfit_model model;
+    const hwfit_gpu *card;   /* NULL with capacity only */
+    hwfit_shard_in in;       /* the workload, gpus and card; layout from the options */
+    hwfit_shard_space space; /* fixed where an option was given */
+    hwfit_perf_in perf;      /* with the card (when gpu is given), topology and in */
+    int mode;                /* index of hwfit__workload_modes */
+    int training;            /* mode is not inference */
+    int layout_given;        /* some layout option was given */
+    hwfit_perf_result timed; /* hwfit__workload_best: the best layout's throughput, when
+                                timed_valid (ranked by hwfit_perf_plan) */
+    int timed_valid;
+    char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
+} hwfit__workload;
+
+/* Read the options of r into w: load the model and the card, fill w->in, w->space and
+ * w->perf. HWFIT_OK, or a refusal naming the option (hwfit__req_fail). */
+hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w);
+
+/* The layout the options name, dp derived from the card count when not given (for
+ * reporting why it is invalid). */
+void hwfit__workload_layout(const hwfit__workload *w, hwfit_layout *layout);
+
+/* The best layout of w->space: by hwfit_perf_plan's metric (training tokens/s at each
+ * layout's own global batch, step time at a given batch, or decode rate) when the card is
+ * known and has the precision's throughput, else by memory headroom; layouts that fit
+ * first, then the nearest miss. Refuses (naming the option) when no layout is valid.
+ * ranked_by gets hwfit_perf_rank_name's name or "headroom"; w->timed the layout's step
+ * time and tokens/s when ranked by throughput. */
+hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_layout *best,
+                                  hwfit_shard_search_out *summary, const char **ranked_by);
+
+/* A library refusal (status st of a search, plan or estimate of w) as the option at fault
+ * and its rule, through hwfit_perf_validate (timed != 0) or hwfit_shard_validate on the
+ * layout the options name; an invalid layout as "tp: the 32 attention heads do not divide
+ * by 3". Returns the status to return from run(). */
+hwfit_status hwfit__workload_refused(hwfit_request *r, const hwfit__workload *w,
+                                     hwfit_status st, int timed);
+
+/* "training_rate", "step_time" or "decode_rate" (hwfit_perf_plan_rank) for w's space. */
+const char *hwfit__workload_rank_name(const hwfit__workload *w, const hwfit_shard_space *space);
+
+/* "optimizer", "params", "optimizer,params" or "none". */
+const char *hwfit__offload_name(unsigned offload);
+
+/* A layout as a section "layout" (JSON object or indented lines). */
+void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l);
+
+#endif /* HWFIT_REQUEST_WORKLOAD_H */

@@ -1,0 +1,525 @@
+/* request_shard: `fit`, `plan` and `perf` through the request layer (hwfit/request.h):
+ * their figures against the typed calls of shard.h, perf.h and chart.h (the same number
+ * two ways), fit's verdict, every refusal with its status and the option it names, the
+ * defaults of the shared option table against the library's init values, and a result
+ * in a small buffer. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwfit/chart.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/hf_config.h"
+#include "hwfit/memory.h"
+#include "hwfit/perf.h"
+#include "request/workload.h"
+#include "hwfit/request.h"
+#include "hwfit/shard.h"
+
+#define MODELS HWFIT_TEST_DATA "/models/"
+#define L8 MODELS "llama-3.1-8b.config.json"
+#define L70 MODELS "llama-3.1-70b.config.json"
+#define L405 MODELS "llama-3.1-405b.config.json"
+
+static void load(const char *path, hwfit_model *m) {
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(path, m, &err), HWFIT_OK, "%s: %s", path, err.message);
+}
+
+/* A request of command with pairs of option name and value (NULL value for a flag),
+ * ended by NULL. */
+static hwfit_request *make(const char *command, const char *const *opts) {
+    hwfit_request *r = NULL;
+    cr_assert_eq(hwfit_request_new(command, &r), HWFIT_OK);
+    for (size_t i = 0; opts[i] != NULL; i += 2)
+        cr_assert_eq(hwfit_request_set(r, opts[i], opts[i + 1]), HWFIT_OK, "%s: %s", opts[i],
+                     hwfit_request_message(r));
+    return r;
+}
+
+/* Run as JSON; the result stays in the request. */
+static const char *run_json(hwfit_request *r) {
+    hwfit_status st = hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL);
+    cr_assert_eq(st, HWFIT_OK, "%s: %s", hwfit_status_name(st), hwfit_request_message(r));
+    return hwfit_request_output(r, NULL);
+}
+
+/* The text after the first "key": at or after from (NULL when absent). */
+static const char *value_at(const char *json, const char *key) {
+    char pattern[96];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    const char *p = strstr(json, pattern);
+    cr_assert_not_null(p, "no key %s in %s", key, json);
+    return p + strlen(pattern);
+}
+
+static uint64_t json_u64(const char *json, const char *key) {
+    return strtoull(value_at(json, key), NULL, 10);
+}
+
+static double json_num(const char *json, const char *key) {
+    return strtod(value_at(json, key), NULL);
+}
+
+static int json_is(const char *json, const char *key, const char *literal) {
+    return strncmp(value_at(json, key), literal, strlen(literal)) == 0;
+}
+
+/* The layout section of a result, read back into a layout. */
+static void json_layout(const char *json, hwfit_layout *l) {
+    const char *s = value_at(json, "layout");
+    hwfit_layout_init(l);
+    l->tp = (uint32_t)json_u64(s, "tp");
+    l->pp = (uint32_t)json_u64(s, "pp");
+    l->dp = (uint32_t)json_u64(s, "dp");
+    l->cp = (uint32_t)json_u64(s, "cp");
+    l->ep = (uint32_t)json_u64(s, "ep");
+    l->etp = (uint32_t)json_u64(s, "etp");
+    l->virtual_stages = (uint32_t)json_u64(s, "virtual_stages");
+    l->sequence_parallel = json_is(s, "sequence_parallel", "true");
+    l->zero_stage = (uint32_t)json_u64(s, "zero");
+    l->micro_batch = json_u64(s, "micro_batch");
+    l->global_batch = json_u64(s, "global_batch");
+    cr_assert(json_is(s, "offload", "\"none\""));
+    cr_assert(json_is(s, "recompute", "\"none\""));
+}
+
+/* The seed server: 8 x rtx-pro-6000-server, as the typed calls take it. */
+static void seed_in(hwfit_shard_in *in, uint32_t gpus) {
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("rtx-pro-6000-server", &g), HWFIT_OK);
+    hwfit_shard_init(in);
+    in->gpus = gpus;
+    in->capacity_bytes = (double)g->memory_bytes;
+}
+
+/* ---- the same number two ways ----------------------------------------------------------- */
+
+Test(request_shard, fit_per_gpu_bytes_is_the_estimate_of_the_layout_shown) {
+    const char *const opts[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                "context", "128K", NULL};
+    hwfit_request *r = make("fit", opts);
+    const char *json = run_json(r);
+    hwfit_model m;
+    load(L70, &m);
+    hwfit_shard_in in;
+    seed_in(&in, 8);
+    in.memory.context = 131072;
+    json_layout(json, &in.layout);
+    hwfit_shard_out o;
+    cr_assert_eq(hwfit_shard_estimate(&m, &in, &o), HWFIT_OK);
+    cr_assert_eq(json_u64(json, "per_gpu_bytes"), o.worst.total_bytes);
+    cr_assert_eq(json_u64(json, "usable_bytes"), o.usable_bytes);
+    cr_assert_eq(json_u64(json, "kv_tokens"), o.kv_tokens);
+    cr_assert(json_is(json, "fits", "true"));
+    uint32_t min_gpus;
+    hwfit_shard_space space;
+    hwfit_shard_space_init(&space);
+    cr_assert_eq(hwfit_shard_min_gpus(&m, &in, &space, 256, &min_gpus, NULL), HWFIT_OK);
+    cr_assert_eq(json_u64(json, "min_gpus"), min_gpus);
+    cr_assert_eq(min_gpus, 3);
+    hwfit_request_free(r);
+}
+
+/* Each communicator's NCCL buffers and the DDP bucket are on every card: the option moves
+ * the card's total by exactly the difference, per communicator. */
+Test(request_shard, comm_buffer_and_bucket_move_the_card_by_their_bytes) {
+    const char *const base[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                "tp", "8", NULL};
+    const char *const small[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                 "tp", "8", "comm-buffer", "0B", NULL};
+    hwfit_request *a = make("fit", base), *b = make("fit", small);
+    uint64_t with = json_u64(run_json(a), "buffer_bytes");
+    uint64_t without = json_u64(run_json(b), "buffer_bytes");
+    cr_assert_eq(with - without, 67108864u, "one tensor-parallel communicator of 64 MiB");
+    cr_assert_eq(without, 0);
+    hwfit_request_free(a);
+    hwfit_request_free(b);
+    const char *const train[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                 "mode", "qlora", "tp", "1", "pp", "1", "dp", "8",
+                                 "comm-buffer", "0B", "bucket", "100MiB", NULL};
+    hwfit_request *c = make("fit", train);
+    cr_assert_eq(json_u64(run_json(c), "buffer_bytes"), 104857600u, "the bucket alone");
+    hwfit_request_free(c);
+}
+
+Test(request_shard, fit_verdict_is_1_when_it_does_not_fit) {
+    const char *const no[] = {"config", L405, "gpu", "rtx-pro-6000-server", "gpus", "8", NULL};
+    hwfit_request *r = make("fit", no);
+    const char *json = run_json(r);
+    cr_assert(json_is(json, "fits", "false"));
+    cr_assert_eq(hwfit_request_verdict(r), 1);
+    hwfit_request_free(r);
+    const char *const yes[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8", NULL};
+    r = make("fit", yes);
+    json = run_json(r);
+    cr_assert(json_is(json, "fits", "true"));
+    cr_assert_eq(hwfit_request_verdict(r), 0);
+    hwfit_request_free(r);
+}
+
+Test(request_shard, host_memory_0B_is_a_host_without_room_absent_is_not_checked) {
+    const char *const base[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                "mode", "full", "zero", "3", "offload", "optimizer,params",
+                                NULL};
+    hwfit_request *r = make("fit", base);
+    const char *json = run_json(r);
+    cr_assert(json_is(json, "host_fits", "true"));
+    cr_assert_gt(json_u64(json, "host_bytes"), 0);
+    cr_assert_eq(hwfit_request_set(r, "host-memory", "0B"), HWFIT_OK);
+    json = run_json(r);
+    cr_assert(json_is(json, "gpu_fits", "true"));
+    cr_assert(json_is(json, "host_fits", "false"));
+    cr_assert(json_is(json, "fits", "false"));
+    cr_assert_eq(hwfit_request_verdict(r), 1);
+    hwfit_request_free(r);
+}
+
+Test(request_shard, fit_svg_is_the_memory_chart_of_the_layout_shown) {
+    const char *const opts[] = {"config", L70, "capacity", "96GiB", "gpus", "8", "mode", "qlora",
+                                "tp", "2", "pp", "4", "micro-batch", "1", "recompute", "none",
+                                "zero", "0", "no-sequence-parallel", NULL, NULL};
+    hwfit_request *r = make("fit", opts);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_SVG, NULL, 0, NULL), HWFIT_OK, "%s",
+                 hwfit_request_message(r));
+    size_t len;
+    const char *svg = hwfit_request_output(r, &len);
+    hwfit_model m;
+    load(L70, &m);
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.gpus = 8;
+    in.capacity_bytes = 96.0 * 1073741824.0;
+    in.memory.mode = HWFIT_MEMORY_QLORA;
+    in.layout.tp = 2;
+    in.layout.pp = 4;
+    size_t need = 0;
+    cr_assert_eq(hwfit_chart_memory(&m, &in, NULL, NULL, 0, &need), HWFIT_EBUFSIZE);
+    char *want = malloc(need);
+    cr_assert_not_null(want);
+    cr_assert_eq(hwfit_chart_memory(&m, &in, NULL, want, need, NULL), HWFIT_OK);
+    cr_assert_eq(len + 1, need);
+    cr_assert_str_eq(svg, want);
+    free(want);
+    /* perf and plan draw no chart. */
+    hwfit_request_free(r);
+    const char *const p[] = {"config", L8, "gpu", "h100-sxm", NULL};
+    r = make("perf", p);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_SVG, NULL, 0, NULL), HWFIT_EUNSUPPORTED);
+    hwfit_request_free(r);
+}
+
+Test(request_shard, plan_ranks_as_hwfit_perf_plan) {
+    const char *const opts[] = {"config", L8, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                "mode", "full", "batch", "64", "top", "3", NULL};
+    hwfit_request *r = make("plan", opts);
+    const char *json = run_json(r);
+    hwfit_model m;
+    load(L8, &m);
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("rtx-pro-6000-server", &g), HWFIT_OK);
+    hwfit_perf_in in;
+    hwfit_perf_init(&in);
+    cr_assert_eq(hwfit_perf_set_gpu(&in, g), HWFIT_OK);
+    in.shard.gpus = 8;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    hwfit_shard_space space;
+    hwfit_shard_space_init(&space);
+    space.global_batch = 64;
+    hwfit_perf_result res[3];
+    hwfit_shard_search_out sum;
+    cr_assert_eq(hwfit_perf_plan(&m, &in, &space, res, 3, &sum), HWFIT_OK);
+    cr_assert_eq(json_u64(json, "visited"), sum.visited);
+    cr_assert_eq(json_u64(json, "valid_layouts"), sum.valid);
+    cr_assert_eq(json_u64(json, "fitting_layouts"), sum.fitting);
+    cr_assert(json_is(json, "ranked_by", "\"step_time\""));
+    const char *row = value_at(json, "layouts");
+    for (size_t i = 0; i < 3; i++) {
+        row = strstr(row, "{ \"rank\"");
+        cr_assert_not_null(row);
+        cr_assert_eq(json_u64(row, "rank"), i + 1);
+        cr_assert_eq(json_u64(row, "per_gpu_bytes"), res[i].shard.per_gpu_bytes);
+        cr_assert_eq(json_num(row, "step_time_s"), res[i].step_time_s);
+        cr_assert_eq(json_num(row, "tokens_per_s"), res[i].tokens_per_s);
+        cr_assert_eq(json_num(row, "mfu"), res[i].mfu);
+        row++;
+    }
+    /* The table as CSV: a header and one line per layout. */
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_CSV, NULL, 0, NULL), HWFIT_OK);
+    const char *csv = hwfit_request_output(r, NULL);
+    cr_assert(strncmp(csv, "rank,tp,pp,dp,cp,ep,etp,", 24) == 0, "%s", csv);
+    size_t lines = 0;
+    for (const char *c = csv; *c; c++) lines += *c == '\n';
+    cr_assert_eq(lines, 4);
+    hwfit_request_free(r);
+}
+
+Test(request_shard, perf_is_hwfit_perf_estimate_of_the_layout_given) {
+    const char *const opts[] = {"config", L8, "gpu", "h100-sxm", "gpus", "8", "tp", "8",
+                                "batch", "16", "context", "1000", "output-tokens", "1000",
+                                NULL};
+    hwfit_request *r = make("perf", opts);
+    const char *json = run_json(r);
+    hwfit_model m;
+    load(L8, &m);
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-sxm", &g), HWFIT_OK);
+    hwfit_perf_in in;
+    hwfit_perf_init(&in);
+    cr_assert_eq(hwfit_perf_set_gpu(&in, g), HWFIT_OK);
+    in.shard.gpus = 8;
+    json_layout(json, &in.shard.layout);
+    cr_assert_eq(in.shard.layout.tp, 8);
+    in.shard.memory.batch = 16;
+    in.shard.memory.context = 1000;
+    in.output_tokens = 1000;
+    hwfit_perf_out o;
+    cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_OK);
+    cr_assert_eq(json_num(json, "decode_tokens_per_s"), o.decode_tokens_per_s);
+    cr_assert_eq(json_num(json, "time_per_output_token_s"), o.time_per_output_token_s);
+    cr_assert_eq(json_num(json, "prefill_s"), o.prefill_s);
+    cr_assert_eq(json_u64(json, "per_gpu_bytes"), o.shard.worst.total_bytes);
+    cr_assert_eq(json_u64(json, "decode_context"), 1500);
+    cr_assert(json_is(json, "step_time_s", "null"));
+    hwfit_request_free(r);
+}
+
+/* ---- refusals ------------------------------------------------------------------------------ */
+
+/* Run command with opts; it must fail with status, naming option (NULL: none), with a
+ * message containing words. */
+static void refused(const char *command, const char *const *opts, hwfit_status status,
+                    const char *option, const char *words) {
+    hwfit_request *r = make(command, opts);
+    char buf[64];
+    hwfit_status st = hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, sizeof buf, NULL);
+    const char *msg = hwfit_request_message(r);
+    cr_assert_eq(st, status, "%s: %s, want %s (%s)", command, hwfit_status_name(st),
+                 hwfit_status_name(status), msg);
+    const hwfit_option *o = hwfit_request_option(r);
+    if (option == NULL) cr_assert_null(o, "%s names %s", msg, o ? o->name : "");
+    else cr_assert(o != NULL && strcmp(o->name, option) == 0, "%s: names %s, want %s", msg,
+                   o ? o->name : "nothing", option);
+    cr_assert_not_null(strstr(msg, words), "%s: '%s' lacks '%s'", command, msg, words);
+    cr_assert_null(strstr(msg, "--"), "CLI spelling in '%s'", msg);
+    hwfit_request_free(r);
+}
+
+#define SEED "gpu", "rtx-pro-6000-server", "gpus", "8"
+
+Test(request_shard, a_tp_that_does_not_divide_names_tp) {
+    const char *const heads[] = {"config", L70, "gpu", "h100-sxm", "gpus", "3", "tp", "3", NULL};
+    refused("fit", heads, HWFIT_ELAYOUT, "tp", "the 64 attention heads do not divide by 3");
+    refused("perf", heads, HWFIT_ELAYOUT, "tp", "the 64 attention heads do not divide by 3");
+    const char *const count[] = {"config", L70, SEED, "tp", "3", NULL};
+    refused("fit", count, HWFIT_ELAYOUT, "tp", "tp 3 x pp 1 x dp 1 x cp 1 is not the 8 GPUs");
+    /* plan lists the valid layouts of the options: none. */
+    hwfit_request *r = make("plan", count);
+    const char *json = run_json(r);
+    cr_assert_eq(json_u64(json, "valid_layouts"), 0);
+    cr_assert(json_is(json, "layouts", "[]") || json_is(json, "layouts", "[\n"));
+    hwfit_request_free(r);
+}
+
+Test(request_shard, layout_refusals_name_their_option) {
+    const char *const zero[] = {"config", L70, SEED, "zero", "1", NULL};
+    refused("fit", zero, HWFIT_ELAYOUT, "zero", "1: ZeRO stages above 0 apply to training");
+    const char *const vs[] = {"config", L70, SEED, "virtual-stages", "2", NULL};
+    refused("perf", vs, HWFIT_ELAYOUT, "virtual-stages", "2: virtual stages need");
+    const char *const off[] = {"config", L70, SEED, "mode", "full", "zero", "0", "offload",
+                               "optimizer", NULL};
+    refused("fit", off, HWFIT_ELAYOUT, "offload", "optimizer: optimizer offload needs ZeRO");
+}
+
+Test(request_shard, input_refusals_name_their_option) {
+    const char *const no_config[] = {SEED, NULL};
+    refused("fit", no_config, HWFIT_EINVAL, "config", "is required");
+    const char *const no_card[] = {"config", L70, "gpus", "8", NULL};
+    refused("fit", no_card, HWFIT_EINVAL, "gpu", "unless capacity is given");
+    const char *const missing[] = {"config", "/nonexistent/config.json", SEED, NULL};
+    refused("plan", missing, HWFIT_EIO, "config", "nonexistent");
+    const char *const util[] = {"config", L70, SEED, "utilization", "0", NULL};
+    refused("fit", util, HWFIT_EDOM, "utilization", "must be in (0, 1]");
+    refused("plan", util, HWFIT_EDOM, "utilization", "must be in (0, 1]");
+    const char *const eff[] = {"config", L70, SEED, "prefill-efficiency", "0", NULL};
+    refused("perf", eff, HWFIT_EDOM, "prefill-efficiency", "must be in (0, 1]");
+    const char *const grads[] = {"config", L70, SEED, "mode", "full", "gradients", "nf4", NULL};
+    refused("fit", grads, HWFIT_EDOM, "gradients", "must be a plain format");
+    const char *const int4[] = {"config", L70, SEED, "mode", "full", "weights", "int4", NULL};
+    refused("fit", int4, HWFIT_EUNSUPPORTED, "weights", "must be a plain format");
+    refused("plan", int4, HWFIT_EUNSUPPORTED, "weights", "must be a plain format");
+    const char *const sp[] = {"config", L70, SEED, "sequence-parallel", NULL,
+                              "no-sequence-parallel", NULL, NULL};
+    refused("fit", sp, HWFIT_EINVAL, "sequence-parallel", "excludes no-sequence-parallel");
+    const char *const offload[] = {"config", L70, SEED, "offload", "gradients", NULL};
+    refused("fit", offload, HWFIT_EPARSE, "offload", "'gradients' is not optimizer");
+    const char *const targets[] = {"config", L70, SEED, "lora-targets", "wq", NULL};
+    refused("fit", targets, HWFIT_EPARSE, "lora-targets", "'wq' is not a list");
+    const char *const nic[] = {"config", L8, "gpu", "h100-sxm", "gpus", "16", NULL};
+    refused("plan", nic, HWFIT_EINVAL, "nic", "16 GPUs span 2 nodes of 8");
+    const char *const bad_nic[] = {"config", L8, SEED, "nic", "fast", NULL};
+    refused("perf", bad_nic, HWFIT_EPARSE, "nic", "'fast' is not a NIC");
+}
+
+Test(request_shard, perf_refusals_name_their_option) {
+    const char *const capacity[] = {"config", L8, "capacity", "80GiB", NULL};
+    refused("perf", capacity, HWFIT_EINVAL, "gpu", "throughput needs the card's FLOPS");
+    const char *const fp4[] = {"config", L8, "gpu", "a100-sxm-80gb", "precision", "fp4", NULL};
+    refused("perf", fp4, HWFIT_EUNSUPPORTED, "precision",
+            "a100-sxm-80gb has no tensor throughput in fp4");
+}
+
+Test(request_shard, bounds_refuse_at_set) {
+    hwfit_request *r;
+    cr_assert_eq(hwfit_request_new("plan", &r), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "top", "0"), HWFIT_EDOM);
+    cr_assert_str_eq(hwfit_request_option(r)->name, "top");
+    cr_assert_eq(hwfit_request_set(r, "top", "1001"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_set(r, "tp", "0"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_set(r, "zero", "4"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_set(r, "gpus", "0"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_set(r, "batch", "0"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_set(r, "utilization", "1.5"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_set(r, "gpu", "h900"), HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_request_set(r, "weights", "int3"), HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_request_set(r, "precision", "fp16"), HWFIT_ENOTFOUND);
+    hwfit_request_free(r);
+}
+
+/* ---- defaults ------------------------------------------------------------------------------ */
+
+static const char *default_of(const char *command, const char *option) {
+    const hwfit_option *o = hwfit_option_by_name(hwfit_command_by_name(command), option);
+    cr_assert_not_null(o, "%s has no option %s", command, option);
+    return o->default_text;
+}
+
+static double default_num(const char *command, const char *option) {
+    const hwfit_option *o = hwfit_option_by_name(hwfit_command_by_name(command), option);
+    cr_assert_not_null(o);
+    cr_assert_not_null(o->default_text, "%s has no default", option);
+    double v;
+    hwfit_unit unit = o->kind == HWFIT_OPTION_QUANTITY ? o->unit : HWFIT_UNIT_NONE;
+    cr_assert_eq(hwfit_units_parse(o->default_text, unit, &v), HWFIT_OK, "%s", o->default_text);
+    return v;
+}
+
+static void same_dtype(const char *text, hwfit_dtype want) {
+    char name[HWFIT_DTYPE_NAME_SIZE], want_name[HWFIT_DTYPE_NAME_SIZE];
+    hwfit_dtype d;
+    cr_assert_eq(hwfit_dtype_parse(text, &d), HWFIT_OK);
+    cr_assert_eq(hwfit_dtype_format(d, name, sizeof name), HWFIT_OK);
+    cr_assert_eq(hwfit_dtype_format(want, want_name, sizeof want_name), HWFIT_OK);
+    cr_assert_str_eq(name, want_name);
+}
+
+Test(request_shard, defaults_are_the_library_init_values) {
+    hwfit_perf_in p;
+    hwfit_perf_init(&p);
+    const hwfit_shard_in *s = &p.shard;
+    const hwfit_memory_in *m = &s->memory;
+    hwfit_shard_space sp;
+    hwfit_shard_space_init(&sp);
+    hwfit_topology topo;
+    hwfit_topology_init(&topo);
+    const char *const commands[] = {"fit", "plan", "perf"};
+    for (size_t c = 0; c < 3; c++) {
+        const char *cmd = commands[c];
+        cr_assert_eq(default_num(cmd, "gpus"), s->gpus);
+        cr_assert_str_eq(default_of(cmd, "mode"), "inference");
+        cr_assert_eq(m->mode, HWFIT_MEMORY_INFERENCE);
+        same_dtype(default_of(cmd, "kv"), m->kv);
+        same_dtype(default_of(cmd, "gradients"), m->gradients);
+        cr_assert_eq(default_num(cmd, "context"), (double)m->context);
+        cr_assert_eq(default_num(cmd, "prefill-chunk"), (double)m->prefill_chunk);
+        cr_assert_eq(default_num(cmd, "overhead"), m->overhead_bytes);
+        cr_assert_str_eq(default_of(cmd, "optimizer"), "adamw");
+        cr_assert_eq(m->optimizer, HWFIT_MEMORY_ADAMW);
+        cr_assert_eq(default_num(cmd, "lora-rank"), m->lora_rank);
+        unsigned targets;
+        cr_assert_eq(hwfit_memory_lora_targets_parse(default_of(cmd, "lora-targets"), &targets),
+                     HWFIT_OK);
+        cr_assert_eq(targets, m->lora_targets);
+        cr_assert_eq(default_num(cmd, "cp"), sp.cp);
+        cr_assert_eq(default_num(cmd, "virtual-stages"), sp.virtual_stages);
+        unsigned offload;
+        cr_assert_eq(hwfit_shard_offload_parse(default_of(cmd, "offload"), &offload), HWFIT_OK);
+        cr_assert_eq((int)offload, sp.offload);
+        cr_assert_eq(default_num(cmd, "utilization"), s->utilization);
+        cr_assert_eq(default_num(cmd, "reserve"), s->reserve_bytes);
+        cr_assert_eq(default_num(cmd, "host-buffer-factor"), s->host_buffer_factor);
+        cr_assert_eq(default_num(cmd, "gpus-per-node"), p.topology.gpus_per_node);
+        cr_assert_eq(default_num(cmd, "gpus-per-node"), topo.gpus_per_node);
+        cr_assert_str_eq(default_of(cmd, "p2p"), "auto");
+        cr_assert_eq(p.topology.p2p, HWFIT_TOPOLOGY_AUTO);
+        cr_assert_eq(default_num(cmd, "output-tokens"), (double)p.output_tokens);
+        hwfit_perf_precision prec;
+        cr_assert_eq(hwfit_perf_precision_from_name(default_of(cmd, "precision"), &prec),
+                     HWFIT_OK);
+        cr_assert_eq(prec, p.precision);
+        cr_assert_eq(default_num(cmd, "prefill-efficiency"), p.prefill_efficiency);
+        cr_assert_eq(default_num(cmd, "decode-efficiency"), p.decode_compute_efficiency);
+        cr_assert_eq(default_num(cmd, "memory-efficiency"), p.memory_efficiency);
+        cr_assert_eq(default_num(cmd, "training-efficiency"), p.training_efficiency);
+        cr_assert_eq(default_num(cmd, "step-overhead"), p.step_overhead_s);
+        cr_assert_eq(default_num(cmd, "tp-overlap"), p.tp_overlap);
+        cr_assert_eq(default_num(cmd, "pp-overlap"), p.pp_overlap);
+        cr_assert_eq(default_num(cmd, "dp-overlap"), p.dp_overlap);
+        cr_assert_eq(default_num(cmd, "ep-overlap"), p.ep_overlap);
+        cr_assert_eq(default_num(cmd, "comm-buffer"), s->comm_group_bytes);
+        cr_assert_eq(default_num(cmd, "bucket"), s->bucket_bytes);
+        /* Those without a value say why: searched, derived or not checked. */
+        const char *const words[] = {"gpu", "capacity", "weights", "batch", "micro-batch",
+                                     "recompute", "tp", "pp", "dp", "ep", "etp", "zero",
+                                     "host-memory", "nic", "target-rate"};
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+            const hwfit_option *o = hwfit_option_by_name(hwfit_command_by_name(cmd), words[i]);
+            cr_assert(o != NULL && o->default_text == NULL && o->default_help != NULL,
+                      "%s %s", cmd, words[i]);
+        }
+    }
+    cr_assert_eq(default_num("plan", "top"), 10);
+    cr_assert_null(hwfit_option_by_name(hwfit_command_by_name("fit"), "top"));
+    cr_assert_null(hwfit_option_by_name(hwfit_command_by_name("fit"), "svg"));
+}
+
+Test(request_shard, commands_have_their_formats) {
+    const hwfit_command *fit = hwfit_command_by_name("fit");
+    const hwfit_command *plan = hwfit_command_by_name("plan");
+    const hwfit_command *perf = hwfit_command_by_name("perf");
+    cr_assert(fit && plan && perf);
+    unsigned jt = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT;
+    cr_assert_eq(fit->formats, jt | 1u << HWFIT_FORMAT_SVG);
+    cr_assert_eq(plan->formats, jt | 1u << HWFIT_FORMAT_CSV);
+    cr_assert_eq(perf->formats, jt);
+    size_t n = 0;
+    for (const hwfit_option *o = hwfit_option_next(plan, NULL); o; o = hwfit_option_next(plan, o))
+        n++;
+    cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 1); /* the shared options and top */
+}
+
+/* ---- buffers ------------------------------------------------------------------------------- */
+
+Test(request_shard, a_small_buffer_gets_ebufsize_and_the_size) {
+    const char *const opts[] = {"config", L8, "capacity", "24GiB", NULL};
+    hwfit_request *r = make("fit", opts);
+    char small[32];
+    size_t need = 0;
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, small, sizeof small, &need),
+                 HWFIT_EBUFSIZE);
+    size_t len;
+    const char *kept = hwfit_request_output(r, &len);
+    cr_assert_eq(need, len + 1);
+    cr_assert_gt(need, sizeof small);
+    char *buf = malloc(need);
+    cr_assert_not_null(buf);
+    size_t again = 0;
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, need, &again), HWFIT_OK);
+    cr_assert_eq(again, need);
+    cr_assert_str_eq(buf, kept);
+    cr_assert_eq(buf[0], '{');
+    free(buf);
+    hwfit_request_free(r);
+}
