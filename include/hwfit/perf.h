@@ -125,6 +125,12 @@ typedef struct hwfit_perf_in {
     double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0. */
     double target_tokens_per_s; /**< Inference: a decode rate (all replicas) to reach, tokens/s,
                                  >= 0; 0 (default) = none. */
+    int moe_active_reads;    /**< Inference, MoE models: 1 = a decode step reads only the
+                                 routed experts its tokens touch: of E experts with k per token,
+                                 b tokens touch E (1 - (1 - k/E)^b) on average (each token picks
+                                 k of E; routing taken as uniform), so a small batch reads
+                                 about b k experts per layer and a large one all of them;
+                                 0 (default) = every expert's weights are read each step. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */

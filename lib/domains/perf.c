@@ -4,6 +4,7 @@
  * per-card footprint, communication from collective.c; this file only splits them over the
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,6 +321,16 @@ static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
         stage_flops(c, r, s, attention, &f);
         double kv_seq = (double)card.kv_bytes / (double)r->batch_local;
         double bytes = (double)card.weights_bytes + mb * kv_seq;
+        if (c->in->moe_active_reads && f.moe_layers > 0 && c->m->experts > 0) {
+            /* Only the experts the micro-batch's tokens touch are read: b tokens picking k
+             * of E each touch E (1 - (1 - k/E)^b) experts on average. */
+            double e = (double)c->m->experts, k = (double)c->m->experts_per_token;
+            double touched = 1.0 - pow(1.0 - (k < e ? k : e) / e, mb);
+            uint64_t ew1 = 0, et1 = 0;
+            hwfit__shard_engine_experts(c->e, &ew1, &et1);
+            double ew = (double)f.moe_layers * (double)ew1;
+            bytes -= ew * (1.0 - touched);
+        }
         double flop = mb * f.fwd;
         double comm = stage_comm(&pc, &f, r, s);
         double tc = flop / eff_c, tm = bytes / eff_m;

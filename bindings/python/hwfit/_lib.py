@@ -361,6 +361,7 @@ class hwfit_gpu(ctypes.Structure):
         ("nvls", ctypes.c_int),
         ("source", ctypes.c_char_p),
         ("notes", ctypes.c_char_p),
+        ("fp16_acc16_flop_per_s", ctypes.c_double),
     ]
 
 
