@@ -449,7 +449,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
             t.memory.batch = o->target_batch;
             t.memory.context = prompt + in->output_tokens;
             hwfit_shard_out so;
-            st = hwfit_shard_estimate(c->m, &t, &so);
+            st = hwfit__shard_estimate_engine(c->e, &t, &so); /* only batch, context differ */
             if (st == HWFIT_ERANGE) o->target_fits = 0;
             else if (st != HWFIT_OK) return st;
             else o->target_fits = so.fits;
@@ -705,8 +705,7 @@ hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_perf_estimate: the model, the throughput inputs, the shard's. */
-    hwfit__model_prep prep;
-    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
+    hwfit_status st = hwfit_model_validate(model, problem); /* its frame is gone below */
     if (st != HWFIT_OK) return st;
     hwfit_perf_out scratch;
     hwfit_problem shard_problem;

@@ -69,6 +69,12 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, uint32_t stage,
                                hwfit_shard_card *c);
 
+/* hwfit_shard_estimate with the engine of its model (no second engine on the stack): the
+ * engine's caches must hold for in's workload, i.e. in differs from what the engine last
+ * evaluated at most in the fields its caches are keyed by (layout, context, batch). */
+hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                          hwfit_shard_out *out);
+
 /* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
  * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why
  * (may be NULL). */
