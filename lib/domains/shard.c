@@ -196,13 +196,15 @@ void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
 
 /* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
 
-hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
-                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
-                                      void *arg) {
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    return fn(&e, arg);
+_Static_assert(sizeof(hwfit__shard_engine) <= HWFIT__SHARD_ENGINE_BYTES,
+               "HWFIT__SHARD_ENGINE_BYTES (shard_iface.h) is too small for the engine");
+
+hwfit_status hwfit__shard_engine_start(hwfit__shard_engine *e, const hwfit_model *model) {
+    return hwfit__shard_engine_init(e, model);
+}
+
+const hwfit_model_param_counts *hwfit__shard_engine_params(const hwfit__shard_engine *e) {
+    return &e->prep.params;
 }
 
 const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e) { return e->kinds; }

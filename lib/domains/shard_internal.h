@@ -30,9 +30,9 @@ typedef struct hwfit__shard_unit {
 
 #define HWFIT__SHARD_LAYER_WORDS ((HWFIT_MODEL_MAX_LAYERS + 63) / 64)
 
-/* The engine is a few KB (two prepared models and a copy of the model): it lives on the
- * stack of the call that uses it (hwfit__shard_with_engine, the shard entry points), or
- * in a caller's workspace (hwfit_shard_workspace_size). */
+/* The engine is about 4.8 KB (a prepared model, a copy of the model for the rank): it
+ * lives on the stack of the call that uses it (the shard and perf entry points), or in a
+ * caller's workspace (hwfit_shard_workspace_size, perf_internal.h's _at calls). */
 struct hwfit__shard_engine {
     const hwfit_model *model;
     hwfit__model_prep prep;   /* the model, validated and prepared once */

@@ -59,9 +59,6 @@ INDIRECT = [
     (r"^readers/node_spec\.c:read_root$|^hwfit_node_parse$",
      [r"^readers/node_spec\.c:read_(gpu|topology|cpu|memory|storage|nas|network|power|"
       r"chassis|costs|rules)$"]),
-    # perf.c runs its estimate and plan with a shard engine on hwfit__shard_with_engine's
-    # stack, through fn.
-    (r"^hwfit__shard_with_engine$", [r"^domains/perf\.c:(estimate|plan)_fn$"]),
     # The context and batch searches set the searched input through set().
     (r"^domains/shard\.c:bisect$|^hwfit_shard_max_(context|batch)$",
      [r"^domains/shard\.c:set_(context|micro_batch|batch)$"]),
