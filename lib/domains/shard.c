@@ -147,6 +147,15 @@ uint32_t hwfit__shard_bits_count(const uint64_t *bits, uint32_t first, uint32_t 
     return c + popcount64(bits[b] & hi);
 }
 
+/* MoE / sliding layers among [first, first + count): no bit is read when every layer is
+ * alike (most models). */
+static uint32_t moe_in(const hwfit__shard_engine *e, uint32_t first, uint32_t count) {
+    if (e->kinds[1] == 0) return 0;
+    if (e->kinds[0] == 0) return count;
+    return hwfit__shard_bits_count(e->moe_bits, first, count);
+}
+
+
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
     if (e == NULL || model == NULL) return HWFIT_EINVAL;
     hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
@@ -211,7 +220,7 @@ const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e) { return
 
 uint32_t hwfit__shard_engine_moe_layers(const hwfit__shard_engine *e, uint32_t first,
                                         uint32_t count) {
-    return hwfit__shard_bits_count(e->moe_bits, first, count);
+    return moe_in(e, first, count);
 }
 
 void hwfit__shard_engine_experts(const hwfit__shard_engine *e, uint64_t *weights,
@@ -788,24 +797,49 @@ typedef struct card_stage {
     uint64_t in_flight, activation_bytes, total_bytes;
 } card_stage;
 
+/* The decoder layers of pipeline stage `stage` (all its chunks): the first, how many, of
+ * which dense and MoE (n) and sliding. Kinds are counted (bitmaps) only where they mix;
+ * alike, they follow from the total. */
+static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                         uint32_t stage, uint32_t *first_layer, uint32_t *layers_out,
+                         uint64_t n[2], uint64_t *sliding_out) {
+    uint32_t layers = 0, moe = 0, sliding = 0, total = e->model->layers;
+    const int mixed_moe = e->kinds[0] != 0 && e->kinds[1] != 0;
+    const int mixed_sliding = e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX;
+    if (!mixed_moe && !mixed_sliding) {
+        /* Every layer alike: a loop with no branch on the kinds (the hot case). */
+        for (uint32_t j = 0; j < r->v; j++) {
+            uint32_t first, count;
+            hwfit__shard_chunk(r, total, stage, j, &first, &count);
+            if (j == 0) *first_layer = first;
+            layers += count;
+        }
+        moe = e->kinds[1] != 0 ? layers : 0;
+        sliding = e->full_first == UINT32_MAX ? layers : 0;
+    } else {
+        for (uint32_t j = 0; j < r->v; j++) {
+            uint32_t first, count;
+            hwfit__shard_chunk(r, total, stage, j, &first, &count);
+            if (j == 0) *first_layer = first;
+            layers += count;
+            moe += hwfit__shard_bits_count(e->moe_bits, first, count);
+            sliding += hwfit__shard_bits_count(e->sliding_bits, first, count);
+        }
+    }
+    n[1] = moe;
+    n[0] = layers - moe;
+    *sliding_out = sliding;
+    *layers_out = layers;
+}
+
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
  * differ from those of f), the rest in cs. */
 static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                          const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
                          card_stage *cs) {
-    const hwfit_model *m = e->model;
-    uint64_t n[2] = {0, 0}, sliding = 0;
-    uint32_t first_layer = 0, layers = 0;
-    for (uint32_t j = 0; j < r->v; j++) {
-        uint32_t first, count;
-        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
-        if (j == 0) first_layer = first;
-        layers += count;
-        uint64_t moe = hwfit__shard_bits_count(e->moe_bits, first, count);
-        n[1] += moe;
-        n[0] += count - moe;
-        sliding += hwfit__shard_bits_count(e->sliding_bits, first, count);
-    }
+    uint64_t n[2], sliding;
+    uint32_t first_layer = 0, layers;
+    stage_layers(e, r, stage, &first_layer, &layers, n, &sliding);
     int embedding = stage == 0, head = stage + 1 == r->pp;
     if (!f->valid || f->n[0] != n[0] || f->n[1] != n[1] || f->sliding != sliding ||
         f->layers != layers || f->embedding != embedding || f->head != head) {
