@@ -337,7 +337,7 @@ typedef struct step_eval {
  * concurrency / output requests per replica, whose prompt tokens join the step). */
 static hwfit_status rates_at(const hwfit_model *m, const hwfit_serve_in *in, const used *u,
                              uint64_t conc, hwfit_perf_out *po, step_eval *se,
-                             hwfit_problem *why) {
+                             hwfit_perf_in *failed) {
     hwfit_perf_in p = in->perf;
     if (in->engine == HWFIT_SERVE_LLAMA_CPP) p.shard.memory.keep_embeddings = 0;
     uint64_t gpn = p.topology.gpus_per_node ? p.topology.gpus_per_node : 1;
@@ -362,12 +362,9 @@ static hwfit_status rates_at(const hwfit_model *m, const hwfit_serve_in *in, con
         p.bf16_flop_per_s = in->fp16_acc16_flop_per_s;
     hwfit_status st = hwfit_perf_estimate(m, &p, po);
     if (st != HWFIT_OK) {
-        if (why != NULL) {
-            hwfit_problem q;
-            /* perf.h's field names (fields of hwfit_perf_in, i.e. of perf). */
-            if (hwfit_perf_validate(m, &p, &q) == st)
-                return hwfit__why_at(why, st, q.field, q.index, q.rule);
-        }
+        /* The validator asks perf.h why, at its own level: nested here, perf's validation
+         * would sit on this frame and the estimate's (no call may need 16 KiB of stack). */
+        if (failed != NULL) *failed = p;
         return st;
     }
     uint32_t pp = po->shard.layout.pp ? po->shard.layout.pp : 1;
@@ -392,13 +389,16 @@ static hwfit_serve_bound bound_of(double compute, double memory, double comm, do
     return compute > memory ? HWFIT_SERVE_BOUND_COMPUTE : HWFIT_SERVE_BOUND_MEMORY;
 }
 
+/* The estimate, written into *out as it goes (the callers pass their own scratch and copy
+ * it on success); a perf refusal leaves perf.h's input in *failed (may be NULL). */
 static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwfit_serve_out *out,
-                             hwfit_problem *why) {
+                             hwfit_problem *why, hwfit_perf_in *failed) {
     hwfit_status st = check(in, why);
     if (st != HWFIT_OK) return st;
     used u;
     resolve(in, &u);
-    hwfit_serve_out o;
+    hwfit_serve_out *op = out;
+#define o (*op)
     memset(&o, 0, sizeof o);
     o.utilization = u.utilization;
     o.max_num_batched_tokens = u.batched_tokens;
@@ -430,7 +430,7 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
     }
     hwfit_perf_out *po = &o.perf; /* the perf estimate lands in the answer (one copy) */
     step_eval se;
-    if ((st = rates_at(m, in, &u, conc, po, &se, why)) != HWFIT_OK) return st;
+    if ((st = rates_at(m, in, &u, conc, po, &se, failed)) != HWFIT_OK) return st;
     if (in->request_rate > 0.0 && in->concurrency == 0) {
         /* Little's law: in flight = arrival rate x time in the system, to a fixed point. */
         uint64_t limit = conc;
@@ -441,7 +441,7 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
             uint64_t next = want < 1.0 ? 1 : want >= (double)limit ? limit : (uint64_t)want;
             if (next == conc && i > 0) break;
             conc = next;
-            if ((st = rates_at(m, in, &u, conc, po, &se, why)) != HWFIT_OK) return st;
+            if ((st = rates_at(m, in, &u, conc, po, &se, failed)) != HWFIT_OK) return st;
         }
         if (conc == limit && o.max_concurrency < cap_seqs)
             o.concurrency_bound = HWFIT_SERVE_BOUND_KV_CAPACITY;
@@ -474,14 +474,17 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++)
         if (!isfinite(results[i]))
             return hwfit__why(why, HWFIT_ERANGE, "", "a time or rate of the estimate overflows");
-    *out = o;
+#undef o
     return HWFIT_OK;
 }
 
 hwfit_status hwfit_serve_estimate(const hwfit_model *model, const hwfit_serve_in *in,
                                   hwfit_serve_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    return estimate(model, in, out, NULL);
+    hwfit_serve_out o; /* out is written only on success */
+    hwfit_status st = estimate(model, in, &o, NULL, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
 }
 
 hwfit_status hwfit_serve_validate(const hwfit_model *model, const hwfit_serve_in *in,
@@ -489,11 +492,23 @@ hwfit_status hwfit_serve_validate(const hwfit_model *model, const hwfit_serve_in
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
-    hwfit_serve_out scratch;
+    /* The answer's scratch, or, after a refusal of perf.h, the perf input it refused. */
+    union {
+        hwfit_serve_out out;
+        hwfit_perf_in perf;
+    } w;
     hwfit_problem local;
     hwfit_problem_clear(&local);
-    hwfit_status st = estimate(model, in, &scratch, &local);
+    int perf_refused = 0;
+    hwfit_perf_in *failed = &w.perf;
+    hwfit_status st = estimate(model, in, &w.out, &local, failed);
     if (st == HWFIT_OK) return HWFIT_OK;
+    if (local.status == HWFIT_OK) {
+        /* perf.h's field names (fields of hwfit_perf_in, i.e. of perf). */
+        hwfit_problem q;
+        perf_refused = hwfit_perf_validate(model, &w.perf, &q) == st;
+        if (perf_refused) return hwfit__why_at(problem, st, q.field, q.index, q.rule);
+    }
     if (local.status != HWFIT_OK)
         return hwfit__why_at(problem, st, local.field, local.index, local.rule);
     return hwfit__why(problem, st, "", "the estimate refuses the inputs");

@@ -79,13 +79,13 @@ static int hf_hub(char *out, size_t size) {
 static int from_hf_cache(const char *id, char *out, size_t size) {
     const char *slash = strchr(id, '/');
     if (slash == NULL || slash == id || slash[1] == '\0' || strchr(slash + 1, '/')) return 0;
-    char hub[512], repo[1024];
+    char hub[320], repo[512];
     if (!hf_hub(hub, sizeof hub)) return 0;
     int n = snprintf(repo, sizeof repo, "%s/models--%.*s--%s", hub, (int)(slash - id), id,
                      slash + 1);
     if (n < 0 || (size_t)n >= sizeof repo || !is_dir(repo)) return 0;
     /* the revision refs/main names */
-    char ref[1100], rev[128];
+    char ref[600], rev[96];
     snprintf(ref, sizeof ref, "%s/refs/main", repo);
     FILE *f = fopen(ref, "rb");
     if (f != NULL) {
@@ -93,28 +93,31 @@ static int from_hf_cache(const char *id, char *out, size_t size) {
         fclose(f);
         rev[got] = '\0';
         while (got > 0 && (rev[got - 1] == '\n' || rev[got - 1] == '\r')) rev[--got] = '\0';
-        char sub[200];
+        char sub[160];
         snprintf(sub, sizeof sub, "/snapshots/%s/config.json", rev);
         if (got > 0 && strchr(rev, '/') == NULL && try_file(out, size, repo, sub, ""))
             return 1;
     }
     /* else the first snapshot that holds a config (in name order, for the same answer on
      * every run) */
-    char snaps[1100];
+    char snaps[600];
     snprintf(snaps, sizeof snaps, "%s/snapshots", repo);
     DIR *d = opendir(snaps);
     if (d == NULL) return 0;
-    char best[256] = "";
+    char best[128] = "";
     for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
         if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof best) continue;
-        char probe[1400];
-        snprintf(probe, sizeof probe, "%s/%s/config.json", snaps, e->d_name);
-        if (is_file(probe) && (best[0] == '\0' || strcmp(e->d_name, best) < 0))
-            snprintf(best, sizeof best, "%s", e->d_name);
+        size_t len = strlen(e->d_name);
+        char name[128], probe[800];
+        memcpy(name, e->d_name, len + 1); /* len < sizeof best == sizeof name */
+        if (strlen(snaps) + len + 14 >= sizeof probe) continue;
+        snprintf(probe, sizeof probe, "%s/%.127s/config.json", snaps, name);
+        if (is_file(probe) && (best[0] == '\0' || strcmp(name, best) < 0))
+            memcpy(best, name, len + 1);
     }
     closedir(d);
         if (!best[0]) return 0;
-    char sub[300];
+    char sub[160];
     snprintf(sub, sizeof sub, "/%s/config.json", best);
     return try_file(out, size, snaps, sub, "");
 }
@@ -122,7 +125,7 @@ static int from_hf_cache(const char *id, char *out, size_t size) {
 
 hwfit_status hwfit_model_catalog_dir(char *path, size_t size) {
     if (path == NULL) return HWFIT_EINVAL;
-    char dir[1536];
+    char dir[1024];
 #if !defined(_WIN32)
     /* Installed: the library in <prefix>/<libdir> (or the program in <prefix>/bin when
      * linked statically) and the catalog in <prefix>/share/hwfit/models. */
@@ -148,12 +151,12 @@ hwfit_status hwfit_model_locate(const char *name, char *path, size_t size) {
     if (name == NULL || path == NULL) return HWFIT_EINVAL;
     size_t len = strlen(name);
     if (len == 0 || len > NAME_MAX_BYTES) return HWFIT_EDOM;
-    char found[1536]; /* paths beyond it are not searched (the caller's may be longer) */
+    char found[1024]; /* paths beyond it are not searched (the caller's may be longer) */
     /* 1. a path */
     if (is_file(name)) return deliver(name, path, size);
     if (is_dir(name) && try_file(found, sizeof found, name, "/config.json", ""))
         return deliver(found, path, size);
-    char stem[256];
+    char stem[128];
     stem_of(name, stem, sizeof stem);
     if (stem[0] == '\0') return HWFIT_ENOTFOUND;
 #if !defined(_WIN32)
@@ -165,11 +168,11 @@ hwfit_status hwfit_model_locate(const char *name, char *path, size_t size) {
     while (env != NULL && *env) {
         const char *end = strchr(env, ':');
         size_t n = end ? (size_t)(end - env) : strlen(env);
-        char dir[1024];
+        char dir[640];
         if (n > 0 && n < sizeof dir) {
             memcpy(dir, env, n);
             dir[n] = '\0';
-            char a[300], b[300];
+            char a[160], b[160];
             snprintf(a, sizeof a, "/%s.config.json", stem);
             snprintf(b, sizeof b, "/%s/config.json", stem);
             if (try_file(found, sizeof found, dir, a, "") ||
@@ -179,7 +182,7 @@ hwfit_status hwfit_model_locate(const char *name, char *path, size_t size) {
         env = end ? end + 1 : NULL;
     }
     /* 4. the installed catalog */
-    char dir[1024], file[300];
+    char dir[640], file[160];
     snprintf(file, sizeof file, "%s.config.json", stem);
     if (hwfit_model_catalog_dir(dir, sizeof dir) == HWFIT_OK &&
         try_file(found, sizeof found, dir, "/", file))

@@ -247,7 +247,7 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
                                    hwfit_model *model) {
     const char *name = hwfit__req_text(r, opt);
     if (name == NULL) return hwfit__req_fail(r, opt, HWFIT_EINVAL, "is required");
-    char path[HWFIT_LOCATE_PATH_SIZE];
+    char path[1024]; /* locate.c searches paths up to this long */
     hwfit_status st = hwfit_model_locate(name, path, sizeof path);
     if (st == HWFIT_ENOTFOUND) {
         /* Not found anywhere: the reader says why the name as a path fails (no such file,
