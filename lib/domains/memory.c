@@ -36,9 +36,19 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->qlora_base = hwfit_dtype_make(HWFIT_DTYPE_NF4_DQ);
     in->embedding = 1;
     in->head = 1;
+    in->optimizer_states = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    in->fused_optimizer = 1;
+    in->loss = HWFIT_MEMORY_LOSS_FP32;
+    in->attention_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->mlp_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
 }
 
 static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+#define HWFIT__LORA_ATTENTION_BITS (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V | HWFIT__LORA_O)
+#define HWFIT__LORA_MLP_BITS (HWFIT__LORA_GATE | HWFIT__LORA_UP | HWFIT__LORA_DOWN)
 
 /* ---- weights and adapters of one layer kind --------------------------------------------------- */
 
@@ -46,19 +56,37 @@ typedef struct formats {
     hwfit_dtype base;      /* linear weights */
     hwfit_dtype other;     /* vectors and small matrices when base is quantized */
     int base_quantized;
+    int modules;           /* 1: attn, mlp and expert replace base for those matrices */
+    hwfit_dtype attn, mlp, expert;
 } formats;
+
+static int same_dtype(hwfit_dtype a, hwfit_dtype b) {
+    return a.id == b.id && a.group_size == b.group_size;
+}
 
 /* bytes[0]: all tensors; bytes[1]: of which the routed experts'. The formats are valid
  * (hwfit_memory_estimate checked them): each is resolved once. */
 static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const formats *f,
                                   uint64_t bytes[2]) {
-    hwfit__dtype_block base, other;
+    hwfit__dtype_block base, other, attn, mlp, expert;
     hwfit_status st = hwfit__dtype_block_of(f->base, &base);
     if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->base_quantized ? f->other : f->base, &other);
+    if (st == HWFIT_OK && f->modules) {
+        st = hwfit__dtype_block_of(f->attn, &attn);
+        if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->mlp, &mlp);
+        if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->expert, &expert);
+    }
     if (st != HWFIT_OK) return st;
     uint64_t acc[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
         const hwfit__dtype_block *d = t[i].kind == HWFIT__TENSOR_LINEAR ? &base : &other;
+        /* Per-module formats: the routed experts, the attention projections (LoRA bits
+         * q, k, v, o) and the MLP matrices (gate, up, down: dense MLPs, shared experts). */
+        if (f->modules && t[i].kind == HWFIT__TENSOR_LINEAR) {
+            if (t[i].routed) d = &expert;
+            else if (t[i].lora & HWFIT__LORA_ATTENTION_BITS) d = &attn;
+            else if (t[i].lora & HWFIT__LORA_MLP_BITS) d = &mlp;
+        }
         uint64_t b;
         st = hwfit__dtype_block_matrix_bytes(d, t[i].rows, t[i].cols, &b);
         if (st != HWFIT_OK) return st;
@@ -74,18 +102,23 @@ static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const format
 /* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
  * params[0]: all adapters; params[1]: of which on routed experts. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, uint64_t params[2]) {
-    uint64_t acc[2] = {0, 0};
+                                 unsigned targets, uint64_t params[2], uint64_t outs[3]) {
+    uint64_t acc[2] = {0, 0}, o[3] = {0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
         uint64_t per;
         if (hwfit__mul_u64(rank, t[i].rows + t[i].cols, &per) != HWFIT_OK ||
             hwfit__mac_u64(&acc[0], per, t[i].count) != HWFIT_OK ||
-            (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK))
+            (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK) ||
+            hwfit__mac_u64(&o[0], t[i].rows, t[i].count) != HWFIT_OK ||
+            (t[i].routed && hwfit__mac_u64(&o[1], t[i].rows, t[i].count) != HWFIT_OK))
             return HWFIT_ERANGE;
+        /* Output widths a token passes through: a routed expert's top-k of count. */
+        if (!t[i].routed) o[2] += t[i].rows;
     }
     params[0] = acc[0];
     params[1] = acc[1];
+    for (int j = 0; j < 3; j++) outs[j] = o[j];
     return HWFIT_OK;
 }
 
@@ -93,6 +126,8 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
 typedef struct kind_sums {
     uint64_t weights_bytes[2];
     uint64_t adapter_params[2];
+    uint64_t lora_outs[3]; /* targeted output features: all, of which routed experts', and
+                              per token through the non-routed ones (DoRA) */
 } kind_sums;
 
 /* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
@@ -101,8 +136,12 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
     const hwfit__tensor *t = prep->tensors[k];
     size_t n = prep->tensor_count[k];
     hwfit_status st = tensors_bytes(t, n, f, out->weights_bytes);
-    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, out->adapter_params);
-    else out->adapter_params[0] = out->adapter_params[1] = 0;
+    if (st == HWFIT_OK && rank > 0) {
+        st = tensors_lora(t, n, rank, targets, out->adapter_params, out->lora_outs);
+    } else {
+        out->adapter_params[0] = out->adapter_params[1] = 0;
+        out->lora_outs[0] = out->lora_outs[1] = out->lora_outs[2] = 0;
+    }
     return st;
 }
 
@@ -114,11 +153,17 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
     if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
         memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
         memo->base_quantized != f->base_quantized || memo->rank != rank ||
-        memo->targets != targets) {
+        memo->targets != targets || memo->modules != f->modules ||
+        (f->modules && (!same_dtype(memo->attn, f->attn) || !same_dtype(memo->mlp, f->mlp) ||
+                        !same_dtype(memo->expert, f->expert)))) {
         hwfit__memory_memo_reset(memo);
         memo->base = f->base;
         memo->other = f->other;
         memo->base_quantized = f->base_quantized;
+        memo->modules = f->modules;
+        memo->attn = f->attn;
+        memo->mlp = f->mlp;
+        memo->expert = f->expert;
         memo->rank = rank;
         memo->targets = targets;
     }
@@ -129,12 +174,14 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
             memo->weights_bytes[k][j] = out->weights_bytes[j];
             memo->adapter_params[k][j] = out->adapter_params[j];
         }
+        for (int j = 0; j < 3; j++) memo->lora_outs[k][j] = out->lora_outs[j];
         memo->valid[k] = 1;
     }
     for (int j = 0; j < 2; j++) {
         out->weights_bytes[j] = memo->weights_bytes[k][j];
         out->adapter_params[j] = memo->adapter_params[k][j];
     }
+    for (int j = 0; j < 3; j++) out->lora_outs[j] = memo->lora_outs[k][j];
     return HWFIT_OK;
 }
 
@@ -146,8 +193,12 @@ hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, u
     if (st != HWFIT_OK) return st;
     const hwfit_model_param_counts p = prep.params;
     if (rank == 0 || targets == 0 || (targets & ~HWFIT_LORA_ALL) != 0) return HWFIT_EDOM;
-    formats f = {hwfit_dtype_make(HWFIT_DTYPE_BF16), hwfit_dtype_make(HWFIT_DTYPE_BF16), 0};
-    kind_sums d = {{0, 0}, {0, 0}}, e = {{0, 0}, {0, 0}};
+    formats f;
+    memset(&f, 0, sizeof f);
+    f.base = f.other = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    kind_sums d, e;
+    memset(&d, 0, sizeof d);
+    memset(&e, 0, sizeof e);
     if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, &d)) != HWFIT_OK)
         return st;
     if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, &e)) != HWFIT_OK)
@@ -168,6 +219,7 @@ typedef struct act_ctx {
     hwfit__dims dims;
     uint64_t a_bytes; /* bytes per stored activation element (2 for bf16) */
     uint64_t t;       /* tensor-parallel ranks */
+    uint64_t dora[2]; /* DoRA: base-output features kept per token, dense and MoE layers */
 } act_ctx;
 
 /* Products and sums that remember an overflow: each activation figure is a chain of them,
@@ -215,7 +267,7 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
     if (moe)
         f = (uint64_t)m->experts_per_token * m->expert_intermediate +
             (uint64_t)m->shared_experts * m->shared_expert_intermediate;
-    return f * (m->mlp == HWFIT_MODEL_MLP_GATED ? 3u : 2u);
+    return f * (m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile ? 3u : 2u);
 }
 
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
@@ -236,7 +288,8 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     /* norms_per_layer <= 16 and a_bytes <= 4: the factor is small. */
     uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + 2u) + (in->dropout ? 2u : 0u),
                          &overflow);
-    uint64_t widths = mul_c(attention_width(c) + mlp_width(c, moe), c->a_bytes, &overflow);
+    uint64_t widths =
+        mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes, &overflow);
     uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
     if (with_scores && !in->flash_attention) {
         uint64_t per = c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
@@ -306,6 +359,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED)
+        return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
+    if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
+        return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -360,6 +417,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.in = in;
     c.t = in->tensor_parallel;
     c.dims = prep->dims;
+    c.dora[0] = c.dora[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
     if (in->layer_count > model->layers - in->first_layer)
@@ -379,11 +437,33 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         (st = plain_bytes(in->activations, "activations", &c.a_bytes, why)) != HWFIT_OK)
         return st;
     f.base_quantized = base_info.quantized;
-    uint64_t grad_b = 0, lora_b = 0;
+    f.modules = in->module_formats != 0;
+    f.attn = in->attention_weights;
+    f.mlp = in->mlp_weights;
+    f.expert = in->expert_weights;
+    int module_quantized = 0;
+    if (f.modules) {
+        const hwfit_dtype ds[3] = {f.attn, f.mlp, f.expert};
+        const char *const names[3] = {"attention_weights", "mlp_weights", "expert_weights"};
+        for (int k = 0; k < 3; k++) {
+            hwfit__dtype_block info;
+            if ((st = check_block(ds[k], names[k], &info, why)) != HWFIT_OK) return st;
+            if (info.quantized) module_quantized = 1;
+        }
+        /* Vectors and small matrices follow the unquantized format once any module is. */
+        if (module_quantized) f.base_quantized = 1;
+    }
+    uint64_t grad_b = 0, lora_b = 0, state_b = 0;
     if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
         return st;
     if (lora && (st = plain_bytes(in->lora_dtype, "lora_dtype", &lora_b, why)) != HWFIT_OK)
         return st;
+    if (training &&
+        (st = plain_bytes(in->optimizer_states, "optimizer_states", &state_b, why)) != HWFIT_OK)
+        return st;
+    if (in->mode == HWFIT_MEMORY_FULL && module_quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "mlp_weights",
+                          "must be plain formats when every weight trains (mode full)");
     if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
                           "must be a plain format (bf16, fp16 or fp32) when every weight trains "
@@ -452,6 +532,21 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     }
     r.params = params;
     r.expert_params = eparams;
+    /* DoRA (Liu et al. 2024; peft tuners/lora/dora.py): a trained magnitude per output
+     * feature of each targeted matrix, and the base layer's output kept for backward. */
+    uint64_t dora_outs[2] = {0, 0}, dora_token[2] = {0, 0};
+    if (lora && in->dora) {
+        if (hwfit__mac_u64(&dora_outs[0], ks[0].lora_outs[0], dense_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[0], ks[1].lora_outs[0], moe_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[0], mtp.lora_outs[0], mtp_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[1], ks[1].lora_outs[1], moe_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[1], mtp.lora_outs[1], mtp_n) != HWFIT_OK ||
+            hwfit__add_u64(adapters, dora_outs[0], &adapters) != HWFIT_OK ||
+            hwfit__add_u64(eadapters, dora_outs[1], &eadapters) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        dora_token[0] = ks[0].lora_outs[2];
+        dora_token[1] = ks[1].lora_outs[2];
+    }
 
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
     uint64_t trained_b = 0;
@@ -475,7 +570,12 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * 2 + 2 + K bytes per parameter with K = 12 for Adam): fp32 master weights (4) when
          * the trained weights are narrower, then the optimizer states. */
         uint64_t per = (in->master_weights && bits < 32.0) ? 4 : 0;
-        per += in->optimizer == HWFIT_MEMORY_ADAMW ? 8 : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2 : 4;
+        /* The moments: AdamW two in optimizer_states' format, 8-bit AdamW two bytes, SGD
+         * one; paged moments live in unified memory the driver evicts (not counted). */
+        uint64_t moments = in->optimizer == HWFIT_MEMORY_ADAMW        ? 2 * state_b
+                           : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2
+                                                                      : state_b;
+        if (!in->paged_optimizer) per += moments;
         if (hwfit__mul_u64(r.trainable_params, grad_b, &r.gradient_bytes) != HWFIT_OK ||
             hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK ||
             hwfit__mul_u64(r.expert_trainable_params, grad_b, &r.expert_gradient_bytes) !=
@@ -485,6 +585,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     }
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
+
+    c.dora[0] = dora_token[0];
+    c.dora[1] = dora_token[1];
 
     /* KV cache (inference). */
     if (!training) {
@@ -504,7 +607,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
 
     /* Activations. Products are checked as they are formed (mul_c, add_c) and the chain
      * once at its end. */
-    uint64_t act = 0, other = 0;
+    uint64_t act = 0, other = 0, stored = 0, transient = 0, loss = 0;
     int overflow = 0;
     if (training) {
         int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
@@ -527,7 +630,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             }
             r.activation_dense_layer_bytes = dense_n ? input : 0;
             r.activation_moe_layer_bytes = moe_n ? input : 0;
-            act = add_c(mul_c(input, (uint64_t)count + mtp_n, &overflow), peak, &overflow);
+            stored = mul_c(input, (uint64_t)count + mtp_n, &overflow);
+            if (in->activation_offload) stored = min_u64(stored, 2 * input);
+            transient = peak;
+            act = add_c(stored, peak, &overflow);
         } else {
             r.activation_dense_layer_bytes = kinds[0];
             r.activation_moe_layer_bytes = kinds[1];
@@ -537,16 +643,31 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             act = add_c(add_c(mul_c(kinds[0], dense_n, &overflow),
                               mul_c(kinds[1], moe_n, &overflow), &overflow),
                         mul_c(mtp_b, mtp_n, &overflow), &overflow);
+            /* Offloaded: two layers' worth stay on the device (one copied out, one made). */
+            if (in->activation_offload)
+                act = min_u64(act, 2 * (kinds[0] > kinds[1] ? kinds[0] : kinds[1]));
+            stored = act;
         }
         /* Megatron-LM theoretical_memory_usage.py: input ids 8sb and embedding dropout sbh on
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
          * hidden and vocab are below 2^40: the small factors fit. */
         if (in->embedding)
             other = ceil_div(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
-        if (in->head)
-            other = add_c(other,
-                          ceil_div(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
-                          &overflow);
+        if (in->head) {
+            /* Per token: Megatron's fp32 logits and output-layer input 4(h + V); the
+             * whole vocabulary upcast (A logits, fp32 copy, fp32 log-softmax kept, fp32
+             * gradient: A + 12 per logit); chunked (the A-byte logits whole, the fp32 work
+             * one chunk of 8 at a time); fused (the fp32 gradient of the hidden states and
+             * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
+            uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
+            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
+                per = 4 * h + c.a_bytes * v + ceil_div(12 * v, 8);
+            else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            loss = ceil_div(mul_c(sb, per, &overflow), c.t);
+            other = add_c(other, loss, &overflow);
+        }
+        stored = add_c(stored, other - loss, &overflow);
     } else {
         uint64_t all = mul_c(in->batch, in->context, &overflow);
         uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;
@@ -566,6 +687,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (in->head) other = mul_c(in->batch, 4 * model->vocab, &overflow);
     }
     r.activation_other_bytes = other;
+    r.loss_bytes = loss;
     r.activation_bytes = add_c(act, other, &overflow);
     if (overflow) return HWFIT_ERANGE;
 
@@ -579,7 +701,78 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (hwfit__add_u64(total, parts[i], &total) != HWFIT_OK) return HWFIT_ERANGE;
     r.total_bytes = total;
+
+    /* Phases. */
+    hwfit__phase_parts ph;
+    memset(&ph, 0, sizeof ph);
+    ph.training = training;
+    if (hwfit__add_u64(r.weights_bytes, r.optimizer_bytes, &ph.fixed) != HWFIT_OK ||
+        hwfit__add_u64(ph.fixed, r.kv_bytes, &ph.fixed) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    if (training) {
+        ph.stored = stored;
+        ph.loss = loss;
+        ph.transient = transient;
+        ph.grads = r.gradient_bytes;
+        /* The largest unit's gradient: a layer's trained parameters, or a table's. */
+        uint64_t unit = 0;
+        for (int k = 0; k < 2; k++) {
+            uint64_t t = lora ? ks[k].adapter_params[0] : k ? p->moe.total : p->dense.total;
+            if ((k ? moe_n : dense_n) && t > unit) unit = t;
+        }
+        if (!lora && tables && p->embedding > unit) unit = p->embedding;
+        if (hwfit__mul_u64(unit, grad_b, &ph.grad_unit) != HWFIT_OK) return HWFIT_ERANGE;
+        if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
+            hwfit__mul_u64(r.trainable_params, state_b, &ph.step_temp) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    } else {
+        ph.stored = r.activation_bytes;
+    }
+    if ((st = hwfit__memory_phases(in, &ph, r.overhead_bytes, &r)) != HWFIT_OK) return st;
     *out = r;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_parts *p,
+                                  uint64_t overhead, hwfit_memory_out *out) {
+    int of = 0;
+    uint64_t fwd, bwd, step;
+    if (!p->training) {
+        fwd = bwd = step = add_c(p->fixed, p->stored, &of);
+    } else {
+        uint64_t act = add_c(p->stored, p->loss, &of);
+        uint64_t held = in->optimizer_in_backward ? p->grad_unit : p->grads;
+        int buffer = in->gradient_buffer && !in->optimizer_in_backward;
+        /* Forward: the stored activations, the logits and loss at its end; the gradient
+         * when its buffer lives through the step. */
+        fwd = add_c(add_c(p->fixed, act, &of), buffer ? p->grads : 0, &of);
+        /* Backward frees a layer's activations as it makes the layer's gradients: the
+         * larger of its start (activations and loss) and its end (the gradients held),
+         * both with the layer being recomputed; a gradient buffer holds both. */
+        uint64_t mid = buffer ? add_c(act, p->grads, &of) : (act > held ? act : held);
+        bwd = add_c(add_c(p->fixed, p->transient, &of), mid, &of);
+        /* Step: whole gradients and the step's temporaries (none when stepped in
+         * backward). */
+        step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
+                                         : add_c(add_c(p->fixed, p->grads, &of), p->step_temp, &of);
+    }
+    uint64_t alloc = fwd;
+    hwfit_memory_phase phase = HWFIT_MEMORY_PHASE_FORWARD;
+    if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
+    if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
+    double extra = (double)alloc * in->fragmentation;
+    if (extra >= 9007199254740992.0) return HWFIT_ERANGE;
+    uint64_t ex = (uint64_t)extra;
+    if ((double)ex < extra) ex++;
+    uint64_t reserved = add_c(alloc, ex, &of), peak = add_c(reserved, overhead, &of);
+    if (of) return HWFIT_ERANGE;
+    out->forward_bytes = fwd;
+    out->backward_bytes = bwd;
+    out->step_bytes = step;
+    out->peak_phase = phase;
+    out->allocated_bytes = alloc;
+    out->reserved_bytes = reserved;
+    out->peak_bytes = peak;
     return HWFIT_OK;
 }
 

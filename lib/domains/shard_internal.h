@@ -67,7 +67,7 @@ typedef struct hwfit__shard_engine {
     int a_sp;
     hwfit_memory_recompute a_rc;
     uint64_t a_mb, a_context, a_batch;
-    uint64_t a_stored[2], a_peak[2], a_emb, a_head;
+    uint64_t a_stored[2], a_peak[2], a_emb, a_head, a_loss;
 } hwfit__shard_engine;
 
 /* Validate the model and prepare an engine for it. */

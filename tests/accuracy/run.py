@@ -28,8 +28,17 @@ KINDS = {
 
 # quantity -> key in the command's JSON answer
 ANSWER_KEYS = {
-    "peak_allocated_bytes": "per_gpu_bytes",
-    "peak_reserved_bytes": "per_gpu_bytes",
+    # fit answers the largest card's peak: allocated (torch.cuda.max_memory_allocated),
+    # reserved (+ the caching allocator's reserve: max_memory_reserved) and per_gpu_bytes
+    # (+ the CUDA context and the rest outside the allocator: what nvidia-smi shows, and
+    # what a card must hold).
+    "peak_allocated_bytes": "peak_allocated_bytes",
+    "peak_reserved_bytes": "peak_reserved_bytes",
+    "device_memory_used_bytes": "per_gpu_bytes",
+    # the memory at which the stated context is the longest that trains: the peak at it
+    "memory_limit_at_max_context_bytes": "per_gpu_bytes",
+    # a framework's estimate of the memory a run needs over all its cards
+    "total_memory_bytes": "per_gpu_bytes",
     "kv_cache_tokens": "kv_cache_tokens",
     "max_concurrency": "max_concurrency",
     "output_tokens_per_s": "output_tokens_per_s",
@@ -39,6 +48,24 @@ ANSWER_KEYS = {
     "mfu": "mfu",
     "busbw_bytes_per_s": "busbw_bytes_per_s",
 }
+
+
+# Cards some cases name that the catalog may not have yet: their memory (GiB, as marketed)
+# is given as --capacity instead (the vendor's datasheet figure).
+CAPACITY_GIB = {"a10g": 24, "rtx-3090": 24, "a100-sxm-40gb": 40, "h800": 80, "rtx-a6000": 48,
+                "a800-sxm-80gb": 80, "h20": 96}
+# Setup keys that name something other than the option of the same name.
+NOT_OPTIONS = {"config"}  # a recipe name (e.g. llama2/7B_lora), not the model's config.json
+
+
+def known_gpus(cli):
+    out = subprocess.run([cli, "gpus", "--json"], capture_output=True, text=True)
+    try:
+        rows = json.loads(out.stdout)
+    except ValueError:
+        return set()
+    rows = rows.get("gpus", rows) if isinstance(rows, dict) else rows
+    return {r.get("name") for r in rows if isinstance(r, dict)}
 
 
 def describe(cli):
@@ -56,7 +83,7 @@ def dig(answer, key):
     return None
 
 
-def run_case(cli, commands, models, case):
+def run_case(cli, commands, models, case, gpus_known=frozenset()):
     kind = KINDS.get(case["kind"])
     if kind is None:
         return {"status": "unknown kind"}
@@ -64,17 +91,36 @@ def run_case(cli, commands, models, case):
     if command is None:
         return {"status": f"not expressible: no `{kind['command']}` command yet"}
     names = {o["name"] for o in command["options"]}
+    opts = {o["name"]: o for o in command["options"]}
     argv, unmodelled = [cli, kind["command"], "--json"], []
     setup = dict(case.get("setup", {}))
     if "framework" in case and "framework" in names and "framework" not in setup:
         setup["framework"] = case["framework"]
+    if kind["command"] == "fit":
+        gpu = setup.get("gpu")
+        if gpu is not None and gpu not in gpus_known:
+            setup.pop("gpu")
+            setup.setdefault("capacity", f"{CAPACITY_GIB.get(gpu, 1024)}GiB")
+        elif gpu is None:
+            # No card: room enough, and the per-card peak is read.
+            setup.setdefault("capacity", "1024GiB")
     for key, value in setup.items():
-        if key == "model":
+        if key in NOT_OPTIONS:
+            unmodelled.append(key)
+        elif key == "model":
             path = models / f"{value}.config.json"
             if not path.exists():
                 return {"status": f"no config for model {value}"}
             opt = "model" if "model" in names else "config"
             argv += [f"--{opt}", str(path)]
+        elif key in names and opts[key]["kind"] == "flag":
+            # A flag as the source states it: "true" turns it on, anything else leaves it.
+            if str(value).split(" ")[0].lower() == "true":
+                argv.append(f"--{key}")
+        elif key in names and opts[key].get("choices") and value not in opts[key]["choices"]:
+            # The source's own words for something the option names otherwise (e.g. a
+            # loss class, LitGPT's precision "bf16-true"): kept as the source's, not passed.
+            unmodelled.append(key)
         elif key in names:
             argv += [f"--{key}", str(value)]
         else:
@@ -85,6 +131,8 @@ def run_case(cli, commands, models, case):
     answer = json.loads(proc.stdout)
     key = ANSWER_KEYS.get(case.get("quantity"), case.get("quantity"))
     predicted = dig(answer, key)
+    if case.get("quantity") == "total_memory_bytes" and isinstance(predicted, (int, float)):
+        predicted *= answer.get("gpus", 1)
     if not isinstance(predicted, (int, float)):
         return {"status": f"no `{key}` in the answer", "unmodelled": unmodelled}
     measured = float(case["value"])
@@ -112,11 +160,12 @@ def main():
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
+    gpus = known_gpus(args.cli)
     cases = []
     for path in sorted((data / "measured").glob("*.json")):
         case = json.loads(path.read_text(encoding="utf-8"))
         case["_file"] = path.name
-        case["_result"] = run_case(args.cli, commands, data / "models", case)
+        case["_result"] = run_case(args.cli, commands, data / "models", case, gpus)
         cases.append(case)
     rows, summary = [], {}
     for c in cases:
