@@ -206,6 +206,11 @@ typedef struct hwfit_memory_in {
                                         trained magnitude vector per targeted matrix (its
                                         output width) and the base output kept for backward
                                         (peft's DoRA layer); default 0. */
+    int lora_dropout;              /**< 1: LoRA dropout with p > 0: each targeted matrix's
+                                        input passes its own dropout, whose output (activation
+                                        format) and mask (1 byte) are kept for backward (PEFT
+                                        and LitGPT apply lora_dropout to x per module);
+                                        default 0 (PEFT's lora_dropout 0.0). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -7,7 +7,8 @@
  * A profile is only a set of inputs: each one it sets can also be set alone in
  * ::hwfit_memory_in (optimizer_states, master_weights, paged_optimizer,
  * optimizer_in_backward, fused_optimizer, gradient_buffer, gradients, lora_dtype, loss,
- * recompute, activation_offload, compile, dropout, overhead_bytes, fragmentation). Some
+ * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
+ * fragmentation). Some
  * choices depend on the mode and on whether one device trains (torchtune's single-device
  * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
  * both. Every default cites its source next to it in lib/domains/profile.c; the free
@@ -49,6 +50,7 @@ extern "C" {
 #define HWFIT_PROFILE_DROPOUT 0x2000u          /**< dropout */
 #define HWFIT_PROFILE_OVERHEAD 0x4000u         /**< overhead_bytes */
 #define HWFIT_PROFILE_FRAGMENTATION 0x8000u    /**< fragmentation */
+#define HWFIT_PROFILE_LORA_DROPOUT 0x10000u    /**< lora_dropout */
 /** @} */
 
 /**

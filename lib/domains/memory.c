@@ -102,8 +102,8 @@ static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const format
 /* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
  * params[0]: all adapters; params[1]: of which on routed experts. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, uint64_t params[2], uint64_t outs[3]) {
-    uint64_t acc[2] = {0, 0}, o[3] = {0, 0, 0};
+                                 unsigned targets, uint64_t params[2], uint64_t outs[4]) {
+    uint64_t acc[2] = {0, 0}, o[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
         uint64_t per;
@@ -114,11 +114,14 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
             (t[i].routed && hwfit__mac_u64(&o[1], t[i].rows, t[i].count) != HWFIT_OK))
             return HWFIT_ERANGE;
         /* Output widths a token passes through: a routed expert's top-k of count. */
-        if (!t[i].routed) o[2] += t[i].rows;
+        if (!t[i].routed) {
+            o[2] += t[i].rows * t[i].count;
+            o[3] += t[i].cols * t[i].count;
+        }
     }
     params[0] = acc[0];
     params[1] = acc[1];
-    for (int j = 0; j < 3; j++) outs[j] = o[j];
+    for (int j = 0; j < 4; j++) outs[j] = o[j];
     return HWFIT_OK;
 }
 
@@ -126,8 +129,9 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
 typedef struct kind_sums {
     uint64_t weights_bytes[2];
     uint64_t adapter_params[2];
-    uint64_t lora_outs[3]; /* targeted output features: all, of which routed experts', and
-                              per token through the non-routed ones (DoRA) */
+    uint64_t lora_outs[4]; /* targeted output features: all, of which routed experts', and
+                              per token through the non-routed ones (DoRA); [3]: input
+                              features per token of the non-routed ones (LoRA dropout) */
 } kind_sums;
 
 /* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
@@ -140,7 +144,7 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
         st = tensors_lora(t, n, rank, targets, out->adapter_params, out->lora_outs);
     } else {
         out->adapter_params[0] = out->adapter_params[1] = 0;
-        out->lora_outs[0] = out->lora_outs[1] = out->lora_outs[2] = 0;
+        out->lora_outs[0] = out->lora_outs[1] = out->lora_outs[2] = out->lora_outs[3] = 0;
     }
     return st;
 }
@@ -174,14 +178,14 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
             memo->weights_bytes[k][j] = out->weights_bytes[j];
             memo->adapter_params[k][j] = out->adapter_params[j];
         }
-        for (int j = 0; j < 3; j++) memo->lora_outs[k][j] = out->lora_outs[j];
+        for (int j = 0; j < 4; j++) memo->lora_outs[k][j] = out->lora_outs[j];
         memo->valid[k] = 1;
     }
     for (int j = 0; j < 2; j++) {
         out->weights_bytes[j] = memo->weights_bytes[k][j];
         out->adapter_params[j] = memo->adapter_params[k][j];
     }
-    for (int j = 0; j < 3; j++) out->lora_outs[j] = memo->lora_outs[k][j];
+    for (int j = 0; j < 4; j++) out->lora_outs[j] = memo->lora_outs[k][j];
     return HWFIT_OK;
 }
 
@@ -220,6 +224,7 @@ typedef struct act_ctx {
     uint64_t a_bytes; /* bytes per stored activation element (2 for bf16) */
     uint64_t t;       /* tensor-parallel ranks */
     uint64_t dora[2]; /* DoRA: base-output features kept per token, dense and MoE layers */
+    uint64_t drop[2]; /* LoRA dropout: input features copied per token, dense and MoE */
 } act_ctx;
 
 /* Products and sums that remember an overflow: each activation figure is a chain of them,
@@ -243,6 +248,10 @@ static uint64_t add_c(uint64_t a, uint64_t b, int *overflow) {
  * applies to its tensors: the q and kv latents (inputs of q_b and kv_b, and of their norms),
  * the up-projected per-head Q, K, V, and the attention output. Bounded by the model's
  * limits (heads and head dimensions below 2^25, or a x d <= hidden): below 2^53. */
+static int frozen_base(const act_ctx *c) {
+    return c->in->mode == HWFIT_MEMORY_LORA || c->in->mode == HWFIT_MEMORY_QLORA;
+}
+
 static uint64_t attention_width(const act_ctx *c) {
     const hwfit_model *m = c->m;
     uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
@@ -267,7 +276,12 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
     if (moe)
         f = (uint64_t)m->experts_per_token * m->expert_intermediate +
             (uint64_t)m->shared_experts * m->shared_expert_intermediate;
-    return f * (m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile ? 3u : 2u);
+    unsigned per = m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile ? 3u : 2u;
+    /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
+     * linear's input only when its weight requires grad); the down projection's input is
+     * kept only when it carries an adapter. */
+    if (frozen_base(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
+    return f * per;
 }
 
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
@@ -286,10 +300,18 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
     uint64_t sbh = mul_c(sb, m->hidden, &overflow);
     /* norms_per_layer <= 16 and a_bytes <= 4: the factor is small. */
-    uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + 2u) + (in->dropout ? 2u : 0u),
+    /* The QKV and MLP inputs (the norms' outputs) are kept for the weight gradients; with
+     * a frozen base only where an adapter needs them. */
+    uint64_t inputs = 2u;
+    if (frozen_base(c))
+        inputs = ((in->lora_targets & (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V)) ? 1u : 0u) +
+                 ((in->lora_targets & (HWFIT__LORA_GATE | HWFIT__LORA_UP)) ? 1u : 0u);
+    uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + inputs) + (in->dropout ? 2u : 0u),
                          &overflow);
     uint64_t widths =
-        mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes, &overflow);
+        add_c(mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes,
+                    &overflow),
+              mul_c(c->drop[moe ? 1 : 0], c->a_bytes + 1, &overflow), &overflow);
     uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
     if (with_scores && !in->flash_attention) {
         uint64_t per = c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
@@ -418,6 +440,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.t = in->tensor_parallel;
     c.dims = prep->dims;
     c.dora[0] = c.dora[1] = 0;
+    c.drop[0] = c.drop[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
     if (in->layer_count > model->layers - in->first_layer)
@@ -588,6 +611,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
 
     c.dora[0] = dora_token[0];
     c.dora[1] = dora_token[1];
+    if (lora && in->lora_dropout) {
+        c.drop[0] = ks[0].lora_outs[3];
+        c.drop[1] = ks[1].lora_outs[3];
+    }
 
     /* KV cache (inference). */
     if (!training) {

@@ -22,7 +22,7 @@ typedef struct hwfit__memory_memo {
     unsigned targets;
     uint64_t weights_bytes[3][2], adapter_params[3][2]; /* [kind][0: the layer, 1: of which
                                                            its routed experts] */
-    uint64_t lora_outs[3][3];
+    uint64_t lora_outs[3][4];
 } hwfit__memory_memo;
 
 static inline void hwfit__memory_memo_reset(hwfit__memory_memo *memo) {

@@ -38,7 +38,7 @@ typedef struct row {
     hwfit_dtype_id gradients, lora_dtype;
     hwfit_memory_loss loss;
     hwfit_memory_recompute recompute;
-    int offload, compile, dropout;
+    int offload, compile, dropout, lora_dropout;
     double overhead, fragmentation;
 } row;
 
@@ -163,13 +163,15 @@ static const row rows[] = {
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
      * master copy; loss litgpt.utils.chunked_cross_entropy (chunk_size 128 tokens, logits
-     * kept in bf16 and upcast per chunk). */
-    {.profile = "litgpt", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+     * kept in bf16 and upcast per chunk); config_hub/finetune/MODEL/lora.yaml lora_dropout 0.05
+     * (litgpt/lora.py applies it to each LoRA layer's input). */
+    {.profile = "litgpt", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS | HWFIT_PROFILE_LORA_DROPOUT |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
      .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
      .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
-     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .overhead = OVERHEAD_SINGLE,
+     .fragmentation = FRAG},
 };
 
 /* Trainer-based front ends: the Trainer's profile (with PEFT and bitsandbytes) under their
@@ -236,6 +238,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_DROPOUT) in->dropout = r->dropout;
     if (s & HWFIT_PROFILE_OVERHEAD) in->overhead_bytes = r->overhead;
     if (s & HWFIT_PROFILE_FRAGMENTATION) in->fragmentation = r->fragmentation;
+    if (s & HWFIT_PROFILE_LORA_DROPOUT) in->lora_dropout = r->lora_dropout;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

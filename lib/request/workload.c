@@ -627,6 +627,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                  .help = "format of the routed experts alone"},
     [HWFIT__F_DORA] = {.name = "dora", .kind = HWFIT_OPTION_FLAG,
                        .help = "LoRA: DoRA's magnitude vectors and kept base outputs"},
+    [HWFIT__F_LORA_DROPOUT] = {.name = "lora-dropout", .kind = HWFIT_OPTION_FLAG,
+                               .help = "LoRA: dropout on each adapter's input (its output "
+                                       "and mask kept)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -675,7 +678,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     const struct { int k; int *field; } flags[] = {
         {HWFIT__F_PAGED, &m->paged_optimizer},     {HWFIT__F_IN_BACKWARD, &m->optimizer_in_backward},
         {HWFIT__F_GRADIENT_BUFFER, &m->gradient_buffer}, {HWFIT__F_ACT_OFFLOAD, &m->activation_offload},
-        {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora}};
+        {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora},
+        {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_flag(r, HWFIT__FOPT(flags[i].k))) *flags[i].field = 1;
     if (hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH))) m->fused_optimizer = 0;
@@ -730,6 +734,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "compile", "torch.compile", m->compile);
     hwfit__out_bool(o, "dropout", "dropout masks", m->dropout);
     hwfit__out_bool(o, "dora", "DoRA", m->dora);
+    hwfit__out_bool(o, "lora_dropout", "LoRA dropout", m->lora_dropout);
     hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",
