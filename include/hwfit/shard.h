@@ -281,7 +281,7 @@ typedef struct hwfit_shard_iter {
 typedef struct hwfit_shard_result {
     hwfit_layout layout;     /**< The layout, etp and global_batch resolved. */
     uint32_t worst_stage;    /**< Stage of the largest card. */
-    uint64_t per_gpu_bytes;  /**< Total of the largest card, bytes. */
+    uint64_t per_gpu_bytes;  /**< Peak of the largest card (its peak_bytes), bytes. */
     double headroom_bytes;   /**< Usable bytes minus per_gpu_bytes, bytes. */
     uint64_t host_bytes;     /**< Host memory for offload, bytes. */
     uint64_t kv_tokens;      /**< Inference: KV tokens left (see hwfit_shard_out). */

@@ -1279,7 +1279,7 @@ static void keep_best(hwfit_shard_result *results, size_t capacity, size_t *coun
 void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
     res->layout = o->layout;
     res->worst_stage = o->worst_stage;
-    res->per_gpu_bytes = o->worst.total_bytes;
+    res->per_gpu_bytes = o->worst.peak_bytes;
     res->headroom_bytes = o->headroom_bytes;
     res->host_bytes = o->host_bytes;
     res->kv_tokens = o->kv_tokens;

@@ -69,7 +69,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__workload_out_layout(out, &o.shard.layout);
     hwfit__out_str(out, "ranked_by", "layout chosen by", ranked_by);
     hwfit__out_bool(out, "fits", "fits in memory", o.shard.fits);
-    hwfit__out_bytes(out, "per_gpu_bytes", "largest card", o.shard.worst.total_bytes);
+    hwfit__out_bytes(out, "per_gpu_bytes", "largest card (peak)", o.shard.worst.peak_bytes);
     int inf = !training;
     const hwfit_unit s = HWFIT_UNIT_SECONDS, none = HWFIT_UNIT_NONE;
     num_or_null(out, "prefill_s", "time to first token", inf, o.prefill_s, s);

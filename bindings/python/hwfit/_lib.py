@@ -939,6 +939,22 @@ class hwfit_memory_in(ctypes.Structure):
         ("embedding", ctypes.c_int),
         ("head", ctypes.c_int),
         ("mtp", ctypes.c_int),
+        # appended: framework choices (memory.h, profile.h)
+        ("optimizer_states", hwfit_dtype),
+        ("paged_optimizer", ctypes.c_int),
+        ("optimizer_in_backward", ctypes.c_int),
+        ("fused_optimizer", ctypes.c_int),
+        ("gradient_buffer", ctypes.c_int),
+        ("loss", ctypes.c_int),
+        ("activation_offload", ctypes.c_int),
+        ("compile", ctypes.c_int),
+        ("fragmentation", ctypes.c_double),
+        ("module_formats", ctypes.c_int),
+        ("attention_weights", hwfit_dtype),
+        ("mlp_weights", hwfit_dtype),
+        ("expert_weights", hwfit_dtype),
+        ("dora", ctypes.c_int),
+        ("lora_dropout", ctypes.c_int),
     ]
 
 
@@ -949,7 +965,11 @@ class hwfit_memory_out(ctypes.Structure):
         ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
         "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes",
         "expert_params", "expert_weights_bytes", "expert_trainable_params",
-        "expert_gradient_bytes", "expert_optimizer_bytes")]
+        "expert_gradient_bytes", "expert_optimizer_bytes",
+        # appended: the peak by phase
+        "loss_bytes", "forward_bytes", "backward_bytes", "step_bytes")] + [
+        ("peak_phase", ctypes.c_int)] + [(n, ctypes.c_uint64) for n in (
+        "allocated_bytes", "reserved_bytes", "peak_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -1507,6 +1527,7 @@ class hwfit_shard_in(ctypes.Structure):
         ("host_memory_bytes", ctypes.c_double),
         ("host_utilization", ctypes.c_double),
         ("host_buffer_factor", ctypes.c_double),
+        ("host_memory_given", ctypes.c_int),
     ]
 
 
@@ -1531,6 +1552,14 @@ class hwfit_shard_card(ctypes.Structure):
         ("total_bytes", ctypes.c_uint64),
         ("host_bytes", ctypes.c_uint64),
         ("kv_bytes_per_token", ctypes.c_uint64),
+        # appended: the peak by phase
+        ("forward_bytes", ctypes.c_uint64),
+        ("backward_bytes", ctypes.c_uint64),
+        ("step_bytes", ctypes.c_uint64),
+        ("peak_phase", ctypes.c_int),
+        ("allocated_bytes", ctypes.c_uint64),
+        ("reserved_bytes", ctypes.c_uint64),
+        ("peak_bytes", ctypes.c_uint64),
     ]
 
 

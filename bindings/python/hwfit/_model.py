@@ -230,5 +230,48 @@ def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4
         "optimizer_bytes": r.optimizer_bytes,
         "overhead_bytes": r.overhead_bytes,
         "total_bytes": r.total_bytes,
+        "loss_bytes": r.loss_bytes,
+        "forward_bytes": r.forward_bytes,
+        "backward_bytes": r.backward_bytes,
+        "step_bytes": r.step_bytes,
+        "peak_phase": PHASES[r.peak_phase],
+        "peak_allocated_bytes": r.allocated_bytes,
+        "peak_reserved_bytes": r.reserved_bytes,
+        "peak_bytes": r.peak_bytes,
     })
+    if mem.mode != _lib.HWFIT_MEMORY_INFERENCE:
+        out["assumptions"] = assumptions("none", mem)
     return out
+
+
+PHASES = ("forward", "backward", "step")
+LOSSES = ("fp32", "upcast", "chunked", "fused")
+
+
+def assumptions(framework, mem):
+    """The training choices as `hwfit memory/fit --json` name them ("assumptions")."""
+    names = {v: k for k, v in OPTIMIZERS.items()}
+    recomputes = {v: k for k, v in RECOMPUTE.items()}
+    return {
+        "framework": framework,
+        "optimizer": names[mem.optimizer],
+        "optimizer_states": ("int8" if mem.optimizer == _lib.HWFIT_MEMORY_ADAMW_8BIT
+                             else dtype_name(mem.optimizer_states)),
+        "master_weights": bool(mem.master_weights),
+        "paged_optimizer": bool(mem.paged_optimizer),
+        "optimizer_in_backward": bool(mem.optimizer_in_backward),
+        "fused_optimizer": bool(mem.fused_optimizer),
+        "gradient_buffer": bool(mem.gradient_buffer),
+        "gradients": dtype_name(mem.gradients),
+        "lora_dtype": dtype_name(mem.lora_dtype),
+        "loss": LOSSES[mem.loss],
+        "recompute": recomputes[mem.recompute],
+        "activation_offload": bool(mem.activation_offload),
+        "compile": bool(mem.compile),
+        "dropout": bool(mem.dropout),
+        "dora": bool(mem.dora),
+        "lora_dropout": bool(mem.lora_dropout),
+        "module_formats": bool(mem.module_formats),
+        "fragmentation": mem.fragmentation,
+        "overhead_bytes": int(mem.overhead_bytes),
+    }

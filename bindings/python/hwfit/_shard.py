@@ -9,6 +9,7 @@ from . import _lib
 from ._lib import HwfitError
 from ._args import choice as _choice, count as _count, invalid as _einval
 from ._model import MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, dtype, dtype_name
+from ._model import PHASES as _PHASES, assumptions as _assumptions
 
 __all__ = ["fit", "plan", "perf"]
 
@@ -395,6 +396,7 @@ def fit(config=None, **options):
         row = {"stage": c.stage, "first_layer": c.first_layer, "layers": c.layers,
                "embedding": bool(c.embedding), "head": bool(c.head), "in_flight": c.in_flight}
         row.update({k: getattr(c, k) for k in _PARTS})
+        row.update({"peak_bytes": c.peak_bytes, "peak_phase": _PHASES[c.peak_phase]})
         cards.append(row)
     n = _ct.c_uint32()
     _lib.check(_lib.hwfit_shard_min_gpus(_ct.byref(m), _ct.byref(x), _ct.byref(w.space),
@@ -415,7 +417,7 @@ def fit(config=None, **options):
         "fits": bool(o.fits),
         "gpu_fits": bool(o.gpu_fits),
         "host_fits": bool(o.host_fits),
-        "per_gpu_bytes": o.worst.total_bytes,
+        "per_gpu_bytes": o.worst.peak_bytes,
         "gpu_capacity_bytes": o.capacity_bytes,
         "usable_bytes": o.usable_bytes,
         "headroom_bytes": o.headroom_bytes,
@@ -433,7 +435,19 @@ def fit(config=None, **options):
         "ranked_by": ranked_by,
         "step_time_s": timed.step_time_s if timed is not None else None,
         "tokens_per_s": timed.tokens_per_s if timed is not None else None,
+        "peak_phase": _PHASES[o.worst.peak_phase],
+        "peak_allocated_bytes": o.worst.allocated_bytes,
+        "peak_reserved_bytes": o.worst.reserved_bytes,
+        "peak_bytes": o.worst.peak_bytes,
+        "sum_bytes": o.worst.total_bytes,
+        "phases": {"forward_bytes": o.worst.forward_bytes,
+                   "backward_bytes": o.worst.backward_bytes,
+                   "step_bytes": o.worst.step_bytes},
     })
+    if w.training:
+        mem = _lib.hwfit_memory_in.from_buffer_copy(x2.memory)
+        mem.recompute = o.layout.recompute
+        out["assumptions"] = _assumptions("none", mem)
     return out
 
 
@@ -511,7 +525,7 @@ def perf(config=None, **options):
         "layout": _layout_dict(o.shard.layout),
         "ranked_by": ranked_by,
         "fits": bool(o.shard.fits),
-        "per_gpu_bytes": o.shard.worst.total_bytes,
+        "per_gpu_bytes": o.shard.worst.peak_bytes,
         "prefill_s": val(inf, o.prefill_s),
         "prefill_compute_s": val(inf, o.prefill_compute_s),
         "prefill_memory_s": val(inf, o.prefill_memory_s),
