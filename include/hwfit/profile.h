@@ -57,12 +57,15 @@ extern "C" {
  * @brief The name of profile @p i, for i from 0 until it returns NULL: "torchtune",
  * "hf-trainer", "hf-trainer+peft", "deepspeed", "fsdp", "megatron", "unsloth", "litgpt", and
  * the Trainer-based front ends "llama-factory", "axolotl" and "ms-swift".
+ * @param i Index, from 0.
+ * @return The name (static storage), or NULL past the last profile.
  */
 HWFIT_API const char *hwfit_memory_profile_name(size_t i);
 
 /**
- * @brief One line on what profile @p name assumes and where it comes from, or NULL when
- * unknown.
+ * @brief One line on what profile @p name assumes and where it comes from.
+ * @param name Profile name; NULL gives NULL.
+ * @return The line (static storage), or NULL when no profile has that name.
  */
 HWFIT_API const char *hwfit_memory_profile_summary(const char *name);
 
