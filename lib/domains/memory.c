@@ -634,7 +634,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
 
     /* Activations. Products are checked as they are formed (mul_c, add_c) and the chain
      * once at its end. */
-    uint64_t act = 0, other = 0, stored = 0, transient = 0, loss = 0;
+    uint64_t act = 0, other = 0, stored = 0, transient = 0, loss = 0, layer_full = 0;
     int overflow = 0;
     if (training) {
         int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
@@ -642,6 +642,17 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK) return st;
         if (moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK) return st;
         uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
+        /* One layer's activations without recomputation (the largest kind): what backward
+         * holds of a layer as it makes that layer's gradients, whatever the recomputation
+         * (rebuilt, or stored; selective rebuilds the attention core's share of it). */
+        for (int k = 0; k < 2; k++) {
+            uint64_t one = 0;
+            if (!(k ? moe_n : dense_n)) continue;
+            if ((st = train_layer(&c, k, 1, &one)) != HWFIT_OK) return st;
+            if (one > layer_full) layer_full = one;
+        }
+        if (in->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE)
+            transient = layer_full - (kinds[0] > kinds[1] ? kinds[0] : kinds[1]);
         if (in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL) {
             /* Full recomputation keeps each layer's input, A sbh (Korthikanti Table 2: 2sbh),
              * and rebuilds one layer at a time during backward: that layer's activations
@@ -740,6 +751,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         ph.stored = stored;
         ph.loss = loss;
         ph.transient = transient;
+        ph.layer = layer_full;
         ph.grads = r.gradient_bytes;
         /* The largest unit's gradient: a layer's trained parameters, or a table's. */
         uint64_t unit = 0;
@@ -774,10 +786,13 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
          * when its buffer lives through the step. */
         fwd = add_c(add_c(p->fixed, act, &of), buffer ? p->grads : 0, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
-         * larger of its start (activations and loss) and its end (the gradients held),
-         * both with the layer being recomputed; a gradient buffer holds both. */
-        uint64_t mid = buffer ? add_c(act, p->grads, &of) : (act > held ? act : held);
-        bwd = add_c(add_c(p->fixed, p->transient, &of), mid, &of);
+         * larger of its start (the stored activations, the loss and the layer being
+         * recomputed) and its end (the gradients held and the first layer's
+         * activations); a gradient buffer holds the gradients from the start. */
+        uint64_t start = add_c(act, p->transient, &of), end = add_c(held, p->layer, &of);
+        uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
+                              : (start > end ? start : end);
+        bwd = add_c(p->fixed, mid, &of);
         /* Step: whole gradients and the step's temporaries (none when stepped in
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)

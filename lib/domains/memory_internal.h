@@ -37,7 +37,8 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
                                              hwfit_status prep_status, const hwfit_memory_in *in,
                                              hwfit__memory_memo *memo, hwfit_memory_out *out);
 
-/* What the phases of a training step hold on one device (docs/formulas.md, "phases"):
+/* What the phases of a training step hold on one device (docs/formulas.md, "phases"),
+ * with `layer` the largest layer's activations without recomputation:
  * fixed = weights + resident optimizer states (+ KV cache and, on a shard card,
  * communication buffers); stored = activations kept for backward, without the loss;
  * loss = logits and loss; transient = the layer recomputed during backward; grads = the
@@ -47,6 +48,7 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
 typedef struct hwfit__phase_parts {
     int training;
     uint64_t fixed, stored, loss, transient, grads, grad_unit, step_temp;
+    uint64_t layer; /* one layer's activations without recomputation (end of backward) */
 } hwfit__phase_parts;
 
 /* forward_bytes, backward_bytes, step_bytes, peak_phase, allocated_bytes, reserved_bytes

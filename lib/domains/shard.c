@@ -342,6 +342,7 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     hwfit_status st;
     const hwfit_model *m = e->model;
     e->a_stored[0] = e->a_stored[1] = e->a_peak[0] = e->a_peak[1] = 0;
+    e->a_full[0] = e->a_full[1] = 0;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
         uint32_t layer = e->kind_first[k];
@@ -353,6 +354,16 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                            : o.activation_dense_layer_bytes)
                                       : 0;
         e->a_stored[k] = stored;
+        e->a_full[k] = stored;
+        if (r->training && r->rc != HWFIT_MEMORY_RECOMPUTE_NONE) {
+            hwfit_memory_in none = mi;
+            none.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+            hwfit_memory_out n;
+            if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &none, layer, first, 0, &n)) !=
+                HWFIT_OK)
+                return st;
+            e->a_full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
+        }
         e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
         if (first) e->a_emb = o.activation_other_bytes;
     }
@@ -801,10 +812,18 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
         ph.stored = stored;
         ph.loss = loss;
-        ph.transient = f->peak;
         ph.grads = c->gradient_bytes;
+        uint64_t kept = 0;
         for (int k = 0; k < 2; k++)
-            if (f->n[k]) ph.grad_unit = max_u64(ph.grad_unit, e->layer[k].gradients);
+            if (f->n[k]) {
+                ph.grad_unit = max_u64(ph.grad_unit, e->layer[k].gradients);
+                ph.layer = max_u64(ph.layer, e->a_full[k]);
+                kept = max_u64(kept, e->a_stored[k]);
+            }
+        /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
+        ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
+                       : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
+                                                                   : 0;
         if (c->embedding) ph.grad_unit = max_u64(ph.grad_unit, e->emb.gradients);
         if (c->head) ph.grad_unit = max_u64(ph.grad_unit, e->head.gradients);
         /* Accumulating over micro-batches keeps the whole gradient through the step. */

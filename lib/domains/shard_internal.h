@@ -68,6 +68,7 @@ typedef struct hwfit__shard_engine {
     hwfit_memory_recompute a_rc;
     uint64_t a_mb, a_context, a_batch;
     uint64_t a_stored[2], a_peak[2], a_emb, a_head, a_loss;
+    uint64_t a_full[2]; /* one layer without recomputation (training; memory.c phases) */
 } hwfit__shard_engine;
 
 /* Validate the model and prepare an engine for it. */
