@@ -157,6 +157,7 @@ def main():
     ap.add_argument("--data", required=True, help="tests/data")
     ap.add_argument("--floors")
     ap.add_argument("--markdown")
+    ap.add_argument("--kind", help="only the cases of this kind (e.g. finetune_memory)")
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
@@ -164,6 +165,8 @@ def main():
     cases = []
     for path in sorted((data / "measured").glob("*.json")):
         case = json.loads(path.read_text(encoding="utf-8"))
+        if args.kind and case.get("kind") != args.kind:
+            continue
         case["_file"] = path.name
         case["_result"] = run_case(args.cli, commands, data / "models", case, gpus)
         cases.append(case)
