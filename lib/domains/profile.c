@@ -19,9 +19,9 @@
 #include "internal.h"
 
 #define MIB_ 1048576.0
-#define OVERHEAD_SINGLE (768 * MIB_) /* CUDA context, cuBLAS, one process, no NCCL */
-#define OVERHEAD_DIST (1280 * MIB_)  /* with NCCL communicators and their buffers */
-#define FRAG 0.05                    /* fitted: reserved is ~5 % above allocated */
+#define OVERHEAD_SINGLE (1024 * MIB_) /* CUDA context, cuBLAS, one process, no NCCL */
+#define OVERHEAD_DIST (2048 * MIB_)  /* with NCCL communicators and their buffers */
+#define FRAG 0.10                    /* fitted: reserved is ~10 % above allocated */
 
 /* One row: the inputs it sets (HWFIT_PROFILE_* bits) and their values, for the modes in
  * `modes` (bit 1 << hwfit_memory_mode, 0 = every training mode) and for single-device (1),
