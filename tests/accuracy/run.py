@@ -125,6 +125,7 @@ def run_case(cli, commands, models, case, gpus_known=frozenset()):
             argv += [f"--{key}", str(value)]
         else:
             unmodelled.append(key)
+    profile = setup.get("framework") if "framework" in names else None
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         return {"status": "refused: " + proc.stderr.strip(), "unmodelled": unmodelled}
@@ -138,7 +139,7 @@ def run_case(cli, commands, models, case, gpus_known=frozenset()):
     measured = float(case["value"])
     err = (predicted - measured) / measured
     return {"status": "ok", "predicted": predicted, "measured": measured, "error": err,
-            "unmodelled": unmodelled}
+            "unmodelled": unmodelled, "profile": profile or "none", "answer_key": key}
 
 
 def fmt(v, quantity):
@@ -170,13 +171,19 @@ def main():
         case["_file"] = path.name
         case["_result"] = run_case(args.cli, commands, data / "models", case, gpus)
         cases.append(case)
-    rows, summary = [], {}
+    rows, summary, by_fw = [], {}, {}
     for c in cases:
         r = c["_result"]
         kind = KINDS.get(c["kind"], {"tolerance": 0, "worst": 0})
         s = summary.setdefault(c["kind"], {"cases": 0, "answered": 0, "within": 0, "beyond_worst": 0})
         s["cases"] += 1
+        f = by_fw.setdefault((c["kind"], c.get("framework", "")),
+                             {"cases": 0, "within": 0, "beyond_worst": 0, "abs": []})
+        f["cases"] += 1
         if r["status"] == "ok":
+            f["abs"].append(abs(r["error"]))
+            f["within"] += abs(r["error"]) <= kind["tolerance"]
+            f["beyond_worst"] += abs(r["error"]) > kind["worst"]
             s["answered"] += 1
             if abs(r["error"]) <= kind["tolerance"]:
                 s["within"] += 1
@@ -185,11 +192,13 @@ def main():
             q = c.get("quantity", "")
             rows.append((c["kind"], c.get("framework", ""), c["id"], fmt(r["measured"], q),
                          fmt(r["predicted"], q), f"{100 * r['error']:+.1f} %",
+                         f"{r.get('profile', '-')} / {r.get('answer_key', '-')}",
                          ", ".join(r.get("unmodelled", [])) or "-"))
         else:
             rows.append((c["kind"], c.get("framework", ""), c["id"], fmt(float(c["value"]), c.get("quantity", "")),
-                         "-", r["status"], ", ".join(r.get("unmodelled", [])) or "-"))
-    head = ("kind", "framework", "case", "measured", "predicted", "error", "not modelled")
+                         "-", r["status"], "-", ", ".join(r.get("unmodelled", [])) or "-"))
+    head = ("kind", "framework", "case", "measured", "predicted", "error", "profile / answer",
+            "not modelled")
     widths = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
     for row in [head] + rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
@@ -199,9 +208,20 @@ def main():
         print(f"{kind}: {s['cases']} cases, {s['answered']} answered, {s['within']} within "
               f"{100 * KINDS.get(kind, {}).get('tolerance', 0):.0f} % ({100 * share:.0f} % of all), "
               f"{s['beyond_worst']} beyond {100 * KINDS.get(kind, {}).get('worst', 0):.0f} %")
+    fw_rows = []
+    for (kind, fw), f in sorted(by_fw.items()):
+        tol = KINDS.get(kind, {}).get("tolerance", 0)
+        mean = sum(f["abs"]) / len(f["abs"]) if f["abs"] else 0.0
+        fw_rows.append((kind, fw, str(f["cases"]), f"{f['within']} ({100 * f['within'] / f['cases']:.0f} %)",
+                        str(f["beyond_worst"]), f"{100 * mean:.1f} %"))
+        print(f"  {kind} {fw}: {f['cases']} cases, {f['within']} within {100 * tol:.0f} %, "
+              f"{f['beyond_worst']} beyond the worst bound, mean |error| {100 * mean:.1f} %")
     if args.markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+        fw_head = ("kind", "framework", "cases", "within tolerance", "beyond worst", "mean abs. error")
+        lines += ["", "| " + " | ".join(fw_head) + " |", "|" + "---|" * len(fw_head)]
+        lines += ["| " + " | ".join(row) + " |" for row in fw_rows]
         pathlib.Path(args.markdown).write_text("\n".join(lines) + "\n", encoding="utf-8")
     failed = 0
     if args.floors:
