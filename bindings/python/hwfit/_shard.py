@@ -488,6 +488,11 @@ def plan(config=None, **options):
                     "step_time_s": timed[i].step_time_s if by_time else None,
                     "tokens_per_s": timed[i].tokens_per_s if by_time else None,
                     "mfu": timed[i].mfu if by_time and w.training else None})
+        x2 = _lib.hwfit_shard_in.from_buffer_copy(w.shard_in)
+        x2.layout = r.layout
+        so = _lib.hwfit_shard_out()
+        st = _lib.hwfit_shard_estimate(_ct.byref(w.model), _ct.byref(x2), _ct.byref(so))
+        row["peak_phase"] = _PHASES[so.worst.peak_phase] if st == _lib.HWFIT_OK else None
         rows.append(row)
     out = w.header()
     out.update({"visited": summary.visited, "valid_layouts": summary.valid,
