@@ -989,6 +989,14 @@ hwfit_memory_lora_params = _fn("hwfit_memory_lora_params", ctypes.c_int,
                                [ctypes.POINTER(hwfit_model), ctypes.c_uint32, ctypes.c_uint,
                                 c_uint64_p])
 # hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets);
+# hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus,
+#                                         hwfit_memory_in *in, unsigned *sets);
+hwfit_memory_profile_apply = _fn("hwfit_memory_profile_apply", ctypes.c_int,
+                                 [ctypes.c_char_p, ctypes.c_uint32,
+                                  ctypes.POINTER(hwfit_memory_in), ctypes.POINTER(ctypes.c_uint)])
+# const char *hwfit_memory_profile_name(size_t i);
+hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [ctypes.c_size_t])
+HWFIT_PROFILE_RECOMPUTE = 0x0400
 hwfit_memory_lora_targets_parse = _fn("hwfit_memory_lora_targets_parse", ctypes.c_int,
                                       [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
 

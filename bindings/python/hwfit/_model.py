@@ -167,13 +167,25 @@ def model(config, weights="bf16", kv="bf16", batch=1, context=4096, mtp=False):
 
 
 def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4096,
-           prefill_chunk=2048, overhead=None, micro_batch=1, optimizer="adamw",
-           gradients="bf16", no_master_weights=False, recompute="none",
+           prefill_chunk=2048, overhead=None, micro_batch=1, optimizer=None,
+           gradients=None, no_master_weights=False, recompute=None,
            no_flash_attention=False, no_dropout=False, tensor_parallel=1, lora_rank=16,
-           lora_targets="all", quantize_embeddings=False, mtp=False):
+           lora_targets="all", quantize_embeddings=False, mtp=False, **framework):
     """Same as `hwfit memory --config FILE --json`: the footprint of one workload.
 
-    `overhead` is bytes or a size such as "1GiB" (default: the library's 1 GiB)."""
+    `overhead` is bytes or a size such as "1GiB" (default: the library's 1 GiB). The
+    framework options (`framework="torchtune"`, `loss`, `optimizer_states`, ...) are those
+    of the CLI with dashes as underscores; optimizer (adamw), gradients (bf16) and
+    recompute (none) left as None take the profile's choice, else their defaults."""
+    unknown = set(framework) - set(FRAMEWORK_OPTIONS)
+    if unknown:
+        raise _einval(f"unknown option(s): {', '.join(sorted(unknown))}")
+    given = {k for k, v in (("optimizer", optimizer), ("gradients", gradients),
+                            ("recompute", recompute), ("overhead", overhead))
+             if v is not None} | set(framework)
+    optimizer = "adamw" if optimizer is None else optimizer
+    gradients = "bf16" if gradients is None else gradients
+    recompute = "none" if recompute is None else recompute
     from . import parse_quantity
     mem = _lib.hwfit_memory_in()
     _lib.hwfit_memory_init(_ct.byref(mem))
@@ -208,6 +220,10 @@ def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4
     _lib.check(_lib.hwfit_memory_lora_targets_parse(lora_targets.encode(), _ct.byref(bits)),
                f"lora_targets {lora_targets!r}")
     mem.lora_targets = bits.value
+    fw_name, _ = apply_framework(mem, 1, given,
+                                 dict(optimizer=optimizer, gradients=gradients,
+                                      overhead=overhead, no_master_weights=no_master_weights,
+                                      no_dropout=no_dropout), framework)
     m = _as_model(config)
     r = _lib.hwfit_memory_out()
     _lib.check_input(_lib.hwfit_memory_estimate(_ct.byref(m), _ct.byref(mem), _ct.byref(r)),
@@ -216,7 +232,8 @@ def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4
     out = {"model_type": m.name.decode(), "mode": mode, "weights": dtype_name(base)}
     if mem.mode != _lib.HWFIT_MEMORY_INFERENCE:
         out.update({"kv": None, "micro_batch": mem.micro_batch, "context": mem.context,
-                    "optimizer": optimizer, "recompute": recompute})
+                    "optimizer": {v: k for k, v in OPTIMIZERS.items()}[mem.optimizer],
+                    "recompute": {v: k for k, v in RECOMPUTE.items()}[mem.recompute]})
     else:
         out.update({"kv": dtype_name(mem.kv), "batch": mem.batch, "context": mem.context})
     out.update({
@@ -240,12 +257,95 @@ def memory(config, mode="inference", weights=None, kv="bf16", batch=1, context=4
         "peak_bytes": r.peak_bytes,
     })
     if mem.mode != _lib.HWFIT_MEMORY_INFERENCE:
-        out["assumptions"] = assumptions("none", mem)
+        out["assumptions"] = assumptions(fw_name, mem)
     return out
 
 
 PHASES = ("forward", "backward", "step")
 LOSSES = ("fp32", "upcast", "chunked", "fused")
+
+#: The framework options of memory, fit, plan and perf (workload.c), with their defaults.
+FRAMEWORK_OPTIONS = dict(
+    framework="none", optimizer_states="fp32", paged_optimizer=False,
+    optimizer_in_backward=False, foreach_optimizer=False, gradient_buffer=False,
+    loss="fp32", activation_offload=False, compile=False, fragmentation=0.0,
+    attention_weights=None, mlp_weights=None, expert_weights=None, dora=False,
+    lora_dropout=False)
+
+
+def framework_names():
+    out, i = ["none"], 0
+    while True:
+        name = _lib.hwfit_memory_profile_name(i)
+        if name is None:
+            return out
+        out.append(name.decode())
+        i += 1
+
+
+def apply_framework(mem, gpus, given, base, fw):
+    """workload.c's hwfit__workload_memory_options: the profile (for mem.mode and gpus),
+    then the options the user gave alone (`given`: names passed), without a profile every
+    option's default. `base` holds the workload options a profile may set (optimizer,
+    gradients, overhead, recompute as passed). Returns (framework, profile_recompute)."""
+    name = fw.get("framework", "none")
+    if name not in framework_names():
+        raise _einval(f"framework: unknown value {name!r} (expected one of: "
+                      f"{', '.join(framework_names())})")
+    profile = name != "none"
+    profile_recompute = False
+    if profile:
+        before = mem.recompute
+        sets = _ct.c_uint()
+        _lib.check(_lib.hwfit_memory_profile_apply(name.encode(), gpus or 1, _ct.byref(mem),
+                                                   _ct.byref(sets)), "framework")
+        if "optimizer" in given:
+            mem.optimizer = _choice(OPTIMIZERS, base["optimizer"], "optimizer")
+        if "gradients" in given:
+            mem.gradients = dtype(base["gradients"])
+        if "overhead" in given and base.get("overhead") is not None:
+            from . import parse_quantity
+            mem.overhead_bytes = parse_quantity(base["overhead"], "bytes")
+        if "recompute" in given:
+            mem.recompute = before
+        elif sets.value & _lib.HWFIT_PROFILE_RECOMPUTE:
+            profile_recompute = True
+    for key, attr in (("paged_optimizer", "paged_optimizer"),
+                      ("optimizer_in_backward", "optimizer_in_backward"),
+                      ("gradient_buffer", "gradient_buffer"),
+                      ("activation_offload", "activation_offload"), ("compile", "compile"),
+                      ("dora", "dora"), ("lora_dropout", "lora_dropout")):
+        if fw.get(key):
+            setattr(mem, attr, 1)
+    if fw.get("foreach_optimizer"):
+        mem.fused_optimizer = 0
+    if base.get("no_master_weights"):
+        mem.master_weights = 0
+    if base.get("no_dropout"):
+        mem.dropout = 0
+    if not profile or "optimizer_states" in given:
+        mem.optimizer_states = dtype(fw.get("optimizer_states", "fp32"))
+    if not profile or "loss" in given:
+        mem.loss = LOSSES.index(_checked_choice(LOSSES, fw.get("loss", "fp32"), "loss"))
+    if not profile or "fragmentation" in given:
+        f = fw.get("fragmentation", 0.0)
+        if isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 <= f <= 1:
+            raise _einval(f"fragmentation: expected a fraction in [0, 1], got {f!r}")
+        mem.fragmentation = float(f)
+    mods = ("attention_weights", "mlp_weights", "expert_weights")
+    if any(fw.get(k) is not None for k in mods):
+        base_fmt = mem.qlora_base if mem.mode == _lib.HWFIT_MEMORY_QLORA else mem.weights
+        mem.module_formats = 1
+        for k in mods:
+            setattr(mem, k, dtype(fw[k]) if fw.get(k) is not None else base_fmt)
+    return name, profile_recompute
+
+
+def _checked_choice(choices, value, option):
+    if value not in choices:
+        raise _einval(f"{option}: unknown value {value!r} (expected one of: "
+                      f"{', '.join(choices)})")
+    return value
 
 
 def assumptions(framework, mem):

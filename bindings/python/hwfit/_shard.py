@@ -10,6 +10,7 @@ from ._lib import HwfitError
 from ._args import choice as _choice, count as _count, invalid as _einval
 from ._model import MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, dtype, dtype_name
 from ._model import PHASES as _PHASES, assumptions as _assumptions
+from ._model import FRAMEWORK_OPTIONS as _FRAMEWORK_OPTIONS, apply_framework as _apply_framework
 
 __all__ = ["fit", "plan", "perf"]
 
@@ -30,7 +31,8 @@ _OPTIONS = dict(
     nic=None, p2p="auto", output_tokens=0, target_rate=None, precision=None,
     prefill_efficiency=0.6, decode_efficiency=0.6, memory_efficiency=0.85,
     training_efficiency=0.65, step_overhead=None, tp_overlap=0.0, pp_overlap=0.0,
-    dp_overlap=0.5, ep_overlap=0.0)
+    dp_overlap=0.5, ep_overlap=0.0, no_master_weights=False, no_dropout=False,
+    **_FRAMEWORK_OPTIONS)
 
 
 def _options(config, options, extra=()):
@@ -40,6 +42,7 @@ def _options(config, options, extra=()):
     kw = dict(_OPTIONS)
     kw.update({k: v for k, v in options.items() if k in _OPTIONS})
     kw["config"] = config
+    kw["_given"] = set(options)  # what the user passed (over a framework profile)
     return kw
 
 
@@ -76,7 +79,8 @@ class _Workload:
                  utilization, reserve, host_memory, host_buffer_factor, max_gpus,
                  gpus_per_node, nic, p2p, output_tokens, target_rate, precision,
                  prefill_efficiency, decode_efficiency, memory_efficiency, training_efficiency,
-                 step_overhead, tp_overlap, pp_overlap, dp_overlap, ep_overlap):
+                 step_overhead, tp_overlap, pp_overlap, dp_overlap, ep_overlap,
+                 no_master_weights=False, no_dropout=False, _given=(), **framework):
         if config is None:
             raise _einval("config is required")
         if gpu is None and capacity is None:
@@ -122,6 +126,10 @@ class _Workload:
                                        else m.weights)
         self.kv_name = dtype_name(m.kv)
         x.gpus = self.gpus
+        self.framework, self.profile_recompute = _apply_framework(
+            m, self.gpus, set(_given),
+            dict(optimizer=optimizer, gradients=gradients, overhead=overhead,
+                 no_master_weights=no_master_weights, no_dropout=no_dropout), framework)
         x.utilization = _number(utilization, "utilization")
         if reserve is not None:
             x.reserve_bytes = _quantity(reserve, "bytes", "reserve")
@@ -155,6 +163,8 @@ class _Workload:
             self.layout_given = True
         if recompute is not None:
             s.recompute = _choice(RECOMPUTE, recompute, "recompute")
+        elif self.profile_recompute:
+            s.recompute = x.memory.recompute
         if sequence_parallel:
             s.sequence_parallel = 1
         if no_sequence_parallel:
@@ -447,7 +457,7 @@ def fit(config=None, **options):
     if w.training:
         mem = _lib.hwfit_memory_in.from_buffer_copy(x2.memory)
         mem.recompute = o.layout.recompute
-        out["assumptions"] = _assumptions("none", mem)
+        out["assumptions"] = _assumptions(w.framework, mem)
     return out
 
 
