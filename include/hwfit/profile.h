@@ -51,6 +51,7 @@ extern "C" {
 #define HWFIT_PROFILE_OVERHEAD 0x4000u         /**< overhead_bytes */
 #define HWFIT_PROFILE_FRAGMENTATION 0x8000u    /**< fragmentation */
 #define HWFIT_PROFILE_LORA_DROPOUT 0x10000u    /**< lora_dropout */
+#define HWFIT_PROFILE_UNQUANTIZED 0x20000u     /**< unquantized */
 /** @} */
 
 /**

@@ -35,7 +35,7 @@ typedef struct row {
     hwfit_dtype_id states;
     hwfit_memory_optimizer optimizer;
     int paged, in_backward, fused, gradient_buffer;
-    hwfit_dtype_id gradients, lora_dtype;
+    hwfit_dtype_id gradients, lora_dtype, unquantized;
     hwfit_memory_loss loss;
     hwfit_memory_recompute recompute;
     int offload, compile, dropout, lora_dropout;
@@ -100,6 +100,13 @@ static const row rows[] = {
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
     {.profile = "hf-trainer", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
+    /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
+     * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
+     * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
+     * default, enables gradient checkpointing. */
+    {.profile = "hf-trainer+peft", .modes = M_(HWFIT_MEMORY_QLORA),
+     .sets = HWFIT_PROFILE_UNQUANTIZED | HWFIT_PROFILE_RECOMPUTE,
+     .unquantized = HWFIT_DTYPE_FP32, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
 
     /* ---- DeepSpeed ZeRO (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) ------------- */
     /* bf16/fp16 training keeps fp32 master partitions (single_partition_of_fp32_groups,
@@ -174,16 +181,17 @@ static const row rows[] = {
      .fragmentation = FRAG},
 };
 
-/* Trainer-based front ends: the Trainer's profile (with PEFT and bitsandbytes) under their
- * own name. LLaMA-Factory (src/llamafactory/train/sft/workflow.py), Axolotl
- * (src/axolotl/core/trainer_builder.py) and ms-swift (swift/trainers) subclass
- * transformers.Trainer; "hf-trainer+peft" names the PEFT case explicitly. */
+/* Trainer-based front ends: the Trainer's profile under their own name, then their own
+ * rows. LLaMA-Factory (src/llamafactory/train/sft/workflow.py) and ms-swift (swift/trainers)
+ * subclass transformers.Trainer and prepare quantized models themselves (no fp32 cast of
+ * embeddings); Axolotl (src/axolotl/utils/models.py) calls PEFT's
+ * prepare_model_for_kbit_training, as "hf-trainer+peft" does. */
 static const struct {
     const char *alias, *profile;
 } aliases[] = {
     {"hf-trainer+peft", "hf-trainer"},
     {"llama-factory", "hf-trainer"},
-    {"axolotl", "hf-trainer"},
+    {"axolotl", "hf-trainer+peft"},
     {"ms-swift", "hf-trainer"},
 };
 
@@ -195,7 +203,9 @@ static const struct {
                   "stepped in backward (recipes/configs)"},
     {"hf-trainer", "transformers Trainer: bf16 model, foreach AdamW, whole-vocabulary fp32 "
                    "logits; PEFT adapters in fp32"},
-    {"hf-trainer+peft", "the hf-trainer profile with PEFT (fp32 adapters) and bitsandbytes"},
+    {"hf-trainer+peft", "the hf-trainer profile with PEFT: QLoRA through "
+                        "prepare_model_for_kbit_training (fp32 norms, embedding and head; "
+                        "gradient checkpointing)"},
     {"deepspeed", "ZeRO: fp32 master and Adam states, persistent gradient partitions, HF "
                   "upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
@@ -205,7 +215,7 @@ static const struct {
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
     {"litgpt", "bf16-true: everything bf16, chunked cross-entropy"},
     {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile)"},
-    {"axolotl", "transformers Trainer with PEFT (the hf-trainer profile)"},
+    {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
 };
 
@@ -239,28 +249,37 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_OVERHEAD) in->overhead_bytes = r->overhead;
     if (s & HWFIT_PROFILE_FRAGMENTATION) in->fragmentation = r->fragmentation;
     if (s & HWFIT_PROFILE_LORA_DROPOUT) in->lora_dropout = r->lora_dropout;
+    if (s & HWFIT_PROFILE_UNQUANTIZED) in->unquantized = hwfit_dtype_make(r->unquantized);
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
                                         unsigned *sets) {
     if (name == NULL || in == NULL) return HWFIT_EINVAL;
     if (gpus == 0) return HWFIT_EDOM;
-    const char *p = name;
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(aliases[i].alias, name) == 0) p = aliases[i].profile;
-    unsigned all = 0;
-    int found = 0;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        const row *r = &rows[i];
-        if (strcmp(r->profile, p) != 0) continue;
-        found = 1;
-        if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
-        if (r->devices == 1 && gpus != 1) continue;
-        if (r->devices == 2 && gpus == 1) continue;
-        apply_row(r, in);
-        all |= r->sets;
+    /* The chain of names: an alias's base (and its base's) rows first, then its own. */
+    const char *chain[4] = {name, NULL, NULL, NULL};
+    int depth = 1;
+    while (depth < 4) {
+        const char *base = NULL;
+        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+            if (strcmp(aliases[i].alias, chain[depth - 1]) == 0) base = aliases[i].profile;
+        if (base == NULL) break;
+        chain[depth++] = base;
     }
-    if (!found) return HWFIT_ENOTFOUND;
+    if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
+    hwfit_memory_in out = *in;
+    unsigned all = 0;
+    for (int d = depth - 1; d >= 0; d--)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            const row *r = &rows[i];
+            if (strcmp(r->profile, chain[d]) != 0) continue;
+            if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
+            if (r->devices == 1 && gpus != 1) continue;
+            if (r->devices == 2 && gpus == 1) continue;
+            apply_row(r, &out);
+            all |= r->sets;
+        }
+    *in = out;
     if (sets) *sets = all;
     return HWFIT_OK;
 }
