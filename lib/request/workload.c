@@ -630,6 +630,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_LORA_DROPOUT] = {.name = "lora-dropout", .kind = HWFIT_OPTION_FLAG,
                                .help = "LoRA: dropout on each adapter's input (its output "
                                        "and mask kept)"},
+    [HWFIT__F_LORA_DTYPE] = {.name = "lora-dtype", .kind = HWFIT_OPTION_NAME,
+                             .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
+                             .help = "LoRA: format of the adapters (PEFT upcasts them to fp32)"},
+    [HWFIT__F_UNQUANTIZED] = {.name = "unquantized", .kind = HWFIT_OPTION_NAME,
+                              .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
+                              .help = "format of norms, embedding and head when the weights "
+                                      "are quantized"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -685,6 +692,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH))) m->fused_optimizer = 0;
     const hwfit_option *o = HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES);
     if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->optimizer_states)) != HWFIT_OK)
+        return st;
+    o = HWFIT__FOPT(HWFIT__F_LORA_DTYPE);
+    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->lora_dtype)) != HWFIT_OK)
+        return st;
+    o = HWFIT__FOPT(HWFIT__F_UNQUANTIZED);
+    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->unquantized)) != HWFIT_OK)
         return st;
     o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);

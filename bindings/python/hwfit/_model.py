@@ -270,7 +270,7 @@ FRAMEWORK_OPTIONS = dict(
     optimizer_in_backward=False, foreach_optimizer=False, gradient_buffer=False,
     loss="fp32", activation_offload=False, compile=False, fragmentation=0.0,
     attention_weights=None, mlp_weights=None, expert_weights=None, dora=False,
-    lora_dropout=False)
+    lora_dropout=False, lora_dtype="bf16", unquantized="bf16")
 
 
 def framework_names():
@@ -325,6 +325,10 @@ def apply_framework(mem, gpus, given, base, fw):
         mem.dropout = 0
     if not profile or "optimizer_states" in given:
         mem.optimizer_states = dtype(fw.get("optimizer_states", "fp32"))
+    if not profile or "lora_dtype" in given:
+        mem.lora_dtype = dtype(fw.get("lora_dtype", "bf16"))
+    if not profile or "unquantized" in given:
+        mem.unquantized = dtype(fw.get("unquantized", "bf16"))
     if not profile or "loss" in given:
         mem.loss = LOSSES.index(_checked_choice(LOSSES, fw.get("loss", "fp32"), "loss"))
     if not profile or "fragmentation" in given:
