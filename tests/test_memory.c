@@ -647,6 +647,10 @@ Test(memory, loss_kinds_per_logit) {
         if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > chunked > fused */
         last = o.loss_bytes;
     }
+    /* Compiled, the chunked loss keeps the logits and a log-sum-exp per token only. */
+    in.loss = HWFIT_MEMORY_LOSS_CHUNKED;
+    in.compile = 1;
+    cr_assert_eq(estimate_ok(&m, &in).loss_bytes, sb * (4 * h + 2 * v));
 }
 
 /* A profile only sets inputs: it never changes what is counted (parameters, adapters,

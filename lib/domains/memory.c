@@ -700,7 +700,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
             if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
             else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
-                per = 4 * h + c.a_bytes * v + ceil_div(12 * v, 8);
+                /* Compiled, each chunk's upcast and log-softmax fuse into one kernel that
+                 * keeps only a log-sum-exp per token (torchtune compiles its loss). */
+                per = 4 * h + c.a_bytes * v + (in->compile ? 0 : ceil_div(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
             loss = ceil_div(mul_c(sb, per, &overflow), c.t);
             other = add_c(other, loss, &overflow);
