@@ -267,9 +267,10 @@ static uint64_t attention_width(const act_ctx *c) {
  * input (2F, Korthikanti's 8sbh + 8sbh for F = 4h, 2-byte values); a gated MLP keeps gate and
  * up outputs (a fused SwiGLU saves its input) and the down projection's input (3F). A MoE
  * layer counts as an MLP of the widths a token passes through: K routed experts and the
- * shared ones; dispatch buffers and router logits are not counted. Cannot overflow: the
- * layer's 2 or 3 matrices of h x F values per expert are part of a parameter count that
- * fits 64 bits (hwfit_model_params succeeded), and h >= 1, E >= K. */
+ * shared ones; in training also the dispatched copies (below); router logits are not
+ * counted. Cannot overflow: the layer's 2 or 3 matrices of h x F values per expert are part
+ * of a parameter count that fits 64 bits (hwfit_model_params succeeded), and h >= 1,
+ * E >= K. */
 static uint64_t mlp_width(const act_ctx *c, int moe) {
     const hwfit_model *m = c->m;
     uint64_t f = m->intermediate;
@@ -281,7 +282,18 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
      * linear's input only when its weight requires grad); the down projection's input is
      * kept only when it carries an adapter. */
     if (frozen_base(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
-    return f * per;
+    /* MoE dispatch: each token's K copies sent to its experts (the experts' first input,
+     * kept for their weight gradients when they train) and the K expert outputs the
+     * router-weighted combine keeps for the routing probabilities' gradient. */
+    uint64_t dispatch = 0;
+    if (moe && c->in->mode != HWFIT_MEMORY_INFERENCE) {
+        uint64_t k = m->experts_per_token;
+        dispatch = k * m->hidden * (frozen_base(c) && !(c->in->lora_targets &
+                                                          (HWFIT__LORA_GATE | HWFIT__LORA_UP))
+                                        ? 1u
+                                        : 2u);
+    }
+    return f * per + dispatch;
 }
 
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
