@@ -798,6 +798,26 @@ Test(memory, frozen_base_keeps_fewer_activations) {
                  full - 1000ull * 2 * (4096 + 14336));
 }
 
+/* Packed rows: no change with flash attention; without it the block mask, A s^2 b. */
+Test(memory, packed_rows_keep_a_mask_without_flash_attention) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 2048;
+    in.micro_batch = 2;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.packed = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, a.activation_bytes);
+    in.flash_attention = 0;
+    in.packed = 0;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    in.packed = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes - b.activation_bytes,
+                 2048ull * 2048 * 2 * 2);
+}
+
 /* Activation offload keeps two layers' worth; the fragmentation reserve rounds up. */
 Test(memory, offload_and_reserve) {
     hwfit_model m;

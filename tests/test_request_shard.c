@@ -472,7 +472,7 @@ Test(request_shard, commands_have_their_formats) {
     size_t n = 0;
     for (const hwfit_option *o = hwfit_option_next(plan, NULL); o; o = hwfit_option_next(plan, o))
         n++;
-    cr_assert_eq(n, 69); /* the 49 shared options, top, the 17 framework options and the
+    cr_assert_eq(n, 70); /* the 49 shared options, top, the 18 framework options and the
                             two training flags (no-master-weights, no-dropout) */
 }
 

@@ -211,6 +211,13 @@ typedef struct hwfit_memory_in {
                                         format) and mask (1 byte) are kept for backward (PEFT
                                         and LitGPT apply lora_dropout to x per module);
                                         default 0 (PEFT's lora_dropout 0.0). */
+    int packed;                    /**< 1: several samples packed into each row of
+                                        @c context tokens. Memory is counted at the full
+                                        context either way; without flash attention (whose
+                                        varlen kernels take sequence offsets) the packed
+                                        row's block-diagonal mask, A s^2 b bytes in the
+                                        activation format, is kept for the whole step
+                                        (transformers' 4D attention mask); default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -703,6 +703,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * hidden and vocab are below 2^40: the small factors fit. */
         if (in->embedding)
             other = ceil_div(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
+        /* Packed rows without flash attention: one block-diagonal mask of s^2 b. */
+        if (in->embedding && in->packed && !in->flash_attention)
+            other = add_c(other, mul_c(mul_c(sb, in->context, &overflow), c.a_bytes, &overflow),
+                          &overflow);
         if (in->head) {
             /* Per token: Megatron's fp32 logits and output-layer input 4(h + V); the
              * whole vocabulary upcast (A logits, fp32 copy, fp32 log-softmax kept, fp32

@@ -955,6 +955,7 @@ class hwfit_memory_in(ctypes.Structure):
         ("expert_weights", hwfit_dtype),
         ("dora", ctypes.c_int),
         ("lora_dropout", ctypes.c_int),
+        ("packed", ctypes.c_int),
     ]
 
 

@@ -270,7 +270,7 @@ FRAMEWORK_OPTIONS = dict(
     optimizer_in_backward=False, foreach_optimizer=False, gradient_buffer=False,
     loss="fp32", activation_offload=False, compile=False, fragmentation=0.0,
     attention_weights=None, mlp_weights=None, expert_weights=None, dora=False,
-    lora_dropout=False, lora_dtype="bf16", unquantized="bf16")
+    lora_dropout=False, lora_dtype="bf16", unquantized="bf16", packed=False)
 
 
 def framework_names():
@@ -314,7 +314,8 @@ def apply_framework(mem, gpus, given, base, fw):
                       ("optimizer_in_backward", "optimizer_in_backward"),
                       ("gradient_buffer", "gradient_buffer"),
                       ("activation_offload", "activation_offload"), ("compile", "compile"),
-                      ("dora", "dora"), ("lora_dropout", "lora_dropout")):
+                      ("dora", "dora"), ("lora_dropout", "lora_dropout"),
+                      ("packed", "packed")):
         if fw.get(key):
             setattr(mem, attr, 1)
     if fw.get("foreach_optimizer"):
@@ -375,6 +376,7 @@ def assumptions(framework, mem):
         "dropout": bool(mem.dropout),
         "dora": bool(mem.dora),
         "lora_dropout": bool(mem.lora_dropout),
+        "packed": bool(mem.packed),
         "module_formats": bool(mem.module_formats),
         "fragmentation": mem.fragmentation,
         "overhead_bytes": int(mem.overhead_bytes),
