@@ -81,7 +81,7 @@ static const row rows[] = {
     /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
     /* optim "adamw_torch": torch.optim.AdamW with foreach (fused became the default only in
      * transformers 5). bf16=True autocasts a model loaded in torch_dtype=bfloat16: no fp32
-     * master copy of bf16 weights; AdamW creates fp32-free states in the parameter dtype.
+     * master copy of bf16 weights; torch.optim.AdamW keeps its moments in the parameter dtype.
      * Loss: modeling_llama.py LlamaForCausalLM -> loss_utils.ForCausalLMLoss upcasts the
      * whole vocabulary's logits (logits.float()) before cross_entropy. Gradients:
      * optimizer.zero_grad() with set_to_none (torch >= 2.0 default). gradient_checkpointing
