@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 #define SPECS HWFIT_TEST_DATA "/../../examples/specs/"
 #define MODELS HWFIT_TEST_DATA "/models"

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart_internal.h"
+#include "hwfit.h"
+#include "pictures/chart_internal.h"
 #include "hwfit/hf_config.h"
 
 #define GIB 1073741824.0

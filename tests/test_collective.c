@@ -5,7 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit.h"
 
 static hwfit_dtype parse_ok(const char *name) {
     hwfit_dtype d = {HWFIT_DTYPE_COUNT_, 99};

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "readers/json.h"
 
 static void tiny_dense(hwfit_model *m, uint64_t hidden, uint64_t vocab, uint64_t intermediate) {
     /* One head of width 1: attention is negligible, so the chosen sizes dominate. */

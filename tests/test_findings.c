@@ -10,7 +10,8 @@
 #include <float.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 #define TINY DBL_MIN /* positive, finite (2.2e-308), and small enough to overflow a quotient */
 
@@ -268,4 +269,34 @@ Test(findings, max_batch_with_a_huge_limit_is_the_largest_fitting_batch) {
         cr_assert_eq(hwfit_shard_max_batch(&m, &in, r, &small), HWFIT_OK);
         cr_assert_eq(small, r, "the same answer with the limit at the answer");
     }
+}
+
+/* Reliability review: a qwen3_moe config with num_experts at its documented limit (2^24)
+ * made `fit` take 73 s: the layout enumeration scanned every integer up to the expert
+ * count for each candidate, and the fewest-cards search repeated it for 256 card counts.
+ * Divisors are now found in O(sqrt(n)); the same search must run, and give the same
+ * answers as for a divisor-rich count it can still enumerate by hand. */
+/* A hang guard, not a speed assertion: the old scan took over a minute. */
+Test(findings, a_model_with_2_to_the_24_experts_is_searched_by_factorisation, .timeout = 30) {
+    hwfit_model m;
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(HWFIT_TEST_DATA "/models/qwen3-coder-30b-a3b-instruct.config.json",
+                                      &m, &err), HWFIT_OK);
+    m.experts = 16777216u; /* the experts' count hwfit accepts at most */
+    if (m.experts_per_token > m.experts) m.experts_per_token = m.experts;
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.gpus = 8;
+    in.capacity_bytes = 80.0 * 1073741824.0;
+    hwfit_shard_space space;
+    hwfit_shard_space_init(&space);
+    uint32_t min_gpus = 0;
+    hwfit_status st = hwfit_shard_min_gpus(&m, &in, &space, 256, &min_gpus, NULL);
+    cr_assert(st == HWFIT_OK || st == HWFIT_ERANGE, "%s", hwfit_status_name(st));
+    hwfit_shard_search_out sum;
+    hwfit_shard_result best;
+    space.include_unfit = 1;
+    st = hwfit_shard_search(&m, &in, &space, &best, 1, &sum);
+    cr_assert(st == HWFIT_OK || st == HWFIT_ERANGE, "%s", hwfit_status_name(st));
+    if (st == HWFIT_OK) cr_assert_gt(sum.valid, 0);
 }

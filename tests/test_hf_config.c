@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit.h"
 
 #define MODELS HWFIT_TEST_DATA "/models/"
 

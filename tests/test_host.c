@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 /* Relative tolerance 1e-12: one or two multiplications separate code and hand formula. */
 #define REL 1e-12

@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 static const char *current = ""; /* the function under test, for messages */
 
@@ -1355,6 +1356,64 @@ static void probe_gpu_catalog(void) {
     }
 }
 
+/* Cards of one's own: NULLs, broken rows, hostile files; a refusal leaves the set alone. */
+static void probe_gpu_set(void) {
+    hwfit_problem p;
+    CHECK(hwfit_gpu_validate(NULL, &p) == HWFIT_EINVAL && p.status == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_validate(hwfit_gpu_at(0), NULL) == HWFIT_OK);
+    hwfit_gpu bad = *hwfit_gpu_at(0);
+    bad.name = NULL;
+    CHECK(hwfit_gpu_validate(&bad, &p) == HWFIT_EINVAL);
+    bad = *hwfit_gpu_at(0);
+    bad.memory_bandwidth_bytes_per_s = NAN;
+    CHECK(hwfit_gpu_validate(&bad, &p) == HWFIT_EDOM);
+    bad = *hwfit_gpu_at(0);
+    bad.peer_topology = (hwfit_gpu_peer_topology)-1;
+    CHECK(hwfit_gpu_validate(&bad, &p) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_set_new(NULL) == HWFIT_EINVAL);
+    hwfit_gpu_set_free(NULL);
+    CHECK(hwfit_gpu_set_count(NULL) == 0 && hwfit_gpu_set_at(NULL, 0) == NULL);
+    hwfit_gpu_set *set = NULL;
+    CHECK(hwfit_gpu_set_new(&set) == HWFIT_OK && set != NULL);
+    if (set == NULL) return;
+    CHECK(hwfit_gpu_set_add(NULL, hwfit_gpu_at(0), &p) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_set_add(set, NULL, &p) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_set_add(set, hwfit_gpu_at(0), NULL) == HWFIT_EDOM); /* a built-in name */
+    hwfit_gpu mine = *hwfit_gpu_at(0);
+    mine.name = "mine";
+    CHECK(hwfit_gpu_set_add(set, &mine, &p) == HWFIT_OK);
+    CHECK(hwfit_gpu_set_add(set, &mine, &p) == HWFIT_EDOM);
+    CHECK(hwfit_gpu_set_at(set, 1) == NULL && hwfit_gpu_set_at(set, SIZE_MAX) == NULL);
+    const hwfit_gpu *g = (const hwfit_gpu *)&g, *sentinel = g;
+    CHECK(hwfit_gpu_lookup(set, NULL, &g) == HWFIT_EINVAL && g == sentinel);
+    CHECK(hwfit_gpu_lookup(set, "mine", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_lookup(set, "", &g) == HWFIT_ENOTFOUND && g == sentinel);
+    CHECK(hwfit_gpu_lookup(NULL, "mine", &g) == HWFIT_ENOTFOUND && g == sentinel);
+    CHECK(hwfit_gpu_lookup(set, "mine", &g) == HWFIT_OK && g == hwfit_gpu_set_at(set, 0));
+    hwfit_error e;
+    CHECK(hwfit_gpu_file_load(NULL, set, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_file_load("x.json", NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_file_load("/nonexistent/gpus.json", set, &e) == HWFIT_EIO);
+    CHECK(hwfit_gpu_file_load("/", set, NULL) == HWFIT_EIO);
+    CHECK(hwfit_gpu_file_parse(NULL, 0, NULL, set, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_gpu_file_parse("{}", 2, NULL, NULL, &e) == HWFIT_EINVAL);
+    static const char *const hostile[] = {
+        "", "[", "[1e999]", "{}", "[]", "null", "[[[[[[[[[[]]]]]]]]]]", "{\"name\": 3}",
+        "{\"name\": \"x\", \"memory_bytes\": -1}", "{\"gpus\": [{}]}",
+        "{\"name\": \"x\", \"memory_bytes\": \"1e400GB\", \"memory_bandwidth_bytes_per_s\": 1,"
+        " \"tdp_w\": 1, \"fp32_flop_per_s\": 1, \"fp16_bf16_flop_per_s\": 1}",
+        "{\"name\": \"x\", \"memory_bytes\": 1.5, \"memory_bandwidth_bytes_per_s\": 1,"
+        " \"tdp_w\": 1, \"fp32_flop_per_s\": 1, \"fp16_bf16_flop_per_s\": 1}",
+        "{\"name\": \"x\", \"memory_bytes\": \"\", \"int8_op_per_s\": \"OPSOPSOPSOPSOPS\"}"};
+    for (size_t i = 0; i < N(hostile); i++) {
+        CHECK(hwfit_gpu_file_parse(hostile[i], strlen(hostile[i]), "h.json", set, &e) != HWFIT_OK,
+              "(%zu)", i);
+        CHECK(hwfit_gpu_set_count(set) == 1, "(%zu)", i);
+    }
+    CHECK(hwfit_gpu_file_parse("[1e999]", 7, NULL, set, NULL) != HWFIT_OK);
+    hwfit_gpu_set_free(set);
+}
+
 static void probe_version(void) {
     CHECK(hwfit_version_number() == HWFIT_VERSION_NUMBER);
     CHECK(strcmp(hwfit_version_string(), HWFIT_VERSION_STRING) == 0);
@@ -1636,6 +1695,45 @@ static void probe_shard(void) {
     CHECK(hwfit_shard_estimate_batch(&shard_model, ins, 3, outs, NULL) == HWFIT_EINVAL);
     CHECK(hwfit_shard_estimate_batch(&shard_model, NULL, 0, NULL, NULL) == HWFIT_OK);
 
+    /* The workspace variants: the same results bit for bit; a NULL, small or misaligned
+     * workspace is refused before anything is written. */
+    size_t wsz = hwfit_shard_workspace_size();
+    CHECK(wsz > 0);
+    unsigned char *ws = malloc(wsz + 1);
+    cr_assert_not_null(ws);
+    hwfit_shard_out outs_ws[3], one, one_ws;
+    hwfit_status sts_ws[3];
+    poison(outs_ws, sizeof outs_ws);
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, NULL, wsz) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, ws, wsz - 1) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, ws + 1, wsz) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_batch_ws(NULL, ins, 3, outs_ws, sts_ws, ws, wsz) == HWFIT_EINVAL);
+    CHECK(untouched(outs_ws, sizeof outs_ws));
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, ins, 3, outs_ws, sts_ws, ws, wsz) ==
+          HWFIT_EDOM);
+    CHECK(sts_ws[0] == HWFIT_OK && sts_ws[1] == HWFIT_EDOM && sts_ws[2] == HWFIT_OK);
+    CHECK(memcmp(&outs_ws[0], &outs[0], sizeof outs[0]) == 0);
+    CHECK(memcmp(&outs_ws[2], &outs[2], sizeof outs[2]) == 0);
+    CHECK(untouched(&outs_ws[1], sizeof outs_ws[1]));
+    CHECK(hwfit_shard_estimate_batch_ws(&shard_model, NULL, 0, NULL, NULL, ws, wsz) == HWFIT_OK);
+    poison(&one_ws, sizeof one_ws);
+    CHECK(hwfit_shard_estimate_ws(NULL, &in, &one_ws, ws, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, NULL, &one_ws, ws, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, NULL, ws, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, NULL, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, ws, wsz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, ws + 1, wsz) == HWFIT_EINVAL);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &ins[1], &one_ws, ws, wsz) == HWFIT_EDOM);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate(&shard_model, &in, &one) == HWFIT_OK);
+    CHECK(hwfit_shard_estimate_ws(&shard_model, &in, &one_ws, ws, wsz) == HWFIT_OK);
+    CHECK(memcmp(&one, &one_ws, sizeof one) == 0);
+    free(ws);
+
     /* card_at: NULLs, a stage beyond the pipeline. */
     hwfit_shard_card c;
     poison(&c, sizeof c);
@@ -1868,6 +1966,22 @@ static void probe_node(void) {
     CHECK(hwfit_node_parse("", 0, NULL, &n, &e) == HWFIT_EPARSE);
     CHECK(hwfit_node_parse("[1e999]", 7, NULL, &n, NULL) != HWFIT_OK);
     CHECK(hwfit_node_parse("{\"gpus\": {\"count\": -1}}", 23, NULL, &n, &e) != HWFIT_OK);
+    {
+        hwfit_gpu_set *cards = NULL;
+        CHECK(hwfit_gpu_set_new(&cards) == HWFIT_OK);
+        CHECK(hwfit_node_load_cards(NULL, cards, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("x.json", NULL, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("x.json", cards, NULL, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_load_cards("/nonexistent/node.json", cards, &n, &e) == HWFIT_EIO);
+        CHECK(hwfit_node_parse_cards(NULL, 0, NULL, cards, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("{}", 2, NULL, NULL, &n, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("{}", 2, NULL, cards, NULL, &e) == HWFIT_EINVAL);
+        CHECK(hwfit_node_parse_cards("", 0, NULL, cards, &n, &e) == HWFIT_EPARSE);
+        CHECK(hwfit_node_parse_cards("{\"gpu\": {\"model\": {}}}", 22, NULL, cards, &n, NULL) !=
+              HWFIT_OK);
+        CHECK(hwfit_gpu_set_count(cards) == 0);
+        hwfit_gpu_set_free(cards);
+    }
     CHECK(memcmp(&n, &m, sizeof n) == 0);
     CHECK(hwfit_node_load(SPECS "seed-server.json", &n, &e) == HWFIT_OK, "(%s)", e.message);
     CHECK(hwfit_node_check(NULL, &e) == HWFIT_EINVAL);
@@ -1931,6 +2045,21 @@ static void probe_assess(void) {
     hwfit_status st = hwfit_assess(&n, &wl, 1, NULL, f, 1, &count);
     CHECK(st == HWFIT_EBUFSIZE || st == HWFIT_OK, "(%s)", hwfit_status_name(st));
     CHECK(hwfit_assess(&n, &wl, 1, NULL, f, 256, &count) == HWFIT_OK && count > 0);
+    /* The workspace variant: NULL, too small or misaligned workspaces are refused; a good
+     * one gives the same findings. */
+    size_t wsz = hwfit_assess_workspace_size();
+    CHECK(wsz > 0);
+    unsigned char *ws = malloc(wsz + 1);
+    cr_assert_not_null(ws);
+    size_t count2 = 0x5a5a;
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, NULL, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws, wsz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws + 1, wsz) == HWFIT_EINVAL);
+    CHECK(hwfit_assess_ws(NULL, &wl, 1, NULL, f, 256, &count2, ws, wsz) == HWFIT_EINVAL);
+    CHECK(count2 == 0x5a5a);
+    CHECK(hwfit_assess_ws(&n, &wl, 1, NULL, f, 256, &count2, ws, wsz) == HWFIT_OK);
+    CHECK(count2 == count);
+    free(ws);
     for (size_t i = 0; i < count; i++) {
         for (size_t k = 0; k < f[i].figure_count; k++) {
             CHECK(hwfit__finite(f[i].figures[k].value), "(%s %s)", f[i].rule, f[i].figures[k].key);
@@ -2286,6 +2415,29 @@ static void probe_request(void) {
     current = "hwfit_request_*";
 }
 
+
+/* ---- model lookup (locate.h) ----------------------------------------------------------- */
+
+static void probe_locate(void) {
+    char path[HWFIT_LOCATE_PATH_SIZE];
+    poison(path, sizeof path);
+    CHECK(hwfit_model_locate(NULL, path, sizeof path) == HWFIT_EINVAL);
+    CHECK(hwfit_model_locate("llama-3.1-8b", NULL, 8) == HWFIT_EINVAL);
+    CHECK(hwfit_model_locate("", path, sizeof path) == HWFIT_EDOM);
+    CHECK(hwfit_model_locate(long_text, path, sizeof path) == HWFIT_EDOM);
+    CHECK(hwfit_model_locate("no/such-model-anywhere", path, sizeof path) == HWFIT_ENOTFOUND);
+    CHECK(hwfit_model_locate("../../..//", path, sizeof path) != HWFIT_OK ||
+          strlen(path) < sizeof path);
+    CHECK(untouched(path, 8) || strlen(path) < sizeof path);
+    CHECK(hwfit_model_catalog_dir(NULL, 8) == HWFIT_EINVAL);
+    char tiny[4];
+    poison(tiny, sizeof tiny);
+    hwfit_status st = hwfit_model_catalog_dir(tiny, sizeof tiny);
+    CHECK((st == HWFIT_EBUFSIZE || st == HWFIT_ENOTFOUND) && untouched(tiny, sizeof tiny));
+    st = hwfit_model_locate("llama-3.1-8b", tiny, sizeof tiny);
+    CHECK((st == HWFIT_EBUFSIZE || st == HWFIT_ENOTFOUND) && untouched(tiny, sizeof tiny));
+}
+
 typedef struct entry {
     const char *name;
     void (*probe)(void);
@@ -2298,6 +2450,8 @@ typedef struct entry {
 static const entry table[] = {
     COVER(hwfit_assess, probe_assess),
     COVER(hwfit_assess_max_findings, probe_assess),
+    COVER(hwfit_assess_workspace_size, probe_assess),
+    COVER(hwfit_assess_ws, probe_assess),
     COVER(hwfit_assess_options_init, probe_node),
     COVER(hwfit_assess_topic_name, probe_new_namers),
     COVER(hwfit_assess_workload_init, probe_node),
@@ -2344,10 +2498,19 @@ static const entry table[] = {
     COVER(hwfit_finding_kind_name, probe_new_namers),
     COVER(hwfit_gpu_at, probe_gpu_catalog),
     COVER(hwfit_gpu_count, probe_gpu_catalog),
+    COVER(hwfit_gpu_file_load, probe_gpu_set),
+    COVER(hwfit_gpu_file_parse, probe_gpu_set),
     COVER(hwfit_gpu_find, probe_gpu_find),
     COVER(hwfit_gpu_form_factor_name, probe_hwfit_gpu_form_factor_name),
+    COVER(hwfit_gpu_lookup, probe_gpu_set),
     COVER(hwfit_gpu_peer_link_name, probe_hwfit_gpu_peer_link_name),
     COVER(hwfit_gpu_peer_topology_name, probe_hwfit_gpu_peer_topology_name),
+    COVER(hwfit_gpu_set_add, probe_gpu_set),
+    COVER(hwfit_gpu_set_at, probe_gpu_set),
+    COVER(hwfit_gpu_set_count, probe_gpu_set),
+    COVER(hwfit_gpu_set_free, probe_gpu_set),
+    COVER(hwfit_gpu_set_new, probe_gpu_set),
+    COVER(hwfit_gpu_validate, probe_gpu_set),
     COVER(hwfit_gpu_vendor_name, probe_hwfit_gpu_vendor_name),
     COVER(hwfit_hf_config_load, probe_hf_config),
     COVER(hwfit_hf_config_parse, probe_hf_config),
@@ -2360,6 +2523,8 @@ static const entry table[] = {
     COVER(hwfit_link_parse, probe_link_parse),
     COVER(hwfit_link_rate, probe_link),
     COVER(hwfit_link_validate, probe_link),
+    COVER(hwfit_model_catalog_dir, probe_locate),
+    COVER(hwfit_model_locate, probe_locate),
     COVER(hwfit_memory_estimate, probe_memory),
     COVER(hwfit_memory_estimate_batch, probe_batches),
     COVER(hwfit_memory_init, probe_inits),
@@ -2386,7 +2551,9 @@ static const entry table[] = {
     COVER(hwfit_node_evaluate, probe_node),
     COVER(hwfit_node_init, probe_node),
     COVER(hwfit_node_load, probe_node),
+    COVER(hwfit_node_load_cards, probe_node),
     COVER(hwfit_node_parse, probe_node),
+    COVER(hwfit_node_parse_cards, probe_node),
     COVER(hwfit_perf_bound_name, probe_new_namers),
     COVER(hwfit_perf_estimate, probe_perf),
     COVER(hwfit_perf_init, probe_perf),
@@ -2444,6 +2611,9 @@ static const entry table[] = {
     COVER(hwfit_shard_check, probe_shard),
     COVER(hwfit_shard_estimate, probe_shard),
     COVER(hwfit_shard_estimate_batch, probe_shard),
+    COVER(hwfit_shard_estimate_batch_ws, probe_shard),
+    COVER(hwfit_shard_estimate_ws, probe_shard),
+    COVER(hwfit_shard_workspace_size, probe_shard),
     COVER(hwfit_shard_init, probe_shard_small),
     COVER(hwfit_shard_iter_init, probe_shard_search),
     COVER(hwfit_shard_iter_next, probe_shard_search),

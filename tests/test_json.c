@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "readers/json.h"
 
 #define POISON_DOC ((hwfit__json_doc *)(uintptr_t)0x5a5a5a5a)
 
@@ -167,7 +168,6 @@ Test(json, numbers_round_to_the_nearest_double) {
         {"1.7976931348623157e308", DBL_MAX},
         {"2.2250738585072014E-308", DBL_MIN},
         {"4.9406564584124654e-324", 4.9406564584124654e-324}, /* smallest subnormal */
-        {"1e-400", 0.0},                                       /* underflow is accepted as 0 */
         {"123456789012345678901234567890", 123456789012345678901234567890.0},
         {"9007199254740993", 9007199254740992.0}, /* 2^53 + 1: a tie, rounds to even */
         {"0.000000000000000000000000000001e30", 1.0},
@@ -179,6 +179,21 @@ Test(json, numbers_round_to_the_nearest_double) {
         cr_assert_eq(got, cases[k].want, "%s: got %.17g", cases[k].text, got);
         hwfit__json_free(doc);
     }
+}
+
+/* A number written as non-zero that rounds to 0 is refused like one beyond DBL_MAX: it must
+ * not silently read as 0. Zero itself, in any spelling, is zero. */
+Test(json, a_number_too_small_for_a_double_is_refused_not_zero) {
+    hwfit__json_doc *doc;
+    hwfit_error err;
+    static const char *const tiny[] = {"1e-400", "-2.5e-330", "0.00000e-1000000001"};
+    cr_assert_eq(hwfit__json_parse(tiny[0], strlen(tiny[0]), &doc, &err), HWFIT_ERANGE);
+    cr_assert(strstr(err.message, "too small") != NULL, "%s", err.message);
+    cr_assert_eq(hwfit__json_parse(tiny[1], strlen(tiny[1]), &doc, &err), HWFIT_ERANGE);
+    cr_assert_eq(hwfit__json_parse(tiny[2], strlen(tiny[2]), &doc, &err), HWFIT_OK, "0 is 0");
+    hwfit__json_free(doc);
+    cr_assert_eq(hwfit__json_parse("1e400", 5, &doc, &err), HWFIT_ERANGE);
+    cr_assert(strstr(err.message, "too large") != NULL, "%s", err.message);
 }
 
 Test(json, digits_far_beyond_the_768th_still_break_ties) {

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 /* Rates are products of exact spec constants; 1e-12 leaves room for rounding only. */
 #define ASSERT_REL(got, want, tol) \

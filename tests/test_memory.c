@@ -4,8 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "hwfit/profile.h"
-#include "model_internal.h"
+#include "hwfit.h"
 
 #define GIB 1073741824.0
 #define P8B 8030261248ull /* Llama-3.1-8B parameters (safetensors metadata) */

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit.h"
 
 /* Llama-3.1 (meta-llama/Llama-3.1-{8B,70B,405B} config.json): GQA, gated MLP, untied, RMSNorm. */
 static void llama(hwfit_model *m, uint32_t layers, uint64_t hidden, uint64_t inter, uint32_t heads,

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 /* Relative tolerance 1e-12: a product of two or three doubles, computed the same way. */
 #define REL 1e-12

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 #define SPECS HWFIT_TEST_DATA "/../../examples/specs/"
 
@@ -260,6 +260,9 @@ Test(node_spec, contradictions_point_at_the_key) {
     /* A power limit above 1.5 x TDP (L40S: 350 W). */
     t = edit("\"count\": 4", "\"count\": 4, \"power_limit\": \"600W\"");
     refused(t, HWFIT_EPARSE, "\"600W\"", "power_limit");
+    /* A limit of 0 W is refused, not read as "the catalog's TDP" (leaving it out is). */
+    t = edit("\"count\": 4", "\"count\": 4, \"power_limit\": \"0W\"");
+    refused(t, HWFIT_EPARSE, "\"0W\"", "power_limit");
 }
 
 Test(node_spec, load_equals_parse_and_reports_missing_files) {
@@ -294,4 +297,89 @@ Test(node_spec, null_arguments_and_size_limit) {
     /* Without a name the messages say node.json. */
     hwfit_node_parse("[]", 2, NULL, &n, &err);
     cr_assert(strncmp(err.message, "node.json: ", 11) == 0, "%s", err.message);
+}
+
+/* ---- a card of one's own in a node file ------------------------------------------------ */
+
+static const char inline_card[] =
+    "{\n"
+    "  \"gpu\": {\"model\": {\"name\": \"my-l20\", \"memory_bytes\": \"48GB\",\n"
+    "                      \"memory_bandwidth_bytes_per_s\": \"864GB/s\", \"tdp_w\": \"275W\",\n"
+    "                      \"fp32_flop_per_s\": \"59.8TFLOPS\",\n"
+    "                      \"fp16_bf16_flop_per_s\": \"119.5TFLOPS\"},\n"
+    "          \"count\": 4},\n"
+    "  \"cpu\": {\"sockets\": 1, \"cores_per_socket\": 32, \"tdp\": \"280W\",\n"
+    "          \"memory_channels\": 12, \"pcie_lanes\": 128},\n"
+    "  \"memory\": {\"dimms\": 12, \"dimm_size\": \"32GiB\", \"speed_mts\": 4800},\n"
+    "  \"power\": {\"psus\": 2, \"psu_rating\": \"2000W\", \"redundancy\": \"N+1\"}\n"
+    "}\n";
+
+Test(node_spec, an_inline_card_goes_into_the_callers_set) {
+    hwfit_gpu_set *cards = NULL;
+    cr_assert_eq(hwfit_gpu_set_new(&cards), HWFIT_OK);
+    hwfit_node n;
+    hwfit_error err;
+    cr_assert_eq(hwfit_node_parse_cards(inline_card, strlen(inline_card), "t.json", cards, &n,
+                                        &err), HWFIT_OK, "%s", err.message);
+    cr_assert_str_eq(n.gpu.model, "my-l20");
+    cr_assert_eq(n.gpu_set, cards);
+    cr_assert_eq(hwfit_gpu_set_count(cards), 1);
+    hwfit_node_eval r;
+    cr_assert_eq(hwfit_node_evaluate(&n, &r), HWFIT_OK);
+    cr_assert_eq(r.gpu, hwfit_gpu_set_at(cards, 0));
+    cr_assert_eq(r.gpu_power_w, 275.0);
+    ASSERT_NEAR(r.vram_bytes, 4.0 * (double)(48ull << 30), REL);
+    /* The same file again: the name is taken now, and nothing is added. */
+    hwfit_status st = hwfit_node_parse_cards(inline_card, strlen(inline_card), "t.json", cards,
+                                             &n, &err);
+    cr_assert_eq(st, HWFIT_EPARSE);
+    cr_assert_eq(err.line, 2, "%u: %s", err.line, err.message);
+    cr_assert(strstr(err.message, "already taken") != NULL, "%s", err.message);
+    cr_assert_eq(hwfit_gpu_set_count(cards), 1);
+    /* A node naming a card of the set finds it. */
+    char text[1024];
+    snprintf(text, sizeof text, "%s", small);
+    char *at = strstr(text, "\"l40s\"");
+    cr_assert_not_null(at);
+    memmove(at + 8, at + 6, strlen(at + 6) + 1);
+    memcpy(at, "\"my-l20\"", 8);
+    cr_assert_eq(hwfit_node_parse_cards(text, strlen(text), "t.json", cards, &n, &err), HWFIT_OK,
+                 "%s", err.message);
+    cr_assert_eq(hwfit_node_evaluate(&n, &r), HWFIT_OK);
+    cr_assert_str_eq(r.gpu->name, "my-l20");
+    /* The plain reader has no set: the name is unknown and an inline card is refused. */
+    cr_assert_eq(hwfit_node_parse(text, strlen(text), "t.json", &n, &err), HWFIT_EPARSE);
+    cr_assert(strstr(err.message, "not in the GPU catalog") != NULL, "%s", err.message);
+    cr_assert_eq(hwfit_node_parse(inline_card, strlen(inline_card), "t.json", &n, &err),
+                 HWFIT_EPARSE);
+    cr_assert_eq(err.line, 2);
+    cr_assert(strstr(err.message, "hwfit_node_parse_cards") != NULL, "%s", err.message);
+    hwfit_gpu_set_free(cards);
+}
+
+Test(node_spec, a_bad_inline_card_says_where) {
+    hwfit_gpu_set *cards = NULL;
+    cr_assert_eq(hwfit_gpu_set_new(&cards), HWFIT_OK);
+    char text[2048];
+    snprintf(text, sizeof text, "%s", inline_card);
+    char *at = strstr(text, "\"275W\"");
+    memcpy(at, "\"-75W\"", 6);
+    hwfit_node n;
+    hwfit_error err;
+    cr_assert_eq(hwfit_node_parse_cards(text, strlen(text), "t.json", cards, &n, &err),
+                 HWFIT_EPARSE);
+    cr_assert_eq(err.line, 3, "%s", err.message);
+    cr_assert_eq(err.column, 75, "%u: %s", err.column, err.message);
+    cr_assert(strstr(err.message, "t.json: gpu.model: key 'tdp_w'") != NULL, "%s", err.message);
+    cr_assert_eq(hwfit_gpu_set_count(cards), 0);
+    /* A whole-node refusal after the card was read leaves the set as it was, too. */
+    snprintf(text, sizeof text, "%s", inline_card);
+    at = strstr(text, "\"count\": 4");
+    memcpy(at, "\"count\": 0", 10);
+    cr_assert_eq(hwfit_node_parse_cards(text, strlen(text), "t.json", cards, &n, &err),
+                 HWFIT_EPARSE);
+    cr_assert_eq(hwfit_gpu_set_count(cards), 0);
+    cr_assert_eq(hwfit_node_parse_cards(text, strlen(text), "t.json", NULL, &n, &err),
+                 HWFIT_EINVAL);
+    hwfit_gpu_set_free(cards);
 }

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "hwfit/report.h"
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit.h"
+#include "pictures/svg_internal.h"
 
 #define SPECS HWFIT_TEST_DATA "/../../examples/specs/"
 #define MODELS HWFIT_TEST_DATA "/models"

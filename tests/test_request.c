@@ -5,8 +5,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "base/internal.h"
 #include "hwfit/request.h"
+#include "readers/json.h"
 
 static int bounded(hwfit_option_kind k) {
     return k == HWFIT_OPTION_COUNT || k == HWFIT_OPTION_TOKENS || k == HWFIT_OPTION_QUANTITY ||

@@ -14,6 +14,7 @@
 #include "hwfit/hf_config.h"
 #include "hwfit/memory.h"
 #include "hwfit/perf.h"
+#include "request/workload.h"
 #include "hwfit/request.h"
 #include "hwfit/shard.h"
 
@@ -120,6 +121,28 @@ Test(request_shard, fit_per_gpu_bytes_is_the_estimate_of_the_layout_shown) {
     cr_assert_eq(json_u64(json, "min_gpus"), min_gpus);
     cr_assert_eq(min_gpus, 3);
     hwfit_request_free(r);
+}
+
+/* Each communicator's NCCL buffers and the DDP bucket are on every card: the option moves
+ * the card's total by exactly the difference, per communicator. */
+Test(request_shard, comm_buffer_and_bucket_move_the_card_by_their_bytes) {
+    const char *const base[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                "tp", "8", NULL};
+    const char *const small[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                 "tp", "8", "comm-buffer", "0B", NULL};
+    hwfit_request *a = make("fit", base), *b = make("fit", small);
+    uint64_t with = json_u64(run_json(a), "buffer_bytes");
+    uint64_t without = json_u64(run_json(b), "buffer_bytes");
+    cr_assert_eq(with - without, 67108864u, "one tensor-parallel communicator of 64 MiB");
+    cr_assert_eq(without, 0);
+    hwfit_request_free(a);
+    hwfit_request_free(b);
+    const char *const train[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                                 "mode", "qlora", "tp", "1", "pp", "1", "dp", "8",
+                                 "comm-buffer", "0B", "bucket", "100MiB", NULL};
+    hwfit_request *c = make("fit", train);
+    cr_assert_eq(json_u64(run_json(c), "buffer_bytes"), 104857600u, "the bucket alone");
+    hwfit_request_free(c);
 }
 
 Test(request_shard, fit_verdict_is_1_when_it_does_not_fit) {
@@ -445,6 +468,8 @@ Test(request_shard, defaults_are_the_library_init_values) {
         cr_assert_eq(default_num(cmd, "pp-overlap"), p.pp_overlap);
         cr_assert_eq(default_num(cmd, "dp-overlap"), p.dp_overlap);
         cr_assert_eq(default_num(cmd, "ep-overlap"), p.ep_overlap);
+        cr_assert_eq(default_num(cmd, "comm-buffer"), s->comm_group_bytes);
+        cr_assert_eq(default_num(cmd, "bucket"), s->bucket_bytes);
         /* Those without a value say why: searched, derived or not checked. */
         const char *const words[] = {"gpu", "capacity", "weights", "batch", "micro-batch",
                                      "recompute", "tp", "pp", "dp", "ep", "etp", "zero",
@@ -472,8 +497,9 @@ Test(request_shard, commands_have_their_formats) {
     size_t n = 0;
     for (const hwfit_option *o = hwfit_option_next(plan, NULL); o; o = hwfit_option_next(plan, o))
         n++;
-    cr_assert_eq(n, 70); /* the 49 shared options, top, the 18 framework options and the
-                            two training flags (no-master-weights, no-dropout) */
+    /* the shared options, top, gpu-file, the framework options and the two training flags
+     * (no-master-weights, no-dropout) */
+    cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 2 + HWFIT__FRAMEWORK_NOPTS + HWFIT__FRAMEWORK_EXTRA_NOPTS);
 }
 
 /* ---- buffers ------------------------------------------------------------------------------- */

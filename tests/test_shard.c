@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwfit/profile.h"
-#include "shard_internal.h"
+#include "hwfit.h"
 
 #define GIB 1073741824.0
 #define CARD_96GB (96.0 * GIB) /* rtx-pro-6000-server: "96 GB" read as GiB (gpu.h) */

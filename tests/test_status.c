@@ -2,7 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 Test(status, every_code_has_a_distinct_name_and_a_message) {
     for (int s = 0; s < HWFIT_STATUS_COUNT_; s++) {

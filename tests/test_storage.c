@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 /* Relative tolerance 1e-12: these values go through a handful of multiplications and one
  * expm1, so only rounding (a few ulp) separates the code from the hand formula. */

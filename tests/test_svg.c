@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit.h"
+#include "pictures/svg_internal.h"
 #include "xml_check.h"
 
 /* ---- helpers ------------------------------------------------------------------------- */

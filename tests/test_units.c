@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
 
 static double parse_ok(const char *text, hwfit_unit unit) {
     double v = -1.0;
@@ -107,10 +108,16 @@ Test(units, long_numbers_convert_exactly_instead_of_overflowing) {
     memset(nines, '9', 135);
     nines[135] = '\0';
     ASSERT_NEAR_REL(parse_ok(nines, HWFIT_UNIT_NONE), 1e135);
-    /* 0.000...0015 with 1000 zeros after the point is 1.5e-1001: underflows to zero. */
+    /* 0.000...0015 with 1000 zeros after the point is 1.5e-1001: beyond a double, refused
+     * (not silently 0); the same zeros without the 15 are 0. */
     char tiny[1010] = "0.";
     memset(tiny + 2, '0', 1000);
     strcpy(tiny + 1002, "15");
+    double v = -1.0;
+    cr_assert_eq(hwfit_units_parse(tiny, HWFIT_UNIT_NONE, &v), HWFIT_ERANGE);
+    cr_assert_eq(v, -1.0);
+    cr_assert_eq(hwfit_units_parse("1e-400GB", HWFIT_UNIT_BYTES, &v), HWFIT_ERANGE);
+    tiny[1002] = '\0';
     cr_assert_eq(parse_ok(tiny, HWFIT_UNIT_NONE), 0.0);
     /* 400 significant digits then an exponent that brings it back: 1.234...e2 = 123.4... */
     char many[420] = "1.234";

@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 /* problem must name `field` with a rule containing `words`, and status `st`. */
 static void expect(hwfit_status got, const hwfit_problem *p, hwfit_status st, const char *field,

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 Test(version, runtime_matches_headers) {
     cr_assert_eq(hwfit_version_number(), (unsigned)HWFIT_VERSION_NUMBER);

@@ -4,23 +4,6 @@
 
 #include "cli.h"
 
-/* Subcommands not yet served by the request layer (being moved there). */
-typedef struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} command;
-
-static const command legacy[] = {
-    {"assess", cmd_assess, "strengths and weaknesses of a server (node file) for target workloads"},
-    {"collective", cmd_collective, "time, algbw and busbw of a collective (nccl-tests style)"},
-    {"host", cmd_host, "cores per GPU, RAM/VRAM, memory bandwidth, DIMMs per channel, PCIe lanes"},
-    {"power", cmd_power, "PSU redundancy and headroom, wall power, heat, airflow, energy cost"},
-    {"raid", cmd_raid, "RAID/ZFS usable capacity, speed, rebuild time, URE risk and MTTDL"},
-    {"transfer", cmd_transfer, "time to stream a data set or save a checkpoint; does it fit"},
-};
-#define NLEGACY (sizeof legacy / sizeof legacy[0])
-
 static void usage(FILE *f) {
     fprintf(f,
             "usage: hwfit <subcommand> [options] [--json]\n"
@@ -30,9 +13,6 @@ static void usage(FILE *f) {
             "subcommands:\n");
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c))
         fprintf(f, "  %-12s %s\n", c->name, c->summary);
-    for (size_t i = 0; i < NLEGACY; i++)
-        if (hwfit_command_by_name(legacy[i].name) == NULL)
-            fprintf(f, "  %-12s %s\n", legacy[i].name, legacy[i].summary);
     fprintf(f, "\nRun 'hwfit <subcommand> --help' for its options.\n");
 }
 
@@ -54,7 +34,5 @@ int main(int argc, char **argv) {
     }
     const hwfit_command *c = hwfit_command_by_name(a);
     if (c != NULL) return cli_run_request(c, argc - 1, argv + 1);
-    for (size_t i = 0; i < NLEGACY; i++)
-        if (strcmp(a, legacy[i].name) == 0) return legacy[i].run(argc - 1, argv + 1);
     return cli_fail(NULL, "unknown subcommand '%s' (run 'hwfit --help')", a);
 }

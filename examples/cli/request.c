@@ -48,10 +48,22 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
     hwfit_request *r = NULL;
     hwfit_status st = hwfit_request_new(name, &r);
     if (st != HWFIT_OK) return cli_fail(name, "%s", hwfit_status_str(st));
+    const hwfit_option *chart_only = NULL; /* an option only the SVG chart uses */
     hwfit_format format = HWFIT_FORMAT_TEXT;
     const char *svg_path = NULL, *html_path = NULL;
     int rc = 0;
     const hwfit_option *positional = NULL;
+    /* GPU files first: a --gpu may name a card of a --gpu-file given after it. */
+    const hwfit_option *gpu_file = hwfit_option_by_name(c, "gpu-file");
+    for (int i = 1; gpu_file != NULL && i < argc && rc == 0; i++) {
+        if (strcmp(argv[i], "--gpu-file") == 0 && i + 1 < argc)
+            st = hwfit_request_set(r, "gpu-file", argv[++i]);
+        else if (strncmp(argv[i], "--gpu-file=", 11) == 0)
+            st = hwfit_request_set(r, "gpu-file", argv[i] + 11);
+        else
+            continue;
+        if (st != HWFIT_OK) rc = request_failed(name, r, st);
+    }
     for (int i = 1; i < argc && rc == 0; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -59,10 +71,19 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
             hwfit_request_free(r);
             return CLI_EXIT_OK;
         }
-        if (strcmp(a, "--json") == 0) { format = HWFIT_FORMAT_JSON; continue; }
-        if (strcmp(a, "--csv") == 0 && has_format(c, HWFIT_FORMAT_CSV)) { format = HWFIT_FORMAT_CSV; continue; }
-        if (strcmp(a, "--markdown") == 0 && has_format(c, HWFIT_FORMAT_MARKDOWN)) {
-            format = HWFIT_FORMAT_MARKDOWN;
+        hwfit_format face = HWFIT_FORMAT_TEXT;
+        if (strcmp(a, "--json") == 0) face = HWFIT_FORMAT_JSON;
+        else if (strcmp(a, "--csv") == 0 && has_format(c, HWFIT_FORMAT_CSV)) face = HWFIT_FORMAT_CSV;
+        else if (strcmp(a, "--markdown") == 0 && has_format(c, HWFIT_FORMAT_MARKDOWN))
+            face = HWFIT_FORMAT_MARKDOWN;
+        if (face != HWFIT_FORMAT_TEXT) {
+            /* One printed format: --json, --csv and --markdown exclude each other. */
+            if (format != HWFIT_FORMAT_TEXT && format != face) {
+                rc = cli_fail(name, "--%s and --%s exclude each other", hwfit_format_name(format),
+                              hwfit_format_name(face));
+                break;
+            }
+            format = face;
             continue;
         }
         int is_svg = strncmp(a, "--svg", 5) == 0 && (a[5] == '\0' || a[5] == '=') &&
@@ -125,22 +146,28 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
                           o->metavar ? o->metavar : "");
             break;
         }
+        if (o == gpu_file) continue; /* set above */
         st = hwfit_request_set(r, o->name, value);
         if (st != HWFIT_OK) rc = request_failed(name, r, st);
+        if (o->flags & HWFIT_OPTION_CHART) chart_only = o;
     }
+    if (rc == 0 && chart_only != NULL && svg_path == NULL)
+        rc = cli_fail(name, "--%s: applies only to the SVG chart (give --svg FILE)",
+                      chart_only->name);
+    hwfit_request *out = r;
     if (rc == 0 && svg_path != NULL) rc = run_to_file(name, r, HWFIT_FORMAT_SVG, "svg", svg_path);
     if (rc == 0 && html_path != NULL)
         rc = run_to_file(name, r, HWFIT_FORMAT_HTML, "html", html_path);
     if (rc == 0) {
-        st = hwfit_request_run(r, format, NULL, 0, NULL);
+        st = hwfit_request_run(out, format, NULL, 0, NULL);
         if (st != HWFIT_OK) {
-            rc = request_failed(name, r, st);
+            rc = request_failed(name, out, st);
         } else {
             size_t n;
-            const char *text = hwfit_request_output(r, &n);
+            const char *text = hwfit_request_output(out, &n);
             fwrite(text, 1, n, stdout);
             fflush(stdout);
-            rc = hwfit_request_verdict(r);
+            rc = hwfit_request_verdict(out);
         }
     }
     hwfit_request_free(r);

@@ -24,7 +24,10 @@
  * headroom ratio, the cooling thresholds) live in the node, the others in
  * ::hwfit_assess_options.
  *
- * Thread safety: every function is reentrant; nothing allocates.
+ * Thread safety: every function is reentrant. Only ::hwfit_assess allocates: its workspace
+ * (the figures of every workload, ::hwfit_assess_workspace_size bytes, about 160 KB), freed
+ * before it returns. ::hwfit_assess_ws takes that workspace from the caller (zstd's
+ * ZSTD_estimateCCtxSize / ZSTD_initStaticCCtx pattern) and allocates nothing.
  */
 #ifndef HWFIT_ASSESS_H
 #define HWFIT_ASSESS_H
@@ -195,11 +198,44 @@ HWFIT_API size_t hwfit_assess_max_findings(size_t workloads);
  *                            quantized weights.
  * @retval HWFIT_ERANGE       a size overflows.
  * @retval HWFIT_EBUFSIZE     @p capacity is too small; nothing is written.
+ * @retval HWFIT_ENOMEM       the workspace could not be allocated (see ::hwfit_assess_ws).
  */
 HWFIT_API hwfit_status hwfit_assess(const hwfit_node *node,
                                     const hwfit_assess_workload *workloads,
                                     size_t workload_count, const hwfit_assess_options *options,
                                     hwfit_finding *findings, size_t capacity, size_t *count);
+
+/**
+ * @brief Bytes of workspace ::hwfit_assess_ws needs (for any number of workloads up to
+ *        ::HWFIT_ASSESS_MAX_WORKLOADS). Constant for a build of the library.
+ * @return The size; never 0.
+ */
+HWFIT_API size_t hwfit_assess_workspace_size(void);
+
+/**
+ * @brief ::hwfit_assess with a caller's workspace: the same findings, no allocation, and
+ *        a small stack (for worker threads with small stacks).
+ * @param[in]  node           As ::hwfit_assess.
+ * @param[in]  workloads      As ::hwfit_assess.
+ * @param[in]  workload_count As ::hwfit_assess.
+ * @param[in]  options        As ::hwfit_assess.
+ * @param[out] findings       As ::hwfit_assess.
+ * @param[in]  capacity       As ::hwfit_assess.
+ * @param[out] count          As ::hwfit_assess.
+ * @param[in]  workspace      At least ::hwfit_assess_workspace_size bytes, aligned as
+ *                            malloc aligns (max_align_t); its contents on entry do not
+ *                            matter and are scratch afterwards. NULL gives ::HWFIT_EINVAL.
+ * @param[in]  workspace_size Bytes at @p workspace; smaller than
+ *                            ::hwfit_assess_workspace_size gives ::HWFIT_EINVAL.
+ * @return As ::hwfit_assess (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a workspace
+ *         that is NULL, too small or misaligned.
+ */
+HWFIT_API hwfit_status hwfit_assess_ws(const hwfit_node *node,
+                                       const hwfit_assess_workload *workloads,
+                                       size_t workload_count,
+                                       const hwfit_assess_options *options,
+                                       hwfit_finding *findings, size_t capacity, size_t *count,
+                                       void *workspace, size_t workspace_size);
 
 /**
  * @brief Name of a topic: "vram", "bandwidth", "compute", "interconnect", "bifurcation",

@@ -20,8 +20,11 @@
  *
  * The buffer protocol is that of svg.h: call with a NULL buffer and size 0 to learn the
  * size (::HWFIT_EBUFSIZE with @c *needed set), then again with a buffer that large. The
- * output is written only on ::HWFIT_OK and is deterministic. Nothing is allocated: the
- * chart data live in fixed arrays on the stack, whence the maxima below.
+ * output is written only on ::HWFIT_OK and is deterministic. The chart data live in fixed
+ * arrays, whence the maxima below; ::hwfit_chart_memory and ::hwfit_chart_collective
+ * allocate theirs (about 15 KB, with the engine of shard.h for the memory chart) and free
+ * them before they return, so that no call needs more than 16 KiB of stack; they give
+ * ::HWFIT_ENOMEM when that fails. The power and RAID charts allocate nothing.
  */
 #ifndef HWFIT_CHART_H
 #define HWFIT_CHART_H
@@ -40,7 +43,7 @@ extern "C" {
 
 /** @defgroup chart Charts of results
  *  @brief SVG pictures of shard, collective, power and storage results. Thread safety:
- *  all functions are reentrant; none keeps state or allocates.
+ *  all functions are reentrant; none keeps state (see above for what they allocate).
  *  @{ */
 
 /** Most bars of a memory chart: distinct cards (pipeline stages whose cards differ from

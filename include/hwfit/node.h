@@ -29,14 +29,16 @@
  * which field is wrong and why) and evaluate it with ::hwfit_node_evaluate, which runs
  * every domain module once and returns their inputs and outputs, ready for what-if calls.
  *
- * Thread safety: every function is reentrant and touches only its arguments; nothing
- * allocates.
+ * Thread safety: every function is reentrant and touches only its arguments. Only the
+ * collective estimates allocate (their scratch, freed before they return: collective.h);
+ * ::HWFIT_ENOMEM when that fails.
  */
 #ifndef HWFIT_NODE_H
 #define HWFIT_NODE_H
 
 #include "hwfit/collective.h"
 #include "hwfit/gpu.h"
+#include "hwfit/gpu_set.h"
 #include "hwfit/host.h"
 #include "hwfit/link.h"
 #include "hwfit/power.h"
@@ -71,8 +73,9 @@ typedef enum hwfit_node_cooling {
 
 /** @brief The GPUs of one node. */
 typedef struct hwfit_node_gpus {
-    char model[HWFIT_NODE_TEXT_SIZE]; /**< GPU catalog name (::hwfit_gpu_find), e.g.
-                                           "rtx-pro-6000-server". Required. */
+    char model[HWFIT_NODE_TEXT_SIZE]; /**< GPU name, e.g. "rtx-pro-6000-server": the built-in
+                                           catalog (::hwfit_gpu_find), then the node's
+                                           hwfit_node::gpu_set. Required. */
     uint64_t count;       /**< GPUs per node, 1 to ::HWFIT_NODE_MAX_GPUS. Required; default 0. */
     double power_limit_w; /**< Board power limit of each GPU, W, or 0 for the catalog TDP.
                                When set, in (0, 1.5 x TDP]. Default 0. */
@@ -199,6 +202,10 @@ typedef struct hwfit_node {
     hwfit_node_power power;      /**< Power supplies and budget lines. */
     hwfit_node_chassis chassis;  /**< Chassis and cooling. */
     hwfit_node_costs costs;      /**< Prices. */
+    const hwfit_gpu_set *gpu_set; /**< Cards of one's own (gpu_set.h) where gpu.model is looked
+                                      up after the built-in catalog; NULL for the catalog only.
+                                      Not owned: it must outlive every use of the node.
+                                      ::hwfit_node_parse_cards sets it. Default NULL. */
 } hwfit_node;
 
 /** @brief Everything ::hwfit_node_evaluate computes for one node: the domain modules'

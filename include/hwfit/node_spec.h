@@ -26,6 +26,7 @@
 
 #include "hwfit/assess.h"
 #include "hwfit/model.h"
+#include "hwfit/gpu_set.h"
 #include "hwfit/node.h"
 #include "hwfit/status.h"
 
@@ -73,6 +74,39 @@ HWFIT_API hwfit_status hwfit_node_parse(const char *text, size_t length, const c
  * @retval HWFIT_EPARSE    as for ::hwfit_node_parse.
  */
 HWFIT_API hwfit_status hwfit_node_load(const char *path, hwfit_node *out, hwfit_error *err);
+
+/**
+ * @brief Read a node whose GPU may be a card of one's own.
+ *
+ * As ::hwfit_node_parse, and besides: gpu.model may name a card of @p cards, or be an
+ * object with a card's fields (the keys of a GPU file, gpu_file.h) instead of a name; that
+ * card is checked as a GPU file's are and added to @p cards, and gpu.model takes its name.
+ * The node's hwfit_node::gpu_set is @p cards. On failure @p cards is left as it was.
+ * @param[in]     text   The bytes; need not be NUL-terminated; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     length Bytes in @p text.
+ * @param[in]     name   Name for messages; NULL means "node.json".
+ * @param[in,out] cards  The caller's cards; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    out    The node; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @param[out]    err    Where and why it failed, or cleared on success; may be NULL.
+ * @retval HWFIT_OK        read and checked.
+ * @retval other           as for ::hwfit_node_parse; HWFIT_ERANGE also when @p cards is full.
+ */
+HWFIT_API hwfit_status hwfit_node_parse_cards(const char *text, size_t length, const char *name,
+                                              hwfit_gpu_set *cards, hwfit_node *out,
+                                              hwfit_error *err);
+
+/**
+ * @brief Read a node file whose GPU may be a card of one's own (::hwfit_node_parse_cards).
+ * @param[in]     path  Path of the file; NULL gives ::HWFIT_EINVAL. Messages start with it.
+ * @param[in,out] cards The caller's cards; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    out   The node; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @param[out]    err   Where and why it failed, or cleared on success; may be NULL.
+ * @retval HWFIT_OK     read and checked.
+ * @retval HWFIT_EIO    the file cannot be opened or read.
+ * @retval other        as for ::hwfit_node_parse_cards.
+ */
+HWFIT_API hwfit_status hwfit_node_load_cards(const char *path, hwfit_gpu_set *cards,
+                                             hwfit_node *out, hwfit_error *err);
 
 /** @brief Size of the model path ::hwfit_assess_workload_parse builds, including the NUL. */
 #define HWFIT_WORKLOAD_PATH_SIZE 1024

@@ -15,6 +15,11 @@
  * cited default. See docs/formulas.md, section "perf".
  *
  * Thread safety: every function is reentrant and touches only its arguments.
+ *
+ * Memory: ::hwfit_perf_estimate, ::hwfit_perf_validate and ::hwfit_perf_plan evaluate
+ * footprints in the engine of shard.h (about 16 KB), which they allocate and free before
+ * they return (so that no call needs more than 16 KiB of stack); ::HWFIT_ENOMEM when that
+ * fails.
  */
 #ifndef HWFIT_PERF_H
 #define HWFIT_PERF_H
@@ -223,6 +228,7 @@ HWFIT_API hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gp
  * @retval HWFIT_EUNSUPPORTED the card has no tensor throughput in the precision, full
  *                            training of quantized weights, or memory.mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated.
  */
 HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
                                            hwfit_perf_out *out);
@@ -248,6 +254,7 @@ HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit
  * @retval HWFIT_EUNSUPPORTED the card has no tensor throughput in the precision, full
  *                            training of quantized weights, or memory.mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated.
  */
 HWFIT_API hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
                                            hwfit_problem *problem);
@@ -292,6 +299,7 @@ HWFIT_API const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
  * @retval HWFIT_EDOM         an input is out of range.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_perf_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated.
  */
 HWFIT_API hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
                                        const hwfit_shard_space *space,

@@ -27,7 +27,8 @@
  *
  * The buffer protocol is that of svg.h: call with a NULL buffer and size 0 to learn the
  * size (::HWFIT_EBUFSIZE with @c *needed set), then again with a buffer that large. The
- * output is written only on ::HWFIT_OK and is deterministic. Nothing is allocated.
+ * output is written only on ::HWFIT_OK and is deterministic. Only the charts allocate
+ * (see chart.h), freeing what they take before they return; ::HWFIT_ENOMEM when that fails.
  */
 #ifndef HWFIT_REPORT_H
 #define HWFIT_REPORT_H
@@ -42,7 +43,7 @@ extern "C" {
 
 /** @defgroup report HTML report
  *  @brief A node's assessment as one self-contained HTML document. Thread safety: all
- *  functions are reentrant; none keeps state or allocates.
+ *  functions are reentrant; none keeps state (the charts allocate: see above).
  *  @{ */
 
 /** @brief What the report shows and how. Fill with ::hwfit_report_options_init. */

@@ -66,6 +66,10 @@ typedef enum hwfit_option_kind {
 #define HWFIT_OPTION_REQUIRED 1u
 /** @brief hwfit_option::flags: the CLI also takes this option as a bare (positional) argument. */
 #define HWFIT_OPTION_POSITIONAL 2u
+/** @brief hwfit_option::flags: the option only shapes the chart (::HWFIT_FORMAT_SVG, e.g.
+ *  what it draws); the other formats of the same request do not use it. A face that writes
+ *  no chart refuses it (the CLI without `--svg FILE`). */
+#define HWFIT_OPTION_CHART 4u
 
 /** @brief One option of a command. All strings are static. */
 typedef struct hwfit_option {
@@ -80,7 +84,8 @@ typedef struct hwfit_option {
     double max;                /**< the same: largest value taken */
     const char *const *choices;/**< HWFIT_OPTION_CHOICE: the choices, NULL-terminated; else NULL */
     const char *catalog;       /**< HWFIT_OPTION_NAME: the catalog ("gpu", "dtype"...); else NULL */
-    unsigned flags;            /**< HWFIT_OPTION_REQUIRED, HWFIT_OPTION_POSITIONAL */
+    unsigned flags;            /**< HWFIT_OPTION_REQUIRED, HWFIT_OPTION_POSITIONAL,
+                                    HWFIT_OPTION_CHART */
     const char *example;       /**< a value that works, for messages and help ("15.36TB"), or NULL */
     const char *help;          /**< one line, without the default */
 } hwfit_option;

@@ -33,6 +33,14 @@
  * (::hwfit_perf_plan, with the metric ::hwfit_perf_plan_rank names).
  *
  * Thread safety: every function is reentrant and touches only its arguments.
+ *
+ * Memory: the functions that evaluate footprints work in an engine of about 16 KB (the
+ * model prepared twice, its layer tables and caches). So that no call needs more than
+ * 16 KiB of stack (worker threads of schedulers have small stacks), they allocate it and
+ * free it before they return, and give ::HWFIT_ENOMEM when that fails. The `_ws` variants
+ * (::hwfit_shard_estimate_ws, ::hwfit_shard_estimate_batch_ws) take it from the caller
+ * instead, ::hwfit_shard_workspace_size bytes, and allocate nothing (zstd's
+ * ZSTD_estimateCCtxSize / ZSTD_initStaticCCtx pattern).
  */
 #ifndef HWFIT_SHARD_H
 #define HWFIT_SHARD_H
@@ -335,6 +343,7 @@ HWFIT_API void hwfit_shard_space_init(hwfit_shard_space *space);
  *                      the context is 0, the card count is above ::HWFIT_SHARD_MAX_GPUS,
  *                      the ZeRO stage is above 3 or the offload has unknown bits.
  * @retval HWFIT_ERANGE the model's counts overflow 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
                                          hwfit_shard_reason *reason);
@@ -379,6 +388,7 @@ HWFIT_API hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *off
  * @retval HWFIT_ELAYOUT      the layout is invalid (::hwfit_shard_check says why).
  * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_shard_out *out);
@@ -403,14 +413,39 @@ HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfi
  * @retval HWFIT_ELAYOUT      the layout is invalid (field "layout").
  * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_problem *problem);
 
 /**
+ * @brief Bytes of workspace the `_ws` variants need (::hwfit_shard_estimate_ws,
+ *        ::hwfit_shard_estimate_batch_ws). Constant for a build of the library.
+ * @return The size; never 0.
+ */
+HWFIT_API size_t hwfit_shard_workspace_size(void);
+
+/**
+ * @brief ::hwfit_shard_estimate with a caller's workspace: the same result, bit for bit,
+ *        without allocation.
+ * @param[in]  model          As ::hwfit_shard_estimate.
+ * @param[in]  in             As ::hwfit_shard_estimate.
+ * @param[out] out            As ::hwfit_shard_estimate.
+ * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
+ *                            aligns (max_align_t); scratch, its contents do not matter.
+ * @param[in]  workspace_size Bytes at @p workspace.
+ * @return As ::hwfit_shard_estimate (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a
+ *         workspace that is NULL, too small or misaligned.
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model,
+                                               const hwfit_shard_in *in, hwfit_shard_out *out,
+                                               void *workspace, size_t workspace_size);
+
+/**
  * @brief The footprints and fits of @p n workloads or layouts of one model:
- * ::hwfit_shard_estimate of each element, in one call and without allocation (a scheduler
- * checking every job against every node, a sweep of contexts or layouts). Every element is
+ * ::hwfit_shard_estimate of each element, in one call (a scheduler checking every job
+ * against every node, a sweep of contexts or layouts; ::hwfit_shard_estimate_batch_ws
+ * does it without allocation). Every element is
  * evaluated, even after one fails; outs[i] equals what ::hwfit_shard_estimate gives for
  * ins[i], bit for bit, and is written only when statuses[i] is ::HWFIT_OK.
  * @param[in]  model    The model of every element; NULL gives ::HWFIT_EINVAL.
@@ -427,11 +462,32 @@ HWFIT_API hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfi
  * @retval HWFIT_ELAYOUT      the first failing element's status.
  * @retval HWFIT_EUNSUPPORTED the first failing element's status.
  * @retval HWFIT_ERANGE       the first failing element's status.
+ * @retval HWFIT_ENOMEM       the engine could not be allocated (every status says so).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
                                                   const hwfit_shard_in *ins, size_t n,
                                                   hwfit_shard_out *outs,
                                                   hwfit_status *statuses);
+
+/**
+ * @brief ::hwfit_shard_estimate_batch with a caller's workspace: the same results, bit for
+ *        bit, without allocation (a scheduler's worker thread keeps one workspace).
+ * @param[in]  model          As ::hwfit_shard_estimate_batch.
+ * @param[in]  ins            As ::hwfit_shard_estimate_batch.
+ * @param[in]  n              As ::hwfit_shard_estimate_batch.
+ * @param[out] outs           As ::hwfit_shard_estimate_batch.
+ * @param[out] statuses       As ::hwfit_shard_estimate_batch.
+ * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
+ *                            aligns (max_align_t); scratch, its contents do not matter.
+ * @param[in]  workspace_size Bytes at @p workspace.
+ * @return As ::hwfit_shard_estimate_batch (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a
+ *         workspace that is NULL, too small or misaligned (nothing is written).
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
+                                                     const hwfit_shard_in *ins, size_t n,
+                                                     hwfit_shard_out *outs,
+                                                     hwfit_status *statuses, void *workspace,
+                                                     size_t workspace_size);
 
 /**
  * @brief Footprint of the cards of one pipeline stage (every card of a stage is alike).
@@ -445,6 +501,7 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
  * @retval HWFIT_ELAYOUT      the layout is invalid.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
                                            uint32_t stage, hwfit_shard_card *card);
@@ -480,7 +537,7 @@ HWFIT_API int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout
  * @brief Every valid layout of in->gpus cards within @p space: keep those that fit (and,
  * with space->include_unfit, the others after them), rank them by memory headroom (largest
  * first; ties keep enumeration order) and write the best @p capacity to @p results.
- * Allocation-free.
+ * Allocates only its engine (see Memory above).
  * @param[in]  model    The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in       Workload, card count, capacity (its layout is ignored); NULL gives
  *                      ::HWFIT_EINVAL.
@@ -494,6 +551,7 @@ HWFIT_API int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout
  * @retval HWFIT_EDOM         an input is out of range.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *in,
                                           const hwfit_shard_space *space,
@@ -516,6 +574,7 @@ HWFIT_API hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_
  * @retval HWFIT_EDOM         an input is out of range, or @p max_gpus is 0 or too large.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                             const hwfit_shard_space *space, uint32_t max_gpus,
@@ -538,6 +597,7 @@ HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfi
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
  *                            overflows only counts as not fitting).
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
                                                const hwfit_shard_in *in, uint64_t limit,
@@ -559,6 +619,7 @@ HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
  *                            overflows only counts as not fitting).
+ * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
                                              uint64_t limit, uint64_t *batch);

@@ -82,7 +82,8 @@ typedef enum hwfit_unit {
  * @retval HWFIT_EINVAL  @p text or @p value is NULL, or @p unit is not a ::hwfit_unit.
  * @retval HWFIT_EPARSE  not a number, or a unit that does not fit @p unit.
  * @retval HWFIT_EDOM    negative, NaN or infinite.
- * @retval HWFIT_ERANGE  the value overflows a double.
+ * @retval HWFIT_ERANGE  the value overflows a double, or a value written as non-zero
+ *                       ("1e-400GB") would round to 0.
  */
 HWFIT_API hwfit_status hwfit_units_parse(const char *text, hwfit_unit unit, double *value);
 

@@ -1,9 +1,21 @@
 /* status.c - names and messages of the status codes, generated from HWFIT_STATUS_MAP. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen: refuse what is not a regular file */
+#endif
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+
+#include "base/internal.h"
+
+#if !defined(_WIN32)
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /* The documented enum and the table must agree value for value. */
 #define HWFIT__CHECK_VALUE(name, value, message) \
@@ -89,13 +101,83 @@ hwfit_status hwfit__error_set(hwfit_error *err, hwfit_status status, uint32_t li
     return status;
 }
 
+hwfit_status hwfit__error_vset(hwfit_error *err, hwfit_status status, uint32_t line,
+                               uint32_t column, size_t offset, const char *prefix,
+                               const char *fmt, va_list ap) {
+    char message[HWFIT_ERROR_MESSAGE_SIZE];
+    int n = vsnprintf(message, sizeof message, fmt, ap);
+    if (n < 0) message[0] = '\0';
+    if (prefix != NULL)
+        return hwfit__error_set(err, status, line, column, offset, "%s: %s", prefix, message);
+    return hwfit__error_set(err, status, line, column, offset, "%s", message);
+}
+
+/* Why a file operation failed, in words (errno's usual values; thread-safe, unlike
+ * strerror's buffer for the unusual ones). */
+static const char *reason(int e) {
+    switch (e) {
+    case ENOENT: return "no such file";
+    case EACCES: return "permission denied";
+    case EISDIR: return "is a directory";
+    case ENOTDIR: return "a part of the path is not a directory";
+    case ENAMETOOLONG: return "the name is too long";
+    case EMFILE:
+    case ENFILE: return "too many open files";
+    case ENOMEM: return "out of memory";
+    case EIO: return "input/output error";
+#if !defined(_WIN32)
+    case ELOOP: return "too many symbolic links";
+    case ENXIO: return "no such device";
+#endif
+    default: return "the system refused it";
+    }
+}
+
+/* The file at path opened for reading, or NULL with err set. Only regular files are read:
+ * a FIFO, a device or a directory is refused before anything blocks on it (opened without
+ * blocking, then fstat). */
+static FILE *open_regular(const char *path, hwfit_error *err) {
+#if !defined(_WIN32)
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        (void)hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: cannot open file: %s", path,
+                               reason(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const char *what = S_ISDIR(st.st_mode)    ? "is a directory"
+                           : S_ISFIFO(st.st_mode) ? "is a FIFO (named pipe)"
+                           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device"
+                                                                         : "is not a regular file";
+        (void)close(fd);
+        (void)hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: cannot read: %s", path, what);
+        return NULL;
+    }
+    /* Reads of a regular file do not block: the flag may stay. */
+    FILE *f = fdopen(fd, "rb");
+    if (f == NULL) {
+        int e = errno;
+        (void)close(fd);
+        (void)hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: cannot open file: %s", path,
+                               reason(e));
+    }
+    return f;
+#else
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        (void)hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: cannot open file: %s", path,
+                               reason(errno));
+    return f;
+#endif
+}
+
 hwfit_status hwfit__read_file(const char *path, size_t max_bytes, char **data, size_t *length,
                               hwfit_error *err) {
     if (path == NULL || data == NULL || length == NULL)
         return hwfit__error_set(err, HWFIT_EINVAL, 0, 0, 0, "file path is NULL");
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: cannot open file", path);
+    FILE *f = open_regular(path, err);
+    if (f == NULL) return err != NULL ? err->status : HWFIT_EIO;
     size_t cap = max_bytes < 4096 ? max_bytes : 4096, len = 0;
     char *buf = malloc(cap + 1);
     if (buf == NULL) {
@@ -125,11 +207,11 @@ hwfit_status hwfit__read_file(const char *path, size_t max_bytes, char **data, s
         len += got;
         if (got == 0) break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), e = errno;
     fclose(f);
     if (bad) {
         free(buf);
-        return hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: read error", path);
+        return hwfit__error_set(err, HWFIT_EIO, 0, 0, 0, "%s: read error: %s", path, reason(e));
     }
     buf[len] = '\0';
     *data = buf;

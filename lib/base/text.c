@@ -1,9 +1,10 @@
 /* text.c - the bounded or growing text writer (text.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "base/text.h"
 
 void hwfit__text_fixed(hwfit__text *t, char *buf, size_t cap) {
     t->buf = cap ? buf : NULL;
@@ -99,3 +100,17 @@ void hwfit__text_printf(hwfit__text *t, const char *fmt, ...) {
 }
 
 int hwfit__text_complete(const hwfit__text *t) { return !t->nomem && t->len < t->cap; }
+
+int hwfit__text_overflow(const hwfit__text *t) { return t->len == SIZE_MAX; }
+
+void hwfit__text_give_up(hwfit__text *t) { t->len = SIZE_MAX; }
+
+char *hwfit__text_room(hwfit__text *t, size_t n) {
+    if (t->buf == NULL && !t->grow) return NULL; /* counting only */
+    return reserve(t, n) ? t->buf + t->len : NULL;
+}
+
+void hwfit__text_advance(hwfit__text *t, size_t n) {
+    t->len = n > SIZE_MAX - t->len ? SIZE_MAX : t->len + n;
+    if (t->len < t->cap) t->buf[t->len] = '\0';
+}

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__)
 #  define HWFIT__TEXT_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -39,5 +40,18 @@ void hwfit__text_vprintf(hwfit__text *t, const char *fmt, va_list ap) HWFIT__TEX
 
 /* 1 when everything written is in the buffer (with its NUL). */
 int hwfit__text_complete(const hwfit__text *t);
+
+/* 1 when the length reached SIZE_MAX: the text can never be delivered (what a writer
+ * that counts before it writes refuses with HWFIT_ERANGE). hwfit__text_give_up puts a
+ * writer in that state, so that nothing more is written or counted. */
+int hwfit__text_overflow(const hwfit__text *t);
+void hwfit__text_give_up(hwfit__text *t);
+
+/* Writing in place (for a function that writes into a caller's buffer): room for n bytes
+ * and a NUL at the end of the text, or NULL when there is none (counting only, a fixed
+ * buffer without the room). After writing there, hwfit__text_advance(t, n) takes the n
+ * bytes in; without the room, it counts n bytes that were not written. */
+char *hwfit__text_room(hwfit__text *t, size_t n);
+void hwfit__text_advance(hwfit__text *t, size_t n);
 
 #endif /* HWFIT_BASE_TEXT_H */

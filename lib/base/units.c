@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
 
 /* ---- parsing ------------------------------------------------------------------------- */
 
@@ -38,6 +42,12 @@ static size_t number_span(const char *s) {
  * and a single sticky '1' standing for "some later digit was non-zero" does that
  * (the truncation rule of Clinger's algorithm as implemented in fast_float,
  * D. Lemire, "Number Parsing at a Gigabyte per Second", Softw. Pract. Exp. 51(8), 2021). */
+int hwfit__written_nonzero(const char *s, size_t n) {
+    for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++)
+        if (s[i] >= '1' && s[i] <= '9') return 1;
+    return 0;
+}
+
 double hwfit__strtod(const char *s, size_t n) {
     enum { KEEP = 768 };
     char buf[KEEP + 32];
@@ -148,15 +158,13 @@ static int match_prefixed(const char *suffix, const char *base, const prefix *ta
     return 0;
 }
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 /* Bytes or bits with decimal or binary prefixes: "GB", "GiB", "Gb", "B", "b". */
 static int match_bytes(const char *suffix, double *factor) {
-    if (match_prefixed(suffix, "B", decimal_prefixes, COUNT_OF(decimal_prefixes), factor) ||
-        match_prefixed(suffix, "B", binary_prefixes, COUNT_OF(binary_prefixes), factor))
+    if (match_prefixed(suffix, "B", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes), factor) ||
+        match_prefixed(suffix, "B", binary_prefixes, HWFIT__COUNT_OF(binary_prefixes), factor))
         return 1;
-    if (match_prefixed(suffix, "b", decimal_prefixes, COUNT_OF(decimal_prefixes), factor) ||
-        match_prefixed(suffix, "b", binary_prefixes, COUNT_OF(binary_prefixes), factor)) {
+    if (match_prefixed(suffix, "b", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes), factor) ||
+        match_prefixed(suffix, "b", binary_prefixes, HWFIT__COUNT_OF(binary_prefixes), factor)) {
         *factor /= HWFIT_BITS_PER_BYTE;
         return 1;
     }
@@ -190,29 +198,31 @@ static int match_seconds(const char *suffix, double *factor) {
         {"d", HWFIT_SECONDS_PER_DAY},
         {"y", HWFIT_SECONDS_PER_YEAR},
     };
-    for (size_t i = 0; i < COUNT_OF(names); i++) {
+    for (size_t i = 0; i < HWFIT__COUNT_OF(names); i++) {
         if (strcmp(suffix, names[i].text) == 0) {
             *factor = names[i].factor;
             return 1;
         }
     }
     return strlen(suffix) > 1 &&
-           match_prefixed(suffix, "s", small_prefixes, COUNT_OF(small_prefixes), factor);
+           match_prefixed(suffix, "s", small_prefixes, HWFIT__COUNT_OF(small_prefixes), factor);
 }
 
 static int match_watts(const char *suffix, double *factor) {
-    return match_prefixed(suffix, "W", decimal_prefixes, COUNT_OF(decimal_prefixes), factor) ||
+    return match_prefixed(suffix, "W", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
+                          factor) ||
            (strlen(suffix) > 1 &&
-            match_prefixed(suffix, "W", small_prefixes, COUNT_OF(small_prefixes), factor));
+            match_prefixed(suffix, "W", small_prefixes, HWFIT__COUNT_OF(small_prefixes), factor));
 }
 
 static int match_flop(const char *suffix, int per_second, double *factor) {
     if (per_second)
-        return match_prefixed(suffix, "FLOPS", decimal_prefixes, COUNT_OF(decimal_prefixes),
+        return match_prefixed(suffix, "FLOPS", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
                               factor) ||
-               match_prefixed(suffix, "FLOP/s", decimal_prefixes, COUNT_OF(decimal_prefixes),
+               match_prefixed(suffix, "FLOP/s", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
                               factor);
-    return match_prefixed(suffix, "FLOP", decimal_prefixes, COUNT_OF(decimal_prefixes), factor);
+    return match_prefixed(suffix, "FLOP", decimal_prefixes, HWFIT__COUNT_OF(decimal_prefixes),
+                          factor);
 }
 
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -225,6 +235,7 @@ hwfit_status hwfit_units_parse(const char *text, hwfit_unit unit, double *value)
     size_t n = number_span(s);
     if (n == 0) return HWFIT_EPARSE;
     double number = hwfit__strtod(s, n);
+    int nonzero = hwfit__written_nonzero(s, n);
     s += n;
     while (is_space(*s)) s++;
     char suffix[32];
@@ -273,6 +284,7 @@ hwfit_status hwfit_units_parse(const char *text, hwfit_unit unit, double *value)
     if (number == HUGE_VAL || number == -HUGE_VAL) return HWFIT_ERANGE;
     double result = number * factor;
     if (!hwfit__finite(result)) return HWFIT_ERANGE;
+    if (nonzero && result == 0.0) return HWFIT_ERANGE; /* 1e-400GB: too small, not 0 */
     if (result < 0.0) return HWFIT_EDOM;
     *value = result == 0.0 ? 0.0 : result; /* no negative zero */
     return HWFIT_OK;
@@ -341,26 +353,26 @@ hwfit_status hwfit_units_format(double value, hwfit_unit unit, char *buf, size_t
     case HWFIT_UNIT_NONE:
         return emit_num(buf, size, "%s%.4g", sign, v);
     case HWFIT_UNIT_BYTES: {
-        i = pick(v, si, COUNT_OF(si));
+        i = pick(v, si, HWFIT__COUNT_OF(si));
         if (si[i] == 1.0) return emit_num(buf, size, "%s%.4g B", sign, v);
-        size_t j = pick(v, iec, COUNT_OF(iec));
+        size_t j = pick(v, iec, HWFIT__COUNT_OF(iec));
         return emit_num(buf, size, "%s%.4g %sB (%s%.4g %sB)", sign, v / si[i], si_names[i], sign,
                     v / iec[j], iec_names[j]);
     }
     case HWFIT_UNIT_BYTES_PER_S:
-        i = pick(v, si, COUNT_OF(si));
+        i = pick(v, si, HWFIT__COUNT_OF(si));
         return emit_num(buf, size, "%s%.4g %sB/s", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_BITS_PER_S:
-        i = pick(v, si, COUNT_OF(si));
+        i = pick(v, si, HWFIT__COUNT_OF(si));
         return emit_num(buf, size, "%s%.4g %sb/s", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_WATTS:
-        i = pick(v, si, COUNT_OF(si));
+        i = pick(v, si, HWFIT__COUNT_OF(si));
         return emit_num(buf, size, "%s%.4g %sW", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_FLOP_PER_S:
-        i = pick(v, si, COUNT_OF(si));
+        i = pick(v, si, HWFIT__COUNT_OF(si));
         return emit_num(buf, size, "%s%.4g %sFLOP/s", sign, v / si[i], si_names[i]);
     case HWFIT_UNIT_FLOP:
-        i = pick(v, si, COUNT_OF(si));
+        i = pick(v, si, HWFIT__COUNT_OF(si));
         return emit_num(buf, size, "%s%.4g %sFLOP", sign, v / si[i], si_names[i]);
     default: { /* seconds (the unit is checked above) */
         static const double t[] = {HWFIT_SECONDS_PER_YEAR, HWFIT_SECONDS_PER_DAY,
@@ -368,7 +380,7 @@ hwfit_status hwfit_units_format(double value, hwfit_unit unit, char *buf, size_t
                                    1.0, 1e-3, 1e-6, 1e-9};
         static const char *const names[] = {"y", "d", "h", "min", "s", "ms", "us", "ns"};
         if (v == 0.0) return emit_num(buf, size, "0 s");
-        i = pick(v, t, COUNT_OF(t));
+        i = pick(v, t, HWFIT__COUNT_OF(t));
         return emit_num(buf, size, "%s%.4g %s", sign, v / t[i], names[i]);
     }
     }

@@ -1,5 +1,5 @@
 /* version.c - the run-time version, from the macros of include/hwfit/version.h. */
-#include "internal.h"
+#include "hwfit/version.h"
 
 unsigned hwfit_version_number(void) { return (unsigned)HWFIT_VERSION_NUMBER; }
 

@@ -2,7 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "catalogs/dtype_internal.h"
 
 typedef struct format_row {
     const char *name;
@@ -206,15 +210,13 @@ static hwfit_status blocks_to_bytes(uint64_t blocks, uint64_t bits, uint64_t *ou
     return hwfit__add_u64(whole, part, out);
 }
 
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
-
 hwfit_status hwfit_dtype_bytes(hwfit_dtype dtype, uint64_t elements, uint64_t *bytes) {
     if (bytes == NULL) return HWFIT_EINVAL;
     const format_row *r;
     uint64_t el, bits, b;
     hwfit_status st = block_of(dtype, &r, &el, &bits);
     if (st != HWFIT_OK) return st;
-    st = blocks_to_bytes(ceil_div(elements, el), bits, &b);
+    st = blocks_to_bytes(hwfit__ceil_div_u64(elements, el), bits, &b);
     if (st != HWFIT_OK) return st;
     *bytes = b;
     return HWFIT_OK;
@@ -239,12 +241,13 @@ hwfit_status hwfit__dtype_block_matrix_bytes(const hwfit__dtype_block *block, ui
         /* bitsandbytes quantises the flattened tensor in blocks. */
         uint64_t n;
         if (hwfit__mul_u64(rows, cols, &n) != HWFIT_OK) return HWFIT_ERANGE;
-        blocks = ceil_div(n, el);
+        blocks = hwfit__ceil_div_u64(n, el);
     } else {
         /* GGUF, MX, NVFP4 and GPTQ/AWQ groups run along each row (the input dimension); a
          * row that is not a whole number of blocks pads its last block. GPTQ packs 4-bit
          * zeros of neighbouring rows into one int32, so bytes round once per tensor. */
-        if (hwfit__mul_u64(rows, ceil_div(cols, el), &blocks) != HWFIT_OK) return HWFIT_ERANGE;
+        if (hwfit__mul_u64(rows, hwfit__ceil_div_u64(cols, el), &blocks) != HWFIT_OK)
+            return HWFIT_ERANGE;
     }
     return blocks_to_bytes(blocks, block->bits, bytes);
 }

@@ -10,7 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "link_internal.h"
+#include "hwfit/link.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/internal.h"
+#include "catalogs/link_internal.h"
 
 /* ---- PCIe --------------------------------------------------------------------------
  * PCI-SIG base specifications 1.0a-6.0: 2.5/5 GT/s with 8b/10b (gen 1-2), 8/16/32 GT/s

@@ -4,7 +4,8 @@
 #ifndef HWFIT_LINK_INTERNAL_H
 #define HWFIT_LINK_INTERNAL_H
 
-#include "internal.h"
+#include "hwfit/link.h"
+#include "hwfit/status.h"
 
 /* hwfit_link_rate without the NULL checks; out->name is formatted only when `named` (it is
  * left empty otherwise). Every other field is the same, bit for bit. */

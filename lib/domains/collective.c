@@ -14,9 +14,19 @@
  * Sources for every constant and formula: docs/formulas.md, section collective.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "link_internal.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/link.h"
+#include "hwfit/status.h"
+#include "hwfit/topology.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "catalogs/link_internal.h"
 
 #define MAXG HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE
 #define MAXS 8
@@ -884,10 +894,10 @@ static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x, hwfit_probl
     return HWFIT_OK;
 }
 
-static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out *out,
-                             hwfit_problem *why) {
-    ctx x;
-    hwfit_status st = ctx_setup(in, &x, why);
+/* The estimate in x, the caller's scratch (its loads are about 7 KB). */
+static hwfit_status estimate_in(ctx *x, const hwfit_collective_in *in, hwfit_collective_out *out,
+                                hwfit_problem *why) {
+    hwfit_status st = ctx_setup(in, x, why);
     if (st != HWFIT_OK) return st;
     static const hwfit_collective_algorithm algos[] = {
         HWFIT_COLLECTIVE_ALGO_RING, HWFIT_COLLECTIVE_ALGO_TREE, HWFIT_COLLECTIVE_ALGO_NVLS,
@@ -909,7 +919,7 @@ static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out
             hwfit_collective_protocol pr = protos[pi];
             if (in->protocol != HWFIT_COLLECTIVE_PROTO_AUTO && pr != in->protocol) continue;
             result r;
-            if (algo_eval(&x, a, pr, &r) != HWFIT_OK) continue;
+            if (algo_eval(x, a, pr, &r) != HWFIT_OK) continue;
             if (!found || r.time_s < best.time_s) {
                 best = r;
                 best_a = a;
@@ -928,23 +938,34 @@ static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out
     o.time_s = best.time_s;
     o.latency_s = best.latency_s;
     o.bandwidth_time_s = best.bw_s;
-    o.busbw_factor = busbw_factor(in->op, x.c.p);
+    o.busbw_factor = busbw_factor(in->op, x->c.p);
     o.algbw_bytes_per_s = best.time_s > 0.0 ? in->bytes / best.time_s : 0.0;
     o.busbw_bytes_per_s = o.algbw_bytes_per_s * o.busbw_factor;
     o.bottleneck_bytes_per_s = best.rate;
     o.algorithm = best_a;
     o.protocol = best_p;
     o.bottleneck = best.bound;
-    o.ranks = x.c.p;
-    o.ranks_per_node = x.c.q;
-    o.nodes = x.c.n;
-    o.p2p = x.p2p_used;
-    o.gpudirect_rdma = x.c.n > 1 ? x.nt.gdr : 0;
+    o.ranks = x->c.p;
+    o.ranks_per_node = x->c.q;
+    o.nodes = x->c.n;
+    o.p2p = x->p2p_used;
+    o.gpudirect_rdma = x->c.n > 1 ? x->nt.gdr : 0;
     if (!hwfit__finite(o.time_s) || !hwfit__finite(o.algbw_bytes_per_s) ||
         !hwfit__finite(o.busbw_bytes_per_s))
         return hwfit__why(why, HWFIT_ERANGE, "bytes", "give a time too large for a double");
     *out = o;
     return HWFIT_OK;
+}
+
+/* The scratch of an estimate (about 7 KB of link loads) is too large for a caller's stack
+ * (no public call may need more than 16 KiB): it comes from the heap. */
+static hwfit_status estimate(const hwfit_collective_in *in, hwfit_collective_out *out,
+                             hwfit_problem *why) {
+    ctx *x = malloc(sizeof *x);
+    if (x == NULL) return hwfit__why(why, HWFIT_ENOMEM, "", "out of memory");
+    hwfit_status st = estimate_in(x, in, out, why);
+    free(x);
+    return st;
 }
 
 hwfit_status hwfit_collective_estimate(const hwfit_collective_in *in, hwfit_collective_out *out) {
@@ -963,11 +984,18 @@ hwfit_status hwfit_collective_estimate_batch(const hwfit_collective_in *ins, siz
                                              hwfit_collective_out *outs,
                                              hwfit_status *statuses) {
     if (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)) return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    ctx *x = malloc(sizeof *x); /* one scratch for the batch (see estimate) */
+    if (x == NULL) {
+        for (size_t i = 0; i < n; i++) statuses[i] = HWFIT_ENOMEM;
+        return HWFIT_ENOMEM;
+    }
     hwfit_status first = HWFIT_OK;
     for (size_t i = 0; i < n; i++) {
-        statuses[i] = hwfit_collective_estimate(&ins[i], &outs[i]);
+        statuses[i] = estimate_in(x, &ins[i], &outs[i], NULL);
         if (first == HWFIT_OK) first = statuses[i];
     }
+    free(x);
     return first;
 }
 
@@ -979,102 +1007,7 @@ hwfit_status hwfit_collective_busbw_factor(hwfit_collective_op op, uint64_t rank
     return HWFIT_OK;
 }
 
-/* ---- initialisers and topology helpers ------------------------------------------------- */
-
-void hwfit_topology_init(hwfit_topology *t) {
-    if (t == NULL) return;
-    memset(t, 0, sizeof *t);
-    t->gpus_per_node = 8;
-    t->nodes = 1;
-    t->gpu_pcie_gen = 5;
-    t->gpu_pcie_lanes = 16;
-    t->compute_capability = 120;
-    t->gpu_p2p_capable = 1;
-    t->peer_link = HWFIT_GPU_PEER_NONE;
-    t->peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE;
-    t->sockets = 2;
-    t->cpu_vendor = HWFIT_CPU_AMD;
-    t->pcie_switches = 0;
-    t->switch_uplink_lanes = 16;
-    t->p2p = HWFIT_TOPOLOGY_AUTO;
-    t->socket_link_kind = HWFIT_LINK_XGMI;
-    t->socket_link_generation = 3;
-    t->socket_links = 4;
-    t->host_memory_bytes_per_s = 12.0 * 6400e6 * 8.0; /* 12 channels x 6400 MT/s x 8 B */
-    t->nics_per_node = 0;
-    t->nic_kind = HWFIT_NIC_ROCE;
-    t->nic_bits_per_s = 400e9;
-    t->nic_mtu_bytes = 0.0;
-    t->gpudirect_rdma = HWFIT_TOPOLOGY_AUTO;
-    t->pcie_efficiency = 48.0 / (32.0 * 16.0 * 128.0 / 130.0 / 8.0); /* NCCL 48 GB/s / 63.0 */
-    t->shm_efficiency = 0.73;
-    t->host_memory_efficiency = 0.75;
-    t->socket_link_efficiency = 0.70;
-    t->peer_efficiency = 0.80;
-    t->nvls_efficiency = 0.85 * 15.0 / 16.0;
-    t->nic_efficiency = 0.97;
-    t->shm_step_latency_s = 1.5e-6;
-    t->net_overhead_s = 2.0e-6;
-}
-
-hwfit_status hwfit_topology_set_gpu(hwfit_topology *t, const hwfit_gpu *g) {
-    if (t == NULL || g == NULL) return HWFIT_EINVAL;
-    if (g->pcie_gen != 0) {
-        t->gpu_pcie_gen = g->pcie_gen;
-        t->gpu_pcie_lanes = g->pcie_lanes;
-    }
-    t->compute_capability = g->compute_capability;
-    t->gpu_p2p_capable = g->p2p_pcie ? 1 : 0;
-    t->peer_link = g->peer_link;
-    t->peer_topology = g->peer_topology;
-    t->peer_links = g->peer_links;
-    t->peer_domain_gpus = g->peer_domain_gpus;
-    t->peer_bytes_per_s = g->peer_bytes_per_s;
-    t->nvls = g->nvls ? 1 : 0;
-    return HWFIT_OK;
-}
-
-hwfit_status hwfit_topology_set_cpu(hwfit_topology *t, hwfit_cpu_vendor vendor) {
-    if (t == NULL || (unsigned)vendor > (unsigned)HWFIT_CPU_ARM) return HWFIT_EINVAL;
-    t->cpu_vendor = vendor;
-    switch (vendor) {
-    case HWFIT_CPU_AMD:
-        t->socket_link_kind = HWFIT_LINK_XGMI;
-        t->socket_link_generation = 3;
-        t->socket_links = 4;
-        t->net_overhead_s = 2.0e-6;
-        break;
-    case HWFIT_CPU_INTEL:
-        t->socket_link_kind = HWFIT_LINK_UPI;
-        t->socket_link_generation = 2;
-        t->socket_links = 4;
-        t->net_overhead_s = 1.0e-6;
-        break;
-    case HWFIT_CPU_ARM:
-        t->net_overhead_s = 1.0e-6;
-        break;
-    }
-    return HWFIT_OK;
-}
-
-hwfit_status hwfit_topology_parse_nic(const char *text, hwfit_topology *t) {
-    if (text == NULL || t == NULL) return HWFIT_EINVAL;
-    hwfit_link_in l;
-    hwfit_status st = hwfit_link_parse(text, &l);
-    if (st != HWFIT_OK) return st;
-    if (l.kind == HWFIT_LINK_INFINIBAND) {
-        static const double ib_bits[] = {0, 100e9, 200e9, 400e9, 800e9};
-        t->nic_kind = HWFIT_NIC_INFINIBAND;
-        t->nic_bits_per_s = ib_bits[l.generation];
-    } else if (l.kind == HWFIT_LINK_ETHERNET) {
-        t->nic_kind = l.transport == HWFIT_LINK_TRANSPORT_TCP ? HWFIT_NIC_TCP : HWFIT_NIC_ROCE;
-        t->nic_bits_per_s = l.port_bits_per_s;
-    } else {
-        return HWFIT_EPARSE;
-    }
-    t->nics_per_node = l.width;
-    return HWFIT_OK;
-}
+/* ---- initialisers ---------------------------------------------------------------------- */
 
 void hwfit_collective_init(hwfit_collective_in *in) {
     if (in == NULL) return;
@@ -1173,12 +1106,6 @@ void hwfit_collective_step_init(hwfit_collective_step_in *in) {
     in->library = HWFIT_COLLECTIVE_LIBRARY_NCCL;
 }
 
-static int mul_u64(uint64_t a, uint64_t b, uint64_t *r) {
-    if (a != 0 && b > UINT64_MAX / a) return 0;
-    *r = a * b;
-    return 1;
-}
-
 /* Ranks per node of a group of `size` ranks `stride` apart in the rank order (TP innermost). */
 static hwfit_status group_per_node(uint64_t g, uint64_t stride, uint64_t size, uint64_t *rpn) {
     if (size == 1) {
@@ -1186,7 +1113,7 @@ static hwfit_status group_per_node(uint64_t g, uint64_t stride, uint64_t size, u
         return HWFIT_OK;
     }
     uint64_t span;
-    if (!mul_u64(stride, size, &span)) return HWFIT_ELAYOUT;
+    if (hwfit__mul_u64(stride, size, &span) != HWFIT_OK) return HWFIT_ELAYOUT;
     if (span <= g) {
         if (g % span != 0) return HWFIT_ELAYOUT;
         *rpn = size;
@@ -1241,8 +1168,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     hwfit_status st = net_setup(&in->topology, &nt, why);
     if (st != HWFIT_OK) return st;
     uint64_t g = in->topology.gpus_per_node, gpus, tpdp;
-    if (!mul_u64(in->tp, in->dp, &tpdp) || !mul_u64(tpdp, in->pp, &gpus) ||
-        gpus > g * in->topology.nodes)
+    if (hwfit__mul_u64(in->tp, in->dp, &tpdp) != HWFIT_OK ||
+        hwfit__mul_u64(tpdp, in->pp, &gpus) != HWFIT_OK || gpus > g * in->topology.nodes)
         return hwfit__why(why, HWFIT_ELAYOUT, "tp",
                           "x dp x pp is more GPUs than the topology has");
     if (in->dp % in->ep != 0) return hwfit__why(why, HWFIT_ELAYOUT, "ep", "must divide dp");
@@ -1261,8 +1188,9 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     /* Tensor parallel: tp_collectives_per_layer all-reduces per layer per micro-batch
      * (Megatron-LM); with sequence parallelism each becomes reduce-scatter + all-gather. */
     if (in->tp > 1 && in->tp_bytes > 0.0) {
-        if (!mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) ||
-            !mul_u64(per_mb, m, &n))
+        if (hwfit__mul_u64(in->layers_per_stage, in->tp_collectives_per_layer, &per_mb) !=
+                HWFIT_OK ||
+            hwfit__mul_u64(per_mb, m, &n) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         if (in->sequence_parallel) {
             hwfit_collective_out ag;
@@ -1272,7 +1200,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
                                &ag, why)) != HWFIT_OK)
                 return st;
             o.tp_s = (double)n * (o.tp.time_s + ag.time_s);
-            if (!mul_u64(n, 2, &o.tp_count))
+            if (hwfit__mul_u64(n, 2, &o.tp_count) != HWFIT_OK)
                 return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         } else {
             if ((st = step_one(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
@@ -1301,7 +1229,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
                                &ag, why)) != HWFIT_OK)
                 return st;
             if (in->zero_stage == 3) {
-                if (!mul_u64(m, 2, &o.zero_count))
+                if (hwfit__mul_u64(m, 2, &o.zero_count) != HWFIT_OK)
                     return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
             } else {
                 o.zero_count = 1;
@@ -1315,7 +1243,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if ((st = step_one(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp, why)) !=
             HWFIT_OK)
             return st;
-        if (!mul_u64(m, 2, &o.pp_count))
+        if (hwfit__mul_u64(m, 2, &o.pp_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
         o.pp_s = (double)o.pp_count * o.pp.time_s;
     }
@@ -1324,7 +1252,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep, why)) !=
             HWFIT_OK)
             return st;
-        if (!mul_u64(in->moe_layers_per_stage, 4, &per_mb) || !mul_u64(per_mb, m, &o.ep_count))
+        if (hwfit__mul_u64(in->moe_layers_per_stage, 4, &per_mb) != HWFIT_OK ||
+            hwfit__mul_u64(per_mb, m, &o.ep_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "moe_layers_per_stage", COUNT_OVERFLOW);
         o.ep_s = (double)o.ep_count * o.ep.time_s;
     }

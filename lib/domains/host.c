@@ -11,7 +11,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/host.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
 
 void hwfit_host_init(hwfit_host_in *in) {
     if (in == NULL) return;
@@ -38,19 +43,6 @@ void hwfit_host_init(hwfit_host_in *in) {
     in->switch_nics = 0;
 }
 
-/* Checked uint64 arithmetic: 0 on overflow. */
-static int mul_u64(uint64_t a, uint64_t b, uint64_t *r) {
-    if (a != 0u && b > UINT64_MAX / a) return 0;
-    *r = a * b;
-    return 1;
-}
-
-static int add_u64(uint64_t a, uint64_t b, uint64_t *r) {
-    if (b > UINT64_MAX - a) return 0;
-    *r = a + b;
-    return 1;
-}
-
 static int lane_width_ok(uint64_t w) { return w >= 1u && w <= 64u; }
 
 #define MAX_BYTES 1e18
@@ -72,7 +64,7 @@ static hwfit_status memory_part(const hwfit_host_in *in, hwfit_host_out *r, hwfi
     /* sockets <= 8 and channels_per_socket < 2^61 cannot overflow a uint64; larger counts
      * can, and give ERANGE. */
     uint64_t channels;
-    if (!mul_u64(in->sockets, in->channels_per_socket, &channels))
+    if (hwfit__mul_u64(in->sockets, in->channels_per_socket, &channels) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "channels_per_socket", "overflows a 64-bit count");
     r->memory_evaluated = 1;
     r->channels = channels;
@@ -109,25 +101,27 @@ static hwfit_status memory_part(const hwfit_host_in *in, hwfit_host_out *r, hwfi
 static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r, hwfit_problem *why) {
     if (in->lanes_per_socket == 0u) return HWFIT_OK;
     uint64_t total, links = 0, gpu, gpu_bif, nvme, nic, direct, bif;
-    if (!mul_u64(in->sockets, in->lanes_per_socket, &total))
+    if (hwfit__mul_u64(in->sockets, in->lanes_per_socket, &total) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "lanes_per_socket", LANES_OVERFLOW);
     if (in->sockets >= 2u) {
         uint64_t per_socket;
-        if (!mul_u64(in->socket_links, in->socket_link_lanes, &per_socket) ||
+        if (hwfit__mul_u64(in->socket_links, in->socket_link_lanes, &per_socket) != HWFIT_OK ||
             per_socket > in->lanes_per_socket)
             return hwfit__why(why, HWFIT_EDOM, "socket_links",
                               "take more lanes than a socket has (lanes_per_socket)");
         links = per_socket * in->sockets; /* <= total: cannot overflow */
     }
-    if (!mul_u64(in->gpus, in->gpu_lanes, &gpu) ||
-        !mul_u64(in->gpus, in->gpu_bifurcated_lanes, &gpu_bif))
+    if (hwfit__mul_u64(in->gpus, in->gpu_lanes, &gpu) != HWFIT_OK ||
+        hwfit__mul_u64(in->gpus, in->gpu_bifurcated_lanes, &gpu_bif) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "gpus", LANES_OVERFLOW);
-    if (!mul_u64(in->nvme, in->nvme_lanes, &nvme))
+    if (hwfit__mul_u64(in->nvme, in->nvme_lanes, &nvme) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "nvme", LANES_OVERFLOW);
-    if (!mul_u64(in->nics, in->nic_lanes, &nic))
+    if (hwfit__mul_u64(in->nics, in->nic_lanes, &nic) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "nics", LANES_OVERFLOW);
-    if (!add_u64(nvme, nic, &direct) || !add_u64(direct, in->other_lanes, &direct) ||
-        !add_u64(direct, gpu_bif, &bif) || !add_u64(direct, gpu, &direct))
+    if (hwfit__add_u64(nvme, nic, &direct) != HWFIT_OK ||
+        hwfit__add_u64(direct, in->other_lanes, &direct) != HWFIT_OK ||
+        hwfit__add_u64(direct, gpu_bif, &bif) != HWFIT_OK ||
+        hwfit__add_u64(direct, gpu, &direct) != HWFIT_OK)
         return hwfit__why(why, HWFIT_ERANGE, "other_lanes",
                           "and the devices' lanes add up to more than 64 bits hold");
     r->lanes_evaluated = 1;
@@ -149,9 +143,9 @@ static hwfit_status lanes_part(const hwfit_host_in *in, hwfit_host_out *r, hwfit
         uint64_t behind = (in->switch_gpus ? gpu : 0u) + (in->switch_nvme ? nvme : 0u) +
                           (in->switch_nics ? nic : 0u); /* <= direct: no overflow */
         uint64_t upstream, switched, downstream = 0;
-        if (!mul_u64(in->switches, in->switch_upstream_lanes, &upstream) ||
-            !add_u64(upstream, direct - behind, &switched) ||
-            !mul_u64(in->switches, in->switch_downstream_lanes, &downstream))
+        if (hwfit__mul_u64(in->switches, in->switch_upstream_lanes, &upstream) != HWFIT_OK ||
+            hwfit__add_u64(upstream, direct - behind, &switched) != HWFIT_OK ||
+            hwfit__mul_u64(in->switches, in->switch_downstream_lanes, &downstream) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "switches", LANES_OVERFLOW);
         r->pcie_lanes_needed_switched = switched;
         r->switch_device_lanes = behind;

@@ -1,7 +1,16 @@
 /* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
 #include <string.h>
 
-#include "memory_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "catalogs/dtype_internal.h"
+#include "domains/memory_internal.h"
+#include "domains/model_internal.h"
 
 _Static_assert(HWFIT_LORA_Q == HWFIT__LORA_Q && HWFIT_LORA_K == HWFIT__LORA_K &&
                    HWFIT_LORA_V == HWFIT__LORA_V && HWFIT_LORA_O == HWFIT__LORA_O &&
@@ -44,7 +53,6 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
 }
 
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 #define HWFIT__LORA_ATTENTION_BITS (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V | HWFIT__LORA_O)
@@ -150,10 +158,12 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
 }
 
 /* kind() through a memo (NULL: no memo). */
+/* outs: the caller needs lora_outs (DoRA, LoRA dropout): computed without the memo, which
+ * keeps only what every estimate needs (the shard engine holds two memos on the stack). */
 static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const formats *f,
                               uint64_t rank, unsigned targets, hwfit__memory_memo *memo,
-                              kind_sums *out) {
-    if (memo == NULL) return kind(prep, k, f, rank, targets, out);
+                              int outs, kind_sums *out) {
+    if (memo == NULL || outs) return kind(prep, k, f, rank, targets, out);
     if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
         memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
         memo->base_quantized != f->base_quantized || memo->rank != rank ||
@@ -178,14 +188,13 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
             memo->weights_bytes[k][j] = out->weights_bytes[j];
             memo->adapter_params[k][j] = out->adapter_params[j];
         }
-        for (int j = 0; j < 4; j++) memo->lora_outs[k][j] = out->lora_outs[j];
         memo->valid[k] = 1;
     }
     for (int j = 0; j < 2; j++) {
         out->weights_bytes[j] = memo->weights_bytes[k][j];
         out->adapter_params[j] = memo->adapter_params[k][j];
     }
-    for (int j = 0; j < 4; j++) out->lora_outs[j] = memo->lora_outs[k][j];
+    for (int j = 0; j < 4; j++) out->lora_outs[j] = 0;
     return HWFIT_OK;
 }
 
@@ -330,9 +339,10 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
         scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
                        &overflow);
     }
-    uint64_t r = in->sequence_parallel ? ceil_div(rep, c->t) : rep;
-    uint64_t total = add_c(r, add_c(ceil_div(shard, c->t), ceil_div(scores, c->t), &overflow),
-                           &overflow);
+    uint64_t r = in->sequence_parallel ? hwfit__ceil_div_u64(rep, c->t) : rep;
+    uint64_t total = add_c(
+        r, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
+        &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -354,8 +364,9 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
     if (!in->flash_attention)
         scores = mul_c(mul_c(tokens, in->context, &overflow), (uint64_t)m->heads * c->a_bytes,
                        &overflow);
-    uint64_t total = add_c(rep, add_c(ceil_div(shard, c->t), ceil_div(scores, c->t), &overflow),
-                           &overflow);
+    uint64_t total = add_c(
+        rep, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
+        &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -517,15 +528,16 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     memset(ks, 0, sizeof ks);
     memset(&mtp, 0, sizeof mtp);
     unsigned targets = in->lora_targets;
+    int outs = lora && (in->dora || in->lora_dropout);
     if (dense_n &&
-        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, &ks[0])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, outs, &ks[0])) != HWFIT_OK)
         return st;
     if (moe_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, &ks[1])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, outs, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
     if (mtp_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, &mtp)) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, outs, &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head; and of them the routed experts'
@@ -670,7 +682,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * and rebuilds one layer at a time during backward: that layer's activations
              * (without recomputation) are live at the peak. */
             uint64_t input = mul_c(sb, model->hidden * c.a_bytes, &overflow), peak = 0, none;
-            if (in->sequence_parallel) input = ceil_div(input, c.t);
+            if (in->sequence_parallel) input = hwfit__ceil_div_u64(input, c.t);
             const int present[2] = {dense_n > 0 || (mtp_n > 0 && model->experts == 0),
                                     moe_n > 0 || (mtp_n > 0 && model->experts > 0)};
             for (int k = 0; k < 2; k++) {
@@ -702,7 +714,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
          * hidden and vocab are below 2^40: the small factors fit. */
         if (in->embedding)
-            other = ceil_div(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
+            other = hwfit__ceil_div_u64(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
         /* Packed rows without flash attention: one block-diagonal mask of s^2 b. */
         if (in->embedding && in->packed && !in->flash_attention)
             other = add_c(other, mul_c(mul_c(sb, in->context, &overflow), c.a_bytes, &overflow),
@@ -718,9 +730,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
                 /* Compiled, each chunk's upcast and log-softmax fuse into one kernel that
                  * keeps only a log-sum-exp per token (torchtune compiles its loss). */
-                per = 4 * h + c.a_bytes * v + (in->compile ? 0 : ceil_div(12 * v, 8));
+                per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
-            loss = ceil_div(mul_c(sb, per, &overflow), c.t);
+            loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
             other = add_c(other, loss, &overflow);
         }
         stored = add_c(stored, other - loss, &overflow);

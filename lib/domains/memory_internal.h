@@ -6,7 +6,12 @@
 
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "domains/model_internal.h"
 
 /* The weights and LoRA adapters of one layer of each kind (HWFIT__KIND_*) of a prepared
  * model, remembered with the formats, rank and targets they were computed for: a caller
@@ -22,7 +27,6 @@ typedef struct hwfit__memory_memo {
     unsigned targets;
     uint64_t weights_bytes[3][2], adapter_params[3][2]; /* [kind][0: the layer, 1: of which
                                                            its routed experts] */
-    uint64_t lora_outs[3][4];
 } hwfit__memory_memo;
 
 static inline void hwfit__memory_memo_reset(hwfit__memory_memo *memo) {

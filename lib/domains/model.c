@@ -8,7 +8,13 @@
  */
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "domains/model_internal.h"
 
 void hwfit_model_init(hwfit_model *model) {
     if (model == NULL) return;

@@ -1,6 +1,8 @@
 /*
- * model_internal.h - what dtype.c, model.c, memory.c and hf_config.c share inside lib/:
- * checked 64-bit arithmetic and the list of tensors of one decoder layer. Never installed.
+ * domains/model_internal.h - what model.c shares with memory.c, shard.c, perf.c and
+ * hf_config.c inside lib/: the tensors of one decoder layer and a prepared model. Never
+ * installed. (Checked arithmetic is in base/checked.h, number formats resolved once in
+ * catalogs/dtype_internal.h.)
  */
 #ifndef HWFIT_MODEL_INTERNAL_H
 #define HWFIT_MODEL_INTERNAL_H
@@ -8,43 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
-
-/* ---- checked arithmetic: HWFIT_ERANGE on overflow, *out untouched then ------------------ */
-
-/* With GCC and Clang the overflow builtins: the same answer without the division of the
- * portable test (a 64-bit division costs tens of cycles, and the shard search multiplies
- * in checked arithmetic for every card it evaluates). */
-static inline hwfit_status hwfit__add_u64(uint64_t a, uint64_t b, uint64_t *out) {
-#if defined(__GNUC__)
-    uint64_t r;
-    if (__builtin_add_overflow(a, b, &r)) return HWFIT_ERANGE;
-    *out = r;
-#else
-    if (a > UINT64_MAX - b) return HWFIT_ERANGE;
-    *out = a + b;
-#endif
-    return HWFIT_OK;
-}
-
-static inline hwfit_status hwfit__mul_u64(uint64_t a, uint64_t b, uint64_t *out) {
-#if defined(__GNUC__)
-    uint64_t r;
-    if (__builtin_mul_overflow(a, b, &r)) return HWFIT_ERANGE;
-    *out = r;
-#else
-    if (a != 0 && b > UINT64_MAX / a) return HWFIT_ERANGE;
-    *out = a * b;
-#endif
-    return HWFIT_OK;
-}
-
-/* *acc += a * b */
-static inline hwfit_status hwfit__mac_u64(uint64_t *acc, uint64_t a, uint64_t b) {
-    uint64_t p;
-    if (hwfit__mul_u64(a, b, &p) != HWFIT_OK) return HWFIT_ERANGE;
-    return hwfit__add_u64(*acc, p, acc);
-}
+#include "hwfit/model.h"
+#include "hwfit/status.h"
 
 /* ---- tensors of a layer ------------------------------------------------------------------ */
 
@@ -152,19 +119,5 @@ hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__mod
 /* Layers of kind moe (1) or dense (0) among [first, first + count) of a valid model. */
 uint32_t hwfit__model_count_moe(const hwfit_model *m, const hwfit__model_prep *p, uint32_t first,
                                 uint32_t count);
-
-/* ---- number formats resolved once (dtype.c) ------------------------------------------- */
-
-/* The block layout of a format: hwfit_dtype_matrix_bytes in two steps, so that a loop over
- * tensors resolves the format once. */
-typedef struct hwfit__dtype_block {
-    uint64_t elements, bits; /* elements per block, bits per block */
-    int flattened, quantized; /* as hwfit_dtype_info */
-} hwfit__dtype_block;
-
-hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block);
-/* Bytes of a rows x cols matrix; ERANGE on overflow. Equals hwfit_dtype_matrix_bytes. */
-hwfit_status hwfit__dtype_block_matrix_bytes(const hwfit__dtype_block *block, uint64_t rows,
-                                             uint64_t cols, uint64_t *bytes);
 
 #endif /* HWFIT_MODEL_INTERNAL_H */

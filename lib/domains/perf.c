@@ -4,10 +4,24 @@
  * per-card footprint, communication from collective.c; this file only splits them over the
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "shard_internal.h"
+#include "hwfit/collective.h"
+#include "hwfit/dtype.h"
+#include "hwfit/gpu.h"
 #include "hwfit/link.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/perf.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/topology.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "domains/model_internal.h"
+#include "domains/shard_iface.h"
 
 void hwfit_perf_init(hwfit_perf_in *in) {
     if (in == NULL) return;
@@ -96,8 +110,6 @@ typedef struct perf_ctx {
 } perf_ctx;
 
 static double dmax(double a, double b) { return a > b ? a : b; }
-
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
 
 static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
     const struct { double v; const char *field; } effs[] = {
@@ -194,7 +206,7 @@ static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf
     /* The cluster: enough nodes for the cards. */
     c->topo = in->topology;
     uint64_t gpn = c->topo.gpus_per_node ? c->topo.gpus_per_node : 1;
-    uint64_t nodes = ceil_div(in->shard.gpus, gpn);
+    uint64_t nodes = hwfit__ceil_div_u64(in->shard.gpus, gpn);
     if (nodes > c->topo.nodes) c->topo.nodes = nodes;
     return HWFIT_OK;
 }
@@ -224,7 +236,7 @@ static void stage_layers(const perf_ctx *c, const hwfit__shard_resolved *r, uint
     for (uint32_t j = 0; j < r->v; j++) {
         uint32_t first, count;
         hwfit__shard_chunk(r, c->m->layers, s, j, &first, &count);
-        uint64_t moe = (uint64_t)c->e->moe_prefix[first + count] - c->e->moe_prefix[first];
+        uint64_t moe = hwfit__shard_engine_moe_layers(c->e, first, count);
         n[1] += moe;
         n[0] += count - moe;
     }
@@ -292,8 +304,8 @@ typedef struct decode_eval {
 static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
                               const hwfit__shard_resolved *r, double attention, uint64_t batch,
                               decode_eval *d) {
-    uint64_t per_replica = ceil_div(batch, r->dp);
-    double mb = (double)ceil_div(per_replica, r->pp);
+    uint64_t per_replica = hwfit__ceil_div_u64(batch, r->dp);
+    double mb = (double)hwfit__ceil_div_u64(per_replica, r->pp);
     double eff_c = c->peak * c->in->decode_compute_efficiency;
     double eff_m = c->bw * c->in->memory_efficiency;
     pass_comm pc;
@@ -369,7 +381,8 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     x.memory.context = decode_ctx;
     hwfit__shard_resolved r;
     hwfit_shard_reason why;
-    hwfit_status st = hwfit__shard_resolve(c->m, c->e->kinds, &x, &x.layout, &r, &why, NULL);
+    hwfit_status st =
+        hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &x, &x.layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_model_flops_out fd, f1, f2;
@@ -421,7 +434,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     if (in->output_tokens > 0) {
         /* Offline requests: each replica prefills its prompts (pipelined over the stages)
          * and then decodes output_tokens steps at the mean KV length. */
-        double prompts = (double)ceil_div(x.memory.batch, r.dp);
+        double prompts = (double)hwfit__ceil_div_u64(x.memory.batch, r.dp);
         double total = prompts * worst + (double)in->output_tokens * d.step_s;
         o->offline_tokens_per_s = (double)x.memory.batch * (double)in->output_tokens / total;
     }
@@ -490,10 +503,11 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
         t_mb = dmax(t_mb, t);
-        /* The card's routed experts: its MoE layers' share (shard_internal.h units). */
-        const hwfit__shard_unit *eu = &c->e->layer[1];
-        double ew = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_weights : 0.0;
-        double et = sf.moe_layers ? (double)sf.moe_layers * (double)eu->e_trainable : 0.0;
+        /* The card's routed experts: its MoE layers' share. */
+        uint64_t eu_weights, eu_trainable;
+        hwfit__shard_engine_experts(c->e, &eu_weights, &eu_trainable);
+        double ew = sf.moe_layers ? (double)sf.moe_layers * (double)eu_weights : 0.0;
+        double et = sf.moe_layers ? (double)sf.moe_layers * (double)eu_trainable : 0.0;
         double gb = gi.bits_per_element / 8.0;
         double tr = (double)card.trainable_params, sw = (double)card.shard_weights_bytes;
         if (one_group) ew = et = 0.0;
@@ -639,8 +653,8 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     }
     hwfit__shard_resolved r;
     hwfit_shard_reason reason;
-    hwfit_status st =
-        hwfit__shard_resolve(c->m, c->e->kinds, &fit, &fit.layout, &r, &reason, shard_why);
+    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout,
+                                           &r, &reason, shard_why);
     if (st != HWFIT_OK) return st;
     if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
     if (reason != HWFIT_SHARD_VALID)
@@ -653,15 +667,36 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     return HWFIT_OK;
 }
 
+/* One estimate with the model's engine (hwfit__shard_with_engine); validate also keeps
+ * the cluster the timing used. */
+typedef struct estimate_call {
+    const hwfit_model *model;
+    const hwfit_perf_in *in;
+    hwfit_perf_out *out;
+    hwfit_problem *problem, *shard_problem; /* NULL for hwfit_perf_estimate */
+    int ran;
+    hwfit_topology topo;
+} estimate_call;
+
+static hwfit_status estimate_fn(hwfit__shard_engine *e, void *arg) {
+    estimate_call *a = arg;
+    a->ran = 1;
+    perf_ctx c;
+    hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
+    if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
+    a->topo = c.topo;
+    return st;
+}
+
 hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
                                  hwfit_perf_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    perf_ctx c;
-    if ((st = ctx_init(&c, model, in, &e, NULL)) != HWFIT_OK) return st;
-    return estimate(&c, 1, out, NULL, NULL);
+    estimate_call a;
+    memset(&a, 0, sizeof a);
+    a.model = model;
+    a.in = in;
+    a.out = out;
+    return hwfit__shard_with_engine(model, estimate_fn, &a);
 }
 
 hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
@@ -673,24 +708,28 @@ hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *
     hwfit__model_prep prep;
     hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
-        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
-    perf_ctx c;
     hwfit_perf_out scratch;
     hwfit_problem shard_problem;
     hwfit_problem_clear(&shard_problem);
-    if ((st = ctx_init(&c, model, in, &e, problem)) == HWFIT_OK)
-        st = estimate(&c, 1, &scratch, problem, &shard_problem);
+    estimate_call a;
+    memset(&a, 0, sizeof a);
+    a.model = model;
+    a.in = in;
+    a.out = &scratch;
+    a.problem = problem;
+    a.shard_problem = &shard_problem;
+    st = hwfit__shard_with_engine(model, estimate_fn, &a);
+    if (!a.ran)
+        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
     if (st != HWFIT_OK && shard_problem.status != HWFIT_OK)
         return hwfit__why_at(problem, st, shard_field(shard_problem.field),
                              shard_problem.index, shard_problem.rule);
     if (st != HWFIT_OK && problem != NULL && problem->status == HWFIT_OK) {
-        /* The timing failed: the collectives refuse the cluster (c.topo is in->topology
+        /* The timing failed: the collectives refuse the cluster (a.topo is in->topology
          * with enough nodes for the cards), or a time overflows. */
         hwfit_collective_in ci;
         hwfit_collective_init(&ci);
-        ci.topology = c.topo;
+        ci.topology = a.topo;
         ci.ranks = in->shard.gpus > 1 ? in->shard.gpus : 2;
         hwfit_problem p;
         if (hwfit_collective_validate(&ci, &p) == st && strncmp(p.field, "topology.", 9) == 0)
@@ -723,19 +762,28 @@ static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count
     if (n < capacity) *count = n + 1;
 }
 
-hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
-                             const hwfit_shard_space *space, hwfit_perf_result *results,
-                             size_t capacity, hwfit_shard_search_out *summary) {
-    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
-        (results == NULL && capacity > 0))
-        return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
+/* The search with the model's engine (hwfit__shard_with_engine). */
+typedef struct plan_call {
+    const hwfit_model *model;
+    const hwfit_perf_in *in;
+    const hwfit_shard_space *space;
+    hwfit_perf_result *results;
+    size_t capacity;
+    hwfit_shard_search_out *summary;
+} plan_call;
+
+static hwfit_status plan_fn(hwfit__shard_engine *e, void *arg) {
+    const plan_call *a = arg;
+    const hwfit_model *model = a->model;
+    const hwfit_perf_in *in = a->in;
+    const hwfit_shard_space *space = a->space;
+    hwfit_perf_result *results = a->results;
+    size_t capacity = a->capacity;
+    hwfit_status st;
     if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, &x, &e, NULL)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&c, model, &x, e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
     if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
@@ -767,6 +815,16 @@ hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
         keep_best(results, capacity, &sum.count, &res);
     }
     sum.visited = it.visited;
-    *summary = sum;
+    *a->summary = sum;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
+                             const hwfit_shard_space *space, hwfit_perf_result *results,
+                             size_t capacity, hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    plan_call a = {model, in, space, results, capacity, summary};
+    return hwfit__shard_with_engine(model, plan_fn, &a);
 }

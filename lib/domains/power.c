@@ -12,7 +12,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/power.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/internal.h"
 
 static char lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c; }
 

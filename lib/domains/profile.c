@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "hwfit/profile.h"
-#include "internal.h"
+#include "base/internal.h"
 
 #define MIB_ 1048576.0
 #define OVERHEAD_SINGLE (1024 * MIB_) /* CUDA context, cuBLAS, one process, no NCCL */

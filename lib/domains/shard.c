@@ -9,9 +9,21 @@
  * top of that this file adds what only a layout decides: the layer split, ZeRO, offload,
  * micro-batches in flight, communication buffers and the fit.
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "shard_internal.h"
+#include "hwfit/dtype.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "domains/memory_internal.h"
+#include "domains/model_internal.h"
+#include "domains/shard_iface.h"
+#include "domains/shard_internal.h"
 
 void hwfit_layout_init(hwfit_layout *layout) {
     if (layout == NULL) return;
@@ -115,8 +127,6 @@ hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *offload) {
 
 /* ---- the engine ------------------------------------------------------------------------ */
 
-static uint64_t ceil_div(uint64_t n, uint64_t d) { return n / d + (n % d != 0); }
-
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
     if (e == NULL || model == NULL) return HWFIT_EINVAL;
     hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
@@ -163,6 +173,30 @@ void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
     e->w_valid = e->kv_valid = e->a_valid = 0;
 }
 
+/* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
+
+hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
+                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
+                                      void *arg) {
+    hwfit__shard_engine e;
+    hwfit_status st = hwfit__shard_engine_init(&e, model);
+    if (st != HWFIT_OK) return st;
+    return fn(&e, arg);
+}
+
+const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e) { return e->kinds; }
+
+uint32_t hwfit__shard_engine_moe_layers(const hwfit__shard_engine *e, uint32_t first,
+                                        uint32_t count) {
+    return (uint32_t)(e->moe_prefix[first + count] - e->moe_prefix[first]);
+}
+
+void hwfit__shard_engine_experts(const hwfit__shard_engine *e, uint64_t *weights,
+                                 uint64_t *trainable) {
+    *weights = e->layer[1].e_weights;
+    *trainable = e->layer[1].e_trainable;
+}
+
 /* The model one rank holds under tensor parallelism tp and expert parallelism ep with
  * expert tensor parallelism etp: heads / tp; key/value heads / tp, or one replicated head
  * when tp exceeds them (vLLM: num_kv_heads = max(1, total_kv_heads // tp)); MLP and
@@ -180,7 +214,7 @@ static void rank_model(const hwfit__shard_engine *e, uint32_t tp, uint32_t ep, u
         s->head_dim = (uint32_t)e->dims.qk_head_dim;
         s->v_head_dim = (uint32_t)e->dims.v_head_dim;
     }
-    s->vocab = ceil_div(m->vocab, tp);
+    s->vocab = hwfit__ceil_div_u64(m->vocab, tp);
     s->intermediate = m->intermediate / tp;
     if (m->shared_experts > 0) {
         s->shared_expert_intermediate =
@@ -538,7 +572,7 @@ hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
     } else {
         x.m = 1;
         x.global = 0;
-        x.batch_local = ceil_div(mem->batch, l->dp);
+        x.batch_local = hwfit__ceil_div_u64(mem->batch, l->dp);
     }
 done:
     if (why == HWFIT_SHARD_VALID && r != NULL) *r = x;
@@ -571,8 +605,8 @@ static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
  * over the z data-parallel ranks, the experts over the ez expert-data-parallel ranks (one
  * division when the groups are alike in size). */
 static uint64_t partition(uint64_t x, uint64_t e, const hwfit__shard_resolved *r) {
-    if (r->z == r->ez) return ceil_div(x, r->z);
-    return ceil_div(x - e, r->z) + ceil_div(e, r->ez);
+    if (r->z == r->ez) return hwfit__ceil_div_u64(x, r->z);
+    return hwfit__ceil_div_u64(x - e, r->z) + hwfit__ceil_div_u64(e, r->ez);
 }
 
 /* What ZeRO-3 gathers of a unit of x bytes of which e are the routed experts': the parts
@@ -777,7 +811,7 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         if (hwfit__mul_u64(f->stored, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
     } else {
         /* Chunks hold layers / v each: in-flight chunk-micro-batches x one chunk's share. */
-        uint64_t per_chunk = ceil_div(f->stored, r->v);
+        uint64_t per_chunk = hwfit__ceil_div_u64(f->stored, r->v);
         if (hwfit__mul_u64(per_chunk, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
     }
     uint64_t layers_act = act;
@@ -832,7 +866,7 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
             !in->memory.paged_optimizer && !(r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER)) {
             double bits = 32.0;
             (void)hwfit_dtype_bits(in->memory.optimizer_states, &bits);
-            uint64_t trained = r->zero >= 1 ? ceil_div(c->trainable_params, r->z)
+            uint64_t trained = r->zero >= 1 ? hwfit__ceil_div_u64(c->trainable_params, r->z)
                                             : c->trainable_params;
             if (hwfit__mul_u64(trained, (uint64_t)(bits / 8.0), &ph.step_temp) != HWFIT_OK)
                 return HWFIT_ERANGE;
@@ -984,10 +1018,14 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
 hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
                                hwfit_shard_reason *reason) {
     if (model == NULL || in == NULL || reason == NULL) return HWFIT_EINVAL;
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    return hwfit__shard_resolve(model, e.kinds, in, &in->layout, NULL, reason, NULL);
+    /* The engine (about 16 KB) is too large for a caller's stack: from the heap. */
+    hwfit__shard_engine *e = malloc(sizeof *e);
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
+    if (st == HWFIT_OK)
+        st = hwfit__shard_resolve(model, e->kinds, in, &in->layout, NULL, reason, NULL);
+    free(e);
+    return st;
 }
 
 /* The estimate with an initialised engine (its caches valid for in's workload); every
@@ -1010,11 +1048,25 @@ static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *
 
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
                              hwfit_shard_out *out, uint32_t stage, hwfit_shard_card *card_out) {
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    return estimate_with(&e, in, out, stage, card_out, NULL);
+    /* The engine (about 16 KB) is too large for a caller's stack: from the heap (the _ws
+     * entry points take it from the caller). */
+    hwfit__shard_engine *e = malloc(sizeof *e);
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
+    if (st == HWFIT_OK) st = estimate_with(e, in, out, stage, card_out, NULL);
+    free(e);
+    return st;
 }
+
+/* The caller's workspace as an engine, or NULL when it is too small or misaligned. */
+static hwfit__shard_engine *workspace_engine(void *workspace, size_t workspace_size) {
+    if (workspace == NULL || workspace_size < sizeof(hwfit__shard_engine) ||
+        (uintptr_t)workspace % _Alignof(max_align_t) != 0)
+        return NULL;
+    return workspace;
+}
+
+size_t hwfit_shard_workspace_size(void) { return sizeof(hwfit__shard_engine); }
 
 /* The workload inputs the engine's caches depend on beyond their keys: the memory inputs
  * with the fields that the engine sets per card or keys its caches by (context, batch,
@@ -1041,17 +1093,27 @@ hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in
     return st;
 }
 
-hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
-                                        size_t n, hwfit_shard_out *outs,
-                                        hwfit_status *statuses) {
-    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
-        return HWFIT_EINVAL;
-    if (n == 0) return HWFIT_OK;
+hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard_in *in,
+                                     hwfit_shard_out *out, void *workspace,
+                                     size_t workspace_size) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
+    if (e == NULL) return HWFIT_EINVAL;
+    hwfit_shard_out o;
+    hwfit_status st = hwfit__shard_engine_init(e, model);
+    if (st == HWFIT_OK) st = estimate_with(e, in, &o, 0, NULL, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
+/* hwfit_shard_estimate_batch with an engine. */
+static hwfit_status estimate_batch_with(hwfit__shard_engine *e, const hwfit_model *model,
+                                        const hwfit_shard_in *ins, size_t n,
+                                        hwfit_shard_out *outs, hwfit_status *statuses) {
     /* One engine for the batch: the model is prepared once, and the per-layer units stay
      * cached from one element to the next while the workload they depend on is the same
      * (cache_inputs); they are keyed by the layout, context and batch themselves. */
-    hwfit__shard_engine e;
-    hwfit_status model_status = hwfit__shard_engine_init(&e, model), first = HWFIT_OK;
+    hwfit_status model_status = hwfit__shard_engine_init(e, model), first = HWFIT_OK;
     hwfit_memory_in cached, next;
     int have_cached = 0;
     for (size_t i = 0; i < n; i++) {
@@ -1059,18 +1121,46 @@ hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_sh
         if (st == HWFIT_OK) {
             cache_inputs(&ins[i], &next);
             if (!have_cached || memcmp(&next, &cached, sizeof next) != 0) {
-                hwfit__shard_engine_reset(&e);
+                hwfit__shard_engine_reset(e);
                 memcpy(&cached, &next, sizeof cached);
                 have_cached = 1;
             }
             hwfit_shard_out o;
-            st = estimate_with(&e, &ins[i], &o, 0, NULL, NULL);
+            st = estimate_with(e, &ins[i], &o, 0, NULL, NULL);
             if (st == HWFIT_OK) outs[i] = o;
         }
         statuses[i] = st;
         if (first == HWFIT_OK) first = st;
     }
     return first;
+}
+
+hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_shard_in *ins,
+                                        size_t n, hwfit_shard_out *outs,
+                                        hwfit_status *statuses) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) {
+        for (size_t i = 0; i < n; i++) statuses[i] = HWFIT_ENOMEM;
+        return HWFIT_ENOMEM;
+    }
+    hwfit_status st = estimate_batch_with(e, model, ins, n, outs, statuses);
+    free(e);
+    return st;
+}
+
+hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model, const hwfit_shard_in *ins,
+                                           size_t n, hwfit_shard_out *outs,
+                                           hwfit_status *statuses, void *workspace,
+                                           size_t workspace_size) {
+    if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
+        return HWFIT_EINVAL;
+    hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
+    if (e == NULL) return HWFIT_EINVAL;
+    if (n == 0) return HWFIT_OK;
+    return estimate_batch_with(e, model, ins, n, outs, statuses);
 }
 
 hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1088,10 +1178,20 @@ hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in 
 enum { D_TP, D_EP, D_CP, D_SP, D_RC, D_MB, D_PP, D_V, D_ZERO, D_OFFLOAD, D_COUNT };
 
 /* Smallest divisor of n that is >= from, or 0. */
+/* The smallest divisor of n that is >= from, or 0: in O(sqrt(n)) steps, not O(n) (a model
+ * with 2^24 experts made the fewest-cards search take a minute). Divisors come in pairs
+ * (d, n/d) with d <= sqrt(n): first the small ones from `from` up, then the large ones
+ * n/q, smallest first, through their cofactors q <= n/from, largest first. */
 static uint64_t divisor_from(uint64_t n, uint64_t from) {
     if (from == 0) from = 1;
-    for (uint64_t d = from; d <= n; d++)
+    if (n == 0 || from > n) return 0;
+    uint64_t d = from;
+    for (; d <= n / d; d++)
         if (n % d == 0) return d;
+    uint64_t q = n / from;
+    if (q > d - 1) q = d - 1; /* q < d: d * d > n, so every cofactor left is below d */
+    for (; q >= 1; q--)
+        if (n % q == 0) return n / q;
     return 0;
 }
 
@@ -1313,13 +1413,14 @@ void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
     }
 }
 
-static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
-                           const hwfit_shard_space *space, hwfit_shard_result *results,
-                           size_t capacity, hwfit_shard_search_out *summary) {
+/* e: the engine to use (initialised here). */
+static hwfit_status search(hwfit__shard_engine *e, const hwfit_model *model,
+                           const hwfit_shard_in *in, const hwfit_shard_space *space,
+                           hwfit_shard_result *results, size_t capacity,
+                           hwfit_shard_search_out *summary) {
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
     if ((st = hwfit_shard_iter_init(&it, model, in, space)) != HWFIT_OK) return st;
     hwfit_shard_in x = *in;
@@ -1329,7 +1430,7 @@ static hwfit_status search(const hwfit_model *model, const hwfit_shard_in *in,
     while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
         sum.valid++;
         hwfit_shard_out o;
-        if ((st = hwfit__shard_eval(&e, &x, &r, &o, 0, NULL)) != HWFIT_OK) {
+        if ((st = hwfit__shard_eval(e, &x, &r, &o, 0, NULL)) != HWFIT_OK) {
             if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
             return st;
         }
@@ -1350,7 +1451,11 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     if (model == NULL || in == NULL || space == NULL || summary == NULL ||
         (results == NULL && capacity > 0))
         return HWFIT_EINVAL;
-    return search(model, in, space, results, capacity, summary);
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = search(e, model, in, space, results, capacity, summary);
+    free(e);
+    return st;
 }
 
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1358,20 +1463,25 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
                                   uint32_t *gpus, hwfit_layout *layout) {
     if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
     if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
     hwfit_shard_in x = *in;
-    for (uint32_t n = 1; n <= max_gpus; n++) {
+    hwfit_status st = HWFIT_OK;
+    uint32_t found = 0;
+    for (uint32_t n = 1; n <= max_gpus && found == 0; n++) {
         x.gpus = n;
         hwfit_shard_result best;
         hwfit_shard_search_out sum;
-        hwfit_status st = search(model, &x, space, &best, 1, &sum);
-        if (st != HWFIT_OK) return st;
+        st = search(e, model, &x, space, &best, 1, &sum);
+        if (st != HWFIT_OK) break;
         if (sum.fitting > 0) { /* the best result fits: fitting layouts rank first */
-            *gpus = n;
+            found = n;
             if (layout != NULL) *layout = best.layout;
-            return HWFIT_OK;
         }
     }
-    *gpus = 0;
+    free(e);
+    if (st != HWFIT_OK) return st;
+    *gpus = found;
     return HWFIT_OK;
 }
 
@@ -1425,13 +1535,16 @@ hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard
     if (limit == 0) return HWFIT_EDOM;
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
     hwfit_shard_in x = *in;
     const hwfit_layout *l = &in->layout;
     uint64_t step = (uint64_t)(l->cp ? l->cp : 1) * (l->sequence_parallel && l->tp ? l->tp : 1);
-    uint64_t r;
-    if ((st = bisect(&e, &x, step, limit, set_context, &r)) != HWFIT_OK) return st;
+    uint64_t r = 0;
+    if ((st = hwfit__shard_engine_init(e, model)) == HWFIT_OK)
+        st = bisect(e, &x, step, limit, set_context, &r);
+    free(e);
+    if (st != HWFIT_OK) return st;
     *context = r;
     return HWFIT_OK;
 }
@@ -1442,14 +1555,16 @@ hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_i
     if (limit == 0) return HWFIT_EDOM;
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK) return st;
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return HWFIT_ENOMEM;
     hwfit_shard_in x = *in;
     int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
     if (training) x.layout.global_batch = 0;
-    uint64_t r;
-    if ((st = bisect(&e, &x, 1, limit, training ? set_micro_batch : set_batch, &r)) != HWFIT_OK)
-        return st;
+    uint64_t r = 0;
+    if ((st = hwfit__shard_engine_init(e, model)) == HWFIT_OK)
+        st = bisect(e, &x, 1, limit, training ? set_micro_batch : set_batch, &r);
+    free(e);
+    if (st != HWFIT_OK) return st;
     *batch = r;
     return HWFIT_OK;
 }
@@ -1511,13 +1626,20 @@ hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_shard_estimate: the model, the layout and inputs, then the cards. */
-    hwfit__model_prep prep;
-    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
-    if (st != HWFIT_OK) return st;
-    hwfit__shard_engine e;
-    if ((st = hwfit__shard_engine_init(&e, model)) != HWFIT_OK)
+    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
+    if (e == NULL) return hwfit__why(problem, HWFIT_ENOMEM, "", "out of memory");
+    /* The model's check prepares it into the engine's own prep (the init redoes it). */
+    hwfit_status st = hwfit__model_prepare_why(model, &e->prep, problem);
+    if (st != HWFIT_OK) {
+        free(e);
+        return st;
+    }
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) {
+        free(e);
         return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
+    }
     hwfit_shard_out scratch;
-    st = estimate_with(&e, in, &scratch, 0, NULL, problem);
+    st = estimate_with(e, in, &scratch, 0, NULL, problem);
+    free(e);
     return hwfit__shard_explain(model, in, st, problem);
 }

@@ -1,5 +1,6 @@
 /*
- * shard_internal.h - the evaluation engine of shard.c, shared with perf.c. Never installed.
+ * domains/shard_internal.h - the evaluation engine's inside, for shard.c (and tests): what
+ * it caches. perf.c drives the engine through domains/shard_iface.h only. Never installed.
  *
  * The engine caches, for one model and one set of shard inputs, what memory.c gives for
  * one layer of each kind and for the embedding and head tables (on the rank model of a
@@ -11,7 +12,13 @@
 #ifndef HWFIT_SHARD_INTERNAL_H
 #define HWFIT_SHARD_INTERNAL_H
 
-#include "memory_internal.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "domains/memory_internal.h"
+#include "domains/model_internal.h"
+#include "domains/shard_iface.h"
 
 /* What one unit (one decoder layer of a kind, or the extra of the tables) stores on one
  * card before ZeRO and offload; e_*: of which the routed experts' (memory.h expert_*),
@@ -21,23 +28,7 @@ typedef struct hwfit__shard_unit {
     uint64_t e_weights, e_trainable, e_gradients, e_optimizer;
 } hwfit__shard_unit;
 
-/* A layout with everything derived from it. */
-typedef struct hwfit__shard_resolved {
-    int training;
-    uint32_t tp, pp, dp, cp, ep, etp, v, zero;
-    unsigned offload;
-    int sp, uneven;
-    hwfit_memory_recompute rc;
-    uint64_t mb, m, global; /* micro-batch, micro-batches per replica, global batch */
-    uint64_t z;             /* ZeRO group of dense parameters: dp x cp */
-    uint64_t ez;            /* ZeRO group of routed experts, the expert-data-parallel group:
-                               tp dp cp / (etp ep) (z for dense models) */
-    uint64_t ranks;         /* cards per pipeline stage: tp x dp x cp */
-    uint64_t context_local; /* context / cp */
-    uint64_t batch_local;   /* inference: ceil(batch / dp); training: mb */
-} hwfit__shard_resolved;
-
-typedef struct hwfit__shard_engine {
+struct hwfit__shard_engine {
     const hwfit_model *model;
     hwfit__model_prep prep;   /* the model, validated and prepared once */
     hwfit__memory_memo memo;  /* its layers' weights (memory_internal.h) */
@@ -69,51 +60,11 @@ typedef struct hwfit__shard_engine {
     uint64_t a_mb, a_context, a_batch;
     uint64_t a_stored[2], a_peak[2], a_emb, a_head, a_loss;
     uint64_t a_full[2]; /* one layer without recomputation (training; memory.c phases) */
-} hwfit__shard_engine;
+};
 
 /* Validate the model and prepare an engine for it. */
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model);
 /* Forget the cached units (the shard inputs other than the layout changed). */
 void hwfit__shard_engine_reset(hwfit__shard_engine *e);
-
-/* Check the layout's inputs (EINVAL/EDOM, reported through why, which may be NULL) and its
- * validity (reason); fill r (may be NULL) when valid. kinds: dense and MoE layer counts of the model. */
-hwfit_status hwfit__shard_resolve(const hwfit_model *model, const uint32_t kinds[2],
-                                  const hwfit_shard_in *in, const hwfit_layout *layout,
-                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason,
-                                  hwfit_problem *why);
-
-/* Evaluate a valid resolved layout: fill out (every field) and, when stage_out is not
- * NULL, the card of stage `stage`. */
-hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
-                               uint32_t stage, hwfit_shard_card *stage_out);
-
-/* The card of one stage of a valid resolved layout (what hwfit__shard_eval reports for
- * it), without evaluating the other stages. */
-hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                               const hwfit__shard_resolved *r, uint32_t stage,
-                               hwfit_shard_card *c);
-
-/* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
- * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why
- * (may be NULL). */
-hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why);
-
-/* What hwfit_shard_validate adds after a calculation failed with `status` without naming
- * the input (a refusal of the per-card memory calls, or a size beyond 64 bits): the
- * workload's field through hwfit_memory_validate ("memory.weights"), or field "". */
-hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in *in,
-                                  hwfit_status status, hwfit_problem *problem);
-
-/* The next valid layout of an iterator, with its resolution; 0 at the end. */
-int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r);
-
-/* The search result of an evaluated layout, with its score. */
-void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res);
-
-/* Decoder layers [first, first + count) of pipeline stage `stage`, chunk j. */
-void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
-                        uint32_t j, uint32_t *first, uint32_t *count);
 
 #endif /* HWFIT_SHARD_INTERNAL_H */

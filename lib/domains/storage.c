@@ -14,7 +14,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/units.h"
+
+#include "base/internal.h"
 
 /* ---- names --------------------------------------------------------------------------- */
 

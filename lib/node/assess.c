@@ -7,16 +7,31 @@
  * number comes from a domain module or is a count times a catalog value.
  */
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/assess.h"
+#include "hwfit/collective.h"
+#include "hwfit/dtype.h"
+#include "hwfit/gpu.h"
+#include "hwfit/host.h"
+#include "hwfit/link.h"
+#include "hwfit/memory.h"
+#include "hwfit/node.h"
+#include "hwfit/perf.h"
+#include "hwfit/power.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/topology.h"
+#include "hwfit/units.h"
+#include "node/assess_internal.h"
 
-#define TRY(expr)                                                                           \
-    do {                                                                                    \
-        hwfit_status try_st_ = (expr);                                                      \
-        if (try_st_ != HWFIT_OK) return try_st_;                                            \
-    } while (0)
+#include "base/checked.h"
+#include "base/internal.h"
 
 /* Node-wide rules, and rules per workload: the bound of hwfit_assess_max_findings. */
 #define NODE_RULES 32u
@@ -186,7 +201,7 @@ static hwfit_status checkpoint_bytes(const hwfit_assess_workload *w, const hwfit
         break;
     case HWFIT_MEMORY_LORA:
     case HWFIT_MEMORY_QLORA:
-        TRY(hwfit_dtype_bytes(w->memory.lora_dtype, m->adapter_params, &b));
+        HWFIT__TRY(hwfit_dtype_bytes(w->memory.lora_dtype, m->adapter_params, &b));
         if (b + m->optimizer_bytes < b) return HWFIT_ERANGE;
         b += m->optimizer_bytes;
         break;
@@ -199,20 +214,20 @@ static hwfit_status checkpoint_bytes(const hwfit_assess_workload *w, const hwfit
 
 static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *wl, size_t nwl,
                            const hwfit_assess_options *o, facts *f) {
-    TRY(hwfit_node_evaluate(node, &f->e));
+    HWFIT__TRY(hwfit_node_evaluate(node, &f->e));
     const hwfit_node_eval *e = &f->e;
     hwfit_collective_in ci;
     if (e->allreduce_evaluated) {
         ci = e->allreduce_in;
         ci.bytes = o->allreduce_bytes;
-        TRY(hwfit_collective_estimate(&ci, &f->e.allreduce));
+        HWFIT__TRY(hwfit_collective_estimate(&ci, &f->e.allreduce));
         f->e.allreduce_in = ci;
         /* P2P forced on, when the default staged through host memory on a P2P card. */
         if (!e->allreduce.p2p && e->topology.gpu_p2p_capable &&
             e->topology.p2p == HWFIT_TOPOLOGY_AUTO) {
             ci = e->allreduce_in;
             ci.topology.p2p = HWFIT_TOPOLOGY_ON;
-            TRY(hwfit_collective_estimate(&ci, &f->p2p_on));
+            HWFIT__TRY(hwfit_collective_estimate(&ci, &f->p2p_on));
             f->p2p_variant = 1;
         }
         /* The same all-reduce with the slots bifurcated (the collective takes x16 or x8). */
@@ -220,7 +235,7 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
             node->host.gpu_lanes == 16) {
             ci = e->allreduce_in;
             ci.topology.gpu_pcie_lanes = 8;
-            TRY(hwfit_collective_estimate(&ci, &f->bifurcated));
+            HWFIT__TRY(hwfit_collective_estimate(&ci, &f->bifurcated));
             f->bif_variant = 1;
         }
     }
@@ -230,7 +245,7 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         l.kind = e->topology.socket_link_kind;
         l.generation = e->topology.socket_link_generation;
         l.width = e->topology.socket_links;
-        TRY(hwfit_link_rate(&l, &f->socket_links));
+        HWFIT__TRY(hwfit_link_rate(&l, &f->socket_links));
         f->socket_evaluated = 1;
     }
     if (e->storage_evaluated && e->raid.read_bytes_per_s > 0.0) {
@@ -238,7 +253,7 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         hwfit_transfer_init(&t);
         t.bytes = e->vram_bytes;
         t.rate_bytes_per_s = e->raid.read_bytes_per_s;
-        TRY(hwfit_transfer_estimate(&t, &f->fill));
+        HWFIT__TRY(hwfit_transfer_estimate(&t, &f->fill));
         f->fill_evaluated = 1;
     }
     hwfit_raid_level alt;
@@ -249,13 +264,13 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         layout.level = alt;
         layout.groups = 0;
         f->raid_alt_in.layout = layout;
-        TRY(hwfit_raid_evaluate(&f->raid_alt_in, &f->raid_alt));
+        HWFIT__TRY(hwfit_raid_evaluate(&f->raid_alt_in, &f->raid_alt));
         f->raid_alt_evaluated = 1;
     }
     for (size_t i = 0; i < nwl; i++) {
         workload_eval *we = &f->w[i];
         if (wl[i].model == NULL) return HWFIT_EINVAL;
-        TRY(hwfit_memory_estimate(wl[i].model, &wl[i].memory, &we->mem));
+        HWFIT__TRY(hwfit_memory_estimate(wl[i].model, &wl[i].memory, &we->mem));
         /* Layouts on the node's cards (serving: one node; training: every node). */
         int serve = wl[i].memory.mode == HWFIT_MEMORY_INFERENCE;
         uint64_t job = serve ? e->gpus : e->total_gpus;
@@ -270,42 +285,44 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         hwfit_shard_space space;
         hwfit_shard_space_init(&space);
         space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;
-        TRY(hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
+        HWFIT__TRY(
+            hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
         if (we->search.count > 0) {
             hwfit_shard_in best = we->shard_in;
             best.layout = we->best.layout;
-            TRY(hwfit_shard_estimate(wl[i].model, &best, &we->best_out));
+            HWFIT__TRY(hwfit_shard_estimate(wl[i].model, &best, &we->best_out));
         }
         we->min_gpus_max = 1024u; /* a rack row of 8-GPU nodes; beyond it, "none fits" */
-        TRY(hwfit_shard_min_gpus(wl[i].model, &we->shard_in, &space, we->min_gpus_max,
+        HWFIT__TRY(hwfit_shard_min_gpus(wl[i].model, &we->shard_in, &space, we->min_gpus_max,
                                  &we->min_gpus, &we->min_layout));
         /* Throughput: the fastest layout that fits, on the node's own interconnect. */
         if (we->search.count > 0) {
             hwfit_perf_init(&we->perf_in);
             we->perf_in.topology = e->topology;
-            TRY(hwfit_perf_set_gpu(&we->perf_in, e->gpu));
+            HWFIT__TRY(hwfit_perf_set_gpu(&we->perf_in, e->gpu));
             we->perf_in.shard = we->shard_in;
             /* Training: the job's global batch, job cards x micro-batch (a multiple of
              * every dp x micro-batch), so that every layout does the same work and the plan
              * ranks by step time (hwfit_perf_plan_rank). */
             if (!serve) space.global_batch = (uint64_t)we->job_gpus * wl[i].memory.micro_batch;
             hwfit_perf_result best;
-            TRY(hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
+            HWFIT__TRY(
+                hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
             if (we->perf_search.count > 0) {
                 we->perf_in.shard.layout = best.shard.layout;
-                TRY(hwfit_perf_estimate(wl[i].model, &we->perf_in, &we->perf));
+                HWFIT__TRY(hwfit_perf_estimate(wl[i].model, &we->perf_in, &we->perf));
             }
         }
-        TRY(checkpoint_bytes(&wl[i], &we->mem, &we->checkpoint_bytes));
+        HWFIT__TRY(checkpoint_bytes(&wl[i], &we->mem, &we->checkpoint_bytes));
         if (e->storage_evaluated && e->raid.write_bytes_per_s > 0.0) {
             hwfit_transfer_in t;
             hwfit_transfer_init(&t);
             t.bytes = (double)we->checkpoint_bytes;
             t.rate_bytes_per_s = e->raid.write_bytes_per_s;
-            TRY(hwfit_transfer_estimate(&t, &we->ckpt_write));
+            HWFIT__TRY(hwfit_transfer_estimate(&t, &we->ckpt_write));
             t.bytes = (double)we->checkpoint_bytes * (double)o->checkpoints_to_keep;
             t.capacity_bytes = e->raid.usable_bytes;
-            TRY(hwfit_transfer_estimate(&t, &we->ckpt_fit));
+            HWFIT__TRY(hwfit_transfer_estimate(&t, &we->ckpt_fit));
             we->storage_checked = 1;
         }
     }
@@ -1113,51 +1130,72 @@ static void checkpoint_workload(out *o, const hwfit_assess_workload *w, size_t i
         we->ckpt_fit.fits ? "fit" : "do not fit", q(s, we->ckpt_write.time_s, SECS));
 }
 
+_Static_assert(sizeof(facts) <= HWFIT__ASSESS_WORKSPACE_BYTES,
+               "HWFIT__ASSESS_WORKSPACE_BYTES (assess_internal.h) is too small");
+
+size_t hwfit_assess_workspace_size(void) { return sizeof(facts); }
+
 hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *workloads,
                           size_t workload_count, const hwfit_assess_options *options,
                           hwfit_finding *findings, size_t capacity, size_t *count) {
+    /* The figures of every workload (about 160 KB) are too large for a caller's stack. */
+    facts *f = malloc(sizeof *f);
+    if (f == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit_assess_ws(node, workloads, workload_count, options, findings,
+                                      capacity, count, f, sizeof *f);
+    free(f);
+    return st;
+}
+
+hwfit_status hwfit_assess_ws(const hwfit_node *node, const hwfit_assess_workload *workloads,
+                             size_t workload_count, const hwfit_assess_options *options,
+                             hwfit_finding *findings, size_t capacity, size_t *count,
+                             void *workspace, size_t workspace_size) {
     if (node == NULL || findings == NULL || count == NULL) return HWFIT_EINVAL;
+    if (workspace == NULL || workspace_size < sizeof(facts) ||
+        (uintptr_t)workspace % _Alignof(max_align_t) != 0)
+        return HWFIT_EINVAL;
     if (workload_count > 0 && workloads == NULL) return HWFIT_EINVAL;
     if (workload_count > HWFIT_ASSESS_MAX_WORKLOADS) return HWFIT_EDOM;
     hwfit_assess_options opt;
     if (options != NULL) opt = *options;
     else hwfit_assess_options_init(&opt);
-    TRY(check_options(&opt));
+    HWFIT__TRY(check_options(&opt));
     for (size_t i = 0; i < workload_count; i++)
         if (workloads[i].model == NULL) return HWFIT_EINVAL;
     if (capacity < hwfit_assess_max_findings(workload_count)) return HWFIT_EBUFSIZE;
 
-    facts f;
-    memset(&f, 0, sizeof f);
-    TRY(gather(node, workloads, workload_count, &opt, &f));
+    facts *f = workspace;
+    memset(f, 0, sizeof *f);
+    HWFIT__TRY(gather(node, workloads, workload_count, &opt, f));
 
     out o = {findings, 0, node->costs.currency};
     qbuf s;
     memset(&s, 0, sizeof s);
-    vram_pool(&o, node, &f, &s);
-    for (size_t i = 0; i < workload_count; i++) vram_workload(&o, node, &workloads[i], i, &opt, &f, &s);
-    bandwidth(&o, &f, &s);
+    vram_pool(&o, node, f, &s);
+    for (size_t i = 0; i < workload_count; i++) vram_workload(&o, node, &workloads[i], i, &opt, f, &s);
+    bandwidth(&o, f, &s);
     for (size_t i = 0; i < workload_count; i++)
         if (workloads[i].memory.mode == HWFIT_MEMORY_INFERENCE)
-            perf_workload(&o, &workloads[i], i, &opt, &f, &s);
-    compute(&o, &f, &s);
+            perf_workload(&o, &workloads[i], i, &opt, f, &s);
+    compute(&o, f, &s);
     for (size_t i = 0; i < workload_count; i++)
         if (workloads[i].memory.mode != HWFIT_MEMORY_INFERENCE)
-            perf_workload(&o, &workloads[i], i, &opt, &f, &s);
-    interconnect(&o, node, &f, &s);
-    bifurcation(&o, node, &f, &s);
-    cpu(&o, node, &f, &s);
-    host_ram(&o, node, &f, &s);
-    host_memory(&o, node, &f, &s);
-    lanes(&o, node, &f, &s);
-    storage(&o, node, &opt, &f, &s);
-    for (size_t i = 0; i < workload_count; i++) checkpoint_workload(&o, &workloads[i], i, &opt, &f, &s);
-    raid(&o, node, &f, &s);
-    nas(&o, node, &f, &s);
-    network(&o, node, &f, &s);
-    power(&o, node, &f, &s);
-    cooling(&o, node, &f, &s);
-    energy(&o, node, &f, &s);
+            perf_workload(&o, &workloads[i], i, &opt, f, &s);
+    interconnect(&o, node, f, &s);
+    bifurcation(&o, node, f, &s);
+    cpu(&o, node, f, &s);
+    host_ram(&o, node, f, &s);
+    host_memory(&o, node, f, &s);
+    lanes(&o, node, f, &s);
+    storage(&o, node, &opt, f, &s);
+    for (size_t i = 0; i < workload_count; i++) checkpoint_workload(&o, &workloads[i], i, &opt, f, &s);
+    raid(&o, node, f, &s);
+    nas(&o, node, f, &s);
+    network(&o, node, f, &s);
+    power(&o, node, f, &s);
+    cooling(&o, node, f, &s);
+    energy(&o, node, f, &s);
     *count = o.n;
     return HWFIT_OK;
 }

@@ -8,7 +8,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/host.h"
+#include "hwfit/link.h"
+#include "hwfit/node.h"
+#include "hwfit/power.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/topology.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
 
 void hwfit_node_init(hwfit_node *node) {
     if (node == NULL) return;
@@ -66,22 +78,14 @@ hwfit_status hwfit_node_add_power(hwfit_node *node, hwfit_power_component_kind k
 
 /* ---- checks with messages ------------------------------------------------------------ */
 
-#define TRY(expr)                                                                           \
-    do {                                                                                    \
-        hwfit_status try_st_ = (expr);                                                      \
-        if (try_st_ != HWFIT_OK) return try_st_;                                            \
-    } while (0)
-
 static hwfit_status fail(hwfit_error *err, hwfit_status st, const char *fmt, ...)
     HWFIT__PRINTF(3, 4);
 static hwfit_status fail(hwfit_error *err, hwfit_status st, const char *fmt, ...) {
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    st = hwfit__error_vset(err, st, 0, 0, 0, NULL, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(err, st, 0, 0, 0, "%s", message);
+    return st;
 }
 
 static hwfit_status count_in(hwfit_error *err, const char *path, uint64_t v, uint64_t lo,
@@ -105,14 +109,15 @@ static hwfit_status check_gpu(const hwfit_node *n, const hwfit_gpu **gpu, hwfit_
     if (!has_text(n->gpu.model, sizeof n->gpu.model))
         return fail(err, HWFIT_EINVAL, "gpu.model: not NUL-terminated");
     if (n->gpu.model[0] == '\0') return fail(err, HWFIT_EDOM, "gpu.model: missing");
-    if (hwfit_gpu_find(n->gpu.model, gpu) != HWFIT_OK)
+    if (hwfit_gpu_lookup(n->gpu_set, n->gpu.model, gpu) != HWFIT_OK)
         return fail(err, HWFIT_ENOTFOUND,
                     "gpu.model: \"%.60s\" is not in the GPU catalog (`hwfit gpus` lists it)",
                     n->gpu.model);
-    TRY(count_in(err, "gpu.count", n->gpu.count, 1, HWFIT_NODE_MAX_GPUS));
+    HWFIT__TRY(count_in(err, "gpu.count", n->gpu.count, 1, HWFIT_NODE_MAX_GPUS));
     if (n->gpu.power_limit_w != 0.0)
-        TRY(quantity_in(err, "gpu.power_limit", n->gpu.power_limit_w, 0.0, 1.5 * (*gpu)->tdp_w, 1));
-    TRY(quantity_in(err, "gpu.price", n->gpu.price, 0.0, 1e12, 0));
+        HWFIT__TRY(
+            quantity_in(err, "gpu.power_limit", n->gpu.power_limit_w, 0.0, 1.5 * (*gpu)->tdp_w, 1));
+    HWFIT__TRY(quantity_in(err, "gpu.price", n->gpu.price, 0.0, 1e12, 0));
     return HWFIT_OK;
 }
 
@@ -124,8 +129,8 @@ static uint64_t socket_links_taking_lanes(const hwfit_node *n) {
 static hwfit_status check_cpu(const hwfit_node *n, hwfit_error *err) {
     if (!has_text(n->cpu.model, sizeof n->cpu.model))
         return fail(err, HWFIT_EINVAL, "cpu.model: not NUL-terminated");
-    TRY(count_in(err, "cpu.sockets", n->host.sockets, 1, 8));
-    TRY(count_in(err, "cpu.cores_per_socket", n->cpu.cores_per_socket, 1, 1024));
+    HWFIT__TRY(count_in(err, "cpu.sockets", n->host.sockets, 1, 8));
+    HWFIT__TRY(count_in(err, "cpu.cores_per_socket", n->cpu.cores_per_socket, 1, 1024));
     if (n->cpu.threads_per_socket != 0 &&
         (n->cpu.threads_per_socket < n->cpu.cores_per_socket ||
          n->cpu.threads_per_socket > 8u * n->cpu.cores_per_socket))
@@ -133,18 +138,18 @@ static hwfit_status check_cpu(const hwfit_node *n, hwfit_error *err) {
                     "cpu.threads_per_socket: must be 1 to 8 times the %llu cores, got %llu",
                     (unsigned long long)n->cpu.cores_per_socket,
                     (unsigned long long)n->cpu.threads_per_socket);
-    TRY(quantity_in(err, "cpu.boost_ghz", n->cpu.boost_clock_hz, 0.0, 1e10, 0));
-    TRY(quantity_in(err, "cpu.tdp", n->cpu.tdp_w, 0.0, 2000.0, 1));
-    TRY(count_in(err, "cpu.memory_channels", n->host.channels_per_socket, 1, 64));
-    TRY(count_in(err, "cpu.pcie_lanes", n->host.lanes_per_socket, 1, 1024));
+    HWFIT__TRY(quantity_in(err, "cpu.boost_ghz", n->cpu.boost_clock_hz, 0.0, 1e10, 0));
+    HWFIT__TRY(quantity_in(err, "cpu.tdp", n->cpu.tdp_w, 0.0, 2000.0, 1));
+    HWFIT__TRY(count_in(err, "cpu.memory_channels", n->host.channels_per_socket, 1, 64));
+    HWFIT__TRY(count_in(err, "cpu.pcie_lanes", n->host.lanes_per_socket, 1, 1024));
     if ((unsigned)n->topology.cpu_vendor > (unsigned)HWFIT_CPU_ARM)
         return fail(err, HWFIT_EINVAL, "cpu.vendor: unknown vendor %d", (int)n->topology.cpu_vendor);
     if (n->topology.socket_link_kind != HWFIT_LINK_XGMI &&
         n->topology.socket_link_kind != HWFIT_LINK_UPI)
         return fail(err, HWFIT_EDOM, "cpu.socket_link: must be xgmi or upi, got %s",
                     hwfit_link_kind_name(n->topology.socket_link_kind));
-    TRY(count_in(err, "cpu.socket_links", n->topology.socket_links, 0, 64));
-    TRY(count_in(err, "cpu.socket_link_lanes", n->host.socket_link_lanes, 1, 64));
+    HWFIT__TRY(count_in(err, "cpu.socket_links", n->topology.socket_links, 0, 64));
+    HWFIT__TRY(count_in(err, "cpu.socket_link_lanes", n->host.socket_link_lanes, 1, 64));
     uint64_t taking = socket_links_taking_lanes(n);
     if (n->host.sockets >= 2 && taking * n->host.socket_link_lanes > n->host.lanes_per_socket)
         return fail(err, HWFIT_EDOM,
@@ -155,35 +160,35 @@ static hwfit_status check_cpu(const hwfit_node *n, hwfit_error *err) {
 }
 
 static hwfit_status check_memory(const hwfit_node *n, hwfit_error *err) {
-    TRY(count_in(err, "memory.dimms", n->host.dimms, 1, 4096));
-    TRY(quantity_in(err, "memory.dimm_size", n->memory.dimm_bytes, 0.0, 1e14, 1));
-    TRY(quantity_in(err, "memory.speed_mts", n->host.speed_mts, 0.0, 1e5, 1));
+    HWFIT__TRY(count_in(err, "memory.dimms", n->host.dimms, 1, 4096));
+    HWFIT__TRY(quantity_in(err, "memory.dimm_size", n->memory.dimm_bytes, 0.0, 1e14, 1));
+    HWFIT__TRY(quantity_in(err, "memory.speed_mts", n->host.speed_mts, 0.0, 1e5, 1));
     if (n->host.speed_2dpc_mts != 0.0)
-        TRY(quantity_in(err, "memory.speed_2dpc_mts", n->host.speed_2dpc_mts, 0.0, 1e5, 1));
-    TRY(count_in(err, "memory.slots_per_channel", n->host.max_dimms_per_channel, 1, 4));
-    TRY(quantity_in(err, "memory.dimm_power", n->memory.dimm_w, 0.0, 100.0, 0));
-    TRY(quantity_in(err, "rules.cores_per_gpu", n->host.cores_per_gpu_rule, 0.0, 1e4, 0));
-    TRY(quantity_in(err, "rules.ram_to_vram", n->host.ram_to_vram_rule, 0.0, 100.0, 0));
+        HWFIT__TRY(quantity_in(err, "memory.speed_2dpc_mts", n->host.speed_2dpc_mts, 0.0, 1e5, 1));
+    HWFIT__TRY(count_in(err, "memory.slots_per_channel", n->host.max_dimms_per_channel, 1, 4));
+    HWFIT__TRY(quantity_in(err, "memory.dimm_power", n->memory.dimm_w, 0.0, 100.0, 0));
+    HWFIT__TRY(quantity_in(err, "rules.cores_per_gpu", n->host.cores_per_gpu_rule, 0.0, 1e4, 0));
+    HWFIT__TRY(quantity_in(err, "rules.ram_to_vram", n->host.ram_to_vram_rule, 0.0, 100.0, 0));
     return HWFIT_OK;
 }
 
 static hwfit_status check_lanes(const hwfit_node *n, hwfit_error *err) {
-    TRY(count_in(err, "topology.lanes_per_gpu", n->host.gpu_lanes, 1, 32));
-    TRY(count_in(err, "topology.bifurcated_lanes", n->host.gpu_bifurcated_lanes, 1, 32));
-    TRY(count_in(err, "topology.pcie_switches", n->host.switches, 0, 64));
-    TRY(count_in(err, "topology.switch_uplink_lanes", n->host.switch_upstream_lanes, 1, 64));
-    TRY(count_in(err, "storage.lanes_per_drive", n->host.nvme_lanes, 1, 16));
-    TRY(count_in(err, "network.lanes_per_adapter", n->host.nic_lanes, 1, 32));
-    TRY(count_in(err, "topology.other_lanes", n->host.other_lanes, 0, 1024));
-    TRY(quantity_in(err, "power.switch_power", n->power.switch_w, 0.0, 500.0, 0));
+    HWFIT__TRY(count_in(err, "topology.lanes_per_gpu", n->host.gpu_lanes, 1, 32));
+    HWFIT__TRY(count_in(err, "topology.bifurcated_lanes", n->host.gpu_bifurcated_lanes, 1, 32));
+    HWFIT__TRY(count_in(err, "topology.pcie_switches", n->host.switches, 0, 64));
+    HWFIT__TRY(count_in(err, "topology.switch_uplink_lanes", n->host.switch_upstream_lanes, 1, 64));
+    HWFIT__TRY(count_in(err, "storage.lanes_per_drive", n->host.nvme_lanes, 1, 16));
+    HWFIT__TRY(count_in(err, "network.lanes_per_adapter", n->host.nic_lanes, 1, 32));
+    HWFIT__TRY(count_in(err, "topology.other_lanes", n->host.other_lanes, 0, 1024));
+    HWFIT__TRY(quantity_in(err, "power.switch_power", n->power.switch_w, 0.0, 500.0, 0));
     return HWFIT_OK;
 }
 
 static hwfit_status check_storage(const hwfit_node *n, hwfit_error *err) {
-    TRY(quantity_in(err, "storage.drive_power", n->storage.drive_w, 0.0, 100.0, 0));
+    HWFIT__TRY(quantity_in(err, "storage.drive_power", n->storage.drive_w, 0.0, 100.0, 0));
     if (n->storage.raid.drives == 0) return HWFIT_OK;
-    TRY(count_in(err, "storage.drives", n->storage.raid.drives, 1, 4096));
-    TRY(quantity_in(err, "storage.drive_size", n->storage.raid.drive_bytes, 0.0, 1e15, 1));
+    HWFIT__TRY(count_in(err, "storage.drives", n->storage.raid.drives, 1, 4096));
+    HWFIT__TRY(quantity_in(err, "storage.drive_size", n->storage.raid.drive_bytes, 0.0, 1e15, 1));
     if ((unsigned)n->storage.raid.layout.level > (unsigned)HWFIT_STORAGE_DRAID3)
         return fail(err, HWFIT_EINVAL, "storage.raid: unknown level %d",
                     (int)n->storage.raid.layout.level);
@@ -201,7 +206,7 @@ static hwfit_status check_storage(const hwfit_node *n, hwfit_error *err) {
 }
 
 static hwfit_status check_network(const hwfit_node *n, hwfit_error *err) {
-    TRY(quantity_in(err, "network.adapter_power", n->network.adapter_w, 0.0, 500.0, 0));
+    HWFIT__TRY(quantity_in(err, "network.adapter_power", n->network.adapter_w, 0.0, 500.0, 0));
     if (n->network.link.width == 0) {
         if (n->nas.capacity_bytes > 0.0)
             return fail(err, HWFIT_EDOM, "nas: a NAS needs network ports (network.ports)");
@@ -227,24 +232,26 @@ static hwfit_status check_network(const hwfit_node *n, hwfit_error *err) {
 
 static hwfit_status check_power(const hwfit_node *n, hwfit_error *err) {
     const hwfit_psu_in *p = &n->power.psu;
-    TRY(count_in(err, "power.psus", p->psus, 1, 64));
-    TRY(quantity_in(err, "power.psu_rating", p->psu_rating_w, 0.0, 1e6, 1));
+    HWFIT__TRY(count_in(err, "power.psus", p->psus, 1, 64));
+    HWFIT__TRY(quantity_in(err, "power.psu_rating", p->psu_rating_w, 0.0, 1e6, 1));
     if (p->redundant >= p->psus)
         return fail(err, HWFIT_EDOM,
                     "power.redundancy: %llu redundant of %llu PSUs leaves no PSU to carry the load",
                     (unsigned long long)p->redundant, (unsigned long long)p->psus);
-    TRY(quantity_in(err, "power.input_voltage", p->input_voltage_v, 90.0, 300.0, 0));
-    TRY(quantity_in(err, "power.headroom_ratio", p->headroom_ratio, 1.0, 10.0, 0));
-    TRY(quantity_in(err, "power.peak_ratio", p->peak_ratio, 1.0, 10.0, 0));
-    TRY(quantity_in(err, "power.gpu_transient_factor", n->power.gpu_transient_factor, 1.0, 10.0, 0));
+    HWFIT__TRY(quantity_in(err, "power.input_voltage", p->input_voltage_v, 90.0, 300.0, 0));
+    HWFIT__TRY(quantity_in(err, "power.headroom_ratio", p->headroom_ratio, 1.0, 10.0, 0));
+    HWFIT__TRY(quantity_in(err, "power.peak_ratio", p->peak_ratio, 1.0, 10.0, 0));
+    HWFIT__TRY(quantity_in(err, "power.gpu_transient_factor", n->power.gpu_transient_factor, 1.0,
+                           10.0, 0));
     if (p->psu_low_line_rating_w != 0.0)
-        TRY(quantity_in(err, "power.psu_low_line_rating", p->psu_low_line_rating_w, 0.0, 1e6, 1));
+        HWFIT__TRY(
+            quantity_in(err, "power.psu_low_line_rating", p->psu_low_line_rating_w, 0.0, 1e6, 1));
     if ((unsigned)p->psu_class > (unsigned)HWFIT_POWER_CLASS_TITANIUM)
         return fail(err, HWFIT_EINVAL, "power.class: unknown class %d", (int)p->psu_class);
     if ((unsigned)p->table > (unsigned)HWFIT_POWER_TABLE_230V_EU_INTERNAL)
         return fail(err, HWFIT_EINVAL, "power.table: unknown table %d", (int)p->table);
     if (p->psu_class == HWFIT_POWER_CLASS_NONE)
-        TRY(quantity_in(err, "power.efficiency", p->fixed_efficiency, 0.0, 1.0, 1));
+        HWFIT__TRY(quantity_in(err, "power.efficiency", p->fixed_efficiency, 0.0, 1.0, 1));
     if (n->power.extra_count > HWFIT_NODE_MAX_COMPONENTS)
         return fail(err, HWFIT_EDOM, "power.components: at most %d lines, got %llu",
                     HWFIT_NODE_MAX_COMPONENTS, (unsigned long long)n->power.extra_count);
@@ -264,14 +271,14 @@ static hwfit_status check_power(const hwfit_node *n, hwfit_error *err) {
 }
 
 static hwfit_status check_rest(const hwfit_node *n, hwfit_error *err) {
-    TRY(count_in(err, "nodes", n->nodes, 1, HWFIT_NODE_MAX_NODES));
+    HWFIT__TRY(count_in(err, "nodes", n->nodes, 1, HWFIT_NODE_MAX_NODES));
     if (!has_text(n->name, sizeof n->name)) return fail(err, HWFIT_EINVAL, "name: not NUL-terminated");
     if (!has_text(n->costs.currency, sizeof n->costs.currency))
         return fail(err, HWFIT_EINVAL, "costs.currency: not NUL-terminated");
-    TRY(count_in(err, "chassis.rack_units", n->chassis.rack_units, 0, 64));
+    HWFIT__TRY(count_in(err, "chassis.rack_units", n->chassis.rack_units, 0, 64));
     if ((unsigned)n->chassis.cooling > (unsigned)HWFIT_NODE_COOLING_LIQUID)
         return fail(err, HWFIT_EINVAL, "chassis.cooling: unknown kind %d", (int)n->chassis.cooling);
-    TRY(quantity_in(err, "nas.capacity", n->nas.capacity_bytes, 0.0, 1e21, 0));
+    HWFIT__TRY(quantity_in(err, "nas.capacity", n->nas.capacity_bytes, 0.0, 1e21, 0));
     return HWFIT_OK;
 }
 
@@ -284,14 +291,14 @@ static hwfit_status domain(hwfit_error *err, hwfit_status st, const char *sectio
 static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_error *err) {
     hwfit_node_eval r;
     memset(&r, 0, sizeof r);
-    TRY(check_rest(n, err));
-    TRY(check_gpu(n, &r.gpu, err));
-    TRY(check_cpu(n, err));
-    TRY(check_memory(n, err));
-    TRY(check_lanes(n, err));
-    TRY(check_storage(n, err));
-    TRY(check_network(n, err));
-    TRY(check_power(n, err));
+    HWFIT__TRY(check_rest(n, err));
+    HWFIT__TRY(check_gpu(n, &r.gpu, err));
+    HWFIT__TRY(check_cpu(n, err));
+    HWFIT__TRY(check_memory(n, err));
+    HWFIT__TRY(check_lanes(n, err));
+    HWFIT__TRY(check_storage(n, err));
+    HWFIT__TRY(check_network(n, err));
+    HWFIT__TRY(check_power(n, err));
 
     /* Totals from the parts: counts times sizes (no formula beyond the product). */
     r.gpus = n->gpu.count;
@@ -325,7 +332,7 @@ static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_er
     /* Network and NAS. */
     uint64_t adapters = 0;
     if (n->network.link.width > 0) {
-        TRY(domain(err, hwfit_link_rate(&n->network.link, &r.network), "network"));
+        HWFIT__TRY(domain(err, hwfit_link_rate(&n->network.link, &r.network), "network"));
         r.network_evaluated = 1;
         adapters = n->network.adapters ? n->network.adapters : n->network.link.width;
     }
@@ -334,7 +341,7 @@ static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_er
         r.nas_in.bytes = n->nas.capacity_bytes;
         r.nas_in.rate_bytes_per_s = r.network.line_bytes_per_s;
         r.nas_in.capacity_bytes = n->nas.capacity_bytes;
-        TRY(domain(err, hwfit_transfer_estimate(&r.nas_in, &r.nas), "nas"));
+        HWFIT__TRY(domain(err, hwfit_transfer_estimate(&r.nas_in, &r.nas), "nas"));
         r.nas_evaluated = 1;
     }
 
@@ -347,11 +354,11 @@ static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_er
     r.host_in.nvme = n->storage.raid.drives;
     r.host_in.nics = adapters;
     r.host_in.socket_links = socket_links_taking_lanes(n);
-    TRY(domain(err, hwfit_host_evaluate(&r.host_in, &r.host), "cpu/memory/topology"));
+    HWFIT__TRY(domain(err, hwfit_host_evaluate(&r.host_in, &r.host), "cpu/memory/topology"));
 
     /* The interconnect: the node's own policies, the rest from the other parts. */
     r.topology = n->topology;
-    TRY(hwfit_topology_set_gpu(&r.topology, r.gpu));
+    HWFIT__TRY(hwfit_topology_set_gpu(&r.topology, r.gpu));
     r.topology.gpus_per_node = n->gpu.count;
     r.topology.nodes = n->nodes;
     r.topology.sockets = n->host.sockets;
@@ -386,52 +393,52 @@ static hwfit_status evaluate(const hwfit_node *n, hwfit_node_eval *out, hwfit_er
 
     /* Local array. */
     if (n->storage.raid.drives > 0) {
-        TRY(domain(err, hwfit_raid_evaluate(&n->storage.raid, &r.raid), "storage"));
+        HWFIT__TRY(domain(err, hwfit_raid_evaluate(&n->storage.raid, &r.raid), "storage"));
         r.storage_evaluated = 1;
     }
 
     /* Power budget: one line per part, then the extra lines. */
     hwfit_power_budget_init(&r.budget_in);
     r.budget_in.gpu_transient_factor = n->power.gpu_transient_factor;
-    TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_GPU, n->gpu.count,
-                               r.gpu_power_w));
-    TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_CPU, n->host.sockets,
-                               n->cpu.tdp_w));
-    TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_DIMM, n->host.dimms,
-                               n->memory.dimm_w));
+    HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_GPU, n->gpu.count,
+                                      r.gpu_power_w));
+    HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_CPU, n->host.sockets,
+                                      n->cpu.tdp_w));
+    HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_DIMM, n->host.dimms,
+                                      n->memory.dimm_w));
     if (n->storage.raid.drives > 0)
-        TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_DRIVE,
-                                   n->storage.raid.drives, n->storage.drive_w));
+        HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_DRIVE,
+                                          n->storage.raid.drives, n->storage.drive_w));
     if (adapters > 0)
-        TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_NIC, adapters,
-                                   n->network.adapter_w));
+        HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_NIC, adapters,
+                                          n->network.adapter_w));
     if (n->host.switches > 0)
-        TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_SWITCH, n->host.switches,
-                                   n->power.switch_w));
+        HWFIT__TRY(hwfit_power_budget_add(&r.budget_in, HWFIT_POWER_COMPONENT_SWITCH,
+                                          n->host.switches, n->power.switch_w));
     for (uint64_t i = 0; i < n->power.extra_count; i++)
-        TRY(domain(err,
-                   hwfit_power_budget_add(&r.budget_in, n->power.extra[i].kind,
-                                          n->power.extra[i].count, n->power.extra[i].watts),
-                   "power.components"));
-    TRY(domain(err, hwfit_power_budget_evaluate(&r.budget_in, &r.budget), "power"));
+        HWFIT__TRY(domain(err,
+                          hwfit_power_budget_add(&r.budget_in, n->power.extra[i].kind,
+                                                 n->power.extra[i].count, n->power.extra[i].watts),
+                          "power.components"));
+    HWFIT__TRY(domain(err, hwfit_power_budget_evaluate(&r.budget_in, &r.budget), "power"));
 
     r.psu_in = n->power.psu;
     r.psu_in.load_w = r.budget.dc_w;
     r.psu_in.peak_load_w = r.budget.peak_dc_w;
-    TRY(domain(err, hwfit_psu_evaluate(&r.psu_in, &r.psu), "power"));
+    HWFIT__TRY(domain(err, hwfit_psu_evaluate(&r.psu_in, &r.psu), "power"));
 
     r.thermal_in = n->chassis.thermal;
     r.thermal_in.heat_w = r.psu.wall_w;
-    TRY(domain(err, hwfit_thermal_evaluate(&r.thermal_in, &r.thermal), "chassis"));
+    HWFIT__TRY(domain(err, hwfit_thermal_evaluate(&r.thermal_in, &r.thermal), "chassis"));
 
     r.energy_in = n->costs.energy;
     r.energy_in.power_w = r.psu.wall_w;
-    TRY(domain(err, hwfit_energy_evaluate(&r.energy_in, &r.energy), "costs"));
+    HWFIT__TRY(domain(err, hwfit_energy_evaluate(&r.energy_in, &r.energy), "costs"));
 
     r.tco_in = n->costs.tco;
     r.tco_in.annual_energy_cost = r.energy.annual_cost;
     r.tco_in.gpus = n->gpu.count;
-    TRY(domain(err, hwfit_tco_evaluate(&r.tco_in, &r.tco), "costs"));
+    HWFIT__TRY(domain(err, hwfit_tco_evaluate(&r.tco_in, &r.tco), "costs"));
 
     *out = r;
     return HWFIT_OK;

@@ -6,13 +6,25 @@
  * written by the svg module's formatter, so no locale reaches the picture.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "chart_internal.h"
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit/chart.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/model.h"
+#include "hwfit/power.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/svg.h"
+#include "hwfit/topology.h"
+#include "hwfit/units.h"
 
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#include "base/checked.h"
+#include "base/internal.h"
+#include "pictures/chart_internal.h"
+#include "pictures/draw.h"
 
 /* ---- small text helpers -------------------------------------------------------------- */
 
@@ -145,13 +157,15 @@ static void layout_text(char *dst, size_t size, const hwfit_layout *l) {
 hwfit_status hwfit__chart_memory_data(const hwfit_model *model, const hwfit_shard_in *in,
                                       const hwfit_chart_options *opt, hwfit__chart_memory *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit__chart_memory d;
-    memset(&d, 0, sizeof d);
-    hwfit_status st = hwfit_shard_estimate(model, in, &d.shard);
+    /* Built in place (the data are about 15 KB; no copy on the stack): out is scratch
+     * when this fails. */
+    hwfit__chart_memory *d = out;
+    memset(d, 0, sizeof *d);
+    hwfit_status st = hwfit_shard_estimate(model, in, &d->shard);
     if (st != HWFIT_OK) return st;
-    const uint32_t pp = d.shard.stages;
+    const uint32_t pp = d->shard.stages;
     const uint32_t per_stage = in->gpus / (pp > 0 ? pp : 1u);
-    const double usable = (double)d.shard.usable_bytes;
+    const double usable = (double)d->shard.usable_bytes;
     double parts[HWFIT_CHART_MAX_BARS][HWFIT__CHART_MEMORY_PARTS];
     hwfit_shard_card prev, card;
     memset(&prev, 0, sizeof prev);
@@ -159,45 +173,44 @@ hwfit_status hwfit__chart_memory_data(const hwfit_model *model, const hwfit_shar
         st = hwfit_shard_card_at(model, in, s, &card);
         if (st != HWFIT_OK) return st;
         if (s > 0 && cards_alike(&prev, &card)) {
-            d.last_stage[d.bar_count - 1] = s;
+            d->last_stage[d->bar_count - 1] = s;
             continue;
         }
-        if (d.bar_count == HWFIT_CHART_MAX_BARS) return HWFIT_ERANGE;
-        d.first_stage[d.bar_count] = s;
-        d.last_stage[d.bar_count] = s;
-        d.used_bytes[d.bar_count] = card.total_bytes;
-        card_parts(&card, usable, parts[d.bar_count]);
-        d.bar_count++;
+        if (d->bar_count == HWFIT_CHART_MAX_BARS) return HWFIT_ERANGE;
+        d->first_stage[d->bar_count] = s;
+        d->last_stage[d->bar_count] = s;
+        d->used_bytes[d->bar_count] = card.total_bytes;
+        card_parts(&card, usable, parts[d->bar_count]);
+        d->bar_count++;
         prev = card;
     }
-    for (size_t b = 0; b < d.bar_count; b++)
-        memory_bar_label(d.bar_labels[b], sizeof d.bar_labels[b], per_stage, d.first_stage[b],
-                         d.last_stage[b], d.used_bytes[b]);
+    for (size_t b = 0; b < d->bar_count; b++)
+        memory_bar_label(d->bar_labels[b], sizeof d->bar_labels[b], per_stage, d->first_stage[b],
+                         d->last_stage[b], d->used_bytes[b]);
     /* Keep the parts that are not zero on some card. */
     for (size_t p = 0; p < HWFIT__CHART_MEMORY_PARTS; p++) {
         int any = 0;
-        for (size_t b = 0; b < d.bar_count; b++) any |= parts[b][p] > 0.0;
-        if (any) d.part[d.segment_count++] = p;
+        for (size_t b = 0; b < d->bar_count; b++) any |= parts[b][p] > 0.0;
+        if (any) d->part[d->segment_count++] = p;
     }
-    if (d.segment_count == 0) d.part[d.segment_count++] = 0; /* an empty model: weights 0 */
-    for (size_t b = 0; b < d.bar_count; b++)
-        for (size_t s = 0; s < d.segment_count; s++)
-            d.values[b * d.segment_count + s] = parts[b][d.part[s]];
-    d.usable_bytes = usable;
+    if (d->segment_count == 0) d->part[d->segment_count++] = 0; /* an empty model: weights 0 */
+    for (size_t b = 0; b < d->bar_count; b++)
+        for (size_t s = 0; s < d->segment_count; s++)
+            d->values[b * d->segment_count + s] = parts[b][d->part[s]];
+    d->usable_bytes = usable;
     char own[HWFIT__CHART_TITLE_SIZE] = "Memory per card: ";
     cat(own, sizeof own, model->name[0] != '\0' ? model->name : "the model");
     cat(own, sizeof own, ", ");
-    layout_text(own, sizeof own, &d.shard.layout);
-    cat(own, sizeof own, d.shard.fits ? " (fits)" : " (does not fit)");
-    set_title(d.title, sizeof d.title, opt, own);
-    cat(d.x_label, sizeof d.x_label,
+    layout_text(own, sizeof own, &d->shard.layout);
+    cat(own, sizeof own, d->shard.fits ? " (fits)" : " (does not fit)");
+    set_title(d->title, sizeof d->title, opt, own);
+    cat(d->x_label, sizeof d->x_label,
         pp > 1 ? "Cards by pipeline stage, first to last, and the memory each uses; capacity "
                : "Cards and the memory each uses; capacity ");
-    cat_value(d.x_label, sizeof d.x_label, (double)d.shard.capacity_bytes, HWFIT_UNIT_BYTES, 0);
-    cat(d.x_label, sizeof d.x_label, " (");
-    cat_value(d.x_label, sizeof d.x_label, (double)d.shard.capacity_bytes, HWFIT_UNIT_BYTES, 1);
-    cat(d.x_label, sizeof d.x_label, ")");
-    *out = d;
+    cat_value(d->x_label, sizeof d->x_label, (double)d->shard.capacity_bytes, HWFIT_UNIT_BYTES, 0);
+    cat(d->x_label, sizeof d->x_label, " (");
+    cat_value(d->x_label, sizeof d->x_label, (double)d->shard.capacity_bytes, HWFIT_UNIT_BYTES, 1);
+    cat(d->x_label, sizeof d->x_label, ")");
     return HWFIT_OK;
 }
 
@@ -205,38 +218,45 @@ hwfit_status hwfit_chart_memory(const hwfit_model *model, const hwfit_shard_in *
                                 const hwfit_chart_options *opt, char *buf, size_t size,
                                 size_t *needed) {
     if (model == NULL || in == NULL || (buf == NULL && size > 0)) return HWFIT_EINVAL;
-    hwfit__chart_memory d;
-    hwfit_status st = hwfit__chart_memory_data(model, in, opt, &d);
-    if (st != HWFIT_OK) return st;
+    /* The chart data (about 15 KB) are too large for a caller's stack: from the heap. */
+    hwfit__chart_memory *d = malloc(sizeof *d);
+    if (d == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__chart_memory_data(model, in, opt, d);
+    if (st != HWFIT_OK) {
+        free(d);
+        return st;
+    }
     hwfit_chart_options o = options_or_default(opt);
     const char *bar_labels[HWFIT_CHART_MAX_BARS];
     const char *segment_labels[HWFIT__CHART_MEMORY_PARTS];
     uint32_t colors[HWFIT__CHART_MEMORY_PARTS];
-    for (size_t b = 0; b < d.bar_count; b++) bar_labels[b] = d.bar_labels[b];
-    for (size_t s = 0; s < d.segment_count; s++) {
-        segment_labels[s] = memory_part_labels[d.part[s]];
-        colors[s] = memory_part_colors[d.part[s]];
+    for (size_t b = 0; b < d->bar_count; b++) bar_labels[b] = d->bar_labels[b];
+    for (size_t s = 0; s < d->segment_count; s++) {
+        segment_labels[s] = memory_part_labels[d->part[s]];
+        colors[s] = memory_part_colors[d->part[s]];
     }
     hwfit_svg_stacked_bars_in c;
     hwfit_svg_stacked_bars_init(&c);
-    c.title = d.title;
-    c.x_label = d.x_label;
+    c.title = d->title;
+    c.x_label = d->x_label;
     c.y.label = "Memory per card";
     c.y.unit = HWFIT_UNIT_BYTES;
     c.y.prefix = HWFIT_SVG_PREFIX_DECIMAL;
-    c.bar_count = d.bar_count;
+    c.bar_count = d->bar_count;
     c.bar_labels = bar_labels;
-    c.segment_count = d.segment_count;
+    c.segment_count = d->segment_count;
     c.segment_labels = segment_labels;
     c.segment_colors = colors;
-    c.values = d.values;
+    c.values = d->values;
     c.capacity_set = 1;
-    c.capacity = d.usable_bytes;
+    c.capacity = d->usable_bytes;
     c.capacity_label = "Usable per card";
     c.show_totals = 0; /* the totals would count free memory; the labels say what is used */
     c.width_px = o.width_px;
     c.height_px = o.height_px;
-    return hwfit_svg_stacked_bars(&c, buf, size, needed);
+    st = hwfit_svg_stacked_bars(&c, buf, size, needed);
+    free(d);
+    return st;
 }
 
 /* ---- collective ------------------------------------------------------------------------ */
@@ -256,12 +276,12 @@ void hwfit_chart_collective_init(hwfit_chart_collective_in *in) {
 static const char *const metric_names[] = {"busbw", "algbw", "time"};
 
 const char *hwfit_chart_metric_name(hwfit_chart_metric metric) {
-    return (unsigned)metric < COUNT_OF(metric_names) ? metric_names[metric] : "unknown";
+    return (unsigned)metric < HWFIT__COUNT_OF(metric_names) ? metric_names[metric] : "unknown";
 }
 
 hwfit_status hwfit_chart_metric_from_name(const char *name, hwfit_chart_metric *metric) {
     if (name == NULL || metric == NULL) return HWFIT_EINVAL;
-    for (size_t i = 0; i < COUNT_OF(metric_names); i++)
+    for (size_t i = 0; i < HWFIT__COUNT_OF(metric_names); i++)
         if (strcmp(name, metric_names[i]) == 0) {
             *metric = (hwfit_chart_metric)i;
             return HWFIT_OK;
@@ -316,7 +336,7 @@ static void series_label(char *dst, size_t size, const char *name, const hwfit_c
 hwfit_status hwfit__chart_collective_data(const hwfit_chart_collective_in *in,
                                           hwfit__chart_collective *out) {
     if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    if ((unsigned)in->metric >= COUNT_OF(metric_names)) return HWFIT_EINVAL;
+    if ((unsigned)in->metric >= HWFIT__COUNT_OF(metric_names)) return HWFIT_EINVAL;
     if (in->series_count == 0 || in->series_count > HWFIT_CHART_MAX_SERIES) return HWFIT_EDOM;
     if (in->series == NULL) return HWFIT_EINVAL;
     if (in->names != NULL)
@@ -325,28 +345,30 @@ hwfit_status hwfit__chart_collective_data(const hwfit_chart_collective_in *in,
     if (!hwfit__in_range(in->min_bytes, 1.0, 1e18) ||
         !hwfit__in_range(in->max_bytes, in->min_bytes, 1e18))
         return HWFIT_EDOM;
-    hwfit__chart_collective d;
-    memset(&d, 0, sizeof d);
+    /* Built in place (the data are about 15 KB; no copy on the stack): out is scratch
+     * when this fails. */
+    hwfit__chart_collective *d = out;
+    memset(d, 0, sizeof *d);
     /* min x 2^k, exact in binary floating point, while it does not exceed max: at most
      * 61 sizes between 1 and 1e18 < 2^60, within HWFIT_CHART_MAX_POINTS. */
-    for (double b = in->min_bytes; b <= in->max_bytes && d.point_count < HWFIT_CHART_MAX_POINTS;
+    for (double b = in->min_bytes; b <= in->max_bytes && d->point_count < HWFIT_CHART_MAX_POINTS;
          b *= 2.0)
-        d.bytes[d.point_count++] = b;
-    d.series_count = in->series_count;
+        d->bytes[d->point_count++] = b;
+    d->series_count = in->series_count;
     int same_op = 1;
     for (size_t s = 0; s < in->series_count; s++) {
         hwfit_collective_in c = in->series[s];
         hwfit_collective_out o;
         same_op &= c.op == in->series[0].op;
-        for (size_t i = 0; i < d.point_count; i++) {
-            c.bytes = d.bytes[i];
+        for (size_t i = 0; i < d->point_count; i++) {
+            c.bytes = d->bytes[i];
             hwfit_status st = hwfit_collective_estimate(&c, &o);
             if (st != HWFIT_OK) return st;
-            d.time_s[s][i] = o.time_s;
-            d.algbw_bytes_per_s[s][i] = o.algbw_bytes_per_s;
-            d.busbw_bytes_per_s[s][i] = o.busbw_bytes_per_s;
+            d->time_s[s][i] = o.time_s;
+            d->algbw_bytes_per_s[s][i] = o.algbw_bytes_per_s;
+            d->busbw_bytes_per_s[s][i] = o.busbw_bytes_per_s;
         }
-        series_label(d.labels[s], sizeof d.labels[s], in->names ? in->names[s] : NULL, &c,
+        series_label(d->labels[s], sizeof d->labels[s], in->names ? in->names[s] : NULL, &c,
                      &o); /* as at the largest size */
     }
     static const char *const what[] = {"Bus bandwidth", "Algorithm bandwidth", "Time"};
@@ -357,29 +379,33 @@ hwfit_status hwfit__chart_collective_data(const hwfit_chart_collective_in *in,
         cat(own, sizeof own, op_words(in->series[0].op));
     }
     cat(own, sizeof own, " by message size");
-    set_title(d.title, sizeof d.title, &in->options, own);
-    *out = d;
+    set_title(d->title, sizeof d->title, &in->options, own);
     return HWFIT_OK;
 }
 
 hwfit_status hwfit_chart_collective(const hwfit_chart_collective_in *in, char *buf, size_t size,
                                     size_t *needed) {
     if (in == NULL || (buf == NULL && size > 0)) return HWFIT_EINVAL;
-    hwfit__chart_collective d;
-    hwfit_status st = hwfit__chart_collective_data(in, &d);
-    if (st != HWFIT_OK) return st;
+    /* The chart data (about 15 KB) are too large for a caller's stack: from the heap. */
+    hwfit__chart_collective *d = malloc(sizeof *d);
+    if (d == NULL) return HWFIT_ENOMEM;
+    hwfit_status st = hwfit__chart_collective_data(in, d);
+    if (st != HWFIT_OK) {
+        free(d);
+        return st;
+    }
     hwfit_svg_series series[HWFIT_CHART_MAX_SERIES];
-    for (size_t s = 0; s < d.series_count; s++) {
-        series[s].label = d.labels[s];
-        series[s].x = d.bytes;
-        series[s].y = in->metric == HWFIT_CHART_TIME    ? d.time_s[s]
-                      : in->metric == HWFIT_CHART_ALGBW ? d.algbw_bytes_per_s[s]
-                                                         : d.busbw_bytes_per_s[s];
-        series[s].count = d.point_count;
+    for (size_t s = 0; s < d->series_count; s++) {
+        series[s].label = d->labels[s];
+        series[s].x = d->bytes;
+        series[s].y = in->metric == HWFIT_CHART_TIME    ? d->time_s[s]
+                      : in->metric == HWFIT_CHART_ALGBW ? d->algbw_bytes_per_s[s]
+                                                         : d->busbw_bytes_per_s[s];
+        series[s].count = d->point_count;
     }
     hwfit_svg_lines_in c;
     hwfit_svg_lines_init(&c);
-    c.title = d.title;
+    c.title = d->title;
     c.x.label = "Message size (nccl-tests convention)";
     c.x.unit = HWFIT_UNIT_BYTES;
     c.x.scale = HWFIT_SVG_SCALE_LOG2;
@@ -389,11 +415,13 @@ hwfit_status hwfit_chart_collective(const hwfit_chart_collective_in *in, char *b
     c.y.unit = in->metric == HWFIT_CHART_TIME ? HWFIT_UNIT_SECONDS : HWFIT_UNIT_BYTES_PER_S;
     c.y.scale = HWFIT_SVG_SCALE_LOG10;
     c.y.prefix = HWFIT_SVG_PREFIX_DECIMAL;
-    c.series_count = d.series_count;
+    c.series_count = d->series_count;
     c.series = series;
     c.width_px = in->options.width_px;
     c.height_px = in->options.height_px;
-    return hwfit_svg_lines(&c, buf, size, needed);
+    st = hwfit_svg_lines(&c, buf, size, needed);
+    free(d);
+    return st;
 }
 
 /* ---- power ----------------------------------------------------------------------------- */

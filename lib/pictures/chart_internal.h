@@ -10,6 +10,11 @@
 #include <stdint.h>
 
 #include "hwfit/chart.h"
+#include "hwfit/model.h"
+#include "hwfit/power.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
 
 #define HWFIT__CHART_LABEL_SIZE 128
 #define HWFIT__CHART_TITLE_SIZE 192

@@ -9,12 +9,29 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "hwfit/assess.h"
 #include "hwfit/chart.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/node.h"
+#include "hwfit/power.h"
 #include "hwfit/report.h"
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+#include "hwfit/storage.h"
+#include "hwfit/svg.h"
+#include "hwfit/topology.h"
+#include "hwfit/units.h"
+#include "hwfit/version.h"
+
+#include "base/internal.h"
+#include "base/text.h"
+#include "pictures/draw.h"
 
 static const char xml_prolog[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 
@@ -53,34 +70,17 @@ void hwfit_report_options_init(hwfit_report_options *opt) {
 }
 
 /* ---- the writer ------------------------------------------------------------------------
- * With buf NULL it only counts; otherwise the caller has checked that everything fits in
- * cap bytes (the count pass said how many). */
-typedef struct writer {
-    char *buf;
-    size_t len, cap;
-    int overflow;
-} writer;
+ * base/text.h: a first pass counts (no buffer), the second writes into the caller's buffer,
+ * which the count said is large enough. */
 
-static void put(writer *w, const char *s, size_t n) {
-    if (w->overflow || n > SIZE_MAX - 1 - w->len) {
-        w->overflow = 1;
-        return;
-    }
-    if (w->buf != NULL) {
-        if (w->len + n >= w->cap) {
-            w->overflow = 1;
-            return;
-        }
-        memcpy(w->buf + w->len, s, n);
-    }
-    w->len += n;
-}
+static void put(hwfit__text *w, const char *s, size_t n) { hwfit__text_put(w, s, n); }
 
-static void put_str(writer *w, const char *s) { put(w, s, strlen(s)); }
+static void put_str(hwfit__text *w, const char *s) { hwfit__text_puts(w, s); }
 
-/* printf for numbers and trusted strings (never for text from the caller: see put_text). */
-static void putf(writer *w, const char *fmt, ...) HWFIT__PRINTF(2, 3);
-static void putf(writer *w, const char *fmt, ...) {
+/* printf for numbers and trusted strings (never for text from the caller: see put_text);
+ * at most 511 bytes. */
+static void putf(hwfit__text *w, const char *fmt, ...) HWFIT__PRINTF(2, 3);
+static void putf(hwfit__text *w, const char *fmt, ...) {
     char text[512];
     va_list ap;
     va_start(ap, fmt);
@@ -91,30 +91,17 @@ static void putf(writer *w, const char *fmt, ...) {
 }
 
 /* Text escaped for HTML and XML (& < > " ' as entities, control characters dropped,
- * invalid UTF-8 replaced), as svg.h escapes chart labels. */
-static void put_text(writer *w, const char *s) {
-    size_t need = 0;
-    if (w->overflow) return;
-    if (hwfit_svg_escape(s, NULL, 0, &need) != HWFIT_EBUFSIZE || need == 0) {
-        w->overflow = 1;
+ * invalid UTF-8 replaced), as svg.h escapes chart labels (draw.h). */
+static void put_text(hwfit__text *w, const char *s) {
+    if (s == NULL) {
+        hwfit__text_give_up(w); /* the report fails with HWFIT_ERANGE */
         return;
     }
-    if (need - 1 > SIZE_MAX - 1 - w->len) {
-        w->overflow = 1;
-        return;
-    }
-    if (w->buf != NULL) {
-        if (need > w->cap - w->len) {
-            w->overflow = 1;
-            return;
-        }
-        (void)hwfit_svg_escape(s, w->buf + w->len, need, NULL);
-    }
-    w->len += need - 1;
+    hwfit__draw_text(w, s);
 }
 
 /* A fixed-size text field of a caller's struct, which need not be NUL-terminated. */
-static void put_field(writer *w, const char *field, size_t size) {
+static void put_field(hwfit__text *w, const char *field, size_t size) {
     char copy[HWFIT_FINDING_TEXT_SIZE + 1];
     size_t n = 0, max = size < sizeof copy - 1 ? size : sizeof copy - 1;
     while (n < max && field[n] != '\0') n++;
@@ -124,12 +111,12 @@ static void put_field(writer *w, const char *field, size_t size) {
 }
 
 /* A number with up to `decimals` decimals, trailing zeros removed, whatever the locale. */
-static void put_number(writer *w, double v, int decimals) {
+static void put_number(hwfit__text *w, double v, int decimals) {
     char text[HWFIT__SVG_LABEL_SIZE];
     put(w, text, hwfit__svg_format_fixed(v, decimals, 1, text));
 }
 
-static void put_quantity(writer *w, double v, hwfit_unit unit) {
+static void put_quantity(hwfit__text *w, double v, hwfit_unit unit) {
     char text[64];
     if (hwfit_units_format(v, unit, text, sizeof text) == HWFIT_OK) put_str(w, text);
 }
@@ -137,26 +124,23 @@ static void put_quantity(writer *w, double v, hwfit_unit unit) {
 /* A chart, by a function of the chart.h kind, inline without its XML prolog. */
 typedef hwfit_status (*chart_fn)(const void *ctx, char *buf, size_t size, size_t *needed);
 
-static hwfit_status put_chart(writer *w, chart_fn fn, const void *ctx) {
+static hwfit_status put_chart(hwfit__text *w, chart_fn fn, const void *ctx) {
     size_t need = 0;
     hwfit_status st = fn(ctx, NULL, 0, &need);
     if (st != HWFIT_EBUFSIZE) return st == HWFIT_OK ? HWFIT_ERANGE : st;
     const size_t prolog = sizeof xml_prolog - 1;
     if (w->buf == NULL) {
-        if (need - 1 - prolog > SIZE_MAX - 1 - w->len)
-            w->overflow = 1;
-        else
-            w->len += need - 1 - prolog; /* every chart starts with the prolog (svg.c) */
+        hwfit__text_advance(w, need - 1 - prolog); /* every chart starts with the prolog */
         return HWFIT_OK;
     }
-    if (need > w->cap - w->len) {
-        w->overflow = 1;
+    char *at = hwfit__text_room(w, need - 1);
+    if (at == NULL) {
+        hwfit__text_give_up(w); /* never: the count pass made room */
         return HWFIT_OK;
     }
-    char *at = w->buf + w->len;
     if ((st = fn(ctx, at, need, NULL)) != HWFIT_OK) return st;
     if (strncmp(at, xml_prolog, prolog) == 0) memmove(at, at + prolog, need - prolog);
-    w->len += strlen(at);
+    hwfit__text_advance(w, strlen(at));
     return HWFIT_OK;
 }
 
@@ -342,13 +326,13 @@ static const char *kind_word(hwfit_finding_kind k) {
                                                                                 : "note";
 }
 
-static void spec_row_begin(writer *w, const char *label) {
+static void spec_row_begin(hwfit__text *w, const char *label) {
     putf(w, "<tr><th>%s</th><td>", label);
 }
 
-static void spec_row_end(writer *w) { put_str(w, "</td></tr>\n"); }
+static void spec_row_end(hwfit__text *w) { put_str(w, "</td></tr>\n"); }
 
-static void specification(writer *w, const report *r) {
+static void specification(hwfit__text *w, const report *r) {
     const hwfit_node *n = r->node;
     const hwfit_node_eval *e = &r->e;
     put_str(w, "<h2 id=\"specification\">Specification</h2>\n<table class=\"spec\">\n");
@@ -464,7 +448,7 @@ static void specification(writer *w, const report *r) {
     put_str(w, "</table>\n");
 }
 
-static void finding_item(writer *w, const report *r, const hwfit_finding *f) {
+static void finding_item(hwfit__text *w, const report *r, const hwfit_finding *f) {
     putf(w, "<li class=\"finding %s\"><span class=\"badge %s\">%s</span>", kind_class(f->kind),
          kind_class(f->kind), kind_word(f->kind));
     put_field(w, f->text, sizeof f->text);
@@ -497,7 +481,8 @@ static void finding_item(writer *w, const report *r, const hwfit_finding *f) {
     put_str(w, "</li>\n");
 }
 
-static hwfit_status figure_block(writer *w, chart_fn fn, const void *ctx, const char *caption) {
+static hwfit_status figure_block(hwfit__text *w, chart_fn fn, const void *ctx,
+                                 const char *caption) {
     put_str(w, "<figure>\n");
     hwfit_status st = put_chart(w, fn, ctx);
     if (st != HWFIT_OK) return st;
@@ -507,7 +492,7 @@ static hwfit_status figure_block(writer *w, chart_fn fn, const void *ctx, const 
     return HWFIT_OK;
 }
 
-static hwfit_status topic_charts(writer *w, const report *r, int topic) {
+static hwfit_status topic_charts(hwfit__text *w, const report *r, int topic) {
     char caption[400];
     if (!r->opt.charts) return HWFIT_OK;
     if (topic == HWFIT_ASSESS_VRAM && r->has_memory) {
@@ -550,7 +535,7 @@ static int topic_has_chart(const report *r, int topic) {
            (topic == HWFIT_ASSESS_RAID && r->has_raid) || topic == HWFIT_ASSESS_POWER;
 }
 
-static hwfit_status render(const report *r, writer *w) {
+static hwfit_status render(const report *r, hwfit__text *w) {
     const hwfit_node *n = r->node;
     const hwfit_node_eval *e = &r->e;
     char title[HWFIT_NODE_TEXT_SIZE + 32];
@@ -617,7 +602,7 @@ static hwfit_status render(const report *r, writer *w) {
                "docs/formulas.md. Rules of thumb (headroom ratio, cores per GPU, RAM to VRAM, "
                "cooling thresholds) are inputs of the node file.</footer>\n</main>\n</body>\n"
                "</html>\n");
-    return w->overflow ? HWFIT_ERANGE : HWFIT_OK;
+    return hwfit__text_overflow(w) ? HWFIT_ERANGE : HWFIT_OK;
 }
 
 /* ---- entry point -------------------------------------------------------------------------- */
@@ -648,6 +633,70 @@ static hwfit_status check_inputs(const hwfit_node *node, const hwfit_assess_work
     return HWFIT_OK;
 }
 
+/* hwfit_report_html after the checks, in r (zeroed). */
+static hwfit_status write_report(report *r, const hwfit_node *node,
+                                 const hwfit_assess_workload *workloads, size_t workload_count,
+                                 const hwfit_finding *findings, size_t finding_count,
+                                 const hwfit_report_options *opt, char *buf, size_t size,
+                                 size_t *needed) {
+    const hwfit_report_options o = *opt;
+    hwfit_status st;
+    r->node = node;
+    r->w = workloads;
+    r->nw = workload_count;
+    r->f = findings;
+    r->nf = finding_count;
+    r->opt = o;
+    if ((st = hwfit_node_evaluate(node, &r->e)) != HWFIT_OK) return st;
+    hwfit_chart_options chart;
+    hwfit_chart_options_init(&chart);
+    chart.width_px = o.chart_width_px;
+    chart.height_px = o.chart_height_px;
+    if (o.charts) {
+        if (workload_count > 0) {
+            hwfit_memory_out m; /* the workload must be one memory.h can estimate */
+            if ((st = hwfit_memory_estimate(workloads[0].model, &workloads[0].memory, &m)) !=
+                HWFIT_OK)
+                return st;
+            if ((st = plan_memory_chart(r)) != HWFIT_OK) return st;
+            r->memory.opt = chart;
+        }
+        if (r->e.allreduce_evaluated) plan_collective_chart(r);
+        r->power.budget = &r->e.budget_in;
+        r->power.psu = &r->e.psu_in;
+        r->power.opt = chart;
+        if (r->e.storage_evaluated) {
+            r->raid.raid = &node->storage.raid;
+            r->raid.opt = chart;
+            if (!node->storage.raid_stated) {
+                char size_text[64];
+                (void)hwfit_units_format(node->storage.raid.drive_bytes, HWFIT_UNIT_BYTES,
+                                         size_text, sizeof size_text);
+                snprintf(r->raid_title, sizeof r->raid_title,
+                         "%llu x %s, no RAID level stated: usable against raw capacity",
+                         (unsigned long long)node->storage.raid.drives, size_text);
+                r->raid.opt.title = r->raid_title;
+            }
+            r->has_raid = 1;
+        }
+    }
+    hwfit__text count;
+    hwfit__text_fixed(&count, NULL, 0);
+    if ((st = render(r, &count)) != HWFIT_OK) return st;
+    size_t need = count.len + 1;
+    if (buf == NULL || size < need) {
+        if (needed != NULL) *needed = need;
+        return HWFIT_EBUFSIZE;
+    }
+    hwfit__text out;
+    hwfit__text_fixed(&out, buf, size);
+    if ((st = render(r, &out)) != HWFIT_OK) return st;
+    /* never: both passes write the same, and the writer ends the text with a NUL */
+    if (out.len != count.len || !hwfit__text_complete(&out)) return HWFIT_ERANGE;
+    if (needed != NULL) *needed = need;
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit_report_html(const hwfit_node *node, const hwfit_assess_workload *workloads,
                                size_t workload_count, const hwfit_finding *findings,
                                size_t finding_count, const hwfit_report_options *opt,
@@ -661,58 +710,13 @@ hwfit_status hwfit_report_html(const hwfit_node *node, const hwfit_assess_worklo
     hwfit_status st =
         check_inputs(node, workloads, workload_count, findings, finding_count, &o);
     if (st != HWFIT_OK) return st;
-    report r;
-    memset(&r, 0, sizeof r);
-    r.node = node;
-    r.w = workloads;
-    r.nw = workload_count;
-    r.f = findings;
-    r.nf = finding_count;
-    r.opt = o;
-    if ((st = hwfit_node_evaluate(node, &r.e)) != HWFIT_OK) return st;
-    hwfit_chart_options chart;
-    hwfit_chart_options_init(&chart);
-    chart.width_px = o.chart_width_px;
-    chart.height_px = o.chart_height_px;
-    if (o.charts) {
-        if (workload_count > 0) {
-            hwfit_memory_out m; /* the workload must be one memory.h can estimate */
-            if ((st = hwfit_memory_estimate(workloads[0].model, &workloads[0].memory, &m)) !=
-                HWFIT_OK)
-                return st;
-            if ((st = plan_memory_chart(&r)) != HWFIT_OK) return st;
-            r.memory.opt = chart;
-        }
-        if (r.e.allreduce_evaluated) plan_collective_chart(&r);
-        r.power.budget = &r.e.budget_in;
-        r.power.psu = &r.e.psu_in;
-        r.power.opt = chart;
-        if (r.e.storage_evaluated) {
-            r.raid.raid = &node->storage.raid;
-            r.raid.opt = chart;
-            if (!node->storage.raid_stated) {
-                char size_text[64];
-                (void)hwfit_units_format(node->storage.raid.drive_bytes, HWFIT_UNIT_BYTES,
-                                         size_text, sizeof size_text);
-                snprintf(r.raid_title, sizeof r.raid_title,
-                         "%llu x %s, no RAID level stated: usable against raw capacity",
-                         (unsigned long long)node->storage.raid.drives, size_text);
-                r.raid.opt.title = r.raid_title;
-            }
-            r.has_raid = 1;
-        }
-    }
-    writer count = {NULL, 0, 0, 0};
-    if ((st = render(&r, &count)) != HWFIT_OK) return st;
-    size_t need = count.len + 1;
-    if (buf == NULL || size < need) {
-        if (needed != NULL) *needed = need;
-        return HWFIT_EBUFSIZE;
-    }
-    writer out = {buf, 0, size, 0};
-    if ((st = render(&r, &out)) != HWFIT_OK) return st;
-    if (out.len != count.len) return HWFIT_ERANGE; /* never: both passes write the same */
-    buf[out.len] = '\0';
-    if (needed != NULL) *needed = need;
-    return HWFIT_OK;
+    /* The report's state (about 7 KB: the node's evaluation, the charts' inputs) is too large
+     * for a caller's stack: from the heap. */
+    report *r = malloc(sizeof *r);
+    if (r == NULL) return HWFIT_ENOMEM;
+    memset(r, 0, sizeof *r);
+    st = write_report(r, node, workloads, workload_count, findings, finding_count, &o, buf, size,
+                      needed);
+    free(r);
+    return st;
 }

@@ -10,8 +10,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"
-#include "svg_internal.h"
+#include "hwfit/status.h"
+#include "hwfit/svg.h"
+#include "hwfit/units.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "base/text.h"
+#include "pictures/draw.h"
+#include "pictures/svg_internal.h"
 
 /* Clang may fuse a*b+c into one FMA on targets that have it, which changes the last bit
  * of some results; forbid it so coordinates are the same on every machine. GCC does not
@@ -19,8 +26,6 @@
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
-
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- palette ----------------------------------------------------------------------------
  * M. Okabe and K. Ito, "Color Universal Design (CUD): how to make figures and
@@ -158,18 +163,18 @@ static quantity_style style_for(const hwfit_svg_axis *axis, double v, int powers
     static const char *const units[] = {"", "B", "B/s", "b/s", "W", "s", "FLOP/s", "FLOP"};
     quantity_style st = {" ", "", units[axis->unit], 1.0};
     const prefix *table = si_prefixes;
-    size_t count = COUNT_OF(si_prefixes), first = 0, last;
+    size_t count = HWFIT__COUNT_OF(si_prefixes), first = 0, last;
     v = fabs(v);
     if (axis->unit == HWFIT_UNIT_SECONDS) {
         table = time_units;
-        count = COUNT_OF(time_units);
+        count = HWFIT__COUNT_OF(time_units);
         first = powers_of_1000 ? 4 : 0;
         last = count - 1;
         st.unit = "";
     } else {
         if (binary_prefixes(axis)) {
             table = iec_prefixes;
-            count = COUNT_OF(iec_prefixes);
+            count = HWFIT__COUNT_OF(iec_prefixes);
         }
         last = count - 1;
         if (table == si_prefixes && axis->unit != HWFIT_UNIT_WATTS) last = 6; /* no m, u, n */
@@ -383,24 +388,7 @@ double hwfit__svg_ticks_fraction(const hwfit__svg_ticks *t, double v) {
 }
 
 /* ---- the writer ------------------------------------------------------------------------
- * With buf NULL it only counts; otherwise the caller has checked that len bytes fit. */
-typedef struct writer {
-    char *buf;
-    size_t len;
-    int overflow;
-} writer;
-
-static void put(writer *w, const char *s, size_t n) {
-    if (n > SIZE_MAX - 1 - w->len) {
-        w->overflow = 1;
-        return;
-    }
-    if (w->buf != NULL) memcpy(w->buf + w->len, s, n);
-    w->len += n;
-}
-
-static void put_str(writer *w, const char *s) { put(w, s, strlen(s)); }
-
+ * base/text.h: a first pass into a counting writer, then one into the caller's buffer. */
 /* Length of the valid UTF-8 sequence at p (RFC 3629, section 4), or 0. */
 static size_t utf8_length(const unsigned char *p) {
     unsigned c = p[0];
@@ -418,21 +406,21 @@ static size_t utf8_length(const unsigned char *p) {
     return 0;
 }
 
-/* Text content or attribute value, escaped as described in svg.h. */
-static void put_text(writer *w, const char *s) {
+/* Text content or attribute value, escaped as described in svg.h (draw.h). */
+void hwfit__draw_text(hwfit__text *w, const char *s) {
     static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
     const unsigned char *p = (const unsigned char *)s;
     while (*p != 0) {
         unsigned c = *p;
         if (c < 0x80) {
             switch (c) {
-            case '&': put_str(w, "&amp;"); break;
-            case '<': put_str(w, "&lt;"); break;
-            case '>': put_str(w, "&gt;"); break;
-            case '"': put_str(w, "&quot;"); break;
-            case '\'': put_str(w, "&apos;"); break;
+            case '&': hwfit__text_puts(w, "&amp;"); break;
+            case '<': hwfit__text_puts(w, "&lt;"); break;
+            case '>': hwfit__text_puts(w, "&gt;"); break;
+            case '"': hwfit__text_puts(w, "&quot;"); break;
+            case '\'': hwfit__text_puts(w, "&apos;"); break;
             default:
-                if (c >= 0x20 && c != 0x7F) put(w, (const char *)p, 1);
+                if (c >= 0x20 && c != 0x7F) hwfit__text_put(w, (const char *)p, 1);
                 break;
             }
             p++;
@@ -440,61 +428,61 @@ static void put_text(writer *w, const char *s) {
         }
         size_t n = utf8_length(p);
         if (n == 0) {
-            put(w, replacement, 3);
+            hwfit__text_put(w, replacement, 3);
             p++;
         } else if (n == 3 && c == 0xEF && p[1] == 0xBF && p[2] >= 0xBE) {
-            put(w, replacement, 3); /* U+FFFE and U+FFFF are not XML characters */
+            hwfit__text_put(w, replacement, 3); /* U+FFFE and U+FFFF are not XML characters */
             p += 3;
         } else {
-            put(w, (const char *)p, n);
+            hwfit__text_put(w, (const char *)p, n);
             p += n;
         }
     }
 }
 
 /* A coordinate or length: two decimals, 1/100 px. */
-static void put_number(writer *w, double v) {
+static void put_number(hwfit__text *w, double v) {
     char text[HWFIT__SVG_LABEL_SIZE];
-    put(w, text, hwfit__svg_format_fixed(v, 2, 1, text));
+    hwfit__text_put(w, text, hwfit__svg_format_fixed(v, 2, 1, text));
 }
 
-static void put_color(writer *w, uint32_t rgb) {
+static void put_color(hwfit__text *w, uint32_t rgb) {
     static const char hex[] = "0123456789ABCDEF";
     char text[7] = {'#'};
     for (int i = 0; i < 6; i++) text[1 + i] = hex[(rgb >> (20 - 4 * i)) & 0xFu];
-    put(w, text, 7);
+    hwfit__text_put(w, text, 7);
 }
 
-static void put_size(writer *w, size_t v) {
+static void put_size(hwfit__text *w, size_t v) {
     char digits[24];
     size_t n = 0;
     do {
         digits[n++] = (char)('0' + (int)(v % 10u));
         v /= 10u;
     } while (v > 0u);
-    while (n > 0) put(w, &digits[--n], 1);
+    while (n > 0) hwfit__text_put(w, &digits[--n], 1);
 }
 
 /* A small printf: %n number (double, 2 decimals), %s raw string, %t escaped text,
  * %c colour (uint32_t), %z size_t. No locale, no surprises. */
-static void putf(writer *w, const char *fmt, ...) {
+static void putf(hwfit__text *w, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     const char *p = fmt;
     while (*p != '\0') {
         const char *q = strchr(p, '%');
         if (q == NULL) {
-            put_str(w, p);
+            hwfit__text_puts(w, p);
             break;
         }
-        put(w, p, (size_t)(q - p));
+        hwfit__text_put(w, p, (size_t)(q - p));
         switch (q[1]) {
         case 'n': put_number(w, va_arg(ap, double)); break;
-        case 's': put_str(w, va_arg(ap, const char *)); break;
-        case 't': put_text(w, va_arg(ap, const char *)); break;
+        case 's': hwfit__text_puts(w, va_arg(ap, const char *)); break;
+        case 't': hwfit__draw_text(w, va_arg(ap, const char *)); break;
         case 'c': put_color(w, (uint32_t)va_arg(ap, unsigned)); break;
         case 'z': put_size(w, va_arg(ap, size_t)); break;
-        default: put(w, q + 1, 1); break;
+        default: hwfit__text_put(w, q + 1, 1); break;
         }
         p = q + 2;
     }
@@ -581,7 +569,7 @@ static int size_ok(double w, double h) {
 
 static int value_ok(double v) { return hwfit__in_range(v, 0.0, HWFIT_SVG_VALUE_MAX); }
 
-static void begin(writer *w, const frame *f, const char *title) {
+static void begin(hwfit__text *w, const frame *f, const char *title) {
     putf(w,
          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%n\" height=\"%n\" "
@@ -597,7 +585,7 @@ static void begin(writer *w, const frame *f, const char *title) {
              f->width / 2.0, PAD + FONT_TITLE, FONT_TITLE, COLOR_TEXT, title);
 }
 
-static void end(writer *w) { put_str(w, "</svg>\n"); }
+static void end(hwfit__text *w) { hwfit__text_puts(w, "</svg>\n"); }
 
 static double top_margin(const char *title) { return title[0] != '\0' ? 50.0 : 22.0; }
 
@@ -658,7 +646,7 @@ static int fit_last_x_label(frame *f, double right, const hwfit__svg_ticks *t) {
 }
 
 /* Grid lines across the plot (vertical = 1: lines at x positions). */
-static void grid(writer *w, const frame *f, const hwfit__svg_ticks *t, int vertical) {
+static void grid(hwfit__text *w, const frame *f, const hwfit__svg_ticks *t, int vertical) {
     putf(w, "<g class=\"grid\" stroke-width=\"1\" fill=\"none\">\n");
     for (int pass = 0; pass < 2; pass++) {
         size_t n = pass == 0 ? t->minor_count : t->count;
@@ -681,7 +669,7 @@ static void grid(writer *w, const frame *f, const hwfit__svg_ticks *t, int verti
 }
 
 /* The left and bottom axis lines. */
-static void axis_lines(writer *w, const frame *f) {
+static void axis_lines(hwfit__text *w, const frame *f) {
     putf(w,
          "<path class=\"axes\" d=\"M%n %nV%nH%n\" fill=\"none\" stroke=\"%c\" "
          "stroke-width=\"1\"/>\n",
@@ -689,7 +677,7 @@ static void axis_lines(writer *w, const frame *f) {
 }
 
 /* Tick marks and labels of a value axis at the left (vertical) or bottom. */
-static void tick_labels(writer *w, const frame *f, const hwfit__svg_ticks *t, int vertical) {
+static void tick_labels(hwfit__text *w, const frame *f, const hwfit__svg_ticks *t, int vertical) {
     putf(w, "<g class=\"%s\" font-size=\"%n\" fill=\"%c\">\n",
          vertical ? "y-ticks" : "x-ticks", FONT_TICK, COLOR_TEXT);
     for (size_t i = 0; i < t->count; i++) {
@@ -711,7 +699,7 @@ static void tick_labels(writer *w, const frame *f, const hwfit__svg_ticks *t, in
     putf(w, "</g>\n");
 }
 
-static void y_title(writer *w, const frame *f, const char *label) {
+static void y_title(hwfit__text *w, const frame *f, const char *label) {
     if (label[0] == '\0') return;
     double x = PAD + FONT, y = f->top + f->h / 2.0;
     putf(w,
@@ -720,7 +708,7 @@ static void y_title(writer *w, const frame *f, const char *label) {
          x, y, COLOR_TEXT, label);
 }
 
-static void x_title(writer *w, const frame *f, const char *label) {
+static void x_title(hwfit__text *w, const frame *f, const char *label) {
     if (label[0] == '\0') return;
     putf(w,
          "<text class=\"x-title\" x=\"%n\" y=\"%n\" text-anchor=\"middle\" fill=\"%c\">%t</text>\n",
@@ -731,7 +719,7 @@ static void x_title(writer *w, const frame *f, const char *label) {
  * or a black line with the dash pattern of reference line `index`. */
 enum { LEGEND_SWATCH, LEGEND_SERIES, LEGEND_LINE, LEGEND_REFERENCE };
 
-static void marker(writer *w, size_t shape, double x, double y) {
+static void marker(hwfit__text *w, size_t shape, double x, double y) {
     switch (shape % 4u) {
     case 0: putf(w, "<circle cx=\"%n\" cy=\"%n\" r=\"3.5\"/>", x, y); break;
     case 1: putf(w, "<rect x=\"%n\" y=\"%n\" width=\"7\" height=\"7\"/>", x - 3.5, y - 3.5); break;
@@ -746,7 +734,7 @@ static void marker(writer *w, size_t shape, double x, double y) {
     }
 }
 
-static void legend_row(writer *w, const frame *f, size_t entry, int kind, size_t index,
+static void legend_row(hwfit__text *w, const frame *f, size_t entry, int kind, size_t index,
                        uint32_t color, const char *label, const char *value) {
     double x = f->legend_x, y = f->top + (double)entry * LEGEND_ROW + 6.0;
     if (f->legend_bottom) {
@@ -765,7 +753,7 @@ static void legend_row(writer *w, const frame *f, size_t entry, int kind, size_t
             putf(w, "</g>");
         }
     } else {
-        const char *dash = dashes[index % COUNT_OF(dashes)];
+        const char *dash = dashes[index % HWFIT__COUNT_OF(dashes)];
         putf(w, "<line x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\" stroke=\"#000000\" "
                 "stroke-width=\"1.5\"%s%s%s/>",
              x, y, x + 22.0, y, dash[0] ? " stroke-dasharray=\"" : "", dash, dash[0] ? "\"" : "");
@@ -904,7 +892,7 @@ static hwfit_status stacked_layout_make(const hwfit_svg_stacked_bars_in *in, sta
     return HWFIT_OK;
 }
 
-static hwfit_status stacked_render(const hwfit_svg_stacked_bars_in *in, writer *w) {
+static hwfit_status stacked_render(const hwfit_svg_stacked_bars_in *in, hwfit__text *w) {
     stacked_layout L;
     hwfit_status st = stacked_layout_make(in, &L);
     if (st != HWFIT_OK) return st;
@@ -976,15 +964,16 @@ static hwfit_status stacked_render(const hwfit_svg_stacked_bars_in *in, writer *
     }
     putf(w, "</g>\n");
     end(w);
-    return w->overflow ? HWFIT_ERANGE : HWFIT_OK;
+    return hwfit__text_overflow(w) ? HWFIT_ERANGE : HWFIT_OK;
 }
 
 /* Render into nothing to count, then into buf if it is large enough. */
-typedef hwfit_status (*render_fn)(const void *in, writer *w);
+typedef hwfit_status (*render_fn)(const void *in, hwfit__text *w);
 
 static hwfit_status deliver(render_fn render, const void *in, char *buf, size_t size,
                             size_t *needed) {
-    writer count = {NULL, 0, 0};
+    hwfit__text count;
+    hwfit__text_fixed(&count, NULL, 0);
     hwfit_status st = render(in, &count);
     if (st != HWFIT_OK) return st;
     size_t need = count.len + 1;
@@ -992,14 +981,14 @@ static hwfit_status deliver(render_fn render, const void *in, char *buf, size_t 
         if (needed != NULL) *needed = need;
         return HWFIT_EBUFSIZE;
     }
-    writer out = {buf, 0, 0};
-    (void)render(in, &out);
-    buf[out.len] = '\0';
+    hwfit__text out;
+    hwfit__text_fixed(&out, buf, size);
+    (void)render(in, &out); /* fits: the count said so; the writer ends it with a NUL */
     if (needed != NULL) *needed = need;
     return HWFIT_OK;
 }
 
-static hwfit_status stacked_render_any(const void *in, writer *w) {
+static hwfit_status stacked_render_any(const void *in, hwfit__text *w) {
     return stacked_render((const hwfit_svg_stacked_bars_in *)in, w);
 }
 
@@ -1046,7 +1035,7 @@ void hwfit_svg_lines_init(hwfit_svg_lines_in *in) {
     in->height_px = 480.0;
 }
 
-static hwfit_status lines_render(const hwfit_svg_lines_in *in, writer *w) {
+static hwfit_status lines_render(const hwfit_svg_lines_in *in, hwfit__text *w) {
     frame f;
     memset(&f, 0, sizeof f);
     f.width = in->width_px;
@@ -1113,10 +1102,10 @@ static hwfit_status lines_render(const hwfit_svg_lines_in *in, writer *w) {
                    in->series[s].label, NULL);
     putf(w, "</g>\n");
     end(w);
-    return w->overflow ? HWFIT_ERANGE : HWFIT_OK;
+    return hwfit__text_overflow(w) ? HWFIT_ERANGE : HWFIT_OK;
 }
 
-static hwfit_status lines_render_any(const void *in, writer *w) {
+static hwfit_status lines_render_any(const void *in, hwfit__text *w) {
     return lines_render((const hwfit_svg_lines_in *)in, w);
 }
 
@@ -1170,7 +1159,7 @@ static double budget_total(const hwfit_svg_budget_in *in) {
 
 /* The value label of a bar ending at x_end: right of the bar when it fits in the plot,
  * else inside its end. */
-static void value_label(writer *w, const frame *f, double x_end, double y, const char *text) {
+static void value_label(hwfit__text *w, const frame *f, double x_end, double y, const char *text) {
     double tw = text_width(text, FONT_TICK);
     if (x_end + 4.0 + tw <= f->left + f->w)
         putf(w, "<text x=\"%n\" y=\"%n\">%s</text>\n", x_end + 4.0, y + 4.0, text);
@@ -1179,7 +1168,7 @@ static void value_label(writer *w, const frame *f, double x_end, double y, const
              text);
 }
 
-static hwfit_status budget_render(const hwfit_svg_budget_in *in, writer *w) {
+static hwfit_status budget_render(const hwfit_svg_budget_in *in, hwfit__text *w) {
     frame f;
     memset(&f, 0, sizeof f);
     f.width = in->width_px;
@@ -1259,7 +1248,7 @@ static hwfit_status budget_render(const hwfit_svg_budget_in *in, writer *w) {
     putf(w, "<g class=\"references\" fill=\"none\" stroke=\"#000000\" stroke-width=\"1.5\">\n");
     for (size_t r = 0; r < in->reference_count; r++) {
         double x = f.left + f.w * in->references[r].value / range;
-        const char *dash = dashes[r % COUNT_OF(dashes)];
+        const char *dash = dashes[r % HWFIT__COUNT_OF(dashes)];
         putf(w, "<line data-reference=\"%z\" x1=\"%n\" y1=\"%n\" x2=\"%n\" y2=\"%n\"%s%s%s/>\n", r,
              x, f.top - 4.0, x, f.top + f.h, dash[0] ? " stroke-dasharray=\"" : "", dash,
              dash[0] ? "\"" : "");
@@ -1290,10 +1279,10 @@ static hwfit_status budget_render(const hwfit_svg_budget_in *in, writer *w) {
     }
     putf(w, "</g>\n");
     end(w);
-    return w->overflow ? HWFIT_ERANGE : HWFIT_OK;
+    return hwfit__text_overflow(w) ? HWFIT_ERANGE : HWFIT_OK;
 }
 
-static hwfit_status budget_render_any(const void *in, writer *w) {
+static hwfit_status budget_render_any(const void *in, hwfit__text *w) {
     return budget_render((const hwfit_svg_budget_in *)in, w);
 }
 
@@ -1324,9 +1313,9 @@ hwfit_status hwfit_svg_budget(const hwfit_svg_budget_in *in, char *buf, size_t s
 
 /* ---- escaping --------------------------------------------------------------------------- */
 
-static hwfit_status escape_render(const void *in, writer *w) {
-    put_text(w, (const char *)in);
-    return w->overflow ? HWFIT_ERANGE : HWFIT_OK;
+static hwfit_status escape_render(const void *in, hwfit__text *w) {
+    hwfit__draw_text(w, (const char *)in);
+    return hwfit__text_overflow(w) ? HWFIT_ERANGE : HWFIT_OK;
 }
 
 hwfit_status hwfit_svg_escape(const char *text, char *buf, size_t size, size_t *needed) {

@@ -8,7 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model_internal.h"
+#include "hwfit/hf_config.h"
+#include "hwfit/model.h"
+#include "hwfit/status.h"
+
+#include "base/checked.h"
+#include "base/internal.h"
+#include "readers/json.h"
 
 typedef enum family {
     F_LLAMA,
@@ -80,14 +86,12 @@ static hwfit_status fail_at(const reader *r, hwfit_status st, const hwfit__json_
                             const char *fmt, ...) HWFIT__PRINTF(4, 5);
 static hwfit_status fail_at(const reader *r, hwfit_status st, const hwfit__json_value *v,
                             const char *fmt, ...) {
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    st = hwfit__error_vset(r->ctx.err, st, v ? v->line : 0, v ? v->column : 0,
+                           v ? v->offset : 0, r->where, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(r->ctx.err, st, v ? v->line : 0, v ? v->column : 0,
-                            v ? v->offset : 0, "%s: %s", r->where, message);
+    return st;
 }
 
 /* An unsigned integer key: absent or null -> def; else a number in [lo, hi]. */
@@ -173,12 +177,6 @@ static hwfit_status apply_layer_types(const reader *r, hwfit_model *m) {
     return HWFIT_OK;
 }
 
-#define TRY(expr)                                    \
-    do {                                             \
-        hwfit_status try_st_ = (expr);               \
-        if (try_st_ != HWFIT_OK) return try_st_;     \
-    } while (0)
-
 /* Sizes and dimensions the model accepts. */
 #define SZ HWFIT_MODEL_MAX_SIZE
 #define DIM HWFIT_MODEL_MAX_DIM
@@ -187,20 +185,20 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
     uint64_t v;
     hwfit_model_init(m);
     snprintf(m->name, sizeof m->name, "%s", a->type);
-    TRY(get_u64(r, "vocab_size", 1, SZ, a->vocab, &m->vocab));
-    TRY(get_u64(r, "hidden_size", 1, SZ, a->hidden, &m->hidden));
-    TRY(get_u64(r, "intermediate_size", 1, SZ, a->intermediate, &m->intermediate));
-    TRY(get_u64(r, "num_hidden_layers", 1, HWFIT_MODEL_MAX_LAYERS, a->layers, &v));
+    HWFIT__TRY(get_u64(r, "vocab_size", 1, SZ, a->vocab, &m->vocab));
+    HWFIT__TRY(get_u64(r, "hidden_size", 1, SZ, a->hidden, &m->hidden));
+    HWFIT__TRY(get_u64(r, "intermediate_size", 1, SZ, a->intermediate, &m->intermediate));
+    HWFIT__TRY(get_u64(r, "num_hidden_layers", 1, HWFIT_MODEL_MAX_LAYERS, a->layers, &v));
     m->layers = (uint32_t)v;
-    TRY(get_u64(r, "num_attention_heads", 1, DIM, a->heads, &v));
+    HWFIT__TRY(get_u64(r, "num_attention_heads", 1, DIM, a->heads, &v));
     m->heads = (uint32_t)v;
-    TRY(get_u64(r, "num_key_value_heads", 1, DIM, a->kv_heads ? a->kv_heads : m->heads, &v));
+    HWFIT__TRY(get_u64(r, "num_key_value_heads", 1, DIM, a->kv_heads ? a->kv_heads : m->heads, &v));
     m->kv_heads = (uint32_t)v;
-    TRY(get_u64(r, "max_position_embeddings", 0, SZ, 0, &m->max_context));
-    TRY(get_bool(r, "tie_word_embeddings", a->tie, &m->tie_embeddings));
+    HWFIT__TRY(get_u64(r, "max_position_embeddings", 0, SZ, 0, &m->max_context));
+    HWFIT__TRY(get_bool(r, "tie_word_embeddings", a->tie, &m->tie_embeddings));
     int mla = a->fam == F_DEEPSEEK_V2 || a->fam == F_DEEPSEEK_V3;
     if (!mla) {
-        TRY(get_u64(r, "head_dim", 1, DIM, a->head_dim, &v));
+        HWFIT__TRY(get_u64(r, "head_dim", 1, DIM, a->head_dim, &v));
         m->head_dim = (uint32_t)v;
         if (m->head_dim == 0 && m->hidden % m->heads != 0)
             return fail_at(r, HWFIT_EPARSE, hwfit__json_get(r->obj, "num_attention_heads"),
@@ -218,49 +216,49 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
     switch (a->fam) {
     case F_LLAMA:
         /* LlamaAttention: bias=config.attention_bias on q, k, v, o; LlamaMLP: mlp_bias. */
-        TRY(get_bool(r, "attention_bias", 0, &attention_bias));
-        TRY(get_bool(r, "mlp_bias", 0, &m->mlp_bias));
+        HWFIT__TRY(get_bool(r, "attention_bias", 0, &attention_bias));
+        HWFIT__TRY(get_bool(r, "mlp_bias", 0, &m->mlp_bias));
         break;
     case F_MISTRAL:
     case F_PHI3:
         /* Every layer uses config.sliding_window (MistralAttention, Phi3Attention). */
-        TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
-        if (window) TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
+        HWFIT__TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
+        if (window) HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
         break;
     case F_MIXTRAL:
-        TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
-        if (window) TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
+        HWFIT__TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
+        if (window) HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
         /* MixtralSparseMoeBlock in every layer: num_local_experts experts of intermediate_size. */
-        TRY(get_u64(r, "num_local_experts", 1, DIM, 8, &v));
+        HWFIT__TRY(get_u64(r, "num_local_experts", 1, DIM, 8, &v));
         m->experts = (uint32_t)v;
-        TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 2, &v));
+        HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 2, &v));
         m->experts_per_token = (uint32_t)v;
         m->expert_intermediate = m->intermediate;
-        TRY(hwfit_model_set_moe_layers(m, 0, 1, 0));
+        HWFIT__TRY(hwfit_model_set_moe_layers(m, 0, 1, 0));
         break;
     case F_QWEN2:
     case F_QWEN2_MOE:
     case F_QWEN3:
     case F_QWEN3_MOE:
-        TRY(get_bool(r, "use_sliding_window", 0, &use_window));
-        TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
-        TRY(get_u64(r, "max_window_layers", 0, SZ, 28, &max_window_layers));
+        HWFIT__TRY(get_bool(r, "use_sliding_window", 0, &use_window));
+        HWFIT__TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
+        HWFIT__TRY(get_u64(r, "max_window_layers", 0, SZ, 28, &max_window_layers));
         if (!use_window) window = 0; /* sliding_window = ... if use_sliding_window else None */
         if (a->fam == F_QWEN2) {
             /* Qwen2Attention: q, k, v with bias=True, o without. */
             m->q_bias = m->k_bias = m->v_bias = 1;
         } else if (a->fam == F_QWEN2_MOE) {
-            TRY(get_bool(r, "qkv_bias", 1, &flag));
+            HWFIT__TRY(get_bool(r, "qkv_bias", 1, &flag));
             m->q_bias = m->k_bias = m->v_bias = flag;
         } else {
             /* Qwen3Attention: bias=config.attention_bias; q_norm and k_norm RMSNorm(head_dim). */
-            TRY(get_bool(r, "attention_bias", 0, &attention_bias));
+            HWFIT__TRY(get_bool(r, "attention_bias", 0, &attention_bias));
             m->qk_norm = 1;
         }
         if (window) {
             if (a->fam == F_QWEN3_MOE) {
                 /* Qwen3MoeAttention: config.sliding_window in every layer. */
-                TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
+                HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
             } else if (a->fam == F_QWEN2_MOE) {
                 /* Qwen2MoeConfig: sliding when (i + 1) % 2 and i < max_window_layers. */
                 for (uint32_t i = 0; i < m->layers; i++)
@@ -269,32 +267,32 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
             } else {
                 /* Qwen2Config/Qwen3Config: sliding when i >= max_window_layers. */
                 uint32_t first = max_window_layers > m->layers ? m->layers : (uint32_t)max_window_layers;
-                TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_FROM, first));
+                HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_FROM, first));
             }
         }
         if (a->fam == F_QWEN2_MOE || a->fam == F_QWEN3_MOE) {
             int q2 = a->fam == F_QWEN2_MOE;
-            TRY(get_u64(r, "num_experts", 0, DIM, q2 ? 60 : 128, &v));
+            HWFIT__TRY(get_u64(r, "num_experts", 0, DIM, q2 ? 60 : 128, &v));
             m->experts = (uint32_t)v;
-            TRY(get_u64(r, "num_experts_per_tok", 1, DIM, q2 ? 4 : 8, &v));
+            HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, q2 ? 4 : 8, &v));
             m->experts_per_token = (uint32_t)v;
-            TRY(get_u64(r, "moe_intermediate_size", 1, SZ, q2 ? 1408 : 768,
+            HWFIT__TRY(get_u64(r, "moe_intermediate_size", 1, SZ, q2 ? 1408 : 768,
                         &m->expert_intermediate));
             if (q2) {
                 /* Qwen2MoeSparseMoeBlock: one shared expert of shared_expert_intermediate_size
                  * and a sigmoid gate Linear(h, 1). */
-                TRY(get_u64(r, "shared_expert_intermediate_size", 0, SZ, 5632,
+                HWFIT__TRY(get_u64(r, "shared_expert_intermediate_size", 0, SZ, 5632,
                             &m->shared_expert_intermediate));
                 if (m->shared_expert_intermediate > 0) {
                     m->shared_experts = 1;
                     m->shared_expert_gate = 1;
                 }
             }
-            TRY(get_u64(r, "decoder_sparse_step", 1, HWFIT_MODEL_MAX_LAYERS, 1, &step));
+            HWFIT__TRY(get_u64(r, "decoder_sparse_step", 1, HWFIT_MODEL_MAX_LAYERS, 1, &step));
             if (m->experts > 0) {
                 /* MoE when layer not in mlp_only_layers and (i + 1) % decoder_sparse_step == 0. */
-                TRY(hwfit_model_set_moe_layers(m, 0, (uint32_t)step, (uint32_t)step - 1));
-                TRY(apply_mlp_only_layers(r, m));
+                HWFIT__TRY(hwfit_model_set_moe_layers(m, 0, (uint32_t)step, (uint32_t)step - 1));
+                HWFIT__TRY(apply_mlp_only_layers(r, m));
             }
         }
         break;
@@ -303,22 +301,24 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
     case F_GEMMA3:
         /* GemmaAttention & co: bias=config.attention_bias. Gemma-2/3 decoder layers have
          * input, post-attention, pre-feedforward and post-feedforward RMSNorms. */
-        TRY(get_bool(r, "attention_bias", 0, &attention_bias));
+        HWFIT__TRY(get_bool(r, "attention_bias", 0, &attention_bias));
         if (a->fam != F_GEMMA) {
             m->norms_per_layer = 4;
-            TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
+            HWFIT__TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
             uint64_t period = 2; /* Gemma2Config: sliding when (i + 1) % 2 */
             if (a->fam == F_GEMMA3) {
                 /* Gemma3TextConfig: q_norm and k_norm; sliding_window_pattern (6), written
                  * _sliding_window_pattern by newer transformers. */
                 m->qk_norm = 1;
-                TRY(get_u64(r, "sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6, &period));
+                HWFIT__TRY(
+                    get_u64(r, "sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6, &period));
                 if (hwfit__json_get(r->obj, "sliding_window_pattern") == NULL)
-                    TRY(get_u64(r, "_sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6,
-                                &period));
+                    HWFIT__TRY(get_u64(r, "_sliding_window_pattern", 1, HWFIT_MODEL_MAX_LAYERS, 6,
+                                       &period));
             }
             if (window)
-                TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_PERIOD, (uint32_t)period));
+                HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_PERIOD,
+                                                          (uint32_t)period));
         }
         break;
     case F_DEEPSEEK_V2:
@@ -326,27 +326,28 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         int v3 = a->fam == F_DEEPSEEK_V3;
         m->attention = HWFIT_MODEL_ATTENTION_MLA;
         m->kv_heads = m->heads; /* unused by MLA */
-        TRY(get_nullable_u64(r, "q_lora_rank", 1, DIM, 1536, 0, &v));
+        HWFIT__TRY(get_nullable_u64(r, "q_lora_rank", 1, DIM, 1536, 0, &v));
         m->q_lora_rank = (uint32_t)v;
-        TRY(get_u64(r, "kv_lora_rank", 1, DIM, 512, &v));
+        HWFIT__TRY(get_u64(r, "kv_lora_rank", 1, DIM, 512, &v));
         m->kv_lora_rank = (uint32_t)v;
-        TRY(get_u64(r, "qk_nope_head_dim", 0, DIM, 128, &v));
+        HWFIT__TRY(get_u64(r, "qk_nope_head_dim", 0, DIM, 128, &v));
         m->qk_nope_head_dim = (uint32_t)v;
-        TRY(get_u64(r, "qk_rope_head_dim", 0, DIM, 64, &v));
+        HWFIT__TRY(get_u64(r, "qk_rope_head_dim", 0, DIM, 64, &v));
         m->qk_rope_head_dim = (uint32_t)v;
-        TRY(get_u64(r, "v_head_dim", 1, DIM, 128, &v));
+        HWFIT__TRY(get_u64(r, "v_head_dim", 1, DIM, 128, &v));
         m->v_head_dim = (uint32_t)v;
         if ((uint64_t)m->qk_nope_head_dim + m->qk_rope_head_dim == 0)
             return fail_at(r, HWFIT_EPARSE, hwfit__json_get(r->obj, "qk_nope_head_dim"),
                            "qk_nope_head_dim + qk_rope_head_dim must be at least 1");
         /* DeepseekV2Attention: attention_bias on q_a_proj, kv_a_proj_with_mqa, o_proj. */
-        TRY(get_bool(r, "attention_bias", 0, &m->o_bias));
-        TRY(get_bool(r, "mlp_bias", 0, &m->mlp_bias));
-        TRY(get_nullable_u64(r, "n_routed_experts", 1, DIM, v3 ? 256 : 64, 0, &v));
+        HWFIT__TRY(get_bool(r, "attention_bias", 0, &m->o_bias));
+        HWFIT__TRY(get_bool(r, "mlp_bias", 0, &m->mlp_bias));
+        HWFIT__TRY(get_nullable_u64(r, "n_routed_experts", 1, DIM, v3 ? 256 : 64, 0, &v));
         m->experts = (uint32_t)v;
-        TRY(get_nullable_u64(r, "n_shared_experts", 0, DIM, v3 ? 1 : 2, 0, &v));
+        HWFIT__TRY(get_nullable_u64(r, "n_shared_experts", 0, DIM, v3 ? 1 : 2, 0, &v));
         m->shared_experts = (uint32_t)v;
-        TRY(get_u64(r, "moe_intermediate_size", 1, SZ, v3 ? 2048 : 1407, &m->expert_intermediate));
+        HWFIT__TRY(
+            get_u64(r, "moe_intermediate_size", 1, SZ, v3 ? 2048 : 1407, &m->expert_intermediate));
         m->shared_expert_intermediate = m->expert_intermediate;
         if (m->experts > 0) {
             const hwfit__json_value *k = hwfit__json_get(r->obj, "num_experts_per_tok");
@@ -355,25 +356,26 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
                                "missing required key 'num_experts_per_tok' (DeepseekV2Config "
                                "has no default and n_routed_experts is %u)",
                                (unsigned)m->experts);
-            TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 8, &v));
+            HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 8, &v));
             m->experts_per_token = (uint32_t)v;
             uint64_t first, freq;
-            TRY(get_u64(r, "first_k_dense_replace", 0, HWFIT_MODEL_MAX_LAYERS, v3 ? 3 : 0, &first));
+            HWFIT__TRY(
+                get_u64(r, "first_k_dense_replace", 0, HWFIT_MODEL_MAX_LAYERS, v3 ? 3 : 0, &first));
             /* moe_layer_freq: DeepSeek's own modeling_deepseek.py (transformers assumes 1). */
-            TRY(get_u64(r, "moe_layer_freq", 1, HWFIT_MODEL_MAX_LAYERS, 1, &freq));
-            TRY(hwfit_model_set_moe_layers(m, (uint32_t)first, (uint32_t)freq, 0));
+            HWFIT__TRY(get_u64(r, "moe_layer_freq", 1, HWFIT_MODEL_MAX_LAYERS, 1, &freq));
+            HWFIT__TRY(hwfit_model_set_moe_layers(m, (uint32_t)first, (uint32_t)freq, 0));
             /* DeepseekV3TopkRouter: e_score_correction_bias, one per routed expert. */
             m->router_bias = v3;
         }
         /* num_nextn_predict_layers: DeepSeek-V3's config.json; transformers has no default. */
-        TRY(get_u64(r, "num_nextn_predict_layers", 0, 64, 0, &v));
+        HWFIT__TRY(get_u64(r, "num_nextn_predict_layers", 0, 64, 0, &v));
         m->mtp_layers = (uint32_t)v;
         break;
     }
     }
     if (attention_bias) m->q_bias = m->k_bias = m->v_bias = m->o_bias = 1;
     m->sliding_window = window;
-    TRY(apply_layer_types(r, m));
+    HWFIT__TRY(apply_layer_types(r, m));
     if (window == 0) /* a layer typed sliding without a window attends fully (transformers) */
         for (uint32_t i = 0; i < m->layers; i++)
             m->layer_flags[i] = (uint8_t)(m->layer_flags[i] & ~HWFIT_MODEL_LAYER_SLIDING);
@@ -401,7 +403,7 @@ static hwfit_status read_root(const hwfit__json_value *root, const char *where, 
         return fail_at(&r, HWFIT_EPARSE, root, "a config must be a JSON object, got %s",
                        hwfit__json_type_name(root->type));
     const char *type = NULL;
-    TRY(hwfit__json_read_string(&r.ctx, root, "model_type", 1, &type, NULL));
+    HWFIT__TRY(hwfit__json_read_string(&r.ctx, root, "model_type", 1, &type, NULL));
     const hwfit__json_value *type_v = hwfit__json_get(root, "model_type");
     const hwfit__json_value *text = hwfit__json_get(root, "text_config");
     if (text != NULL && text->type != HWFIT__JSON_NULL) {
@@ -412,7 +414,7 @@ static hwfit_status read_root(const hwfit__json_value *root, const char *where, 
         r.obj = text;
         const char *inner = NULL;
         int present = 0;
-        TRY(hwfit__json_read_string(&r.ctx, text, "model_type", 0, &inner, &present));
+        HWFIT__TRY(hwfit__json_read_string(&r.ctx, text, "model_type", 0, &inner, &present));
         if (present) {
             type = inner;
             type_v = hwfit__json_get(text, "model_type");

@@ -8,8 +8,10 @@
  * HWFIT__JSON_MAX_DEPTH levels of nesting, numbers within a double, no duplicate keys
  * (section 4 leaves their meaning open, so a strict reader refuses them), no U+0000.
  *
- * Design: recursive descent, bounded by the depth limit. Children of an array or an object
- * are collected on a scratch stack (amortised doubling) and copied into the document's
+ * Design: descent with an explicit stack of the open containers (allocated,
+ * HWFIT__JSON_MAX_DEPTH deep), so the C stack a parse needs does not grow with the nesting
+ * (no public call may need more than 16 KiB). Children of an array or an object are
+ * collected on a scratch stack (amortised doubling) and copied into the document's
  * arena, in one block, when the container closes; strings are decoded into a scratch
  * buffer and copied likewise. The arena is a list of chunks, freed together. Positions
  * come from the current line's start, which only moves in white space (strings hold no
@@ -20,7 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit/status.h"
+#include "hwfit/units.h"
+
+#include "base/internal.h"
+#include "readers/json.h"
 
 /* ---- the document: an arena of chunks ------------------------------------------------ */
 
@@ -145,13 +151,11 @@ static hwfit_status fail(parser *p, hwfit_status status, size_t offset, const ch
 static hwfit_status fail(parser *p, hwfit_status status, size_t offset, const char *fmt, ...) {
     uint32_t line, column;
     position(p, offset, &line, &column);
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
+    status = hwfit__error_vset(p->err, status, line, column, offset, NULL, fmt, ap);
     va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(p->err, status, line, column, offset, "%s", message);
+    return status;
 }
 
 static hwfit_status out_of_memory(parser *p) {
@@ -568,10 +572,12 @@ static hwfit_status parse_number(parser *p, hwfit__json_value *v) {
         while (i < n && is_digit(t[i])) i++;
     }
     double d = hwfit__strtod((const char *)t + start, i - start);
-    if (!hwfit__finite(d)) {
+    if (!hwfit__finite(d) ||
+        (d == 0.0 && hwfit__written_nonzero((const char *)t + start, i - start))) {
         size_t len = i - start;
-        return fail(p, HWFIT_ERANGE, start, "number %.*s%s is too large for a double",
-                    (int)(len > 40 ? 40 : len), (const char *)t + start, len > 40 ? "..." : "");
+        return fail(p, HWFIT_ERANGE, start, "number %.*s%s is too %s for a double",
+                    (int)(len > 40 ? 40 : len), (const char *)t + start, len > 40 ? "..." : "",
+                    d == 0.0 ? "small" : "large");
     }
     v->type = HWFIT__JSON_NUMBER;
     v->u.number.value = d;
@@ -601,59 +607,9 @@ static hwfit_status parse_number(parser *p, hwfit__json_value *v) {
 
 /* ---- values, arrays, objects ---------------------------------------------------------- */
 
-static hwfit_status parse_value(parser *p, hwfit__json_value *v, int depth, const char *after);
-
 static hwfit_status too_deep(parser *p) {
     return fail(p, HWFIT_ERANGE, p->pos, "nesting deeper than %d levels",
                 HWFIT__JSON_MAX_DEPTH);
-}
-
-static hwfit_status parse_array(parser *p, hwfit__json_value *v, int depth) {
-    char buf[DESCRIBE_SIZE];
-    if (depth > HWFIT__JSON_MAX_DEPTH) return too_deep(p);
-    p->pos++; /* '[' */
-    skip_ws(p);
-    size_t base = p->n_values;
-    if (p->pos < p->length && p->text[p->pos] == ']') {
-        p->pos++;
-    } else {
-        for (int first = 1;; first = 0) {
-            hwfit__json_value item;
-            hwfit_status st = parse_value(p, &item, depth + 1, first ? "" : " after ','");
-            if (st != HWFIT_OK) return st;
-            if (p->n_values == p->cap_values) {
-                hwfit__json_value *grown = grow(p->values, &p->cap_values, sizeof *grown);
-                if (grown == NULL) return out_of_memory(p);
-                p->values = grown;
-            }
-            p->values[p->n_values++] = item;
-            skip_ws(p);
-            if (p->pos < p->length && p->text[p->pos] == ',') {
-                p->pos++;
-                skip_ws(p);
-                continue;
-            }
-            if (p->pos < p->length && p->text[p->pos] == ']') {
-                p->pos++;
-                break;
-            }
-            return fail(p, HWFIT_EPARSE, p->pos,
-                        "expected ',' or ']' after an array element, found %s",
-                        describe(p, p->pos, buf, sizeof buf));
-        }
-    }
-    size_t count = p->n_values - base;
-    v->type = HWFIT__JSON_ARRAY;
-    v->u.array.items = NULL;
-    v->u.array.count = count;
-    if (count > 0) {
-        hwfit__json_value *items = arena_alloc(p->doc, count * sizeof *items);
-        if (items == NULL) return out_of_memory(p);
-        memcpy(items, p->values + base, count * sizeof *items);
-        v->u.array.items = items;
-    }
-    p->n_values = base;
-    return HWFIT_OK;
 }
 
 /* Duplicate-key detection: a linear scan while an object is small, then an open-addressing
@@ -715,105 +671,24 @@ static const hwfit__json_member *find_duplicate(key_table *tab, const hwfit__jso
     return NULL;
 }
 
-static hwfit_status parse_object_members(parser *p, int depth, key_table *tab, size_t base) {
-    char buf[DESCRIBE_SIZE], keybuf[80];
-    for (int first = 1;; first = 0) {
-        if (p->pos >= p->length || p->text[p->pos] != '"') {
-            unsigned char c = p->pos < p->length ? p->text[p->pos] : 0;
-            return fail(p, HWFIT_EPARSE, p->pos, "expected %s, found %s%s",
-                        first ? "a string key or '}'" : "a string key after ','",
-                        describe(p, p->pos, buf, sizeof buf),
-                        !first && c == '}' ? " (trailing commas are not allowed)" : "");
-        }
-        hwfit__json_member m;
-        m.key_offset = p->pos;
-        position(p, p->pos, &m.key_line, &m.key_column);
-        hwfit_status st = parse_string(p, &m.key, &m.key_length);
-        if (st != HWFIT_OK) return st;
-        int oom = 0;
-        const hwfit__json_member *mine = p->members != NULL ? p->members + base : NULL;
-        const hwfit__json_member *dup =
-            find_duplicate(tab, mine, p->n_members - base, m.key, m.key_length, &oom);
-        if (oom) return out_of_memory(p);
-        if (dup != NULL) {
-            quote_text(keybuf, sizeof keybuf, m.key, m.key_length, '\'');
-            return fail(p, HWFIT_EPARSE, m.key_offset,
-                        "duplicate key '%s' (first at line %u, column %u)", keybuf,
-                        dup->key_line, dup->key_column);
-        }
-        skip_ws(p);
-        if (p->pos >= p->length || p->text[p->pos] != ':') {
-            quote_text(keybuf, sizeof keybuf, m.key, m.key_length, '\'');
-            return fail(p, HWFIT_EPARSE, p->pos, "expected ':' after key '%s', found %s",
-                        keybuf, describe(p, p->pos, buf, sizeof buf));
-        }
-        p->pos++;
-        skip_ws(p);
-        st = parse_value(p, &m.value, depth + 1, " after ':'");
-        if (st != HWFIT_OK) return st;
-        if (p->n_members == p->cap_members) {
-            hwfit__json_member *grown = grow(p->members, &p->cap_members, sizeof *grown);
-            if (grown == NULL) return out_of_memory(p);
-            p->members = grown;
-        }
-        p->members[p->n_members++] = m;
-        skip_ws(p);
-        if (p->pos < p->length && p->text[p->pos] == ',') {
-            p->pos++;
-            skip_ws(p);
-            continue;
-        }
-        if (p->pos < p->length && p->text[p->pos] == '}') {
-            p->pos++;
-            return HWFIT_OK;
-        }
-        return fail(p, HWFIT_EPARSE, p->pos,
-                    "expected ',' or '}' after an object member, found %s",
-                    describe(p, p->pos, buf, sizeof buf));
-    }
-}
+/* Containers are read without recursion, so that the stack a parse needs does not grow
+ * with the nesting (no public call may need more than 16 KiB of stack): each open array
+ * or object is a frame of a stack the parser allocates, HWFIT__JSON_MAX_DEPTH deep. */
+typedef struct frame {
+    hwfit__json_value *slot; /* where the container's value goes when it closes */
+    int depth;               /* its nesting level (the document's value is at 1) */
+    int is_object;
+    int first;               /* no element or member read yet */
+    size_t base;             /* its first child on the scratch stack */
+    key_table tab;           /* objects: duplicate-key detection */
+    hwfit__json_member m;    /* objects: the member being read */
+    hwfit__json_value item;  /* arrays: the element being read */
+} frame;
 
-static hwfit_status parse_object(parser *p, hwfit__json_value *v, int depth) {
-    if (depth > HWFIT__JSON_MAX_DEPTH) return too_deep(p);
-    p->pos++; /* '{' */
-    skip_ws(p);
-    size_t base = p->n_members;
-    if (p->pos < p->length && p->text[p->pos] == '}') {
-        p->pos++;
-    } else {
-        key_table tab = {NULL, 0};
-        hwfit_status st = parse_object_members(p, depth, &tab, base);
-        free(tab.slots);
-        if (st != HWFIT_OK) return st;
-    }
-    size_t count = p->n_members - base;
-    v->type = HWFIT__JSON_OBJECT;
-    v->u.object.members = NULL;
-    v->u.object.count = count;
-    if (count > 0) {
-        hwfit__json_member *members = arena_alloc(p->doc, count * sizeof *members);
-        if (members == NULL) return out_of_memory(p);
-        memcpy(members, p->members + base, count * sizeof *members);
-        v->u.object.members = members;
-    }
-    p->n_members = base;
-    return HWFIT_OK;
-}
-
-/* The value at p->pos (white space already skipped); `after` completes "expected a value". */
-static hwfit_status parse_value(parser *p, hwfit__json_value *v, int depth, const char *after) {
-    char buf[DESCRIBE_SIZE];
-    memset(v, 0, sizeof *v);
-    v->offset = p->pos;
-    position(p, p->pos, &v->line, &v->column);
-    if (p->pos >= p->length)
-        return fail(p, HWFIT_EPARSE, p->pos, "expected a value%s, found end of input", after);
-    unsigned char c = p->text[p->pos];
+/* A value that is not a container, at p->pos (v's position already set); c its first byte. */
+static hwfit_status parse_scalar(parser *p, hwfit__json_value *v, unsigned char c,
+                                 const char *after, char *buf) {
     switch (c) {
-    case '{':
-        return parse_object(p, v, depth);
-    case '[':
-        return parse_array(p, v, depth);
     case '"':
         v->type = HWFIT__JSON_STRING;
         return parse_string(p, &v->u.string.text, &v->u.string.length);
@@ -837,16 +712,187 @@ static hwfit_status parse_value(parser *p, hwfit__json_value *v, int depth, cons
             v->type = HWFIT__JSON_NULL;
         } else {
             return fail(p, HWFIT_EPARSE, p->pos, "expected a value%s, found %s", after,
-                        describe(p, p->pos, buf, sizeof buf));
+                        describe(p, p->pos, buf, DESCRIBE_SIZE));
         }
         p->pos += n;
         return HWFIT_OK;
     }
     return fail(p, HWFIT_EPARSE, p->pos, "expected a value%s, found %s%s", after,
-                describe(p, p->pos, buf, sizeof buf),
+                describe(p, p->pos, buf, DESCRIBE_SIZE),
                 (c == ']' || c == '}') && strcmp(after, " after ','") == 0
                     ? " (trailing commas are not allowed)"
                     : "");
+}
+
+
+/* Close the innermost container: its children move from the scratch stack into the
+ * arena, in one block. */
+static hwfit_status close_container(parser *p, frame *f) {
+    hwfit__json_value *v = f->slot;
+    if (f->is_object) {
+        free(f->tab.slots);
+        f->tab.slots = NULL;
+        size_t count = p->n_members - f->base;
+        v->type = HWFIT__JSON_OBJECT;
+        v->u.object.members = NULL;
+        v->u.object.count = count;
+        if (count > 0) {
+            hwfit__json_member *members = arena_alloc(p->doc, count * sizeof *members);
+            if (members == NULL) return out_of_memory(p);
+            memcpy(members, p->members + f->base, count * sizeof *members);
+            v->u.object.members = members;
+        }
+        p->n_members = f->base;
+        return HWFIT_OK;
+    }
+    size_t count = p->n_values - f->base;
+    v->type = HWFIT__JSON_ARRAY;
+    v->u.array.items = NULL;
+    v->u.array.count = count;
+    if (count > 0) {
+        hwfit__json_value *items = arena_alloc(p->doc, count * sizeof *items);
+        if (items == NULL) return out_of_memory(p);
+        memcpy(items, p->values + f->base, count * sizeof *items);
+        v->u.array.items = items;
+    }
+    p->n_values = f->base;
+    return HWFIT_OK;
+}
+
+/* An object's key and its ':' (at p->pos, white space skipped), into f->m. */
+static hwfit_status parse_key(parser *p, frame *f, char *buf) {
+    char keybuf[80];
+    if (p->pos >= p->length || p->text[p->pos] != '"') {
+        unsigned char c = p->pos < p->length ? p->text[p->pos] : 0;
+        return fail(p, HWFIT_EPARSE, p->pos, "expected %s, found %s%s",
+                    f->first ? "a string key or '}'" : "a string key after ','",
+                    describe(p, p->pos, buf, DESCRIBE_SIZE),
+                    !f->first && c == '}' ? " (trailing commas are not allowed)" : "");
+    }
+    hwfit__json_member *m = &f->m;
+    m->key_offset = p->pos;
+    position(p, p->pos, &m->key_line, &m->key_column);
+    hwfit_status st = parse_string(p, &m->key, &m->key_length);
+    if (st != HWFIT_OK) return st;
+    int oom = 0;
+    const hwfit__json_member *mine = p->members != NULL ? p->members + f->base : NULL;
+    const hwfit__json_member *dup =
+        find_duplicate(&f->tab, mine, p->n_members - f->base, m->key, m->key_length, &oom);
+    if (oom) return out_of_memory(p);
+    if (dup != NULL) {
+        quote_text(keybuf, sizeof keybuf, m->key, m->key_length, '\'');
+        return fail(p, HWFIT_EPARSE, m->key_offset,
+                    "duplicate key '%s' (first at line %u, column %u)", keybuf, dup->key_line,
+                    dup->key_column);
+    }
+    skip_ws(p);
+    if (p->pos >= p->length || p->text[p->pos] != ':') {
+        quote_text(keybuf, sizeof keybuf, m->key, m->key_length, '\'');
+        return fail(p, HWFIT_EPARSE, p->pos, "expected ':' after key '%s', found %s", keybuf,
+                    describe(p, p->pos, buf, DESCRIBE_SIZE));
+    }
+    p->pos++;
+    skip_ws(p);
+    return HWFIT_OK;
+}
+
+/* The document's value at p->pos (white space already skipped) into root. */
+static hwfit_status parse_document(parser *p, frame *stack, hwfit__json_value *root) {
+    char buf[DESCRIBE_SIZE];
+    int top = -1;                    /* the innermost open container, or -1 */
+    hwfit__json_value *v = root;     /* the value to read next */
+    int depth = 1;                   /* its nesting level */
+    const char *after = "";          /* completes "expected a value" */
+    hwfit_status st;
+    for (;;) {
+        /* Read one value into v: a scalar whole, a container opened. */
+        memset(v, 0, sizeof *v);
+        v->offset = p->pos;
+        position(p, p->pos, &v->line, &v->column);
+        if (p->pos >= p->length)
+            return fail(p, HWFIT_EPARSE, p->pos, "expected a value%s, found end of input", after);
+        unsigned char c = p->text[p->pos];
+        int closed = 1; /* v is complete */
+        if (c == '{' || c == '[') {
+            if (depth > HWFIT__JSON_MAX_DEPTH) return too_deep(p);
+            frame *f = &stack[++top];
+            f->slot = v;
+            f->depth = depth;
+            f->is_object = c == '{';
+            f->first = 1;
+            f->base = f->is_object ? p->n_members : p->n_values;
+            f->tab.slots = NULL;
+            f->tab.cap = 0;
+            p->pos++;
+            skip_ws(p);
+            if (p->pos < p->length && p->text[p->pos] == (f->is_object ? '}' : ']')) {
+                p->pos++;
+                if ((st = close_container(p, f)) != HWFIT_OK) return st;
+                top--;
+            } else if (f->is_object) {
+                if ((st = parse_key(p, f, buf)) != HWFIT_OK) return st;
+                v = &f->m.value;
+                depth = f->depth + 1;
+                after = " after ':'";
+                closed = 0;
+            } else {
+                v = &f->item;
+                depth = f->depth + 1;
+                after = "";
+                closed = 0;
+            }
+        } else if ((st = parse_scalar(p, v, c, after, buf)) != HWFIT_OK) {
+            return st;
+        }
+        /* Hand complete values to their containers until one needs another value. */
+        while (closed) {
+            if (top < 0) return HWFIT_OK; /* the document's value */
+            frame *f = &stack[top];
+            f->first = 0;
+            if (f->is_object) {
+                if (p->n_members == p->cap_members) {
+                    hwfit__json_member *grown = grow(p->members, &p->cap_members, sizeof *grown);
+                    if (grown == NULL) return out_of_memory(p);
+                    p->members = grown;
+                }
+                p->members[p->n_members++] = f->m;
+            } else {
+                if (p->n_values == p->cap_values) {
+                    hwfit__json_value *grown = grow(p->values, &p->cap_values, sizeof *grown);
+                    if (grown == NULL) return out_of_memory(p);
+                    p->values = grown;
+                }
+                p->values[p->n_values++] = f->item;
+            }
+            skip_ws(p);
+            if (p->pos < p->length && p->text[p->pos] == ',') {
+                p->pos++;
+                skip_ws(p);
+                if (f->is_object) {
+                    if ((st = parse_key(p, f, buf)) != HWFIT_OK) return st;
+                    v = &f->m.value;
+                    after = " after ':'";
+                } else {
+                    v = &f->item;
+                    after = " after ','";
+                }
+                depth = f->depth + 1;
+                closed = 0;
+            } else if (p->pos < p->length && p->text[p->pos] == (f->is_object ? '}' : ']')) {
+                p->pos++;
+                if ((st = close_container(p, f)) != HWFIT_OK) return st;
+                top--;
+            } else if (f->is_object) {
+                return fail(p, HWFIT_EPARSE, p->pos,
+                            "expected ',' or '}' after an object member, found %s",
+                            describe(p, p->pos, buf, sizeof buf));
+            } else {
+                return fail(p, HWFIT_EPARSE, p->pos,
+                            "expected ',' or ']' after an array element, found %s",
+                            describe(p, p->pos, buf, sizeof buf));
+            }
+        }
+    }
 }
 
 hwfit_status hwfit__json_parse(const char *text, size_t length, hwfit__json_doc **doc,
@@ -875,7 +921,16 @@ hwfit_status hwfit__json_parse(const char *text, size_t length, hwfit__json_doc 
         st = fail(&p, HWFIT_EPARSE, p.pos, "empty input: expected a JSON value, found end of "
                                            "input");
     } else {
-        st = parse_value(&p, &d->root, 1, "");
+        frame *stack = calloc((size_t)HWFIT__JSON_MAX_DEPTH, sizeof *stack);
+        if (stack == NULL) {
+            st = out_of_memory(&p);
+        } else {
+            st = parse_document(&p, stack, &d->root);
+            /* The key tables of the objects left open by an error. */
+            for (int i = 0; i < HWFIT__JSON_MAX_DEPTH; i++)
+                if (stack[i].is_object) free(stack[i].tab.slots);
+            free(stack);
+        }
         if (st == HWFIT_OK) {
             skip_ws(&p);
             if (p.pos < p.length)

@@ -191,7 +191,8 @@ const hwfit__command hwfit__cmd_fit = {
                        "\"shard\".",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_SVG},
-    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__FRAMEWORK_OPTIONS, HWFIT__FRAMEWORK_EXTRA},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS, HWFIT__FRAMEWORK_OPTIONS,
+             HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(fit_state),
     .run = run,
 };

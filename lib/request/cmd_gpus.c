@@ -128,7 +128,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     const hwfit_gpu *only = NULL;
     if (hwfit__req_given(r, &options[O_NAME])) {
         const char *name = hwfit__req_text(r, &options[O_NAME]);
-        hwfit_status st = hwfit_gpu_find(name, &only);
+        hwfit_status st = hwfit_gpu_lookup(hwfit__req_gpu_set(r), name, &only);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, &options[O_NAME], st, "unknown GPU '%s' (see hwfit gpus)",
                                    name);
@@ -138,8 +138,11 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         hwfit__out_table(o, "gpus", NULL, table_cols, (int)HWFIT__COUNT_OF(table_cols));
     else
         hwfit__out_table(o, "gpus", NULL, full_cols, (int)HWFIT__COUNT_OF(full_cols));
-    for (size_t i = 0; i < hwfit_gpu_count(); i++) {
-        const hwfit_gpu *g = hwfit_gpu_at(i);
+    /* The catalog, then the cards of GPU files. */
+    const hwfit_gpu_set *mine = hwfit__req_gpu_set(r);
+    size_t builtin = hwfit_gpu_count();
+    for (size_t i = 0; i < builtin + hwfit_gpu_set_count(mine); i++) {
+        const hwfit_gpu *g = i < builtin ? hwfit_gpu_at(i) : hwfit_gpu_set_at(mine, i - builtin);
         if (only != NULL && g != only) continue;
         if (readable) table_row(o, g);
         else full_row(o, g);
@@ -159,6 +162,6 @@ const hwfit__command hwfit__cmd_gpus = {
                        "and CSV give every field, including each row's source and notes.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_CSV},
-    .sets = {HWFIT__SET(options)},
+    .sets = {HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS},
     .run = run,
 };

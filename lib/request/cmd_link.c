@@ -26,7 +26,7 @@ static hwfit_status bad_name(hwfit_request *r, const char *text, hwfit_status st
     case HWFIT_EDOM:
         return hwfit__req_fail(r, o, st, "'%s' is out of range (expected %s)", text, expected);
     case HWFIT_ERANGE:
-        return hwfit__req_fail(r, o, st, "'%s' is too large to represent (expected %s)", text,
+        return hwfit__req_fail(r, o, st, "'%s' is beyond a double's range (expected %s)", text,
                                expected);
     default:
         return hwfit__req_fail(r, o, st, "'%s': %s", text, hwfit_status_str(st));

@@ -53,9 +53,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     mem.context = context;
     mem.mtp = mtp;
 
-    if (hwfit_hf_config_load(hwfit__req_text(r, &options[O_CONFIG]), &s->model, &s->error) !=
-        HWFIT_OK)
-        return hwfit__req_fail_error(r, &options[O_CONFIG], &s->error);
+    hwfit_status lst = hwfit__req_load_model(r, &options[O_CONFIG], &s->model);
+    if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
     hwfit_model_param_counts p;
     if ((st = hwfit_model_params(m, &p)) != HWFIT_OK)

@@ -132,7 +132,8 @@ const hwfit__command hwfit__cmd_perf = {
                        "used. Efficiencies and overlaps are assumptions with cited defaults; "
                        "see docs/formulas.md, \"perf\".",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT},
-    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__FRAMEWORK_OPTIONS, HWFIT__FRAMEWORK_EXTRA},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS, HWFIT__FRAMEWORK_OPTIONS,
+             HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(perf_state),
     .run = run,
 };

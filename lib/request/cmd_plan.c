@@ -137,7 +137,8 @@ const hwfit__command hwfit__cmd_plan = {
                        "inference. With capacity only, by memory headroom on the largest card.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_CSV},
-    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__SET(options), HWFIT__FRAMEWORK_OPTIONS, HWFIT__FRAMEWORK_EXTRA},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS,
+             HWFIT__FRAMEWORK_OPTIONS, HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(plan_state),
     .run = run,
 };

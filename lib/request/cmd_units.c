@@ -29,7 +29,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (st == HWFIT_EDOM)
         return hwfit__req_fail(r, &options[O_VALUE], st, "'%s' is out of range %s", text, expected);
     if (st == HWFIT_ERANGE)
-        return hwfit__req_fail(r, &options[O_VALUE], st, "'%s' is too large to represent %s",
+        return hwfit__req_fail(r, &options[O_VALUE], st, "'%s' is beyond a double's range %s",
                                text, expected);
     if (st != HWFIT_OK)
         return hwfit__req_fail(r, &options[O_VALUE], st, "cannot read '%s' %s", text, expected);

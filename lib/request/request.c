@@ -9,6 +9,9 @@
 
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
+#include "hwfit/hf_config.h"
+#include "hwfit/locate.h"
+#include "hwfit/gpu_file.h"
 #include "hwfit/version.h"
 #include "request_internal.h"
 
@@ -122,6 +125,7 @@ struct hwfit_request {
     int verdict;
     char message[512];
     const hwfit_option *failed;
+    hwfit_gpu_set *gpus;              /* cards of gpu-file and HWFIT_GPU_PATH, loaded by run */
 };
 
 hwfit_format hwfit__req_format(const hwfit_request *r) { return r->result_format; }
@@ -189,9 +193,16 @@ hwfit_status hwfit__req_fail_problem(hwfit_request *r, const char *const *aliase
 hwfit_status hwfit__req_fail_error(hwfit_request *r, const hwfit_option *opt,
                                    const hwfit_error *e) {
     const char *msg = e->message[0] ? e->message : hwfit_status_str(e->status);
-    if (e->line > 0)
+    if (e->line > 0) {
+        /* "config.json:3:14: message", as compilers write it, when the reader named the file */
+        const char *path = opt != NULL ? hwfit__req_text(r, opt) : NULL;
+        size_t n = path != NULL ? strlen(path) : 0;
+        if (n > 0 && strncmp(msg, path, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+            return hwfit__req_fail(r, opt, e->status, "%s:%u:%u: %s", path, (unsigned)e->line,
+                                   (unsigned)e->column, msg + n + 2);
         return hwfit__req_fail(r, opt, e->status, "%u:%u: %s", (unsigned)e->line,
                                (unsigned)e->column, msg);
+    }
     return hwfit__req_fail(r, opt, e->status, "%s", msg);
 }
 
@@ -230,6 +241,30 @@ size_t hwfit__req_list(const hwfit_request *r, const hwfit_option *opt,
     if (v == NULL) return 0;
     if (items) *items = (const char *const *)v->items;
     return v->nitems;
+}
+
+hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
+                                   hwfit_model *model) {
+    const char *name = hwfit__req_text(r, opt);
+    if (name == NULL) return hwfit__req_fail(r, opt, HWFIT_EINVAL, "is required");
+    char path[HWFIT_LOCATE_PATH_SIZE];
+    hwfit_status st = hwfit_model_locate(name, path, sizeof path);
+    if (st == HWFIT_ENOTFOUND) {
+        /* Not found anywhere: the reader says why the name as a path fails (no such file,
+         * a FIFO...), which is what a mistyped path needs. */
+        snprintf(path, sizeof path, "%s", name);
+    } else if (st != HWFIT_OK) {
+        return hwfit__req_fail(r, opt, st, "cannot look '%s' up: %s", name,
+                               hwfit_status_str(st));
+    }
+    hwfit_error err;
+    st = hwfit_hf_config_load(path, model, &err);
+    if (st == HWFIT_EIO && strchr(name, '/') != NULL && path[0] != '/' &&
+        strcmp(path, name) == 0 && strncmp(name, "./", 2) != 0)
+        return hwfit__req_fail(r, opt, st, "no model '%s': not a file, not in the Hugging Face "
+                               "cache, HWFIT_MODEL_PATH or the catalog (hwfit models)", name);
+    if (st != HWFIT_OK) return hwfit__req_fail_error(r, opt, &err); /* names the path */
+    return HWFIT_OK;
 }
 
 /* ---- parsing a value ------------------------------------------------------------------ */
@@ -326,6 +361,87 @@ static char *copy_text(const char *s) {
     return c;
 }
 
+/* ---- cards of one's own (gpu-file, HWFIT_GPU_PATH) ----------------------------------- */
+
+/* The command names GPUs, or reads GPU files (assess: its node file may name a card). */
+static int takes_gpu(const hwfit__command *c) {
+    for (size_t k = 0, n = option_count(c); k < n; k++) {
+        const hwfit_option *o = option_at(c, k);
+        if (o->catalog != NULL && strcmp(o->catalog, "gpu") == 0) return 1;
+        if (strcmp(o->name, "gpu-file") == 0) return 1;
+    }
+    return 0;
+}
+
+hwfit_gpu_set *hwfit__req_gpu_set(hwfit_request *r) { return r->gpus; }
+
+static hwfit_status unknown_gpu(hwfit_request *r, const hwfit_option *o, const char *text) {
+    char hint[96];
+    size_t nb = hwfit_gpu_count(), nu = hwfit_gpu_set_count(r->gpus);
+    const char **names = malloc((nb + nu + 1) * sizeof *names);
+    if (names == NULL) return hwfit__req_fail(r, o, HWFIT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < nb; i++) names[i] = hwfit_gpu_at(i)->name;
+    for (size_t i = 0; i < nu; i++) names[nb + i] = hwfit_gpu_set_at(r->gpus, i)->name;
+    suggest(text, names, nb + nu, hint, sizeof hint);
+    free(names);
+    return hwfit__req_fail(r, o, HWFIT_ENOTFOUND, "unknown GPU '%s' (see hwfit gpus)%s", text,
+                           hint);
+}
+
+/* Read the cards of HWFIT_GPU_PATH (colon-separated files) and of gpu-file into r->gpus
+ * afresh. */
+static hwfit_status read_gpu_files(hwfit_request *r) {
+    const hwfit__command *c = r->command;
+    hwfit_gpu_set_free(r->gpus);
+    r->gpus = NULL;
+    if (hwfit_gpu_set_new(&r->gpus) != HWFIT_OK)
+        return hwfit__req_fail(r, NULL, HWFIT_ENOMEM, "out of memory");
+    hwfit_error e;
+    const char *env = getenv("HWFIT_GPU_PATH");
+    for (const char *p = env; p != NULL && *p != '\0';) {
+        size_t n = strcspn(p, ":");
+        const char *from = p;
+        p += n + (p[n] == ':');
+        if (n == 0) continue;
+        char *path = malloc(n + 1); /* on the heap: no public call may need 16 KiB of stack */
+        if (path == NULL) return hwfit__req_fail(r, NULL, HWFIT_ENOMEM, "out of memory");
+        memcpy(path, from, n);
+        path[n] = '\0';
+        hwfit_status st = hwfit_gpu_file_load(path, r->gpus, &e);
+        free(path);
+        if (st != HWFIT_OK) {
+            if (e.line > 0)
+                return hwfit__req_fail(r, NULL, e.status, "HWFIT_GPU_PATH: %u:%u: %s",
+                                       (unsigned)e.line, (unsigned)e.column, e.message);
+            return hwfit__req_fail(r, NULL, e.status, "HWFIT_GPU_PATH: %s", e.message);
+        }
+    }
+    const hwfit_option *files = hwfit_option_by_name(&c->pub, "gpu-file");
+    const char *const *items = NULL;
+    size_t nfiles = files ? hwfit__req_list(r, files, &items) : 0;
+    for (size_t i = 0; i < nfiles; i++)
+        if (hwfit_gpu_file_load(items[i], r->gpus, &e) != HWFIT_OK)
+            return hwfit__req_fail_error(r, files, &e);
+    return HWFIT_OK;
+}
+
+/* Before run: the cards of the files, then every GPU name given checked against the
+ * catalog and them (gpu-file may have changed since the name was set). */
+static hwfit_status load_gpus(hwfit_request *r) {
+    const hwfit__command *c = r->command;
+    if (!takes_gpu(c)) return HWFIT_OK;
+    hwfit_status st = read_gpu_files(r);
+    if (st != HWFIT_OK) return st;
+    for (size_t k = 0; k < r->noptions; k++) {
+        const hwfit_option *o = option_at(c, k);
+        const hwfit_gpu *g;
+        if (o->catalog == NULL || strcmp(o->catalog, "gpu") != 0 || !r->values[k].given) continue;
+        if (hwfit_gpu_lookup(r->gpus, r->values[k].text, &g) != HWFIT_OK)
+            return unknown_gpu(r, o, r->values[k].text);
+    }
+    return HWFIT_OK;
+}
+
 /* Catalog names checked when they are set: the GPU catalog and the number formats. */
 static hwfit_status check_catalog(hwfit_request *r, const hwfit_option *o, const char *text) {
     if (o->catalog == NULL) return HWFIT_OK;
@@ -333,6 +449,16 @@ static hwfit_status check_catalog(hwfit_request *r, const hwfit_option *o, const
     if (strcmp(o->catalog, "gpu") == 0) {
         const hwfit_gpu *g;
         if (hwfit_gpu_find(text, &g) == HWFIT_OK) return HWFIT_OK;
+        /* A card of a GPU file (HWFIT_GPU_PATH, or gpu-file given before): read the files
+         * now. A file that does not read is gpu-file's fault, reported by run. */
+        if (takes_gpu(r->command)) {
+            if (read_gpu_files(r) != HWFIT_OK) {
+                clear_failure(r);
+                return HWFIT_OK;
+            }
+            if (hwfit_gpu_lookup(r->gpus, text, &g) == HWFIT_OK) return HWFIT_OK;
+            return unknown_gpu(r, o, text);
+        }
         const char *names[256];
         size_t n = hwfit_gpu_count();
         if (n > 256) n = 256;
@@ -371,7 +497,7 @@ static hwfit_status parse_into(hwfit_request *r, const hwfit_option *o, value *v
         uint64_t u = 0;
         int ok = parse_whole(text, tokens, &u);
         if (ok == -1)
-            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is too large to represent", text);
+            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is beyond a double's range", text);
         if (ok == 0)
             return hwfit__req_fail(r, o, HWFIT_EPARSE, "expected a whole number%s, got '%s'",
                                    tokens ? " (K = 1024 allowed)" : "", text);
@@ -389,7 +515,7 @@ static hwfit_status parse_into(hwfit_request *r, const hwfit_option *o, value *v
         double d;
         hwfit_status st = hwfit_units_parse(text, unit, &d);
         if (st == HWFIT_ERANGE)
-            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is too large to represent", text);
+            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is beyond a double's range", text);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, o, st == HWFIT_EDOM ? HWFIT_EDOM : HWFIT_EPARSE,
                                    "expected %s, got '%s'", unit_words(unit), text);
@@ -490,6 +616,7 @@ void hwfit_request_free(hwfit_request *r) {
     if (r->values) free_values(r);
     free(r->values);
     free(r->state);
+    hwfit_gpu_set_free(r->gpus);
     hwfit__text_free(&r->result);
     free(r);
 }
@@ -544,6 +671,8 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
         if ((unsigned)format >= 32u || !(c->pub.formats & (1u << (unsigned)format)))
             return hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no %s output",
                                    c->pub.name, hwfit_format_name(format) ? hwfit_format_name(format) : "such");
+        hwfit_status loaded = load_gpus(r);
+        if (loaded != HWFIT_OK) return loaded;
         for (size_t k = 0; k < r->noptions; k++) {
             const hwfit_option *o = option_at(c, k);
             if ((o->flags & HWFIT_OPTION_REQUIRED) && !r->values[k].given)

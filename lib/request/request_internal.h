@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include "base/checked.h" /* HWFIT__COUNT_OF, HWFIT__TRY, checked arithmetic */
+#include "hwfit.h"         /* the request layer is the top of lib/: it may call any module */
 #include "hwfit/request.h"
 #include "hwfit/status.h"
 #include "internal.h"
@@ -29,8 +31,7 @@ typedef struct hwfit__option_set {
     size_t count;
 } hwfit__option_set;
 
-#define HWFIT__MAX_OPTION_SETS 4
-#define HWFIT__COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define HWFIT__MAX_OPTION_SETS 6
 #define HWFIT__SET(table) {(table), HWFIT__COUNT_OF(table)}
 
 typedef struct hwfit__command {
@@ -59,6 +60,20 @@ hwfit_format hwfit__req_format(const hwfit_request *r);
 hwfit__text *hwfit__req_text_out(hwfit_request *r);
 /* The exit status a face gives this result (0 by default; fit: 1 when it does not fit). */
 void hwfit__req_set_verdict(hwfit_request *r, int verdict);
+
+/* The cards of gpu-file and HWFIT_GPU_PATH, read afresh before each run() (NULL for a
+ * command without a GPU or gpu-file option); look names up with
+ * hwfit_gpu_lookup(hwfit__req_gpu_set(r), ...). A command may add cards (a node file's
+ * inline card, hwfit_node_load_cards): they last until the next run. */
+hwfit_gpu_set *hwfit__req_gpu_set(hwfit_request *r);
+/* The gpu-file option every command with a GPU option lists (lib/request/gpu_files.c):
+ *     .sets = {..., HWFIT__GPU_FILE_OPTIONS} */
+extern const hwfit_option hwfit__gpu_file_option_table[1];
+#define HWFIT__GPU_FILE_OPTIONS {hwfit__gpu_file_option_table, 1}
+
+/* Load the model the option names (a path, a Hugging Face id or a short name, through
+ * hwfit_model_locate), failing with the option named. */
+hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt, hwfit_model *model);
 
 /* ---- failing ---------------------------------------------------------------------------- */
 

@@ -177,6 +177,16 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
     [HWFIT__W_PP_OVERLAP] = SHARE("pp-overlap", "0", 0, "share of pipeline sends hidden"),
     [HWFIT__W_DP_OVERLAP] = SHARE("dp-overlap", "0.5", 0, "share of gradient reduction hidden"),
     [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0", 0, "share of expert all-to-alls hidden"),
+    [HWFIT__W_COMM_BUFFER] = {.name = "comm-buffer", .kind = HWFIT_OPTION_QUANTITY,
+                              .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
+                              .default_text = "64MiB", .min = 0, .max = MAX_BYTES,
+                              .help = "NCCL buffers per communicator a card belongs to "
+                                      "(NCCL_BUFFSIZE 4 MiB x 2 ring neighbours x 8 channels)"},
+    [HWFIT__W_BUCKET] = {.name = "bucket", .kind = HWFIT_OPTION_QUANTITY,
+                         .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .default_text = "25MiB",
+                         .min = 0, .max = MAX_BYTES,
+                         .help = "training with data parallelism: the gradient bucket "
+                                 "(PyTorch DDP bucket_cap_mb)"},
 };
 
 const hwfit__option_set hwfit__workload_options = HWFIT__WORKLOAD_OPTIONS;
@@ -269,6 +279,8 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     in->utilization = hwfit__req_double(r, OPT(HWFIT__W_UTILIZATION));
     in->reserve_bytes = hwfit__req_double(r, OPT(HWFIT__W_RESERVE));
     in->host_buffer_factor = hwfit__req_double(r, OPT(HWFIT__W_HOST_BUFFER_FACTOR));
+    in->comm_group_bytes = hwfit__req_double(r, OPT(HWFIT__W_COMM_BUFFER));
+    in->bucket_bytes = hwfit__req_double(r, OPT(HWFIT__W_BUCKET));
     if (hwfit__req_given(r, OPT(HWFIT__W_HOST_MEMORY))) {
         /* Given (0 included: a host without room): offload is checked against it. */
         in->host_memory_bytes = hwfit__req_double(r, OPT(HWFIT__W_HOST_MEMORY));
@@ -276,7 +288,7 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_GPU))) {
         const char *name = hwfit__req_text(r, OPT(HWFIT__W_GPU));
-        st = hwfit_gpu_find(name, &w->card);
+        st = hwfit_gpu_lookup(hwfit__req_gpu_set(r), name, &w->card);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, OPT(HWFIT__W_GPU), st, "unknown GPU '%s' (see hwfit gpus)",
                                    name);
@@ -393,10 +405,7 @@ hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w) {
     if ((st = read_shard_in(r, w)) != HWFIT_OK) return st;
     if ((st = read_space(r, w)) != HWFIT_OK) return st;
     if ((st = read_perf(r, w)) != HWFIT_OK) return st;
-    hwfit_error err;
-    st = hwfit_hf_config_load(hwfit__req_text(r, OPT(HWFIT__W_CONFIG)), &w->model, &err);
-    if (st != HWFIT_OK) return hwfit__req_fail_error(r, OPT(HWFIT__W_CONFIG), &err);
-    return HWFIT_OK;
+    return hwfit__req_load_model(r, OPT(HWFIT__W_CONFIG), &w->model);
 }
 
 /* Fields of hwfit_shard_in and hwfit_perf_in whose option is not named like them. */

@@ -65,7 +65,7 @@ def known_gpus(cli):
     except ValueError:
         return set()
     rows = rows.get("gpus", rows) if isinstance(rows, dict) else rows
-    return {r.get("name") for r in rows if isinstance(r, dict)}
+    return {r.get("name"): r.get("memory_bytes") for r in rows if isinstance(r, dict)}
 
 
 def describe(cli):
@@ -83,7 +83,8 @@ def dig(answer, key):
     return None
 
 
-def run_case(cli, commands, models, case, gpus_known=frozenset()):
+def run_case(cli, commands, models, case, gpus_known=None):
+    gpus_known = gpus_known or {}
     kind = KINDS.get(case["kind"])
     if kind is None:
         return {"status": "unknown kind"}
@@ -98,7 +99,13 @@ def run_case(cli, commands, models, case, gpus_known=frozenset()):
         setup["framework"] = case["framework"]
     if kind["command"] == "fit":
         gpu = setup.get("gpu")
-        if gpu is not None and gpu not in gpus_known:
+        if (gpu in gpus_known and int(setup.get("gpus", 1)) > 8 and "nic" not in setup
+                and gpus_known[gpu]):
+            # Several nodes and no network stated: the card's memory alone (memory does not
+            # depend on the network; fit then ranks layouts by headroom).
+            setup.pop("gpu")
+            setup.setdefault("capacity", str(gpus_known[gpu]))
+        elif gpu is not None and gpu not in gpus_known:
             setup.pop("gpu")
             setup.setdefault("capacity", f"{CAPACITY_GIB.get(gpu, 1024)}GiB")
         elif gpu is None:

@@ -9,14 +9,16 @@ Each figure is the median over repetitions after a warm-up, in nanoseconds per c
 configuration, from time.perf_counter_ns. --machine prints "key value" lines for
 hwfit_bench; the default is a table.
 
-- python_memory_call_ns: hwfit.memory(model, context=...) - the Pythonic single call
-  (argument conversion, one C call, a dict back).
-- python_raw_call_ns: hwfit_memory_estimate through the raw ctypes layer with prepared
-  structs - the floor of any one-call-per-configuration loop.
+- python_memory_call_ns: hwfit.memory(config=..., context=...) - the Pythonic single call
+  (options as text, one request of the library's request layer, which reads the config
+  file, and its JSON parsed back into a dict).
+- python_raw_call_ns: hwfit_memory_estimate_batch of one configuration through the raw
+  ctypes layer with prepared structs - the floor of any one-call-per-configuration loop.
 - python_memory_batch_ns_per_config: hwfit.memory_batch over N configurations (contexts and
   batches varying), inputs built and results read back, divided by N.
 - python_fit_call_ns: hwfit.fit_batch with one configuration (the Pythonic fit check).
-- python_raw_fit_call_ns: hwfit_shard_estimate through ctypes with prepared structs.
+- python_raw_fit_call_ns: hwfit_shard_estimate_batch of one configuration through ctypes
+  with prepared structs.
 - python_fit_batch_ns_per_config: hwfit.fit_batch over N configurations, divided by N.
 - python_fits_only_batch_ns_per_config: the same reading back only "fits" (keys=["fits"]),
   what a scheduler asks.
@@ -58,19 +60,21 @@ def main():
 
     def one_memory():
         for _ in range(calls):
-            hwfit.memory(model, context=8192, batch=8)
+            hwfit.memory(config=model, context=8192, batch=8)
     results["python_memory_call_ns"] = measure(one_memory, calls, reps)
 
     mem_in = _lib.hwfit_memory_in()
     _lib.hwfit_memory_init(ctypes.byref(mem_in))
     mem_in.context, mem_in.batch = 8192, 8
     mem_out = _lib.hwfit_memory_out()
-    est, mref, iref, oref = (_lib.hwfit_memory_estimate, ctypes.byref(model),
-                             ctypes.byref(mem_in), ctypes.byref(mem_out))
+    status = ctypes.c_int()
+    est, mref, iref, oref, stref = (_lib.hwfit_memory_estimate_batch, ctypes.byref(model),
+                                    ctypes.byref(mem_in), ctypes.byref(mem_out),
+                                    ctypes.byref(status))
 
     def raw_memory():
         for _ in range(calls):
-            est(mref, iref, oref)
+            est(mref, iref, 1, oref, stref)
     results["python_raw_call_ns"] = measure(raw_memory, calls, reps)
 
     contexts = [1024 << (i % 8) for i in range(n)]
@@ -92,11 +96,12 @@ def main():
     sin.memory.context, sin.memory.batch = 8192, 32
     sin.gpus, sin.capacity_bytes, sin.layout.tp = 8, 80e9, 8
     sout = _lib.hwfit_shard_out()
-    sest, sref, soref = _lib.hwfit_shard_estimate, ctypes.byref(sin), ctypes.byref(sout)
+    sest, sref, soref = (_lib.hwfit_shard_estimate_batch, ctypes.byref(sin),
+                         ctypes.byref(sout))
 
     def raw_fit():
         for _ in range(calls):
-            sest(mref, sref, soref)
+            sest(mref, sref, 1, soref, stref)
     results["python_raw_fit_call_ns"] = measure(raw_fit, calls, reps)
 
     fcontexts = contexts[:nfit]

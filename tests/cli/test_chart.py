@@ -89,7 +89,8 @@ class SvgOption(CliCase):
     def test_option_combinations(self):
         path = os.path.join(self.dir.name, "x.svg")
         self.bad("collective", "--svg", path, mentions="--sweep")
-        self.bad("collective", "--sweep", "--compare", "h100-sxm", mentions="--svg")
+        self.bad("collective", "--sweep", "--compare", "h100-sxm",
+                 mentions="--compare: applies only to the SVG chart")
         self.bad("collective", "--sweep", "--svg-metric", "time", mentions="--svg")
         self.bad(*COLLECTIVE, "--svg", path, "--compare", "no-such-gpu", mentions="no-such-gpu")
         self.bad(*COLLECTIVE, "--svg", path, "--svg-metric", "speed", mentions="speed")

@@ -178,8 +178,8 @@ class TestPower(CliCase):
         self.bad(*SEED_POWER, "--class", "80plus", mentions="no 80 PLUS curve")
         self.bad(*SEED_POWER, "--input-voltage", "120", mentions="--low-line-watts")
         self.bad(*SEED_POWER, "--price", "0.18/kW", mentions="0.18/kW")
-        self.bad(*SEED_POWER, "--efficiency", "0.9", mentions="--class none")
-        self.bad(*SEED_POWER, "--pue", "0.5", mentions="--pue must be a number in [1, 10]")
+        self.bad(*SEED_POWER, "--efficiency", "0.9", mentions="applies only with class none")
+        self.bad(*SEED_POWER, "--pue", "0.5", mentions="--pue: must be between 1 and 10")
 
 
 class TestHost(CliCase):

@@ -51,7 +51,7 @@ class TestUnits(CliCase):
         self.bad("units", "1GB", "--unit", "furlongs", mentions="--unit")
         self.bad("units", "1GB", "--bogus", mentions="--bogus")
         self.bad("units", "1GB", "--unit", mentions="--unit")
-        self.bad("units", mentions="VALUE")
+        self.bad("units", mentions="--value: is required")
         self.bad("units", "1", "2")
 
 

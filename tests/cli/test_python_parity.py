@@ -1,19 +1,28 @@
-"""The contract between the faces: every CLI subcommand has a Python function of the same
-name, taking the same options as keyword arguments, returning the same keys as --json.
+"""The contract between the faces: every command of the request layer (`hwfit --describe`)
+has a Python function of the same name whose signature lists the command's options as
+keyword arguments (dashes become underscores, positional options may also be given by
+position) with their defaults, and a few commands' dicts equal the CLI's --json.
 
-Each later subcommand adds its case to CASES: (subcommand, CLI args, Python kwargs).
+Both faces send their options to the same library request, so the dicts are equal by
+construction; CASES keeps a few of each command as a check of the conversions (numbers,
+lists, flags, the `class_` spelling): (subcommand, CLI args, Python kwargs). A case whose
+command is not yet served by the request layer is skipped.
 """
+import inspect
+import json
 import os
 import sys
 import unittest
 
-from clitest import CliCase, SOURCE_DIR, TEST_DATA
+from clitest import CliCase, SOURCE_DIR, TEST_DATA, run
 
 sys.path.insert(0, os.path.join(os.environ.get("HWFIT_SOURCE_DIR", ""), "bindings", "python"))
 import hwfit  # noqa: E402
 
 CASES = [
     ("units", ["15.36TB", "--unit", "bytes"], dict(value="15.36TB", unit="bytes")),
+    ("units", ["400Gb/s", "--unit", "bytes/s"], dict(value="400Gb/s", unit="bytes/s")),
+    ("units", ["4096"], dict(value=4096)),
     ("raid", ["--level", "6", "--drives", "4", "--drive-size", "15.36TB", "--ber", "1e-15",
               "--rebuild-rate", "1GB/s", "--mttf", "2e6h", "--read-rate", "14GB/s",
               "--write-rate", "10GB/s", "--read-iops", "3300000", "--write-iops", "400000"],
@@ -174,14 +183,55 @@ def keys(obj, prefix=""):
     return out
 
 
+def keyword(name):
+    kw = name.replace("-", "_")
+    return kw + "_" if kw == "class" else kw
+
+
 class TestParity(CliCase):
-    def test_python_returns_the_cli_json_keys_and_values(self):
+    def describe(self):
+        rc, out, err = run("--describe")
+        self.assertEqual((rc, err), (0, ""))
+        return json.loads(out)
+
+    def test_every_command_has_a_function_with_its_signature(self):
+        d = self.describe()
+        self.assertEqual(d, hwfit.describe())
+        self.assertTrue(d["commands"])
+        for c in d["commands"]:
+            with self.subTest(c["name"]):
+                fn = getattr(hwfit, keyword(c["name"]), None)
+                self.assertTrue(callable(fn), f"hwfit.{keyword(c['name'])} is missing")
+                params = list(inspect.signature(fn).parameters.values())
+                opts = sorted(c["options"], key=lambda o: not o["positional"])
+                self.assertEqual([p.name for p in params], [keyword(o["name"]) for o in opts])
+                for p, o in zip(params, opts):
+                    self.assertEqual(p.kind, inspect.Parameter.POSITIONAL_OR_KEYWORD
+                                     if o["positional"] else inspect.Parameter.KEYWORD_ONLY)
+                    if o["kind"] == "flag":
+                        self.assertIs(p.default, False)
+                    elif o["default"] is None:
+                        self.assertIsNone(p.default, o["name"])
+                    elif isinstance(p.default, (int, float)):
+                        self.assertEqual(p.default, float(o["default"]), o["name"])
+                    else:
+                        self.assertEqual(p.default, o["default"], o["name"])
+                    self.assertIn(o["help"], fn.__doc__)
+
+    def test_python_returns_the_cli_json(self):
+        served = {c["name"] for c in self.describe()["commands"]}
+        ran = 0
         for name, args, kwargs in CASES:
+            if name not in served:
+                continue
             with self.subTest(name):
                 cli = self.ok_json(name, *args)
-                py = getattr(hwfit, name.replace("-", "_"))(**kwargs)
+                py = getattr(hwfit, keyword(name))(**kwargs)
+                self.assertIsInstance(py, hwfit.Result)
                 self.assertEqual(keys(cli), keys(py))
                 self.assertEqual(cli, py)
+                ran += 1
+        self.assertGreater(ran, 0)
 
 
 if __name__ == "__main__":

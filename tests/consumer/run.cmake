@@ -9,6 +9,29 @@ macro(run)
   endif()
 endmacro()
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
+# The installed command runs from any directory without LD_LIBRARY_PATH (its RUNPATH finds
+# the library) and finds the installed model catalog by name, never through the checkout.
+unset(ENV{LD_LIBRARY_PATH})
+set(ENV{HWFIT_MODEL_PATH} "")
+set(ENV{HF_HOME} "${WORK_DIR}/no-hf-cache")
+if(EXISTS "${prefix}/bin/hwfit")
+  execute_process(COMMAND "${prefix}/bin/hwfit" --version WORKING_DIRECTORY "${WORK_DIR}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "hwfit ${EXPECTED_VERSION}")
+    message(FATAL_ERROR "installed hwfit --version: ${rc}\n${out}\n${err}")
+  endif()
+  execute_process(COMMAND "${prefix}/bin/hwfit" models --json WORKING_DIRECTORY "${WORK_DIR}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "share/hwfit/models" OR NOT out MATCHES "llama-3.1-70b")
+    message(FATAL_ERROR "installed hwfit models: ${rc}\n${out}\n${err}")
+  endif()
+  execute_process(COMMAND "${prefix}/bin/hwfit" fit --config meta-llama/Llama-3.1-70B --gpu l40s
+    --gpus 4 --json WORKING_DIRECTORY "${WORK_DIR}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT (rc EQUAL 0 OR rc EQUAL 1) OR NOT out MATCHES "\"per_gpu_bytes\": [0-9]+")
+    message(FATAL_ERROR "installed hwfit fit by Hugging Face id: ${rc}\n${out}\n${err}")
+  endif()
+endif()
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${prefix}"
     -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
 
 #define CHECK(cond)                                                                      \
     do {                                                                                 \

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "hwfit.h"
+#include "base/internal.h"
+#include "readers/json.h"
 
 #define CHECK(cond)                                                                     \
     do {                                                                                \

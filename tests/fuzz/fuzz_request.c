@@ -12,6 +12,7 @@
 
 #include "fuzz_input.h"
 #include "hwfit/request.h"
+#include "readers/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,42 +1,28 @@
 """hwfit: hardware-fit calculations for GPU servers, from Python.
 
-A thin layer over the C library (loaded with ctypes; see hwfit._lib for how it is found).
-Contract: every `hwfit` CLI subcommand has a function of the same name here that takes the
-same options as keyword arguments (dashes become underscores) and returns a dict with the
-same keys as the subcommand's --json output. Errors raise HwfitError.
+A thin face on the C library's request layer (loaded with ctypes; see hwfit._lib for how
+it is found). Every `hwfit` CLI subcommand is a function of the same name here, made at
+import from the library's option tables: it takes the same options as keyword arguments
+(dashes become underscores: micro_batch for --micro-batch; True sets a flag) and returns
+the dict of the subcommand's --json output (a Result). Commands with a chart or a report
+also have chart_*/report_html functions that return the SVG or HTML text, and
+hwfit.run(command, format, ...) gives any format. Errors raise HwfitError, whose message
+names the keyword argument at fault; wrong argument types raise TypeError.
+
+memory_batch and fit_batch evaluate thousands of configurations in one C call.
 """
 import ctypes as _ct
 
-from . import _lib
+from . import _lib, _request
+from ._batch import fit_batch, load_config, memory_batch
 from ._lib import HwfitError
-from . import _batch, _infra, _model, _net, _node, _shard, _svg
-from ._batch import *  # noqa: F401,F403
-from ._infra import *  # noqa: F401,F403
-from ._model import *  # noqa: F401,F403
-from ._net import *  # noqa: F401,F403
-from ._node import *  # noqa: F401,F403
-from ._shard import *  # noqa: F401,F403
-from ._svg import *  # noqa: F401,F403
-from . import _chart, _report, _result
-from ._chart import *  # noqa: F401,F403
-from ._report import *  # noqa: F401,F403
-from ._result import *  # noqa: F401,F403
-
-# One line per area: each area module lists its public names in its own __all__.
-__all__ = (["HwfitError", "__version__", "version_number", "parse_quantity",
-            "format_quantity", "format_count", "units", "UNITS"]
-           + _infra.__all__
-           + _model.__all__
-           + _net.__all__
-           + _node.__all__
-           + _shard.__all__
-           + _batch.__all__
-           + _svg.__all__
-           + _chart.__all__
-           + _report.__all__
-           + _result.__all__)
+from ._request import describe, run
+from ._result import Html, Result, Svg
 
 __version__ = _lib.hwfit_version_string().decode()
+
+#: Unit kinds by the names the CLI uses (`hwfit units --unit NAME`).
+UNITS = {"none": _lib.HWFIT_UNIT_NONE, **_request._UNITS}
 
 
 def version_number():
@@ -44,37 +30,29 @@ def version_number():
     return int(_lib.hwfit_version_number())
 
 
-#: Unit kinds by the names the CLI uses (`hwfit units --unit NAME`).
-UNITS = {
-    "none": _lib.HWFIT_UNIT_NONE,
-    "bytes": _lib.HWFIT_UNIT_BYTES,
-    "bytes/s": _lib.HWFIT_UNIT_BYTES_PER_S,
-    "bits/s": _lib.HWFIT_UNIT_BITS_PER_S,
-    "watts": _lib.HWFIT_UNIT_WATTS,
-    "seconds": _lib.HWFIT_UNIT_SECONDS,
-    "flop/s": _lib.HWFIT_UNIT_FLOP_PER_S,
-    "flop": _lib.HWFIT_UNIT_FLOP,
-}
-
-
 def _unit(unit):
     try:
         return UNITS[unit]
-    except KeyError:
+    except (KeyError, TypeError):
         raise HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL",
-                         f"unknown unit {unit!r} (expected one of {', '.join(UNITS)})") from None
+                         f"unit: unknown unit {unit!r} (expected one of {', '.join(UNITS)})",
+                         "unit") from None
 
 
 def parse_quantity(text, unit="bytes"):
     """Parse "15.36TB", "400Gb/s", "3.2kW"... into base units (bytes, bytes/s, W, s).
-
     Numbers (int or float) pass through unchanged after a range check."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        text = repr(float(text))
+    if isinstance(text, int) and not isinstance(text, bool):
+        text = repr(float(text)) if abs(text) < 2**1023 else "1e999"  # too large: ERANGE
+    elif isinstance(text, float):
+        text = repr(text)
     if not isinstance(text, str):
-        raise HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", f"expected a string, got {text!r}")
+        raise HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL",
+                         _request._cut(f"expected a string, got {_request._shown(text)}"))
     value = _ct.c_double()
-    _lib.check(_lib.hwfit_units_parse(text.encode(), _unit(unit), _ct.byref(value)), text)
+    data = text.encode("utf-8", "replace") if "\0" not in text else b"\x01"  # EPARSE
+    _lib.check(_lib.hwfit_units_parse(data, _unit(unit), _ct.byref(value)),
+               _request._cut(repr(text)))
     return value.value
 
 
@@ -92,14 +70,10 @@ def format_count(count):
     return buf.value.decode()
 
 
-def units(value, unit="bytes"):
-    """Same as `hwfit units VALUE --unit UNIT --json`."""
-    base = parse_quantity(value, unit)
-    return {"input": str(value), "unit": unit, "value": base,
-            "text": format_quantity(base, unit)}
+#: The functions made from the library's commands, by name (fit, memory, chart_memory...).
+COMMANDS = _request.make_functions()
+globals().update(COMMANDS)
 
-
-# The subcommands' functions return Result: the same dict, shown as a table in notebooks.
-_result.wrap_all(globals(), ("units", "raid", "transfer", "power", "host", "dtypes", "model",
-                             "memory", "gpu", "gpus", "link", "collective", "fit", "plan",
-                             "perf", "assess"))
+__all__ = (["HwfitError", "Result", "Svg", "Html", "__version__", "version_number",
+            "parse_quantity", "format_quantity", "format_count", "UNITS", "describe", "run",
+            "COMMANDS", "memory_batch", "fit_batch", "load_config"] + sorted(COMMANDS))

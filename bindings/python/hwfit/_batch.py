@@ -16,12 +16,91 @@ configuration's status name.
 """
 import array as _array
 import ctypes as _ct
+import os as _os
 
 from . import _lib
 from ._lib import HwfitError
-from ._model import MEMORY_MODES, OPTIMIZERS, RECOMPUTE, _as_model, _choice, _count, _einval, dtype
 
-__all__ = ["memory_batch", "fit_batch"]
+__all__ = ["memory_batch", "fit_batch", "load_config"]
+
+#: Choices of --mode, --optimizer and --recompute (memory.h enums), in CLI order.
+MEMORY_MODES = {"inference": 0, "full": 1, "lora": 2, "qlora": 3}
+OPTIMIZERS = {"adamw": 0, "adamw-8bit": 1, "sgd": 2}
+RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
+
+
+def _einval(message):
+    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
+
+
+def _choice(table, value, option):
+    try:
+        return table[value]
+    except (KeyError, TypeError):
+        raise _einval(f"{option}: unknown value {value!r} (expected one of: "
+                      f"{', '.join(table)})") from None
+
+
+def _count(value, option, tokens=False):
+    """A whole number below 2^64 (an int or digits); with tokens=True also "128K"."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < 2**64:
+            return value
+    elif isinstance(value, str):
+        text, mult = value, 1
+        if tokens and text[-1:] in ("K", "k"):
+            text, mult = text[:-1], 1024
+        elif tokens and text[-1:] in ("M", "m"):
+            text, mult = text[:-1], 1048576
+        if text.isdigit() and text.isascii() and int(text) * mult < 2**64:
+            return int(text) * mult
+    raise _einval(f"{option}: expected a whole number, got {value!r}")
+
+
+def _cstr(text, option):
+    """A name as C text: UTF-8, and refused with a NUL inside (C would read a prefix)."""
+    if "\0" in text:
+        raise _einval(f"{option}: contains a NUL character: {text[:64]!r}")
+    return text.encode("utf-8", "replace")
+
+
+def dtype(name):
+    """A hwfit_dtype from a format name ("bf16", "int4-g64", "q4_k")."""
+    out = _lib.hwfit_dtype()
+    if not isinstance(name, str):
+        raise _einval(f"expected a format name, got {name!r}")
+    _lib.check(_lib.hwfit_dtype_parse(_cstr(name, "dtype"), _ct.byref(out)),
+               f"unknown number format {name!r} (see hwfit.dtypes())")
+    return out
+
+
+def load_config(path=None, text=None, name=None):
+    """A model (the hwfit_model ctypes struct) from a Hugging Face config.json path, or from
+    its text (str or bytes), for the batch functions. A model read from a path can also be
+    given as `config` to the commands (fit, memory, ...), which read the file again."""
+    m = _lib.hwfit_model()
+    err = _lib.hwfit_error()
+    if text is not None:
+        data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
+        label = _cstr(name or "config.json", "name")
+        st = _lib.hwfit_hf_config_parse(data, len(data), label, _ct.byref(m), _ct.byref(err))
+    else:
+        if not isinstance(path, (str, bytes, _os.PathLike)):
+            raise _einval(f"config: expected a path, got {path!r}")
+        try:
+            raw = _os.fsencode(path)
+        except UnicodeError:
+            raw = b"\0"
+        if b"\0" in raw:
+            raise _einval(f"config: not a path the system can open: {path!r:.64}")
+        st = _lib.hwfit_hf_config_load(raw, _ct.byref(m), _ct.byref(err))
+        m._hwfit_path = _os.fsdecode(path)
+    _lib.check(st, "config", err)
+    return m
+
+
+def _as_model(config):
+    return config if isinstance(config, _lib.hwfit_model) else load_config(config)
 
 _FORMATS = {_ct.c_uint64: "Q", _ct.c_uint32: "I", _ct.c_uint: "I", _ct.c_int: "i",
             _ct.c_double: "d"}
@@ -150,8 +229,7 @@ def _finish(statuses, errors, keys):
         out[key] = col
     if errors == "skip":
         names = {}
-        out["status"] = [names.setdefault(s, _lib.hwfit_status_name(s).decode())
-                         for s in statuses]
+        out["status"] = [names.setdefault(s, _lib.status_name(s)) for s in statuses]
     return out
 
 
@@ -180,7 +258,7 @@ def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, p
             m.recompute = _choice(RECOMPUTE, recompute, "recompute")
     if weights is not None:
         # QLoRA reads its base from qlora_base, the other modes from weights (as memory()).
-        q = _lib.HWFIT_MEMORY_QLORA
+        q = MEMORY_MODES["qlora"]
         if modes is None and not _is_seq(weights):
             if m.mode == q:
                 m.qlora_base = dtype(weights)
@@ -237,7 +315,8 @@ def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, p
         if not isinstance(text, str):
             raise _einval(f"lora_targets: expected a string, got {text!r}")
         bits = _ct.c_uint()
-        _lib.check(_lib.hwfit_memory_lora_targets_parse(text.encode(), _ct.byref(bits)),
+        _lib.check(_lib.hwfit_memory_lora_targets_parse(_cstr(text, "lora_targets"),
+                                                        _ct.byref(bits)),
                    f"lora_targets {text!r}")
         return bits.value
     if _is_seq(lora_targets):
@@ -354,8 +433,8 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     def card(name):
         if not isinstance(name, str):
             raise _einval(f"gpu: expected a name, got {name!r}")
-        p = _lib.hwfit_gpu_p()
-        _lib.check(_lib.hwfit_gpu_find(name.encode(), _ct.byref(p)),
+        p = _ct.POINTER(_lib.hwfit_gpu)()
+        _lib.check(_lib.hwfit_gpu_find(_cstr(name, "gpu"), _ct.byref(p)),
                    f"unknown card {name!r} (see hwfit.gpus())")
         return float(p.contents.memory_bytes)
     caps = None
@@ -368,15 +447,14 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
         cols.append(("capacity_bytes", caps, "capacity"))
     else:
         t.capacity_bytes = caps
-    for path, value in (("utilization", utilization), ("reserve_bytes", reserve)):
+    for path, value, unit in (("utilization", utilization, "none"),
+                              ("reserve_bytes", reserve, "bytes")):
         if value is None:
             continue
         if _is_seq(value):
-            cols.append((path, _per(value, lambda v, p=path: (
-                parse_quantity(v, "bytes") if p == "reserve_bytes" else float(v)), n), path))
+            cols.append((path, _per(value, lambda v, u=unit: parse_quantity(v, u), n), path))
         else:
-            setattr(t, path, parse_quantity(value, "bytes") if path == "reserve_bytes"
-                    else float(value))
+            setattr(t, path, parse_quantity(value, unit))
     # Layout: recomputation and micro-batch belong to it in shard.h.
     if _is_seq(recompute):
         cols.append(("layout.recompute",
@@ -421,7 +499,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     modes = mode if _is_seq(mode) else None
     c = _counts(batch, "batch", n)
     if modes is None:
-        training = _choice(MEMORY_MODES, mode, "mode") != _lib.HWFIT_MEMORY_INFERENCE
+        training = _choice(MEMORY_MODES, mode, "mode") != MEMORY_MODES["inference"]
         if isinstance(c, int):
             if training:
                 t.layout.global_batch = c

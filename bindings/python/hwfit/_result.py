@@ -5,16 +5,16 @@ equal to the plain dict of the CLI's --json output (same keys, same values), tha
 renders as a table. Nested objects become nested tables, lists of objects tables with one
 row each. Quantities whose key names a unit (`_bytes`, `_bytes_per_s`, `_w`, `_s`,
 `_flop_per_s`) show the library's text for people ("141.1 GB (131.4 GiB)") with the exact
-value as a tooltip.
+value as a tooltip. Charts come back as an `Svg` and reports as an `Html`: strings that
+notebooks show as a picture or a page.
 """
 import ctypes as _ct
-import functools as _functools
 import html as _html
 import math as _math
 
 from . import _lib
 
-__all__ = ["Result"]
+__all__ = ["Result", "Svg", "Html"]
 
 # Key suffix -> unit, longest first (so "_bytes_per_s" wins over "_s").
 _UNIT_SUFFIXES = (
@@ -93,22 +93,25 @@ class Result(dict):
         return _STYLE + _table(self)
 
 
-def _wrap(fn):
-    """fn, returning Result for a dict and a list of Results for a list of dicts."""
-    @_functools.wraps(fn)
-    def call(*args, **kwargs):
-        out = fn(*args, **kwargs)
-        if type(out) is dict:
-            return Result(out)
-        if isinstance(out, list) and all(type(x) is dict for x in out):
-            return [Result(x) for x in out]
-        return out
-    return call
+class Svg(str):
+    """An SVG document: a str that notebooks (Jupyter, VS Code) display as a picture."""
+
+    def _repr_svg_(self):
+        return str(self)
+
+    def save(self, path):
+        """Write the document to `path` (UTF-8) and return the path."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self)
+        return path
 
 
-def wrap_all(namespace, names):
-    """Replace each function `names` names in `namespace` (a module's globals) by _wrap(it)."""
-    for name in names:
-        fn = namespace.get(name)
-        if callable(fn) and not isinstance(fn, type):
-            namespace[name] = _wrap(fn)
+class Html(str):
+    """A whole HTML document: a str that notebooks show in a frame of its own (so that its
+    styles do not touch the notebook)."""
+
+    def _repr_html_(self):
+        return ('<iframe style="width:100%;height:900px;border:1px solid #ddd" '
+                f'srcdoc="{_html.escape(str(self), quote=True)}"></iframe>')
+
+    save = Svg.save

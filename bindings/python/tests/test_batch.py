@@ -4,6 +4,7 @@ import os
 import unittest
 
 import hwfit
+from _needs import needs
 
 DATA = os.environ.get("HWFIT_TEST_DATA",
                       os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data"))
@@ -15,6 +16,7 @@ KEYS = ["params", "trainable_params", "adapter_params", "weights_bytes", "kv_byt
 
 
 class MemoryBatch(unittest.TestCase):
+    @needs("memory")
     def test_every_configuration_equals_hwfit_memory(self):
         m = hwfit.load_config(CFG_MOE)
         modes = ["inference", "full", "lora", "qlora"] * 6
@@ -28,7 +30,7 @@ class MemoryBatch(unittest.TestCase):
                                kv="fp8-e4m3", lora_rank=[8, 16, 64] * 8, tensor_parallel=2)
         self.assertEqual(sorted(r), sorted(KEYS))
         for i in range(24):
-            one = hwfit.memory(m, mode=modes[i], context=contexts[i], batch=batches[i],
+            one = hwfit.memory(config=m, mode=modes[i], context=contexts[i], batch=batches[i],
                                micro_batch=batches[i], weights=weights[i],
                                recompute=recompute[i], kv="fp8-e4m3",
                                lora_rank=[8, 16, 64][i % 3], tensor_parallel=2)
@@ -43,9 +45,10 @@ class MemoryBatch(unittest.TestCase):
         # One token of Llama-3.1-70B: 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 bytes.
         self.assertEqual(kv[1] - kv[0], 1024 * 80 * 8 * 128 * 2 * 2)
 
+    @needs("memory")
     def test_scalars_give_one_configuration(self):
         r = hwfit.memory_batch(CFG70, context=8192, batch=4)
-        self.assertEqual(r["total_bytes"], [hwfit.memory(CFG70, context=8192,
+        self.assertEqual(r["total_bytes"], [hwfit.memory(config=CFG70, context=8192,
                                                          batch=4)["total_bytes"]])
 
     def test_failures_raise_with_their_index_or_become_none(self):
@@ -56,7 +59,8 @@ class MemoryBatch(unittest.TestCase):
         r = hwfit.memory_batch(CFG70, context=[4096, 0, 8192], errors="skip")
         self.assertEqual(r["status"], ["HWFIT_OK", "HWFIT_EDOM", "HWFIT_OK"])
         self.assertIsNone(r["total_bytes"][1])
-        self.assertEqual(r["total_bytes"][2], hwfit.memory(CFG70, context=8192)["total_bytes"])
+        self.assertEqual(r["total_bytes"][2],
+                         hwfit.memory_batch(CFG70, context=8192)["total_bytes"][0])
 
     def test_bad_arguments_raise_einval(self):
         for kwargs in (dict(context=[1, 2], batch=[1, 2, 3]), dict(context=[-1]),
@@ -87,6 +91,7 @@ class MemoryBatch(unittest.TestCase):
 
 
 class FitBatch(unittest.TestCase):
+    @needs("fit")
     def test_inference_layouts_equal_hwfit_fit(self):
         # With tp, pp, dp, cp and ep given, hwfit.fit evaluates that one inference layout.
         cases = [(8, 8, 1, 8192, 32), (8, 4, 2, 4096, 16), (4, 4, 1, 131072, 1),
@@ -95,7 +100,7 @@ class FitBatch(unittest.TestCase):
                             tp=[c[1] for c in cases], pp=[c[2] for c in cases],
                             context=[c[3] for c in cases], batch=[c[4] for c in cases])
         for i, (g, tp, pp, ctx, b) in enumerate(cases):
-            one = hwfit.fit(CFG70, gpu="rtx-pro-6000-server", gpus=g, tp=tp, pp=pp,
+            one = hwfit.fit(config=CFG70, gpu="rtx-pro-6000-server", gpus=g, tp=tp, pp=pp,
                             dp=g // (tp * pp), cp=1, ep=1, context=ctx, batch=b)
             for k in ("per_gpu_bytes", "usable_bytes", "headroom_bytes", "kv_tokens",
                       "host_bytes"):

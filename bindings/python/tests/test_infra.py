@@ -7,12 +7,14 @@ import math
 import unittest
 
 import hwfit
+from _needs import needs
 
 # The library computes these with a few floating-point operations: 1e-12 relative covers
 # rounding only.
 REL = 1e-12
 
 
+@needs("raid")
 class TestRaid(unittest.TestCase):
     def test_seed_raid6(self):
         d = hwfit.raid(level="6", drives=4, drive_size="15.36TB")
@@ -30,9 +32,12 @@ class TestRaid(unittest.TestCase):
                                delta=REL)
 
     def test_min_drives(self):
-        self.assertEqual(hwfit.raid_min_drives("6"), 4)
-        self.assertEqual(hwfit.raid_min_drives("60"), 8)
-        self.assertEqual(hwfit.raid_min_drives("draid2:8d:1s"), 11)
+        for level, least in (("6", 4), ("60", 8), ("draid2:8d:1s", 11)):
+            with self.assertRaises(hwfit.HwfitError) as cm:
+                hwfit.raid(level=level, drives=least - 1, drive_size="1TB")
+            self.assertEqual(cm.exception.name, "HWFIT_EDOM")
+            self.assertGreater(hwfit.raid(level=level, drives=least, drive_size="1TB")
+                               ["usable_bytes"], 0)
 
     def test_errors(self):
         with self.assertRaises(hwfit.HwfitError) as cm:
@@ -42,14 +47,16 @@ class TestRaid(unittest.TestCase):
             hwfit.raid(level="raid7", drives=4, drive_size="1TB")
         self.assertEqual(cm.exception.name, "HWFIT_ENOTFOUND")
         for bad in (dict(drive_size=-1), dict(drive_size=math.inf), dict(drive_size=None),
-                    dict(drive_size="1TB", drives=-1), dict(drive_size="1TB", drives=True),
-                    dict(drive_size="1TB", ber=math.nan)):
+                    dict(drive_size="1TB", drives=-1), dict(drive_size="1TB", ber=math.nan)):
             kwargs = dict(level="6", drives=4)
             kwargs.update(bad)
             with self.assertRaises(hwfit.HwfitError, msg=repr(bad)):
                 hwfit.raid(**kwargs)
+        with self.assertRaises(TypeError):
+            hwfit.raid(level="6", drives=True, drive_size="1TB")
 
 
+@needs("transfer")
 class TestTransfer(unittest.TestCase):
     def test_times(self):
         self.assertEqual(hwfit.transfer(size="140GB", rate="14GB/s")["time_s"], 10)
@@ -65,6 +72,7 @@ class TestTransfer(unittest.TestCase):
             hwfit.transfer(size="1GB", rate="1GB/s", transport="smoke-signals")
 
 
+@needs("power")
 class TestPower(unittest.TestCase):
     def test_seed_psus(self):
         n1 = hwfit.power(psus=4, psu_watts="3200W", redundant="N+1", load="6500W",
@@ -85,24 +93,23 @@ class TestPower(unittest.TestCase):
         # Gold 230 V redundant between 20 % (88) and 50 % (92), at 1000 / 4000 = 25 %.
         self.assertAlmostEqual(a["efficiency"], 0.88 + (0.25 - 0.2) / 0.3 * 0.04, delta=REL)
 
-    def test_psu_efficiency(self):
-        self.assertEqual(hwfit.psu_efficiency("titanium", 0.5), 0.96)
-        self.assertEqual(hwfit.psu_efficiency("gold", 0.5, table="115v"), 0.90)
-        with self.assertRaises(hwfit.HwfitError) as cm:
-            hwfit.psu_efficiency("80plus", 0.5, table="230v-redundant")
-        self.assertEqual(cm.exception.name, "HWFIT_EUNSUPPORTED")
+    def test_psu_efficiency_at_half_load(self):
+        # 1000 W on 2 x 1000 W: each PSU at 50 %, titanium's 96 % point.
+        self.assertEqual(hwfit.power(psus=2, psu_watts=1000, load=1000,
+                                     class_="titanium")["efficiency"], 0.96)
 
     def test_errors(self):
         for kwargs in (dict(redundant=4), dict(load=math.inf), dict(load=None),
-                       dict(price="abc"), dict(bogus=1), dict(component="gpu:1:1W")):
+                       dict(price="abc"), dict(component="gpu:1:1W")):
             base = dict(psus=4, psu_watts=3200, load="6500W")
             base.update(kwargs)
-            if base["load"] is None:
-                del base["load"]
             with self.assertRaises(hwfit.HwfitError, msg=repr(kwargs)):
                 hwfit.power(**base)
+        with self.assertRaises(TypeError):
+            hwfit.power(psus=4, psu_watts=3200, load="6500W", bogus=1)
 
 
+@needs("host")
 class TestHost(unittest.TestCase):
     def test_seed_host(self):
         d = hwfit.host(sockets=2, channels=12, dimms=24, mts=6400, cores=128, gpus=8,

@@ -1,12 +1,13 @@
-"""The HTML report from Python: hwfit.report_html writes the same document as the CLI's
-`hwfit assess --html`, well-formed, self-contained, with every finding of hwfit.assess;
-it displays in notebooks inside its own frame; bad input raises HwfitError."""
+"""The HTML report from Python: hwfit.report_html (assess in HTML) is the document of the
+CLI's `hwfit assess --html`, well-formed, self-contained, with every finding of
+hwfit.assess; it displays in notebooks inside its own frame; bad input raises HwfitError."""
 import html
 import os
 import unittest
 import xml.etree.ElementTree as ET
 
 import hwfit
+from _needs import needs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("HWFIT_SOURCE_DIR") or os.path.join(HERE, "..", "..", "..")
@@ -16,13 +17,14 @@ SEED = os.path.join(SOURCE, "examples", "specs", "seed-server.json")
 WORKLOADS = ["serve:llama-3.1-70b:bf16:128K", "qlora:llama-3.1-70b"]
 
 
+@needs("assess")
 class Report(unittest.TestCase):
     def test_report_holds_every_finding_and_the_charts(self):
-        doc = hwfit.report_html(SEED, workload=WORKLOADS, models_dir=MODELS)
+        doc = hwfit.report_html(node=SEED, workload=WORKLOADS, models_dir=MODELS)
         self.assertIsInstance(doc, hwfit.Html)
         root = ET.fromstring(doc.encode("utf-8"))  # well-formed as XML too
         self.assertEqual(root.tag, "html")
-        result = hwfit.assess(SEED, workload=WORKLOADS, models_dir=MODELS)
+        result = hwfit.assess(node=SEED, workload=WORKLOADS, models_dir=MODELS)
         items = root.findall(".//li[@class]")
         findings = [li for li in items if "finding" in li.get("class")]
         self.assertEqual(len(findings), len(result["findings"]))
@@ -32,30 +34,25 @@ class Report(unittest.TestCase):
             self.assertIn(f["rule"], text)
         self.assertEqual(len(root.findall(".//{http://www.w3.org/2000/svg}svg")), 4)
         self.assertNotIn("<script", doc)
+        self.assertEqual(hwfit.run("assess", "html", node=SEED, workload=WORKLOADS,
+                                   models_dir=MODELS), doc)
 
-    def test_options(self):
-        doc = hwfit.report_html(SEED, title="Offer <B>", charts=False)
-        self.assertIn("<h1>Offer &lt;B&gt;</h1>", doc)
-        self.assertNotIn("<svg", doc)
-        small = hwfit.report_html(hwfit.load_node(SEED), chart_width=600, chart_height=300,
-                                  allreduce_size="1MiB")
-        self.assertIn('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="300"', small)
+    def test_markdown(self):
+        md = hwfit.run("assess", "markdown", node=SEED)
+        self.assertTrue(md.startswith("# Assessment of seed-server"))
 
     def test_notebook_display_is_isolated(self):
-        doc = hwfit.report_html(SEED, charts=False)
+        doc = hwfit.report_html(node=SEED)
         frame = doc._repr_html_()
         self.assertTrue(frame.startswith("<iframe"))
         self.assertIn("srcdoc=\"&lt;!DOCTYPE html&gt;", frame)
         self.assertEqual(html.unescape(frame.split('srcdoc="', 1)[1].rsplit('"', 1)[0]), doc)
 
     def test_bad_input_raises(self):
-        for call in (lambda: hwfit.report_html(os.path.join(TEST_DATA, "nope.json")),
-                     lambda: hwfit.report_html(SEED, workload="serve:no-such-model",
+        for call in (lambda: hwfit.report_html(node=os.path.join(TEST_DATA, "nope.json")),
+                     lambda: hwfit.report_html(node=SEED, workload="serve:no-such-model",
                                                models_dir=MODELS),
-                     lambda: hwfit.report_html(SEED, chart_width=10),
-                     lambda: hwfit.report_html(SEED, chart_width="wide"),
-                     lambda: hwfit.report_html(SEED, title=3),
-                     lambda: hwfit.report_html(SEED, allreduce_size="0.5B")):
+                     lambda: hwfit.report_html(node=SEED, allreduce_size="0.5B")):
             with self.assertRaises(hwfit.HwfitError):
                 call()
 

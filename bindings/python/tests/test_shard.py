@@ -3,6 +3,7 @@ import os
 import unittest
 
 import hwfit
+from _needs import needs
 
 DATA = os.environ.get("HWFIT_TEST_DATA",
                       os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data"))
@@ -13,18 +14,19 @@ def config(name):
     return os.path.join(DATA, "models", name + ".config.json")
 
 
+@needs("fit")
 class TestFit(unittest.TestCase):
     def test_seed_questions(self):
-        self.assertTrue(hwfit.fit(config("llama-3.1-70b"), context="128K", **SEED)["fits"])
-        self.assertFalse(hwfit.fit(config("llama-3.1-405b"), **SEED)["fits"])
-        self.assertTrue(hwfit.fit(config("llama-3.1-405b"), weights="int4", **SEED)["fits"])
-        r = hwfit.fit(config("llama-3.1-70b"), gpu="rtx-pro-6000-server", mode="qlora")
+        self.assertTrue(hwfit.fit(config=config("llama-3.1-70b"), context="128K", **SEED)["fits"])
+        self.assertFalse(hwfit.fit(config=config("llama-3.1-405b"), **SEED)["fits"])
+        self.assertTrue(hwfit.fit(config=config("llama-3.1-405b"), weights="int4", **SEED)["fits"])
+        r = hwfit.fit(config=config("llama-3.1-70b"), gpu="rtx-pro-6000-server", mode="qlora")
         self.assertTrue(r["fits"])
         self.assertEqual(r["gpus"], 1)
 
     def test_layout_options_and_model_objects(self):
         m = hwfit.load_config(config("llama-3.1-8b"))
-        r = hwfit.fit(m, capacity="24GiB", gpus=4, tp=2, pp=2, context=8192)
+        r = hwfit.fit(config=m, capacity="24GiB", gpus=4, tp=2, pp=2, context=8192)
         self.assertEqual((r["layout"]["tp"], r["layout"]["pp"], r["layout"]["dp"]), (2, 2, 1))
         self.assertEqual(len(r["cards"]), 2)
         self.assertEqual(r["gpu_capacity_bytes"], 24 * 2**30)
@@ -32,46 +34,48 @@ class TestFit(unittest.TestCase):
     def test_errors(self):
         c = config("llama-3.1-70b")
         with self.assertRaises(hwfit.HwfitError) as cm:
-            hwfit.fit(c, tp=3, **SEED)
+            hwfit.fit(config=c, tp=3, **SEED)
         self.assertEqual(cm.exception.name, "HWFIT_ELAYOUT")
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.fit(c, gpus=8)                      # no card
+            hwfit.fit(config=c, gpus=8)                      # no card
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.fit(c, gpu="h900", gpus=8)
+            hwfit.fit(config=c, gpu="h900", gpus=8)
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.fit(c, zero=5, **SEED)
+            hwfit.fit(config=c, zero=5, **SEED)
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.fit(c, offload="disk", **SEED)
+            hwfit.fit(config=c, offload="disk", **SEED)
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.fit(c, utilization="most", **SEED)
+            hwfit.fit(config=c, utilization="most", **SEED)
         with self.assertRaises(hwfit.HwfitError) as cm:
-            hwfit.fit(c, utilization=0, **SEED)
+            hwfit.fit(config=c, utilization=0, **SEED)
         self.assertEqual(cm.exception.name, "HWFIT_EDOM")
 
 
+@needs("plan")
 class TestPlan(unittest.TestCase):
     def test_ranked_and_fitting(self):
-        r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, **SEED)
+        r = hwfit.plan(config=config("llama-3.1-8b"), mode="lora", top=3, **SEED)
         self.assertEqual(len(r["layouts"]), 3)
         self.assertGreaterEqual(r["layouts"][0]["tokens_per_s"], r["layouts"][2]["tokens_per_s"])
         self.assertEqual(r["ranked_by"], "training_rate")
-        r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, batch=64, **SEED)
+        r = hwfit.plan(config=config("llama-3.1-8b"), mode="lora", top=3, batch=64, **SEED)
         self.assertEqual(r["ranked_by"], "step_time")
         self.assertLessEqual(r["layouts"][0]["step_time_s"], r["layouts"][2]["step_time_s"])
-        r = hwfit.plan(config("llama-3.1-8b"), mode="lora", top=3, capacity="48GiB", gpus=8)
+        r = hwfit.plan(config=config("llama-3.1-8b"), mode="lora", top=3, capacity="48GiB", gpus=8)
         self.assertGreaterEqual(r["layouts"][0]["headroom_bytes"],
                                 r["layouts"][2]["headroom_bytes"])
         self.assertEqual(r["ranked_by"], "headroom")
         self.assertIsNone(r["layouts"][0]["step_time_s"])
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.plan(config("llama-3.1-8b"), top=0, **SEED)
-        with self.assertRaises(hwfit.HwfitError):
-            hwfit.plan(config("llama-3.1-8b"), colour="red", **SEED)
+            hwfit.plan(config=config("llama-3.1-8b"), top=0, **SEED)
+        with self.assertRaises(TypeError):
+            hwfit.plan(config=config("llama-3.1-8b"), colour="red", **SEED)
 
 
+@needs("perf")
 class TestPerf(unittest.TestCase):
     def test_seed_claim_and_training(self):
-        r = hwfit.perf(config("llama-3.1-70b"), weights="nvfp4", kv="fp8", context=1000,
+        r = hwfit.perf(config=config("llama-3.1-70b"), weights="nvfp4", kv="fp8", context=1000,
                        output_tokens=1000, batch=912, target_rate=17500, **SEED)
         self.assertEqual(r["layout"]["dp"], 8)          # PCIe TP loses to replicas
         self.assertEqual(r["bound"], "memory")
@@ -79,7 +83,7 @@ class TestPerf(unittest.TestCase):
         self.assertTrue(r["target_fits"])
         self.assertLess(r["offline_tokens_per_s"], 17500)
         self.assertIsNone(r["step_time_s"])
-        t = hwfit.perf(config("llama-3.1-8b"), mode="lora", batch=32, **SEED)
+        t = hwfit.perf(config=config("llama-3.1-8b"), mode="lora", batch=32, **SEED)
         self.assertGreater(t["mfu"], 0.1)
         self.assertLess(t["mfu"], 0.65)
         self.assertIsNone(t["prefill_s"])
@@ -87,13 +91,13 @@ class TestPerf(unittest.TestCase):
 
     def test_errors(self):
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.perf(config("llama-3.1-8b"), capacity="80GiB", gpus=1)   # no card
+            hwfit.perf(config=config("llama-3.1-8b"), capacity="80GiB", gpus=1)   # no card
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.perf(config("llama-3.1-8b"), precision="fp3", **SEED)
+            hwfit.perf(config=config("llama-3.1-8b"), precision="fp3", **SEED)
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.perf(config("llama-3.1-8b"), nic="fast", **SEED)
+            hwfit.perf(config=config("llama-3.1-8b"), nic="fast", **SEED)
         with self.assertRaises(hwfit.HwfitError) as cm:
-            hwfit.perf(config("llama-3.1-8b"), memory_efficiency=0, **SEED)
+            hwfit.perf(config=config("llama-3.1-8b"), memory_efficiency=0, **SEED)
         self.assertEqual(cm.exception.name, "HWFIT_EDOM")
 
 

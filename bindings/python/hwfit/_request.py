@@ -1,0 +1,332 @@
+"""Every `hwfit` subcommand as a Python function, made at import from the library's own
+description of its commands (hwfit_command_describe): a command added in C appears here
+with no Python edit.
+
+A function sends its arguments as the command's options (keyword `micro_batch` is option
+`micro-batch`; True sets a flag; numbers are written as text; a list sets a list option
+once per item; strings go as the user types them, "96GB"), runs the request in JSON and
+returns the parsed dict as a Result. The library parses and checks every value; Python
+only checks the types, and the range of whole numbers before it writes them.
+"""
+import ctypes as _ct
+import inspect as _inspect
+import json as _json
+import keyword as _keyword
+import numbers as _numbers
+import os as _os
+import re as _re
+import textwrap as _textwrap
+
+from . import _lib
+from ._lib import HwfitError
+from ._result import Html, Result, Svg
+
+__all__ = ["describe", "run"]
+
+_FORMATS = {_lib.hwfit_format_name(f).decode(): f for f in range(16)
+            if _lib.hwfit_format_name(f) is not None}  # "json": HWFIT_FORMAT_JSON...
+_UNITS = {"bytes": _lib.HWFIT_UNIT_BYTES, "bytes/s": _lib.HWFIT_UNIT_BYTES_PER_S,
+          "bits/s": _lib.HWFIT_UNIT_BITS_PER_S, "watts": _lib.HWFIT_UNIT_WATTS,
+          "seconds": _lib.HWFIT_UNIT_SECONDS, "flop/s": _lib.HWFIT_UNIT_FLOP_PER_S,
+          "flop": _lib.HWFIT_UNIT_FLOP}
+# Functions of other formats: the SVG of a command is chart_<command>, its HTML
+# <command>_html, except where an older name is kept.
+_VIEW_NAMES = {("fit", "svg"): "chart_memory", ("assess", "html"): "report_html"}
+_VIEW_TYPES = {"svg": Svg, "html": Html}
+_MESSAGE_SIZE = 512  # the library's message buffer (lib/request/request.c)
+
+
+def keyword_of(option):
+    """The Python keyword of an option: "micro-batch" -> "micro_batch", "class" -> "class_"."""
+    kw = option.replace("-", "_")
+    return kw + "_" if _keyword.iskeyword(kw) else kw
+
+
+def _describe_text():
+    needed = _ct.c_size_t(0)
+    _lib.hwfit_command_describe(None, None, 0, _ct.byref(needed))
+    buf = _ct.create_string_buffer(needed.value)
+    _lib.check(_lib.hwfit_command_describe(None, buf, needed.value, None), "describe")
+    return buf.value.decode("utf-8")
+
+
+_DESCRIPTION = _describe_text()  # the tables are constant: read once
+_COMMANDS = {c["name"]: c for c in _json.loads(_DESCRIPTION)["commands"]}
+
+
+def describe(command=None):
+    """The library's description of every command (or of one, by name): the dict of
+    `hwfit --describe`, with each command's options, kinds, units, bounds and defaults."""
+    if command is None:
+        return _json.loads(_DESCRIPTION)
+    if command not in _COMMANDS:
+        raise HwfitError(_lib.HWFIT_ENOTFOUND, "HWFIT_ENOTFOUND",
+                         _cut(f"no command {command!r} (the commands: {', '.join(_COMMANDS)})"))
+    return _json.loads(_json.dumps(_COMMANDS[command]))
+
+
+def _cut(text):
+    """A message as the library cuts one: control characters escaped, at most 511 bytes
+    with "..." at the end when it was longer."""
+    raw = text.encode("utf-8", "backslashreplace")
+    cap, out = _MESSAGE_SIZE, bytearray()
+    for b in raw[:1023]:
+        if len(out) + 5 >= cap:
+            break
+        out += b"\\x%02x" % b if b < 0x20 or b == 0x7F else bytes((b,))
+    if len(raw) >= 1024 or len(out) + 5 >= cap:
+        del out[cap - 4:]
+        out += b"..."
+    return out.decode("utf-8", "replace")
+
+
+def _refuse(status, kw, rule):
+    return HwfitError(status, _lib.status_name(status), f"{kw}: {_cut(rule)}", kw)
+
+
+def _shown(value):
+    try:
+        return repr(value)
+    except ValueError:  # an int beyond Python's digit limit for str()
+        return f"a whole number of {value.bit_length()} bits"
+
+
+def _bounds(opt):
+    """The rule of an option's bounds, worded as the library words it."""
+    def one(x):
+        if opt["kind"] == "quantity":
+            buf = _ct.create_string_buffer(64)
+            if _lib.hwfit_units_format(x, _UNITS.get(opt["unit"], 0), buf, 64) == _lib.HWFIT_OK:
+                return buf.value.decode()
+        return "%.0f" % x if opt["kind"] in ("count", "tokens") else "%g" % x
+    if opt["max"] >= 1.8e19:
+        return f"at least {one(opt['min'])}"
+    return f"between {one(opt['min'])} and {one(opt['max'])}"
+
+
+def _text(opt, kw, value):
+    """One value as the text the library reads. Wrong types raise TypeError; whole numbers
+    out of the option's bounds raise HwfitError (HWFIT_EDOM) before they are written."""
+    kind = opt["kind"]
+    if not isinstance(value, (bool, int, float)) and isinstance(value, _numbers.Real):
+        # numpy's scalars and other numbers: whole ones as int, the others as float
+        value = int(value) if isinstance(value, _numbers.Integral) else float(value)
+    if isinstance(value, bool):
+        raise TypeError(_cut(f"{kw}: expected {_WANTS[kind]}, got {value!r}"))
+    if isinstance(value, int) and kind in ("count", "tokens", "quantity", "ratio"):
+        if not opt["min"] <= value <= opt["max"]:
+            raise _refuse(_lib.HWFIT_EDOM, kw, f"must be {_bounds(opt)}, got {_shown(value)}")
+        return str(value)
+    if isinstance(value, float) and kind in ("quantity", "ratio"):
+        return repr(value)
+    if isinstance(value, (int, float)) and kind in ("choice", "text", "list"):
+        if isinstance(value, int) and value.bit_length() > 10000:  # str() would refuse it
+            raise _refuse(_lib.HWFIT_ERANGE, kw, f"{_shown(value)} is beyond a double's range")
+        return repr(value)
+    if kind == "file" and isinstance(value, _os.PathLike):
+        value = _os.fspath(value)
+    elif kind == "file" and hasattr(value, "_hwfit_path"):  # a model from hwfit.load_config
+        value = value._hwfit_path
+    if isinstance(value, bytes) and kind == "file":
+        value = _os.fsdecode(value)
+    if not isinstance(value, str):
+        raise TypeError(_cut(f"{kw}: expected {_WANTS[kind]}, got {_shown(value)}"))
+    if "\0" in value:
+        raise _refuse(_lib.HWFIT_EPARSE, kw, f"contains a NUL character: {value!r}")
+    return value
+
+
+_WANTS = {"flag": "True or False", "count": "a whole number (int or str)",
+          "tokens": "a whole number (int or str such as '128K')",
+          "quantity": "a number or a str with a unit such as '96GB'",
+          "ratio": "a number", "choice": "one of the choices (str)", "name": "a name (str)",
+          "file": "a path (str or os.PathLike)", "text": "a str",
+          "list": "a str or a list of str"}
+
+
+def _texts(opt, kw, value):
+    """The texts hwfit_request_set gets for one argument (none for False, one per item)."""
+    if opt["kind"] == "flag":
+        if not isinstance(value, bool):
+            raise TypeError(_cut(f"{kw}: expected True or False, got {_shown(value)}"))
+        return [None] if value else []
+    if opt["kind"] == "list" and isinstance(value, (list, tuple)):
+        return [_text(opt, kw, v) for v in value]
+    return [_text(opt, kw, value)]
+
+
+def _encode(opt, kw, text):
+    if text is None:
+        return None
+    try:
+        return _os.fsencode(text) if opt["kind"] == "file" else text.encode("utf-8")
+    except UnicodeError:
+        raise _refuse(_lib.HWFIT_EPARSE, kw, f"is not valid UTF-8 text: {text!r}") from None
+
+
+def _pythonic(text, cmd):
+    """Options named in a message, written as keywords: "needs max-gpus" (or a stray
+    "--max-gpus") reads "needs max_gpus"."""
+    names = {o["name"] for o in cmd["options"]}
+    text = _re.sub(r"--([a-z][a-z0-9-]*)", lambda m: keyword_of(m.group(1))
+                   if m.group(1) in names else m.group(0), text)
+    for n in sorted((n for n in names if "-" in n), key=len, reverse=True):
+        text = _re.sub(rf"(?<![\w-]){_re.escape(n)}(?![\w-])", keyword_of(n), text)
+    return text
+
+
+def _failure(r, status, cmd):
+    """The HwfitError of a failed request call: "keyword: rule"."""
+    opt = _lib.hwfit_request_option(r)
+    message = (_lib.hwfit_request_message(r) or b"").decode("utf-8", "replace")
+    message = _pythonic(message or _lib.hwfit_status_str(status).decode(), cmd)
+    kw = keyword_of(opt.contents.name.decode()) if opt else None
+    return HwfitError(status, _lib.status_name(status), f"{kw}: {message}" if kw else message,
+                      kw)
+
+
+def _bind(cmd, args, kwargs):
+    """(option, keyword, value) for every argument given (None means not given), in the
+    order of the command's options."""
+    fname, opts = keyword_of(cmd["name"]), cmd["options"]
+    by_kw = {keyword_of(o["name"]): o for o in opts}
+    positional = [keyword_of(o["name"]) for o in opts if o["positional"]]
+    if len(args) > len(positional):
+        raise TypeError(f"{fname}() takes {len(positional)} positional argument"
+                        f"{'' if len(positional) == 1 else 's'} but {len(args)} were given")
+    given = dict(zip(positional, args))
+    for k, v in kwargs.items():
+        key = k + "_" if _keyword.iskeyword(k) else k
+        if key not in by_kw:
+            raise TypeError(_cut(f"{fname}() got an unexpected keyword argument {k!r}"
+                                 f"{_hint(cmd['name'], k)}"))
+        if key in given:
+            raise TypeError(f"{fname}() got multiple values for argument {key!r}")
+        given[key] = v
+    return [(o, kw, given[kw]) for kw, o in by_kw.items() if given.get(kw) is not None]
+
+
+def _hint(command, kw):
+    """The library's "; did you mean 'x'?" for an unknown keyword, written as a keyword."""
+    r = _ct.c_void_p()
+    if _lib.hwfit_request_new(command.encode(), _ct.byref(r)) != _lib.HWFIT_OK:
+        return ""
+    try:
+        _lib.hwfit_request_set(r, kw.replace("_", "-").encode("utf-8", "replace"), b"")
+        message = _lib.hwfit_request_message(r).decode("utf-8", "replace")
+    finally:
+        _lib.hwfit_request_free(r)
+    at = message.find("; did you mean '")
+    return "" if at < 0 else f"; did you mean '{keyword_of(message[at + 16:-2])}'?"
+
+
+def _run(cmd, fmt, args, kwargs):
+    """Run a command with Python arguments; the result's text."""
+    bound = _bind(cmd, args, kwargs)
+    sets = [(o["name"].encode(), _encode(o, kw, t)) for o, kw, v in bound
+            for t in _texts(o, kw, v)]
+    sets.sort(key=lambda s: s[0] != b"gpu-file")  # GPU files first: gpu may name their cards
+    r = _ct.c_void_p()
+    _lib.check(_lib.hwfit_request_new(cmd["name"].encode(), _ct.byref(r)), cmd["name"])
+    try:
+        for name, text in sets:
+            st = _lib.hwfit_request_set(r, name, text)
+            if st != _lib.HWFIT_OK:
+                raise _failure(r, st, cmd)
+        st = _lib.hwfit_request_run(r, _FORMATS[fmt], None, 0, None)
+        if st != _lib.HWFIT_OK:
+            raise _failure(r, st, cmd)
+        n = _ct.c_size_t(0)
+        p = _lib.hwfit_request_output(r, _ct.byref(n))
+        return _ct.string_at(p, n.value).decode("utf-8", "replace")
+    finally:
+        _lib.hwfit_request_free(r)
+
+
+def run(command, format="text", /, *args, **options):
+    """Run a command in any of its formats ("json", "text", "csv", "svg", "markdown",
+    "html") and return the text it writes: run("raid", "csv", level="6", ...) is
+    `hwfit raid --level 6 ... --csv`. SVG comes back as an Svg, HTML as an Html."""
+    cmd = describe(command) and _COMMANDS[command]
+    if format not in cmd["formats"]:
+        raise HwfitError(_lib.HWFIT_EUNSUPPORTED, "HWFIT_EUNSUPPORTED",
+                         _cut(f"{command} has no {format} output (it writes "
+                              f"{', '.join(cmd['formats'])})"))
+    return _VIEW_TYPES.get(format, str)(_run(cmd, format, args, options))
+
+
+def _default(o):
+    """The signature's default: the default_text (a number for counts and ratios), False
+    for a flag, None when the default is not a value."""
+    text = o["default"]
+    if o["kind"] == "flag":
+        return False
+    if text is not None and o["kind"] in ("count", "tokens") and text.isdigit():
+        return int(text)
+    if text is not None and o["kind"] == "ratio":
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _signature(cmd):
+    P = _inspect.Parameter
+    opts = sorted(cmd["options"], key=lambda o: not o["positional"])
+    return _inspect.Signature([P(keyword_of(o["name"]),
+                                 P.POSITIONAL_OR_KEYWORD if o["positional"] else P.KEYWORD_ONLY,
+                                 default=_default(o)) for o in opts])
+
+
+def _option_doc(o):
+    kind = o["kind"] + (f" ({o['unit']})" if o["unit"] else "")
+    if o["choices"]:
+        kind = "one of " + ", ".join(o["choices"])
+    elif o["min"] is not None:
+        kind += ", " + _bounds(o)
+    if o["catalog"]:
+        kind += f", a name from the {o['catalog']} catalog"
+    if o["required"]:
+        kind += ", required"
+    elif o["default"] is not None:
+        kind += f", default {o['default']}"
+    elif o["default_help"]:
+        kind += f", default: {o['default_help']}"
+    example = f" (e.g. {o['example']!r})" if o["example"] else ""
+    return f"{keyword_of(o['name'])} : {kind}\n    {o['help']}{example}"
+
+
+def _doc(cmd, returns):
+    opts = "\n".join(_option_doc(o) for o in cmd["options"]) or "(none)"
+    details = _textwrap.fill(_pythonic(cmd["details"], cmd), 88)
+    details = f"\n\n{details}" if details else ""
+    return (f"{cmd['summary']}{details}\n\nSame as `hwfit {cmd['name']}`; {returns}\n\n"
+            f"Options (keyword arguments; True sets a flag; sizes and rates take units, "
+            f"e.g. \"96GB\"):\n\n{opts}\n\nFormats: {', '.join(cmd['formats'])} "
+            f"(hwfit.run(\"{cmd['name']}\", FORMAT, ...) gives any of them as text).")
+
+
+def _function(cmd, fmt, name):
+    def call(*args, **options):
+        text = _run(cmd, fmt, args, options)
+        return Result(_json.loads(text)) if fmt == "json" else _VIEW_TYPES[fmt](text)
+    call.__name__ = call.__qualname__ = name
+    call.__module__ = "hwfit"
+    call.__signature__ = _signature(cmd)
+    returns = ("returns the dict of its --json output (hwfit.Result)." if fmt == "json" else
+               f"returns its {fmt.upper()} document as text (hwfit.{_VIEW_TYPES[fmt].__name__}).")
+    call.__doc__ = _doc(cmd, returns)
+    return call
+
+
+def make_functions():
+    """{name: function} for every command (and chart_*/report_html for its SVG/HTML)."""
+    out = {}
+    for cmd in _COMMANDS.values():
+        out[keyword_of(cmd["name"])] = _function(cmd, "json", keyword_of(cmd["name"]))
+        for fmt, pattern in (("svg", "chart_{}"), ("html", "{}_html")):
+            if fmt in cmd["formats"]:
+                name = _VIEW_NAMES.get((cmd["name"], fmt), pattern.format(keyword_of(cmd["name"])))
+                out[name] = _function(cmd, fmt, name)
+    return out

@@ -1,0 +1,93 @@
+/*
+ * domains/shard_iface.h - the shard engine as the throughput module (perf.c) drives it:
+ * resolve a layout, evaluate it or one stage's card, walk a search space, and the few
+ * figures of the model the engine keeps. The engine itself is opaque here; its caches are
+ * shard.c's business (shard_internal.h). Never installed; not API.
+ */
+#ifndef HWFIT_SHARD_IFACE_H
+#define HWFIT_SHARD_IFACE_H
+
+#include <stdint.h>
+
+#include "hwfit/memory.h"
+#include "hwfit/model.h"
+#include "hwfit/shard.h"
+#include "hwfit/status.h"
+
+/* The engine of one model: its validation and the caches of the per-card memory calls. */
+typedef struct hwfit__shard_engine hwfit__shard_engine;
+
+/* A layout with everything derived from it. */
+typedef struct hwfit__shard_resolved {
+    int training;
+    uint32_t tp, pp, dp, cp, ep, etp, v, zero;
+    unsigned offload;
+    int sp, uneven;
+    hwfit_memory_recompute rc;
+    uint64_t mb, m, global; /* micro-batch, micro-batches per replica, global batch */
+    uint64_t z;             /* ZeRO group of dense parameters: dp x cp */
+    uint64_t ez;            /* ZeRO group of routed experts, the expert-data-parallel group:
+                               tp dp cp / (etp ep) (z for dense models) */
+    uint64_t ranks;         /* cards per pipeline stage: tp x dp x cp */
+    uint64_t context_local; /* context / cp */
+    uint64_t batch_local;   /* inference: ceil(batch / dp); training: mb */
+} hwfit__shard_resolved;
+
+/* Validate the model, prepare an engine for it and call fn with it (the engine lives for
+ * the call; it allocates nothing). Returns the engine's refusal of the model (EINVAL, EDOM,
+ * ERANGE: fn is not called) or fn's status. */
+hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
+                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
+                                      void *arg);
+
+/* Dense and MoE layer counts of the engine's model (the kinds of hwfit__shard_resolve). */
+const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e);
+/* MoE layers among decoder layers [first, first + count) of the engine's model. */
+uint32_t hwfit__shard_engine_moe_layers(const hwfit__shard_engine *e, uint32_t first,
+                                        uint32_t count);
+/* What one MoE layer's routed experts store on one card of the layout last evaluated
+ * (hwfit__shard_card or hwfit__shard_eval): weight bytes and trainable parameters. */
+void hwfit__shard_engine_experts(const hwfit__shard_engine *e, uint64_t *weights,
+                                 uint64_t *trainable);
+
+/* Check the layout's inputs (EINVAL/EDOM, reported through why, which may be NULL) and its
+ * validity (reason); fill r (may be NULL) when valid. kinds: dense and MoE layer counts of the model. */
+hwfit_status hwfit__shard_resolve(const hwfit_model *model, const uint32_t kinds[2],
+                                  const hwfit_shard_in *in, const hwfit_layout *layout,
+                                  hwfit__shard_resolved *r, hwfit_shard_reason *reason,
+                                  hwfit_problem *why);
+
+/* Evaluate a valid resolved layout: fill out (every field) and, when stage_out is not
+ * NULL, the card of stage `stage`. */
+hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
+                               uint32_t stage, hwfit_shard_card *stage_out);
+
+/* The card of one stage of a valid resolved layout (what hwfit__shard_eval reports for
+ * it), without evaluating the other stages. */
+hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, uint32_t stage,
+                               hwfit_shard_card *c);
+
+/* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
+ * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why
+ * (may be NULL). */
+hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why);
+
+/* What hwfit_shard_validate adds after a calculation failed with `status` without naming
+ * the input (a refusal of the per-card memory calls, or a size beyond 64 bits): the
+ * workload's field through hwfit_memory_validate ("memory.weights"), or field "". */
+hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in *in,
+                                  hwfit_status status, hwfit_problem *problem);
+
+/* The next valid layout of an iterator, with its resolution; 0 at the end. */
+int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r);
+
+/* The search result of an evaluated layout, with its score. */
+void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res);
+
+/* Decoder layers [first, first + count) of pipeline stage `stage`, chunk j. */
+void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
+                        uint32_t j, uint32_t *first, uint32_t *count);
+
+#endif /* HWFIT_SHARD_IFACE_H */

@@ -1,0 +1,315 @@
+/* cmd_collective.c - `collective`: time, algbw and busbw of one collective on a GPU topology,
+ * or a sweep over message sizes as nccl-tests prints it (a table, CSV, or an SVG chart with
+ * other GPUs on the same topology for comparison). */
+#include <stdlib.h>
+
+#include "hwfit/chart.h"
+#include "hwfit/collective.h"
+#include "hwfit/gpu.h"
+#include "request_internal.h"
+
+static const char *const modes[] = {"auto", "on", "off", NULL};
+static const hwfit_topology_mode mode_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPOLOGY_ON,
+                                                  HWFIT_TOPOLOGY_OFF};
+static const char *const cpus[] = {"amd", "intel", "arm", NULL};
+static const hwfit_cpu_vendor cpu_values[] = {HWFIT_CPU_AMD, HWFIT_CPU_INTEL, HWFIT_CPU_ARM};
+static const char *const libraries[] = {"nccl", "any", NULL};
+static const hwfit_collective_library library_values[] = {HWFIT_COLLECTIVE_LIBRARY_NCCL,
+                                                          HWFIT_COLLECTIVE_LIBRARY_ANY};
+static const char *const metrics[] = {"busbw", "algbw", "time", NULL};
+
+enum {
+    O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
+    O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
+    O_SVG_METRIC, O_COMPARE
+};
+static const hwfit_option options[] = {
+    [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
+              .default_text = "allreduce",
+              .help = "allreduce, allgather, reducescatter, broadcast, reduce, alltoall or "
+                      "sendrecv"},
+    [O_SIZE] = {.name = "size", .kind = HWFIT_OPTION_QUANTITY, .unit = HWFIT_UNIT_BYTES,
+                .metavar = "SIZE", .default_text = "1GiB", .min = 0, .max = 1e18,
+                .help = "message size S as nccl-tests counts it (the largest of a sweep)"},
+    [O_GPU] = {.name = "gpu", .kind = HWFIT_OPTION_NAME, .metavar = "NAME", .catalog = "gpu",
+               .default_text = "rtx-pro-6000-server", .help = "GPU from hwfit gpus"},
+    [O_GPUS] = {.name = "gpus", .kind = HWFIT_OPTION_COUNT, .metavar = "N", .default_text = "8",
+                .min = 1, .max = 128, .help = "GPUs per node"},
+    [O_NODES] = {.name = "nodes", .kind = HWFIT_OPTION_COUNT, .metavar = "M",
+                 .default_text = "1", .min = 1, .max = 65536, .help = "nodes"},
+    [O_RANKS] = {.name = "ranks", .kind = HWFIT_OPTION_COUNT, .metavar = "N", .min = 2,
+                 .max = 1.8446744073709552e19, .default_help = "every GPU",
+                 .help = "ranks in the communicator"},
+    [O_SOCKETS] = {.name = "sockets", .kind = HWFIT_OPTION_COUNT, .metavar = "S",
+                   .default_text = "2", .min = 1, .max = 8, .help = "CPU sockets per node"},
+    [O_PCIE_SWITCHES] = {.name = "pcie-switches", .kind = HWFIT_OPTION_COUNT, .metavar = "K",
+                         .default_text = "0", .min = 0, .max = 128,
+                         .help = "PCIe switches holding the GPUs"},
+    [O_PCIE_LANES] = {.name = "pcie-lanes", .kind = HWFIT_OPTION_COUNT, .metavar = "L",
+                      .min = 1, .max = 16, .default_help = "the GPU's",
+                      .help = "GPU link width: 16, or 8 when bifurcated"},
+    [O_P2P] = {.name = "p2p", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
+               .default_text = "auto", .choices = modes,
+               .help = "GPU P2P over PCIe; auto is NCCL's default"},
+    [O_NIC] = {.name = "nic", .kind = HWFIT_OPTION_TEXT, .metavar = "SPEC",
+               .default_help = "none", .help = "NICs per node, e.g. 2x400g-roce, 8x400g-ib, 100g-tcp"},
+    [O_GDR] = {.name = "gdr", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
+               .default_text = "auto", .choices = modes,
+               .help = "GPUDirect RDMA; auto is NCCL's default"},
+    [O_CPU] = {.name = "cpu", .kind = HWFIT_OPTION_CHOICE, .metavar = "VENDOR",
+               .default_text = "amd", .choices = cpus,
+               .help = "CPU vendor (socket link xGMI for amd, UPI for intel)"},
+    [O_ALGORITHM] = {.name = "algorithm", .kind = HWFIT_OPTION_TEXT, .metavar = "A",
+                     .default_text = "auto",
+                     .help = "auto, ring, tree, recursive, direct, nvls or hierarchical"},
+    [O_PROTOCOL] = {.name = "protocol", .kind = HWFIT_OPTION_TEXT, .metavar = "P",
+                    .default_text = "auto", .help = "auto, ll, ll128 or simple"},
+    [O_LIBRARY] = {.name = "library", .kind = HWFIT_OPTION_CHOICE, .metavar = "LIB",
+                   .default_text = "nccl", .choices = libraries,
+                   .help = "what auto chooses from"},
+    [O_SWEEP] = {.name = "sweep", .kind = HWFIT_OPTION_FLAG,
+                 .help = "a table over sizes from min-size to size, x2 each"},
+    [O_MIN_SIZE] = {.name = "min-size", .kind = HWFIT_OPTION_QUANTITY, .unit = HWFIT_UNIT_BYTES,
+                    .metavar = "SIZE", .default_text = "8B", .min = 1, .max = 1e18,
+                    .help = "smallest size of the sweep"},
+    [O_SVG_METRIC] = {.name = "svg-metric", .kind = HWFIT_OPTION_CHOICE, .metavar = "M",
+                      .default_text = "busbw", .choices = metrics, .flags = HWFIT_OPTION_CHART,
+                      .help = "what the sweep's chart draws"},
+    [O_COMPARE] = {.name = "compare", .kind = HWFIT_OPTION_LIST, .metavar = "NAME",
+                   .flags = HWFIT_OPTION_CHART,
+                   .help = "the sweep's chart: another GPU on the same topology, one line "
+                           "each (repeatable)"},
+};
+
+static const hwfit__col sweep_cols[] = {
+    {"bytes", "size", 22},
+    {"time_s", "time", 10},
+    {"algbw_bytes_per_s", "algbw", 11},
+    {"busbw_bytes_per_s", "busbw", 11},
+    {"algorithm", "algorithm", 12},
+    {"protocol", "protocol", 8},
+    {"bottleneck", "bound by", 13},
+};
+
+#define MAX_SWEEP 80
+
+typedef struct collective_state {
+    hwfit_collective_in lines[HWFIT_CHART_MAX_SERIES]; /* the GPU, then those compared */
+    const char *names[HWFIT_CHART_MAX_SERIES];
+    hwfit_collective_out results[MAX_SWEEP];
+    double sizes[MAX_SWEEP];
+} collective_state;
+
+static hwfit_status unknown(hwfit_request *r, int opt, const char *text, const char *expected) {
+    return hwfit__req_fail(r, &options[opt], HWFIT_ENOTFOUND, "unknown value '%s' (expected %s)",
+                           text, expected);
+}
+
+/* Options given that do not apply to the output asked: refused with the reason. */
+static hwfit_status not_applicable(hwfit_request *r, int sweep) {
+    hwfit_format format = hwfit__req_format(r);
+    for (int k = O_SVG_METRIC; k <= O_COMPARE && !sweep; k++)
+        if (hwfit__req_given(r, &options[k]))
+            return hwfit__req_fail(r, &options[k], HWFIT_EINVAL,
+                                   "applies only to the SVG chart of the sweep (sweep)");
+    if (!sweep && format == HWFIT_FORMAT_SVG)
+        return hwfit__req_fail(r, &options[O_SWEEP], HWFIT_EINVAL,
+                               "must be given for the SVG chart: it draws the sweep");
+    if (!sweep && format == HWFIT_FORMAT_CSV)
+        return hwfit__req_fail(r, &options[O_SWEEP], HWFIT_EINVAL,
+                               "must be given for CSV: the sweep is the only table");
+    if (!sweep && hwfit__req_given(r, &options[O_MIN_SIZE]))
+        return hwfit__req_fail(r, &options[O_MIN_SIZE], HWFIT_EINVAL,
+                               "applies only to the sweep (sweep)");
+    return HWFIT_OK;
+}
+
+/* The sweep of every line into the result (SVG). */
+static hwfit_status chart(hwfit_request *r, const collective_state *s, size_t series,
+                          double min_bytes, double max_bytes) {
+    hwfit_chart_collective_in c;
+    hwfit_chart_collective_init(&c);
+    c.series_count = series;
+    c.series = s->lines;
+    c.names = s->names;
+    c.min_bytes = min_bytes;
+    c.max_bytes = max_bytes;
+    hwfit_status st = hwfit_chart_metric_from_name(
+        metrics[hwfit__req_choice(r, &options[O_SVG_METRIC])], &c.metric);
+    size_t need = 0;
+    if (st == HWFIT_OK) st = hwfit_chart_collective(&c, NULL, 0, &need);
+    if (st == HWFIT_EBUFSIZE) {
+        char *svg = malloc(need);
+        st = svg == NULL ? HWFIT_ENOMEM : hwfit_chart_collective(&c, svg, need, NULL);
+        if (st == HWFIT_OK) hwfit__text_put(hwfit__req_text_out(r), svg, need - 1);
+        free(svg);
+    }
+    return st == HWFIT_OK ? HWFIT_OK : hwfit__req_fail_status(r, "chart", st);
+}
+
+static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
+    collective_state *s = state;
+    int sweep = hwfit__req_flag(r, &options[O_SWEEP]);
+    hwfit_status st = not_applicable(r, sweep);
+    if (st != HWFIT_OK) return st;
+
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    const char *text = hwfit__req_text(r, &options[O_OP]);
+    if (hwfit_collective_op_from_name(text, &in.op) != HWFIT_OK)
+        return unknown(r, O_OP, text,
+                       "allreduce, allgather, reducescatter, broadcast, reduce, alltoall or "
+                       "sendrecv");
+    text = hwfit__req_text(r, &options[O_ALGORITHM]);
+    if (hwfit_collective_algorithm_from_name(text, &in.algorithm) != HWFIT_OK)
+        return unknown(r, O_ALGORITHM, text,
+                       "auto, ring, tree, recursive, direct, nvls or hierarchical");
+    text = hwfit__req_text(r, &options[O_PROTOCOL]);
+    if (hwfit_collective_protocol_from_name(text, &in.protocol) != HWFIT_OK)
+        return unknown(r, O_PROTOCOL, text, "auto, ll, ll128 or simple");
+    const hwfit_gpu *gpu = NULL;
+    st = hwfit_gpu_lookup(hwfit__req_gpu_set(r), hwfit__req_text(r, &options[O_GPU]), &gpu);
+    if (st != HWFIT_OK) return hwfit__req_fail_status(r, "gpu", st); /* checked when set */
+    hwfit_topology *t = &in.topology;
+    hwfit_topology_set_gpu(t, gpu);
+    t->gpus_per_node = hwfit__req_u64(r, &options[O_GPUS]);
+    t->nodes = hwfit__req_u64(r, &options[O_NODES]);
+    t->sockets = hwfit__req_u64(r, &options[O_SOCKETS]);
+    t->pcie_switches = hwfit__req_u64(r, &options[O_PCIE_SWITCHES]);
+    int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
+    uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
+    if (lanes_given) t->gpu_pcie_lanes = lanes;
+    t->p2p = mode_values[hwfit__req_choice(r, &options[O_P2P])];
+    t->gpudirect_rdma = mode_values[hwfit__req_choice(r, &options[O_GDR])];
+    hwfit_topology_set_cpu(t, cpu_values[hwfit__req_choice(r, &options[O_CPU])]);
+    if (hwfit__req_given(r, &options[O_NIC])) {
+        text = hwfit__req_text(r, &options[O_NIC]);
+        st = hwfit_topology_parse_nic(text, t);
+#define NICS "[<count>x]<speed>g-roce|ib|tcp such as 2x400g-roce or 8x400g-ib; InfiniBand " \
+             "runs at 100, 200, 400 or 800 Gb/s"
+        const hwfit_option *opt = &options[O_NIC];
+        if (st == HWFIT_EDOM)
+            return hwfit__req_fail(r, opt, st, "'%s' is out of range (expected " NICS ")", text);
+        if (st == HWFIT_EPARSE)
+            return hwfit__req_fail(r, opt, st, "cannot read '%s' (expected " NICS ")", text);
+        if (st != HWFIT_OK)
+            return hwfit__req_fail(r, opt, st, "'%s': %s (expected " NICS ")", text,
+                                   hwfit_status_str(st));
+#undef NICS
+    }
+    if (hwfit__req_given(r, &options[O_RANKS])) in.ranks = hwfit__req_u64(r, &options[O_RANKS]);
+    in.library = library_values[hwfit__req_choice(r, &options[O_LIBRARY])];
+
+    /* One line per GPU: the first one's topology with the other card's links. */
+    const char *const *compare = NULL;
+    size_t ncompare = hwfit__req_list(r, &options[O_COMPARE], &compare);
+    if (ncompare + 1 > HWFIT_CHART_MAX_SERIES)
+        return hwfit__req_fail(r, &options[O_COMPARE], HWFIT_EDOM,
+                               "at most %d GPUs: a chart draws %d lines",
+                               HWFIT_CHART_MAX_SERIES - 1, HWFIT_CHART_MAX_SERIES);
+    s->lines[0] = in;
+    s->names[0] = gpu->name;
+    for (size_t i = 0; i < ncompare; i++) {
+        const hwfit_gpu *other = NULL;
+        if (hwfit_gpu_lookup(hwfit__req_gpu_set(r), compare[i], &other) != HWFIT_OK)
+            return hwfit__req_fail(r, &options[O_COMPARE], HWFIT_ENOTFOUND,
+                                   "unknown GPU '%s' (see hwfit gpus)", compare[i]);
+        s->lines[i + 1] = in;
+        hwfit_topology_set_gpu(&s->lines[i + 1].topology, other);
+        if (lanes_given) s->lines[i + 1].topology.gpu_pcie_lanes = lanes;
+        s->names[i + 1] = other->name;
+    }
+
+    /* Compute everything first; write only when all succeeded. */
+    double size = hwfit__req_double(r, &options[O_SIZE]);
+    double min_size = hwfit__req_double(r, &options[O_MIN_SIZE]);
+    int count = 0;
+    if (sweep) {
+        if (min_size > size) {
+            char lo[64], hi[64];
+            if (hwfit_units_format(min_size, HWFIT_UNIT_BYTES, lo, sizeof lo) != HWFIT_OK ||
+                hwfit_units_format(size, HWFIT_UNIT_BYTES, hi, sizeof hi) != HWFIT_OK)
+                lo[0] = hi[0] = '\0';
+            return hwfit__req_fail(r, &options[O_MIN_SIZE], HWFIT_EDOM,
+                                   "must be at most size, got %s above %s", lo, hi);
+        }
+        for (double b = min_size; b <= size && count < MAX_SWEEP; b *= 2.0) s->sizes[count++] = b;
+    } else {
+        s->sizes[count++] = size;
+    }
+    for (int i = 0; i < count; i++) {
+        in.bytes = s->sizes[i];
+        if (hwfit_collective_estimate(&in, &s->results[i]) != HWFIT_OK) {
+            static const char *const aliases[] = {
+                "topology.gpus_per_node", "gpus", "topology.pcie_switches", "pcie-switches",
+                "topology.gpu_pcie_gen", "the PCIe generation of the GPU",
+                "topology.gpu_pcie_lanes", "pcie-lanes", "topology.nics_per_node", "nic",
+                "topology.nic_bits_per_s", "nic", "topology.nic_mtu_bytes", "nic",
+                "bytes", "size", "ranks_per_node", "ranks", NULL};
+            hwfit_problem why;
+            (void)hwfit_collective_validate(&in, &why);
+            return hwfit__req_fail_problem(r, aliases, &why);
+        }
+    }
+    if (hwfit__req_format(r) == HWFIT_FORMAT_SVG)
+        return chart(r, s, ncompare + 1, min_size, size);
+
+    const hwfit_collective_out *first = &s->results[0];
+    hwfit__out_str(o, "op", "operation", hwfit_collective_op_name(in.op));
+    hwfit__out_str(o, "gpu", "GPU", gpu->name);
+    hwfit__out_u64(o, "ranks", "ranks", first->ranks);
+    hwfit__out_u64(o, "ranks_per_node", "ranks per node", first->ranks_per_node);
+    hwfit__out_u64(o, "nodes", "nodes", first->nodes);
+    hwfit__out_bool(o, "p2p", "GPU P2P over PCIe", first->p2p);
+    hwfit__out_bool(o, "gpudirect_rdma", "GPUDirect RDMA", first->gpudirect_rdma);
+    hwfit__out_num(o, "busbw_factor", "busbw factor", first->busbw_factor);
+    if (sweep) {
+        hwfit__out_table(o, "sweep", NULL, sweep_cols, (int)HWFIT__COUNT_OF(sweep_cols));
+        for (int i = 0; i < count; i++) {
+            const hwfit_collective_out *c = &s->results[i];
+            hwfit__out_row(o);
+            hwfit__out_cell_qty(o, s->sizes[i], HWFIT_UNIT_BYTES);
+            hwfit__out_cell_qty(o, c->time_s, HWFIT_UNIT_SECONDS);
+            hwfit__out_cell_qty(o, c->algbw_bytes_per_s, HWFIT_UNIT_BYTES_PER_S);
+            hwfit__out_cell_qty(o, c->busbw_bytes_per_s, HWFIT_UNIT_BYTES_PER_S);
+            hwfit__out_cell_str(o, hwfit_collective_algorithm_name(c->algorithm));
+            hwfit__out_cell_str(o, hwfit_collective_protocol_name(c->protocol));
+            hwfit__out_cell_str(o, hwfit_collective_bottleneck_name(c->bottleneck));
+        }
+        hwfit__out_table_end(o);
+    } else {
+        hwfit__out_qty(o, "bytes", "size", s->sizes[0], HWFIT_UNIT_BYTES);
+        hwfit__out_qty(o, "time_s", "time", first->time_s, HWFIT_UNIT_SECONDS);
+        hwfit__out_qty(o, "latency_s", "  latency part", first->latency_s, HWFIT_UNIT_SECONDS);
+        hwfit__out_qty(o, "bandwidth_time_s", "  bandwidth part", first->bandwidth_time_s,
+                       HWFIT_UNIT_SECONDS);
+        hwfit__out_qty(o, "algbw_bytes_per_s", "algbw", first->algbw_bytes_per_s,
+                       HWFIT_UNIT_BYTES_PER_S);
+        hwfit__out_qty(o, "busbw_bytes_per_s", "busbw", first->busbw_bytes_per_s,
+                       HWFIT_UNIT_BYTES_PER_S);
+        hwfit__out_str(o, "algorithm", "algorithm",
+                       hwfit_collective_algorithm_name(first->algorithm));
+        hwfit__out_str(o, "protocol", "protocol", hwfit_collective_protocol_name(first->protocol));
+        hwfit__out_str(o, "bottleneck", "bound by",
+                       hwfit_collective_bottleneck_name(first->bottleneck));
+        hwfit__out_qty(o, "bottleneck_bytes_per_s", "rate of the bound",
+                       first->bottleneck_bytes_per_s, HWFIT_UNIT_BYTES_PER_S);
+    }
+    return HWFIT_OK;
+}
+
+const hwfit__command hwfit__cmd_collective = {
+    .pub = {.name = "collective",
+            .summary = "Time, algbw and busbw of a collective on a GPU topology.",
+            .details = "busbw = algbw x 2(n-1)/n (all-reduce), (n-1)/n (all-gather, "
+                       "reduce-scatter, all-to-all) or 1 (broadcast, reduce, send/receive), as "
+                       "nccl-tests prints it. Latency constants are NCCL 2.28's; efficiencies "
+                       "and formulas are in docs/formulas.md. The sweep is a table (and CSV); "
+                       "its SVG chart draws it on log axes, with a line for each GPU compared "
+                       "on the same topology (the table and JSON hold the first GPU only).",
+            .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
+                       1u << HWFIT_FORMAT_CSV | 1u << HWFIT_FORMAT_SVG},
+    .sets = {HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS},
+    .state_size = sizeof(collective_state),
+    .run = run,
+};
