@@ -42,6 +42,7 @@
 #include "hwfit/svg.h"
 #include "hwfit/shard.h"
 #include "hwfit/perf.h"
+#include "hwfit/serve.h"
 #include "hwfit/node.h"
 #include "hwfit/node_spec.h"
 #include "hwfit/gpu_file.h"

@@ -2105,6 +2105,52 @@ static void probe_assess(void) {
     CHECK(hwfit_report_html(&n, &wl, 1, f, count, &ro, NULL, 0, &needed) == HWFIT_EBUFSIZE);
 }
 
+static void probe_serve(void) {
+    llama_8b(&shard_model);
+    hwfit_serve_in in;
+    hwfit_serve_init(NULL);
+    hwfit_serve_init(&in);
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-sxm", &g), HWFIT_OK);
+    CHECK(hwfit_serve_set_gpu(NULL, g) == HWFIT_EINVAL &&
+          hwfit_serve_set_gpu(&in, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_serve_set_gpu(&in, g) == HWFIT_OK);
+    hwfit_serve_out o;
+    CHECK(hwfit_serve_estimate(&shard_model, &in, &o) == HWFIT_OK);
+    poison(&o, sizeof o);
+    CHECK(hwfit_serve_estimate(NULL, &in, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(hwfit_serve_estimate(&shard_model, NULL, &o) == HWFIT_EINVAL && untouched(&o, sizeof o));
+    CHECK(hwfit_serve_estimate(&shard_model, &in, NULL) == HWFIT_EINVAL);
+    hwfit_problem vp;
+    CHECK(hwfit_serve_validate(NULL, &in, &vp) == HWFIT_EINVAL && strcmp(vp.field, "model") == 0);
+    CHECK(hwfit_serve_validate(&shard_model, NULL, &vp) == HWFIT_EINVAL &&
+          strcmp(vp.field, "in") == 0);
+    CHECK(hwfit_serve_validate(&shard_model, &in, NULL) == HWFIT_OK);
+    const double bad[] = {-1.0, 2.0, NAN, INFINITY};
+    for (size_t i = 0; i < N(bad); i++) {
+        hwfit_serve_in x = in;
+        x.utilization = bad[i];
+        poison(&o, sizeof o);
+        CHECK(hwfit_serve_estimate(&shard_model, &x, &o) == HWFIT_EDOM && untouched(&o, sizeof o));
+        CHECK(hwfit_serve_validate(&shard_model, &x, &vp) == HWFIT_EDOM &&
+              strcmp(vp.field, "utilization") == 0);
+    }
+    hwfit_serve_in x = in;
+    x.engine = (hwfit_serve_engine)77;
+    CHECK(hwfit_serve_estimate(&shard_model, &x, &o) == HWFIT_EINVAL);
+    hwfit_serve_engine e = HWFIT_SERVE_SGLANG;
+    CHECK(hwfit_serve_engine_from_name(NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_serve_engine_from_name("vllm", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_serve_engine_from_name("nonsense", &e) == HWFIT_ENOTFOUND && e == HWFIT_SERVE_SGLANG);
+    CHECK(hwfit_serve_engine_from_name("llama.cpp", &e) == HWFIT_OK && e == HWFIT_SERVE_LLAMA_CPP);
+    static const int values[] = {-1, 0, 1, 2, 3, 7, 77, INT_MAX, INT_MIN};
+    for (size_t i = 0; i < N(values); i++) {
+        const char *a = hwfit_serve_engine_name((hwfit_serve_engine)values[i]);
+        const char *b = hwfit_serve_bound_name((hwfit_serve_bound)values[i]);
+        CHECK(a != NULL && *a && b != NULL && *b, "(value %d)", values[i]);
+    }
+}
+
 NAMER(hwfit_shard_reason_name, hwfit_shard_reason)
 NAMER(hwfit_shard_reason_str, hwfit_shard_reason)
 NAMER(hwfit_perf_rank_name, hwfit_perf_rank)
@@ -2564,6 +2610,13 @@ static const entry table[] = {
     COVER(hwfit_perf_validate, probe_perf),
     COVER(hwfit_perf_rank_name, probe_new_namers),
     COVER(hwfit_perf_set_gpu, probe_perf),
+    COVER(hwfit_serve_bound_name, probe_serve),
+    COVER(hwfit_serve_engine_from_name, probe_serve),
+    COVER(hwfit_serve_engine_name, probe_serve),
+    COVER(hwfit_serve_estimate, probe_serve),
+    COVER(hwfit_serve_init, probe_serve),
+    COVER(hwfit_serve_set_gpu, probe_serve),
+    COVER(hwfit_serve_validate, probe_serve),
     COVER(hwfit_power_budget_add, probe_budget_add),
     COVER(hwfit_power_budget_evaluate, probe_budget),
     COVER(hwfit_power_budget_init, probe_inits),

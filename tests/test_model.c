@@ -553,3 +553,19 @@ Test(model, bad_arguments_are_refused) {
     hwfit_model_init(NULL);   /* ignored */
     hwfit_model_kv_init(NULL); /* ignored */
 }
+
+/* The layer with the most tensors any model can have (MLA with q_lora_rank and biases, MoE
+ * with a router bias, gated experts with biases, gated shared experts and their gate, an MTP
+ * layer): 28, what model.c's HWFIT__LAYER_TENSORS_MAX holds with no margin. It must
+ * prepare: a refusal here means a layer kind grew past that bound. */
+Test(model, largest_layer_prepares) {
+    hwfit_model m;
+    deepseek_v3(&m);
+    m.o_bias = 1;
+    m.mlp_bias = 1;
+    m.shared_expert_gate = 1;
+    m.norm = HWFIT_MODEL_NORM_LAYER;
+    hwfit_model_param_counts p;
+    cr_assert_eq(hwfit_model_params(&m, &p), HWFIT_OK);
+    cr_assert_gt(p.mtp_layer, 0);
+}

@@ -22,9 +22,9 @@
  * size (::HWFIT_EBUFSIZE with @c *needed set), then again with a buffer that large. The
  * output is written only on ::HWFIT_OK and is deterministic. The chart data live in fixed
  * arrays, whence the maxima below; ::hwfit_chart_memory and ::hwfit_chart_collective
- * allocate theirs (about 15 KB, with the engine of shard.h for the memory chart) and free
- * them before they return, so that no call needs more than 16 KiB of stack; they give
- * ::HWFIT_ENOMEM when that fails. The power and RAID charts allocate nothing.
+ * allocate theirs (about 18 and 14 KB; the memory chart's shard engine is on the stack) and
+ * free them before they return, so that no call needs more than 16 KiB of stack; they
+ * give ::HWFIT_ENOMEM when that fails. The power and RAID charts allocate nothing.
  */
 #ifndef HWFIT_CHART_H
 #define HWFIT_CHART_H

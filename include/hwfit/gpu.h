@@ -97,6 +97,10 @@ typedef struct hwfit_gpu {
     int nvls;                         /**< 1 when its NVSwitch system offers NVLink SHARP. */
     const char *source;               /**< Where the numbers come from. */
     const char *notes;                /**< Derivations and disagreements between sources. */
+    double fp16_acc16_flop_per_s;     /**< FP16 dense tensor with FP16 accumulate, FLOP/s, where
+                                           it is faster than with FP32 accumulate (GeForce cards
+                                           run FP32-accumulate at half rate); 0: not faster.
+                                           llama.cpp's cuBLAS FP16 matmuls use it. */
 } hwfit_gpu;
 
 /**

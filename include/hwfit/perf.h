@@ -17,9 +17,9 @@
  * Thread safety: every function is reentrant and touches only its arguments.
  *
  * Memory: ::hwfit_perf_estimate, ::hwfit_perf_validate and ::hwfit_perf_plan evaluate
- * footprints in the engine of shard.h (about 16 KB), which they allocate and free before
- * they return (so that no call needs more than 16 KiB of stack); ::HWFIT_ENOMEM when that
- * fails.
+ * footprints in the engine of shard.h (about 4.8 KB) on their own stack, and no call needs
+ * more than 16 KiB of stack. They still allocate through the collectives they time
+ * (collective.h: its scratch), and give ::HWFIT_ENOMEM when that fails.
  */
 #ifndef HWFIT_PERF_H
 #define HWFIT_PERF_H
@@ -125,6 +125,12 @@ typedef struct hwfit_perf_in {
     double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0. */
     double target_tokens_per_s; /**< Inference: a decode rate (all replicas) to reach, tokens/s,
                                  >= 0; 0 (default) = none. */
+    int moe_active_reads;    /**< Inference, MoE models: 1 = a decode step reads only the
+                                 routed experts its tokens touch: of E experts with k per token,
+                                 b tokens touch E (1 - (1 - k/E)^b) on average (each token picks
+                                 k of E; routing taken as uniform), so a small batch reads
+                                 about b k experts per layer and a large one all of them;
+                                 0 (default) = every expert's weights are read each step. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */
@@ -228,7 +234,7 @@ HWFIT_API hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gp
  * @retval HWFIT_EUNSUPPORTED the card has no tensor throughput in the precision, full
  *                            training of quantized weights, or memory.mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated.
+ * @retval HWFIT_ENOMEM       the collectives' scratch could not be allocated.
  */
 HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
                                            hwfit_perf_out *out);
@@ -254,7 +260,7 @@ HWFIT_API hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit
  * @retval HWFIT_EUNSUPPORTED the card has no tensor throughput in the precision, full
  *                            training of quantized weights, or memory.mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated.
+ * @retval HWFIT_ENOMEM       the collectives' scratch could not be allocated.
  */
 HWFIT_API hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
                                            hwfit_problem *problem);
@@ -299,7 +305,7 @@ HWFIT_API const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
  * @retval HWFIT_EDOM         an input is out of range.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_perf_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated.
+ * @retval HWFIT_ENOMEM       the collectives' scratch could not be allocated.
  */
 HWFIT_API hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
                                        const hwfit_shard_space *space,

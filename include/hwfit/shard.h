@@ -34,12 +34,11 @@
  *
  * Thread safety: every function is reentrant and touches only its arguments.
  *
- * Memory: the functions that evaluate footprints work in an engine of about 16 KB (the
- * model prepared twice, its layer tables and caches). So that no call needs more than
- * 16 KiB of stack (worker threads of schedulers have small stacks), they allocate it and
- * free it before they return, and give ::HWFIT_ENOMEM when that fails. The `_ws` variants
- * (::hwfit_shard_estimate_ws, ::hwfit_shard_estimate_batch_ws) take it from the caller
- * instead, ::hwfit_shard_workspace_size bytes, and allocate nothing (zstd's
+ * Memory: nothing here allocates. The functions that evaluate footprints work in an engine
+ * of about 4.8 KB (the model prepared once, a copy of it for the rank, its layer bitmaps
+ * and caches) on their own stack; no call needs more than 16 KiB of stack (tests/stack).
+ * The `_ws` variants (::hwfit_shard_estimate_ws, ::hwfit_shard_estimate_batch_ws) take it
+ * from the caller instead, ::hwfit_shard_workspace_size bytes (zstd's
  * ZSTD_estimateCCtxSize / ZSTD_initStaticCCtx pattern).
  */
 #ifndef HWFIT_SHARD_H
@@ -343,7 +342,6 @@ HWFIT_API void hwfit_shard_space_init(hwfit_shard_space *space);
  *                      the context is 0, the card count is above ::HWFIT_SHARD_MAX_GPUS,
  *                      the ZeRO stage is above 3 or the offload has unknown bits.
  * @retval HWFIT_ERANGE the model's counts overflow 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
                                          hwfit_shard_reason *reason);
@@ -388,7 +386,6 @@ HWFIT_API hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *off
  * @retval HWFIT_ELAYOUT      the layout is invalid (::hwfit_shard_check says why).
  * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_shard_out *out);
@@ -413,7 +410,6 @@ HWFIT_API hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfi
  * @retval HWFIT_ELAYOUT      the layout is invalid (field "layout").
  * @retval HWFIT_EUNSUPPORTED full training of quantized weights, or hwfit_memory_in::mtp.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
                                             hwfit_problem *problem);
@@ -434,7 +430,7 @@ HWFIT_API size_t hwfit_shard_workspace_size(void);
  * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
  *                            aligns (max_align_t); scratch, its contents do not matter.
  * @param[in]  workspace_size Bytes at @p workspace.
- * @return As ::hwfit_shard_estimate (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a
+ * @return As ::hwfit_shard_estimate and ::HWFIT_EINVAL for a
  *         workspace that is NULL, too small or misaligned.
  */
 HWFIT_API hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model,
@@ -462,7 +458,6 @@ HWFIT_API hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model,
  * @retval HWFIT_ELAYOUT      the first failing element's status.
  * @retval HWFIT_EUNSUPPORTED the first failing element's status.
  * @retval HWFIT_ERANGE       the first failing element's status.
- * @retval HWFIT_ENOMEM       the engine could not be allocated (every status says so).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
                                                   const hwfit_shard_in *ins, size_t n,
@@ -480,7 +475,7 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
  * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
  *                            aligns (max_align_t); scratch, its contents do not matter.
  * @param[in]  workspace_size Bytes at @p workspace.
- * @return As ::hwfit_shard_estimate_batch (never ::HWFIT_ENOMEM), and ::HWFIT_EINVAL for a
+ * @return As ::hwfit_shard_estimate_batch and ::HWFIT_EINVAL for a
  *         workspace that is NULL, too small or misaligned (nothing is written).
  */
 HWFIT_API hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
@@ -501,7 +496,6 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
  * @retval HWFIT_ELAYOUT      the layout is invalid.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,
                                            uint32_t stage, hwfit_shard_card *card);
@@ -551,7 +545,6 @@ HWFIT_API int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout
  * @retval HWFIT_EDOM         an input is out of range.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *in,
                                           const hwfit_shard_space *space,
@@ -574,7 +567,6 @@ HWFIT_API hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_
  * @retval HWFIT_EDOM         an input is out of range, or @p max_gpus is 0 or too large.
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                             const hwfit_shard_space *space, uint32_t max_gpus,
@@ -597,7 +589,6 @@ HWFIT_API hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfi
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
  *                            overflows only counts as not fitting).
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
                                                const hwfit_shard_in *in, uint64_t limit,
@@ -619,7 +610,6 @@ HWFIT_API hwfit_status hwfit_shard_max_context(const hwfit_model *model,
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_shard_estimate.
  * @retval HWFIT_ERANGE       the model's counts overflow 64 bits (a footprint that
  *                            overflows only counts as not fitting).
- * @retval HWFIT_ENOMEM       its engine could not be allocated (see Memory above).
  */
 HWFIT_API hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_in *in,
                                              uint64_t limit, uint64_t *batch);

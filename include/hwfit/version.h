@@ -26,7 +26,7 @@ extern "C" {
  *  @{ */
 
 #define HWFIT_VERSION_MAJOR 0 /**< Incompatible API or ABI changes (from 1.0 on: the SONAME). */
-#define HWFIT_VERSION_MINOR 1 /**< While 0.x: any change of a public struct's layout; the SONAME is 0.MINOR. */
+#define HWFIT_VERSION_MINOR 2 /**< While 0.x: any change of a public struct's layout; the SONAME is 0.MINOR. */
 #define HWFIT_VERSION_PATCH 0 /**< Fixes only: no layout change. */
 
 /** The version as one number: major * 10000 + minor * 100 + patch. */

@@ -694,6 +694,7 @@ static const hwfit_gpu catalog[] = {
         .notes = "GeForce runs FP32-accumulate tensor math at half rate; this row gives the "
          "FP32-accumulate figures. No P2P with the stock driver (tinygrad's patched open "
          "kernel module enables it: tinygrad/open-gpu-kernel-modules).",
+        .fp16_acc16_flop_per_s = 330.3 * T_,
     },
     {
         .name = "rtx-5090",
@@ -732,7 +733,9 @@ static const hwfit_gpu catalog[] = {
         .notes = "FP32-accumulate rates (half the FP16-accumulate ones); dense FP4 = 3,352 / 2. No P2P "
          "with the stock driver (tinygrad/open-gpu-kernel-modules#29; NVIDIA/nccl#1639 runs "
          "8 cards over host memory).",
+        .fp16_acc16_flop_per_s = 419 * T_,
     },
+    /* ---- Ampere GA102 GeForce, Ampere GA102 data centre, Hopper for China ------------ */
     /* ---- added for "the users' front door": cards people rent and own ------------------
      * Same conventions as above: dense rates with FP32 accumulation, sparse-only figures
      * halved (the notes say so), memory as GiB. */
@@ -999,6 +1002,7 @@ static const hwfit_gpu catalog[] = {
          "bridge for 2 cards (112.5 GB/s bidirectional)",
         .notes = "FP32-accumulate rates (half the FP16-accumulate ones), dense. The last GeForce "
          "with an NVLink connector. No P2P over PCIe with the stock driver.",
+        .fp16_acc16_flop_per_s = 142 * T_, /* GA102 whitepaper: FP16 with FP16 accumulate, 2x the FP32-accumulate rate */
     },
     {
         .name = "rtx-3080",
@@ -1036,6 +1040,7 @@ static const hwfit_gpu catalog[] = {
          "FP32 accumulate 59.5 | 119, TF32 29.8 | 59.5, INT8 238 | 476 TOPS; PCIe Gen4 x16",
         .notes = "The 10 GB launch card (the 12 GB refresh has 912 GB/s). FP32-accumulate rates, "
          "dense. No NVLink; no P2P with the stock driver.",
+        .fp16_acc16_flop_per_s = 119 * T_, /* GA102 whitepaper: FP16 with FP16 accumulate, 2x the FP32-accumulate rate */
     },
     /* ---- Volta ------------------------------------------------------------------------- */
     {

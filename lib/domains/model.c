@@ -172,14 +172,19 @@ hwfit_status hwfit__model_dims(const hwfit_model *m, hwfit__dims *dims) {
 typedef struct tensor_list {
     hwfit__tensor *t;
     size_t n;
+    int over; /* a tensor did not fit in HWFIT__LAYER_TENSORS_MAX, or its count in 32 bits */
 } tensor_list;
 
 static void push(tensor_list *l, uint64_t rows, uint64_t cols, uint64_t count, int part, int kind,
                  int routed, unsigned lora) {
+    if (l->n >= HWFIT__LAYER_TENSORS_MAX || count > UINT32_MAX) {
+        l->over = 1;
+        return;
+    }
     hwfit__tensor *t = &l->t[l->n++];
     t->rows = rows;
     t->cols = cols;
-    t->count = count;
+    t->count = (uint32_t)count;
     t->part = (uint8_t)part;
     t->kind = (uint8_t)kind;
     t->routed = (uint8_t)routed;
@@ -224,7 +229,7 @@ hwfit_status hwfit__model_layer_tensors(const hwfit_model *m, int moe, int mtp,
 static hwfit_status layer_tensors(const hwfit_model *m, const hwfit__dims *dims, int moe, int mtp,
                                   hwfit__tensor *t, size_t *n) {
     const hwfit__dims d = *dims;
-    tensor_list l = {t, 0};
+    tensor_list l = {t, 0, 0};
     uint64_t h = m->hidden, a = m->heads;
     const int att = HWFIT__PART_ATTENTION;
     if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
@@ -285,6 +290,7 @@ static hwfit_status layer_tensors(const hwfit_model *m, const hwfit__dims *dims,
         norm(&l, m, h, 3, HWFIT__PART_MTP);
         linear(&l, h, 2 * h, 1, HWFIT__PART_MTP, 0, 0, 0);
     }
+    if (l.over) return HWFIT_ERANGE; /* cannot happen with the kinds above (see the max) */
     *n = l.n;
     return HWFIT_OK;
 }
@@ -469,12 +475,13 @@ void hwfit_model_kv_init(hwfit_model_kv_in *in) {
 }
 
 /* hwfit_model_kv of a prepared model, reporting through `why` (NULL from the calculations). */
-static hwfit_status kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
-                                hwfit_status prep_status, const hwfit_model_kv_in *in,
-                                hwfit_model_kv_out *out, hwfit_problem *why) {
+static hwfit_status kv_of(const hwfit_model *model, const hwfit__dims *dims,
+                          uint32_t sliding_layers, hwfit_status prep_status,
+                          const hwfit_model_kv_in *in, hwfit_model_kv_out *out,
+                          hwfit_problem *why) {
     hwfit_status st = prep_status;
     if (st != HWFIT_OK) return st;
-    const hwfit__dims d = prep->dims;
+    const hwfit__dims d = *dims;
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", "must be at least 1");
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", "must be at least 1");
     if (in->first_layer >= model->layers)
@@ -502,7 +509,7 @@ static hwfit_status kv_prepared(const hwfit_model *model, const hwfit__model_pre
                           : st == HWFIT_EDOM ? "has an invalid group size"
                                              : "makes a per-token size that overflows");
     if (in->first_layer == 0 && count == model->layers) {
-        r.sliding_layers = prep->sliding_layers;
+        r.sliding_layers = sliding_layers;
     } else {
         for (uint32_t i = in->first_layer; i < in->first_layer + count; i++)
             r.sliding_layers += (uint32_t)hwfit__model_layer_is_sliding(model, i);
@@ -526,6 +533,19 @@ static hwfit_status kv_prepared(const hwfit_model *model, const hwfit__model_pre
                           "and context make a cache larger than 64 bits count");
     *out = r;
     return HWFIT_OK;
+}
+
+static hwfit_status kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
+                                hwfit_status prep_status, const hwfit_model_kv_in *in,
+                                hwfit_model_kv_out *out, hwfit_problem *why) {
+    if (prep_status != HWFIT_OK) return prep_status;
+    return kv_of(model, &prep->dims, prep->sliding_layers, prep_status, in, out, why);
+}
+
+hwfit_status hwfit__model_kv_dims(const hwfit_model *model, const hwfit__dims *dims,
+                                  uint32_t sliding_layers, hwfit_status prep_status,
+                                  const hwfit_model_kv_in *in, hwfit_model_kv_out *out) {
+    return kv_of(model, dims, sliding_layers, prep_status, in, out, NULL);
 }
 
 hwfit_status hwfit_model_kv(const hwfit_model *model, const hwfit_model_kv_in *in,

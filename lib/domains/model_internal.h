@@ -44,16 +44,23 @@ enum {
 #define HWFIT__LORA_DOWN 0x40u
 
 typedef struct hwfit__tensor {
-    uint64_t rows;   /* output features (1 for vectors) */
+    uint64_t rows;   /* output features (1 for vectors); up to products of two model sizes */
     uint64_t cols;   /* input features (the length of a vector) */
-    uint64_t count;  /* identical tensors in the layer (routed experts: E) */
+    uint32_t count;  /* identical tensors in the layer: routed experts E (below 2^24,
+                        HWFIT_MODEL_MAX_DIM), norms (at most 3 x 2 x 16) or 1-2 */
     uint8_t part;    /* HWFIT__PART_* */
     uint8_t kind;    /* HWFIT__TENSOR_* */
     uint8_t routed;  /* 1: a routed expert's tensor; top-k of count are active per token */
     uint8_t lora;    /* HWFIT__LORA_* bits that select this matrix as a LoRA target */
 } hwfit__tensor;
 
-#define HWFIT__LAYER_TENSORS_MAX 48
+/* Tensors of one layer at most: attention 10 (MLA with q_lora_rank and biases; GQA: 9),
+ * MoE MLP 15 (router and its bias, gated experts with biases, gated shared experts with
+ * biases and their gate; dense: 6), norms 1, MTP 2: 28. No margin (every prepared model
+ * is on the stack, twice in a shard evaluation): a layer kind that adds tensors must raise
+ * it; until then layer_tensors refuses (HWFIT_ERANGE) rather than writing past it, and
+ * tests/test_model.c's largest layer shows it. */
+#define HWFIT__LAYER_TENSORS_MAX 28
 
 /* Resolved head dimensions of a valid model. */
 typedef struct hwfit__dims {
@@ -115,6 +122,12 @@ hwfit_status hwfit__model_prepare_like(const hwfit_model *m, const hwfit__model_
 hwfit_status hwfit__model_kv_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
                                       hwfit_status prep_status, const hwfit_model_kv_in *in,
                                       hwfit_model_kv_out *out);
+
+/* The same from the only parts of a prepared model that the KV cache reads: its head
+ * dimensions and sliding-layer count (a caller that keeps these need not keep the prep). */
+hwfit_status hwfit__model_kv_dims(const hwfit_model *model, const hwfit__dims *dims,
+                                  uint32_t sliding_layers, hwfit_status prep_status,
+                                  const hwfit_model_kv_in *in, hwfit_model_kv_out *out);
 
 /* Layers of kind moe (1) or dense (0) among [first, first + count) of a valid model. */
 uint32_t hwfit__model_count_moe(const hwfit_model *m, const hwfit__model_prep *p, uint32_t first,

@@ -4,6 +4,7 @@
  * per-card footprint, communication from collective.c; this file only splits them over the
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 #include "base/checked.h"
 #include "base/internal.h"
 #include "domains/model_internal.h"
+#include "domains/perf_internal.h"
 #include "domains/shard_iface.h"
 
 void hwfit_perf_init(hwfit_perf_in *in) {
@@ -193,8 +195,8 @@ static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf
     if ((st = hwfit_dtype_describe(in->shard.memory.activations, &info)) != HWFIT_OK)
         return hwfit__why(why, st, "shard.memory.activations", "is not a known format");
     c->act_bytes = info.bits_per_element / 8.0;
-    hwfit_model_param_counts p;
-    if ((st = hwfit_model_params(m, &p)) != HWFIT_OK) return st;
+    const hwfit_model_param_counts *pp = hwfit__shard_engine_params(e); /* prepared once */
+    const hwfit_model_param_counts p = *pp;
     c->active[0] = p.dense.active;
     c->active[1] = p.moe.active;
     hwfit_model_flops_out f;
@@ -320,6 +322,16 @@ static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
         stage_flops(c, r, s, attention, &f);
         double kv_seq = (double)card.kv_bytes / (double)r->batch_local;
         double bytes = (double)card.weights_bytes + mb * kv_seq;
+        if (c->in->moe_active_reads && f.moe_layers > 0 && c->m->experts > 0) {
+            /* Only the experts the micro-batch's tokens touch are read: b tokens picking k
+             * of E each touch E (1 - (1 - k/E)^b) experts on average. */
+            double e = (double)c->m->experts, k = (double)c->m->experts_per_token;
+            double touched = 1.0 - pow(1.0 - (k < e ? k : e) / e, mb);
+            uint64_t ew1 = 0, et1 = 0;
+            hwfit__shard_engine_experts(c->e, &ew1, &et1);
+            double ew = (double)f.moe_layers * (double)ew1;
+            bytes -= ew * (1.0 - touched);
+        }
         double flop = mb * f.fwd;
         double comm = stage_comm(&pc, &f, r, s);
         double tc = flop / eff_c, tm = bytes / eff_m;
@@ -449,7 +461,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
             t.memory.batch = o->target_batch;
             t.memory.context = prompt + in->output_tokens;
             hwfit_shard_out so;
-            st = hwfit_shard_estimate(c->m, &t, &so);
+            st = hwfit__shard_estimate_engine(c->e, &t, &so); /* only batch, context differ */
             if (st == HWFIT_ERANGE) o->target_fits = 0;
             else if (st != HWFIT_OK) return st;
             else o->target_fits = so.fits;
@@ -466,6 +478,50 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
 static double share(double x, double e, const hwfit__shard_resolved *r) {
     if (r->z == r->ez) return x / (double)r->z;
     return (x - e) / (double)r->z + e / (double)r->ez;
+}
+
+/* The step's collectives (collective.c): the dense ones over tp, pp and dp x cp (co), the
+ * experts' gradient reduction and ZeRO gathers (eo). Out of train_step's frame: its two
+ * inputs are large and the stage loop above goes deep. */
+static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r, double act,
+                              uint64_t layers_max, int one_group, double grad_bytes,
+                              double param_bytes, double e_grad, double e_param,
+                              hwfit_collective_step_out *co, hwfit_collective_step_out *eo) {
+    hwfit_collective_step_in ci;
+    hwfit_collective_step_init(&ci);
+    ci.topology = c->topo;
+    ci.tp = r->tp;
+    ci.pp = r->pp;
+    ci.dp = r->z; /* gradients reduce over dp x cp */
+    ci.zero_stage = r->zero;
+    ci.layers_per_stage = layers_max;
+    ci.micro_batches = r->m;
+    ci.tp_collectives_per_layer = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 6 : 4;
+    ci.sequence_parallel = r->sp;
+    ci.tp_bytes = act;
+    ci.grad_bytes = grad_bytes;
+    ci.param_bytes = param_bytes;
+    ci.pp_bytes = act;
+    hwfit_status st;
+    if ((st = hwfit_collective_step(&ci, co)) != HWFIT_OK) return st;
+    /* The experts' gradient reduction and ZeRO gathers over the expert-data-parallel group:
+     * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
+     * same experts is alone). */
+    memset(eo, 0, sizeof *eo);
+    if (!one_group && r->ez > 1 && (e_grad > 0.0 || e_param > 0.0)) {
+        hwfit_collective_step_in ei;
+        hwfit_collective_step_init(&ei);
+        ei.topology = c->topo;
+        ei.tp = (uint64_t)r->etp * r->ep;
+        ei.pp = r->pp;
+        ei.dp = r->ez;
+        ei.zero_stage = r->zero;
+        ei.micro_batches = r->m;
+        ei.grad_bytes = e_grad;
+        ei.param_bytes = e_param;
+        if ((st = hwfit_collective_step(&ei, eo)) != HWFIT_OK) return st;
+    }
+    return HWFIT_OK;
 }
 
 static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
@@ -543,42 +599,11 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     o->step_compute_s = (double)r->m * t_mb;
     o->bubble_s = (double)(r->pp - 1) / (double)r->v * t_mb;
     /* Communication of the step (collective.c), exposed by what does not overlap. */
-    hwfit_collective_step_in ci;
-    hwfit_collective_step_init(&ci);
-    ci.topology = c->topo;
-    ci.tp = r->tp;
-    ci.pp = r->pp;
-    ci.dp = r->z; /* gradients reduce over dp x cp */
-    ci.zero_stage = r->zero;
-    ci.layers_per_stage = layers_max;
-    ci.micro_batches = r->m;
-    ci.tp_collectives_per_layer = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 6 : 4;
-    ci.sequence_parallel = r->sp;
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
-    ci.tp_bytes = act;
-    ci.grad_bytes = grad_bytes;
-    ci.param_bytes = param_bytes;
-    ci.pp_bytes = act;
-    hwfit_collective_step_out co;
-    if ((st = hwfit_collective_step(&ci, &co)) != HWFIT_OK) return st;
-    /* The experts' gradient reduction and ZeRO gathers over the expert-data-parallel group:
-     * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
-     * same experts is alone). */
-    hwfit_collective_step_out eo;
-    memset(&eo, 0, sizeof eo);
-    if (!one_group && r->ez > 1 && (e_grad > 0.0 || e_param > 0.0)) {
-        hwfit_collective_step_in ei;
-        hwfit_collective_step_init(&ei);
-        ei.topology = c->topo;
-        ei.tp = (uint64_t)r->etp * r->ep;
-        ei.pp = r->pp;
-        ei.dp = r->ez;
-        ei.zero_stage = r->zero;
-        ei.micro_batches = r->m;
-        ei.grad_bytes = e_grad;
-        ei.param_bytes = e_param;
-        if ((st = hwfit_collective_step(&ei, &eo)) != HWFIT_OK) return st;
-    }
+    hwfit_collective_step_out co, eo;
+    if ((st = step_comm(c, r, act, layers_max, one_group, grad_bytes, param_bytes, e_grad,
+                        e_param, &co, &eo)) != HWFIT_OK)
+        return st;
     /* Expert all-to-alls: dispatch and combine over the ep ranks of a stage. */
     double a2a = 0.0;
     if ((st = coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token, r->ep,
@@ -667,20 +692,17 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     return HWFIT_OK;
 }
 
-/* One estimate with the model's engine (hwfit__shard_with_engine); validate also keeps
- * the cluster the timing used. */
+/* One estimate with the model's engine, which must be started (hwfit__shard_engine_start);
+ * validate also keeps the cluster the timing used. */
 typedef struct estimate_call {
     const hwfit_model *model;
     const hwfit_perf_in *in;
     hwfit_perf_out *out;
     hwfit_problem *problem, *shard_problem; /* NULL for hwfit_perf_estimate */
-    int ran;
     hwfit_topology topo;
 } estimate_call;
 
-static hwfit_status estimate_fn(hwfit__shard_engine *e, void *arg) {
-    estimate_call *a = arg;
-    a->ran = 1;
+static hwfit_status estimate_on(hwfit__shard_engine *e, estimate_call *a) {
     perf_ctx c;
     hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
     if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
@@ -688,26 +710,67 @@ static hwfit_status estimate_fn(hwfit__shard_engine *e, void *arg) {
     return st;
 }
 
-hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
-                                 hwfit_perf_out *out) {
+hwfit_status hwfit__perf_estimate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                     const hwfit_perf_in *in, hwfit_perf_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_status st = hwfit__shard_engine_start(e, model);
+    if (st != HWFIT_OK) return st;
     estimate_call a;
     memset(&a, 0, sizeof a);
     a.model = model;
     a.in = in;
     a.out = out;
-    return hwfit__shard_with_engine(model, estimate_fn, &a);
+    return estimate_on(e, &a);
+}
+
+hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
+                                 hwfit_perf_out *out) {
+    hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
+    return hwfit__perf_estimate_at(hwfit__shard_engine_in(&engine), model, in, out);
 }
 
 hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
                                  hwfit_problem *problem) {
+    hwfit__shard_engine_storage engine;
+    return hwfit__perf_validate_at(hwfit__shard_engine_in(&engine), model, in, problem);
+}
+
+/* What validate reports after the estimate failed with st (or HWFIT_OK): a field of the
+ * shard's inputs, the collectives' refusal of the cluster, or no field. Out of
+ * hwfit__perf_validate_at's frame: it runs after the engine's chain. */
+static hwfit_status validate_report(const estimate_call *a, hwfit_status st,
+                                    const hwfit_problem *shard_problem,
+                                    hwfit_problem *problem) {
+    if (st != HWFIT_OK && shard_problem->status != HWFIT_OK)
+        return hwfit__why_at(problem, st, shard_field(shard_problem->field),
+                             shard_problem->index, shard_problem->rule);
+    if (st != HWFIT_OK && problem != NULL && problem->status == HWFIT_OK) {
+        /* The timing failed: the collectives refuse the cluster (a->topo is in->topology
+         * with enough nodes for the cards), or a time overflows. */
+        hwfit_collective_in ci;
+        hwfit_collective_init(&ci);
+        ci.topology = a->topo;
+        ci.ranks = a->in->shard.gpus > 1 ? a->in->shard.gpus : 2;
+        hwfit_problem p;
+        if (hwfit_collective_validate(&ci, &p) == st && strncmp(p.field, "topology.", 9) == 0)
+            return hwfit__why_at(problem, st, p.field, p.index, p.rule);
+    }
+    return hwfit__why(problem, st, "",
+                      st == HWFIT_OK ? ""
+                      : st == HWFIT_ERANGE ? "a time or size of the estimate overflows"
+                                           : "the timing refuses the inputs");
+}
+
+hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                     const hwfit_perf_in *in, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_perf_estimate: the model, the throughput inputs, the shard's. */
-    hwfit__model_prep prep;
-    hwfit_status st = hwfit__model_prepare_why(model, &prep, problem);
+    hwfit_status st = hwfit_model_validate(model, problem); /* its frame is gone below */
     if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_engine_start(e, model)) != HWFIT_OK)
+        return hwfit__why(problem, st, "model", "is refused"); /* validated above: unreachable */
     hwfit_perf_out scratch;
     hwfit_problem shard_problem;
     hwfit_problem_clear(&shard_problem);
@@ -718,27 +781,8 @@ hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *
     a.out = &scratch;
     a.problem = problem;
     a.shard_problem = &shard_problem;
-    st = hwfit__shard_with_engine(model, estimate_fn, &a);
-    if (!a.ran)
-        return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
-    if (st != HWFIT_OK && shard_problem.status != HWFIT_OK)
-        return hwfit__why_at(problem, st, shard_field(shard_problem.field),
-                             shard_problem.index, shard_problem.rule);
-    if (st != HWFIT_OK && problem != NULL && problem->status == HWFIT_OK) {
-        /* The timing failed: the collectives refuse the cluster (a.topo is in->topology
-         * with enough nodes for the cards), or a time overflows. */
-        hwfit_collective_in ci;
-        hwfit_collective_init(&ci);
-        ci.topology = a.topo;
-        ci.ranks = in->shard.gpus > 1 ? in->shard.gpus : 2;
-        hwfit_problem p;
-        if (hwfit_collective_validate(&ci, &p) == st && strncmp(p.field, "topology.", 9) == 0)
-            return hwfit__why_at(problem, st, p.field, p.index, p.rule);
-    }
-    return hwfit__why(problem, st, "",
-                      st == HWFIT_OK ? ""
-                      : st == HWFIT_ERANGE ? "a time or size of the estimate overflows"
-                                           : "the timing refuses the inputs");
+    st = estimate_on(e, &a);
+    return validate_report(&a, st, &shard_problem, problem);
 }
 
 /* a ranks before b: layouts that fit first, then by score. */
@@ -762,23 +806,11 @@ static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count
     if (n < capacity) *count = n + 1;
 }
 
-/* The search with the model's engine (hwfit__shard_with_engine). */
-typedef struct plan_call {
-    const hwfit_model *model;
-    const hwfit_perf_in *in;
-    const hwfit_shard_space *space;
-    hwfit_perf_result *results;
-    size_t capacity;
-    hwfit_shard_search_out *summary;
-} plan_call;
-
-static hwfit_status plan_fn(hwfit__shard_engine *e, void *arg) {
-    const plan_call *a = arg;
-    const hwfit_model *model = a->model;
-    const hwfit_perf_in *in = a->in;
-    const hwfit_shard_space *space = a->space;
-    hwfit_perf_result *results = a->results;
-    size_t capacity = a->capacity;
+/* The search with the model's engine, started. */
+static hwfit_status plan_on(hwfit__shard_engine *e, const hwfit_model *model,
+                            const hwfit_perf_in *in, const hwfit_shard_space *space,
+                            hwfit_perf_result *results, size_t capacity,
+                            hwfit_shard_search_out *summary) {
     hwfit_status st;
     if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
@@ -815,16 +847,26 @@ static hwfit_status plan_fn(hwfit__shard_engine *e, void *arg) {
         keep_best(results, capacity, &sum.count, &res);
     }
     sum.visited = it.visited;
-    *a->summary = sum;
+    *summary = sum;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                 const hwfit_perf_in *in, const hwfit_shard_space *space,
+                                 hwfit_perf_result *results, size_t capacity,
+                                 hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    hwfit_status st = hwfit__shard_engine_start(e, model);
+    if (st != HWFIT_OK) return st;
+    return plan_on(e, model, in, space, results, capacity, summary);
 }
 
 hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
                              const hwfit_shard_space *space, hwfit_perf_result *results,
                              size_t capacity, hwfit_shard_search_out *summary) {
-    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
-        (results == NULL && capacity > 0))
-        return HWFIT_EINVAL;
-    plan_call a = {model, in, space, results, capacity, summary};
-    return hwfit__shard_with_engine(model, plan_fn, &a);
+    hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
+    return hwfit__perf_plan_at(hwfit__shard_engine_in(&engine), model, in, space, results,
+                               capacity, summary);
 }

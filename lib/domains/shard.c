@@ -127,6 +127,35 @@ hwfit_status hwfit_shard_offload_parse(const char *text, unsigned *offload) {
 
 /* ---- the engine ------------------------------------------------------------------------ */
 
+/* Set bits of a word (SWAR: inline everywhere, no libgcc call without -mpopcnt). */
+static uint32_t popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555u);
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (uint32_t)((x * 0x0101010101010101u) >> 56);
+}
+
+uint32_t hwfit__shard_bits_count(const uint64_t *bits, uint32_t first, uint32_t count) {
+    if (count == 0) return 0;
+    uint32_t last = first + count - 1;
+    uint32_t a = first / 64, b = last / 64;
+    uint64_t lo = ~(uint64_t)0 << (first % 64);
+    uint64_t hi = ~(uint64_t)0 >> (63 - last % 64);
+    if (a == b) return popcount64(bits[a] & lo & hi);
+    uint32_t c = popcount64(bits[a] & lo);
+    for (uint32_t w = a + 1; w < b; w++) c += popcount64(bits[w]);
+    return c + popcount64(bits[b] & hi);
+}
+
+/* MoE / sliding layers among [first, first + count): no bit is read when every layer is
+ * alike (most models). */
+static uint32_t moe_in(const hwfit__shard_engine *e, uint32_t first, uint32_t count) {
+    if (e->kinds[1] == 0) return 0;
+    if (e->kinds[0] == 0) return count;
+    return hwfit__shard_bits_count(e->moe_bits, first, count);
+}
+
+
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model) {
     if (e == NULL || model == NULL) return HWFIT_EINVAL;
     hwfit_status st = hwfit__model_prepare(model, &e->prep); /* EINVAL, EDOM or ERANGE */
@@ -138,7 +167,6 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
     hwfit__memory_memo_reset(&e->memo);
     e->kind_first[0] = e->kind_first[1] = UINT32_MAX;
     e->full_first = e->sliding_first = UINT32_MAX;
-    e->moe_prefix[0] = e->sliding_prefix[0] = 0;
     uint32_t layers = model->layers, moe_n = e->prep.params.moe_layers;
     uint32_t sliding_n = e->prep.sliding_layers;
     if ((moe_n == 0 || moe_n == layers) && (sliding_n == 0 || sliding_n == layers)) {
@@ -149,9 +177,11 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
         e->kinds[moe] = layers;
         if (sliding) e->sliding_first = 0;
         else e->full_first = 0;
-        for (uint32_t i = 1; i <= layers; i++) {
-            e->moe_prefix[i] = (uint16_t)(moe ? i : 0);
-            e->sliding_prefix[i] = (uint16_t)(sliding ? i : 0);
+        for (uint32_t w = 0; w < (layers + 63) / 64; w++) {
+            uint32_t rest = layers - 64 * w;
+            uint64_t word = rest >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << rest) - 1;
+            e->moe_bits[w] = moe ? word : 0;
+            e->sliding_bits[w] = sliding ? word : 0;
         }
     } else {
         for (uint32_t i = 0; i < layers; i++) {
@@ -161,8 +191,8 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
             if (sliding && e->sliding_first == UINT32_MAX) e->sliding_first = i;
             if (!sliding && e->full_first == UINT32_MAX) e->full_first = i;
             e->kinds[moe]++;
-            e->moe_prefix[i + 1] = (uint16_t)(e->moe_prefix[i] + moe);
-            e->sliding_prefix[i + 1] = (uint16_t)(e->sliding_prefix[i] + sliding);
+            e->moe_bits[i / 64] |= (uint64_t)moe << (i % 64);
+            e->sliding_bits[i / 64] |= (uint64_t)sliding << (i % 64);
         }
     }
     hwfit__shard_engine_reset(e);
@@ -175,20 +205,22 @@ void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
 
 /* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
 
-hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
-                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
-                                      void *arg) {
-    hwfit__shard_engine e;
-    hwfit_status st = hwfit__shard_engine_init(&e, model);
-    if (st != HWFIT_OK) return st;
-    return fn(&e, arg);
+_Static_assert(sizeof(hwfit__shard_engine) <= HWFIT__SHARD_ENGINE_BYTES,
+               "HWFIT__SHARD_ENGINE_BYTES (shard_iface.h) is too small for the engine");
+
+hwfit_status hwfit__shard_engine_start(hwfit__shard_engine *e, const hwfit_model *model) {
+    return hwfit__shard_engine_init(e, model);
+}
+
+const hwfit_model_param_counts *hwfit__shard_engine_params(const hwfit__shard_engine *e) {
+    return &e->prep.params;
 }
 
 const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e) { return e->kinds; }
 
 uint32_t hwfit__shard_engine_moe_layers(const hwfit__shard_engine *e, uint32_t first,
                                         uint32_t count) {
-    return (uint32_t)(e->moe_prefix[first + count] - e->moe_prefix[first]);
+    return moe_in(e, first, count);
 }
 
 void hwfit__shard_engine_experts(const hwfit__shard_engine *e, uint64_t *weights,
@@ -275,10 +307,17 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
         return HWFIT_OK;
     e->w_valid = 0;
     rank_model(e, r->tp, r->ep, r->etp, &e->rank);
-    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &e->rank_prep);
+    /* The rank model's prep is needed for its weights only (below); the KV cache keeps its
+     * dimensions (kv_units). Not in the engine: a prep is a few KB. */
+    hwfit__model_prep rank_prep;
+    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &rank_prep);
+    if (e->rank_prep_status == HWFIT_OK) {
+        e->rank_dims = rank_prep.dims;
+        e->rank_sliding = rank_prep.sliding_layers;
+    }
     hwfit__memory_memo_reset(&e->rank_memo);
     hwfit__memory_memo *rm = &e->rank_memo;
-    const hwfit__model_prep *rp = &e->rank_prep;
+    const hwfit__model_prep *rp = &rank_prep;
     hwfit_status rs = e->rank_prep_status;
     /* Weights, gradients and optimizer states do not depend on the context, the batch or
      * the activation choices: the cheapest values are used. */
@@ -337,7 +376,8 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         if (first[k] == UINT32_MAX) continue;
         kin.first_layer = first[k];
         hwfit_status st =
-            hwfit__model_kv_prepared(&e->rank, &e->rank_prep, e->rank_prep_status, &kin, &kv);
+            hwfit__model_kv_dims(&e->rank, &e->rank_dims, e->rank_sliding,
+                                 e->rank_prep_status, &kin, &kv);
         if (st != HWFIT_OK) return st;
         e->kv_layer[k] = kv.bytes;
         e->kv_token = kv.layer_bytes_per_token;
@@ -770,24 +810,49 @@ typedef struct card_stage {
     hwfit_memory_out ph; /* the phase fields only */
 } card_stage;
 
+/* The decoder layers of pipeline stage `stage` (all its chunks): the first, how many, of
+ * which dense and MoE (n) and sliding. Kinds are counted (bitmaps) only where they mix;
+ * alike, they follow from the total. */
+static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                         uint32_t stage, uint32_t *first_layer, uint32_t *layers_out,
+                         uint64_t n[2], uint64_t *sliding_out) {
+    uint32_t layers = 0, moe = 0, sliding = 0, total = e->model->layers;
+    const int mixed_moe = e->kinds[0] != 0 && e->kinds[1] != 0;
+    const int mixed_sliding = e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX;
+    if (!mixed_moe && !mixed_sliding) {
+        /* Every layer alike: a loop with no branch on the kinds (the hot case). */
+        for (uint32_t j = 0; j < r->v; j++) {
+            uint32_t first, count;
+            hwfit__shard_chunk(r, total, stage, j, &first, &count);
+            if (j == 0) *first_layer = first;
+            layers += count;
+        }
+        moe = e->kinds[1] != 0 ? layers : 0;
+        sliding = e->full_first == UINT32_MAX ? layers : 0;
+    } else {
+        for (uint32_t j = 0; j < r->v; j++) {
+            uint32_t first, count;
+            hwfit__shard_chunk(r, total, stage, j, &first, &count);
+            if (j == 0) *first_layer = first;
+            layers += count;
+            moe += hwfit__shard_bits_count(e->moe_bits, first, count);
+            sliding += hwfit__shard_bits_count(e->sliding_bits, first, count);
+        }
+    }
+    n[1] = moe;
+    n[0] = layers - moe;
+    *sliding_out = sliding;
+    *layers_out = layers;
+}
+
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
  * differ from those of f), the rest in cs. */
 static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                          const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
                          card_stage *cs) {
-    const hwfit_model *m = e->model;
-    uint64_t n[2] = {0, 0}, sliding = 0;
-    uint32_t first_layer = 0, layers = 0;
-    for (uint32_t j = 0; j < r->v; j++) {
-        uint32_t first, count;
-        hwfit__shard_chunk(r, m->layers, stage, j, &first, &count);
-        if (j == 0) first_layer = first;
-        layers += count;
-        uint64_t moe = (uint64_t)e->moe_prefix[first + count] - e->moe_prefix[first];
-        n[1] += moe;
-        n[0] += count - moe;
-        sliding += (uint64_t)e->sliding_prefix[first + count] - e->sliding_prefix[first];
-    }
+    uint64_t n[2], sliding;
+    uint32_t first_layer = 0, layers;
+    stage_layers(e, r, stage, &first_layer, &layers, n, &sliding);
     int embedding = stage == 0, head = stage + 1 == r->pp;
     if (!f->valid || f->n[0] != n[0] || f->n[1] != n[1] || f->sliding != sliding ||
         f->layers != layers || f->embedding != embedding || f->head != head) {
@@ -1018,13 +1083,10 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
 hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,
                                hwfit_shard_reason *reason) {
     if (model == NULL || in == NULL || reason == NULL) return HWFIT_EINVAL;
-    /* The engine (about 16 KB) is too large for a caller's stack: from the heap. */
-    hwfit__shard_engine *e = malloc(sizeof *e);
-    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit__shard_engine engine, *e = &engine;
     hwfit_status st = hwfit__shard_engine_init(e, model);
     if (st == HWFIT_OK)
         st = hwfit__shard_resolve(model, e->kinds, in, &in->layout, NULL, reason, NULL);
-    free(e);
     return st;
 }
 
@@ -1046,15 +1108,19 @@ static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *
     return hwfit__shard_eval(e, in, &r, out, stage, card_out);
 }
 
+hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                          hwfit_shard_out *out) {
+    hwfit_shard_out o;
+    hwfit_status st = estimate_with(e, in, &o, 0, NULL, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
                              hwfit_shard_out *out, uint32_t stage, hwfit_shard_card *card_out) {
-    /* The engine (about 16 KB) is too large for a caller's stack: from the heap (the _ws
-     * entry points take it from the caller). */
-    hwfit__shard_engine *e = malloc(sizeof *e);
-    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_status st = hwfit__shard_engine_init(e, model);
     if (st == HWFIT_OK) st = estimate_with(e, in, out, stage, card_out, NULL);
-    free(e);
     return st;
 }
 
@@ -1141,13 +1207,8 @@ hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_sh
     if (model == NULL || (n > 0 && (ins == NULL || outs == NULL || statuses == NULL)))
         return HWFIT_EINVAL;
     if (n == 0) return HWFIT_OK;
-    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
-    if (e == NULL) {
-        for (size_t i = 0; i < n; i++) statuses[i] = HWFIT_ENOMEM;
-        return HWFIT_ENOMEM;
-    }
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_status st = estimate_batch_with(e, model, ins, n, outs, statuses);
-    free(e);
     return st;
 }
 
@@ -1451,10 +1512,8 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     if (model == NULL || in == NULL || space == NULL || summary == NULL ||
         (results == NULL && capacity > 0))
         return HWFIT_EINVAL;
-    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
-    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_status st = search(e, model, in, space, results, capacity, summary);
-    free(e);
     return st;
 }
 
@@ -1463,8 +1522,7 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
                                   uint32_t *gpus, hwfit_layout *layout) {
     if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
     if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
-    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
-    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_shard_in x = *in;
     hwfit_status st = HWFIT_OK;
     uint32_t found = 0;
@@ -1479,7 +1537,6 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
             if (layout != NULL) *layout = best.layout;
         }
     }
-    free(e);
     if (st != HWFIT_OK) return st;
     *gpus = found;
     return HWFIT_OK;
@@ -1535,15 +1592,13 @@ hwfit_status hwfit_shard_max_context(const hwfit_model *model, const hwfit_shard
     if (limit == 0) return HWFIT_EDOM;
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
-    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_shard_in x = *in;
     const hwfit_layout *l = &in->layout;
     uint64_t step = (uint64_t)(l->cp ? l->cp : 1) * (l->sequence_parallel && l->tp ? l->tp : 1);
     uint64_t r = 0;
     if ((st = hwfit__shard_engine_init(e, model)) == HWFIT_OK)
         st = bisect(e, &x, step, limit, set_context, &r);
-    free(e);
     if (st != HWFIT_OK) return st;
     *context = r;
     return HWFIT_OK;
@@ -1555,15 +1610,13 @@ hwfit_status hwfit_shard_max_batch(const hwfit_model *model, const hwfit_shard_i
     if (limit == 0) return HWFIT_EDOM;
     hwfit_status st = hwfit__shard_check_in(in, NULL);
     if (st != HWFIT_OK) return st;
-    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
-    if (e == NULL) return HWFIT_ENOMEM;
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_shard_in x = *in;
     int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
     if (training) x.layout.global_batch = 0;
     uint64_t r = 0;
     if ((st = hwfit__shard_engine_init(e, model)) == HWFIT_OK)
         st = bisect(e, &x, 1, limit, training ? set_micro_batch : set_batch, &r);
-    free(e);
     if (st != HWFIT_OK) return st;
     *batch = r;
     return HWFIT_OK;
@@ -1626,20 +1679,13 @@ hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_shard_estimate: the model, the layout and inputs, then the cards. */
-    hwfit__shard_engine *e = malloc(sizeof *e); /* about 16 KB: not on a caller's stack */
-    if (e == NULL) return hwfit__why(problem, HWFIT_ENOMEM, "", "out of memory");
+    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     /* The model's check prepares it into the engine's own prep (the init redoes it). */
     hwfit_status st = hwfit__model_prepare_why(model, &e->prep, problem);
-    if (st != HWFIT_OK) {
-        free(e);
-        return st;
-    }
-    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) {
-        free(e);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK)
         return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
-    }
     hwfit_shard_out scratch;
     st = estimate_with(e, in, &scratch, 0, NULL, problem);
-    free(e);
     return hwfit__shard_explain(model, in, st, problem);
 }

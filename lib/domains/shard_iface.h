@@ -7,6 +7,7 @@
 #ifndef HWFIT_SHARD_IFACE_H
 #define HWFIT_SHARD_IFACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hwfit/memory.h"
@@ -33,12 +34,26 @@ typedef struct hwfit__shard_resolved {
     uint64_t batch_local;   /* inference: ceil(batch / dp); training: mb */
 } hwfit__shard_resolved;
 
-/* Validate the model, prepare an engine for it and call fn with it (the engine lives for
- * the call; it allocates nothing). Returns the engine's refusal of the model (EINVAL, EDOM,
- * ERANGE: fn is not called) or fn's status. */
-hwfit_status hwfit__shard_with_engine(const hwfit_model *model,
-                                      hwfit_status (*fn)(hwfit__shard_engine *e, void *arg),
-                                      void *arg);
+/* Storage for an engine where its struct is not visible (perf.c): on a caller's stack
+ * (a few KB) or in a workspace. shard.c checks that the engine fits. */
+#define HWFIT__SHARD_ENGINE_BYTES 4864 /* sizeof(struct hwfit__shard_engine): 4840 on LP64 */
+typedef union hwfit__shard_engine_storage {
+    max_align_t align;
+    unsigned char bytes[HWFIT__SHARD_ENGINE_BYTES];
+} hwfit__shard_engine_storage;
+
+/* The engine in storage s (no initialisation). */
+static inline hwfit__shard_engine *hwfit__shard_engine_in(hwfit__shard_engine_storage *s) {
+    return (hwfit__shard_engine *)(void *)s->bytes;
+}
+
+/* Validate the model and prepare an engine for it in e (storage of at least
+ * HWFIT__SHARD_ENGINE_BYTES, aligned as max_align_t): the engine's refusal of the model
+ * (EINVAL, EDOM, ERANGE) or HWFIT_OK. It allocates nothing. */
+hwfit_status hwfit__shard_engine_start(hwfit__shard_engine *e, const hwfit_model *model);
+
+/* The parameter counts of the engine's model (hwfit_model_params, prepared once). */
+const hwfit_model_param_counts *hwfit__shard_engine_params(const hwfit__shard_engine *e);
 
 /* Dense and MoE layer counts of the engine's model (the kinds of hwfit__shard_resolve). */
 const uint32_t *hwfit__shard_engine_kinds(const hwfit__shard_engine *e);
@@ -68,6 +83,12 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
 hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, uint32_t stage,
                                hwfit_shard_card *c);
+
+/* hwfit_shard_estimate with the engine of its model (no second engine on the stack): the
+ * engine's caches must hold for in's workload, i.e. in differs from what the engine last
+ * evaluated at most in the fields its caches are keyed by (layout, context, batch). */
+hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                          hwfit_shard_out *out);
 
 /* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
  * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why

@@ -28,6 +28,11 @@ typedef struct hwfit__shard_unit {
     uint64_t e_weights, e_trainable, e_gradients, e_optimizer;
 } hwfit__shard_unit;
 
+#define HWFIT__SHARD_LAYER_WORDS ((HWFIT_MODEL_MAX_LAYERS + 63) / 64)
+
+/* The engine is about 4.8 KB (a prepared model, a copy of the model for the rank): it
+ * lives on the stack of the call that uses it (the shard and perf entry points), or in a
+ * caller's workspace (hwfit_shard_workspace_size, perf_internal.h's _at calls). */
 struct hwfit__shard_engine {
     const hwfit_model *model;
     hwfit__model_prep prep;   /* the model, validated and prepared once */
@@ -36,13 +41,16 @@ struct hwfit__shard_engine {
     uint32_t kind_first[2];   /* first dense / MoE layer, or UINT32_MAX */
     uint32_t full_first, sliding_first;
     uint32_t kinds[2];        /* dense and MoE layers */
-    uint16_t moe_prefix[HWFIT_MODEL_MAX_LAYERS + 1];
-    uint16_t sliding_prefix[HWFIT_MODEL_MAX_LAYERS + 1];
+    /* Which layers are MoE / sliding, one bit per layer (counted with popcount over
+     * 64-bit words: a range of layers costs layers / 64 words). */
+    uint64_t moe_bits[HWFIT__SHARD_LAYER_WORDS];
+    uint64_t sliding_bits[HWFIT__SHARD_LAYER_WORDS];
     /* weights of the rank model, keyed by (tp, ep, etp) */
     int w_valid;
     uint32_t w_tp, w_ep, w_etp;
     hwfit_model rank;
-    hwfit__model_prep rank_prep; /* the rank model prepared (rank_prep_status) */
+    hwfit__dims rank_dims;       /* of the rank model prepared (rank_prep_status) in */
+    uint32_t rank_sliding;       /* weights_units (its prep lives on that call's stack) */
     hwfit_status rank_prep_status;
     hwfit__memory_memo rank_memo;
     hwfit__shard_unit layer[2], emb, head, both;
@@ -61,6 +69,9 @@ struct hwfit__shard_engine {
     uint64_t a_stored[2], a_peak[2], a_emb, a_head, a_loss;
     uint64_t a_full[2]; /* one layer without recomputation (training; memory.c phases) */
 };
+
+/* Set bits among bits [first, first + count) of a bitmap. */
+uint32_t hwfit__shard_bits_count(const uint64_t *bits, uint32_t first, uint32_t count);
 
 /* Validate the model and prepare an engine for it. */
 hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model *model);

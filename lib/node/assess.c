@@ -29,6 +29,8 @@
 #include "hwfit/topology.h"
 #include "hwfit/units.h"
 #include "node/assess_internal.h"
+#include "domains/perf_internal.h"
+#include "domains/shard_internal.h"
 
 #include "base/checked.h"
 #include "base/internal.h"
@@ -160,6 +162,7 @@ typedef struct facts {
     int socket_evaluated;          /* 1: socket_links holds the inter-socket links' rate */
     hwfit_link_out socket_links;
     workload_eval w[HWFIT_ASSESS_MAX_WORKLOADS];
+    hwfit__shard_engine engine;    /* the throughput calls' engine: not on the stack */
 } facts;
 
 static hwfit_status check_options(const hwfit_assess_options *o) {
@@ -307,10 +310,12 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
             if (!serve) space.global_batch = (uint64_t)we->job_gpus * wl[i].memory.micro_batch;
             hwfit_perf_result best;
             HWFIT__TRY(
-                hwfit_perf_plan(wl[i].model, &we->perf_in, &space, &best, 1, &we->perf_search));
+                hwfit__perf_plan_at(&f->engine, wl[i].model, &we->perf_in, &space, &best, 1,
+                                    &we->perf_search));
             if (we->perf_search.count > 0) {
                 we->perf_in.shard.layout = best.shard.layout;
-                HWFIT__TRY(hwfit_perf_estimate(wl[i].model, &we->perf_in, &we->perf));
+                HWFIT__TRY(hwfit__perf_estimate_at(&f->engine, wl[i].model, &we->perf_in,
+                                                   &we->perf));
             }
         }
         HWFIT__TRY(checkpoint_bytes(&wl[i], &we->mem, &we->checkpoint_bytes));

@@ -166,7 +166,7 @@ hwfit_status hwfit__chart_memory_data(const hwfit_model *model, const hwfit_shar
     const uint32_t pp = d->shard.stages;
     const uint32_t per_stage = in->gpus / (pp > 0 ? pp : 1u);
     const double usable = (double)d->shard.usable_bytes;
-    double parts[HWFIT_CHART_MAX_BARS][HWFIT__CHART_MEMORY_PARTS];
+    double (*parts)[HWFIT__CHART_MEMORY_PARTS] = d->parts;
     hwfit_shard_card prev, card;
     memset(&prev, 0, sizeof prev);
     for (uint32_t s = 0; s < pp; s++) {

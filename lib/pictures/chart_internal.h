@@ -42,6 +42,8 @@ typedef struct hwfit__chart_memory {
     double usable_bytes;      /* the capacity line */
     char title[HWFIT__CHART_TITLE_SIZE];
     char x_label[HWFIT__CHART_LABEL_SIZE];
+    double parts[HWFIT_CHART_MAX_BARS][HWFIT__CHART_MEMORY_PARTS]; /* scratch: every part of
+                                                  each bar's card (4 KB: not on the stack) */
 } hwfit__chart_memory;
 
 /* A collective sweep: point i of series s is at bytes[i]. */

@@ -152,7 +152,7 @@ hwfit_status hwfit__gpu_card_read(const hwfit__json_value *obj, const char *wher
         "fp8_flop_per_s", "int8_op_per_s", "fp4_flop_per_s", "sparsity", "sparse_speedup",
         "pcie_gen", "pcie_lanes", "peer_link", "peer_topology", "peer_generation", "peer_links",
         "peer_bytes_per_s", "peer_bytes_per_s_bidir", "peer_domain_gpus", "p2p_pcie", "nvls",
-        "source", "notes", NULL};
+        "source", "notes", "fp16_acc16_flop_per_s", NULL};
     HWFIT__TRY(hwfit__json_check_keys(&r.ctx, obj, known));
     hwfit_gpu g;
     memset(&g, 0, sizeof g);
@@ -199,7 +199,8 @@ hwfit_status hwfit__gpu_card_read(const hwfit__json_value *obj, const char *wher
         {"fp16_bf16_flop_per_s", &g.fp16_bf16_flop_per_s, 1, Q_PLAIN},
         {"fp8_flop_per_s", &g.fp8_flop_per_s, 0, Q_PLAIN},
         {"int8_op_per_s", &g.int8_op_per_s, 0, Q_OPS},
-        {"fp4_flop_per_s", &g.fp4_flop_per_s, 0, Q_PLAIN}};
+        {"fp4_flop_per_s", &g.fp4_flop_per_s, 0, Q_PLAIN},
+        {"fp16_acc16_flop_per_s", &g.fp16_acc16_flop_per_s, 0, Q_PLAIN}};
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         HWFIT__TRY(quantity(&r, rates[i].key, rates[i].required, HWFIT_UNIT_FLOP_PER_S, rates[i].kind,
                      0, R, rates[i].dst, NULL));

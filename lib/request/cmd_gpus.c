@@ -46,6 +46,7 @@ static const hwfit__col full_cols[] = {
     {"nvls", "", 0},
     {"source", "", 0},
     {"notes", "", 0},
+    {"fp16_acc16_flop_per_s", "", 0},
 };
 
 static const hwfit__col table_cols[] = {
@@ -94,6 +95,7 @@ static void full_row(hwfit__out *o, const hwfit_gpu *g) {
     hwfit__out_cell_bool(o, g->nvls);
     hwfit__out_cell_str(o, g->source);
     hwfit__out_cell_str(o, g->notes);
+    hwfit__out_cell_num(o, g->fp16_acc16_flop_per_s);
 }
 
 static void table_row(hwfit__out *o, const hwfit_gpu *g) {

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "workload.h"
+#include "domains/perf_internal.h"
 
 typedef struct perf_state {
     hwfit__workload w;
@@ -40,10 +41,11 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit_perf_in in = w->perf;
     in.shard.layout = best;
     hwfit_perf_out o;
-    st = hwfit_perf_estimate(m, &in, &o);
+    st = hwfit__perf_estimate_at(&w->engine, m, &in, &o);
     if (st == HWFIT_EUNSUPPORTED && in.precision != HWFIT_PERF_PRECISION_AUTO) {
         hwfit_problem p;
-        if (hwfit_perf_validate(m, &in, &p) == st && strcmp(p.field, "precision") == 0)
+        if (hwfit__perf_validate_at(&w->engine, m, &in, &p) == st &&
+            strcmp(p.field, "precision") == 0)
             return hwfit__req_fail(r, HWFIT__WOPT(HWFIT__W_PRECISION), st,
                                    "%s has no tensor throughput in %s", w->card->name,
                                    hwfit_perf_precision_name(in.precision));

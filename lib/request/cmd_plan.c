@@ -1,5 +1,6 @@
 /* cmd_plan.c - `plan`: the layouts of N cards that fit, best first. */
 #include "workload.h"
+#include "domains/perf_internal.h"
 
 #define PLAN_MAX_TOP 1000
 
@@ -55,7 +56,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     const char *ranked_by = hwfit__workload_rank_name(w, &w->space);
     int by_time = w->card != NULL;
     if (by_time) {
-        st = hwfit_perf_plan(&w->model, &w->perf, &w->space, ps->timed, top, &sum);
+        st = hwfit__perf_plan_at(&w->engine, &w->model, &w->perf, &w->space, ps->timed, top,
+                                 &sum);
         if (st == HWFIT_EUNSUPPORTED) by_time = 0;
         else if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 1);
     }

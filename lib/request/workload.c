@@ -7,6 +7,7 @@
 #include "hwfit/memory.h"
 #include "hwfit/profile.h"
 #include "workload.h"
+#include "domains/perf_internal.h"
 
 #define NO_MAX 1.8446744073709552e19 /* no upper bound for a whole number */
 #define U32_MAX 4294967295.0
@@ -484,12 +485,12 @@ static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
                            hwfit_shard_reason_str(why));
 }
 
-hwfit_status hwfit__workload_refused(hwfit_request *r, const hwfit__workload *w,
+hwfit_status hwfit__workload_refused(hwfit_request *r, hwfit__workload *w,
                                      hwfit_status st, int timed) {
     hwfit_perf_in x = w->perf;
     hwfit__workload_layout(w, &x.shard.layout);
     hwfit_problem p;
-    hwfit_status vst = timed ? hwfit_perf_validate(&w->model, &x, &p)
+    hwfit_status vst = timed ? hwfit__perf_validate_at(&w->engine, &w->model, &x, &p)
                              : hwfit_shard_validate(&w->model, &x.shard, &p);
     if (vst == HWFIT_ELAYOUT && w->layout_given) {
         hwfit_shard_reason why;
@@ -505,7 +506,7 @@ hwfit_status hwfit__workload_refused(hwfit_request *r, const hwfit__workload *w,
 }
 
 /* Why the options' layout is invalid, or that no layout of the card count is. */
-static hwfit_status no_layout(hwfit_request *r, const hwfit__workload *w) {
+static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w) {
     if (w->layout_given) {
         hwfit_shard_in x = w->in;
         hwfit__workload_layout(w, &x.layout);
@@ -539,7 +540,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
     w->timed_valid = 0;
     if (w->card != NULL) {
         hwfit_perf_result res;
-        st = hwfit_perf_plan(&w->model, &w->perf, &space, &res, 1, summary);
+        st = hwfit__perf_plan_at(&w->engine, &w->model, &w->perf, &space, &res, 1, summary);
         if (st == HWFIT_OK) {
             if (summary->count == 0) return no_layout(r, w);
             *best = res.shard.layout;

@@ -14,6 +14,7 @@
 #include "hwfit/perf.h"
 #include "hwfit/shard.h"
 #include "request_internal.h"
+#include "domains/shard_internal.h"
 
 /* The rows of hwfit__workload_option_table, in help order. */
 enum {
@@ -102,6 +103,8 @@ typedef struct hwfit__workload {
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
     const char *framework;   /* the profile's name, or "none" */
     int profile_recompute;   /* the profile chose the recomputation (not searched) */
+    hwfit__shard_engine engine; /* the throughput calls' shard engine (perf_internal.h): in
+                                   the workspace, not on the stack */
 } hwfit__workload;
 
 /* Read the options of r into w: load the model and the card, fill w->in, w->space and
@@ -125,7 +128,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
  * and its rule, through hwfit_perf_validate (timed != 0) or hwfit_shard_validate on the
  * layout the options name; an invalid layout as "tp: the 32 attention heads do not divide
  * by 3". Returns the status to return from run(). */
-hwfit_status hwfit__workload_refused(hwfit_request *r, const hwfit__workload *w,
+hwfit_status hwfit__workload_refused(hwfit_request *r, hwfit__workload *w,
                                      hwfit_status st, int timed);
 
 /* "training_rate", "step_time" or "decode_rate" (hwfit_perf_plan_rank) for w's space. */

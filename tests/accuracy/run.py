@@ -9,7 +9,7 @@ cases within its tolerance falls below the floor in tests/accuracy/floors.json. 
 ever rise: raise them when the figures improve. `--markdown FILE` writes the table that
 docs/accuracy.md carries.
 
-Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE]
+Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE] [--kind KIND]...
 """
 import argparse
 import json
@@ -47,6 +47,16 @@ ANSWER_KEYS = {
     "tokens_per_s_per_gpu": "tokens_per_s_per_gpu",
     "mfu": "mfu",
     "busbw_bytes_per_s": "busbw_bytes_per_s",
+    "prompt_tokens_per_s": "prompt_tokens_per_s",
+}
+
+# command -> {setup key or case key: option name} where a case's word differs from the
+# command's option (serve: the case's framework is the engine, its batch the concurrency).
+OPTION_ALIASES = {
+    "serve": {"framework": "engine", "batch": "concurrency",
+              "engine_version": "engine-version",
+              "max_num_batched_tokens": "max-num-batched-tokens",
+              "max_num_seqs": "max-num-seqs"},
 }
 
 
@@ -95,7 +105,9 @@ def run_case(cli, commands, models, case, gpus_known=None):
     opts = {o["name"]: o for o in command["options"]}
     argv, unmodelled = [cli, kind["command"], "--json"], []
     setup = dict(case.get("setup", {}))
-    if "framework" in case and "framework" in names and "framework" not in setup:
+    aliases = OPTION_ALIASES.get(kind["command"], {})
+    if "framework" in case and "framework" not in setup and (
+            "framework" in names or aliases.get("framework") in names):
         setup["framework"] = case["framework"]
     if kind["command"] == "fit":
         gpu = setup.get("gpu")
@@ -112,6 +124,8 @@ def run_case(cli, commands, models, case, gpus_known=None):
             # No card: room enough, and the per-card peak is read.
             setup.setdefault("capacity", "1024GiB")
     for key, value in setup.items():
+        if key in aliases and aliases[key] in names and key not in names:
+            key = aliases[key]
         if key in NOT_OPTIONS:
             unmodelled.append(key)
         elif key == "model":
@@ -165,7 +179,8 @@ def main():
     ap.add_argument("--data", required=True, help="tests/data")
     ap.add_argument("--floors")
     ap.add_argument("--markdown")
-    ap.add_argument("--kind", help="only the cases of this kind (e.g. finetune_memory)")
+    ap.add_argument("--kind", action="append",
+                    help="only the cases of this kind (repeatable); default all")
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
@@ -173,7 +188,7 @@ def main():
     cases = []
     for path in sorted((data / "measured").glob("*.json")):
         case = json.loads(path.read_text(encoding="utf-8"))
-        if args.kind and case.get("kind") != args.kind:
+        if args.kind and case.get("kind") not in args.kind:
             continue
         case["_file"] = path.name
         case["_result"] = run_case(args.cli, commands, data / "models", case, gpus)
@@ -234,6 +249,8 @@ def main():
     if args.floors:
         floors = json.loads(pathlib.Path(args.floors).read_text(encoding="utf-8"))
         for kind, floor in floors.items():
+            if args.kind and kind not in args.kind:
+                continue
             s = summary.get(kind, {"cases": 0, "within": 0, "beyond_worst": 0})
             share = s["within"] / s["cases"] if s["cases"] else 0.0
             if s["cases"] < floor.get("min_cases", 0):

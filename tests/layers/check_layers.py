@@ -19,7 +19,8 @@ RANK = {"base": 0, "catalogs": 1, "domains": 2, "node": 3, "readers": 4, "pictur
 SAME_LAYER = {
     "catalogs": {"topology": {"gpu", "link"}, "gpu_set": {"gpu"}},
     "domains": {"memory": {"model"}, "shard": {"memory", "model", "collective"},
-                "perf": {"model", "memory", "shard", "collective"}},
+                "perf": {"model", "memory", "shard", "collective"},
+                "serve": {"model", "memory", "shard", "perf", "collective"}},
     "readers": {"hf_config": {"json"}, "gpu_file": {"json"},
                 "node_spec": {"json", "hf_config", "gpu_file"}},
     "pictures": {"chart": {"svg", "draw"}, "report": {"svg", "chart", "draw"},

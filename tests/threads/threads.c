@@ -396,6 +396,28 @@ static size_t job_perf(unsigned char *out) {
     return n;
 }
 
+/* Serving: KV capacity and rates of each engine on two cards. */
+static size_t job_serve(unsigned char *out) {
+    size_t n = 0;
+    static const char *const gpus[] = {"rtx-4090", "h100-sxm"};
+    for (size_t g = 0; g < 2; g++) {
+        const hwfit_gpu *gpu = NULL;
+        hwfit_status st = hwfit_gpu_find(gpus[g], &gpu);
+        PUT(st, gpu);
+        for (int e = 0; e < 4; e++) {
+            hwfit_serve_in in;
+            hwfit_serve_init(&in);
+            hwfit_serve_set_gpu(&in, gpu);
+            in.engine = (hwfit_serve_engine)e;
+            hwfit_serve_out o;
+            memset(&o, 0, sizeof o);
+            PUT(hwfit_serve_estimate(&llama, &in, &o), o.kv_cache_tokens);
+            PUT(HWFIT_OK, o.output_tokens_per_s);
+        }
+    }
+    return n;
+}
+
 /* Charts: the bytes of an SVG are the result (memory per card and a collective sweep). */
 static size_t job_chart(unsigned char *out) {
     size_t n = 0, needed = 0;
@@ -485,6 +507,7 @@ static const job jobs[] = {
     {"power", job_power},     {"host", job_host},       {"net", job_net},
     {"shard", job_shard},     {"perf", job_perf},       {"chart", job_chart},
     {"request_assess", job_request_assess}, {"request_fit", job_request_fit},
+    {"serve", job_serve},
 };
 #define JOBS (sizeof jobs / sizeof jobs[0])
 

@@ -8,12 +8,14 @@ The shared library is found, in this order, through:
 1. the environment variable HWFIT_LIBRARY (a path to libhwfit.so),
 2. next to this package (a libhwfit.so* copied into bindings/python/hwfit/),
 3. the build trees of a source checkout (build/<preset>/),
-4. the system's search path (ctypes.util.find_library("hwfit")).
+4. the prefix of a `hwfit` command on PATH (<prefix>/lib*/libhwfit.so.*),
+5. the system's search path (ctypes.util.find_library("hwfit")).
 """
 import ctypes
 import ctypes.util
 import glob
 import os
+import shutil
 
 c_size_t_p = ctypes.POINTER(ctypes.c_size_t)
 c_int_p = ctypes.POINTER(ctypes.c_int)
@@ -50,6 +52,12 @@ def _candidates():
     root = os.path.abspath(os.path.join(here, "..", "..", ".."))
     for preset in ("dev", "release", "asan", "coverage"):
         for path in sorted(glob.glob(os.path.join(root, "build", preset, "libhwfit.so*"))):
+            yield path
+    cli = shutil.which("hwfit")  # an installed prefix: <prefix>/bin/hwfit, <prefix>/lib*/
+    if cli:
+        prefix = os.path.dirname(os.path.dirname(os.path.realpath(cli)))
+        for path in sorted(glob.glob(os.path.join(prefix, "lib*", "libhwfit.so.*")) +
+                           glob.glob(os.path.join(prefix, "lib", "*", "libhwfit.so.*"))):
             yield path
     found = ctypes.util.find_library("hwfit")
     if found:
@@ -382,6 +390,7 @@ class hwfit_gpu(ctypes.Structure):
         ("nvls", ctypes.c_int),
         ("source", ctypes.c_char_p),
         ("notes", ctypes.c_char_p),
+        ("fp16_acc16_flop_per_s", ctypes.c_double),
     ]
 
 

@@ -60,3 +60,9 @@ class TestUnits(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PackageVersion(unittest.TestCase):
+    def test_the_packaged_version_is_the_library_version(self):
+        from hwfit import _version
+        self.assertEqual(_version.__version__, hwfit.__version__)

@@ -1,0 +1,56 @@
+"""`hwfit serve`: KV capacity, concurrency and rates as serving engines allocate them."""
+import os
+import unittest
+
+from clitest import CliCase, TEST_DATA
+
+
+def config(name):
+    return os.path.join(TEST_DATA, "models", f"{name}.config.json")
+
+
+class TestServe(CliCase):
+    def test_vllm_kv_tokens_as_logged(self):
+        # vLLM 0.19 on one H100 at 0.95: "GPU KV cache size: 476,016 tokens".
+        r = self.ok_json("serve", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm",
+                         "--utilization", "0.95", "--context", "16K")
+        self.assertEqual(r["engine"], "vllm")
+        self.assertLess(abs(r["kv_cache_tokens"] / 476016 - 1), 0.02)
+        self.assertEqual(r["kv_cache_tokens"], 16 * r["kv_cache_blocks"])
+        self.assertEqual(r["profile"]["block_size"], 16)
+        self.assertAlmostEqual(r["max_concurrency_model_len"], r["kv_cache_tokens"] / 16384)
+        for key in ("ttft_s", "tpot_s", "output_tokens_per_s", "output_tokens_per_s_per_user",
+                    "prompt_tokens_per_s", "total_tokens_per_s"):
+            self.assertGreater(r[key], 0, key)
+        for key in ("ttft_bound", "tpot_bound", "throughput_bound", "concurrency_bound"):
+            self.assertIn(r[key], ("compute", "memory-bandwidth", "kv-capacity",
+                                   "interconnect", "overhead", "concurrency"), key)
+
+    def test_engines_and_gguf_names(self):
+        r = self.ok_json("serve", "--config", config("llama-3-8b"), "--gpu", "rtx-4090",
+                         "--engine", "llama.cpp", "--weights", "q4_k_m", "--kv", "f16",
+                         "--prompt", "0", "--output", "512")
+        self.assertEqual(r["weights"], "q4_k")
+        self.assertEqual(r["concurrency"], 1)
+        self.assertEqual(r["tpot_bound"], "memory-bandwidth")
+        for engine in ("sglang", "tensorrt-llm"):
+            r = self.ok_json("serve", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm",
+                             "--engine", engine)
+            self.assertGreater(r["kv_cache_tokens"], 0)
+
+    def test_table(self):
+        out = self.ok_table("serve", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm")
+        self.assertIn("KV-cache tokens", out)
+        self.assertIn("%", out)
+
+    def test_refusals(self):
+        base = ("serve", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm")
+        self.bad(*base, "--context", "1000", mentions="--context: must hold prompt + output")
+        self.bad(*base, "--concurrency", "4", "--rate", "2",
+                 mentions="--rate: and concurrency exclude each other")
+        self.bad(*base, "--engine", "triton", mentions="--engine")
+        self.bad(*base, "--weights", "fp7", mentions="unknown number format 'fp7'")
+
+
+if __name__ == "__main__":
+    unittest.main()
