@@ -28,6 +28,7 @@
 #include "hwfit/dtype.h"
 #include "hwfit/model.h"
 #include "hwfit/memory.h"
+#include "hwfit/profile.h"
 #include "hwfit/hf_config.h"
 #include "hwfit/locate.h"
 #include "hwfit/storage.h"

@@ -1144,6 +1144,28 @@ static void probe_lora_targets_parse(void) {
     probe_parser(hwfit_memory_lora_targets_parse_any, sizeof(unsigned),
                  P(OK) | P(EINVAL) | P(EPARSE) | P(ENOTFOUND));
 }
+/* Framework profiles: NULL, unknown names, 0 devices; the table's ends. */
+static void probe_profiles(void) {
+    hwfit_memory_in in, copy;
+    hwfit_memory_init(&in);
+    copy = in;
+    unsigned sets = 7;
+    CHECK(hwfit_memory_profile_apply(NULL, 1, &in, &sets) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_apply("torchtune", 1, NULL, &sets) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_apply("torchtune", 0, &in, &sets) == HWFIT_EDOM);
+    CHECK(hwfit_memory_profile_apply("", 1, &in, &sets) == HWFIT_ENOTFOUND);
+    CHECK(hwfit_memory_profile_apply("no-such-framework", 1, &in, &sets) == HWFIT_ENOTFOUND);
+    CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
+    CHECK(hwfit_memory_profile_apply("torchtune", 1, &in, NULL) == HWFIT_OK);
+    CHECK(hwfit_memory_profile_summary(NULL) == NULL);
+    CHECK(hwfit_memory_profile_summary("no-such-framework") == NULL);
+    size_t n = 0;
+    while (hwfit_memory_profile_name(n) != NULL) {
+        CHECK(hwfit_memory_profile_summary(hwfit_memory_profile_name(n)) != NULL);
+        n++;
+    }
+    CHECK(n > 0 && hwfit_memory_profile_name(SIZE_MAX) == NULL);
+}
 static void probe_op_from_name(void) {
     probe_parser(hwfit_collective_op_from_name_any, sizeof(hwfit_collective_op),
                  P(EINVAL) | P(ENOTFOUND));
@@ -2554,6 +2576,9 @@ static const entry table[] = {
     COVER(hwfit_memory_init, probe_inits),
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
+    COVER(hwfit_memory_profile_apply, probe_profiles),
+    COVER(hwfit_memory_profile_name, probe_profiles),
+    COVER(hwfit_memory_profile_summary, probe_profiles),
     COVER(hwfit_memory_validate, probe_memory),
     COVER(hwfit_model_check, probe_params),
     COVER(hwfit_model_flops, probe_flops),

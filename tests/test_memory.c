@@ -562,3 +562,281 @@ Test(memory, lora_target_names_parse_like_peft) {
     cr_assert_eq(hwfit_memory_lora_targets_parse(NULL, &t), HWFIT_EINVAL);
     cr_assert_eq(hwfit_memory_lora_targets_parse("q", NULL), HWFIT_EINVAL);
 }
+
+/* ---- phases and framework profiles (docs/formulas.md, "phases and profiles") ------------ */
+
+static void check_phases(const hwfit_memory_out *o, const hwfit_memory_in *in) {
+    cr_assert_geq(o->allocated_bytes, o->forward_bytes);
+    cr_assert_geq(o->allocated_bytes, o->backward_bytes);
+    cr_assert_geq(o->allocated_bytes, o->step_bytes);
+    const uint64_t ph[3] = {o->forward_bytes, o->backward_bytes, o->step_bytes};
+    cr_assert_eq(ph[o->peak_phase], o->allocated_bytes);
+    cr_assert_geq(o->reserved_bytes, o->allocated_bytes);
+    cr_assert_eq(o->peak_bytes, o->reserved_bytes + o->overhead_bytes);
+    double extra = (double)o->allocated_bytes * in->fragmentation;
+    cr_assert(o->reserved_bytes - o->allocated_bytes == (uint64_t)ceil(extra));
+}
+
+/* Default inputs (no profile): the forward pass holds the weights, the optimizer states,
+ * every stored activation and the loss; the step holds the weights, the states and the
+ * whole gradient. The sum of the parts is an upper bound of the peak. */
+Test(memory, phases_of_full_fine_tuning) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 2048;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    uint64_t fixed = o.weights_bytes + o.optimizer_bytes;
+    cr_assert_eq(o.forward_bytes, fixed + o.activation_bytes);
+    cr_assert_eq(o.step_bytes, fixed + o.gradient_bytes);
+    /* Backward: the larger of its start (activations) and its end (gradients and the
+     * first layer's activations). */
+    uint64_t act = o.activation_bytes, g = o.gradient_bytes;
+    uint64_t end = g + o.activation_dense_layer_bytes;
+    cr_assert_eq(o.backward_bytes, fixed + (act > end ? act : end));
+    cr_assert_leq(o.peak_bytes, o.total_bytes);
+    /* Megatron's fp32 logits: 4 sb(h + V) bytes at the head. */
+    cr_assert_eq(o.loss_bytes, 2048ull * 4 * (4096 + 128256));
+    /* A gradient buffer that lives through the step holds both. */
+    in.gradient_buffer = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.backward_bytes, fixed + act + g);
+    cr_assert_eq(b.peak_bytes, b.total_bytes);
+    /* Stepping in backward: only the largest unit's gradient (the 525M-parameter embedding)
+     * is ever live. */
+    in.gradient_buffer = 0;
+    in.optimizer_in_backward = 1;
+    hwfit_model_param_counts p;
+    cr_assert_eq(hwfit_model_params(&m, &p), HWFIT_OK);
+    hwfit_memory_out ib = estimate_ok(&m, &in);
+    check_phases(&ib, &in);
+    cr_assert_eq(ib.step_bytes, fixed + 2 * p.embedding);
+    cr_assert_leq(ib.allocated_bytes, o.allocated_bytes);
+    /* Foreach AdamW adds one state-sized temporary (fp32 moments: 4 bytes a parameter). */
+    in.optimizer_in_backward = 0;
+    in.fused_optimizer = 0;
+    hwfit_memory_out fe = estimate_ok(&m, &in);
+    cr_assert_eq(fe.step_bytes, o.step_bytes + 4 * P8B);
+}
+
+Test(memory, loss_kinds_per_logit) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1000;
+    const uint64_t sb = 1000, h = 4096, v = 128256;
+    const struct { hwfit_memory_loss loss; uint64_t bytes; } cases[] = {
+        {HWFIT_MEMORY_LOSS_FP32, sb * 4 * (h + v)},
+        {HWFIT_MEMORY_LOSS_UPCAST, sb * (4 * h + 14 * v)},        /* bf16 + 12 fp32 bytes */
+        {HWFIT_MEMORY_LOSS_CHUNKED, sb * (4 * h + 2 * v + (12 * v + 7) / 8)},
+        {HWFIT_MEMORY_LOSS_FUSED, sb * 8 * h},
+    };
+    uint64_t last = UINT64_MAX;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        in.loss = cases[i].loss;
+        hwfit_memory_out o = estimate_ok(&m, &in);
+        cr_assert_eq(o.loss_bytes, cases[i].bytes, "loss %d", (int)cases[i].loss);
+        check_phases(&o, &in);
+        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > chunked > fused */
+        last = o.loss_bytes;
+    }
+    /* Compiled, the chunked loss keeps the logits and a log-sum-exp per token only. */
+    in.loss = HWFIT_MEMORY_LOSS_CHUNKED;
+    in.compile = 1;
+    cr_assert_eq(estimate_ok(&m, &in).loss_bytes, sb * (4 * h + 2 * v));
+}
+
+/* A profile only sets inputs: it never changes what is counted (parameters, adapters,
+ * layers), and every input it sets can be set alone to the same effect. */
+Test(memory, profiles_change_choices_not_counts) {
+    hwfit_model m;
+    llama8b(&m);
+    const hwfit_memory_mode modes[] = {HWFIT_MEMORY_FULL, HWFIT_MEMORY_LORA, HWFIT_MEMORY_QLORA};
+    for (size_t k = 0; k < 3; k++) {
+        hwfit_memory_in base;
+        hwfit_memory_init(&base);
+        base.mode = modes[k];
+        base.context = 1024;
+        hwfit_memory_out ref = estimate_ok(&m, &base);
+        for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
+            const char *name = hwfit_memory_profile_name(i);
+            for (uint32_t gpus = 1; gpus <= 2; gpus++) {
+                hwfit_memory_in in = base;
+                unsigned sets = 0;
+                cr_assert_eq(hwfit_memory_profile_apply(name, gpus, &in, &sets), HWFIT_OK);
+                cr_assert_neq(sets, 0u, "%s", name);
+                hwfit_memory_out o = estimate_ok(&m, &in);
+                check_phases(&o, &in);
+                cr_assert_eq(o.params, ref.params, "%s", name);
+                cr_assert_eq(o.trainable_params, ref.trainable_params, "%s", name);
+                cr_assert_eq(o.adapter_params, ref.adapter_params, "%s", name);
+                cr_assert_eq(o.layers, ref.layers, "%s", name);
+                /* More recomputation never raises the peak. */
+                uint64_t prev = UINT64_MAX;
+                for (int rc = HWFIT_MEMORY_RECOMPUTE_NONE; rc <= HWFIT_MEMORY_RECOMPUTE_FULL; rc++) {
+                    in.recompute = (hwfit_memory_recompute)rc;
+                    hwfit_memory_out r = estimate_ok(&m, &in);
+                    cr_assert_leq(r.peak_bytes, prev, "%s recompute %d mode %zu gpus %u: %llu > %llu", name, rc, k,
+                                  gpus, (unsigned long long)r.peak_bytes,
+                                  (unsigned long long)prev);
+                    prev = r.peak_bytes;
+                }
+            }
+        }
+    }
+    /* torchtune, one device, full: paged 8-bit AdamW stepped in backward (its
+     * 8B_full_single_device.yaml); the same inputs set alone give the same answer. */
+    hwfit_memory_in a, b;
+    hwfit_memory_init(&a);
+    a.mode = HWFIT_MEMORY_FULL;
+    b = a;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &a, NULL), HWFIT_OK);
+    cr_assert_eq(a.optimizer, HWFIT_MEMORY_ADAMW_8BIT);
+    cr_assert(a.paged_optimizer && a.optimizer_in_backward && !a.master_weights);
+    b.optimizer = HWFIT_MEMORY_ADAMW_8BIT;
+    b.paged_optimizer = 1;
+    b.optimizer_in_backward = 1;
+    b.master_weights = 0;
+    b.optimizer_states = dt("bf16");
+    b.loss = HWFIT_MEMORY_LOSS_CHUNKED;
+    b.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    b.dropout = 0;
+    b.overhead_bytes = a.overhead_bytes;
+    b.fragmentation = a.fragmentation;
+    hwfit_memory_out oa = estimate_ok(&m, &a), ob = estimate_ok(&m, &b);
+    cr_assert_eq(oa.peak_bytes, ob.peak_bytes);
+    cr_assert_eq(oa.optimizer_bytes, 0); /* paged: not on the device */
+    /* Several devices: plain AdamW with bf16 moments, 4 bytes a parameter. */
+    hwfit_memory_init(&a);
+    a.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 8, &a, NULL), HWFIT_OK);
+    cr_assert_eq(estimate_ok(&m, &a).optimizer_bytes, 4 * P8B);
+    /* Megatron: fp32 master and moments, fp32 main_grad: 18 bytes a parameter. */
+    hwfit_memory_init(&a);
+    a.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &a, NULL), HWFIT_OK);
+    hwfit_memory_out mg = estimate_ok(&m, &a);
+    cr_assert_eq(mg.weights_bytes + mg.gradient_bytes + mg.optimizer_bytes, 18 * P8B);
+    cr_assert_eq(hwfit_memory_profile_apply("no-such", 1, &a, NULL), HWFIT_ENOTFOUND);
+}
+
+/* Per-module formats: only the MLPs in nf4; the attention alone in fp8. */
+Test(memory, module_formats_replace_the_weight_format_per_module) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    hwfit_memory_out bf = estimate_ok(&m, &in);
+    in.module_formats = 1;
+    in.attention_weights = dt("bf16");
+    in.mlp_weights = dt("bf16");
+    in.expert_weights = dt("bf16");
+    cr_assert_eq(estimate_ok(&m, &in).weights_bytes, bf.weights_bytes);
+    in.mlp_weights = dt("nf4");
+    hwfit_memory_out q = estimate_ok(&m, &in);
+    /* 32 layers x 3 matrices of 4096 x 14336: bf16 2 bytes -> nf4 (4 bits + an fp32 scale
+     * per 64 values: 0.5625 bytes). */
+    uint64_t mlp = 32ull * 3 * 4096 * 14336;
+    cr_assert_eq(bf.weights_bytes - q.weights_bytes, 2 * mlp - mlp / 64 * 36);
+    in.mlp_weights = dt("bf16");
+    in.attention_weights = dt("fp8");
+    uint64_t attn = 32ull * (2 * 4096 * 4096 + 2 * 1024 * 4096);
+    cr_assert_eq(bf.weights_bytes - estimate_ok(&m, &in).weights_bytes, attn);
+    /* Full training of a quantized module is refused like quantized weights. */
+    in.mode = HWFIT_MEMORY_FULL;
+    in.mlp_weights = dt("nf4");
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EUNSUPPORTED);
+}
+
+/* DoRA: a magnitude per output feature of each targeted matrix, and the base output kept. */
+Test(memory, dora_adds_magnitudes_and_kept_outputs) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    in.context = 1000;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    in.dora = 1;
+    hwfit_memory_out d = estimate_ok(&m, &in);
+    cr_assert_eq(d.adapter_params - l.adapter_params, 32ull * (4096 + 1024));
+    cr_assert_eq(d.activation_dense_layer_bytes - l.activation_dense_layer_bytes,
+                 1000ull * (4096 + 1024) * 2);
+    /* LoRA dropout keeps each adapter's input copy (bf16) and its mask (1 byte). */
+    in.dora = 0;
+    in.lora_dropout = 1;
+    hwfit_memory_out r = estimate_ok(&m, &in);
+    cr_assert_eq(r.activation_dense_layer_bytes - l.activation_dense_layer_bytes,
+                 1000ull * (4096 + 4096) * 3);
+}
+
+/* A frozen base keeps no linear inputs for weight gradients: LoRA on q and v stores less
+ * than full fine-tuning at the same shape, LoRA on every matrix as much. */
+Test(memory, frozen_base_keeps_fewer_activations) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.context = 1000;
+    in.dropout = 0;
+    in.mode = HWFIT_MEMORY_FULL;
+    uint64_t full = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, full);
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    /* No MLP input (h) and no down-projection input (F) kept: 2 bytes each. */
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes,
+                 full - 1000ull * 2 * (4096 + 14336));
+}
+
+/* Packed rows: no change with flash attention; without it the block mask, A s^2 b. */
+Test(memory, packed_rows_keep_a_mask_without_flash_attention) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 2048;
+    in.micro_batch = 2;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.packed = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, a.activation_bytes);
+    in.flash_attention = 0;
+    in.packed = 0;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    in.packed = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes - b.activation_bytes,
+                 2048ull * 2048 * 2 * 2);
+}
+
+/* Activation offload keeps two layers' worth; the fragmentation reserve rounds up. */
+Test(memory, offload_and_reserve) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.context = 100000;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.activation_offload = 1;
+    in.fragmentation = 0.1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(a.activation_bytes - b.activation_bytes,
+                 30ull * 100000 * 4096 * 2); /* 32 layer inputs -> 2 */
+    in.fragmentation = 1.5;
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
+    in.fragmentation = 0.1;
+    in.loss = (hwfit_memory_loss)9;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
+}

@@ -523,7 +523,9 @@ Test(shard, search_agrees_with_the_iterator_and_the_estimate) {
     hwfit_shard_in x = in;
     x.layout = r[0].layout;
     hwfit_shard_out o = estimate_ok(&llama8, &x);
-    cr_assert_eq(o.worst.total_bytes, r[0].per_gpu_bytes);
+    /* per_gpu_bytes is the card's peak (largest phase + reserve + overhead), no longer the
+     * sum of its parts (total_bytes): a card fits when its peak does. */
+    cr_assert_eq(o.worst.peak_bytes, r[0].per_gpu_bytes);
     /* ZeRO is only searched with more than one data-parallel rank. */
     cr_assert(r[0].layout.dp > 1 || r[0].layout.zero_stage == 0);
 }
@@ -1093,4 +1095,65 @@ Test(shard, defaults_are_documented_values) {
     hwfit_layout_init(NULL);
     hwfit_shard_init(NULL);
     hwfit_shard_space_init(NULL);
+}
+
+/* ---- the peak by phase ------------------------------------------------------------------- */
+
+static void check_card_phases(const hwfit_shard_card *c) {
+    cr_assert_geq(c->allocated_bytes, c->forward_bytes);
+    cr_assert_geq(c->allocated_bytes, c->backward_bytes);
+    cr_assert_geq(c->allocated_bytes, c->step_bytes);
+    cr_assert_geq(c->reserved_bytes, c->allocated_bytes);
+    cr_assert_eq(c->peak_bytes, c->reserved_bytes + c->overhead_bytes);
+}
+
+/* A card fits when its peak does; each stage's card is the memory layer's phases on its
+ * shard; a framework profile changes the choices, never the parameters; more recomputation
+ * never raises the peak. */
+Test(shard, cards_fit_against_their_peak) {
+    const char *profiles[] = {NULL, "torchtune", "deepspeed", "megatron", "fsdp", "hf-trainer"};
+    const hwfit_memory_mode modes[] = {HWFIT_MEMORY_FULL, HWFIT_MEMORY_LORA};
+    for (size_t pi = 0; pi < sizeof profiles / sizeof profiles[0]; pi++)
+        for (size_t mi = 0; mi < 2; mi++)
+            for (uint32_t zero = 0; zero <= 3; zero += 3) {
+                hwfit_shard_in in = full_8b(8, zero);
+                in.memory.mode = modes[mi];
+                in.memory.context = 2048;
+                if (profiles[pi])
+                    cr_assert_eq(hwfit_memory_profile_apply(profiles[pi], 8, &in.memory, NULL),
+                                 HWFIT_OK);
+                uint64_t prev = UINT64_MAX, params = 0;
+                for (int rc = HWFIT_MEMORY_RECOMPUTE_NONE; rc <= HWFIT_MEMORY_RECOMPUTE_FULL; rc++) {
+                    in.layout.recompute = (hwfit_memory_recompute)rc;
+                    hwfit_shard_out o = estimate_ok(&llama8, &in);
+                    check_card_phases(&o.worst);
+                    cr_assert_eq(o.gpu_fits, o.worst.peak_bytes <= o.usable_bytes);
+                    cr_assert_eq(o.headroom_bytes,
+                                 (double)o.usable_bytes - (double)o.worst.peak_bytes);
+                    cr_assert_leq(o.worst.peak_bytes, prev, "%s mode %zu zero %u rc %d",
+                                  profiles[pi] ? profiles[pi] : "none", mi, zero, rc);
+                    prev = o.worst.peak_bytes;
+                    if (params == 0) params = o.worst.params;
+                    cr_assert_eq(o.worst.params, params);
+                }
+            }
+    /* One card, no ZeRO: the card's phases are the memory estimate's. */
+    hwfit_shard_in in = full_8b(1, 0);
+    in.memory.context = 2048;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.comm_group_bytes = 0;
+    hwfit_shard_out o = estimate_ok(&llama8, &in);
+    hwfit_memory_in mi = in.memory;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out mo;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mo), HWFIT_OK);
+    cr_assert_eq(o.worst.forward_bytes, mo.forward_bytes);
+    cr_assert_eq(o.worst.backward_bytes, mo.backward_bytes);
+    cr_assert_eq(o.worst.step_bytes, mo.step_bytes);
+    cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes);
+    /* The capacity between the peak and the sum of the parts: fits now (the sum did not). */
+    cr_assert_lt(o.worst.peak_bytes, o.worst.total_bytes);
+    in.capacity_bytes = (double)(o.worst.peak_bytes + o.worst.total_bytes) / 2.0;
+    in.utilization = 1.0;
+    cr_assert(estimate_ok(&llama8, &in).fits);
 }

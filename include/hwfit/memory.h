@@ -54,6 +54,34 @@ typedef enum hwfit_memory_optimizer {
     HWFIT_MEMORY_SGD = 2         /**< SGD with momentum: one fp32 buffer, 4 bytes. */
 } hwfit_memory_optimizer;
 
+/** @brief How the loss is computed from the last hidden states (the logits' memory). */
+typedef enum hwfit_memory_loss {
+    HWFIT_MEMORY_LOSS_FP32 = 0,    /**< Megatron-LM's accounting: fp32 logits and the output
+                                        layer's input, 4sbh(1 + V/h) bytes (its
+                                        theoretical_memory_usage.py); the default. */
+    HWFIT_MEMORY_LOSS_UPCAST = 1,  /**< The whole vocabulary's logits in the activation
+                                        format, upcast to fp32, fp32 log-softmax kept for
+                                        backward and its fp32 gradient (transformers'
+                                        ForCausalLMLoss, PyTorch cross_entropy): (A + 12) sbV. */
+    HWFIT_MEMORY_LOSS_CHUNKED = 2, /**< Logits in the activation format, upcast and
+                                        reduced in chunks (torchtune CEWithChunkedOutputLoss,
+                                        8 chunks): A sbV + 12 sbV / 8. */
+    HWFIT_MEMORY_LOSS_FUSED = 3    /**< Fused linear cross-entropy: logits never held whole
+                                        (Liger FusedLinearCrossEntropy, Apple Cut Cross
+                                        Entropy, Unsloth): the fp32 gradient of the last
+                                        hidden states, 4sbh. */
+} hwfit_memory_loss;
+
+/** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
+typedef enum hwfit_memory_phase {
+    HWFIT_MEMORY_PHASE_FORWARD = 0,  /**< End of the forward pass: stored activations and the
+                                          logits and loss (inference: the only phase). */
+    HWFIT_MEMORY_PHASE_BACKWARD = 1, /**< Backward pass: activations freed as gradients
+                                          appear, the recomputed layer live. */
+    HWFIT_MEMORY_PHASE_STEP = 2      /**< Optimizer step: whole gradients, states and the
+                                          step's temporaries. */
+} hwfit_memory_phase;
+
 /** @brief Activation recomputation (Korthikanti et al. 2022). */
 typedef enum hwfit_memory_recompute {
     HWFIT_MEMORY_RECOMPUTE_NONE = 0,      /**< Store every activation the backward pass needs. */
@@ -129,6 +157,67 @@ typedef struct hwfit_memory_in {
     int mtp;                       /**< 1: the extra prediction layers are loaded and trained
                                         too; default 0 (transformers and vLLM skip them unless
                                         speculative decoding uses them). */
+    /* ---- Appended in 0.x: framework choices (docs/formulas.md, "phases and profiles").
+     * hwfit_memory_init sets each to the value that keeps the earlier accounting, except
+     * that the answer is now the largest phase (peak_bytes) rather than the sum. */
+    hwfit_dtype optimizer_states;  /**< Format of the optimizer's moments (AdamW, SGD), plain:
+                                        fp32 (default) or bf16 (torchtune, pure-bf16 training
+                                        keeps them in the parameter dtype). 8-bit AdamW ignores
+                                        it (1 byte per moment). */
+    int paged_optimizer;           /**< 1: the moments live in CUDA unified (paged) memory
+                                        that the driver evicts to host under pressure
+                                        (bitsandbytes Paged*): not counted on the device;
+                                        default 0. */
+    int optimizer_in_backward;     /**< 1: each parameter is stepped and its gradient freed
+                                        during backward (torchtune optimizer_in_bwd): only the
+                                        largest layer's gradient is live; default 0. */
+    int fused_optimizer;           /**< 1 (default): the step needs no temporaries (fused
+                                        AdamW); 0: PyTorch's foreach AdamW allocates one
+                                        state-sized list (sqrt of the second moment). */
+    int gradient_buffer;           /**< 1: the whole gradient is allocated for the whole step
+                                        (Megatron's contiguous grad buffer, DeepSpeed's
+                                        partitions, or accumulation over micro-batches); 0
+                                        (default): gradients appear during backward
+                                        (zero_grad(set_to_none=True)). */
+    hwfit_memory_loss loss;        /**< How the loss is computed; default
+                                        ::HWFIT_MEMORY_LOSS_FP32. */
+    int activation_offload;        /**< 1: stored activations (the checkpoints under full
+                                        recomputation) are copied to host memory as they are
+                                        made and two layers' worth stay on the device
+                                        (Unsloth's offloaded checkpointing, torchtune
+                                        enable_activation_offloading); default 0. */
+    int compile;                   /**< 1: torch.compile fuses the gated MLP's activation
+                                        and product, which are recomputed in backward: the
+                                        MLP stores its gate and up outputs and no product
+                                        (2F per token instead of 3F); default 0. */
+    double fragmentation;          /**< The caching allocator's reserve over the peak it
+                                        allocated, a fraction in [0, 1]: reserved =
+                                        allocated x (1 + fragmentation); default 0. */
+    int module_formats;            /**< 1: attention_weights, mlp_weights and expert_weights
+                                        give the formats of those linear weights, replacing
+                                        @c weights (or @c qlora_base) for them; 0 (default):
+                                        all linear weights are in one format. */
+    hwfit_dtype attention_weights; /**< With module_formats: Q, K, V, O projections (and the
+                                        MLA latent projections). */
+    hwfit_dtype mlp_weights;       /**< With module_formats: dense MLPs and shared experts
+                                        (gate, up, down). */
+    hwfit_dtype expert_weights;    /**< With module_formats: routed experts. */
+    int dora;                      /**< 1: DoRA (Liu et al. 2024) on the LoRA targets: a
+                                        trained magnitude vector per targeted matrix (its
+                                        output width) and the base output kept for backward
+                                        (peft's DoRA layer); default 0. */
+    int lora_dropout;              /**< 1: LoRA dropout with p > 0: each targeted matrix's
+                                        input passes its own dropout, whose output (activation
+                                        format) and mask (1 byte) are kept for backward (PEFT
+                                        and LitGPT apply lora_dropout to x per module);
+                                        default 0 (PEFT's lora_dropout 0.0). */
+    int packed;                    /**< 1: several samples packed into each row of
+                                        @c context tokens. Memory is counted at the full
+                                        context either way; without flash attention (whose
+                                        varlen kernels take sequence offsets) the packed
+                                        row's block-diagonal mask, A s^2 b bytes in the
+                                        activation format, is kept for the whole step
+                                        (transformers' 4D attention mask); default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -161,6 +250,19 @@ typedef struct hwfit_memory_out {
     uint64_t expert_optimizer_bytes; /**< Of optimizer_bytes, the routed experts', bytes.
                                           Expert parallelism shards and ZeRO partitions
                                           these apart from the rest (shard.h). */
+    /* ---- Appended in 0.x: the peak by phase (docs/formulas.md, "phases"). Each phase
+     * holds the weights, the resident optimizer states and what it adds; forward, backward
+     * and step are allocated bytes (without overhead); peak_bytes adds the allocator's
+     * reserve and the overhead. total_bytes stays the sum of the parts (an upper bound). */
+    uint64_t loss_bytes;           /**< Of activation_other_bytes, the logits and loss. */
+    uint64_t forward_bytes;        /**< Allocated at the end of the forward pass, bytes. */
+    uint64_t backward_bytes;       /**< Allocated at the backward pass's peak, bytes. */
+    uint64_t step_bytes;           /**< Allocated during the optimizer step, bytes. */
+    hwfit_memory_phase peak_phase; /**< The phase with the most allocated (first when tied). */
+    uint64_t allocated_bytes;      /**< The largest phase: torch.cuda.max_memory_allocated. */
+    uint64_t reserved_bytes;       /**< allocated x (1 + fragmentation), rounded up:
+                                        torch.cuda.max_memory_reserved. */
+    uint64_t peak_bytes;           /**< reserved + overhead: what the device needs. */
 } hwfit_memory_out;
 
 /**

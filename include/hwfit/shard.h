@@ -202,6 +202,15 @@ typedef struct hwfit_shard_card {
                                     host_buffer_factor), bytes. */
     uint64_t kv_bytes_per_token; /**< Inference: KV bytes one token of one sequence adds
                                     on this card; 0 for training. */
+    /* ---- Appended in 0.x: the peak by phase (memory.h, docs/formulas.md "phases"). The
+     * card fits when peak_bytes does; total_bytes stays the sum of the parts. */
+    uint64_t forward_bytes;    /**< Allocated at the end of the forward pass, bytes. */
+    uint64_t backward_bytes;   /**< Allocated at the backward pass's peak, bytes. */
+    uint64_t step_bytes;       /**< Allocated during the optimizer step, bytes. */
+    hwfit_memory_phase peak_phase; /**< The phase with the most allocated. */
+    uint64_t allocated_bytes;  /**< The largest phase (torch max_memory_allocated), bytes. */
+    uint64_t reserved_bytes;   /**< With the allocator's reserve (max_memory_reserved). */
+    uint64_t peak_bytes;       /**< reserved + overhead: what the card needs, bytes. */
 } hwfit_shard_card;
 
 /** @brief Result of ::hwfit_shard_estimate. */
@@ -279,7 +288,7 @@ typedef struct hwfit_shard_iter {
 typedef struct hwfit_shard_result {
     hwfit_layout layout;     /**< The layout, etp and global_batch resolved. */
     uint32_t worst_stage;    /**< Stage of the largest card. */
-    uint64_t per_gpu_bytes;  /**< Total of the largest card, bytes. */
+    uint64_t per_gpu_bytes;  /**< Peak of the largest card (its peak_bytes), bytes. */
     double headroom_bytes;   /**< Usable bytes minus per_gpu_bytes, bytes. */
     uint64_t host_bytes;     /**< Host memory for offload, bytes. */
     uint64_t kv_tokens;      /**< Inference: KV tokens left (see hwfit_shard_out). */

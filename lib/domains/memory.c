@@ -45,7 +45,18 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->qlora_base = hwfit_dtype_make(HWFIT_DTYPE_NF4_DQ);
     in->embedding = 1;
     in->head = 1;
+    in->optimizer_states = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    in->fused_optimizer = 1;
+    in->loss = HWFIT_MEMORY_LOSS_FP32;
+    in->attention_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->mlp_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
 }
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+#define HWFIT__LORA_ATTENTION_BITS (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V | HWFIT__LORA_O)
+#define HWFIT__LORA_MLP_BITS (HWFIT__LORA_GATE | HWFIT__LORA_UP | HWFIT__LORA_DOWN)
 
 /* ---- weights and adapters of one layer kind --------------------------------------------------- */
 
@@ -53,19 +64,37 @@ typedef struct formats {
     hwfit_dtype base;      /* linear weights */
     hwfit_dtype other;     /* vectors and small matrices when base is quantized */
     int base_quantized;
+    int modules;           /* 1: attn, mlp and expert replace base for those matrices */
+    hwfit_dtype attn, mlp, expert;
 } formats;
+
+static int same_dtype(hwfit_dtype a, hwfit_dtype b) {
+    return a.id == b.id && a.group_size == b.group_size;
+}
 
 /* bytes[0]: all tensors; bytes[1]: of which the routed experts'. The formats are valid
  * (hwfit_memory_estimate checked them): each is resolved once. */
 static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const formats *f,
                                   uint64_t bytes[2]) {
-    hwfit__dtype_block base, other;
+    hwfit__dtype_block base, other, attn, mlp, expert;
     hwfit_status st = hwfit__dtype_block_of(f->base, &base);
     if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->base_quantized ? f->other : f->base, &other);
+    if (st == HWFIT_OK && f->modules) {
+        st = hwfit__dtype_block_of(f->attn, &attn);
+        if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->mlp, &mlp);
+        if (st == HWFIT_OK) st = hwfit__dtype_block_of(f->expert, &expert);
+    }
     if (st != HWFIT_OK) return st;
     uint64_t acc[2] = {0, 0};
     for (size_t i = 0; i < n; i++) {
         const hwfit__dtype_block *d = t[i].kind == HWFIT__TENSOR_LINEAR ? &base : &other;
+        /* Per-module formats: the routed experts, the attention projections (LoRA bits
+         * q, k, v, o) and the MLP matrices (gate, up, down: dense MLPs, shared experts). */
+        if (f->modules && t[i].kind == HWFIT__TENSOR_LINEAR) {
+            if (t[i].routed) d = &expert;
+            else if (t[i].lora & HWFIT__LORA_ATTENTION_BITS) d = &attn;
+            else if (t[i].lora & HWFIT__LORA_MLP_BITS) d = &mlp;
+        }
         uint64_t b;
         st = hwfit__dtype_block_matrix_bytes(d, t[i].rows, t[i].cols, &b);
         if (st != HWFIT_OK) return st;
@@ -81,18 +110,26 @@ static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const format
 /* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
  * params[0]: all adapters; params[1]: of which on routed experts. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, uint64_t params[2]) {
-    uint64_t acc[2] = {0, 0};
+                                 unsigned targets, uint64_t params[2], uint64_t outs[4]) {
+    uint64_t acc[2] = {0, 0}, o[4] = {0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
         uint64_t per;
         if (hwfit__mul_u64(rank, t[i].rows + t[i].cols, &per) != HWFIT_OK ||
             hwfit__mac_u64(&acc[0], per, t[i].count) != HWFIT_OK ||
-            (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK))
+            (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK) ||
+            hwfit__mac_u64(&o[0], t[i].rows, t[i].count) != HWFIT_OK ||
+            (t[i].routed && hwfit__mac_u64(&o[1], t[i].rows, t[i].count) != HWFIT_OK))
             return HWFIT_ERANGE;
+        /* Output widths a token passes through: a routed expert's top-k of count. */
+        if (!t[i].routed) {
+            o[2] += t[i].rows * t[i].count;
+            o[3] += t[i].cols * t[i].count;
+        }
     }
     params[0] = acc[0];
     params[1] = acc[1];
+    for (int j = 0; j < 4; j++) outs[j] = o[j];
     return HWFIT_OK;
 }
 
@@ -100,6 +137,9 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
 typedef struct kind_sums {
     uint64_t weights_bytes[2];
     uint64_t adapter_params[2];
+    uint64_t lora_outs[4]; /* targeted output features: all, of which routed experts', and
+                              per token through the non-routed ones (DoRA); [3]: input
+                              features per token of the non-routed ones (LoRA dropout) */
 } kind_sums;
 
 /* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
@@ -108,24 +148,36 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
     const hwfit__tensor *t = prep->tensors[k];
     size_t n = prep->tensor_count[k];
     hwfit_status st = tensors_bytes(t, n, f, out->weights_bytes);
-    if (st == HWFIT_OK && rank > 0) st = tensors_lora(t, n, rank, targets, out->adapter_params);
-    else out->adapter_params[0] = out->adapter_params[1] = 0;
+    if (st == HWFIT_OK && rank > 0) {
+        st = tensors_lora(t, n, rank, targets, out->adapter_params, out->lora_outs);
+    } else {
+        out->adapter_params[0] = out->adapter_params[1] = 0;
+        out->lora_outs[0] = out->lora_outs[1] = out->lora_outs[2] = out->lora_outs[3] = 0;
+    }
     return st;
 }
 
 /* kind() through a memo (NULL: no memo). */
+/* outs: the caller needs lora_outs (DoRA, LoRA dropout): computed without the memo, which
+ * keeps only what every estimate needs (the shard engine holds two memos on the stack). */
 static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const formats *f,
                               uint64_t rank, unsigned targets, hwfit__memory_memo *memo,
-                              kind_sums *out) {
-    if (memo == NULL) return kind(prep, k, f, rank, targets, out);
+                              int outs, kind_sums *out) {
+    if (memo == NULL || outs) return kind(prep, k, f, rank, targets, out);
     if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
         memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
         memo->base_quantized != f->base_quantized || memo->rank != rank ||
-        memo->targets != targets) {
+        memo->targets != targets || memo->modules != f->modules ||
+        (f->modules && (!same_dtype(memo->attn, f->attn) || !same_dtype(memo->mlp, f->mlp) ||
+                        !same_dtype(memo->expert, f->expert)))) {
         hwfit__memory_memo_reset(memo);
         memo->base = f->base;
         memo->other = f->other;
         memo->base_quantized = f->base_quantized;
+        memo->modules = f->modules;
+        memo->attn = f->attn;
+        memo->mlp = f->mlp;
+        memo->expert = f->expert;
         memo->rank = rank;
         memo->targets = targets;
     }
@@ -142,6 +194,7 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
         out->weights_bytes[j] = memo->weights_bytes[k][j];
         out->adapter_params[j] = memo->adapter_params[k][j];
     }
+    for (int j = 0; j < 4; j++) out->lora_outs[j] = 0;
     return HWFIT_OK;
 }
 
@@ -153,8 +206,12 @@ hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, u
     if (st != HWFIT_OK) return st;
     const hwfit_model_param_counts p = prep.params;
     if (rank == 0 || targets == 0 || (targets & ~HWFIT_LORA_ALL) != 0) return HWFIT_EDOM;
-    formats f = {hwfit_dtype_make(HWFIT_DTYPE_BF16), hwfit_dtype_make(HWFIT_DTYPE_BF16), 0};
-    kind_sums d = {{0, 0}, {0, 0}}, e = {{0, 0}, {0, 0}};
+    formats f;
+    memset(&f, 0, sizeof f);
+    f.base = f.other = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    kind_sums d, e;
+    memset(&d, 0, sizeof d);
+    memset(&e, 0, sizeof e);
     if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, &d)) != HWFIT_OK)
         return st;
     if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, &e)) != HWFIT_OK)
@@ -175,6 +232,8 @@ typedef struct act_ctx {
     hwfit__dims dims;
     uint64_t a_bytes; /* bytes per stored activation element (2 for bf16) */
     uint64_t t;       /* tensor-parallel ranks */
+    uint64_t dora[2]; /* DoRA: base-output features kept per token, dense and MoE layers */
+    uint64_t drop[2]; /* LoRA dropout: input features copied per token, dense and MoE */
 } act_ctx;
 
 /* Products and sums that remember an overflow: each activation figure is a chain of them,
@@ -198,6 +257,10 @@ static uint64_t add_c(uint64_t a, uint64_t b, int *overflow) {
  * applies to its tensors: the q and kv latents (inputs of q_b and kv_b, and of their norms),
  * the up-projected per-head Q, K, V, and the attention output. Bounded by the model's
  * limits (heads and head dimensions below 2^25, or a x d <= hidden): below 2^53. */
+static int frozen_base(const act_ctx *c) {
+    return c->in->mode == HWFIT_MEMORY_LORA || c->in->mode == HWFIT_MEMORY_QLORA;
+}
+
 static uint64_t attention_width(const act_ctx *c) {
     const hwfit_model *m = c->m;
     uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
@@ -213,16 +276,33 @@ static uint64_t attention_width(const act_ctx *c) {
  * input (2F, Korthikanti's 8sbh + 8sbh for F = 4h, 2-byte values); a gated MLP keeps gate and
  * up outputs (a fused SwiGLU saves its input) and the down projection's input (3F). A MoE
  * layer counts as an MLP of the widths a token passes through: K routed experts and the
- * shared ones; dispatch buffers and router logits are not counted. Cannot overflow: the
- * layer's 2 or 3 matrices of h x F values per expert are part of a parameter count that
- * fits 64 bits (hwfit_model_params succeeded), and h >= 1, E >= K. */
+ * shared ones; in training also the dispatched copies (below); router logits are not
+ * counted. Cannot overflow: the layer's 2 or 3 matrices of h x F values per expert are part
+ * of a parameter count that fits 64 bits (hwfit_model_params succeeded), and h >= 1,
+ * E >= K. */
 static uint64_t mlp_width(const act_ctx *c, int moe) {
     const hwfit_model *m = c->m;
     uint64_t f = m->intermediate;
     if (moe)
         f = (uint64_t)m->experts_per_token * m->expert_intermediate +
             (uint64_t)m->shared_experts * m->shared_expert_intermediate;
-    return f * (m->mlp == HWFIT_MODEL_MLP_GATED ? 3u : 2u);
+    unsigned per = m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile ? 3u : 2u;
+    /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
+     * linear's input only when its weight requires grad); the down projection's input is
+     * kept only when it carries an adapter. */
+    if (frozen_base(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
+    /* MoE dispatch: each token's K copies sent to its experts (the experts' first input,
+     * kept for their weight gradients when they train) and the K expert outputs the
+     * router-weighted combine keeps for the routing probabilities' gradient. */
+    uint64_t dispatch = 0;
+    if (moe && c->in->mode != HWFIT_MEMORY_INFERENCE) {
+        uint64_t k = m->experts_per_token;
+        dispatch = k * m->hidden * (frozen_base(c) && !(c->in->lora_targets &
+                                                          (HWFIT__LORA_GATE | HWFIT__LORA_UP))
+                                        ? 1u
+                                        : 2u);
+    }
+    return f * per + dispatch;
 }
 
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
@@ -241,9 +321,18 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
     uint64_t sbh = mul_c(sb, m->hidden, &overflow);
     /* norms_per_layer <= 16 and a_bytes <= 4: the factor is small. */
-    uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + 2u) + (in->dropout ? 2u : 0u),
+    /* The QKV and MLP inputs (the norms' outputs) are kept for the weight gradients; with
+     * a frozen base only where an adapter needs them. */
+    uint64_t inputs = 2u;
+    if (frozen_base(c))
+        inputs = ((in->lora_targets & (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V)) ? 1u : 0u) +
+                 ((in->lora_targets & (HWFIT__LORA_GATE | HWFIT__LORA_UP)) ? 1u : 0u);
+    uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + inputs) + (in->dropout ? 2u : 0u),
                          &overflow);
-    uint64_t widths = mul_c(attention_width(c) + mlp_width(c, moe), c->a_bytes, &overflow);
+    uint64_t widths =
+        add_c(mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes,
+                    &overflow),
+              mul_c(c->drop[moe ? 1 : 0], c->a_bytes + 1, &overflow), &overflow);
     uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
     if (with_scores && !in->flash_attention) {
         uint64_t per = c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
@@ -315,6 +404,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED)
+        return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
+    if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
+        return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -369,6 +462,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.in = in;
     c.t = in->tensor_parallel;
     c.dims = prep->dims;
+    c.dora[0] = c.dora[1] = 0;
+    c.drop[0] = c.drop[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
     if (in->layer_count > model->layers - in->first_layer)
@@ -388,11 +483,33 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         (st = plain_bytes(in->activations, "activations", &c.a_bytes, why)) != HWFIT_OK)
         return st;
     f.base_quantized = base_info.quantized;
-    uint64_t grad_b = 0, lora_b = 0;
+    f.modules = in->module_formats != 0;
+    f.attn = in->attention_weights;
+    f.mlp = in->mlp_weights;
+    f.expert = in->expert_weights;
+    int module_quantized = 0;
+    if (f.modules) {
+        const hwfit_dtype ds[3] = {f.attn, f.mlp, f.expert};
+        const char *const names[3] = {"attention_weights", "mlp_weights", "expert_weights"};
+        for (int k = 0; k < 3; k++) {
+            hwfit__dtype_block info;
+            if ((st = check_block(ds[k], names[k], &info, why)) != HWFIT_OK) return st;
+            if (info.quantized) module_quantized = 1;
+        }
+        /* Vectors and small matrices follow the unquantized format once any module is. */
+        if (module_quantized) f.base_quantized = 1;
+    }
+    uint64_t grad_b = 0, lora_b = 0, state_b = 0;
     if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
         return st;
     if (lora && (st = plain_bytes(in->lora_dtype, "lora_dtype", &lora_b, why)) != HWFIT_OK)
         return st;
+    if (training &&
+        (st = plain_bytes(in->optimizer_states, "optimizer_states", &state_b, why)) != HWFIT_OK)
+        return st;
+    if (in->mode == HWFIT_MEMORY_FULL && module_quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "mlp_weights",
+                          "must be plain formats when every weight trains (mode full)");
     if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
                           "must be a plain format (bf16, fp16 or fp32) when every weight trains "
@@ -411,15 +528,16 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     memset(ks, 0, sizeof ks);
     memset(&mtp, 0, sizeof mtp);
     unsigned targets = in->lora_targets;
+    int outs = lora && (in->dora || in->lora_dropout);
     if (dense_n &&
-        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, &ks[0])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, outs, &ks[0])) != HWFIT_OK)
         return st;
     if (moe_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, &ks[1])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, outs, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
     if (mtp_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, &mtp)) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, outs, &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head; and of them the routed experts'
@@ -461,6 +579,21 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     }
     r.params = params;
     r.expert_params = eparams;
+    /* DoRA (Liu et al. 2024; peft tuners/lora/dora.py): a trained magnitude per output
+     * feature of each targeted matrix, and the base layer's output kept for backward. */
+    uint64_t dora_outs[2] = {0, 0}, dora_token[2] = {0, 0};
+    if (lora && in->dora) {
+        if (hwfit__mac_u64(&dora_outs[0], ks[0].lora_outs[0], dense_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[0], ks[1].lora_outs[0], moe_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[0], mtp.lora_outs[0], mtp_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[1], ks[1].lora_outs[1], moe_n) != HWFIT_OK ||
+            hwfit__mac_u64(&dora_outs[1], mtp.lora_outs[1], mtp_n) != HWFIT_OK ||
+            hwfit__add_u64(adapters, dora_outs[0], &adapters) != HWFIT_OK ||
+            hwfit__add_u64(eadapters, dora_outs[1], &eadapters) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        dora_token[0] = ks[0].lora_outs[2];
+        dora_token[1] = ks[1].lora_outs[2];
+    }
 
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
     uint64_t trained_b = 0;
@@ -484,7 +617,12 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * 2 + 2 + K bytes per parameter with K = 12 for Adam): fp32 master weights (4) when
          * the trained weights are narrower, then the optimizer states. */
         uint64_t per = (in->master_weights && bits < 32.0) ? 4 : 0;
-        per += in->optimizer == HWFIT_MEMORY_ADAMW ? 8 : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2 : 4;
+        /* The moments: AdamW two in optimizer_states' format, 8-bit AdamW two bytes, SGD
+         * one; paged moments live in unified memory the driver evicts (not counted). */
+        uint64_t moments = in->optimizer == HWFIT_MEMORY_ADAMW        ? 2 * state_b
+                           : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2
+                                                                      : state_b;
+        if (!in->paged_optimizer) per += moments;
         if (hwfit__mul_u64(r.trainable_params, grad_b, &r.gradient_bytes) != HWFIT_OK ||
             hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK ||
             hwfit__mul_u64(r.expert_trainable_params, grad_b, &r.expert_gradient_bytes) !=
@@ -494,6 +632,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     }
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
+
+    c.dora[0] = dora_token[0];
+    c.dora[1] = dora_token[1];
+    if (lora && in->lora_dropout) {
+        c.drop[0] = ks[0].lora_outs[3];
+        c.drop[1] = ks[1].lora_outs[3];
+    }
 
     /* KV cache (inference). */
     if (!training) {
@@ -513,7 +658,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
 
     /* Activations. Products are checked as they are formed (mul_c, add_c) and the chain
      * once at its end. */
-    uint64_t act = 0, other = 0;
+    uint64_t act = 0, other = 0, stored = 0, transient = 0, loss = 0, layer_full = 0;
     int overflow = 0;
     if (training) {
         int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
@@ -521,6 +666,17 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK) return st;
         if (moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK) return st;
         uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
+        /* One layer's activations without recomputation (the largest kind): what backward
+         * holds of a layer as it makes that layer's gradients, whatever the recomputation
+         * (rebuilt, or stored; selective rebuilds the attention core's share of it). */
+        for (int k = 0; k < 2; k++) {
+            uint64_t one = 0;
+            if (!(k ? moe_n : dense_n)) continue;
+            if ((st = train_layer(&c, k, 1, &one)) != HWFIT_OK) return st;
+            if (one > layer_full) layer_full = one;
+        }
+        if (in->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE)
+            transient = layer_full - (kinds[0] > kinds[1] ? kinds[0] : kinds[1]);
         if (in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL) {
             /* Full recomputation keeps each layer's input, A sbh (Korthikanti Table 2: 2sbh),
              * and rebuilds one layer at a time during backward: that layer's activations
@@ -536,7 +692,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             }
             r.activation_dense_layer_bytes = dense_n ? input : 0;
             r.activation_moe_layer_bytes = moe_n ? input : 0;
-            act = add_c(mul_c(input, (uint64_t)count + mtp_n, &overflow), peak, &overflow);
+            stored = mul_c(input, (uint64_t)count + mtp_n, &overflow);
+            if (in->activation_offload) stored = min_u64(stored, 2 * input);
+            transient = peak;
+            act = add_c(stored, peak, &overflow);
         } else {
             r.activation_dense_layer_bytes = kinds[0];
             r.activation_moe_layer_bytes = kinds[1];
@@ -546,18 +705,37 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             act = add_c(add_c(mul_c(kinds[0], dense_n, &overflow),
                               mul_c(kinds[1], moe_n, &overflow), &overflow),
                         mul_c(mtp_b, mtp_n, &overflow), &overflow);
+            /* Offloaded: two layers' worth stay on the device (one copied out, one made). */
+            if (in->activation_offload)
+                act = min_u64(act, 2 * (kinds[0] > kinds[1] ? kinds[0] : kinds[1]));
+            stored = act;
         }
         /* Megatron-LM theoretical_memory_usage.py: input ids 8sb and embedding dropout sbh on
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
          * hidden and vocab are below 2^40: the small factors fit. */
         if (in->embedding)
-            other = hwfit__ceil_div_u64(
-                mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
-        if (in->head)
-            other = add_c(
-                other,
-                hwfit__ceil_div_u64(mul_c(sb, 4 * (model->hidden + model->vocab), &overflow), c.t),
-                &overflow);
+            other = hwfit__ceil_div_u64(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
+        /* Packed rows without flash attention: one block-diagonal mask of s^2 b. */
+        if (in->embedding && in->packed && !in->flash_attention)
+            other = add_c(other, mul_c(mul_c(sb, in->context, &overflow), c.a_bytes, &overflow),
+                          &overflow);
+        if (in->head) {
+            /* Per token: Megatron's fp32 logits and output-layer input 4(h + V); the
+             * whole vocabulary upcast (A logits, fp32 copy, fp32 log-softmax kept, fp32
+             * gradient: A + 12 per logit); chunked (the A-byte logits whole, the fp32 work
+             * one chunk of 8 at a time); fused (the fp32 gradient of the hidden states and
+             * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
+            uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
+            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
+                /* Compiled, each chunk's upcast and log-softmax fuse into one kernel that
+                 * keeps only a log-sum-exp per token (torchtune compiles its loss). */
+                per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
+            else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
+            other = add_c(other, loss, &overflow);
+        }
+        stored = add_c(stored, other - loss, &overflow);
     } else {
         uint64_t all = mul_c(in->batch, in->context, &overflow);
         uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;
@@ -577,6 +755,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (in->head) other = mul_c(in->batch, 4 * model->vocab, &overflow);
     }
     r.activation_other_bytes = other;
+    r.loss_bytes = loss;
     r.activation_bytes = add_c(act, other, &overflow);
     if (overflow) return HWFIT_ERANGE;
 
@@ -590,7 +769,82 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (hwfit__add_u64(total, parts[i], &total) != HWFIT_OK) return HWFIT_ERANGE;
     r.total_bytes = total;
+
+    /* Phases. */
+    hwfit__phase_parts ph;
+    memset(&ph, 0, sizeof ph);
+    ph.training = training;
+    if (hwfit__add_u64(r.weights_bytes, r.optimizer_bytes, &ph.fixed) != HWFIT_OK ||
+        hwfit__add_u64(ph.fixed, r.kv_bytes, &ph.fixed) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    if (training) {
+        ph.stored = stored;
+        ph.loss = loss;
+        ph.transient = transient;
+        ph.layer = layer_full;
+        ph.grads = r.gradient_bytes;
+        /* The largest unit's gradient: a layer's trained parameters, or a table's. */
+        uint64_t unit = 0;
+        for (int k = 0; k < 2; k++) {
+            uint64_t t = lora ? ks[k].adapter_params[0] : k ? p->moe.total : p->dense.total;
+            if ((k ? moe_n : dense_n) && t > unit) unit = t;
+        }
+        if (!lora && tables && p->embedding > unit) unit = p->embedding;
+        if (hwfit__mul_u64(unit, grad_b, &ph.grad_unit) != HWFIT_OK) return HWFIT_ERANGE;
+        if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
+            hwfit__mul_u64(r.trainable_params, state_b, &ph.step_temp) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    } else {
+        ph.stored = r.activation_bytes;
+    }
+    if ((st = hwfit__memory_phases(in, &ph, r.overhead_bytes, &r)) != HWFIT_OK) return st;
     *out = r;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_parts *p,
+                                  uint64_t overhead, hwfit_memory_out *out) {
+    int of = 0;
+    uint64_t fwd, bwd, step;
+    if (!p->training) {
+        fwd = bwd = step = add_c(p->fixed, p->stored, &of);
+    } else {
+        uint64_t act = add_c(p->stored, p->loss, &of);
+        uint64_t held = in->optimizer_in_backward ? p->grad_unit : p->grads;
+        int buffer = in->gradient_buffer && !in->optimizer_in_backward;
+        /* Forward: the stored activations, the logits and loss at its end; the gradient
+         * when its buffer lives through the step. */
+        fwd = add_c(add_c(p->fixed, act, &of), buffer ? p->grads : 0, &of);
+        /* Backward frees a layer's activations as it makes the layer's gradients: the
+         * larger of its start (the stored activations, the loss and the layer being
+         * recomputed) and its end (the gradients held and the first layer's
+         * activations); a gradient buffer holds the gradients from the start. */
+        uint64_t start = add_c(act, p->transient, &of), end = add_c(held, p->layer, &of);
+        uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
+                              : (start > end ? start : end);
+        bwd = add_c(p->fixed, mid, &of);
+        /* Step: whole gradients and the step's temporaries (none when stepped in
+         * backward). */
+        step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
+                                         : add_c(add_c(p->fixed, p->grads, &of), p->step_temp, &of);
+    }
+    uint64_t alloc = fwd;
+    hwfit_memory_phase phase = HWFIT_MEMORY_PHASE_FORWARD;
+    if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
+    if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
+    double extra = (double)alloc * in->fragmentation;
+    if (extra >= 9007199254740992.0) return HWFIT_ERANGE;
+    uint64_t ex = (uint64_t)extra;
+    if ((double)ex < extra) ex++;
+    uint64_t reserved = add_c(alloc, ex, &of), peak = add_c(reserved, overhead, &of);
+    if (of) return HWFIT_ERANGE;
+    out->forward_bytes = fwd;
+    out->backward_bytes = bwd;
+    out->step_bytes = step;
+    out->peak_phase = phase;
+    out->allocated_bytes = alloc;
+    out->reserved_bytes = reserved;
+    out->peak_bytes = peak;
     return HWFIT_OK;
 }
 

@@ -21,6 +21,8 @@ typedef struct hwfit__memory_memo {
     int valid[3];
     hwfit_dtype base, other;
     int base_quantized;
+    int modules;
+    hwfit_dtype attn, mlp, expert;
     uint64_t rank;
     unsigned targets;
     uint64_t weights_bytes[3][2], adapter_params[3][2]; /* [kind][0: the layer, 1: of which
@@ -38,5 +40,25 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
                                              const hwfit__model_prep *prep,
                                              hwfit_status prep_status, const hwfit_memory_in *in,
                                              hwfit__memory_memo *memo, hwfit_memory_out *out);
+
+/* What the phases of a training step hold on one device (docs/formulas.md, "phases"),
+ * with `layer` the largest layer's activations without recomputation:
+ * fixed = weights + resident optimizer states (+ KV cache and, on a shard card,
+ * communication buffers); stored = activations kept for backward, without the loss;
+ * loss = logits and loss; transient = the layer recomputed during backward; grads = the
+ * whole resident gradient; grad_unit = the largest layer's or table's gradient (optimizer
+ * in backward); step_temp = the optimizer step's temporaries. Inference: stored holds the
+ * activation workspace and the phases are one. */
+typedef struct hwfit__phase_parts {
+    int training;
+    uint64_t fixed, stored, loss, transient, grads, grad_unit, step_temp;
+    uint64_t layer; /* one layer's activations without recomputation (end of backward) */
+} hwfit__phase_parts;
+
+/* forward_bytes, backward_bytes, step_bytes, peak_phase, allocated_bytes, reserved_bytes
+ * and peak_bytes of out from the parts, in's choices and the overhead; ERANGE on
+ * overflow (out untouched). */
+hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_parts *p,
+                                  uint64_t overhead, hwfit_memory_out *out);
 
 #endif /* HWFIT_MEMORY_INTERNAL_H */

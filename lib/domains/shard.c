@@ -416,6 +416,7 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     hwfit_status st;
     const hwfit_model *m = e->model;
     e->a_stored[0] = e->a_stored[1] = e->a_peak[0] = e->a_peak[1] = 0;
+    e->a_full[0] = e->a_full[1] = 0;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
         uint32_t layer = e->kind_first[k];
@@ -427,11 +428,22 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                            : o.activation_dense_layer_bytes)
                                       : 0;
         e->a_stored[k] = stored;
+        e->a_full[k] = stored;
+        if (r->training && r->rc != HWFIT_MEMORY_RECOMPUTE_NONE) {
+            hwfit_memory_in none = mi;
+            none.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+            hwfit_memory_out n;
+            if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &none, layer, first, 0, &n)) !=
+                HWFIT_OK)
+                return st;
+            e->a_full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
+        }
         e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
         if (first) e->a_emb = o.activation_other_bytes;
     }
     if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     e->a_head = o.activation_other_bytes;
+    e->a_loss = o.loss_bytes;
     e->a_tp = r->tp;
     e->a_sp = r->sp;
     e->a_rc = r->rc;
@@ -795,6 +807,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
 typedef struct card_stage {
     uint32_t first_layer;
     uint64_t in_flight, activation_bytes, total_bytes;
+    hwfit_memory_out ph; /* the phase fields only */
 } card_stage;
 
 /* The decoder layers of pipeline stage `stage` (all its chunks): the first, how many, of
@@ -866,6 +879,7 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         uint64_t per_chunk = hwfit__ceil_div_u64(f->stored, r->v);
         if (hwfit__mul_u64(per_chunk, cs->in_flight, &act) != HWFIT_OK) return HWFIT_ERANGE;
     }
+    uint64_t layers_act = act;
     if (hwfit__mac_u64(&act, f->other, f_other) != HWFIT_OK || add(&act, f->peak) != HWFIT_OK)
         return HWFIT_ERANGE;
     cs->activation_bytes = act;
@@ -877,7 +891,55 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (add(&total, parts[i]) != HWFIT_OK) return HWFIT_ERANGE;
     cs->total_bytes = total;
-    return HWFIT_OK;
+
+    /* Phases (memory.c, hwfit__memory_phases): the card's fixed part, its stored
+     * activations without the loss and the recomputed layer, the loss of the micro-batch
+     * at the head, its gradients. */
+    hwfit__phase_parts ph;
+    memset(&ph, 0, sizeof ph);
+    ph.training = r->training;
+    ph.fixed = c->weights_bytes + c->kv_bytes + c->optimizer_bytes + c->buffer_bytes;
+    if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
+    hwfit_memory_in mi = in->memory;
+    if (r->training) {
+        uint64_t loss = c->head ? e->a_loss : 0;
+        uint64_t stored = act - f->peak - loss;
+        if (in->memory.activation_offload) {
+            /* Offloaded: two layers' worth stay on the device (memory.c); the tables'. */
+            uint64_t keep = 2 * max_u64(e->a_stored[0], e->a_stored[1]);
+            if (layers_act > keep) stored -= layers_act - keep;
+        }
+        ph.stored = stored;
+        ph.loss = loss;
+        ph.grads = c->gradient_bytes;
+        uint64_t kept = 0;
+        for (int k = 0; k < 2; k++)
+            if (f->n[k]) {
+                ph.grad_unit = max_u64(ph.grad_unit, e->layer[k].gradients);
+                ph.layer = max_u64(ph.layer, e->a_full[k]);
+                kept = max_u64(kept, e->a_stored[k]);
+            }
+        /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
+        ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
+                       : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
+                                                                   : 0;
+        if (c->embedding) ph.grad_unit = max_u64(ph.grad_unit, e->emb.gradients);
+        if (c->head) ph.grad_unit = max_u64(ph.grad_unit, e->head.gradients);
+        /* Accumulating over micro-batches keeps the whole gradient through the step. */
+        if (r->m > 1) mi.gradient_buffer = 1;
+        if (!in->memory.fused_optimizer && in->memory.optimizer == HWFIT_MEMORY_ADAMW &&
+            !in->memory.paged_optimizer && !(r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER)) {
+            double bits = 32.0;
+            (void)hwfit_dtype_bits(in->memory.optimizer_states, &bits);
+            uint64_t trained = r->zero >= 1 ? hwfit__ceil_div_u64(c->trainable_params, r->z)
+                                            : c->trainable_params;
+            if (hwfit__mul_u64(trained, (uint64_t)(bits / 8.0), &ph.step_temp) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        }
+    } else {
+        ph.stored = act;
+    }
+    return hwfit__memory_phases(&mi, &ph, c->overhead_bytes, &cs->ph);
 }
 
 /* The whole card of a stage from its two parts. */
@@ -889,6 +951,13 @@ static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
     c->in_flight = cs->in_flight;
     c->activation_bytes = cs->activation_bytes;
     c->total_bytes = cs->total_bytes;
+    c->forward_bytes = cs->ph.forward_bytes;
+    c->backward_bytes = cs->ph.backward_bytes;
+    c->step_bytes = cs->ph.step_bytes;
+    c->peak_phase = cs->ph.peak_phase;
+    c->allocated_bytes = cs->ph.allocated_bytes;
+    c->reserved_bytes = cs->ph.reserved_bytes;
+    c->peak_bytes = cs->ph.peak_bytes;
 }
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }
@@ -971,7 +1040,7 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
         card_stage c; /* the whole card is assembled only when it is kept */
         if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
         if (stage_out != NULL && s == stage) card_fill(&f, s, &c, stage_out);
-        if (!have_worst || c.total_bytes > o.worst.total_bytes) {
+        if (!have_worst || c.ph.peak_bytes > o.worst.peak_bytes) {
             card_fill(&f, s, &c, &o.worst);
             o.worst_stage = s;
             have_worst = 1;
@@ -989,8 +1058,10 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
     }
     if (r->training) o.kv_tokens = 0;
-    o.headroom_bytes = (double)o.usable_bytes - (double)o.worst.total_bytes;
-    o.gpu_fits = o.worst.total_bytes <= o.usable_bytes;
+    /* A card fits when its peak does (the largest phase with the allocator's reserve and
+     * the overhead; for inference the sum of the parts). */
+    o.headroom_bytes = (double)o.usable_bytes - (double)o.worst.peak_bytes;
+    o.gpu_fits = o.worst.peak_bytes <= o.usable_bytes;
     double host_b = (double)host * in->host_buffer_factor;
     if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
     o.host_bytes = (uint64_t)host_b;
@@ -1388,7 +1459,7 @@ static void keep_best(hwfit_shard_result *results, size_t capacity, size_t *coun
 void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
     res->layout = o->layout;
     res->worst_stage = o->worst_stage;
-    res->per_gpu_bytes = o->worst.total_bytes;
+    res->per_gpu_bytes = o->worst.peak_bytes;
     res->headroom_bytes = o->headroom_bytes;
     res->host_bytes = o->host_bytes;
     res->kv_tokens = o->kv_tokens;

@@ -66,7 +66,8 @@ struct hwfit__shard_engine {
     int a_sp;
     hwfit_memory_recompute a_rc;
     uint64_t a_mb, a_context, a_batch;
-    uint64_t a_stored[2], a_peak[2], a_emb, a_head;
+    uint64_t a_stored[2], a_peak[2], a_emb, a_head, a_loss;
+    uint64_t a_full[2]; /* one layer without recomputation (training; memory.c phases) */
 };
 
 /* Set bits among bits [first, first + count) of a bitmap. */

@@ -18,6 +18,8 @@ static const hwfit__col card_cols[] = {
     {"buffer_bytes", "buffers", 21},
     {"overhead_bytes", "overhead", 21},
     {"total_bytes", "total", 21},
+    {"peak_bytes", "peak", 21},
+    {"peak_phase", "peak in", 8},
 };
 
 typedef struct fit_state {
@@ -96,7 +98,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__out_bool(out, "fits", "fits", o.fits);
     hwfit__out_bool(out, "gpu_fits", "fits in GPU memory", o.gpu_fits);
     hwfit__out_bool(out, "host_fits", "fits in host memory", o.host_fits);
-    hwfit__out_bytes(out, "per_gpu_bytes", "largest card", o.worst.total_bytes);
+    /* The card's need: its largest phase with the allocator's reserve and the overhead
+     * (before phases: the sum of the parts, still breakdown.total_bytes). */
+    hwfit__out_bytes(out, "per_gpu_bytes", "largest card (peak)", o.worst.peak_bytes);
     hwfit__out_bytes(out, "gpu_capacity_bytes", "card capacity", o.capacity_bytes);
     hwfit__out_bytes(out, "usable_bytes", "usable per card", o.usable_bytes);
     hwfit__out_qty(out, "headroom_bytes", "headroom", o.headroom_bytes, HWFIT_UNIT_BYTES);
@@ -125,9 +129,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
         hwfit__out_cell_u64(out, c->in_flight);
         const uint64_t parts[] = {c->weights_bytes,  c->kv_bytes,        c->activation_bytes,
                                   c->gradient_bytes, c->optimizer_bytes, c->buffer_bytes,
-                                  c->overhead_bytes, c->total_bytes};
+                                  c->overhead_bytes, c->total_bytes, c->peak_bytes};
         for (size_t k = 0; k < HWFIT__COUNT_OF(parts); k++)
             hwfit__out_cell_qty(out, (double)parts[k], HWFIT_UNIT_BYTES);
+        hwfit__out_cell_str(out, hwfit__workload_phases[c->peak_phase]);
     }
     hwfit__out_table_end(out);
     hwfit__out_bytes(out, "host_bytes", "host memory for offload", o.host_bytes);
@@ -152,6 +157,22 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
         hwfit__out_null(out, "step_time_s", time_label);
         hwfit__out_null(out, "tokens_per_s", rate_label);
     }
+    /* The largest card by phase (memory.h, "phases"). */
+    hwfit__out_str(out, "peak_phase", "peak set by", hwfit__workload_phases[o.worst.peak_phase]);
+    hwfit__out_bytes(out, "peak_allocated_bytes", "peak allocated", o.worst.allocated_bytes);
+    hwfit__out_bytes(out, "peak_reserved_bytes", "peak reserved", o.worst.reserved_bytes);
+    hwfit__out_bytes(out, "peak_bytes", "peak with overhead", o.worst.peak_bytes);
+    hwfit__out_bytes(out, "sum_bytes", "sum of the parts", o.worst.total_bytes);
+    hwfit__out_section(out, "phases", "phases of the largest card (allocated)");
+    hwfit__out_bytes(out, "forward_bytes", "forward", o.worst.forward_bytes);
+    hwfit__out_bytes(out, "backward_bytes", "backward", o.worst.backward_bytes);
+    hwfit__out_bytes(out, "step_bytes", "optimizer step", o.worst.step_bytes);
+    hwfit__out_section_end(out);
+    if (training) {
+        hwfit_memory_in am = in.memory;
+        am.recompute = o.layout.recompute; /* the layout's, searched or given */
+        hwfit__workload_out_assumptions(out, w->framework, &am);
+    }
     return HWFIT_OK;
 }
 
@@ -170,7 +191,8 @@ const hwfit__command hwfit__cmd_fit = {
                        "\"shard\".",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_SVG},
-    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS, HWFIT__FRAMEWORK_OPTIONS,
+             HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(fit_state),
     .run = run,
 };

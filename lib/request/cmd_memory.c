@@ -5,6 +5,7 @@
 #include "hwfit/memory.h"
 #include "hwfit/model.h"
 #include "request_internal.h"
+#include "workload.h"
 
 static const char *const modes[] = {"inference", "full", "lora", "qlora", NULL};
 static const hwfit_memory_mode mode_values[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL,
@@ -121,6 +122,15 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (st == HWFIT_OK) st = dtype_of(r, &options[O_KV], &in.kv);
     if (st == HWFIT_OK) st = dtype_of(r, &options[O_GRADIENTS], &in.gradients);
     if (st != HWFIT_OK) return st;
+    /* The framework profile (one device), then what was given alone. */
+    const hwfit__memory_rows rows = {&options[O_OPTIMIZER], &options[O_GRADIENTS],
+                                     &options[O_OVERHEAD],  &options[O_RECOMPUTE],
+                                     &options[O_NO_MASTER], &options[O_NO_DROPOUT]};
+    int profile_recompute = 0;
+    if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
+        return st;
+    const char *framework =
+        hwfit__workload_frameworks[hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK))];
     const char *targets = hwfit__req_text(r, &options[O_LORA_TARGETS]);
     if ((st = hwfit_memory_lora_targets_parse(targets, &in.lora_targets)) != HWFIT_OK)
         return hwfit__req_fail(r, &options[O_LORA_TARGETS], st,
@@ -153,8 +163,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         hwfit__out_null(o, "kv", "KV-cache format");
         hwfit__out_u64(o, "micro_batch", "micro-batch", in.micro_batch);
         hwfit__out_u64(o, "context", "sequence (tokens)", in.context);
-        hwfit__out_str(o, "optimizer", "optimizer", optimizers[optimizer]);
-        hwfit__out_str(o, "recompute", "recomputation", recomputes[recompute]);
+        hwfit__out_str(o, "optimizer", "optimizer", optimizers[in.optimizer]);
+        hwfit__out_str(o, "recompute", "recomputation", recomputes[in.recompute]);
     } else {
         hwfit__out_str(o, "kv", "KV-cache format", kname);
         hwfit__out_u64(o, "batch", "batch", in.batch);
@@ -169,7 +179,17 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "gradient_bytes", "gradients", out.gradient_bytes);
     hwfit__out_bytes(o, "optimizer_bytes", "optimizer states", out.optimizer_bytes);
     hwfit__out_bytes(o, "overhead_bytes", "runtime overhead", out.overhead_bytes);
-    hwfit__out_bytes(o, "total_bytes", "total", out.total_bytes);
+    hwfit__out_bytes(o, "total_bytes", "total (sum of the parts)", out.total_bytes);
+    /* The peak by phase: what the device needs (memory.h, "phases"). */
+    hwfit__out_bytes(o, "loss_bytes", "of activations: logits and loss", out.loss_bytes);
+    hwfit__out_bytes(o, "forward_bytes", "forward (allocated)", out.forward_bytes);
+    hwfit__out_bytes(o, "backward_bytes", "backward (allocated)", out.backward_bytes);
+    hwfit__out_bytes(o, "step_bytes", "optimizer step (allocated)", out.step_bytes);
+    hwfit__out_str(o, "peak_phase", "peak set by", hwfit__workload_phases[out.peak_phase]);
+    hwfit__out_bytes(o, "peak_allocated_bytes", "peak allocated", out.allocated_bytes);
+    hwfit__out_bytes(o, "peak_reserved_bytes", "peak reserved", out.reserved_bytes);
+    hwfit__out_bytes(o, "peak_bytes", "peak with overhead", out.peak_bytes);
+    if (training) hwfit__workload_out_assumptions(o, framework, &in);
     return HWFIT_OK;
 }
 
@@ -182,7 +202,7 @@ const hwfit__command hwfit__cmd_memory = {
                        "gradients give 18. Activations per Korthikanti et al. 2022; see "
                        "docs/formulas.md.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT},
-    .sets = {HWFIT__SET(options)},
+    .sets = {HWFIT__SET(options), HWFIT__FRAMEWORK_OPTIONS},
     .state_size = sizeof(memory_state),
     .run = run,
 };

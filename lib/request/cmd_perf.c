@@ -71,7 +71,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__workload_out_layout(out, &o.shard.layout);
     hwfit__out_str(out, "ranked_by", "layout chosen by", ranked_by);
     hwfit__out_bool(out, "fits", "fits in memory", o.shard.fits);
-    hwfit__out_bytes(out, "per_gpu_bytes", "largest card", o.shard.worst.total_bytes);
+    hwfit__out_bytes(out, "per_gpu_bytes", "largest card (peak)", o.shard.worst.peak_bytes);
     int inf = !training;
     const hwfit_unit s = HWFIT_UNIT_SECONDS, none = HWFIT_UNIT_NONE;
     num_or_null(out, "prefill_s", "time to first token", inf, o.prefill_s, s);
@@ -134,7 +134,8 @@ const hwfit__command hwfit__cmd_perf = {
                        "used. Efficiencies and overlaps are assumptions with cited defaults; "
                        "see docs/formulas.md, \"perf\".",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT},
-    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__GPU_FILE_OPTIONS, HWFIT__FRAMEWORK_OPTIONS,
+             HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(perf_state),
     .run = run,
 };

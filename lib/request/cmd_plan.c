@@ -33,6 +33,7 @@ static const hwfit__col cols[] = {
     {"step_time_s", "step/token time", 15},
     {"tokens_per_s", "tokens/s", 12},
     {"mfu", "MFU", 6},
+    {"peak_phase", "peak in", 8},
 };
 
 typedef struct plan_state {
@@ -113,6 +114,14 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
             hwfit__out_cell_null(out);
             hwfit__out_cell_null(out);
         }
+        /* The phase that sets the largest card's peak (memory.h, "phases"). */
+        hwfit_shard_in x = w->in;
+        x.layout = *l;
+        hwfit_shard_out so;
+        if (hwfit_shard_estimate(&w->model, &x, &so) == HWFIT_OK)
+            hwfit__out_cell_str(out, hwfit__workload_phases[so.worst.peak_phase]);
+        else
+            hwfit__out_cell_null(out);
     }
     hwfit__out_table_end(out);
     return HWFIT_OK;
@@ -130,7 +139,8 @@ const hwfit__command hwfit__cmd_plan = {
                        "inference. With capacity only, by memory headroom on the largest card.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_CSV},
-    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS},
+    .sets = {HWFIT__WORKLOAD_OPTIONS, HWFIT__SET(options), HWFIT__GPU_FILE_OPTIONS,
+             HWFIT__FRAMEWORK_OPTIONS, HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(plan_state),
     .run = run,
 };

@@ -31,7 +31,7 @@ typedef struct hwfit__option_set {
     size_t count;
 } hwfit__option_set;
 
-#define HWFIT__MAX_OPTION_SETS 4
+#define HWFIT__MAX_OPTION_SETS 6
 #define HWFIT__SET(table) {(table), HWFIT__COUNT_OF(table)}
 
 typedef struct hwfit__command {

@@ -5,6 +5,7 @@
 #include "hwfit/collective.h"
 #include "hwfit/hf_config.h"
 #include "hwfit/memory.h"
+#include "hwfit/profile.h"
 #include "workload.h"
 #include "domains/perf_internal.h"
 
@@ -267,6 +268,15 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
         return hwfit__req_fail(r, OPT(HWFIT__W_KV), HWFIT_EINVAL, "cannot be named");
 
     in->gpus = (uint32_t)hwfit__req_u64(r, OPT(HWFIT__W_GPUS)); /* bounded to 2^20 */
+    const hwfit__memory_rows rows = {OPT(HWFIT__W_OPTIMIZER), OPT(HWFIT__W_GRADIENTS),
+                                     OPT(HWFIT__W_OVERHEAD), OPT(HWFIT__W_RECOMPUTE),
+                                     &hwfit__framework_extra_table[HWFIT__X_NO_MASTER],
+                                     &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT]};
+    if ((st = hwfit__workload_memory_options(r, &rows, in->gpus, m, &w->profile_recompute)) !=
+        HWFIT_OK)
+        return st;
+    w->framework =
+        hwfit__workload_frameworks[hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK))];
     in->utilization = hwfit__req_double(r, OPT(HWFIT__W_UTILIZATION));
     in->reserve_bytes = hwfit__req_double(r, OPT(HWFIT__W_RESERVE));
     in->host_buffer_factor = hwfit__req_double(r, OPT(HWFIT__W_HOST_BUFFER_FACTOR));
@@ -313,6 +323,8 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE)))
         s->recompute = (int)recompute_values[hwfit__req_choice(r, OPT(HWFIT__W_RECOMPUTE))];
+    else if (w->profile_recompute)
+        s->recompute = (int)w->in.memory.recompute;
     int sp = hwfit__req_flag(r, OPT(HWFIT__W_SP)), no_sp = hwfit__req_flag(r, OPT(HWFIT__W_NO_SP));
     if (sp && no_sp)
         return hwfit__req_fail(r, OPT(HWFIT__W_SP), HWFIT_EINVAL,
@@ -565,5 +577,194 @@ void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
     hwfit__out_u64(o, "micro_batch", "micro-batch", l->micro_batch);
     hwfit__out_u64(o, "global_batch", "global batch", l->global_batch);
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[l->recompute]);
+    hwfit__out_section_end(o);
+}
+
+/* ---- framework options (profile.h) ------------------------------------------------------ */
+
+const char *const hwfit__workload_frameworks[] = {
+    "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
+    "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
+const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", NULL};
+const char *const hwfit__workload_phases[] = {"forward", "backward", "step", NULL};
+const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
+
+const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
+    [HWFIT__F_FRAMEWORK] = {.name = "framework", .kind = HWFIT_OPTION_CHOICE,
+                            .metavar = "NAME", .default_text = "none",
+                            .choices = hwfit__workload_frameworks,
+                            .help = "training: the framework's memory choices (a profile; "
+                                    "options given alone override it)"},
+    [HWFIT__F_OPTIMIZER_STATES] = {.name = "optimizer-states", .kind = HWFIT_OPTION_NAME,
+                                   .metavar = "DTYPE", .catalog = "dtype",
+                                   .default_text = "fp32",
+                                   .help = "training: format of the AdamW/SGD moments, fp32 "
+                                           "or bf16"},
+    [HWFIT__F_PAGED] = {.name = "paged-optimizer", .kind = HWFIT_OPTION_FLAG,
+                        .help = "training: moments in paged unified memory (bitsandbytes "
+                                "Paged*), not counted on the card"},
+    [HWFIT__F_IN_BACKWARD] = {.name = "optimizer-in-backward", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training: step each parameter in backward and free its "
+                                      "gradient (torchtune optimizer_in_bwd)"},
+    [HWFIT__F_FOREACH] = {.name = "foreach-optimizer", .kind = HWFIT_OPTION_FLAG,
+                          .help = "training: PyTorch's foreach AdamW, one state-sized "
+                                  "temporary in the step (else fused)"},
+    [HWFIT__F_GRADIENT_BUFFER] = {.name = "gradient-buffer", .kind = HWFIT_OPTION_FLAG,
+                                  .help = "training: the whole gradient lives through the "
+                                          "step (Megatron, DeepSpeed buffers)"},
+    [HWFIT__F_LOSS] = {.name = "loss", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
+                       .default_text = "fp32", .choices = hwfit__workload_losses,
+                       .help = "training: logits and loss: fp32 (Megatron), upcast (whole "
+                               "vocabulary to fp32), chunked, fused"},
+    [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training: stored activations go to host memory"},
+    [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
+                          .help = "training: torch.compile fuses the gated MLP's product"},
+    [HWFIT__F_FRAGMENTATION] = {.name = "fragmentation", .kind = HWFIT_OPTION_RATIO,
+                                .metavar = "F", .default_text = "0", .min = 0, .max = 1,
+                                .help = "caching allocator's reserve over the allocated peak"},
+    [HWFIT__F_ATTN_WEIGHTS] = {.name = "attention-weights", .kind = HWFIT_OPTION_NAME,
+                               .metavar = "DTYPE", .catalog = "dtype",
+                               .default_help = "the weight format",
+                               .help = "format of the attention projections alone"},
+    [HWFIT__F_MLP_WEIGHTS] = {.name = "mlp-weights", .kind = HWFIT_OPTION_NAME,
+                              .metavar = "DTYPE", .catalog = "dtype",
+                              .default_help = "the weight format",
+                              .help = "format of dense MLPs and shared experts alone"},
+    [HWFIT__F_EXPERT_WEIGHTS] = {.name = "expert-weights", .kind = HWFIT_OPTION_NAME,
+                                 .metavar = "DTYPE", .catalog = "dtype",
+                                 .default_help = "the weight format",
+                                 .help = "format of the routed experts alone"},
+    [HWFIT__F_DORA] = {.name = "dora", .kind = HWFIT_OPTION_FLAG,
+                       .help = "LoRA: DoRA's magnitude vectors and kept base outputs"},
+    [HWFIT__F_LORA_DROPOUT] = {.name = "lora-dropout", .kind = HWFIT_OPTION_FLAG,
+                               .help = "LoRA: dropout on each adapter's input (its output "
+                                       "and mask kept)"},
+    [HWFIT__F_LORA_DTYPE] = {.name = "lora-dtype", .kind = HWFIT_OPTION_NAME,
+                             .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
+                             .help = "LoRA: format of the adapters (PEFT upcasts them to fp32)"},
+    [HWFIT__F_UNQUANTIZED] = {.name = "unquantized", .kind = HWFIT_OPTION_NAME,
+                              .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
+                              .help = "format of norms, embedding and head when the weights "
+                                      "are quantized"},
+    [HWFIT__F_PACKED] = {.name = "packed", .kind = HWFIT_OPTION_FLAG,
+                         .help = "training: samples packed into full rows (without flash "
+                                 "attention their block mask is kept)"},
+};
+
+const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
+    [HWFIT__X_NO_MASTER] = {.name = "no-master-weights", .kind = HWFIT_OPTION_FLAG,
+                            .help = "training: no fp32 master copy of 16-bit trained weights"},
+    [HWFIT__X_NO_DROPOUT] = {.name = "no-dropout", .kind = HWFIT_OPTION_FLAG,
+                             .help = "training: no dropout masks are stored"},
+};
+
+static hwfit_status dtype_row(hwfit_request *r, const hwfit_option *o, hwfit_dtype *out) {
+    const char *text = hwfit__req_text(r, o);
+    hwfit_status st = hwfit_dtype_parse(text, out);
+    if (st == HWFIT_ENOTFOUND)
+        return hwfit__req_fail(r, o, st, "unknown number format '%s' (see hwfit dtypes)", text);
+    if (st != HWFIT_OK) return hwfit__req_fail(r, o, st, "cannot read '%s'", text);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memory_rows *rows,
+                                            uint32_t gpus, hwfit_memory_in *m,
+                                            int *profile_recompute) {
+    hwfit_status st;
+    int fw = hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK));
+    int profile = fw > 0;
+    *profile_recompute = 0;
+    if (profile) {
+        hwfit_memory_recompute before = m->recompute;
+        unsigned sets = 0;
+        st = hwfit_memory_profile_apply(hwfit__workload_frameworks[fw], gpus ? gpus : 1, m, &sets);
+        if (st != HWFIT_OK)
+            return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
+        /* What the user gave alone wins over the profile. */
+        if (rows->optimizer && hwfit__req_given(r, rows->optimizer))
+            m->optimizer = (hwfit_memory_optimizer)hwfit__req_choice(r, rows->optimizer);
+        if (rows->gradients && hwfit__req_given(r, rows->gradients) &&
+            (st = dtype_row(r, rows->gradients, &m->gradients)) != HWFIT_OK)
+            return st;
+        if (rows->overhead && hwfit__req_given(r, rows->overhead))
+            m->overhead_bytes = hwfit__req_double(r, rows->overhead);
+        if (rows->recompute && hwfit__req_given(r, rows->recompute)) m->recompute = before;
+        else if (sets & HWFIT_PROFILE_RECOMPUTE) *profile_recompute = 1;
+    }
+    /* Flags turn a choice on; without a profile their absence is the library default. */
+    if (rows->no_master && hwfit__req_flag(r, rows->no_master)) m->master_weights = 0;
+    if (rows->no_dropout && hwfit__req_flag(r, rows->no_dropout)) m->dropout = 0;
+    const struct { int k; int *field; } flags[] = {
+        {HWFIT__F_PAGED, &m->paged_optimizer},     {HWFIT__F_IN_BACKWARD, &m->optimizer_in_backward},
+        {HWFIT__F_GRADIENT_BUFFER, &m->gradient_buffer}, {HWFIT__F_ACT_OFFLOAD, &m->activation_offload},
+        {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora},
+        {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed}};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (hwfit__req_flag(r, HWFIT__FOPT(flags[i].k))) *flags[i].field = 1;
+    if (hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH))) m->fused_optimizer = 0;
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES);
+    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->optimizer_states)) != HWFIT_OK)
+        return st;
+    o = HWFIT__FOPT(HWFIT__F_LORA_DTYPE);
+    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->lora_dtype)) != HWFIT_OK)
+        return st;
+    o = HWFIT__FOPT(HWFIT__F_UNQUANTIZED);
+    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->unquantized)) != HWFIT_OK)
+        return st;
+    o = HWFIT__FOPT(HWFIT__F_LOSS);
+    if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
+    o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
+    if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
+    /* Per-module formats: any one given switches them on; the others keep the weights'. */
+    const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
+    hwfit_dtype *dst[3] = {&m->attention_weights, &m->mlp_weights, &m->expert_weights};
+    int any = 0;
+    for (int k = 0; k < 3; k++) any |= hwfit__req_given(r, HWFIT__FOPT(mods[k]));
+    if (any) {
+        hwfit_dtype base = m->mode == HWFIT_MEMORY_QLORA ? m->qlora_base : m->weights;
+        m->module_formats = 1;
+        for (int k = 0; k < 3; k++) {
+            *dst[k] = base;
+            if (hwfit__req_given(r, HWFIT__FOPT(mods[k])) &&
+                (st = dtype_row(r, HWFIT__FOPT(mods[k]), dst[k])) != HWFIT_OK)
+                return st;
+        }
+    }
+    return HWFIT_OK;
+}
+
+void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
+                                     const hwfit_memory_in *m) {
+    char states[HWFIT_DTYPE_NAME_SIZE], grads[HWFIT_DTYPE_NAME_SIZE], lora[HWFIT_DTYPE_NAME_SIZE];
+    if (hwfit_dtype_format(m->optimizer_states, states, sizeof states) != HWFIT_OK)
+        states[0] = '\0';
+    if (hwfit_dtype_format(m->gradients, grads, sizeof grads) != HWFIT_OK) grads[0] = '\0';
+    if (hwfit_dtype_format(m->lora_dtype, lora, sizeof lora) != HWFIT_OK) lora[0] = '\0';
+    hwfit__out_section(o, "assumptions", "assumptions");
+    hwfit__out_str(o, "framework", "framework profile", framework);
+    hwfit__out_str(o, "optimizer", "optimizer", hwfit__workload_optimizers[m->optimizer]);
+    hwfit__out_str(o, "optimizer_states", "optimizer moments",
+                   m->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? "int8" : states);
+    hwfit__out_bool(o, "master_weights", "fp32 master weights", m->master_weights);
+    hwfit__out_bool(o, "paged_optimizer", "paged optimizer", m->paged_optimizer);
+    hwfit__out_bool(o, "optimizer_in_backward", "optimizer in backward",
+                    m->optimizer_in_backward);
+    hwfit__out_bool(o, "fused_optimizer", "fused optimizer step", m->fused_optimizer);
+    hwfit__out_bool(o, "gradient_buffer", "whole gradient through the step", m->gradient_buffer);
+    hwfit__out_str(o, "gradients", "gradient format", grads);
+    hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
+    hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
+    hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
+    hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);
+    hwfit__out_bool(o, "compile", "torch.compile", m->compile);
+    hwfit__out_bool(o, "dropout", "dropout masks", m->dropout);
+    hwfit__out_bool(o, "dora", "DoRA", m->dora);
+    hwfit__out_bool(o, "lora_dropout", "LoRA dropout", m->lora_dropout);
+    hwfit__out_bool(o, "packed", "packed rows", m->packed);
+    hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
+    hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
+    hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",
+                     (uint64_t)m->overhead_bytes);
     hwfit__out_section_end(o);
 }

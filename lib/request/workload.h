@@ -46,6 +46,45 @@ extern const hwfit__option_set hwfit__workload_options;
 /* The names of the choices, indexed like the library's enums. */
 extern const char *const hwfit__workload_modes[];      /* hwfit_memory_mode */
 extern const char *const hwfit__workload_recomputes[]; /* hwfit_memory_recompute */
+extern const char *const hwfit__workload_losses[];     /* hwfit_memory_loss */
+extern const char *const hwfit__workload_frameworks[]; /* "none", then profile names */
+extern const char *const hwfit__workload_phases[];     /* hwfit_memory_phase */
+extern const char *const hwfit__workload_optimizers[]; /* hwfit_memory_optimizer */
+
+/* The framework options (a profile and the training choices it makes, each of which can
+ * be given alone), shared by memory, fit, plan and perf: a set of their own, listed
+ * after a command's others; fit, plan and perf add the two flags memory has in its own
+ * table (no-master-weights, no-dropout). */
+enum {
+    HWFIT__F_FRAMEWORK, HWFIT__F_OPTIMIZER_STATES, HWFIT__F_PAGED, HWFIT__F_IN_BACKWARD,
+    HWFIT__F_FOREACH, HWFIT__F_GRADIENT_BUFFER, HWFIT__F_LOSS, HWFIT__F_ACT_OFFLOAD,
+    HWFIT__F_COMPILE, HWFIT__F_FRAGMENTATION, HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS,
+    HWFIT__F_EXPERT_WEIGHTS, HWFIT__F_DORA, HWFIT__F_LORA_DROPOUT, HWFIT__F_LORA_DTYPE,
+    HWFIT__F_UNQUANTIZED, HWFIT__F_PACKED, HWFIT__FRAMEWORK_NOPTS
+};
+enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__FRAMEWORK_EXTRA_NOPTS };
+extern const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS];
+extern const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS];
+#define HWFIT__FRAMEWORK_OPTIONS {hwfit__framework_option_table, HWFIT__FRAMEWORK_NOPTS}
+#define HWFIT__FRAMEWORK_EXTRA {hwfit__framework_extra_table, HWFIT__FRAMEWORK_EXTRA_NOPTS}
+#define HWFIT__FOPT(k) (&hwfit__framework_option_table[(k)])
+
+/* The options of a memory workload that a profile may set, with the rows a command has
+ * for them (NULL: the command has none; its value stays). */
+typedef struct hwfit__memory_rows {
+    const hwfit_option *optimizer, *gradients, *overhead, *recompute, *no_master, *no_dropout;
+} hwfit__memory_rows;
+
+/* Apply the framework profile (for m->mode and gpus devices), then every option given
+ * alone, and without a profile each option's default, to m. *profile_recompute gets 1
+ * when the profile chose m->recompute and the recompute option was not given. */
+hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memory_rows *rows,
+                                            uint32_t gpus, hwfit_memory_in *m,
+                                            int *profile_recompute);
+
+/* The profile's choices as a section "assumptions" (JSON object or indented lines). */
+void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
+                                     const hwfit_memory_in *m);
 
 /* What the options make: the model, the card, the inputs and the space. Large (the model):
  * it lives in a command's workspace. */
@@ -62,6 +101,8 @@ typedef struct hwfit__workload {
                                 timed_valid (ranked by hwfit_perf_plan) */
     int timed_valid;
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
+    const char *framework;   /* the profile's name, or "none" */
+    int profile_recompute;   /* the profile chose the recomputation (not searched) */
     hwfit__shard_engine engine; /* the throughput calls' shard engine (perf_internal.h): in
                                    the workspace, not on the stack */
 } hwfit__workload;

@@ -28,8 +28,17 @@ KINDS = {
 
 # quantity -> key in the command's JSON answer
 ANSWER_KEYS = {
-    "peak_allocated_bytes": "per_gpu_bytes",
-    "peak_reserved_bytes": "per_gpu_bytes",
+    # fit answers the largest card's peak: allocated (torch.cuda.max_memory_allocated),
+    # reserved (+ the caching allocator's reserve: max_memory_reserved) and per_gpu_bytes
+    # (+ the CUDA context and the rest outside the allocator: what nvidia-smi shows, and
+    # what a card must hold).
+    "peak_allocated_bytes": "peak_allocated_bytes",
+    "peak_reserved_bytes": "peak_reserved_bytes",
+    "device_memory_used_bytes": "per_gpu_bytes",
+    # the memory at which the stated context is the longest that trains: the peak at it
+    "memory_limit_at_max_context_bytes": "per_gpu_bytes",
+    # a framework's estimate of the memory a run needs over all its cards
+    "total_memory_bytes": "per_gpu_bytes",
     "kv_cache_tokens": "kv_cache_tokens",
     "max_concurrency": "max_concurrency",
     "output_tokens_per_s": "output_tokens_per_s",
@@ -51,6 +60,24 @@ OPTION_ALIASES = {
 }
 
 
+# Cards some cases name that the catalog may not have yet: their memory (GiB, as marketed)
+# is given as --capacity instead (the vendor's datasheet figure).
+CAPACITY_GIB = {"a10g": 24, "rtx-3090": 24, "a100-sxm-40gb": 40, "h800": 80, "rtx-a6000": 48,
+                "a800-sxm-80gb": 80, "h20": 96}
+# Setup keys that name something other than the option of the same name.
+NOT_OPTIONS = {"config"}  # a recipe name (e.g. llama2/7B_lora), not the model's config.json
+
+
+def known_gpus(cli):
+    out = subprocess.run([cli, "gpus", "--json"], capture_output=True, text=True)
+    try:
+        rows = json.loads(out.stdout)
+    except ValueError:
+        return set()
+    rows = rows.get("gpus", rows) if isinstance(rows, dict) else rows
+    return {r.get("name"): r.get("memory_bytes") for r in rows if isinstance(r, dict)}
+
+
 def describe(cli):
     out = subprocess.run([cli, "--describe"], capture_output=True, text=True, check=True)
     return {c["name"]: c for c in json.loads(out.stdout)["commands"]}
@@ -66,7 +93,8 @@ def dig(answer, key):
     return None
 
 
-def run_case(cli, commands, models, case):
+def run_case(cli, commands, models, case, gpus_known=None):
+    gpus_known = gpus_known or {}
     kind = KINDS.get(case["kind"])
     if kind is None:
         return {"status": "unknown kind"}
@@ -74,37 +102,65 @@ def run_case(cli, commands, models, case):
     if command is None:
         return {"status": f"not expressible: no `{kind['command']}` command yet"}
     names = {o["name"] for o in command["options"]}
+    opts = {o["name"]: o for o in command["options"]}
     argv, unmodelled = [cli, kind["command"], "--json"], []
     setup = dict(case.get("setup", {}))
     aliases = OPTION_ALIASES.get(kind["command"], {})
     if "framework" in case and "framework" not in setup and (
             "framework" in names or aliases.get("framework") in names):
         setup["framework"] = case["framework"]
+    if kind["command"] == "fit":
+        gpu = setup.get("gpu")
+        if (gpu in gpus_known and int(setup.get("gpus", 1)) > 8 and "nic" not in setup
+                and gpus_known[gpu]):
+            # Several nodes and no network stated: the card's memory alone (memory does not
+            # depend on the network; fit then ranks layouts by headroom).
+            setup.pop("gpu")
+            setup.setdefault("capacity", str(gpus_known[gpu]))
+        elif gpu is not None and gpu not in gpus_known:
+            setup.pop("gpu")
+            setup.setdefault("capacity", f"{CAPACITY_GIB.get(gpu, 1024)}GiB")
+        elif gpu is None:
+            # No card: room enough, and the per-card peak is read.
+            setup.setdefault("capacity", "1024GiB")
     for key, value in setup.items():
         if key in aliases and aliases[key] in names and key not in names:
             key = aliases[key]
-        if key == "model":
+        if key in NOT_OPTIONS:
+            unmodelled.append(key)
+        elif key == "model":
             path = models / f"{value}.config.json"
             if not path.exists():
                 return {"status": f"no config for model {value}"}
             opt = "model" if "model" in names else "config"
             argv += [f"--{opt}", str(path)]
+        elif key in names and opts[key]["kind"] == "flag":
+            # A flag as the source states it: "true" turns it on, anything else leaves it.
+            if str(value).split(" ")[0].lower() == "true":
+                argv.append(f"--{key}")
+        elif key in names and opts[key].get("choices") and value not in opts[key]["choices"]:
+            # The source's own words for something the option names otherwise (e.g. a
+            # loss class, LitGPT's precision "bf16-true"): kept as the source's, not passed.
+            unmodelled.append(key)
         elif key in names:
             argv += [f"--{key}", str(value)]
         else:
             unmodelled.append(key)
+    profile = setup.get("framework") if "framework" in names else None
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         return {"status": "refused: " + proc.stderr.strip(), "unmodelled": unmodelled}
     answer = json.loads(proc.stdout)
     key = ANSWER_KEYS.get(case.get("quantity"), case.get("quantity"))
     predicted = dig(answer, key)
+    if case.get("quantity") == "total_memory_bytes" and isinstance(predicted, (int, float)):
+        predicted *= answer.get("gpus", 1)
     if not isinstance(predicted, (int, float)):
         return {"status": f"no `{key}` in the answer", "unmodelled": unmodelled}
     measured = float(case["value"])
     err = (predicted - measured) / measured
     return {"status": "ok", "predicted": predicted, "measured": measured, "error": err,
-            "unmodelled": unmodelled}
+            "unmodelled": unmodelled, "profile": profile or "none", "answer_key": key}
 
 
 def fmt(v, quantity):
@@ -128,21 +184,28 @@ def main():
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
+    gpus = known_gpus(args.cli)
     cases = []
     for path in sorted((data / "measured").glob("*.json")):
         case = json.loads(path.read_text(encoding="utf-8"))
         if args.kind and case.get("kind") not in args.kind:
             continue
         case["_file"] = path.name
-        case["_result"] = run_case(args.cli, commands, data / "models", case)
+        case["_result"] = run_case(args.cli, commands, data / "models", case, gpus)
         cases.append(case)
-    rows, summary = [], {}
+    rows, summary, by_fw = [], {}, {}
     for c in cases:
         r = c["_result"]
         kind = KINDS.get(c["kind"], {"tolerance": 0, "worst": 0})
         s = summary.setdefault(c["kind"], {"cases": 0, "answered": 0, "within": 0, "beyond_worst": 0})
         s["cases"] += 1
+        f = by_fw.setdefault((c["kind"], c.get("framework", "")),
+                             {"cases": 0, "within": 0, "beyond_worst": 0, "abs": []})
+        f["cases"] += 1
         if r["status"] == "ok":
+            f["abs"].append(abs(r["error"]))
+            f["within"] += abs(r["error"]) <= kind["tolerance"]
+            f["beyond_worst"] += abs(r["error"]) > kind["worst"]
             s["answered"] += 1
             if abs(r["error"]) <= kind["tolerance"]:
                 s["within"] += 1
@@ -151,11 +214,13 @@ def main():
             q = c.get("quantity", "")
             rows.append((c["kind"], c.get("framework", ""), c["id"], fmt(r["measured"], q),
                          fmt(r["predicted"], q), f"{100 * r['error']:+.1f} %",
+                         f"{r.get('profile', '-')} / {r.get('answer_key', '-')}",
                          ", ".join(r.get("unmodelled", [])) or "-"))
         else:
             rows.append((c["kind"], c.get("framework", ""), c["id"], fmt(float(c["value"]), c.get("quantity", "")),
-                         "-", r["status"], ", ".join(r.get("unmodelled", [])) or "-"))
-    head = ("kind", "framework", "case", "measured", "predicted", "error", "not modelled")
+                         "-", r["status"], "-", ", ".join(r.get("unmodelled", [])) or "-"))
+    head = ("kind", "framework", "case", "measured", "predicted", "error", "profile / answer",
+            "not modelled")
     widths = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
     for row in [head] + rows:
         print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
@@ -165,9 +230,20 @@ def main():
         print(f"{kind}: {s['cases']} cases, {s['answered']} answered, {s['within']} within "
               f"{100 * KINDS.get(kind, {}).get('tolerance', 0):.0f} % ({100 * share:.0f} % of all), "
               f"{s['beyond_worst']} beyond {100 * KINDS.get(kind, {}).get('worst', 0):.0f} %")
+    fw_rows = []
+    for (kind, fw), f in sorted(by_fw.items()):
+        tol = KINDS.get(kind, {}).get("tolerance", 0)
+        mean = sum(f["abs"]) / len(f["abs"]) if f["abs"] else 0.0
+        fw_rows.append((kind, fw, str(f["cases"]), f"{f['within']} ({100 * f['within'] / f['cases']:.0f} %)",
+                        str(f["beyond_worst"]), f"{100 * mean:.1f} %"))
+        print(f"  {kind} {fw}: {f['cases']} cases, {f['within']} within {100 * tol:.0f} %, "
+              f"{f['beyond_worst']} beyond the worst bound, mean |error| {100 * mean:.1f} %")
     if args.markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+        fw_head = ("kind", "framework", "cases", "within tolerance", "beyond worst", "mean abs. error")
+        lines += ["", "| " + " | ".join(fw_head) + " |", "|" + "---|" * len(fw_head)]
+        lines += ["| " + " | ".join(row) + " |" for row in fw_rows]
         pathlib.Path(args.markdown).write_text("\n".join(lines) + "\n", encoding="utf-8")
     failed = 0
     if args.floors:

@@ -162,10 +162,15 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_shard_in *in,
     const hwfit_shard_card *w = &o.worst;
     FZ_CHECK(card_parts(w) == w->total_bytes);
     FZ_CHECK(w->total_bytes <= o.total_bytes);
+    /* The worst card is the one with the largest peak (its largest phase with the
+     * allocator's reserve and the overhead), and a card fits when its peak does. */
+    FZ_CHECK(w->allocated_bytes >= w->forward_bytes && w->allocated_bytes >= w->backward_bytes &&
+             w->allocated_bytes >= w->step_bytes);
+    FZ_CHECK(w->reserved_bytes >= w->allocated_bytes && w->peak_bytes >= w->reserved_bytes);
     FZ_CHECK(o.stages == o.layout.pp && o.worst_stage < o.stages && w->stage == o.worst_stage);
-    FZ_CHECK(o.gpu_fits == (w->total_bytes <= o.usable_bytes));
+    FZ_CHECK(o.gpu_fits == (w->peak_bytes <= o.usable_bytes));
     FZ_CHECK(o.fits == (o.gpu_fits && o.host_fits));
-    FZ_CHECK(o.headroom_bytes == (double)o.usable_bytes - (double)w->total_bytes);
+    FZ_CHECK(o.headroom_bytes == (double)o.usable_bytes - (double)w->peak_bytes);
     FZ_CHECK(o.usable_bytes <= o.capacity_bytes);
     uint64_t per_stage = in->gpus / o.stages, sum = 0;
     for (uint32_t s = 0; s < o.stages; s++) {
@@ -180,9 +185,10 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_shard_in *in,
         }
         FZ_CHECK(c.stage == s);
         FZ_CHECK(card_parts(&c) == c.total_bytes);
-        FZ_CHECK(c.total_bytes <= w->total_bytes);
+        FZ_CHECK(c.peak_bytes <= w->peak_bytes);
         if (s == o.worst_stage)
-            FZ_CHECK(c.total_bytes == w->total_bytes && c.weights_bytes == w->weights_bytes &&
+            FZ_CHECK(c.total_bytes == w->total_bytes && c.peak_bytes == w->peak_bytes &&
+                     c.weights_bytes == w->weights_bytes &&
                      c.kv_bytes == w->kv_bytes && c.layers == w->layers);
         FZ_CHECK(c.embedding == (s == 0) && c.head == (s + 1 == o.stages));
         sum += c.total_bytes * per_stage;
@@ -323,7 +329,7 @@ static void search(fz *f, const hwfit_model *m, const hwfit_shard_in *in) {
         x.layout = res[i].layout;
         hwfit_shard_out o;
         FZ_CHECK(estimate(m, &x, &o) == HWFIT_OK);
-        FZ_CHECK(o.fits == res[i].fits && o.worst.total_bytes == res[i].per_gpu_bytes);
+        FZ_CHECK(o.fits == res[i].fits && o.worst.peak_bytes == res[i].per_gpu_bytes);
         if (res[i].fits) FZ_CHECK(res[i].score == res[i].headroom_bytes);
         else FZ_CHECK(res[i].score < 0.0);
     }

@@ -299,6 +299,23 @@ class hwfit_memory_in(ctypes.Structure):
         ("embedding", ctypes.c_int),
         ("head", ctypes.c_int),
         ("mtp", ctypes.c_int),
+        # appended: framework choices (memory.h, profile.h)
+        ("optimizer_states", hwfit_dtype),
+        ("paged_optimizer", ctypes.c_int),
+        ("optimizer_in_backward", ctypes.c_int),
+        ("fused_optimizer", ctypes.c_int),
+        ("gradient_buffer", ctypes.c_int),
+        ("loss", ctypes.c_int),
+        ("activation_offload", ctypes.c_int),
+        ("compile", ctypes.c_int),
+        ("fragmentation", ctypes.c_double),
+        ("module_formats", ctypes.c_int),
+        ("attention_weights", hwfit_dtype),
+        ("mlp_weights", hwfit_dtype),
+        ("expert_weights", hwfit_dtype),
+        ("dora", ctypes.c_int),
+        ("lora_dropout", ctypes.c_int),
+        ("packed", ctypes.c_int),
     ]
 
 
@@ -309,12 +326,24 @@ class hwfit_memory_out(ctypes.Structure):
         ("layers", ctypes.c_uint32)] + [(n, ctypes.c_uint64) for n in (
         "activation_dense_layer_bytes", "activation_moe_layer_bytes", "activation_other_bytes",
         "expert_params", "expert_weights_bytes", "expert_trainable_params",
-        "expert_gradient_bytes", "expert_optimizer_bytes")]
+        "expert_gradient_bytes", "expert_optimizer_bytes",
+        # appended: the peak by phase
+        "loss_bytes", "forward_bytes", "backward_bytes", "step_bytes")] + [
+        ("peak_phase", ctypes.c_int)] + [(n, ctypes.c_uint64) for n in (
+        "allocated_bytes", "reserved_bytes", "peak_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
 hwfit_memory_init = _fn("hwfit_memory_init", None, [ctypes.POINTER(hwfit_memory_in)])
 # hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets);
+# hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus,
+#                                         hwfit_memory_in *in, unsigned *sets);
+hwfit_memory_profile_apply = _fn("hwfit_memory_profile_apply", ctypes.c_int,
+                                 [ctypes.c_char_p, ctypes.c_uint32,
+                                  ctypes.POINTER(hwfit_memory_in), ctypes.POINTER(ctypes.c_uint)])
+# const char *hwfit_memory_profile_name(size_t i);
+hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [ctypes.c_size_t])
+HWFIT_PROFILE_RECOMPUTE = 0x0400
 hwfit_memory_lora_targets_parse = _fn("hwfit_memory_lora_targets_parse", ctypes.c_int,
                                       [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
 # hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
@@ -429,6 +458,14 @@ class hwfit_shard_card(ctypes.Structure):
         ("total_bytes", ctypes.c_uint64),
         ("host_bytes", ctypes.c_uint64),
         ("kv_bytes_per_token", ctypes.c_uint64),
+        # appended: the peak by phase
+        ("forward_bytes", ctypes.c_uint64),
+        ("backward_bytes", ctypes.c_uint64),
+        ("step_bytes", ctypes.c_uint64),
+        ("peak_phase", ctypes.c_int),
+        ("allocated_bytes", ctypes.c_uint64),
+        ("reserved_bytes", ctypes.c_uint64),
+        ("peak_bytes", ctypes.c_uint64),
     ]
 
 

@@ -1,0 +1,94 @@
+/**
+ * @file profile.h
+ * @brief Framework profiles: named presets of ::hwfit_memory_in's training choices, as
+ * torchtune, the Hugging Face Trainer (with PEFT and bitsandbytes), DeepSpeed, PyTorch
+ * FSDP2, Megatron-LM, Unsloth and LitGPT make them by default.
+ *
+ * A profile is only a set of inputs: each one it sets can also be set alone in
+ * ::hwfit_memory_in (optimizer_states, master_weights, paged_optimizer,
+ * optimizer_in_backward, fused_optimizer, gradient_buffer, gradients, lora_dtype, loss,
+ * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
+ * fragmentation). Some
+ * choices depend on the mode and on whether one device trains (torchtune's single-device
+ * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
+ * both. Every default cites its source next to it in lib/domains/profile.c; the free
+ * constants (overhead, fragmentation) are fitted to tests/data/measured (docs/accuracy.md).
+ *
+ * Thread safety: every function is reentrant; the table is constant.
+ */
+#ifndef HWFIT_PROFILE_H
+#define HWFIT_PROFILE_H
+
+#include <stddef.h>
+
+#include "hwfit/memory.h"
+#include "hwfit/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @defgroup profile Framework profiles
+ *  @brief Named presets of the training memory inputs.
+ *  @{ */
+
+/** @name Inputs a profile sets (hwfit_memory_profile_sets)
+ *  @{ */
+#define HWFIT_PROFILE_MASTER_WEIGHTS 0x0001u   /**< master_weights */
+#define HWFIT_PROFILE_OPTIMIZER_STATES 0x0002u /**< optimizer_states */
+#define HWFIT_PROFILE_OPTIMIZER 0x0004u        /**< optimizer */
+#define HWFIT_PROFILE_PAGED 0x0008u            /**< paged_optimizer */
+#define HWFIT_PROFILE_IN_BACKWARD 0x0010u      /**< optimizer_in_backward */
+#define HWFIT_PROFILE_FUSED 0x0020u            /**< fused_optimizer */
+#define HWFIT_PROFILE_GRADIENT_BUFFER 0x0040u  /**< gradient_buffer */
+#define HWFIT_PROFILE_GRADIENTS 0x0080u        /**< gradients */
+#define HWFIT_PROFILE_LORA_DTYPE 0x0100u       /**< lora_dtype */
+#define HWFIT_PROFILE_LOSS 0x0200u             /**< loss */
+#define HWFIT_PROFILE_RECOMPUTE 0x0400u        /**< recompute */
+#define HWFIT_PROFILE_OFFLOAD 0x0800u          /**< activation_offload */
+#define HWFIT_PROFILE_COMPILE 0x1000u          /**< compile */
+#define HWFIT_PROFILE_DROPOUT 0x2000u          /**< dropout */
+#define HWFIT_PROFILE_OVERHEAD 0x4000u         /**< overhead_bytes */
+#define HWFIT_PROFILE_FRAGMENTATION 0x8000u    /**< fragmentation */
+#define HWFIT_PROFILE_LORA_DROPOUT 0x10000u    /**< lora_dropout */
+#define HWFIT_PROFILE_UNQUANTIZED 0x20000u     /**< unquantized */
+/** @} */
+
+/**
+ * @brief The name of profile @p i, for i from 0 until it returns NULL: "torchtune",
+ * "hf-trainer", "hf-trainer+peft", "deepspeed", "fsdp", "megatron", "unsloth", "litgpt", and
+ * the Trainer-based front ends "llama-factory", "axolotl" and "ms-swift".
+ * @param i Index, from 0.
+ * @return The name (static storage), or NULL past the last profile.
+ */
+HWFIT_API const char *hwfit_memory_profile_name(size_t i);
+
+/**
+ * @brief One line on what profile @p name assumes and where it comes from.
+ * @param name Profile name; NULL gives NULL.
+ * @return The line (static storage), or NULL when no profile has that name.
+ */
+HWFIT_API const char *hwfit_memory_profile_summary(const char *name);
+
+/**
+ * @brief Set the inputs profile @p name chooses for @p in->mode on @p gpus devices; the
+ * others are left as they are. Apply it before setting inputs the user gives alone.
+ * @param[in]     name Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     gpus Devices training together (1: single-device recipes), >= 1.
+ * @param[in,out] in   The inputs; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    sets HWFIT_PROFILE_* bits of the inputs set; may be NULL.
+ * @retval HWFIT_OK        applied.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_EDOM      @p gpus is 0.
+ * @retval HWFIT_ENOTFOUND no profile has that name (@p in untouched).
+ */
+HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus,
+                                                  hwfit_memory_in *in, unsigned *sets);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HWFIT_PROFILE_H */

@@ -1,0 +1,285 @@
+/* profile.c - framework profiles (include/hwfit/profile.h): named presets of the training
+ * memory inputs, each default with its source. docs/formulas.md, "phases and profiles",
+ * explains each choice; docs/accuracy.md shows how the presets compare with published
+ * peaks.
+ *
+ * Two constants are not read from a framework but fitted to the 80 published cases of
+ * tests/data/measured (never to one case):
+ *   OVERHEAD  memory a process holds outside PyTorch's caching allocator: the CUDA context
+ *             and its kernel images (300-500 MiB on recent drivers, more with cuDNN and
+ *             NCCL loaded), cuBLAS handles, NCCL's own buffers. nvidia-smi shows it;
+ *             torch.cuda.max_memory_reserved does not.
+ *   FRAG      the caching allocator's reserve over what it allocated at the peak: blocks
+ *             split and cached for reuse (PyTorch "CUDA semantics: memory management";
+ *             max_memory_reserved >= max_memory_allocated).
+ */
+#include <string.h>
+
+#include "hwfit/profile.h"
+#include "base/internal.h"
+
+#define MIB_ 1048576.0
+#define OVERHEAD_SINGLE (1024 * MIB_) /* CUDA context, cuBLAS, one process, no NCCL */
+#define OVERHEAD_DIST (2048 * MIB_)  /* with NCCL communicators and their buffers */
+#define FRAG 0.10                    /* fitted: reserved is ~10 % above allocated */
+
+/* One row: the inputs it sets (HWFIT_PROFILE_* bits) and their values, for the modes in
+ * `modes` (bit 1 << hwfit_memory_mode, 0 = every training mode) and for single-device (1),
+ * multi-device (2) or any (0) runs. Rows of a profile apply in order. */
+typedef struct row {
+    const char *profile;
+    unsigned modes;
+    int devices;
+    unsigned sets;
+    int master_weights;
+    hwfit_dtype_id states;
+    hwfit_memory_optimizer optimizer;
+    int paged, in_backward, fused, gradient_buffer;
+    hwfit_dtype_id gradients, lora_dtype, unquantized;
+    hwfit_memory_loss loss;
+    hwfit_memory_recompute recompute;
+    int offload, compile, dropout, lora_dropout;
+    double overhead, fragmentation;
+} row;
+
+#define M_(m) (1u << (m))
+#define FULL_ M_(HWFIT_MEMORY_FULL)
+#define ADAPT_ (M_(HWFIT_MEMORY_LORA) | M_(HWFIT_MEMORY_QLORA))
+
+/* What every profile sets: the activation choices of modern decoder configs (no dropout:
+ * Llama, Qwen, Mistral config.json attention_dropout 0.0 and no hidden dropout; flash or
+ * SDPA attention is left as given) and the two fitted constants. */
+#define COMMON_ (HWFIT_PROFILE_DROPOUT | HWFIT_PROFILE_OVERHEAD | HWFIT_PROFILE_FRAGMENTATION)
+
+static const row rows[] = {
+    /* ---- torchtune (pytorch/torchtune recipes/configs, 0.4-0.6) -------------------------- */
+    /* dtype: bf16 (every config): parameters, gradients and AdamW states in bf16, no fp32
+     * master copy (torchtune docs "Memory optimization overview": "training in pure bf16").
+     * optimizer: torch.optim.AdamW with fused: True (llama3_1/8B_lora_single_device.yaml,
+     * 8B_full.yaml). loss: torchtune.modules.loss.CEWithChunkedOutputLoss (llama3_1 configs:
+     * num_output_chunks 8). enable_activation_checkpointing: True. compile: False.
+     * Gradients are freed by zero_grad(set_to_none=True) (the recipes in recipes/). The caching
+     * allocator's reserve: log_memory_stats reports peak_memory_reserved. */
+    {.profile = "torchtune", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_LOSS |
+         HWFIT_PROFILE_RECOMPUTE | HWFIT_PROFILE_PAGED | HWFIT_PROFILE_IN_BACKWARD |
+         HWFIT_PROFILE_OPTIMIZER,
+     .master_weights = 0, .states = HWFIT_DTYPE_BF16, .optimizer = HWFIT_MEMORY_ADAMW,
+     .fused = 1, .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
+     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL,
+     .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* Single-device full fine-tuning (llama3_1/8B_full_single_device.yaml, llama2/
+     * 7B_full_low_memory.yaml): optimizer bitsandbytes.optim.PagedAdamW8bit and
+     * optimizer_in_bwd: True. */
+    {.profile = "torchtune", .modes = FULL_, .devices = 1,
+     .sets = HWFIT_PROFILE_OPTIMIZER | HWFIT_PROFILE_PAGED | HWFIT_PROFILE_IN_BACKWARD,
+     .optimizer = HWFIT_MEMORY_ADAMW_8BIT, .paged = 1, .in_backward = 1},
+    {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
+     .overhead = OVERHEAD_DIST},
+
+    /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
+    /* optim "adamw_torch": torch.optim.AdamW with foreach (fused became the default only in
+     * transformers 5). bf16=True autocasts a model loaded in torch_dtype=bfloat16: no fp32
+     * master copy of bf16 weights; torch.optim.AdamW keeps its moments in the parameter dtype.
+     * Loss: modeling_llama.py LlamaForCausalLM -> loss_utils.ForCausalLMLoss upcasts the
+     * whole vocabulary's logits (logits.float()) before cross_entropy. Gradients:
+     * optimizer.zero_grad() with set_to_none (torch >= 2.0 default). gradient_checkpointing
+     * False by default. */
+    {.profile = "hf-trainer", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_RECOMPUTE,
+     .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
+     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
+     .recompute = HWFIT_MEMORY_RECOMPUTE_NONE, .overhead = OVERHEAD_SINGLE,
+     .fragmentation = FRAG},
+    /* PEFT (tuners_utils.cast_adapter_dtype, autocast_adapter_dtype=True): adapter weights
+     * are upcast to fp32, so their gradients and AdamW states are fp32 too. */
+    {.profile = "hf-trainer", .modes = ADAPT_,
+     .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
+     .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+    {.profile = "hf-trainer", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
+     .overhead = OVERHEAD_DIST},
+    /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
+     * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
+     * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
+     * default, enables gradient checkpointing. */
+    {.profile = "hf-trainer+peft", .modes = M_(HWFIT_MEMORY_QLORA),
+     .sets = HWFIT_PROFILE_UNQUANTIZED | HWFIT_PROFILE_RECOMPUTE,
+     .unquantized = HWFIT_DTYPE_FP32, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
+
+    /* ---- DeepSpeed ZeRO (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) ------------- */
+    /* bf16/fp16 training keeps fp32 master partitions (single_partition_of_fp32_groups,
+     * fp32_partitioned_groups_flat) and fp32 Adam states (FusedAdam/DeepSpeedCPUAdam:
+     * no temporaries); gradients land in contiguous partitioned buffers allocated for the
+     * whole run (contiguous_gradients: true, the default). Models come from transformers
+     * (the upcast loss). */
+    {.profile = "deepspeed", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS,
+     .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 1, .gradient_buffer = 1,
+     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
+     .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+    {.profile = "deepspeed", .modes = ADAPT_,
+     .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS,
+     .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32},
+
+    /* ---- PyTorch FSDP2 (torch.distributed.fsdp.fully_shard, MixedPrecisionPolicy) -------- */
+    /* Sharded parameters are the model's own (bf16 when loaded in bf16: no master copy);
+     * MixedPrecisionPolicy reduce_dtype defaults to the parameter dtype; AdamW states in
+     * the parameter dtype; gradients freed each step (set_to_none). HF models (upcast
+     * loss), PEFT's fp32 adapters. */
+    {.profile = "fsdp", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS,
+     .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
+     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
+     .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+    {.profile = "fsdp", .modes = ADAPT_,
+     .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
+     .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+
+    /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
+    /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
+     * DistributedOptimizer); gradients accumulate into a contiguous fp32 main_grad buffer
+     * (--accumulate-allreduce-grads-in-fp32, required with bf16) that lives through the
+     * step; fused Adam (apex/TE FusedAdam). Loss: vocab-parallel cross-entropy on fp32
+     * logits, which theoretical_memory_usage.py counts as 4sbh(1 + V/h). Llama-style
+     * examples pass --attention-dropout 0 --hidden-dropout 0. */
+    {.profile = "megatron", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
+     .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 1, .gradient_buffer = 1,
+     .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_BF16,
+     .loss = HWFIT_MEMORY_LOSS_FP32, .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+
+    /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
+    /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
+     * (Unsloth_Offloaded_Gradient_Checkpointer); fused cross-entropy (Apple Cut Cross
+     * Entropy in the context-length benchmarks, its own chunked kernel before); LoRA
+     * through PEFT (fp32 adapters); notebooks use optim "adamw_8bit". */
+    {.profile = "unsloth", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_RECOMPUTE |
+         HWFIT_PROFILE_OFFLOAD | HWFIT_PROFILE_LORA_DTYPE,
+     .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 1,
+     .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_FP32,
+     .loss = HWFIT_MEMORY_LOSS_FUSED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL, .offload = 1,
+     .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+
+    /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
+    /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
+     * master copy; loss litgpt.utils.chunked_cross_entropy (chunk_size 128 tokens, logits
+     * kept in bf16 and upcast per chunk); config_hub/finetune/MODEL/lora.yaml lora_dropout 0.05
+     * (litgpt/lora.py applies it to each LoRA layer's input). */
+    {.profile = "litgpt", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS | HWFIT_PROFILE_LORA_DROPOUT |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
+     .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
+     .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
+     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .overhead = OVERHEAD_SINGLE,
+     .fragmentation = FRAG},
+};
+
+/* Trainer-based front ends: the Trainer's profile under their own name, then their own
+ * rows. LLaMA-Factory (src/llamafactory/train/sft/workflow.py) and ms-swift (swift/trainers)
+ * subclass transformers.Trainer and prepare quantized models themselves (no fp32 cast of
+ * embeddings); Axolotl (src/axolotl/utils/models.py) calls PEFT's
+ * prepare_model_for_kbit_training, as "hf-trainer+peft" does. */
+static const struct {
+    const char *alias, *profile;
+} aliases[] = {
+    {"hf-trainer+peft", "hf-trainer"},
+    {"llama-factory", "hf-trainer"},
+    {"axolotl", "hf-trainer+peft"},
+    {"ms-swift", "hf-trainer"},
+};
+
+static const struct {
+    const char *name, *summary;
+} names[] = {
+    {"torchtune", "pure bf16 (no master copy, bf16 AdamW states), fused AdamW, chunked "
+                  "cross-entropy, full checkpointing; single-device full: paged 8-bit AdamW "
+                  "stepped in backward (recipes/configs)"},
+    {"hf-trainer", "transformers Trainer: bf16 model, foreach AdamW, whole-vocabulary fp32 "
+                   "logits; PEFT adapters in fp32"},
+    {"hf-trainer+peft", "the hf-trainer profile with PEFT: QLoRA through "
+                        "prepare_model_for_kbit_training (fp32 norms, embedding and head; "
+                        "gradient checkpointing)"},
+    {"deepspeed", "ZeRO: fp32 master and Adam states, persistent gradient partitions, HF "
+                  "upcast loss"},
+    {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
+             "HF upcast loss"},
+    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, fp32 "
+                 "vocab-parallel loss"},
+    {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
+    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy"},
+    {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile)"},
+    {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
+    {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
+};
+
+const char *hwfit_memory_profile_name(size_t i) {
+    return i < sizeof names / sizeof names[0] ? names[i].name : NULL;
+}
+
+const char *hwfit_memory_profile_summary(const char *name) {
+    if (name == NULL) return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i].name, name) == 0) return names[i].summary;
+    return NULL;
+}
+
+static void apply_row(const row *r, hwfit_memory_in *in) {
+    unsigned s = r->sets;
+    if (s & HWFIT_PROFILE_MASTER_WEIGHTS) in->master_weights = r->master_weights;
+    if (s & HWFIT_PROFILE_OPTIMIZER_STATES) in->optimizer_states = hwfit_dtype_make(r->states);
+    if (s & HWFIT_PROFILE_OPTIMIZER) in->optimizer = r->optimizer;
+    if (s & HWFIT_PROFILE_PAGED) in->paged_optimizer = r->paged;
+    if (s & HWFIT_PROFILE_IN_BACKWARD) in->optimizer_in_backward = r->in_backward;
+    if (s & HWFIT_PROFILE_FUSED) in->fused_optimizer = r->fused;
+    if (s & HWFIT_PROFILE_GRADIENT_BUFFER) in->gradient_buffer = r->gradient_buffer;
+    if (s & HWFIT_PROFILE_GRADIENTS) in->gradients = hwfit_dtype_make(r->gradients);
+    if (s & HWFIT_PROFILE_LORA_DTYPE) in->lora_dtype = hwfit_dtype_make(r->lora_dtype);
+    if (s & HWFIT_PROFILE_LOSS) in->loss = r->loss;
+    if (s & HWFIT_PROFILE_RECOMPUTE) in->recompute = r->recompute;
+    if (s & HWFIT_PROFILE_OFFLOAD) in->activation_offload = r->offload;
+    if (s & HWFIT_PROFILE_COMPILE) in->compile = r->compile;
+    if (s & HWFIT_PROFILE_DROPOUT) in->dropout = r->dropout;
+    if (s & HWFIT_PROFILE_OVERHEAD) in->overhead_bytes = r->overhead;
+    if (s & HWFIT_PROFILE_FRAGMENTATION) in->fragmentation = r->fragmentation;
+    if (s & HWFIT_PROFILE_LORA_DROPOUT) in->lora_dropout = r->lora_dropout;
+    if (s & HWFIT_PROFILE_UNQUANTIZED) in->unquantized = hwfit_dtype_make(r->unquantized);
+}
+
+hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
+                                        unsigned *sets) {
+    if (name == NULL || in == NULL) return HWFIT_EINVAL;
+    if (gpus == 0) return HWFIT_EDOM;
+    /* The chain of names: an alias's base (and its base's) rows first, then its own. */
+    const char *chain[4] = {name, NULL, NULL, NULL};
+    int depth = 1;
+    while (depth < 4) {
+        const char *base = NULL;
+        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+            if (strcmp(aliases[i].alias, chain[depth - 1]) == 0) base = aliases[i].profile;
+        if (base == NULL) break;
+        chain[depth++] = base;
+    }
+    if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
+    hwfit_memory_in out = *in;
+    unsigned all = 0;
+    for (int d = depth - 1; d >= 0; d--)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            const row *r = &rows[i];
+            if (strcmp(r->profile, chain[d]) != 0) continue;
+            if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
+            if (r->devices == 1 && gpus != 1) continue;
+            if (r->devices == 2 && gpus == 1) continue;
+            apply_row(r, &out);
+            all |= r->sets;
+        }
+    *in = out;
+    if (sets) *sets = all;
+    return HWFIT_OK;
+}
