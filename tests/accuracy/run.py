@@ -121,6 +121,7 @@ def run_case(cli, commands, models, case):
     if command is None:
         return {"status": f"not expressible: no `{kind['command']}` command yet"}
     names = {o["name"] for o in command["options"]}
+    flags = {o["name"] for o in command["options"] if o.get("kind") == "flag"}
     argv, unmodelled = [cli, kind["command"], "--json"], []
     setup = dict(case.get("setup", {}))
     if "framework" in case and "framework" in names and "framework" not in setup:
@@ -128,6 +129,10 @@ def run_case(cli, commands, models, case):
     for key, value in network_options(setup).items():
         if key in names and key not in setup:
             setup[key] = value
+    # one GPU per node has no path between sockets: the socket count (which must divide
+    # the GPUs per node) is then 1, whatever the box has
+    if "sockets" in names and "sockets" not in setup and str(setup.get("gpus")) == "1":
+        setup["sockets"] = "1"
     if "size" in setup:
         setup["size"] = nccl_tests_size(setup["size"])
     for key, value in setup.items():
@@ -137,6 +142,13 @@ def run_case(cli, commands, models, case):
                 return {"status": f"no config for model {value}"}
             opt = "model" if "model" in names else "config"
             argv += [f"--{opt}", str(path)]
+        elif key in flags:
+            # a flag is passed when the case says it is on; a value such as a sweep's
+            # range ("1G-8G, maximum stated") stays as the source's words
+            if str(value).lower() in ("on", "true", "yes", "1"):
+                argv.append(f"--{key}")
+            else:
+                unmodelled.append(key)
         elif key in names:
             argv += [f"--{key}", str(value)]
         else:
