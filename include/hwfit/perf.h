@@ -125,6 +125,16 @@ typedef struct hwfit_perf_in {
     double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0. */
     double target_tokens_per_s; /**< Inference: a decode rate (all replicas) to reach, tokens/s,
                                  >= 0; 0 (default) = none. */
+    double low_precision_efficiency; /**< Training in FP8 or FP4: the share of the format's
+                                 peak its matmuls reach, relative to training_efficiency's
+                                 share of the BF16 peak, (0, 1]; default 0.7 (fitted to the
+                                 FP8 runs of tests/data/measured: the casts, amax and
+                                 transposes of per-tensor scaling run beside each GEMM, and
+                                 FP8 GEMMs reach less of their peak than BF16 ones; see
+                                 docs/accuracy.md). The attention core (softmax(QK^T)V) stays
+                                 in BF16 at training_efficiency (Transformer Engine's FP8
+                                 recipes keep dot-product attention in BF16 unless
+                                 NVTE_FP8_DPA is set). */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */

@@ -54,7 +54,9 @@ void hwfit_shard_space_init(hwfit_shard_space *space) {
     memset(space, 0, sizeof *space);
     space->cp = 1;
     space->virtual_stages = 1;
-    space->max_virtual_stages = 4;
+    /* Megatron-Bridge's recipes for Llama 3.1 405B and DeepSeek-V3 run 4 to 8 chunks per
+     * card (virtual_pipeline_model_parallel_size); 8 is the most they use. */
+    space->max_virtual_stages = 8;
     space->sequence_parallel = HWFIT_SHARD_ANY;
     space->zero_stage = HWFIT_SHARD_ANY;
     space->offload = 0;
