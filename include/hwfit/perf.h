@@ -203,6 +203,9 @@ typedef struct hwfit_perf_result {
     double tokens_per_s;           /**< Training tokens/s (global batch x sequence / step
                                         time), or decode tokens/s. */
     double mfu;                    /**< Training MFU; 0 for inference. */
+    double bubble_s;               /**< Training: the pipeline bubble of the step, s
+                                        ((pp - 1) / v micro-batch times, interleaved 1F1B);
+                                        0 for inference. */
 } hwfit_perf_result;
 
 /**

@@ -821,6 +821,7 @@ static hwfit_status plan_fn(hwfit__shard_engine *e, void *arg) {
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
         res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
         res.mfu = training ? o.mfu : 0.0;
+        res.bubble_s = training ? o.bubble_s : 0.0;
         /* Fitting layouts by the metric (larger is better); the others (include_unfit)
          * after them by how far they miss, as the shard search ranks them. */
         if (o.shard.fits)

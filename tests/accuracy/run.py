@@ -9,7 +9,7 @@ cases within its tolerance falls below the floor in tests/accuracy/floors.json. 
 ever rise: raise them when the figures improve. `--markdown FILE` writes the table that
 docs/accuracy.md carries.
 
-Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE]
+Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE] [--kind KIND ...]
 """
 import argparse
 import json
@@ -183,12 +183,17 @@ def main():
     ap.add_argument("--data", required=True, help="tests/data")
     ap.add_argument("--floors")
     ap.add_argument("--markdown")
+    ap.add_argument("--kind", action="append",
+                    help="only the cases of this kind (repeatable); floors of other kinds "
+                         "are not checked")
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
     cases = []
     for path in sorted((data / "measured").glob("*.json")):
         case = json.loads(path.read_text(encoding="utf-8"))
+        if args.kind and case.get("kind") not in args.kind:
+            continue
         case["_file"] = path.name
         case["_result"] = run_case(args.cli, commands, data / "models", case)
         cases.append(case)
@@ -229,6 +234,8 @@ def main():
     if args.floors:
         floors = json.loads(pathlib.Path(args.floors).read_text(encoding="utf-8"))
         for kind, floor in floors.items():
+            if args.kind and kind not in args.kind:
+                continue
             s = summary.get(kind, {"cases": 0, "within": 0, "beyond_worst": 0})
             share = s["within"] / s["cases"] if s["cases"] else 0.0
             if s["cases"] < floor.get("min_cases", 0):
