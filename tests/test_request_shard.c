@@ -443,7 +443,8 @@ Test(request_shard, defaults_are_the_library_init_values) {
                      HWFIT_OK);
         cr_assert_eq(targets, m->lora_targets);
         cr_assert_eq(default_num(cmd, "cp"), sp.cp);
-        cr_assert_eq(default_num(cmd, "virtual-stages"), sp.virtual_stages);
+        cr_assert_null(default_of(cmd, "virtual-stages")); /* searched */
+        cr_assert_eq(sp.virtual_stages, 0);
         unsigned offload;
         cr_assert_eq(hwfit_shard_offload_parse(default_of(cmd, "offload"), &offload), HWFIT_OK);
         cr_assert_eq((int)offload, sp.offload);
@@ -463,6 +464,7 @@ Test(request_shard, defaults_are_the_library_init_values) {
         cr_assert_eq(default_num(cmd, "decode-efficiency"), p.decode_compute_efficiency);
         cr_assert_eq(default_num(cmd, "memory-efficiency"), p.memory_efficiency);
         cr_assert_eq(default_num(cmd, "training-efficiency"), p.training_efficiency);
+        cr_assert_eq(default_num(cmd, "low-precision-efficiency"), p.low_precision_efficiency);
         cr_assert_eq(default_num(cmd, "step-overhead"), p.step_overhead_s);
         cr_assert_eq(default_num(cmd, "tp-overlap"), p.tp_overlap);
         cr_assert_eq(default_num(cmd, "pp-overlap"), p.pp_overlap);

@@ -53,7 +53,7 @@ void hwfit_shard_space_init(hwfit_shard_space *space) {
     if (space == NULL) return;
     memset(space, 0, sizeof *space);
     space->cp = 1;
-    space->virtual_stages = 1;
+    space->virtual_stages = 0; /* searched: interleaved 1F1B is how large models train */
     /* Megatron-Bridge's recipes for Llama 3.1 405B and DeepSeek-V3 run 4 to 8 chunks per
      * card (virtual_pipeline_model_parallel_size); 8 is the most they use. */
     space->max_virtual_stages = 8;

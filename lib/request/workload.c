@@ -309,9 +309,7 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
         if (hwfit__req_given(r, o)) {
             if (deg[i].layout) w->layout_given = 1;
         } else if (o->default_text == NULL) {
-            /* searched, or the library's default */
-            if (deg[i].opt == HWFIT__W_VIRTUAL_STAGES) s->virtual_stages = 0;
-            continue;
+            continue; /* searched, or the library's default */
         }
         *deg[i].dst = (uint32_t)hwfit__req_u64(r, o); /* bounded to 2^32-1 */
     }
