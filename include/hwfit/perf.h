@@ -122,7 +122,12 @@ typedef struct hwfit_perf_in {
                                  hidden under the backward and forward passes, [0, 1];
                                  default 0.5 (PyTorch DDP and Megatron overlap bucketed
                                  reductions with backward; Li et al. 2020). */
-    double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0. */
+    double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0.5
+                                 (fitted to the MoE runs of tests/data/measured: DeepEP and
+                                 Megatron-Core's overlap_moe_expert_parallel_comm run one
+                                 micro-batch's dispatch and combine under another's expert
+                                 and attention compute; DeepSeek-V3's DualPipe hides nearly
+                                 all of it, a plain 1F1B none; see docs/accuracy.md). */
     double target_tokens_per_s; /**< Inference: a decode rate (all replicas) to reach, tokens/s,
                                  >= 0; 0 (default) = none. */
     double low_precision_efficiency; /**< Training in FP8 or FP4: the share of the format's

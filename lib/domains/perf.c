@@ -34,6 +34,7 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->memory_efficiency = 0.85;
     in->training_efficiency = 0.65;
     in->dp_overlap = 0.5;
+    in->ep_overlap = 0.5;
     in->low_precision_efficiency = 0.7;
 }
 

@@ -182,7 +182,7 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                   "share of tensor-parallel communication hidden"),
     [HWFIT__W_PP_OVERLAP] = SHARE("pp-overlap", "0", 0, "share of pipeline sends hidden"),
     [HWFIT__W_DP_OVERLAP] = SHARE("dp-overlap", "0.5", 0, "share of gradient reduction hidden"),
-    [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0", 0, "share of expert all-to-alls hidden"),
+    [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0.5", 0, "share of expert all-to-alls hidden"),
     [HWFIT__W_COMM_BUFFER] = {.name = "comm-buffer", .kind = HWFIT_OPTION_QUANTITY,
                               .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
                               .default_text = "64MiB", .min = 0, .max = MAX_BYTES,

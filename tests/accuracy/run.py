@@ -81,10 +81,10 @@ def nccl_tests_size(value):
 SYSTEM_NETWORK = {
     "DGX-H100": {"nic": "8x400g-ib"},
     "DGX-B200": {"nic": "8x400g-ib"},
-    "DGX-GB200": {"nic": "4x400g-ib", "gpus-per-node": "4"},
+    "DGX-GB200": {"nic": "64x400g-ib", "gpus-per-node": "64"},
 }
 GENERATION_NIC = {"a100": "8x200g-ib", "h100": "8x400g-ib", "h200": "8x400g-ib",
-                  "h800": "8x400g-ib", "b200": "8x400g-ib", "gb200": "4x400g-ib"}
+                  "h800": "8x400g-ib", "b200": "8x400g-ib", "gb200": "64x400g-ib"}
 
 
 def network_options(setup):
@@ -109,7 +109,7 @@ def network_options(setup):
         if gpu in GENERATION_NIC:
             opts["nic"] = GENERATION_NIC[gpu]
             if gpu == "gb200":
-                opts.setdefault("gpus-per-node", "4")
+                opts.setdefault("gpus-per-node", "64")
     return opts
 
 
