@@ -214,6 +214,66 @@ Test(perf, training_mfu_lands_near_megatron) {
     cr_assert_lt(full.hfu / full.mfu, 4.0 / 3.0 + 1e-9);
 }
 
+/* Interleaved 1F1B on layers that pp x v does not divide (126 layers of Llama 3.1 405B on
+ * 16 stages x 8 chunks, Megatron-Bridge's recipe): run with Megatron-Core's split, not
+ * refused; the bubble is (pp - 1) / v micro-batch times, so more chunks shrink it. */
+Test(perf, interleaved_stages_split_uneven_layers_and_shrink_the_bubble) {
+    hwfit_model m;
+    load("llama-3.1-405b.config.json", &m);
+    cr_assert_eq(m.layers, 126);
+    hwfit_perf_in in = card("h100-sxm", 128);
+    cr_assert_eq(hwfit_topology_parse_nic("8x400g-ib", &in.topology), HWFIT_OK);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 4096;
+    in.shard.layout.tp = 8;
+    in.shard.layout.pp = 16;
+    in.shard.layout.dp = 1;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 64;
+    in.shard.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.shard.layout.virtual_stages = 1;
+    hwfit_perf_out one = run(&m, &in);
+    in.shard.layout.virtual_stages = 8;
+    hwfit_perf_out eight = run(&m, &in);
+    cr_assert_gt(one.bubble_s, 0);
+    cr_assert_lt(eight.bubble_s, one.bubble_s / 4.0, "bubble %g vs %g", eight.bubble_s,
+                 one.bubble_s);
+    cr_assert_gt(eight.mfu, one.mfu);
+    /* pp x v up to layers + 2 (first and last chunks hold the embedding and the loss). */
+    in.shard.layout.virtual_stages = 9; /* 144 chunks > 128 */
+    hwfit_perf_out o;
+    cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_ELAYOUT);
+    in.shard.layout.virtual_stages = 8;
+    in.shard.layout.uneven_layers = 0; /* --even-layers: 126 / 128 refused */
+    cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_ELAYOUT);
+}
+
+/* FP8 training: the weight matmuls at low_precision_efficiency of the FP8 share, attention
+ * in BF16, so FP8 is faster than BF16 but less than twice (H100: 1,979 vs 989 TFLOP/s). */
+Test(perf, fp8_training_is_faster_than_bf16_but_not_twice) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 8192;
+    in.shard.layout.dp = 8;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 64;
+    in.shard.layout.zero_stage = 1;
+    in.precision = HWFIT_PERF_PRECISION_BF16;
+    hwfit_perf_out bf16 = run(&llama8, &in);
+    in.precision = HWFIT_PERF_PRECISION_FP8;
+    hwfit_perf_out fp8 = run(&llama8, &in);
+    double speedup = bf16.step_compute_s / fp8.step_compute_s;
+    cr_assert_gt(speedup, 1.1, "speedup %g", speedup);
+    cr_assert_lt(speedup, 1.6, "speedup %g", speedup);
+    in.low_precision_efficiency = 1.0; /* GEMMs as BF16's share: attention still BF16 */
+    hwfit_perf_out ideal = run(&llama8, &in);
+    cr_assert_lt(ideal.step_compute_s, fp8.step_compute_s);
+    cr_assert_gt(ideal.step_compute_s, bf16.step_compute_s / 2.0);
+    in.low_precision_efficiency = 0.0;
+    hwfit_perf_out o;
+    cr_assert_eq(hwfit_perf_estimate(&llama8, &in, &o), HWFIT_EDOM);
+}
+
 /* ---- the seed ------------------------------------------------------------------------------ */
 
 /* "~17,500 tokens/s for Llama-3 70B in FP4" on 8 x RTX PRO 6000 Server (1.597 TB/s each),

@@ -576,6 +576,31 @@ Test(request_infra, collective_matches_the_typed_call) {
     hwfit_request_free(r);
 }
 
+/* A bridged pair with fewer bridges than the card takes: the links in use, each at the
+ * card's per-link rate, as the typed call with the topology's links set. */
+Test(request_infra, collective_peer_links_are_the_bridges_fitted) {
+    hwfit_request *r;
+    const char *json = json_of(&r, "collective", OPTS("gpu", "h100-pcie", "gpus", "2",
+                                                      "size", "4GiB", "peer-links", "4"));
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    const hwfit_gpu *g = NULL;
+    cr_assert_eq(hwfit_gpu_find("h100-pcie", &g), HWFIT_OK);
+    hwfit_topology_set_gpu(&in.topology, g);
+    in.topology.gpus_per_node = 2;
+    in.topology.peer_links = 4;
+    in.topology.peer_bytes_per_s = g->peer_bytes_per_s * 4.0 / (double)g->peer_links;
+    in.bytes = 4294967296.0;
+    hwfit_collective_out c;
+    cr_assert_eq(hwfit_collective_estimate(&in, &c), HWFIT_OK);
+    cr_assert_eq(num(json, NULL, "busbw_bytes_per_s"), c.busbw_bytes_per_s);
+    hwfit_request_free(r);
+    REFUSED("collective", OPTS("gpu", "h100-pcie", "gpus", "2", "peer-links", "13"),
+            HWFIT_EDOM, "peer-links", "13 is more than the 12 links of h100-pcie");
+    REFUSED("collective", OPTS("gpu", "rtx-5090", "gpus", "2", "peer-links", "2"),
+            HWFIT_EDOM, "peer-links", "rtx-5090 has no NVLink or xGMI links");
+}
+
 Test(request_infra, collective_sweep_table_csv_and_chart) {
     hwfit_request *r;
     const char *json = json_of(&r, "collective", OPTS("sweep", NULL, "size", "1KiB"));

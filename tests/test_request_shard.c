@@ -244,6 +244,7 @@ Test(request_shard, plan_ranks_as_hwfit_perf_plan) {
         cr_assert_eq(json_num(row, "step_time_s"), res[i].step_time_s);
         cr_assert_eq(json_num(row, "tokens_per_s"), res[i].tokens_per_s);
         cr_assert_eq(json_num(row, "mfu"), res[i].mfu);
+        cr_assert_eq(json_num(row, "bubble_s"), res[i].bubble_s);
         row++;
     }
     /* The table as CSV: a header and one line per layout. */
@@ -283,6 +284,37 @@ Test(request_shard, perf_is_hwfit_perf_estimate_of_the_layout_given) {
     cr_assert_eq(json_u64(json, "per_gpu_bytes"), o.shard.worst.total_bytes);
     cr_assert_eq(json_u64(json, "decode_context"), 1500);
     cr_assert(json_is(json, "step_time_s", "null"));
+    hwfit_request_free(r);
+}
+
+/* Training: tokens/s per GPU is tokens/s over the job's cards, the bubble as the library's
+ * at the interleaved layout given (32 layers on 2 x 3 chunks: Megatron-Core's uneven
+ * split). */
+Test(request_shard, perf_training_rate_per_gpu_and_interleaved_bubble) {
+    const char *const opts[] = {"config", L8, "gpu", "h100-sxm", "gpus", "8", "mode", "full",
+                                "tp", "4", "pp", "2", "dp", "1", "virtual-stages", "3",
+                                "micro-batch", "1", "batch", "8", "recompute", "none",
+                                "zero", "0", "context", "2048", NULL};
+    hwfit_request *r = make("perf", opts);
+    const char *json = run_json(r);
+    hwfit_model m;
+    load(L8, &m);
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-sxm", &g), HWFIT_OK);
+    hwfit_perf_in in;
+    hwfit_perf_init(&in);
+    cr_assert_eq(hwfit_perf_set_gpu(&in, g), HWFIT_OK);
+    in.shard.gpus = 8;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 2048;
+    json_layout(json, &in.shard.layout);
+    cr_assert_eq(in.shard.layout.virtual_stages, 3); /* 32 layers do not divide by 6 */
+    hwfit_perf_out o;
+    cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_OK);
+    cr_assert_eq(json_num(json, "tokens_per_s"), o.tokens_per_s);
+    cr_assert_eq(json_num(json, "tokens_per_s_per_gpu"), o.tokens_per_s / 8.0);
+    cr_assert_eq(json_num(json, "bubble_s"), o.bubble_s);
+    cr_assert_gt(o.bubble_s, 0.0);
     hwfit_request_free(r);
 }
 
@@ -443,7 +475,8 @@ Test(request_shard, defaults_are_the_library_init_values) {
                      HWFIT_OK);
         cr_assert_eq(targets, m->lora_targets);
         cr_assert_eq(default_num(cmd, "cp"), sp.cp);
-        cr_assert_eq(default_num(cmd, "virtual-stages"), sp.virtual_stages);
+        cr_assert_null(default_of(cmd, "virtual-stages")); /* searched */
+        cr_assert_eq(sp.virtual_stages, 0);
         unsigned offload;
         cr_assert_eq(hwfit_shard_offload_parse(default_of(cmd, "offload"), &offload), HWFIT_OK);
         cr_assert_eq((int)offload, sp.offload);
@@ -463,6 +496,7 @@ Test(request_shard, defaults_are_the_library_init_values) {
         cr_assert_eq(default_num(cmd, "decode-efficiency"), p.decode_compute_efficiency);
         cr_assert_eq(default_num(cmd, "memory-efficiency"), p.memory_efficiency);
         cr_assert_eq(default_num(cmd, "training-efficiency"), p.training_efficiency);
+        cr_assert_eq(default_num(cmd, "low-precision-efficiency"), p.low_precision_efficiency);
         cr_assert_eq(default_num(cmd, "step-overhead"), p.step_overhead_s);
         cr_assert_eq(default_num(cmd, "tp-overlap"), p.tp_overlap);
         cr_assert_eq(default_num(cmd, "pp-overlap"), p.pp_overlap);

@@ -826,8 +826,11 @@ Test(shard, every_invalid_layout_has_its_reason) {
     expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_STAGES); /* pp = 1 */
     t.layout.pp = 2;
     t.layout.dp = 1;
-    t.layout.virtual_stages = 3; /* 32 layers / 6 chunks */
+    t.layout.virtual_stages = 3; /* 32 layers / 6 chunks, even layers required */
+    t.layout.uneven_layers = 0;
     expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_LAYERS);
+    t.layout.uneven_layers = 1; /* Megatron-Core's split: 34 units over 6 chunks */
+    expect_reason(&llama8, &t, HWFIT_SHARD_VALID);
     t.layout.virtual_stages = 2;
     t.layout.global_batch = 3;
     expect_reason(&llama8, &t, HWFIT_SHARD_VIRTUAL_MICROBATCHES);

@@ -122,7 +122,12 @@ typedef struct hwfit_perf_in {
                                  hidden under the backward and forward passes, [0, 1];
                                  default 0.5 (PyTorch DDP and Megatron overlap bucketed
                                  reductions with backward; Li et al. 2020). */
-    double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0. */
+    double ep_overlap;       /**< Share of expert all-to-alls hidden, [0, 1]; default 0.5
+                                 (fitted to the MoE runs of tests/data/measured: DeepEP and
+                                 Megatron-Core's overlap_moe_expert_parallel_comm run one
+                                 micro-batch's dispatch and combine under another's expert
+                                 and attention compute; DeepSeek-V3's DualPipe hides nearly
+                                 all of it, a plain 1F1B none; see docs/accuracy.md). */
     double target_tokens_per_s; /**< Inference: a decode rate (all replicas) to reach, tokens/s,
                                  >= 0; 0 (default) = none. */
     int moe_active_reads;    /**< Inference, MoE models: 1 = a decode step reads only the
@@ -131,6 +136,16 @@ typedef struct hwfit_perf_in {
                                  k of E; routing taken as uniform), so a small batch reads
                                  about b k experts per layer and a large one all of them;
                                  0 (default) = every expert's weights are read each step. */
+    double low_precision_efficiency; /**< Training in FP8 or FP4: the share of the format's
+                                 peak its matmuls reach, relative to training_efficiency's
+                                 share of the BF16 peak, (0, 1]; default 0.7 (fitted to the
+                                 FP8 runs of tests/data/measured: the casts, amax and
+                                 transposes of per-tensor scaling run beside each GEMM, and
+                                 FP8 GEMMs reach less of their peak than BF16 ones; see
+                                 docs/accuracy.md). The attention core (softmax(QK^T)V) stays
+                                 in BF16 at training_efficiency (Transformer Engine's FP8
+                                 recipes keep dot-product attention in BF16 unless
+                                 NVTE_FP8_DPA is set). */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */
@@ -199,6 +214,9 @@ typedef struct hwfit_perf_result {
     double tokens_per_s;           /**< Training tokens/s (global batch x sequence / step
                                         time), or decode tokens/s. */
     double mfu;                    /**< Training MFU; 0 for inference. */
+    double bubble_s;               /**< Training: the pipeline bubble of the step, s
+                                        ((pp - 1) / v micro-batch times, interleaved 1F1B);
+                                        0 for inference. */
 } hwfit_perf_result;
 
 /**

@@ -253,8 +253,10 @@ typedef struct hwfit_shard_space {
                                   dense models). */
     uint32_t etp;            /**< Fixed expert tensor parallelism, or 0 (default) = auto
                                   (see hwfit_layout::etp); not searched. */
-    uint32_t virtual_stages; /**< 0: 1 to max_virtual_stages (pp > 1, training); default 1. */
-    uint32_t max_virtual_stages; /**< Largest searched, >= 1; default 4. */
+    uint32_t virtual_stages; /**< 0: 1 to max_virtual_stages (pp > 1, training); default 0
+                                (searched: interleaved 1F1B, Narayanan et al. 2021). */
+    uint32_t max_virtual_stages; /**< Largest searched, >= 1; default 8 (the most
+                                    Megatron-Bridge's recipes use). */
     int sequence_parallel;   /**< ::HWFIT_SHARD_ANY (default), 0 or 1. */
     int zero_stage;          /**< ::HWFIT_SHARD_ANY (default), or 0-3. */
     int offload;             /**< ::HWFIT_SHARD_ANY, or fixed HWFIT_SHARD_OFFLOAD_* bits;

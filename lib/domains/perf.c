@@ -36,6 +36,8 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->memory_efficiency = 0.85;
     in->training_efficiency = 0.65;
     in->dp_overlap = 0.5;
+    in->ep_overlap = 0.5;
+    in->low_precision_efficiency = 0.7;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -118,7 +120,8 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
         {in->prefill_efficiency, "prefill_efficiency"},
         {in->decode_compute_efficiency, "decode_compute_efficiency"},
         {in->memory_efficiency, "memory_efficiency"},
-        {in->training_efficiency, "training_efficiency"}};
+        {in->training_efficiency, "training_efficiency"},
+        {in->low_precision_efficiency, "low_precision_efficiency"}};
     for (size_t i = 0; i < sizeof effs / sizeof effs[0]; i++)
         if (!hwfit__in_range(effs[i].v, 0.0, 1.0) || effs[i].v == 0.0)
             return hwfit__why(why, HWFIT_EDOM, effs[i].field, "must be in (0, 1]");
@@ -536,6 +539,9 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
     double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
+    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
+                c->precision == HWFIT_PERF_PRECISION_FP4) &&
+               in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0, grad_bytes = 0.0, param_bytes = 0.0, e_grad = 0.0, e_param = 0.0;
     /* Dense and expert parameters reduce and gather over one group when the expert grid is
      * the dense one (ep = 1, etp = tp), else the experts over the expert-data-parallel
@@ -555,6 +561,15 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
                     : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
                                                                 : 0.0;
         double flop = mb * s_local * (3.0 * sf.fwd + re);
+        /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
+         * format's share, the attention core (and its recomputation) in BF16. */
+        if (lowp) {
+            double attn = mb * s_local * (3.0 * sf.attention +
+                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
+                                                                                : sf.attention));
+            flop = (flop - attn) / in->low_precision_efficiency +
+                   attn * c->peak / in->bf16_flop_per_s;
+        }
         /* Weights are read in forward, backward-data and backward-weight. */
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
@@ -839,6 +854,7 @@ static hwfit_status plan_on(hwfit__shard_engine *e, const hwfit_model *model,
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
         res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
         res.mfu = training ? o.mfu : 0.0;
+        res.bubble_s = training ? o.bubble_s : 0.0;
         /* Fitting layouts by the metric (larger is better); the others (include_unfit)
          * after them by how far they miss, as the shard search ranks them. */
         if (o.shard.fits)

@@ -53,8 +53,10 @@ void hwfit_shard_space_init(hwfit_shard_space *space) {
     if (space == NULL) return;
     memset(space, 0, sizeof *space);
     space->cp = 1;
-    space->virtual_stages = 1;
-    space->max_virtual_stages = 4;
+    space->virtual_stages = 0; /* searched: interleaved 1F1B is how large models train */
+    /* Megatron-Bridge's recipes for Llama 3.1 405B and DeepSeek-V3 run 4 to 8 chunks per
+     * card (virtual_pipeline_model_parallel_size); 8 is the most they use. */
+    space->max_virtual_stages = 8;
     space->sequence_parallel = HWFIT_SHARD_ANY;
     space->zero_stage = HWFIT_SHARD_ANY;
     space->offload = 0;
@@ -459,10 +461,32 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
 void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
                         uint32_t j, uint32_t *first, uint32_t *count) {
     if (r->v > 1) {
-        /* Interleaved schedule: chunk c = stage + j pp holds layers [c n, (c + 1) n). */
-        uint32_t n = layers / (r->pp * r->v);
-        *first = (stage + j * r->pp) * n;
-        *count = n;
+        /* Interleaved schedule: chunk c = stage + j pp holds layers [c n, (c + 1) n) when
+         * the pp v chunks divide the layers. Else as Megatron-Core splits them with
+         * account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split
+         * (transformer_config.py): the embedding and the loss count as one layer each,
+         * the layers + 2 units go over the chunks evenly (the remainder one each on the
+         * chunks just before the last, as below), and the first and last chunks hold one
+         * layer fewer (126 layers on 16 x 8 chunks: 1 each, none on the first and last;
+         * decoder_first/last_pipeline_num_layers in effect). */
+        uint32_t chunks = r->pp * r->v, c = stage + j * r->pp;
+        if (layers % chunks == 0) {
+            uint32_t n = layers / chunks;
+            *first = c * n;
+            *count = n;
+            return;
+        }
+        uint32_t units = layers + 2, base = units / chunks, rem = units % chunks;
+        uint32_t lo = chunks - 1 - rem;
+        uint32_t before = (rem > 0 && c > lo) ? (c < chunks - 1 ? c : chunks - 1) - lo : 0;
+        uint32_t u_first = c * base + before;
+        uint32_t u_count = base + ((rem > 0 && c >= lo && c + 1 < chunks) ? 1u : 0u);
+        /* units [u_first, u_first + u_count): unit 0 is the embedding, unit layers + 1
+         * the loss, unit k the layer k - 1 */
+        uint32_t a = u_first == 0 ? 1u : u_first, b = u_first + u_count;
+        if (b > layers + 1) b = layers + 1;
+        *first = a - 1;
+        *count = b > a ? b - a : 0u;
         return;
     }
     /* vLLM distributed/utils.py get_pp_indices: layers // pp each, and the remainder one
@@ -564,12 +588,16 @@ hwfit_status hwfit__shard_resolve(const hwfit_model *m, const uint32_t kinds[2],
     }
     /* Pipeline. */
     uint64_t chunks = (uint64_t)l->pp * l->virtual_stages;
-    if (chunks > m->layers) { why = HWFIT_SHARD_STAGES; goto done; }
+    /* Interleaved chunks may be one more than the layers on each end: the first and last
+     * then hold only the embedding or the loss (Megatron-Core's split, see
+     * hwfit__shard_chunk). */
+    uint64_t room = l->virtual_stages > 1 && x.uneven ? (uint64_t)m->layers + 2 : m->layers;
+    if (chunks > room) { why = HWFIT_SHARD_STAGES; goto done; }
     if (l->virtual_stages > 1 && (l->pp == 1 || !x.training)) {
         why = HWFIT_SHARD_VIRTUAL_STAGES;
         goto done;
     }
-    if (l->virtual_stages > 1 && m->layers % chunks != 0) {
+    if (l->virtual_stages > 1 && m->layers % chunks != 0 && !x.uneven) {
         why = HWFIT_SHARD_VIRTUAL_LAYERS;
         goto done;
     }

@@ -21,7 +21,7 @@ static const char *const metrics[] = {"busbw", "algbw", "time", NULL};
 enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
-    O_SVG_METRIC, O_COMPARE
+    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -79,6 +79,10 @@ static const hwfit_option options[] = {
                    .flags = HWFIT_OPTION_CHART,
                    .help = "the sweep's chart: another GPU on the same topology, one line "
                            "each (repeatable)"},
+    [O_PEER_LINKS] = {.name = "peer-links", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                      .min = 1, .max = 64, .default_help = "the GPU's (every bridge fitted)",
+                      .help = "NVLink/xGMI links in use per GPU: bridges fitted x links per "
+                              "bridge (A100/H100 PCIe: 4 links a bridge, 3 bridges a pair)"},
 };
 
 static const hwfit__col sweep_cols[] = {
@@ -179,6 +183,20 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
     uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
     if (lanes_given) t->gpu_pcie_lanes = lanes;
+    if (hwfit__req_given(r, &options[O_PEER_LINKS])) {
+        /* Fewer links than the card has (bridges left out): the fabric's bandwidth scales
+         * with the links, each at the card's per-link rate. */
+        uint64_t links = hwfit__req_u64(r, &options[O_PEER_LINKS]);
+        if (gpu->peer_links == 0)
+            return hwfit__req_fail(r, &options[O_PEER_LINKS], HWFIT_EDOM,
+                                   "%s has no NVLink or xGMI links", gpu->name);
+        if (links > gpu->peer_links)
+            return hwfit__req_fail(r, &options[O_PEER_LINKS], HWFIT_EDOM,
+                                   "%llu is more than the %u links of %s",
+                                   (unsigned long long)links, gpu->peer_links, gpu->name);
+        t->peer_bytes_per_s = gpu->peer_bytes_per_s * (double)links / (double)gpu->peer_links;
+        t->peer_links = (uint32_t)links;
+    }
     t->p2p = mode_values[hwfit__req_choice(r, &options[O_P2P])];
     t->gpudirect_rdma = mode_values[hwfit__req_choice(r, &options[O_GDR])];
     hwfit_topology_set_cpu(t, cpu_values[hwfit__req_choice(r, &options[O_CPU])]);

@@ -115,6 +115,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     num_or_null(out, "ep_comm_s", "  expert comm", training, o.ep_comm_s, s);
     num_or_null(out, "offload_s", "  offload", training, o.offload_s, s);
     num_or_null(out, "tokens_per_s", "training tokens/s", training, o.tokens_per_s, none);
+    num_or_null(out, "tokens_per_s_per_gpu", "  per GPU", training,
+                in.shard.gpus ? o.tokens_per_s / (double)in.shard.gpus : 0.0, none);
     num_or_null(out, "model_flop_per_step", "model FLOPs per step", training,
                 o.model_flop_per_step, HWFIT_UNIT_FLOP);
     pct_or_null(out, "mfu", "MFU", training, o.mfu);

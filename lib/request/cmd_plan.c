@@ -33,6 +33,7 @@ static const hwfit__col cols[] = {
     {"step_time_s", "step/token time", 15},
     {"tokens_per_s", "tokens/s", 12},
     {"mfu", "MFU", 6},
+    {"bubble_s", "bubble", 9},
     {"peak_phase", "peak in", 8},
 };
 
@@ -109,7 +110,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
             hwfit__out_cell_num(out, ps->timed[i].tokens_per_s);
             if (training) hwfit__out_cell_pct(out, ps->timed[i].mfu);
             else hwfit__out_cell_null(out);
+            if (training) hwfit__out_cell_qty(out, ps->timed[i].bubble_s, HWFIT_UNIT_SECONDS);
+            else hwfit__out_cell_null(out);
         } else {
+            hwfit__out_cell_null(out);
             hwfit__out_cell_null(out);
             hwfit__out_cell_null(out);
             hwfit__out_cell_null(out);

@@ -105,7 +105,9 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
     [HWFIT__W_ETP] = DEGREE("etp", "tensor-parallel ranks per expert",
                             "tp, or whole experts"),
     [HWFIT__W_VIRTUAL_STAGES] = {.name = "virtual-stages", .kind = HWFIT_OPTION_COUNT,
-                                 .metavar = "N", .default_text = "1", .min = 1,
+                                 .metavar = "N",
+                                 .default_help = "searched: 1 to 8 in training with pp > 1",
+                                 .min = 1,
                                  .max = U32_MAX,
                                  .help = "training: model chunks per card, interleaved 1F1B"},
     [HWFIT__W_SP] = {.name = "sequence-parallel", .kind = HWFIT_OPTION_FLAG,
@@ -169,6 +171,11 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                          "share of peak memory bandwidth"),
     [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.65", 0,
                                            "share of peak tensor throughput in training"),
+    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.7", 0,
+                                                "training in fp8 or fp4: share of that "
+                                                "format's peak its matmuls reach, relative "
+                                                "to training-efficiency (attention stays "
+                                                "bf16)"),
     [HWFIT__W_STEP_OVERHEAD] = {.name = "step-overhead", .kind = HWFIT_OPTION_QUANTITY,
                                 .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
                                 .default_text = "0s", .min = 0, .max = 1e6,
@@ -177,7 +184,7 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                   "share of tensor-parallel communication hidden"),
     [HWFIT__W_PP_OVERLAP] = SHARE("pp-overlap", "0", 0, "share of pipeline sends hidden"),
     [HWFIT__W_DP_OVERLAP] = SHARE("dp-overlap", "0.5", 0, "share of gradient reduction hidden"),
-    [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0", 0, "share of expert all-to-alls hidden"),
+    [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0.5", 0, "share of expert all-to-alls hidden"),
     [HWFIT__W_COMM_BUFFER] = {.name = "comm-buffer", .kind = HWFIT_OPTION_QUANTITY,
                               .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
                               .default_text = "64MiB", .min = 0, .max = MAX_BYTES,
@@ -393,6 +400,8 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     p->pp_overlap = hwfit__req_double(r, OPT(HWFIT__W_PP_OVERLAP));
     p->dp_overlap = hwfit__req_double(r, OPT(HWFIT__W_DP_OVERLAP));
     p->ep_overlap = hwfit__req_double(r, OPT(HWFIT__W_EP_OVERLAP));
+    p->low_precision_efficiency =
+        hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
     p->shard = w->in;
     return HWFIT_OK;
 }

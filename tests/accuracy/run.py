@@ -93,6 +93,63 @@ def dig(answer, key):
     return None
 
 
+# nccl-tests writes sizes with binary suffixes and no unit ("8G" = 8 GiB, "128M" = 128 MiB,
+# as its parser multiplies by 1024 powers); hwfit reads "8G" nowhere, so the case's size is
+# rewritten to the binary size it means.
+NCCL_TESTS_SUFFIX = {"K": "KiB", "M": "MiB", "G": "GiB", "T": "TiB"}
+
+
+def nccl_tests_size(value):
+    v = str(value).strip()
+    if v and v[-1].upper() in NCCL_TESTS_SUFFIX and v[:-1].replace(".", "", 1).isdigit():
+        return v[:-1] + NCCL_TESTS_SUFFIX[v[-1].upper()]
+    return v
+
+
+# Network of a multi-node case, from what the case states (never tuned per case):
+# - a named system: its vendor-documented compute fabric (DGX H100 / B200: 8 ConnectX-7 at
+#   400 Gb/s InfiniBand, one per GPU; DGX GB200: one 400 Gb/s ConnectX-7 per GPU, 4 per
+#   compute tray, with NVLink across the 72-GPU rack);
+# - a "network" sentence: its NIC count and speed ("400 Gb/s RDMA per GPU, 8 per host" ->
+#   8x400g; InfiniBand when the fabric is RDMA and not named; AWS EFA, which hwfit has no
+#   kind for, as RoCE of the same speed);
+# - neither: the GPU generation's reference server (DGX A100: 8 x 200 Gb/s HDR; DGX H100:
+#   8 x 400 Gb/s NDR).
+SYSTEM_NETWORK = {
+    "DGX-H100": {"nic": "8x400g-ib"},
+    "DGX-B200": {"nic": "8x400g-ib"},
+    "DGX-GB200": {"nic": "64x400g-ib", "gpus-per-node": "64"},
+}
+GENERATION_NIC = {"a100": "8x200g-ib", "h100": "8x400g-ib", "h200": "8x400g-ib",
+                  "h800": "8x400g-ib", "b200": "8x400g-ib", "gb200": "64x400g-ib"}
+
+
+def network_options(setup):
+    """Options for the network between nodes that the case's words imply."""
+    opts = {}
+    system = setup.get("system")
+    if system in SYSTEM_NETWORK:
+        opts.update(SYSTEM_NETWORK[system])
+    net = str(setup.get("network", ""))
+    if net and "nic" not in setup:
+        import re
+        m = re.search(r"(\d+)\s*x\s*(\d+)\s*Gbps", net) or re.search(r"(\d+)x(\d+)G", net)
+        if m:
+            kind = "roce" if "EFA" in net or "RoCE" in net and "InfiniBand" not in net else "ib"
+            opts["nic"] = f"{m.group(1)}x{m.group(2)}g-{kind}"
+        else:
+            m = re.search(r"(\d+)\s*Gb/s[^,]*per GPU, (\d+) per host", net)
+            if m:
+                opts["nic"] = f"{m.group(2)}x{m.group(1)}g-ib"
+    if "nic" not in opts and "nic" not in setup:
+        gpu = str(setup.get("gpu", "")).split("-")[0]
+        if gpu in GENERATION_NIC:
+            opts["nic"] = GENERATION_NIC[gpu]
+            if gpu == "gb200":
+                opts.setdefault("gpus-per-node", "64")
+    return opts
+
+
 def run_case(cli, commands, models, case, gpus_known=None):
     gpus_known = gpus_known or {}
     kind = KINDS.get(case["kind"])
@@ -103,12 +160,22 @@ def run_case(cli, commands, models, case, gpus_known=None):
         return {"status": f"not expressible: no `{kind['command']}` command yet"}
     names = {o["name"] for o in command["options"]}
     opts = {o["name"]: o for o in command["options"]}
+    flags = {o["name"] for o in command["options"] if o.get("kind") == "flag"}
     argv, unmodelled = [cli, kind["command"], "--json"], []
     setup = dict(case.get("setup", {}))
     aliases = OPTION_ALIASES.get(kind["command"], {})
     if "framework" in case and "framework" not in setup and (
             "framework" in names or aliases.get("framework") in names):
         setup["framework"] = case["framework"]
+    for key, value in network_options(setup).items():
+        if key in names and key not in setup:
+            setup[key] = value
+    # one GPU per node has no path between sockets: the socket count (which must divide
+    # the GPUs per node) is then 1, whatever the box has
+    if "sockets" in names and "sockets" not in setup and str(setup.get("gpus")) == "1":
+        setup["sockets"] = "1"
+    if "size" in setup:
+        setup["size"] = nccl_tests_size(setup["size"])
     if kind["command"] == "fit":
         gpu = setup.get("gpu")
         if (gpu in gpus_known and int(setup.get("gpus", 1)) > 8 and "nic" not in setup
@@ -135,9 +202,12 @@ def run_case(cli, commands, models, case, gpus_known=None):
             opt = "model" if "model" in names else "config"
             argv += [f"--{opt}", str(path)]
         elif key in names and opts[key]["kind"] == "flag":
-            # A flag as the source states it: "true" turns it on, anything else leaves it.
-            if str(value).split(" ")[0].lower() == "true":
+            # A flag as the source states it: on/true/yes/1 turn it on; other words (a
+            # sweep's range, "false") are the source's and stay unmodelled.
+            if str(value).split(" ")[0].lower() in ("on", "true", "yes", "1"):
                 argv.append(f"--{key}")
+            else:
+                unmodelled.append(key)
         elif key in names and opts[key].get("choices") and value not in opts[key]["choices"]:
             # The source's own words for something the option names otherwise (e.g. a
             # loss class, LitGPT's precision "bf16-true"): kept as the source's, not passed.
@@ -180,7 +250,8 @@ def main():
     ap.add_argument("--floors")
     ap.add_argument("--markdown")
     ap.add_argument("--kind", action="append",
-                    help="only the cases of this kind (repeatable); default all")
+                    help="only the cases of this kind (repeatable); floors of other kinds "
+                         "are not checked")
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
