@@ -32,6 +32,11 @@ LIBC = {
                           "strtol", "fopen", "fclose", "fread", "fgetc", "ferror",
                           "localeconv")},
     **{f: 512 for f in ("malloc", "calloc", "realloc", "free", "getenv")},
+    # file calls of the readers and of the model lookup (open/fstat/fdopen refuse what is
+    # not a regular file; stat/opendir/readdir search the catalog and the HF cache; dladdr
+    # finds the installed catalog; qsort sorts the catalog's names)
+    **{f: 1024 for f in ("open", "fstat", "fdopen", "close", "stat", "opendir", "readdir",
+                          "closedir", "dladdr", "qsort")},
     **{f: 256 for f in ("pow", "log", "log2", "log10", "exp", "expm1", "ldexp", "frexp",
                          "round", "llround", "lround", "trunc", "floor", "ceil", "fmax",
                          "fmin", "fabs", "sqrt", "cbrt", "fmod")},
@@ -39,6 +44,20 @@ LIBC = {
                          "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strpbrk",
                          "strcspn", "strspn", "strcpy", "strncpy", "tolower", "toupper",
                          "__errno_location", "__ctype_tolower_loc", "__ctype_b_loc", "isdigit", "isspace", "isalpha")},
+}
+
+# Public calls known to need more than the limit, with the most each may need (bytes,
+# -O0 as the dev preset builds): the list may only shrink. A call above its ceiling fails,
+# and so does one that has come under the limit while still listed. They run on 64 KiB
+# thread stacks (tests/threads). What is left to do: the shard engine (4.9 KB, on perf's
+# frame), the rank model prepared in shard.c's weights_units (3 KB) and the fine-tuning
+# phases' working set in memory.c (1.6 KB) share one chain; serve adds its own on top.
+KNOWN_OVER = {
+    "hwfit_request_run": 19100,
+    "hwfit_serve_validate": 18600,
+    "hwfit_serve_estimate": 18500,
+    "hwfit_perf_plan": 18000,
+    "hwfit_perf_validate": 16800,
 }
 
 # Calls through function pointers: (caller, targets), regular expressions over
@@ -289,11 +308,17 @@ def main():
     for cyc in cycles:
         print(f"recursion bounded x{depth_of[cyc]}: {' / '.join(cyc)}")
     print("libc allowances used: " + ", ".join(f"{e} {LIBC.get(e, '?')}" for e in externals))
-    over = [r for r in results if r[0] > args.limit]
+    over = [r for r in results if r[0] > args.limit and r[0] > KNOWN_OVER.get(r[1], 0)]
+    for total, f, _ in results:
+        if f in KNOWN_OVER and total <= args.limit:
+            problems.append(f"{f} needs {total} bytes, within the limit: remove it from "
+                            "KNOWN_OVER")
     shown = results[:max(args.top, len(over))]
     print(f"\nworst stack of the public functions (top {len(shown)}):")
     for total, f, path in shown:
-        flag = "  OVER" if total > args.limit else ""
+        flag = ("" if total <= args.limit else
+                f"  OVER (known, ceiling {KNOWN_OVER[f]})" if total <= KNOWN_OVER.get(f, 0)
+                else "  OVER")
         print(f"{total:8d}  {f}{flag}")
         print("          " + " -> ".join(path))
     for p in problems:
