@@ -114,3 +114,23 @@ void hwfit__text_advance(hwfit__text *t, size_t n) {
     t->len = n > SIZE_MAX - t->len ? SIZE_MAX : t->len + n;
     if (t->len < t->cap) t->buf[t->len] = '\0';
 }
+
+size_t hwfit__edit_distance(const char *a, size_t na, const char *b, size_t nb) {
+    enum { MAX_LEN = 64 };
+    size_t row[MAX_LEN + 1];
+    if (na > MAX_LEN || nb > MAX_LEN) return (size_t)-1;
+    for (size_t j = 0; j <= nb; j++) row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}

@@ -38,6 +38,10 @@ void hwfit__text_putc(hwfit__text *t, char c);
 void hwfit__text_printf(hwfit__text *t, const char *fmt, ...) HWFIT__TEXT_PRINTF(2, 3);
 void hwfit__text_vprintf(hwfit__text *t, const char *fmt, va_list ap) HWFIT__TEXT_PRINTF(2, 0);
 
+/* Levenshtein distance of a[0..na) and b[0..nb) when both are at most 64 bytes, else
+ * SIZE_MAX: the "did you mean" of the readers and the request layer. */
+size_t hwfit__edit_distance(const char *a, size_t na, const char *b, size_t nb);
+
 /* 1 when everything written is in the buffer (with its NUL). */
 int hwfit__text_complete(const hwfit__text *t);
 

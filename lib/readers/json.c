@@ -26,6 +26,7 @@
 #include "hwfit/units.h"
 
 #include "base/internal.h"
+#include "base/text.h"
 #include "readers/json.h"
 
 /* ---- the document: an arena of chunks ------------------------------------------------ */
@@ -1249,26 +1250,6 @@ hwfit_status hwfit__json_read_quantity(const hwfit__json_ctx *ctx,
     return HWFIT_OK;
 }
 
-/* Edit distance between a and b when both are short, else a large number. */
-static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb) {
-    enum { MAX_LEN = 64 };
-    size_t row[MAX_LEN + 1];
-    if (na > MAX_LEN || nb > MAX_LEN) return (size_t)-1;
-    for (size_t j = 0; j <= nb; j++) row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
 
 hwfit_status hwfit__json_check_keys(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                     const char *const *known) {
@@ -1286,7 +1267,7 @@ hwfit_status hwfit__json_check_keys(const hwfit__json_ctx *ctx, const hwfit__jso
                 found = 1;
                 break;
             }
-            size_t d = edit_distance(m->key, m->key_length, known[k], len);
+            size_t d = hwfit__edit_distance(m->key, m->key_length, known[k], len);
             if (d < best_distance && d < len) {
                 best_distance = d;
                 best = known[k];

@@ -269,27 +269,6 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
 
 /* ---- parsing a value ------------------------------------------------------------------ */
 
-/* Edit distance of a and b (each cut at 63 bytes), for "did you mean". */
-static size_t distance(const char *a, const char *b) {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 63) n = 63;
-    if (m > 63) m = 63;
-    size_t row[64];
-    for (size_t j = 0; j <= m; j++) row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m];
-}
 
 /* A hint "; did you mean 'x'?" for the closest of names (a prefix match counts as close),
  * or "" when none is close. */
@@ -299,7 +278,7 @@ static void suggest(const char *given, const char *const *names, size_t count, c
     size_t best_d = (size_t)-1, len = strlen(given);
     for (size_t i = 0; i < count; i++) {
         if (names[i] == NULL) continue;
-        size_t d = strncmp(names[i], given, len) == 0 && len >= 2 ? 1 : distance(given, names[i]);
+        size_t d = strncmp(names[i], given, len) == 0 && len >= 2 ? 1 : hwfit__edit_distance(given, len, names[i], strlen(names[i]));
         if (d < best_d) best_d = d, best = names[i];
     }
     size_t limit = len < 4 ? 1 : len < 8 ? 2 : 3;
