@@ -145,6 +145,24 @@ Test(request_shard, comm_buffer_and_bucket_move_the_card_by_their_bytes) {
     hwfit_request_free(c);
 }
 
+/* A context beyond max_position_embeddings is another model's question: refused, naming
+ * context, unless long-context says the RoPE is extended (it used to "fit" without a word). */
+Test(request_shard, a_context_beyond_the_model_is_refused_unless_extended) {
+    const char *const beyond[] = {"config", L8, "gpu", "h100-sxm", "context", "200K", NULL};
+    hwfit_request *r = make("fit", beyond);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_EDOM);
+    cr_assert_str_eq(hwfit_request_option(r)->name, "context");
+    cr_assert(strstr(hwfit_request_message(r), "131072") != NULL, "%s", hwfit_request_message(r));
+    cr_assert_eq(hwfit_request_set(r, "long-context", NULL), HWFIT_OK);
+    const char *json = run_json(r);
+    cr_assert_gt(json_u64(json, "max_context"), 131072u, "the limit moves with the flag");
+    hwfit_request_free(r);
+    const char *const within[] = {"config", L8, "gpu", "h100-sxm", "context", "128K", NULL};
+    r = make("fit", within);
+    cr_assert_leq(json_u64(run_json(r), "max_context"), 131072u);
+    hwfit_request_free(r);
+}
+
 Test(request_shard, fit_verdict_is_1_when_it_does_not_fit) {
     const char *const no[] = {"config", L405, "gpu", "rtx-pro-6000-server", "gpus", "8", NULL};
     hwfit_request *r = make("fit", no);

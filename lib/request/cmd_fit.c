@@ -74,7 +74,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     uint32_t max_gpus = (uint32_t)hwfit__req_u64(r, HWFIT__WOPT(HWFIT__W_MAX_GPUS));
     if ((st = hwfit_shard_min_gpus(m, &w->in, &w->space, max_gpus, &min_gpus, NULL)) != HWFIT_OK)
         return hwfit__req_fail_status(r, "min_gpus", st);
-    uint64_t ctx_limit = m->max_context ? m->max_context : HWFIT_MODEL_MAX_SIZE;
+    /* the longest context the model takes, unless the user extended it (long-context) */
+    int extended = hwfit__req_flag(r, &hwfit__workload_option_table[HWFIT__W_LONG_CONTEXT]);
+    uint64_t ctx_limit = m->max_context && !extended ? m->max_context : HWFIT_MODEL_MAX_SIZE;
     uint64_t max_context, max_batch;
     if ((st = hwfit_shard_max_context(m, &in, ctx_limit, &max_context)) != HWFIT_OK)
         return hwfit__req_fail_status(r, "max_context", st);

@@ -190,6 +190,10 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                               .default_text = "64MiB", .min = 0, .max = MAX_BYTES,
                               .help = "NCCL buffers per communicator a card belongs to "
                                       "(NCCL_BUFFSIZE 4 MiB x 2 ring neighbours x 8 channels)"},
+    [HWFIT__W_LONG_CONTEXT] = {.name = "long-context", .kind = HWFIT_OPTION_FLAG,
+                               .help = "allow a context beyond the model's "
+                                       "max_position_embeddings (e.g. with RoPE scaling the "
+                                       "config does not state)"},
     [HWFIT__W_BUCKET] = {.name = "bucket", .kind = HWFIT_OPTION_QUANTITY,
                          .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .default_text = "25MiB",
                          .min = 0, .max = MAX_BYTES,
@@ -415,7 +419,19 @@ hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w) {
     if ((st = read_shard_in(r, w)) != HWFIT_OK) return st;
     if ((st = read_space(r, w)) != HWFIT_OK) return st;
     if ((st = read_perf(r, w)) != HWFIT_OK) return st;
-    return hwfit__req_load_model(r, OPT(HWFIT__W_CONFIG), &w->model);
+    if ((st = hwfit__req_load_model(r, OPT(HWFIT__W_CONFIG), &w->model)) != HWFIT_OK) return st;
+    /* A context the model was not configured for is a question about another model: refused
+     * unless the user says the context is extended (engines refuse it too: vLLM unless
+     * VLLM_ALLOW_LONG_MAX_MODEL_LEN). */
+    uint64_t ctx = hwfit__req_u64(r, OPT(HWFIT__W_CONTEXT));
+    if (w->model.max_context > 0 && ctx > w->model.max_context &&
+        !hwfit__req_flag(r, OPT(HWFIT__W_LONG_CONTEXT)))
+        return hwfit__req_fail(r, OPT(HWFIT__W_CONTEXT), HWFIT_EDOM,
+                               "%llu tokens is beyond the model's %llu "
+                               "(max_position_embeddings); give long-context if its RoPE is "
+                               "scaled further",
+                               (unsigned long long)ctx, (unsigned long long)w->model.max_context);
+    return HWFIT_OK;
 }
 
 /* Fields of hwfit_shard_in and hwfit_perf_in whose option is not named like them. */

@@ -162,6 +162,9 @@ def run_case(cli, commands, models, case, gpus_known=None):
     opts = {o["name"]: o for o in command["options"]}
     flags = {o["name"] for o in command["options"] if o.get("kind") == "flag"}
     argv, unmodelled = [cli, kind["command"], "--json"], []
+    if "long-context" in names:
+        # A published run ran at the context it states (with whatever RoPE scaling it used).
+        argv.append("--long-context")
     setup = dict(case.get("setup", {}))
     aliases = OPTION_ALIASES.get(kind["command"], {})
     if "framework" in case and "framework" not in setup and (
