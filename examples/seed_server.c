@@ -75,6 +75,7 @@ typedef struct ctx {
     hwfit_perf_in fp4_in;       /* Llama-3.1-70B in NVFP4 on the node, fastest layout */
     hwfit_perf_out fp4_one, fp4_max, fp4_target; /* batch 1, the largest batch, the claim */
     uint64_t fp4_max_batch;
+    hwfit_serve_out serve_trt;  /* the same served by TensorRT-LLM (hwfit_serve_estimate) */
     double pipeline;            /* the data-pipeline threshold (hwfit_assess_options) */
 } ctx;
 
@@ -275,11 +276,14 @@ static void tokens_fp4(const ctx *c, const claim *k, result *r) {
         "(TP %u x PP %u x DP %u): %.0f tokens/s at batch 1, %.0f at the largest batch that fits (%llu; "
         "%.0f tokens/s with prefill counted): %s. The claim %s at the largest batch and %s at "
         "batch 1 (reached within 5 %%: %.0f tokens/s); it also depends on counting prefill, and "
-        "the throughput module's own calibration puts real serving 10-40 %% below this bound. "
+        "served as TensorRT-LLM runs it (hwfit serve, its rates calibrated on NVIDIA's published "
+        "tables) it is %.0f output tokens/s at %llu requests in flight (%s-bound). "
         "Computed: the largest-batch decode rate.",
         (unsigned)l->tp, (unsigned)l->pp, (unsigned)l->dp, c->fp4_one.decode_tokens_per_s,
         c->fp4_max.decode_tokens_per_s, (unsigned long long)c->fp4_max_batch,
-        c->fp4_max.offline_tokens_per_s, reach, HOLDS(at_max), HOLDS(at_one), floor_);
+        c->fp4_max.offline_tokens_per_s, reach, HOLDS(at_max), HOLDS(at_one), floor_,
+        c->serve_trt.output_tokens_per_s, (unsigned long long)c->serve_trt.concurrency,
+        hwfit_serve_bound_name(c->serve_trt.throughput_bound));
 }
 
 static void tdp(const ctx *c, const claim *k, result *r) {
@@ -1058,6 +1062,16 @@ static int compute(ctx *c, const char *node_path, const char *models) {
     t.shard.memory.batch = 1;
     t.target_tokens_per_s = 17500;
     CALL("decode target", hwfit_perf_estimate(&c->m70, &t, &c->fp4_target));
+    /* As an engine serves it: TensorRT-LLM (its rates are calibrated on NVIDIA's published
+     * tables, docs/accuracy.md), 1,000-token prompts and outputs, as many requests as its
+     * KV cache holds, on the same layout. */
+    hwfit_serve_in sv;
+    hwfit_serve_init(&sv);
+    sv.perf = *p;
+    sv.engine = HWFIT_SERVE_TENSORRT_LLM;
+    sv.prompt_tokens = 1000;
+    sv.output_tokens = 1000;
+    CALL("serve (TensorRT-LLM)", hwfit_serve_estimate(&c->m70, &sv, &c->serve_trt));
     /* RAID 6 and the file's separate drives (RAID 0 for capacity and risk). */
     hwfit_raid_in r = c->node.storage.raid;
     r.layout.level = HWFIT_STORAGE_RAID6;
