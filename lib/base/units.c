@@ -301,19 +301,6 @@ static size_t pick(double v, const double *factors, size_t count) {
     return count - 1;
 }
 
-static hwfit_status emit(char *buf, size_t size, const char *fmt, ...) HWFIT__PRINTF(3, 4);
-static hwfit_status emit(char *buf, size_t size, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, size, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        if (size > 0) buf[0] = '\0';
-        return HWFIT_EBUFSIZE;
-    }
-    return (size_t)n < size ? HWFIT_OK : HWFIT_EBUFSIZE;
-}
-
 void hwfit__c_decimal_point(char *text) {
     const struct lconv *lc = localeconv();
     char point = (lc && lc->decimal_point && lc->decimal_point[0]) ? lc->decimal_point[0] : '.';
@@ -397,5 +384,11 @@ hwfit_status hwfit_units_format_count(uint64_t count, char *buf, size_t size) {
         out[o++] = digits[k];
     }
     out[o] = '\0';
-    return emit(buf, size, "%s", out);
+    /* copied as it is: a grouped count's commas are not decimal points */
+    if (o >= size) {
+        if (size > 0) memcpy(buf, out, size - 1), buf[size - 1] = '\0';
+        return HWFIT_EBUFSIZE;
+    }
+    memcpy(buf, out, o + 1);
+    return HWFIT_OK;
 }
