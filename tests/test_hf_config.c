@@ -383,8 +383,10 @@ Test(hf_config, llama4_counts_and_chunked_cache) {
  * k, v 1024 x 5120, o 5120 x 12288, biases 14,336, norms 256) and 109,066,240 (Air).
  * MoE layers: router E x h plus e_score_correction_bias, E experts and one shared expert of
  * 3 x h x moe_intermediate_size. GLM-4.5: 3 dense + 89 MoE layers, 352,797,829,024; Air:
- * 1 dense + 45 MoE, 106,852,251,264. Z.ai's model card: "355B total ... 32B active" and
- * "106B total ... 12B active"; active per token here 33,632,266,144 and 13,424,129,664
+ * 1 dense + 45 MoE, 106,852,251,264. Z.ai (zai-org/GLM-4.5 README.md): "355 billion total
+ * parameters with 32 billion active", Air "106 billion total ... 12 billion active"; the
+ * main model's counts here are 352.8B and 106.9B (the configs are written from published
+ * values, tests/data/models/README.md). Active per token here 33,632,266,144 and 13,424,129,664
  * with the embedding, 32,856,319,904 and 12,803,372,672 without. The MTP layer
  * (num_nextn_predict_layers 1) is reported apart: a MoE decoder layer plus enorm, hnorm,
  * shared_head.norm and eh_proj 5120 x 10240, 3,988,069,792 (Air 2,375,059,584); it is

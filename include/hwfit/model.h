@@ -5,8 +5,8 @@
  *
  * A ::hwfit_model describes a dense or mixture-of-experts decoder: grouped-query or
  * multi-head latent attention (MLA), explicit head dimensions, biases, norms per layer,
- * tied or untied embeddings, sliding-window layers and extra (multi-token) prediction
- * layers. It is a plain caller-allocated struct without pointers: fill it by hand after
+ * tied or untied embeddings, attention sinks, sliding-window or chunked-attention layers and
+ * extra (multi-token) prediction layers. It is a plain caller-allocated struct without pointers: fill it by hand after
  * ::hwfit_model_init, or from a Hugging Face config.json with hwfit_hf_config_load().
  *
  * Which layers are MoE and which use a sliding window is per layer, in
