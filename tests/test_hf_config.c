@@ -419,6 +419,16 @@ Test(hf_config, glm4_moe_counts_and_mtp) {
     cr_assert_eq(p.active, 13424129664ull);
     cr_assert_eq(p.mtp, 2375059584ull);
     cr_assert_eq(kv_of(&m, 1).bytes_per_token, 188416);
+    /* A GGUF converted from the GLM-4.5-Air checkpoint with its MTP layer but not yet its
+     * eh_proj (4096 x 8192) printed "model params = 109.194 B" and "repeating layers =
+     * ... 107.952 B" (ikawrakow/ik_llama.cpp pull request 668, 2025-08-02): main model + MTP
+     * layer - eh_proj = 109,193,756,416, and without embedding, head and final norm
+     * 107,952,238,336. */
+    uint64_t eh_proj = 4096ull * 8192;
+    cr_assert_eq((p.total + p.mtp - eh_proj + 500000) / 1000000, 109194);
+    cr_assert_eq((p.total - p.embedding - p.head - p.final_norm + p.mtp - eh_proj + 500000) /
+                     1000000,
+                 107952);
 
     /* Glm4MoeConfig() defaults: 46 layers, first 1 dense, 128 experts of 1408, no biases,
      * no MTP layer. Its 96 heads do not divide hidden 4096 and it has no head_dim default
