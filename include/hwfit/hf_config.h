@@ -3,7 +3,8 @@
  * @brief Read a ::hwfit_model from a Hugging Face `config.json`.
  *
  * Supported `model_type`s: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
- * gemma, gemma2, gemma3 (its `text_config`), gemma3_text, phi3, deepseek_v2, deepseek_v3.
+ * gemma, gemma2, gemma3 (its `text_config`), gemma3_text, phi3, deepseek_v2, deepseek_v3, and
+ * kimi_k2 (Kimi-K2, read as deepseek_v3: its config names DeepseekV3ForCausalLM).
  * A nested `text_config` object is followed whatever the outer type (its own `model_type`,
  * or gemma3_text under gemma3). Keys a file leaves out, or sets to null where transformers
  * treats None as "use the default", take the defaults of that architecture's configuration

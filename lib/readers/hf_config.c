@@ -69,11 +69,15 @@ static const arch archs[] = {
     {"deepseek_v2", F_DEEPSEEK_V2, 32000, 4096, 11008, 32, 32, 0, 0, 0, 0},
     /* DeepseekV3Config: 129280, 7168, 18432, 61, 128 */
     {"deepseek_v3", F_DEEPSEEK_V3, 129280, 7168, 18432, 61, 128, 0, 0, 0, 0},
+    /* kimi_k2 (moonshotai/Kimi-K2-Instruct config.json): architectures DeepseekV3ForCausalLM,
+       auto_map AutoConfig configuration_deepseek.DeepseekV3Config, so DeepSeek-V3's reading
+       and defaults apply; the published config gives every shape key itself. */
+    {"kimi_k2", F_DEEPSEEK_V3, 129280, 7168, 18432, 61, 128, 0, 0, 0, 0},
 };
 
 #define SUPPORTED                                                                           \
     "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, " \
-    "gemma3_text, phi3, deepseek_v2, deepseek_v3"
+    "gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2"
 
 typedef struct reader {
     hwfit__json_ctx ctx;
