@@ -80,11 +80,15 @@ static const arch archs[] = {
     {"llama4_text", F_LLAMA4, 202048, 5120, 8192, 48, 40, 8, 128, 0, 8192},
     /* Glm4MoeConfig: 151552, 4096, 10944, 46, 96, kv 8, head_dim hidden / heads, untied */
     {"glm4_moe", F_GLM4_MOE, 151552, 4096, 10944, 46, 96, 8, 0, 0, 0},
+    /* kimi_k2 (moonshotai/Kimi-K2-Instruct config.json): architectures DeepseekV3ForCausalLM,
+       auto_map AutoConfig configuration_deepseek.DeepseekV3Config, so DeepSeek-V3's reading
+       and defaults apply; the published config gives every shape key itself. */
+    {"kimi_k2", F_DEEPSEEK_V3, 129280, 7168, 18432, 61, 128, 0, 0, 0, 0},
 };
 
 #define SUPPORTED                                                                           \
     "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, " \
-    "gemma3_text, phi3, deepseek_v2, deepseek_v3, gpt_oss, llama4, llama4_text, glm4_moe"
+    "gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe"
 
 typedef struct reader {
     hwfit__json_ctx ctx;
