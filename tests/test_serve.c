@@ -143,6 +143,28 @@ Test(serve, sglang_token_pool) {
     cr_assert_eq(o.kv_bytes_per_token, 576u * 61u * 2u);
 }
 
+Test(serve, sglang_fraction_by_tensor_parallelism) {
+    /* server_args.py: mem_fraction_static 0.88 / 0.87 / 0.85 / 0.81 / 0.79 at TP 1 / 2 / 4 /
+     * 8 / 16 (SGLang's benchmark_vllm_060 README: "0.88 at TP 1 and 0.85 at TP 4");
+     * chunked_prefill_size 2048 on a 24 GB card, 8192 on an 80 GB one. A stated fraction
+     * wins. */
+    static const struct { uint32_t tp; double u; } rows[] = {
+        {1, 0.88}, {2, 0.87}, {4, 0.85}, {8, 0.81}, {16, 0.79}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        hwfit_serve_in in = card("h100-sxm", HWFIT_SERVE_SGLANG);
+        in.perf.shard.gpus = rows[i].tp;
+        in.perf.shard.layout.tp = rows[i].tp;
+        in.perf.topology.gpus_per_node = 16;
+        hwfit_serve_out o = run(&llama8, &in);
+        cr_assert_eq(o.utilization, rows[i].u, "TP %u: %g", rows[i].tp, o.utilization);
+        cr_assert_eq(o.max_num_batched_tokens, 8192u);
+    }
+    hwfit_serve_in small = card("rtx-4090", HWFIT_SERVE_SGLANG);
+    cr_assert_eq(run(&llama8, &small).max_num_batched_tokens, 2048u);
+    small.utilization = 0.7;
+    cr_assert_eq(run(&llama8, &small).utilization, 0.7);
+}
+
 Test(serve, tensorrt_llm_fraction_of_free_memory) {
     hwfit_serve_in in = card("h100-sxm", HWFIT_SERVE_TENSORRT_LLM);
     in.perf.shard.memory.weights = dt("fp8");

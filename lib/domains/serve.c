@@ -162,6 +162,19 @@ static void resolve(const hwfit_serve_in *in, used *u) {
     u->seqs = in->max_num_seqs ? in->max_num_seqs : p->seqs ? p->seqs : big ? 1024 : 256;
     u->max_model_len = in->max_model_len ? in->max_model_len
                                          : in->prompt_tokens + in->output_tokens;
+    if (in->engine == HWFIT_SERVE_SGLANG) {
+        /* python/sglang/srt/server_args.py, ServerArgs.__post_init__ (0.3 to 0.4 releases):
+         * mem_fraction_static by tensor parallelism, leaving the larger activations and CUDA
+         * graphs of wide TP outside the pool: TP >= 16 0.79, >= 8 0.81 (0.83 before 0.4),
+         * >= 4 0.85, >= 2 0.87, else 0.88; chunked_prefill_size 2048 on cards under 25,000
+         * MB, else 8192. */
+        uint32_t tp = in->perf.shard.layout.tp ? in->perf.shard.layout.tp : 1;
+        if (!(in->utilization > 0.0))
+            u->utilization = tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85
+                             : tp >= 2 ? 0.87 : 0.88;
+        if (!in->max_num_batched_tokens)
+            u->batched_tokens = in->perf.shard.capacity_bytes < 25000.0 * 1048576.0 ? 2048 : 8192;
+    }
     int v0 = in->engine == HWFIT_SERVE_VLLM && in->engine_version != 0 &&
              in->engine_version < 8000; /* V1 became the default in vLLM 0.8.0 */
     /* gpu_memory_utilization: 0.92 in the current vllm/config/cache.py, 0.9 in 0.10.2's

@@ -75,7 +75,9 @@ static const hwfit_option options[] = {
                 .default_help = "not given", .min = 0.0, .max = 1e9,
                 .help = "request arrival rate; the concurrency follows by Little's law"},
     [O_UTILIZATION] = {.name = "utilization", .kind = HWFIT_OPTION_RATIO, .metavar = "F",
-                       .default_help = "the engine's: 0.92, 0.88, 0.9, 1", .min = 0.0,
+                       .default_help = "the engine's: vLLM 0.92; SGLang 0.88 at TP 1 to 0.79 at "
+                                       "TP 16; TensorRT-LLM 0.9; llama.cpp 1",
+                       .min = 0.0,
                        .max = 1.0,
                        .help = "engine memory fraction (gpu_memory_utilization, "
                                "mem_fraction_static, free_gpu_memory_fraction)"},

@@ -66,6 +66,13 @@ class TestServe(CliCase):
         self.assertLess(abs(v["output_tokens_per_s"] / 4132.37 - 1), 0.15)
         self.assertEqual(v["profile"]["prefill_efficiency"], 0.4)
 
+    def test_sglang_fraction_by_tp(self):
+        # server_args.py: mem_fraction_static 0.88 at TP 1, 0.85 at TP 4, 0.81 at TP 8.
+        for gpus, frac in (("1", 0.88), ("4", 0.85), ("8", 0.81)):
+            r = self.ok_json("serve", "--config", config("llama-3.1-70b"), "--gpu", "h100-sxm",
+                             "--engine", "sglang", "--gpus", gpus)
+            self.assertEqual(r["profile"]["utilization"], frac, gpus)
+
     def test_table(self):
         out = self.ok_table("serve", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm")
         self.assertIn("KV-cache tokens", out)

@@ -38,6 +38,13 @@ class TestServe(unittest.TestCase):
         self.assertLess(abs(v["output_tokens_per_s"] / 4132.37 - 1), 0.15)
         self.assertEqual(v["concurrency"], 256)
 
+    def test_sglang_fraction_by_tp(self):
+        r = hwfit.serve(config=config("llama-3.1-70b"), gpu="h100-sxm", gpus=8, engine="sglang")
+        self.assertEqual(r["profile"]["utilization"], 0.81)
+        r = hwfit.serve(config=config("llama-3.1-70b"), gpu="h100-sxm", gpus=8, engine="sglang",
+                        utilization=0.9)
+        self.assertEqual(r["profile"]["utilization"], 0.9)
+
     def test_errors_name_the_option(self):
         with self.assertRaises(hwfit.HwfitError) as e:
             hwfit.serve(config="no-such-org/No-Such-Model", gpu="h100-sxm")
