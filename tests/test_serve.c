@@ -143,6 +143,25 @@ Test(serve, sglang_token_pool) {
     cr_assert_eq(o.kv_bytes_per_token, 576u * 61u * 2u);
 }
 
+Test(serve, sglang_large_moe_fp8_tensor_parallel) {
+    /* Qwen3-235B-A22B-FP8 on 4 H100 at TP 4, mem_fraction_static 0.93: "KV Cache is
+     * allocated. #tokens: 367404, K size: 8.23 GB" (vllm-project/vllm#21348; tests/data/
+     * measured/serve-kv-sglang-qwen3-235b-a22b-fp8-4xh100-tp4.json). One of the 4 KV heads
+     * per card; FP8 linear layers with bf16 embeddings, head and routers; SGLang's 2 GiB
+     * outside tensors. */
+    hwfit_model q;
+    load(CONFIG("qwen3-235b-a22b"), &q);
+    hwfit_serve_in in = card("h100-sxm", HWFIT_SERVE_SGLANG);
+    in.perf.shard.gpus = 4;
+    in.perf.shard.layout.tp = 4;
+    in.perf.shard.memory.weights = dt("fp8");
+    in.utilization = 0.93;
+    hwfit_serve_out o = run(&q, &in);
+    cr_assert_eq(o.kv_bytes_per_token, 94u * 2u * 128u * 2u);
+    cr_assert_eq(o.non_torch_bytes, 2ull << 30);
+    near((double)o.kv_cache_tokens, 367404.0, 0.10, "SGLang log");
+}
+
 Test(serve, sglang_fraction_by_tensor_parallelism) {
     /* server_args.py: mem_fraction_static 0.88 / 0.87 / 0.85 / 0.81 / 0.79 at TP 1 / 2 / 4 /
      * 8 / 16 (SGLang's benchmark_vllm_060 README: "0.88 at TP 1 and 0.85 at TP 4");

@@ -122,7 +122,7 @@ typedef struct hwfit_serve_in {
     double non_torch_bytes;   /**< Memory outside the tensors per card that the engine
                                    accounts before the KV cache (cuBLAS and NCCL workspaces,
                                    the CUDA context where counted), bytes; below 0 (default)
-                                   = the engine's (vLLM 0.7 GiB, SGLang and TensorRT-LLM
+                                   = the engine's (vLLM 0.7 GiB, SGLang 2 GiB, TensorRT-LLM
                                    1 GiB, llama.cpp 0.5 GiB; docs/formulas.md). */
     double activation_factor; /**< Profiled activation peak over memory.h's inference
                                    workspace of a forward pass of max_num_batched_tokens
