@@ -349,9 +349,10 @@ static void refused(const char *command, const char *const *opts, hwfit_status s
     cr_assert_eq(st, status, "%s: %s, want %s (%s)", command, hwfit_status_name(st),
                  hwfit_status_name(status), msg);
     const hwfit_option *o = hwfit_request_option(r);
+    const char *spelled = hwfit_request_option_name(r); /* the name or alias as set */
     if (option == NULL) cr_assert_null(o, "%s names %s", msg, o ? o->name : "");
-    else cr_assert(o != NULL && strcmp(o->name, option) == 0, "%s: names %s, want %s", msg,
-                   o ? o->name : "nothing", option);
+    else cr_assert(o != NULL && strcmp(spelled, option) == 0, "%s: names %s, want %s", msg,
+                   o ? spelled : "nothing", option);
     cr_assert_not_null(strstr(msg, words), "%s: '%s' lacks '%s'", command, msg, words);
     cr_assert_null(strstr(msg, "--"), "CLI spelling in '%s'", msg);
     hwfit_request_free(r);
@@ -385,7 +386,7 @@ Test(request_shard, layout_refusals_name_their_option) {
 
 Test(request_shard, input_refusals_name_their_option) {
     const char *const no_config[] = {SEED, NULL};
-    refused("fit", no_config, HWFIT_EINVAL, "config", "is required");
+    refused("fit", no_config, HWFIT_EINVAL, "model", "is required");
     const char *const no_card[] = {"config", L70, "gpus", "8", NULL};
     refused("fit", no_card, HWFIT_EINVAL, "gpu", "unless capacity is given");
     const char *const missing[] = {"config", "/nonexistent/config.json", SEED, NULL};

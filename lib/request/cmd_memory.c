@@ -24,9 +24,11 @@ enum {
     O_NO_DROPOUT, O_TP, O_LORA_RANK, O_LORA_TARGETS, O_QUANTIZE_EMBEDDINGS, O_MTP
 };
 static const hwfit_option options[] = {
-    [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
-                  .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                  .help = "Hugging Face config.json"},
+    [O_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
+                  .metavar = "MODEL", .flags = HWFIT_OPTION_REQUIRED,
+                  .example = "meta-llama/Llama-3.1-70B",
+                  .help = "the model: a config.json path, a Hugging Face id, a short name "
+                          "(see hwfit models) or the config.json text ('{...}')"},
     [O_MODE] = {.name = "mode", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
                 .default_text = "inference", .choices = modes, .help = "workload"},
     [O_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",

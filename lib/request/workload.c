@@ -37,9 +37,11 @@ static const char *const precisions[] = {"auto", "tf32", "bf16", "fp8", "fp4", "
      .min = (lo), .max = 1, .help = (help_text)}
 
 const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
-    [HWFIT__W_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
-                         .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                         .help = "Hugging Face config.json of the model"},
+    [HWFIT__W_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
+                  .metavar = "MODEL", .flags = HWFIT_OPTION_REQUIRED,
+                  .example = "meta-llama/Llama-3.1-70B",
+                  .help = "the model: a config.json path, a Hugging Face id, a short name "
+                          "(see hwfit models) or the config.json text ('{...}')"},
     [HWFIT__W_GPU] = {.name = "gpu", .kind = HWFIT_OPTION_NAME, .metavar = "NAME",
                       .catalog = "gpu", .default_help = "none; give capacity instead",
                       .example = "rtx-pro-6000-server",

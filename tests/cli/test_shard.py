@@ -127,7 +127,7 @@ class TestFit(CliCase):
 
     def test_bad_input(self):
         c = config("llama-3.1-70b")
-        self.bad("fit", *SEED, mentions="--config")
+        self.bad("fit", *SEED, mentions="--model")
         self.bad("fit", "--config", c, "--gpus", "8", mentions="--gpu")
         self.bad("fit", "--config", c, "--gpu", "h900", mentions="h900")
         self.bad("fit", "--config", c, *SEED, "--tp", "3",
