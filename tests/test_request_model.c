@@ -503,6 +503,7 @@ Test(request_memory, footprints_are_hwfit_memory_estimate) {
 
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_QLORA; /* weights given in qlora: the base */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL; /* the LoRA/QLoRA recipes' default */
     cr_assert_eq(hwfit_dtype_parse("nf4", &in.qlora_base), HWFIT_OK);
     check_memory(LLAMA, (const char *const[]){"mode", "qlora", "weights", "nf4", NULL}, &in);
 
@@ -538,6 +539,7 @@ Test(request_memory, footprints_are_hwfit_memory_estimate) {
     hwfit_memory_init(&in);
     in.mtp = 1;
     in.mode = HWFIT_MEMORY_LORA;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     check_memory(CONFIG("deepseek-v3"), (const char *const[]){"mtp", NULL, "mode", "lora", NULL},
                  &in);
 }
@@ -562,7 +564,9 @@ Test(request_memory, defaults_are_hwfit_memory_init) {
     cr_assert_eq(in.mode, HWFIT_MEMORY_INFERENCE);
     cr_assert_str_eq(default_text("memory", "optimizer"), "adamw");
     cr_assert_eq(in.optimizer, HWFIT_MEMORY_ADAMW);
-    cr_assert_str_eq(default_text("memory", "recompute"), "none");
+    /* recompute: none as hwfit_memory_init, except LoRA and QLoRA (request_memory,
+     * adapters_default_to_full_recomputation) */
+    cr_assert_null(option("memory", "recompute")->default_text);
     cr_assert_eq(in.recompute, HWFIT_MEMORY_RECOMPUTE_NONE);
     cr_assert(same_dtype(default_dtype("memory", "kv"), in.kv));
     cr_assert(same_dtype(default_dtype("memory", "gradients"), in.gradients));
@@ -730,4 +734,45 @@ Test(request_model, model_option_takes_the_config_text) {
     hwfit__json_free(b);
     refused("model", (const char *const[]){"model", "{\"model_type\": \"llama\",", NULL},
             HWFIT_EPARSE, "model", "config JSON text");
+}
+
+/* LoRA and QLoRA default to full recomputation, as PEFT's prepare_model_for_kbit_training
+ * (use_gradient_checkpointing=True) and torchtune's LoRA/QLoRA configs
+ * (enable_activation_checkpointing: True) do; the answer says so. A 70B QLoRA on one card
+ * at 4,096 tokens: 52.7 GB, not the 141.5 GB of stored activations (issue #15). */
+Test(request_memory, adapters_default_to_full_recomputation) {
+    static const struct { const char *mode, *want, *source; } cases[] = {
+        {"lora", "full", "LoRA/QLoRA recipes' default"},
+        {"qlora", "full", "LoRA/QLoRA recipes' default"},
+        {"full", "none", "default"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hwfit__json_doc *doc = run_json("memory", (const char *const[]){"config", LLAMA, "mode",
+                                                                        cases[i].mode, NULL});
+        const hwfit__json_value *root = hwfit__json_root(doc);
+        cr_assert_str_eq(str_of(root, "recompute"), cases[i].want, "%s", cases[i].mode);
+        cr_assert_str_eq(str_of(root, "recompute_source"), cases[i].source, "%s", cases[i].mode);
+        const hwfit__json_value *a = member(root, "assumptions");
+        cr_assert_str_eq(str_of(a, "recompute"), cases[i].want);
+        cr_assert_str_eq(str_of(a, "recompute_source"), cases[i].source);
+        hwfit__json_free(doc);
+    }
+    hwfit__json_doc *doc = run_json("memory", (const char *const[]){"config", LLAMA, "mode",
+                                                                    "qlora", "recompute", "none",
+                                                                    NULL});
+    cr_assert_str_eq(str_of(hwfit__json_root(doc), "recompute"), "none");
+    cr_assert_str_eq(str_of(hwfit__json_root(doc), "recompute_source"), "given");
+    hwfit__json_free(doc);
+    doc = run_json("memory", (const char *const[]){"config", CONFIG("llama-3.1-70b"), "mode",
+                                                   "qlora", NULL});
+    uint64_t total = u64_of(hwfit__json_root(doc), "total_bytes");
+    cr_assert(total > 52.6e9 && total < 52.8e9, "70B QLoRA: %llu bytes, want about 52.7 GB",
+              (unsigned long long)total);
+    hwfit__json_free(doc);
+    doc = run_json("memory", (const char *const[]){"config", CONFIG("llama-3.1-70b"), "mode",
+                                                   "qlora", "recompute", "none", NULL});
+    total = u64_of(hwfit__json_root(doc), "total_bytes");
+    cr_assert(total > 141.4e9 && total < 141.6e9, "without recomputation: %llu",
+              (unsigned long long)total);
+    hwfit__json_free(doc);
 }

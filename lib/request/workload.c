@@ -761,8 +761,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     return HWFIT_OK;
 }
 
+const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w) {
+    if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE))) return HWFIT__RECOMPUTE_GIVEN;
+    return w->profile_recompute ? HWFIT__RECOMPUTE_PROFILE : HWFIT__RECOMPUTE_SEARCHED;
+}
+
 void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
-                                     const hwfit_memory_in *m) {
+                                     const hwfit_memory_in *m, const char *recompute_source) {
     char states[HWFIT_DTYPE_NAME_SIZE], grads[HWFIT_DTYPE_NAME_SIZE], lora[HWFIT_DTYPE_NAME_SIZE];
     if (hwfit_dtype_format(m->optimizer_states, states, sizeof states) != HWFIT_OK)
         states[0] = '\0';
@@ -783,6 +788,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
+    hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);
     hwfit__out_bool(o, "compile", "torch.compile", m->compile);
     hwfit__out_bool(o, "dropout", "dropout masks", m->dropout);

@@ -83,9 +83,21 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                             uint32_t gpus, hwfit_memory_in *m,
                                             int *profile_recompute);
 
-/* The profile's choices as a section "assumptions" (JSON object or indented lines). */
+/* The profile's choices as a section "assumptions" (JSON object or indented lines);
+ * recompute_source says where m->recompute came from (hwfit__RECOMPUTE_*). */
 void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
-                                     const hwfit_memory_in *m);
+                                     const hwfit_memory_in *m, const char *recompute_source);
+
+/* Where a recomputation came from, as the output says it ("recompute_source"). */
+#define HWFIT__RECOMPUTE_GIVEN "given"
+#define HWFIT__RECOMPUTE_PROFILE "framework profile"
+#define HWFIT__RECOMPUTE_SEARCHED "searched"
+#define HWFIT__RECOMPUTE_DEFAULT "default"
+/* LoRA and QLoRA recipes checkpoint activations: PEFT's prepare_model_for_kbit_training
+ * (use_gradient_checkpointing=True) and torchtune's LoRA/QLoRA configs
+ * (enable_activation_checkpointing: True); see docs/formulas.md. */
+#define HWFIT__RECOMPUTE_ADAPTER "LoRA/QLoRA recipes' default"
+
 
 /* What the options make: the model, the card, the inputs and the space. Large (the model):
  * it lives in a command's workspace. */
@@ -107,6 +119,9 @@ typedef struct hwfit__workload {
     hwfit__shard_engine engine; /* the throughput calls' shard engine (perf_internal.h): in
                                    the workspace, not on the stack */
 } hwfit__workload;
+
+/* fit, plan, perf: "given", "framework profile" or "searched". */
+const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w);
 
 /* Read the options of r into w: load the model and the card, fill w->in, w->space and
  * w->perf. HWFIT_OK, or a refusal naming the option (hwfit__req_fail). */

@@ -43,3 +43,26 @@ class TestModelOption(CliCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestAdapterRecompute(CliCase):
+    """LoRA and QLoRA default to full recomputation (the recipes' default), and say so."""
+
+    def test_memory_default_and_its_reason(self):
+        c = config("llama-3.1-70b")
+        d = self.ok_json("memory", "--model", c, "--mode", "qlora")
+        self.assertEqual((d["recompute"], d["recompute_source"]),
+                         ("full", "LoRA/QLoRA recipes' default"))
+        self.assertAlmostEqual(d["total_bytes"] / 1e9, 52.7, delta=0.1)  # issue #15
+        out = self.ok_table("memory", "--model", c, "--mode", "qlora")
+        self.assertIn("LoRA/QLoRA recipes' default", out)
+        d = self.ok_json("memory", "--model", c, "--mode", "qlora", "--recompute", "none")
+        self.assertEqual(d["recompute_source"], "given")
+        self.assertGreater(d["total_bytes"], 141e9)
+
+    def test_fit_prints_the_searched_choice(self):
+        d = self.ok_json("fit", "--model", config("llama-3.1-8b"), "--gpu", "h100-sxm",
+                         "--mode", "lora")
+        self.assertIn(d["assumptions"]["recompute"], ("none", "selective", "full"))
+        self.assertEqual(d["assumptions"]["recompute"], d["layout"]["recompute"])
+        self.assertEqual(d["assumptions"]["recompute_source"], "searched")

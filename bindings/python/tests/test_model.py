@@ -141,3 +141,14 @@ class TestModelKeyword(unittest.TestCase):
         self.assertIn("a dict or JSON text", str(e.exception))
         with self.assertRaises(TypeError):
             hwfit.model(model=config("llama-3.1-8b"), config=config("llama-3.1-8b"))
+
+
+@needs("memory")
+class TestAdapterRecompute(unittest.TestCase):
+    def test_qlora_defaults_to_full_recomputation(self):
+        d = hwfit.memory(model=config("llama-3.1-70b"), mode="qlora")
+        self.assertEqual((d["recompute"], d["recompute_source"]),
+                         ("full", "LoRA/QLoRA recipes' default"))
+        self.assertAlmostEqual(d["total_bytes"] / 1e9, 52.7, delta=0.1)
+        d = hwfit.memory(model=config("llama-3.1-70b"), mode="qlora", recompute="none")
+        self.assertEqual(d["recompute_source"], "given")
