@@ -63,6 +63,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
                    in.shard.memory.context);
     hwfit__out_u64(out, "batch", training ? "global batch" : "batch (sequences)",
                    training ? o.shard.layout.global_batch : in.shard.memory.batch);
+    if (training) hwfit__out_str(out, "global_batch_source", "global batch from", w->batch_source);
+    else hwfit__out_null(out, "global_batch_source", "global batch from");
     hwfit__out_str(out, "precision", "math format", hwfit_perf_precision_name(o.precision));
     hwfit__out_qty(out, "peak_flop_per_s", "peak per GPU", o.peak_flop_per_s,
                    HWFIT_UNIT_FLOP_PER_S);

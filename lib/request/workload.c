@@ -66,7 +66,8 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                           .default_text = "4096", .min = 1, .max = MAX_TOKENS,
                           .help = "tokens per sequence (training: the sequence length)"},
     [HWFIT__W_BATCH] = {.name = "batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
-                        .default_help = "inference 1; training pp micro-batches per replica",
+                        .default_help = "inference 1; training about 4M tokens (4,194,304 / "
+                                        "context sequences, to a power of two)",
                         .min = 1, .max = NO_MAX,
                         .help = "inference: concurrent sequences over all replicas; "
                                 "training: global batch in sequences"},
@@ -313,6 +314,13 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     return HWFIT_OK;
 }
 
+uint64_t hwfit__workload_default_batch(uint64_t context) {
+    double want = HWFIT__BATCH_DEFAULT_TOKENS / (double)(context ? context : 1);
+    uint64_t g = 1;
+    while (g < (1ull << 62) && (double)g * 1.4142135623730951 < want) g <<= 1;
+    return g; /* g / sqrt(2) < want <= g * sqrt(2), or 1 */
+}
+
 /* The search space: fixed where an option was given. */
 static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     hwfit_shard_space *s = &w->space;
@@ -347,8 +355,14 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH)))
         s->micro_batch = hwfit__req_u64(r, OPT(HWFIT__W_MICRO_BATCH));
     if (hwfit__req_flag(r, OPT(HWFIT__W_EVEN_LAYERS))) s->uneven_layers = 0;
-    if (w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH)))
+    w->batch_source = NULL;
+    if (w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH))) {
         s->global_batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
+        w->batch_source = "given";
+    } else if (w->training) {
+        s->global_batch = hwfit__workload_default_batch(w->in.memory.context);
+        w->batch_source = HWFIT__BATCH_DEFAULT_SOURCE;
+    }
     const char *offload = hwfit__req_text(r, OPT(HWFIT__W_OFFLOAD));
     if (strcmp(offload, "any") == 0) {
         s->offload = HWFIT_SHARD_ANY;

@@ -116,12 +116,26 @@ typedef struct hwfit__workload {
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
     const char *framework;   /* the profile's name, or "none" */
     int profile_recompute;   /* the profile chose the recomputation (not searched) */
+    const char *batch_source; /* training: where space.global_batch came from ("given", or
+                                 HWFIT__BATCH_DEFAULT_SOURCE); NULL for inference */
     hwfit__shard_engine engine; /* the throughput calls' shard engine (perf_internal.h): in
                                    the workspace, not on the stack */
 } hwfit__workload;
 
 /* fit, plan, perf: "given", "framework profile" or "searched". */
 const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w);
+
+/* Training without --batch: fit, plan and perf put every layout at ONE global batch of
+ * about 4M tokens, Llama 3's initial pre-training batch (Dubey et al. 2024, "The Llama 3
+ * Herd of Models", arXiv:2407.21783, section 3.4.3: "an initial batch size of 4M tokens
+ * and sequences of length 4,096"; Megatron-LM's Llama recipes: 1,024 sequences of 4,096
+ * tokens). In sequences: the power of two nearest (by ratio) to 4,194,304 / context, so
+ * that every power-of-two dp x micro-batch up to it divides it. A layout whose dp x
+ * micro-batch does not divide it is not valid (not ranked): the batch is the same for
+ * every layout rather than rounded per layout. */
+#define HWFIT__BATCH_DEFAULT_TOKENS 4194304.0
+#define HWFIT__BATCH_DEFAULT_SOURCE "default: about 4M tokens (Llama 3's initial batch)"
+uint64_t hwfit__workload_default_batch(uint64_t context);
 
 /* Read the options of r into w: load the model and the card, fill w->in, w->space and
  * w->perf. HWFIT_OK, or a refusal naming the option (hwfit__req_fail). */

@@ -66,3 +66,53 @@ class TestAdapterRecompute(CliCase):
         self.assertIn(d["assumptions"]["recompute"], ("none", "selective", "full"))
         self.assertEqual(d["assumptions"]["recompute"], d["layout"]["recompute"])
         self.assertEqual(d["assumptions"]["recompute_source"], "searched")
+
+
+class TestPlanOneGlobalBatch(CliCase):
+    """plan ranks every layout at one global batch: the user's, else about 4M tokens."""
+    L70 = ("--gpu", "h100-sxm", "--gpus", "16", "--mode", "full", "--nic", "8x400g-ib")
+
+    def plan(self, *extra):
+        return self.ok_json("plan", "--model", config("llama-3.1-70b"), *self.L70, *extra)
+
+    def test_default_is_4m_tokens_for_every_layout(self):
+        d = self.plan("--top", "20")
+        self.assertEqual((d["global_batch"], d["global_batch_tokens"]), (1024, 4194304))
+        self.assertIn("4M tokens", d["global_batch_source"])
+        self.assertEqual(d["ranked_by"], "step_time")
+        rows = d["layouts"]
+        self.assertTrue(rows)
+        self.assertEqual({r["global_batch"] for r in rows}, {1024})
+        times = [r["step_time_s"] for r in rows]
+        self.assertEqual(times, sorted(times))
+        # 8,192 tokens: 512 sequences; 3,000 tokens: 4M/3000 = 1398 -> 1024 (nearest power of 2)
+        self.assertEqual(self.plan("--context", "8192", "--top", "1")["global_batch"], 512)
+        self.assertEqual(self.plan("--context", "3000", "--top", "1")["global_batch"], 1024)
+        given = self.plan("--batch", "256", "--top", "3")
+        self.assertEqual((given["global_batch"], given["global_batch_source"]), (256, "given"))
+        self.assertNotIn("global batch (sequences)", self.ok_table(
+            "plan", "--model", config("llama-3.1-8b"), "--gpu", "h100-sxm", "--top", "1"))
+
+    def test_layouts_that_do_not_divide_the_batch_are_not_ranked(self):
+        d = self.ok_json("plan", "--model", config("llama-3.1-8b"), "--gpu", "h100-sxm",
+                         "--gpus", "6", "--mode", "full", "--top", "50")
+        self.assertEqual(d["global_batch"], 1024)
+        for r in d["layouts"]:
+            self.assertEqual(1024 % (r["dp"] * r["micro_batch"]), 0, r)
+        self.assertNotIn(3, {r["dp"] for r in d["layouts"]})  # 1024 is not a multiple of 3
+
+    def test_top_rows_are_what_perf_gives_at_that_batch(self):
+        d = self.plan("--top", "5")
+        for r in d["layouts"]:
+            args = ["perf", "--model", config("llama-3.1-70b"), *self.L70,
+                    "--batch", str(d["global_batch"])]
+            for k in ("tp", "pp", "dp", "cp", "ep", "etp", "zero", "recompute", "offload"):
+                args += [f"--{k}", str(r[k])]
+            args += ["--virtual-stages", str(r["virtual_stages"]),
+                     "--micro-batch", str(r["micro_batch"]),
+                     "--sequence-parallel" if r["sequence_parallel"] else "--no-sequence-parallel"]
+            p = self.ok_json(*args)
+            with self.subTest(rank=r["rank"]):
+                self.assertAlmostEqual(p["step_time_s"], r["step_time_s"], delta=1e-9 * p["step_time_s"])
+                self.assertAlmostEqual(p["tokens_per_s"], r["tokens_per_s"], delta=1e-9 * p["tokens_per_s"])
+                self.assertEqual(p["batch"], d["global_batch"])

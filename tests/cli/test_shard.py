@@ -151,7 +151,9 @@ class TestPlan(CliCase):
         r = self.ok_json("plan", "--config", config("llama-3.1-8b"), *SEED, "--mode", "full",
                          "--top", "20")
         rows = r["layouts"]
-        self.assertEqual(r["ranked_by"], "training_rate")
+        # Every layout at one global batch (about 4M tokens by default): the shortest step
+        # first, which is also the highest rate.
+        self.assertEqual(r["ranked_by"], "step_time")
         self.assertEqual(len(rows), 20)
         self.assertEqual([x["rank"] for x in rows], list(range(1, 21)))
         rates = [x["tokens_per_s"] for x in rows]
@@ -160,8 +162,8 @@ class TestPlan(CliCase):
         self.assertTrue(all(0 < x["mfu"] < 1 for x in rows))
         # Over PCIe without NVLink the fastest full fine-tuning of 8B keeps tp small.
         self.assertLessEqual(rows[0]["tp"], 2)
-        # Each at its own global batch (pp micro-batches per replica): tokens/s is that
-        # batch's tokens over the step.
+        # tokens/s is the batch's tokens over the step.
+        self.assertTrue(all(x["global_batch"] == 1024 for x in rows))
         for x in rows:
             self.assertAlmostEqual(x["tokens_per_s"] * x["step_time_s"],
                                    x["global_batch"] * 4096, delta=1e-6 * x["global_batch"])
