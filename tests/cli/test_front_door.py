@@ -116,3 +116,44 @@ class TestPlanOneGlobalBatch(CliCase):
                 self.assertAlmostEqual(p["step_time_s"], r["step_time_s"], delta=1e-9 * p["step_time_s"])
                 self.assertAlmostEqual(p["tokens_per_s"], r["tokens_per_s"], delta=1e-9 * p["tokens_per_s"])
                 self.assertEqual(p["batch"], d["global_batch"])
+
+
+class TestCollectiveNcclColumns(CliCase):
+    """collective --sweep --columns nccl: nccl-tests' out-of-place columns
+    (NVIDIA/nccl-tests src/common.cu print_header; count = the op's paramcount)."""
+
+    def test_table_and_csv_in_nccl_tests_columns(self):
+        args = ("collective", "--sweep", "--min-size", "1MiB", "--size", "4MiB",
+                "--gpu", "h100-sxm", "--columns", "nccl")
+        out = self.ok_table(*args)
+        head = out.splitlines()[[i for i, l in enumerate(out.splitlines())
+                                 if l.startswith("size (B)")][0]]
+        for col in ("size (B)", "count (elements)", "type", "redop", "root", "time (us)",
+                    "algbw (GB/s)", "busbw (GB/s)"):
+            self.assertIn(col, head)
+        rc, csv, err = run(*args, "--csv")
+        self.assertEqual(rc, 0, err)
+        lines = csv.strip().splitlines()
+        self.assertEqual(lines[0], "size,count,type,redop,root,time,algbw,busbw")
+        first = lines[1].split(",")
+        self.assertEqual(first[:5], ["1048576", "262144", "float", "sum", "-1"])
+        j = self.ok_json(*args)["sweep"][0]  # JSON holds the same numbers, unrounded
+        self.assertEqual(float(first[5]), round(j["time_s"] * 1e6, 2))
+        self.assertEqual(float(first[7]), round(j["busbw_bytes_per_s"] / 1e9, 2))
+
+    def test_count_type_redop_root_per_op(self):
+        base = ("collective", "--sweep", "--min-size", "8MiB", "--size", "8MiB", "--gpus", "8")
+        want = {"allreduce": (2097152, "sum", -1), "allgather": (262144, "none", -1),
+                "reducescatter": (262144, "sum", -1), "broadcast": (2097152, "none", 0),
+                "reduce": (2097152, "sum", 0), "alltoall": (262144, "none", -1)}
+        for op, (count, redop, root) in want.items():
+            with self.subTest(op):
+                row = self.ok_json(*base, "--op", op)["sweep"][0]
+                self.assertEqual((row["count"], row["type"], row["redop"], row["root"]),
+                                 (count, "float", redop, root))
+        row = self.ok_json(*base, "--dtype", "bfloat16")["sweep"][0]
+        self.assertEqual((row["count"], row["type"]), (4194304, "bfloat16"))
+        # the default table keeps hwfit's columns
+        self.assertIn("bound by", self.ok_table(*base))
+        self.bad("collective", "--columns", "nccl", mentions="--columns: applies only to the sweep")
+        self.bad("collective", "--sweep", "--columns", "mpi", mentions="nccl")
