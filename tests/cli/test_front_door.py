@@ -157,3 +157,82 @@ class TestCollectiveNcclColumns(CliCase):
         self.assertIn("bound by", self.ok_table(*base))
         self.bad("collective", "--columns", "nccl", mentions="--columns: applies only to the sweep")
         self.bad("collective", "--sweep", "--columns", "mpi", mentions="nccl")
+
+
+class TestManAndCompletion(CliCase):
+    """hwfit --man and hwfit --completion bash, generated from the option tables: every
+    command and option appears in both; the completion completes in bash."""
+
+    def describe(self):
+        rc, out, err = run("--describe")
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)["commands"]
+
+    def test_every_command_and_option_in_both(self):
+        rc, man, err = run("--man")
+        self.assertEqual(rc, 0, err)
+        rc, comp, err = run("--completion", "bash")
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(man.startswith(".\\\"") and "\n.TH HWFIT 1 " in man)
+        for c in self.describe():
+            with self.subTest(c["name"]):
+                self.assertIn(f"\n.SS {c['name'].replace('-', chr(92) + '-')}\n", man)
+                self.assertIn(f"\n    {c['name']})\n", comp)
+                for o in c["options"]:
+                    roff_name = o["name"].replace("-", "\\-")
+                    self.assertTrue(f'\n.BI "\\-\\-{roff_name} ' in man or
+                                    f'\n.B "\\-\\-{roff_name}"' in man, o["name"])
+                    self.assertIn(f" --{o['name']}", comp)
+                    if o["alias"]:
+                        self.assertIn(f" --{o['alias']}", comp)
+        self.bad("--completion", "tcsh", mentions="bash")
+
+    def test_man_renders_without_warnings(self):
+        import shutil
+        import subprocess
+        import tempfile
+        if not shutil.which("groff"):
+            self.skipTest("no groff")
+        rc, man, err = run("--man")
+        with tempfile.NamedTemporaryFile("w", suffix=".1", delete=False) as f:
+            f.write(man)
+        try:
+            p = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", f.name],
+                               capture_output=True, text=True, timeout=60)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+
+    def complete(self, *words):
+        """The completions bash gives for `hwfit WORDS...` (the last word being typed)."""
+        import shutil
+        import subprocess
+        import tempfile
+        if not shutil.which("bash"):
+            self.skipTest("no bash")
+        rc, comp, err = run("--completion", "bash")
+        self.assertEqual(rc, 0, err)
+        with tempfile.NamedTemporaryFile("w", suffix=".bash", delete=False) as f:
+            f.write(comp)
+        from clitest import CLI
+        words = " ".join(f"'{w}'" for w in (CLI, *words))
+        script = (f'source "{f.name}"; COMP_WORDS=({words}); '
+                  'COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _hwfit; printf "%s\\n" "${COMPREPLY[@]}"')
+        try:
+            p = subprocess.run(["bash", "--norc", "--noprofile", "-c", script],
+                               capture_output=True, text=True, timeout=60)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return [w for w in p.stdout.splitlines() if w]
+
+    def test_bash_completes_commands_options_and_values(self):
+        self.assertEqual(self.complete("fi"), ["fit"])
+        # --gp: the three GPU options, and --gpus-per-node which also starts so
+        self.assertEqual(set(self.complete("fit", "--gp")),
+                         {"--gpu", "--gpus", "--gpu-file", "--gpus-per-node"})
+        self.assertEqual(self.complete("fit", "--mode", "q"), ["qlora"])
+        self.assertIn("h100-sxm", self.complete("fit", "--gpu", "h100"))
+        self.assertIn("llama-3.1-70b", self.complete("memory", "--model", "llama-3.1-7"))
+        self.assertIn("--config", self.complete("memory", "--con"))
+        self.assertEqual(self.complete("collective", "--columns", "n"), ["nccl"])
