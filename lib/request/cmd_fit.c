@@ -187,8 +187,8 @@ const hwfit__command hwfit__cmd_fit = {
                        "context, largest batch.",
             .details = "Serving or fine-tuning: per-card memory under the best layout (or the "
                        "one given). Options left out are searched; the fastest layout that fits is shown "
-                       "(with gpu: training, the shortest step at one global batch for every "
-                       "layout, batch or about 4M tokens; or the decode rate; by memory headroom "
+                       "(with gpu: training tokens/s at each layout's own global batch, the "
+                       "shortest step at a given batch, or the decode rate; by memory headroom "
                        "with capacity only), or, when none fits, the one that misses least. A "
                        "card fits in capacity x utilization - reserve. min_gpus searches 1 to "
                        "max-gpus cards; max_context and max_batch hold the layout shown. The "

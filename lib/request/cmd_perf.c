@@ -137,7 +137,7 @@ const hwfit__command hwfit__cmd_perf = {
                        "tokens per second and MFU. Inference: context is the prompt length, batch the concurrent "
                        "sequences over all replicas; decode is timed at a KV length of context "
                        "+ output-tokens / 2. Training: context is the sequence length, batch "
-                       "the global batch (default about 4M tokens, as plan). Without a layout the fastest layout that fits is "
+                       "the global batch. Without a layout the fastest layout that fits is "
                        "used. Efficiencies and overlaps are assumptions with cited defaults; "
                        "see docs/formulas.md, \"perf\".",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT},

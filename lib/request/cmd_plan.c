@@ -47,6 +47,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     plan_state *ps = state;
     hwfit__workload *w = &ps->w;
     size_t top = (size_t)hwfit__req_u64(r, &options[O_TOP]); /* 1-1000 */
+    w->default_batch = 1; /* every layout at one global batch (workload.h) */
     hwfit_status st = hwfit__workload_read(r, w);
     if (st != HWFIT_OK) return st;
 

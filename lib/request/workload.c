@@ -66,8 +66,9 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                           .default_text = "4096", .min = 1, .max = MAX_TOKENS,
                           .help = "tokens per sequence (training: the sequence length)"},
     [HWFIT__W_BATCH] = {.name = "batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
-                        .default_help = "inference 1; training about 4M tokens (4,194,304 / "
-                                        "context sequences, to a power of two)",
+                        .default_help = "inference 1; training: plan about 4M tokens "
+                                        "(4,194,304 / context sequences, to a power of two), "
+                                        "fit and perf pp micro-batches per replica",
                         .min = 1, .max = NO_MAX,
                         .help = "inference: concurrent sequences over all replicas; "
                                 "training: global batch in sequences"},
@@ -359,9 +360,11 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     if (w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH))) {
         s->global_batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
         w->batch_source = "given";
-    } else if (w->training) {
+    } else if (w->training && w->default_batch) {
         s->global_batch = hwfit__workload_default_batch(w->in.memory.context);
         w->batch_source = HWFIT__BATCH_DEFAULT_SOURCE;
+    } else if (w->training) {
+        w->batch_source = "each layout's own (pp micro-batches per replica)";
     }
     const char *offload = hwfit__req_text(r, OPT(HWFIT__W_OFFLOAD));
     if (strcmp(offload, "any") == 0) {

@@ -116,8 +116,12 @@ typedef struct hwfit__workload {
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
     const char *framework;   /* the profile's name, or "none" */
     int profile_recompute;   /* the profile chose the recomputation (not searched) */
-    const char *batch_source; /* training: where space.global_batch came from ("given", or
-                                 HWFIT__BATCH_DEFAULT_SOURCE); NULL for inference */
+    int default_batch;       /* set by the command before hwfit__workload_read (plan):
+                                training without batch gets HWFIT__BATCH_DEFAULT_TOKENS'
+                                worth; else each layout its own (pp micro-batches) */
+    const char *batch_source; /* training: where space.global_batch came from ("given",
+                                 HWFIT__BATCH_DEFAULT_SOURCE or "each layout's own");
+                                 NULL for inference */
     hwfit__shard_engine engine; /* the throughput calls' shard engine (perf_internal.h): in
                                    the workspace, not on the stack */
 } hwfit__workload;
@@ -125,7 +129,7 @@ typedef struct hwfit__workload {
 /* fit, plan, perf: "given", "framework profile" or "searched". */
 const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w);
 
-/* Training without --batch: fit, plan and perf put every layout at ONE global batch of
+/* Training without --batch: plan puts every layout at ONE global batch of
  * about 4M tokens, Llama 3's initial pre-training batch (Dubey et al. 2024, "The Llama 3
  * Herd of Models", arXiv:2407.21783, section 3.4.3: "an initial batch size of 4M tokens
  * and sequences of length 4,096"; Megatron-LM's Llama recipes: 1,024 sequences of 4,096
