@@ -2410,6 +2410,7 @@ static void probe_request(void) {
     CHECK(hwfit_request_set(NULL, "unit", "bytes") == HWFIT_EINVAL);
     CHECK(hwfit_request_run(NULL, HWFIT_FORMAT_JSON, NULL, 0, NULL) == HWFIT_EINVAL);
     CHECK(strcmp(hwfit_request_message(NULL), "") == 0 && hwfit_request_option(NULL) == NULL);
+    CHECK(hwfit_request_option_name(NULL) == NULL);
     CHECK(hwfit_request_verdict(NULL) == 0 && hwfit_request_command(NULL) == NULL);
     size_t n = 99;
     CHECK(strcmp(hwfit_request_output(NULL, &n), "") == 0 && n == 0);
@@ -2657,6 +2658,7 @@ static const entry table[] = {
     COVER(hwfit_request_message, probe_request),
     COVER(hwfit_request_new, probe_request),
     COVER(hwfit_request_option, probe_request),
+    COVER(hwfit_request_option_name, probe_request),
     COVER(hwfit_request_output, probe_request),
     COVER(hwfit_request_run, probe_request),
     COVER(hwfit_request_set, probe_request),

@@ -91,9 +91,10 @@ static void refused(const char *cmd, const char *const *opts, hwfit_status statu
     cr_assert_eq(st, status, "%s: %s (want %s): %s", cmd, hwfit_status_name(st),
                  hwfit_status_name(status), msg);
     const hwfit_option *o = hwfit_request_option(r);
+    const char *spelled = hwfit_request_option_name(r); /* the name or alias as set */
     if (option == NULL) cr_assert_null(o, "%s: names --%s: %s", cmd, o ? o->name : "", msg);
-    else cr_assert(o != NULL && strcmp(o->name, option) == 0, "%s: names %s, want %s: %s", cmd,
-                   o ? o->name : "(none)", option, msg);
+    else cr_assert(o != NULL && strcmp(spelled, option) == 0, "%s: names %s, want %s: %s", cmd,
+                   o ? spelled : "(none)", option, msg);
     cr_assert_not_null(strstr(msg, words), "%s: '%s' lacks '%s'", cmd, msg, words);
     cr_assert_null(strstr(msg, "--"), "%s: '%s' spells a CLI option", cmd, msg);
     hwfit_request_free(r);
@@ -391,11 +392,11 @@ Test(request_model, defaults_are_the_init_values) {
     cr_assert_eq(mem.mtp, 0); /* the flag's "not given" */
     cr_assert_eq(option("model", "weights")->kind, HWFIT_OPTION_NAME);
     cr_assert_str_eq(option("model", "weights")->catalog, "dtype");
-    cr_assert_eq(option("model", "config")->kind, HWFIT_OPTION_FILE);
+    cr_assert_eq(option("model", "model")->kind, HWFIT_OPTION_FILE);
 }
 
 Test(request_model, refusals) {
-    refused("model", NULL, HWFIT_EINVAL, "config", "is required, e.g. config.json");
+    refused("model", NULL, HWFIT_EINVAL, "model", "is required, e.g. meta-llama/Llama-3.1-70B");
     refused("model", (const char *const[]){"config", "/nonexistent/c.json", NULL}, HWFIT_EIO,
             "config", "cannot open");
     refused("model", (const char *const[]){"config", LLAMA, "weights", "fp4", NULL},
@@ -502,6 +503,7 @@ Test(request_memory, footprints_are_hwfit_memory_estimate) {
 
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_QLORA; /* weights given in qlora: the base */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL; /* the LoRA/QLoRA recipes' default */
     cr_assert_eq(hwfit_dtype_parse("nf4", &in.qlora_base), HWFIT_OK);
     check_memory(LLAMA, (const char *const[]){"mode", "qlora", "weights", "nf4", NULL}, &in);
 
@@ -537,6 +539,7 @@ Test(request_memory, footprints_are_hwfit_memory_estimate) {
     hwfit_memory_init(&in);
     in.mtp = 1;
     in.mode = HWFIT_MEMORY_LORA;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     check_memory(CONFIG("deepseek-v3"), (const char *const[]){"mtp", NULL, "mode", "lora", NULL},
                  &in);
 }
@@ -561,7 +564,9 @@ Test(request_memory, defaults_are_hwfit_memory_init) {
     cr_assert_eq(in.mode, HWFIT_MEMORY_INFERENCE);
     cr_assert_str_eq(default_text("memory", "optimizer"), "adamw");
     cr_assert_eq(in.optimizer, HWFIT_MEMORY_ADAMW);
-    cr_assert_str_eq(default_text("memory", "recompute"), "none");
+    /* recompute: none as hwfit_memory_init, except LoRA and QLoRA (request_memory,
+     * adapters_default_to_full_recomputation) */
+    cr_assert_null(option("memory", "recompute")->default_text);
     cr_assert_eq(in.recompute, HWFIT_MEMORY_RECOMPUTE_NONE);
     cr_assert(same_dtype(default_dtype("memory", "kv"), in.kv));
     cr_assert(same_dtype(default_dtype("memory", "gradients"), in.gradients));
@@ -601,7 +606,7 @@ Test(request_memory, defaults_are_hwfit_memory_init) {
 
 Test(request_memory, refusals) {
 #define MEM(...) ((const char *const[]){"config", LLAMA, __VA_ARGS__, NULL})
-    refused("memory", NULL, HWFIT_EINVAL, "config", "is required, e.g. config.json");
+    refused("memory", NULL, HWFIT_EINVAL, "model", "is required, e.g. meta-llama/Llama-3.1-70B");
     refused("memory", MEM("mode", "pretrain"), HWFIT_ENOTFOUND, "mode",
             "unknown value 'pretrain'");
     refused("memory", MEM("kv", "fp4"), HWFIT_ENOTFOUND, "kv", "unknown number format 'fp4'");
@@ -681,4 +686,93 @@ Test(request_model_area, option_tables_are_well_formed) {
             if (o->kind == HWFIT_OPTION_NAME) cr_assert_not_null(o->catalog);
         }
     }
+}
+
+/* --model is the model option of every command that reads one; --config, its old name,
+ * stays an alias, and a refusal names the option as it was spelled. */
+Test(request_model, model_option_and_its_config_alias) {
+    static const char *const with_model[] = {"fit", "plan", "perf", "memory", "model", "serve"};
+    for (size_t i = 0; i < sizeof with_model / sizeof with_model[0]; i++) {
+        const hwfit_command *c = hwfit_command_by_name(with_model[i]);
+        const hwfit_option *m = hwfit_option_by_name(c, "model");
+        cr_assert_not_null(m, "%s has no model option", with_model[i]);
+        cr_assert_eq(hwfit_option_by_name(c, "config"), m, "%s: config is not model's alias",
+                     with_model[i]);
+        cr_assert_str_eq(m->alias, "config");
+    }
+    /* No other option of any command answers to "config" or "model" under another name. */
+    for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c))
+        for (const hwfit_option *o = hwfit_option_next(c, NULL); o; o = hwfit_option_next(c, o))
+            cr_assert(o->alias == NULL || strcmp(o->name, "model") == 0, "%s --%s", c->name,
+                      o->name);
+    refused("memory", (const char *const[]){"config", "/nonexistent/c.json", NULL}, HWFIT_EIO,
+            "config", "cannot open");
+    refused("memory", (const char *const[]){"model", "/nonexistent/c.json", NULL}, HWFIT_EIO,
+            "model", "cannot open");
+    /* The same answer either way. */
+    hwfit__json_doc *a = run_json("model", (const char *const[]){"config", LLAMA, NULL});
+    hwfit__json_doc *b = run_json("model", (const char *const[]){"model", LLAMA, NULL});
+    cr_assert_eq(u64_of(hwfit__json_root(a), "params_total"), u64_of(hwfit__json_root(b), "params_total"));
+    hwfit__json_free(a);
+    hwfit__json_free(b);
+}
+
+/* The model option also takes the config.json text itself: the same model as the file. */
+Test(request_model, model_option_takes_the_config_text) {
+    FILE *f = fopen(LLAMA, "rb");
+    cr_assert_not_null(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    while (n > 0 && text[0] != '{') memmove(text, text + 1, n--); /* no leading space */
+    hwfit__json_doc *a = run_json("model", (const char *const[]){"model", LLAMA, NULL});
+    hwfit__json_doc *b = run_json("model", (const char *const[]){"model", text, NULL});
+    cr_assert_eq(u64_of(hwfit__json_root(a), "params_total"), u64_of(hwfit__json_root(b), "params_total"));
+    cr_assert_eq(u64_of(hwfit__json_root(b), "params_total"), 8030261248ull);
+    hwfit__json_free(a);
+    hwfit__json_free(b);
+    refused("model", (const char *const[]){"model", "{\"model_type\": \"llama\",", NULL},
+            HWFIT_EPARSE, "model", "config JSON text");
+}
+
+/* LoRA and QLoRA default to full recomputation, as PEFT's prepare_model_for_kbit_training
+ * (use_gradient_checkpointing=True) and torchtune's LoRA/QLoRA configs
+ * (enable_activation_checkpointing: True) do; the answer says so. A 70B QLoRA on one card
+ * at 4,096 tokens: 52.7 GB, not the 141.5 GB of stored activations (issue #15). */
+Test(request_memory, adapters_default_to_full_recomputation) {
+    static const struct { const char *mode, *want, *source; } cases[] = {
+        {"lora", "full", "LoRA/QLoRA recipes' default"},
+        {"qlora", "full", "LoRA/QLoRA recipes' default"},
+        {"full", "none", "default"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hwfit__json_doc *doc = run_json("memory", (const char *const[]){"config", LLAMA, "mode",
+                                                                        cases[i].mode, NULL});
+        const hwfit__json_value *root = hwfit__json_root(doc);
+        cr_assert_str_eq(str_of(root, "recompute"), cases[i].want, "%s", cases[i].mode);
+        cr_assert_str_eq(str_of(root, "recompute_source"), cases[i].source, "%s", cases[i].mode);
+        const hwfit__json_value *a = member(root, "assumptions");
+        cr_assert_str_eq(str_of(a, "recompute"), cases[i].want);
+        cr_assert_str_eq(str_of(a, "recompute_source"), cases[i].source);
+        hwfit__json_free(doc);
+    }
+    hwfit__json_doc *doc = run_json("memory", (const char *const[]){"config", LLAMA, "mode",
+                                                                    "qlora", "recompute", "none",
+                                                                    NULL});
+    cr_assert_str_eq(str_of(hwfit__json_root(doc), "recompute"), "none");
+    cr_assert_str_eq(str_of(hwfit__json_root(doc), "recompute_source"), "given");
+    hwfit__json_free(doc);
+    doc = run_json("memory", (const char *const[]){"config", CONFIG("llama-3.1-70b"), "mode",
+                                                   "qlora", NULL});
+    uint64_t total = u64_of(hwfit__json_root(doc), "total_bytes");
+    cr_assert(total > 52.6e9 && total < 52.8e9, "70B QLoRA: %llu bytes, want about 52.7 GB",
+              (unsigned long long)total);
+    hwfit__json_free(doc);
+    doc = run_json("memory", (const char *const[]){"config", CONFIG("llama-3.1-70b"), "mode",
+                                                   "qlora", "recompute", "none", NULL});
+    total = u64_of(hwfit__json_root(doc), "total_bytes");
+    cr_assert(total > 141.4e9 && total < 141.6e9, "without recomputation: %llu",
+              (unsigned long long)total);
+    hwfit__json_free(doc);
 }

@@ -349,9 +349,10 @@ static void refused(const char *command, const char *const *opts, hwfit_status s
     cr_assert_eq(st, status, "%s: %s, want %s (%s)", command, hwfit_status_name(st),
                  hwfit_status_name(status), msg);
     const hwfit_option *o = hwfit_request_option(r);
+    const char *spelled = hwfit_request_option_name(r); /* the name or alias as set */
     if (option == NULL) cr_assert_null(o, "%s names %s", msg, o ? o->name : "");
-    else cr_assert(o != NULL && strcmp(o->name, option) == 0, "%s: names %s, want %s", msg,
-                   o ? o->name : "nothing", option);
+    else cr_assert(o != NULL && strcmp(spelled, option) == 0, "%s: names %s, want %s", msg,
+                   o ? spelled : "nothing", option);
     cr_assert_not_null(strstr(msg, words), "%s: '%s' lacks '%s'", command, msg, words);
     cr_assert_null(strstr(msg, "--"), "CLI spelling in '%s'", msg);
     hwfit_request_free(r);
@@ -385,7 +386,7 @@ Test(request_shard, layout_refusals_name_their_option) {
 
 Test(request_shard, input_refusals_name_their_option) {
     const char *const no_config[] = {SEED, NULL};
-    refused("fit", no_config, HWFIT_EINVAL, "config", "is required");
+    refused("fit", no_config, HWFIT_EINVAL, "model", "is required");
     const char *const no_card[] = {"config", L70, "gpus", "8", NULL};
     refused("fit", no_card, HWFIT_EINVAL, "gpu", "unless capacity is given");
     const char *const missing[] = {"config", "/nonexistent/config.json", SEED, NULL};
@@ -575,5 +576,62 @@ Test(request_shard, a_small_buffer_gets_ebufsize_and_the_size) {
     cr_assert_str_eq(buf, kept);
     cr_assert_eq(buf[0], '{');
     free(buf);
+    hwfit_request_free(r);
+}
+
+/* plan ranks every layout at one global batch: about 4M tokens by default (4,194,304 /
+ * context sequences, to a power of two: Llama 3's initial batch, workload.h), or --batch;
+ * fit keeps each layout's own. The top layout is what perf gives at that batch. */
+Test(request_shard, plan_ranks_at_one_global_batch) {
+    cr_assert_eq(hwfit__workload_default_batch(4096), 1024);
+    cr_assert_eq(hwfit__workload_default_batch(8192), 512);
+    cr_assert_eq(hwfit__workload_default_batch(3000), 1024); /* 1,398: nearer 1,024 by ratio */
+    cr_assert_eq(hwfit__workload_default_batch(2000), 2048); /* 2,097 */
+    cr_assert_eq(hwfit__workload_default_batch(1u << 23), 1);
+    const char *const opts[] = {"model", L8, "gpu", "h100-sxm", "gpus", "8", "mode", "full",
+                                "top", "1", NULL};
+    hwfit_request *r = make("plan", opts);
+    const char *json = run_json(r);
+    cr_assert_eq(json_u64(json, "global_batch"), 1024);
+    cr_assert_eq(json_u64(json, "global_batch_tokens"), 4194304);
+    cr_assert(json_is(json, "global_batch_source", "\"default: about 4M tokens"));
+    cr_assert(json_is(json, "ranked_by", "\"step_time\""));
+    const char *row = strstr(json, "\"layouts\"");
+    cr_assert_not_null(row);
+    double step = json_num(row, "step_time_s");
+    cr_assert_eq(json_u64(row, "global_batch"), 1024);
+    /* the row's layout, as perf options */
+    static const char *const keys[] = {"tp", "pp", "dp", "cp", "ep", "etp", "micro_batch",
+                                       "virtual_stages", "zero"};
+    static const char *const names[] = {"tp", "pp", "dp", "cp", "ep", "etp", "micro-batch",
+                                        "virtual-stages", "zero"};
+    char values[9][24];
+    const char *perf[64] = {"model", L8, "gpu", "h100-sxm", "gpus", "8", "mode", "full",
+                            "batch", "1024"};
+    size_t n = 10;
+    for (size_t k = 0; k < 9; k++) {
+        snprintf(values[k], sizeof values[k], "%llu", (unsigned long long)json_u64(row, keys[k]));
+        perf[n++] = names[k];
+        perf[n++] = values[k];
+    }
+    char recompute[16] = "";
+    sscanf(value_at(row, "recompute"), "\"%15[a-z]\"", recompute);
+    perf[n++] = "recompute";
+    perf[n++] = recompute;
+    perf[n++] = json_is(row, "sequence_parallel", "true") ? "sequence-parallel"
+                                                          : "no-sequence-parallel";
+    perf[n++] = NULL;
+    perf[n] = NULL;
+    cr_assert(json_is(row, "offload", "\"none\""));
+    hwfit_request *plan = r;
+    r = make("perf", perf);
+    const char *pj = run_json(r);
+    cr_assert_float_eq(json_num(pj, "step_time_s"), step, 1e-9 * step);
+    hwfit_request_free(r);
+    hwfit_request_free(plan);
+    const char *const fit[] = {"model", L8, "gpu", "h100-sxm", "gpus", "8", "mode", "full", NULL};
+    r = make("fit", fit);
+    json = run_json(r);
+    cr_assert(json_is(json, "global_batch_source", "\"each layout's own"));
     hwfit_request_free(r);
 }

@@ -29,6 +29,11 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv);
 void cli_print_help(FILE *f, const hwfit_command *c);
 /* docs/cli.md, generated from the option tables. */
 void cli_print_markdown(FILE *f);
+/* The man page hwfit(1) as roff, generated from the option tables (docs.c). */
+void cli_print_man(FILE *f);
+/* A completion script for shell ("bash"), generated from the option tables; returns the
+ * exit status. */
+int cli_print_completion(const char *shell);
 /* The JSON description of one subcommand (name) or of all (NULL). */
 int cli_print_describe(const char *name);
 

@@ -41,6 +41,8 @@ static void option_tail(const hwfit_option *o, char *out, size_t size) {
     else if (o->default_text && o->kind != HWFIT_OPTION_FLAG)
         snprintf(out + k, size - k, " (default %s)", o->default_text);
     else if (o->default_help) snprintf(out + k, size - k, " (default: %s)", o->default_help);
+    k = strlen(out);
+    if (o->alias && k < size) snprintf(out + k, size - k, "; also --%s", o->alias);
 }
 
 static void usage_line(FILE *f, const hwfit_command *c) {
@@ -115,6 +117,7 @@ void cli_print_markdown(FILE *f) {
             } else if (o->default_help) md_cell(f, o->default_help);
             fputs(" | ", f);
             md_cell(f, o->help);
+            if (o->alias) fprintf(f, "; also `--%s`", o->alias);
             fputs(" |\n", f);
         }
         int any = 0;

@@ -7,7 +7,8 @@
 static void usage(FILE *f) {
     fprintf(f,
             "usage: hwfit <subcommand> [options] [--json]\n"
-            "       hwfit --version | --help | --describe [SUBCOMMAND] | --markdown-docs\n\n"
+            "       hwfit --version | --help | --describe [SUBCOMMAND] | --markdown-docs\n"
+            "       hwfit --man | --completion bash\n\n"
             "Hardware-fit calculations for GPU servers. Tables by default; --json prints one\n"
             "JSON object. Sizes and rates take units: 96GB, 15.36TB, 128GiB, 400Gb/s, 3200W.\n\n"
             "subcommands:\n");
@@ -32,6 +33,11 @@ int main(int argc, char **argv) {
         cli_print_markdown(stdout);
         return CLI_EXIT_OK;
     }
+    if (strcmp(a, "--man") == 0) {
+        cli_print_man(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(a, "--completion") == 0) return cli_print_completion(argc > 2 ? argv[2] : NULL);
     const hwfit_command *c = hwfit_command_by_name(a);
     if (c != NULL) return cli_run_request(c, argc - 1, argv + 1);
     return cli_fail(NULL, "unknown subcommand '%s' (run 'hwfit --help')", a);

@@ -10,10 +10,10 @@
 
 /* "hwfit NAME: --option: message" (or without the option) on stderr; returns 2. */
 static int request_failed(const char *command, const hwfit_request *r, hwfit_status st) {
-    const hwfit_option *o = hwfit_request_option(r);
+    const char *o = hwfit_request_option_name(r); /* as the user spelled it (--config) */
     const char *msg = hwfit_request_message(r);
     if (msg[0] == '\0') msg = hwfit_status_str(st);
-    if (o != NULL) return cli_fail(command, "--%s: %s (%s)", o->name, msg, hwfit_status_name(st));
+    if (o != NULL) return cli_fail(command, "--%s: %s (%s)", o, msg, hwfit_status_name(st));
     return cli_fail(command, "%s (%s)", msg, hwfit_status_name(st));
 }
 
@@ -134,7 +134,7 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
         const char *value = NULL;
         if (o->kind == HWFIT_OPTION_FLAG) {
             if (eq) {
-                rc = cli_fail(name, "--%s takes no value", o->name);
+                rc = cli_fail(name, "--%s takes no value", key);
                 break;
             }
         } else if (eq) {
@@ -142,12 +142,12 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
         } else if (i + 1 < argc) {
             value = argv[++i];
         } else {
-            rc = cli_fail(name, "--%s needs a value%s%s", o->name, o->metavar ? ": " : "",
+            rc = cli_fail(name, "--%s needs a value%s%s", key, o->metavar ? ": " : "",
                           o->metavar ? o->metavar : "");
             break;
         }
         if (o == gpu_file) continue; /* set above */
-        st = hwfit_request_set(r, o->name, value);
+        st = hwfit_request_set(r, key, value); /* key: the name or the alias, as typed */
         if (st != HWFIT_OK) rc = request_failed(name, r, st);
         if (o->flags & HWFIT_OPTION_CHART) chart_only = o;
     }

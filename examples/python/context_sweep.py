@@ -14,11 +14,11 @@ def main(config, gpu, gpus):
     print(f"{'context':>9}  {'per card':>22}  fits")
     for context in (8192, 32768, 131072, 524288, 1048576):
         # long_context: also past the model's max_position_embeddings (RoPE scaled further)
-        r = hwfit.fit(config=config, gpu=gpu, gpus=gpus, mode="inference",
+        r = hwfit.fit(model=config, gpu=gpu, gpus=gpus, mode="inference",
                       context=context, tp=gpus, long_context=True)
         per_card = hwfit.format_quantity(r["per_gpu_bytes"])
         print(f"{context:>9}  {per_card:>22}  {'yes' if r['fits'] else 'no'}")
-    r = hwfit.fit(config=config, gpu=gpu, gpus=gpus, mode="inference", tp=gpus)
+    r = hwfit.fit(model=config, gpu=gpu, gpus=gpus, mode="inference", tp=gpus)
     print(f"longest context that fits: {r['max_context']} tokens")
 
 

@@ -88,6 +88,8 @@ typedef struct hwfit_option {
                                     HWFIT_OPTION_CHART */
     const char *example;       /**< a value that works, for messages and help ("15.36TB"), or NULL */
     const char *help;          /**< one line, without the default */
+    const char *alias;         /**< another name the option answers to ("config" for "model"),
+                                    or NULL; looked up like the name, listed in help */
 } hwfit_option;
 
 /** @brief One command (question) of the request layer. All strings are static. */
@@ -142,7 +144,8 @@ HWFIT_API const hwfit_option *hwfit_option_next(const hwfit_command *command,
 /**
  * @brief Look an option of a command up by name.
  * @param[in] command  the command (from hwfit_command_by_name()); may be NULL
- * @param[in] name     the option's name, '_' read as '-' ("micro_batch"); may be NULL
+ * @param[in] name     the option's name or its hwfit_option::alias, '_' read as '-'
+ *                     ("micro_batch"); may be NULL
  * @return The option, or NULL when the command has none of that name (or either is NULL).
  */
 HWFIT_API const hwfit_option *hwfit_option_by_name(const hwfit_command *command,
@@ -154,7 +157,8 @@ HWFIT_API const hwfit_option *hwfit_option_by_name(const hwfit_command *command,
  *
  * One object `{"name", "summary", "details", "formats": [...], "options": [{"name",
  * "kind", "unit", "metavar", "default", "default_help", "min", "max", "choices",
- * "catalog", "required", "positional", "example", "help"}]}`; for NULL an object
+ * "catalog", "required", "positional", "example", "help", "alias"}]}` ("alias" null when
+ * the option has none); for NULL an object
  * `{"version", "commands": [...]}`.
  *
  * @param[in]  command  the command, or NULL for all
@@ -203,7 +207,8 @@ HWFIT_API const hwfit_command *hwfit_request_command(const hwfit_request *reques
  * "1"/"true"; "0"/"false" clears it).
  *
  * @param[in,out] request  the request
- * @param[in]     name     the option's name ('_' read as '-')
+ * @param[in]     name     the option's name or alias ('_' read as '-'); refusals about
+ *                         the option name it as spelled here (hwfit_request_option_name())
  * @param[in]     value    its text; NULL only for a flag
  * @retval HWFIT_OK         set
  * @retval HWFIT_ENOTFOUND  no such option (or a value not among the choices)
@@ -265,6 +270,16 @@ HWFIT_API const char *hwfit_request_message(const hwfit_request *request);
  * @return The option, or NULL when the failure names none (or request is NULL).
  */
 HWFIT_API const hwfit_option *hwfit_request_option(const hwfit_request *request);
+
+/**
+ * @brief The name of the option the last failure names, as the user spelled it: the
+ *        option's name, or its hwfit_option::alias when the value was set through the
+ *        alias (`--config` stays `--config` in the message).
+ * @param[in] request  the request; may be NULL
+ * @return The name ('-' between words), or NULL when the failure names no option (or
+ *         request is NULL). Static; valid for the life of the program.
+ */
+HWFIT_API const char *hwfit_request_option_name(const hwfit_request *request);
 
 /**
  * @brief The exit status the CLI gives the last result.

@@ -1,6 +1,7 @@
 /* cmd_collective.c - `collective`: time, algbw and busbw of one collective on a GPU topology,
  * or a sweep over message sizes as nccl-tests prints it (a table, CSV, or an SVG chart with
  * other GPUs on the same topology for comparison). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "hwfit/chart.h"
@@ -17,11 +18,18 @@ static const char *const libraries[] = {"nccl", "any", NULL};
 static const hwfit_collective_library library_values[] = {HWFIT_COLLECTIVE_LIBRARY_NCCL,
                                                           HWFIT_COLLECTIVE_LIBRARY_ANY};
 static const char *const metrics[] = {"busbw", "algbw", "time", NULL};
+static const char *const column_sets[] = {"hwfit", "nccl", NULL};
+/* nccl-tests' -d types and their sizes (NVIDIA/nccl-tests src/common.cu, test_typenames
+ * and wordSize); its default is float. */
+static const char *const nccl_types[] = {"int8",  "uint8", "int32",  "uint32", "int64",
+                                         "uint64", "half", "float",  "double", "bfloat16",
+                                         "f8e4m3", "f8e5m2", NULL};
+static const unsigned nccl_type_bytes[] = {1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1};
 
 enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
-    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS
+    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -83,6 +91,14 @@ static const hwfit_option options[] = {
                       .min = 1, .max = 64, .default_help = "the GPU's (every bridge fitted)",
                       .help = "NVLink/xGMI links in use per GPU: bridges fitted x links per "
                               "bridge (A100/H100 PCIe: 4 links a bridge, 3 bridges a pair)"},
+    [O_COLUMNS] = {.name = "columns", .kind = HWFIT_OPTION_CHOICE, .metavar = "SET",
+                   .default_text = "hwfit", .choices = column_sets,
+                   .help = "the sweep's table and CSV: hwfit's, or nccl-tests' out-of-place "
+                           "columns (size (B), count, type, redop, root, time (us), algbw and "
+                           "busbw (GB/s)); JSON holds both"},
+    [O_DTYPE] = {.name = "dtype", .kind = HWFIT_OPTION_CHOICE, .metavar = "TYPE",
+                 .default_text = "float", .choices = nccl_types,
+                 .help = "the sweep's element type, for its count (nccl-tests' -d)"},
 };
 
 static const hwfit__col sweep_cols[] = {
@@ -93,7 +109,43 @@ static const hwfit__col sweep_cols[] = {
     {"algorithm", "algorithm", 12},
     {"protocol", "protocol", 8},
     {"bottleneck", "bound by", 13},
+    /* JSON only (the table and CSV end above): nccl-tests' other columns */
+    {"count", "count", 12},
+    {"type", "type", 8},
+    {"redop", "redop", 6},
+    {"root", "root", 6},
 };
+#define SWEEP_HWFIT_COLS 7
+
+/* nccl-tests' out-of-place columns as all_reduce_perf prints them (NVIDIA/nccl-tests
+ * src/common.cu, print_header: size (B), count (elements), type, redop, root, time (us),
+ * algbw (GB/s), busbw (GB/s)); the CSV header is the first line's names. */
+static const hwfit__col nccl_cols[] = {
+    {"size", "size (B)", 13},   {"count", "count (elements)", 16}, {"type", "type", 8},
+    {"redop", "redop", 6},      {"root", "root", 6},               {"time", "time (us)", 10},
+    {"algbw", "algbw (GB/s)", 12}, {"busbw", "busbw (GB/s)", 12},
+};
+
+/* nccl-tests' count column: the op's parameter count (paramcount of its
+ * *GetCollByteCount): the buffer's elements, divided among the ranks for all-gather (the
+ * send count), reduce-scatter (the receive count) and all-to-all. Its redop column: sum
+ * for the reductions, none otherwise; root: 0 for broadcast and reduce, -1 otherwise. */
+static uint64_t nccl_count(hwfit_collective_op op, double bytes, unsigned elt, uint64_t ranks) {
+    uint64_t n = (uint64_t)(bytes / (double)elt);
+    if ((op == HWFIT_COLLECTIVE_ALLGATHER || op == HWFIT_COLLECTIVE_REDUCESCATTER ||
+         op == HWFIT_COLLECTIVE_ALLTOALL) && ranks > 0)
+        n /= ranks;
+    return n;
+}
+static const char *nccl_redop(hwfit_collective_op op) {
+    return op == HWFIT_COLLECTIVE_ALLREDUCE || op == HWFIT_COLLECTIVE_REDUCE ||
+                   op == HWFIT_COLLECTIVE_REDUCESCATTER
+               ? "sum"
+               : "none";
+}
+static int nccl_root(hwfit_collective_op op) {
+    return op == HWFIT_COLLECTIVE_BROADCAST || op == HWFIT_COLLECTIVE_REDUCE ? 0 : -1;
+}
 
 #define MAX_SWEEP 80
 
@@ -122,9 +174,11 @@ static hwfit_status not_applicable(hwfit_request *r, int sweep) {
     if (!sweep && format == HWFIT_FORMAT_CSV)
         return hwfit__req_fail(r, &options[O_SWEEP], HWFIT_EINVAL,
                                "must be given for CSV: the sweep is the only table");
-    if (!sweep && hwfit__req_given(r, &options[O_MIN_SIZE]))
-        return hwfit__req_fail(r, &options[O_MIN_SIZE], HWFIT_EINVAL,
-                               "applies only to the sweep (sweep)");
+    static const int sweep_only[] = {O_MIN_SIZE, O_COLUMNS, O_DTYPE};
+    for (size_t k = 0; k < sizeof sweep_only / sizeof sweep_only[0]; k++)
+        if (!sweep && hwfit__req_given(r, &options[sweep_only[k]]))
+            return hwfit__req_fail(r, &options[sweep_only[k]], HWFIT_EINVAL,
+                                   "applies only to the sweep (sweep)");
     return HWFIT_OK;
 }
 
@@ -282,10 +336,39 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bool(o, "gpudirect_rdma", "GPUDirect RDMA", first->gpudirect_rdma);
     hwfit__out_num(o, "busbw_factor", "busbw factor", first->busbw_factor);
     if (sweep) {
-        hwfit__out_table(o, "sweep", NULL, sweep_cols, (int)HWFIT__COUNT_OF(sweep_cols));
+        int json = hwfit__out_json(o);
+        int nccl = !json && hwfit__req_choice(r, &options[O_COLUMNS]) == 1;
+        int type = hwfit__req_choice(r, &options[O_DTYPE]);
+        unsigned elt = nccl_type_bytes[type];
+        if (nccl)
+            hwfit__out_table(o, "sweep", NULL, nccl_cols, (int)HWFIT__COUNT_OF(nccl_cols));
+        else
+            hwfit__out_table(o, "sweep", NULL, sweep_cols,
+                             json ? (int)HWFIT__COUNT_OF(sweep_cols) : SWEEP_HWFIT_COLS);
         for (int i = 0; i < count; i++) {
             const hwfit_collective_out *c = &s->results[i];
+            uint64_t n = nccl_count(in.op, s->sizes[i], elt, c->ranks);
             hwfit__out_row(o);
+            if (nccl) {
+                /* as nccl-tests prints them: plain integers, two decimals */
+                char cell[48];
+                snprintf(cell, sizeof cell, "%.0f", s->sizes[i]);
+                hwfit__out_cell_str(o, cell);
+                snprintf(cell, sizeof cell, "%llu", (unsigned long long)n);
+                hwfit__out_cell_str(o, cell);
+                hwfit__out_cell_str(o, nccl_types[type]);
+                hwfit__out_cell_str(o, nccl_redop(in.op));
+                snprintf(cell, sizeof cell, "%d", nccl_root(in.op));
+                hwfit__out_cell_str(o, cell);
+                const double v[3] = {c->time_s * 1e6, c->algbw_bytes_per_s / 1e9,
+                                     c->busbw_bytes_per_s / 1e9};
+                for (int k = 0; k < 3; k++) {
+                    snprintf(cell, sizeof cell, "%.2f", v[k]);
+                    hwfit__c_decimal_point(cell);
+                    hwfit__out_cell_str(o, cell);
+                }
+                continue;
+            }
             hwfit__out_cell_qty(o, s->sizes[i], HWFIT_UNIT_BYTES);
             hwfit__out_cell_qty(o, c->time_s, HWFIT_UNIT_SECONDS);
             hwfit__out_cell_qty(o, c->algbw_bytes_per_s, HWFIT_UNIT_BYTES_PER_S);
@@ -293,6 +376,12 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
             hwfit__out_cell_str(o, hwfit_collective_algorithm_name(c->algorithm));
             hwfit__out_cell_str(o, hwfit_collective_protocol_name(c->protocol));
             hwfit__out_cell_str(o, hwfit_collective_bottleneck_name(c->bottleneck));
+            if (json) {
+                hwfit__out_cell_u64(o, n);
+                hwfit__out_cell_str(o, nccl_types[type]);
+                hwfit__out_cell_str(o, nccl_redop(in.op));
+                hwfit__out_cell_num(o, (double)nccl_root(in.op));
+            }
         }
         hwfit__out_table_end(o);
     } else {

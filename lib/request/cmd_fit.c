@@ -97,6 +97,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
                    in.memory.context);
     hwfit__out_u64(out, "batch", training ? "global batch" : "batch (sequences)",
                    training ? o.layout.global_batch : in.memory.batch);
+    if (training) hwfit__out_str(out, "global_batch_source", "global batch from", w->batch_source);
+    else hwfit__out_null(out, "global_batch_source", "global batch from");
     hwfit__out_bool(out, "fits", "fits", o.fits);
     hwfit__out_bool(out, "gpu_fits", "fits in GPU memory", o.gpu_fits);
     hwfit__out_bool(out, "host_fits", "fits in host memory", o.host_fits);
@@ -173,7 +175,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     if (training) {
         hwfit_memory_in am = in.memory;
         am.recompute = o.layout.recompute; /* the layout's, searched or given */
-        hwfit__workload_out_assumptions(out, w->framework, &am);
+        hwfit__workload_out_assumptions(out, w->framework, &am,
+                                        hwfit__workload_recompute_source(r, w));
     }
     return HWFIT_OK;
 }

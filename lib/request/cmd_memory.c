@@ -24,9 +24,11 @@ enum {
     O_NO_DROPOUT, O_TP, O_LORA_RANK, O_LORA_TARGETS, O_QUANTIZE_EMBEDDINGS, O_MTP
 };
 static const hwfit_option options[] = {
-    [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
-                  .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                  .help = "Hugging Face config.json"},
+    [O_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
+                  .metavar = "MODEL", .flags = HWFIT_OPTION_REQUIRED,
+                  .example = "meta-llama/Llama-3.1-70B",
+                  .help = "the model: a config.json path, a Hugging Face id, a short name "
+                          "(see hwfit models) or the config.json text ('{...}')"},
     [O_MODE] = {.name = "mode", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
                 .default_text = "inference", .choices = modes, .help = "workload"},
     [O_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
@@ -59,8 +61,9 @@ static const hwfit_option options[] = {
     [O_NO_MASTER] = {.name = "no-master-weights", .kind = HWFIT_OPTION_FLAG,
                      .help = "no fp32 master copy of 16-bit trained weights"},
     [O_RECOMPUTE] = {.name = "recompute", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
-                     .default_text = "none", .choices = recomputes,
-                     .help = "activation recomputation"},
+                     .default_help = "lora and qlora: full (the recipes' default); "
+                                     "else none",
+                     .choices = recomputes, .help = "activation recomputation"},
     [O_NO_FLASH] = {.name = "no-flash-attention", .kind = HWFIT_OPTION_FLAG,
                     .help = "store the s^2 attention scores"},
     [O_NO_DROPOUT] = {.name = "no-dropout", .kind = HWFIT_OPTION_FLAG,
@@ -102,6 +105,14 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     int recompute = hwfit__req_choice(r, &options[O_RECOMPUTE]);
     in.mode = mode_values[mode];
     in.optimizer = optimizer_values[optimizer];
+    const char *recompute_source = HWFIT__RECOMPUTE_GIVEN;
+    if (!hwfit__req_given(r, &options[O_RECOMPUTE])) {
+        /* LoRA and QLoRA recipes checkpoint every layer (HWFIT__RECOMPUTE_ADAPTER cites
+         * them); full fine-tuning and serving keep the activations. */
+        int adapter = in.mode == HWFIT_MEMORY_LORA || in.mode == HWFIT_MEMORY_QLORA;
+        recompute = adapter ? 2 : 0; /* recomputes[]: "full", "none" */
+        recompute_source = adapter ? HWFIT__RECOMPUTE_ADAPTER : HWFIT__RECOMPUTE_DEFAULT;
+    }
     in.recompute = recompute_values[recompute];
     in.batch = hwfit__req_u64(r, &options[O_BATCH]);
     in.context = hwfit__req_u64(r, &options[O_CONTEXT]);
@@ -129,6 +140,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     int profile_recompute = 0;
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;
+    if (profile_recompute) recompute_source = HWFIT__RECOMPUTE_PROFILE;
     const char *framework =
         hwfit__workload_frameworks[hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK))];
     const char *targets = hwfit__req_text(r, &options[O_LORA_TARGETS]);
@@ -165,6 +177,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         hwfit__out_u64(o, "context", "sequence (tokens)", in.context);
         hwfit__out_str(o, "optimizer", "optimizer", optimizers[in.optimizer]);
         hwfit__out_str(o, "recompute", "recomputation", recomputes[in.recompute]);
+        hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     } else {
         hwfit__out_str(o, "kv", "KV-cache format", kname);
         hwfit__out_u64(o, "batch", "batch", in.batch);
@@ -189,7 +202,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "peak_allocated_bytes", "peak allocated", out.allocated_bytes);
     hwfit__out_bytes(o, "peak_reserved_bytes", "peak reserved", out.reserved_bytes);
     hwfit__out_bytes(o, "peak_bytes", "peak with overhead", out.peak_bytes);
-    if (training) hwfit__workload_out_assumptions(o, framework, &in);
+    if (training) hwfit__workload_out_assumptions(o, framework, &in, recompute_source);
     return HWFIT_OK;
 }
 

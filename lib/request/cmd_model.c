@@ -8,9 +8,11 @@
 
 enum { O_CONFIG, O_WEIGHTS, O_KV, O_BATCH, O_CONTEXT, O_MTP };
 static const hwfit_option options[] = {
-    [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
-                  .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                  .help = "Hugging Face config.json"},
+    [O_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
+                  .metavar = "MODEL", .flags = HWFIT_OPTION_REQUIRED,
+                  .example = "meta-llama/Llama-3.1-70B",
+                  .help = "the model: a config.json path, a Hugging Face id, a short name "
+                          "(see hwfit models) or the config.json text ('{...}')"},
     [O_WEIGHTS] = {.name = "weights", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
                    .default_text = "bf16", .catalog = "dtype", .help = "weight format"},
     [O_KV] = {.name = "kv", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",

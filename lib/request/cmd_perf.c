@@ -63,12 +63,17 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
                    in.shard.memory.context);
     hwfit__out_u64(out, "batch", training ? "global batch" : "batch (sequences)",
                    training ? o.shard.layout.global_batch : in.shard.memory.batch);
+    if (training) hwfit__out_str(out, "global_batch_source", "global batch from", w->batch_source);
+    else hwfit__out_null(out, "global_batch_source", "global batch from");
     hwfit__out_str(out, "precision", "math format", hwfit_perf_precision_name(o.precision));
     hwfit__out_qty(out, "peak_flop_per_s", "peak per GPU", o.peak_flop_per_s,
                    HWFIT_UNIT_FLOP_PER_S);
     hwfit__out_qty(out, "memory_bandwidth_bytes_per_s", "memory bandwidth per GPU",
                    in.memory_bandwidth_bytes_per_s, HWFIT_UNIT_BYTES_PER_S);
     hwfit__workload_out_layout(out, &o.shard.layout);
+    if (training)
+        hwfit__out_str(out, "recompute_source", "recomputation from",
+                       hwfit__workload_recompute_source(r, w));
     hwfit__out_str(out, "ranked_by", "layout chosen by", ranked_by);
     hwfit__out_bool(out, "fits", "fits in memory", o.shard.fits);
     hwfit__out_bytes(out, "per_gpu_bytes", "largest card (peak)", o.shard.worst.peak_bytes);

@@ -47,6 +47,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     plan_state *ps = state;
     hwfit__workload *w = &ps->w;
     size_t top = (size_t)hwfit__req_u64(r, &options[O_TOP]); /* 1-1000 */
+    w->default_batch = 1; /* every layout at one global batch (workload.h) */
     hwfit_status st = hwfit__workload_read(r, w);
     if (st != HWFIT_OK) return st;
 
@@ -81,6 +82,17 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__out_u64(out, "valid_layouts", "valid layouts", sum.valid);
     hwfit__out_u64(out, "fitting_layouts", "layouts that fit", sum.fitting);
     hwfit__out_str(out, "ranked_by", "ranked by", ranked_by);
+    if (training) {
+        uint64_t g = w->space.global_batch, tokens = 0;
+        if (hwfit__mul_u64(g, w->in.memory.context, &tokens) != HWFIT_OK) tokens = UINT64_MAX;
+        hwfit__out_u64(out, "global_batch", "global batch (all layouts)", g);
+        hwfit__out_u64(out, "global_batch_tokens", "global batch (tokens)", tokens);
+        hwfit__out_str(out, "global_batch_source", "global batch from", w->batch_source);
+    } else {
+        hwfit__out_null(out, "global_batch", "global batch (all layouts)");
+        hwfit__out_null(out, "global_batch_tokens", "global batch (tokens)");
+        hwfit__out_null(out, "global_batch_source", "global batch from");
+    }
     hwfit__out_table(out, "layouts", NULL, cols, (int)HWFIT__COUNT_OF(cols));
     for (size_t i = 0; i < sum.count; i++) {
         const hwfit_shard_result *res = by_time ? &ps->timed[i].shard : &ps->results[i];
@@ -138,8 +150,10 @@ const hwfit__command hwfit__cmd_plan = {
                        "best first. Layout options given are held; the others are searched: tp, pp, dp, "
                        "ep, the ZeRO stage, recomputation, micro-batch (1-8) and sequence "
                        "parallelism. With gpu the layouts are ranked by perf's figures: "
-                       "training tokens/s, each layout at its own global batch (gbs); the "
-                       "shortest step when batch fixes the global batch; the decode rate for "
+                       "training, the shortest step at ONE global batch for every layout "
+                       "(batch, else about 4M tokens: 4,194,304 / context sequences rounded "
+                       "to a power of two, Llama 3's initial batch; a layout whose dp x "
+                       "micro-batch does not divide it is not valid); the decode rate for "
                        "inference. With capacity only, by memory headroom on the largest card.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT |
                        1u << HWFIT_FORMAT_CSV},

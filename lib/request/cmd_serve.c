@@ -25,9 +25,11 @@ enum {
     O_MEMORY_EFF, O_STEP_OVERHEAD, O_GPUS_PER_NODE, O_ENGINE_VERSION, O_NIC
 };
 static const hwfit_option options[] = {
-    [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
-                  .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                  .help = "the model: a config.json, a Hugging Face id or a catalog name (hwfit models)"},
+    [O_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
+                  .metavar = "MODEL", .flags = HWFIT_OPTION_REQUIRED,
+                  .example = "meta-llama/Llama-3.1-70B",
+                  .help = "the model: a config.json path, a Hugging Face id, a short name "
+                          "(see hwfit models) or the config.json text ('{...}')"},
     [O_ENGINE] = {.name = "engine", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
                   .default_text = "vllm", .choices = engines,
                   .help = "serving engine whose memory accounting and defaults are used"},
@@ -277,8 +279,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         return hwfit__req_fail(r, &options[O_RATE], HWFIT_EDOM,
                                "and concurrency exclude each other");
 
-    /* A path, a Hugging Face id or a catalog name, as the other commands take it. */
-    if ((st = hwfit__req_load_model(r, &options[O_CONFIG], &s->model)) != HWFIT_OK) return st;
+    hwfit_status lst = hwfit__req_load_model(r, &options[O_CONFIG], &s->model);
+    if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
     hwfit_serve_out *out = &s->out;
     if (hwfit_serve_estimate(m, in, out) != HWFIT_OK) {

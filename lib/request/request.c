@@ -94,6 +94,9 @@ const hwfit_option *hwfit_option_by_name(const hwfit_command *command, const cha
     if (c == NULL || name == NULL) return NULL;
     for (size_t k = 0, n = option_count(c); k < n; k++)
         if (same_name(name, option_at(c, k)->name)) return option_at(c, k);
+    for (size_t k = 0, n = option_count(c); k < n; k++) /* names first: an alias never hides one */
+        if (option_at(c, k)->alias != NULL && same_name(name, option_at(c, k)->alias))
+            return option_at(c, k);
     return NULL;
 }
 
@@ -106,6 +109,7 @@ const char *hwfit_format_name(hwfit_format format) {
 
 typedef struct value {
     int given;
+    int by_alias;                     /* last set through hwfit_option::alias */
     int choice;
     uint64_t u;
     double d;
@@ -125,6 +129,7 @@ struct hwfit_request {
     int verdict;
     char message[512];
     const hwfit_option *failed;
+    int failed_by_alias;              /* a set through the alias failed (value not stored) */
     hwfit_gpu_set *gpus;              /* cards of gpu-file and HWFIT_GPU_PATH, loaded by run */
 };
 
@@ -135,6 +140,7 @@ void hwfit__req_set_verdict(hwfit_request *r, int verdict) { r->verdict = verdic
 static void clear_failure(hwfit_request *r) {
     r->message[0] = '\0';
     r->failed = NULL;
+    r->failed_by_alias = 0;
 }
 
 /* The message, one line: control characters escaped, cut with "..." at the buffer size. */
@@ -247,8 +253,16 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
                                    hwfit_model *model) {
     const char *name = hwfit__req_text(r, opt);
     if (name == NULL) return hwfit__req_fail(r, opt, HWFIT_EINVAL, "is required");
+    hwfit_error err;
+    hwfit_status st;
+    if (name[0] == '{') {
+        /* The config.json text itself (Python's model=dict, a script's JSON): read without
+         * a file. A path never starts with '{' in practice; "./{...}" still names one. */
+        st = hwfit_hf_config_parse(name, strlen(name), "config JSON text", model, &err);
+        return st == HWFIT_OK ? HWFIT_OK : hwfit__req_fail_error(r, opt, &err);
+    }
     char path[1024]; /* locate.c searches paths up to this long */
-    hwfit_status st = hwfit_model_locate(name, path, sizeof path);
+    st = hwfit_model_locate(name, path, sizeof path);
     if (st == HWFIT_ENOTFOUND) {
         /* Not found anywhere: the reader says why the name as a path fails (no such file,
          * a FIFO...), which is what a mistyped path needs. */
@@ -257,7 +271,6 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
         return hwfit__req_fail(r, opt, st, "cannot look '%s' up: %s", name,
                                hwfit_status_str(st));
     }
-    hwfit_error err;
     st = hwfit_hf_config_load(path, model, &err);
     if (st == HWFIT_EIO && strchr(name, '/') != NULL && path[0] != '/' &&
         strcmp(path, name) == 0 && strncmp(name, "./", 2) != 0)
@@ -618,14 +631,21 @@ hwfit_status hwfit_request_set(hwfit_request *r, const char *name, const char *t
         return hwfit__req_fail(r, NULL, HWFIT_ENOTFOUND, "%s has no option '%s'%s",
                                r->command->pub.name, name, hint);
     }
-    if (text == NULL && o->kind != HWFIT_OPTION_FLAG)
-        return hwfit__req_fail(r, o, HWFIT_EINVAL, "needs a value%s%s", o->metavar ? ": " : "",
-                               o->metavar ? o->metavar : "");
+    if (text == NULL && o->kind != HWFIT_OPTION_FLAG) {
+        hwfit__req_fail(r, o, HWFIT_EINVAL, "needs a value%s%s", o->metavar ? ": " : "",
+                        o->metavar ? o->metavar : "");
+        r->failed_by_alias = o->alias != NULL && !same_name(name, o->name);
+        return HWFIT_EINVAL;
+    }
     value *v = &r->values[option_index(r->command, o)];
     value next = *v;
     next.text = NULL; /* parse_into frees the old text only after a success */
+    next.by_alias = o->alias != NULL && !same_name(name, o->name);
     hwfit_status st = parse_into(r, o, &next, text);
-    if (st != HWFIT_OK) return st;
+    if (st != HWFIT_OK) {
+        r->failed_by_alias = next.by_alias && r->failed == o;
+        return st;
+    }
     if (o->kind == HWFIT_OPTION_NAME || o->kind == HWFIT_OPTION_FILE ||
         o->kind == HWFIT_OPTION_TEXT) {
         free(v->text);
@@ -695,6 +715,13 @@ const char *hwfit_request_output(const hwfit_request *r, size_t *length) {
 const char *hwfit_request_message(const hwfit_request *r) { return r ? r->message : ""; }
 
 const hwfit_option *hwfit_request_option(const hwfit_request *r) { return r ? r->failed : NULL; }
+
+const char *hwfit_request_option_name(const hwfit_request *r) {
+    if (r == NULL || r->failed == NULL) return NULL;
+    if (r->failed_by_alias) return r->failed->alias;
+    const value *v = value_of(r, r->failed);
+    return v != NULL && v->by_alias && r->failed->alias ? r->failed->alias : r->failed->name;
+}
 
 int hwfit_request_verdict(const hwfit_request *r) {
     return r != NULL && r->result_valid ? r->verdict : 0;
@@ -784,6 +811,8 @@ static void describe_command(const hwfit__command *c, hwfit__text *t, const char
         json_str_or_null(t, o->example);
         hwfit__text_puts(t, ", \"help\": ");
         hwfit__out_json_string(t, o->help);
+        hwfit__text_puts(t, ", \"alias\": ");
+        json_str_or_null(t, o->alias);
         hwfit__text_putc(t, '}');
     }
     hwfit__text_printf(t, "\n%s]}", indent);

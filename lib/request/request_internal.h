@@ -72,7 +72,8 @@ extern const hwfit_option hwfit__gpu_file_option_table[1];
 #define HWFIT__GPU_FILE_OPTIONS {hwfit__gpu_file_option_table, 1}
 
 /* Load the model the option names (a path, a Hugging Face id or a short name, through
- * hwfit_model_locate), failing with the option named. */
+ * hwfit_model_locate, or the config.json text itself when it starts with '{'), failing
+ * with the option named. */
 hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt, hwfit_model *model);
 
 /* ---- failing ---------------------------------------------------------------------------- */

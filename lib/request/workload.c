@@ -37,9 +37,11 @@ static const char *const precisions[] = {"auto", "tf32", "bf16", "fp8", "fp4", "
      .min = (lo), .max = 1, .help = (help_text)}
 
 const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
-    [HWFIT__W_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
-                         .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                         .help = "Hugging Face config.json of the model"},
+    [HWFIT__W_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
+                  .metavar = "MODEL", .flags = HWFIT_OPTION_REQUIRED,
+                  .example = "meta-llama/Llama-3.1-70B",
+                  .help = "the model: a config.json path, a Hugging Face id, a short name "
+                          "(see hwfit models) or the config.json text ('{...}')"},
     [HWFIT__W_GPU] = {.name = "gpu", .kind = HWFIT_OPTION_NAME, .metavar = "NAME",
                       .catalog = "gpu", .default_help = "none; give capacity instead",
                       .example = "rtx-pro-6000-server",
@@ -64,7 +66,9 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                           .default_text = "4096", .min = 1, .max = MAX_TOKENS,
                           .help = "tokens per sequence (training: the sequence length)"},
     [HWFIT__W_BATCH] = {.name = "batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
-                        .default_help = "inference 1; training pp micro-batches per replica",
+                        .default_help = "inference 1; training: plan about 4M tokens "
+                                        "(4,194,304 / context sequences, to a power of two), "
+                                        "fit and perf pp micro-batches per replica",
                         .min = 1, .max = NO_MAX,
                         .help = "inference: concurrent sequences over all replicas; "
                                 "training: global batch in sequences"},
@@ -311,6 +315,13 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     return HWFIT_OK;
 }
 
+uint64_t hwfit__workload_default_batch(uint64_t context) {
+    double want = HWFIT__BATCH_DEFAULT_TOKENS / (double)(context ? context : 1);
+    uint64_t g = 1;
+    while (g < (1ull << 62) && (double)g * 1.4142135623730951 < want) g <<= 1;
+    return g; /* g / sqrt(2) < want <= g * sqrt(2), or 1 */
+}
+
 /* The search space: fixed where an option was given. */
 static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     hwfit_shard_space *s = &w->space;
@@ -345,8 +356,16 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH)))
         s->micro_batch = hwfit__req_u64(r, OPT(HWFIT__W_MICRO_BATCH));
     if (hwfit__req_flag(r, OPT(HWFIT__W_EVEN_LAYERS))) s->uneven_layers = 0;
-    if (w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH)))
+    w->batch_source = NULL;
+    if (w->training && hwfit__req_given(r, OPT(HWFIT__W_BATCH))) {
         s->global_batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
+        w->batch_source = "given";
+    } else if (w->training && w->default_batch) {
+        s->global_batch = hwfit__workload_default_batch(w->in.memory.context);
+        w->batch_source = HWFIT__BATCH_DEFAULT_SOURCE;
+    } else if (w->training) {
+        w->batch_source = "each layout's own (pp micro-batches per replica)";
+    }
     const char *offload = hwfit__req_text(r, OPT(HWFIT__W_OFFLOAD));
     if (strcmp(offload, "any") == 0) {
         s->offload = HWFIT_SHARD_ANY;
@@ -759,8 +778,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     return HWFIT_OK;
 }
 
+const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w) {
+    if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE))) return HWFIT__RECOMPUTE_GIVEN;
+    return w->profile_recompute ? HWFIT__RECOMPUTE_PROFILE : HWFIT__RECOMPUTE_SEARCHED;
+}
+
 void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
-                                     const hwfit_memory_in *m) {
+                                     const hwfit_memory_in *m, const char *recompute_source) {
     char states[HWFIT_DTYPE_NAME_SIZE], grads[HWFIT_DTYPE_NAME_SIZE], lora[HWFIT_DTYPE_NAME_SIZE];
     if (hwfit_dtype_format(m->optimizer_states, states, sizeof states) != HWFIT_OK)
         states[0] = '\0';
@@ -781,6 +805,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
+    hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);
     hwfit__out_bool(o, "compile", "torch.compile", m->compile);
     hwfit__out_bool(o, "dropout", "dropout masks", m->dropout);

@@ -83,9 +83,21 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                             uint32_t gpus, hwfit_memory_in *m,
                                             int *profile_recompute);
 
-/* The profile's choices as a section "assumptions" (JSON object or indented lines). */
+/* The profile's choices as a section "assumptions" (JSON object or indented lines);
+ * recompute_source says where m->recompute came from (hwfit__RECOMPUTE_*). */
 void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
-                                     const hwfit_memory_in *m);
+                                     const hwfit_memory_in *m, const char *recompute_source);
+
+/* Where a recomputation came from, as the output says it ("recompute_source"). */
+#define HWFIT__RECOMPUTE_GIVEN "given"
+#define HWFIT__RECOMPUTE_PROFILE "framework profile"
+#define HWFIT__RECOMPUTE_SEARCHED "searched"
+#define HWFIT__RECOMPUTE_DEFAULT "default"
+/* LoRA and QLoRA recipes checkpoint activations: PEFT's prepare_model_for_kbit_training
+ * (use_gradient_checkpointing=True) and torchtune's LoRA/QLoRA configs
+ * (enable_activation_checkpointing: True); see docs/formulas.md. */
+#define HWFIT__RECOMPUTE_ADAPTER "LoRA/QLoRA recipes' default"
+
 
 /* What the options make: the model, the card, the inputs and the space. Large (the model):
  * it lives in a command's workspace. */
@@ -104,9 +116,30 @@ typedef struct hwfit__workload {
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
     const char *framework;   /* the profile's name, or "none" */
     int profile_recompute;   /* the profile chose the recomputation (not searched) */
+    int default_batch;       /* set by the command before hwfit__workload_read (plan):
+                                training without batch gets HWFIT__BATCH_DEFAULT_TOKENS'
+                                worth; else each layout its own (pp micro-batches) */
+    const char *batch_source; /* training: where space.global_batch came from ("given",
+                                 HWFIT__BATCH_DEFAULT_SOURCE or "each layout's own");
+                                 NULL for inference */
     hwfit__shard_engine engine; /* the throughput calls' shard engine (perf_internal.h): in
                                    the workspace, not on the stack */
 } hwfit__workload;
+
+/* fit, plan, perf: "given", "framework profile" or "searched". */
+const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w);
+
+/* Training without --batch: plan puts every layout at ONE global batch of
+ * about 4M tokens, Llama 3's initial pre-training batch (Dubey et al. 2024, "The Llama 3
+ * Herd of Models", arXiv:2407.21783, section 3.4.3: "an initial batch size of 4M tokens
+ * and sequences of length 4,096"; Megatron-LM's Llama recipes: 1,024 sequences of 4,096
+ * tokens). In sequences: the power of two nearest (by ratio) to 4,194,304 / context, so
+ * that every power-of-two dp x micro-batch up to it divides it. A layout whose dp x
+ * micro-batch does not divide it is not valid (not ranked): the batch is the same for
+ * every layout rather than rounded per layout. */
+#define HWFIT__BATCH_DEFAULT_TOKENS 4194304.0
+#define HWFIT__BATCH_DEFAULT_SOURCE "default: about 4M tokens (Llama 3's initial batch)"
+uint64_t hwfit__workload_default_batch(uint64_t context);
 
 /* Read the options of r into w: load the model and the card, fill w->in, w->space and
  * w->perf. HWFIT_OK, or a refusal naming the option (hwfit__req_fail). */

@@ -96,7 +96,7 @@ class TestLink(CliCase):
 
 class TestModelAndMemory(CliCase):
     def test_model_errors(self):
-        self.bad("model", mentions="--config: is required")
+        self.bad("model", mentions="--model: is required")
         self.bad("model", "--config", "/nonexistent/c.json", mentions="cannot open")
         self.bad("model", "--config", "/", mentions="/")
         self.bad("model", *LLAMA, "--weights", "fp4", mentions="unknown number format 'fp4'")
@@ -124,7 +124,7 @@ class TestModelAndMemory(CliCase):
                 self.bad("memory", "--config", path, mentions=mention)
 
     def test_memory_errors(self):
-        self.bad("memory", mentions="--config: is required")
+        self.bad("memory", mentions="--model: is required")
         self.bad("memory", *LLAMA, "--mode", "pretrain", mentions="--mode")
         self.bad("memory", *LLAMA, "--kv", "fp4", mentions="--kv")
         self.bad("memory", *LLAMA, "--gradients", "q8_0", "--mode", "full",

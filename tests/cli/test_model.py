@@ -95,7 +95,7 @@ class TestModel(CliCase):
         self.assertIn("16.06 GB (14.96 GiB)", out)
 
     def test_bad_options_and_files(self):
-        self.bad("model", mentions="--config: is required")
+        self.bad("model", mentions="--model: is required")
         self.bad("model", "--config", config("no-such-model"), mentions="no-such-model")
         self.bad("model", "--config", config("llama-3.1-8b"), "--weights", "fp4",
                  mentions="unknown number format")
@@ -159,7 +159,7 @@ class TestMemory(CliCase):
         self.assertIn("GiB", out)
 
     def test_bad_options(self):
-        self.bad("memory", mentions="--config: is required")
+        self.bad("memory", mentions="--model: is required")
         self.bad("memory", "--config", config("llama-3.1-8b"), "--mode", "pretrain")
         self.bad("memory", "--config", config("llama-3.1-8b"), "--lora-targets", "lm_head",
                  mentions="--lora-targets")

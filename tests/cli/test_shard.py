@@ -97,10 +97,13 @@ class TestFit(CliCase):
     def test_fit_plan_and_perf_agree_on_the_best_layout(self):
         # fit and perf show the layout plan ranks first, with its global batch and the
         # figures it was ranked by.
-        for extra in ((), ("--batch", "64")):
+        # (plan ranks at one global batch, 1,024 sequences by default: fit and perf are
+        # given that batch)
+        for extra in (("--batch", "1024"), ("--batch", "64")):
             args = ("--config", config("llama-3.1-8b"), "--gpu", "h100-sxm", "--gpus", "8",
                     "--mode", "full", *extra)
-            p = self.ok_json("plan", *args, "--top", "1")
+            p = self.ok_json("plan", *args[:-2], "--top", "1") if extra[1] == "1024" else \
+                self.ok_json("plan", *args, "--top", "1")
             f = self.ok_json("fit", *args)
             q = self.ok_json("perf", *args)
             top = p["layouts"][0]
@@ -127,7 +130,7 @@ class TestFit(CliCase):
 
     def test_bad_input(self):
         c = config("llama-3.1-70b")
-        self.bad("fit", *SEED, mentions="--config")
+        self.bad("fit", *SEED, mentions="--model")
         self.bad("fit", "--config", c, "--gpus", "8", mentions="--gpu")
         self.bad("fit", "--config", c, "--gpu", "h900", mentions="h900")
         self.bad("fit", "--config", c, *SEED, "--tp", "3",
@@ -151,7 +154,9 @@ class TestPlan(CliCase):
         r = self.ok_json("plan", "--config", config("llama-3.1-8b"), *SEED, "--mode", "full",
                          "--top", "20")
         rows = r["layouts"]
-        self.assertEqual(r["ranked_by"], "training_rate")
+        # Every layout at one global batch (about 4M tokens by default): the shortest step
+        # first, which is also the highest rate.
+        self.assertEqual(r["ranked_by"], "step_time")
         self.assertEqual(len(rows), 20)
         self.assertEqual([x["rank"] for x in rows], list(range(1, 21)))
         rates = [x["tokens_per_s"] for x in rows]
@@ -160,8 +165,8 @@ class TestPlan(CliCase):
         self.assertTrue(all(0 < x["mfu"] < 1 for x in rows))
         # Over PCIe without NVLink the fastest full fine-tuning of 8B keeps tp small.
         self.assertLessEqual(rows[0]["tp"], 2)
-        # Each at its own global batch (pp micro-batches per replica): tokens/s is that
-        # batch's tokens over the step.
+        # tokens/s is the batch's tokens over the step.
+        self.assertTrue(all(x["global_batch"] == 1024 for x in rows))
         for x in rows:
             self.assertAlmostEqual(x["tokens_per_s"] * x["step_time_s"],
                                    x["global_batch"] * 4096, delta=1e-6 * x["global_batch"])

@@ -25,12 +25,45 @@ if(EXISTS "${prefix}/bin/hwfit")
   if(NOT rc EQUAL 0 OR NOT out MATCHES "share/hwfit/models" OR NOT out MATCHES "llama-3.1-70b")
     message(FATAL_ERROR "installed hwfit models: ${rc}\n${out}\n${err}")
   endif()
-  execute_process(COMMAND "${prefix}/bin/hwfit" fit --config meta-llama/Llama-3.1-70B --gpu l40s
-    --gpus 4 --json WORKING_DIRECTORY "${WORK_DIR}"
+  # A newcomer's question, from a directory outside the build and the checkout: the
+  # installed command answers byte for byte as the build tree's does (issue #15).
+  string(RANDOM LENGTH 8 tag)
+  if(DEFINED ENV{TMPDIR})
+    set(elsewhere "$ENV{TMPDIR}/hwfit-install-${tag}")
+  else()
+    set(elsewhere "/tmp/hwfit-install-${tag}")
+  endif()
+  file(MAKE_DIRECTORY "${elsewhere}")
+  set(question fit --model meta-llama/Llama-3.1-70B --gpu l40s --gpus 4)
+  execute_process(COMMAND "${prefix}/bin/hwfit" ${question} WORKING_DIRECTORY "${elsewhere}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT (rc EQUAL 0 OR rc EQUAL 1) OR NOT out MATCHES "\"per_gpu_bytes\": [0-9]+")
+  if(NOT (rc EQUAL 0 OR rc EQUAL 1) OR NOT out MATCHES "largest card")
     message(FATAL_ERROR "installed hwfit fit by Hugging Face id: ${rc}\n${out}\n${err}")
   endif()
+  if(DEFINED BUILD_CLI)
+    execute_process(COMMAND "${BUILD_CLI}" ${question} WORKING_DIRECTORY "${elsewhere}"
+      RESULT_VARIABLE rc_build OUTPUT_VARIABLE out_build ERROR_VARIABLE err_build)
+    if(NOT rc EQUAL rc_build OR NOT out STREQUAL out_build)
+      message(FATAL_ERROR "installed and build-tree answers differ (${rc} vs ${rc_build}):\n"
+                          "${out}\n---\n${out_build}\n${err_build}")
+    endif()
+    # The man page and the bash completion, generated at build time, are installed.
+    foreach(pair "share/man/man1/hwfit.1;--man" "share/bash-completion/completions/hwfit;--completion bash")
+      list(GET pair 0 file)
+      list(GET pair 1 args)
+      separate_arguments(args)
+      if(NOT EXISTS "${prefix}/${file}")
+        message(FATAL_ERROR "not installed: ${prefix}/${file}")
+      endif()
+      file(READ "${prefix}/${file}" installed)
+      execute_process(COMMAND "${prefix}/bin/hwfit" ${args} WORKING_DIRECTORY "${elsewhere}"
+        RESULT_VARIABLE rc OUTPUT_VARIABLE generated)
+      if(NOT rc EQUAL 0 OR NOT installed STREQUAL generated)
+        message(FATAL_ERROR "${file} is not what hwfit ${args} prints")
+      endif()
+    endforeach()
+  endif()
+  file(REMOVE_RECURSE "${elsewhere}")
 endif()
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${WORK_DIR}/build" "-DCMAKE_PREFIX_PATH=${prefix}"
     -DCMAKE_BUILD_TYPE=Release)

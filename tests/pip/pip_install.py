@@ -3,7 +3,10 @@
 directory, and the installed package answers from another working directory with the
 library it bundled: no path into the checkout, no HWFIT_LIBRARY.
 
-Usage: pip_install.py PACKAGE_DIR LIBRARY. Exits 77 (skipped) when pip or setuptools is
+With CLI (the build tree's hwfit), the installed package's answer to a newcomer's question
+(issue #15) must be byte for byte the build tree's.
+
+Usage: pip_install.py PACKAGE_DIR LIBRARY [CLI]. Exits 77 (skipped) when pip or setuptools is
 missing (the CI machine installs python3-pip for this test)."""
 import json
 import os
@@ -25,6 +28,7 @@ def interpreter():
 
 def main():
     package, library = sys.argv[1], sys.argv[2]
+    cli = sys.argv[3] if len(sys.argv) > 3 else None
     python = interpreter()
     if python is None:
         print("no Python with pip, setuptools and wheel (apt-get install python3-pip "
@@ -51,7 +55,7 @@ def main():
                if k not in ("HWFIT_LIBRARY", "PYTHONPATH", "LD_LIBRARY_PATH")}
         env["PYTHONPATH"] = target
         code = ("import hwfit, json, os;"
-                "r = hwfit.fit(config='meta-llama/Llama-3.1-70B', gpu='l40s', gpus=4);"
+                "r = hwfit.fit(model='meta-llama/Llama-3.1-70B', gpu='l40s', gpus=4);"
                 "print(json.dumps({'lib': hwfit._lib.LIBRARY_PATH if hasattr(hwfit._lib, "
                 "'LIBRARY_PATH') else '', 'fits': r['fits'], 'per_gpu': r['per_gpu_bytes']}))")
         proc = subprocess.run([python, "-c", code], capture_output=True, text=True,
@@ -63,6 +67,27 @@ def main():
         print("pip-installed package answered:", answer)
         if not isinstance(answer["per_gpu"], int) or answer["per_gpu"] <= 0:
             return 1
+        if cli:
+            # The same question through the installed package and the build tree's hwfit,
+            # both from a directory outside the checkout: the same bytes.
+            question = {"model": "Qwen/Qwen2.5-7B-Instruct", "gpu": "l40s", "gpus": 4}
+            code = ("import hwfit, sys;"
+                    f"r = hwfit.fit(**{question!r});"
+                    "assert r['model_type'] == 'qwen2', r['model_type'];"
+                    f"sys.stdout.write(hwfit.run('fit', 'json', **{question!r}))")
+            proc = subprocess.run([python, "-c", code], capture_output=True, text=True,
+                                  env=env, cwd=tmp)
+            if proc.returncode:
+                print(proc.stdout, proc.stderr)
+                return 1
+            built = subprocess.run([cli, "fit", "--model", question["model"], "--gpu", "l40s",
+                                    "--gpus", "4", "--json"], capture_output=True, text=True,
+                                   cwd=tmp)
+            if built.returncode not in (0, 1) or proc.stdout != built.stdout:
+                print("the installed package and the build tree answer differently:\n",
+                      proc.stdout, "\n---\n", built.stdout, built.stderr)
+                return 1
+            print("installed package == build tree:", len(built.stdout), "bytes")
     return 0
 
 

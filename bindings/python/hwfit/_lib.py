@@ -169,6 +169,7 @@ class hwfit_option(ctypes.Structure):
         ("flags", ctypes.c_uint),
         ("example", ctypes.c_char_p),
         ("help", ctypes.c_char_p),
+        ("alias", ctypes.c_char_p),
     ]
 
 
@@ -199,6 +200,9 @@ hwfit_request_message = _fn("hwfit_request_message", ctypes.c_char_p, [ctypes.c_
 # const hwfit_option *hwfit_request_option(const hwfit_request *request);
 hwfit_request_option = _fn("hwfit_request_option", ctypes.POINTER(hwfit_option),
                            [ctypes.c_void_p])
+# const char *hwfit_request_option_name(const hwfit_request *request);
+hwfit_request_option_name = _fn("hwfit_request_option_name", ctypes.c_char_p,
+                                [ctypes.c_void_p])
 
 # ---- dtype.h, model.h, hf_config.h (the batch functions) -----------------------------
 

@@ -123,6 +123,9 @@ def _text(opt, kw, value):
         if isinstance(value, int) and value.bit_length() > 10000:  # str() would refuse it
             raise _refuse(_lib.HWFIT_ERANGE, kw, f"{_shown(value)} is beyond a double's range")
         return repr(value)
+    if kind == "file" and opt["name"] == "model" and isinstance(value, dict):
+        # the config itself: sent as its JSON text, which the library reads without a file
+        value = _json.dumps(value)
     if kind == "file" and isinstance(value, _os.PathLike):
         value = _os.fspath(value)
     elif kind == "file" and hasattr(value, "_hwfit_path"):  # a model from hwfit.load_config
@@ -130,7 +133,8 @@ def _text(opt, kw, value):
     if isinstance(value, bytes) and kind == "file":
         value = _os.fsdecode(value)
     if not isinstance(value, str):
-        raise TypeError(_cut(f"{kw}: expected {_WANTS[kind]}, got {_shown(value)}"))
+        wants = _WANTS["model" if kind == "file" and opt["name"] == "model" else kind]
+        raise TypeError(_cut(f"{kw}: expected {wants}, got {_shown(value)}"))
     if "\0" in value:
         raise _refuse(_lib.HWFIT_EPARSE, kw, f"contains a NUL character: {value!r}")
     return value
@@ -141,6 +145,7 @@ _WANTS = {"flag": "True or False", "count": "a whole number (int or str)",
           "quantity": "a number or a str with a unit such as '96GB'",
           "ratio": "a number", "choice": "one of the choices (str)", "name": "a name (str)",
           "file": "a path (str or os.PathLike)", "text": "a str",
+          "model": "a path, a Hugging Face id, a short name, a dict or JSON text",
           "list": "a str or a list of str"}
 
 
@@ -167,7 +172,8 @@ def _encode(opt, kw, text):
 def _pythonic(text, cmd):
     """Options named in a message, written as keywords: "needs max-gpus" (or a stray
     "--max-gpus") reads "needs max_gpus"."""
-    names = {o["name"] for o in cmd["options"]}
+    names = {o["name"] for o in cmd["options"]} | {o["alias"] for o in cmd["options"]
+                                                    if o.get("alias")}
     text = _re.sub(r"--([a-z][a-z0-9-]*)", lambda m: keyword_of(m.group(1))
                    if m.group(1) in names else m.group(0), text)
     for n in sorted((n for n in names if "-" in n), key=len, reverse=True):
@@ -177,19 +183,22 @@ def _pythonic(text, cmd):
 
 def _failure(r, status, cmd):
     """The HwfitError of a failed request call: "keyword: rule"."""
-    opt = _lib.hwfit_request_option(r)
+    spelled = _lib.hwfit_request_option_name(r)  # the name or the alias, as given
     message = (_lib.hwfit_request_message(r) or b"").decode("utf-8", "replace")
     message = _pythonic(message or _lib.hwfit_status_str(status).decode(), cmd)
-    kw = keyword_of(opt.contents.name.decode()) if opt else None
+    kw = keyword_of(spelled.decode()) if spelled else None
     return HwfitError(status, _lib.status_name(status), f"{kw}: {message}" if kw else message,
                       kw)
 
 
 def _bind(cmd, args, kwargs):
     """(option, keyword, value) for every argument given (None means not given), in the
-    order of the command's options."""
+    order of the command's options; the keyword as given (an option's alias, e.g.
+    config= for model=, is taken and named in refusals as given)."""
     fname, opts = keyword_of(cmd["name"]), cmd["options"]
     by_kw = {keyword_of(o["name"]): o for o in opts}
+    aliases = {keyword_of(o["alias"]): keyword_of(o["name"]) for o in opts if o.get("alias")}
+    spelled = {}
     positional = [keyword_of(o["name"]) for o in opts if o["positional"]]
     if len(args) > len(positional):
         raise TypeError(f"{fname}() takes {len(positional)} positional argument"
@@ -197,13 +206,17 @@ def _bind(cmd, args, kwargs):
     given = dict(zip(positional, args))
     for k, v in kwargs.items():
         key = k + "_" if _keyword.iskeyword(k) else k
+        if key in aliases and key not in by_kw:
+            spelled[aliases[key]] = key
+            key = aliases[key]
         if key not in by_kw:
             raise TypeError(_cut(f"{fname}() got an unexpected keyword argument {k!r}"
                                  f"{_hint(cmd['name'], k)}"))
         if key in given:
             raise TypeError(f"{fname}() got multiple values for argument {key!r}")
         given[key] = v
-    return [(o, kw, given[kw]) for kw, o in by_kw.items() if given.get(kw) is not None]
+    return [(o, spelled.get(kw, kw), given[kw]) for kw, o in by_kw.items()
+            if given.get(kw) is not None]
 
 
 def _hint(command, kw):
@@ -223,7 +236,7 @@ def _hint(command, kw):
 def _run(cmd, fmt, args, kwargs):
     """Run a command with Python arguments; the result's text."""
     bound = _bind(cmd, args, kwargs)
-    sets = [(o["name"].encode(), _encode(o, kw, t)) for o, kw, v in bound
+    sets = [(kw.rstrip("_").replace("_", "-").encode(), _encode(o, kw, t)) for o, kw, v in bound
             for t in _texts(o, kw, v)]
     sets.sort(key=lambda s: s[0] != b"gpu-file")  # GPU files first: gpu may name their cards
     r = _ct.c_void_p()
@@ -294,7 +307,10 @@ def _option_doc(o):
     elif o["default_help"]:
         kind += f", default: {o['default_help']}"
     example = f" (e.g. {o['example']!r})" if o["example"] else ""
-    return f"{keyword_of(o['name'])} : {kind}\n    {o['help']}{example}"
+    alias = f"; also {keyword_of(o['alias'])}=" if o.get("alias") else ""
+    if o["name"] == "model" and o["kind"] == "file":
+        alias += "; a dict (the config itself) is also taken"
+    return f"{keyword_of(o['name'])} : {kind}\n    {o['help']}{example}{alias}"
 
 
 def _doc(cmd, returns):

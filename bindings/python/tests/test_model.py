@@ -119,3 +119,49 @@ class TestMemory(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@needs("model")
+class TestModelKeyword(unittest.TestCase):
+    """model= takes a path, an id or short name, a dict or JSON text; config= stays."""
+
+    def test_path_dict_text_and_alias_agree(self):
+        import json
+        path = config("llama-3.1-8b")
+        with open(path) as f:
+            as_dict = json.load(f)
+        want = hwfit.model(model=path)["params_total"]
+        self.assertEqual(want, 8030261248)
+        self.assertEqual(hwfit.model(model=as_dict)["params_total"], want)
+        self.assertEqual(hwfit.model(model=json.dumps(as_dict))["params_total"], want)
+        self.assertEqual(hwfit.model(config=path)["params_total"], want)
+        self.assertEqual(hwfit.memory(model=as_dict, mode="qlora")["total_bytes"],
+                         hwfit.memory(config=path, mode="qlora")["total_bytes"])
+
+    def test_refusals_name_the_keyword_as_given(self):
+        with self.assertRaises(hwfit.HwfitError) as e:
+            hwfit.model(config="/nonexistent.json")
+        self.assertTrue(str(e.exception).startswith("config: "), str(e.exception))
+        self.assertEqual(e.exception.option, "config")
+        with self.assertRaises(hwfit.HwfitError) as e:
+            hwfit.model(model="/nonexistent.json")
+        self.assertEqual(e.exception.option, "model")
+        with self.assertRaises(hwfit.HwfitError) as e:
+            hwfit.model(model={"model_type": "llama", "num_hidden_layers": "x"})
+        self.assertEqual(e.exception.option, "model")
+        with self.assertRaises(TypeError) as e:
+            hwfit.model(model=3.5)
+        self.assertIn("a dict or JSON text", str(e.exception))
+        with self.assertRaises(TypeError):
+            hwfit.model(model=config("llama-3.1-8b"), config=config("llama-3.1-8b"))
+
+
+@needs("memory")
+class TestAdapterRecompute(unittest.TestCase):
+    def test_qlora_defaults_to_full_recomputation(self):
+        d = hwfit.memory(model=config("llama-3.1-70b"), mode="qlora")
+        self.assertEqual((d["recompute"], d["recompute_source"]),
+                         ("full", "LoRA/QLoRA recipes' default"))
+        self.assertAlmostEqual(d["total_bytes"] / 1e9, 52.7, delta=0.1)
+        d = hwfit.memory(model=config("llama-3.1-70b"), mode="qlora", recompute="none")
+        self.assertEqual(d["recompute_source"], "given")
