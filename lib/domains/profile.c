@@ -179,6 +179,14 @@ static const row rows[] = {
      .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
      .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .overhead = OVERHEAD_SINGLE,
      .fragmentation = FRAG},
+
+    /* ---- LLaMA-Factory (hiyouga/LLaMA-Factory) ------------------------------------------- */
+    /* Gradient checkpointing is on unless disabled: hparams/model_args.py
+     * disable_gradient_checkpointing default False, and
+     * model/model_utils/checkpointing.py prepare_model_for_training calls
+     * model.gradient_checkpointing_enable() when it is not set (every layer). */
+    {.profile = "llama-factory", .sets = HWFIT_PROFILE_RECOMPUTE,
+     .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
 };
 
 /* Trainer-based front ends: the Trainer's profile under their own name, then their own
@@ -214,7 +222,8 @@ static const struct {
                  "vocab-parallel loss"},
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
     {"litgpt", "bf16-true: everything bf16, chunked cross-entropy"},
-    {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile)"},
+    {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
+                      "checkpointing on (its default)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
 };
