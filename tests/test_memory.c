@@ -724,6 +724,22 @@ Test(memory, profiles_change_choices_not_counts) {
     hwfit_memory_out mg = estimate_ok(&m, &a);
     cr_assert_eq(mg.weights_bytes + mg.gradient_bytes + mg.optimizer_bytes, 18 * P8B);
     cr_assert_eq(hwfit_memory_profile_apply("no-such", 1, &a, NULL), HWFIT_ENOTFOUND);
+    /* LLaMA-Factory checkpoints every layer unless told not to (its
+     * disable_gradient_checkpointing defaults to False); the Trainer it runs does not. */
+    hwfit_memory_init(&a);
+    a.mode = HWFIT_MEMORY_LORA;
+    b = a;
+    unsigned sets = 0;
+    cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &a, &sets), HWFIT_OK);
+    cr_assert_eq(a.recompute, HWFIT_MEMORY_RECOMPUTE_FULL);
+    cr_assert(sets & HWFIT_PROFILE_RECOMPUTE);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &b, NULL), HWFIT_OK);
+    cr_assert_eq(b.recompute, HWFIT_MEMORY_RECOMPUTE_NONE);
+    /* Otherwise the Trainer's choices. */
+    cr_assert(a.master_weights == b.master_weights && a.fused_optimizer == b.fused_optimizer &&
+              a.loss == b.loss && a.optimizer_states.id == b.optimizer_states.id &&
+              a.gradients.id == b.gradients.id && a.lora_dtype.id == b.lora_dtype.id &&
+              a.overhead_bytes == b.overhead_bytes && a.fragmentation == b.fragmentation);
 }
 
 /* Per-module formats: only the MLPs in nf4; the attention alone in fp8. */
