@@ -813,6 +813,42 @@ Test(memory, frozen_base_keeps_fewer_activations) {
                  full - 1000ull * 2 * (4096 + 14336));
 }
 
+/* QLoRA through bitsandbytes: every 4-bit linear keeps its input (MatMul4Bit), so a frozen
+ * layer stores what a trained one does; LoRA on bf16 weights is unchanged by the switch. */
+Test(memory, qlora_inputs_kept_store_every_frozen_linear_input) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.context = 1000;
+    in.dropout = 0;
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    uint64_t dropped = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.qlora_inputs_kept = 1;
+    /* The MLP input (h) and the down projection's input (F), 2 bytes each, per token. */
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes,
+                 dropped + 1000ull * 2 * (4096 + 14336));
+    in.lora_targets = HWFIT_LORA_ALL; /* every input is kept anyway */
+    uint64_t all = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.qlora_inputs_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, all);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    uint64_t lora = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.qlora_inputs_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, lora);
+    /* The profiles: bitsandbytes QLoRA (Trainer, LitGPT) keeps them, torchao's NF4 does not. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.qlora_inputs_kept, 1);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.qlora_inputs_kept, 1);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.qlora_inputs_kept, 0);
+}
+
 /* Packed rows: no change with flash attention; without it the block mask, A s^2 b. */
 Test(memory, packed_rows_keep_a_mask_without_flash_attention) {
     hwfit_model m;

@@ -38,7 +38,7 @@ typedef struct row {
     hwfit_dtype_id gradients, lora_dtype, unquantized;
     hwfit_memory_loss loss;
     hwfit_memory_recompute recompute;
-    int offload, compile, dropout, lora_dropout;
+    int offload, compile, dropout, lora_dropout, qlora_inputs;
     double overhead, fragmentation;
 } row;
 
@@ -69,6 +69,10 @@ static const row rows[] = {
      .fused = 1, .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
      .loss = HWFIT_MEMORY_LOSS_CHUNKED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL,
      .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* QLoRA: torchao's NF4Tensor through linear_nf4 (torchao/dtypes/nf4tensor.py,
+     * LinearNF4.forward saves only the weight): a frozen 4-bit linear keeps no input. */
+    {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 0},
     /* Single-device full fine-tuning (llama3_1/8B_full_single_device.yaml, llama2/
      * 7B_full_low_memory.yaml): optimizer bitsandbytes.optim.PagedAdamW8bit and
      * optimizer_in_bwd: True. */
@@ -98,6 +102,13 @@ static const row rows[] = {
     {.profile = "hf-trainer", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+    /* QLoRA through transformers' bitsandbytes integration: bnb.nn.Linear4bit calls
+     * bnb.matmul_4bit, whose autograd function MatMul4Bit keeps its input
+     * ("ctx.tensors = (A, B)" when any(ctx.needs_input_grad[:2]),
+     * bitsandbytes/autograd/_functions.py): every 4-bit linear keeps its input for
+     * backward, adapter or not. */
+    {.profile = "hf-trainer", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
     {.profile = "hf-trainer", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
     /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
@@ -123,6 +134,9 @@ static const row rows[] = {
     {.profile = "deepspeed", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32},
+    /* QLoRA through PEFT and bitsandbytes (MatMul4Bit keeps its input, as hf-trainer). */
+    {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
 
     /* ---- PyTorch FSDP2 (torch.distributed.fsdp.fully_shard, MixedPrecisionPolicy) -------- */
     /* Sharded parameters are the model's own (bf16 when loaded in bf16: no master copy);
@@ -138,6 +152,9 @@ static const row rows[] = {
     {.profile = "fsdp", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+    /* QLoRA through PEFT and bitsandbytes Linear4bit (MatMul4Bit keeps its input). */
+    {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
 
     /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
     /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
@@ -179,6 +196,11 @@ static const row rows[] = {
      .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
      .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .overhead = OVERHEAD_SINGLE,
      .fragmentation = FRAG},
+    /* --quantize bnb.*: Lightning's BitsandbytesPrecision swaps every nn.Linear for a
+     * bitsandbytes Linear4bit (lightning/fabric/plugins/precision/bitsandbytes.py), whose
+     * MatMul4Bit keeps its input for backward. */
+    {.profile = "litgpt", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
 
     /* ---- LLaMA-Factory (hiyouga/LLaMA-Factory) ------------------------------------------- */
     /* Gradient checkpointing is on unless disabled: hparams/model_args.py
@@ -259,6 +281,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_FRAGMENTATION) in->fragmentation = r->fragmentation;
     if (s & HWFIT_PROFILE_LORA_DROPOUT) in->lora_dropout = r->lora_dropout;
     if (s & HWFIT_PROFILE_UNQUANTIZED) in->unquantized = hwfit_dtype_make(r->unquantized);
+    if (s & HWFIT_PROFILE_QLORA_INPUTS) in->qlora_inputs_kept = r->qlora_inputs;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -55,6 +55,30 @@ class TestUnits(CliCase):
         self.bad("units", "1", "2")
 
 
+class TestFinetuneInputs(CliCase):
+    def test_qlora_inputs_kept(self):
+        """bitsandbytes QLoRA keeps each 4-bit linear's input: with LoRA on q and v the MLP
+        input and the down projection's input (h + F per token and layer, 2 bytes)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--lora-targets", "q,v",
+                "--context", "1000", "--no-dropout")
+        off = self.ok_json(*args)
+        on = self.ok_json(*args, "--qlora-inputs-kept")
+        self.assertIs(on["assumptions"]["qlora_inputs_kept"], True)
+        self.assertIs(off["assumptions"]["qlora_inputs_kept"], False)
+        self.assertEqual(on["activation_bytes"] - off["activation_bytes"],
+                         32 * 1000 * 2 * (4096 + 14336))
+        # the Trainer's QLoRA (bitsandbytes) keeps them; torchtune's torchao NF4 does not
+        self.assertIs(self.ok_json(*args, "--framework", "hf-trainer+peft")
+                      ["assumptions"]["qlora_inputs_kept"], True)
+        self.assertIs(self.ok_json(*args, "--framework", "torchtune")
+                      ["assumptions"]["qlora_inputs_kept"], False)
+        self.assertIn("4-bit linears keep their inputs",
+                      self.ok_table(*args, "--qlora-inputs-kept"))
+
+
 if __name__ == "__main__":
     unittest.main()
 

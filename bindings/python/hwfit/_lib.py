@@ -316,6 +316,7 @@ class hwfit_memory_in(ctypes.Structure):
         ("dora", ctypes.c_int),
         ("lora_dropout", ctypes.c_int),
         ("packed", ctypes.c_int),
+        ("qlora_inputs_kept", ctypes.c_int),
     ]
 
 
