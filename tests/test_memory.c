@@ -849,6 +849,38 @@ Test(memory, qlora_inputs_kept_store_every_frozen_linear_input) {
     cr_assert_eq(in.qlora_inputs_kept, 0);
 }
 
+/* LitGPT unties a tied head: a second vocab x hidden matrix, in the linear weights' format
+ * (nf4 with them in QLoRA); an untied model is unchanged. */
+Test(memory, untied_head_adds_the_head_in_the_linear_format) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.untied_head = 1;
+    cr_assert_eq(estimate_ok(&m, &in).weights_bytes, a.weights_bytes); /* not tied */
+    m.tie_embeddings = 1;
+    in.untied_head = 0;
+    hwfit_memory_out tied = estimate_ok(&m, &in);
+    in.untied_head = 1;
+    hwfit_memory_out untied = estimate_ok(&m, &in);
+    cr_assert_eq(untied.weights_bytes - tied.weights_bytes, 128256ull * 4096 * 2);
+    cr_assert_eq(untied.params - tied.params, 128256ull * 4096);
+    cr_assert_eq(untied.trainable_params, tied.trainable_params);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    uint64_t q1 = estimate_ok(&m, &in).weights_bytes;
+    in.untied_head = 0;
+    uint64_t q0 = estimate_ok(&m, &in).weights_bytes;
+    uint64_t nf4 = 0;
+    cr_assert_eq(hwfit_dtype_matrix_bytes(dt("nf4"), 128256, 4096, &nf4), HWFIT_OK);
+    cr_assert_eq(q1 - q0, nf4);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.untied_head, 1);
+}
+
 /* Packed rows: no change with flash attention; without it the block mask, A s^2 b. */
 Test(memory, packed_rows_keep_a_mask_without_flash_attention) {
     hwfit_model m;

@@ -224,6 +224,11 @@ typedef struct hwfit_memory_in {
                                         input whenever that input needs a gradient); 0
                                         (default): a frozen linear keeps no input (PyTorch
                                         linear, torchao's NF4 linear). */
+    int untied_head;               /**< 1: the head is a linear layer of its own even when
+                                        the model ties it to the embedding (LitGPT's
+                                        checkpoint conversion copies the embedding into
+                                        lm_head), in the linear weights' format (quantized
+                                        with them); default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

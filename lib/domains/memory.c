@@ -572,6 +572,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     uint64_t b;
     int tables = (in->embedding ? 1 : 0) +
                  (in->head && (!model->tie_embeddings || !in->embedding) ? 1 : 0);
+    /* A tied head held as a linear layer of its own: in the linear weights' format. */
+    if (in->untied_head && in->head && in->embedding && model->tie_embeddings) {
+        if ((st = hwfit_dtype_matrix_bytes(f.base, model->vocab, model->hidden, &b)) != HWFIT_OK)
+            return st;
+        if (hwfit__add_u64(w, b, &w) != HWFIT_OK ||
+            hwfit__add_u64(params, p->embedding, &params) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
     if (tables) {
         if ((st = hwfit_dtype_matrix_bytes(emb_d, model->vocab, model->hidden, &b)) != HWFIT_OK)
             return st;

@@ -78,6 +78,19 @@ class TestFinetuneInputs(CliCase):
         self.assertIn("4-bit linears keep their inputs",
                       self.ok_table(*args, "--qlora-inputs-kept"))
 
+    def test_untied_head(self):
+        """LitGPT's tied heads are a matrix of their own: Llama 3.2 1B's head, bf16."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-1b.config.json")
+        tied = self.ok_json("memory", "--config", cfg, "--mode", "lora")
+        untied = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--untied-head")
+        self.assertEqual(untied["weights_bytes"] - tied["weights_bytes"], 128256 * 2048 * 2)
+        self.assertIs(untied["assumptions"]["untied_head"], True)
+        self.assertIs(tied["assumptions"]["untied_head"], False)
+        lit = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--framework", "litgpt")
+        self.assertIs(lit["assumptions"]["untied_head"], True)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -317,6 +317,7 @@ class hwfit_memory_in(ctypes.Structure):
         ("lora_dropout", ctypes.c_int),
         ("packed", ctypes.c_int),
         ("qlora_inputs_kept", ctypes.c_int),
+        ("untied_head", ctypes.c_int),
     ]
 
 

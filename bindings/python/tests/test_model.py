@@ -101,6 +101,15 @@ class TestMemory(unittest.TestCase):
                          32 * 1000 * 2 * (4096 + 14336))
         self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["qlora_inputs_kept"])
 
+    def test_untied_head(self):
+        # Llama 3.2 1B ties its head; LitGPT holds it as a linear of its own (bf16 for LoRA).
+        kw = dict(config=config("llama-3.2-1b"), mode="lora")
+        tied = hwfit.memory(**kw)
+        untied = hwfit.memory(untied_head=True, **kw)
+        self.assertEqual(untied["weights_bytes"] - tied["weights_bytes"], 128256 * 2048 * 2)
+        self.assertTrue(untied["assumptions"]["untied_head"])
+        self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["untied_head"])
+
     def test_overhead_accepts_units(self):
         r = hwfit.memory(config=config("llama-3.1-8b"), overhead="2GiB")
         self.assertEqual(r["overhead_bytes"], 2 << 30)
