@@ -724,6 +724,22 @@ Test(memory, profiles_change_choices_not_counts) {
     hwfit_memory_out mg = estimate_ok(&m, &a);
     cr_assert_eq(mg.weights_bytes + mg.gradient_bytes + mg.optimizer_bytes, 18 * P8B);
     cr_assert_eq(hwfit_memory_profile_apply("no-such", 1, &a, NULL), HWFIT_ENOTFOUND);
+    /* LLaMA-Factory checkpoints every layer unless told not to (its
+     * disable_gradient_checkpointing defaults to False); the Trainer it runs does not. */
+    hwfit_memory_init(&a);
+    a.mode = HWFIT_MEMORY_LORA;
+    b = a;
+    unsigned sets = 0;
+    cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &a, &sets), HWFIT_OK);
+    cr_assert_eq(a.recompute, HWFIT_MEMORY_RECOMPUTE_FULL);
+    cr_assert(sets & HWFIT_PROFILE_RECOMPUTE);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &b, NULL), HWFIT_OK);
+    cr_assert_eq(b.recompute, HWFIT_MEMORY_RECOMPUTE_NONE);
+    /* Otherwise the Trainer's choices. */
+    cr_assert(a.master_weights == b.master_weights && a.fused_optimizer == b.fused_optimizer &&
+              a.loss == b.loss && a.optimizer_states.id == b.optimizer_states.id &&
+              a.gradients.id == b.gradients.id && a.lora_dtype.id == b.lora_dtype.id &&
+              a.overhead_bytes == b.overhead_bytes && a.fragmentation == b.fragmentation);
 }
 
 /* Per-module formats: only the MLPs in nf4; the attention alone in fp8. */
@@ -795,6 +811,74 @@ Test(memory, frozen_base_keeps_fewer_activations) {
     /* No MLP input (h) and no down-projection input (F) kept: 2 bytes each. */
     cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes,
                  full - 1000ull * 2 * (4096 + 14336));
+}
+
+/* QLoRA through bitsandbytes: every 4-bit linear keeps its input (MatMul4Bit), so a frozen
+ * layer stores what a trained one does; LoRA on bf16 weights is unchanged by the switch. */
+Test(memory, qlora_inputs_kept_store_every_frozen_linear_input) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.context = 1000;
+    in.dropout = 0;
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    uint64_t dropped = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.qlora_inputs_kept = 1;
+    /* The MLP input (h) and the down projection's input (F), 2 bytes each, per token. */
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes,
+                 dropped + 1000ull * 2 * (4096 + 14336));
+    in.lora_targets = HWFIT_LORA_ALL; /* every input is kept anyway */
+    uint64_t all = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.qlora_inputs_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, all);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    uint64_t lora = estimate_ok(&m, &in).activation_dense_layer_bytes;
+    in.qlora_inputs_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, lora);
+    /* The profiles: bitsandbytes QLoRA (Trainer, LitGPT) keeps them, torchao's NF4 does not. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.qlora_inputs_kept, 1);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.qlora_inputs_kept, 1);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.qlora_inputs_kept, 0);
+}
+
+/* LitGPT unties a tied head: a second vocab x hidden matrix, in the linear weights' format
+ * (nf4 with them in QLoRA); an untied model is unchanged. */
+Test(memory, untied_head_adds_the_head_in_the_linear_format) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.untied_head = 1;
+    cr_assert_eq(estimate_ok(&m, &in).weights_bytes, a.weights_bytes); /* not tied */
+    m.tie_embeddings = 1;
+    in.untied_head = 0;
+    hwfit_memory_out tied = estimate_ok(&m, &in);
+    in.untied_head = 1;
+    hwfit_memory_out untied = estimate_ok(&m, &in);
+    cr_assert_eq(untied.weights_bytes - tied.weights_bytes, 128256ull * 4096 * 2);
+    cr_assert_eq(untied.params - tied.params, 128256ull * 4096);
+    cr_assert_eq(untied.trainable_params, tied.trainable_params);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    uint64_t q1 = estimate_ok(&m, &in).weights_bytes;
+    in.untied_head = 0;
+    uint64_t q0 = estimate_ok(&m, &in).weights_bytes;
+    uint64_t nf4 = 0;
+    cr_assert_eq(hwfit_dtype_matrix_bytes(dt("nf4"), 128256, 4096, &nf4), HWFIT_OK);
+    cr_assert_eq(q1 - q0, nf4);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.untied_head, 1);
 }
 
 /* Packed rows: no change with flash attention; without it the block mask, A s^2 b. */

@@ -218,6 +218,17 @@ typedef struct hwfit_memory_in {
                                         row's block-diagonal mask, A s^2 b bytes in the
                                         activation format, is kept for the whole step
                                         (transformers' 4D attention mask); default 0. */
+    int qlora_inputs_kept;         /**< QLoRA: 1: every quantized (frozen) linear layer keeps
+                                        its input for backward, as a trained one does
+                                        (bitsandbytes' 4-bit matmul, MatMul4Bit, keeps its
+                                        input whenever that input needs a gradient); 0
+                                        (default): a frozen linear keeps no input (PyTorch
+                                        linear, torchao's NF4 linear). */
+    int untied_head;               /**< 1: the head is a linear layer of its own even when
+                                        the model ties it to the embedding (LitGPT's
+                                        checkpoint conversion copies the embedding into
+                                        lm_head), in the linear weights' format (quantized
+                                        with them); default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -8,7 +8,7 @@
  * ::hwfit_memory_in (optimizer_states, master_weights, paged_optimizer,
  * optimizer_in_backward, fused_optimizer, gradient_buffer, gradients, lora_dtype, loss,
  * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
- * fragmentation). Some
+ * fragmentation, qlora_inputs_kept, untied_head). Some
  * choices depend on the mode and on whether one device trains (torchtune's single-device
  * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
  * both. Every default cites its source next to it in lib/domains/profile.c; the free
@@ -52,6 +52,8 @@ extern "C" {
 #define HWFIT_PROFILE_FRAGMENTATION 0x8000u    /**< fragmentation */
 #define HWFIT_PROFILE_LORA_DROPOUT 0x10000u    /**< lora_dropout */
 #define HWFIT_PROFILE_UNQUANTIZED 0x20000u     /**< unquantized */
+#define HWFIT_PROFILE_QLORA_INPUTS 0x40000u    /**< qlora_inputs_kept */
+#define HWFIT_PROFILE_UNTIED_HEAD 0x80000u     /**< untied_head */
 /** @} */
 
 /**

@@ -261,6 +261,14 @@ static int frozen_base(const act_ctx *c) {
     return c->in->mode == HWFIT_MEMORY_LORA || c->in->mode == HWFIT_MEMORY_QLORA;
 }
 
+/* A frozen linear's input is dropped after the forward pass (autograd saves a linear's
+ * input only for its weight's gradient), except in QLoRA when the 4-bit matmul keeps it
+ * (qlora_inputs_kept: bitsandbytes' MatMul4Bit stores its input A in ctx.tensors whenever A
+ * needs a gradient, bitsandbytes/autograd/_functions.py). */
+static int frozen_inputs_dropped(const act_ctx *c) {
+    return frozen_base(c) && !(c->in->mode == HWFIT_MEMORY_QLORA && c->in->qlora_inputs_kept);
+}
+
 static uint64_t attention_width(const act_ctx *c) {
     const hwfit_model *m = c->m;
     uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
@@ -290,14 +298,14 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
     /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
      * linear's input only when its weight requires grad); the down projection's input is
      * kept only when it carries an adapter. */
-    if (frozen_base(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
+    if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
     /* MoE dispatch: each token's K copies sent to its experts (the experts' first input,
      * kept for their weight gradients when they train) and the K expert outputs the
      * router-weighted combine keeps for the routing probabilities' gradient. */
     uint64_t dispatch = 0;
     if (moe && c->in->mode != HWFIT_MEMORY_INFERENCE) {
         uint64_t k = m->experts_per_token;
-        dispatch = k * m->hidden * (frozen_base(c) && !(c->in->lora_targets &
+        dispatch = k * m->hidden * (frozen_inputs_dropped(c) && !(c->in->lora_targets &
                                                           (HWFIT__LORA_GATE | HWFIT__LORA_UP))
                                         ? 1u
                                         : 2u);
@@ -324,7 +332,7 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     /* The QKV and MLP inputs (the norms' outputs) are kept for the weight gradients; with
      * a frozen base only where an adapter needs them. */
     uint64_t inputs = 2u;
-    if (frozen_base(c))
+    if (frozen_inputs_dropped(c))
         inputs = ((in->lora_targets & (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V)) ? 1u : 0u) +
                  ((in->lora_targets & (HWFIT__LORA_GATE | HWFIT__LORA_UP)) ? 1u : 0u);
     uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + inputs) + (in->dropout ? 2u : 0u),
@@ -564,6 +572,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     uint64_t b;
     int tables = (in->embedding ? 1 : 0) +
                  (in->head && (!model->tie_embeddings || !in->embedding) ? 1 : 0);
+    /* A tied head held as a linear layer of its own: in the linear weights' format. */
+    if (in->untied_head && in->head && in->embedding && model->tie_embeddings) {
+        if ((st = hwfit_dtype_matrix_bytes(f.base, model->vocab, model->hidden, &b)) != HWFIT_OK)
+            return st;
+        if (hwfit__add_u64(w, b, &w) != HWFIT_OK ||
+            hwfit__add_u64(params, p->embedding, &params) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
     if (tables) {
         if ((st = hwfit_dtype_matrix_bytes(emb_d, model->vocab, model->hidden, &b)) != HWFIT_OK)
             return st;

@@ -38,7 +38,7 @@ typedef struct row {
     hwfit_dtype_id gradients, lora_dtype, unquantized;
     hwfit_memory_loss loss;
     hwfit_memory_recompute recompute;
-    int offload, compile, dropout, lora_dropout;
+    int offload, compile, dropout, lora_dropout, qlora_inputs, untied_head;
     double overhead, fragmentation;
 } row;
 
@@ -69,6 +69,10 @@ static const row rows[] = {
      .fused = 1, .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
      .loss = HWFIT_MEMORY_LOSS_CHUNKED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL,
      .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* QLoRA: torchao's NF4Tensor through linear_nf4 (torchao/dtypes/nf4tensor.py,
+     * LinearNF4.forward saves only the weight): a frozen 4-bit linear keeps no input. */
+    {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 0},
     /* Single-device full fine-tuning (llama3_1/8B_full_single_device.yaml, llama2/
      * 7B_full_low_memory.yaml): optimizer bitsandbytes.optim.PagedAdamW8bit and
      * optimizer_in_bwd: True. */
@@ -98,6 +102,13 @@ static const row rows[] = {
     {.profile = "hf-trainer", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+    /* QLoRA through transformers' bitsandbytes integration: bnb.nn.Linear4bit calls
+     * bnb.matmul_4bit, whose autograd function MatMul4Bit keeps its input
+     * ("ctx.tensors = (A, B)" when any(ctx.needs_input_grad[:2]),
+     * bitsandbytes/autograd/_functions.py): every 4-bit linear keeps its input for
+     * backward, adapter or not. */
+    {.profile = "hf-trainer", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
     {.profile = "hf-trainer", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
     /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
@@ -123,6 +134,9 @@ static const row rows[] = {
     {.profile = "deepspeed", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32},
+    /* QLoRA through PEFT and bitsandbytes (MatMul4Bit keeps its input, as hf-trainer). */
+    {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
 
     /* ---- PyTorch FSDP2 (torch.distributed.fsdp.fully_shard, MixedPrecisionPolicy) -------- */
     /* Sharded parameters are the model's own (bf16 when loaded in bf16: no master copy);
@@ -138,6 +152,9 @@ static const row rows[] = {
     {.profile = "fsdp", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+    /* QLoRA through PEFT and bitsandbytes Linear4bit (MatMul4Bit keeps its input). */
+    {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
 
     /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
     /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
@@ -172,13 +189,30 @@ static const row rows[] = {
      * master copy; loss litgpt.utils.chunked_cross_entropy (chunk_size 128 tokens, logits
      * kept in bf16 and upcast per chunk); config_hub/finetune/MODEL/lora.yaml lora_dropout 0.05
      * (litgpt/lora.py applies it to each LoRA layer's input). */
+    /* Tied heads are untied: scripts/convert_hf_checkpoint.py copies
+     * transformer.wte.weight into lm_head.weight when the checkpoint has no head, and GPT
+     * (litgpt/model.py) holds lm_head as an nn.Linear of its own. */
     {.profile = "litgpt", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS | HWFIT_PROFILE_LORA_DROPOUT |
+         HWFIT_PROFILE_UNTIED_HEAD |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
      .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
      .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
-     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .overhead = OVERHEAD_SINGLE,
-     .fragmentation = FRAG},
+     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .untied_head = 1,
+     .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* --quantize bnb.*: Lightning's BitsandbytesPrecision swaps every nn.Linear for a
+     * bitsandbytes Linear4bit (lightning/fabric/plugins/precision/bitsandbytes.py), whose
+     * MatMul4Bit keeps its input for backward. */
+    {.profile = "litgpt", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
+     .qlora_inputs = 1},
+
+    /* ---- LLaMA-Factory (hiyouga/LLaMA-Factory) ------------------------------------------- */
+    /* Gradient checkpointing is on unless disabled: hparams/model_args.py
+     * disable_gradient_checkpointing default False, and
+     * model/model_utils/checkpointing.py prepare_model_for_training calls
+     * model.gradient_checkpointing_enable() when it is not set (every layer). */
+    {.profile = "llama-factory", .sets = HWFIT_PROFILE_RECOMPUTE,
+     .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
 };
 
 /* Trainer-based front ends: the Trainer's profile under their own name, then their own
@@ -213,8 +247,9 @@ static const struct {
     {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, fp32 "
                  "vocab-parallel loss"},
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
-    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy"},
-    {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile)"},
+    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, tied heads untied"},
+    {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
+                      "checkpointing on (its default)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
 };
@@ -250,6 +285,8 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_FRAGMENTATION) in->fragmentation = r->fragmentation;
     if (s & HWFIT_PROFILE_LORA_DROPOUT) in->lora_dropout = r->lora_dropout;
     if (s & HWFIT_PROFILE_UNQUANTIZED) in->unquantized = hwfit_dtype_make(r->unquantized);
+    if (s & HWFIT_PROFILE_QLORA_INPUTS) in->qlora_inputs_kept = r->qlora_inputs;
+    if (s & HWFIT_PROFILE_UNTIED_HEAD) in->untied_head = r->untied_head;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -694,6 +694,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_PACKED] = {.name = "packed", .kind = HWFIT_OPTION_FLAG,
                          .help = "training: samples packed into full rows (without flash "
                                  "attention their block mask is kept)"},
+    [HWFIT__F_QLORA_INPUTS] = {.name = "qlora-inputs-kept", .kind = HWFIT_OPTION_FLAG,
+                               .help = "QLoRA: every 4-bit linear keeps its input for backward "
+                                       "(bitsandbytes MatMul4Bit)"},
+    [HWFIT__F_UNTIED_HEAD] = {.name = "untied-head", .kind = HWFIT_OPTION_FLAG,
+                              .help = "the head is its own copy even when the model ties it "
+                                      "to the embedding (LitGPT)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -743,7 +749,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_PAGED, &m->paged_optimizer},     {HWFIT__F_IN_BACKWARD, &m->optimizer_in_backward},
         {HWFIT__F_GRADIENT_BUFFER, &m->gradient_buffer}, {HWFIT__F_ACT_OFFLOAD, &m->activation_offload},
         {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora},
-        {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed}};
+        {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed},
+        {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_flag(r, HWFIT__FOPT(flags[i].k))) *flags[i].field = 1;
     if (hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH))) m->fused_optimizer = 0;
@@ -812,6 +819,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "dora", "DoRA", m->dora);
     hwfit__out_bool(o, "lora_dropout", "LoRA dropout", m->lora_dropout);
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
+    hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
+                    m->qlora_inputs_kept);
+    hwfit__out_bool(o, "untied_head", "head apart from a tied embedding", m->untied_head);
     hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",

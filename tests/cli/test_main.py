@@ -55,6 +55,43 @@ class TestUnits(CliCase):
         self.bad("units", "1", "2")
 
 
+class TestFinetuneInputs(CliCase):
+    def test_qlora_inputs_kept(self):
+        """bitsandbytes QLoRA keeps each 4-bit linear's input: with LoRA on q and v the MLP
+        input and the down projection's input (h + F per token and layer, 2 bytes)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--lora-targets", "q,v",
+                "--context", "1000", "--no-dropout")
+        off = self.ok_json(*args)
+        on = self.ok_json(*args, "--qlora-inputs-kept")
+        self.assertIs(on["assumptions"]["qlora_inputs_kept"], True)
+        self.assertIs(off["assumptions"]["qlora_inputs_kept"], False)
+        self.assertEqual(on["activation_bytes"] - off["activation_bytes"],
+                         32 * 1000 * 2 * (4096 + 14336))
+        # the Trainer's QLoRA (bitsandbytes) keeps them; torchtune's torchao NF4 does not
+        self.assertIs(self.ok_json(*args, "--framework", "hf-trainer+peft")
+                      ["assumptions"]["qlora_inputs_kept"], True)
+        self.assertIs(self.ok_json(*args, "--framework", "torchtune")
+                      ["assumptions"]["qlora_inputs_kept"], False)
+        self.assertIn("4-bit linears keep their inputs",
+                      self.ok_table(*args, "--qlora-inputs-kept"))
+
+    def test_untied_head(self):
+        """LitGPT's tied heads are a matrix of their own: Llama 3.2 1B's head, bf16."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-1b.config.json")
+        tied = self.ok_json("memory", "--config", cfg, "--mode", "lora")
+        untied = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--untied-head")
+        self.assertEqual(untied["weights_bytes"] - tied["weights_bytes"], 128256 * 2048 * 2)
+        self.assertIs(untied["assumptions"]["untied_head"], True)
+        self.assertIs(tied["assumptions"]["untied_head"], False)
+        lit = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--framework", "litgpt")
+        self.assertIs(lit["assumptions"]["untied_head"], True)
+
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -322,6 +322,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("dora", ctypes.c_int),
         ("lora_dropout", ctypes.c_int),
         ("packed", ctypes.c_int),
+        ("qlora_inputs_kept", ctypes.c_int),
+        ("untied_head", ctypes.c_int),
     ]
 
 

@@ -101,6 +101,28 @@ class TestMemory(unittest.TestCase):
                             lora_targets="all")
         self.assertEqual(lora["adapter_params"], 41943040)
 
+    def test_qlora_inputs_kept(self):
+        # bitsandbytes QLoRA keeps every 4-bit linear's input: with LoRA on q and v, the
+        # MLP input and the down projection's input per token and layer (h + F, 2 bytes).
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", lora_targets="q,v",
+                  context=1000, no_dropout=True)
+        off = hwfit.memory(**kw)
+        on = hwfit.memory(qlora_inputs_kept=True, **kw)
+        self.assertTrue(on["assumptions"]["qlora_inputs_kept"])
+        self.assertFalse(off["assumptions"]["qlora_inputs_kept"])
+        self.assertEqual(on["activation_bytes"] - off["activation_bytes"],
+                         32 * 1000 * 2 * (4096 + 14336))
+        self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["qlora_inputs_kept"])
+
+    def test_untied_head(self):
+        # Llama 3.2 1B ties its head; LitGPT holds it as a linear of its own (bf16 for LoRA).
+        kw = dict(config=config("llama-3.2-1b"), mode="lora")
+        tied = hwfit.memory(**kw)
+        untied = hwfit.memory(untied_head=True, **kw)
+        self.assertEqual(untied["weights_bytes"] - tied["weights_bytes"], 128256 * 2048 * 2)
+        self.assertTrue(untied["assumptions"]["untied_head"])
+        self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["untied_head"])
+
     def test_overhead_accepts_units(self):
         r = hwfit.memory(config=config("llama-3.1-8b"), overhead="2GiB")
         self.assertEqual(r["overhead_bytes"], 2 << 30)
