@@ -522,7 +522,7 @@ Test(serve, command_takes_a_model_name) {
     hwfit__json_free(a);
     hwfit__json_free(b);
     const char *const none[] = {"config", "no-such-org/No-Such-Model", "gpu", "h100-sxm", NULL};
-    cmd_refused(none, HWFIT_EIO, "config", "no model 'no-such-org/No-Such-Model'");
+    cmd_refused(none, HWFIT_EIO, "model", "no model 'no-such-org/No-Such-Model'");
 }
 
 Test(serve, command_small_buffer) {

@@ -62,8 +62,14 @@ class TestFinetuneInputs(CliCase):
         import os
         from clitest import TEST_DATA
         cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
-        args = ("memory", "--config", cfg, "--mode", "qlora", "--lora-targets", "q,v",
+        # without recomputation every layer keeps them; with full recomputation (the LoRA
+        # and QLoRA default) only the layer being recomputed does
+        args = ("memory", "--model", cfg, "--mode", "qlora", "--lora-targets", "q,v",
+                "--context", "1000", "--no-dropout", "--recompute", "none")
+        full = ("memory", "--model", cfg, "--mode", "qlora", "--lora-targets", "q,v",
                 "--context", "1000", "--no-dropout")
+        self.assertEqual(self.ok_json(*full, "--qlora-inputs-kept")["activation_bytes"]
+                         - self.ok_json(*full)["activation_bytes"], 1000 * 2 * (4096 + 14336))
         off = self.ok_json(*args)
         on = self.ok_json(*args, "--qlora-inputs-kept")
         self.assertIs(on["assumptions"]["qlora_inputs_kept"], True)

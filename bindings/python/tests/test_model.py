@@ -104,8 +104,8 @@ class TestMemory(unittest.TestCase):
     def test_qlora_inputs_kept(self):
         # bitsandbytes QLoRA keeps every 4-bit linear's input: with LoRA on q and v, the
         # MLP input and the down projection's input per token and layer (h + F, 2 bytes).
-        kw = dict(config=config("llama-3.1-8b"), mode="qlora", lora_targets="q,v",
-                  context=1000, no_dropout=True)
+        kw = dict(model=config("llama-3.1-8b"), mode="qlora", lora_targets="q,v",
+                  context=1000, no_dropout=True, recompute="none")
         off = hwfit.memory(**kw)
         on = hwfit.memory(qlora_inputs_kept=True, **kw)
         self.assertTrue(on["assumptions"]["qlora_inputs_kept"])
