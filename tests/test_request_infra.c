@@ -659,7 +659,12 @@ Test(request_infra, collective_refusals) {
     REFUSED("collective", OPTS("nic", "300g-ib"), HWFIT_EDOM, "nic", "'300g-ib' is out of range");
     REFUSED("collective", OPTS("nic", "3x"), HWFIT_EPARSE, "nic", "cannot read '3x'");
     REFUSED("collective", OPTS("nodes", "2"), HWFIT_EDOM, "nic", "");
-    REFUSED("collective", OPTS("gpus", "7"), HWFIT_EDOM, "sockets", "must divide");
+    /* The default 2 sockets gives way on a node of 7 GPUs (it was not the user's word);
+     * 2 sockets given are refused. A single GPU names --gpus, not the options the user
+     * left out (issue 21). */
+    REFUSED("collective", OPTS("gpus", "7", "sockets", "2"), HWFIT_EDOM, "sockets",
+            "must divide");
+    REFUSED("collective", OPTS("gpus", "1"), HWFIT_EDOM, "gpus", "at least 2 ranks");
     REFUSED("collective", OPTS("pcie-lanes", "3"), HWFIT_EDOM, "pcie-lanes", "1, 2, 4, 8 or 16");
     REFUSED("collective", OPTS("algorithm", "nvls"), HWFIT_EUNSUPPORTED, "algorithm",
             "does not exist");

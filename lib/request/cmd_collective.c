@@ -226,7 +226,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         /* Every GPU is one rank: a single GPU has nobody to talk to. */
         return hwfit__req_fail(r, &options[O_GPUS], HWFIT_EDOM,
                                "a collective needs at least 2 ranks, got 1 GPU on 1 node "
-                               "(give --gpus 2 or more, or --nodes 2 or more)");
+                               "(give 2 or more gpus, or 2 or more nodes)");
     }
     in.library = library_values[hwfit__req_choice(r, &options[O_LIBRARY])];
 

@@ -394,7 +394,7 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     if (w->card != NULL && (gpus + per_node - 1) / per_node > HWFIT_TOPOLOGY_MAX_NODES)
         return hwfit__req_fail(r, OPT(HWFIT__W_GPUS), HWFIT_EDOM,
                                "%u GPUs span %u nodes of %u, more than the %u nodes a topology "
-                               "holds (give more --gpus-per-node, or fewer GPUs)",
+                               "holds (give a larger gpus-per-node, or fewer GPUs)",
                                gpus, (gpus + per_node - 1) / per_node, per_node,
                                (unsigned)HWFIT_TOPOLOGY_MAX_NODES);
     const char *precision = precisions[hwfit__req_choice(r, OPT(HWFIT__W_PRECISION))];
