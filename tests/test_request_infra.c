@@ -393,8 +393,9 @@ Test(request_infra, power_refusals) {
     REFUSED("power", OPTS(SEED_POWER, "price", "0.18/kW"), HWFIT_EPARSE, "price", "0.18/kW");
     REFUSED("power", OPTS("psus", "4", "psu-watts", "3200", "component", "tpu:1:1W"),
             HWFIT_ENOTFOUND, "component", "unknown value 'tpu:1:1W'");
+    /* A load of 0 W from the components given names them (it named no option). */
     REFUSED("power", OPTS("psus", "4", "psu-watts", "3200", "component", "gpu:0:1W"),
-            HWFIT_EDOM, NULL, "the load");
+            HWFIT_EDOM, "component", "gives the load that must be");
     REFUSED("power", OPTS(SEED_POWER, "input-voltage", "120"), HWFIT_EUNSUPPORTED,
             "low-line-watts", "below 180 V");
     REFUSED("power", OPTS(SEED_POWER, "pue", "0.5"), HWFIT_EDOM, "pue", "between 1 and 10");
