@@ -220,6 +220,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                    hwfit_status_str(st));
 #undef NICS
     }
+    if (t->nodes > 1 && !hwfit__req_given(r, &options[O_NIC]))
+        return hwfit__req_fail(r, &options[O_NIC], HWFIT_EDOM,
+                               "is required: a communicator across %u nodes needs NICs, e.g. "
+                               "8x400g-ib or 2x400g-roce", (unsigned)t->nodes);
     if (hwfit__req_given(r, &options[O_RANKS])) {
         in.ranks = hwfit__req_u64(r, &options[O_RANKS]);
     } else if (t->gpus_per_node * t->nodes < 2) {

@@ -133,6 +133,18 @@ static hwfit_status refuse(hwfit_request *r, const hwfit_problem *why) {
         return hwfit__req_fail(r, &options[component ? O_COMPONENT : O_LOAD], why->status,
                                "gives %s that %s", words[i], why->rule);
     }
+    /* A default that conflicts with a value given: name the value given (the default
+     * redundant 1 with psus 1, the default liquid-above with air-marginal-above). */
+    if (why->field != NULL && strcmp(why->field, "redundant") == 0 &&
+        !hwfit__req_given(r, &options[O_REDUNDANT]) && hwfit__req_given(r, &options[O_PSUS]))
+        return hwfit__req_fail(r, &options[O_PSUS], why->status,
+                               "leaves no PSU to carry the load with the default redundant 1 "
+                               "(give redundant 0)");
+    if (why->field != NULL && strcmp(why->field, "liquid_above_w") == 0 &&
+        !hwfit__req_given(r, &options[O_LIQUID_ABOVE]) &&
+        hwfit__req_given(r, &options[O_AIR_MARGINAL_ABOVE]))
+        return hwfit__req_fail(r, &options[O_AIR_MARGINAL_ABOVE], why->status,
+                               "must not be above liquid-above (give liquid-above too)");
     return hwfit__req_fail_problem(r, aliases, why);
 }
 
