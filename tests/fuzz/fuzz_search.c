@@ -47,8 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const modes[] = {"inference", "full", "lora", "qlora"};
     static const char *const cards[] = {"h100-sxm", "rtx-4090", "mi300x", NULL};
     const char *command = commands[data[0] % 3u];
-    const char *count = gpus[data[1] % 8u];
     const char *mode = modes[data[2] % 4u];
+    /* Training searches (plan, and fit's layout and fewest-cards searches) on more than 8
+     * cards are the known slow class (seconds: docs/reliability.md, "Bounded time"); the
+     * first 4-minute run stopped on one at once (a LoRA plan of llama-2-70b on 16 cards).
+     * Keep them to 8 cards so that the timeout finds new slow inputs. */
+    int training = strcmp(mode, "inference") != 0;
+    const char *count = gpus[data[1] % (training ? 4u : 8u)];
     const char *card = cards[data[3] % 4u];
     unsigned extra = data[3] >> 2;
 
