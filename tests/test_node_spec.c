@@ -251,6 +251,9 @@ Test(node_spec, contradictions_point_at_the_key) {
     refused(t, HWFIT_EPARSE, "{\"air_", "must not be below");
     t = edit("\"power\"", "\"costs\": {\"electricity\": \"cheap\"}, \"power\"");
     refused(t, HWFIT_EPARSE, "\"cheap\"", "key 'electricity'");
+    /* A price out of range names the key (it was "costs: value out of domain", issue 21). */
+    t = edit("\"power\"", "\"costs\": {\"electricity\": \"1e300/kWh\"}, \"power\"");
+    refused(t, HWFIT_EPARSE, "\"1e300/kWh\"", "key 'electricity' must be a price in [0, 1e+06]");
     t = edit("\"power\"", "\"storage\": {\"drives\": 2, \"drive_size\": \"1TB\", \"raid\": \"7\"}, \"power\"");
     refused(t, HWFIT_EPARSE, "\"7\"", "unknown value \"7\"");
     t = edit("\"power\"", "\"nas\": {\"capacity\": \"1TB\", \"transport\": \"smb\"}, \"power\"");

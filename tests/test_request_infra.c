@@ -393,8 +393,9 @@ Test(request_infra, power_refusals) {
     REFUSED("power", OPTS(SEED_POWER, "price", "0.18/kW"), HWFIT_EPARSE, "price", "0.18/kW");
     REFUSED("power", OPTS("psus", "4", "psu-watts", "3200", "component", "tpu:1:1W"),
             HWFIT_ENOTFOUND, "component", "unknown value 'tpu:1:1W'");
+    /* A load of 0 W from the components given names them (it named no option). */
     REFUSED("power", OPTS("psus", "4", "psu-watts", "3200", "component", "gpu:0:1W"),
-            HWFIT_EDOM, NULL, "the load");
+            HWFIT_EDOM, "component", "gives the load that must be");
     REFUSED("power", OPTS(SEED_POWER, "input-voltage", "120"), HWFIT_EUNSUPPORTED,
             "low-line-watts", "below 180 V");
     REFUSED("power", OPTS(SEED_POWER, "pue", "0.5"), HWFIT_EDOM, "pue", "between 1 and 10");
@@ -659,7 +660,12 @@ Test(request_infra, collective_refusals) {
     REFUSED("collective", OPTS("nic", "300g-ib"), HWFIT_EDOM, "nic", "'300g-ib' is out of range");
     REFUSED("collective", OPTS("nic", "3x"), HWFIT_EPARSE, "nic", "cannot read '3x'");
     REFUSED("collective", OPTS("nodes", "2"), HWFIT_EDOM, "nic", "");
-    REFUSED("collective", OPTS("gpus", "7"), HWFIT_EDOM, "sockets", "must divide");
+    /* The default 2 sockets gives way on a node of 7 GPUs (it was not the user's word);
+     * 2 sockets given are refused. A single GPU names --gpus, not the options the user
+     * left out (issue 21). */
+    REFUSED("collective", OPTS("gpus", "7", "sockets", "2"), HWFIT_EDOM, "sockets",
+            "must divide");
+    REFUSED("collective", OPTS("gpus", "1"), HWFIT_EDOM, "gpus", "at least 2 ranks");
     REFUSED("collective", OPTS("pcie-lanes", "3"), HWFIT_EDOM, "pcie-lanes", "1, 2, 4, 8 or 16");
     REFUSED("collective", OPTS("algorithm", "nvls"), HWFIT_EUNSUPPORTED, "algorithm",
             "does not exist");

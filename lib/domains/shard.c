@@ -1301,7 +1301,16 @@ static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
     case D_EP:
         if (sp->ep) fixed = (uint64_t)sp->ep + 1;
         else if (m->experts == 0) fixed = 2;
-        else return (from = divisor_from(m->experts, from)) ? from + 1 : 0;
+        else {
+            /* ep divides the experts and the ranks of a stage (resolve: ranks % ep), which
+             * divide the GPUs: only the divisors of gcd(experts, gpus) can be valid. Taking
+             * them alone keeps a model with 2^24 experts from enumerating every inner
+             * combination for each of its 25 expert counts above the GPUs (a training fit
+             * took 68 s, issue 21). */
+            uint64_t a = m->experts, b = gpus;
+            while (b != 0) { uint64_t t = a % b; a = b; b = t; }
+            return (from = divisor_from(a, from)) ? from + 1 : 0;
+        }
         break;
     case D_CP:
         if (sp->cp) fixed = (uint64_t)sp->cp + 1;
@@ -1545,6 +1554,31 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     return st;
 }
 
+/* The fewest cards that could hold the model at all: under any layout every byte of the
+ * weights sits on some card (tensor, pipeline and expert parallelism split them, data
+ * parallelism copies them, ZeRO shards them), and so do the gradients and optimizer states
+ * unless they may go to host memory. n cards hold at most n x usable bytes, so fewer than
+ * (those bytes) / usable cards never fit, whatever the layout: the fewest-cards search
+ * starts there instead of trying each count from 1 (a model that fits nowhere made it
+ * search every count up to max_gpus, issue 21). A 10 % margin covers the rounding of a
+ * split (a layer's parts rounded per card); 1 when nothing is known. */
+static uint32_t fewest_possible(const hwfit_model *model, const hwfit_shard_in *in,
+                                const hwfit_shard_space *space) {
+    hwfit_memory_out whole;
+    if (hwfit_memory_estimate(model, &in->memory, &whole) != HWFIT_OK) return 1;
+    int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
+    unsigned may = space->offload == HWFIT_SHARD_ANY ? 3u : (unsigned)space->offload;
+    double must = 0.0;
+    if (!training || (may & HWFIT_SHARD_OFFLOAD_PARAMS) == 0) must += (double)whole.weights_bytes;
+    if (training && (may & HWFIT_SHARD_OFFLOAD_OPTIMIZER) == 0)
+        must += (double)whole.gradient_bytes + (double)whole.optimizer_bytes;
+    double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
+    if (!(usable > 0.0) || !(must > 0.0)) return 1;
+    double n = 0.9 * must / usable;
+    if (!(n >= 1.0)) return 1;
+    return n >= (double)HWFIT_SHARD_MAX_GPUS ? HWFIT_SHARD_MAX_GPUS : (uint32_t)n;
+}
+
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                   const hwfit_shard_space *space, uint32_t max_gpus,
                                   uint32_t *gpus, hwfit_layout *layout) {
@@ -1554,7 +1588,10 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
     hwfit_shard_in x = *in;
     hwfit_status st = HWFIT_OK;
     uint32_t found = 0;
-    for (uint32_t n = 1; n <= max_gpus && found == 0; n++) {
+    /* At least max_gpus is searched, so that a bad input is refused as before. */
+    uint32_t first = fewest_possible(model, in, space);
+    if (first > max_gpus) first = max_gpus;
+    for (uint32_t n = first; n <= max_gpus && found == 0; n++) {
         x.gpus = n;
         hwfit_shard_result best;
         hwfit_shard_search_out sum;

@@ -503,6 +503,11 @@ static hwfit_status read_costs(reader *r, hwfit_node *n) {
         if (hwfit_price_per_kwh_parse(v->u.string.text, &e->price_per_kwh) != HWFIT_OK)
             return fail_at(r, v, "key 'electricity' must be a price such as \"0.18/kWh\" or "
                                  "\"180/MWh\", got \"%.40s\"", v->u.string.text);
+        /* The same range as a bare number (issue 21: 1e300/kWh was refused later as
+         * "costs: value out of domain", without the key). */
+        if (!(e->price_per_kwh >= 0.0 && e->price_per_kwh <= 1e6))
+            return fail_at(r, v, "key 'electricity' must be a price in [0, 1e+06] per kWh, "
+                                 "got \"%.40s\"", v->u.string.text);
     } else {
         HWFIT__TRY(num(r, "electricity", 0, 0.0, 1e6, &e->price_per_kwh));
     }

@@ -233,6 +233,11 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     t->gpus_per_node = hwfit__req_u64(r, &options[O_GPUS]);
     t->nodes = hwfit__req_u64(r, &options[O_NODES]);
     t->sockets = hwfit__req_u64(r, &options[O_SOCKETS]);
+    /* The default (2 sockets) is a typical server, not something the user said: on a node
+     * whose GPU count it does not divide (1, 3, 5 GPUs) it becomes 1, so that a refusal
+     * never blames an option that was not given (issue 21). */
+    if (!hwfit__req_given(r, &options[O_SOCKETS]) && t->gpus_per_node % t->sockets != 0)
+        t->sockets = 1;
     t->pcie_switches = hwfit__req_u64(r, &options[O_PCIE_SWITCHES]);
     int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
     uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
@@ -269,7 +274,18 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                    hwfit_status_str(st));
 #undef NICS
     }
-    if (hwfit__req_given(r, &options[O_RANKS])) in.ranks = hwfit__req_u64(r, &options[O_RANKS]);
+    if (t->nodes > 1 && !hwfit__req_given(r, &options[O_NIC]))
+        return hwfit__req_fail(r, &options[O_NIC], HWFIT_EDOM,
+                               "is required: a communicator across %u nodes needs NICs, e.g. "
+                               "8x400g-ib or 2x400g-roce", (unsigned)t->nodes);
+    if (hwfit__req_given(r, &options[O_RANKS])) {
+        in.ranks = hwfit__req_u64(r, &options[O_RANKS]);
+    } else if (t->gpus_per_node * t->nodes < 2) {
+        /* Every GPU is one rank: a single GPU has nobody to talk to. */
+        return hwfit__req_fail(r, &options[O_GPUS], HWFIT_EDOM,
+                               "a collective needs at least 2 ranks, got 1 GPU on 1 node "
+                               "(give 2 or more gpus, or 2 or more nodes)");
+    }
     in.library = library_values[hwfit__req_choice(r, &options[O_LIBRARY])];
 
     /* One line per GPU: the first one's topology with the other card's links. */

@@ -2,6 +2,7 @@
  * annual energy and cost, and a TCO when a purchase cost is given; its chart draws the
  * budget against the PSUs. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hwfit/chart.h"
 #include "hwfit/power.h"
@@ -118,6 +119,34 @@ static const char *const aliases[] = {
     "annual_other_cost", "opex", "annual_energy_cost", "the energy cost", "discount_rate",
     "discount", "gpu_transient_factor", "transient", "components.count", "component",
     "components.watts", "component", NULL};
+
+/* A refusal: a figure the command derives from the load (the wall power, the heat) is
+ * blamed on the option that set the load, component or load, when the user gave one
+ * (issue 21: a refusal names what the user gave); the rest through aliases. */
+static hwfit_status refuse(hwfit_request *r, const hwfit_problem *why) {
+    static const char *const derived[] = {"load_w", "heat_w", "power_w"};
+    static const char *const words[] = {"the load", "the wall power", "the wall power"};
+    for (size_t i = 0; i < sizeof derived / sizeof derived[0]; i++) {
+        if (why->field == NULL || strcmp(why->field, derived[i]) != 0) continue;
+        int component = hwfit__req_given(r, &options[O_COMPONENT]);
+        if (!component && !hwfit__req_given(r, &options[O_LOAD])) break;
+        return hwfit__req_fail(r, &options[component ? O_COMPONENT : O_LOAD], why->status,
+                               "gives %s that %s", words[i], why->rule);
+    }
+    /* A default that conflicts with a value given: name the value given (the default
+     * redundant 1 with psus 1, the default liquid-above with air-marginal-above). */
+    if (why->field != NULL && strcmp(why->field, "redundant") == 0 &&
+        !hwfit__req_given(r, &options[O_REDUNDANT]) && hwfit__req_given(r, &options[O_PSUS]))
+        return hwfit__req_fail(r, &options[O_PSUS], why->status,
+                               "leaves no PSU to carry the load with the default redundant 1 "
+                               "(give redundant 0)");
+    if (why->field != NULL && strcmp(why->field, "liquid_above_w") == 0 &&
+        !hwfit__req_given(r, &options[O_LIQUID_ABOVE]) &&
+        hwfit__req_given(r, &options[O_AIR_MARGINAL_ABOVE]))
+        return hwfit__req_fail(r, &options[O_AIR_MARGINAL_ABOVE], why->status,
+                               "must not be above liquid-above (give liquid-above too)");
+    return hwfit__req_fail_problem(r, aliases, why);
+}
 
 typedef struct power_state {
     hwfit_power_budget_in budget;
@@ -263,7 +292,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         }
         if (hwfit_power_budget_evaluate(&s->budget, &s->b) != HWFIT_OK) {
             (void)hwfit_power_budget_validate(&s->budget, &why);
-            return hwfit__req_fail_problem(r, aliases, &why);
+            return refuse(r, &why);
         }
         psu->load_w = s->b.dc_w;
         if (!hwfit__req_given(r, &options[O_PEAK])) psu->peak_load_w = s->b.peak_dc_w;
@@ -271,24 +300,24 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     }
     if (hwfit_psu_evaluate(psu, &s->p) != HWFIT_OK) {
         (void)hwfit_psu_validate(psu, &why);
-        return hwfit__req_fail_problem(r, aliases, &why);
+        return refuse(r, &why);
     }
     s->thermal.heat_w = s->p.wall_w;
     if (hwfit_thermal_evaluate(&s->thermal, &s->t) != HWFIT_OK) {
         (void)hwfit_thermal_validate(&s->thermal, &why);
-        return hwfit__req_fail_problem(r, aliases, &why);
+        return refuse(r, &why);
     }
     s->energy.power_w = s->p.wall_w;
     if (hwfit_energy_evaluate(&s->energy, &s->e) != HWFIT_OK) {
         (void)hwfit_energy_validate(&s->energy, &why);
-        return hwfit__req_fail_problem(r, aliases, &why);
+        return refuse(r, &why);
     }
     int tco = hwfit__req_given(r, &options[O_CAPEX]);
     if (tco) {
         s->tco.annual_energy_cost = s->e.annual_cost;
         if (hwfit_tco_evaluate(&s->tco, &s->c) != HWFIT_OK) {
             (void)hwfit_tco_validate(&s->tco, &why);
-            return hwfit__req_fail_problem(r, aliases, &why);
+            return refuse(r, &why);
         }
     }
     if (hwfit__req_format(r) == HWFIT_FORMAT_SVG) return chart(r, s, components);

@@ -186,6 +186,17 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                    hwfit_raid_level_name(in.layout.level),
                                    (unsigned long long)min_drives,
                                    (unsigned long long)(in.drives - in.spares));
+        /* The MTTDL out of a double's range comes from every input together: name the
+         * mttf only when it was given, else the drive size or count that was (issue 21:
+         * a refusal names what the user gave). */
+        if (strcmp(why.field, "drive_mttf_s") == 0 && !hwfit__req_given(r, &options[O_MTTF]) &&
+            !hwfit__req_given(r, &options[O_REBUILD_RATE])) {
+            int size_given = hwfit__req_given(r, &options[O_DRIVE_SIZE]);
+            return hwfit__req_fail(r, &options[size_given ? O_DRIVE_SIZE : O_DRIVES], st,
+                                   "with the default mttf and rebuild-rate gives a mean time "
+                                   "to data loss too small for a double (give mttf or "
+                                   "rebuild-rate)");
+        }
         static const char *const aliases[] = {
             "drive_bytes", "drive-size", "record_bytes", "recordsize", "sector_bytes", "sector",
             "fill_fraction", "fill", "drive_read_bytes_per_s", "read-rate",

@@ -286,6 +286,15 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (hwfit_serve_estimate(m, in, out) != HWFIT_OK) {
         hwfit_problem why;
         (void)hwfit_serve_validate(m, in, &why);
+        /* The per-card overhead is the CUDA graphs' plus the non-torch bytes: name the one
+         * given (it named the internal field, issue 21). */
+        if (why.field != NULL && strcmp(why.field, "shard.memory.overhead_bytes") == 0) {
+            int graphs = hwfit__req_given(r, &options[O_CUDA_GRAPH_BYTES]);
+            if (graphs || hwfit__req_given(r, &options[O_NON_TORCH]))
+                return hwfit__req_fail(r, &options[graphs ? O_CUDA_GRAPH_BYTES : O_NON_TORCH],
+                                       why.status, "with the other per-card overhead gives "
+                                       "more than 2^53 bytes");
+        }
         return hwfit__req_fail_problem(r, aliases, &why);
     }
     char wname[HWFIT_DTYPE_NAME_SIZE], kname[HWFIT_DTYPE_NAME_SIZE];

@@ -143,7 +143,11 @@ static void clear_failure(hwfit_request *r) {
     r->failed_by_alias = 0;
 }
 
-/* The message, one line: control characters escaped, cut with "..." at the buffer size. */
+/* The message, one line: control characters escaped, cut with "..." at the buffer size.
+ * (The attribute lets clang check the callers' formats: -Wformat-nonliteral.) */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 4, 0)))
+#endif
 static hwfit_status vfail(hwfit_request *r, const hwfit_option *opt, hwfit_status status,
                           const char *fmt, va_list ap) {
     char raw[1024];

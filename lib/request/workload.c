@@ -407,6 +407,15 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
                                "is required: %u GPUs span %u nodes of %u; give the network "
                                "between them, e.g. 8x400g-ib or 2x400g-roce",
                                gpus, (gpus + per_node - 1) / per_node, per_node);
+    /* The timing model places the cards on a topology of at most HWFIT_TOPOLOGY_MAX_NODES
+     * servers: say so with the user's numbers (it used to be an unnamed HWFIT_EDOM from
+     * whichever layout first spanned them, issue 21). */
+    if (w->card != NULL && (gpus + per_node - 1) / per_node > HWFIT_TOPOLOGY_MAX_NODES)
+        return hwfit__req_fail(r, OPT(HWFIT__W_GPUS), HWFIT_EDOM,
+                               "%u GPUs span %u nodes of %u, more than the %u nodes a topology "
+                               "holds (give a larger gpus-per-node, or fewer GPUs)",
+                               gpus, (gpus + per_node - 1) / per_node, per_node,
+                               (unsigned)HWFIT_TOPOLOGY_MAX_NODES);
     const char *precision = precisions[hwfit__req_choice(r, OPT(HWFIT__W_PRECISION))];
     if (hwfit_perf_precision_from_name(precision, &p->precision) != HWFIT_OK)
         return hwfit__req_fail(r, OPT(HWFIT__W_PRECISION), HWFIT_ENOTFOUND,
@@ -464,6 +473,7 @@ static const char *const aliases[] = {
     "step_overhead_s", "step-overhead",     "target_tokens_per_s", "target-rate",
     "memory_bandwidth_bytes_per_s", "gpu",  "topology.nics_per_node", "nic",
     "topology.nic_bits_per_s", "nic",       "topology.gpus_per_node", "gpus-per-node",
+    "topology.nodes", "gpus",
     NULL};
 
 /* An invalid layout, naming the option and the numbers: "tp: the 32 attention heads do

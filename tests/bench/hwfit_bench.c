@@ -1,6 +1,10 @@
 /* hwfit_bench - how long the main calls take (issue 10). Not a test: it prints figures.
  *
  *   hwfit_bench [--json] [--quick] [--only NAME] [--calls N] [--no-python] [--data DIR]
+ *   hwfit_bench --extremes [--json] [--data DIR]
+ *
+ * --extremes runs each row of tests/extremes.h once (the slowest documented inputs of each
+ * command, issue 21) and prints its time, status and the option a refusal names.
  *
  * Each benchmark runs its call in a loop whose iteration count is calibrated so that one
  * repetition lasts about 20 ms (2 ms with --quick), once to warm up and then R times
@@ -464,24 +468,85 @@ static int run_python(int quick, double values[PY_KEYS], int present[PY_KEYS]) {
 #endif
 }
 
+/* ---- extremes (tests/extremes.h) -------------------------------------------------------------- */
+
+#include "../extremes.h"
+
+/* Each extreme of tests/extremes.h through the request layer, run once (they are meant to
+ * take up to 100 ms; a repetition would hide nothing): the time of the run, its status and
+ * the option a refusal names. Returns 0, or 2 when a row cannot be set up. */
+static int run_extremes(const char *data, int json) {
+    if (json) printf("{\"build_type\": \"%s\", \"extremes\": [", HWFIT_BENCH_BUILD_TYPE);
+    else
+        printf("hwfit_bench --extremes (%s build): each row run once, target 100 ms\n"
+               "%-44s %12s  %s\n",
+               HWFIT_BENCH_BUILD_TYPE, "extreme", "ms", "answer");
+    double worst = 0.0;
+    const char *worst_name = "";
+    for (size_t k = 0; k < EXTREMES_COUNT; k++) {
+        const extreme *x = &extremes[k];
+        hwfit_request *r = NULL;
+        if (hwfit_request_new(x->command, &r) != HWFIT_OK) return 2;
+        for (size_t i = 0; x->options[i] != NULL; i += 2) {
+            char path[1024];
+            const char *v = x->options[i + 1];
+            if (v != NULL && (strncmp(v, "M:", 2) == 0 || strncmp(v, "X:", 2) == 0)) {
+                snprintf(path, sizeof path, "%s/%s/%s", data, v[0] == 'M' ? "models" : "extremes",
+                         v + 2);
+                v = path;
+            }
+            if (hwfit_request_set(r, x->options[i], v) != HWFIT_OK) {
+                fprintf(stderr, "hwfit_bench: %s: %s\n", x->name, hwfit_request_message(r));
+                hwfit_request_free(r);
+                return 2;
+            }
+        }
+        double t0 = now_ns();
+        hwfit_status st = hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL);
+        double ms = (now_ns() - t0) / 1e6;
+        const hwfit_option *o = hwfit_request_option(r);
+        char what[96];
+        if (st == HWFIT_OK) snprintf(what, sizeof what, "answers");
+        else
+            snprintf(what, sizeof what, "refuses (%s%s%s)", hwfit_status_name(st),
+                     o ? ", names " : "", o ? o->name : "");
+        if (json)
+            printf("%s\n  {\"name\": \"%s\", \"command\": \"%s\", \"ms\": %.3f, "
+                   "\"status\": \"%s\"}",
+                   k ? "," : "", x->name, x->command, ms, hwfit_status_name(st));
+        else
+            printf("%-44s %12.1f  %s%s\n", x->name, ms, what, x->bench_only ? " [bench only]" : "");
+        if (ms > worst) {
+            worst = ms;
+            worst_name = x->name;
+        }
+        hwfit_request_free(r);
+    }
+    if (json) printf("\n]}\n");
+    else printf("slowest: %s, %.1f ms\n", worst_name, worst);
+    return 0;
+}
+
 /* ---- main ------------------------------------------------------------------------------------- */
 
 static void usage(FILE *f) {
     fprintf(f, "usage: hwfit_bench [--json] [--quick] [--only NAME [--calls N]] [--no-python] "
                "[--data DIR]\n"
+               "       hwfit_bench --extremes [--json] [--data DIR]\n"
                "benchmarks:");
     for (size_t i = 0; i < BENCH_COUNT; i++) fprintf(f, " %s", benches[i].name);
     fprintf(f, " python\n");
 }
 
 int main(int argc, char **argv) {
-    int json = 0, quick = 0, python = 1;
+    int json = 0, quick = 0, python = 1, extremes_mode = 0;
     unsigned long long calls = 0;
     const char *only = NULL, *data = getenv("HWFIT_TEST_DATA");
     if (data == NULL) data = HWFIT_BENCH_DATA;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = 1;
         else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--extremes") == 0) extremes_mode = 1;
         else if (strcmp(argv[i], "--no-python") == 0) python = 0;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) data = argv[++i];
@@ -494,6 +559,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    if (extremes_mode) return run_extremes(data, json);
     int known = only == NULL || strcmp(only, "python") == 0;
     for (size_t i = 0; i < BENCH_COUNT && !known; i++) known = strcmp(only, benches[i].name) == 0;
     if (!known) {

@@ -222,7 +222,11 @@ class TestCollective(CliCase):
         self.bad("collective", "--nic", "3x", mentions="--nic: cannot read")
         self.bad("collective", "--nodes", "2", mentions="--nic")
         self.bad("collective", "--nodes", "0", mentions="--nodes: must be")
-        self.bad("collective", "--gpus", "7", mentions="--sockets: must divide")
+        self.bad("collective", "--gpus", "7", "--sockets", "2",
+                 mentions="--sockets: must divide")
+        # One GPU names --gpus, not --sockets or --ranks that were not given (issue 21).
+        self.bad("collective", "--gpus", "1",
+                 mentions="--gpus: a collective needs at least 2 ranks")
         self.bad("collective", "--gpus", "200", mentions="--gpus: must be")
         self.bad("collective", "--pcie-lanes", "3", mentions="--pcie-lanes: must be")
         self.bad("collective", "--pcie-switches", "3", mentions="--pcie-switches: must")

@@ -84,7 +84,7 @@ class TestCollective(CliCase):
         self.bad("collective", "--p2p", "maybe", mentions="--p2p")
         self.bad("collective", "--nic", "400g", mentions="--nic")
         self.bad("collective", "--nodes", "2", mentions="HWFIT_EDOM")  # no NICs
-        self.bad("collective", "--gpus", "7", mentions="HWFIT_EDOM")   # 7 over 2 sockets
+        self.bad("collective", "--gpus", "7", "--sockets", "2", mentions="HWFIT_EDOM")
         self.bad("collective", "--algorithm", "nvls", mentions="HWFIT_EUNSUPPORTED")
         self.bad("collective", "--algorithm", "butterfly", mentions="butterfly")
         self.bad("collective", "--sweep", "--min-size", "2GiB", mentions="--min-size")

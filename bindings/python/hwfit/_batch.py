@@ -20,6 +20,7 @@ import os as _os
 
 from . import _lib
 from ._lib import HwfitError
+from ._request import _cut
 
 __all__ = ["memory_batch", "fit_batch", "load_config"]
 
@@ -30,7 +31,9 @@ RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
 
 
 def _einval(message):
-    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", message)
+    # Cut as the library and the single calls cut a message (a 100 KB value was echoed
+    # whole, issue 21).
+    return HwfitError(_lib.HWFIT_EINVAL, "HWFIT_EINVAL", _cut(message))
 
 
 def _choice(table, value, option):
@@ -70,7 +73,7 @@ def dtype(name):
     if not isinstance(name, str):
         raise _einval(f"expected a format name, got {name!r}")
     _lib.check(_lib.hwfit_dtype_parse(_cstr(name, "dtype"), _ct.byref(out)),
-               f"unknown number format {name!r} (see hwfit.dtypes())")
+               _cut(f"unknown number format {name!r} (see hwfit.dtypes())"))
     return out
 
 
@@ -110,10 +113,20 @@ def _is_seq(value):
     return isinstance(value, (list, tuple, range, _array.array))
 
 
+#: Most configurations one batch call takes: the inputs, outputs and statuses are arrays
+#: of this many C structs (a few KB each), built before the one C call. A longer sequence
+#: (range(1, 10**12) would be materialised until memory runs out, issue 21) is refused with
+#: this bound, before anything is built: split it into calls of at most this many.
+BATCH_MAX = 1 << 20
+
+
 def _length(kwargs):
     n = None
     for name, value in kwargs.items():
         if _is_seq(value):
+            if len(value) > BATCH_MAX:
+                raise _einval(f"{name}: {len(value):,} values, more than the {BATCH_MAX:,} one "
+                              "batch call takes (split the sequence into several calls)")
             if n is None:
                 n = len(value)
             elif len(value) != n:
@@ -214,6 +227,10 @@ def _keys(keys, known):
     return list(keys)
 
 
+#: Result columns that are verdicts: bool in every call, batch or single.
+_BOOL_KEYS = frozenset({"fits", "gpu_fits", "host_fits"})
+
+
 def _finish(statuses, errors, keys):
     """The result columns; failing configurations raise or become None (errors="skip")."""
     ok = _lib.HWFIT_OK
@@ -224,6 +241,8 @@ def _finish(statuses, errors, keys):
     out = {}
     for key, reader in keys:
         col = reader()
+        if key in _BOOL_KEYS:  # True/False, as the single calls give them (issue 21)
+            col = [bool(v) for v in col]
         for i in bad:
             col[i] = None
         out[key] = col
@@ -435,7 +454,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
             raise _einval(f"gpu: expected a name, got {name!r}")
         p = _ct.POINTER(_lib.hwfit_gpu)()
         _lib.check(_lib.hwfit_gpu_find(_cstr(name, "gpu"), _ct.byref(p)),
-                   f"unknown card {name!r} (see hwfit.gpus())")
+                   _cut(f"unknown card {name!r} (see hwfit.gpus())"))
         return float(p.contents.memory_bytes)
     caps = None
     if gpu is not None:
