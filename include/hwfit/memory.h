@@ -275,6 +275,26 @@ typedef struct hwfit_memory_out {
 HWFIT_API void hwfit_memory_init(hwfit_memory_in *in);
 
 /**
+ * @brief Take the weight formats of a workload from the checkpoint: the formats the model's
+ * config stores (hwfit_model::stored, read from quantization_config by
+ * hwfit_hf_config_load()) replace weights, unquantized and the per-module formats.
+ *
+ * For a quantized checkpoint: module_formats 1 with attention_weights, mlp_weights and
+ * expert_weights as stored, weights the attention format (what the extra prediction layers'
+ * projection and the math precision follow), unquantized the checkpoint dtype (embedding,
+ * head, norms, routers), keep_embeddings 1. Full training keeps its plain formats (it
+ * trains a dequantized copy) and QLoRA its qlora_base; for them, and for a checkpoint that
+ * is not quantized, nothing changes and @p applied is 0.
+ * @param[in]     model   The model; NULL gives ::HWFIT_EINVAL.
+ * @param[in,out] in      The workload, with its mode set; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    applied 1 when the stored formats were applied; may be NULL.
+ * @retval HWFIT_OK     done.
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ */
+HWFIT_API hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *in,
+                                               int *applied);
+
+/**
  * @brief The memory footprint of one workload on one device.
  * @param[in]  model The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in    The workload; NULL gives ::HWFIT_EINVAL.

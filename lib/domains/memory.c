@@ -884,6 +884,24 @@ hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_
                       st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");
 }
 
+hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *in,
+                                     int *applied) {
+    if (applied) *applied = 0;
+    if (model == NULL || in == NULL) return HWFIT_EINVAL;
+    const hwfit_model_stored *s = &model->stored;
+    if (!(s->flags & HWFIT_STORED_QUANTIZED) || in->mode == HWFIT_MEMORY_FULL || in->mode == HWFIT_MEMORY_QLORA)
+        return HWFIT_OK;
+    in->module_formats = 1;
+    in->attention_weights = s->attention;
+    in->mlp_weights = s->mlp;
+    in->expert_weights = s->experts;
+    in->weights = s->attention;
+    in->unquantized = s->checkpoint;
+    in->keep_embeddings = 1;
+    if (applied) *applied = 1;
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {
     if (text == NULL || targets == NULL) return HWFIT_EINVAL;
     static const struct {

@@ -82,6 +82,7 @@ static const hwfit_option options[] = {
 
 typedef struct memory_state {
     hwfit_model model;
+    char weights_source[192]; /* hwfit__workload_stored */
     hwfit_error error;
 } memory_state;
 
@@ -141,6 +142,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit_status lst = hwfit__req_load_model(r, &options[O_CONFIG], &s->model);
     if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
+    char *source = s->weights_source;
+    hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in, source, sizeof s->weights_source);
     hwfit_memory_out out;
     if (hwfit_memory_estimate(m, &in, &out) != HWFIT_OK) {
         static const char *const aliases[] = {"overhead_bytes", "overhead", "qlora_base",
@@ -159,6 +162,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_str(o, "model_type", "model type", m->name);
     hwfit__out_str(o, "mode", "mode", modes[mode]);
     hwfit__out_str(o, "weights", "weight format", wname);
+    hwfit__workload_out_stored(o, m, source);
     if (training) {
         hwfit__out_null(o, "kv", "KV-cache format");
         hwfit__out_u64(o, "micro_batch", "micro-batch", in.micro_batch);
