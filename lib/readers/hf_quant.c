@@ -435,7 +435,7 @@ hwfit_status hwfit_hf_quant_describe(const hwfit_model_stored *stored, char *buf
     case HWFIT_DTYPE_FP8_E4M3: what = "fp8 per tensor"; break;
     case HWFIT_DTYPE_INT8_CH: what = "int8 per channel"; break;
     case HWFIT_DTYPE_INT8: what = "int8 per tensor"; break;
-    case HWFIT_DTYPE_INT4: what = "int4"; break;
+    case HWFIT_DTYPE_INT4: what = q.group_size == 32 ? "int4 group 32" : q.group_size == 64 ? "int4 group 64" : q.group_size == 128 || q.group_size == 0 ? "int4 group 128" : "int4 grouped"; break;
     case HWFIT_DTYPE_NF4: what = (f & HWFIT_STORED_BNB_FP4) ? "4-bit fp4" : "4-bit nf4"; break;
     case HWFIT_DTYPE_NF4_DQ:
         what = (f & HWFIT_STORED_BNB_FP4) ? "4-bit fp4, double quant" : "4-bit nf4, double quant";
