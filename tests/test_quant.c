@@ -412,3 +412,49 @@ Test(safetensors, malformed_files_are_clear_errors) {
     remove(p);
     rmdir(dir);
 }
+
+Test(quant, exact_checkpoint_bytes_are_the_weights_of_a_whole_model_in_its_formats) {
+    hwfit_model *m = load(MODELS "llama-3.1-8b.config.json");
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.fragmentation = 0.1;
+    hwfit_memory_out out, exact;
+    cr_assert_eq(hwfit_memory_estimate(m, &in, &out), HWFIT_OK);
+    exact = out;
+    int applied = 0;
+    cr_assert_eq(hwfit_memory_use_exact(m, &in, out.weights_bytes + 4096, &exact, &applied),
+                 HWFIT_OK);
+    cr_assert_eq(applied, 1);
+    cr_assert_eq(exact.weights_bytes, out.weights_bytes + 4096);
+    cr_assert_eq(exact.total_bytes, out.total_bytes + 4096);
+    cr_assert_eq(exact.forward_bytes, out.forward_bytes + 4096);
+    cr_assert_eq(exact.allocated_bytes, out.allocated_bytes + 4096);
+    /* The reserve is recomputed: the same as an estimate whose weights were that large. */
+    uint64_t alloc = exact.allocated_bytes;
+    double extra = (double)alloc * 0.1;
+    uint64_t ex = (uint64_t)extra + ((double)(uint64_t)extra < extra ? 1 : 0);
+    cr_assert_eq(exact.reserved_bytes, alloc + ex);
+    cr_assert_eq(exact.peak_bytes, exact.reserved_bytes + exact.overhead_bytes);
+    /* Fewer bytes than computed work too. */
+    exact = out;
+    cr_assert_eq(hwfit_memory_use_exact(m, &in, out.weights_bytes - 100, &exact, &applied),
+                 HWFIT_OK);
+    cr_assert_eq(exact.total_bytes, out.total_bytes - 100);
+    /* Not the whole model, not its formats, or training: unchanged. */
+    hwfit_memory_in part = in;
+    part.layer_count = 4;
+    exact = out;
+    cr_assert_eq(hwfit_memory_use_exact(m, &part, 1, &exact, &applied), HWFIT_OK);
+    cr_assert_eq(applied, 0);
+    cr_assert_eq(memcmp(&exact, &out, sizeof out), 0);
+    part = in;
+    part.weights = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    cr_assert_eq(hwfit_memory_use_exact(m, &part, 1, &exact, &applied), HWFIT_OK);
+    cr_assert_eq(applied, 0);
+    part = in;
+    part.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(hwfit_memory_use_exact(m, &part, 1, &exact, &applied), HWFIT_OK);
+    cr_assert_eq(applied, 0);
+    cr_assert_eq(hwfit_memory_use_exact(m, &in, 1, NULL, &applied), HWFIT_EINVAL);
+    free(m);
+}

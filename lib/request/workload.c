@@ -8,6 +8,7 @@
 #include "hwfit/hf_quant.h"
 #include "hwfit/memory.h"
 #include "hwfit/profile.h"
+#include "hwfit/safetensors.h"
 #include "workload.h"
 #include "domains/perf_internal.h"
 
@@ -812,6 +813,32 @@ void hwfit__workload_out_stored(hwfit__out *o, const hwfit_model *model, const c
     hwfit__out_str(o, "mlp", "MLP weights", names[2]);
     hwfit__out_str(o, "experts", "expert weights", names[3]);
     hwfit__out_str(o, "description", "description", text);
+    hwfit__out_section_end(o);
+}
+
+void hwfit__workload_out_checkpoint(hwfit__out *o, const hwfit_safetensors_info *c, int used) {
+    static const hwfit__col cols[] = {{"dtype", "dtype", 8}, {"tensors", "tensors", 8},
+                                      {"elements", "elements", 16}, {"bytes", "bytes", 16}};
+    hwfit__out_section(o, "checkpoint", "safetensors files beside the config");
+    hwfit__out_u64(o, "files", "files", c->files);
+    hwfit__out_u64(o, "tensors", "tensors", c->tensors);
+    hwfit__out_u64(o, "elements", "elements (as stored)", c->elements);
+    hwfit__out_bytes(o, "bytes", "tensor bytes", c->bytes);
+    hwfit__out_bytes(o, "extra_bytes", "of which extra prediction layers", c->extra_bytes);
+    if (c->index_found)
+        hwfit__out_bytes(o, "index_total_size", "index metadata.total_size", c->index_total_size);
+    else
+        hwfit__out_null(o, "index_total_size", "index metadata.total_size");
+    hwfit__out_bool(o, "used_as_weights", "main model's bytes are the weights", used);
+    hwfit__out_table(o, "dtypes", "per dtype", cols, 4);
+    for (uint32_t i = 0; i < c->dtype_count; i++) {
+        hwfit__out_row(o);
+        hwfit__out_cell_str(o, c->dtypes[i].name);
+        hwfit__out_cell_u64(o, c->dtypes[i].tensors);
+        hwfit__out_cell_u64(o, c->dtypes[i].elements);
+        hwfit__out_cell_u64(o, c->dtypes[i].bytes);
+    }
+    hwfit__out_table_end(o);
     hwfit__out_section_end(o);
 }
 

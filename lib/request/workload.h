@@ -12,6 +12,7 @@
 #include "hwfit/gpu.h"
 #include "hwfit/model.h"
 #include "hwfit/perf.h"
+#include "hwfit/safetensors.h"
 #include "hwfit/shard.h"
 #include "request_internal.h"
 #include "domains/shard_internal.h"
@@ -97,6 +98,10 @@ void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
 
 /* weights_source and the section "stored" (what the config says the checkpoint holds). */
 void hwfit__workload_out_stored(hwfit__out *o, const hwfit_model *model, const char *source);
+
+/* The section "checkpoint": the safetensors headers beside the config (files 0: none);
+ * used: their main model's bytes replaced the computed weights (hwfit_memory_use_exact). */
+void hwfit__workload_out_checkpoint(hwfit__out *o, const hwfit_safetensors_info *c, int used);
 
 /* What the options make: the model, the card, the inputs and the space. Large (the model):
  * it lives in a command's workspace. */

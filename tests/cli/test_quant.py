@@ -76,5 +76,72 @@ class TestStoredFormats(CliCase):
             os.unlink(f.name)
 
 
+def write_checkpoint(d, tensors, data_bytes=None):
+    """A safetensors file of zeros with the given header (tensors: name -> entry)."""
+    import json
+    import struct
+    body = json.dumps(tensors).encode()
+    end = max([t["data_offsets"][1] for t in tensors.values()] + [0])
+    with open(os.path.join(d, "model.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(body)) + body + bytes(end if data_bytes is None
+                                                              else data_bytes))
+
+
+class TestCheckpoint(CliCase):
+    CONFIG = ('{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, '
+              '"num_attention_heads": 4, "intermediate_size": 128, "vocab_size": 100, '
+              '"torch_dtype": "bfloat16"}')
+    TENSORS = {
+        "model.embed_tokens.weight": {"dtype": "BF16", "shape": [100, 64],
+                                      "data_offsets": [0, 12800]},
+        "model.layers.0.mlp.up_proj.weight": {"dtype": "BF16", "shape": [128, 64],
+                                              "data_offsets": [12800, 29184]},
+        "model.layers.2.eh_proj.weight": {"dtype": "BF16", "shape": [8],
+                                          "data_offsets": [29184, 29200]},
+    }
+
+    def setUp(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp()
+        with open(os.path.join(self.dir, "config.json"), "w") as f:
+            f.write(self.CONFIG)
+
+    def tearDown(self):
+        import shutil
+        shutil.rmtree(self.dir)
+
+    def test_the_files_bytes_are_the_weights_of_a_whole_model(self):
+        write_checkpoint(self.dir, self.TENSORS)
+        r = self.ok_json("memory", "--config", self.dir)
+        # layer 2 is past the model's 2 layers: an extra prediction layer, left out
+        self.assertEqual(r["weights_bytes"], 29184)
+        self.assertTrue(r["checkpoint"]["used_as_weights"])
+        c = r["checkpoint"]
+        self.assertEqual((c["files"], c["tensors"], c["bytes"], c["extra_bytes"]),
+                         (1, 3, 29200, 16))
+        self.assertEqual(c["dtypes"], [{"dtype": "BF16", "tensors": 3, "elements": 14600,
+                                        "bytes": 29200}])
+        self.assertIn("safetensors", r["weights_source"])
+        # Another format than the stored one is computed, not read.
+        other = self.ok_json("memory", "--config", self.dir, "--weights", "fp32")
+        self.assertEqual(other["weights_bytes"], 4 * other["params"])
+        self.assertFalse(other["checkpoint"]["used_as_weights"])
+        self.assertIn("checkpoint", self.ok_table("memory", "--config", self.dir))
+
+    def test_without_safetensors_nothing_changes(self):
+        r = self.ok_json("memory", "--config", self.dir)
+        self.assertEqual(r["checkpoint"]["files"], 0)
+        self.assertFalse(r["checkpoint"]["used_as_weights"])
+        self.assertEqual(r["weights_bytes"], 2 * r["params"])
+
+    def test_a_malformed_header_is_refused_naming_the_file(self):
+        bad = dict(self.TENSORS)
+        bad["model.norm.weight"] = {"dtype": "BF16", "shape": [64], "data_offsets": [0, 100]}
+        write_checkpoint(self.dir, bad)
+        self.bad("memory", "--config", self.dir, mentions="model.safetensors")
+        write_checkpoint(self.dir, self.TENSORS, data_bytes=10)
+        self.bad("memory", "--config", self.dir, mentions="ends at byte")
+
+
 if __name__ == "__main__":
     unittest.main()
