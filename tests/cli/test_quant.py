@@ -64,6 +64,13 @@ class TestStoredFormats(CliCase):
         self.assertEqual(given["weights_source"], "given")
         self.assertGreater(given["memory"]["weights_bytes"], s["memory"]["weights_bytes"] * 3)
 
+    def test_gpt_oss_experts_are_mxfp4_and_the_rest_bf16(self):
+        r = self.ok_json("memory", "--config", config("gpt-oss-20b"))
+        s = r["stored"]
+        self.assertEqual((s["method"], s["experts"], s["attention"]), ("mxfp4", "mxfp4", "bf16"))
+        bf16 = self.ok_json("memory", "--config", config("gpt-oss-20b"), "--weights", "bf16")
+        self.assertLess(r["weights_bytes"], bf16["weights_bytes"] / 2.5)
+
     def test_an_unknown_method_is_refused_by_name(self):
         import tempfile
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
