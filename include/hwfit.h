@@ -30,6 +30,8 @@
 #include "hwfit/memory.h"
 #include "hwfit/profile.h"
 #include "hwfit/hf_config.h"
+#include "hwfit/hf_quant.h"
+#include "hwfit/safetensors.h"
 #include "hwfit/locate.h"
 #include "hwfit/storage.h"
 #include "hwfit/power.h"

@@ -98,15 +98,18 @@ Test(dtype, matrix_bytes_equal_flat_bytes_when_rows_are_whole_blocks) {
         cr_assert_eq(hwfit_dtype_at(i, &d), HWFIT_OK);
         hwfit_dtype_info info;
         cr_assert_eq(hwfit_dtype_describe(d, &info), HWFIT_OK);
-        uint64_t cols = info.block_elements * 7, rows = 3, flat, mat;
+        /* Tile formats: whole tiles (tile rows); row formats add their scale per row. */
+        uint64_t cols = (info.tile ? info.tile : info.block_elements) * 7,
+                 rows = info.tile ? info.tile : 3, flat, mat;
         cr_assert_eq(hwfit_dtype_bytes(d, rows * cols, &flat), HWFIT_OK);
         cr_assert_eq(hwfit_dtype_matrix_bytes(d, rows, cols, &mat), HWFIT_OK);
-        cr_assert_eq(flat, mat, "%s", info.name);
+        cr_assert_eq(flat + rows * info.row_scale_bits / 8, mat, "%s", info.name);
         /* bits per element agree with the block description */
         double bits;
         cr_assert_eq(hwfit_dtype_bits(d, &bits), HWFIT_OK);
         cr_assert_eq(bits, (double)info.block_bits / (double)info.block_elements);
-        cr_assert_eq(flat, (rows * 7 * info.block_bits + 7) / 8); /* 21 whole blocks */
+        uint64_t blocks = rows * cols / info.block_elements; /* whole blocks: 21, or 7 tiles */
+        cr_assert_eq(flat, (blocks * info.block_bits + 7) / 8);
     }
 }
 

@@ -1563,6 +1563,62 @@ static void probe_hf_config(void) {
     CHECK(memcmp(&m, &p, sizeof m) == 0);
 }
 
+/* The stored formats (hf_quant.h), the exact and stored weights (memory.h) and the
+ * safetensors reader (safetensors.h): NULLs, empty and hostile input, outputs untouched. */
+static void probe_quant(void) {
+    static hwfit_model_stored s, ps;
+    hwfit_error e;
+    poison(&s, sizeof s);
+    ps = s;
+    CHECK(hwfit_hf_quant_parse(NULL, 0, NULL, &s, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_hf_quant_parse("{}", 2, NULL, NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_hf_quant_parse("", 0, NULL, &s, &e) == HWFIT_EPARSE);
+    CHECK(hwfit_hf_quant_parse("{}", (size_t)HWFIT_HF_QUANT_MAX_BYTES + 1, NULL, &s, &e) ==
+          HWFIT_ERANGE);
+    const char *q = "{\"quant_method\": \"gptq\", \"bits\": 4, \"group_size\": 1e300}";
+    CHECK(hwfit_hf_quant_parse(q, strlen(q), NULL, &s, &e) == HWFIT_EPARSE, "(%s)", e.message);
+    CHECK(memcmp(&s, &ps, sizeof s) == 0);
+    char buf[8];
+    CHECK(hwfit_hf_quant_describe(NULL, buf, sizeof buf) == HWFIT_EINVAL);
+    CHECK(hwfit_hf_quant_describe(&s, buf, sizeof buf) == HWFIT_EINVAL); /* poisoned formats */
+    CHECK(strcmp(hwfit_hf_quant_method_name((hwfit_model_quant)77), "unknown") == 0);
+    CHECK(strcmp(hwfit_hf_quant_method_name(HWFIT_MODEL_QUANT_COMPRESSED),
+                 "compressed-tensors") == 0);
+    static hwfit_model m;
+    hwfit_model_init(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    hwfit_memory_out out;
+    memset(&out, 0, sizeof out);
+    int applied = 7;
+    CHECK(hwfit_memory_use_stored(NULL, &in, &applied) == HWFIT_EINVAL && applied == 0);
+    CHECK(hwfit_memory_use_stored(&m, NULL, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_use_stored(&m, &in, NULL) == HWFIT_OK);
+    CHECK(hwfit_memory_use_exact(NULL, &in, 1, &out, &applied) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_use_exact(&m, &in, 1, NULL, NULL) == HWFIT_EINVAL);
+    m.layers = 2;
+    out.weights_bytes = 100; /* the other parts are smaller: not an estimate */
+    CHECK(hwfit_memory_use_exact(&m, &in, 1, &out, &applied) == HWFIT_EDOM);
+    hwfit_safetensors_info info, pi;
+    hwfit_safetensors_init(NULL);
+    hwfit_safetensors_init(&info);
+    pi = info;
+    CHECK(hwfit_safetensors_header_add(NULL, 0, 0, 0, NULL, &info, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_safetensors_header_add("{}", 2, 0, 0, NULL, NULL, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_safetensors_header_add("{}", (size_t)HWFIT_SAFETENSORS_MAX_HEADER + 1, 0, 0,
+                                       NULL, &info, &e) == HWFIT_ERANGE);
+    const char *h = "{\"a\": {\"dtype\": \"BF16\", \"shape\": [1e300], "
+                    "\"data_offsets\": [0, 2]}}";
+    CHECK(hwfit_safetensors_header_add(h, strlen(h), UINT64_MAX, 0, NULL, &info, &e) ==
+          HWFIT_EPARSE);
+    CHECK(memcmp(&info, &pi, sizeof info) == 0);
+    CHECK(hwfit_safetensors_file_add(NULL, 0, &info, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_safetensors_file_add("/", 0, &info, &e) == HWFIT_EIO);
+    CHECK(hwfit_safetensors_dir_read(NULL, 0, &info, &e) == HWFIT_EINVAL);
+    CHECK(hwfit_safetensors_dir_read("/nonexistent", 0, &info, &e) == HWFIT_ENOTFOUND);
+    CHECK(memcmp(&info, &pi, sizeof info) == 0);
+}
+
 #define SPECS HWFIT_TEST_DATA "/../../examples/specs/"
 #define MODELS HWFIT_TEST_DATA "/models"
 
@@ -2562,6 +2618,9 @@ static const entry table[] = {
     COVER(hwfit_gpu_vendor_name, probe_hwfit_gpu_vendor_name),
     COVER(hwfit_hf_config_load, probe_hf_config),
     COVER(hwfit_hf_config_parse, probe_hf_config),
+    COVER(hwfit_hf_quant_describe, probe_quant),
+    COVER(hwfit_hf_quant_method_name, probe_quant),
+    COVER(hwfit_hf_quant_parse, probe_quant),
     COVER(hwfit_host_evaluate, probe_host),
     COVER(hwfit_host_init, probe_inits),
     COVER(hwfit_host_validate, probe_host),
@@ -2581,6 +2640,8 @@ static const entry table[] = {
     COVER(hwfit_memory_profile_apply, probe_profiles),
     COVER(hwfit_memory_profile_name, probe_profiles),
     COVER(hwfit_memory_profile_summary, probe_profiles),
+    COVER(hwfit_memory_use_exact, probe_quant),
+    COVER(hwfit_memory_use_stored, probe_quant),
     COVER(hwfit_memory_validate, probe_memory),
     COVER(hwfit_model_check, probe_params),
     COVER(hwfit_model_flops, probe_flops),
@@ -2663,6 +2724,10 @@ static const entry table[] = {
     COVER(hwfit_request_run, probe_request),
     COVER(hwfit_request_set, probe_request),
     COVER(hwfit_request_verdict, probe_request),
+    COVER(hwfit_safetensors_dir_read, probe_quant),
+    COVER(hwfit_safetensors_file_add, probe_quant),
+    COVER(hwfit_safetensors_header_add, probe_quant),
+    COVER(hwfit_safetensors_init, probe_quant),
     COVER(hwfit_shard_card_at, probe_shard),
     COVER(hwfit_shard_check, probe_shard),
     COVER(hwfit_shard_estimate, probe_shard),

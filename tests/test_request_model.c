@@ -540,8 +540,22 @@ Test(request_memory, footprints_are_hwfit_memory_estimate) {
     in.mtp = 1;
     in.mode = HWFIT_MEMORY_LORA;
     in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    /* LoRA keeps the base as the checkpoint stores it: fp8 128x128 blocks (quantization_config). */
+    int applied = 0;
+    hwfit_model *ds = load(CONFIG("deepseek-v3"));
+    cr_assert_eq(hwfit_memory_use_stored(ds, &in, &applied), HWFIT_OK);
+    free(ds);
+    cr_assert_eq(applied, 1);
+    cr_assert_eq(in.expert_weights.id, HWFIT_DTYPE_FP8_B128);
     check_memory(CONFIG("deepseek-v3"), (const char *const[]){"mtp", NULL, "mode", "lora", NULL},
                  &in);
+    /* A given weights format overrides the stored one. */
+    hwfit_memory_init(&in);
+    in.mtp = 1;
+    in.mode = HWFIT_MEMORY_LORA;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    check_memory(CONFIG("deepseek-v3"),
+                 (const char *const[]){"mtp", NULL, "mode", "lora", "weights", "bf16", NULL}, &in);
 }
 
 Test(request_memory, published_figures) {

@@ -21,6 +21,13 @@
  * | q8_0, q4_0 | 32 values + fp16 scale | 8.5, 4.5 | ggml block_q8_0 (34 B), block_q4_0 (18 B) |
  * | q6_k, q5_k, q4_k, q3_k, q2_k | super-block of 256 values | 6.5625, 5.5, 4.5, 3.4375, 2.625 | ggml block_q6_K (210 B), q5_K (176), q4_K (144), q3_K (110), q2_K (84) |
  * | iq4_xs | super-block of 256 values | 4.25 | ggml block_iq4_xs (136 B) |
+ * | fp8-b128 | 8-bit E4M3 values, one fp32 scale per 128 x 128 tile of a matrix | 8 + 32/16384 | DeepSeek-V3 weight_scale_inv (inference/kernel.py weight_dequant) |
+ * | fp8-ch | 8-bit E4M3 values, one fp32 scale per row (output channel) | 8 + 32/cols | transformers FbgemmFp8Linear (weight_scale [out, 1]) |
+ * | int8-ch | 8-bit integers, one fp32 scale per row (output channel) | 8 + 32/cols | bitsandbytes LLM.int8 (weight, SCB) |
+ *
+ * Tile and row formats size matrices exactly (::hwfit_dtype_matrix_bytes); a run of values
+ * without rows (::hwfit_dtype_bytes) counts the tile formats' scales per 16384 values and
+ * the row formats' values only.
  *
  * Thread safety: every function is reentrant; the catalog is constant.
  */
@@ -62,6 +69,12 @@ typedef enum hwfit_dtype_id {
     HWFIT_DTYPE_Q3_K = 19,     /**< GGUF Q3_K: 110 bytes per 256 values: 3.4375 bits. */
     HWFIT_DTYPE_Q2_K = 20,     /**< GGUF Q2_K: 84 bytes per 256 values: 2.625 bits. */
     HWFIT_DTYPE_IQ4_XS = 21,   /**< GGUF IQ4_XS: 136 bytes per 256 values: 4.25 bits. */
+    HWFIT_DTYPE_FP8_B128 = 22, /**< FP8 E4M3 with one fp32 scale per 128 x 128 tile of a
+                                    matrix (DeepSeek-V3 fp8, weight_block_size [128, 128]). */
+    HWFIT_DTYPE_FP8_CH = 23,   /**< FP8 E4M3 with one fp32 scale per output channel (row):
+                                    fbgemm_fp8, compressed-tensors channel strategy. */
+    HWFIT_DTYPE_INT8_CH = 24,  /**< int8 with one fp32 scale per output channel (row):
+                                    bitsandbytes LLM.int8 (weight and SCB). */
     HWFIT_DTYPE_COUNT_         /**< Number of formats; not a format. */
 } hwfit_dtype_id;
 
@@ -98,6 +111,12 @@ typedef struct hwfit_dtype_info {
     int flattened;             /**< 1 when blocks run over the flattened tensor (bitsandbytes
                                     nf4); 0 when blocks run along each row (GGUF, MX, NVFP4,
                                     GPTQ groups along the input dimension). */
+    uint32_t tile;             /**< Rows and columns of the square tile that shares one
+                                    scale (fp8-b128: 128; block_elements = tile^2); 0 for
+                                    the other formats. */
+    uint32_t row_scale_bits;   /**< Bits of scale per matrix row (fp8-ch, int8-ch: 32),
+                                    added to block_bits per value by
+                                    ::hwfit_dtype_matrix_bytes; 0 for the other formats. */
 } hwfit_dtype_info;
 
 /**

@@ -18,6 +18,10 @@
  * sizes are refused with the file name, the line and column, and the key in the message.
  * Keys hwfit does not need are ignored.
  *
+ * The model also carries the formats the checkpoint stores (hwfit_model::stored), read from
+ * `quantization_config` and `torch_dtype` by the reader of hf_quant.h; a quant_method or a
+ * setting no format describes is refused with ::HWFIT_EUNSUPPORTED naming the key.
+ *
  * Thread safety: reentrant. The functions allocate while parsing and free before returning;
  * the model they fill is a plain struct owned by the caller.
  */
@@ -51,7 +55,8 @@ extern "C" {
  *                            a double, nesting is too deep, or a count overflows 64 bits.
  * @retval HWFIT_EPARSE       malformed JSON, a missing or mistyped key, a value out of range,
  *                            or sizes that contradict each other (the message says which).
- * @retval HWFIT_EUNSUPPORTED an unknown model_type or layer type.
+ * @retval HWFIT_EUNSUPPORTED an unknown model_type or layer type, or a quantization_config
+ *                            no format describes (hf_quant.h).
  */
 HWFIT_API hwfit_status hwfit_hf_config_load(const char *path, hwfit_model *out,
                                             hwfit_error *err);

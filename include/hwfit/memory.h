@@ -286,6 +286,49 @@ typedef struct hwfit_memory_out {
 HWFIT_API void hwfit_memory_init(hwfit_memory_in *in);
 
 /**
+ * @brief Take the weight formats of a workload from the checkpoint: the formats the model's
+ * config stores (hwfit_model::stored, read from quantization_config by
+ * hwfit_hf_config_load()) replace weights, unquantized and the per-module formats.
+ *
+ * For a quantized checkpoint: module_formats 1 with attention_weights, mlp_weights and
+ * expert_weights as stored, weights the attention format (what the extra prediction layers'
+ * projection and the math precision follow), unquantized the checkpoint dtype (embedding,
+ * head, norms, routers), keep_embeddings 1. Full training keeps its plain formats (it
+ * trains a dequantized copy) and QLoRA its qlora_base; for them, and for a checkpoint that
+ * is not quantized, nothing changes and @p applied is 0.
+ * @param[in]     model   The model; NULL gives ::HWFIT_EINVAL.
+ * @param[in,out] in      The workload, with its mode set; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    applied 1 when the stored formats were applied; may be NULL.
+ * @retval HWFIT_OK     done.
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ */
+HWFIT_API hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *in,
+                                               int *applied);
+
+/**
+ * @brief Replace the computed weights of an estimate by a checkpoint's exact bytes (its
+ * safetensors files' tensors, safetensors.h), when they describe the same thing: inference
+ * of the whole main model (every layer, the embedding and the head, no extra prediction
+ * layers) on this device, in the formats the checkpoint stores (hwfit_model::stored: a
+ * plain checkpoint in its dtype, or the stored per-module formats as
+ * hwfit_memory_use_stored() sets them). weights_bytes, total_bytes and every phase move by
+ * the difference; reserved and peak bytes are recomputed. Otherwise nothing changes.
+ * @param[in]     model       The model; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     in          The workload @p out was estimated for; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     exact_bytes The main model's bytes in the checkpoint's files.
+ * @param[in,out] out         The estimate of ::hwfit_memory_estimate for @p model and @p in;
+ *                            NULL gives ::HWFIT_EINVAL. Changed only when applied.
+ * @param[out]    applied     1 when the exact bytes were used; may be NULL.
+ * @retval HWFIT_OK     done (applied or not).
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ * @retval HWFIT_EDOM   @p out is not an estimate (a part smaller than the weights' change).
+ * @retval HWFIT_ERANGE a size overflows 64 bits.
+ */
+HWFIT_API hwfit_status hwfit_memory_use_exact(const hwfit_model *model, const hwfit_memory_in *in,
+                                              uint64_t exact_bytes, hwfit_memory_out *out,
+                                              int *applied);
+
+/**
  * @brief The memory footprint of one workload on one device.
  * @param[in]  model The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in    The workload; NULL gives ::HWFIT_EINVAL.

@@ -80,6 +80,48 @@ typedef enum hwfit_model_sliding {
     HWFIT_MODEL_SLIDING_FROM = 3    /**< Layers i >= first slide (Qwen2 max_window_layers). */
 } hwfit_model_sliding;
 
+/** @brief How a checkpoint's weights were quantized (hwfit_model_stored::method): the
+ *  `quant_method` of its config's quantization_config. Values are pinned. */
+typedef enum hwfit_model_quant {
+    HWFIT_MODEL_QUANT_NONE = 0,         /**< No quantization_config. */
+    HWFIT_MODEL_QUANT_FP8 = 1,          /**< "fp8" (block or per-tensor scales). */
+    HWFIT_MODEL_QUANT_FBGEMM_FP8 = 2,   /**< "fbgemm_fp8" (per-channel scales). */
+    HWFIT_MODEL_QUANT_GPTQ = 3,         /**< "gptq". */
+    HWFIT_MODEL_QUANT_AWQ = 4,          /**< "awq". */
+    HWFIT_MODEL_QUANT_BITSANDBYTES = 5, /**< "bitsandbytes" (4-bit or LLM.int8). */
+    HWFIT_MODEL_QUANT_MXFP4 = 6,        /**< "mxfp4" (gpt-oss experts). */
+    HWFIT_MODEL_QUANT_COMPRESSED = 7    /**< "compressed-tensors" (llm-compressor). */
+} hwfit_model_quant;
+
+/** @name hwfit_model_stored::flags
+ *  @{ */
+#define HWFIT_STORED_QUANTIZED 0x01u    /**< Some linear weights are quantized. */
+#define HWFIT_STORED_DTYPE_GIVEN 0x02u  /**< The config names the checkpoint dtype
+                                             (torch_dtype or dtype); else bf16 is assumed. */
+#define HWFIT_STORED_ACT_ORDER 0x04u    /**< GPTQ desc_act: a g_idx per input column (int32,
+                                             not counted). */
+#define HWFIT_STORED_NO_ZERO 0x08u      /**< AWQ zero_point false (zeros still counted). */
+#define HWFIT_STORED_BNB_FP4 0x10u      /**< bitsandbytes fp4 codes (the same bytes as nf4). */
+#define HWFIT_STORED_SINGLE_LAYER 0x20u /**< A module list names single layers; taken for
+                                             every layer. */
+/** @} */
+
+/**
+ * @brief The formats a checkpoint stores its weights in, as its config.json says
+ * (`quantization_config`, `torch_dtype`): read by hwfit_hf_config_load() (hf_quant.h),
+ * applied to a workload by hwfit_memory_use_stored(), described in words by
+ * hwfit_hf_quant_describe(). ::hwfit_model_init sets it to "not quantized, bf16".
+ */
+typedef struct hwfit_model_stored {
+    hwfit_dtype checkpoint;   /**< What quantization leaves alone: embedding, head, norms,
+                                   routers, biases and the modules left unconverted. */
+    hwfit_dtype attention;    /**< Q, K, V, O projections (MLA's latent projections). */
+    hwfit_dtype mlp;          /**< Dense MLPs and shared experts (gate, up, down). */
+    hwfit_dtype experts;      /**< Routed experts. */
+    hwfit_model_quant method; /**< The quant_method read. */
+    unsigned flags;           /**< HWFIT_STORED_* bits. */
+} hwfit_model_stored;
+
 /**
  * @brief A decoder-only transformer. Caller-allocated, no pointers; start with
  * ::hwfit_model_init. Sizes are counts of elements; h = hidden.
@@ -141,6 +183,9 @@ typedef struct hwfit_model {
     uint8_t layer_flags[HWFIT_MODEL_MAX_LAYERS]; /**< Per layer: ::HWFIT_MODEL_LAYER_MOE,
                                    ::HWFIT_MODEL_LAYER_SLIDING. Entries past @c layers are
                                    ignored. */
+    /* ---- Appended in 0.2. */
+    hwfit_model_stored stored; /**< Formats of the checkpoint's weights (quantization_config);
+                                    sizes use them only through hwfit_memory_use_stored(). */
 } hwfit_model;
 
 /** @brief Parameters of one decoder layer of a kind (dense or MoE). */

@@ -16,6 +16,12 @@ typedef struct format_row {
     uint64_t block_bits;
     int quantized;
     int flattened;
+    /* Two-dimensional and per-row scales (0 for the formats above). tile: rows of a square
+     * tile sharing one scale (block_elements = tile x tile); row_bits: bits of scale per row
+     * (output channel); value_bits: bits of one value when tile or row_bits is set. */
+    uint32_t tile;
+    uint32_t row_bits;
+    uint32_t value_bits;
 } format_row;
 
 /* One row per hwfit_dtype_id, in enum order. Block layouts:
@@ -35,49 +41,67 @@ typedef struct format_row {
  *   per group of G input values one fp16 scale and one 4-bit zero point (qzeros packs eight
  *   4-bit zeros per int32): 4 + (16 + 4)/G bits per value. act-order g_idx is not counted. */
 static const format_row formats[HWFIT_DTYPE_COUNT_] = {
-    {"fp32", "IEEE 754 binary32", "IEEE 754-2008", 1, 32, 0, 0},
+    {"fp32", "IEEE 754 binary32", "IEEE 754-2008", 1, 32, 0, 0, 0, 0, 0},
     {"tf32", "TensorFloat-32 compute mode; tensors are stored as fp32",
-     "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)", 1, 32, 0, 0},
-    {"fp16", "IEEE 754 binary16", "IEEE 754-2008", 1, 16, 0, 0},
+     "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020)", 1, 32, 0, 0, 0, 0, 0},
+    {"fp16", "IEEE 754 binary16", "IEEE 754-2008", 1, 16, 0, 0, 0, 0, 0},
     {"bf16", "bfloat16: 8-bit exponent, 7-bit mantissa", "Google bfloat16; Intel BF16 spec (2018)",
-     1, 16, 0, 0},
+     1, 16, 0, 0, 0, 0, 0},
     {"fp8-e4m3", "8-bit float E4M3; per-tensor scale not counted",
-     "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023)", 1, 8, 1, 0},
+     "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023)", 1, 8, 1, 0, 0, 0, 0},
     {"fp8-e5m2", "8-bit float E5M2; per-tensor scale not counted",
-     "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023)", 1, 8, 1, 0},
+     "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023)", 1, 8, 1, 0, 0, 0, 0},
     {"int8", "8-bit integer; per-channel scales not counted", "LLM.int8 / W8A8 practice", 1, 8, 1,
-     0},
+     0, 0, 0, 0},
     {"int4", "4-bit integers; per group an fp16 scale and a 4-bit zero point (GPTQ/AWQ)",
-     "Frantar et al. 2022 (GPTQ); Lin et al. 2023 (AWQ); AutoGPTQ/AutoAWQ packing", 0, 0, 1, 0},
+     "Frantar et al. 2022 (GPTQ); Lin et al. 2023 (AWQ); AutoGPTQ/AutoAWQ packing", 0, 0, 1, 0, 0, 0, 0},
     {"nf4", "4-bit NormalFloat, fp32 absmax per block of 64",
-     "Dettmers et al. 2023, QLoRA; bitsandbytes", 64, 64 * 4 + 32, 1, 1},
+     "Dettmers et al. 2023, QLoRA; bitsandbytes", 64, 64 * 4 + 32, 1, 1, 0, 0, 0},
     {"nf4-dq", "4-bit NormalFloat, 8-bit absmax per 64, fp32 scale per 256 blocks",
      "Dettmers et al. 2023, QLoRA double quantization; bitsandbytes", 16384,
-     16384 * 4 + 256 * 8 + 32, 1, 1},
+     16384 * 4 + 256 * 8 + 32, 1, 1, 0, 0, 0},
     {"nvfp4", "E2M1 values, one E4M3 scale per 16; per-tensor fp32 scale not counted",
-     "NVIDIA Blackwell NVFP4 (Transformer Engine documentation)", 16, 16 * 4 + 8, 1, 0},
+     "NVIDIA Blackwell NVFP4 (Transformer Engine documentation)", 16, 16 * 4 + 8, 1, 0, 0, 0, 0},
     {"mxfp4", "E2M1 values, one E8M0 scale per 32", "OCP Microscaling Formats (MX) v1.0 (2023)",
-     32, 32 * 4 + 8, 1, 0},
+     32, 32 * 4 + 8, 1, 0, 0, 0, 0},
     {"mxfp6", "E2M3 or E3M2 values, one E8M0 scale per 32",
-     "OCP Microscaling Formats (MX) v1.0 (2023)", 32, 32 * 6 + 8, 1, 0},
+     "OCP Microscaling Formats (MX) v1.0 (2023)", 32, 32 * 6 + 8, 1, 0, 0, 0, 0},
     {"mxfp8", "E4M3 or E5M2 values, one E8M0 scale per 32",
-     "OCP Microscaling Formats (MX) v1.0 (2023)", 32, 32 * 8 + 8, 1, 0},
+     "OCP Microscaling Formats (MX) v1.0 (2023)", 32, 32 * 8 + 8, 1, 0, 0, 0, 0},
     {"q8_0", "32 8-bit values + fp16 scale (34 B)", "ggml ggml-common.h block_q8_0", 32, 34 * 8, 1,
-     0},
+     0, 0, 0, 0},
     {"q6_k", "256 6-bit values, 8-bit sub-block scales, fp16 scale (210 B)",
-     "ggml ggml-common.h block_q6_K", 256, 210 * 8, 1, 0},
+     "ggml ggml-common.h block_q6_K", 256, 210 * 8, 1, 0, 0, 0, 0},
     {"q5_k", "256 5-bit values, 6-bit sub-block scales and mins, fp16 d and dmin (176 B)",
-     "ggml ggml-common.h block_q5_K", 256, 176 * 8, 1, 0},
+     "ggml ggml-common.h block_q5_K", 256, 176 * 8, 1, 0, 0, 0, 0},
     {"q4_k", "256 4-bit values, 6-bit sub-block scales and mins, fp16 d and dmin (144 B)",
-     "ggml ggml-common.h block_q4_K", 256, 144 * 8, 1, 0},
+     "ggml ggml-common.h block_q4_K", 256, 144 * 8, 1, 0, 0, 0, 0},
     {"q4_0", "32 4-bit values + fp16 scale (18 B)", "ggml ggml-common.h block_q4_0", 32, 18 * 8, 1,
-     0},
+     0, 0, 0, 0},
     {"q3_k", "256 3-bit values, 6-bit sub-block scales, fp16 scale (110 B)",
-     "ggml ggml-common.h block_q3_K", 256, 110 * 8, 1, 0},
+     "ggml ggml-common.h block_q3_K", 256, 110 * 8, 1, 0, 0, 0, 0},
     {"q2_k", "256 2-bit values, 4-bit sub-block scales and mins, fp16 d and dmin (84 B)",
-     "ggml ggml-common.h block_q2_K", 256, 84 * 8, 1, 0},
+     "ggml ggml-common.h block_q2_K", 256, 84 * 8, 1, 0, 0, 0, 0},
     {"iq4_xs", "256 4-bit non-linear values, 6-bit sub-block scales, fp16 scale (136 B)",
-     "ggml ggml-common.h block_iq4_xs", 256, 136 * 8, 1, 0},
+     "ggml ggml-common.h block_iq4_xs", 256, 136 * 8, 1, 0, 0, 0, 0},
+    /* FP8 with one fp32 scale per 128 x 128 tile of the weight: DeepSeek-V3's
+     * weight_scale_inv, a float32 tensor of ceil(out/128) x ceil(in/128) beside each
+     * float8_e4m3fn weight (DeepSeek-V3 inference/fp8_cast_bf16.py and kernel.py
+     * weight_dequant, block_size 128; transformers FP8Linear weight_scale_inv). */
+    {"fp8-b128", "8-bit float E4M3, one fp32 scale per 128x128 tile (DeepSeek-V3 fp8)",
+     "DeepSeek-V3 inference/kernel.py weight_dequant; transformers finegrained_fp8",
+     128 * 128, 128 * 128 * 8 + 32, 1, 0, 128, 0, 8},
+    /* FP8 with one fp32 scale per output channel: fbgemm_fp8's weight_scale [out, 1] float32
+     * (transformers FbgemmFp8Linear), compressed-tensors float-quantized channel strategy
+     * (its scale is [out, 1] in the checkpoint dtype: 16 bits, 2 bytes a row fewer). */
+    {"fp8-ch", "8-bit float E4M3, one fp32 scale per output channel (row)",
+     "transformers FbgemmFp8Linear; compressed-tensors channel strategy", 1, 8, 1, 0, 0, 32, 8},
+    /* int8 with one fp32 scale per output channel: bitsandbytes LLM.int8 stores the int8
+     * weight and SCB, a float32 vector of one absmax per row (bitsandbytes Int8Params,
+     * transformers Linear8bitLt state dict "weight" and "SCB"). */
+    {"int8-ch", "8-bit integer, one fp32 scale per output channel (row)",
+     "Dettmers et al. 2022, LLM.int8(); bitsandbytes Linear8bitLt (weight, SCB)", 1, 8, 1, 0, 0,
+     32, 8},
 };
 
 /* Resolve a dtype to its block: elements and bits. */
@@ -186,6 +210,8 @@ hwfit_status hwfit_dtype_describe(hwfit_dtype dtype, hwfit_dtype_info *out) {
     info.bits_per_element = (double)bits / (double)el;
     info.quantized = r->quantized;
     info.flattened = r->flattened;
+    info.tile = r->tile;
+    info.row_scale_bits = r->row_bits;
     *out = info;
     return HWFIT_OK;
 }
@@ -229,14 +255,39 @@ hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block)
     if (st != HWFIT_OK) return st;
     block->elements = el;
     block->bits = bits;
-    block->flattened = r->flattened;
-    block->quantized = r->quantized;
+    block->flattened = (uint8_t)r->flattened;
+    block->quantized = (uint8_t)r->quantized;
+    block->tile = (uint16_t)r->tile;         /* 128 */
+    block->row_bits = (uint8_t)r->row_bits;  /* 32 */
+    block->value_bits = (uint8_t)r->value_bits;
     return HWFIT_OK;
 }
 
 hwfit_status hwfit__dtype_block_matrix_bytes(const hwfit__dtype_block *block, uint64_t rows,
                                              uint64_t cols, uint64_t *bytes) {
     uint64_t el = block->elements, blocks;
+    if (block->tile || block->row_bits) {
+        /* Scales per tile or per row (docs/formulas.md, "stored weights"): the values, then
+         * ceil(rows/t) ceil(cols/t) tile scales or one scale per row. In this frame, not a
+         * helper's: the deepest chains of the library end here (tests/stack). */
+        uint64_t n, values, scales, sum;
+        if (hwfit__mul_u64(rows, cols, &n) != HWFIT_OK ||
+            blocks_to_bytes(n, block->value_bits, &values) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        if (block->tile) {
+            uint64_t t = block->tile;
+            if (hwfit__mul_u64(hwfit__ceil_div_u64(rows, t), hwfit__ceil_div_u64(cols, t), &n) !=
+                    HWFIT_OK ||
+                blocks_to_bytes(n, block->bits - block->elements * block->value_bits, &scales) !=
+                    HWFIT_OK)
+                return HWFIT_ERANGE;
+        } else if (blocks_to_bytes(rows, block->row_bits, &scales) != HWFIT_OK) {
+            return HWFIT_ERANGE;
+        }
+        if (hwfit__add_u64(values, scales, &sum) != HWFIT_OK) return HWFIT_ERANGE;
+        *bytes = sum;
+        return HWFIT_OK;
+    }
     if (block->flattened) {
         /* bitsandbytes quantises the flattened tensor in blocks. */
         uint64_t n;
@@ -274,6 +325,7 @@ static const hwfit_dtype listing[] = {
     {HWFIT_DTYPE_MXFP8, 0},    {HWFIT_DTYPE_Q8_0, 0},     {HWFIT_DTYPE_Q6_K, 0},
     {HWFIT_DTYPE_Q5_K, 0},     {HWFIT_DTYPE_Q4_K, 0},     {HWFIT_DTYPE_Q4_0, 0},
     {HWFIT_DTYPE_Q3_K, 0},     {HWFIT_DTYPE_Q2_K, 0},     {HWFIT_DTYPE_IQ4_XS, 0},
+    {HWFIT_DTYPE_FP8_B128, 0}, {HWFIT_DTYPE_FP8_CH, 0},   {HWFIT_DTYPE_INT8_CH, 0},
 };
 
 size_t hwfit_dtype_count(void) { return sizeof listing / sizeof listing[0]; }

@@ -14,7 +14,10 @@
  * tensors resolves the format once. */
 typedef struct hwfit__dtype_block {
     uint64_t elements, bits; /* elements per block, bits per block */
-    int flattened, quantized; /* as hwfit_dtype_info */
+    uint8_t flattened, quantized; /* as hwfit_dtype_info */
+    uint8_t row_bits;   /* bits of scale per row (output channel); 0: none */
+    uint8_t value_bits; /* bits of one value when tile or row_bits is set */
+    uint16_t tile;      /* rows (and columns) of a tile sharing one scale; 0: none */
 } hwfit__dtype_block;
 
 hwfit_status hwfit__dtype_block_of(hwfit_dtype dtype, hwfit__dtype_block *block);

@@ -433,6 +433,17 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
     return HWFIT_OK;
 }
 
+/* The workload's weight formats are the ones the checkpoint stores: a plain checkpoint in
+ * its dtype, or a quantized one in its per-module formats with the rest in its dtype. */
+static int stored_formats(const hwfit_model *model, const hwfit_memory_in *in) {
+    const hwfit_model_stored *s = &model->stored;
+    if (!(s->flags & HWFIT_STORED_QUANTIZED))
+        return !in->module_formats && same_dtype(in->weights, s->checkpoint);
+    return in->module_formats && same_dtype(in->unquantized, s->checkpoint) &&
+           same_dtype(in->attention_weights, s->attention) && same_dtype(in->mlp_weights, s->mlp) &&
+           same_dtype(in->expert_weights, s->experts) && in->keep_embeddings;
+}
+
 static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
                                       hwfit_status prep_status, const hwfit_memory_in *in,
                                       hwfit__memory_memo *memo, hwfit_memory_out *out,
@@ -898,6 +909,56 @@ hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_
     /* Inputs are all checked above; what remains is a size beyond 64 bits. */
     return hwfit__why(problem, st, "",
                       st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");
+}
+
+hwfit_status hwfit_memory_use_exact(const hwfit_model *model, const hwfit_memory_in *in,
+                                    uint64_t exact_bytes, hwfit_memory_out *out, int *applied) {
+    if (applied) *applied = 0;
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
+    if (in->mode != HWFIT_MEMORY_INFERENCE || in->first_layer != 0 || count != model->layers ||
+        !in->embedding || !in->head || in->mtp || !stored_formats(model, in))
+        return HWFIT_OK;
+    /* Every phase holds the weights once: each moves by the difference, the largest stays
+     * the largest; the allocator's reserve is recomputed as in hwfit_memory_estimate. */
+    hwfit_memory_out r = *out;
+    int of = 0;
+    uint64_t less = r.weights_bytes > exact_bytes ? r.weights_bytes - exact_bytes : 0;
+    uint64_t more = exact_bytes > r.weights_bytes ? exact_bytes - r.weights_bytes : 0;
+    uint64_t *parts[] = {&r.weights_bytes, &r.total_bytes, &r.forward_bytes, &r.backward_bytes,
+                         &r.step_bytes, &r.allocated_bytes};
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+        if (*parts[k] < less) return HWFIT_EDOM; /* not this estimate's output */
+        *parts[k] = add_c(*parts[k] - less, more, &of);
+    }
+    double extra = (double)r.allocated_bytes * in->fragmentation;
+    if (of || extra >= 9007199254740992.0) return HWFIT_ERANGE;
+    uint64_t ex = (uint64_t)extra;
+    if ((double)ex < extra) ex++;
+    r.reserved_bytes = add_c(r.allocated_bytes, ex, &of);
+    r.peak_bytes = add_c(r.reserved_bytes, r.overhead_bytes, &of);
+    if (of) return HWFIT_ERANGE;
+    *out = r;
+    if (applied) *applied = 1;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *in,
+                                     int *applied) {
+    if (applied) *applied = 0;
+    if (model == NULL || in == NULL) return HWFIT_EINVAL;
+    const hwfit_model_stored *s = &model->stored;
+    if (!(s->flags & HWFIT_STORED_QUANTIZED) || in->mode == HWFIT_MEMORY_FULL || in->mode == HWFIT_MEMORY_QLORA)
+        return HWFIT_OK;
+    in->module_formats = 1;
+    in->attention_weights = s->attention;
+    in->mlp_weights = s->mlp;
+    in->expert_weights = s->experts;
+    in->weights = s->attention;
+    in->unquantized = s->checkpoint;
+    in->keep_embeddings = 1;
+    if (applied) *applied = 1;
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {

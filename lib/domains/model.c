@@ -24,6 +24,12 @@ void hwfit_model_init(hwfit_model *model) {
     model->mlp = HWFIT_MODEL_MLP_GATED;
     model->norm = HWFIT_MODEL_NORM_RMS;
     model->norms_per_layer = 2;
+    /* Not quantized, every weight in bf16 (the default a config without torch_dtype gets). */
+    model->stored.checkpoint = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    model->stored.attention = model->stored.checkpoint;
+    model->stored.mlp = model->stored.checkpoint;
+    model->stored.experts = model->stored.checkpoint;
+    model->stored.method = HWFIT_MODEL_QUANT_NONE;
 }
 
 hwfit_status hwfit_model_set_moe_layers(hwfit_model *model, uint32_t first_dense, uint32_t step,

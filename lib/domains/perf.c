@@ -162,10 +162,13 @@ static hwfit_status pick_precision(const hwfit_perf_in *in, hwfit_perf_precision
         switch (w.id) {
         case HWFIT_DTYPE_FP8_E4M3:
         case HWFIT_DTYPE_FP8_E5M2:
-        case HWFIT_DTYPE_MXFP8: x = HWFIT_PERF_PRECISION_FP8; break;
+        case HWFIT_DTYPE_MXFP8:
+        case HWFIT_DTYPE_FP8_B128:
+        case HWFIT_DTYPE_FP8_CH: x = HWFIT_PERF_PRECISION_FP8; break;
         case HWFIT_DTYPE_NVFP4:
         case HWFIT_DTYPE_MXFP4: x = HWFIT_PERF_PRECISION_FP4; break;
-        case HWFIT_DTYPE_INT8: x = HWFIT_PERF_PRECISION_INT8; break;
+        case HWFIT_DTYPE_INT8:
+        case HWFIT_DTYPE_INT8_CH: x = HWFIT_PERF_PRECISION_INT8; break;
         case HWFIT_DTYPE_FP32:
         case HWFIT_DTYPE_TF32: x = HWFIT_PERF_PRECISION_TF32; break;
         default: x = HWFIT_PERF_PRECISION_BF16; break;

@@ -14,6 +14,7 @@
 
 #include "base/checked.h"
 #include "base/internal.h"
+#include "readers/hf_quant_internal.h"
 #include "readers/json.h"
 
 typedef enum family {
@@ -599,6 +600,8 @@ hwfit_status hwfit_hf_config_parse(const char *text, size_t length, const char *
     if (st != HWFIT_OK) return st;
     hwfit_model m;
     st = read_root(hwfit__json_root(doc), where, &m, err);
+    /* The formats the checkpoint stores (hf_quant.c): quantization_config, torch_dtype. */
+    if (st == HWFIT_OK) st = hwfit__hf_quant_read(hwfit__json_root(doc), where, &m.stored, err);
     hwfit__json_free(doc);
     if (st != HWFIT_OK) return st;
     memcpy(out, &m, sizeof m);

@@ -1,10 +1,13 @@
 /* cmd_memory.c - `memory --config FILE`: the footprint of serving or fine-tuning a model.
  * (fit, plan and perf may later share these option rows; for now memory keeps its own.) */
+#include <stdio.h>
+
 #include "hwfit/dtype.h"
 #include "hwfit/hf_config.h"
 #include "hwfit/memory.h"
 #include "hwfit/model.h"
 #include "request_internal.h"
+#include "hwfit/safetensors.h"
 #include "workload.h"
 
 static const char *const modes[] = {"inference", "full", "lora", "qlora", NULL};
@@ -85,6 +88,8 @@ static const hwfit_option options[] = {
 
 typedef struct memory_state {
     hwfit_model model;
+    char weights_source[192]; /* hwfit__workload_stored */
+    hwfit_safetensors_info checkpoint; /* hwfit__req_load_checkpoint */
     hwfit_error error;
 } memory_state;
 
@@ -152,7 +157,11 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
 
     hwfit_status lst = hwfit__req_load_model(r, &options[O_CONFIG], &s->model);
     if (lst != HWFIT_OK) return lst;
+    lst = hwfit__req_load_checkpoint(r, &options[O_CONFIG], &s->model, &s->checkpoint);
+    if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
+    char *source = s->weights_source;
+    hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in, source, sizeof s->weights_source);
     hwfit_memory_out out;
     if (hwfit_memory_estimate(m, &in, &out) != HWFIT_OK) {
         static const char *const aliases[] = {"overhead_bytes", "overhead", "qlora_base",
@@ -160,6 +169,19 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         hwfit_problem why;
         (void)hwfit_memory_validate(m, &in, &why);
         return hwfit__req_fail_problem(r, aliases, &why);
+    }
+    /* A checkpoint beside the config: its main model's bytes are the weights when they
+     * describe this workload (hwfit_memory_use_exact). */
+    int exact_used = 0;
+    if (s->checkpoint.files > 0) {
+        st = hwfit_memory_use_exact(m, &in, s->checkpoint.bytes - s->checkpoint.extra_bytes, &out,
+                                    &exact_used);
+        if (st != HWFIT_OK) return hwfit__req_fail_status(r, "exact weights", st);
+        if (exact_used) {
+            size_t n = strlen(source);
+            snprintf(source + n, sizeof s->weights_source - n,
+                     "; weights: the safetensors files' bytes");
+        }
     }
     char wname[HWFIT_DTYPE_NAME_SIZE], kname[HWFIT_DTYPE_NAME_SIZE];
     hwfit_dtype base = in.mode == HWFIT_MEMORY_QLORA ? in.qlora_base : in.weights;
@@ -171,6 +193,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_str(o, "model_type", "model type", m->name);
     hwfit__out_str(o, "mode", "mode", modes[mode]);
     hwfit__out_str(o, "weights", "weight format", wname);
+    hwfit__workload_out_stored(o, m, source);
+    hwfit__workload_out_checkpoint(o, &s->checkpoint, exact_used);
     if (training) {
         hwfit__out_null(o, "kv", "KV-cache format");
         hwfit__out_u64(o, "micro_batch", "micro-batch", in.micro_batch);

@@ -57,6 +57,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__out_u64(out, "gpus", "GPUs", in.shard.gpus);
     hwfit__out_str(out, "mode", "mode", hwfit__workload_modes[w->mode]);
     hwfit__out_str(out, "weights", "weight format", w->weights_name);
+    hwfit__workload_out_stored(out, &w->model, w->weights_source);
     if (training) hwfit__out_null(out, "kv", "KV-cache format");
     else hwfit__out_str(out, "kv", "KV-cache format", w->kv_name);
     hwfit__out_u64(out, "context", training ? "sequence (tokens)" : "prompt (tokens)",

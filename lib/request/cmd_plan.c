@@ -78,6 +78,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     else hwfit__out_null(out, "gpu", "GPU");
     hwfit__out_u64(out, "gpus", "GPUs", w->in.gpus);
     hwfit__out_str(out, "mode", "mode", hwfit__workload_modes[w->mode]);
+    hwfit__out_str(out, "weights", "weight format", w->weights_name);
+    hwfit__workload_out_stored(out, &w->model, w->weights_source);
     hwfit__out_u64(out, "visited", "combinations enumerated", sum.visited);
     hwfit__out_u64(out, "valid_layouts", "valid layouts", sum.valid);
     hwfit__out_u64(out, "fitting_layouts", "layouts that fit", sum.fitting);

@@ -9,6 +9,7 @@
 #include "hwfit/model.h"
 #include "hwfit/serve.h"
 #include "request_internal.h"
+#include "workload.h"
 
 static const char *const engines[] = {"vllm", "sglang", "tensorrt-llm", "llama.cpp", NULL};
 static const hwfit_serve_engine engine_values[] = {HWFIT_SERVE_VLLM, HWFIT_SERVE_SGLANG,
@@ -137,6 +138,7 @@ static const hwfit_option options[] = {
 
 typedef struct serve_state {
     hwfit_model model;
+    char weights_source[192]; /* hwfit__workload_stored */
     hwfit_serve_in in;
     hwfit_serve_out out;
 } serve_state;
@@ -282,6 +284,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit_status lst = hwfit__req_load_model(r, &options[O_CONFIG], &s->model);
     if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
+    char *source = s->weights_source;
+    hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in->perf.shard.memory, source,
+                           sizeof s->weights_source);
     hwfit_serve_out *out = &s->out;
     if (hwfit_serve_estimate(m, in, out) != HWFIT_OK) {
         hwfit_problem why;
@@ -312,6 +317,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_u64(o, "dp", "replicas", out->perf.shard.layout.dp);
     hwfit__out_u64(o, "ep", "expert parallel", out->perf.shard.layout.ep);
     hwfit__out_str(o, "weights", "weight format", wname);
+    hwfit__workload_out_stored(o, m, source);
     hwfit__out_str(o, "kv", "KV-cache format", kname);
     hwfit__out_u64(o, "prompt_tokens", "prompt (tokens)", in->prompt_tokens);
     hwfit__out_u64(o, "output_tokens", "output (tokens)", in->output_tokens);

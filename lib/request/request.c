@@ -11,6 +11,7 @@
 #include "hwfit/gpu.h"
 #include "hwfit/hf_config.h"
 #include "hwfit/locate.h"
+#include "hwfit/safetensors.h"
 #include "hwfit/gpu_file.h"
 #include "hwfit/version.h"
 #include "request_internal.h"
@@ -281,6 +282,27 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
         return hwfit__req_fail(r, opt, st, "no model '%s': not a file, not in the Hugging Face "
                                "cache, HWFIT_MODEL_PATH or the catalog (hwfit models)", name);
     if (st != HWFIT_OK) return hwfit__req_fail_error(r, opt, &err); /* names the path */
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__req_load_checkpoint(hwfit_request *r, const hwfit_option *opt,
+                                        const hwfit_model *model, hwfit_safetensors_info *info) {
+    hwfit_safetensors_init(info);
+    const char *name = hwfit__req_text(r, opt);
+    if (name == NULL) return HWFIT_OK;
+    char dir[1024];
+    if (hwfit_model_locate(name, dir, sizeof dir) != HWFIT_OK) snprintf(dir, sizeof dir, "%s", name);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    hwfit_error err;
+    hwfit_status st = hwfit_safetensors_dir_read(dir, model->layers, info, &err);
+    if (st == HWFIT_ENOTFOUND) {
+        hwfit_safetensors_init(info);
+        return HWFIT_OK;
+    }
+    if (st != HWFIT_OK) return hwfit__req_fail_error(r, opt, &err);
     return HWFIT_OK;
 }
 

@@ -76,6 +76,15 @@ extern const hwfit_option hwfit__gpu_file_option_table[1];
  * with the option named. */
 hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt, hwfit_model *model);
 
+/* The safetensors files beside the config the option names (a checkpoint directory or a
+ * Hugging Face snapshot): their headers into *info (info->files 0 when there are none;
+ * layers from model->layers on are extra prediction layers). A malformed file is refused
+ * naming the option and the file. */
+struct hwfit_safetensors_info;
+hwfit_status hwfit__req_load_checkpoint(hwfit_request *r, const hwfit_option *opt,
+                                        const hwfit_model *model,
+                                        struct hwfit_safetensors_info *info);
+
 /* ---- failing ---------------------------------------------------------------------------- */
 
 /* Record a refusal (opt may be NULL) with a printf-style rule and return status. The

@@ -1,11 +1,14 @@
 /* workload.c - the options `fit`, `plan` and `perf` share, read into the shard and perf
  * inputs, the best layout, and the refusals naming the option at fault (workload.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "hwfit/collective.h"
 #include "hwfit/hf_config.h"
+#include "hwfit/hf_quant.h"
 #include "hwfit/memory.h"
 #include "hwfit/profile.h"
+#include "hwfit/safetensors.h"
 #include "workload.h"
 #include "domains/perf_internal.h"
 
@@ -448,6 +451,15 @@ hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w) {
     if ((st = read_space(r, w)) != HWFIT_OK) return st;
     if ((st = read_perf(r, w)) != HWFIT_OK) return st;
     if ((st = hwfit__req_load_model(r, OPT(HWFIT__W_CONFIG), &w->model)) != HWFIT_OK) return st;
+    /* The checkpoint's formats unless the user gave them: into the inputs of both the search
+     * and the throughput (read_perf copied them). */
+    hwfit_memory_in *mem = &w->in.memory;
+    hwfit__workload_stored(r, OPT(HWFIT__W_WEIGHTS), &w->model, mem, w->weights_source,
+                           sizeof w->weights_source);
+    w->perf.shard.memory = *mem;
+    hwfit_dtype base = mem->mode == HWFIT_MEMORY_QLORA ? mem->qlora_base : mem->weights;
+    if (hwfit_dtype_format(base, w->weights_name, sizeof w->weights_name) != HWFIT_OK)
+        return hwfit__req_fail(r, OPT(HWFIT__W_WEIGHTS), HWFIT_EINVAL, "cannot be named");
     /* A context the model was not configured for is a question about another model: refused
      * unless the user says the context is extended (engines refuse it too: vLLM unless
      * VLLM_ALLOW_LONG_MAX_MODEL_LEN). */
@@ -798,6 +810,77 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
 const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__workload *w) {
     if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE))) return HWFIT__RECOMPUTE_GIVEN;
     return w->profile_recompute ? HWFIT__RECOMPUTE_PROFILE : HWFIT__RECOMPUTE_SEARCHED;
+}
+
+void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
+                            const hwfit_model *model, hwfit_memory_in *m, char *source,
+                            size_t size) {
+    const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
+    int given = weights != NULL && hwfit__req_given(r, weights);
+    for (int k = 0; k < 3; k++) given |= hwfit__req_given(r, HWFIT__FOPT(mods[k]));
+    if (given) {
+        snprintf(source, size, "given");
+        return;
+    }
+    hwfit_dtype unquantized = m->unquantized;
+    int applied = 0;
+    (void)hwfit_memory_use_stored(model, m, &applied); /* both are set */
+    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_UNQUANTIZED))) m->unquantized = unquantized;
+    char text[192];
+    if (hwfit_hf_quant_describe(&model->stored, text, sizeof text) != HWFIT_OK) text[0] = '\0';
+    if (applied)
+        snprintf(source, size, "stored: %s, from quantization_config", text);
+    else if (model->stored.flags & HWFIT_STORED_QUANTIZED)
+        snprintf(source, size, "default: mode %s does not use the stored %s",
+                 m->mode == HWFIT_MEMORY_FULL ? "full" : "qlora",
+                 hwfit_hf_quant_method_name(model->stored.method));
+    else
+        snprintf(source, size, "default");
+}
+
+void hwfit__workload_out_stored(hwfit__out *o, const hwfit_model *model, const char *source) {
+    const hwfit_model_stored *s = &model->stored;
+    char names[4][HWFIT_DTYPE_NAME_SIZE], text[192];
+    const hwfit_dtype ds[4] = {s->checkpoint, s->attention, s->mlp, s->experts};
+    for (int k = 0; k < 4; k++)
+        if (hwfit_dtype_format(ds[k], names[k], sizeof names[k]) != HWFIT_OK) names[k][0] = '\0';
+    if (hwfit_hf_quant_describe(s, text, sizeof text) != HWFIT_OK) text[0] = '\0';
+    hwfit__out_str(o, "weights_source", "weight formats from", source);
+    hwfit__out_section(o, "stored", "stored in the checkpoint");
+    hwfit__out_bool(o, "quantized", "quantized", (s->flags & HWFIT_STORED_QUANTIZED) != 0);
+    hwfit__out_str(o, "method", "quant_method", hwfit_hf_quant_method_name(s->method));
+    hwfit__out_str(o, "checkpoint", "checkpoint dtype", names[0]);
+    hwfit__out_str(o, "attention", "attention weights", names[1]);
+    hwfit__out_str(o, "mlp", "MLP weights", names[2]);
+    hwfit__out_str(o, "experts", "expert weights", names[3]);
+    hwfit__out_str(o, "description", "description", text);
+    hwfit__out_section_end(o);
+}
+
+void hwfit__workload_out_checkpoint(hwfit__out *o, const hwfit_safetensors_info *c, int used) {
+    static const hwfit__col cols[] = {{"dtype", "dtype", 8}, {"tensors", "tensors", 8},
+                                      {"elements", "elements", 16}, {"bytes", "bytes", 16}};
+    hwfit__out_section(o, "checkpoint", "safetensors files beside the config");
+    hwfit__out_u64(o, "files", "files", c->files);
+    hwfit__out_u64(o, "tensors", "tensors", c->tensors);
+    hwfit__out_u64(o, "elements", "elements (as stored)", c->elements);
+    hwfit__out_bytes(o, "bytes", "tensor bytes", c->bytes);
+    hwfit__out_bytes(o, "extra_bytes", "of which extra prediction layers", c->extra_bytes);
+    if (c->index_found)
+        hwfit__out_bytes(o, "index_total_size", "index metadata.total_size", c->index_total_size);
+    else
+        hwfit__out_null(o, "index_total_size", "index metadata.total_size");
+    hwfit__out_bool(o, "used_as_weights", "main model's bytes are the weights", used);
+    hwfit__out_table(o, "dtypes", "per dtype", cols, 4);
+    for (uint32_t i = 0; i < c->dtype_count; i++) {
+        hwfit__out_row(o);
+        hwfit__out_cell_str(o, c->dtypes[i].name);
+        hwfit__out_cell_u64(o, c->dtypes[i].tensors);
+        hwfit__out_cell_u64(o, c->dtypes[i].elements);
+        hwfit__out_cell_u64(o, c->dtypes[i].bytes);
+    }
+    hwfit__out_table_end(o);
+    hwfit__out_section_end(o);
 }
 
 void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,

@@ -12,6 +12,7 @@
 #include "hwfit/gpu.h"
 #include "hwfit/model.h"
 #include "hwfit/perf.h"
+#include "hwfit/safetensors.h"
 #include "hwfit/shard.h"
 #include "request_internal.h"
 #include "domains/shard_internal.h"
@@ -100,6 +101,21 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
 #define HWFIT__RECOMPUTE_ADAPTER "LoRA/QLoRA recipes' default"
 
 
+/* The weights' formats from the checkpoint: unless weights, attention-weights, mlp-weights
+ * or expert-weights was given, hwfit_memory_use_stored applies the model's stored formats
+ * to m (a given unquantized still wins). source gets what the output says of them:
+ * "stored: <description> from quantization_config", "given" or "default". */
+void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
+                            const hwfit_model *model, hwfit_memory_in *m, char *source,
+                            size_t size);
+
+/* weights_source and the section "stored" (what the config says the checkpoint holds). */
+void hwfit__workload_out_stored(hwfit__out *o, const hwfit_model *model, const char *source);
+
+/* The section "checkpoint": the safetensors headers beside the config (files 0: none);
+ * used: their main model's bytes replaced the computed weights (hwfit_memory_use_exact). */
+void hwfit__workload_out_checkpoint(hwfit__out *o, const hwfit_safetensors_info *c, int used);
+
 /* What the options make: the model, the card, the inputs and the space. Large (the model):
  * it lives in a command's workspace. */
 typedef struct hwfit__workload {
@@ -115,6 +131,7 @@ typedef struct hwfit__workload {
                                 timed_valid (ranked by hwfit_perf_plan) */
     int timed_valid;
     char weights_name[HWFIT_DTYPE_NAME_SIZE], kv_name[HWFIT_DTYPE_NAME_SIZE];
+    char weights_source[192]; /* hwfit__workload_stored */
     const char *framework;   /* the profile's name, or "none" */
     int profile_recompute;   /* the profile chose the recomputation (not searched) */
     int default_batch;       /* set by the command before hwfit__workload_read (plan):

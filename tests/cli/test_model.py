@@ -20,7 +20,8 @@ class TestDtypes(CliCase):
         self.assertEqual(rows["mxfp4"]["block_elements"], 32)
         self.assertTrue(rows["nvfp4"]["quantized"])
         self.assertFalse(rows["bf16"]["quantized"])
-        self.assertEqual(len(rows), 24)
+        self.assertEqual(len(rows), 27)
+        self.assertEqual(rows["fp8-b128"]["block_elements"], 16384)  # one fp32 per 128x128 tile
         self.assertIn("iq4_xs", self.ok_table("dtypes"))
 
     def test_takes_no_arguments(self):

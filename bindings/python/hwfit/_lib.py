@@ -218,6 +218,18 @@ HWFIT_MODEL_MAX_LAYERS = 1024
 HWFIT_MODEL_NAME_SIZE = 64
 
 
+class hwfit_model_stored(ctypes.Structure):
+    """The formats a checkpoint stores (hwfit/model.h hwfit_model_stored)."""
+    _fields_ = [
+        ("checkpoint", hwfit_dtype),
+        ("attention", hwfit_dtype),
+        ("mlp", hwfit_dtype),
+        ("experts", hwfit_dtype),
+        ("method", ctypes.c_int),
+        ("flags", ctypes.c_uint),
+    ]
+
+
 class hwfit_model(ctypes.Structure):
     _fields_ = [
         ("name", ctypes.c_char * HWFIT_MODEL_NAME_SIZE),
@@ -257,6 +269,7 @@ class hwfit_model(ctypes.Structure):
         ("mtp_layers", ctypes.c_uint32),
         ("max_context", ctypes.c_uint64),
         ("layer_flags", ctypes.c_uint8 * HWFIT_MODEL_MAX_LAYERS),
+        ("stored", hwfit_model_stored),
     ]
 
 

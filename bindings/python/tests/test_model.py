@@ -19,7 +19,8 @@ def config(name):
 class TestDtypes(unittest.TestCase):
     def test_bits_and_blocks(self):
         rows = {r["name"]: r for r in hwfit.dtypes()["dtypes"]}
-        self.assertEqual(len(rows), 24)
+        self.assertEqual(len(rows), 27)
+        self.assertEqual(rows["int8-ch"]["bits_per_element"], 8)  # the row scales count per matrix
         self.assertEqual(rows["q6_k"]["bits_per_element"], 6.5625)
         self.assertEqual(rows["nf4"]["bits_per_element"], 4.5)
         # q4_k: 256 elements in 144 bytes, so 257 elements take two blocks, 288 bytes.
