@@ -137,7 +137,10 @@ static void clear_failure(hwfit_request *r) {
     r->failed = NULL;
 }
 
-/* The message, one line: control characters escaped, cut with "..." at the buffer size. */
+/* The message, one line: control characters escaped, cut with "..." at the buffer size.
+ * (The attribute: clang checks a format passed on as a va_list only when it is declared.) */
+static hwfit_status vfail(hwfit_request *r, const hwfit_option *opt, hwfit_status status,
+                          const char *fmt, va_list ap) HWFIT__PRINTF(4, 0);
 static hwfit_status vfail(hwfit_request *r, const hwfit_option *opt, hwfit_status status,
                           const char *fmt, va_list ap) {
     char raw[1024];
