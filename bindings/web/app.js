@@ -277,11 +277,20 @@ function show(command) {
   }
 }
 
-function fromAddress(runIt) {
+// Power's and RAID's forms are built when first shown: the first answer comes sooner.
+const forms = new Map();
+let catalogsReady = null;
+function ensureForm(command) {
+  if (!forms.has(command)) forms.set(command, catalogsReady.then((c) => buildForm(command, c)));
+  return forms.get(command);
+}
+
+async function fromAddress(runIt) {
   const p = new URLSearchParams(location.hash.slice(1));
   const command = TABS.includes(p.get("q")) ? p.get("q") : "fit";
   p.delete("q");
   show(command);
+  await ensureForm(command);
   fill(command, p);
   if (runIt && [...p.keys()].length > 0) return answer(command);
   return null;
@@ -307,13 +316,15 @@ async function main() {
     window.hwfitPage.timing.loadedMs = performance.now() - started;
     const [gpus, dtypes, models] = await Promise.all(
       [hwfit.run("gpus"), hwfit.run("dtypes"), hwfit.run("models")]);
+    window.hwfitPage.timing.catalogsMs = performance.now() - started;
     const catalogs = {
       gpu: gpus.gpus.map((g) => ({ value: g.name, text: `${g.name} (${bytes(g.memory_bytes)})` })),
       dtype: dtypes.dtypes.map((t) => t.name),
     };
     for (const m of models.models)
       $("#models").append(el("option", { value: m.name, text: `${m.model_type}, ${num(m.params / 1e9, 3)}B parameters` }));
-    const fitTable = await buildForm("fit", catalogs);
+    catalogsReady = Promise.resolve(catalogs);
+    const fitTable = await ensureForm("fit");
     const byName = new Map(fitTable.options.map((o) => [o.name, o]));
     optionList($("#fit-gpu"), catalogs.gpu);
     $("#fit-gpu").value = "h100-sxm";
@@ -323,8 +334,7 @@ async function main() {
       const hint = byName.get(n) ? hintOf(byName.get(n)) : "";
       if (input && hint) input.title = hint;
     }
-    await buildForm("power", catalogs);
-    await buildForm("raid", catalogs);
+    window.hwfitPage.timing.formsMs = performance.now() - started;
     $("#fit-mode").addEventListener("change", applyMode);
     applyMode();
 

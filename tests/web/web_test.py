@@ -2,8 +2,8 @@
 
   web_test.py build   SOURCE_DIR            the wasm preset: build/wasm/web (emscripten)
   web_test.py size    WASM_FILE             the .wasm stays under 1 MB
-  web_test.py browser SOURCE_DIR WORK_DIR   npm ci (playwright-core) into WORK_DIR, then
-                                            tests/web/browser_test.mjs in chromium
+  web_test.py browser SOURCE_DIR WORK_DIR   tests/web/browser_test.py: the page in chromium
+                                            (chromedriver), screenshots in WORK_DIR
 
 Environment for browser: HWFIT_CLI (the hwfit command to compare with).
 Exits 77 (CTest: skipped) when a tool is missing; the dev preset (HWFIT_REQUIRE_TEST_DEPS)
@@ -17,7 +17,7 @@ import time
 
 SKIP = 77
 LIMIT = 1_000_000  # bytes: the "under 1 MB"
-APT = "apt-get install -y emscripten node-acorn npm chromium"
+APT = "apt-get install -y emscripten node-acorn chromium chromium-driver"
 
 
 def need(*tools):
@@ -60,22 +60,15 @@ def chromium():
 
 
 def browser(source, work):
-    need("node", "npm")
+    need("chromedriver")
     if chromium() is None:
         print(f"SKIPPED: chromium not found ({APT})")
         sys.exit(SKIP)
-    os.makedirs(work, exist_ok=True)
-    for f in ("package.json", "package-lock.json"):
-        shutil.copyfile(os.path.join(source, "bindings", "web", f), os.path.join(work, f))
-    run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=work)
-    env = dict(os.environ,
-               NODE_PATH=os.path.join(work, "node_modules"),
-               HWFIT_WEB_DIR=os.path.join(source, "build", "wasm", "web"),
-               HWFIT_TEST_DATA=os.path.join(source, "tests", "data"),
-               HWFIT_OUT_DIR=os.path.join(work, "screenshots"),
-               CHROMIUM=chromium())
+    env = dict(os.environ, CHROMIUM=chromium(), CHROMEDRIVER=shutil.which("chromedriver"),
+               HWFIT_TEST_DATA=os.path.join(source, "tests", "data"))
     env.pop("LD_PRELOAD", None)
-    run(["node", os.path.join(source, "tests", "web", "browser_test.mjs")], env=env)
+    run([sys.executable, os.path.join(source, "tests", "web", "browser_test.py"),
+         os.path.join(source, "build", "wasm", "web"), os.path.join(work, "screenshots")], env=env)
 
 
 def main():
