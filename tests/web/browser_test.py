@@ -235,6 +235,24 @@ def desktop_checks(s, base, out):
         equal(got, cli("fit", o))
     check("hwfit.run with numbers and a flag equals the CLI", numbers_and_flag)
 
+    def chart_only():
+        # An option only the chart uses is refused outside SVG, as the CLI refuses it
+        # without --svg (hwfit.js reads HWFIT_OPTION_CHART from struct hwfit_option).
+        o = {"op": "allreduce", "size": "1GiB", "gpu": "h100-sxm", "gpus": 8, "svg-metric": "algbw"}
+        got = s.js("return import('./hwfit.js').then(h => h.run('collective', arguments[0]))"
+                   ".then(() => 'no error', e => e.message)", o)
+        equal(got, cli("collective", o)["error"])
+        o["sweep"] = True
+        o["compare"] = ["a100-sxm-80gb", "l40s"]
+        svg = s.js("return import('./hwfit.js').then(h => h.run('collective', arguments[0], 'svg'))", o)
+        svg_file = os.path.join(out, "collective-cli.svg")
+        subprocess.run([CLI, "collective", "--op", "allreduce", "--size", "1GiB", "--gpu", "h100-sxm",
+                        "--gpus", "8", "--svg-metric", "algbw", "--sweep", "--compare", "a100-sxm-80gb",
+                        "--compare", "l40s", "--svg", svg_file], capture_output=True, check=True)
+        with open(svg_file, encoding="utf-8") as f:
+            equal(svg, f.read(), "a list option and a chart option give the CLI's chart")
+    check("chart-only and list options through hwfit.run, as the CLI", chart_only)
+
     def chosen_file():
         f = os.path.join(DATA, "models", "gemma-3-4b-it.config.json")
         s.do("POST", f"/element/{s.find('#fit-file')}/value", {"text": f})
