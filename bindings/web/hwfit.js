@@ -81,7 +81,8 @@ export async function describe(command = null) {
   const key = command === null ? "" : String(command);
   if (!descriptions.has(key)) {
     const d = describeNow(m, command === null ? null : key);
-    if (d === null) throw new HwfitError(`hwfit: unknown subcommand '${key}'`, key, null, "HWFIT_ENOTFOUND");
+    if (d === null) throw new HwfitError(`hwfit: unknown subcommand '${key}' (run 'hwfit --help')`, key, null,
+                                                "HWFIT_ENOTFOUND");
     descriptions.set(key, d);
   }
   return descriptions.get(key);

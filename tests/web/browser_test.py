@@ -229,6 +229,13 @@ def desktop_checks(s, base, out):
         equal(got, cli("fit", bad)["error"])
     check("bad input: an unknown GPU, with the CLI's suggestion (hwfit.run)", bad_gpu)
 
+    def bad_command():
+        got = s.js("return import('./hwfit.js').then(h => h.run('nosuch', {}))"
+                   ".then(() => 'no error', e => e.message)")
+        want = subprocess.run([CLI, "nosuch", "--json"], capture_output=True, text=True).stderr.strip()
+        equal(got, want)
+    check("bad input: an unknown command, as the CLI says it", bad_command)
+
     def numbers_and_flag():
         o = {"config": "qwen2.5-7b-instruct", "gpu": "l40s", "gpus": 2, "context": 32768, "even-layers": True}
         got = s.js("return import('./hwfit.js').then(h => h.run('fit', arguments[0]))", o)
