@@ -281,7 +281,12 @@ function show(command) {
 const forms = new Map();
 let catalogsReady = null;
 function ensureForm(command) {
-  if (!forms.has(command)) forms.set(command, catalogsReady.then((c) => buildForm(command, c)));
+  if (!forms.has(command))
+    forms.set(command, catalogsReady.then(async (c) => {
+      const d = await buildForm(command, c);
+      $(`#tab-${command}`).dataset.ready = "true"; // the form is built
+      return d;
+    }));
   return forms.get(command);
 }
 

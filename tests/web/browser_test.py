@@ -127,6 +127,13 @@ class Session:
         return self.js("const e = document.querySelector(arguments[0]);"
                        "return !!e && e.getClientRects().length > 0", css)
 
+    def wait_for(self, css, seconds=30):
+        deadline = time.monotonic() + seconds
+        while not self.js("return !!document.querySelector(arguments[0])", css):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{css} did not appear within {seconds} s")
+            time.sleep(0.05)
+
     def answered(self, command, n):
         """The n-th answer of a command's result box (what the page shows, as JSON)."""
         deadline = time.monotonic() + 30
@@ -263,7 +270,7 @@ def desktop_checks(s, base, out):
     def chosen_file():
         f = os.path.join(DATA, "models", "gemma-3-4b-it.config.json")
         s.do("POST", f"/element/{s.find('#fit-file')}/value", {"text": f})
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not s.js("return document.querySelector('#fit-config').value").startswith("/uploads/"):
             assert time.monotonic() < deadline, "the file was not taken"
             time.sleep(0.05)
@@ -286,6 +293,7 @@ def desktop_checks(s, base, out):
 
     def power():
         s.click('nav a[data-tab="power"]')
+        s.wait_for("#tab-power[data-ready]")  # its form is built on first view
         s.type("#power-psus", "4")
         s.type("#power-psu-watts", "3200W")
         s.type("#power-load", "6kW")
@@ -298,6 +306,7 @@ def desktop_checks(s, base, out):
 
     def raid():
         s.click('nav a[data-tab="raid"]')
+        s.wait_for("#tab-raid[data-ready]")  # its form is built on first view
         s.type("#raid-level", "6")
         s.type("#raid-drives", "8")
         s.type("#raid-drive-size", "15.36TB")
