@@ -165,7 +165,7 @@ function showError(box, e) {
 
 function chart(svg, alt) {
   const img = el("img", { class: "chart", alt, src: "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg) });
-  return el("figure", {}, img);
+  return el("figure", { tabindex: "0", "aria-label": "chart" }, img);
 }
 
 function figures(rows) {
@@ -264,6 +264,8 @@ async function answer(command) {
   }
   if (window.hwfitPage.timing.firstAnswerMs === undefined)
     window.hwfitPage.timing.firstAnswerMs = performance.now() - started;
+  // On a phone the form fills the screen: bring the answer into view.
+  if (window.matchMedia("(max-width: 40rem)").matches) box.scrollIntoView({ block: "start" });
   box.dataset.answered = String(Number(box.dataset.answered || 0) + 1);
 }
 
