@@ -42,6 +42,10 @@ static hwfit_model_kv_out kv_of(const hwfit_model *m, uint64_t context) {
     return out;
 }
 
+static int hwfit__test_layer_sliding(const hwfit_model *m, uint32_t i) {
+    return (m->layer_flags[i] & HWFIT_MODEL_LAYER_SLIDING) != 0;
+}
+
 /* ---- published totals ------------------------------------------------------------------------ */
 
 /* Llama-3.1: safetensors metadata totals (reference/README.md) and bf16 KV per token. */
@@ -250,6 +254,192 @@ Test(hf_config, missing_keys_take_the_class_defaults) {
     cr_assert_eq(params_of(&m).total, 671026419200ull);
 }
 
+/* gpt-oss (tests/data/models/README.md): every tensor of modeling_gpt_oss.py. Per layer:
+ * attention 26,550,144 (q 4096 x 2880, k and v 512 x 2880, o 2880 x 4096, all with biases,
+ * and 64 sinks); router 32 (128) x 2880 plus a bias per expert; each expert 24,891,840
+ * (gate_up 2 x 2880 x 2880 + 5760 bias, down 2880 x 2880 + 2880 bias); two norms. Totals
+ * 20,914,757,184 and 116,829,156,672: OpenAI's gpt-oss model card (arXiv 2508.10925,
+ * Table 1) gives 20.91B and 116.83B. Active per token 4,187,440,704 and 5,711,982,912 count
+ * the embedding; without it 3,608,307,264 and 5,132,849,472, the card's 3.61B and 5.13B.
+ * Layers alternate sliding (window 128, even layers) and full: 2 x 8 x 64 x 2 B = 2 KiB per
+ * layer and token in bf16, 48 KiB and 72 KiB per token while the context fits the window. */
+Test(hf_config, gpt_oss_counts_and_sliding_cache) {
+    hwfit_model m = load_ok(MODELS "gpt-oss-20b.config.json");
+    cr_assert_str_eq(m.name, "gpt_oss");
+    cr_assert_eq(m.attention_sinks, 1);
+    cr_assert_eq(m.router_bias, 1);
+    cr_assert_eq(m.mlp_bias, 1);
+    cr_assert(m.q_bias && m.k_bias && m.v_bias && m.o_bias);
+    cr_assert_eq(m.tie_embeddings, 0);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.moe.attention, 26550144ull);
+    cr_assert_eq(p.moe.expert, 24891840ull);
+    cr_assert_eq(p.moe.router, 32ull * 2880 + 32);
+    cr_assert_eq(p.moe_layers, 24);
+    cr_assert_eq(p.total, 20914757184ull);
+    cr_assert_eq(p.active, 4187440704ull);
+    cr_assert_eq(p.active - p.embedding, 3608307264ull);
+    hwfit_model_kv_out kv = kv_of(&m, 4096);
+    cr_assert_eq(kv.sliding_layers, 12);
+    cr_assert_eq(kv.full_layers, 12);
+    cr_assert_eq(kv.layer_bytes_per_token, 2048);
+    cr_assert_eq(kv.bytes_per_token, 49152);
+    cr_assert_eq(kv.sliding_tokens, 128);
+    cr_assert_eq(kv.bytes, 2048ull * (12 * 4096 + 12 * 128));
+    cr_assert(hwfit__test_layer_sliding(&m, 0) && !hwfit__test_layer_sliding(&m, 1));
+
+    m = load_ok(MODELS "gpt-oss-120b.config.json");
+    p = params_of(&m);
+    cr_assert_eq(p.moe_layers, 36);
+    cr_assert_eq(p.moe.router, 128ull * 2880 + 128);
+    cr_assert_eq(p.total, 116829156672ull);
+    cr_assert_eq(p.active, 5711982912ull);
+    cr_assert_eq(p.active - p.embedding, 5132849472ull);
+    kv = kv_of(&m, 131072);
+    cr_assert_eq(kv.bytes_per_token, 73728);
+    cr_assert_eq(kv.bytes, 2048ull * (18 * 131072ull + 18 * 128));
+    /* GptOssConfig() defaults: the 120b shapes, attention_bias true, window 128 on even
+     * layers when layer_types is absent. */
+    hwfit_model d = parse_ok("{\"model_type\": \"gpt_oss\"}");
+    cr_assert_eq(params_of(&d).total, 116829156672ull);
+    cr_assert_eq(kv_of(&d, 4096).sliding_layers, 18);
+    cr_assert_eq(d.sliding_window, 128);
+}
+
+/* Llama 4 (language model only: Llama4ForConditionalGeneration's text_config; the vision
+ * tower and projector are not counted, see docs/formulas.md). Per layer: attention
+ * 62,914,560 (q, o 5120 x 5120, k, v 1024 x 5120, no biases; the L2 q/k norm has no
+ * weights); a MoE layer adds a router E x 5120, E experts of 3 x 8192 x 5120 =
+ * 125,829,120 and one shared expert of the same size; a dense layer an MLP of
+ * 3 x 16384 x 5120. Scout: 48 MoE layers of 16 experts, 107,769,861,120 parameters; with
+ * the vision tower counted from the same config (871,932,416: 34 encoder layers of
+ * 23,807,872, patch and position embeddings, adapter and projector) 108,641,793,536, Meta's
+ * "109B". Maverick: MoE every 2nd layer (odd layers) with 128 experts, 400,711,848,960
+ * (Meta's "400B"; 401,583,781,376 with the vision tower). Both 17.2B active per token
+ * (Meta: "17B active"). RoPE layers (3 of every 4) use chunked attention of 8192 tokens:
+ * their cache is bounded by the chunk. */
+Test(hf_config, llama4_counts_and_chunked_cache) {
+    hwfit_model m = load_ok(MODELS "llama-4-scout-17b-16e.config.json");
+    cr_assert_str_eq(m.name, "llama4_text");
+    cr_assert_eq(m.chunked_attention, 1);
+    cr_assert_eq(m.sliding_window, 8192);
+    cr_assert_eq(m.experts, 16);
+    cr_assert_eq(m.experts_per_token, 1);
+    cr_assert_eq(m.shared_experts, 1);
+    cr_assert_eq(m.intermediate, 16384);
+    cr_assert_eq(m.expert_intermediate, 8192);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.moe.attention, 62914560ull);
+    cr_assert_eq(p.moe.total, 2202101760ull);
+    cr_assert_eq(p.moe_layers, 48);
+    cr_assert_eq(p.total, 107769861120ull);
+    cr_assert_eq(p.active, 17172894720ull);
+    /* 12 NoPE layers (every 4th) attend fully; 36 chunked layers hold at most 8192 tokens. */
+    hwfit_model_kv_out kv = kv_of(&m, 131072);
+    cr_assert_eq(kv.full_layers, 12);
+    cr_assert_eq(kv.sliding_layers, 36);
+    cr_assert_eq(kv.layer_bytes_per_token, 4096);
+    cr_assert_eq(kv.bytes_per_token, 196608);
+    cr_assert_eq(kv.sliding_tokens, 8192);
+    cr_assert_eq(kv.bytes, 4096ull * (12 * 131072ull + 36 * 8192ull));
+    cr_assert(hwfit__test_layer_sliding(&m, 0) && !hwfit__test_layer_sliding(&m, 3));
+
+    m = load_ok(MODELS "llama-4-maverick-17b-128e.config.json");
+    p = params_of(&m);
+    cr_assert_eq(p.moe_layers, 24);
+    cr_assert_eq(p.dense_layers, 24);
+    cr_assert_eq(p.dense.total, 314583040ull);
+    cr_assert_eq(p.moe.total, 16295536640ull);
+    cr_assert_eq(p.total, 400711848960ull);
+    cr_assert_eq(p.active, 17184691200ull);
+    cr_assert_eq(m.layer_flags[0] & HWFIT_MODEL_LAYER_MOE, 0);
+    cr_assert_neq(m.layer_flags[1] & HWFIT_MODEL_LAYER_MOE, 0);
+    cr_assert_eq(kv_of(&m, 4096).bytes, 4096ull * 48 * 4096); /* within one chunk */
+
+    /* Llama4Config without text_config: Llama4TextConfig() (Scout's shapes), a NoPE layer
+     * every no_rope_layer_interval (4) layers; moe_layers from interleave_moe_layer_step. */
+    hwfit_model d = parse_ok("{\"model_type\": \"llama4\"}");
+    cr_assert_eq(params_of(&d).total, 107769861120ull);
+    cr_assert_eq(kv_of(&d, 65536).sliding_layers, 36);
+    d = parse_ok("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 6, "
+                 "\"interleave_moe_layer_step\": 3, \"no_rope_layer_interval\": 2}");
+    p = params_of(&d);
+    cr_assert_eq(p.moe_layers, 2); /* layers 2 and 5 */
+    cr_assert_neq(d.layer_flags[2] & HWFIT_MODEL_LAYER_MOE, 0);
+    cr_assert_eq(kv_of(&d, 65536).sliding_layers, 3); /* layers 0, 2, 4 */
+    /* attention_chunk_size null: every layer attends fully. */
+    d = parse_ok("{\"model_type\": \"llama4_text\", \"attention_chunk_size\": null}");
+    cr_assert_eq(d.chunked_attention, 0);
+    cr_assert_eq(kv_of(&d, 65536).sliding_layers, 0);
+    /* An explicit layer_types list with chunked_attention is followed. */
+    d = parse_ok("{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, "
+                 "\"layer_types\": [\"full_attention\", \"chunked_attention\"]}");
+    cr_assert_eq(kv_of(&d, 65536).sliding_layers, 1);
+    cr_assert(!hwfit__test_layer_sliding(&d, 0) && hwfit__test_layer_sliding(&d, 1));
+}
+
+/* GLM-4.5 and GLM-4.5-Air (modeling_glm4_moe.py): q, k, v with biases, o without; GLM-4.5
+ * also has q/k norms (use_qk_norm). Attention 136,329,472 (GLM-4.5: q 12288 x 5120,
+ * k, v 1024 x 5120, o 5120 x 12288, biases 14,336, norms 256) and 109,066,240 (Air).
+ * MoE layers: router E x h plus e_score_correction_bias, E experts and one shared expert of
+ * 3 x h x moe_intermediate_size. GLM-4.5: 3 dense + 89 MoE layers, 352,797,829,024; Air:
+ * 1 dense + 45 MoE, 106,852,251,264. Z.ai (zai-org/GLM-4.5 README.md): "355 billion total
+ * parameters with 32 billion active", Air "106 billion total ... 12 billion active"; the
+ * main model's counts here are 352.8B and 106.9B (the configs are written from published
+ * values, tests/data/models/README.md). Active per token here 33,632,266,144 and 13,424,129,664
+ * with the embedding, 32,856,319,904 and 12,803,372,672 without. The MTP layer
+ * (num_nextn_predict_layers 1) is reported apart: a MoE decoder layer plus enorm, hnorm,
+ * shared_head.norm and eh_proj 5120 x 10240, 3,988,069,792 (Air 2,375,059,584); it is
+ * not in the total nor in the active count, as it does not run in plain decoding. */
+Test(hf_config, glm4_moe_counts_and_mtp) {
+    hwfit_model m = load_ok(MODELS "glm-4.5.config.json");
+    cr_assert_str_eq(m.name, "glm4_moe");
+    cr_assert(m.q_bias && m.k_bias && m.v_bias && !m.o_bias);
+    cr_assert_eq(m.qk_norm, 1);
+    cr_assert_eq(m.router_bias, 1);
+    cr_assert_eq(m.head_dim, 128);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.dense_layers, 3);
+    cr_assert_eq(p.moe_layers, 89);
+    cr_assert_eq(p.moe.attention, 136329472ull);
+    cr_assert_eq(p.moe.total, 3935625632ull);
+    cr_assert_eq(p.dense.total, 325083392ull);
+    cr_assert_eq(p.total, 352797829024ull);
+    cr_assert_eq(p.active, 33632266144ull);
+    cr_assert_eq(p.mtp_layers, 1);
+    cr_assert_eq(p.mtp, 3988069792ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 376832); /* 92 x 2 x 8 x 128 x 2 B */
+
+    m = load_ok(MODELS "glm-4.5-air.config.json");
+    cr_assert_eq(m.qk_norm, 0);
+    p = params_of(&m);
+    cr_assert_eq(p.dense_layers, 1);
+    cr_assert_eq(p.moe.attention, 109066240ull);
+    cr_assert_eq(p.total, 106852251264ull);
+    cr_assert_eq(p.active, 13424129664ull);
+    cr_assert_eq(p.mtp, 2375059584ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 188416);
+    /* A GGUF converted from the GLM-4.5-Air checkpoint with its MTP layer but not yet its
+     * eh_proj (4096 x 8192) printed "model params = 109.194 B" and "repeating layers =
+     * ... 107.952 B" (ikawrakow/ik_llama.cpp pull request 668, 2025-08-02): main model + MTP
+     * layer - eh_proj = 109,193,756,416, and without embedding, head and final norm
+     * 107,952,238,336. */
+    uint64_t eh_proj = 4096ull * 8192;
+    cr_assert_eq((p.total + p.mtp - eh_proj + 500000) / 1000000, 109194);
+    cr_assert_eq((p.total - p.embedding - p.head - p.final_norm + p.mtp - eh_proj + 500000) /
+                     1000000,
+                 107952);
+
+    /* Glm4MoeConfig() defaults: 46 layers, first 1 dense, 128 experts of 1408, no biases,
+     * no MTP layer. Its 96 heads do not divide hidden 4096 and it has no head_dim default
+     * (transformers would floor 4096 / 96): a file must say head_dim, as GLM-4.5's do. */
+    hwfit_model d = parse_ok("{\"model_type\": \"glm4_moe\", \"head_dim\": 128}");
+    cr_assert_eq(d.layers, 46);
+    cr_assert_eq(d.q_bias, 0);
+    cr_assert_eq(d.mtp_layers, 0);
+    cr_assert_eq(params_of(&d).dense_layers, 1);
+}
+
 Test(hf_config, layer_rules_and_explicit_layer_types) {
     /* Qwen2: use_sliding_window with max_window_layers 2 of 4: layers 2 and 3 slide. */
     hwfit_model m = parse_ok("{\"model_type\": \"qwen2\", \"num_hidden_layers\": 4, "
@@ -372,6 +562,26 @@ Test(hf_config, bad_values_are_refused_with_file_position_and_key) {
         {"{\"model_type\": \"deepseek_v3\", \"qk_nope_head_dim\": 0, \"qk_rope_head_dim\": 0}",
          HWFIT_EPARSE, "qk_nope_head_dim", 1},
         {"[1, 2]", HWFIT_EPARSE, "object", 1},
+        /* Llama 4 and the chunked layer type */
+        {"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"no_rope_layers\": "
+         "[1, 2]}",
+         HWFIT_EPARSE, "no_rope_layers", 1},
+        {"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"no_rope_layers\": [1]}",
+         HWFIT_EPARSE, "no_rope_layers", 1},
+        {"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 2, \"moe_layers\": [2]}",
+         HWFIT_EPARSE, "moe_layers", 1},
+        {"{\"model_type\": \"llama4_text\", \"moe_layers\": 3}", HWFIT_EPARSE, "moe_layers", 1},
+        {"{\"model_type\": \"llama4_text\", \"num_hidden_layers\": 1, \"layer_types\": "
+         "[\"sliding_attention\"]}",
+         HWFIT_EUNSUPPORTED, "chunked_attention", 1},
+        {"{\"model_type\": \"gpt_oss\", \"num_hidden_layers\": 1, \"layer_types\": "
+         "[\"chunked_attention\"]}",
+         HWFIT_EUNSUPPORTED, "chunked_attention", 1},
+        {"{\"model_type\": \"gpt_oss\", \"num_experts_per_tok\": 129}", HWFIT_EPARSE,
+         "num_experts_per_tok", 1},
+        {"{\"model_type\": \"glm4_moe\", \"head_dim\": 128, \"first_k_dense_replace\": -1}",
+         HWFIT_EPARSE, "first_k_dense_replace", 1},
+        {"{\"model_type\": \"glm4_moe\"}", HWFIT_EPARSE, "no head_dim", 0},
         /* malformed and truncated JSON */
         {"", HWFIT_EPARSE, "bad.json", 0},
         {"{\"model_type\": \"llama\",}", HWFIT_EPARSE, "bad.json", 1},

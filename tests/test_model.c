@@ -569,3 +569,80 @@ Test(model, largest_layer_prepares) {
     cr_assert_eq(hwfit_model_params(&m, &p), HWFIT_OK);
     cr_assert_gt(p.mtp_layer, 0);
 }
+
+/* The largest GQA layer: biases on q, k, v, o, q/k norms and attention sinks (10 tensors),
+ * the same MoE block and MTP layer as above: also 28, and it prepares. */
+Test(model, largest_gqa_layer_prepares) {
+    hwfit_model m;
+    deepseek_v3(&m);
+    m.attention = HWFIT_MODEL_ATTENTION_GQA;
+    m.kv_heads = 8;
+    m.head_dim = 128;
+    m.q_bias = m.k_bias = m.v_bias = m.o_bias = 1;
+    m.qk_norm = 1;
+    m.attention_sinks = 1;
+    m.mlp_bias = 1;
+    m.shared_expert_gate = 1;
+    m.norm = HWFIT_MODEL_NORM_LAYER;
+    hwfit_model_param_counts p;
+    cr_assert_eq(hwfit_model_params(&m, &p), HWFIT_OK);
+    cr_assert_gt(p.mtp_layer, 0);
+}
+
+/* Attention sinks (gpt-oss GptOssAttention.sinks): one parameter per query head and layer,
+ * in the attention part and in the active count. */
+Test(model, attention_sinks_add_one_parameter_per_head) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.layers = 3;
+    m.heads = 8;
+    m.kv_heads = 2;
+    m.head_dim = 16;
+    m.hidden = 64;
+    m.vocab = 100;
+    m.intermediate = 128;
+    hwfit_model_param_counts a, b;
+    cr_assert_eq(hwfit_model_params(&m, &a), HWFIT_OK);
+    m.attention_sinks = 1;
+    cr_assert_eq(hwfit_model_params(&m, &b), HWFIT_OK);
+    cr_assert_eq(b.dense.attention, a.dense.attention + 8);
+    cr_assert_eq(b.total, a.total + 3 * 8);
+    cr_assert_eq(b.active, a.active + 3 * 8);
+}
+
+/* Chunked attention (Llama 4): the cache of a chunked layer is bounded by the chunk as a
+ * window's is, but the token at position p attends to ((p - 1) mod chunk) + 1 tokens, not
+ * min(p, window): at p = chunk + 1 it starts a new chunk and attends to itself only. */
+Test(model, chunked_layers_bound_the_cache_and_attend_within_the_chunk) {
+    hwfit_model m;
+    hwfit_model_init(&m);
+    m.layers = 4;
+    m.heads = 4;
+    m.kv_heads = 1;
+    m.head_dim = 8;
+    m.hidden = 32;
+    m.vocab = 50;
+    m.intermediate = 64;
+    m.sliding_window = 16;
+    cr_assert_eq(hwfit_model_set_sliding_layers(&m, HWFIT_MODEL_SLIDING_PERIOD, 4), HWFIT_OK);
+    /* 2 a (d + d_v) = 128 FLOP per attended token per layer. */
+    hwfit_model_flops_out slide, chunk;
+    cr_assert_eq(hwfit_model_flops(&m, 17, &slide), HWFIT_OK);
+    m.chunked_attention = 1;
+    cr_assert_eq(hwfit_model_flops(&m, 17, &chunk), HWFIT_OK);
+    cr_assert_eq(slide.matmul_flop, chunk.matmul_flop);
+    cr_assert_eq(slide.attention_flop, 128.0 * (17 + 3 * 16));
+    cr_assert_eq(chunk.attention_flop, 128.0 * (17 + 3 * 1));
+    cr_assert_eq(hwfit_model_flops(&m, 16, &chunk), HWFIT_OK);
+    cr_assert_eq(chunk.attention_flop, 128.0 * (16 + 3 * 16));
+    cr_assert_eq(hwfit_model_flops(&m, 40, &chunk), HWFIT_OK);
+    cr_assert_eq(chunk.attention_flop, 128.0 * (40 + 3 * 8));
+    /* The cache: 3 chunked layers hold at most 16 tokens, the full one all 40. */
+    hwfit_model_kv_in in;
+    hwfit_model_kv_init(&in);
+    in.context = 40;
+    hwfit_model_kv_out kv;
+    cr_assert_eq(hwfit_model_kv(&m, &in, &kv), HWFIT_OK);
+    cr_assert_eq(kv.sliding_layers, 3);
+    cr_assert_eq(kv.bytes, kv.layer_bytes_per_token * (40 + 3 * 16));
+}

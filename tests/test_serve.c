@@ -143,6 +143,47 @@ Test(serve, sglang_token_pool) {
     cr_assert_eq(o.kv_bytes_per_token, 576u * 61u * 2u);
 }
 
+Test(serve, sglang_large_moe_fp8_tensor_parallel) {
+    /* Qwen3-235B-A22B-FP8 on 4 H100 at TP 4, mem_fraction_static 0.93: "KV Cache is
+     * allocated. #tokens: 367404, K size: 8.23 GB" (vllm-project/vllm#21348; tests/data/
+     * measured/serve-kv-sglang-qwen3-235b-a22b-fp8-4xh100-tp4.json). One of the 4 KV heads
+     * per card; FP8 linear layers with bf16 embeddings, head and routers; SGLang's 2 GiB
+     * outside tensors. */
+    hwfit_model q;
+    load(CONFIG("qwen3-235b-a22b"), &q);
+    hwfit_serve_in in = card("h100-sxm", HWFIT_SERVE_SGLANG);
+    in.perf.shard.gpus = 4;
+    in.perf.shard.layout.tp = 4;
+    in.perf.shard.memory.weights = dt("fp8");
+    in.utilization = 0.93;
+    hwfit_serve_out o = run(&q, &in);
+    cr_assert_eq(o.kv_bytes_per_token, 94u * 2u * 128u * 2u);
+    cr_assert_eq(o.non_torch_bytes, 2ull << 30);
+    near((double)o.kv_cache_tokens, 367404.0, 0.10, "SGLang log");
+}
+
+Test(serve, sglang_fraction_by_tensor_parallelism) {
+    /* server_args.py: mem_fraction_static 0.88 / 0.87 / 0.85 / 0.81 / 0.79 at TP 1 / 2 / 4 /
+     * 8 / 16 (SGLang's benchmark_vllm_060 README: "0.88 at TP 1 and 0.85 at TP 4");
+     * chunked_prefill_size 2048 on a 24 GB card, 8192 on an 80 GB one. A stated fraction
+     * wins. */
+    static const struct { uint32_t tp; double u; } rows[] = {
+        {1, 0.88}, {2, 0.87}, {4, 0.85}, {8, 0.81}, {16, 0.79}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        hwfit_serve_in in = card("h100-sxm", HWFIT_SERVE_SGLANG);
+        in.perf.shard.gpus = rows[i].tp;
+        in.perf.shard.layout.tp = rows[i].tp;
+        in.perf.topology.gpus_per_node = 16;
+        hwfit_serve_out o = run(&llama8, &in);
+        cr_assert_eq(o.utilization, rows[i].u, "TP %u: %g", rows[i].tp, o.utilization);
+        cr_assert_eq(o.max_num_batched_tokens, 8192u);
+    }
+    hwfit_serve_in small = card("rtx-4090", HWFIT_SERVE_SGLANG);
+    cr_assert_eq(run(&llama8, &small).max_num_batched_tokens, 2048u);
+    small.utilization = 0.7;
+    cr_assert_eq(run(&llama8, &small).utilization, 0.7);
+}
+
 Test(serve, tensorrt_llm_fraction_of_free_memory) {
     hwfit_serve_in in = card("h100-sxm", HWFIT_SERVE_TENSORRT_LLM);
     in.perf.shard.memory.weights = dt("fp8");
@@ -183,6 +224,36 @@ Test(serve, llama_cpp_prefill_uses_fp16_accumulate) {
     cr_assert_gt(a.prompt_tokens_per_s * flop_per_token, 165.2e12 * a.prefill_efficiency);
     near(a.prompt_tokens_per_s, 9382.0, 0.15, "pp512 (9,382 measured)");
     cr_assert_eq(a.ttft_bound, HWFIT_SERVE_BOUND_COMPUTE);
+}
+
+Test(serve, vllm_sglang_offline_rates_match_their_tables) {
+    /* SGLang's benchmark/benchmark_vllm_060/README.md, "Offline benchmark results", Llama 3.1
+     * 8B Instruct on one A100 80G, ShareGPT at an infinite rate: SGLang 0.3.0 4,281.51 and
+     * vLLM 0.6.0 4,132.37 output tokens/s, 194 output tokens per request (output over request
+     * throughput), prompts of 227 tokens on average (tests/data/measured/serve-rate-*-sharegpt-
+     * offline.json). Both engines' default efficiency, 0.4 of peak, is fitted to these and the
+     * 70B rows; compute-bound. */
+    hwfit_serve_in s = card("a100-sxm-80gb", HWFIT_SERVE_SGLANG);
+    s.prompt_tokens = 227;
+    s.output_tokens = 194;
+    hwfit_serve_out so = run(&llama8, &s);
+    cr_assert_eq(so.prefill_efficiency, 0.4);
+    cr_assert_eq(so.decode_efficiency, 0.4);
+    near(so.output_tokens_per_s, 4281.51, 0.15, "SGLang 0.3.0 offline");
+    cr_assert_eq(so.tpot_bound, HWFIT_SERVE_BOUND_COMPUTE);
+    hwfit_serve_in v = card("a100-sxm-80gb", HWFIT_SERVE_VLLM);
+    v.prompt_tokens = 227;
+    v.output_tokens = 194;
+    v.max_model_len = 4096;
+    v.engine_version = 6000;
+    hwfit_serve_out vo = run(&llama8, &v);
+    cr_assert_eq(vo.max_num_seqs, 256u); /* V0's default: the concurrency cap */
+    cr_assert_eq(vo.concurrency, 256u);
+    near(vo.output_tokens_per_s, 4132.37, 0.15, "vLLM 0.6.0 offline");
+    /* The engine's value is a default only: a stated efficiency wins. */
+    v.decode_efficiency = 0.8;
+    v.prefill_efficiency = 0.8;
+    cr_assert_gt(run(&llama8, &v).output_tokens_per_s, 1.5 * vo.output_tokens_per_s);
 }
 
 /* ---- consistency -------------------------------------------------------------------------- */
@@ -429,6 +500,29 @@ Test(serve, command_defaults_are_init) {
                  in.perf.shard.gpus);
     cr_assert_eq(strtoull(hwfit_option_by_name(c, "gpus-per-node")->default_text, NULL, 10),
                  in.perf.topology.gpus_per_node);
+}
+
+Test(serve, command_takes_a_model_name) {
+    /* A Hugging Face id or a catalog name, as the other commands take --config (the issue's
+     * "hwfit serve ... meta-llama/Llama-3.1-70B"); the answer equals the path's. */
+    const char *const by_path[] = {"config", CONFIG("llama-3.1-70b"), "gpu",
+                                   "rtx-pro-6000-server", "gpus", "8", "prompt", "1000",
+                                   "output", "1000", NULL};
+    const char *const by_id[] = {"config", "meta-llama/Llama-3.1-70B", "gpu",
+                                 "rtx-pro-6000-server", "gpus", "8", "prompt", "1000",
+                                 "output", "1000", NULL};
+    hwfit__json_doc *a = run_json(by_path);
+    hwfit__json_doc *b = run_json(by_id);
+    const hwfit__json_value *ra = hwfit__json_root(a), *rb = hwfit__json_root(b);
+    cr_assert_gt(num(rb, "kv_cache_tokens"), 0.0);
+    cr_assert_gt(num(rb, "max_concurrency"), 1.0);
+    cr_assert_gt(num(rb, "output_tokens_per_s"), 0.0);
+    cr_assert_eq(num(ra, "kv_cache_tokens"), num(rb, "kv_cache_tokens"));
+    cr_assert_eq(num(ra, "output_tokens_per_s"), num(rb, "output_tokens_per_s"));
+    hwfit__json_free(a);
+    hwfit__json_free(b);
+    const char *const none[] = {"config", "no-such-org/No-Such-Model", "gpu", "h100-sxm", NULL};
+    cmd_refused(none, HWFIT_EIO, "config", "no model 'no-such-org/No-Such-Model'");
 }
 
 Test(serve, command_small_buffer) {

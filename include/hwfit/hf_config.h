@@ -3,9 +3,11 @@
  * @brief Read a ::hwfit_model from a Hugging Face `config.json`.
  *
  * Supported `model_type`s: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe,
- * gemma, gemma2, gemma3 (its `text_config`), gemma3_text, phi3, deepseek_v2, deepseek_v3.
- * A nested `text_config` object is followed whatever the outer type (its own `model_type`,
- * or gemma3_text under gemma3). Keys a file leaves out, or sets to null where transformers
+ * gemma, gemma2, gemma3 (its `text_config`), gemma3_text, phi3, deepseek_v2, deepseek_v3,
+ * kimi_k2 (Kimi-K2, read as deepseek_v3: its config names DeepseekV3ForCausalLM),
+ * gpt_oss, llama4 (its `text_config`; the vision tower is not counted), llama4_text and
+ * glm4_moe. A nested `text_config` object is followed whatever the outer type (its own
+ * `model_type`, or gemma3_text under gemma3, llama4_text under llama4). Keys a file leaves out, or sets to null where transformers
  * treats None as "use the default", take the defaults of that architecture's configuration
  * class in transformers (LlamaConfig, MistralConfig, ..., DeepseekV3Config): for instance
  * `tie_word_embeddings` is false for Llama and true for Gemma, and `head_dim` is 128 for

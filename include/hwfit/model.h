@@ -5,8 +5,8 @@
  *
  * A ::hwfit_model describes a dense or mixture-of-experts decoder: grouped-query or
  * multi-head latent attention (MLA), explicit head dimensions, biases, norms per layer,
- * tied or untied embeddings, sliding-window layers and extra (multi-token) prediction
- * layers. It is a plain caller-allocated struct without pointers: fill it by hand after
+ * tied or untied embeddings, attention sinks, sliding-window or chunked-attention layers and
+ * extra (multi-token) prediction layers. It is a plain caller-allocated struct without pointers: fill it by hand after
  * ::hwfit_model_init, or from a Hugging Face config.json with hwfit_hf_config_load().
  *
  * Which layers are MoE and which use a sliding window is per layer, in
@@ -116,15 +116,26 @@ typedef struct hwfit_model {
     uint64_t shared_expert_intermediate; /**< Width of one shared expert. */
     int shared_expert_gate;   /**< 1: a sigmoid gate Linear(h, 1) scales the shared experts
                                    (Qwen2-MoE). */
-    int router_bias;          /**< 1: the router has one bias per expert (DeepSeek-V3's
-                                   e_score_correction_bias). */
+    int router_bias;          /**< 1: the router has one bias per expert (DeepSeek-V3's and
+                                   GLM-4.5's e_score_correction_bias, gpt-oss's router bias). */
+    int attention_sinks;      /**< 1: every layer's attention has one learned sink logit per
+                                   query head (gpt-oss `sinks`): @c heads parameters per layer,
+                                   counted with the attention. */
     hwfit_model_norm norm;    /**< Normalisation kind. */
     uint32_t norms_per_layer; /**< Hidden-size norms per layer: 2 (pre-attention and pre-MLP),
                                    4 for Gemma-2/3 (plus post-attention and post-MLP). */
     int tie_embeddings;       /**< 1: the output head reuses the input embedding. */
-    uint64_t sliding_window;  /**< Tokens a sliding-window layer attends to and caches. */
-    uint32_t mtp_layers;      /**< Extra (multi-token) prediction layers (DeepSeek-V3
-                                   num_nextn_predict_layers); reported apart, not in totals. */
+    uint64_t sliding_window;  /**< Tokens a sliding-window layer attends to and caches (with
+                                   @c chunked_attention: the chunk size). */
+    int chunked_attention;    /**< 1: the layers marked ::HWFIT_MODEL_LAYER_SLIDING attend within
+                                   fixed chunks of @c sliding_window tokens (Llama 4
+                                   attention_chunk_size) instead of a window that slides with
+                                   the token: the token at position p (1-based) attends to
+                                   ((p - 1) mod sliding_window) + 1 tokens. The KV cache such a
+                                   layer holds is bounded by the chunk, as a window's is. */
+    uint32_t mtp_layers;      /**< Extra (multi-token) prediction layers (DeepSeek-V3 and
+                                   GLM-4.5 num_nextn_predict_layers); reported apart, not in
+                                   totals nor in the active count. */
     uint64_t max_context;     /**< Longest context the model was configured for
                                    (max_position_embeddings), tokens; 0 = unknown. */
     uint8_t layer_flags[HWFIT_MODEL_MAX_LAYERS]; /**< Per layer: ::HWFIT_MODEL_LAYER_MOE,

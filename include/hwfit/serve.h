@@ -97,13 +97,15 @@ typedef struct hwfit_serve_in {
                                    gpu_memory_utilization of total memory, SGLang
                                    mem_fraction_static, TensorRT-LLM free_gpu_memory_fraction
                                    of free memory); 0 (default) = the engine's (vLLM 0.92,
-                                   0.9 before 0.11; SGLang 0.88; TensorRT-LLM 0.9; llama.cpp
-                                   1). */
+                                   0.9 before 0.11; SGLang by perf.shard.layout.tp: 0.88 at
+                                   1, 0.87 at 2, 0.85 at 4, 0.81 at 8, 0.79 at 16 or more;
+                                   TensorRT-LLM 0.9; llama.cpp 1). */
     uint64_t max_num_batched_tokens; /**< Tokens of one forward pass (vLLM
                                    max_num_batched_tokens, SGLang chunked_prefill_size,
                                    TensorRT-LLM max_num_tokens, llama.cpp n_batch); sizes the
                                    activation workspace; 0 (default) = the engine's (vLLM
-                                   8192 on cards of 70 GiB or more, else 2048; SGLang 8192;
+                                   8192 on cards of 70 GiB or more, else 2048; SGLang 8192,
+                                   2048 on cards under 25,000 MiB;
                                    TensorRT-LLM 8192; llama.cpp 2048). */
     uint64_t max_num_seqs;    /**< Sequences per step at most; 0 (default) = the engine's
                                    (vLLM 1024 on cards of 70 GiB or more, else 256; SGLang
@@ -120,7 +122,7 @@ typedef struct hwfit_serve_in {
     double non_torch_bytes;   /**< Memory outside the tensors per card that the engine
                                    accounts before the KV cache (cuBLAS and NCCL workspaces,
                                    the CUDA context where counted), bytes; below 0 (default)
-                                   = the engine's (vLLM 0.7 GiB, SGLang and TensorRT-LLM
+                                   = the engine's (vLLM 0.7 GiB, SGLang 2 GiB, TensorRT-LLM
                                    1 GiB, llama.cpp 0.5 GiB; docs/formulas.md). */
     double activation_factor; /**< Profiled activation peak over memory.h's inference
                                    workspace of a forward pass of max_num_batched_tokens

@@ -3,8 +3,9 @@
  * Every count comes from one list of tensors per layer kind (hwfit__model_layer_tensors),
  * whose shapes follow the Hugging Face transformers modeling code of each architecture
  * (modeling_llama.py, modeling_qwen2.py, modeling_qwen2_moe.py, modeling_qwen3.py,
- * modeling_gemma2.py, modeling_gemma3.py, modeling_mixtral.py, modeling_phi3.py) and
- * DeepSeek's modeling_deepseek.py (V2 and V3, MLA and DeepSeekMoE). See docs/formulas.md.
+ * modeling_gemma2.py, modeling_gemma3.py, modeling_mixtral.py, modeling_phi3.py,
+ * modeling_gpt_oss.py, modeling_llama4.py, modeling_glm4_moe.py) and DeepSeek's
+ * modeling_deepseek.py (V2 and V3, MLA and DeepSeekMoE). See docs/formulas.md.
  */
 #include <string.h>
 
@@ -239,8 +240,10 @@ static hwfit_status layer_tensors(const hwfit_model *m, const hwfit__dims *dims,
         linear(&l, k * d.qk_head_dim, h, 1, att, 0, HWFIT__LORA_K, m->k_bias);
         linear(&l, k * d.v_head_dim, h, 1, att, 0, HWFIT__LORA_V, m->v_bias);
         linear(&l, h, a * d.v_head_dim, 1, att, 0, HWFIT__LORA_O, m->o_bias);
-        /* Qwen3/Gemma-3 q_norm and k_norm: RMSNorm(head_dim) each. */
+        /* Qwen3/Gemma-3/GLM-4.5 q_norm and k_norm: RMSNorm(head_dim) each. */
         if (m->qk_norm) push(&l, 1, d.qk_head_dim, 2, att, HWFIT__TENSOR_VECTOR, 0, 0);
+        /* gpt-oss GptOssAttention.sinks: nn.Parameter(num_attention_heads). */
+        if (m->attention_sinks) push(&l, 1, a, 1, att, HWFIT__TENSOR_VECTOR, 0, 0);
     } else {
         /* DeepseekV2Attention (modeling_deepseek.py): q_a_proj (r_q x h, bias=attention_bias),
          * q_a_layernorm (r_q), q_b_proj (a*(d_nope+d_rope) x r_q, no bias) or q_proj
@@ -262,8 +265,10 @@ static hwfit_status layer_tensors(const hwfit_model *m, const hwfit__dims *dims,
         linear(&l, h, a * v, 1, att, 0, HWFIT__LORA_O, m->o_bias);
     }
     if (moe) {
-        /* Router: Linear(h, E) without bias (MixtralSparseMoeBlock.gate, Qwen2MoeSparseMoeBlock
-         * .gate, DeepSeek MoEGate.weight), plus DeepSeek-V3's e_score_correction_bias (E). */
+        /* Router: Linear(h, E) (MixtralSparseMoeBlock.gate, Qwen2MoeSparseMoeBlock.gate,
+         * DeepSeek MoEGate.weight, Llama4Router, Glm4MoeTopkRouter.weight, GptOssTopKRouter
+         * .weight), plus one bias per expert: DeepSeek-V3's and GLM-4.5's
+         * e_score_correction_bias (E), gpt-oss's GptOssTopKRouter.bias (E). */
         push(&l, m->experts, h, 1, HWFIT__PART_ROUTER, HWFIT__TENSOR_SMALL, 0, 0);
         if (m->router_bias)
             push(&l, 1, m->experts, 1, HWFIT__PART_ROUTER, HWFIT__TENSOR_VECTOR, 0, 0);
@@ -596,6 +601,10 @@ hwfit_status hwfit_model_flops(const hwfit_model *model, uint64_t context,
     double per_token = 2.0 * (double)model->heads * (double)(d.qk_head_dim + d.v_head_dim);
     double attended = 0.0;
     uint64_t window = model->sliding_window < context ? model->sliding_window : context;
+    /* Chunked attention (Llama 4): the token at position `context` attends to the tokens of
+     * its own chunk only, ((context - 1) mod chunk) + 1 of them. */
+    if (model->chunked_attention && model->sliding_window > 0)
+        window = (context - 1) % model->sliding_window + 1;
     if (context <= ((uint64_t)1 << 43)) {
         /* Every partial sum of the loop below is a whole number below 2^53 (at most 1024
          * layers of at most 2^43 tokens), so the double additions are exact and equal the

@@ -54,7 +54,8 @@ typedef struct hwfit__tensor {
     uint8_t lora;    /* HWFIT__LORA_* bits that select this matrix as a LoRA target */
 } hwfit__tensor;
 
-/* Tensors of one layer at most: attention 10 (MLA with q_lora_rank and biases; GQA: 9),
+/* Tensors of one layer at most: attention 10 (MLA with q_lora_rank and biases; GQA with
+ * biases, q/k norms and attention sinks: 10),
  * MoE MLP 15 (router and its bias, gated experts with biases, gated shared experts with
  * biases and their gate; dense: 6), norms 1, MTP 2: 28. No margin (every prepared model
  * is on the stack, twice in a shard evaluation): a layer kind that adds tensors must raise

@@ -29,7 +29,10 @@ typedef enum family {
     F_GEMMA3,
     F_PHI3,
     F_DEEPSEEK_V2,
-    F_DEEPSEEK_V3
+    F_DEEPSEEK_V3,
+    F_GPT_OSS,
+    F_LLAMA4,
+    F_GLM4_MOE
 } family;
 
 /* Defaults of the configuration class of each type; head_dim 0 = hidden / heads,
@@ -69,11 +72,23 @@ static const arch archs[] = {
     {"deepseek_v2", F_DEEPSEEK_V2, 32000, 4096, 11008, 32, 32, 0, 0, 0, 0},
     /* DeepseekV3Config: 129280, 7168, 18432, 61, 128 */
     {"deepseek_v3", F_DEEPSEEK_V3, 129280, 7168, 18432, 61, 128, 0, 0, 0, 0},
+    /* GptOssConfig: 201088, 2880, 2880 (expert width), 36, 64, kv 8, head_dim 64, untied,
+     * sliding_window 128 */
+    {"gpt_oss", F_GPT_OSS, 201088, 2880, 2880, 36, 64, 8, 64, 0, 128},
+    /* Llama4TextConfig: 202048, 5120, 8192 (expert width), 48, 40, kv 8, head_dim 128, untied,
+     * attention_chunk_size 8192 */
+    {"llama4_text", F_LLAMA4, 202048, 5120, 8192, 48, 40, 8, 128, 0, 8192},
+    /* Glm4MoeConfig: 151552, 4096, 10944, 46, 96, kv 8, head_dim hidden / heads, untied */
+    {"glm4_moe", F_GLM4_MOE, 151552, 4096, 10944, 46, 96, 8, 0, 0, 0},
+    /* kimi_k2 (moonshotai/Kimi-K2-Instruct config.json): architectures DeepseekV3ForCausalLM,
+       auto_map AutoConfig configuration_deepseek.DeepseekV3Config, so DeepSeek-V3's reading
+       and defaults apply; the published config gives every shape key itself. */
+    {"kimi_k2", F_DEEPSEEK_V3, 129280, 7168, 18432, 61, 128, 0, 0, 0, 0},
 };
 
 #define SUPPORTED                                                                           \
     "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, " \
-    "gemma3_text, phi3, deepseek_v2, deepseek_v3"
+    "gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe"
 
 typedef struct reader {
     hwfit__json_ctx ctx;
@@ -145,6 +160,61 @@ static hwfit_status apply_mlp_only_layers(const reader *r, hwfit_model *m) {
     return HWFIT_OK;
 }
 
+/* Llama 4 moe_layers: when given, exactly the listed layers are MoE (it overrides
+ * interleave_moe_layer_step, Llama4TextConfig). */
+static hwfit_status apply_moe_layers(const reader *r, hwfit_model *m) {
+    const hwfit__json_value *v = hwfit__json_get(r->obj, "moe_layers");
+    if (v == NULL || v->type == HWFIT__JSON_NULL) return HWFIT_OK;
+    if (v->type != HWFIT__JSON_ARRAY)
+        return fail_at(r, HWFIT_EPARSE, v, "key 'moe_layers' must be an array, got %s",
+                       hwfit__json_type_name(v->type));
+    for (uint32_t i = 0; i < m->layers; i++)
+        m->layer_flags[i] = (uint8_t)(m->layer_flags[i] & ~HWFIT_MODEL_LAYER_MOE);
+    for (size_t i = 0; i < v->u.array.count; i++) {
+        const hwfit__json_value *e = &v->u.array.items[i];
+        if (e->type != HWFIT__JSON_NUMBER || !e->u.number.is_integer ||
+            e->u.number.integer < 0 || (uint64_t)e->u.number.integer >= m->layers)
+            return fail_at(r, HWFIT_EPARSE, e,
+                           "key 'moe_layers' item %zu must be a layer index in [0, %u]", i,
+                           (unsigned)(m->layers - 1));
+        uint32_t li = (uint32_t)e->u.number.integer;
+        m->layer_flags[li] = (uint8_t)(m->layer_flags[li] | HWFIT_MODEL_LAYER_MOE);
+    }
+    return HWFIT_OK;
+}
+
+/* Llama 4 no_rope_layers: per layer 1 = the layer uses RoPE and chunked attention, 0 = a NoPE
+ * layer with full attention (Llama4TextConfig: layer_types "chunked_attention" if no_rope
+ * else "full_attention"). Absent or empty: a NoPE layer every no_rope_layer_interval layers,
+ * (i + 1) % interval == 0. Marks the chunked layers with HWFIT_MODEL_LAYER_SLIDING. */
+static hwfit_status apply_no_rope_layers(const reader *r, hwfit_model *m) {
+    const hwfit__json_value *v = hwfit__json_get(r->obj, "no_rope_layers");
+    if (v != NULL && v->type != HWFIT__JSON_NULL && v->type != HWFIT__JSON_ARRAY)
+        return fail_at(r, HWFIT_EPARSE, v, "key 'no_rope_layers' must be an array, got %s",
+                       hwfit__json_type_name(v->type));
+    if (v == NULL || v->type == HWFIT__JSON_NULL || v->u.array.count == 0) {
+        uint64_t interval;
+        HWFIT__TRY(get_u64(r, "no_rope_layer_interval", 1, HWFIT_MODEL_MAX_LAYERS, 4, &interval));
+        for (uint32_t i = 0; i < m->layers; i++)
+            if ((i + 1) % interval != 0) m->layer_flags[i] |= HWFIT_MODEL_LAYER_SLIDING;
+        return HWFIT_OK;
+    }
+    if (v->u.array.count < m->layers)
+        return fail_at(r, HWFIT_EPARSE, v,
+                       "key 'no_rope_layers' has %zu entries but num_hidden_layers is %u",
+                       v->u.array.count, (unsigned)m->layers);
+    for (uint32_t i = 0; i < m->layers; i++) {
+        const hwfit__json_value *e = &v->u.array.items[i];
+        if (e->type != HWFIT__JSON_NUMBER || !e->u.number.is_integer ||
+            (e->u.number.integer != 0 && e->u.number.integer != 1))
+            return fail_at(r, HWFIT_EPARSE, e,
+                           "key 'no_rope_layers' item %u must be 0 (NoPE) or 1 (RoPE)",
+                           (unsigned)i);
+        if (e->u.number.integer == 1) m->layer_flags[i] |= HWFIT_MODEL_LAYER_SLIDING;
+    }
+    return HWFIT_OK;
+}
+
 /* An explicit layer_types list ("full_attention" / "sliding_attention") overrides the
  * type's rule, as in the transformers configuration classes that define it. */
 static hwfit_status apply_layer_types(const reader *r, hwfit_model *m) {
@@ -164,12 +234,17 @@ static hwfit_status apply_layer_types(const reader *r, hwfit_model *m) {
                            i, hwfit__json_type_name(e->type));
         int sliding;
         if (strcmp(e->u.string.text, "full_attention") == 0) sliding = 0;
-        else if (strcmp(e->u.string.text, "sliding_attention") == 0) sliding = 1;
+        else if (strcmp(e->u.string.text, "sliding_attention") == 0 && !m->chunked_attention)
+            sliding = 1;
+        else if (strcmp(e->u.string.text, "chunked_attention") == 0 && m->chunked_attention)
+            sliding = 1; /* Llama 4: the chunk bounds the layer as a window does */
         else
             return fail_at(r, HWFIT_EUNSUPPORTED, e,
                            "key 'layer_types' item %zu: layer type \"%.60s\" is not supported "
-                           "(full_attention, sliding_attention)",
-                           i, e->u.string.text);
+                           "for this model type (%s)",
+                           i, e->u.string.text,
+                           m->chunked_attention ? "full_attention, chunked_attention"
+                                                : "full_attention, sliding_attention");
         uint8_t f = (uint8_t)(m->layer_flags[i] & ~HWFIT_MODEL_LAYER_SLIDING);
         if (sliding) f = (uint8_t)(f | HWFIT_MODEL_LAYER_SLIDING);
         m->layer_flags[i] = f;
@@ -372,6 +447,84 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         m->mtp_layers = (uint32_t)v;
         break;
     }
+    case F_GPT_OSS:
+        /* GptOssAttention: q, k, v and o with bias=config.attention_bias (default True) and
+         * sinks, one learned logit per query head. */
+        HWFIT__TRY(get_bool(r, "attention_bias", 1, &attention_bias));
+        m->attention_sinks = 1;
+        /* GptOssConfig: layer_types, by default sliding when (i + 1) % 2, window 128. */
+        HWFIT__TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
+        if (window) HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_PERIOD, 2));
+        /* GptOssMLP in every layer: GptOssTopKRouter weight (E x h) and bias (E); GptOssExperts
+         * gate_up_proj (E, h, 2 * intermediate_size) with bias (E, 2 * intermediate_size),
+         * down_proj (E, intermediate_size, h) with bias (E, h): a gated MLP with biases. */
+        HWFIT__TRY(get_u64(r, "num_local_experts", 1, DIM, 128, &v));
+        m->experts = (uint32_t)v;
+        HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 4, &v));
+        m->experts_per_token = (uint32_t)v;
+        m->expert_intermediate = m->intermediate;
+        m->mlp_bias = 1;
+        m->router_bias = 1;
+        HWFIT__TRY(hwfit_model_set_moe_layers(m, 0, 1, 0));
+        break;
+    case F_LLAMA4: {
+        /* Llama4TextAttention: q, k, v, o with bias=config.attention_bias; use_qk_norm is an
+         * L2 norm without weights (Llama4TextL2Norm): no parameters. */
+        HWFIT__TRY(get_bool(r, "attention_bias", 0, &attention_bias));
+        /* Llama4TextMoe: Llama4TextExperts of intermediate_size (gate_up_proj (E, h, 2I),
+         * down_proj (E, I, h), no bias), Llama4Router Linear(h, E) without bias, and one
+         * shared_expert Llama4TextMLP of intermediate_size. Dense layers: Llama4TextMLP of
+         * intermediate_size_mlp. */
+        m->expert_intermediate = m->intermediate;
+        m->shared_experts = 1;
+        m->shared_expert_intermediate = m->intermediate;
+        HWFIT__TRY(get_u64(r, "intermediate_size_mlp", 1, SZ, 16384, &m->intermediate));
+        HWFIT__TRY(get_u64(r, "num_local_experts", 1, DIM, 16, &v));
+        m->experts = (uint32_t)v;
+        HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 1, &v));
+        m->experts_per_token = (uint32_t)v;
+        /* moe_layers, else range(step - 1, layers, step) for interleave_moe_layer_step. */
+        HWFIT__TRY(
+            get_u64(r, "interleave_moe_layer_step", 1, HWFIT_MODEL_MAX_LAYERS, 1, &step));
+        HWFIT__TRY(hwfit_model_set_moe_layers(m, 0, (uint32_t)step, (uint32_t)step - 1));
+        HWFIT__TRY(apply_moe_layers(r, m));
+        /* Chunked attention of attention_chunk_size tokens on the RoPE layers (null: none). */
+        HWFIT__TRY(get_nullable_u64(r, "attention_chunk_size", 1, SZ, a->window, 0, &window));
+        if (window) {
+            m->chunked_attention = 1;
+            HWFIT__TRY(apply_no_rope_layers(r, m));
+        }
+        break;
+    }
+    case F_GLM4_MOE:
+        /* Glm4MoeAttention: q, k, v with bias=config.attention_bias, o_proj without bias;
+         * q_norm and k_norm RMSNorm(head_dim) when use_qk_norm. Partial RoPE: no parameters. */
+        HWFIT__TRY(get_bool(r, "attention_bias", 0, &flag));
+        m->q_bias = m->k_bias = m->v_bias = flag;
+        HWFIT__TRY(get_bool(r, "use_qk_norm", 0, &m->qk_norm));
+        /* Glm4MoeMoE: n_routed_experts Glm4MoeMLP of moe_intermediate_size, shared_experts one
+         * Glm4MoeMLP of moe_intermediate_size * n_shared_experts, Glm4MoeTopkRouter weight
+         * (E x h) and e_score_correction_bias (E); layers below first_k_dense_replace have a
+         * dense Glm4MoeMLP of intermediate_size. */
+        HWFIT__TRY(get_u64(r, "n_routed_experts", 1, DIM, 128, &v));
+        m->experts = (uint32_t)v;
+        HWFIT__TRY(get_u64(r, "num_experts_per_tok", 1, DIM, 8, &v));
+        m->experts_per_token = (uint32_t)v;
+        HWFIT__TRY(get_u64(r, "n_shared_experts", 0, DIM, 1, &v));
+        m->shared_experts = (uint32_t)v;
+        HWFIT__TRY(get_u64(r, "moe_intermediate_size", 1, SZ, 1408, &m->expert_intermediate));
+        m->shared_expert_intermediate = m->expert_intermediate;
+        m->router_bias = 1;
+        {
+            uint64_t first;
+            HWFIT__TRY(get_u64(r, "first_k_dense_replace", 0, HWFIT_MODEL_MAX_LAYERS, 1, &first));
+            HWFIT__TRY(hwfit_model_set_moe_layers(m, (uint32_t)first, 1, 0));
+        }
+        /* num_nextn_predict_layers: the MTP layer(s) stored after the decoder layers
+         * (model.layers.<num_hidden_layers>); not run in plain decoding. */
+        HWFIT__TRY(get_u64(r, "num_nextn_predict_layers", 0, 64, 0, &v));
+        m->mtp_layers = (uint32_t)v;
+        break;
     }
     if (attention_bias) m->q_bias = m->k_bias = m->v_bias = m->o_bias = 1;
     m->sliding_window = window;
@@ -420,9 +573,12 @@ static hwfit_status read_root(const hwfit__json_value *root, const char *where, 
             type_v = hwfit__json_get(text, "model_type");
         } else if (strcmp(type, "gemma3") == 0) {
             type = "gemma3_text";
+        } else if (strcmp(type, "llama4") == 0) {
+            type = "llama4_text";
         }
-    } else if (strcmp(type, "gemma3") == 0) {
-        type = "gemma3_text"; /* Gemma3Config without text_config: Gemma3TextConfig() */
+    } else if (strcmp(type, "gemma3") == 0 || strcmp(type, "llama4") == 0) {
+        /* Gemma3Config / Llama4Config without text_config: the default text config */
+        type = strcmp(type, "gemma3") == 0 ? "gemma3_text" : "llama4_text";
         static const hwfit__json_value empty = {.type = HWFIT__JSON_OBJECT, .u.object = {NULL, 0}};
         r.obj = &empty;
     }

@@ -87,6 +87,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_u64(o, "dense_layers", "  dense", p.dense_layers);
     hwfit__out_u64(o, "moe_layers", "  mixture of experts", p.moe_layers);
     hwfit__out_u64(o, "sliding_layers", "  sliding window", kvo.sliding_layers);
+    hwfit__out_u64(o, "window_tokens", "  window or chunk (tokens)", kvo.window_tokens);
+    hwfit__out_bool(o, "chunked_attention", "  in fixed chunks (Llama 4)",
+                    kvo.sliding_layers > 0 && m->chunked_attention);
     hwfit__out_u64(o, "mtp_layers", "extra prediction layers", p.mtp_layers);
     hwfit__out_u64(o, "params_total", "parameters", p.total);
     hwfit__out_u64(o, "params_active", "  active per token", p.active);

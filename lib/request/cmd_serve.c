@@ -27,7 +27,7 @@ enum {
 static const hwfit_option options[] = {
     [O_CONFIG] = {.name = "config", .kind = HWFIT_OPTION_FILE, .metavar = "FILE",
                   .flags = HWFIT_OPTION_REQUIRED, .example = "config.json",
-                  .help = "Hugging Face config.json"},
+                  .help = "the model: a config.json, a Hugging Face id or a catalog name (hwfit models)"},
     [O_ENGINE] = {.name = "engine", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
                   .default_text = "vllm", .choices = engines,
                   .help = "serving engine whose memory accounting and defaults are used"},
@@ -75,7 +75,9 @@ static const hwfit_option options[] = {
                 .default_help = "not given", .min = 0.0, .max = 1e9,
                 .help = "request arrival rate; the concurrency follows by Little's law"},
     [O_UTILIZATION] = {.name = "utilization", .kind = HWFIT_OPTION_RATIO, .metavar = "F",
-                       .default_help = "the engine's: 0.92, 0.88, 0.9, 1", .min = 0.0,
+                       .default_help = "the engine's: vLLM 0.92; SGLang 0.88 at TP 1 to 0.79 at "
+                                       "TP 16; TensorRT-LLM 0.9; llama.cpp 1",
+                       .min = 0.0,
                        .max = 1.0,
                        .help = "engine memory fraction (gpu_memory_utilization, "
                                "mem_fraction_static, free_gpu_memory_fraction)"},
@@ -133,7 +135,6 @@ static const hwfit_option options[] = {
 
 typedef struct serve_state {
     hwfit_model model;
-    hwfit_error error;
     hwfit_serve_in in;
     hwfit_serve_out out;
 } serve_state;
@@ -276,9 +277,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         return hwfit__req_fail(r, &options[O_RATE], HWFIT_EDOM,
                                "and concurrency exclude each other");
 
-    if (hwfit_hf_config_load(hwfit__req_text(r, &options[O_CONFIG]), &s->model, &s->error) !=
-        HWFIT_OK)
-        return hwfit__req_fail_error(r, &options[O_CONFIG], &s->error);
+    /* A path, a Hugging Face id or a catalog name, as the other commands take it. */
+    if ((st = hwfit__req_load_model(r, &options[O_CONFIG], &s->model)) != HWFIT_OK) return st;
     const hwfit_model *m = &s->model;
     hwfit_serve_out *out = &s->out;
     if (hwfit_serve_estimate(m, in, out) != HWFIT_OK) {

@@ -60,6 +60,35 @@ class TestModel(CliCase):
         self.assertEqual(r["sliding_layers"], 21)
         self.assertEqual(r["kv_bytes"], (21 * 8192 + 21 * 4096) * 8192)
 
+    def test_gpt_oss_llama4_glm(self):
+        r = self.ok_json("model", "--config", config("gpt-oss-20b"))
+        self.assertEqual(r["model_type"], "gpt_oss")
+        self.assertEqual((r["params_total"], r["params_active"]), (20914757184, 4187440704))
+        self.assertEqual((r["sliding_layers"], r["window_tokens"]), (12, 128))
+        self.assertFalse(r["chunked_attention"])
+        # 12 full layers hold the 4096 tokens, 12 sliding ones 128; 2 KiB per layer and token.
+        self.assertEqual(r["kv_bytes"], 2048 * (12 * 4096 + 12 * 128))
+        r = self.ok_json("model", "--config", config("llama-4-scout-17b-16e"),
+                         "--context", "131072")
+        self.assertEqual(r["model_type"], "llama4_text")
+        self.assertEqual(r["params_total"], 107769861120)
+        self.assertEqual((r["sliding_layers"], r["window_tokens"]), (36, 8192))
+        self.assertTrue(r["chunked_attention"])
+        self.assertEqual(r["kv_bytes"], 4096 * (12 * 131072 + 36 * 8192))
+        r = self.ok_json("model", "--config", config("glm-4.5-air"))
+        self.assertEqual((r["params_total"], r["params_mtp"]), (106852251264, 2375059584))
+        self.assertEqual(r["window_tokens"], 0)
+        out = self.ok_table("model", "--config", config("llama-4-maverick-17b-128e"))
+        self.assertIn("400,711,848,960", out)
+        self.assertIn("in fixed chunks (Llama 4)", out)
+
+    def test_models_lists_the_new_types(self):
+        rows = {r["name"]: r for r in self.ok_json("models")["models"]}
+        self.assertEqual(rows["gpt-oss-120b"]["params"], 116829156672)
+        self.assertEqual(rows["llama-4-maverick-17b-128e"]["active_params"], 17184691200)
+        self.assertEqual(rows["glm-4.5"]["model_type"], "glm4_moe")
+        self.assertEqual(rows["glm-4.5"]["params"], 352797829024)
+
     def test_table_shows_exact_counts_and_sizes(self):
         out = self.ok_table("model", "--config", config("llama-3.1-8b"))
         self.assertIn("8,030,261,248", out)

@@ -53,6 +53,19 @@ class TestLoadConfig(unittest.TestCase):
 
 @needs("model")
 class TestModel(unittest.TestCase):
+    def test_gpt_oss_llama4_glm_counts(self):
+        m = hwfit.load_config(config("gpt-oss-120b"))
+        self.assertEqual((m.attention_sinks, m.router_bias, m.chunked_attention), (1, 1, 0))
+        self.assertEqual(hwfit.memory_batch(m, keys=["params"])["params"], [116829156672])
+        s = hwfit.load_config(config("llama-4-scout-17b-16e"))
+        self.assertEqual((s.chunked_attention, s.sliding_window), (1, 8192))
+        r = hwfit.model(config=config("llama-4-scout-17b-16e"), context=131072)
+        self.assertEqual((r["params_total"], r["params_active"]), (107769861120, 17172894720))
+        self.assertEqual(r["kv_bytes"], 4096 * (12 * 131072 + 36 * 8192))
+        self.assertTrue(r["chunked_attention"])
+        g = hwfit.model(config=config("glm-4.5"))
+        self.assertEqual((g["params_total"], g["params_mtp"]), (352797829024, 3988069792))
+
     def test_config_files_give_published_counts(self):
         self.assertEqual(hwfit.model(config=config("llama-3.1-8b"))["params_total"], 8030261248)
         p = hwfit.model(config=config("mixtral-8x7b-instruct-v0.1"))
