@@ -245,6 +245,18 @@ def desktop_checks(s, base, out):
         equal(got, want)
     check("bad input: an unknown command, as the CLI says it", bad_command)
 
+    def catalogs():
+        # Every model and GPU of the catalogs is in the page (the catalog path differs: the
+        # page's is the module's in-memory /hwfit/models).
+        for command, key in (("models", "models"), ("gpus", "gpus")):
+            got = s.js("return import('./hwfit.js').then(h => h.run(arguments[0]))", command)
+            equal(got[key], cli(command, {})[key], f"the page's {command} equal the CLI's")
+        equal(s.js("return import('./hwfit.js').then(h => h.run('models'))")["catalog"], "/hwfit/models",
+              "the embedded catalog")
+        options = s.js("return document.querySelectorAll('#models option').length")
+        assert options == len(cli("models", {})["models"]), f"{options} models offered in the search"
+    check("the model and GPU catalogs are the CLI's", catalogs)
+
     def numbers_and_flag():
         o = {"config": "qwen2.5-7b-instruct", "gpu": "l40s", "gpus": 2, "context": 32768, "even-layers": True}
         got = s.js("return import('./hwfit.js').then(h => h.run('fit', arguments[0]))", o)
