@@ -145,10 +145,9 @@ static void clear_failure(hwfit_request *r) {
 }
 
 /* The message, one line: control characters escaped, cut with "..." at the buffer size.
- * (The attribute lets clang check the callers' formats: -Wformat-nonliteral.) */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 4, 0)))
-#endif
+ * (The attribute: clang checks a format passed on as a va_list only when it is declared.) */
+static hwfit_status vfail(hwfit_request *r, const hwfit_option *opt, hwfit_status status,
+                          const char *fmt, va_list ap) HWFIT__PRINTF(4, 0);
 static hwfit_status vfail(hwfit_request *r, const hwfit_option *opt, hwfit_status status,
                           const char *fmt, va_list ap) {
     char raw[1024];
