@@ -5,7 +5,7 @@ import * as hwfit from "./hwfit.js";
 const started = performance.now();
 const TABS = ["fit", "power", "raid"];
 // Fields written in index.html (fit's model, GPU, count and mode).
-const FIXED = { fit: ["config", "gpu", "gpus", "mode"], power: [], raid: [] };
+const FIXED = { fit: ["model", "gpu", "gpus", "mode"], power: [], raid: [] };
 // Options shown before "More options"; every other option of the table goes there, so a
 // new option appears without editing the page.
 const MAIN = {
@@ -307,12 +307,12 @@ async function fromAddress(runIt) {
 async function takeFile(file) {
   const text = await file.text();
   try { JSON.parse(text); } catch (e) {
-    $("#fit-config-help").textContent = `${file.name} is not JSON: ${e.message}`;
+    $("#fit-model-help").textContent = `${file.name} is not JSON: ${e.message}`;
     return;
   }
   const path = await hwfit.addFile(file.name, text);
-  $("#fit-config").value = path;
-  $("#fit-config-help").textContent =
+  $("#fit-model").value = path;
+  $("#fit-model-help").textContent =
     `Using ${file.name} (kept in this page only: a shared link does not carry it).`;
 }
 

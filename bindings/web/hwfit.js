@@ -2,8 +2,8 @@
 // compiled to WebAssembly (hwfit_core.js + hwfit_core.wasm, built by the wasm preset).
 //
 //   import * as hwfit from "./hwfit.js";
-//   const fit = await hwfit.run("fit", {config: "llama-3-8b", gpu: "h100-sxm", gpus: 4});
-//   const svg = await hwfit.run("fit", {config: "llama-3-8b", gpu: "h100-sxm"}, "svg");
+//   const fit = await hwfit.run("fit", {model: "llama-3-8b", gpu: "h100-sxm", gpus: 4});
+//   const svg = await hwfit.run("fit", {model: "llama-3-8b", gpu: "h100-sxm"}, "svg");
 //   const fitOptions = await hwfit.describe("fit");
 //
 // run() returns what `hwfit COMMAND --json` prints, parsed; a refusal throws an Error whose
@@ -96,7 +96,7 @@ export async function version() {
 
 /**
  * Keep a file (a dropped config.json, a GPU file) in the module's memory and return the
- * path that names it in an option: run("fit", {config: await hwfit.addFile("my.json", text)}).
+ * path that names it in an option: run("fit", {model: await hwfit.addFile("my.json", text)}).
  */
 export async function addFile(name, text) {
   const m = await load();
@@ -109,26 +109,15 @@ export async function addFile(name, text) {
 
 // The CLI's words for a refusal (examples/cli/request.c: request_failed).
 function refusal(m, command, r, st) {
-  const o = m._hwfit_request_option(r);
-  const option = o ? m.UTF8ToString(m.getValue(o, "i32")) : null;
+  // the option as the caller spelled it (its name, or its alias: config for model)
+  const o = m._hwfit_request_option_name(r);
+  const option = o ? m.UTF8ToString(o) : null;
   let msg = m.UTF8ToString(m._hwfit_request_message(r));
   if (msg === "") msg = m.UTF8ToString(m._hwfit_status_str(st));
   const status = m.UTF8ToString(m._hwfit_status_name(st));
   const text = option !== null ? `hwfit ${command}: --${option}: ${msg} (${status})`
                                : `hwfit ${command}: ${msg} (${status})`;
   return new HwfitError(text, command, option, status);
-}
-
-// hwfit_option::flags has HWFIT_OPTION_CHART (4): the option only shapes the SVG chart.
-// (The describe JSON does not carry it; flags sits at byte 48 of struct hwfit_option on
-// wasm32: six 4-byte fields, two doubles, two pointers.)
-const OPTION_FLAGS_OFFSET = 48;
-const OPTION_CHART = 4;
-function chartOnly(m, command, option) {
-  return withStrings(m, [command, option], (c, o) => {
-    const opt = m._hwfit_option_by_name(m._hwfit_command_by_name(c), o);
-    return opt !== 0 && (m.getValue(opt + OPTION_FLAGS_OFFSET, "i32") & OPTION_CHART) !== 0;
-  });
 }
 
 function valueTexts(v) {
@@ -148,7 +137,8 @@ export async function run(command, options = {}, format = "json") {
   if (f < 0 || !d.formats.includes(format))
     throw new HwfitError(`hwfit ${name}: no ${format} output (it writes ${d.formats.join(", ")})`,
                          name, null, "HWFIT_EUNSUPPORTED");
-  const byName = new Map(d.options.map((o) => [o.name, o]));
+  // an option by its name or its alias (model: also config), as the CLI takes it
+  const byName = new Map(d.options.flatMap((o) => o.alias ? [[o.name, o], [o.alias, o]] : [[o.name, o]]));
   const rp = m._malloc(4);
   let r = 0;
   try {
@@ -160,7 +150,8 @@ export async function run(command, options = {}, format = "json") {
     const entries = Object.entries(options).filter(([, v]) => v !== undefined && v !== null && v !== false);
     entries.sort(([a], [b]) => (b.replace(/_/g, "-") === "gpu-file") - (a.replace(/_/g, "-") === "gpu-file"));
     for (const [key, value] of entries) {
-      const o = byName.get(key.replace(/_/g, "-"));
+      const spelled = key.replace(/_/g, "-");
+      const o = byName.get(spelled);
       if (o === undefined) {
         withStrings(m, [key, ""], (k, v) => m._hwfit_request_set(r, k, v));
         const lib = m.UTF8ToString(m._hwfit_request_message(r));
@@ -168,12 +159,12 @@ export async function run(command, options = {}, format = "json") {
         throw new HwfitError(`hwfit ${name}: unknown option '--${key}'${i >= 0 ? lib.slice(i) : ""}` +
                              ` (see hwfit ${name} --help)`, name, key, "HWFIT_ENOTFOUND");
       }
-      if (format !== "svg" && chartOnly(m, name, o.name))
-        throw new HwfitError(`hwfit ${name}: --${o.name}: applies only to the SVG chart (give --svg FILE)`,
-                             name, o.name, "HWFIT_EINVAL");
+      if (format !== "svg" && o.chart)
+        throw new HwfitError(`hwfit ${name}: --${spelled}: applies only to the SVG chart (give --svg FILE)`,
+                             name, spelled, "HWFIT_EINVAL");
       const texts = o.kind === "flag" ? (value === true ? [null] : valueTexts(value)) : valueTexts(value);
       for (const t of texts) {
-        const s = withStrings(m, [o.name, t], (k, v) => m._hwfit_request_set(r, k, v));
+        const s = withStrings(m, [spelled, t], (k, v) => m._hwfit_request_set(r, k, v));
         if (s !== 0) throw refusal(m, name, r, s);
       }
     }

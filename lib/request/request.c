@@ -830,9 +830,12 @@ static void describe_command(const hwfit__command *c, hwfit__text *t, const char
         }
         hwfit__text_puts(t, ", \"catalog\": ");
         json_str_or_null(t, o->catalog);
-        hwfit__text_printf(t, ", \"required\": %s, \"positional\": %s, \"example\": ",
+        hwfit__text_printf(t,
+                           ", \"required\": %s, \"positional\": %s, \"chart\": %s, "
+                           "\"example\": ",
                            (o->flags & HWFIT_OPTION_REQUIRED) ? "true" : "false",
-                           (o->flags & HWFIT_OPTION_POSITIONAL) ? "true" : "false");
+                           (o->flags & HWFIT_OPTION_POSITIONAL) ? "true" : "false",
+                           (o->flags & HWFIT_OPTION_CHART) ? "true" : "false");
         json_str_or_null(t, o->example);
         hwfit__text_puts(t, ", \"help\": ");
         hwfit__out_json_string(t, o->help);

@@ -70,10 +70,13 @@ def main():
         if cli:
             # The same question through the installed package and the build tree's hwfit,
             # both from a directory outside the checkout: the same bytes.
-            question = {"model": "Qwen/Qwen2.5-7B-Instruct", "gpu": "l40s", "gpus": 4}
+            # (the newcomer question: Qwen2.5-72B from the installed catalog; it fits
+            # on four L40S with tensor parallelism)
+            question = {"model": "Qwen/Qwen2.5-72B", "gpu": "l40s", "gpus": 4}
             code = ("import hwfit, sys;"
                     f"r = hwfit.fit(**{question!r});"
                     "assert r['model_type'] == 'qwen2', r['model_type'];"
+                    "assert r['fits'] is True, r['fits'];"
                     f"sys.stdout.write(hwfit.run('fit', 'json', **{question!r}))")
             proc = subprocess.run([python, "-c", code], capture_output=True, text=True,
                                   env=env, cwd=tmp)

@@ -181,7 +181,7 @@ def equal(got, want, what="the page's answer equals the CLI's"):
 
 
 def desktop_checks(s, base, out):
-    fits = {"config": "llama-3-8b", "gpu": "h100-sxm", "gpus": "1"}
+    fits = {"model": "llama-3-8b", "gpu": "h100-sxm", "gpus": "1"}
 
     def shared_link():
         # Twice: a first visit (the browser compiles the module) and a second one (cached).
@@ -199,17 +199,17 @@ def desktop_checks(s, base, out):
         assert s.text("#result-fit .verdict").startswith("Fits on 1 x h100-sxm"), s.text("#result-fit .verdict")
         src = s.js("return document.querySelector('#result-fit img.chart').src")
         svg_file = os.path.join(out, "fit-cli.svg")
-        subprocess.run([CLI, "fit", "--config", "llama-3-8b", "--gpu", "h100-sxm", "--gpus", "1",
+        subprocess.run([CLI, "fit", "--model", "llama-3-8b", "--gpu", "h100-sxm", "--gpus", "1",
                         "--svg", svg_file], capture_output=True, check=True)
         with open(svg_file, encoding="utf-8") as f:
             equal(urllib.parse.unquote(src.split(",", 1)[1]), f.read(), "the chart is the CLI's SVG")
     check("a shared link: loads and answers a question that fits, as the CLI", shared_link)
     s.screenshot(os.path.join(out, "fit-desktop.png"))
 
-    nofit = {"config": "llama-3.1-405b", "gpu": "h100-sxm", "gpus": "1"}
+    nofit = {"model": "llama-3.1-405b", "gpu": "h100-sxm", "gpus": "1"}
 
     def typed_nofit():
-        s.type("#fit-config", nofit["config"])
+        s.type("#fit-model", nofit["model"])
         s.type("#fit-gpus", nofit["gpus"])
         s.press_enter("#fit-gpus")
         got = s.answered("fit", 2)
@@ -218,7 +218,7 @@ def desktop_checks(s, base, out):
         assert s.text("#result-fit .verdict").startswith("Does not fit")
         assert f"Fewest GPUs{got['min_gpus']}" in s.text("#result-fit .figures")
         h = urllib.parse.parse_qs(s.js("return location.hash").lstrip("#"))
-        assert h["config"] == [nofit["config"]] and h["gpus"] == [nofit["gpus"]], f"the address holds the inputs: {h}"
+        assert h["model"] == [nofit["model"]] and h["gpus"] == [nofit["gpus"]], f"the address holds the inputs: {h}"
     check("typed, Enter: a question that does not fit, as the CLI", typed_nofit)
 
     def bad_count():
@@ -232,7 +232,7 @@ def desktop_checks(s, base, out):
     check("bad input: the CLI's error line, as an alert", bad_count)
 
     def bad_gpu():
-        bad = {"config": "llama-3-8b", "gpu": "h100-sxmm"}
+        bad = {"model": "llama-3-8b", "gpu": "h100-sxmm"}
         got = s.js("return import('./hwfit.js').then(h => h.run('fit', arguments[0]))"
                    ".then(() => 'no error', e => e.message)", bad)
         equal(got, cli("fit", bad)["error"])
@@ -258,7 +258,7 @@ def desktop_checks(s, base, out):
     check("the model and GPU catalogs are the CLI's", catalogs)
 
     def numbers_and_flag():
-        o = {"config": "qwen2.5-7b-instruct", "gpu": "l40s", "gpus": 2, "context": 32768, "even-layers": True}
+        o = {"model": "qwen2.5-7b-instruct", "gpu": "l40s", "gpus": 2, "context": 32768, "even-layers": True}
         got = s.js("return import('./hwfit.js').then(h => h.run('fit', arguments[0]))", o)
         equal(got, cli("fit", o))
     check("hwfit.run with numbers and a flag equals the CLI", numbers_and_flag)
@@ -285,24 +285,24 @@ def desktop_checks(s, base, out):
         f = os.path.join(DATA, "models", "gemma-3-4b-it.config.json")
         s.do("POST", f"/element/{s.find('#fit-file')}/value", {"text": f})
         deadline = time.monotonic() + 30
-        while not s.js("return document.querySelector('#fit-config').value").startswith("/uploads/"):
+        while not s.js("return document.querySelector('#fit-model').value").startswith("/uploads/"):
             assert time.monotonic() < deadline, "the file was not taken"
             time.sleep(0.05)
         s.type("#fit-gpus", "1")
         s.select("#fit-gpu", "l40s")
         s.click("#form-fit button[type=submit]")
         got = s.answered("fit", 4)
-        equal(got, cli("fit", {"config": f, "gpu": "l40s", "gpus": "1"}))
+        equal(got, cli("fit", {"model": f, "gpu": "l40s", "gpus": "1"}))
     check("a config.json from the file picker", chosen_file)
 
     def finetune():
-        s.type("#fit-config", "llama-3-8b")
+        s.type("#fit-model", "llama-3-8b")
         assert not s.visible("#fit-micro-batch"), "training options hidden for inference"
         s.select("#fit-mode", "qlora")
         assert s.visible("#fit-micro-batch"), "training options shown for fine-tuning"
         s.click("#form-fit button[type=submit]")
         got = s.answered("fit", 5)
-        equal(got, cli("fit", {"config": "llama-3-8b", "gpu": "l40s", "gpus": "1", "mode": "qlora"}))
+        equal(got, cli("fit", {"model": "llama-3-8b", "gpu": "l40s", "gpus": "1", "mode": "qlora"}))
     check("fine-tuning (qlora) equals the CLI", finetune)
 
     def power():
@@ -352,9 +352,9 @@ def desktop_checks(s, base, out):
 
 def phone_checks(s, base, out):
     def phone():
-        s.go(base + "#q=fit&config=llama-3.1-70b&gpu=h100-sxm&gpus=2")
+        s.go(base + "#q=fit&model=llama-3.1-70b&gpu=h100-sxm&gpus=2")
         got = s.answered("fit", 1)
-        equal(got, cli("fit", {"config": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 2}))
+        equal(got, cli("fit", {"model": "llama-3.1-70b", "gpu": "h100-sxm", "gpus": 2}))
         wide = s.js("return document.documentElement.scrollWidth")
         assert wide <= 390, f"the page is {wide} px wide on a 390 px phone"
     check("on a phone: answers, and nothing is wider than the screen", phone)
