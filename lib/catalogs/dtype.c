@@ -230,10 +230,15 @@ hwfit_status hwfit_dtype_bits(hwfit_dtype dtype, double *bits) {
 static hwfit_status blocks_to_bytes(uint64_t blocks, uint64_t bits, uint64_t *out) {
     /* bits = 8q + r: blocks * q whole bytes, and ceil(blocks * r / 8) more, computed as
      * (blocks / 8) * r + ceil((blocks % 8) * r / 8). */
-    uint64_t q = bits / 8, r = bits % 8, whole;
-    if (hwfit__mul_u64(blocks, q, &whole) != HWFIT_OK) return HWFIT_ERANGE;
+    /* Overflow checked here rather than through checked.h's helpers: this is the end of the
+     * library's deepest call chains (tests/stack), and a call less is a frame less. */
+    uint64_t q = bits / 8, r = bits % 8;
+    if (q != 0 && blocks > UINT64_MAX / q) return HWFIT_ERANGE;
+    uint64_t whole = blocks * q;
     uint64_t part = (blocks / 8) * r + ((blocks % 8) * r + 7) / 8;
-    return hwfit__add_u64(whole, part, out);
+    if (part > UINT64_MAX - whole) return HWFIT_ERANGE;
+    *out = whole + part;
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_dtype_bytes(hwfit_dtype dtype, uint64_t elements, uint64_t *bytes) {
