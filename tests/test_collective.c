@@ -510,6 +510,33 @@ Test(collective, every_algorithm_runs_where_it_exists) {
     cr_assert_eq(hwfit_collective_estimate(&one, &o), HWFIT_EUNSUPPORTED);
 }
 
+/* Fewer switches than sockets: one switch holding both GPUs of a two-socket box hangs off
+ * socket 0, so the pair never crosses the socket link: with P2P (same switch) and with it
+ * off (staged through socket 0's memory) the box times as the one-socket box does. */
+Test(collective, one_switch_on_two_sockets_stays_on_its_socket) {
+    const hwfit_topology_mode modes[] = {HWFIT_TOPOLOGY_ON, HWFIT_TOPOLOGY_OFF};
+    for (size_t i = 0; i < 2; i++) {
+        hwfit_collective_in in;
+        hwfit_collective_init(&in);
+        use_gpu(&in, "rtx-2080-ti");
+        in.topology.gpus_per_node = 2;
+        in.topology.peer_link = HWFIT_GPU_PEER_NONE; /* no bridge fitted */
+        in.topology.peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE;
+        in.topology.peer_links = 0;
+        in.topology.peer_bytes_per_s = 0.0;
+        in.topology.pcie_switches = 1;
+        in.topology.p2p = modes[i];
+        in.bytes = 1e9;
+        in.topology.sockets = 2;
+        hwfit_collective_out two = estimate(&in);
+        in.topology.sockets = 1;
+        hwfit_collective_out one = estimate(&in);
+        cr_assert_eq(two.time_s, one.time_s, "p2p %d: %g vs %g s", (int)modes[i], two.time_s,
+                     one.time_s);
+        cr_assert_neq(two.bottleneck, HWFIT_COLLECTIVE_BOUND_SOCKET_LINK);
+    }
+}
+
 Test(collective, ring_allreduce_matches_the_alpha_beta_formula) {
     /* On one PCIe switch with P2P and a large Simple ring, time = NCCL latency +
      * 2(p-1)/p S / B with B = 48 GB/s (Thakur et al. 2005 ring cost; NCCL constants). */
@@ -709,7 +736,9 @@ Test(collective, estimate_errors_leave_the_output_alone) {
     EXPECT(in.topology.sockets = 3, HWFIT_EDOM);              /* 8 GPUs over 3 sockets */
     EXPECT(in.topology.sockets = 0, HWFIT_EDOM);
     EXPECT(in.topology.pcie_switches = 3, HWFIT_EDOM);
-    EXPECT(in.topology.pcie_switches = 1, HWFIT_EDOM);        /* not a multiple of 2 sockets */
+    EXPECT((in.topology.gpus_per_node = 12, in.topology.sockets = 4,
+            in.topology.pcie_switches = 6),
+           HWFIT_EDOM); /* more switches than sockets, not a multiple of them */
     EXPECT(in.topology.gpu_pcie_gen = 7, HWFIT_EDOM);
     EXPECT(in.topology.gpu_pcie_lanes = 12, HWFIT_EDOM);
     EXPECT((in.topology.pcie_switches = 2, in.topology.switch_uplink_lanes = 0), HWFIT_EDOM);

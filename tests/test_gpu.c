@@ -216,6 +216,7 @@ Test(gpu, added_cards_follow_their_datasheets) {
         {"rtx-a6000", 48, 768, 300, 154.8, 0, 309.7, 0},     /* Tensor 309.7 sparse */
         {"rtx-3090", 24, 936, 350, 71, 0, 142, 0},           /* FP32 acc 142 sparse */
         {"rtx-3080", 10, 760, 320, 59.5, 0, 119, 0},         /* FP32 acc 119 sparse */
+        {"rtx-2080-ti", 11, 616, 250, 53.8, 0, 53.8, 0},     /* FP32 acc 53.8, no sparsity */
         {"v100-sxm-32gb", 32, 900, 300, 125, 0, 125, 0},     /* Tensor 125, no sparsity */
         {"v100-pcie-32gb", 32, 900, 250, 112, 0, 112, 0},    /* Tensor 112 */
         {"a100-sxm-40gb", 40, 1555, 400, 312, 0, 624, 0},    /* BF16 624 sparse */
@@ -269,6 +270,10 @@ Test(gpu, added_cards_follow_their_datasheets) {
     /* GeForce: no P2P over PCIe with the stock driver. */
     cr_assert_eq(get("rtx-3090")->p2p_pcie, 0);
     cr_assert_eq(get("rtx-3080")->p2p_pcie, 0);
+    cr_assert_eq(get("rtx-2080-ti")->p2p_pcie, 0);
+    ASSERT_REL(get("rtx-2080-ti")->fp16_acc16_flop_per_s, 107.6e12, 1e-12);
+    ASSERT_REL(get("rtx-2080-ti")->peer_bytes_per_s_bidir, 100e9, 1e-12);
+    cr_assert_eq(get("rtx-2080-ti")->tf32_flop_per_s, 0.0);
 }
 
 Test(gpu, sparse_and_narrow_formats_are_consistent) {

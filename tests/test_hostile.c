@@ -1941,6 +1941,7 @@ static void probe_perf(void) {
         F(hwfit_perf_in, ep_overlap, "ep_overlap"),
         F(hwfit_perf_in, target_tokens_per_s, "target_tokens_per_s"),
         F(hwfit_perf_in, low_precision_efficiency, "low_precision_efficiency"),
+        F(hwfit_perf_in, moe_expert_overhead_s, "moe_expert_overhead_s"),
         SHARD_DOUBLES(hwfit_perf_in, shard.)};
     sweep_doubles(&in, sizeof in, sizeof o, perf_doubles, N(perf_doubles), perf_run,
                   SHARD_STATUSES, 1);

@@ -375,6 +375,45 @@ Test(perf, expert_gradients_reduce_over_the_expert_data_parallel_group) {
     }
 }
 
+/* MoE training: a fixed moe_expert_overhead_s per expert a card holds, per MoE layer and
+ * micro-batch, on top of the FLOPs. Mixtral (8 experts, 32 MoE layers) on one card with ep 1
+ * holds all 8: each micro-batch pays 32 x 8 x the overhead; with ep 8 a card holds one expert
+ * per layer, so the same setting costs an eighth as much. Zero removes it; a negative time is
+ * refused naming the field. */
+Test(perf, moe_expert_overhead_is_paid_per_local_expert_layer_and_micro_batch) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.capacity_bytes = 1e13;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 4096;
+    in.shard.layout.dp = 8;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 32; /* 4 micro-batches per replica */
+    in.shard.layout.zero_stage = 1;
+    const uint32_t eps[] = {1, 8};
+    for (size_t i = 0; i < 2; i++) {
+        in.shard.layout.ep = eps[i];
+        in.moe_expert_overhead_s = 0.0;
+        hwfit_perf_out none = run(&mixtral, &in);
+        in.moe_expert_overhead_s = 0.001;
+        hwfit_perf_out with = run(&mixtral, &in);
+        double want = 4.0 * 32.0 * (8.0 / eps[i]) * 0.001;
+        double got = with.step_compute_s - none.step_compute_s;
+        cr_assert(fabs(got - want) <= 1e-9 * want, "ep %u: %g s, wanted %g s", eps[i], got,
+                  want);
+    }
+    /* A dense model pays nothing. */
+    in.shard.layout.ep = 1;
+    in.moe_expert_overhead_s = 0.0;
+    hwfit_perf_out d0 = run(&llama8, &in);
+    in.moe_expert_overhead_s = 0.01;
+    hwfit_perf_out d1 = run(&llama8, &in);
+    cr_assert_eq(d0.step_compute_s, d1.step_compute_s);
+    in.moe_expert_overhead_s = -1e-3;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "moe_expert_overhead_s");
+}
+
 /* ---- plan ----------------------------------------------------------------------------------- */
 
 /* With the global batch left to each layout (pp micro-batches per replica) a layout with

@@ -600,6 +600,17 @@ Test(request_infra, collective_peer_links_are_the_bridges_fitted) {
             HWFIT_EDOM, "peer-links", "13 is more than the 12 links of h100-pcie");
     REFUSED("collective", OPTS("gpu", "rtx-5090", "gpus", "2", "peer-links", "2"),
             HWFIT_EDOM, "peer-links", "rtx-5090 has no NVLink or xGMI links");
+    /* 0 links: no bridge fitted, the pair meets over PCIe as a card without NVLink does. */
+    json = json_of(&r, "collective", OPTS("gpu", "rtx-2080-ti", "gpus", "2", "size", "1GiB",
+                                          "peer-links", "0", "pcie-switches", "1"));
+    double none = num(json, NULL, "busbw_bytes_per_s");
+    hwfit_request_free(r);
+    json = json_of(&r, "collective", OPTS("gpu", "rtx-2080-ti", "gpus", "2", "size", "1GiB",
+                                          "pcie-switches", "1"));
+    double bridged = num(json, NULL, "busbw_bytes_per_s");
+    hwfit_request_free(r);
+    cr_assert_gt(bridged, 3.0 * none, "bridge %g, none %g", bridged, none);
+    cr_assert_lt(none, 16e9); /* PCIe 3.0 x16 */
 }
 
 Test(request_infra, collective_sweep_table_csv_and_chart) {

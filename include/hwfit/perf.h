@@ -146,6 +146,16 @@ typedef struct hwfit_perf_in {
                                  in BF16 at training_efficiency (Transformer Engine's FP8
                                  recipes keep dot-product attention in BF16 unless
                                  NVTE_FP8_DPA is set). */
+    double moe_expert_overhead_s; /**< Training, MoE models: fixed time per expert a card
+                                 holds, per MoE layer and micro-batch (forward and backward),
+                                 s, >= 0; default 0.0004. Each local expert's GEMMs (two in
+                                 forward, four in backward), activation, FP8 casts and
+                                 weight-gradient accumulation are separate kernels or tiles
+                                 whose cost does not shrink with its tokens; Megatron-Core's
+                                 dropless dispatcher also syncs the tokens-per-expert counts
+                                 to the host each layer, so the launches are exposed
+                                 (MegaBlocks, Gale et al. 2022, section 3; fitted to the MoE
+                                 runs of tests/data/measured, see docs/accuracy.md). 0 = none. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */

@@ -85,7 +85,7 @@ typedef struct hwfit_topology {
     /* ---- the host ---- */
     uint64_t sockets;             /**< CPU sockets per node, 1-8; must divide gpus_per_node. Default 2. */
     hwfit_cpu_vendor cpu_vendor;  /**< CPU vendor. Default ::HWFIT_CPU_AMD. */
-    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets. Default 0. */
+    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets or fewer than them (then switch k hangs off socket k). Default 0. */
     uint32_t switch_uplink_lanes; /**< Width of each switch's uplink to the CPU (same generation as the GPU link). Default 16. */
     /** GPU P2P over PCIe. AUTO follows NCCL's default (src/graph/paths.cc, p2pLevel
      *  PATH_PXB): P2P only between GPUs under one PCIe switch (or anywhere on AMD hosts

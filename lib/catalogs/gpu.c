@@ -1005,6 +1005,49 @@ static const hwfit_gpu catalog[] = {
         .fp16_acc16_flop_per_s = 142 * T_, /* GA102 whitepaper: FP16 with FP16 accumulate, 2x the FP32-accumulate rate */
     },
     {
+        .name = "rtx-2080-ti",
+        .vendor = HWFIT_GPU_VENDOR_NVIDIA,
+        .edition = "NVIDIA GeForce RTX 2080 Ti (reference clocks)",
+        .architecture = "Turing TU102",
+        .compute_capability = 75,
+        .form_factor = HWFIT_GPU_FORM_PCIE_CARD,
+        .memory_bytes = GIB_(11),
+        .memory_bandwidth_bytes_per_s = 616 * G_,
+        .tdp_w = 250,
+        .fp64_flop_per_s = 13.4 / 32 * T_,
+        .fp64_tensor_flop_per_s = 0,
+        .fp32_flop_per_s = 13.4 * T_,
+        .tf32_flop_per_s = 0,
+        .fp16_bf16_flop_per_s = 53.8 * T_,
+        .fp8_flop_per_s = 0,
+        .int8_op_per_s = 215.2 * T_,
+        .fp4_flop_per_s = 0,
+        .sparsity = 0,
+        .sparse_speedup = 1.0,
+        .pcie_gen = 3,
+        .pcie_lanes = 16,
+        .peer_link = HWFIT_GPU_PEER_NVLINK,
+        .peer_topology = HWFIT_GPU_PEER_TOPOLOGY_BRIDGE,
+        .peer_generation = 2,
+        .peer_links = 2,
+        .peer_bytes_per_s = 50 * G_,
+        .peer_bytes_per_s_bidir = 100 * G_,
+        .peer_domain_gpus = 2,
+        .p2p_pcie = 0,
+        .nvls = 0,
+        .source = "NVIDIA Turing GPU architecture whitepaper, appendix A (GeForce RTX 2080 Ti, "
+         "reference column): 11 GB GDDR6 on 352 bits at 14 Gbps, 616 GB/s, 250 W (Founders "
+         "Edition 260 W), FP32 13.4 TFLOPS, FP16 tensor with FP16 accumulate 107.6, with FP32 "
+         "accumulate 53.8 TFLOPS, INT8 215.2 TOPS; PCIe 3.0 x16; two NVLink 2 links (x8) to a "
+         "bridge, 50 GB/s per direction, 100 GB/s both ways",
+        .notes = "Dense, reference boost clock 1545 MHz (Founders Edition 1635 MHz: about 6 % "
+         "more). Turing tensor cores take FP16 and INT8/INT4: no BF16, TF32 or FP8 path, no "
+         "sparsity; BF16 work runs as FP16 here. FP64 at 1/32 of FP32. No P2P over PCIe with "
+         "the stock driver (nvidia-smi topo -p2p reports NS, tests/data/measured "
+         "coll-autodl-*).",
+        .fp16_acc16_flop_per_s = 107.6 * T_, /* Turing whitepaper: FP16 with FP16 accumulate, 2x the FP32-accumulate rate on GeForce */
+    },
+    {
         .name = "rtx-3080",
         .vendor = HWFIT_GPU_VENDOR_NVIDIA,
         .edition = "NVIDIA GeForce RTX 3080 10GB",

@@ -136,8 +136,10 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if (t->gpus_per_node % t->sockets != 0)
         BAD("sockets", "must divide the GPUs per node (gpus_per_node)");
     if (t->pcie_switches > 0 &&
-        (t->gpus_per_node % t->pcie_switches != 0 || t->pcie_switches % t->sockets != 0))
-        BAD("pcie_switches", "must divide the GPUs per node and be a multiple of the sockets");
+        (t->gpus_per_node % t->pcie_switches != 0 ||
+         (t->pcie_switches % t->sockets != 0 && t->pcie_switches > t->sockets)))
+        BAD("pcie_switches", "must divide the GPUs per node and be a multiple of the sockets "
+                             "or fewer than them");
     if (t->compute_capability > 1000) BAD("compute_capability", "must be at most 1000");
     if (!eff_ok(t->pcie_efficiency)) BAD("pcie_efficiency", EFF_RULE);
     if (!eff_ok(t->shm_efficiency)) BAD("shm_efficiency", EFF_RULE);
@@ -237,7 +239,13 @@ static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
 
 /* ---- routing one flow ------------------------------------------------------------------ */
 
-static uint64_t sock_of(const net *nt, uint64_t i) { return i / nt->gps; }
+/* The socket of local GPU i: i / (GPUs per socket); with fewer switches than sockets (e.g.
+ * one switch holding every GPU of a two-socket box) switch k hangs off socket k and the
+ * other sockets hold no GPUs. */
+static uint64_t sock_of(const net *nt, uint64_t i) {
+    if (nt->K > 0 && nt->K < nt->t->sockets) return i / nt->gpk;
+    return i / nt->gps;
+}
 static uint64_t sw_of(const net *nt, uint64_t i) { return nt->K ? i / nt->gpk : 0; }
 
 static int peer_pair(const net *nt, uint64_t i, uint64_t j) {

@@ -38,6 +38,7 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->dp_overlap = 0.5;
     in->ep_overlap = 0.5;
     in->low_precision_efficiency = 0.7;
+    in->moe_expert_overhead_s = 0.0004;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -143,6 +144,8 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
                           "must be in [1, 1e18] bytes/s");
     if (!hwfit__in_range(in->step_overhead_s, 0.0, 1e6))
         return hwfit__why(why, HWFIT_EDOM, "step_overhead_s", "must be in [0, 1e6] s");
+    if (!hwfit__in_range(in->moe_expert_overhead_s, 0.0, 1e3))
+        return hwfit__why(why, HWFIT_EDOM, "moe_expert_overhead_s", "must be in [0, 1000] s");
     if (!hwfit__in_range(in->target_tokens_per_s, 0.0, 1e15))
         return hwfit__why(why, HWFIT_EDOM, "target_tokens_per_s", "must be in [0, 1e15] tokens/s");
     if (in->output_tokens > HWFIT_MODEL_MAX_SIZE)
@@ -576,6 +579,13 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         /* Weights are read in forward, backward-data and backward-weight. */
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
+        /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
+         * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
+         * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
+        if (sf.moe_layers > 0 && c->m->experts > 0)
+            t += (double)sf.moe_layers *
+                 (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
+                 in->moe_expert_overhead_s;
         t_mb = dmax(t_mb, t);
         /* The card's routed experts: its MoE layers' share. */
         uint64_t eu_weights, eu_trainable;

@@ -88,9 +88,10 @@ static const hwfit_option options[] = {
                    .help = "the sweep's chart: another GPU on the same topology, one line "
                            "each (repeatable)"},
     [O_PEER_LINKS] = {.name = "peer-links", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
-                      .min = 1, .max = 64, .default_help = "the GPU's (every bridge fitted)",
+                      .min = 0, .max = 64, .default_help = "the GPU's (every bridge fitted)",
                       .help = "NVLink/xGMI links in use per GPU: bridges fitted x links per "
-                              "bridge (A100/H100 PCIe: 4 links a bridge, 3 bridges a pair)"},
+                              "bridge (A100/H100 PCIe: 4 links a bridge, 3 bridges a pair); "
+                              "0: no bridge fitted, PCIe only"},
     [O_COLUMNS] = {.name = "columns", .kind = HWFIT_OPTION_CHOICE, .metavar = "SET",
                    .default_text = "hwfit", .choices = column_sets,
                    .help = "the sweep's table and CSV: hwfit's, or nccl-tests' out-of-place "
@@ -255,6 +256,12 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                    (unsigned long long)links, gpu->peer_links, gpu->name);
         t->peer_bytes_per_s = gpu->peer_bytes_per_s * (double)links / (double)gpu->peer_links;
         t->peer_links = (uint32_t)links;
+        if (links == 0) { /* no bridge: the cards meet over PCIe only */
+            t->peer_link = HWFIT_GPU_PEER_NONE;
+            t->peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE;
+            t->peer_bytes_per_s = 0.0;
+            t->nvls = 0;
+        }
     }
     t->p2p = mode_values[hwfit__req_choice(r, &options[O_P2P])];
     t->gpudirect_rdma = mode_values[hwfit__req_choice(r, &options[O_GDR])];

@@ -192,6 +192,12 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
     [HWFIT__W_PP_OVERLAP] = SHARE("pp-overlap", "0", 0, "share of pipeline sends hidden"),
     [HWFIT__W_DP_OVERLAP] = SHARE("dp-overlap", "0.5", 0, "share of gradient reduction hidden"),
     [HWFIT__W_EP_OVERLAP] = SHARE("ep-overlap", "0.5", 0, "share of expert all-to-alls hidden"),
+    [HWFIT__W_MOE_EXPERT_OVERHEAD] = {.name = "moe-expert-overhead",
+                                      .kind = HWFIT_OPTION_QUANTITY,
+                                      .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
+                                      .default_text = "0.4ms", .min = 0, .max = 1e3,
+                                      .help = "training, MoE: fixed time per expert a card "
+                                              "holds, per MoE layer and micro-batch"},
     [HWFIT__W_COMM_BUFFER] = {.name = "comm-buffer", .kind = HWFIT_OPTION_QUANTITY,
                               .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE",
                               .default_text = "64MiB", .min = 0, .max = MAX_BYTES,
@@ -435,6 +441,7 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     p->pp_overlap = hwfit__req_double(r, OPT(HWFIT__W_PP_OVERLAP));
     p->dp_overlap = hwfit__req_double(r, OPT(HWFIT__W_DP_OVERLAP));
     p->ep_overlap = hwfit__req_double(r, OPT(HWFIT__W_EP_OVERLAP));
+    p->moe_expert_overhead_s = hwfit__req_double(r, OPT(HWFIT__W_MOE_EXPERT_OVERHEAD));
     p->low_precision_efficiency =
         hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
     p->shard = w->in;

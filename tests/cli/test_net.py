@@ -69,6 +69,17 @@ class TestCollective(CliCase):
         self.assertEqual(d["algorithm"], "hierarchical")
         self.assertFalse(d["p2p"])
 
+    def test_no_bridge_and_one_switch_on_two_sockets(self):
+        args = ("collective", "--gpu", "rtx-2080-ti", "--gpus", "2", "--size", "1GiB",
+                "--pcie-switches", "1", "--p2p", "off")
+        bare = self.ok_json(*args, "--peer-links", "0")
+        self.assertLess(bare["busbw_bytes_per_s"], 16e9)          # PCIe 3.0 x16, via host
+        self.assertNotEqual(bare["bottleneck"], "socket-link")
+        bridged = self.ok_json(*args)
+        self.assertGreater(bridged["busbw_bytes_per_s"], 3 * bare["busbw_bytes_per_s"])
+        self.bad("collective", "--gpu", "rtx-5090", "--gpus", "2", "--peer-links", "0",
+                 mentions="--peer-links")
+
     def test_sweep_table_like_nccl_tests(self):
         out = self.ok_table("collective", "--sweep", "--size", "1MiB", "--p2p", "on")
         self.assertIn("busbw", out)

@@ -55,6 +55,20 @@ class TestPerf(CliCase):
         self.assertIsNone(best["prefill_s"])
         self.assertIsNone(best["kv"])
 
+    def test_moe_expert_overhead(self):
+        # Mixtral (8 experts, 32 MoE layers), dp 8 x ep 8: each card holds one expert per
+        # layer; 4 micro-batches per replica, so 1 ms per expert costs 4 x 32 x 1 x 1 ms.
+        args = ("perf", "--config", config("mixtral-8x7b-instruct-v0.1"), "--gpu", "h100-sxm",
+                "--gpus", "8", "--capacity", "1TiB", "--mode", "full", "--context", "4096",
+                "--batch", "32", "--micro-batch", "1", "--dp", "8", "--ep", "8", "--zero", "1")
+        none = self.ok_json(*args, "--moe-expert-overhead", "0")
+        one = self.ok_json(*args, "--moe-expert-overhead", "1ms")
+        default = self.ok_json(*args)
+        self.assertAlmostEqual(one["step_compute_s"] - none["step_compute_s"], 0.128, places=6)
+        self.assertAlmostEqual(default["step_compute_s"] - none["step_compute_s"], 0.0512,
+                               places=6)
+        self.bad(*args, "--moe-expert-overhead", "-1ms", mentions="--moe-expert-overhead")
+
     def test_table(self):
         out = self.ok_table("perf", "--config", config("llama-3.1-8b"), "--gpu", "l40s")
         self.assertIn("time per output token", out)

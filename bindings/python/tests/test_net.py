@@ -66,6 +66,16 @@ class TestCollective(unittest.TestCase):
         self.assertGreater(p["busbw_bytes_per_s"], d["busbw_bytes_per_s"])
         self.assertEqual(p["bottleneck"], "socket-link")
 
+    def test_pair_without_bridge_on_one_switch_of_two_sockets(self):
+        # RTX 2080 Ti pair, no NVLink bridge fitted (peer_links 0), both GPUs under one
+        # PCIe switch of a two-socket box: answered as the one-socket box, over PCIe.
+        kw = dict(gpu="rtx-2080-ti", gpus=2, size="1GiB", pcie_switches=1, peer_links=0)
+        two = hwfit.collective(sockets=2, **kw)
+        one = hwfit.collective(sockets=1, **kw)
+        self.assertEqual(two["busbw_bytes_per_s"], one["busbw_bytes_per_s"])
+        bridged = hwfit.collective(gpu="rtx-2080-ti", gpus=2, size="1GiB", pcie_switches=1)
+        self.assertGreater(bridged["busbw_bytes_per_s"], 3 * two["busbw_bytes_per_s"])
+
     def test_sweep_is_monotone_in_time(self):
         d = hwfit.collective(sweep=True, size="64MiB")
         times = [r["time_s"] for r in d["sweep"]]

@@ -93,6 +93,17 @@ class TestPerf(unittest.TestCase):
         self.assertIsNone(t["prefill_s"])
         self.assertAlmostEqual(t["tokens_per_s"] * t["step_time_s"], 32 * 4096, delta=1e-3)
 
+    def test_moe_expert_overhead(self):
+        # Mixtral, dp 8 x ep 8: one expert per card and layer, 32 MoE layers, 4 micro-batches.
+        kw = dict(config=config("mixtral-8x7b-instruct-v0.1"), gpu="h100-sxm", gpus=8,
+                  capacity="1TiB", mode="full", context=4096, batch=32, micro_batch=1, dp=8,
+                  ep=8, zero=1)
+        none = hwfit.perf(moe_expert_overhead=0, **kw)
+        one = hwfit.perf(moe_expert_overhead="1ms", **kw)
+        self.assertAlmostEqual(one["step_compute_s"] - none["step_compute_s"], 0.128, places=6)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(moe_expert_overhead=-1, **kw)
+
     def test_errors(self):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.perf(config=config("llama-3.1-8b"), capacity="80GiB", gpus=1)   # no card
