@@ -225,7 +225,7 @@ static hwfit_status read_ct(const qreader *q, const hwfit__json_value *qc, hwfit
         if (w->type != HWFIT__JSON_OBJECT)
             return fail_at(q, HWFIT_EPARSE, w, "config group '%s': 'weights' must be an object",
                            g->key);
-        hwfit_dtype gd;
+        hwfit_dtype gd = *d; /* set by ct_scheme (gcc -O2 cannot tell) */
         char gt[48];
         HWFIT__TRY(ct_scheme(q, w, g->key, &gd, gt, sizeof gt));
         if (any && !same(gd, *d))
@@ -344,7 +344,7 @@ hwfit_status hwfit__hf_quant_read(const hwfit__json_value *root, const char *whe
         int gptq = method[0] == 'g';
         s.method = gptq ? HWFIT_MODEL_QUANT_GPTQ : HWFIT_MODEL_QUANT_AWQ;
         HWFIT__TRY(read_bits4(&q, qc, "bits", method));
-        uint32_t group;
+        uint32_t group = 0; /* set by read_group (gcc -O2 cannot tell) */
         HWFIT__TRY(read_group(&q, qc, "group_size", method, &group));
         d.id = HWFIT_DTYPE_INT4;
         d.group_size = group;
