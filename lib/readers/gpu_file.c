@@ -26,18 +26,7 @@ typedef struct reader {
     hwfit_error *err;
 } reader;
 
-static hwfit_status fail_at(const reader *r, const hwfit__json_value *v, const char *fmt, ...)
-    HWFIT__PRINTF(3, 4);
-static hwfit_status fail_at(const reader *r, const hwfit__json_value *v, const char *fmt, ...) {
-    char message[HWFIT_ERROR_MESSAGE_SIZE];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    if (n < 0) message[0] = '\0';
-    return hwfit__error_set(r->err, HWFIT_EPARSE, v ? v->line : 0, v ? v->column : 0,
-                            v ? v->offset : 0, "%s: %s", r->where, message);
-}
+#define fail_at(r, v, ...) hwfit__json_fail_at((r)->err, (r)->where, HWFIT_EPARSE, v, __VA_ARGS__)
 
 /* Kinds of quantity: memory reads decimal prefixes as binary (the catalog's rule), INT8
  * takes OPS for FLOPS. */

@@ -98,17 +98,7 @@ typedef struct reader {
 } reader;
 
 /* A failure at a value's position, prefixed with the file name. */
-static hwfit_status fail_at(const reader *r, hwfit_status st, const hwfit__json_value *v,
-                            const char *fmt, ...) HWFIT__PRINTF(4, 5);
-static hwfit_status fail_at(const reader *r, hwfit_status st, const hwfit__json_value *v,
-                            const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    st = hwfit__error_vset(r->ctx.err, st, v ? v->line : 0, v ? v->column : 0,
-                           v ? v->offset : 0, r->where, fmt, ap);
-    va_end(ap);
-    return st;
-}
+#define fail_at(r, st, v, ...) hwfit__json_fail_at((r)->ctx.err, (r)->where, st, v, __VA_ARGS__)
 
 /* An unsigned integer key: absent or null -> def; else a number in [lo, hi]. */
 static hwfit_status get_u64(const reader *r, const char *key, uint64_t lo, uint64_t hi,

@@ -20,17 +20,7 @@ typedef struct qreader {
     const char *where;
 } qreader;
 
-static hwfit_status fail_at(const qreader *q, hwfit_status st, const hwfit__json_value *v,
-                            const char *fmt, ...) HWFIT__PRINTF(4, 5);
-static hwfit_status fail_at(const qreader *q, hwfit_status st, const hwfit__json_value *v,
-                            const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    st = hwfit__error_vset(q->ctx.err, st, v ? v->line : 0, v ? v->column : 0,
-                           v ? v->offset : 0, q->where, fmt, ap);
-    va_end(ap);
-    return st;
-}
+#define fail_at(q, st, v, ...) hwfit__json_fail_at((q)->ctx.err, (q)->where, st, v, __VA_ARGS__)
 
 /* Module kinds a name or pattern covers: which linear weights a method leaves in (or, for
  * compressed-tensors targets, takes to) another format. */

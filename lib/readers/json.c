@@ -1137,6 +1137,16 @@ hwfit_status hwfit__json_read_double(const hwfit__json_ctx *ctx, const hwfit__js
     return HWFIT_OK;
 }
 
+hwfit_status hwfit__json_fail_at(hwfit_error *err, const char *where, hwfit_status status,
+                                 const hwfit__json_value *v, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    status = hwfit__error_vset(err, status, v ? v->line : 0, v ? v->column : 0,
+                               v ? v->offset : 0, where, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
 hwfit_status hwfit__json_read_bool(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                    const char *key, int required, int *out, int *present) {
     char qkey[200];

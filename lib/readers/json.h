@@ -16,6 +16,7 @@
 
 #include "hwfit/status.h"
 #include "hwfit/units.h"
+#include "base/internal.h" /* HWFIT__PRINTF */
 
 #define HWFIT__JSON_MAX_DEPTH 64
 #define HWFIT__JSON_MAX_BYTES (64u * 1024u * 1024u)
@@ -108,6 +109,12 @@ typedef struct hwfit__json_ctx {
     int null_is_absent;
     hwfit_error *err;
 } hwfit__json_ctx;
+
+/* A reader's refusal at a value's position (line, column, offset; none when v is NULL),
+ * prefixed with where (the file name): the one failure helper of the JSON-based readers. */
+hwfit_status hwfit__json_fail_at(hwfit_error *err, const char *where, hwfit_status status,
+                                 const hwfit__json_value *v, const char *fmt, ...)
+    HWFIT__PRINTF(5, 6);
 
 hwfit_status hwfit__json_read_u64(const hwfit__json_ctx *ctx, const hwfit__json_value *obj,
                                   const char *key, int required, uint64_t lo, uint64_t hi,

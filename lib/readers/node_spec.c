@@ -53,16 +53,7 @@ static void enter(reader *r, const hwfit__json_value *obj, const char *section) 
     r->ctx.err = r->err;
 }
 
-static hwfit_status fail_at(const reader *r, const hwfit__json_value *v, const char *fmt, ...)
-    HWFIT__PRINTF(3, 4);
-static hwfit_status fail_at(const reader *r, const hwfit__json_value *v, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    hwfit_status st = hwfit__error_vset(r->err, HWFIT_EPARSE, v ? v->line : 0,
-                                        v ? v->column : 0, v ? v->offset : 0, r->where, fmt, ap);
-    va_end(ap);
-    return st;
-}
+#define fail_at(r, v, ...) hwfit__json_fail_at((r)->err, (r)->where, HWFIT_EPARSE, v, __VA_ARGS__)
 
 /* ---- typed keys of the current section -------------------------------------------------- */
 

@@ -28,17 +28,7 @@ void hwfit_safetensors_init(hwfit_safetensors_info *info) {
     if (info != NULL) memset(info, 0, sizeof *info);
 }
 
-static hwfit_status fail_at(hwfit_error *err, const char *where, hwfit_status st,
-                            const hwfit__json_value *v, const char *fmt, ...) HWFIT__PRINTF(5, 6);
-static hwfit_status fail_at(hwfit_error *err, const char *where, hwfit_status st,
-                            const hwfit__json_value *v, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    st = hwfit__error_vset(err, st, v ? v->line : 0, v ? v->column : 0, v ? v->offset : 0,
-                           where, fmt, ap);
-    va_end(ap);
-    return st;
-}
+#define fail_at(err, where, st, v, ...) hwfit__json_fail_at(err, where, st, v, __VA_ARGS__)
 
 /* Bytes per element of the safetensors dtypes (safetensors Dtype enum); 0 for sub-byte or
  * unknown dtypes, whose sizes are not checked against the shape. */
