@@ -212,3 +212,52 @@ Test(request_finetune, small_buffer) {
     cr_assert_eq(need, len + 1);
     hwfit_request_free(r);
 }
+
+/* A flag given "false" switches off what the profile turns on (the CLI's --no-X); not
+ * given, the profile's choice stands. LitGPT unties the head and steps with PyTorch's
+ * foreach AdamW: both turned back, against the typed call with the same two fields. */
+Test(request_finetune, a_flag_given_false_overrides_the_profile) {
+    const char *L1 = HWFIT_TEST_DATA "/models/llama-3.2-1b.config.json";
+    const char *base[] = {"config", L1, "mode", "lora", "framework", "litgpt", NULL};
+    hwfit_request *r = make("memory", base);
+    const char *j = run_json(r);
+    cr_assert(json_is(j, "untied_head", "true"));
+    cr_assert(json_is(j, "fused_optimizer", "false"));
+    uint64_t untied = json_u64(j, "weights_bytes");
+    hwfit_request_free(r);
+
+    const char *off[] = {"config", L1, "mode", "lora", "framework", "litgpt",
+                         "context", "2048", "micro-batch", "1", "recompute", "full",
+                         "untied-head", "false", "foreach-optimizer", "0", NULL};
+    r = make("memory", off);
+    j = run_json(r);
+    cr_assert(json_is(j, "untied_head", "false"));
+    cr_assert(json_is(j, "fused_optimizer", "true"));
+    hwfit_model m;
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(L1, &m, &err), HWFIT_OK, "%s", err.message);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 2048;
+    in.micro_batch = 1;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    in.untied_head = 0;
+    in.fused_optimizer = 1;
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_OK);
+    cr_assert_eq(json_u64(j, "weights_bytes"), o.weights_bytes);
+    cr_assert_eq(json_u64(j, "peak_bytes"), o.peak_bytes);
+    /* Llama 3.2 1B's head, bf16: 128256 x 2048 x 2 bytes fewer. */
+    cr_assert_eq(untied - json_u64(j, "weights_bytes"), 128256ull * 2048 * 2);
+    hwfit_request_free(r);
+
+    /* Given true on a profile that sets it anyway, and "false" without a profile: the
+     * library default (off) either way. */
+    const char *plain[] = {"config", L1, "mode", "lora", "untied-head", "false", NULL};
+    r = make("memory", plain);
+    j = run_json(r);
+    cr_assert(json_is(j, "untied_head", "false"));
+    hwfit_request_free(r);
+}

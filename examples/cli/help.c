@@ -67,6 +67,12 @@ void cli_print_help(FILE *f, const hwfit_command *c) {
     for (size_t i = 0; i < sizeof face_switches / sizeof face_switches[0]; i++)
         if (has_format_named(c, face_switches[i][0]))
             fprintf(f, "  %-26s %s\n", face_switches[i][1], face_switches[i][2]);
+    int flags = 0;
+    for (const hwfit_option *o = hwfit_option_next(c, NULL); o; o = hwfit_option_next(c, o))
+        flags |= o->kind == HWFIT_OPTION_FLAG;
+    if (flags)
+        fprintf(f, "  %-26s %s\n", "--no-FLAG",
+                "a flag explicitly off (over what --framework sets)");
     fprintf(f, "  %-26s %s\n", "--help", "show this help");
     if (c->details && c->details[0]) fprintf(f, "\n%s\n", c->details);
 }
@@ -88,8 +94,10 @@ void cli_print_markdown(FILE *f) {
                "JSON object with `--json`.\nExit status: 0 success; 1 when `fit` finds that the "
                "workload does not fit; 2 bad input, with one line on stderr.\nSizes and rates take "
                "units (96GB, 15.36TB, 128GiB, 400Gb/s, 3.2kW); counts marked *tokens* take K "
-               "(1024) and M.\nPython takes the same options as keyword arguments, with `_` for "
-               "`-`.\n\n");
+               "(1024) and M.\nEvery flag `--X` also takes `--no-X` (when there is no `--no-X` "
+               "row of its own): X explicitly off, over what a `--framework` profile sets; a "
+               "flag not given leaves the profile's choice.\nPython takes the same options as "
+               "keyword arguments, with `_` for `-` (a flag `x=False` is `--no-x`).\n\n");
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c))
         fprintf(f, "- [`%s`](#%s): %s\n", c->name, c->name, c->summary);
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {

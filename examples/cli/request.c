@@ -122,6 +122,13 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
         memcpy(key, opt, len);
         key[len] = '\0';
         const hwfit_option *o = hwfit_option_by_name(c, key);
+        /* --no-X for a flag X without a no-X row of its own: X given false, which switches
+         * off what a framework profile turns on (not given leaves the profile's choice). */
+        int negated = 0;
+        if (o == NULL && strncmp(key, "no-", 3) == 0 && strncmp(key + 3, "no-", 3) != 0) {
+            const hwfit_option *x = hwfit_option_by_name(c, key + 3);
+            if (x != NULL && x->kind == HWFIT_OPTION_FLAG) o = x, negated = 1;
+        }
         if (o == NULL || strchr(key, '_') != NULL) {
             st = hwfit_request_set(r, key, "");  /* the library's message and suggestion */
             rc = cli_fail(name, "unknown option '--%s'%s (see hwfit %s --help)", key,
@@ -147,7 +154,8 @@ int cli_run_request(const hwfit_command *c, int argc, char **argv) {
             break;
         }
         if (o == gpu_file) continue; /* set above */
-        st = hwfit_request_set(r, key, value); /* key: the name or the alias, as typed */
+        /* key: the name or the alias, as typed */
+        st = negated ? hwfit_request_set(r, key + 3, "false") : hwfit_request_set(r, key, value);
         if (st != HWFIT_OK) rc = request_failed(name, r, st);
         if (o->flags & HWFIT_OPTION_CHART) chart_only = o;
     }

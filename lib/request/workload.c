@@ -771,7 +771,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         if (rows->recompute && hwfit__req_given(r, rows->recompute)) m->recompute = before;
         else if (sets & HWFIT_PROFILE_RECOMPUTE) *profile_recompute = 1;
     }
-    /* Flags turn a choice on; without a profile their absence is the library default. */
+    /* A flag given decides its choice either way (`--no-X` / "false" switches off what a
+     * profile turns on); a flag not given leaves the profile's choice, or without a
+     * profile the library default. */
     if (rows->no_master && hwfit__req_flag(r, rows->no_master)) m->master_weights = 0;
     if (rows->no_dropout && hwfit__req_flag(r, rows->no_dropout)) m->dropout = 0;
     const struct { int k; int *field; } flags[] = {
@@ -781,8 +783,10 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed},
         {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (hwfit__req_flag(r, HWFIT__FOPT(flags[i].k))) *flags[i].field = 1;
-    if (hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH))) m->fused_optimizer = 0;
+        if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
+            *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
+    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
+        m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
     const hwfit_option *o = HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES);
     if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->optimizer_states)) != HWFIT_OK)
         return st;

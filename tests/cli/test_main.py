@@ -97,6 +97,32 @@ class TestFinetuneInputs(CliCase):
         lit = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--framework", "litgpt")
         self.assertIs(lit["assumptions"]["untied_head"], True)
 
+    def test_no_flag_switches_off_the_profiles_choice(self):
+        """--no-X is X given false: it turns off what a framework profile turns on, while X
+        not given leaves the profile's choice (issue #16: every profile input alone)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-1b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--framework", "litgpt")
+        lit = self.ok_json(*args)
+        off = self.ok_json(*args, "--no-untied-head")
+        self.assertIs(lit["assumptions"]["untied_head"], True)
+        self.assertIs(off["assumptions"]["untied_head"], False)
+        self.assertEqual(lit["weights_bytes"] - off["weights_bytes"], 128256 * 2048 * 2)
+        # the Trainer's QLoRA keeps the 4-bit inputs; --no-qlora-inputs-kept takes them off
+        # and gives the peak of the same profile with the input not set
+        q = ("memory", "--config", cfg, "--mode", "qlora", "--framework", "hf-trainer+peft")
+        self.assertIs(self.ok_json(*q)["assumptions"]["qlora_inputs_kept"], True)
+        self.assertIs(self.ok_json(*q, "--no-qlora-inputs-kept")["assumptions"]
+                      ["qlora_inputs_kept"], False)
+        # the last one given wins, as for any option
+        self.assertIs(self.ok_json(*args, "--no-untied-head", "--untied-head")
+                      ["assumptions"]["untied_head"], True)
+        self.assertIn("--no-FLAG", self.ok_table("memory", "--help"))
+        self.bad("memory", "--config", cfg, "--no-untied-head=1")
+        self.bad("memory", "--config", cfg, "--no-no-dropout")
+        self.bad("memory", "--config", cfg, "--no-context")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -3,8 +3,9 @@ description of its commands (hwfit_command_describe): a command added in C appea
 with no Python edit.
 
 A function sends its arguments as the command's options (keyword `micro_batch` is option
-`micro-batch`; True sets a flag; numbers are written as text; a list sets a list option
-once per item; strings go as the user types them, "96GB"), runs the request in JSON and
+`micro-batch`; True sets a flag, False sets it explicitly off; numbers are written as
+text; a list sets a list option once per item; strings go as the user types them,
+"96GB"), runs the request in JSON and
 returns the parsed dict as a Result. The library parses and checks every value; Python
 only checks the types, and the range of whole numbers before it writes them.
 """
@@ -150,11 +151,13 @@ _WANTS = {"flag": "True or False", "count": "a whole number (int or str)",
 
 
 def _texts(opt, kw, value):
-    """The texts hwfit_request_set gets for one argument (none for False, one per item)."""
+    """The texts hwfit_request_set gets for one argument (one per item). A flag given False
+    is set "false", explicitly off (the CLI's --no-X): it switches off what a framework
+    profile turns on, while a flag not passed leaves the profile's choice."""
     if opt["kind"] == "flag":
         if not isinstance(value, bool):
             raise TypeError(_cut(f"{kw}: expected True or False, got {_shown(value)}"))
-        return [None] if value else []
+        return [None] if value else ["false"]
     if opt["kind"] == "list" and isinstance(value, (list, tuple)):
         return [_text(opt, kw, v) for v in value]
     return [_text(opt, kw, value)]
@@ -318,7 +321,8 @@ def _doc(cmd, returns):
     details = _textwrap.fill(_pythonic(cmd["details"], cmd), 88)
     details = f"\n\n{details}" if details else ""
     return (f"{cmd['summary']}{details}\n\nSame as `hwfit {cmd['name']}`; {returns}\n\n"
-            f"Options (keyword arguments; True sets a flag; sizes and rates take units, "
+            f"Options (keyword arguments; True sets a flag, False sets it off over a framework "
+            f"profile, not passing it leaves the profile's choice; sizes and rates take units, "
             f"e.g. \"96GB\"):\n\n{opts}\n\nFormats: {', '.join(cmd['formats'])} "
             f"(hwfit.run(\"{cmd['name']}\", FORMAT, ...) gives any of them as text).")
 

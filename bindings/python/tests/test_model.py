@@ -124,6 +124,19 @@ class TestMemory(unittest.TestCase):
         self.assertTrue(untied["assumptions"]["untied_head"])
         self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["untied_head"])
 
+    def test_false_switches_off_the_profiles_flag(self):
+        # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
+        # not passed, the profile's choice stands.
+        kw = dict(config=config("llama-3.2-1b"), mode="lora", framework="litgpt")
+        lit = hwfit.memory(**kw)
+        off = hwfit.memory(untied_head=False, **kw)
+        self.assertTrue(lit["assumptions"]["untied_head"])
+        self.assertFalse(off["assumptions"]["untied_head"])
+        self.assertEqual(lit["weights_bytes"] - off["weights_bytes"], 128256 * 2048 * 2)
+        self.assertFalse(lit["assumptions"]["fused_optimizer"])  # LitGPT: foreach AdamW
+        self.assertTrue(hwfit.memory(foreach_optimizer=False, **kw)["assumptions"]
+                        ["fused_optimizer"])
+
     def test_overhead_accepts_units(self):
         r = hwfit.memory(config=config("llama-3.1-8b"), overhead="2GiB")
         self.assertEqual(r["overhead_bytes"], 2 << 30)
