@@ -638,3 +638,19 @@ Test(hf_config, bad_arguments_and_missing_files) {
     /* The directory of configs is not a file. */
     cr_assert_neq(hwfit_hf_config_load(HWFIT_TEST_DATA "/models", &m, &err), HWFIT_OK);
 }
+
+/* attn_logit_softcapping: Gemma 2 writes 50.0 (soft-capped), Gemma 3 null, Llama none; a
+ * value that is not a positive number is refused with the key named. */
+Test(hf_config, attention_softcap_from_attn_logit_softcapping) {
+    cr_assert_eq(load_ok(MODELS "gemma-2-9b-it.config.json").attention_softcap, 1);
+    cr_assert_eq(load_ok(MODELS "gemma-3-1b-it.config.json").attention_softcap, 0);
+    cr_assert_eq(load_ok(MODELS "llama-3.1-8b.config.json").attention_softcap, 0);
+    const char *bad = "{\"model_type\": \"gemma2\", \"vocab_size\": 256000, \"hidden_size\": 2304,"
+                      " \"intermediate_size\": 9216, \"num_hidden_layers\": 26,"
+                      " \"num_attention_heads\": 8, \"num_key_value_heads\": 4,"
+                      " \"head_dim\": 256, \"attn_logit_softcapping\": -1}";
+    hwfit_model m;
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_parse(bad, strlen(bad), "bad.json", &m, &err), HWFIT_EPARSE);
+    cr_assert(strstr(err.message, "attn_logit_softcapping") != NULL, "%s", err.message);
+}

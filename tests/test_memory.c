@@ -924,3 +924,33 @@ Test(memory, offload_and_reserve) {
     in.loss = (hwfit_memory_loss)9;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
 }
+
+/* Soft-capped logits run eager (softcap_eager, LitGPT): every stored layer keeps a s^2 b
+ * scores three times, the tanh output (bf16), the fp32 softmax and its bf16 copy: 8 bytes a
+ * score. Nothing without soft-capping; with full recomputation only the recomputed layer. */
+Test(memory, softcap_eager_keeps_the_scores_of_soft_capped_attention) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 512;
+    in.micro_batch = 2;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out flash = estimate_ok(&m, &in);
+    in.softcap_eager = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, flash.activation_bytes); /* no cap */
+    m.attention_softcap = 1;
+    hwfit_memory_out eager = estimate_ok(&m, &in);
+    cr_assert_eq(eager.activation_bytes - flash.activation_bytes, 32ull * 32 * 512 * 512 * 2 * 8);
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    uint64_t full_eager = estimate_ok(&m, &in).activation_bytes;
+    in.softcap_eager = 0;
+    cr_assert_eq(full_eager - estimate_ok(&m, &in).activation_bytes, 32ull * 512 * 512 * 2 * 8);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.softcap_eager, 1);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.softcap_eager, 0);
+}

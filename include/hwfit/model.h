@@ -180,6 +180,9 @@ typedef struct hwfit_model {
                                    totals nor in the active count. */
     uint64_t max_context;     /**< Longest context the model was configured for
                                    (max_position_embeddings), tokens; 0 = unknown. */
+    int attention_softcap;    /**< 1: attention logits are soft-capped, cap x tanh(scores /
+                                   cap), before the softmax (Gemma 2 attn_logit_softcapping;
+                                   null or absent: 0). */
     uint8_t layer_flags[HWFIT_MODEL_MAX_LAYERS]; /**< Per layer: ::HWFIT_MODEL_LAYER_MOE,
                                    ::HWFIT_MODEL_LAYER_SLIDING. Entries past @c layers are
                                    ignored. */

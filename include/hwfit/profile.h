@@ -8,7 +8,7 @@
  * ::hwfit_memory_in (optimizer_states, master_weights, paged_optimizer,
  * optimizer_in_backward, fused_optimizer, gradient_buffer, gradients, lora_dtype, loss,
  * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
- * fragmentation, qlora_inputs_kept, untied_head). Some
+ * fragmentation, qlora_inputs_kept, untied_head, softcap_eager). Some
  * choices depend on the mode and on whether one device trains (torchtune's single-device
  * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
  * both. Every default cites its source next to it in lib/domains/profile.c; the free
@@ -54,6 +54,7 @@ extern "C" {
 #define HWFIT_PROFILE_UNQUANTIZED 0x20000u     /**< unquantized */
 #define HWFIT_PROFILE_QLORA_INPUTS 0x40000u    /**< qlora_inputs_kept */
 #define HWFIT_PROFILE_UNTIED_HEAD 0x80000u     /**< untied_head */
+#define HWFIT_PROFILE_SOFTCAP_EAGER 0x100000u  /**< softcap_eager */
 /** @} */
 
 /**

@@ -320,6 +320,8 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
  *   sharded     A sb (attention widths + MLP widths)         (divided by t)
  *   scores      a s^2 b (A + [dropout](1 + A))               (divided by t; 0 with flash
  *                                                             attention or selective recompute)
+ *               a s^2 b (2A + 4)                             (soft-capped logits run eager,
+ *                                                             softcap_eager: see below)
  * With A = 2, dropout, MHA, 2 norms and a 4h GeLU MLP: sbh(10 + 24/t + 5as/(ht)), and with
  * sequence parallelism the replicated part is divided by t too: sbh(34/t + 5as/(ht)). */
 static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint64_t *bytes) {
@@ -342,8 +344,17 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
                     &overflow),
               mul_c(c->drop[moe ? 1 : 0], c->a_bytes + 1, &overflow), &overflow);
     uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
-    if (with_scores && !in->flash_attention) {
-        uint64_t per = c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
+    /* Soft-capped logits run eager where the framework's attention cannot soft-cap
+     * (LitGPT litgpt/model.py CausalSelfAttention.scaled_dot_product_attention: "with
+     * softcapping we cannot use SDPA"; scores = q @ k.mT * scale, do_softcapping (tanh),
+     * F.softmax(..., dtype=torch.float).to(q.dtype), then scores @ v). Autograd keeps the
+     * tanh output (tanh's backward), the fp32 softmax output (softmax's backward) and its
+     * 16-bit copy (the input of scores @ v): 2A + 4 bytes per score; LitGPT's attention has
+     * no dropout. */
+    int eager = in->softcap_eager && m->attention_softcap;
+    if (with_scores && (!in->flash_attention || eager)) {
+        uint64_t per = eager ? 2u * c->a_bytes + 4u
+                             : c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
         scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
                        &overflow);
     }

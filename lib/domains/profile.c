@@ -38,7 +38,7 @@ typedef struct row {
     hwfit_dtype_id gradients, lora_dtype, unquantized;
     hwfit_memory_loss loss;
     hwfit_memory_recompute recompute;
-    int offload, compile, dropout, lora_dropout, qlora_inputs, untied_head;
+    int offload, compile, dropout, lora_dropout, qlora_inputs, untied_head, softcap_eager;
     double overhead, fragmentation;
 } row;
 
@@ -189,16 +189,21 @@ static const row rows[] = {
      * master copy; loss litgpt.utils.chunked_cross_entropy (chunk_size 128 tokens, logits
      * kept in bf16 and upcast per chunk); config_hub/finetune/MODEL/lora.yaml lora_dropout 0.05
      * (litgpt/lora.py applies it to each LoRA layer's input). */
+    /* Soft-capped attention runs eager: CausalSelfAttention.scaled_dot_product_attention
+     * (litgpt/model.py) computes q @ k.mT, do_softcapping and an fp32 F.softmax itself when
+     * config.attention_logit_softcapping is set ("with softcapping we cannot use SDPA"),
+     * so Gemma 2 keeps its s^2 scores (softcap_eager). */
     /* Tied heads are untied: scripts/convert_hf_checkpoint.py copies
      * transformer.wte.weight into lm_head.weight when the checkpoint has no head, and GPT
      * (litgpt/model.py) holds lm_head as an nn.Linear of its own. */
     {.profile = "litgpt", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS | HWFIT_PROFILE_LORA_DROPOUT |
-         HWFIT_PROFILE_UNTIED_HEAD |
+         HWFIT_PROFILE_UNTIED_HEAD | HWFIT_PROFILE_SOFTCAP_EAGER |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
      .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
      .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
      .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .untied_head = 1,
+     .softcap_eager = 1,
      .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
     /* --quantize bnb.*: Lightning's BitsandbytesPrecision swaps every nn.Linear for a
      * bitsandbytes Linear4bit (lightning/fabric/plugins/precision/bitsandbytes.py), whose
@@ -287,6 +292,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_UNQUANTIZED) in->unquantized = hwfit_dtype_make(r->unquantized);
     if (s & HWFIT_PROFILE_QLORA_INPUTS) in->qlora_inputs_kept = r->qlora_inputs;
     if (s & HWFIT_PROFILE_UNTIED_HEAD) in->untied_head = r->untied_head;
+    if (s & HWFIT_PROFILE_SOFTCAP_EAGER) in->softcap_eager = r->softcap_eager;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

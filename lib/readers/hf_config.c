@@ -262,6 +262,15 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
     m->kv_heads = (uint32_t)v;
     HWFIT__TRY(get_u64(r, "max_position_embeddings", 0, SZ, 0, &m->max_context));
     HWFIT__TRY(get_bool(r, "tie_word_embeddings", a->tie, &m->tie_embeddings));
+    {   /* Gemma 2: attn_logit_softcapping 50.0; Gemma 3 writes null (no soft-capping). */
+        const hwfit__json_value *cap = hwfit__json_get(r->obj, "attn_logit_softcapping");
+        if (cap != NULL && cap->type != HWFIT__JSON_NULL) {
+            if (cap->type != HWFIT__JSON_NUMBER || !(cap->u.number.value > 0))
+                return fail_at(r, HWFIT_EPARSE, cap,
+                               "attn_logit_softcapping must be a positive number or null");
+            m->attention_softcap = 1;
+        }
+    }
     int mla = a->fam == F_DEEPSEEK_V2 || a->fam == F_DEEPSEEK_V3;
     if (!mla) {
         HWFIT__TRY(get_u64(r, "head_dim", 1, DIM, a->head_dim, &v));

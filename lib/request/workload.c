@@ -729,6 +729,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_UNTIED_HEAD] = {.name = "untied-head", .kind = HWFIT_OPTION_FLAG,
                               .help = "the head is its own copy even when the model ties it "
                                       "to the embedding (LitGPT)"},
+    [HWFIT__F_SOFTCAP_EAGER] = {.name = "softcap-eager", .kind = HWFIT_OPTION_FLAG,
+                                .help = "training: soft-capped attention (Gemma 2) runs eager "
+                                        "and keeps its scores (LitGPT)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -781,7 +784,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_GRADIENT_BUFFER, &m->gradient_buffer}, {HWFIT__F_ACT_OFFLOAD, &m->activation_offload},
         {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora},
         {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed},
-        {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head}};
+        {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head},
+        {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -926,6 +930,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);
     hwfit__out_bool(o, "untied_head", "head apart from a tied embedding", m->untied_head);
+    hwfit__out_bool(o, "softcap_eager", "soft-capped attention eager", m->softcap_eager);
     hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",

@@ -97,6 +97,27 @@ class TestFinetuneInputs(CliCase):
         lit = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--framework", "litgpt")
         self.assertIs(lit["assumptions"]["untied_head"], True)
 
+    def test_softcap_eager(self):
+        """Gemma 2 soft-caps its attention logits; LitGPT then runs eager attention and keeps
+        the tanh output, the fp32 softmax and its bf16 copy: 42 layers x 16 heads x s^2 x 8
+        bytes at s = 512 without recomputation."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "gemma-2-9b-it.config.json")
+        args = ("memory", "--model", cfg, "--mode", "lora", "--context", "512",
+                "--recompute", "none")
+        flash = self.ok_json(*args)
+        eager = self.ok_json(*args, "--softcap-eager")
+        self.assertEqual(eager["activation_bytes"] - flash["activation_bytes"],
+                         42 * 16 * 512 * 512 * 8)
+        self.assertIs(eager["assumptions"]["softcap_eager"], True)
+        self.assertIs(flash["assumptions"]["softcap_eager"], False)
+        lit = self.ok_json(*args, "--framework", "litgpt")
+        self.assertIs(lit["assumptions"]["softcap_eager"], True)
+        self.assertEqual(lit["activation_bytes"] - self.ok_json(
+            *args, "--framework", "litgpt", "--no-softcap-eager")["activation_bytes"],
+            42 * 16 * 512 * 512 * 8)
+
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X
         not given leaves the profile's choice (issue #16: every profile input alone)."""

@@ -268,6 +268,7 @@ class hwfit_model(ctypes.Structure):
         ("chunked_attention", ctypes.c_int),
         ("mtp_layers", ctypes.c_uint32),
         ("max_context", ctypes.c_uint64),
+        ("attention_softcap", ctypes.c_int),
         ("layer_flags", ctypes.c_uint8 * HWFIT_MODEL_MAX_LAYERS),
         ("stored", hwfit_model_stored),
     ]
@@ -337,6 +338,7 @@ class hwfit_memory_in(ctypes.Structure):
         ("packed", ctypes.c_int),
         ("qlora_inputs_kept", ctypes.c_int),
         ("untied_head", ctypes.c_int),
+        ("softcap_eager", ctypes.c_int),
     ]
 
 

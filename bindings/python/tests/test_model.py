@@ -124,6 +124,15 @@ class TestMemory(unittest.TestCase):
         self.assertTrue(untied["assumptions"]["untied_head"])
         self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["untied_head"])
 
+    def test_softcap_eager(self):
+        # Gemma 2's soft-capped attention runs eager under LitGPT: 8 bytes a score kept.
+        kw = dict(config=config("gemma-2-9b-it"), mode="lora", context=512, recompute="none")
+        flash = hwfit.memory(**kw)
+        eager = hwfit.memory(softcap_eager=True, **kw)
+        self.assertEqual(eager["activation_bytes"] - flash["activation_bytes"],
+                         42 * 16 * 512 * 512 * 8)
+        self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["softcap_eager"])
+
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
         # not passed, the profile's choice stands.
