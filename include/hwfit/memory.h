@@ -190,6 +190,14 @@ typedef struct hwfit_memory_in {
                                         and product, which are recomputed in backward: the
                                         MLP stores its gate and up outputs and no product
                                         (2F per token instead of 3F); default 0. */
+    int softcap_eager;             /**< 1: a model whose attention logits are soft-capped
+                                        (hwfit_model::attention_softcap) runs eager attention
+                                        even with @c flash_attention, as LitGPT does (its
+                                        scaled_dot_product_attention computes q k^T, the
+                                        soft-cap and an fp32 softmax itself): every stored
+                                        layer keeps, per head and score, the tanh output and
+                                        the softmax's copy in the activation format and the
+                                        fp32 softmax output, 2A + 4 bytes; default 0. */
     double fragmentation;          /**< The caching allocator's reserve over the peak it
                                         allocated, a fraction in [0, 1]: reserved =
                                         allocated x (1 + fragmentation); default 0. */
@@ -229,14 +237,6 @@ typedef struct hwfit_memory_in {
                                         checkpoint conversion copies the embedding into
                                         lm_head), in the linear weights' format (quantized
                                         with them); default 0. */
-    int softcap_eager;             /**< 1: a model whose attention logits are soft-capped
-                                        (hwfit_model::attention_softcap) runs eager attention
-                                        even with @c flash_attention, as LitGPT does (its
-                                        scaled_dot_product_attention computes q k^T, the
-                                        soft-cap and an fp32 softmax itself): every stored
-                                        layer keeps, per head and score, the tanh output and
-                                        the softmax's copy in the activation format and the
-                                        fp32 softmax output, 2A + 4 bytes; default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -134,6 +134,9 @@ typedef struct hwfit_model {
     uint32_t head_dim;        /**< Query/key head dimension d; 0 = hidden / heads. Unused by MLA
                                    (d = qk_nope_head_dim + qk_rope_head_dim). */
     uint32_t v_head_dim;      /**< Value head dimension; 0 = head_dim. Required by MLA. */
+    int attention_softcap;    /**< 1: attention logits are soft-capped, cap x tanh(scores /
+                                   cap), before the softmax (Gemma 2 attn_logit_softcapping;
+                                   null or absent: 0). */
     uint64_t hidden;          /**< Hidden size h. */
     uint64_t vocab;           /**< Vocabulary size V (rows of the embedding). */
     uint64_t intermediate;    /**< Width of the dense MLP (dense layers). */
@@ -180,9 +183,6 @@ typedef struct hwfit_model {
                                    totals nor in the active count. */
     uint64_t max_context;     /**< Longest context the model was configured for
                                    (max_position_embeddings), tokens; 0 = unknown. */
-    int attention_softcap;    /**< 1: attention logits are soft-capped, cap x tanh(scores /
-                                   cap), before the softmax (Gemma 2 attn_logit_softcapping;
-                                   null or absent: 0). */
     uint8_t layer_flags[HWFIT_MODEL_MAX_LAYERS]; /**< Per layer: ::HWFIT_MODEL_LAYER_MOE,
                                    ::HWFIT_MODEL_LAYER_SLIDING. Entries past @c layers are
                                    ignored. */

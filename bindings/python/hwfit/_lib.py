@@ -238,6 +238,7 @@ class hwfit_model(ctypes.Structure):
         ("kv_heads", ctypes.c_uint32),
         ("head_dim", ctypes.c_uint32),
         ("v_head_dim", ctypes.c_uint32),
+        ("attention_softcap", ctypes.c_int),
         ("hidden", ctypes.c_uint64),
         ("vocab", ctypes.c_uint64),
         ("intermediate", ctypes.c_uint64),
@@ -268,7 +269,6 @@ class hwfit_model(ctypes.Structure):
         ("chunked_attention", ctypes.c_int),
         ("mtp_layers", ctypes.c_uint32),
         ("max_context", ctypes.c_uint64),
-        ("attention_softcap", ctypes.c_int),
         ("layer_flags", ctypes.c_uint8 * HWFIT_MODEL_MAX_LAYERS),
         ("stored", hwfit_model_stored),
     ]
@@ -328,6 +328,7 @@ class hwfit_memory_in(ctypes.Structure):
         ("loss", ctypes.c_int),
         ("activation_offload", ctypes.c_int),
         ("compile", ctypes.c_int),
+        ("softcap_eager", ctypes.c_int),
         ("fragmentation", ctypes.c_double),
         ("module_formats", ctypes.c_int),
         ("attention_weights", hwfit_dtype),
@@ -338,7 +339,6 @@ class hwfit_memory_in(ctypes.Structure):
         ("packed", ctypes.c_int),
         ("qlora_inputs_kept", ctypes.c_int),
         ("untied_head", ctypes.c_int),
-        ("softcap_eager", ctypes.c_int),
     ]
 
 
