@@ -86,6 +86,9 @@ void cli_print_man(FILE *f) {
           "or one JSON object with \\fB\\-\\-json\\fR. Sizes and rates take units: 96GB, "
           "15.36TB, 128GiB, 400Gb/s, 3.2kW; counts of tokens take K (1024) and M. The Python "
           "package takes the same options as keyword arguments, with _ for \\-.\n"
+          ".PP\nEvery flag \\fB\\-\\-X\\fR also has \\fB\\-\\-no\\-X\\fR, which "
+          "turns it off explicitly, over what \\fB\\-\\-framework\\fR would set "
+          "(Python: X=False).\n"
           ".SH SUBCOMMANDS\n", f);
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {
         fputs(".SS ", f);
@@ -121,6 +124,12 @@ static void completion_words(FILE *f, const hwfit_command *c) {
     for (const hwfit_option *o = hwfit_option_next(c, NULL); o; o = hwfit_option_next(c, o)) {
         fprintf(f, " --%s", o->name);
         if (o->alias) fprintf(f, " --%s", o->alias);
+        /* every flag's --no-X, unless the table has that row itself (the CLI's rule) */
+        char negated[80];
+        if (o->kind == HWFIT_OPTION_FLAG && strncmp(o->name, "no-", 3) != 0 &&
+            snprintf(negated, sizeof negated, "no-%s", o->name) < (int)sizeof negated &&
+            hwfit_option_by_name(c, negated) == NULL)
+            fprintf(f, " --%s", negated);
     }
     static const char *const faces[][2] = {{"json", "--json"}, {"csv", "--csv"},
                                            {"markdown", "--markdown"}, {"svg", "--svg"},
