@@ -46,6 +46,20 @@ typedef enum hwfit_topology_mode {
     HWFIT_TOPOLOGY_OFF = 2   /**< Forced off. */
 } hwfit_topology_mode;
 
+/**
+ * @brief How far apart two GPUs may be for P2P over PCIe, as NCCL_P2P_LEVEL says
+ *        (NVIDIA/nccl src/graph/paths.cc, ncclTopoCheckP2p, and the PATH_* distances in
+ *        src/graph/topo.h: LOC, NVL, PIX, PXB, PHB, SYS). Used when
+ *        ::hwfit_topology::p2p is ::HWFIT_TOPOLOGY_AUTO.
+ */
+typedef enum hwfit_p2p_level {
+    HWFIT_P2P_LEVEL_DEFAULT = 0, /**< NCCL's default: PXB, and SYS on AMD with at most 2 GPUs. */
+    HWFIT_P2P_LEVEL_LOC = 1,     /**< Never over PCIe (NCCL_P2P_LEVEL=LOC; NVL is the same here). */
+    HWFIT_P2P_LEVEL_PXB = 2,     /**< GPUs under one PCIe switch (PIX and PXB: hwfit has one switch level). */
+    HWFIT_P2P_LEVEL_PHB = 3,     /**< Also GPUs on one CPU socket (its host bridge). */
+    HWFIT_P2P_LEVEL_SYS = 4      /**< Also across the inter-socket link: every pair. */
+} hwfit_p2p_level;
+
 /** @brief CPU vendor, which changes NCCL's treatment of P2P and network overhead. */
 typedef enum hwfit_cpu_vendor {
     HWFIT_CPU_AMD = 0,   /**< AMD EPYC. */
@@ -93,6 +107,9 @@ typedef struct hwfit_topology {
      *  through host memory as NCCL's SHM transport does. ON forces P2P everywhere
      *  (NCCL_P2P_LEVEL=SYS); OFF forces staging (NCCL_P2P_DISABLE=1). Default AUTO. */
     hwfit_topology_mode p2p;
+    /** With @c p2p AUTO: the farthest pair that still uses P2P, NCCL_P2P_LEVEL
+     *  (::hwfit_p2p_level). Default ::HWFIT_P2P_LEVEL_DEFAULT (NCCL's own default). */
+    hwfit_p2p_level p2p_level;
     hwfit_link_kind socket_link_kind;  /**< Inter-socket link: ::HWFIT_LINK_XGMI or ::HWFIT_LINK_UPI. Default xGMI. */
     uint32_t socket_link_generation;   /**< Its generation (link.h): xGMI 3, UPI 1-3. Default 3. */
     uint32_t socket_links;             /**< Number of inter-socket links. Default 4. */

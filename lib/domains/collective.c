@@ -128,6 +128,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if ((unsigned)t->cpu_vendor > (unsigned)HWFIT_CPU_ARM) ENUM("cpu_vendor");
     if ((unsigned)t->nic_kind > (unsigned)HWFIT_NIC_TCP) ENUM("nic_kind");
     if (!mode_ok(t->p2p)) ENUM("p2p");
+    if ((unsigned)t->p2p_level > (unsigned)HWFIT_P2P_LEVEL_SYS) ENUM("p2p_level");
     if (!mode_ok(t->gpudirect_rdma)) ENUM("gpudirect_rdma");
     if ((unsigned)t->socket_link_kind > (unsigned)HWFIT_LINK_UPI) ENUM("socket_link_kind");
     if (t->gpus_per_node < 1 || t->gpus_per_node > MAXG) BAD("gpus_per_node", "must be in [1, 128]");
@@ -252,14 +253,22 @@ static int peer_pair(const net *nt, uint64_t i, uint64_t j) {
     return nt->D >= 2 && i / nt->D == j / nt->D;
 }
 
-/* NCCL's P2P policy (src/graph/paths.cc): P2P up to PATH_PXB (same PCIe switch); on AMD
- * x86 with at most 2 GPUs, everywhere; never when the driver has no P2P. */
+/* NCCL's P2P policy (src/graph/paths.cc, ncclTopoCheckP2p): P2P when the pair's path is
+ * no farther than p2pLevel; by default PATH_PXB (same PCIe switch), and PATH_SYS on AMD
+ * x86 with at most 2 GPUs; NCCL_P2P_LEVEL overrides the level (PHB: same CPU socket,
+ * SYS: everywhere, LOC: never); never when the driver has no P2P. */
 static int p2p_pair(const net *nt, uint64_t i, uint64_t j) {
     const hwfit_topology *t = nt->t;
     if (t->p2p == HWFIT_TOPOLOGY_ON) return 1;
     if (t->p2p == HWFIT_TOPOLOGY_OFF || !t->gpu_p2p_capable) return 0;
+    hwfit_p2p_level lv = t->p2p_level;
+    if (lv == HWFIT_P2P_LEVEL_DEFAULT)
+        lv = t->cpu_vendor == HWFIT_CPU_AMD && nt->G <= 2 ? HWFIT_P2P_LEVEL_SYS
+                                                          : HWFIT_P2P_LEVEL_PXB;
+    if (lv == HWFIT_P2P_LEVEL_LOC) return 0;
+    if (lv == HWFIT_P2P_LEVEL_SYS) return 1;
     if (nt->K > 0 && sw_of(nt, i) == sw_of(nt, j)) return 1;
-    return t->cpu_vendor == HWFIT_CPU_AMD && nt->G <= 2;
+    return lv == HWFIT_P2P_LEVEL_PHB && sock_of(nt, i) == sock_of(nt, j);
 }
 
 static void flow_cap(loads *ld, double bytes, double rate, hwfit_collective_bottleneck b) {

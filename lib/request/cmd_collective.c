@@ -10,6 +10,13 @@
 #include "request_internal.h"
 
 static const char *const modes[] = {"auto", "on", "off", NULL};
+/* NCCL_P2P_LEVEL's names (NVIDIA/nccl src/graph/paths.cc, topoPathTypeStr); NVL and LOC
+ * both mean no P2P over PCIe, PIX and PXB both mean one switch (hwfit has one level). */
+static const char *const p2p_levels[] = {"default", "loc", "nvl", "pix", "pxb", "phb", "sys",
+                                         NULL};
+static const hwfit_p2p_level p2p_level_values[] = {
+    HWFIT_P2P_LEVEL_DEFAULT, HWFIT_P2P_LEVEL_LOC, HWFIT_P2P_LEVEL_LOC, HWFIT_P2P_LEVEL_PXB,
+    HWFIT_P2P_LEVEL_PXB,     HWFIT_P2P_LEVEL_PHB, HWFIT_P2P_LEVEL_SYS};
 static const hwfit_topology_mode mode_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPOLOGY_ON,
                                                   HWFIT_TOPOLOGY_OFF};
 static const char *const cpus[] = {"amd", "intel", "arm", NULL};
@@ -29,7 +36,7 @@ static const unsigned nccl_type_bytes[] = {1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1};
 enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
-    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE
+    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -97,6 +104,12 @@ static const hwfit_option options[] = {
                    .help = "the sweep's table and CSV: hwfit's, or nccl-tests' out-of-place "
                            "columns (size (B), count, type, redop, root, time (us), algbw and "
                            "busbw (GB/s)); JSON holds both"},
+    [O_P2P_LEVEL] = {.name = "p2p-level", .kind = HWFIT_OPTION_CHOICE, .metavar = "LEVEL",
+                     .default_text = "default", .choices = p2p_levels,
+                     .help = "with --p2p auto, the farthest GPU pair that uses P2P, as "
+                             "NCCL_P2P_LEVEL: loc/nvl never, pix/pxb under one PCIe switch, "
+                             "phb on one CPU socket, sys everywhere; default is NCCL's (pxb, "
+                             "sys on AMD with 2 GPUs)"},
     [O_DTYPE] = {.name = "dtype", .kind = HWFIT_OPTION_CHOICE, .metavar = "TYPE",
                  .default_text = "float", .choices = nccl_types,
                  .help = "the sweep's element type, for its count (nccl-tests' -d)"},
@@ -264,6 +277,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         }
     }
     t->p2p = mode_values[hwfit__req_choice(r, &options[O_P2P])];
+    t->p2p_level = p2p_level_values[hwfit__req_choice(r, &options[O_P2P_LEVEL])];
     t->gpudirect_rdma = mode_values[hwfit__req_choice(r, &options[O_GDR])];
     hwfit_topology_set_cpu(t, cpu_values[hwfit__req_choice(r, &options[O_CPU])]);
     if (hwfit__req_given(r, &options[O_NIC])) {
