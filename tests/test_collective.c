@@ -537,6 +537,41 @@ Test(collective, one_switch_on_two_sockets_stays_on_its_socket) {
     }
 }
 
+/* NCCL_P2P_LEVEL (src/graph/paths.cc): with p2p AUTO, the level decides which pairs use
+ * P2P. On 4 GPUs of one socket's root ports (default: staged) PHB and SYS time as p2p ON,
+ * LOC and PXB as the default; a level out of the enum is refused, naming the field. */
+Test(collective, p2p_level_follows_nccl_p2p_level) {
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    in.topology.gpus_per_node = 4;
+    in.topology.sockets = 1;
+    in.bytes = 1e9;
+    hwfit_collective_out dflt = estimate(&in);
+    in.topology.p2p = HWFIT_TOPOLOGY_ON;
+    hwfit_collective_out on = estimate(&in);
+    in.topology.p2p = HWFIT_TOPOLOGY_AUTO;
+    cr_assert_lt(on.time_s, dflt.time_s);
+    const struct {
+        hwfit_p2p_level lv;
+        int as_on;
+    } cases[] = {{HWFIT_P2P_LEVEL_LOC, 0}, {HWFIT_P2P_LEVEL_PXB, 0},
+                 {HWFIT_P2P_LEVEL_PHB, 1}, {HWFIT_P2P_LEVEL_SYS, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        in.topology.p2p_level = cases[i].lv;
+        hwfit_collective_out o = estimate(&in);
+        cr_assert_eq(o.time_s, cases[i].as_on ? on.time_s : dflt.time_s, "level %d",
+                     (int)cases[i].lv);
+        cr_assert_eq(o.p2p, cases[i].as_on, "level %d", (int)cases[i].lv);
+    }
+    /* p2p OFF wins over the level (NCCL_P2P_DISABLE). */
+    in.topology.p2p = HWFIT_TOPOLOGY_OFF;
+    cr_assert_eq(estimate(&in).time_s, dflt.time_s);
+    in.topology.p2p = HWFIT_TOPOLOGY_AUTO;
+    in.topology.p2p_level = (hwfit_p2p_level)9;
+    hwfit_collective_out o;
+    cr_assert_eq(hwfit_collective_estimate(&in, &o), HWFIT_EINVAL);
+}
+
 Test(collective, ring_allreduce_matches_the_alpha_beta_formula) {
     /* On one PCIe switch with P2P and a large Simple ring, time = NCCL latency +
      * 2(p-1)/p S / B with B = 48 GB/s (Thakur et al. 2005 ring cost; NCCL constants). */

@@ -69,6 +69,23 @@ class TestCollective(CliCase):
         self.assertEqual(d["algorithm"], "hierarchical")
         self.assertFalse(d["p2p"])
 
+    def test_p2p_level(self):
+        # NCCL_P2P_LEVEL: 4 GPUs on one socket's root ports use P2P only from PHB on.
+        args = ("collective", "--gpus", "4", "--sockets", "1")
+        dflt = self.ok_json(*args)
+        phb = self.ok_json(*args, "--p2p-level", "phb")
+        self.assertFalse(dflt["p2p"])
+        self.assertTrue(phb["p2p"])
+        self.assertGreater(phb["busbw_bytes_per_s"], 1.2 * dflt["busbw_bytes_per_s"])
+        # Two sockets: PHB still stages the hops that cross; SYS reaches the socket link.
+        two = ("collective", "--gpus", "8", "--sockets", "2")
+        self.assertFalse(self.ok_json(*two, "--p2p-level", "phb")["p2p"])
+        self.assertEqual(self.ok_json(*two, "--p2p-level", "sys")["bottleneck"], "socket-link")
+        # LOC under switches: every hop staged through the switch uplinks.
+        sw = ("collective", "--pcie-switches", "2")
+        self.assertEqual(self.ok_json(*sw, "--p2p-level", "loc")["bottleneck"], "switch-uplink")
+        self.bad("collective", "--p2p-level", "near", mentions="--p2p-level")
+
     def test_no_bridge_and_one_switch_on_two_sockets(self):
         args = ("collective", "--gpu", "rtx-2080-ti", "--gpus", "2", "--size", "1GiB",
                 "--pcie-switches", "1", "--p2p", "off")
