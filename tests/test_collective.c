@@ -572,6 +572,50 @@ Test(collective, p2p_level_follows_nccl_p2p_level) {
     cr_assert_eq(hwfit_collective_estimate(&in, &o), HWFIT_EINVAL);
 }
 
+/* Uneven switches (3, 3, 2 GPUs): the ring's hops are still one GPU link each, so the
+ * all-reduce times as the even split does; the all-to-all is bound by the uplink of a
+ * 3-GPU switch (3 x 5/8 of each GPU's data leaves it), between the even 2 x 4 (4 x 4/8)
+ * and 4 x 2 (2 x 6/8) splits; 6, 1, 1 loads the big switch's uplink as 4 x 2 does
+ * (6 x 2/8 = 2 x 6/8). Lists that do not add up are refused. */
+Test(collective, uneven_switches_follow_the_split) {
+    hwfit_collective_in in = box_pro6000_switches();
+    in.op = HWFIT_COLLECTIVE_ALLTOALL;
+    in.topology.pcie_switches = 2;
+    double two = estimate(&in).busbw_bytes_per_s;
+    in.topology.pcie_switches = 4;
+    double four = estimate(&in).busbw_bytes_per_s;
+    in.topology.pcie_switches = 3;
+    in.topology.pcie_switch_gpus[0] = 3;
+    in.topology.pcie_switch_gpus[1] = 3;
+    in.topology.pcie_switch_gpus[2] = 2;
+    hwfit_collective_out o = estimate(&in);
+    cr_assert_eq(o.bottleneck, HWFIT_COLLECTIVE_BOUND_SWITCH_UPLINK);
+    cr_assert(o.busbw_bytes_per_s > two * 1.03 && o.busbw_bytes_per_s < four * 0.97,
+              "%g not between %g and %g", o.busbw_bytes_per_s, two, four);
+    in.topology.pcie_switch_gpus[0] = 6;
+    in.topology.pcie_switch_gpus[1] = 1;
+    in.topology.pcie_switch_gpus[2] = 1;
+    cr_assert_float_eq(estimate(&in).busbw_bytes_per_s, four, 1e-9 * four);
+    in.op = HWFIT_COLLECTIVE_ALLREDUCE;
+    in.topology.pcie_switch_gpus[0] = 3;
+    in.topology.pcie_switch_gpus[1] = 3;
+    in.topology.pcie_switch_gpus[2] = 2;
+    hwfit_collective_in even = box_pro6000_switches();
+    cr_assert_float_eq(estimate(&in).time_s, estimate(&even).time_s, 1e-12);
+    hwfit_collective_out x;
+    in.topology.pcie_switch_gpus[2] = 1; /* 7 of 8 */
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
+    in.topology.pcie_switch_gpus[2] = 0; /* a listed switch with no GPU */
+    in.topology.pcie_switch_gpus[0] = 5;
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
+    in.topology.pcie_switch_gpus[2] = 0;
+    in.topology.pcie_switches = 2; /* 5 + 3: fine */
+    in.topology.pcie_switch_gpus[1] = 3;
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_OK);
+    in.topology.pcie_switch_gpus[3] = 1; /* beyond pcie_switches */
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
+}
+
 Test(collective, ring_allreduce_matches_the_alpha_beta_formula) {
     /* On one PCIe switch with P2P and a large Simple ring, time = NCCL latency +
      * 2(p-1)/p S / B with B = 48 GB/s (Thakur et al. 2005 ring cost; NCCL constants). */

@@ -60,6 +60,9 @@ typedef enum hwfit_p2p_level {
     HWFIT_P2P_LEVEL_SYS = 4      /**< Also across the inter-socket link: every pair. */
 } hwfit_p2p_level;
 
+/** @brief Most switches ::hwfit_topology::pcie_switch_gpus can list. */
+#define HWFIT_TOPOLOGY_MAX_SWITCH_LIST 16
+
 /** @brief CPU vendor, which changes NCCL's treatment of P2P and network overhead. */
 typedef enum hwfit_cpu_vendor {
     HWFIT_CPU_AMD = 0,   /**< AMD EPYC. */
@@ -99,7 +102,14 @@ typedef struct hwfit_topology {
     /* ---- the host ---- */
     uint64_t sockets;             /**< CPU sockets per node, 1-8; must divide gpus_per_node. Default 2. */
     hwfit_cpu_vendor cpu_vendor;  /**< CPU vendor. Default ::HWFIT_CPU_AMD. */
-    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets or fewer than them (then switch k hangs off socket k). Default 0. */
+    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets or fewer than them (then switch k hangs off socket k), unless @c pcie_switch_gpus lists the GPUs of each. Default 0. */
+    /** GPUs on each PCIe switch, in GPU order, for a box whose GPUs hang unevenly on its
+     *  switches (e.g. 3, 3, 2). All zero (the default) splits the GPUs evenly over
+     *  @c pcie_switches. Otherwise the first @c pcie_switches entries (at most
+     *  ::HWFIT_TOPOLOGY_MAX_SWITCH_LIST) are each at least 1 and sum to @c gpus_per_node,
+     *  the rest are 0; switch k then hangs off socket k x sockets / pcie_switches
+     *  (or socket k when there are fewer switches than sockets). */
+    uint32_t pcie_switch_gpus[16];
     uint32_t switch_uplink_lanes; /**< Width of each switch's uplink to the CPU (same generation as the GPU link). Default 16. */
     /** GPU P2P over PCIe. AUTO follows NCCL's default (src/graph/paths.cc, p2pLevel
      *  PATH_PXB): P2P only between GPUs under one PCIe switch (or anywhere on AMD hosts

@@ -75,6 +75,7 @@ static const double tree_corr[3][24] = {
 typedef struct net {
     const hwfit_topology *t;
     uint64_t G, gps, K, gpk, D; /* GPUs/node, per socket, switches, per switch, peer domain */
+    int uneven;                 /* switches hold pcie_switch_gpus[k] GPUs each */
     double bgpu, bup, bpeer, sock_single, sock_total, mem, nic; /* effective rates, bytes/s */
     int gdr;
 } net;
@@ -136,7 +137,23 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if (t->sockets < 1 || t->sockets > MAXS) BAD("sockets", "must be in [1, 8]");
     if (t->gpus_per_node % t->sockets != 0)
         BAD("sockets", "must divide the GPUs per node (gpus_per_node)");
-    if (t->pcie_switches > 0 &&
+    int uneven = 0;
+    for (size_t k = 0; k < HWFIT_TOPOLOGY_MAX_SWITCH_LIST; k++)
+        if (t->pcie_switch_gpus[k] != 0) uneven = 1;
+    if (uneven) {
+        if (t->pcie_switches < 1 || t->pcie_switches > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
+            BAD("pcie_switches", "must be 1-16 when pcie_switch_gpus lists each switch's GPUs");
+        uint64_t sum = 0;
+        for (size_t k = 0; k < HWFIT_TOPOLOGY_MAX_SWITCH_LIST; k++) {
+            if (k < t->pcie_switches && t->pcie_switch_gpus[k] == 0)
+                BAD("pcie_switch_gpus", "every listed switch must hold at least 1 GPU");
+            if (k >= t->pcie_switches && t->pcie_switch_gpus[k] != 0)
+                BAD("pcie_switch_gpus", "must list exactly pcie_switches switches (the rest 0)");
+            sum += t->pcie_switch_gpus[k];
+        }
+        if (sum != t->gpus_per_node)
+            BAD("pcie_switch_gpus", "must sum to the GPUs per node (gpus_per_node)");
+    } else if (t->pcie_switches > 0 &&
         (t->gpus_per_node % t->pcie_switches != 0 ||
          (t->pcie_switches % t->sockets != 0 && t->pcie_switches > t->sockets)))
         BAD("pcie_switches", "must divide the GPUs per node and be a multiple of the sockets "
@@ -166,6 +183,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     nt->gps = t->gpus_per_node / t->sockets;
     nt->K = t->pcie_switches;
     nt->gpk = nt->K ? nt->G / nt->K : 0;
+    nt->uneven = uneven;
     int ok = 1;
     if (t->gpu_pcie_gen < 1 || t->gpu_pcie_gen > 6) BAD("gpu_pcie_gen", "must be 1-6");
     nt->bgpu = line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->gpu_pcie_lanes, &ok) *
@@ -243,11 +261,21 @@ static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
 /* The socket of local GPU i: i / (GPUs per socket); with fewer switches than sockets (e.g.
  * one switch holding every GPU of a two-socket box) switch k hangs off socket k and the
  * other sockets hold no GPUs. */
+static uint64_t sw_of(const net *nt, uint64_t i) {
+    if (!nt->K) return 0;
+    if (!nt->uneven) return i / nt->gpk;
+    /* Uneven switches: GPUs fill switch 0, then switch 1, ... in order. */
+    uint64_t k = 0, end = nt->t->pcie_switch_gpus[0];
+    while (i >= end && k + 1 < nt->K) end += nt->t->pcie_switch_gpus[++k];
+    return k;
+}
 static uint64_t sock_of(const net *nt, uint64_t i) {
-    if (nt->K > 0 && nt->K < nt->t->sockets) return i / nt->gpk;
+    if (nt->K > 0 && nt->K < nt->t->sockets) return sw_of(nt, i);
+    /* Uneven switches: switch k on socket k S / K (the even split's rule, K a multiple of
+     * S, written for any K >= S). */
+    if (nt->uneven) return sw_of(nt, i) * nt->t->sockets / nt->K;
     return i / nt->gps;
 }
-static uint64_t sw_of(const net *nt, uint64_t i) { return nt->K ? i / nt->gpk : 0; }
 
 static int peer_pair(const net *nt, uint64_t i, uint64_t j) {
     return nt->D >= 2 && i / nt->D == j / nt->D;

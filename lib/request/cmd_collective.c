@@ -57,9 +57,11 @@ static const hwfit_option options[] = {
                  .help = "ranks in the communicator"},
     [O_SOCKETS] = {.name = "sockets", .kind = HWFIT_OPTION_COUNT, .metavar = "S",
                    .default_text = "2", .min = 1, .max = 8, .help = "CPU sockets per node"},
-    [O_PCIE_SWITCHES] = {.name = "pcie-switches", .kind = HWFIT_OPTION_COUNT, .metavar = "K",
-                         .default_text = "0", .min = 0, .max = 128,
-                         .help = "PCIe switches holding the GPUs"},
+    [O_PCIE_SWITCHES] = {.name = "pcie-switches", .kind = HWFIT_OPTION_TEXT, .metavar = "K",
+                         .default_text = "0",
+                         .help = "PCIe switches holding the GPUs: a count (0-128) that splits "
+                                 "them evenly, or the GPUs of each switch in order, e.g. 3,3,2 "
+                                 "(at most 16 switches)"},
     [O_PCIE_LANES] = {.name = "pcie-lanes", .kind = HWFIT_OPTION_COUNT, .metavar = "L",
                       .min = 1, .max = 16, .default_help = "the GPU's",
                       .help = "GPU link width: 16, or 8 when bifurcated"},
@@ -175,6 +177,56 @@ static hwfit_status unknown(hwfit_request *r, int opt, const char *text, const c
                            text, expected);
 }
 
+/* --pcie-switches: a count K, or a list "a,b,c" of each switch's GPUs (K = its length). */
+static hwfit_status read_switches(hwfit_request *r, hwfit_topology *t) {
+    const hwfit_option *opt = &options[O_PCIE_SWITCHES];
+    const char *p = hwfit__req_text(r, opt);
+    uint64_t vals[HWFIT_TOPOLOGY_MAX_SWITCH_LIST + 1];
+    size_t n = 0;
+    for (;;) {
+        if (*p < '0' || *p > '9')
+            return hwfit__req_fail(r, opt, HWFIT_EPARSE,
+                                   "expected a count or a list of GPUs per switch such as "
+                                   "3,3,2");
+        uint64_t v = 0;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (uint64_t)(*p - '0');
+            if (v > 128)
+                return hwfit__req_fail(r, opt, HWFIT_EDOM, "each number must be at most 128");
+            p++;
+        }
+        if (n > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
+            return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 16 switches");
+        vals[n++] = v;
+        if (*p == '\0') break;
+        if (*p != ',')
+            return hwfit__req_fail(r, opt, HWFIT_EPARSE,
+                                   "expected a count or a list of GPUs per switch such as "
+                                   "3,3,2");
+        p++;
+    }
+    if (n > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
+        return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 16 switches");
+    if (n == 1) {
+        t->pcie_switches = vals[0];
+        return HWFIT_OK;
+    }
+    uint64_t sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (vals[k] == 0)
+            return hwfit__req_fail(r, opt, HWFIT_EDOM, "every switch in the list must hold "
+                                                       "at least 1 GPU");
+        t->pcie_switch_gpus[k] = (uint32_t)vals[k];
+        sum += vals[k];
+    }
+    if (sum != t->gpus_per_node)
+        return hwfit__req_fail(r, opt, HWFIT_EDOM,
+                               "the list's GPUs (%llu) must add up to --gpus (%llu)",
+                               (unsigned long long)sum, (unsigned long long)t->gpus_per_node);
+    t->pcie_switches = n;
+    return HWFIT_OK;
+}
+
 /* Options given that do not apply to the output asked: refused with the reason. */
 static hwfit_status not_applicable(hwfit_request *r, int sweep) {
     hwfit_format format = hwfit__req_format(r);
@@ -252,7 +304,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
      * never blames an option that was not given (issue 21). */
     if (!hwfit__req_given(r, &options[O_SOCKETS]) && t->gpus_per_node % t->sockets != 0)
         t->sockets = 1;
-    t->pcie_switches = hwfit__req_u64(r, &options[O_PCIE_SWITCHES]);
+    st = read_switches(r, t);
+    if (st != HWFIT_OK) return st;
     int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
     uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
     if (lanes_given) t->gpu_pcie_lanes = lanes;

@@ -69,6 +69,18 @@ class TestCollective(CliCase):
         self.assertEqual(d["algorithm"], "hierarchical")
         self.assertFalse(d["p2p"])
 
+    def test_uneven_switches(self):
+        base = ("collective", "--op", "alltoall", "--gpu", "rtx-pro-6000-maxq", "--sockets",
+                "1", "--p2p", "on", "--pcie-switches")
+        two = self.ok_json(*base, "2")["busbw_bytes_per_s"]
+        four = self.ok_json(*base, "4")["busbw_bytes_per_s"]
+        d = self.ok_json(*base, "3,3,2")
+        self.assertEqual(d["bottleneck"], "switch-uplink")
+        self.assertTrue(1.03 * two < d["busbw_bytes_per_s"] < 0.97 * four)
+        self.bad(*base, "3,3", mentions="--pcie-switches")      # 6 of 8 GPUs
+        self.bad(*base, "3,0,5", mentions="--pcie-switches")
+        self.bad(*base, "3;5", mentions="--pcie-switches")
+
     def test_p2p_level(self):
         # NCCL_P2P_LEVEL: 4 GPUs on one socket's root ports use P2P only from PHB on.
         args = ("collective", "--gpus", "4", "--sockets", "1")

@@ -66,6 +66,15 @@ class TestCollective(unittest.TestCase):
         self.assertGreater(p["busbw_bytes_per_s"], d["busbw_bytes_per_s"])
         self.assertEqual(p["bottleneck"], "socket-link")
 
+    def test_uneven_switches(self):
+        kw = dict(op="alltoall", gpu="rtx-pro-6000-maxq", sockets=1, p2p="on")
+        two = hwfit.collective(pcie_switches=2, **kw)["busbw_bytes_per_s"]
+        four = hwfit.collective(pcie_switches=4, **kw)["busbw_bytes_per_s"]
+        d = hwfit.collective(pcie_switches="3,3,2", **kw)
+        self.assertTrue(1.03 * two < d["busbw_bytes_per_s"] < 0.97 * four)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(pcie_switches="3,3", **kw)
+
     def test_p2p_level(self):
         # NCCL_P2P_LEVEL=PHB lets 4 GPUs on one socket's root ports use P2P.
         d = hwfit.collective(gpus=4, sockets=1)
