@@ -616,6 +616,34 @@ Test(collective, uneven_switches_follow_the_split) {
     cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
 }
 
+/* Rails: an all-to-all rank sends through one NIC (NVIDIA/nccl-tests#267), so one H100
+ * per node with 4 HDR NICs is bound by one NIC, not by the four; 4 GPUs per node use all
+ * four. The ring still spreads over every NIC (one channel per NIC): bound by the GPU's
+ * own PCIe link (48 GB/s), twice one HDR port. */
+Test(collective, alltoall_uses_one_nic_per_rank) {
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    use_gpu(&in, "h100-sxm");
+    in.op = HWFIT_COLLECTIVE_ALLTOALL;
+    in.topology.sockets = 1;
+    in.topology.nodes = 4;
+    in.topology.gpudirect_rdma = HWFIT_TOPOLOGY_ON;
+    cr_assert_eq(hwfit_topology_parse_nic("4x200g-ib", &in.topology), HWFIT_OK);
+    in.bytes = 1e9;
+    in.topology.gpus_per_node = 1;
+    hwfit_collective_out one = estimate(&in);
+    in.topology.gpus_per_node = 4;
+    hwfit_collective_out four = estimate(&in);
+    cr_assert_eq(one.bottleneck, HWFIT_COLLECTIVE_BOUND_NIC);
+    /* one HDR port's payload after nic_efficiency: about 24 GB/s, under 26 */
+    cr_assert(one.busbw_bytes_per_s < 26e9, "%g", one.busbw_bytes_per_s);
+    cr_assert(four.busbw_bytes_per_s > 1.15 * one.busbw_bytes_per_s, "%g vs %g",
+              four.busbw_bytes_per_s, one.busbw_bytes_per_s);
+    in.op = HWFIT_COLLECTIVE_ALLREDUCE;
+    in.topology.gpus_per_node = 1;
+    cr_assert(estimate(&in).busbw_bytes_per_s > 1.5 * one.busbw_bytes_per_s);
+}
+
 Test(collective, ring_allreduce_matches_the_alpha_beta_formula) {
     /* On one PCIe switch with P2P and a large Simple ring, time = NCCL latency +
      * 2(p-1)/p S / B with B = 48 GB/s (Thakur et al. 2005 ring cost; NCCL constants). */

@@ -509,17 +509,27 @@ static phase pat_shift(const net *nt, const comm *c, loads *ld, uint64_t d, doub
     return loads_time(nt, ld);
 }
 
-/* Every rank sends b bytes to every other rank at once. */
+/* Every rank sends b bytes to every other rank at once. Across nodes each rank sends
+ * through one NIC, its rail (rank i on NIC i mod m): an all-to-all cannot spread one
+ * rank's traffic over several NICs (sjeaugey, NVIDIA/nccl-tests#267), so with fewer
+ * ranks per node than NICs the NICs left over carry nothing, and with more the busiest
+ * NIC carries ceil(q/m) ranks' traffic. */
 static phase pat_all_pairs(const net *nt, const comm *c, loads *ld, double b) {
     loads_clear(nt, ld);
+    double remote = b * (double)(c->p - c->q);
     for (uint64_t i = 0; i < c->q; i++) {
         for (uint64_t j = 0; j < c->q; j++)
             if (i != j) flow_local(nt, c, ld, i, j, b, 0);
         if (c->n > 1) {
-            double remote = b * (double)(c->p - c->q);
             flow_net(nt, ld, i, remote, 1);
             flow_net(nt, ld, i, remote, 0);
         }
+    }
+    if (c->n > 1 && nt->t->nics_per_node > 0) {
+        uint64_t m = nt->t->nics_per_node;
+        uint64_t per_nic = (c->q + m - 1) / m;
+        flow_cap(ld, remote * (double)per_nic, nt->nic / (double)m,
+                 HWFIT_COLLECTIVE_BOUND_NIC);
     }
     return loads_time(nt, ld);
 }

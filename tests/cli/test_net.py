@@ -81,6 +81,15 @@ class TestCollective(CliCase):
         self.bad(*base, "3,0,5", mentions="--pcie-switches")
         self.bad(*base, "3;5", mentions="--pcie-switches")
 
+    def test_alltoall_one_nic_per_rank(self):
+        args = ("collective", "--op", "alltoall", "--gpu", "h100-sxm", "--sockets", "1",
+                "--nodes", "4", "--nic", "4x200g-ib", "--gdr", "on", "--gpus")
+        one = self.ok_json(*args, "1")
+        self.assertEqual(one["bottleneck"], "nic")
+        self.assertLess(one["busbw_bytes_per_s"], 26e9)   # one HDR port, not four
+        self.assertGreater(self.ok_json(*args, "4")["busbw_bytes_per_s"],
+                           1.15 * one["busbw_bytes_per_s"])
+
     def test_p2p_level(self):
         # NCCL_P2P_LEVEL: 4 GPUs on one socket's root ports use P2P only from PHB on.
         args = ("collective", "--gpus", "4", "--sockets", "1")
