@@ -1058,7 +1058,7 @@ static const char *const hostile_texts[] = {
     long_text};
 
 static void probe_parser(text_parser parse, size_t out_size, unsigned statuses) {
-    unsigned char out[512];
+    unsigned char out[256];
     cr_assert(out_size <= sizeof out);
     poison(out, out_size);
     CHECK(parse(NULL, out) == HWFIT_EINVAL && untouched(out, out_size));

@@ -142,7 +142,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
         if (t->pcie_switch_gpus[k] != 0) uneven = 1;
     if (uneven) {
         if (t->pcie_switches < 1 || t->pcie_switches > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
-            BAD("pcie_switches", "must be 1-16 when pcie_switch_gpus lists each switch's GPUs");
+            BAD("pcie_switches", "must be 1-8 when pcie_switch_gpus lists each switch's GPUs");
         uint64_t sum = 0;
         for (size_t k = 0; k < HWFIT_TOPOLOGY_MAX_SWITCH_LIST; k++) {
             if (k < t->pcie_switches && t->pcie_switch_gpus[k] == 0)

@@ -61,7 +61,7 @@ static const hwfit_option options[] = {
                          .default_text = "0",
                          .help = "PCIe switches holding the GPUs: a count (0-128) that splits "
                                  "them evenly, or the GPUs of each switch in order, e.g. 3,3,2 "
-                                 "(at most 16 switches)"},
+                                 "(at most 8 switches)"},
     [O_PCIE_LANES] = {.name = "pcie-lanes", .kind = HWFIT_OPTION_COUNT, .metavar = "L",
                       .min = 1, .max = 16, .default_help = "the GPU's",
                       .help = "GPU link width: 16, or 8 when bifurcated"},
@@ -196,7 +196,7 @@ static hwfit_status read_switches(hwfit_request *r, hwfit_topology *t) {
             p++;
         }
         if (n > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
-            return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 16 switches");
+            return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 8 switches");
         vals[n++] = v;
         if (*p == '\0') break;
         if (*p != ',')
@@ -206,7 +206,7 @@ static hwfit_status read_switches(hwfit_request *r, hwfit_topology *t) {
         p++;
     }
     if (n > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
-        return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 16 switches");
+        return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 8 switches");
     if (n == 1) {
         t->pcie_switches = vals[0];
         return HWFIT_OK;
@@ -216,7 +216,7 @@ static hwfit_status read_switches(hwfit_request *r, hwfit_topology *t) {
         if (vals[k] == 0)
             return hwfit__req_fail(r, opt, HWFIT_EDOM, "every switch in the list must hold "
                                                        "at least 1 GPU");
-        t->pcie_switch_gpus[k] = (uint32_t)vals[k];
+        t->pcie_switch_gpus[k] = (uint8_t)vals[k];
         sum += vals[k];
     }
     if (sum != t->gpus_per_node)
