@@ -537,6 +537,113 @@ Test(collective, one_switch_on_two_sockets_stays_on_its_socket) {
     }
 }
 
+/* NCCL_P2P_LEVEL (src/graph/paths.cc): with p2p AUTO, the level decides which pairs use
+ * P2P. On 4 GPUs of one socket's root ports (default: staged) PHB and SYS time as p2p ON,
+ * LOC and PXB as the default; a level out of the enum is refused, naming the field. */
+Test(collective, p2p_level_follows_nccl_p2p_level) {
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    in.topology.gpus_per_node = 4;
+    in.topology.sockets = 1;
+    in.bytes = 1e9;
+    hwfit_collective_out dflt = estimate(&in);
+    in.topology.p2p = HWFIT_TOPOLOGY_ON;
+    hwfit_collective_out on = estimate(&in);
+    in.topology.p2p = HWFIT_TOPOLOGY_AUTO;
+    cr_assert_lt(on.time_s, dflt.time_s);
+    const struct {
+        hwfit_p2p_level lv;
+        int as_on;
+    } cases[] = {{HWFIT_P2P_LEVEL_LOC, 0}, {HWFIT_P2P_LEVEL_PXB, 0},
+                 {HWFIT_P2P_LEVEL_PHB, 1}, {HWFIT_P2P_LEVEL_SYS, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        in.topology.p2p_level = cases[i].lv;
+        hwfit_collective_out o = estimate(&in);
+        cr_assert_eq(o.time_s, cases[i].as_on ? on.time_s : dflt.time_s, "level %d",
+                     (int)cases[i].lv);
+        cr_assert_eq(o.p2p, cases[i].as_on, "level %d", (int)cases[i].lv);
+    }
+    /* p2p OFF wins over the level (NCCL_P2P_DISABLE). */
+    in.topology.p2p = HWFIT_TOPOLOGY_OFF;
+    cr_assert_eq(estimate(&in).time_s, dflt.time_s);
+    in.topology.p2p = HWFIT_TOPOLOGY_AUTO;
+    in.topology.p2p_level = (hwfit_p2p_level)9;
+    hwfit_collective_out o;
+    cr_assert_eq(hwfit_collective_estimate(&in, &o), HWFIT_EINVAL);
+}
+
+/* Uneven switches (3, 3, 2 GPUs): the ring's hops are still one GPU link each, so the
+ * all-reduce times as the even split does; the all-to-all is bound by the uplink of a
+ * 3-GPU switch (3 x 5/8 of each GPU's data leaves it), between the even 2 x 4 (4 x 4/8)
+ * and 4 x 2 (2 x 6/8) splits; 6, 1, 1 loads the big switch's uplink as 4 x 2 does
+ * (6 x 2/8 = 2 x 6/8). Lists that do not add up are refused. */
+Test(collective, uneven_switches_follow_the_split) {
+    hwfit_collective_in in = box_pro6000_switches();
+    in.op = HWFIT_COLLECTIVE_ALLTOALL;
+    in.topology.pcie_switches = 2;
+    double two = estimate(&in).busbw_bytes_per_s;
+    in.topology.pcie_switches = 4;
+    double four = estimate(&in).busbw_bytes_per_s;
+    in.topology.pcie_switches = 3;
+    in.topology.pcie_switch_gpus[0] = 3;
+    in.topology.pcie_switch_gpus[1] = 3;
+    in.topology.pcie_switch_gpus[2] = 2;
+    hwfit_collective_out o = estimate(&in);
+    cr_assert_eq(o.bottleneck, HWFIT_COLLECTIVE_BOUND_SWITCH_UPLINK);
+    cr_assert(o.busbw_bytes_per_s > two * 1.03 && o.busbw_bytes_per_s < four * 0.97,
+              "%g not between %g and %g", o.busbw_bytes_per_s, two, four);
+    in.topology.pcie_switch_gpus[0] = 6;
+    in.topology.pcie_switch_gpus[1] = 1;
+    in.topology.pcie_switch_gpus[2] = 1;
+    cr_assert_float_eq(estimate(&in).busbw_bytes_per_s, four, 1e-9 * four);
+    in.op = HWFIT_COLLECTIVE_ALLREDUCE;
+    in.topology.pcie_switch_gpus[0] = 3;
+    in.topology.pcie_switch_gpus[1] = 3;
+    in.topology.pcie_switch_gpus[2] = 2;
+    hwfit_collective_in even = box_pro6000_switches();
+    cr_assert_float_eq(estimate(&in).time_s, estimate(&even).time_s, 1e-12);
+    hwfit_collective_out x;
+    in.topology.pcie_switch_gpus[2] = 1; /* 7 of 8 */
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
+    in.topology.pcie_switch_gpus[2] = 0; /* a listed switch with no GPU */
+    in.topology.pcie_switch_gpus[0] = 5;
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
+    in.topology.pcie_switch_gpus[2] = 0;
+    in.topology.pcie_switches = 2; /* 5 + 3: fine */
+    in.topology.pcie_switch_gpus[1] = 3;
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_OK);
+    in.topology.pcie_switch_gpus[3] = 1; /* beyond pcie_switches */
+    cr_assert_eq(hwfit_collective_estimate(&in, &x), HWFIT_EDOM);
+}
+
+/* Rails: an all-to-all rank sends through one NIC (NVIDIA/nccl-tests#267), so one H100
+ * per node with 4 HDR NICs is bound by one NIC, not by the four; 4 GPUs per node use all
+ * four. The ring still spreads over every NIC (one channel per NIC): bound by the GPU's
+ * own PCIe link (48 GB/s), twice one HDR port. */
+Test(collective, alltoall_uses_one_nic_per_rank) {
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    use_gpu(&in, "h100-sxm");
+    in.op = HWFIT_COLLECTIVE_ALLTOALL;
+    in.topology.sockets = 1;
+    in.topology.nodes = 4;
+    in.topology.gpudirect_rdma = HWFIT_TOPOLOGY_ON;
+    cr_assert_eq(hwfit_topology_parse_nic("4x200g-ib", &in.topology), HWFIT_OK);
+    in.bytes = 1e9;
+    in.topology.gpus_per_node = 1;
+    hwfit_collective_out one = estimate(&in);
+    in.topology.gpus_per_node = 4;
+    hwfit_collective_out four = estimate(&in);
+    cr_assert_eq(one.bottleneck, HWFIT_COLLECTIVE_BOUND_NIC);
+    /* one HDR port's payload after nic_efficiency: about 24 GB/s, under 26 */
+    cr_assert(one.busbw_bytes_per_s < 26e9, "%g", one.busbw_bytes_per_s);
+    cr_assert(four.busbw_bytes_per_s > 1.15 * one.busbw_bytes_per_s, "%g vs %g",
+              four.busbw_bytes_per_s, one.busbw_bytes_per_s);
+    in.op = HWFIT_COLLECTIVE_ALLREDUCE;
+    in.topology.gpus_per_node = 1;
+    cr_assert(estimate(&in).busbw_bytes_per_s > 1.5 * one.busbw_bytes_per_s);
+}
+
 Test(collective, ring_allreduce_matches_the_alpha_beta_formula) {
     /* On one PCIe switch with P2P and a large Simple ring, time = NCCL latency +
      * 2(p-1)/p S / B with B = 48 GB/s (Thakur et al. 2005 ring cost; NCCL constants). */

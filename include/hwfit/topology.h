@@ -46,6 +46,23 @@ typedef enum hwfit_topology_mode {
     HWFIT_TOPOLOGY_OFF = 2   /**< Forced off. */
 } hwfit_topology_mode;
 
+/**
+ * @brief How far apart two GPUs may be for P2P over PCIe, as NCCL_P2P_LEVEL says
+ *        (NVIDIA/nccl src/graph/paths.cc, ncclTopoCheckP2p, and the PATH_* distances in
+ *        src/graph/topo.h: LOC, NVL, PIX, PXB, PHB, SYS). Used when
+ *        ::hwfit_topology::p2p is ::HWFIT_TOPOLOGY_AUTO.
+ */
+typedef enum hwfit_p2p_level {
+    HWFIT_P2P_LEVEL_DEFAULT = 0, /**< NCCL's default: PXB, and SYS on AMD with at most 2 GPUs. */
+    HWFIT_P2P_LEVEL_LOC = 1,     /**< Never over PCIe (NCCL_P2P_LEVEL=LOC; NVL is the same here). */
+    HWFIT_P2P_LEVEL_PXB = 2,     /**< GPUs under one PCIe switch (PIX and PXB: hwfit has one switch level). */
+    HWFIT_P2P_LEVEL_PHB = 3,     /**< Also GPUs on one CPU socket (its host bridge). */
+    HWFIT_P2P_LEVEL_SYS = 4      /**< Also across the inter-socket link: every pair. */
+} hwfit_p2p_level;
+
+/** @brief Most switches ::hwfit_topology::pcie_switch_gpus can list. */
+#define HWFIT_TOPOLOGY_MAX_SWITCH_LIST 8
+
 /** @brief CPU vendor, which changes NCCL's treatment of P2P and network overhead. */
 typedef enum hwfit_cpu_vendor {
     HWFIT_CPU_AMD = 0,   /**< AMD EPYC. */
@@ -82,10 +99,13 @@ typedef struct hwfit_topology {
     uint32_t peer_domain_gpus; /**< GPUs one peer fabric joins (bridge 2 or 4, HGX 8, NVL72 72). Default 0. */
     double peer_bytes_per_s;   /**< Sum of a GPU's peer links, one direction, line rate, bytes/s. Default 0. */
     int nvls;                  /**< 1 when NVLink SHARP is available (NVSwitch, sm_90+). Default 0. */
+    /** With ::hwfit_topology::p2p AUTO (the PCIe P2P policy below; here to fill padding): the farthest pair that still uses P2P, NCCL_P2P_LEVEL
+     *  (::hwfit_p2p_level). Default ::HWFIT_P2P_LEVEL_DEFAULT (NCCL's own default). */
+    hwfit_p2p_level p2p_level;
     /* ---- the host ---- */
     uint64_t sockets;             /**< CPU sockets per node, 1-8; must divide gpus_per_node. Default 2. */
     hwfit_cpu_vendor cpu_vendor;  /**< CPU vendor. Default ::HWFIT_CPU_AMD. */
-    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets or fewer than them (then switch k hangs off socket k). Default 0. */
+    uint64_t pcie_switches;       /**< PCIe switches per node holding the GPUs; 0 = each GPU on its own CPU root port. Must divide gpus_per_node and be a multiple of sockets or fewer than them (then switch k hangs off socket k), unless @c pcie_switch_gpus lists the GPUs of each. Default 0. */
     uint32_t switch_uplink_lanes; /**< Width of each switch's uplink to the CPU (same generation as the GPU link). Default 16. */
     /** GPU P2P over PCIe. AUTO follows NCCL's default (src/graph/paths.cc, p2pLevel
      *  PATH_PXB): P2P only between GPUs under one PCIe switch (or anywhere on AMD hosts
@@ -100,13 +120,20 @@ typedef struct hwfit_topology {
     /* ---- the network ---- */
     uint64_t nics_per_node;  /**< Network ports per node used by the GPUs. Default 0 (set when nodes > 1). */
     hwfit_nic_kind nic_kind; /**< Transport. Default ::HWFIT_NIC_ROCE. */
-    double nic_bits_per_s;   /**< Speed of one port, bits/s (100-800 Gb/s; IB 100/200/400/800). Default 400e9. */
-    double nic_mtu_bytes;    /**< MTU (IB/RoCE path MTU 256-4096; TCP 576-9216), or 0 for the transport's default. Default 0. */
     /** GPUDirect RDMA between NIC and GPU memory. AUTO follows NCCL's default
      *  (netGdrLevel PATH_PXB): on when the NIC can share a PCIe switch with the GPU, i.e.
      *  when @c pcie_switches > 0 or the GPUs sit on an NVSwitch baseboard; never with TCP.
      *  Without it, network traffic is staged through host memory. Default AUTO. */
     hwfit_topology_mode gpudirect_rdma;
+    double nic_bits_per_s;   /**< Speed of one port, bits/s (100-800 Gb/s; IB 100/200/400/800). Default 400e9. */
+    double nic_mtu_bytes;    /**< MTU (IB/RoCE path MTU 256-4096; TCP 576-9216), or 0 for the transport's default. Default 0. */
+    /** GPUs on each PCIe switch, in GPU order, for a box whose GPUs hang unevenly on its
+     *  switches (e.g. 3, 3, 2). All zero (the default) splits the GPUs evenly over
+     *  @c pcie_switches. (Placed here, in the struct's padding, to keep its size.) Otherwise the first @c pcie_switches entries (at most
+     *  ::HWFIT_TOPOLOGY_MAX_SWITCH_LIST) are each at least 1 and sum to @c gpus_per_node,
+     *  the rest are 0; switch k then hangs off socket k x sockets / pcie_switches
+     *  (or socket k when there are fewer switches than sockets). */
+    uint8_t pcie_switch_gpus[8];
     /* ---- efficiencies and latencies (assumptions, with their sources) ---- */
     /** Share of a PCIe link's line rate a collective achieves. Default 0.7617: NCCL models
      *  a PCIe lane as width x speed / 80 (src/graph/topo.h), 48 GB/s for Gen5 x16 = 0.7617

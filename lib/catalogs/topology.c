@@ -26,6 +26,7 @@ void hwfit_topology_init(hwfit_topology *t) {
     t->pcie_switches = 0;
     t->switch_uplink_lanes = 16;
     t->p2p = HWFIT_TOPOLOGY_AUTO;
+    t->p2p_level = HWFIT_P2P_LEVEL_DEFAULT;
     t->socket_link_kind = HWFIT_LINK_XGMI;
     t->socket_link_generation = 3;
     t->socket_links = 4;

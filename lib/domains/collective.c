@@ -75,6 +75,7 @@ static const double tree_corr[3][24] = {
 typedef struct net {
     const hwfit_topology *t;
     uint64_t G, gps, K, gpk, D; /* GPUs/node, per socket, switches, per switch, peer domain */
+    int uneven;                 /* switches hold pcie_switch_gpus[k] GPUs each */
     double bgpu, bup, bpeer, sock_single, sock_total, mem, nic; /* effective rates, bytes/s */
     int gdr;
 } net;
@@ -128,6 +129,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if ((unsigned)t->cpu_vendor > (unsigned)HWFIT_CPU_ARM) ENUM("cpu_vendor");
     if ((unsigned)t->nic_kind > (unsigned)HWFIT_NIC_TCP) ENUM("nic_kind");
     if (!mode_ok(t->p2p)) ENUM("p2p");
+    if ((unsigned)t->p2p_level > (unsigned)HWFIT_P2P_LEVEL_SYS) ENUM("p2p_level");
     if (!mode_ok(t->gpudirect_rdma)) ENUM("gpudirect_rdma");
     if ((unsigned)t->socket_link_kind > (unsigned)HWFIT_LINK_UPI) ENUM("socket_link_kind");
     if (t->gpus_per_node < 1 || t->gpus_per_node > MAXG) BAD("gpus_per_node", "must be in [1, 128]");
@@ -135,7 +137,23 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if (t->sockets < 1 || t->sockets > MAXS) BAD("sockets", "must be in [1, 8]");
     if (t->gpus_per_node % t->sockets != 0)
         BAD("sockets", "must divide the GPUs per node (gpus_per_node)");
-    if (t->pcie_switches > 0 &&
+    int uneven = 0;
+    for (size_t k = 0; k < HWFIT_TOPOLOGY_MAX_SWITCH_LIST; k++)
+        if (t->pcie_switch_gpus[k] != 0) uneven = 1;
+    if (uneven) {
+        if (t->pcie_switches < 1 || t->pcie_switches > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
+            BAD("pcie_switches", "must be 1-8 when pcie_switch_gpus lists each switch's GPUs");
+        uint64_t sum = 0;
+        for (size_t k = 0; k < HWFIT_TOPOLOGY_MAX_SWITCH_LIST; k++) {
+            if (k < t->pcie_switches && t->pcie_switch_gpus[k] == 0)
+                BAD("pcie_switch_gpus", "every listed switch must hold at least 1 GPU");
+            if (k >= t->pcie_switches && t->pcie_switch_gpus[k] != 0)
+                BAD("pcie_switch_gpus", "must list exactly pcie_switches switches (the rest 0)");
+            sum += t->pcie_switch_gpus[k];
+        }
+        if (sum != t->gpus_per_node)
+            BAD("pcie_switch_gpus", "must sum to the GPUs per node (gpus_per_node)");
+    } else if (t->pcie_switches > 0 &&
         (t->gpus_per_node % t->pcie_switches != 0 ||
          (t->pcie_switches % t->sockets != 0 && t->pcie_switches > t->sockets)))
         BAD("pcie_switches", "must divide the GPUs per node and be a multiple of the sockets "
@@ -165,6 +183,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     nt->gps = t->gpus_per_node / t->sockets;
     nt->K = t->pcie_switches;
     nt->gpk = nt->K ? nt->G / nt->K : 0;
+    nt->uneven = uneven;
     int ok = 1;
     if (t->gpu_pcie_gen < 1 || t->gpu_pcie_gen > 6) BAD("gpu_pcie_gen", "must be 1-6");
     nt->bgpu = line_rate(HWFIT_LINK_PCIE, t->gpu_pcie_gen, t->gpu_pcie_lanes, &ok) *
@@ -242,24 +261,42 @@ static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
 /* The socket of local GPU i: i / (GPUs per socket); with fewer switches than sockets (e.g.
  * one switch holding every GPU of a two-socket box) switch k hangs off socket k and the
  * other sockets hold no GPUs. */
+static uint64_t sw_of(const net *nt, uint64_t i) {
+    if (!nt->K) return 0;
+    if (!nt->uneven) return i / nt->gpk;
+    /* Uneven switches: GPUs fill switch 0, then switch 1, ... in order. */
+    uint64_t k = 0, end = nt->t->pcie_switch_gpus[0];
+    while (i >= end && k + 1 < nt->K) end += nt->t->pcie_switch_gpus[++k];
+    return k;
+}
 static uint64_t sock_of(const net *nt, uint64_t i) {
-    if (nt->K > 0 && nt->K < nt->t->sockets) return i / nt->gpk;
+    if (nt->K > 0 && nt->K < nt->t->sockets) return sw_of(nt, i);
+    /* Uneven switches: switch k on socket k S / K (the even split's rule, K a multiple of
+     * S, written for any K >= S). */
+    if (nt->uneven) return sw_of(nt, i) * nt->t->sockets / nt->K;
     return i / nt->gps;
 }
-static uint64_t sw_of(const net *nt, uint64_t i) { return nt->K ? i / nt->gpk : 0; }
 
 static int peer_pair(const net *nt, uint64_t i, uint64_t j) {
     return nt->D >= 2 && i / nt->D == j / nt->D;
 }
 
-/* NCCL's P2P policy (src/graph/paths.cc): P2P up to PATH_PXB (same PCIe switch); on AMD
- * x86 with at most 2 GPUs, everywhere; never when the driver has no P2P. */
+/* NCCL's P2P policy (src/graph/paths.cc, ncclTopoCheckP2p): P2P when the pair's path is
+ * no farther than p2pLevel; by default PATH_PXB (same PCIe switch), and PATH_SYS on AMD
+ * x86 with at most 2 GPUs; NCCL_P2P_LEVEL overrides the level (PHB: same CPU socket,
+ * SYS: everywhere, LOC: never); never when the driver has no P2P. */
 static int p2p_pair(const net *nt, uint64_t i, uint64_t j) {
     const hwfit_topology *t = nt->t;
     if (t->p2p == HWFIT_TOPOLOGY_ON) return 1;
     if (t->p2p == HWFIT_TOPOLOGY_OFF || !t->gpu_p2p_capable) return 0;
+    hwfit_p2p_level lv = t->p2p_level;
+    if (lv == HWFIT_P2P_LEVEL_DEFAULT)
+        lv = t->cpu_vendor == HWFIT_CPU_AMD && nt->G <= 2 ? HWFIT_P2P_LEVEL_SYS
+                                                          : HWFIT_P2P_LEVEL_PXB;
+    if (lv == HWFIT_P2P_LEVEL_LOC) return 0;
+    if (lv == HWFIT_P2P_LEVEL_SYS) return 1;
     if (nt->K > 0 && sw_of(nt, i) == sw_of(nt, j)) return 1;
-    return t->cpu_vendor == HWFIT_CPU_AMD && nt->G <= 2;
+    return lv == HWFIT_P2P_LEVEL_PHB && sock_of(nt, i) == sock_of(nt, j);
 }
 
 static void flow_cap(loads *ld, double bytes, double rate, hwfit_collective_bottleneck b) {
@@ -472,17 +509,27 @@ static phase pat_shift(const net *nt, const comm *c, loads *ld, uint64_t d, doub
     return loads_time(nt, ld);
 }
 
-/* Every rank sends b bytes to every other rank at once. */
+/* Every rank sends b bytes to every other rank at once. Across nodes each rank sends
+ * through one NIC, its rail (rank i on NIC i mod m): an all-to-all cannot spread one
+ * rank's traffic over several NICs (sjeaugey, NVIDIA/nccl-tests#267), so with fewer
+ * ranks per node than NICs the NICs left over carry nothing, and with more the busiest
+ * NIC carries ceil(q/m) ranks' traffic. */
 static phase pat_all_pairs(const net *nt, const comm *c, loads *ld, double b) {
     loads_clear(nt, ld);
+    double remote = b * (double)(c->p - c->q);
     for (uint64_t i = 0; i < c->q; i++) {
         for (uint64_t j = 0; j < c->q; j++)
             if (i != j) flow_local(nt, c, ld, i, j, b, 0);
         if (c->n > 1) {
-            double remote = b * (double)(c->p - c->q);
             flow_net(nt, ld, i, remote, 1);
             flow_net(nt, ld, i, remote, 0);
         }
+    }
+    if (c->n > 1 && nt->t->nics_per_node > 0) {
+        uint64_t m = nt->t->nics_per_node;
+        uint64_t per_nic = (c->q + m - 1) / m;
+        flow_cap(ld, remote * (double)per_nic, nt->nic / (double)m,
+                 HWFIT_COLLECTIVE_BOUND_NIC);
     }
     return loads_time(nt, ld);
 }

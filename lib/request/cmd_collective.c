@@ -10,6 +10,13 @@
 #include "request_internal.h"
 
 static const char *const modes[] = {"auto", "on", "off", NULL};
+/* NCCL_P2P_LEVEL's names (NVIDIA/nccl src/graph/paths.cc, topoPathTypeStr); NVL and LOC
+ * both mean no P2P over PCIe, PIX and PXB both mean one switch (hwfit has one level). */
+static const char *const p2p_levels[] = {"default", "loc", "nvl", "pix", "pxb", "phb", "sys",
+                                         NULL};
+static const hwfit_p2p_level p2p_level_values[] = {
+    HWFIT_P2P_LEVEL_DEFAULT, HWFIT_P2P_LEVEL_LOC, HWFIT_P2P_LEVEL_LOC, HWFIT_P2P_LEVEL_PXB,
+    HWFIT_P2P_LEVEL_PXB,     HWFIT_P2P_LEVEL_PHB, HWFIT_P2P_LEVEL_SYS};
 static const hwfit_topology_mode mode_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPOLOGY_ON,
                                                   HWFIT_TOPOLOGY_OFF};
 static const char *const cpus[] = {"amd", "intel", "arm", NULL};
@@ -29,7 +36,7 @@ static const unsigned nccl_type_bytes[] = {1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1};
 enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
-    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE
+    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -50,9 +57,11 @@ static const hwfit_option options[] = {
                  .help = "ranks in the communicator"},
     [O_SOCKETS] = {.name = "sockets", .kind = HWFIT_OPTION_COUNT, .metavar = "S",
                    .default_text = "2", .min = 1, .max = 8, .help = "CPU sockets per node"},
-    [O_PCIE_SWITCHES] = {.name = "pcie-switches", .kind = HWFIT_OPTION_COUNT, .metavar = "K",
-                         .default_text = "0", .min = 0, .max = 128,
-                         .help = "PCIe switches holding the GPUs"},
+    [O_PCIE_SWITCHES] = {.name = "pcie-switches", .kind = HWFIT_OPTION_TEXT, .metavar = "K",
+                         .default_text = "0",
+                         .help = "PCIe switches holding the GPUs: a count (0-128) that splits "
+                                 "them evenly, or the GPUs of each switch in order, e.g. 3,3,2 "
+                                 "(at most 8 switches)"},
     [O_PCIE_LANES] = {.name = "pcie-lanes", .kind = HWFIT_OPTION_COUNT, .metavar = "L",
                       .min = 1, .max = 16, .default_help = "the GPU's",
                       .help = "GPU link width: 16, or 8 when bifurcated"},
@@ -97,6 +106,12 @@ static const hwfit_option options[] = {
                    .help = "the sweep's table and CSV: hwfit's, or nccl-tests' out-of-place "
                            "columns (size (B), count, type, redop, root, time (us), algbw and "
                            "busbw (GB/s)); JSON holds both"},
+    [O_P2P_LEVEL] = {.name = "p2p-level", .kind = HWFIT_OPTION_CHOICE, .metavar = "LEVEL",
+                     .default_text = "default", .choices = p2p_levels,
+                     .help = "with --p2p auto, the farthest GPU pair that uses P2P, as "
+                             "NCCL_P2P_LEVEL: loc/nvl never, pix/pxb under one PCIe switch, "
+                             "phb on one CPU socket, sys everywhere; default is NCCL's (pxb, "
+                             "sys on AMD with 2 GPUs)"},
     [O_DTYPE] = {.name = "dtype", .kind = HWFIT_OPTION_CHOICE, .metavar = "TYPE",
                  .default_text = "float", .choices = nccl_types,
                  .help = "the sweep's element type, for its count (nccl-tests' -d)"},
@@ -160,6 +175,56 @@ typedef struct collective_state {
 static hwfit_status unknown(hwfit_request *r, int opt, const char *text, const char *expected) {
     return hwfit__req_fail(r, &options[opt], HWFIT_ENOTFOUND, "unknown value '%s' (expected %s)",
                            text, expected);
+}
+
+/* --pcie-switches: a count K, or a list "a,b,c" of each switch's GPUs (K = its length). */
+static hwfit_status read_switches(hwfit_request *r, hwfit_topology *t) {
+    const hwfit_option *opt = &options[O_PCIE_SWITCHES];
+    const char *p = hwfit__req_text(r, opt);
+    uint64_t vals[HWFIT_TOPOLOGY_MAX_SWITCH_LIST + 1];
+    size_t n = 0;
+    for (;;) {
+        if (*p < '0' || *p > '9')
+            return hwfit__req_fail(r, opt, HWFIT_EPARSE,
+                                   "expected a count or a list of GPUs per switch such as "
+                                   "3,3,2");
+        uint64_t v = 0;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (uint64_t)(*p - '0');
+            if (v > 128)
+                return hwfit__req_fail(r, opt, HWFIT_EDOM, "each number must be at most 128");
+            p++;
+        }
+        if (n > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
+            return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 8 switches");
+        vals[n++] = v;
+        if (*p == '\0') break;
+        if (*p != ',')
+            return hwfit__req_fail(r, opt, HWFIT_EPARSE,
+                                   "expected a count or a list of GPUs per switch such as "
+                                   "3,3,2");
+        p++;
+    }
+    if (n > HWFIT_TOPOLOGY_MAX_SWITCH_LIST)
+        return hwfit__req_fail(r, opt, HWFIT_EDOM, "lists at most 8 switches");
+    if (n == 1) {
+        t->pcie_switches = vals[0];
+        return HWFIT_OK;
+    }
+    uint64_t sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (vals[k] == 0)
+            return hwfit__req_fail(r, opt, HWFIT_EDOM, "every switch in the list must hold "
+                                                       "at least 1 GPU");
+        t->pcie_switch_gpus[k] = (uint8_t)vals[k];
+        sum += vals[k];
+    }
+    if (sum != t->gpus_per_node)
+        return hwfit__req_fail(r, opt, HWFIT_EDOM,
+                               "the list's GPUs (%llu) must add up to --gpus (%llu)",
+                               (unsigned long long)sum, (unsigned long long)t->gpus_per_node);
+    t->pcie_switches = n;
+    return HWFIT_OK;
 }
 
 /* Options given that do not apply to the output asked: refused with the reason. */
@@ -239,7 +304,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
      * never blames an option that was not given (issue 21). */
     if (!hwfit__req_given(r, &options[O_SOCKETS]) && t->gpus_per_node % t->sockets != 0)
         t->sockets = 1;
-    t->pcie_switches = hwfit__req_u64(r, &options[O_PCIE_SWITCHES]);
+    st = read_switches(r, t);
+    if (st != HWFIT_OK) return st;
     int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
     uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
     if (lanes_given) t->gpu_pcie_lanes = lanes;
@@ -264,6 +330,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         }
     }
     t->p2p = mode_values[hwfit__req_choice(r, &options[O_P2P])];
+    t->p2p_level = p2p_level_values[hwfit__req_choice(r, &options[O_P2P_LEVEL])];
     t->gpudirect_rdma = mode_values[hwfit__req_choice(r, &options[O_GDR])];
     hwfit_topology_set_cpu(t, cpu_values[hwfit__req_choice(r, &options[O_CPU])]);
     if (hwfit__req_given(r, &options[O_NIC])) {

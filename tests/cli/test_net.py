@@ -69,6 +69,44 @@ class TestCollective(CliCase):
         self.assertEqual(d["algorithm"], "hierarchical")
         self.assertFalse(d["p2p"])
 
+    def test_uneven_switches(self):
+        base = ("collective", "--op", "alltoall", "--gpu", "rtx-pro-6000-maxq", "--sockets",
+                "1", "--p2p", "on", "--pcie-switches")
+        two = self.ok_json(*base, "2")["busbw_bytes_per_s"]
+        four = self.ok_json(*base, "4")["busbw_bytes_per_s"]
+        d = self.ok_json(*base, "3,3,2")
+        self.assertEqual(d["bottleneck"], "switch-uplink")
+        self.assertTrue(1.03 * two < d["busbw_bytes_per_s"] < 0.97 * four)
+        self.bad(*base, "3,3", mentions="--pcie-switches")      # 6 of 8 GPUs
+        self.bad(*base, "3,0,5", mentions="--pcie-switches")
+        self.bad(*base, "3;5", mentions="--pcie-switches")
+
+    def test_alltoall_one_nic_per_rank(self):
+        args = ("collective", "--op", "alltoall", "--gpu", "h100-sxm", "--sockets", "1",
+                "--nodes", "4", "--nic", "4x200g-ib", "--gdr", "on", "--gpus")
+        one = self.ok_json(*args, "1")
+        self.assertEqual(one["bottleneck"], "nic")
+        self.assertLess(one["busbw_bytes_per_s"], 26e9)   # one HDR port, not four
+        self.assertGreater(self.ok_json(*args, "4")["busbw_bytes_per_s"],
+                           1.15 * one["busbw_bytes_per_s"])
+
+    def test_p2p_level(self):
+        # NCCL_P2P_LEVEL: 4 GPUs on one socket's root ports use P2P only from PHB on.
+        args = ("collective", "--gpus", "4", "--sockets", "1")
+        dflt = self.ok_json(*args)
+        phb = self.ok_json(*args, "--p2p-level", "phb")
+        self.assertFalse(dflt["p2p"])
+        self.assertTrue(phb["p2p"])
+        self.assertGreater(phb["busbw_bytes_per_s"], 1.2 * dflt["busbw_bytes_per_s"])
+        # Two sockets: PHB still stages the hops that cross; SYS reaches the socket link.
+        two = ("collective", "--gpus", "8", "--sockets", "2")
+        self.assertFalse(self.ok_json(*two, "--p2p-level", "phb")["p2p"])
+        self.assertEqual(self.ok_json(*two, "--p2p-level", "sys")["bottleneck"], "socket-link")
+        # LOC under switches: every hop staged through the switch uplinks.
+        sw = ("collective", "--pcie-switches", "2")
+        self.assertEqual(self.ok_json(*sw, "--p2p-level", "loc")["bottleneck"], "switch-uplink")
+        self.bad("collective", "--p2p-level", "near", mentions="--p2p-level")
+
     def test_no_bridge_and_one_switch_on_two_sockets(self):
         args = ("collective", "--gpu", "rtx-2080-ti", "--gpus", "2", "--size", "1GiB",
                 "--pcie-switches", "1", "--p2p", "off")

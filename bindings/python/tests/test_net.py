@@ -66,6 +66,27 @@ class TestCollective(unittest.TestCase):
         self.assertGreater(p["busbw_bytes_per_s"], d["busbw_bytes_per_s"])
         self.assertEqual(p["bottleneck"], "socket-link")
 
+    def test_uneven_switches(self):
+        kw = dict(op="alltoall", gpu="rtx-pro-6000-maxq", sockets=1, p2p="on")
+        two = hwfit.collective(pcie_switches=2, **kw)["busbw_bytes_per_s"]
+        four = hwfit.collective(pcie_switches=4, **kw)["busbw_bytes_per_s"]
+        d = hwfit.collective(pcie_switches="3,3,2", **kw)
+        self.assertTrue(1.03 * two < d["busbw_bytes_per_s"] < 0.97 * four)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(pcie_switches="3,3", **kw)
+
+    def test_p2p_level(self):
+        # NCCL_P2P_LEVEL=PHB lets 4 GPUs on one socket's root ports use P2P.
+        d = hwfit.collective(gpus=4, sockets=1)
+        p = hwfit.collective(gpus=4, sockets=1, p2p_level="phb")
+        self.assertFalse(d["p2p"])
+        self.assertTrue(p["p2p"])
+        self.assertGreater(p["busbw_bytes_per_s"], 1.2 * d["busbw_bytes_per_s"])
+        s = hwfit.collective(p2p_level="sys")
+        self.assertEqual(s["bottleneck"], "socket-link")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(p2p_level="near")
+
     def test_pair_without_bridge_on_one_switch_of_two_sockets(self):
         # RTX 2080 Ti pair, no NVLink bridge fitted (peer_links 0), both GPUs under one
         # PCIe switch of a two-socket box: answered as the one-socket box, over PCIe.
