@@ -533,6 +533,51 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
     return HWFIT_OK;
 }
 
+/* One micro-batch's forward and backward on a card of stage sf, reading `bytes` of weights:
+ * train_step's time of a stage, and (with bytes 0) the lower bound the layout search prunes
+ * with (train_bound): one function, so that the bound follows the cost. */
+static double stage_train_s(const perf_ctx *c, const hwfit__shard_resolved *r,
+                            const stage_flop *sf, double bytes) {
+    const hwfit_perf_in *in = c->in;
+    double s_local = (double)r->context_local, mb = (double)r->mb;
+    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
+    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
+                c->precision == HWFIT_PERF_PRECISION_FP4) &&
+               in->bf16_flop_per_s > 0.0;
+    /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
+     * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
+    double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf->fwd - sf->head
+                : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf->attention
+                                                            : 0.0;
+    double flop = mb * s_local * (3.0 * sf->fwd + re);
+    /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
+     * format's share, the attention core (and its recomputation) in BF16. */
+    if (lowp) {
+        double attn = mb * s_local * (3.0 * sf->attention +
+                                      (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
+                                                                            : sf->attention));
+        flop = (flop - attn) / in->low_precision_efficiency +
+               attn * c->peak / in->bf16_flop_per_s;
+    }
+    double t = dmax(flop / eff_c, bytes / eff_m);
+    /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
+     * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
+     * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
+    if (sf->moe_layers > 0 && c->m->experts > 0)
+        t += (double)sf->moe_layers *
+             (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
+             in->moe_expert_overhead_s;
+    return t;
+}
+
+/* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times of t_mb (Narayanan
+ * et al. 2021, section 2.2); train_step's, and train_bound's. */
+static void pipeline_s(const hwfit__shard_resolved *r, double t_mb, double *compute,
+                       double *bubble) {
+    *compute = (double)r->m * t_mb;
+    *bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
+}
+
 static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
                              hwfit_perf_out *o) {
     const hwfit_perf_in *in = c->in;
@@ -544,10 +589,6 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
      * appendix B: 6N + 12 L H Q T) counts attention over all T positions. */
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
-    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
-    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
-                c->precision == HWFIT_PERF_PRECISION_FP4) &&
-               in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0, grad_bytes = 0.0, param_bytes = 0.0, e_grad = 0.0, e_param = 0.0;
     /* Dense and expert parameters reduce and gather over one group when the expert grid is
      * the dense one (ep = 1, etp = tp), else the experts over the expert-data-parallel
@@ -561,31 +602,8 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
         stage_flop sf;
         stage_flops(c, r, s, f.attention_flop, &sf);
-        /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
-         * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
-        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
-                                                                : 0.0;
-        double flop = mb * s_local * (3.0 * sf.fwd + re);
-        /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
-         * format's share, the attention core (and its recomputation) in BF16. */
-        if (lowp) {
-            double attn = mb * s_local * (3.0 * sf.attention +
-                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
-                                                                                : sf.attention));
-            flop = (flop - attn) / in->low_precision_efficiency +
-                   attn * c->peak / in->bf16_flop_per_s;
-        }
         /* Weights are read in forward, backward-data and backward-weight. */
-        double bytes = 3.0 * (double)card.shard_weights_bytes;
-        double t = dmax(flop / eff_c, bytes / eff_m);
-        /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
-         * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
-         * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
-        if (sf.moe_layers > 0 && c->m->experts > 0)
-            t += (double)sf.moe_layers *
-                 (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
-                 in->moe_expert_overhead_s;
+        double t = stage_train_s(c, r, &sf, 3.0 * (double)card.shard_weights_bytes);
         t_mb = dmax(t_mb, t);
         /* The card's routed experts: its MoE layers' share. */
         uint64_t eu_weights, eu_trainable;
@@ -622,10 +640,7 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
             o->offload_s = dmax(o->offload_s, moved / pcie + cpu);
         }
     }
-    /* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times (Narayanan et
-     * al. 2021, section 2.2). */
-    o->step_compute_s = (double)r->m * t_mb;
-    o->bubble_s = (double)(r->pp - 1) / (double)r->v * t_mb;
+    pipeline_s(r, t_mb, &o->step_compute_s, &o->bubble_s);
     /* Communication of the step (collective.c), exposed by what does not overlap. */
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
     hwfit_collective_step_out co, eo;
@@ -813,55 +828,157 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
     return validate_report(&a, st, &shard_problem, problem);
 }
 
+/* ---- the layout search -------------------------------------------------------------------- */
+
+/* A lower bound of train_step's step_time_s for layout r, from train_step's own functions
+ * without the card (stage_train_s with no weight bytes: the max with the bytes term is not
+ * smaller) and without communication and offload (each >= 0, overlaps in [0, 1]): the
+ * compute of the slowest stage through the 1F1B schedule (pipeline_s). step_time_s is that
+ * compute + bubble plus the non-negative rest, summed left to right, and every operation is
+ * monotone, so bound <= step_time_s bit for bit (tests/test_perf_plan.c checks it over every
+ * valid layout of several spaces). attention_flop: hwfit_model_flops' at the sequence
+ * length, which train_step takes. */
+static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
+                          double attention_flop) {
+    double t_mb = 0.0;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        stage_flop sf;
+        stage_flops(c, r, s, attention_flop, &sf);
+        t_mb = dmax(t_mb, stage_train_s(c, r, &sf, 0.0));
+    }
+    double compute, bubble;
+    pipeline_s(r, t_mb, &compute, &bubble);
+    return compute + bubble;
+}
+
+hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                       const hwfit_perf_in *in, double *bound) {
+    if (model == NULL || in == NULL || bound == NULL) return HWFIT_EINVAL;
+    if (in->shard.memory.mode == HWFIT_MEMORY_INFERENCE) return HWFIT_EINVAL;
+    hwfit_status st = hwfit__shard_engine_start(e, model);
+    if (st != HWFIT_OK) return st;
+    perf_ctx c;
+    if ((st = ctx_init(&c, model, in, e, NULL)) != HWFIT_OK) return st;
+    hwfit__shard_resolved r;
+    hwfit_shard_reason reason;
+    if ((st = hwfit__shard_resolve(model, hwfit__shard_engine_kinds(e), &in->shard,
+                                   &in->shard.layout, &r, &reason, NULL)) != HWFIT_OK)
+        return st;
+    if (reason != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    hwfit_model_flops_out f;
+    if ((st = hwfit_model_flops(model, in->shard.memory.context, &f)) != HWFIT_OK) return st;
+    *bound = train_bound(&c, &r, f.attention_flop);
+    return HWFIT_OK;
+}
+
 /* a ranks before b: layouts that fit first, then by score. */
 static int better(const hwfit_perf_result *a, const hwfit_perf_result *b) {
     if (a->shard.fits != b->shard.fits) return a->shard.fits;
     return a->shard.score > b->shard.score;
 }
 
-/* Insert into results[0..*count), best first, stable. */
-static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count,
-                      const hwfit_perf_result *r) {
+/* Insert into results[0..*count), best first, stable; order (NULL or beside results) keeps
+ * each result's place in the enumeration. */
+static void keep_best(hwfit_perf_result *results, uint64_t *order, size_t capacity,
+                      size_t *count, const hwfit_perf_result *r, uint64_t ordinal) {
     if (capacity == 0) return;
     size_t n = *count;
     if (n == capacity && !better(r, &results[n - 1])) return;
     size_t i = n < capacity ? n : capacity - 1;
     while (i > 0 && better(r, &results[i - 1])) {
         results[i] = results[i - 1];
+        if (order != NULL) order[i] = order[i - 1];
         i--;
     }
     results[i] = *r;
+    if (order != NULL) order[i] = ordinal;
     if (n < capacity) *count = n + 1;
 }
 
-/* The search with the model's engine, started. */
-static hwfit_status plan_on(hwfit__shard_engine *e, const hwfit_model *model,
-                            const hwfit_perf_in *in, const hwfit_shard_space *space,
-                            hwfit_perf_result *results, size_t capacity,
-                            hwfit_shard_search_out *summary) {
+/* Valid layouts are dealt to the threads in blocks of this many, in enumeration order. */
+#define PLAN_BLOCK 32u
+
+/* One search over a slice of the space: the valid layouts of the blocks b with
+ * b % slices == slice (every layout for one slice). */
+typedef struct plan_slice {
+    hwfit__shard_engine *e; /* started on the model */
+    const hwfit_model *model;
+    const hwfit_perf_in *in;
+    const hwfit_shard_space *space;
+    uint32_t slice, slices;
+    hwfit_perf_result *results;
+    uint64_t *order; /* NULL for one slice */
+    size_t capacity;
+    hwfit_shard_search_out sum;
+    uint64_t timed; /* layouts timed in full; the other ranked ones were pruned */
+    hwfit_status status;
+} plan_slice;
+
+/* The search of one slice. For training, a layout's memory fit is evaluated first (the
+ * fitting count needs it), then, once the list is full of fitting layouts, the step time's
+ * lower bound (train_bound): a layout whose best possible score does not beat the last one
+ * kept could not enter the list, and is not timed. The list is the one the full search
+ * keeps, bit for bit. */
+static hwfit_status slice_run(plan_slice *ps) {
+    const hwfit_perf_in *in = ps->in;
+    const hwfit_shard_space *space = ps->space;
     hwfit_status st;
-    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, &x, e, NULL)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&c, ps->model, &x, ps->e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
-    if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
+    if ((st = hwfit_shard_iter_init(&it, ps->model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
     memset(&sum, 0, sizeof sum);
-    hwfit_layout l;
-    hwfit__shard_resolved r;
     int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_perf_rank rank;
     if ((st = hwfit_perf_plan_rank(in, space, &rank)) != HWFIT_OK) return st;
+    /* The bound needs the attention FLOPs at the sequence length (train_step's); when they
+     * cannot be had, every layout is timed and fails as train_step fails. */
+    hwfit_model_flops_out fl;
+    int bounded = training && hwfit_model_flops(ps->model, in->shard.memory.context, &fl) ==
+                                  HWFIT_OK;
+    double seq = (double)in->shard.memory.context;
+    hwfit_perf_result *kept = ps->results;
+    size_t cap = ps->capacity;
+    hwfit_layout l;
+    hwfit__shard_resolved r;
+    uint64_t ordinal = 0;
     while (hwfit__shard_iter_next(&it, &l, &r)) {
+        uint64_t k = ordinal++;
+        if (ps->slices > 1 && (k / PLAN_BLOCK) % ps->slices != ps->slice) continue;
         sum.valid++;
         x.shard.layout = l;
         hwfit_perf_out o;
-        st = estimate(&c, 0, &o, NULL, NULL);
-        if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
-        if (st != HWFIT_OK) return st;
-        if (o.shard.fits) sum.fitting++;
-        else if (!space->include_unfit) continue;
+        if (!training) {
+            st = estimate(&c, 0, &o, NULL, NULL);
+            if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
+            if (st != HWFIT_OK) return st;
+            if (o.shard.fits) sum.fitting++;
+            else if (!space->include_unfit) continue;
+        } else {
+            /* estimate()'s steps for a layout the enumeration resolved and checked. */
+            memset(&o, 0, sizeof o);
+            o.precision = c.precision;
+            o.peak_flop_per_s = c.peak;
+            st = hwfit__shard_fit(c.e, &x.shard, &r, &o.shard);
+            if (st == HWFIT_ERANGE) continue;
+            if (st != HWFIT_OK) return st;
+            if (o.shard.fits) sum.fitting++;
+            else if (!space->include_unfit) continue;
+            if (cap == 0) continue; /* nothing is kept: the counts alone */
+            if (bounded && sum.count == cap && kept[cap - 1].shard.fits) {
+                if (!o.shard.fits) continue; /* ranks after every layout kept */
+                double lb = train_bound(&c, &r, fl.attention_flop);
+                double best = rank == HWFIT_PERF_RANK_STEP_TIME ? -lb
+                                                                : (double)r.global * seq / lb;
+                if (best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
+            }
+            ps->timed++;
+            st = train_step(&c, &r, &o);
+            if (st == HWFIT_ERANGE) continue;
+            if (st != HWFIT_OK) return st;
+        }
         hwfit_perf_result res;
         hwfit__shard_result(&o.shard, &res.shard);
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
@@ -873,10 +990,10 @@ static hwfit_status plan_on(hwfit__shard_engine *e, const hwfit_model *model,
         if (o.shard.fits)
             res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
                                                                 : res.tokens_per_s;
-        keep_best(results, capacity, &sum.count, &res);
+        keep_best(kept, ps->order, cap, &sum.count, &res, k);
     }
     sum.visited = it.visited;
-    *summary = sum;
+    ps->sum = sum;
     return HWFIT_OK;
 }
 
@@ -889,7 +1006,19 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
         return HWFIT_EINVAL;
     hwfit_status st = hwfit__shard_engine_start(e, model);
     if (st != HWFIT_OK) return st;
-    return plan_on(e, model, in, space, results, capacity, summary);
+    plan_slice ps;
+    memset(&ps, 0, sizeof ps);
+    ps.e = e;
+    ps.model = model;
+    ps.in = in;
+    ps.space = space;
+    ps.slices = 1;
+    ps.results = results;
+    ps.capacity = capacity;
+    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
+    if ((st = slice_run(&ps)) != HWFIT_OK) return st;
+    *summary = ps.sum;
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,
