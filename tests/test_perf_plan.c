@@ -244,3 +244,126 @@ Test(perf_plan, ranked_layouts_equal_the_golden_file, .timeout = 600) {
     fclose(f);
     cr_assert_eq(i, n, "%s has %zu lines, the search %zu", path, i, n);
 }
+
+Test(perf_plan, threads_give_what_one_thread_gives, .timeout = 900) {
+    static hwfit_perf_result one[MAX_TOP], many[MAX_TOP];
+    const uint32_t counts[] = {2, 3, 8};
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        /* the case's list, and a short one (the merge decides more often) */
+        const size_t tops[] = {pc->top, 3};
+        for (size_t ti = 0; ti < 2; ti++) {
+            hwfit_shard_search_out s1, sn;
+            memset(one, 0, sizeof one);
+            in.threads = 1;
+            cr_assert_eq(hwfit_perf_plan(&m, &in, &space, one, tops[ti], &s1), HWFIT_OK);
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                memset(many, 0, sizeof many);
+                in.threads = counts[c];
+                cr_assert_eq(hwfit_perf_plan(&m, &in, &space, many, tops[ti], &sn), HWFIT_OK);
+                char what[64];
+                snprintf(what, sizeof what, "%u threads, top %zu", counts[c], tops[ti]);
+                expect_same(what, pc->name, many, &sn, one, &s1);
+            }
+        }
+    }
+}
+
+Test(perf_plan, threads_out_of_range_are_refused) {
+    hwfit_model m;
+    hwfit_perf_in in;
+    hwfit_shard_space space;
+    setup_case(&cases[4], &m, &in, &space);
+    hwfit_perf_result res[4];
+    hwfit_shard_search_out s;
+    const uint32_t bad[] = {0, HWFIT_PERF_MAX_THREADS + 1, UINT32_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        in.threads = bad[i];
+        cr_expect_eq(hwfit_perf_plan(&m, &in, &space, res, 4, &s), HWFIT_EDOM, "threads %u",
+                     bad[i]);
+    }
+    in.threads = HWFIT_PERF_MAX_THREADS;
+    cr_expect_eq(hwfit_perf_plan(&m, &in, &space, res, 4, &s), HWFIT_OK);
+}
+
+/* The bound the search prunes with never exceeds the step time of the full estimate: over
+ * every valid layout of each training case (one in five of the largest space). The bound
+ * must also mean something: above half the step time for some layout of each case. */
+Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        if (pc->mode == HWFIT_MEMORY_INFERENCE) continue;
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_iter it;
+        cr_assert_eq(hwfit_shard_iter_init(&it, &m, &in.shard, &space), HWFIT_OK);
+        hwfit__shard_engine_storage engine;
+        hwfit_perf_in x = in;
+        hwfit_layout l;
+        hwfit__shard_resolved r;
+        uint64_t n = 0, checked = 0, tight = 0;
+        uint64_t stride = pc->gpus >= 1024 ? 5 : 1;
+        while (hwfit__shard_iter_next(&it, &l, &r)) {
+            if (n++ % stride != 0) continue;
+            x.shard.layout = l;
+            hwfit_perf_out o;
+            if (hwfit_perf_estimate(&m, &x, &o) != HWFIT_OK) continue;
+            double lb = -1.0;
+            cr_assert_eq(hwfit__perf_step_bound_at(hwfit__shard_engine_in(&engine), &m, &x, &lb),
+                         HWFIT_OK);
+            checked++;
+            cr_expect(lb <= o.step_time_s, "%s: layout %llu (tp %u pp %u v %u mb %llu): bound %a > step %a",
+                      pc->name, (unsigned long long)n, l.tp, l.pp, l.virtual_stages,
+                      (unsigned long long)l.micro_batch, lb, o.step_time_s);
+            if (lb > 0.5 * o.step_time_s) tight++;
+        }
+        cr_expect_gt(checked, 100, "%s: %llu layouts checked", pc->name,
+                     (unsigned long long)checked);
+        cr_expect_gt(tight, 0, "%s: the bound is never above half the step time", pc->name);
+    }
+}
+
+/* The search's memory fit (first stage of each kind) equals the full evaluation's on every
+ * field the search reads, over every valid layout of each case. */
+Test(perf_plan, search_fit_equals_the_full_evaluation, .timeout = 900) {
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_iter it;
+        cr_assert_eq(hwfit_shard_iter_init(&it, &m, &in.shard, &space), HWFIT_OK);
+        hwfit__shard_engine_storage engine;
+        hwfit__shard_engine *e = hwfit__shard_engine_in(&engine);
+        cr_assert_eq(hwfit__shard_engine_start(e, &m), HWFIT_OK);
+        hwfit_shard_in x = in.shard;
+        hwfit__shard_resolved r;
+        uint64_t n = 0;
+        while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
+            hwfit_shard_out a, b;
+            hwfit_status sa = hwfit__shard_fit(e, &x, &r, &a);
+            hwfit_status sb = hwfit__shard_eval(e, &x, &r, &b, 0, NULL);
+            n++;
+            cr_assert_eq(sa, sb, "%s, layout %llu", pc->name, (unsigned long long)n);
+            if (sa != HWFIT_OK) continue;
+            hwfit_shard_result ra, rb;
+            hwfit__shard_result(&a, &ra);
+            hwfit__shard_result(&b, &rb);
+            int same = a.fits == b.fits && a.gpu_fits == b.gpu_fits &&
+                       a.host_fits == b.host_fits && a.worst_stage == b.worst_stage &&
+                       memcmp(&a.worst, &b.worst, sizeof a.worst) == 0 &&
+                       memcmp(&ra, &rb, sizeof ra) == 0 && a.usable_bytes == b.usable_bytes &&
+                       a.host_bytes == b.host_bytes && a.stages == b.stages &&
+                       a.micro_batches == b.micro_batches;
+            cr_assert(same, "%s, layout %llu (tp %u pp %u v %u): fit differs", pc->name,
+                      (unsigned long long)n, x.layout.tp, x.layout.pp, x.layout.virtual_stages);
+        }
+    }
+}

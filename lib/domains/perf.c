@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(__STDC_NO_THREADS__)
+#include <threads.h>
+#endif
 
 #include "hwfit/collective.h"
 #include "hwfit/dtype.h"
@@ -39,6 +42,7 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->ep_overlap = 0.5;
     in->low_precision_efficiency = 0.7;
     in->moe_expert_overhead_s = 0.0004;
+    in->threads = 1;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -701,15 +705,16 @@ static const char *shard_field(const char *field) {
     return field;
 }
 
-/* The estimate; the shard's refusals go to `shard_why` (fields of hwfit_shard_in), the
- * others to `why` (both NULL from the calculations). */
+/* The estimate, written to out (in part when it fails); the shard's refusals go to
+ * `shard_why` (fields of hwfit_shard_in), the others to `why` (both NULL from the
+ * calculations). */
 static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
                              hwfit_problem *why, hwfit_problem *shard_why) {
     const hwfit_perf_in *in = c->in;
-    hwfit_perf_out o;
-    memset(&o, 0, sizeof o);
-    o.precision = c->precision;
-    o.peak_flop_per_s = c->peak;
+    hwfit_perf_out *o = out; /* written in place: estimate_on keeps the caller's until OK */
+    memset(o, 0, sizeof *o);
+    o->precision = c->precision;
+    o->peak_flop_per_s = c->peak;
     /* The memory fit, at the longest context the workload reaches. */
     hwfit_shard_in fit = in->shard;
     int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
@@ -727,12 +732,10 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
     if (reason != HWFIT_SHARD_VALID)
         return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
-    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o.shard, 0, NULL)) != HWFIT_OK)
+    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o->shard, 0, NULL)) != HWFIT_OK)
         return hwfit__shard_explain(c->m, &fit, st, shard_why);
-    st = training ? train_step(c, &r, &o) : inference(c, full, &o);
-    if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
-    *out = o;
-    return HWFIT_OK;
+    st = training ? train_step(c, &r, o) : inference(c, full, o);
+    return st; /* hwfit_perf_validate names the input */
 }
 
 /* One estimate with the model's engine, which must be started (hwfit__shard_engine_start);
@@ -748,7 +751,9 @@ typedef struct estimate_call {
 static hwfit_status estimate_on(hwfit__shard_engine *e, estimate_call *a) {
     perf_ctx c;
     hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
-    if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
+    hwfit_perf_out o;
+    if (st == HWFIT_OK) st = estimate(&c, 1, &o, a->problem, a->shard_problem);
+    if (st == HWFIT_OK) *a->out = o;
     a->topo = c.topo;
     return st;
 }
@@ -910,9 +915,20 @@ typedef struct plan_slice {
     uint64_t *order; /* NULL for one slice */
     size_t capacity;
     hwfit_shard_search_out sum;
-    uint64_t timed; /* layouts timed in full; the other ranked ones were pruned */
+    uint64_t timed;   /* layouts timed in full; the other ranked ones were pruned */
+    uint64_t fail_at; /* the ordinal of the layout that failed (status not HWFIT_OK) */
     hwfit_status status;
+    size_t head; /* the merge's place in results */
+#if !defined(__STDC_NO_THREADS__)
+    thrd_t thread;
+    int started;
+#endif
 } plan_slice;
+
+static hwfit_status slice_fail(plan_slice *ps, uint64_t ordinal, hwfit_status st) {
+    ps->fail_at = ordinal;
+    return st;
+}
 
 /* The search of one slice. For training, a layout's memory fit is evaluated first (the
  * fitting count needs it), then, once the list is full of fitting layouts, the step time's
@@ -953,7 +969,7 @@ static hwfit_status slice_run(plan_slice *ps) {
         if (!training) {
             st = estimate(&c, 0, &o, NULL, NULL);
             if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
-            if (st != HWFIT_OK) return st;
+            if (st != HWFIT_OK) return slice_fail(ps, k, st);
             if (o.shard.fits) sum.fitting++;
             else if (!space->include_unfit) continue;
         } else {
@@ -963,7 +979,7 @@ static hwfit_status slice_run(plan_slice *ps) {
             o.peak_flop_per_s = c.peak;
             st = hwfit__shard_fit(c.e, &x.shard, &r, &o.shard);
             if (st == HWFIT_ERANGE) continue;
-            if (st != HWFIT_OK) return st;
+            if (st != HWFIT_OK) return slice_fail(ps, k, st);
             if (o.shard.fits) sum.fitting++;
             else if (!space->include_unfit) continue;
             if (cap == 0) continue; /* nothing is kept: the counts alone */
@@ -977,7 +993,7 @@ static hwfit_status slice_run(plan_slice *ps) {
             ps->timed++;
             st = train_step(&c, &r, &o);
             if (st == HWFIT_ERANGE) continue;
-            if (st != HWFIT_OK) return st;
+            if (st != HWFIT_OK) return slice_fail(ps, k, st);
         }
         hwfit_perf_result res;
         hwfit__shard_result(&o.shard, &res.shard);
@@ -997,6 +1013,107 @@ static hwfit_status slice_run(plan_slice *ps) {
     return HWFIT_OK;
 }
 
+/* a before b in the sequential list: better, or as good and enumerated first. */
+static int before(const hwfit_perf_result *a, uint64_t oa, const hwfit_perf_result *b,
+                  uint64_t ob) {
+    if (better(a, b)) return 1;
+    return !better(b, a) && oa < ob;
+}
+
+/* One slice on its thread, with its own engine. */
+static int slice_main(void *arg) {
+    plan_slice *ps = arg;
+    ps->status = hwfit__shard_engine_start(ps->e, ps->model);
+    if (ps->status == HWFIT_OK) ps->status = slice_run(ps);
+    return 0;
+}
+
+/* The search on n threads: slice t takes the blocks t, t + n, ... of the valid layouts;
+ * each keeps the best `capacity` of its own, in its order (best, then enumeration order).
+ * plan_start starts slices 1 to n - 1 on their threads (each with its own engine) and
+ * gives the slices, slice 0 to run on the calling thread with its engine e; NULL when
+ * memory or sizes do not allow it (the caller then searches alone). plan_finish waits for
+ * them (running those whose thread did not start), merges the lists in that order, which
+ * gives the one list of one thread, and returns the status of the layout that failed
+ * first in the enumeration, where one thread would stop. Slice 0 runs in the caller's
+ * frame, not below these: the search's stack is the single thread's. */
+static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
+                              const hwfit_perf_in *in, const hwfit_shard_space *space,
+                              size_t capacity, uint32_t n) {
+    size_t per = sizeof(hwfit_perf_result) + sizeof(uint64_t), lists, bytes;
+    if (capacity > SIZE_MAX / per / n) return NULL;
+    lists = per * capacity * n;
+    bytes = (sizeof(plan_slice) + sizeof(hwfit__shard_engine_storage)) * n;
+    if (lists > SIZE_MAX - bytes) return NULL;
+    bytes += lists;
+    /* one block: the engines, the slices, their results, their ordinals */
+    hwfit__shard_engine_storage *engines = malloc(bytes);
+    if (engines == NULL) return NULL;
+    memset(engines, 0, bytes);
+    plan_slice *ps = (plan_slice *)(void *)(engines + n);
+    hwfit_perf_result *lists_r = (hwfit_perf_result *)(void *)(ps + n);
+    uint64_t *lists_o = (uint64_t *)(void *)(lists_r + capacity * n);
+    for (uint32_t t = 0; t < n; t++) {
+        ps[t].e = t == 0 ? e : hwfit__shard_engine_in(&engines[t]);
+        ps[t].model = model;
+        ps[t].in = in;
+        ps[t].space = space;
+        ps[t].slice = t;
+        ps[t].slices = n;
+        ps[t].results = lists_r + capacity * t;
+        ps[t].order = lists_o + capacity * t;
+        ps[t].capacity = capacity;
+    }
+#if !defined(__STDC_NO_THREADS__)
+    for (uint32_t t = 1; t < n; t++)
+        ps[t].started = thrd_create(&ps[t].thread, slice_main, &ps[t]) == thrd_success;
+#endif
+    return ps;
+}
+
+static hwfit_status plan_finish(plan_slice *ps, uint32_t n, hwfit_perf_result *results,
+                                size_t capacity, hwfit_shard_search_out *summary) {
+    for (uint32_t t = 1; t < n; t++) {
+#if !defined(__STDC_NO_THREADS__)
+        if (ps[t].started) {
+            thrd_join(ps[t].thread, NULL);
+            continue;
+        }
+#endif
+        (void)slice_main(&ps[t]); /* no thread: its share here */
+    }
+    hwfit_status st = HWFIT_OK;
+    uint64_t fail_at = UINT64_MAX;
+    hwfit_shard_search_out sum;
+    memset(&sum, 0, sizeof sum);
+    for (uint32_t t = 0; t < n; t++) {
+        if (ps[t].status != HWFIT_OK && (st == HWFIT_OK || ps[t].fail_at < fail_at)) {
+            st = ps[t].status;
+            fail_at = ps[t].fail_at;
+        }
+        sum.valid += ps[t].sum.valid;
+        sum.fitting += ps[t].sum.fitting;
+    }
+    if (st == HWFIT_OK) {
+        sum.visited = ps[0].sum.visited;
+        while (sum.count < capacity) {
+            uint32_t pick = n;
+            for (uint32_t t = 0; t < n; t++) {
+                const plan_slice *a = &ps[t], *b = &ps[pick < n ? pick : 0];
+                if (a->head == a->sum.count) continue;
+                if (pick == n || before(&a->results[a->head], a->order[a->head],
+                                        &b->results[b->head], b->order[b->head]))
+                    pick = t;
+            }
+            if (pick == n) break;
+            results[sum.count++] = ps[pick].results[ps[pick].head++];
+        }
+        *summary = sum;
+    }
+    free((hwfit__shard_engine_storage *)(void *)ps - n); /* the block starts with the engines */
+    return st;
+}
+
 hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *model,
                                  const hwfit_perf_in *in, const hwfit_shard_space *space,
                                  hwfit_perf_result *results, size_t capacity,
@@ -1006,6 +1123,14 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
         return HWFIT_EINVAL;
     hwfit_status st = hwfit__shard_engine_start(e, model);
     if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
+    if (in->threads == 0 || in->threads > HWFIT_PERF_MAX_THREADS) return HWFIT_EDOM;
+    plan_slice *many = in->threads > 1 ? plan_start(e, model, in, space, capacity, in->threads)
+                                       : NULL;
+    if (many != NULL) {
+        many[0].status = slice_run(&many[0]);
+        return plan_finish(many, in->threads, results, capacity, summary);
+    }
     plan_slice ps;
     memset(&ps, 0, sizeof ps);
     ps.e = e;
@@ -1015,7 +1140,6 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
     ps.slices = 1;
     ps.results = results;
     ps.capacity = capacity;
-    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     if ((st = slice_run(&ps)) != HWFIT_OK) return st;
     *summary = ps.sum;
     return HWFIT_OK;
