@@ -537,51 +537,6 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
     return HWFIT_OK;
 }
 
-/* One micro-batch's forward and backward on a card of stage sf, reading `bytes` of weights:
- * train_step's time of a stage, and (with bytes 0) the lower bound the layout search prunes
- * with (train_bound): one function, so that the bound follows the cost. */
-static double stage_train_s(const perf_ctx *c, const hwfit__shard_resolved *r,
-                            const stage_flop *sf, double bytes) {
-    const hwfit_perf_in *in = c->in;
-    double s_local = (double)r->context_local, mb = (double)r->mb;
-    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
-    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
-                c->precision == HWFIT_PERF_PRECISION_FP4) &&
-               in->bf16_flop_per_s > 0.0;
-    /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
-     * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
-    double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf->fwd - sf->head
-                : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf->attention
-                                                            : 0.0;
-    double flop = mb * s_local * (3.0 * sf->fwd + re);
-    /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
-     * format's share, the attention core (and its recomputation) in BF16. */
-    if (lowp) {
-        double attn = mb * s_local * (3.0 * sf->attention +
-                                      (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
-                                                                            : sf->attention));
-        flop = (flop - attn) / in->low_precision_efficiency +
-               attn * c->peak / in->bf16_flop_per_s;
-    }
-    double t = dmax(flop / eff_c, bytes / eff_m);
-    /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
-     * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
-     * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
-    if (sf->moe_layers > 0 && c->m->experts > 0)
-        t += (double)sf->moe_layers *
-             (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
-             in->moe_expert_overhead_s;
-    return t;
-}
-
-/* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times of t_mb (Narayanan
- * et al. 2021, section 2.2); train_step's, and train_bound's. */
-static void pipeline_s(const hwfit__shard_resolved *r, double t_mb, double *compute,
-                       double *bubble) {
-    *compute = (double)r->m * t_mb;
-    *bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
-}
-
 static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
                              hwfit_perf_out *o) {
     const hwfit_perf_in *in = c->in;
@@ -593,6 +548,10 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
      * appendix B: 6N + 12 L H Q T) counts attention over all T positions. */
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
+    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
+    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
+                c->precision == HWFIT_PERF_PRECISION_FP4) &&
+               in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0, grad_bytes = 0.0, param_bytes = 0.0, e_grad = 0.0, e_param = 0.0;
     /* Dense and expert parameters reduce and gather over one group when the expert grid is
      * the dense one (ep = 1, etp = tp), else the experts over the expert-data-parallel
@@ -606,8 +565,31 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
         stage_flop sf;
         stage_flops(c, r, s, f.attention_flop, &sf);
+        /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
+         * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
+                                                                : 0.0;
+        double flop = mb * s_local * (3.0 * sf.fwd + re);
+        /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
+         * format's share, the attention core (and its recomputation) in BF16. */
+        if (lowp) {
+            double attn = mb * s_local * (3.0 * sf.attention +
+                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
+                                                                                : sf.attention));
+            flop = (flop - attn) / in->low_precision_efficiency +
+                   attn * c->peak / in->bf16_flop_per_s;
+        }
         /* Weights are read in forward, backward-data and backward-weight. */
-        double t = stage_train_s(c, r, &sf, 3.0 * (double)card.shard_weights_bytes);
+        double bytes = 3.0 * (double)card.shard_weights_bytes;
+        double t = dmax(flop / eff_c, bytes / eff_m);
+        /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
+         * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
+         * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
+        if (sf.moe_layers > 0 && c->m->experts > 0)
+            t += (double)sf.moe_layers *
+                 (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
+                 in->moe_expert_overhead_s;
         t_mb = dmax(t_mb, t);
         /* The card's routed experts: its MoE layers' share. */
         uint64_t eu_weights, eu_trainable;
@@ -644,7 +626,10 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
             o->offload_s = dmax(o->offload_s, moved / pcie + cpu);
         }
     }
-    pipeline_s(r, t_mb, &o->step_compute_s, &o->bubble_s);
+    /* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times (Narayanan et
+     * al. 2021, section 2.2). */
+    o->step_compute_s = (double)r->m * t_mb;
+    o->bubble_s = (double)(r->pp - 1) / (double)r->v * t_mb;
     /* Communication of the step (collective.c), exposed by what does not overlap. */
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
     hwfit_collective_step_out co, eo;
@@ -835,24 +820,50 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
 
 /* ---- the layout search -------------------------------------------------------------------- */
 
-/* A lower bound of train_step's step_time_s for layout r, from train_step's own functions
- * without the card (stage_train_s with no weight bytes: the max with the bytes term is not
- * smaller) and without communication and offload (each >= 0, overlaps in [0, 1]): the
- * compute of the slowest stage through the 1F1B schedule (pipeline_s). step_time_s is that
- * compute + bubble plus the non-negative rest, summed left to right, and every operation is
- * monotone, so bound <= step_time_s bit for bit (tests/test_perf_plan.c checks it over every
- * valid layout of several spaces). attention_flop: hwfit_model_flops' at the sequence
- * length, which train_step takes. */
+/* A lower bound of train_step's step_time_s for layout r: train_step's terms without those
+ * that need the card or the collectives, each of which only adds time: per stage the
+ * compute of one micro-batch (the max with the weights' reads is not smaller) plus the MoE
+ * experts' fixed cost, the slowest stage through the 1F1B schedule (m micro-batches and
+ * the bubble), and no communication or offload (each >= 0, overlaps in [0, 1]). Every
+ * operation is train_step's own, in its order, and monotone, so bound <= step_time_s bit
+ * for bit. It repeats train_step's stage compute (train_step is left as it is, for the
+ * cost work on it): a cost term added there that only adds time keeps the bound valid; one
+ * that can make a step shorter than this must be mirrored here, and
+ * tests/test_perf_plan.c, which checks bound <= step_time_s over every valid layout of
+ * several spaces, fails until it is. attention_flop: hwfit_model_flops' at the sequence
+ * length, as train_step takes it. */
 static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                           double attention_flop) {
+    const hwfit_perf_in *in = c->in;
+    double s_local = (double)r->context_local, mb = (double)r->mb;
+    double eff_c = c->peak * in->training_efficiency;
+    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
+                c->precision == HWFIT_PERF_PRECISION_FP4) &&
+               in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0;
     for (uint32_t s = 0; s < r->pp; s++) {
         stage_flop sf;
         stage_flops(c, r, s, attention_flop, &sf);
-        t_mb = dmax(t_mb, stage_train_s(c, r, &sf, 0.0));
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
+                                                                : 0.0;
+        double flop = mb * s_local * (3.0 * sf.fwd + re);
+        if (lowp) {
+            double attn = mb * s_local * (3.0 * sf.attention +
+                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
+                                                                                : sf.attention));
+            flop = (flop - attn) / in->low_precision_efficiency +
+                   attn * c->peak / in->bf16_flop_per_s;
+        }
+        double t = flop / eff_c;
+        if (sf.moe_layers > 0 && c->m->experts > 0)
+            t += (double)sf.moe_layers *
+                 (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
+                 in->moe_expert_overhead_s;
+        t_mb = dmax(t_mb, t);
     }
-    double compute, bubble;
-    pipeline_s(r, t_mb, &compute, &bubble);
+    double compute = (double)r->m * t_mb;
+    double bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
     return compute + bubble;
 }
 
