@@ -10,6 +10,12 @@
 #if !defined(__STDC_NO_THREADS__)
 #include <threads.h>
 #endif
+#if !defined(__STDC_NO_THREADS__) && !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#define PLAN_SHARED 1 /* the threads share the best threshold (plan_shared_*) */
+#else
+#define PLAN_SHARED 0
+#endif
 
 #include "hwfit/collective.h"
 #include "hwfit/dtype.h"
@@ -930,11 +936,44 @@ typedef struct plan_slice {
     uint64_t fail_at; /* the ordinal of the layout that failed (status not HWFIT_OK) */
     hwfit_status status;
     size_t head; /* the merge's place in results */
+#if PLAN_SHARED
+    _Atomic double kth;     /* slice 0's: the best score any full list of fitting layouts
+                               has last, -HUGE_VAL before */
+    _Atomic double *shared; /* slice 0's kth, or NULL (one slice) */
+#endif
 #if !defined(__STDC_NO_THREADS__)
     thrd_t thread;
     int started;
 #endif
 } plan_slice;
+
+/* The threads' shared threshold: when a slice's list holds `capacity` fitting layouts, the
+ * last one's score T is at most the last score of the merged list (which holds the best
+ * of every slice), so a layout of any slice that fits and cannot reach T (strictly: a tie
+ * may still enter, by enumeration order), or that does not fit, cannot be in the merged
+ * list and need not be timed. It only spares work: the lists merge to the same result. */
+static double plan_shared_get(const plan_slice *ps) {
+#if PLAN_SHARED
+    if (ps->shared != NULL) return atomic_load_explicit(ps->shared, memory_order_relaxed);
+#else
+    (void)ps;
+#endif
+    return -HUGE_VAL;
+}
+
+static void plan_shared_put(plan_slice *ps, double kth) {
+#if PLAN_SHARED
+    if (ps->shared == NULL) return;
+    double old = atomic_load_explicit(ps->shared, memory_order_relaxed);
+    while (kth > old && !atomic_compare_exchange_weak_explicit(ps->shared, &old, kth,
+                                                               memory_order_relaxed,
+                                                               memory_order_relaxed)) {
+    }
+#else
+    (void)ps;
+    (void)kth;
+#endif
+}
 
 static hwfit_status slice_fail(plan_slice *ps, uint64_t ordinal, hwfit_status st) {
     ps->fail_at = ordinal;
@@ -994,12 +1033,15 @@ static hwfit_status slice_run(plan_slice *ps) {
             if (o.shard.fits) sum.fitting++;
             else if (!space->include_unfit) continue;
             if (cap == 0) continue; /* nothing is kept: the counts alone */
-            if (bounded && sum.count == cap && kept[cap - 1].shard.fits) {
+            int full = sum.count == cap && kept[cap - 1].shard.fits;
+            double other = plan_shared_get(ps); /* another thread's list, -HUGE_VAL */
+            if (bounded && (full || other > -HUGE_VAL)) {
                 if (!o.shard.fits) continue; /* ranks after every layout kept */
                 double lb = train_bound(&c, &r, fl.attention_flop);
                 double best = rank == HWFIT_PERF_RANK_STEP_TIME ? -lb
                                                                 : (double)r.global * seq / lb;
-                if (best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
+                if (full && best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
+                if (best < other) continue;
             }
             ps->timed++;
             st = train_step(&c, &r, &o);
@@ -1018,6 +1060,8 @@ static hwfit_status slice_run(plan_slice *ps) {
             res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
                                                                 : res.tokens_per_s;
         keep_best(kept, ps->order, cap, &sum.count, &res, k);
+        if (training && sum.count == cap && kept[cap - 1].shard.fits)
+            plan_shared_put(ps, kept[cap - 1].shard.score);
     }
     sum.visited = it.visited;
     ps->sum = sum;
@@ -1074,7 +1118,13 @@ static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
         ps[t].results = lists_r + capacity * t;
         ps[t].order = lists_o + capacity * t;
         ps[t].capacity = capacity;
+#if PLAN_SHARED
+        ps[t].shared = &ps[0].kth;
+#endif
     }
+#if PLAN_SHARED
+    atomic_init(&ps[0].kth, -HUGE_VAL);
+#endif
 #if !defined(__STDC_NO_THREADS__)
     for (uint32_t t = 1; t < n; t++)
         ps[t].started = thrd_create(&ps[t].thread, slice_main, &ps[t]) == thrd_success;
