@@ -1049,6 +1049,7 @@ static hwfit_status slice_run(plan_slice *ps) {
             if (st != HWFIT_OK) return slice_fail(ps, k, st);
         }
         hwfit_perf_result res;
+        memset(&res, 0, sizeof res); /* padding too: results compare byte for byte */
         hwfit__shard_result(&o.shard, &res.shard);
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
         res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;

@@ -58,7 +58,7 @@ KNOWN_OVER = {
     "hwfit_request_run": 19100,
     "hwfit_serve_validate": 18600,
     "hwfit_serve_estimate": 18500,
-    "hwfit_perf_plan": 17800,
+    "hwfit_perf_plan": 18000,
     "hwfit_perf_validate": 16800,
 }
 
