@@ -7,10 +7,25 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if !defined(__STDC_NO_THREADS__)
+#if defined(__SANITIZE_THREAD__)
+/* GCC's ThreadSanitizer runtime does not intercept C11 thrd_create (glibc starts the thread
+ * below pthread_create's interceptor, and the runtime faults in it): under it, and only
+ * there, the search's threads are POSIX threads, which it follows (tests/threads). */
+#include <pthread.h>
+typedef pthread_t plan_thread;
+#define PLAN_THREAD_START(t, f, arg) (pthread_create(&(t), NULL, f, (arg)) == 0)
+#define PLAN_THREAD_JOIN(t) pthread_join((t), NULL)
+#define PLAN_THREADS 1
+#elif !defined(__STDC_NO_THREADS__)
 #include <threads.h>
+typedef thrd_t plan_thread;
+#define PLAN_THREAD_START(t, f, arg) (thrd_create(&(t), f, (arg)) == thrd_success)
+#define PLAN_THREAD_JOIN(t) thrd_join((t), NULL)
+#define PLAN_THREADS 1
+#else
+#define PLAN_THREADS 0 /* no C11 threads: the calling thread searches every share */
 #endif
-#if !defined(__STDC_NO_THREADS__) && !defined(__STDC_NO_ATOMICS__)
+#if PLAN_THREADS && !defined(__STDC_NO_ATOMICS__)
 #include <stdatomic.h>
 #define PLAN_SHARED 1 /* the threads share the best threshold (plan_shared_*) */
 #else
@@ -941,8 +956,8 @@ typedef struct plan_slice {
                                has last, -HUGE_VAL before */
     _Atomic double *shared; /* slice 0's kth, or NULL (one slice) */
 #endif
-#if !defined(__STDC_NO_THREADS__)
-    thrd_t thread;
+#if PLAN_THREADS
+    plan_thread thread;
     int started;
 #endif
 } plan_slice;
@@ -1084,6 +1099,15 @@ static int slice_main(void *arg) {
     return 0;
 }
 
+#if defined(__SANITIZE_THREAD__)
+static void *plan_thread_main(void *arg) {
+    (void)slice_main(arg);
+    return NULL;
+}
+#elif !defined(__STDC_NO_THREADS__)
+#define plan_thread_main slice_main
+#endif
+
 /* The search on n threads: slice t takes the blocks t, t + n, ... of the valid layouts;
  * each keeps the best `capacity` of its own, in its order (best, then enumeration order).
  * plan_start starts slices 1 to n - 1 on their threads (each with its own engine) and
@@ -1126,9 +1150,9 @@ static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
 #if PLAN_SHARED
     atomic_init(&ps[0].kth, -HUGE_VAL);
 #endif
-#if !defined(__STDC_NO_THREADS__)
+#if PLAN_THREADS
     for (uint32_t t = 1; t < n; t++)
-        ps[t].started = thrd_create(&ps[t].thread, slice_main, &ps[t]) == thrd_success;
+        ps[t].started = PLAN_THREAD_START(ps[t].thread, plan_thread_main, &ps[t]);
 #endif
     return ps;
 }
@@ -1136,9 +1160,9 @@ static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
 static hwfit_status plan_finish(plan_slice *ps, uint32_t n, hwfit_perf_result *results,
                                 size_t capacity, hwfit_shard_search_out *summary) {
     for (uint32_t t = 1; t < n; t++) {
-#if !defined(__STDC_NO_THREADS__)
+#if PLAN_THREADS
         if (ps[t].started) {
-            thrd_join(ps[t].thread, NULL);
+            PLAN_THREAD_JOIN(ps[t].thread);
             continue;
         }
 #endif
