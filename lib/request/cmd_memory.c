@@ -141,7 +141,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     /* The framework profile (one device), then what was given alone. */
     const hwfit__memory_rows rows = {&options[O_OPTIMIZER], &options[O_GRADIENTS],
                                      &options[O_OVERHEAD],  &options[O_RECOMPUTE],
-                                     &options[O_NO_MASTER], &options[O_NO_DROPOUT]};
+                                     &options[O_NO_MASTER], &options[O_NO_DROPOUT],
+                                     &options[O_MICRO_BATCH], &options[O_LORA_RANK],
+                                     &options[O_LORA_TARGETS]};
     int profile_recompute = 0;
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;

@@ -295,7 +295,9 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     const hwfit__memory_rows rows = {OPT(HWFIT__W_OPTIMIZER), OPT(HWFIT__W_GRADIENTS),
                                      OPT(HWFIT__W_OVERHEAD), OPT(HWFIT__W_RECOMPUTE),
                                      &hwfit__framework_extra_table[HWFIT__X_NO_MASTER],
-                                     &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT]};
+                                     &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT],
+                                     OPT(HWFIT__W_MICRO_BATCH), OPT(HWFIT__W_LORA_RANK),
+                                     OPT(HWFIT__W_LORA_TARGETS)};
     if ((st = hwfit__workload_memory_options(r, &rows, in->gpus, m, &w->profile_recompute)) !=
         HWFIT_OK)
         return st;
@@ -362,7 +364,7 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
                                "excludes no-sequence-parallel: give one of them");
     if (sp) s->sequence_parallel = 1;
     if (no_sp) s->sequence_parallel = 0;
-    if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH)))
+    if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH))) /* training only (memory rows) */
         s->micro_batch = hwfit__req_u64(r, OPT(HWFIT__W_MICRO_BATCH));
     if (hwfit__req_flag(r, OPT(HWFIT__W_EVEN_LAYERS))) s->uneven_layers = 0;
     w->batch_source = NULL;
@@ -495,6 +497,24 @@ static const char *const aliases[] = {
     "topology.nodes", "gpus",
     NULL};
 
+/* Of options that together make a value, the first the user gave (or the first): a
+ * refusal names what was typed, not a default it met. */
+static int first_given(hwfit_request *r, const int *opts, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (hwfit__req_given(r, OPT(opts[i]))) return opts[i];
+    return opts[0];
+}
+#define FIRST_GIVEN(r, ...) \
+    first_given((r), (const int[]){__VA_ARGS__}, \
+                sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
+
+/* A footprint beyond 64 bits grows with the sequences, their length and the micro-batch. */
+static hwfit_status too_large(hwfit_request *r, hwfit_status st, const char *rule) {
+    int opt = FIRST_GIVEN(r, HWFIT__W_BATCH, HWFIT__W_MICRO_BATCH, HWFIT__W_CONTEXT);
+    if (!hwfit__req_given(r, OPT(opt))) return hwfit__req_fail(r, NULL, st, "%s", rule);
+    return hwfit__req_fail(r, OPT(opt), st, "%s", rule);
+}
+
 /* An invalid layout, naming the option and the numbers: "tp: the 32 attention heads do
  * not divide by 3". */
 static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
@@ -540,6 +560,12 @@ static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
     case HWFIT_SHARD_EXPERTS:
     case HWFIT_SHARD_EXPERT_RANKS: opt = HWFIT__W_EP; v = l->ep; break;
     case HWFIT_SHARD_STAGES:
+        opt = FIRST_GIVEN(r, HWFIT__W_PP, HWFIT__W_VIRTUAL_STAGES);
+        return hwfit__req_fail(r, OPT(opt), el,
+                               "pp %u x virtual stages %u = %llu pipeline chunks, more than "
+                               "the %u layers allow",
+                               l->pp, l->virtual_stages,
+                               (unsigned long long)l->pp * l->virtual_stages, m->layers);
     case HWFIT_SHARD_UNEVEN: opt = HWFIT__W_PP; v = l->pp; break;
     case HWFIT_SHARD_VIRTUAL_STAGES:
     case HWFIT_SHARD_VIRTUAL_LAYERS:
@@ -548,7 +574,13 @@ static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
         v = l->virtual_stages;
         break;
     case HWFIT_SHARD_CONTEXT: opt = HWFIT__W_CONTEXT; v = w->in.memory.context; break;
-    case HWFIT_SHARD_BATCH: opt = HWFIT__W_BATCH; v = l->global_batch; break;
+    case HWFIT_SHARD_BATCH:
+        opt = FIRST_GIVEN(r, HWFIT__W_BATCH, HWFIT__W_MICRO_BATCH, HWFIT__W_DP);
+        return hwfit__req_fail(r, OPT(opt), el,
+                               "the global batch %llu is not divisible by micro-batch %llu x "
+                               "dp %u",
+                               (unsigned long long)l->global_batch,
+                               (unsigned long long)l->micro_batch, l->dp);
     case HWFIT_SHARD_ZERO_INFERENCE: opt = HWFIT__W_ZERO; v = l->zero_stage; break;
     default: break;
     }
@@ -575,18 +607,43 @@ hwfit_status hwfit__workload_refused(hwfit_request *r, hwfit__workload *w,
     if (vst != st || vst == HWFIT_ELAYOUT)
         return hwfit__req_fail_status(r, timed ? "plan" : "search", st);
     if (p.field != NULL && strncmp(p.field, "shard.", 6) == 0) p.field += 6;
+    if ((p.field == NULL || p.field[0] == '\0') && vst == HWFIT_ERANGE)
+        return too_large(r, vst, p.rule ? p.rule : hwfit_status_str(vst));
     return hwfit__req_fail_problem(r, aliases, &p);
 }
 
-/* Why the options' layout is invalid, or that no layout of the card count is. */
-static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w) {
+/* Why the options' layout is invalid, or that no layout of the card count is. A layout
+ * whose shape is valid may still be refused by the calculation (a batch whose footprint
+ * overflows): its problem names the option then, not the card count. */
+static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w, int timed) {
+    hwfit_perf_in x = w->perf;
+    hwfit__workload_layout(w, &x.shard.layout);
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit_shard_check(&w->model, &x.shard, &why);
     if (w->layout_given) {
-        hwfit_shard_in x = w->in;
-        hwfit__workload_layout(w, &x.layout);
-        hwfit_shard_reason why;
-        hwfit_status st = hwfit_shard_check(&w->model, &x, &why);
         if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
-        if (why != HWFIT_SHARD_VALID) return bad_layout(r, w, &x.layout, why);
+        if (why != HWFIT_SHARD_VALID) return bad_layout(r, w, &x.shard.layout, why);
+    } else if (st == HWFIT_OK) {
+        /* Searched degrees: the options' own layout explains the refusal when what makes
+         * it invalid is not a degree (the batch, the virtual stages). */
+        switch (why) {
+        case HWFIT_SHARD_STAGES:
+        case HWFIT_SHARD_VIRTUAL_STAGES:
+        case HWFIT_SHARD_VIRTUAL_LAYERS:
+        case HWFIT_SHARD_VIRTUAL_MICROBATCHES:
+        case HWFIT_SHARD_OFFLOAD_INFERENCE:
+        case HWFIT_SHARD_OFFLOAD_ZERO:
+        case HWFIT_SHARD_BATCH: return bad_layout(r, w, &x.shard.layout, why);
+        default: break;
+        }
+    }
+    hwfit_problem p;
+    hwfit_status vst = timed ? hwfit__perf_validate_at(&w->engine, &w->model, &x, &p)
+                             : hwfit_shard_validate(&w->model, &x.shard, &p);
+    if (vst != HWFIT_OK && vst != HWFIT_ELAYOUT && p.field != NULL) {
+        if (strncmp(p.field, "shard.", 6) == 0) p.field += 6;
+        if (p.field[0] == '\0' && vst == HWFIT_ERANGE) return too_large(r, vst, p.rule);
+        return hwfit__req_fail_problem(r, aliases, &p);
     }
     return hwfit__req_fail(r, OPT(HWFIT__W_GPUS), HWFIT_ELAYOUT,
                            "no valid layout of %u GPUs for this model and workload (try "
@@ -615,7 +672,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
         hwfit_perf_result res;
         st = hwfit__perf_plan_at(&w->engine, &w->model, &w->perf, &space, &res, 1, summary);
         if (st == HWFIT_OK) {
-            if (summary->count == 0) return no_layout(r, w);
+            if (summary->count == 0) return no_layout(r, w, 1);
             *best = res.shard.layout;
             *ranked_by = hwfit__workload_rank_name(w, &space);
             w->timed = res;
@@ -629,7 +686,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
     st = hwfit_shard_search(&w->model, &w->in, &space, &res, 1, summary);
     if (st == HWFIT_EUNSUPPORTED) return unsupported(r);
     if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
-    if (summary->count == 0) return no_layout(r, w);
+    if (summary->count == 0) return no_layout(r, w, 0);
     *best = res.layout;
     *ranked_by = "headroom";
     return HWFIT_OK;
@@ -750,10 +807,49 @@ static hwfit_status dtype_row(hwfit_request *r, const hwfit_option *o, hwfit_dty
     return HWFIT_OK;
 }
 
+/* Options a mode does not use are refused, not ignored (issue 21): training's choices in
+ * inference, the adapters' outside LoRA and QLoRA, QLoRA's outside QLoRA. */
+static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows *rows,
+                                      hwfit_memory_mode mode) {
+    const int training = mode != HWFIT_MEMORY_INFERENCE;
+    const int adapters = mode == HWFIT_MEMORY_LORA || mode == HWFIT_MEMORY_QLORA;
+    const struct { const hwfit_option *o; int used; const char *rule; } rules[] = {
+        {rows->optimizer, training, "training (mode full, lora or qlora)"},
+        {rows->gradients, training, "training (mode full, lora or qlora)"},
+        {rows->recompute, training, "training (mode full, lora or qlora)"},
+        {rows->no_master, training, "training (mode full, lora or qlora)"},
+        {rows->no_dropout, training, "training (mode full, lora or qlora)"},
+        {rows->micro_batch, training, "training (mode full, lora or qlora); inference "
+                                      "sequences are batch"},
+        {rows->lora_rank, adapters, "mode lora or qlora"},
+        {rows->lora_targets, adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PAGED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_IN_BACKWARD), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_FOREACH), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_GRADIENT_BUFFER), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_ACT_OFFLOAD), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_COMPILE), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PACKED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SOFTCAP_EAGER), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_QLORA_INPUTS), mode == HWFIT_MEMORY_QLORA, "mode qlora"},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
+            return hwfit__req_fail(r, rules[i].o, HWFIT_EINVAL, "applies only to %s",
+                                   rules[i].rule);
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memory_rows *rows,
                                             uint32_t gpus, hwfit_memory_in *m,
                                             int *profile_recompute) {
     hwfit_status st;
+    if ((st = mode_only_options(r, rows, m->mode)) != HWFIT_OK) return st;
     int fw = hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK));
     int profile = fw > 0;
     *profile_recompute = 0;

@@ -76,6 +76,7 @@ extern const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NO
  * for them (NULL: the command has none; its value stays). */
 typedef struct hwfit__memory_rows {
     const hwfit_option *optimizer, *gradients, *overhead, *recompute, *no_master, *no_dropout;
+    const hwfit_option *micro_batch, *lora_rank, *lora_targets; /* refused outside their modes */
 } hwfit__memory_rows;
 
 /* Apply the framework profile (for m->mode and gpus devices), then every option given
