@@ -93,14 +93,6 @@ typedef struct memory_state {
     hwfit_error error;
 } memory_state;
 
-static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, opt);
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st != HWFIT_OK)
-        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    return HWFIT_OK;
-}
-
 static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     memory_state *s = state;
     hwfit_memory_in in;
@@ -133,10 +125,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     in.lora_rank = (uint32_t)hwfit__req_u64(r, &options[O_LORA_RANK]);
     hwfit_status st = HWFIT_OK;
     if (hwfit__req_given(r, &options[O_WEIGHTS]))
-        st = dtype_of(r, &options[O_WEIGHTS],
+        st = hwfit__req_dtype(r, &options[O_WEIGHTS],
                       in.mode == HWFIT_MEMORY_QLORA ? &in.qlora_base : &in.weights);
-    if (st == HWFIT_OK) st = dtype_of(r, &options[O_KV], &in.kv);
-    if (st == HWFIT_OK) st = dtype_of(r, &options[O_GRADIENTS], &in.gradients);
+    if (st == HWFIT_OK) st = hwfit__req_dtype(r, &options[O_KV], &in.kv);
+    if (st == HWFIT_OK) st = hwfit__req_dtype(r, &options[O_GRADIENTS], &in.gradients);
     if (st != HWFIT_OK) return st;
     /* The framework profile (one device), then what was given alone. */
     const hwfit__memory_rows rows = {&options[O_OPTIMIZER], &options[O_GRADIENTS],

@@ -155,10 +155,7 @@ static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dt
     const char *text = hwfit__req_text(r, opt);
     for (size_t i = 0; i < HWFIT__COUNT_OF(gguf_types); i++)
         if (strcmp(text, gguf_types[i][0]) == 0) text = gguf_types[i][1];
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st != HWFIT_OK)
-        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    return HWFIT_OK;
+    return hwfit__req_dtype_text(r, opt, text, out);
 }
 
 /* "X.Y" or "X.Y.Z" (numbers below 1000; anything after the last number, such as "rc1",

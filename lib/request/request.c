@@ -216,6 +216,19 @@ hwfit_status hwfit__req_fail_error(hwfit_request *r, const hwfit_option *opt,
     return hwfit__req_fail(r, opt, e->status, "%s", msg);
 }
 
+hwfit_status hwfit__req_dtype_text(hwfit_request *r, const hwfit_option *opt, const char *text,
+                                   hwfit_dtype *out) {
+    hwfit_status st = hwfit_dtype_parse(text, out);
+    if (st == HWFIT_ENOTFOUND)
+        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
+    if (st != HWFIT_OK) return hwfit__req_fail(r, opt, st, "cannot read '%s'", text);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__req_dtype(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out) {
+    return hwfit__req_dtype_text(r, opt, hwfit__req_text(r, opt), out);
+}
+
 static const value *value_of(const hwfit_request *r, const hwfit_option *opt) {
     long k = option_index(r->command, opt);
     return k < 0 ? NULL : &r->values[k];

@@ -248,16 +248,6 @@ void hwfit__workload_layout(const hwfit__workload *w, hwfit_layout *l) {
     l->uneven_layers = s->uneven_layers;
 }
 
-static hwfit_status dtype_option(hwfit_request *r, int k, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, OPT(k));
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st == HWFIT_ENOTFOUND)
-        return hwfit__req_fail(r, OPT(k), st, "unknown number format '%s' (see hwfit dtypes)",
-                               text);
-    if (st != HWFIT_OK) return hwfit__req_fail(r, OPT(k), st, "cannot read '%s'", text);
-    return HWFIT_OK;
-}
-
 /* The workload, the card and the limits of memory into w->in. */
 static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     hwfit_status st;
@@ -276,10 +266,10 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
         m->batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
     if (hwfit__req_given(r, OPT(HWFIT__W_WEIGHTS))) {
         hwfit_dtype *dest = m->mode == HWFIT_MEMORY_QLORA ? &m->qlora_base : &m->weights;
-        if ((st = dtype_option(r, HWFIT__W_WEIGHTS, dest)) != HWFIT_OK) return st;
+        if ((st = hwfit__req_dtype(r, OPT(HWFIT__W_WEIGHTS), dest)) != HWFIT_OK) return st;
     }
-    if ((st = dtype_option(r, HWFIT__W_KV, &m->kv)) != HWFIT_OK) return st;
-    if ((st = dtype_option(r, HWFIT__W_GRADIENTS, &m->gradients)) != HWFIT_OK) return st;
+    if ((st = hwfit__req_dtype(r, OPT(HWFIT__W_KV), &m->kv)) != HWFIT_OK) return st;
+    if ((st = hwfit__req_dtype(r, OPT(HWFIT__W_GRADIENTS), &m->gradients)) != HWFIT_OK) return st;
     const char *targets = hwfit__req_text(r, OPT(HWFIT__W_LORA_TARGETS));
     if (hwfit_memory_lora_targets_parse(targets, &m->lora_targets) != HWFIT_OK)
         return hwfit__req_fail(r, OPT(HWFIT__W_LORA_TARGETS), HWFIT_EPARSE,
@@ -798,15 +788,6 @@ const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = 
                              .help = "training: no dropout masks are stored"},
 };
 
-static hwfit_status dtype_row(hwfit_request *r, const hwfit_option *o, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, o);
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st == HWFIT_ENOTFOUND)
-        return hwfit__req_fail(r, o, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    if (st != HWFIT_OK) return hwfit__req_fail(r, o, st, "cannot read '%s'", text);
-    return HWFIT_OK;
-}
-
 /* Options a mode does not use are refused, not ignored (issue 21): training's choices in
  * inference, the adapters' outside LoRA and QLoRA, QLoRA's outside QLoRA. */
 static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows *rows,
@@ -863,7 +844,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         if (rows->optimizer && hwfit__req_given(r, rows->optimizer))
             m->optimizer = (hwfit_memory_optimizer)hwfit__req_choice(r, rows->optimizer);
         if (rows->gradients && hwfit__req_given(r, rows->gradients) &&
-            (st = dtype_row(r, rows->gradients, &m->gradients)) != HWFIT_OK)
+            (st = hwfit__req_dtype(r, rows->gradients, &m->gradients)) != HWFIT_OK)
             return st;
         if (rows->overhead && hwfit__req_given(r, rows->overhead))
             m->overhead_bytes = hwfit__req_double(r, rows->overhead);
@@ -887,16 +868,18 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
         m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES);
-    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->optimizer_states)) != HWFIT_OK)
-        return st;
-    o = HWFIT__FOPT(HWFIT__F_LORA_DTYPE);
-    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->lora_dtype)) != HWFIT_OK)
-        return st;
-    o = HWFIT__FOPT(HWFIT__F_UNQUANTIZED);
-    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->unquantized)) != HWFIT_OK)
-        return st;
-    o = HWFIT__FOPT(HWFIT__F_LOSS);
+    /* A format given wins over the profile's; without a profile the option's default. */
+    const struct { int k; hwfit_dtype *field; } formats[] = {
+        {HWFIT__F_OPTIMIZER_STATES, &m->optimizer_states},
+        {HWFIT__F_LORA_DTYPE, &m->lora_dtype},
+        {HWFIT__F_UNQUANTIZED, &m->unquantized}};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        const hwfit_option *f = HWFIT__FOPT(formats[i].k);
+        if ((!profile || hwfit__req_given(r, f)) &&
+            (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
+            return st;
+    }
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
@@ -911,7 +894,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         for (int k = 0; k < 3; k++) {
             *dst[k] = base;
             if (hwfit__req_given(r, HWFIT__FOPT(mods[k])) &&
-                (st = dtype_row(r, HWFIT__FOPT(mods[k]), dst[k])) != HWFIT_OK)
+                (st = hwfit__req_dtype(r, HWFIT__FOPT(mods[k]), dst[k])) != HWFIT_OK)
                 return st;
         }
     }
