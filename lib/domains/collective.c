@@ -342,12 +342,15 @@ static void flow_local(const net *nt, const comm *c, loads *ld, uint64_t i, uint
         }
     } else {
         /* Staged through host memory (NCCL SHM): written by i, read by j; the buffer is
-         * in j's socket; cache-coherent traffic spreads over all socket links. */
+         * in j's socket; cache-coherent traffic spreads over all socket links. The staged
+         * copy runs at shm_efficiency of the PCIe rate on every PCIe link it crosses: the
+         * GPU's own link and, behind a switch, the switch's uplink to the CPU (the same
+         * transactions pass both). */
         ld->gpu_up[i] += b / t->shm_efficiency;
         ld->gpu_dn[j] += b / t->shm_efficiency;
         if (nt->K > 0) {
-            ld->sw_up[sw_of(nt, i)] += b;
-            ld->sw_dn[sw_of(nt, j)] += b;
+            ld->sw_up[sw_of(nt, i)] += b / t->shm_efficiency;
+            ld->sw_dn[sw_of(nt, j)] += b / t->shm_efficiency;
         }
         ld->mem[sj] += 2.0 * b;
         if (si != sj) ld->sock[si][sj] += b;
@@ -364,7 +367,7 @@ static void flow_net(const net *nt, loads *ld, uint64_t i, double b, int out) {
         gpu[i] += b; /* the NIC shares the GPU's PCIe switch */
     } else {
         gpu[i] += b / nt->t->shm_efficiency;
-        if (nt->K > 0) sw[sw_of(nt, i)] += b;
+        if (nt->K > 0) sw[sw_of(nt, i)] += b / nt->t->shm_efficiency; /* as flow_local */
         ld->mem[sock_of(nt, i)] += 2.0 * b; /* GPU and NIC both touch host memory */
     }
 }
