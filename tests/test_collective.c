@@ -588,6 +588,39 @@ Test(collective, cpu_preset_sets_the_socket_memory) {
     cr_assert_gt(amd.busbw_bytes_per_s, intel.busbw_bytes_per_s * 1.15);
 }
 
+/* NCCL's channel count from its topology search (search.cc, connect.cc): 8 H100 SXM on
+ * NVSwitch: 18 links x 20.6 GB/s, 6 rings at 60 GB/s, doubled (ncclTopoDupChannels) and
+ * doubled (two tree directions): 24. 8 A100 PCIe on two AMD sockets: the ring crosses the
+ * inter-socket link NCCL counts 16 GB/s, one ring at 15 GB/s, run as 2 channels; NCCL's
+ * tree then stops at 24 GB/s a graph channel (tuning.cc), and NCCL_MIN_NCHANNELS=16 lifts
+ * it until PCIe binds. Above 64 is refused, naming min_channels. */
+Test(collective, channels_follow_nccl_topology_search_and_min_channels) {
+    hwfit_collective_in in = box_hgx("h100-sxm", 8e9);
+    in.algorithm = HWFIT_COLLECTIVE_ALGO_RING;
+    cr_assert_eq(estimate(&in).channels, 24);
+    hwfit_collective_init(&in);
+    use_gpu(&in, "a100-pcie-80gb");
+    in.bytes = 1e9;
+    in.algorithm = HWFIT_COLLECTIVE_ALGO_TREE;
+    hwfit_collective_out dflt = estimate(&in);
+    cr_assert_eq(dflt.channels, 2);
+    cr_assert_eq(dflt.bottleneck, HWFIT_COLLECTIVE_BOUND_PROTOCOL);
+    cr_assert(fabs(dflt.algbw_bytes_per_s / 12e9 - 1.0) < 0.01, "%g", dflt.algbw_bytes_per_s);
+    in.min_channels = 16;
+    hwfit_collective_out tuned = estimate(&in);
+    cr_assert_eq(tuned.channels, 16);
+    cr_assert_gt(tuned.busbw_bytes_per_s, 1.2 * dflt.busbw_bytes_per_s);
+    cr_assert_neq(tuned.bottleneck, HWFIT_COLLECTIVE_BOUND_PROTOCOL);
+    in.min_channels = 1; /* below NCCL's own count: no change */
+    cr_assert_eq(estimate(&in).time_s, dflt.time_s);
+    in.min_channels = 65;
+    hwfit_problem why;
+    hwfit_collective_out o;
+    cr_assert_eq(hwfit_collective_estimate(&in, &o), HWFIT_EDOM);
+    cr_assert_eq(hwfit_collective_validate(&in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "min_channels");
+}
+
 /* NCCL_P2P_LEVEL (src/graph/paths.cc): with p2p AUTO, the level decides which pairs use
  * P2P. On 4 GPUs of one socket's root ports (default: staged) PHB and SYS time as p2p ON,
  * LOC and PXB as the default; a level out of the enum is refused, naming the field. */

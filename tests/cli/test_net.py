@@ -107,6 +107,20 @@ class TestCollective(CliCase):
         self.assertEqual(self.ok_json(*sw, "--p2p-level", "loc")["bottleneck"], "switch-uplink")
         self.bad("collective", "--p2p-level", "near", mentions="--p2p-level")
 
+    def test_min_channels(self):
+        # A dual-socket AMD PCIe box: NCCL's search puts one ring over the socket link it
+        # counts 16 GB/s, run as 2 channels; NCCL_MIN_NCHANNELS=16 lifts the tree's
+        # per-channel ceiling. The default and the tuned run of one box both come out.
+        args = ("collective", "--gpu", "a100-pcie-80gb", "--algorithm", "tree")
+        dflt = self.ok_json(*args)
+        tuned = self.ok_json(*args, "--min-channels", "16")
+        self.assertEqual(dflt["channels"], 2)
+        self.assertEqual(tuned["channels"], 16)
+        self.assertEqual(dflt["bottleneck"], "protocol")
+        self.assertGreater(tuned["busbw_bytes_per_s"], 1.2 * dflt["busbw_bytes_per_s"])
+        self.bad("collective", "--min-channels", "65", mentions="--min-channels")
+        self.bad("collective", "--min-channels", "0", mentions="--min-channels")
+
     def test_no_bridge_and_one_switch_on_two_sockets(self):
         args = ("collective", "--gpu", "rtx-2080-ti", "--gpus", "2", "--size", "1GiB",
                 "--pcie-switches", "1", "--p2p", "off")
