@@ -621,6 +621,28 @@ Test(collective, channels_follow_nccl_topology_search_and_min_channels) {
     cr_assert_str_eq(why.field, "min_channels");
 }
 
+/* Bridged cards carry the bridges that join a pair with all their links (A100/H100 PCIe
+ * and H100 NVL: 3 of 4 links; GA102 and TU102 cards and the H200 NVL's board: 1); the
+ * bridges divide the links; cards without bridges carry 0. */
+Test(collective, bridged_cards_carry_their_bridges) {
+    for (size_t i = 0;; i++) {
+        const hwfit_gpu *g = hwfit_gpu_at(i);
+        if (g == NULL) break;
+        if (g->peer_topology == HWFIT_GPU_PEER_TOPOLOGY_BRIDGE) {
+            cr_assert_geq(g->peer_bridges, 1, "%s", g->name);
+            cr_assert_eq(g->peer_links % g->peer_bridges, 0, "%s", g->name);
+        } else {
+            cr_assert_eq(g->peer_bridges, 0, "%s", g->name);
+        }
+    }
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-pcie", &g), HWFIT_OK);
+    cr_assert_eq(g->peer_links / g->peer_bridges, 4);
+    cr_assert_eq(hwfit_gpu_find("rtx-2080-ti", &g), HWFIT_OK);
+    cr_assert_eq(g->peer_bridges, 1);
+    cr_assert_eq(g->peer_links, 2);
+}
+
 /* NCCL_P2P_LEVEL (src/graph/paths.cc): with p2p AUTO, the level decides which pairs use
  * P2P. On 4 GPUs of one socket's root ports (default: staged) PHB and SYS time as p2p ON,
  * LOC and PXB as the default; a level out of the enum is refused, naming the field. */

@@ -36,7 +36,8 @@ static const unsigned nccl_type_bytes[] = {1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1};
 enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
-    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL, O_MIN_CHANNELS
+    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL, O_MIN_CHANNELS,
+    O_NVLINK_BRIDGES
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -101,6 +102,13 @@ static const hwfit_option options[] = {
                       .help = "NVLink/xGMI links in use per GPU: bridges fitted x links per "
                               "bridge (A100/H100 PCIe: 4 links a bridge, 3 bridges a pair); "
                               "0: no bridge fitted, PCIe only"},
+    [O_NVLINK_BRIDGES] = {.name = "nvlink-bridges", .kind = HWFIT_OPTION_COUNT,
+                          .metavar = "N", .min = 0, .max = 8,
+                          .default_help = "the card's full set (3 for A100/H100 PCIe, 1 for "
+                                          "A40/RTX A6000/3090/2080 Ti)",
+                          .help = "NVLink bridges fitted between a bridged pair: each carries "
+                                  "its share of the card's links (A100/H100 PCIe: 4 links a "
+                                  "bridge); 0: none, PCIe only; or give --peer-links"},
     [O_COLUMNS] = {.name = "columns", .kind = HWFIT_OPTION_CHOICE, .metavar = "SET",
                    .default_text = "hwfit", .choices = column_sets,
                    .help = "the sweep's table and CSV: hwfit's, or nccl-tests' out-of-place "
@@ -315,10 +323,28 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
     uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
     if (lanes_given) t->gpu_pcie_lanes = lanes;
-    if (hwfit__req_given(r, &options[O_PEER_LINKS])) {
+    int bridges_given = hwfit__req_given(r, &options[O_NVLINK_BRIDGES]);
+    if (bridges_given && hwfit__req_given(r, &options[O_PEER_LINKS]))
+        return hwfit__req_fail(r, &options[O_NVLINK_BRIDGES], HWFIT_EINVAL,
+                               "give it or --peer-links, not both (bridges x links per "
+                               "bridge = links)");
+    if (bridges_given) {
+        uint64_t bridges = hwfit__req_u64(r, &options[O_NVLINK_BRIDGES]);
+        if (gpu->peer_bridges == 0)
+            return hwfit__req_fail(r, &options[O_NVLINK_BRIDGES], HWFIT_EDOM,
+                                   "%s takes no NVLink bridges", gpu->name);
+        if (bridges > gpu->peer_bridges)
+            return hwfit__req_fail(r, &options[O_NVLINK_BRIDGES], HWFIT_EDOM,
+                                   "%llu is more than the %u bridges that join a pair of %s",
+                                   (unsigned long long)bridges, gpu->peer_bridges, gpu->name);
+    }
+    if (bridges_given || hwfit__req_given(r, &options[O_PEER_LINKS])) {
         /* Fewer links than the card has (bridges left out): the fabric's bandwidth scales
          * with the links, each at the card's per-link rate. */
-        uint64_t links = hwfit__req_u64(r, &options[O_PEER_LINKS]);
+        uint64_t links = bridges_given
+                             ? hwfit__req_u64(r, &options[O_NVLINK_BRIDGES]) * gpu->peer_links /
+                                   gpu->peer_bridges
+                             : hwfit__req_u64(r, &options[O_PEER_LINKS]);
         if (gpu->peer_links == 0)
             return hwfit__req_fail(r, &options[O_PEER_LINKS], HWFIT_EDOM,
                                    "%s has no NVLink or xGMI links", gpu->name);

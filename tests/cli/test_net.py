@@ -121,6 +121,26 @@ class TestCollective(CliCase):
         self.bad("collective", "--min-channels", "65", mentions="--min-channels")
         self.bad("collective", "--min-channels", "0", mentions="--min-channels")
 
+    def test_nvlink_bridges(self):
+        # An H100 PCIe pair with 1 or 2 of its 3 bridges: a third and two thirds of the
+        # links (4 a bridge), as --peer-links 4 and 8 say; 0 bridges: PCIe only.
+        args = ("collective", "--gpu", "h100-pcie", "--gpus", "2")
+        full = self.ok_json(*args)["busbw_bytes_per_s"]
+        one = self.ok_json(*args, "--nvlink-bridges", "1")["busbw_bytes_per_s"]
+        two = self.ok_json(*args, "--nvlink-bridges", "2")["busbw_bytes_per_s"]
+        self.assertAlmostEqual(one, self.ok_json(*args, "--peer-links", "4")["busbw_bytes_per_s"])
+        self.assertAlmostEqual(two, self.ok_json(*args, "--peer-links", "8")["busbw_bytes_per_s"])
+        self.assertLess(one, 0.4 * full)
+        self.assertLess(two, 0.7 * full)
+        self.assertGreater(two, 1.8 * one)
+        none = self.ok_json(*args, "--nvlink-bridges", "0")
+        self.assertLess(none["busbw_bytes_per_s"], 0.6 * one)   # PCIe 5.0 x16 P2P
+        self.assertEqual(none["bottleneck"], "gpu-pcie")
+        self.bad(*args, "--nvlink-bridges", "4", mentions="--nvlink-bridges")
+        self.bad(*args, "--nvlink-bridges", "1", "--peer-links", "4", mentions="--nvlink-bridges")
+        self.bad("collective", "--gpu", "rtx-5090", "--nvlink-bridges", "1",
+                 mentions="--nvlink-bridges")
+
     def test_no_bridge_and_one_switch_on_two_sockets(self):
         args = ("collective", "--gpu", "rtx-2080-ti", "--gpus", "2", "--size", "1GiB",
                 "--pcie-switches", "1", "--p2p", "off")

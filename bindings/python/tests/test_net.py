@@ -99,6 +99,16 @@ class TestCollective(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.collective(min_channels=65)
 
+    def test_nvlink_bridges(self):
+        # One of the 3 bridges of an H100 PCIe pair: its 4 links, a third of the set.
+        kw = dict(gpu="h100-pcie", gpus=2)
+        full = hwfit.collective(**kw)["busbw_bytes_per_s"]
+        one = hwfit.collective(nvlink_bridges=1, **kw)["busbw_bytes_per_s"]
+        self.assertLess(one, 0.4 * full)
+        self.assertGreater(one, 0.3 * full)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(nvlink_bridges=4, **kw)
+
     def test_pair_without_bridge_on_one_switch_of_two_sockets(self):
         # RTX 2080 Ti pair, no NVLink bridge fitted (peer_links 0), both GPUs under one
         # PCIe switch of a two-socket box: answered as the one-socket box, over PCIe.
