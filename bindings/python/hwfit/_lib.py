@@ -414,6 +414,7 @@ class hwfit_gpu(ctypes.Structure):
         ("source", ctypes.c_char_p),
         ("notes", ctypes.c_char_p),
         ("fp16_acc16_flop_per_s", ctypes.c_double),
+        ("peer_bridges", ctypes.c_uint32),
     ]
 
 
