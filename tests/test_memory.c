@@ -1105,3 +1105,25 @@ Test(memory, previous_graph_holds_the_last_logits_and_4bit_inputs) {
     cr_assert_eq(hwfit_memory_profile_apply("fsdp", 2, &in, NULL), HWFIT_OK);
     cr_assert_eq(in.previous_graph, 0);
 }
+
+/* Loss fp32-copy (Megatron as its code runs): the bf16 logits beside their fp32 copy, 2 sbV
+ * more than Megatron's estimate (fp32); the megatron profile sets it. */
+Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_FP32_COPY;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
+    in.loss = (hwfit_memory_loss)5;
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_FP32_COPY);
+}

@@ -66,10 +66,16 @@ typedef enum hwfit_memory_loss {
     HWFIT_MEMORY_LOSS_CHUNKED = 2, /**< Logits in the activation format, upcast and
                                         reduced in chunks (torchtune CEWithChunkedOutputLoss,
                                         8 chunks): A sbV + 12 sbV / 8. */
-    HWFIT_MEMORY_LOSS_FUSED = 3    /**< Fused linear cross-entropy: logits never held whole
+    HWFIT_MEMORY_LOSS_FUSED = 3,   /**< Fused linear cross-entropy: logits never held whole
                                         (Liger FusedLinearCrossEntropy, Apple Cut Cross
                                         Entropy, Unsloth): the fp32 gradient of the last
                                         hidden states, 4sbh. */
+    HWFIT_MEMORY_LOSS_FP32_COPY = 4 /**< Megatron's vocab-parallel cross-entropy as its code
+                                        runs: the output layer's logits in the activation
+                                        format stay referenced (GPTModel.forward's
+                                        `logits`) beside the fp32 copy the loss makes and
+                                        keeps (cross_entropy.py calculate_logits_max:
+                                        vocab_parallel_logits.float()): 4sbh + (A + 4) sbV. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */

@@ -603,7 +603,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FP32_COPY)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
         return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
@@ -946,6 +946,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                  * keeps only a log-sum-exp per token (torchtune compiles its loss). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            /* Megatron as it runs: its A-byte logits beside their fp32 copy. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_FP32_COPY) per = 4 * h + (c.a_bytes + 4) * v;
             loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
             other = add_c(other, loss, &overflow);
         }

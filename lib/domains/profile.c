@@ -188,14 +188,18 @@ static const row rows[] = {
      * DistributedOptimizer); gradients accumulate into a contiguous fp32 main_grad buffer
      * (--accumulate-allreduce-grads-in-fp32, required with bf16) that lives through the
      * step; fused Adam (apex/TE FusedAdam). Loss: vocab-parallel cross-entropy on fp32
-     * logits, which theoretical_memory_usage.py counts as 4sbh(1 + V/h). Llama-style
+     * logits, which theoretical_memory_usage.py counts as 4sbh(1 + V/h); as the code runs,
+     * GPTModel.forward keeps the output layer's bf16 `logits` while
+     * VocabParallelCrossEntropy.calculate_logits_max (core/tensor_parallel/cross_entropy.py)
+     * makes and keeps their fp32 copy (MindSpeed patches it to free the bf16 storage):
+     * loss fp32-copy, 4sbh + 6sbV. Llama-style
      * examples pass --attention-dropout 0 --hidden-dropout 0. */
     {.profile = "megatron", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
      .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 1, .gradient_buffer = 1,
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_BF16,
-     .loss = HWFIT_MEMORY_LOSS_FP32, .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+     .loss = HWFIT_MEMORY_LOSS_FP32_COPY, .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
 
     /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory

@@ -152,6 +152,10 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(off["assumptions"]["previous_graph"], False)
         self.assertEqual(off["carried_bytes"], 0)
         self.assertIn("previous graph", self.ok_table(*args, "--previous-graph"))
+        # Megatron's logits beside their fp32 copy: 2 bytes a logit more than --loss fp32
+        full = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
+        self.assertEqual(self.ok_json(*full, "--loss", "fp32-copy")["loss_bytes"]
+                         - self.ok_json(*full, "--loss", "fp32")["loss_bytes"], 1024 * 128256 * 2)
 
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X

@@ -153,6 +153,9 @@ class TestMemory(unittest.TestCase):
         self.assertTrue(lit["assumptions"]["previous_graph"])
         self.assertEqual(hwfit.memory(framework="litgpt", previous_graph=False,
                                       **kw)["carried_bytes"], 0)
+        full = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
+        self.assertEqual(hwfit.memory(loss="fp32-copy", **full)["loss_bytes"]
+                         - hwfit.memory(loss="fp32", **full)["loss_bytes"], 1024 * 128256 * 2)
 
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
