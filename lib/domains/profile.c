@@ -293,10 +293,11 @@ static const struct {
                   "upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
              "HF upcast loss"},
-    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, fp32 "
-                 "vocab-parallel loss"},
+    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, "
+                 "vocab-parallel loss with bf16 logits beside their fp32 copy"},
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
-    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, tied heads untied"},
+    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, head a linear of its own "
+               "(quantized with QLoRA), eager MLP, K/V repeated, the last step's logits held"},
     {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
                       "checkpointing on (its default)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
