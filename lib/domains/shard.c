@@ -948,6 +948,16 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                 kept = max_u64(kept, e->a_stored[k]);
             }
         /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
+        /* The dequantized weight and the previous micro-batch's graph (memory.c) of the
+         * card's layers and tables, on the model as act_units sees it. */
+        mi.tensor_parallel = r->tp;
+        mi.sequence_parallel = r->sp;
+        mi.context = r->context_local;
+        mi.micro_batch = r->mb;
+        mi.head = c->head;
+        if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
+                                 &ph.dequant, &ph.carried) != HWFIT_OK)
+            return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
                                                                    : 0;

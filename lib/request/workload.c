@@ -705,7 +705,8 @@ void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
 const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
-const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", NULL};
+const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
+                                              NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 
@@ -734,8 +735,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                           "step (Megatron, DeepSpeed buffers)"},
     [HWFIT__F_LOSS] = {.name = "loss", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                        .default_text = "fp32", .choices = hwfit__workload_losses,
-                       .help = "training: logits and loss: fp32 (Megatron), upcast (whole "
-                               "vocabulary to fp32), chunked, fused"},
+                       .help = "training: logits and loss: fp32 (Megatron's estimate), upcast "
+                               "(whole vocabulary to fp32), chunked, fused, fp32-copy "
+                               "(Megatron's code: logits beside their fp32 copy)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -774,11 +776,23 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "QLoRA: every 4-bit linear keeps its input for backward "
                                        "(bitsandbytes MatMul4Bit)"},
     [HWFIT__F_UNTIED_HEAD] = {.name = "untied-head", .kind = HWFIT_OPTION_FLAG,
-                              .help = "the head is its own copy even when the model ties it "
-                                      "to the embedding (LitGPT)"},
+                              .help = "the head is a linear of its own in the weights' "
+                                      "format, a copy when the model ties it (LitGPT)"},
     [HWFIT__F_SOFTCAP_EAGER] = {.name = "softcap-eager", .kind = HWFIT_OPTION_FLAG,
                                 .help = "training: soft-capped attention (Gemma 2) runs eager "
                                         "and keeps its scores (LitGPT)"},
+    [HWFIT__F_GATED_ACT] = {.name = "gated-act-kept", .kind = HWFIT_OPTION_FLAG,
+                            .help = "training: an eager gated MLP also keeps act(gate) for "
+                                    "backward (unfused SwiGLU)"},
+    [HWFIT__F_KV_REPEATED] = {.name = "kv-repeated", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training: GQA repeats K and V to every query head "
+                                      "before attention and keeps the copies (LitGPT)"},
+    [HWFIT__F_DEQUANT] = {.name = "dequant-transient", .kind = HWFIT_OPTION_FLAG,
+                          .help = "training: a quantized linear dequantizes its whole weight "
+                                  "per matmul (bitsandbytes, torchao NF4)"},
+    [HWFIT__F_PREVIOUS_GRAPH] = {.name = "previous-graph", .kind = HWFIT_OPTION_FLAG,
+                                 .help = "training: the loop holds the previous micro-batch's "
+                                         "logits and graph through the next forward (LitGPT)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -862,7 +876,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora},
         {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed},
         {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head},
-        {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}};
+        {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}, {HWFIT__F_GATED_ACT, &m->gated_act_kept},
+        {HWFIT__F_KV_REPEATED, &m->kv_repeated}, {HWFIT__F_DEQUANT, &m->dequant_transient},
+        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1008,8 +1024,13 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);
-    hwfit__out_bool(o, "untied_head", "head apart from a tied embedding", m->untied_head);
+    hwfit__out_bool(o, "untied_head", "head a linear of its own", m->untied_head);
     hwfit__out_bool(o, "softcap_eager", "soft-capped attention eager", m->softcap_eager);
+    hwfit__out_bool(o, "gated_act_kept", "eager gated MLP keeps act(gate)", m->gated_act_kept);
+    hwfit__out_bool(o, "kv_repeated", "GQA K and V repeated", m->kv_repeated);
+    hwfit__out_bool(o, "dequant_transient", "dequantized weight per matmul",
+                    m->dequant_transient);
+    hwfit__out_bool(o, "previous_graph", "previous micro-batch's graph held", m->previous_graph);
     hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",

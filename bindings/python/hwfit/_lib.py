@@ -339,6 +339,10 @@ class hwfit_memory_in(ctypes.Structure):
         ("packed", ctypes.c_int),
         ("qlora_inputs_kept", ctypes.c_int),
         ("untied_head", ctypes.c_int),
+        ("gated_act_kept", ctypes.c_int),
+        ("kv_repeated", ctypes.c_int),
+        ("dequant_transient", ctypes.c_int),
+        ("previous_graph", ctypes.c_int),
     ]
 
 
@@ -353,7 +357,9 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: the peak by phase
         "loss_bytes", "forward_bytes", "backward_bytes", "step_bytes")] + [
         ("peak_phase", ctypes.c_int)] + [(n, ctypes.c_uint64) for n in (
-        "allocated_bytes", "reserved_bytes", "peak_bytes")]
+        "allocated_bytes", "reserved_bytes", "peak_bytes",
+        # appended: the dequantized weight and the previous micro-batch's graph
+        "dequant_bytes", "carried_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
