@@ -159,6 +159,8 @@ Test(extremes, refusals_name_the_option_behind_the_rule) {
             "applies only to mode lora or qlora");
     refused("fit", OPTS(L8, "mode", "lora", "qlora-inputs-kept", "true"), HWFIT_EINVAL,
             "qlora-inputs-kept", "applies only to mode qlora");
+    refused("plan", OPTS(L8, "weights", "nf4", "dequant-transient", "true"), HWFIT_EINVAL,
+            "dequant-transient", "applies only to training");
 #undef L8
 }
 
