@@ -1790,6 +1790,39 @@ static void probe_shard(void) {
     CHECK(memcmp(&one, &one_ws, sizeof one) == 0);
     free(ws);
 
+    /* The prepared-model cache: refused when NULL, small, misaligned or never initialised
+     * (nothing written); a refused input or model leaves the answer untouched. */
+    size_t csz = hwfit_shard_cache_size();
+    CHECK(csz > 0);
+    unsigned char *cache = malloc(csz + 1);
+    cr_assert_not_null(cache);
+    poison(cache, csz + 1);
+    CHECK(hwfit_shard_cache_init(NULL, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_cache_init(cache, csz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_cache_init(cache + 1, csz) == HWFIT_EINVAL);
+    poison(&one_ws, sizeof one_ws);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache, csz) == HWFIT_EINVAL);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_cache_init(cache, csz) == HWFIT_OK);
+    CHECK(hwfit_shard_estimate_cached(NULL, &in, &one_ws, cache, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, NULL, &one_ws, cache, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, NULL, cache, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, NULL, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache, csz - 1) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache + 1, csz) ==
+          HWFIT_EINVAL);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &ins[1], &one_ws, cache, csz) == HWFIT_EDOM);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    hwfit_model broken = shard_model;
+    broken.layers = 0;
+    CHECK(hwfit_shard_estimate_cached(&broken, &in, &one_ws, cache, csz) != HWFIT_OK);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache, csz) == HWFIT_OK);
+    CHECK(memcmp(&one, &one_ws, sizeof one) == 0);
+    free(cache);
+
     /* card_at: NULLs, a stage beyond the pipeline. */
     hwfit_shard_card c;
     poison(&c, sizeof c);
@@ -2735,6 +2768,9 @@ static const entry table[] = {
     COVER(hwfit_shard_estimate_batch, probe_shard),
     COVER(hwfit_shard_estimate_batch_ws, probe_shard),
     COVER(hwfit_shard_estimate_ws, probe_shard),
+    COVER(hwfit_shard_cache_size, probe_shard),
+    COVER(hwfit_shard_cache_init, probe_shard),
+    COVER(hwfit_shard_estimate_cached, probe_shard),
     COVER(hwfit_shard_workspace_size, probe_shard),
     COVER(hwfit_shard_init, probe_shard_small),
     COVER(hwfit_shard_iter_init, probe_shard_search),

@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,8 @@ typedef struct ctx {
     hwfit_collective_out coll_outs[BATCH_N];
     hwfit_status statuses[BATCH_N];
     uint64_t plan_valid, plan_visited; /* counts of one search */
+    /* the prepared-model cache of the single training-footprint calls (shard.h) */
+    _Alignas(max_align_t) unsigned char shard_cache[16384];
 } ctx;
 
 static volatile uint64_t sink;
@@ -84,11 +87,40 @@ static void run_inference(ctx *c, uint64_t n) {
     sink += acc;
 }
 
+/* The training footprint as a caller that asks single questions about one model asks it:
+ * hwfit_shard_estimate_cached, the model prepared once in the caller's cache. */
 static void run_training(ctx *c, uint64_t n) {
     hwfit_shard_out o;
     uint64_t acc = 0;
     for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_shard_estimate_cached(&c->m70, &c->train, &o, c->shard_cache,
+                                                      sizeof c->shard_cache);
+        if (st != HWFIT_OK) die("training footprint", st);
+        acc += o.worst.total_bytes;
+    }
+    sink += acc;
+}
+
+/* The same question with no cache (hwfit_shard_estimate): the model prepared in every call. */
+static void run_training_uncached(ctx *c, uint64_t n) {
+    hwfit_shard_out o;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
         hwfit_status st = hwfit_shard_estimate(&c->m70, &c->train, &o);
+        if (st != HWFIT_OK) die("training footprint", st);
+        acc += o.worst.total_bytes;
+    }
+    sink += acc;
+}
+
+/* Cached, but every call another question (sequence 1K-16K x micro-batch 1-4, as the
+ * train_batch sweep): the activations and KV units are computed again in each call. */
+static void run_training_varied(ctx *c, uint64_t n) {
+    hwfit_shard_out o;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_shard_estimate_cached(&c->m70, &c->train_ins[i % BATCH_N], &o,
+                                                      c->shard_cache, sizeof c->shard_cache);
         if (st != HWFIT_OK) die("training footprint", st);
         acc += o.worst.total_bytes;
     }
@@ -221,8 +253,12 @@ typedef struct bench {
 
 static const bench benches[] = {
     {"inference_eval", "inference footprint, 70B, 1 device (memory_estimate)", run_inference, 1},
-    {"memory_eval", "training footprint, 70B, TP8 ZeRO-1 mb1 4096 full rc (shard_estimate)",
+    {"memory_eval", "training footprint, 70B, TP8 ZeRO-1 mb1 4096 full rc (shard_estimate_cached)",
      run_training, 1},
+    {"memory_eval_uncached", "the same, model prepared in every call (shard_estimate)",
+     run_training_uncached, 1},
+    {"memory_eval_varied", "the same cached, another sequence/micro-batch every call",
+     run_training_varied, 1},
     {"collective_eval", "collective: all-reduce 1 GiB, 16 H100, 2 nodes", run_collective, 1},
     {"fit_check", "fit check: 70B inference on 8 H100, TP8 (shard_estimate)", run_fit, 1},
     {"plan_search", "layout search: 405B training on 1,024 H100 (shard_search)", run_plan, 1},
@@ -266,7 +302,10 @@ static void setup(ctx *c, const char *data) {
     memset(c, 0, sizeof *c);
     load(data, "llama-3.1-70b.config.json", &c->m70, c->config70, sizeof c->config70);
     load(data, "llama-3.1-405b.config.json", &c->m405, NULL, 0);
-    hwfit_status st = hwfit_gpu_find("h100-sxm", &c->h100);
+    hwfit_status st = hwfit_shard_cache_init(c->shard_cache, sizeof c->shard_cache);
+    if (st != HWFIT_OK || hwfit_shard_cache_size() > sizeof c->shard_cache)
+        die("shard cache", HWFIT_EINVAL);
+    st = hwfit_gpu_find("h100-sxm", &c->h100);
     if (st != HWFIT_OK) die("h100-sxm", st);
     double cap = (double)c->h100->memory_bytes;
 
