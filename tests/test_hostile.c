@@ -2519,9 +2519,16 @@ static void probe_request(void) {
     static const char *const texts[] = {"", "nan", "inf", "-1", "0", "1e400", "1e-400",
                                         "18446744073709551616", "99999999999999999999999K",
                                         "1,5", "\x01\xff", "true", "96GB"};
+    /* The model cache: NULLs refused; every hostile request below reads through one. */
+    CHECK(hwfit_model_cache_new(NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_use_cache(NULL, NULL) == HWFIT_EINVAL);
+    hwfit_model_cache_free(NULL);
+    hwfit_model_cache *cache = NULL;
+    CHECK(hwfit_model_cache_new(&cache) == HWFIT_OK && cache != NULL);
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {
         current = c->name;
         CHECK(hwfit_request_new(c->name, &r) == HWFIT_OK);
+        CHECK(hwfit_request_use_cache(r, cache) == HWFIT_OK);
         CHECK(hwfit_request_command(r) == c);
         CHECK(hwfit_request_set(r, NULL, "1") == HWFIT_EINVAL);
         CHECK(hwfit_request_set(r, long_text, "1") == HWFIT_ENOTFOUND);
@@ -2550,6 +2557,7 @@ static void probe_request(void) {
         }
         hwfit_request_free(r);
     }
+    hwfit_model_cache_free(cache);
     current = "hwfit_request_*";
 }
 
@@ -2749,6 +2757,9 @@ static const entry table[] = {
     COVER(hwfit_option_by_name, probe_request),
     COVER(hwfit_option_next, probe_request),
     COVER(hwfit_request_command, probe_request),
+    COVER(hwfit_request_use_cache, probe_request),
+    COVER(hwfit_model_cache_new, probe_request),
+    COVER(hwfit_model_cache_free, probe_request),
     COVER(hwfit_request_free, probe_request),
     COVER(hwfit_request_message, probe_request),
     COVER(hwfit_request_new, probe_request),
