@@ -2522,6 +2522,7 @@ static void probe_request(void) {
     /* The model cache: NULLs refused; every hostile request below reads through one. */
     CHECK(hwfit_model_cache_new(NULL) == HWFIT_EINVAL);
     CHECK(hwfit_request_use_cache(NULL, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_reset(NULL) == HWFIT_EINVAL);
     hwfit_model_cache_free(NULL);
     hwfit_model_cache *cache = NULL;
     CHECK(hwfit_model_cache_new(&cache) == HWFIT_OK && cache != NULL);
@@ -2555,6 +2556,8 @@ static void probe_request(void) {
                 CHECK(hwfit_request_message(r)[0] != '\0', "format %u: no message", f);
             if (st != HWFIT_OK) CHECK(untouched(small, sizeof small), "format %u", f);
         }
+        /* Reset after all that: every option back to its default, no message. */
+        CHECK(hwfit_request_reset(r) == HWFIT_OK && hwfit_request_message(r)[0] == '\0');
         hwfit_request_free(r);
     }
     hwfit_model_cache_free(cache);
@@ -2758,6 +2761,7 @@ static const entry table[] = {
     COVER(hwfit_option_next, probe_request),
     COVER(hwfit_request_command, probe_request),
     COVER(hwfit_request_use_cache, probe_request),
+    COVER(hwfit_request_reset, probe_request),
     COVER(hwfit_model_cache_new, probe_request),
     COVER(hwfit_model_cache_free, probe_request),
     COVER(hwfit_request_free, probe_request),

@@ -143,3 +143,66 @@ Test(request_cache, a_changed_config_and_a_new_checkpoint_are_read_again) {
     unlink(config);
     rmdir(dir);
 }
+
+/* hwfit_request_reset: a request reset and asked again answers as a new one; an option
+ * given before the reset (a flag, a choice, a list) is back to its default and no longer
+ * counts as given. */
+Test(request_cache, a_reset_request_answers_as_a_new_one) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/llama-3.1-70b.config.json", HWFIT_TEST_DATA);
+    static const char *const first[] = {"context", "8192", "batch", "8", "mode", "full",
+                                        "recompute", "full", "no-dropout", "true",
+                                        "kv", "fp8", NULL};
+    static const char *const second[] = {"context", "4096", NULL};
+    char *want_first = answer(NULL, "memory", path, first);
+    char *want_second = answer(NULL, "memory", path, second);
+    cr_assert_str_neq(want_first, want_second);
+
+    hwfit_request *r;
+    cr_assert_eq(hwfit_request_new("memory", &r), HWFIT_OK);
+    for (int round = 0; round < 3; round++) {
+        const char *const *sets[2] = {first, second};
+        const char *want[2] = {want_first, want_second};
+        for (int q = 0; q < 2; q++) {
+            cr_assert_eq(hwfit_request_reset(r), HWFIT_OK);
+            cr_assert_eq(hwfit_request_set(r, "model", path), HWFIT_OK);
+            for (size_t i = 0; sets[q][i] != NULL; i += 2) {
+                cr_assert_eq(hwfit_request_set(r, sets[q][i], sets[q][i + 1]), HWFIT_OK, "%s",
+                             hwfit_request_message(r));
+            }
+            cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_OK, "%s",
+                         hwfit_request_message(r));
+            cr_assert_str_eq(hwfit_request_output(r, NULL), want[q], "round %d question %d",
+                             round, q);
+        }
+    }
+    /* A reset forgets a failure and the result. */
+    cr_assert_eq(hwfit_request_set(r, "context", "0"), HWFIT_EDOM);
+    cr_assert_eq(hwfit_request_reset(r), HWFIT_OK);
+    cr_assert_str_eq(hwfit_request_message(r), "");
+    size_t n = 1;
+    hwfit_request_output(r, &n);
+    cr_assert_eq(n, 0);
+    /* Without the model the reset request refuses, naming it (it is not kept). */
+    cr_assert_neq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_OK);
+    hwfit_request_free(r);
+
+    /* A list option (fit's gpu-file) is emptied. */
+    cr_assert_eq(hwfit_request_new("fit", &r), HWFIT_OK);
+    const hwfit_option *files = hwfit_option_by_name(hwfit_request_command(r), "gpu-file");
+    cr_assert_not_null(files);
+    cr_assert_eq(hwfit_request_set(r, "gpu-file", "/nonexistent/cards.json"), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "model", path), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "gpu", "h100-sxm"), HWFIT_OK);
+    cr_assert_neq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_OK,
+                  "the missing GPU file is read");
+    cr_assert_eq(hwfit_request_reset(r), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "model", path), HWFIT_OK);
+    cr_assert_eq(hwfit_request_set(r, "gpu", "h100-sxm"), HWFIT_OK);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_OK, "%s",
+                 hwfit_request_message(r));
+    hwfit_request_free(r);
+    cr_assert_eq(hwfit_request_reset(NULL), HWFIT_EINVAL);
+    free(want_first);
+    free(want_second);
+}

@@ -193,6 +193,19 @@ HWFIT_API hwfit_status hwfit_request_new(const char *command, hwfit_request **ou
 HWFIT_API void hwfit_request_free(hwfit_request *request);
 
 /**
+ * @brief Put every option of a request back to its default, as hwfit_request_new() made it
+ *        (nothing given), to ask another question with the same request: cheaper than
+ *        freeing it and making a new one (the Python package keeps one request per command
+ *        and thread). The last result and message are cleared; a cache given with
+ *        hwfit_request_use_cache() stays.
+ * @param[in] request  the request
+ * @retval HWFIT_OK      reset
+ * @retval HWFIT_ENOMEM  out of memory copying a default (the option is left unset)
+ * @retval HWFIT_EINVAL  request is NULL
+ */
+HWFIT_API hwfit_status hwfit_request_reset(hwfit_request *request);
+
+/**
  * @brief The command a request asks.
  * @param[in] request  the request; may be NULL
  * @return The command, or NULL for a NULL request.

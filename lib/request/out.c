@@ -87,10 +87,29 @@ static void newline_indent(hwfit__out *o) {
     for (int i = 0; i <= o->depth; i++) hwfit__text_puts(o->t, "  ");
 }
 
+/* ",\n    \"key\": " in one write (the separator, the indent and a key of plain
+ * characters: every key the commands write); other keys through the string writer. */
 static void json_key(hwfit__out *o, const char *key) {
-    if (!o->first[o->depth]) hwfit__text_putc(o->t, ',');
+    char buf[128];
+    size_t n = 0, indent = 2 * ((size_t)o->depth + 1);
+    if (!o->first[o->depth]) buf[n++] = ',';
     o->first[o->depth] = 0;
-    newline_indent(o);
+    buf[n++] = '\n';
+    memset(buf + n, ' ', indent); /* depth <= HWFIT__OUT_MAX_DEPTH: at most 34 */
+    n += indent;
+    size_t len = 0;
+    if (key) {
+        while (key[len] != '\0' && len < 64 && json_plain((unsigned char)key[len])) len++;
+        if (key[len] == '\0') {
+            buf[n++] = '"';
+            memcpy(buf + n, key, len);
+            n += len;
+            memcpy(buf + n, "\": ", 3);
+            hwfit__text_put(o->t, buf, n + 3);
+            return;
+        }
+    }
+    hwfit__text_put(o->t, buf, n);
     if (key) {
         hwfit__out_json_string(o->t, key);
         hwfit__text_puts(o->t, ": ");

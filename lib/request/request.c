@@ -157,15 +157,18 @@ typedef struct file_sig {
     int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
 } file_sig;
 
-/* 1 and *sig when path can be stat'ed; 0 (never cached) otherwise and on Windows. */
-static int sig_of(const char *path, file_sig *sig) {
+/* 1 and *sig (*is_reg: a regular file) when path can be stat'ed; 0 (never cached)
+ * otherwise and on Windows. */
+static int sig_of(const char *path, file_sig *sig, int *is_reg) {
 #if defined(_WIN32)
     (void)path;
     (void)sig;
+    *is_reg = 0;
     return 0;
 #else
     struct stat st;
     if (stat(path, &st) != 0) return 0;
+    *is_reg = S_ISREG(st.st_mode) != 0;
     memset(sig, 0, sizeof *sig);
     sig->dev = (uint64_t)st.st_dev;
     sig->ino = (uint64_t)st.st_ino;
@@ -398,7 +401,19 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
         return st == HWFIT_OK ? HWFIT_OK : hwfit__req_fail_error(r, opt, &err);
     }
     char path[1024]; /* locate.c searches paths up to this long */
-    st = hwfit_model_locate(name, path, sizeof path);
+    r->cache_entry = -1;
+    file_sig sig;
+    int is_reg = 0, signed_ok = 0;
+    size_t len = strlen(name);
+    /* With a cache, a name that is a regular file is what hwfit_model_locate finds first
+     * (the name itself): one stat gives both that and the file's signature. */
+    if (r->cache != NULL && len < sizeof path && sig_of(name, &sig, &is_reg) && is_reg) {
+        memcpy(path, name, len + 1);
+        signed_ok = 1;
+        st = HWFIT_OK;
+    } else {
+        st = hwfit_model_locate(name, path, sizeof path);
+    }
     if (st == HWFIT_ENOTFOUND) {
         /* Not found anywhere: the reader says why the name as a path fails (no such file,
          * a FIFO...), which is what a mistyped path needs. */
@@ -407,9 +422,7 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
         return hwfit__req_fail(r, opt, st, "cannot look '%s' up: %s", name,
                                hwfit_status_str(st));
     }
-    r->cache_entry = -1;
-    file_sig sig;
-    int signed_ok = r->cache != NULL && sig_of(path, &sig);
+    if (!signed_ok) signed_ok = r->cache != NULL && sig_of(path, &sig, &is_reg);
     if (signed_ok && (r->cache_entry = cache_find(r->cache, path, &sig)) >= 0) {
         *model = r->cache->entries[r->cache_entry].model;
         return HWFIT_OK;
@@ -430,17 +443,21 @@ hwfit_status hwfit__req_load_checkpoint(hwfit_request *r, const hwfit_option *op
     const char *name = hwfit__req_text(r, opt);
     if (name == NULL) return HWFIT_OK;
     char dir[1024];
-    if (hwfit_model_locate(name, dir, sizeof dir) != HWFIT_OK) snprintf(dir, sizeof dir, "%s", name);
+    /* The model came from the cache's entry: that is the file the name was found as. */
+    model_entry *e = r->cache != NULL && r->cache_entry >= 0 ? &r->cache->entries[r->cache_entry]
+                                                              : NULL;
+    if (e != NULL) snprintf(dir, sizeof dir, "%s", e->path);
+    else if (hwfit_model_locate(name, dir, sizeof dir) != HWFIT_OK)
+        snprintf(dir, sizeof dir, "%s", name);
     char *slash = strrchr(dir, '/');
     if (slash == NULL) snprintf(dir, sizeof dir, ".");
     else if (slash == dir) dir[1] = '\0';
     else *slash = '\0';
-    /* The model came from the cache's entry: no checkpoint there last time, and the
-     * directory unchanged since, is no checkpoint now. */
-    model_entry *e = r->cache != NULL && r->cache_entry >= 0 ? &r->cache->entries[r->cache_entry]
-                                                              : NULL;
+    /* No checkpoint there last time, and the directory unchanged since, is no checkpoint
+     * now. */
     file_sig dsig;
-    int dir_signed = e != NULL && e->model.layers == model->layers && sig_of(dir, &dsig);
+    int is_reg;
+    int dir_signed = e != NULL && e->model.layers == model->layers && sig_of(dir, &dsig, &is_reg);
     if (dir_signed && e->checkpoint_valid && same_sig(&e->dir, &dsig)) return HWFIT_OK;
     hwfit_error err;
     hwfit_status st = hwfit_safetensors_dir_read(dir, model->layers, info, &err);
@@ -784,6 +801,26 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     }
     clear_failure(r);
     *out = r;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_request_reset(hwfit_request *r) {
+    if (r == NULL) return HWFIT_EINVAL;
+    for (size_t k = 0; k < r->noptions; k++) {
+        value *v = &r->values[k];
+        if (!v->given && v->nitems == 0) continue; /* still its default */
+        const hwfit_option *o = option_at(r->command, k);
+        free(v->text);
+        for (size_t i = 0; i < v->nitems; i++) free(v->items[i]);
+        char **items = v->items; /* the list's slots are kept for the next values */
+        memset(v, 0, sizeof *v);
+        v->items = items;
+        v->choice = -1;
+        if (o->default_text != NULL && parse_into(r, o, v, o->default_text) != HWFIT_OK)
+            return HWFIT_ENOMEM; /* the defaults parsed at hwfit_request_new: only memory */
+    }
+    clear_failure(r);
+    r->result_valid = 0;
     return HWFIT_OK;
 }
 
