@@ -17,6 +17,7 @@ configuration's status name.
 import array as _array
 import ctypes as _ct
 import os as _os
+import struct as _struct
 import threading as _threading
 
 from . import _lib
@@ -762,12 +763,9 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     if n == 0:
         return _empty(wanted, errors, columns,
                       lambda k: _field(_lib.hwfit_shard_out, fields[k])[1])
-    if n == 1 and not cols:
-        # One question (a loop of single calls): the template is the input, and the
-        # model's prepared-model cache skips its preparation (shard.h).
-        call = _single_fit
-    else:
-        call = _lib.hwfit_shard_estimate_batch
+    if n == 1 and not cols and out is None:
+        return _one_fit(model, t, wanted, fields, errors, columns)
+    call = _lib.hwfit_shard_estimate_batch
     results, st, failed = _evaluate(call, model, _lib.hwfit_shard_in, _lib.hwfit_shard_out, t,
                                     n, cols, {k: fields[k] for k in wanted}, out)
     return _finish(st, errors, [(k, results[k]) for k in wanted], columns, failed)
@@ -786,11 +784,37 @@ def _out_keys(out, wanted, columns):
     return True
 
 
-def _single_fit(model_ref, ins, n, outs, statuses):
-    """hwfit_shard_estimate_batch of one configuration, through the calling thread's
-    prepared-model cache of the model (hwfit_shard_estimate_cached)."""
-    statuses[0] = _lib.hwfit_shard_estimate_cached(model_ref, ins, outs,
-                                                   *_shard_cache(model_ref._obj))
+_ONE_FIELDS = {}  # key -> (struct format, offset) in hwfit_shard_out
+
+
+def _one_fit(model, t, wanted, fields, errors, columns):
+    """fit_batch of one configuration (a loop of single calls): the template is the input,
+    answered through the calling thread's prepared-model cache of the model
+    (hwfit_shard_estimate_cached: the model is not prepared again), each field read
+    straight from the answer's bytes."""
+    answer = getattr(_THREAD, "one_fit", None)
+    if answer is None:
+        answer = _THREAD.one_fit = _lib.hwfit_shard_out()
+    st = _lib.hwfit_shard_estimate_cached(_ct.byref(model), _ct.byref(t), _ct.byref(answer),
+                                          *_shard_cache(model))
+    ok = st == _lib.HWFIT_OK
+    if not ok and errors == "raise":
+        _lib.check(st, "configuration 0")
+    raw = _ct.string_at(_ct.addressof(answer), _ct.sizeof(answer))
+    out = {}
+    for key in wanted:
+        known = _ONE_FIELDS.get(key)
+        if known is None:
+            offset, ctype = _field(_lib.hwfit_shard_out, fields[key])
+            known = _ONE_FIELDS[key] = ("=" + _FORMATS[ctype], offset)
+        value = _struct.unpack_from(known[0], raw, known[1])[0] if ok else 0
+        if columns:
+            out[key] = _array.array(known[0][1], [value])
+        else:
+            out[key] = [(bool(value) if key in _BOOL_KEYS else value) if ok else None]
+    if errors == "skip":
+        out["status"] = _array.array("i", [st]) if columns else [_lib.status_name(st)]
+    return out
 
 
 def _empty(wanted, errors, columns, ctype_of):

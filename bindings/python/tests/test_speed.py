@@ -192,6 +192,19 @@ class SingleFit(unittest.TestCase):
             hwfit.fit_batch(m, gpu="h100-sxm", gpus=[8, 8], tp=[3, 3], context=8192)
         self.assertEqual(one.exception.status, two.exception.status)
 
+    def test_a_single_configuration_equals_the_batch_in_every_form(self):
+        m = hwfit.load_config(CFG_MOE)
+        for tp, errors, columns in ((2, "skip", False), (3, "skip", False), (2, "skip", True),
+                                    (3, "skip", True), (2, "raise", True)):
+            one = hwfit.fit_batch(m, gpu="h100-sxm", gpus=2, tp=tp, context=8192,
+                                  errors=errors, columns=columns)
+            two = hwfit.fit_batch(m, gpu="h100-sxm", gpus=[2, 2], tp=[tp, tp], context=8192,
+                                  errors=errors, columns=columns)
+            self.assertEqual(sorted(one), sorted(two))
+            for k in one:
+                self.assertEqual(type(one[k]), type(two[k]), k)
+                self.assertEqual(list(one[k]), list(two[k])[:1], (tp, errors, columns, k))
+
 
 if __name__ == "__main__":
     unittest.main()
