@@ -2,17 +2,19 @@
 millions of configurations in one C call.
 
 Each keyword argument is either one value, used for every configuration, or a sequence
-(list, tuple, range, array.array) with one value per configuration; all sequences must
-have the same length. The inputs are laid out in one ctypes array (a template copied with
-memmove, then each varying field written as a strided column through a memoryview), the
-library evaluates them in ONE call without allocating, and every result field is read
-back as a column, so the Python cost per configuration is a few list operations.
+(list, tuple, range, array.array, memoryview, a numpy array) with one value per
+configuration; all sequences must have the same length. The inputs are laid out in a
+ctypes array of structs the thread keeps (a template copied with memmove, then each varying
+field written as a strided column through a memoryview, from a buffer at C speed), the
+library evaluates them CHUNK at a time without allocating, and every result field is read
+back as a column, so the Python cost per configuration is a few buffer copies.
 
 The results are a dict of lists, one entry per configuration, with the keys (and values)
 of the corresponding single-configuration function: hwfit.memory() and the fit fields of
 hwfit.fit(). With errors="raise" (default) a failing configuration raises HwfitError
 naming its index; with errors="skip" its values are None and "status" lists every
-configuration's status name.
+configuration's status name. columns=True gives array.array columns instead, and out=
+fills the caller's own (docs/performance.md).
 """
 import array as _array
 import ctypes as _ct
@@ -224,57 +226,21 @@ def _field(struct, path):
 
 
 class _Columns:
-    """An array of n structs made from a template, written and read column by column."""
-
-    def __init__(self, struct, template, n):
-        if n < 1:
-            raise ValueError("an array of at least one struct")
-        self.struct, self.n = struct, n
-        self.size = _ct.sizeof(struct)
-        self.arr = (struct * n)()
-        base = _ct.addressof(self.arr)
-        _ct.memmove(base, _ct.addressof(template), self.size)
-        done = 1
-        while done < n:  # doubling copies: log2(n) memmoves
-            k = min(done, n - done)
-            _ct.memmove(base + done * self.size, base, k * self.size)
-            done += k
-        self.raw = memoryview(self.arr).cast("B")
+    """An array of structs (ctypes), its fields seen as strided columns."""
 
     @classmethod
     def wrap(cls, struct, arr):
-        """Columns over an existing array (results)."""
+        """Columns over an existing array."""
         self = cls.__new__(cls)
         self.struct, self.n, self.size, self.arr = struct, len(arr), _ct.sizeof(struct), arr
         self.raw = memoryview(arr).cast("B")
         return self
 
     def _view(self, path):
+        """(strided memoryview of the field in every struct, its format)."""
         offset, ctype = _field(self.struct, path)
         fmt, width = _FORMATS[ctype], _ct.sizeof(ctype)
         return self.raw.cast(fmt)[offset // width::self.size // width], fmt
-
-    def write(self, path, values, name):
-        view, fmt = self._view(path)
-        try:
-            column = values if isinstance(values, _array.array) and values.typecode == fmt \
-                else _buffer(values, fmt)
-            if column is None:
-                column = _array.array(fmt, values)
-            view[:] = column
-        except (TypeError, OverflowError, ValueError):
-            raise _einval(f"{name}: a value is not a valid {fmt!r} number") from None
-
-    def read(self, path):
-        return self._view(path)[0].tolist()
-
-    def column(self, path):
-        """The field of every struct as an array.array, copied at C speed (the strided
-        view's bytes, then one array over them)."""
-        view, fmt = self._view(path)
-        out = _array.array(fmt)
-        out.frombytes(view.tobytes())
-        return out
 
 
 def _per(value, convert, n):
