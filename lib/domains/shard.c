@@ -1210,6 +1210,69 @@ hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard
     return st;
 }
 
+/* ---- a prepared-model cache (hwfit_shard_estimate_cached) -------------------------------- */
+
+#define SHARD_CACHE_MAGIC 0x68776669745f7363ull /* "hwfit_sc" */
+
+/* What a caller's cache holds: the model's content the engine was prepared for (a copy,
+ * so that the key is the content, never the caller's pointer), the workload inputs the
+ * engine's unit caches were filled for (cache_inputs) and the engine itself. */
+typedef struct shard_cache {
+    uint64_t magic;          /* SHARD_CACHE_MAGIC once hwfit_shard_cache_init ran */
+    int have_model;          /* engine prepared for model */
+    int have_inputs;         /* the engine's units hold for inputs */
+    hwfit_model model;
+    hwfit_memory_in inputs;
+    hwfit__shard_engine engine;
+} shard_cache;
+
+size_t hwfit_shard_cache_size(void) { return sizeof(shard_cache); }
+
+/* The caller's cache, or NULL when it is too small or misaligned. */
+static shard_cache *cache_of(void *cache, size_t cache_size) {
+    if (cache == NULL || cache_size < sizeof(shard_cache) ||
+        (uintptr_t)cache % _Alignof(max_align_t) != 0)
+        return NULL;
+    return cache;
+}
+
+hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size) {
+    shard_cache *c = cache_of(cache, cache_size);
+    if (c == NULL) return HWFIT_EINVAL;
+    c->magic = SHARD_CACHE_MAGIC;
+    c->have_model = c->have_inputs = 0;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_shard_in *in,
+                                         hwfit_shard_out *out, void *cache,
+                                         size_t cache_size) {
+    shard_cache *c = cache_of(cache, cache_size);
+    if (model == NULL || in == NULL || out == NULL || c == NULL || c->magic != SHARD_CACHE_MAGIC)
+        return HWFIT_EINVAL;
+    /* Keyed by the model's bytes: equal bytes are the same model, so a hit is always right;
+     * a difference anywhere (even in padding or past `layers`) only prepares it again. */
+    if (!c->have_model || memcmp(&c->model, model, sizeof *model) != 0) {
+        c->have_model = c->have_inputs = 0;
+        memcpy(&c->model, model, sizeof *model);
+        hwfit_status st = hwfit__shard_engine_init(&c->engine, &c->model);
+        if (st != HWFIT_OK) return st; /* the model is refused: nothing kept */
+        c->have_model = 1;
+    }
+    c->engine.model = &c->model; /* the cache may have been copied to another address */
+    hwfit_memory_in next;
+    cache_inputs(in, &next);
+    if (!c->have_inputs || memcmp(&next, &c->inputs, sizeof next) != 0) {
+        hwfit__shard_engine_reset(&c->engine);
+        memcpy(&c->inputs, &next, sizeof next);
+        c->have_inputs = 1;
+    }
+    hwfit_shard_out o;
+    hwfit_status st = estimate_with(&c->engine, in, &o, 0, NULL, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
 /* hwfit_shard_estimate_batch with an engine. */
 static hwfit_status estimate_batch_with(hwfit__shard_engine *e, const hwfit_model *model,
                                         const hwfit_shard_in *ins, size_t n,
