@@ -156,6 +156,32 @@ typedef struct hwfit_perf_in {
                                  to the host each layer, so the launches are exposed
                                  (MegaBlocks, Gale et al. 2022, section 3; fitted to the MoE
                                  runs of tests/data/measured, see docs/accuracy.md). 0 = none. */
+    double power_limit_share; /**< The board power limit the cards run at over the power
+                                 their peaks are specified at (the catalog's tdp_w), (0, 1.5];
+                                 default 1. Below 1 the tensor throughput follows the clock
+                                 the limit allows: it is scaled by
+                                 min(1, power_limit_share^power_exponent) in training,
+                                 prefill and decode (a power cap lowers the sustained clock;
+                                 bandwidth is left alone). */
+    double power_exponent;   /**< How the sustained tensor clock follows the power limit,
+                                 (0, 1]; default 1/3: dynamic power is C V^2 f and the voltage
+                                 rises with the clock over the DVFS range, so P ~ f^3
+                                 (Weste and Harris, CMOS VLSI Design, 4th ed., section 5.2).
+                                 NVIDIA's datasheets give 989 dense BF16 TFLOP/s for H100 SXM
+                                 at 700 W and 835 for H100 NVL (the same 132 SMs) at 400 W:
+                                 (400/700)^0.30. */
+    double activation_passes; /**< Training: memory traffic of the kernels that are not
+                                 matmuls (norms, activation function, residual adds, rotary
+                                 embedding, casts, the attention's layout copies), as passes
+                                 over one token's hidden-size activation in the activation
+                                 format per layer, forward and backward together (full
+                                 recomputation repeats a third of them), >= 0; default 40
+                                 (fitted to the training runs of tests/data/measured, see
+                                 docs/accuracy.md; fused kernels such as Transformer
+                                 Engine's or torch.compile's; eager PyTorch makes several
+                                 times more). Timed at memory_efficiency of the bandwidth
+                                 after the stage's matmuls (separate kernels, not
+                                 overlapped), split over tp. 0 = none. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */

@@ -34,11 +34,14 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->prefill_efficiency = 0.6;
     in->decode_compute_efficiency = 0.6;
     in->memory_efficiency = 0.85;
-    in->training_efficiency = 0.65;
+    in->training_efficiency = 0.7;
     in->dp_overlap = 0.5;
     in->ep_overlap = 0.5;
     in->low_precision_efficiency = 0.7;
     in->moe_expert_overhead_s = 0.0004;
+    in->power_limit_share = 1.0;
+    in->power_exponent = 1.0 / 3.0;
+    in->activation_passes = 80.0;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -110,6 +113,7 @@ typedef struct perf_ctx {
     hwfit_topology topo;
     hwfit_perf_precision precision;
     double peak, bw, act_bytes;
+    double clock; /* sustained share of the peak the power limit allows (power_limit_share) */
     uint64_t active[2];  /* active parameters of one dense / MoE layer */
     double head_flop;    /* the head's matmul per token (model.c counts it even when tied) */
 } perf_ctx;
@@ -146,6 +150,12 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
         return hwfit__why(why, HWFIT_EDOM, "step_overhead_s", "must be in [0, 1e6] s");
     if (!hwfit__in_range(in->moe_expert_overhead_s, 0.0, 1e3))
         return hwfit__why(why, HWFIT_EDOM, "moe_expert_overhead_s", "must be in [0, 1000] s");
+    if (!hwfit__in_range(in->power_limit_share, 0.0, 1.5) || in->power_limit_share == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "power_limit_share", "must be in (0, 1.5]");
+    if (!hwfit__in_range(in->power_exponent, 0.0, 1.0) || in->power_exponent == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "power_exponent", "must be in (0, 1]");
+    if (!hwfit__in_range(in->activation_passes, 0.0, 1e6))
+        return hwfit__why(why, HWFIT_EDOM, "activation_passes", "must be in [0, 1e6]");
     if (!hwfit__in_range(in->target_tokens_per_s, 0.0, 1e15))
         return hwfit__why(why, HWFIT_EDOM, "target_tokens_per_s", "must be in [0, 1e15] tokens/s");
     if (in->output_tokens > HWFIT_MODEL_MAX_SIZE)
@@ -200,6 +210,10 @@ static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf
     if ((st = check(in, why)) != HWFIT_OK) return st;
     if ((st = pick_precision(in, &c->precision, &c->peak, why)) != HWFIT_OK) return st;
     c->bw = in->memory_bandwidth_bytes_per_s;
+    /* A power cap lowers the sustained clock, and the tensor throughput with it: P ~ f^3
+     * (dynamic power C V^2 f with V rising with f), so f ~ P^(1/3) (power_exponent). */
+    c->clock = in->power_limit_share < 1.0 ? pow(in->power_limit_share, in->power_exponent)
+                                           : 1.0;
     hwfit_dtype_info info;
     if ((st = hwfit_dtype_describe(in->shard.memory.activations, &info)) != HWFIT_OK)
         return hwfit__why(why, st, "shard.memory.activations", "is not a known format");
@@ -317,7 +331,7 @@ static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
                               decode_eval *d) {
     uint64_t per_replica = hwfit__ceil_div_u64(batch, r->dp);
     double mb = (double)hwfit__ceil_div_u64(per_replica, r->pp);
-    double eff_c = c->peak * c->in->decode_compute_efficiency;
+    double eff_c = c->peak * c->clock * c->in->decode_compute_efficiency;
     double eff_m = c->bw * c->in->memory_efficiency;
     pass_comm pc;
     hwfit_status st = comm_of(c, r, mb, &pc);
@@ -418,7 +432,8 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     o->decode_context = decode_ctx;
 
     /* Prefill of one prompt on an idle replica: the stages in turn. */
-    double eff_c = c->peak * in->prefill_efficiency, eff_m = c->bw * in->memory_efficiency;
+    double eff_c = c->peak * c->clock * in->prefill_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
     double worst = 0.0, p = (double)prompt;
     pass_comm pc;
     if ((st = comm_of(c, &r, p, &pc)) != HWFIT_OK) return st;
@@ -544,7 +559,8 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
      * appendix B: 6N + 12 L H Q T) counts attention over all T positions. */
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
-    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
+    double eff_c = c->peak * c->clock * in->training_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
     int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
                in->bf16_flop_per_s > 0.0;
@@ -579,6 +595,14 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         /* Weights are read in forward, backward-data and backward-weight. */
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
+        /* The kernels that are not matmuls (norms, activation, residual adds, rotary, casts)
+         * stream activation_passes h-wide activations per token and layer at the
+         * bandwidth, after the matmuls (their own kernels); split over tp (sequence
+         * parallelism or the heads); full recomputation repeats the forward third. */
+        double passes = in->activation_passes *
+                        (r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
+        t += mb * s_local * (double)sf.layers * passes * (double)c->m->hidden * c->act_bytes /
+             (double)r->tp / eff_m;
         /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
          * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
          * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
