@@ -292,6 +292,24 @@ Test(perf, power_limit_and_activation_passes_slow_training_by_cause) {
     cr_assert(fabs(passes.step_compute_s - full.step_compute_s - added) < 1e-6 * added,
               "added %g, expected %g", passes.step_compute_s - full.step_compute_s, added);
     cr_assert_gt(passes_slow.step_compute_s, passes.step_compute_s);
+    /* torchtitan's op-level selective checkpointing recomputes some weight matmuls too: the
+     * share of the layers' forward matmuls (2 per weight) is added to the hardware FLOPs. */
+    in.activation_passes = 0;
+    hwfit_perf_out sel = run(&llama8, &in);
+    in.selective_matmul_recompute = 0.5;
+    hwfit_perf_out half = run(&llama8, &in);
+    cr_assert_eq(half.model_flop_per_step, sel.model_flop_per_step);
+    hwfit_model_param_counts pc;
+    cr_assert_eq(hwfit_model_params(&llama8, &pc), HWFIT_OK);
+    double layer_fwd = 2.0 * (double)pc.dense.active * 32 * 16 * 8192; /* whole step */
+    cr_assert(fabs(half.hardware_flop_per_step - sel.hardware_flop_per_step -
+                   0.5 * layer_fwd) < 1e-6 * layer_fwd,
+              "added %g, expected %g", half.hardware_flop_per_step - sel.hardware_flop_per_step,
+              0.5 * layer_fwd);
+    cr_assert_gt(half.step_compute_s, sel.step_compute_s);
+    in.selective_matmul_recompute = 1.5;
+    hwfit_perf_out bad;
+    cr_assert_eq(hwfit_perf_estimate(&llama8, &in, &bad), HWFIT_EDOM);
     /* Inference: the prefill's compute follows the clock too. */
     hwfit_perf_in inf = card("h100-sxm", 1);
     inf.shard.memory.context = 8192;
@@ -666,7 +684,9 @@ Test(perf, names) {
     cr_assert_eq(in.dp_overlap, 0.5);
     cr_assert_eq(in.power_limit_share, 1.0);
     cr_assert_eq(in.power_exponent, 1.0 / 3.0);
-    cr_assert_eq(in.activation_passes, 80.0);
+    cr_assert_eq(in.activation_passes, 160.0);
+    cr_assert_eq(in.low_precision_efficiency, 0.75);
+    cr_assert_eq(in.selective_matmul_recompute, 0.0);
     cr_assert_eq(in.memory_bandwidth_bytes_per_s, 0.0);
     /* AUTO picks the format of the weights. */
     hwfit_perf_in x = card("b200", 1);

@@ -518,6 +518,8 @@ Test(request_shard, defaults_are_the_library_init_values) {
         cr_assert_eq(default_num(cmd, "low-precision-efficiency"), p.low_precision_efficiency);
         cr_assert_eq(default_num(cmd, "moe-expert-overhead"), p.moe_expert_overhead_s);
         cr_assert_eq(default_num(cmd, "activation-passes"), p.activation_passes);
+        cr_assert_eq(default_num(cmd, "selective-matmul-recompute"),
+                     p.selective_matmul_recompute);
         cr_assert_eq(default_num(cmd, "step-overhead"), p.step_overhead_s);
         cr_assert_eq(default_num(cmd, "tp-overlap"), p.tp_overlap);
         cr_assert_eq(default_num(cmd, "pp-overlap"), p.pp_overlap);

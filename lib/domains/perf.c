@@ -37,11 +37,12 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->training_efficiency = 0.7;
     in->dp_overlap = 0.5;
     in->ep_overlap = 0.5;
-    in->low_precision_efficiency = 0.7;
+    in->low_precision_efficiency = 0.75;
     in->moe_expert_overhead_s = 0.0004;
     in->power_limit_share = 1.0;
     in->power_exponent = 1.0 / 3.0;
-    in->activation_passes = 80.0;
+    in->activation_passes = 160.0;
+    in->selective_matmul_recompute = 0.0;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -132,7 +133,8 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
             return hwfit__why(why, HWFIT_EDOM, effs[i].field, "must be in (0, 1]");
     const struct { double v; const char *field; } overlaps[] = {
         {in->tp_overlap, "tp_overlap"}, {in->pp_overlap, "pp_overlap"},
-        {in->dp_overlap, "dp_overlap"}, {in->ep_overlap, "ep_overlap"}};
+        {in->dp_overlap, "dp_overlap"}, {in->ep_overlap, "ep_overlap"},
+        {in->selective_matmul_recompute, "selective_matmul_recompute"}};
     for (size_t i = 0; i < sizeof overlaps / sizeof overlaps[0]; i++)
         if (!hwfit__in_range(overlaps[i].v, 0.0, 1.0))
             return hwfit__why(why, HWFIT_EDOM, overlaps[i].field, "must be in [0, 1]");
@@ -579,9 +581,11 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         stage_flops(c, r, s, f.attention_flop, &sf);
         /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
          * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
-        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
-                                                                : 0.0;
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                        ? sf.attention + in->selective_matmul_recompute *
+                                             (sf.fwd - sf.head - sf.attention)
+                        : 0.0;
         double flop = mb * s_local * (3.0 * sf.fwd + re);
         /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
          * format's share, the attention core (and its recomputation) in BF16. */
@@ -670,9 +674,12 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     double tokens = (double)r->global * (double)seq;
     o->tokens_per_s = tokens / o->step_time_s;
     o->model_flop_per_step = f.training_flop * tokens;
-    double re_all = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f.forward_flop - c->head_flop
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? f.attention_flop
-                                                                : 0.0;
+    double re_all = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? f.forward_flop - c->head_flop
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                        ? f.attention_flop + in->selective_matmul_recompute *
+                                                 (f.forward_flop - c->head_flop -
+                                                  f.attention_flop)
+                        : 0.0;
     o->hardware_flop_per_step = o->model_flop_per_step + re_all * tokens;
     double capacity = o->step_time_s * (double)x->gpus * c->peak;
     o->mfu = o->model_flop_per_step / capacity;

@@ -178,13 +178,13 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                          "share of peak memory bandwidth"),
     [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.7", 0,
                                            "share of peak tensor throughput in training"),
-    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.7", 0,
+    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.75", 0,
                                                 "training in fp8 or fp4: share of that "
                                                 "format's peak its matmuls reach, relative "
                                                 "to training-efficiency (attention stays "
                                                 "bf16)"),
     [HWFIT__W_ACTIVATION_PASSES] = {.name = "activation-passes", .kind = HWFIT_OPTION_RATIO,
-                                    .metavar = "N", .default_text = "80", .min = 0,
+                                    .metavar = "N", .default_text = "160", .min = 0,
                                     .max = 1e6,
                                     .help = "training: memory traffic of the kernels that "
                                             "are not matmuls (norms, activation, residual "
@@ -207,6 +207,10 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                    .example = "2.4TB/s",
                                    .help = "peak memory bandwidth of one card, instead of "
                                            "the catalog card's (a variant of it)"},
+    [HWFIT__W_SELECTIVE_MATMULS] = SHARE("selective-matmul-recompute", "0", 0,
+                                         "training, selective recomputation: share of the "
+                                         "layers' weight matmuls recomputed too (torchtitan's "
+                                         "op-level checkpointing: 0.5)"),
     [HWFIT__W_STEP_OVERHEAD] = {.name = "step-overhead", .kind = HWFIT_OPTION_QUANTITY,
                                 .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
                                 .default_text = "0s", .min = 0, .max = 1e6,
@@ -469,6 +473,7 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     p->low_precision_efficiency =
         hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
     p->activation_passes = hwfit__req_double(r, OPT(HWFIT__W_ACTIVATION_PASSES));
+    p->selective_matmul_recompute = hwfit__req_double(r, OPT(HWFIT__W_SELECTIVE_MATMULS));
     if (hwfit__req_given(r, OPT(HWFIT__W_POWER_EXPONENT))) /* else the library's 1/3 */
         p->power_exponent = hwfit__req_double(r, OPT(HWFIT__W_POWER_EXPONENT));
     if (hwfit__req_given(r, OPT(HWFIT__W_POWER_LIMIT))) {
