@@ -114,12 +114,19 @@ typedef struct perf_ctx {
     hwfit_topology topo;
     hwfit_perf_precision precision;
     double peak, bw, act_bytes;
-    double clock; /* sustained share of the peak the power limit allows (power_limit_share) */
     uint64_t active[2];  /* active parameters of one dense / MoE layer */
     double head_flop;    /* the head's matmul per token (model.c counts it even when tied) */
 } perf_ctx;
 
 static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* The sustained share of the peak tensor throughput a power limit allows: a cap lowers the
+ * clock, and dynamic power C V^2 f with V rising with f makes P ~ f^3, so f ~ P^(1/3)
+ * (power_exponent; Weste and Harris, CMOS VLSI Design, section 5.2). Not kept in perf_ctx:
+ * serve's chain through it is at its stack ceiling (tests/stack). */
+static double clock_share(const hwfit_perf_in *in) {
+    return in->power_limit_share < 1.0 ? pow(in->power_limit_share, in->power_exponent) : 1.0;
+}
 
 static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
     const struct { double v; const char *field; } effs[] = {
@@ -212,10 +219,6 @@ static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf
     if ((st = check(in, why)) != HWFIT_OK) return st;
     if ((st = pick_precision(in, &c->precision, &c->peak, why)) != HWFIT_OK) return st;
     c->bw = in->memory_bandwidth_bytes_per_s;
-    /* A power cap lowers the sustained clock, and the tensor throughput with it: P ~ f^3
-     * (dynamic power C V^2 f with V rising with f), so f ~ P^(1/3) (power_exponent). */
-    c->clock = in->power_limit_share < 1.0 ? pow(in->power_limit_share, in->power_exponent)
-                                           : 1.0;
     hwfit_dtype_info info;
     if ((st = hwfit_dtype_describe(in->shard.memory.activations, &info)) != HWFIT_OK)
         return hwfit__why(why, st, "shard.memory.activations", "is not a known format");
@@ -333,7 +336,7 @@ static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
                               decode_eval *d) {
     uint64_t per_replica = hwfit__ceil_div_u64(batch, r->dp);
     double mb = (double)hwfit__ceil_div_u64(per_replica, r->pp);
-    double eff_c = c->peak * c->clock * c->in->decode_compute_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * c->in->decode_compute_efficiency;
     double eff_m = c->bw * c->in->memory_efficiency;
     pass_comm pc;
     hwfit_status st = comm_of(c, r, mb, &pc);
@@ -434,7 +437,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     o->decode_context = decode_ctx;
 
     /* Prefill of one prompt on an idle replica: the stages in turn. */
-    double eff_c = c->peak * c->clock * in->prefill_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * in->prefill_efficiency;
     double eff_m = c->bw * in->memory_efficiency;
     double worst = 0.0, p = (double)prompt;
     pass_comm pc;
@@ -561,7 +564,7 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
      * appendix B: 6N + 12 L H Q T) counts attention over all T positions. */
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
-    double eff_c = c->peak * c->clock * in->training_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
     double eff_m = c->bw * in->memory_efficiency;
     int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
