@@ -195,7 +195,9 @@ typedef struct hwfit_perf_in {
                                  core only). torchtitan's op-level selective checkpointing
                                  saves every compute op's output "except every second mm"
                                  (torchtitan/parallelisms/parallelize_llama.py, Dec 2024):
-                                 0.5. */
+                                 wk, wo and w3 of a Llama block's seven matmuls, 0.37 of its
+                                 weights; with Float8 linears every matmul, as their
+                                 _scaled_mm is not in its save list: 1. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */

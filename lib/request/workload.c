@@ -210,7 +210,8 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
     [HWFIT__W_SELECTIVE_MATMULS] = SHARE("selective-matmul-recompute", "0", 0,
                                          "training, selective recomputation: share of the "
                                          "layers' weight matmuls recomputed too (torchtitan's "
-                                         "op-level checkpointing: 0.5)"),
+                                         "op-level checkpointing: 0.37 for Llama in BF16, 1 "
+                                         "with Float8)"),
     [HWFIT__W_STEP_OVERHEAD] = {.name = "step-overhead", .kind = HWFIT_OPTION_QUANTITY,
                                 .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
                                 .default_text = "0s", .min = 0, .max = 1e6,
