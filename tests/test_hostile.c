@@ -1975,6 +1975,10 @@ static void probe_perf(void) {
         F(hwfit_perf_in, target_tokens_per_s, "target_tokens_per_s"),
         F(hwfit_perf_in, low_precision_efficiency, "low_precision_efficiency"),
         F(hwfit_perf_in, moe_expert_overhead_s, "moe_expert_overhead_s"),
+        F(hwfit_perf_in, power_limit_share, "power_limit_share"),
+        F(hwfit_perf_in, power_exponent, "power_exponent"),
+        F(hwfit_perf_in, activation_passes, "activation_passes"),
+        F(hwfit_perf_in, selective_matmul_recompute, "selective_matmul_recompute"),
         SHARD_DOUBLES(hwfit_perf_in, shard.)};
     sweep_doubles(&in, sizeof in, sizeof o, perf_doubles, N(perf_doubles), perf_run,
                   SHARD_STATUSES, 1);

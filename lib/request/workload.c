@@ -176,13 +176,42 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                          "share of peak tensor throughput in decode"),
     [HWFIT__W_MEMORY_EFFICIENCY] = SHARE("memory-efficiency", "0.85", 0,
                                          "share of peak memory bandwidth"),
-    [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.65", 0,
+    [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.7", 0,
                                            "share of peak tensor throughput in training"),
-    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.7", 0,
+    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.75", 0,
                                                 "training in fp8 or fp4: share of that "
                                                 "format's peak its matmuls reach, relative "
                                                 "to training-efficiency (attention stays "
                                                 "bf16)"),
+    [HWFIT__W_ACTIVATION_PASSES] = {.name = "activation-passes", .kind = HWFIT_OPTION_RATIO,
+                                    .metavar = "N", .default_text = "160", .min = 0,
+                                    .max = 1e6,
+                                    .help = "training: memory traffic of the kernels that "
+                                            "are not matmuls (norms, activation, residual "
+                                            "adds, rotary, casts), in passes over a token's "
+                                            "hidden-size activation per layer, forward and "
+                                            "backward (eager PyTorch: several times more)"},
+    [HWFIT__W_POWER_LIMIT] = {.name = "power-limit", .kind = HWFIT_OPTION_QUANTITY,
+                              .unit = HWFIT_UNIT_WATTS, .metavar = "POWER",
+                              .default_help = "the card's TDP", .min = 1, .max = 1e5,
+                              .example = "500W",
+                              .help = "board power limit the cards run at: below the TDP "
+                                      "the tensor throughput follows the clock it allows"},
+    [HWFIT__W_POWER_EXPONENT] = {.name = "power-exponent", .kind = HWFIT_OPTION_RATIO,
+                                 .metavar = "F", .default_help = "1/3", .min = 0, .max = 1,
+                                 .help = "how the sustained clock follows the power limit: "
+                                         "throughput x (limit / TDP)^exponent"},
+    [HWFIT__W_MEMORY_BANDWIDTH] = {.name = "memory-bandwidth", .kind = HWFIT_OPTION_QUANTITY,
+                                   .unit = HWFIT_UNIT_BYTES_PER_S, .metavar = "RATE",
+                                   .default_help = "the card's", .min = 1, .max = 1e18,
+                                   .example = "2.4TB/s",
+                                   .help = "peak memory bandwidth of one card, instead of "
+                                           "the catalog card's (a variant of it)"},
+    [HWFIT__W_SELECTIVE_MATMULS] = SHARE("selective-matmul-recompute", "0", 0,
+                                         "training, selective recomputation: share of the "
+                                         "layers' weight matmuls recomputed too (torchtitan's "
+                                         "op-level checkpointing: 0.37 for Llama in BF16, 1 "
+                                         "with Float8)"),
     [HWFIT__W_STEP_OVERHEAD] = {.name = "step-overhead", .kind = HWFIT_OPTION_QUANTITY,
                                 .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
                                 .default_text = "0s", .min = 0, .max = 1e6,
@@ -436,6 +465,23 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     p->moe_expert_overhead_s = hwfit__req_double(r, OPT(HWFIT__W_MOE_EXPERT_OVERHEAD));
     p->low_precision_efficiency =
         hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
+    p->activation_passes = hwfit__req_double(r, OPT(HWFIT__W_ACTIVATION_PASSES));
+    p->selective_matmul_recompute = hwfit__req_double(r, OPT(HWFIT__W_SELECTIVE_MATMULS));
+    if (hwfit__req_given(r, OPT(HWFIT__W_POWER_EXPONENT))) /* else the library's 1/3 */
+        p->power_exponent = hwfit__req_double(r, OPT(HWFIT__W_POWER_EXPONENT));
+    if (hwfit__req_given(r, OPT(HWFIT__W_POWER_LIMIT))) {
+        double watts = hwfit__req_double(r, OPT(HWFIT__W_POWER_LIMIT));
+        if (w->card == NULL || !(w->card->tdp_w > 0.0))
+            return hwfit__req_fail(r, OPT(HWFIT__W_POWER_LIMIT), HWFIT_EINVAL,
+                                   "needs a card with a TDP in the catalog (give gpu)");
+        if (watts > 1.5 * w->card->tdp_w)
+            return hwfit__req_fail(r, OPT(HWFIT__W_POWER_LIMIT), HWFIT_EDOM,
+                                   "must be at most 1.5 x the TDP of %s (%g W)",
+                                   w->card->name, w->card->tdp_w);
+        p->power_limit_share = watts / w->card->tdp_w;
+    }
+    if (hwfit__req_given(r, OPT(HWFIT__W_MEMORY_BANDWIDTH)))
+        p->memory_bandwidth_bytes_per_s = hwfit__req_double(r, OPT(HWFIT__W_MEMORY_BANDWIDTH));
     p->shard = w->in;
     return HWFIT_OK;
 }
