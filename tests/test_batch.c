@@ -10,6 +10,7 @@
  *   HWFIT_GOLDEN_WRITE=tests/data/golden/sweep.txt build/dev/tests/test_batch
  */
 #include <criterion/criterion.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -763,6 +764,75 @@ Test(batch, shard_batch_equals_single_calls_for_mixed_workloads_and_layouts) {
         }
         cr_assert_gt(ok, MIXED / 2, "%s: most elements are valid layouts", model_files[mi]);
     }
+}
+
+/* The prepared-model cache (hwfit_shard_estimate_cached): one cache asked about mixed
+ * workloads and layouts of several models in turn, and about a model edited in place
+ * between calls (the key is the content, not the pointer), gives every answer and status
+ * that one uncached call gives, bit for bit. */
+static _Alignas(max_align_t) unsigned char shard_cache[16384];
+
+Test(batch, cached_single_calls_equal_uncached_ones_across_models_and_edits) {
+    cr_assert_leq(hwfit_shard_cache_size(), sizeof shard_cache);
+    cr_assert_eq(hwfit_shard_cache_init(shard_cache, sizeof shard_cache), HWFIT_OK);
+    static hwfit_shard_in ins[3][MIXED / 4];
+    const size_t per = MIXED / 4, picks[3] = {0, 5, MODELS - 1};
+    for (int k = 0; k < 3; k++) {
+        const hwfit_model *m = &models[picks[k]];
+        rng r = {0x2545f4914f6cdd1dull + (uint64_t)k};
+        size_t n = 0;
+        while (n < per) {
+            hwfit_shard_in in;
+            random_shard(&r, &in, pick(&r, 2) ? 8 : 16, (hwfit_memory_mode)pick(&r, 3));
+            hwfit_shard_space space;
+            hwfit_shard_space_init(&space);
+            space.max_micro_batch = 2;
+            hwfit_shard_iter it;
+            cr_assert_eq(hwfit_shard_iter_init(&it, m, &in, &space), HWFIT_OK);
+            hwfit_layout l;
+            for (int j = 0; j < 40 && n < per && hwfit_shard_iter_next(&it, &l); j++) {
+                if (pick(&r, 3)) continue;
+                ins[k][n] = in;
+                ins[k][n].layout = l;
+                ins[k][n].memory.context = pick(&r, 2) ? 4096 : 2048 * (1 + pick(&r, 8));
+                n++;
+            }
+        }
+    }
+    rng r = {0x9e3779b97f4a7c15ull};
+    hwfit_model edited = models[picks[0]];
+    size_t ok = 0, calls = 0;
+    for (size_t i = 0; i < 3 * per; i++) {
+        int k = (int)pick(&r, 3);
+        const hwfit_shard_in *in = &ins[k][pick(&r, per)];
+        const hwfit_model *m = &models[picks[k]];
+        if (k == 0 && pick(&r, 4) == 0) {
+            /* The same struct, edited in place: another vocabulary, then back. */
+            edited.vocab = pick(&r, 2) ? models[picks[0]].vocab : models[picks[0]].vocab + 64;
+            m = &edited;
+        }
+        hwfit_shard_out one, cached;
+        memset(&cached, 0x5a, sizeof cached);
+        hwfit_status st = hwfit_shard_estimate(m, in, &one);
+        hwfit_status cst = hwfit_shard_estimate_cached(m, in, &cached, shard_cache,
+                                                       sizeof shard_cache);
+        cr_assert_eq(cst, st, "call %zu (model %d)", i, k);
+        calls++;
+        if (st != HWFIT_OK) continue;
+        ok++;
+        cr_assert(same_shard(&cached, &one), "call %zu (model %d)", i, k);
+        cr_assert_eq(memcmp(&cached, &one, sizeof one), 0, "call %zu: bit for bit", i);
+    }
+    cr_assert_gt(ok, calls / 2, "most calls are valid layouts");
+    /* A copy of the cache at another address still answers (its engine points at its own
+     * copy of the model). */
+    static _Alignas(max_align_t) unsigned char moved[sizeof shard_cache];
+    memcpy(moved, shard_cache, sizeof moved);
+    memset(shard_cache, 0, sizeof shard_cache);
+    hwfit_shard_out one, cached;
+    cr_assert_eq(hwfit_shard_estimate(&models[picks[2]], &ins[2][0], &one),
+                 hwfit_shard_estimate_cached(&models[picks[2]], &ins[2][0], &cached, moved,
+                                             sizeof moved));
 }
 
 Test(batch, shard_batch_refuses_null_arrays_and_accepts_an_empty_batch) {

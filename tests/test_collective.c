@@ -537,6 +537,112 @@ Test(collective, one_switch_on_two_sockets_stays_on_its_socket) {
     }
 }
 
+/* Two RTX 2080 Ti under one PCIe Gen3 x16 switch, P2P off: both ranks stage through host
+ * memory at once, so the switch uplink carries both copies each way, each at the staged
+ * copy's share of the PCIe rate (shm_efficiency), as on the GPU's own link. busbw =
+ * uplink x shm_efficiency / 2: 4.0 GB/s measured (AutoDL 2080 Ti x2, the accuracy case
+ * coll-autodl-allreduce-2xrtx2080ti-pcie-switch-p2p-off-1g). */
+Test(collective, staged_copies_cross_the_switch_uplink_at_the_staged_rate) {
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    use_gpu(&in, "rtx-2080-ti");
+    in.topology.gpus_per_node = 2;
+    in.topology.peer_link = HWFIT_GPU_PEER_NONE;
+    in.topology.peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE;
+    in.topology.peer_links = 0;
+    in.topology.peer_bytes_per_s = 0.0;
+    in.topology.pcie_switches = 1;
+    in.topology.sockets = 1;
+    in.topology.p2p = HWFIT_TOPOLOGY_OFF;
+    in.bytes = 1e9;
+    hwfit_collective_out o = estimate(&in);
+    double uplink = 16e9 * 128.0 / 130.0 * in.topology.pcie_efficiency; /* Gen3 x16 */
+    double expect = uplink * in.topology.shm_efficiency / 2.0;
+    cr_assert_eq(o.bottleneck, HWFIT_COLLECTIVE_BOUND_SWITCH_UPLINK);
+    cr_assert(fabs(o.busbw_bytes_per_s / expect - 1.0) < 0.02, "%g vs %g",
+              o.busbw_bytes_per_s, expect);
+    cr_assert(fabs(o.busbw_bytes_per_s / 4.0e9 - 1.0) < 0.20, "%g vs 4.0 GB/s measured",
+              o.busbw_bytes_per_s);
+}
+
+/* The CPU presets carry their generation's memory: EPYC 9005 12 x DDR5-6400 (614.4 GB/s a
+ * socket), Xeon 4th gen 8 x DDR5-4800 (307.2 GB/s). Eight RTX 5090s staging through host
+ * memory on two Xeon 8480+ are bound by it: 28 GB/s measured (NVIDIA/nccl#1639), where
+ * the AMD memory would leave them at the GPU links' 35. */
+Test(collective, cpu_preset_sets_the_socket_memory) {
+    hwfit_collective_in in;
+    hwfit_collective_init(&in);
+    use_gpu(&in, "rtx-5090");
+    in.bytes = 4e9;
+    cr_assert_eq(hwfit_topology_set_cpu(&in.topology, HWFIT_CPU_INTEL), HWFIT_OK);
+    cr_assert_eq(in.topology.host_memory_bytes_per_s, 307.2e9);
+    hwfit_collective_out intel = estimate(&in);
+    cr_assert_eq(intel.bottleneck, HWFIT_COLLECTIVE_BOUND_HOST_MEMORY);
+    cr_assert(fabs(intel.busbw_bytes_per_s / 28e9 - 1.0) < 0.10, "%g",
+              intel.busbw_bytes_per_s);
+    cr_assert_eq(hwfit_topology_set_cpu(&in.topology, HWFIT_CPU_AMD), HWFIT_OK);
+    cr_assert_eq(in.topology.host_memory_bytes_per_s, 614.4e9);
+    in.topology.socket_link_kind = HWFIT_LINK_UPI; /* only the memory differs */
+    in.topology.socket_link_generation = 2;
+    hwfit_collective_out amd = estimate(&in);
+    cr_assert_gt(amd.busbw_bytes_per_s, intel.busbw_bytes_per_s * 1.15);
+}
+
+/* NCCL's channel count from its topology search (search.cc, connect.cc): 8 H100 SXM on
+ * NVSwitch: 18 links x 20.6 GB/s, 6 rings at 60 GB/s, doubled (ncclTopoDupChannels) and
+ * doubled (two tree directions): 24. 8 A100 PCIe on two AMD sockets: the ring crosses the
+ * inter-socket link NCCL counts 16 GB/s, one ring at 15 GB/s, run as 2 channels; NCCL's
+ * tree then stops at 24 GB/s a graph channel (tuning.cc), and NCCL_MIN_NCHANNELS=16 lifts
+ * it until PCIe binds. Above 64 is refused, naming min_channels. */
+Test(collective, channels_follow_nccl_topology_search_and_min_channels) {
+    hwfit_collective_in in = box_hgx("h100-sxm", 8e9);
+    in.algorithm = HWFIT_COLLECTIVE_ALGO_RING;
+    cr_assert_eq(estimate(&in).channels, 24);
+    hwfit_collective_init(&in);
+    use_gpu(&in, "a100-pcie-80gb");
+    in.bytes = 1e9;
+    in.algorithm = HWFIT_COLLECTIVE_ALGO_TREE;
+    hwfit_collective_out dflt = estimate(&in);
+    cr_assert_eq(dflt.channels, 2);
+    cr_assert_eq(dflt.bottleneck, HWFIT_COLLECTIVE_BOUND_PROTOCOL);
+    cr_assert(fabs(dflt.algbw_bytes_per_s / 12e9 - 1.0) < 0.01, "%g", dflt.algbw_bytes_per_s);
+    in.min_channels = 16;
+    hwfit_collective_out tuned = estimate(&in);
+    cr_assert_eq(tuned.channels, 16);
+    cr_assert_gt(tuned.busbw_bytes_per_s, 1.2 * dflt.busbw_bytes_per_s);
+    cr_assert_neq(tuned.bottleneck, HWFIT_COLLECTIVE_BOUND_PROTOCOL);
+    in.min_channels = 1; /* below NCCL's own count: no change */
+    cr_assert_eq(estimate(&in).time_s, dflt.time_s);
+    in.min_channels = 65;
+    hwfit_problem why;
+    hwfit_collective_out o;
+    cr_assert_eq(hwfit_collective_estimate(&in, &o), HWFIT_EDOM);
+    cr_assert_eq(hwfit_collective_validate(&in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "min_channels");
+}
+
+/* Bridged cards carry the bridges that join a pair with all their links (A100/H100 PCIe
+ * and H100 NVL: 3 of 4 links; GA102 and TU102 cards and the H200 NVL's board: 1); the
+ * bridges divide the links; cards without bridges carry 0. */
+Test(collective, bridged_cards_carry_their_bridges) {
+    for (size_t i = 0;; i++) {
+        const hwfit_gpu *g = hwfit_gpu_at(i);
+        if (g == NULL) break;
+        if (g->peer_topology == HWFIT_GPU_PEER_TOPOLOGY_BRIDGE) {
+            cr_assert_geq(g->peer_bridges, 1, "%s", g->name);
+            cr_assert_eq(g->peer_links % g->peer_bridges, 0, "%s", g->name);
+        } else {
+            cr_assert_eq(g->peer_bridges, 0, "%s", g->name);
+        }
+    }
+    const hwfit_gpu *g;
+    cr_assert_eq(hwfit_gpu_find("h100-pcie", &g), HWFIT_OK);
+    cr_assert_eq(g->peer_links / g->peer_bridges, 4);
+    cr_assert_eq(hwfit_gpu_find("rtx-2080-ti", &g), HWFIT_OK);
+    cr_assert_eq(g->peer_bridges, 1);
+    cr_assert_eq(g->peer_links, 2);
+}
+
 /* NCCL_P2P_LEVEL (src/graph/paths.cc): with p2p AUTO, the level decides which pairs use
  * P2P. On 4 GPUs of one socket's root ports (default: staged) PHB and SYS time as p2p ON,
  * LOC and PXB as the default; a level out of the enum is refused, naming the field. */

@@ -128,6 +128,67 @@ Test(extremes, refusals_name_what_was_given) {
             "must divide");
 }
 
+/* Each of these named a default the user never typed (--gpus, --pp, --tp, --redundant) or
+ * answered while ignoring the option (the sweep below keeps every other case honest). */
+Test(extremes, refusals_name_the_option_behind_the_rule) {
+#define L8 "config", "M:llama-3.1-8b.config.json", "gpu", "h100-sxm"
+    refused("fit", OPTS(L8, "batch", "18446744073709551615"), HWFIT_ERANGE, "batch",
+            "does not fit a 64-bit byte count");
+    refused("perf", OPTS(L8, "mode", "full", "micro-batch", "18446744073709551615"),
+            HWFIT_ERANGE, "micro-batch", "does not fit a 64-bit byte count");
+    refused("fit", OPTS(L8, "mode", "full", "gpus", "8", "batch", "7", "micro-batch", "2"),
+            HWFIT_ELAYOUT, "batch", "the global batch 7 is not divisible by micro-batch 2");
+    refused("fit", OPTS(L8, "mode", "full", "virtual-stages", "65536"), HWFIT_ELAYOUT,
+            "virtual-stages", "65536 pipeline chunks, more than the 32 layers");
+    refused("fit", OPTS(L8, "offload", "optimizer"), HWFIT_ELAYOUT, "offload",
+            "training only");
+    refused("serve", OPTS(L8, "gpus", "3"), HWFIT_ELAYOUT, "gpus",
+            "attention heads are not divisible by tp");
+    refused("serve", OPTS(L8, "ep", "2"), HWFIT_ELAYOUT, "ep", "mixture-of-experts");
+    refused("serve", OPTS(L8, "pp", "65536"), HWFIT_ELAYOUT, "pp", "more pipeline chunks");
+    refused("serve", OPTS(L8, "pp", "65536", "dp", "2"), HWFIT_EDOM, "pp",
+            "tp x pp x dp make 131072 GPUs");
+    /* Options a mode does not use are refused, not ignored. */
+    refused("fit", OPTS(L8, "recompute", "full"), HWFIT_EINVAL, "recompute",
+            "applies only to training");
+    refused("plan", OPTS(L8, "micro-batch", "4"), HWFIT_EINVAL, "micro-batch",
+            "applies only to training");
+    refused("perf", OPTS(L8, "optimizer", "sgd"), HWFIT_EINVAL, "optimizer",
+            "applies only to training");
+    refused("fit", OPTS(L8, "mode", "full", "lora-rank", "8"), HWFIT_EINVAL, "lora-rank",
+            "applies only to mode lora or qlora");
+    refused("fit", OPTS(L8, "mode", "lora", "qlora-inputs-kept", "true"), HWFIT_EINVAL,
+            "qlora-inputs-kept", "applies only to mode qlora");
+    refused("plan", OPTS(L8, "weights", "nf4", "dequant-transient", "true"), HWFIT_EINVAL,
+            "dequant-transient", "applies only to training");
+#undef L8
+}
+
+Test(extremes, a_default_gives_way_to_what_was_given) {
+    /* serve --pp 2 on the default card count runs on 2 cards; power --psus 1 stands by none. */
+    const char *const *cases[] = {
+        OPTS("config", "M:llama-3.1-8b.config.json", "gpu", "h100-sxm", "pp", "2"),
+        OPTS("psus", "1", "psu-watts", "3200W", "load", "2kW")};
+    const char *commands[] = {"serve", "power"};
+    const char *keys[] = {"\"gpus\": 2", "\"redundant\": 0"};
+    for (size_t k = 0; k < 2; k++) {
+        hwfit_request *r = NULL;
+        cr_assert_eq(hwfit_request_new(commands[k], &r), HWFIT_OK);
+        for (size_t i = 0; cases[k][i] != NULL; i += 2) {
+            char path[1024];
+            cr_assert_eq(hwfit_request_set(r, cases[k][i], resolve(cases[k][i + 1], path,
+                                                                   sizeof path)),
+                         HWFIT_OK);
+        }
+        static char out[1 << 16];
+        size_t n = 0;
+        hwfit_status st = hwfit_request_run(r, HWFIT_FORMAT_JSON, out, sizeof out, &n);
+        cr_assert_eq(st, HWFIT_OK, "%s: %s", commands[k], hwfit_request_message(r));
+        cr_assert_not_null(strstr(out, keys[k]), "%s: no %s", commands[k], keys[k]);
+        hwfit_request_free(r);
+    }
+}
+
 Test(extremes, a_default_never_refuses_for_the_user) {
     /* 3 GPUs per node with the default 2 sockets: the default gives way. */
     hwfit_request *r = NULL;
@@ -154,22 +215,6 @@ static const char *const base_opts[][7] = {
     {"link", "name", "pcie5-x16", NULL, NULL, NULL, NULL},
 };
 
-/* Refusals that still name an option the user left at its default (left for a later
- * round, listed in docs/reliability.md): a layout search that finds no valid layout names
- * gpus whatever made every layout invalid; a layout check names pp or tp first; power's
- * redundant default with one PSU. */
-static const char *const known[][2] = {
-    {"fit", "batch"}, {"fit", "micro-batch"}, {"fit", "virtual-stages"},
-    {"perf", "batch"}, {"perf", "micro-batch"}, {"perf", "virtual-stages"},
-    {"serve", "gpus"}, {"serve", "pp"}, {"serve", "dp"}, {"serve", "ep"},
-    {"power", "psus"},
-};
-
-static int is_known(const char *command, const char *option) {
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(known[i][0], command) == 0 && strcmp(known[i][1], option) == 0) return 1;
-    return 0;
-}
 
 static int is_numeric(const hwfit_option *o) {
     return o->kind == HWFIT_OPTION_COUNT || o->kind == HWFIT_OPTION_TOKENS ||
@@ -239,8 +284,7 @@ Test(extremes, every_numeric_option_at_its_limits_names_what_was_given) {
                                                     strstr(m, "must be given") != NULL ||
                                                     strstr(m, "applies only") != NULL);
                     int ok = given || missing || (named == NULL && st == HWFIT_ERANGE);
-                    if (!is_known(c->name, o->name))
-                        cr_expect(ok, "%s --%s %s: %s names %s: %s", c->name, o->name, value,
+                    cr_expect(ok, "%s --%s %s: %s names %s: %s", c->name, o->name, value,
                                   hwfit_status_name(st), named ? named->name : "nothing", m);
                 }
                 hwfit_request_free(r);

@@ -1790,6 +1790,39 @@ static void probe_shard(void) {
     CHECK(memcmp(&one, &one_ws, sizeof one) == 0);
     free(ws);
 
+    /* The prepared-model cache: refused when NULL, small, misaligned or never initialised
+     * (nothing written); a refused input or model leaves the answer untouched. */
+    size_t csz = hwfit_shard_cache_size();
+    CHECK(csz > 0);
+    unsigned char *cache = malloc(csz + 1);
+    cr_assert_not_null(cache);
+    poison(cache, csz + 1);
+    CHECK(hwfit_shard_cache_init(NULL, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_cache_init(cache, csz - 1) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_cache_init(cache + 1, csz) == HWFIT_EINVAL);
+    poison(&one_ws, sizeof one_ws);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache, csz) == HWFIT_EINVAL);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_cache_init(cache, csz) == HWFIT_OK);
+    CHECK(hwfit_shard_estimate_cached(NULL, &in, &one_ws, cache, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, NULL, &one_ws, cache, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, NULL, cache, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, NULL, csz) == HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache, csz - 1) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache + 1, csz) ==
+          HWFIT_EINVAL);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &ins[1], &one_ws, cache, csz) == HWFIT_EDOM);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    hwfit_model broken = shard_model;
+    broken.layers = 0;
+    CHECK(hwfit_shard_estimate_cached(&broken, &in, &one_ws, cache, csz) != HWFIT_OK);
+    CHECK(untouched(&one_ws, sizeof one_ws));
+    CHECK(hwfit_shard_estimate_cached(&shard_model, &in, &one_ws, cache, csz) == HWFIT_OK);
+    CHECK(memcmp(&one, &one_ws, sizeof one) == 0);
+    free(cache);
+
     /* card_at: NULLs, a stage beyond the pipeline. */
     hwfit_shard_card c;
     poison(&c, sizeof c);
@@ -1942,6 +1975,10 @@ static void probe_perf(void) {
         F(hwfit_perf_in, target_tokens_per_s, "target_tokens_per_s"),
         F(hwfit_perf_in, low_precision_efficiency, "low_precision_efficiency"),
         F(hwfit_perf_in, moe_expert_overhead_s, "moe_expert_overhead_s"),
+        F(hwfit_perf_in, power_limit_share, "power_limit_share"),
+        F(hwfit_perf_in, power_exponent, "power_exponent"),
+        F(hwfit_perf_in, activation_passes, "activation_passes"),
+        F(hwfit_perf_in, selective_matmul_recompute, "selective_matmul_recompute"),
         SHARD_DOUBLES(hwfit_perf_in, shard.)};
     sweep_doubles(&in, sizeof in, sizeof o, perf_doubles, N(perf_doubles), perf_run,
                   SHARD_STATUSES, 1);
@@ -2486,9 +2523,17 @@ static void probe_request(void) {
     static const char *const texts[] = {"", "nan", "inf", "-1", "0", "1e400", "1e-400",
                                         "18446744073709551616", "99999999999999999999999K",
                                         "1,5", "\x01\xff", "true", "96GB"};
+    /* The model cache: NULLs refused; every hostile request below reads through one. */
+    CHECK(hwfit_model_cache_new(NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_use_cache(NULL, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_reset(NULL) == HWFIT_EINVAL);
+    hwfit_model_cache_free(NULL);
+    hwfit_model_cache *cache = NULL;
+    CHECK(hwfit_model_cache_new(&cache) == HWFIT_OK && cache != NULL);
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {
         current = c->name;
         CHECK(hwfit_request_new(c->name, &r) == HWFIT_OK);
+        CHECK(hwfit_request_use_cache(r, cache) == HWFIT_OK);
         CHECK(hwfit_request_command(r) == c);
         CHECK(hwfit_request_set(r, NULL, "1") == HWFIT_EINVAL);
         CHECK(hwfit_request_set(r, long_text, "1") == HWFIT_ENOTFOUND);
@@ -2515,8 +2560,11 @@ static void probe_request(void) {
                 CHECK(hwfit_request_message(r)[0] != '\0', "format %u: no message", f);
             if (st != HWFIT_OK) CHECK(untouched(small, sizeof small), "format %u", f);
         }
+        /* Reset after all that: every option back to its default, no message. */
+        CHECK(hwfit_request_reset(r) == HWFIT_OK && hwfit_request_message(r)[0] == '\0');
         hwfit_request_free(r);
     }
+    hwfit_model_cache_free(cache);
     current = "hwfit_request_*";
 }
 
@@ -2716,6 +2764,10 @@ static const entry table[] = {
     COVER(hwfit_option_by_name, probe_request),
     COVER(hwfit_option_next, probe_request),
     COVER(hwfit_request_command, probe_request),
+    COVER(hwfit_request_use_cache, probe_request),
+    COVER(hwfit_request_reset, probe_request),
+    COVER(hwfit_model_cache_new, probe_request),
+    COVER(hwfit_model_cache_free, probe_request),
     COVER(hwfit_request_free, probe_request),
     COVER(hwfit_request_message, probe_request),
     COVER(hwfit_request_new, probe_request),
@@ -2735,6 +2787,9 @@ static const entry table[] = {
     COVER(hwfit_shard_estimate_batch, probe_shard),
     COVER(hwfit_shard_estimate_batch_ws, probe_shard),
     COVER(hwfit_shard_estimate_ws, probe_shard),
+    COVER(hwfit_shard_cache_size, probe_shard),
+    COVER(hwfit_shard_cache_init, probe_shard),
+    COVER(hwfit_shard_estimate_cached, probe_shard),
     COVER(hwfit_shard_workspace_size, probe_shard),
     COVER(hwfit_shard_init, probe_shard_small),
     COVER(hwfit_shard_iter_init, probe_shard_search),

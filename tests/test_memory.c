@@ -707,6 +707,7 @@ Test(memory, profiles_change_choices_not_counts) {
     b.loss = HWFIT_MEMORY_LOSS_CHUNKED;
     b.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     b.dropout = 0;
+    b.gated_act_kept = 1; /* its FeedForward runs eager */
     b.overhead_bytes = a.overhead_bytes;
     b.fragmentation = a.fragmentation;
     hwfit_memory_out oa = estimate_ok(&m, &a), ob = estimate_ok(&m, &b);
@@ -953,4 +954,176 @@ Test(memory, softcap_eager_keeps_the_scores_of_soft_capped_attention) {
     hwfit_memory_init(&in);
     cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 1, &in, NULL), HWFIT_OK);
     cr_assert_eq(in.softcap_eager, 0);
+}
+
+/* gated_act_kept: an eager gated MLP keeps act(gate) too, F per token and layer in the
+ * activation format (Llama 3.1 8B: 14336 x 2 bytes); nothing in inference or compiled. */
+Test(memory, gated_act_kept_stores_the_activation_output) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 512;
+    in.micro_batch = 2;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.gated_act_kept = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.activation_bytes - a.activation_bytes, 32ull * 1024 * 14336 * 2);
+    cr_assert_eq(b.activation_dense_layer_bytes - a.activation_dense_layer_bytes,
+                 1024ull * 14336 * 2);
+    in.compile = 1; /* fused: act(gate) recomputed */
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.gated_act_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, c.activation_bytes);
+    in.compile = 0;
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    hwfit_memory_out i0 = estimate_ok(&m, &in);
+    in.gated_act_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, i0.activation_bytes);
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.gated_act_kept, 0);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.gated_act_kept, 1);
+    hwfit_memory_init(&in);
+    unsigned sets = 0;
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.gated_act_kept, 0); /* fused bias_swiglu */
+    cr_assert_eq(sets & HWFIT_PROFILE_GATED_ACT, 0u);
+}
+
+/* kv_repeated: GQA's K and V repeated to the 32 query heads, (32 - 8) x 128 x 2 values more
+ * per token and layer (Llama 3.1 8B); an MHA model is unchanged. */
+Test(memory, kv_repeated_keeps_the_repeated_keys_and_values) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 512;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.kv_repeated = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    cr_assert_eq(b.activation_bytes - a.activation_bytes, 32ull * 512 * (32 - 8) * 128 * 2 * 2);
+    m.kv_heads = 32;
+    in.kv_repeated = 0;
+    uint64_t mha = estimate_ok(&m, &in).activation_bytes;
+    in.kv_repeated = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, mha);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.kv_repeated, 1);
+}
+
+/* dequant_transient: the largest 4-bit matrix dequantized to bf16 is live in forward and
+ * backward, not in the step. Llama 3.1 8B QLoRA: the MLP's 14336 x 4096; with the head
+ * quantized too (untied_head), the head's 128256 x 4096. A bf16 base has nothing to
+ * dequantize. */
+Test(memory, dequant_transient_holds_the_largest_quantized_matrix) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 512;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    cr_assert_eq(a.dequant_bytes, 0);
+    in.dequant_transient = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.dequant_bytes, 14336ull * 4096 * 2);
+    cr_assert_eq(b.forward_bytes - a.forward_bytes, b.dequant_bytes);
+    cr_assert_eq(b.backward_bytes - a.backward_bytes, b.dequant_bytes);
+    cr_assert_eq(b.step_bytes, a.step_bytes);
+    in.untied_head = 1;
+    cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 128256ull * 4096 * 2);
+    in.tensor_parallel = 2;
+    cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 128256ull * 4096);
+    in.tensor_parallel = 1;
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 0);
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.dequant_transient, 1);
+}
+
+/* untied_head on an untied model: the head in the linear weights' format (nf4 in QLoRA,
+ * as Lightning's bitsandbytes plugin quantizes lm_head), the embedding kept in bf16. */
+Test(memory, untied_head_quantizes_the_head_of_an_untied_model) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.untied_head = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    uint64_t nf4 = 0;
+    cr_assert_eq(hwfit_dtype_matrix_bytes(dt("nf4"), 128256, 4096, &nf4), HWFIT_OK);
+    cr_assert_eq(a.weights_bytes - b.weights_bytes, 128256ull * 4096 * 2 - nf4);
+    cr_assert_eq(a.params, b.params);
+}
+
+/* previous_graph: the previous micro-batch's bf16 logits (s b V x 2) in forward and step;
+ * with bitsandbytes' kept 4-bit inputs also each layer's attention and MLP inputs (2h),
+ * the output projection's (a d) and the down projection's (F), and the quantized head's
+ * input h. Backward does not hold them. */
+Test(memory, previous_graph_holds_the_last_logits_and_4bit_inputs) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 512;
+    in.micro_batch = 2;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.previous_graph = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.carried_bytes, 1024ull * 128256 * 2);
+    cr_assert_eq(b.forward_bytes - a.forward_bytes, b.carried_bytes);
+    cr_assert_eq(b.step_bytes - a.step_bytes, b.carried_bytes);
+    cr_assert_eq(b.backward_bytes, a.backward_bytes);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_inputs_kept = 1;
+    uint64_t layer = 1024ull * (2 * 4096 + 4096 + 14336) * 2;
+    cr_assert_eq(estimate_ok(&m, &in).carried_bytes, 1024ull * 128256 * 2 + 32 * layer);
+    in.untied_head = 1; /* the head is nf4 too: its input */
+    cr_assert_eq(estimate_ok(&m, &in).carried_bytes,
+                 1024ull * 128256 * 2 + 32 * layer + 1024ull * 4096 * 2);
+    in.qlora_inputs_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).carried_bytes, 1024ull * 128256 * 2);
+    in.head = 0;
+    cr_assert_eq(estimate_ok(&m, &in).carried_bytes, 0);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.previous_graph, 1);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("fsdp", 2, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.previous_graph, 0);
+}
+
+/* Loss fp32-copy (Megatron as its code runs): the bf16 logits beside their fp32 copy, 2 sbV
+ * more than Megatron's estimate (fp32); the megatron profile sets it. */
+Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_FP32_COPY;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
+    in.loss = (hwfit_memory_loss)5;
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_FP32_COPY);
 }

@@ -248,6 +248,78 @@ Test(perf, interleaved_stages_split_uneven_layers_and_shrink_the_bubble) {
     cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_ELAYOUT);
 }
 
+/* A power limit below the TDP scales the tensor throughput by (limit / TDP)^(1/3): the
+ * compute terms of training, prefill and decode; 500 W on a 700 W H100 gives 0.894, between
+ * NVIDIA's 989 (SXM, 700 W) and 835 (NVL, 400 W) dense BF16 TFLOP/s. The activation passes
+ * add bytes over the bandwidth to each training micro-batch: a lower bandwidth slows
+ * training only through them and the weights. */
+Test(perf, power_limit_and_activation_passes_slow_training_by_cause) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 8192;
+    in.shard.layout.dp = 8;
+    in.shard.layout.micro_batch = 2;
+    in.shard.layout.global_batch = 16;
+    in.shard.layout.zero_stage = 3;
+    in.shard.layout.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    in.activation_passes = 0;
+    hwfit_perf_out full = run(&llama8, &in);
+    in.power_limit_share = 500.0 / 700.0;
+    hwfit_perf_out capped = run(&llama8, &in);
+    double clock = pow(500.0 / 700.0, 1.0 / 3.0);
+    cr_assert(fabs(clock - 0.894) < 0.001);
+    cr_assert(fabs(capped.step_compute_s * clock - full.step_compute_s) <
+                  1e-9 * full.step_compute_s,
+              "compute %g vs %g", capped.step_compute_s, full.step_compute_s);
+    cr_assert_gt(capped.step_time_s, full.step_time_s);
+    in.power_exponent = 1.0; /* linear in power */
+    cr_assert_gt(run(&llama8, &in).step_compute_s, capped.step_compute_s);
+    in.power_exponent = 1.0 / 3.0;
+    in.power_limit_share = 1.2; /* above the TDP: no faster than the peaks */
+    cr_assert_eq(run(&llama8, &in).step_compute_s, full.step_compute_s);
+    in.power_limit_share = 1.0;
+    /* A memory-bound variant (HBM2e, 2.4 TB/s) is no slower without activation passes:
+     * the matmuls bound the step ... */
+    hwfit_perf_in slow = in;
+    slow.memory_bandwidth_bytes_per_s = 2.4e12;
+    cr_assert_eq(run(&llama8, &slow).step_compute_s, full.step_compute_s);
+    /* ... and the passes add tokens x layers x passes x hidden x 2 bytes / (0.85 bw) per
+     * micro-batch. */
+    in.activation_passes = 80;
+    slow.activation_passes = 80;
+    hwfit_perf_out passes = run(&llama8, &in), passes_slow = run(&llama8, &slow);
+    double added = 16384.0 * 32 * 80 * 4096 * 2 / (0.85 * in.memory_bandwidth_bytes_per_s);
+    cr_assert(fabs(passes.step_compute_s - full.step_compute_s - added) < 1e-6 * added,
+              "added %g, expected %g", passes.step_compute_s - full.step_compute_s, added);
+    cr_assert_gt(passes_slow.step_compute_s, passes.step_compute_s);
+    /* torchtitan's op-level selective checkpointing recomputes some weight matmuls too: the
+     * share of the layers' forward matmuls (2 per weight) is added to the hardware FLOPs. */
+    in.activation_passes = 0;
+    hwfit_perf_out sel = run(&llama8, &in);
+    in.selective_matmul_recompute = 0.5;
+    hwfit_perf_out half = run(&llama8, &in);
+    cr_assert_eq(half.model_flop_per_step, sel.model_flop_per_step);
+    hwfit_model_param_counts pc;
+    cr_assert_eq(hwfit_model_params(&llama8, &pc), HWFIT_OK);
+    double layer_fwd = 2.0 * (double)pc.dense.active * 32 * 16 * 8192; /* whole step */
+    cr_assert(fabs(half.hardware_flop_per_step - sel.hardware_flop_per_step -
+                   0.5 * layer_fwd) < 1e-6 * layer_fwd,
+              "added %g, expected %g", half.hardware_flop_per_step - sel.hardware_flop_per_step,
+              0.5 * layer_fwd);
+    cr_assert_gt(half.step_compute_s, sel.step_compute_s);
+    in.selective_matmul_recompute = 1.5;
+    hwfit_perf_out bad;
+    cr_assert_eq(hwfit_perf_estimate(&llama8, &in, &bad), HWFIT_EDOM);
+    /* Inference: the prefill's compute follows the clock too. */
+    hwfit_perf_in inf = card("h100-sxm", 1);
+    inf.shard.memory.context = 8192;
+    hwfit_perf_out a = run(&llama8, &inf);
+    inf.power_limit_share = 0.5;
+    hwfit_perf_out b = run(&llama8, &inf);
+    cr_assert(fabs(b.prefill_compute_s * pow(0.5, 1.0 / 3.0) - a.prefill_compute_s) <
+              1e-9 * a.prefill_compute_s);
+}
+
 /* FP8 training: the weight matmuls at low_precision_efficiency of the FP8 share, attention
  * in BF16, so FP8 is faster than BF16 but less than twice (H100: 1,979 vs 989 TFLOP/s). */
 Test(perf, fp8_training_is_faster_than_bf16_but_not_twice) {
@@ -523,6 +595,11 @@ Test(perf, bad_inputs_are_refused_without_touching_the_output) {
     EXPECT(HWFIT_EDOM, in.dp_overlap = 2);
     EXPECT(HWFIT_EDOM, in.tp_overlap = -1);
     EXPECT(HWFIT_EDOM, in.step_overhead_s = -1);
+    EXPECT(HWFIT_EDOM, in.power_limit_share = 0);
+    EXPECT(HWFIT_EDOM, in.power_limit_share = 1.6);
+    EXPECT(HWFIT_EDOM, in.power_exponent = 0);
+    EXPECT(HWFIT_EDOM, in.power_exponent = NAN);
+    EXPECT(HWFIT_EDOM, in.activation_passes = -1);
     EXPECT(HWFIT_EDOM, in.target_tokens_per_s = NAN);
     EXPECT(HWFIT_EDOM, in.bf16_flop_per_s = -1);
     EXPECT(HWFIT_EDOM, in.output_tokens = 1ull << 41);
@@ -603,8 +680,13 @@ Test(perf, names) {
     hwfit_perf_init(&in);
     cr_assert_eq(in.prefill_efficiency, 0.6);
     cr_assert_eq(in.memory_efficiency, 0.85);
-    cr_assert_eq(in.training_efficiency, 0.65);
+    cr_assert_eq(in.training_efficiency, 0.7);
     cr_assert_eq(in.dp_overlap, 0.5);
+    cr_assert_eq(in.power_limit_share, 1.0);
+    cr_assert_eq(in.power_exponent, 1.0 / 3.0);
+    cr_assert_eq(in.activation_passes, 160.0);
+    cr_assert_eq(in.low_precision_efficiency, 0.75);
+    cr_assert_eq(in.selective_matmul_recompute, 0.0);
     cr_assert_eq(in.memory_bandwidth_bytes_per_s, 0.0);
     /* AUTO picks the format of the weights. */
     hwfit_perf_in x = card("b200", 1);

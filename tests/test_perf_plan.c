@@ -7,7 +7,9 @@
  *   hwfit_perf_estimate and kept with the same rule (fitting first, then by score, ties in
  *   enumeration order). It follows the cost functions wherever they go.
  * - golden: the same cases' results as tests/data/golden/perf_plan.txt, written by the
- *   search before the speed work (pruning, memo tables, threads). A change of the step-time
+ *   search before the speed work (pruning, memo tables, threads), then again after main's
+ *   cost changes of train3 and finetune3 were merged (the reference test passing on both
+ *   sides: the new file is the plain search's). A change of the step-time
  *   cost functions (perf.c train_step, step_comm, collective.c) changes the figures on
  *   purpose: then check that the reference test still passes and write the file again:
  *     HWFIT_GOLDEN_WRITE=tests/data/golden/perf_plan.txt build/dev/tests/test_perf_plan

@@ -632,11 +632,20 @@ Test(request_memory, refusals) {
             "must be between 1 and 4294967295");
     refused("memory", MEM("lora-rank", "8589934592"), HWFIT_EDOM, "lora-rank",
             "must be between 1 and 4294967295");
-    refused("memory", MEM("lora-targets", "q,,v"), HWFIT_EPARSE, "lora-targets",
+    refused("memory", MEM("mode", "lora", "lora-targets", "q,,v"), HWFIT_EPARSE, "lora-targets",
             "'q,,v' is not a list");
-    refused("memory", MEM("lora-targets", "lm_head"), HWFIT_ENOTFOUND, "lora-targets",
+    refused("memory", MEM("mode", "lora", "lora-targets", "lm_head"), HWFIT_ENOTFOUND, "lora-targets",
             "is not a list");
     refused("memory", MEM("overhead", "1e300"), HWFIT_EDOM, "overhead", "must be between 0 B");
+    /* What a mode does not use is refused, not ignored (issue 21). */
+    refused("memory", MEM("recompute", "full"), HWFIT_EINVAL, "recompute",
+            "applies only to training");
+    refused("memory", MEM("micro-batch", "4"), HWFIT_EINVAL, "micro-batch",
+            "applies only to training");
+    refused("memory", MEM("mode", "full", "lora-rank", "8"), HWFIT_EINVAL, "lora-rank",
+            "applies only to mode lora or qlora");
+    refused("memory", MEM("mode", "lora", "qlora-inputs-kept", "true"), HWFIT_EINVAL,
+            "qlora-inputs-kept", "applies only to mode qlora");
     refused("memory", MEM("overhead", "-1GB"), HWFIT_EDOM, "overhead", "expected a size");
     refused("memory", MEM("micro-batch", "0"), HWFIT_EDOM, "micro-batch", "must be at least 1");
     refused("memory", MEM("batch", "18446744073709551616"), HWFIT_ERANGE, "batch",

@@ -517,6 +517,9 @@ Test(request_shard, defaults_are_the_library_init_values) {
         cr_assert_eq(default_num(cmd, "training-efficiency"), p.training_efficiency);
         cr_assert_eq(default_num(cmd, "low-precision-efficiency"), p.low_precision_efficiency);
         cr_assert_eq(default_num(cmd, "moe-expert-overhead"), p.moe_expert_overhead_s);
+        cr_assert_eq(default_num(cmd, "activation-passes"), p.activation_passes);
+        cr_assert_eq(default_num(cmd, "selective-matmul-recompute"),
+                     p.selective_matmul_recompute);
         cr_assert_eq(default_num(cmd, "step-overhead"), p.step_overhead_s);
         cr_assert_eq(default_num(cmd, "tp-overlap"), p.tp_overlap);
         cr_assert_eq(default_num(cmd, "pp-overlap"), p.pp_overlap);
@@ -527,7 +530,8 @@ Test(request_shard, defaults_are_the_library_init_values) {
         /* Those without a value say why: searched, derived or not checked. */
         const char *const words[] = {"gpu", "capacity", "weights", "batch", "micro-batch",
                                      "recompute", "tp", "pp", "dp", "ep", "etp", "zero",
-                                     "host-memory", "nic", "target-rate"};
+                                     "host-memory", "nic", "target-rate", "power-limit",
+                                     "power-exponent", "memory-bandwidth"};
         for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
             const hwfit_option *o = hwfit_option_by_name(hwfit_command_by_name(cmd), words[i]);
             cr_assert(o != NULL && o->default_text == NULL && o->default_help != NULL,

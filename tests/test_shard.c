@@ -1160,3 +1160,26 @@ Test(shard, cards_fit_against_their_peak) {
     in.utilization = 1.0;
     cr_assert(estimate_ok(&llama8, &in).fits);
 }
+
+/* One card: a QLoRA card's phases with the dequantized weight and the previous graph
+ * (LitGPT's profile) are the memory estimate's. */
+Test(shard, dequant_and_previous_graph_reach_the_card) {
+    hwfit_shard_in in = full_8b(1, 0);
+    in.memory.mode = HWFIT_MEMORY_QLORA;
+    in.memory.context = 512;
+    cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in.memory, NULL), HWFIT_OK);
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.comm_group_bytes = 0;
+    hwfit_shard_out o = estimate_ok(&llama8, &in);
+    check_card_phases(&o.worst);
+    hwfit_memory_in mi = in.memory;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out mo;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mo), HWFIT_OK);
+    cr_assert_gt(mo.dequant_bytes, 0);
+    cr_assert_gt(mo.carried_bytes, 0);
+    cr_assert_eq(o.worst.forward_bytes, mo.forward_bytes);
+    cr_assert_eq(o.worst.backward_bytes, mo.backward_bytes);
+    cr_assert_eq(o.worst.step_bytes, mo.step_bytes);
+    cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes);
+}

@@ -117,6 +117,11 @@ typedef struct hwfit_collective_in {
     hwfit_collective_algorithm algorithm; /**< Forced algorithm, or AUTO. Default AUTO. */
     hwfit_collective_protocol protocol;   /**< Forced protocol, or AUTO. Default AUTO. */
     hwfit_collective_library library;     /**< What AUTO chooses from. Default NCCL. */
+    /** Channels NCCL runs at least, as NCCL_MIN_NCHANNELS: 0 = NCCL's own count from its
+     *  topology search (twice the ring graph's channels), 1-64 raises it to that. More
+     *  channels than the graph's lift NCCL's per-channel ceilings (tree, LL128). Default 0.
+     *  (In the struct's padding: its size is kept.) */
+    uint32_t min_channels;
 } hwfit_collective_in;
 
 /** @brief The estimate. */
@@ -136,6 +141,12 @@ typedef struct hwfit_collective_out {
     uint64_t nodes;          /**< Nodes the communicator spans. */
     int p2p;                 /**< 1 when every GPU-to-GPU PCIe hop in a node uses P2P; 0 when any is staged through host memory. */
     int gpudirect_rdma;      /**< 1 when network traffic goes straight to GPU memory. */
+    /** Channels NCCL runs (comm->nChannels): twice its ring graph's channels from the
+     *  topology search (per-channel speed from its speed arrays, channels the narrowest hop
+     *  has room for by its own link figures: NVLink per SM generation, PCIe lanes, the
+     *  inter-socket link 16 GB/s on AMD, 22 on Intel since Sapphire Rapids), doubled for
+     *  fast rings, at least ::hwfit_collective_in::min_channels, at most 64. */
+    uint32_t channels;
 } hwfit_collective_out;
 
 /**

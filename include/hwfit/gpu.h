@@ -101,6 +101,12 @@ typedef struct hwfit_gpu {
                                            it is faster than with FP32 accumulate (GeForce cards
                                            run FP32-accumulate at half rate); 0: not faster.
                                            llama.cpp's cuBLAS FP16 matmuls use it. */
+    /** NVLink bridges that join a pair (or a bridged group) with all of @c peer_links:
+     *  3 for the A100 and H100 PCIe cards and the H100 NVL (4 links each), 1 for the GA102
+     *  cards (A40, RTX A6000, RTX 3090: one 4-link bridge), the RTX 2080 Ti (one 2-link
+     *  bridge) and the H200 NVL (one 2- or 4-way bridge); 0 for cards without bridges. A
+     *  pair with fewer bridges fitted has peer_links x fitted / peer_bridges links. */
+    uint32_t peer_bridges;
 } hwfit_gpu;
 
 /**

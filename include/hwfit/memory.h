@@ -66,10 +66,16 @@ typedef enum hwfit_memory_loss {
     HWFIT_MEMORY_LOSS_CHUNKED = 2, /**< Logits in the activation format, upcast and
                                         reduced in chunks (torchtune CEWithChunkedOutputLoss,
                                         8 chunks): A sbV + 12 sbV / 8. */
-    HWFIT_MEMORY_LOSS_FUSED = 3    /**< Fused linear cross-entropy: logits never held whole
+    HWFIT_MEMORY_LOSS_FUSED = 3,   /**< Fused linear cross-entropy: logits never held whole
                                         (Liger FusedLinearCrossEntropy, Apple Cut Cross
                                         Entropy, Unsloth): the fp32 gradient of the last
                                         hidden states, 4sbh. */
+    HWFIT_MEMORY_LOSS_FP32_COPY = 4 /**< Megatron's vocab-parallel cross-entropy as its code
+                                        runs: the output layer's logits in the activation
+                                        format stay referenced (GPTModel.forward's
+                                        `logits`) beside the fp32 copy the loss makes and
+                                        keeps (cross_entropy.py calculate_logits_max:
+                                        vocab_parallel_logits.float()): 4sbh + (A + 4) sbV. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -236,7 +242,40 @@ typedef struct hwfit_memory_in {
                                         the model ties it to the embedding (LitGPT's
                                         checkpoint conversion copies the embedding into
                                         lm_head), in the linear weights' format (quantized
-                                        with them); default 0. */
+                                        with them); default 0. On an untied model too, the
+                                        head is then in the linear weights' format (Lightning's
+                                        bitsandbytes plugin replaces every nn.Linear, lm_head
+                                        included), the embedding as keep_embeddings says. */
+    /* ---- Appended in 0.x: eager kernels and what a training loop keeps (docs/formulas.md,
+     * "phases and profiles"). hwfit_memory_init sets each to 0 (the earlier accounting). */
+    int gated_act_kept;            /**< 1: a gated MLP run eagerly, down(act(gate) * up),
+                                        keeps the activation's output too: the product's
+                                        backward needs both its operands (PyTorch saves
+                                        act(gate) and up), so a token stores gate, act(gate)
+                                        and up, F more than a fused SwiGLU (Megatron's
+                                        bias_swiglu, Liger, torch.compile: @c compile wins);
+                                        default 0. */
+    int kv_repeated;               /**< 1: grouped-query attention repeats K and V to every
+                                        query head before the attention kernel, which keeps
+                                        the repeated copies for backward (LitGPT's
+                                        CausalSelfAttention expands k and v in training:
+                                        "flash attention requires it"); default 0. */
+    int dequant_transient;         /**< 1: each quantized linear dequantizes its whole weight
+                                        to the activation format for the forward matmul and
+                                        again for the input gradient (bitsandbytes
+                                        MatMul4Bit, torchao's NF4 linear): the largest
+                                        quantized matrix held, A x rows x cols / t bytes,
+                                        is live at the forward and backward peaks
+                                        (hwfit_memory_out::dequant_bytes); default 0. */
+    int previous_graph;            /**< 1: the training loop still holds the previous
+                                        micro-batch's output while the next forward runs and
+                                        through the step (LitGPT finetune/lora.py: `logits =
+                                        model(...)` is rebound only when the forward
+                                        returns), so that graph's logits, and what its nodes
+                                        hold outside autograd's saved tensors (bitsandbytes
+                                        MatMul4Bit keeps its input as ctx.tensors: with
+                                        qlora_inputs_kept, every 4-bit linear's input), stay
+                                        live (hwfit_memory_out::carried_bytes); default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -282,6 +321,11 @@ typedef struct hwfit_memory_out {
     uint64_t reserved_bytes;       /**< allocated x (1 + fragmentation), rounded up:
                                         torch.cuda.max_memory_reserved. */
     uint64_t peak_bytes;           /**< reserved + overhead: what the device needs. */
+    /* ---- Appended in 0.x (hwfit_memory_in::dequant_transient, previous_graph). */
+    uint64_t dequant_bytes;        /**< The dequantized copy of the largest quantized matrix,
+                                        in the forward and backward phases, bytes. */
+    uint64_t carried_bytes;        /**< The previous micro-batch's logits and 4-bit inputs,
+                                        in the forward and step phases, bytes. */
 } hwfit_memory_out;
 
 /**

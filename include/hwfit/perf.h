@@ -111,10 +111,11 @@ typedef struct hwfit_perf_in {
                                  weights and KV cache, (0, 1]; default 0.85 (7.35 of 8 TB/s =
                                  92 % measured on GB200 by Azure; 0.8-0.9 is typical). */
     double training_efficiency; /**< Achieved share of peak tensor throughput in training
-                                 matmuls, (0, 1]; default 0.65 (Megatron-LM reaches 52.8 %
+                                 matmuls, (0, 1]; default 0.7 (Megatron-LM reaches 52.8 %
                                  hardware FLOPs utilisation for GPT-3 175B on A100 with
                                  pipeline bubble and communication included, Korthikanti et
-                                 al. 2022). */
+                                 al. 2022; refitted with activation_passes to the training
+                                 runs of tests/data/measured, see docs/accuracy.md). */
     double step_overhead_s;  /**< Inference: fixed time per decode step (scheduling, sampling,
                                  kernel launches), s, >= 0; default 0. */
     double tp_overlap;       /**< Share of tensor-parallel communication hidden under
@@ -148,7 +149,7 @@ typedef struct hwfit_perf_in {
                                  ignore it. */
     double low_precision_efficiency; /**< Training in FP8 or FP4: the share of the format's
                                  peak its matmuls reach, relative to training_efficiency's
-                                 share of the BF16 peak, (0, 1]; default 0.7 (fitted to the
+                                 share of the BF16 peak, (0, 1]; default 0.75 (fitted to the
                                  FP8 runs of tests/data/measured: the casts, amax and
                                  transposes of per-tensor scaling run beside each GEMM, and
                                  FP8 GEMMs reach less of their peak than BF16 ones; see
@@ -166,6 +167,47 @@ typedef struct hwfit_perf_in {
                                  to the host each layer, so the launches are exposed
                                  (MegaBlocks, Gale et al. 2022, section 3; fitted to the MoE
                                  runs of tests/data/measured, see docs/accuracy.md). 0 = none. */
+    double power_limit_share; /**< The board power limit the cards run at over the power
+                                 their peaks are specified at (the catalog's tdp_w), (0, 1.5];
+                                 default 1. Below 1 the tensor throughput follows the clock
+                                 the limit allows: it is scaled by
+                                 min(1, power_limit_share^power_exponent) in training,
+                                 prefill and decode (a power cap lowers the sustained clock;
+                                 bandwidth is left alone). */
+    double power_exponent;   /**< How the sustained tensor clock follows the power limit,
+                                 (0, 1]; default 1/3: dynamic power is C V^2 f and the voltage
+                                 rises with the clock over the DVFS range, so P ~ f^3
+                                 (Weste and Harris, CMOS VLSI Design, 4th ed., section 5.2).
+                                 NVIDIA's H100 datasheet gives 989.5 dense BF16 TFLOP/s for
+                                 the SXM at up to 700 W and 835.5 for the NVL at 350-400 W:
+                                 0.84 = (400/700)^0.30; torchtitan's benchmark page says its
+                                 500 W H100's peak lies between the two (0.89 here). */
+    double activation_passes; /**< Training: memory traffic of the kernels that are not
+                                 matmuls (norms, activation function, residual adds, rotary
+                                 embedding, casts, the attention's layout copies), as passes
+                                 over one token's hidden-size activation in the activation
+                                 format per layer, forward and backward together (full
+                                 recomputation repeats a third of them), >= 0; default 160
+                                 (fitted to the training runs of tests/data/measured, see
+                                 docs/accuracy.md: an effective count, as these small
+                                 kernels reach less of the bandwidth than memory_efficiency;
+                                 a count of a fused Llama layer's passes (Transformer
+                                 Engine's norms with casts, SwiGLU, rotary, residual adds)
+                                 gives about 90; eager PyTorch makes several times more).
+                                 The share of a layer's time this takes falls with the
+                                 hidden size (matmuls grow with h^2, these with h). Timed at memory_efficiency of the bandwidth
+                                 after the stage's matmuls (separate kernels, not
+                                 overlapped), split over tp. 0 = none. */
+    double selective_matmul_recompute; /**< Training with selective recomputation: the share
+                                 of the layers' forward weight matmuls recomputed in backward
+                                 beside the attention core, [0, 1]; default 0 (Korthikanti et
+                                 al. 2022's selective recomputation, Megatron's: the attention
+                                 core only). torchtitan's op-level selective checkpointing
+                                 saves every compute op's output "except every second mm"
+                                 (torchtitan/parallelisms/parallelize_llama.py, Dec 2024):
+                                 wk, wo and w3 of a Llama block's seven matmuls, 0.37 of its
+                                 weights; with Float8 linears every matmul, as their
+                                 _scaled_mm is not in its save list: 1. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */
@@ -242,8 +284,9 @@ typedef struct hwfit_perf_result {
 /**
  * @brief Default inputs: ::hwfit_shard_init, ::hwfit_topology_init, no card (set one with
  * ::hwfit_perf_set_gpu), precision AUTO, no output tokens, efficiencies 0.6 (prefill and
- * decode), 0.85 (memory), 0.65 (training), no step overhead, overlaps 0 except dp 0.5, no
- * target rate.
+ * decode), 0.85 (memory), 0.7 (training), 0.75 (low precision), no step overhead, overlaps
+ * 0 except dp 0.5 and ep 0.5, no target rate, 0.4 ms per local expert, no power cap (share
+ * 1, exponent 1/3), 160 activation passes, no matmuls in selective recomputation.
  * @param[out] in The inputs; NULL is ignored.
  */
 HWFIT_API void hwfit_perf_init(hwfit_perf_in *in);

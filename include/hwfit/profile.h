@@ -8,7 +8,8 @@
  * ::hwfit_memory_in (optimizer_states, master_weights, paged_optimizer,
  * optimizer_in_backward, fused_optimizer, gradient_buffer, gradients, lora_dtype, loss,
  * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
- * fragmentation, qlora_inputs_kept, untied_head, softcap_eager). Some
+ * fragmentation, qlora_inputs_kept, untied_head, softcap_eager, gated_act_kept,
+ * kv_repeated, dequant_transient, previous_graph). Some
  * choices depend on the mode and on whether one device trains (torchtune's single-device
  * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
  * both. Every default cites its source next to it in lib/domains/profile.c; the free
@@ -55,6 +56,10 @@ extern "C" {
 #define HWFIT_PROFILE_QLORA_INPUTS 0x40000u    /**< qlora_inputs_kept */
 #define HWFIT_PROFILE_UNTIED_HEAD 0x80000u     /**< untied_head */
 #define HWFIT_PROFILE_SOFTCAP_EAGER 0x100000u  /**< softcap_eager */
+#define HWFIT_PROFILE_GATED_ACT 0x200000u      /**< gated_act_kept */
+#define HWFIT_PROFILE_KV_REPEATED 0x400000u    /**< kv_repeated */
+#define HWFIT_PROFILE_DEQUANT 0x800000u        /**< dequant_transient */
+#define HWFIT_PROFILE_PREVIOUS_GRAPH 0x1000000u /**< previous_graph */
 /** @} */
 
 /**

@@ -193,6 +193,19 @@ HWFIT_API hwfit_status hwfit_request_new(const char *command, hwfit_request **ou
 HWFIT_API void hwfit_request_free(hwfit_request *request);
 
 /**
+ * @brief Put every option of a request back to its default, as hwfit_request_new() made it
+ *        (nothing given), to ask another question with the same request: cheaper than
+ *        freeing it and making a new one (the Python package keeps one request per command
+ *        and thread). The last result and message are cleared; a cache given with
+ *        hwfit_request_use_cache() stays.
+ * @param[in] request  the request
+ * @retval HWFIT_OK      reset
+ * @retval HWFIT_ENOMEM  out of memory copying a default (the option is left unset)
+ * @retval HWFIT_EINVAL  request is NULL
+ */
+HWFIT_API hwfit_status hwfit_request_reset(hwfit_request *request);
+
+/**
  * @brief The command a request asks.
  * @param[in] request  the request; may be NULL
  * @return The command, or NULL for a NULL request.
@@ -288,6 +301,45 @@ HWFIT_API const char *hwfit_request_option_name(const hwfit_request *request);
  *         result (or request is NULL).
  */
 HWFIT_API int hwfit_request_verdict(const hwfit_request *request);
+
+/**
+ * @brief A cache of the models requests read from files, for a program that asks many
+ *        questions (the Python package keeps one per thread).
+ *
+ * A request given a cache (hwfit_request_use_cache()) reads a model's config.json only when
+ * the cache does not hold that file unchanged: the entry is keyed by the path found
+ * (hwfit_model_locate()) and the file's device, inode, size and modification and change
+ * times, taken before the read; a file that changed is read again. It also remembers that
+ * the directory held no safetensors checkpoint while the directory's times are unchanged
+ * (a checkpoint beside the config is read every time). The answers are the same as without
+ * a cache. It keeps the 8 models used last (about 12 KB). A cache is used by one request
+ * at a time (a thread keeps its own); it outlives the requests that use it.
+ */
+typedef struct hwfit_model_cache hwfit_model_cache;
+
+/**
+ * @brief Make an empty model cache.
+ * @param[out] out  the cache; free it with hwfit_model_cache_free()
+ * @retval HWFIT_OK      made
+ * @retval HWFIT_ENOMEM  out of memory
+ * @retval HWFIT_EINVAL  out is NULL
+ */
+HWFIT_API hwfit_status hwfit_model_cache_new(hwfit_model_cache **out);
+
+/**
+ * @brief Free a model cache (after the requests that use it are freed or given another).
+ * @param[in] cache  the cache; NULL does nothing
+ */
+HWFIT_API void hwfit_model_cache_free(hwfit_model_cache *cache);
+
+/**
+ * @brief Let a request read its model through a cache (see ::hwfit_model_cache).
+ * @param[in] request  the request
+ * @param[in] cache    the cache, or NULL to read files directly again
+ * @retval HWFIT_OK      set
+ * @retval HWFIT_EINVAL  request is NULL
+ */
+HWFIT_API hwfit_status hwfit_request_use_cache(hwfit_request *request, hwfit_model_cache *cache);
 
 /** @} */
 

@@ -487,6 +487,51 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
                                                      size_t workspace_size);
 
 /**
+ * @brief Bytes of a prepared-model cache (::hwfit_shard_estimate_cached). Constant for a
+ *        build of the library (about 6.5 KB on LP64).
+ * @return The size; never 0.
+ */
+HWFIT_API size_t hwfit_shard_cache_size(void);
+
+/**
+ * @brief Make @p cache an empty prepared-model cache (it holds no model yet).
+ *
+ * A cache is the caller's memory: ::hwfit_shard_cache_size bytes, aligned as malloc aligns
+ * (max_align_t), on the stack, in a struct or on the heap; the library keeps no pointer to
+ * it and no state of its own. It is used by one thread at a time (a thread keeps its own).
+ * Call this once before the first ::hwfit_shard_estimate_cached; a cache needs no freeing.
+ * @param[out] cache      The memory to initialise.
+ * @param[in]  cache_size Bytes at @p cache.
+ * @return ::HWFIT_OK, or ::HWFIT_EINVAL for a cache that is NULL, too small or misaligned.
+ */
+HWFIT_API hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size);
+
+/**
+ * @brief ::hwfit_shard_estimate for a caller that asks many single questions about one
+ *        model: the same result, bit for bit, without preparing the model again.
+ *
+ * The cache keeps the model prepared (validated, its layers' tensors sized) and, while the
+ * workload inputs other than the layout, context, batch, micro-batch and recomputation are
+ * unchanged, the per-layer units of the last layout; it is keyed by the model's content
+ * (its bytes, copied into the cache), so the caller may change, free or reuse its model
+ * struct: a model whose bytes differ is prepared again, in the same call. No allocation.
+ * This is the single call of a planner's or notebook's loop that cannot batch its
+ * questions (::hwfit_shard_estimate_batch when it can).
+ * @param[in]     model      As ::hwfit_shard_estimate.
+ * @param[in]     in         As ::hwfit_shard_estimate.
+ * @param[out]    out        As ::hwfit_shard_estimate.
+ * @param[in,out] cache      A cache made by ::hwfit_shard_cache_init.
+ * @param[in]     cache_size Bytes at @p cache.
+ * @return As ::hwfit_shard_estimate, and ::HWFIT_EINVAL for a cache that is NULL, too
+ *         small, misaligned or not initialised (nothing is written). A refused model
+ *         leaves the cache empty.
+ */
+HWFIT_API hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model,
+                                                   const hwfit_shard_in *in,
+                                                   hwfit_shard_out *out, void *cache,
+                                                   size_t cache_size);
+
+/**
  * @brief Footprint of the cards of one pipeline stage (every card of a stage is alike).
  * @param[in]  model The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in    As for ::hwfit_shard_estimate; NULL gives ::HWFIT_EINVAL.

@@ -116,7 +116,7 @@ typedef struct hwfit_topology {
     hwfit_link_kind socket_link_kind;  /**< Inter-socket link: ::HWFIT_LINK_XGMI or ::HWFIT_LINK_UPI. Default xGMI. */
     uint32_t socket_link_generation;   /**< Its generation (link.h): xGMI 3, UPI 1-3. Default 3. */
     uint32_t socket_links;             /**< Number of inter-socket links. Default 4. */
-    double host_memory_bytes_per_s;    /**< Peak DRAM bandwidth per socket, bytes/s. Default 614.4e9 (12 channels DDR5-6400). */
+    double host_memory_bytes_per_s;    /**< Peak DRAM bandwidth per socket, bytes/s. Default 614.4e9 (12 channels DDR5-6400, EPYC 9005); ::hwfit_topology_set_cpu sets its vendor's (Intel: 307.2e9, 8 channels DDR5-4800, Xeon 4th gen). */
     /* ---- the network ---- */
     uint64_t nics_per_node;  /**< Network ports per node used by the GPUs. Default 0 (set when nodes > 1). */
     hwfit_nic_kind nic_kind; /**< Transport. Default ::HWFIT_NIC_ROCE. */
@@ -188,9 +188,11 @@ HWFIT_API void hwfit_topology_init(hwfit_topology *topology);
 HWFIT_API hwfit_status hwfit_topology_set_gpu(hwfit_topology *topology, const hwfit_gpu *gpu);
 
 /**
- * @brief Set the CPU vendor and what follows from it: AMD: 4 xGMI 3 socket links, 2 us
- *        network overhead; Intel: 4 UPI 2.0 links (Sapphire/Emerald Rapids), 1 us; Arm:
- *        socket links unchanged, 1 us (NCCL's getNetOverhead in tuning.cc).
+ * @brief Set the CPU vendor and what follows from it: AMD: 4 xGMI 3 socket links, 12
+ *        channels of DDR5-6400 a socket (EPYC 9005, 614.4 GB/s), 2 us network overhead;
+ *        Intel: 4 UPI 2.0 links and 8 channels of DDR5-4800 a socket (Xeon 4th gen,
+ *        Sapphire Rapids, 307.2 GB/s), 1 us; Arm: socket links and memory unchanged, 1 us
+ *        (NCCL's getNetOverhead in tuning.cc).
  * @param[in,out] topology The topology; NULL gives ::HWFIT_EINVAL.
  * @param[in]     vendor   The vendor.
  * @retval HWFIT_OK     set.

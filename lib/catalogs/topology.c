@@ -72,12 +72,16 @@ hwfit_status hwfit_topology_set_cpu(hwfit_topology *t, hwfit_cpu_vendor vendor) 
         t->socket_link_kind = HWFIT_LINK_XGMI;
         t->socket_link_generation = 3;
         t->socket_links = 4;
+        t->host_memory_bytes_per_s = 12.0 * 6400e6 * 8.0; /* EPYC 9005: 12 x DDR5-6400 */
         t->net_overhead_s = 2.0e-6;
         break;
     case HWFIT_CPU_INTEL:
         t->socket_link_kind = HWFIT_LINK_UPI;
         t->socket_link_generation = 2;
         t->socket_links = 4;
+        /* Xeon 4th gen (Sapphire Rapids, the first with UPI 2.0): 8 channels of DDR5-4800
+         * per socket (Intel ARK, Xeon Platinum 8480+), 307.2 GB/s. */
+        t->host_memory_bytes_per_s = 8.0 * 4800e6 * 8.0;
         t->net_overhead_s = 1.0e-6;
         break;
     case HWFIT_CPU_ARM:

@@ -342,12 +342,15 @@ static void flow_local(const net *nt, const comm *c, loads *ld, uint64_t i, uint
         }
     } else {
         /* Staged through host memory (NCCL SHM): written by i, read by j; the buffer is
-         * in j's socket; cache-coherent traffic spreads over all socket links. */
+         * in j's socket; cache-coherent traffic spreads over all socket links. The staged
+         * copy runs at shm_efficiency of the PCIe rate on every PCIe link it crosses: the
+         * GPU's own link and, behind a switch, the switch's uplink to the CPU (the same
+         * transactions pass both). */
         ld->gpu_up[i] += b / t->shm_efficiency;
         ld->gpu_dn[j] += b / t->shm_efficiency;
         if (nt->K > 0) {
-            ld->sw_up[sw_of(nt, i)] += b;
-            ld->sw_dn[sw_of(nt, j)] += b;
+            ld->sw_up[sw_of(nt, i)] += b / t->shm_efficiency;
+            ld->sw_dn[sw_of(nt, j)] += b / t->shm_efficiency;
         }
         ld->mem[sj] += 2.0 * b;
         if (si != sj) ld->sock[si][sj] += b;
@@ -364,7 +367,7 @@ static void flow_net(const net *nt, loads *ld, uint64_t i, double b, int out) {
         gpu[i] += b; /* the NIC shares the GPU's PCIe switch */
     } else {
         gpu[i] += b / nt->t->shm_efficiency;
-        if (nt->K > 0) sw[sw_of(nt, i)] += b;
+        if (nt->K > 0) sw[sw_of(nt, i)] += b / nt->t->shm_efficiency; /* as flow_local */
         ld->mem[sock_of(nt, i)] += 2.0 * b; /* GPU and NIC both touch host memory */
     }
 }
@@ -576,6 +579,8 @@ typedef struct ctx {
     int intra_nvlink;   /* every intra-node ring hop is a peer (NVLink/xGMI) hop */
     double staged_frac; /* share of intra-node ring hops staged through host memory */
     int p2p_used;
+    uint32_t graph_channels; /* NCCL's ring graph channels (search.cc), before its x2 */
+    uint32_t channels;       /* channels the kernels run: 2 x graph, at least min_channels */
     /* The bandwidth terms of an algorithm do not depend on the protocol: algo_eval keeps
      * those of the last algorithm evaluated, and algo_simple skips the patterns (only
      * adding up latencies) while bw_known is set. */
@@ -604,6 +609,160 @@ typedef struct result {
     double time_s, latency_s, bw_s, rate;
     hwfit_collective_bottleneck bound;
 } result;
+
+/* ---- NCCL's channel count (src/graph/search.cc, connect.cc, topo.h) -------------------
+ * NCCL's topology search puts rings ("channels") over the node at a per-channel speed
+ * from a fixed array, as many as the narrowest hop of the ring has room for, using its own
+ * bandwidth figures per link (GB/s): NVLink links x a per-SM-generation rate, PCIe lanes x
+ * GT/s / 80 (x 6/5 consumed on Intel for P2P through the CPU), and a fixed figure for the
+ * inter-socket link. It then doubles channels of fast rings (ncclTopoDupChannels), doubles
+ * them again for the two directions of its trees (ncclTopoPostset), and raises them to
+ * NCCL_MIN_NCHANNELS. NCCL's per-channel bandwidth ceilings (tuning.cc) apply per graph
+ * channel. */
+
+/* ncclTopoNVLinkBw (topo.h): SM60 18, SM70/SM80 20, SM86 12, SM90 20.6, SM100+ 40.1. */
+static double nccl_nvlink_gbps(uint32_t cc) {
+    return cc >= 100 ? 40.1 : cc >= 90 ? 20.6 : cc == 86 ? 12.0 : cc >= 70 ? 20.0
+         : cc >= 60 ? 18.0 : 20.0;
+}
+/* PCIe: lanes x speed / 80 with speed 15, 30, 60, 120, 240, 480 for Gen1-6 (topo.cc,
+ * kvDictPciGen): 12 GB/s for Gen3 x16, 24 Gen4, 48 Gen5. */
+static double nccl_pci_gbps(uint32_t gen, uint32_t lanes) {
+    return (double)lanes * 15.0 * (double)((uint32_t)1 << (gen - 1)) / 80.0;
+}
+/* ncclTopoGetInterCpuBw (topo.cc, topo.h): AMD_BW 16; Intel SKL_QPI_BW 10 (UPI 1.0,
+ * Skylake/Cascade Lake), SRP_QPI_BW 22 (Sapphire Rapids on, UPI 2.0 and 3.0: NCCL keeps
+ * 40 for Emerald Rapids' model numbers only); ARM_BW 6. */
+static double nccl_sys_gbps(const hwfit_topology *t) {
+    if (t->cpu_vendor == HWFIT_CPU_AMD) return 16.0;
+    if (t->cpu_vendor == HWFIT_CPU_ARM) return 6.0;
+    return t->socket_link_generation <= 1 ? 10.0 : 22.0;
+}
+
+/* speedArrayIntra/Inter, sm90 and sm100 variants (search.cc), GB/s, fastest first. */
+static const double speed_intra[] = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0,
+                                     5.0, 4.0, 3.0, 0.0};
+static const double speed_inter[] = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                     7.0, 6.0, 5.0, 4.0, 3.0, 2.4, 1.2, 0.24, 0.12, 0.0};
+static const double speed_intra_90[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0,
+                                        6.0, 3.0, 0.0};
+static const double speed_inter_90[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                        15.0, 12.0, 6.0, 3.0, 2.4, 1.2, 0.24, 0.12, 0.0};
+static const double speed_intra_100[] = {90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0,
+                                         20.0, 19.0, 18.0, 0.0};
+static const double speed_inter_100[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0,
+                                         22.0, 20.0, 17.5, 15.0, 12.0, 6.0, 3.0, 2.4, 1.2, 0.24,
+                                         0.12, 0.0};
+#define NCCL_MAX_GRAPH_CHANNELS 32u /* MAXCHANNELS / 2 (init.cc) */
+#define NCCL_MAXCHANNELS 64u        /* MAXCHANNELS (device.h) */
+
+/* NCCL's bandwidth of the ring hop from local GPU i to j, GB/s. */
+static double nccl_hop_gbps(const net *nt, uint64_t i, uint64_t j) {
+    const hwfit_topology *t = nt->t;
+    uint32_t cc = t->compute_capability;
+    if (peer_pair(nt, i, j)) {
+        double links = (double)t->peer_links;
+        if (t->peer_topology != HWFIT_GPU_PEER_TOPOLOGY_SWITCH && nt->D > 2)
+            links /= (double)(nt->D - 1); /* a mesh: one bundle per partner */
+        return links * nccl_nvlink_gbps(cc);
+    }
+    double bw = nccl_pci_gbps(t->gpu_pcie_gen, t->gpu_pcie_lanes);
+    int via_cpu = nt->K == 0 || sw_of(nt, i) != sw_of(nt, j);
+    if (nt->K > 0 && via_cpu) {
+        double up = nccl_pci_gbps(t->gpu_pcie_gen, t->switch_uplink_lanes);
+        if (up < bw) bw = up;
+    }
+    if (via_cpu && t->cpu_vendor == HWFIT_CPU_INTEL && p2p_pair(nt, i, j))
+        bw /= INTEL_P2P_FACTOR;
+    if (sock_of(nt, i) != sock_of(nt, j)) {
+        double sys = nccl_sys_gbps(t);
+        if (sys < bw) bw = sys;
+    }
+    return bw;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+/* The ring graph's channels and the channels run (ctx). */
+static void nccl_channels(ctx *x) {
+    const net *nt = &x->nt;
+    const hwfit_topology *t = nt->t;
+    uint32_t cc = t->compute_capability;
+    uint64_t q = x->c.q;
+    double intra = 1e30;
+    for (uint64_t i = 0; q > 1 && i < q; i++) {
+        double h = nccl_hop_gbps(nt, i, (i + 1) % q);
+        if (h < intra) intra = h;
+    }
+    double nic = 1e30, nics = 1.0;
+    int inter = x->c.n > 1;
+    if (inter) {
+        nic = t->nic_bits_per_s / 8e9; /* NCCL reads the port speed */
+        nics = (double)t->nics_per_node; /* a channel may leave by any NIC of the node */
+    }
+    double max_bw = intra < nic ? intra : nic;
+    const double *sp = inter ? (cc >= 100 ? speed_inter_100 : cc >= 90 || cc == 0 ? speed_inter_90
+                                                                                  : speed_inter)
+                             : (cc >= 100 ? speed_intra_100 : cc >= 90 || cc == 0 ? speed_intra_90
+                                                                                  : speed_intra);
+    size_t k0 = 0;
+    while (sp[k0 + 1] > 0.0 && sp[k0] > max_bw) k0++;
+    double best = 0.0, best_s = 0.0;
+    uint32_t best_k = 0;
+    /* Pass 1 lowers the speed while the next is more than 0.49 of the first tried; the
+     * best graph is the one with the most channels x speed (ncclTopoCompareGraphs). */
+    for (size_t k = k0; sp[k] > 0.0 && sp[k] / sp[k0] > 0.49; k++) {
+        double c = floor(intra / sp[k]);
+        if (inter) {
+            double cn = nics * floor(nic / sp[k]);
+            if (cn < c) c = cn;
+        }
+        uint32_t n = c >= (double)NCCL_MAX_GRAPH_CHANNELS ? NCCL_MAX_GRAPH_CHANNELS
+                                                           : (uint32_t)c;
+        if ((double)n * sp[k] > best) {
+            best = (double)n * sp[k];
+            best_k = n;
+            best_s = sp[k];
+        }
+    }
+    if (best_k == 0) { /* no ring at any speed: NCCL falls back to one, in rank order */
+        best_k = 1;
+        best_s = max_bw;
+    }
+    /* ncclTopoDupChannels: fast rings get twice the channels at half the speed, except
+     * on sm > 80 below 50 GB/s with more than 4 channels. */
+    if (best_s >= 25.0 && !(cc > 80 && best_s < 50.0 && best_k > 4))
+        best_k = min_u32(2u * best_k, NCCL_MAX_GRAPH_CHANNELS);
+    x->graph_channels = best_k;
+    uint32_t run = min_u32(2u * best_k, NCCL_MAXCHANNELS);
+    if (x->in->min_channels > run) run = min_u32(x->in->min_channels, NCCL_MAXCHANNELS);
+    x->channels = run;
+}
+
+/* NCCL's per-channel ceilings, GB/s (tuning.cc, ncclTunerConstantsDefaults): rows Volta,
+ * Ampere, Hopper, Blackwell; columns 1 node, 2 nodes, more. */
+static const double per_ch_tree[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+static const double per_ch_ring_ll128[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+static const double per_ch_tree_ll128[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+
+/* The ceiling of algorithm a with protocol proto, bytes/s of busBw, or 0 when NCCL has
+ * none. NCCL multiplies by its graph's channels; a channel run beyond them (more asked
+ * with NCCL_MIN_NCHANNELS than the graph has, counted two per graph channel as NCCL runs
+ * them) adds its half of a graph channel's ceiling. */
+static double channel_cap(const ctx *x, int tree, int proto) {
+    uint32_t cc = x->nt.t->compute_capability;
+    size_t row = cc == 0 ? 2 : cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0;
+    size_t col = x->c.n == 1 ? 0 : x->c.n == 2 ? 1 : 2;
+    double per = tree ? (proto == P_SIMPLE ? per_ch_tree[row][col]
+                         : proto == P_LL128 ? per_ch_tree_ll128[row][col] : 0.0)
+                      : (proto == P_LL128 ? per_ch_ring_ll128[row][col] : 0.0);
+    double ch = (double)x->graph_channels;
+    if ((double)x->channels / 2.0 > ch) ch = (double)x->channels / 2.0;
+    return per * ch * GB;
+}
 
 static int intra_hw(const ctx *x) { return x->intra_nvlink ? HW_NVLINK : HW_PCI; }
 
@@ -863,6 +1022,18 @@ static hwfit_status algo_eval(ctx *x, hwfit_collective_algorithm a, hwfit_collec
     } else if (proto == P_LL128) {
         bw_s /= LL128_BW_FACTOR;
     }
+    {
+        int tree = a == HWFIT_COLLECTIVE_ALGO_TREE && x->in->op == HWFIT_COLLECTIVE_ALLREDUCE;
+        int ring = a == HWFIT_COLLECTIVE_ALGO_RING;
+        double cap = (tree || ring) && x->in->library == HWFIT_COLLECTIVE_LIBRARY_NCCL
+                         ? channel_cap(x, tree, proto)
+                         : 0.0;
+        if (cap > 0.0 && bus_bytes / cap > bw_s) {
+            bw_s = bus_bytes / cap;
+            bound = HWFIT_COLLECTIVE_BOUND_PROTOCOL;
+            rate = cap;
+        }
+    }
     if (proto == P_LL) {
         double cap = ll_max(x), cap_s = bus_bytes / cap;
         if (cap_s > bw_s) {
@@ -946,6 +1117,10 @@ static hwfit_status ctx_setup(const hwfit_collective_in *in, ctx *x, hwfit_probl
     x->staged_frac = hops > peer ? (double)staged / (double)(hops - peer) : 0.0;
     x->p2p_used = hops > peer ? staged == 0 : 1;
     if (q == 1) x->p2p_used = 1;
+    if (in->min_channels > NCCL_MAXCHANNELS)
+        return hwfit__why(why, HWFIT_EDOM, "min_channels",
+                          "must be 0 (NCCL's own count) or 1-64 (NCCL_MIN_NCHANNELS)");
+    nccl_channels(x);
     return HWFIT_OK;
 }
 
@@ -1005,6 +1180,7 @@ static hwfit_status estimate_in(ctx *x, const hwfit_collective_in *in, hwfit_col
     o.nodes = x->c.n;
     o.p2p = x->p2p_used;
     o.gpudirect_rdma = x->c.n > 1 ? x->nt.gdr : 0;
+    o.channels = x->channels;
     if (!hwfit__finite(o.time_s) || !hwfit__finite(o.algbw_bytes_per_s) ||
         !hwfit__finite(o.busbw_bytes_per_s))
         return hwfit__why(why, HWFIT_ERANGE, "bytes", "give a time too large for a double");

@@ -273,7 +273,10 @@ static uint64_t attention_width(const act_ctx *c) {
     const hwfit_model *m = c->m;
     uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
     if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
-        uint64_t k = m->kv_heads;
+        /* kv_repeated: K and V repeated to the a query heads before the kernel (LitGPT
+         * litgpt/model.py CausalSelfAttention.forward: k.expand(...) then reshape, "training:
+         * flash attention requires it"); the kernel keeps the repeated copies. */
+        uint64_t k = c->in->kv_repeated && c->in->mode != HWFIT_MEMORY_INFERENCE ? a : m->kv_heads;
         return a * d + k * d + k * dv + a * dv;
     }
     return 2 * (uint64_t)m->q_lora_rank + 2 * (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim +
@@ -295,6 +298,14 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
         f = (uint64_t)m->experts_per_token * m->expert_intermediate +
             (uint64_t)m->shared_experts * m->shared_expert_intermediate;
     unsigned per = m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile ? 3u : 2u;
+    /* Eager gated MLP (gated_act_kept): down(act(gate) * up) as separate kernels. act's
+     * backward keeps its input (gate), the product's backward keeps both its operands,
+     * act(gate) and up: one more F than a fused SwiGLU, which saves only gate and up
+     * (transformers LlamaMLP.forward, torchtune FeedForward.forward, LitGPT LLaMAMLP.forward
+     * are written so; Megatron's bias_swiglu and torch.compile fuse it). */
+    if (m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile && c->in->gated_act_kept &&
+        c->in->mode != HWFIT_MEMORY_INFERENCE)
+        per++;
     /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
      * linear's input only when its weight requires grad); the down projection's input is
      * kept only when it carries an adapter. */
@@ -393,6 +404,175 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
 
 /* ---- the estimate ------------------------------------------------------------------------------- */
 
+/* KV cache bytes of the layers held (inference). Apart from estimate_prepared to keep its
+ * frame small (tests/stack). */
+static hwfit_status kv_cache_bytes(const hwfit_model *model, const hwfit__model_prep *prep,
+                                   const hwfit_memory_in *in, uint32_t count, uint64_t *bytes) {
+    hwfit_model_kv_in kin;
+    hwfit_model_kv_init(&kin);
+    kin.dtype = in->kv;
+    kin.batch = in->batch;
+    kin.context = in->context;
+    kin.first_layer = in->first_layer;
+    kin.layer_count = count;
+    kin.include_mtp = in->mtp;
+    hwfit_model_kv_out kv;
+    hwfit_status st = hwfit__model_kv_prepared(model, prep, HWFIT_OK, &kin, &kv);
+    if (st == HWFIT_OK) *bytes = kv.bytes;
+    return st;
+}
+
+/* The phases of r from its parts (hwfit__memory_phases, whose hwfit__phase_parts names
+ * them), with r's dequant_bytes and carried_bytes. Apart from estimate_prepared to keep its
+ * frame small (tests/stack). */
+static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
+                              uint64_t loss, uint64_t transient, uint64_t layer,
+                              uint64_t grad_unit, uint64_t state_b, hwfit_memory_out *r) {
+    hwfit__phase_parts ph;
+    memset(&ph, 0, sizeof ph);
+    ph.training = training;
+    if (hwfit__add_u64(r->weights_bytes, r->optimizer_bytes, &ph.fixed) != HWFIT_OK ||
+        hwfit__add_u64(ph.fixed, r->kv_bytes, &ph.fixed) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    if (training) {
+        ph.stored = stored;
+        ph.loss = loss;
+        ph.transient = transient;
+        ph.layer = layer;
+        ph.dequant = r->dequant_bytes;
+        ph.carried = r->carried_bytes;
+        ph.grads = r->gradient_bytes;
+        ph.grad_unit = grad_unit;
+        if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
+            hwfit__mul_u64(r->trainable_params, state_b, &ph.step_temp) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    } else {
+        ph.stored = r->activation_bytes;
+    }
+    return hwfit__memory_phases(in, &ph, r->overhead_bytes, r);
+}
+
+/* The previous micro-batch's graph that the loop still holds (previous_graph): its logits
+ * (A sbV / t) and, for bitsandbytes 4-bit layers (qlora_inputs_kept), the inputs MatMul4Bit
+ * keeps as ctx.tensors (a plain attribute, which backward does not release): per token and
+ * layer the attention's input h and the output projection's a dv, the MLP's input h and the
+ * down projection's F (replicated parts / t only under sequence parallelism); the head's
+ * input h when the head is quantized. */
+static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_in *in,
+                                  uint64_t v_head_dim, int head_quantized, uint64_t a_bytes,
+                                  uint64_t t, uint64_t sb, uint32_t dense_n, uint32_t moe_n,
+                                  uint64_t *out) {
+    int overflow = 0;
+    uint64_t carried = 0;
+    if (in->head)
+        carried = hwfit__ceil_div_u64(
+            mul_c(mul_c(sb, model->vocab, &overflow), a_bytes, &overflow), t);
+    if (in->mode == HWFIT_MEMORY_QLORA && in->qlora_inputs_kept) {
+        uint64_t rep = 2 * model->hidden, av = (uint64_t)model->heads * v_head_dim;
+        for (int k = 0; k < 2; k++) {
+            uint32_t n = k ? moe_n : dense_n;
+            if (!n) continue;
+            uint64_t fk = k ? (uint64_t)model->experts_per_token * model->expert_intermediate +
+                                  (uint64_t)model->shared_experts * model->shared_expert_intermediate
+                            : model->intermediate;
+            uint64_t r1 = mul_c(mul_c(sb, rep, &overflow), a_bytes, &overflow);
+            if (in->sequence_parallel) r1 = hwfit__ceil_div_u64(r1, t);
+            uint64_t s1 = hwfit__ceil_div_u64(
+                mul_c(mul_c(sb, av + fk, &overflow), a_bytes, &overflow), t);
+            carried = add_c(carried, mul_c(add_c(r1, s1, &overflow), n, &overflow), &overflow);
+        }
+        if (in->head && head_quantized)
+            carried = add_c(carried, mul_c(mul_c(sb, model->hidden, &overflow), a_bytes,
+                                           &overflow),
+                            &overflow);
+    }
+    if (overflow) return HWFIT_ERANGE;
+    *out = carried;
+    return HWFIT_OK;
+}
+
+
+/* The largest quantized matrix held, dequantized to the activation format (a_bytes per
+ * value), divided by t (dequant_transient; estimate_prepared's formats). Apart from
+ * estimate_prepared to keep its frame small (tests/stack). */
+static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_prep *prep,
+                                  const hwfit_memory_in *in, const formats *f,
+                                  const hwfit__dtype_block *base_info, int head_quantized,
+                                  uint32_t dense_n, uint32_t moe_n, uint64_t a_bytes, uint64_t t,
+                                  uint64_t *out) {
+    hwfit__dtype_block ib, mb, eb;
+    ib = mb = eb = *base_info;
+    if (f->modules) {
+        (void)hwfit__dtype_block_of(f->attn, &ib);
+        (void)hwfit__dtype_block_of(f->mlp, &mb);
+        (void)hwfit__dtype_block_of(f->expert, &eb);
+    }
+    uint64_t largest = 0;
+    for (int k = 0; k < 2; k++) {
+        if (!(k ? moe_n : dense_n)) continue;
+        const hwfit__tensor *tn = prep->tensors[k];
+        for (size_t i = 0; i < prep->tensor_count[k]; i++) {
+            if (tn[i].kind != HWFIT__TENSOR_LINEAR) continue;
+            const hwfit__dtype_block *d = base_info;
+            if (f->modules) {
+                if (tn[i].routed) d = &eb;
+                else if (tn[i].lora & HWFIT__LORA_ATTENTION_BITS) d = &ib;
+                else if (tn[i].lora & HWFIT__LORA_MLP_BITS) d = &mb;
+            }
+            /* rows x cols: one matrix of a model whose parameter count fits 64 bits */
+            if (d->quantized && tn[i].rows * tn[i].cols > largest) largest = tn[i].rows * tn[i].cols;
+        }
+    }
+    if (in->head && head_quantized && model->vocab * model->hidden > largest)
+        largest = model->vocab * model->hidden;
+    uint64_t b;
+    if (hwfit__mul_u64(largest, a_bytes, &b) != HWFIT_OK) return HWFIT_ERANGE;
+    *out = hwfit__ceil_div_u64(b, t);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
+                                  const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
+                                  uint64_t *dequant, uint64_t *carried) {
+    *dequant = *carried = 0;
+    if (in->mode == HWFIT_MEMORY_INFERENCE || (!in->dequant_transient && !in->previous_graph))
+        return HWFIT_OK;
+    /* The formats as estimate_prepared resolves them. */
+    formats f;
+    memset(&f, 0, sizeof f);
+    f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    f.other = in->unquantized;
+    f.modules = in->module_formats != 0;
+    f.attn = in->attention_weights;
+    f.mlp = in->mlp_weights;
+    f.expert = in->expert_weights;
+    hwfit__dtype_block base_info, act, mod;
+    if (hwfit__dtype_block_of(f.base, &base_info) != HWFIT_OK ||
+        hwfit__dtype_block_of(in->activations, &act) != HWFIT_OK)
+        return HWFIT_EINVAL;
+    f.base_quantized = base_info.quantized;
+    for (int k = 0; f.modules && k < 3; k++)
+        if (hwfit__dtype_block_of(k == 0 ? f.attn : k == 1 ? f.mlp : f.expert, &mod) == HWFIT_OK &&
+            mod.quantized)
+            f.base_quantized = 1;
+    hwfit_dtype emb_d = (f.base_quantized && in->keep_embeddings) ? f.other : f.base;
+    uint64_t a_bytes = act.bits / 8, t = in->tensor_parallel ? in->tensor_parallel : 1, sb;
+    if (hwfit__mul_u64(in->context, in->micro_batch, &sb) != HWFIT_OK) return HWFIT_ERANGE;
+    /* The head: in the linear weights' format (untied_head) or the embedding's. */
+    int head_q = hwfit__dtype_block_of(in->untied_head && in->head ? f.base : emb_d, &mod) ==
+                     HWFIT_OK &&
+                 mod.quantized;
+    hwfit_status st = HWFIT_OK;
+    if (in->dequant_transient)
+        st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n, a_bytes, t,
+                           dequant);
+    if (st == HWFIT_OK && in->previous_graph)
+        st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
+                           moe_n, carried);
+    return st;
+}
+
+
 /* A format input: known and a valid group (hwfit_dtype_describe's statuses). */
 static hwfit_status check_block(hwfit_dtype d, const char *field, hwfit__dtype_block *block,
                                 hwfit_problem *why) {
@@ -423,7 +603,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FP32_COPY)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
         return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
@@ -592,10 +772,12 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     hwfit_dtype emb_d = (f.base_quantized && in->keep_embeddings) ? f.other : f.base;
     hwfit_dtype vec_d = f.base_quantized ? f.other : f.base;
     uint64_t b;
+    /* untied_head: the head is a linear layer of its own, in the linear weights' format,
+     * whether the model ties it (a copy of the embedding) or not. */
+    int head_linear = in->untied_head && in->head;
     int tables = (in->embedding ? 1 : 0) +
-                 (in->head && (!model->tie_embeddings || !in->embedding) ? 1 : 0);
-    /* A tied head held as a linear layer of its own: in the linear weights' format. */
-    if (in->untied_head && in->head && in->embedding && model->tie_embeddings) {
+                 (in->head && !head_linear && (!model->tie_embeddings || !in->embedding) ? 1 : 0);
+    if (head_linear) {
         if ((st = hwfit_dtype_matrix_bytes(f.base, model->vocab, model->hidden, &b)) != HWFIT_OK)
             return st;
         if (hwfit__add_u64(w, b, &w) != HWFIT_OK ||
@@ -671,6 +853,12 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
 
+    /* Dequantized weights (dequant_transient): a quantized linear's matmul dequantizes its
+     * whole weight to the activation format first (bitsandbytes MatMul4Bit.forward:
+     * F.dequantize_4bit(B, quant_state).to(A.dtype), and again in backward for the input
+     * gradient; torchao's linear_nf4: weight.to(input.dtype)): the largest quantized matrix
+     * held is live at the forward and backward peaks, divided by t. */
+
     c.dora[0] = dora_token[0];
     c.dora[1] = dora_token[1];
     if (lora && in->lora_dropout) {
@@ -679,20 +867,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     }
 
     /* KV cache (inference). */
-    if (!training) {
-        hwfit_model_kv_in kin;
-        hwfit_model_kv_init(&kin);
-        kin.dtype = in->kv;
-        kin.batch = in->batch;
-        kin.context = in->context;
-        kin.first_layer = in->first_layer;
-        kin.layer_count = count;
-        kin.include_mtp = in->mtp;
-        hwfit_model_kv_out kv;
-        if ((st = hwfit__model_kv_prepared(model, prep, HWFIT_OK, &kin, &kv)) != HWFIT_OK)
-            return st;
-        r.kv_bytes = kv.bytes;
-    }
+    if (!training && (st = kv_cache_bytes(model, prep, in, count, &r.kv_bytes)) != HWFIT_OK)
+        return st;
 
     /* Activations. Products are checked as they are formed (mul_c, add_c) and the chain
      * once at its end. */
@@ -770,6 +946,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                  * keeps only a log-sum-exp per token (torchtune compiles its loss). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            /* Megatron as it runs: its A-byte logits beside their fp32 copy. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_FP32_COPY) per = 4 * h + (c.a_bytes + 4) * v;
             loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
             other = add_c(other, loss, &overflow);
         }
@@ -808,34 +986,22 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (hwfit__add_u64(total, parts[i], &total) != HWFIT_OK) return HWFIT_ERANGE;
     r.total_bytes = total;
 
-    /* Phases. */
-    hwfit__phase_parts ph;
-    memset(&ph, 0, sizeof ph);
-    ph.training = training;
-    if (hwfit__add_u64(r.weights_bytes, r.optimizer_bytes, &ph.fixed) != HWFIT_OK ||
-        hwfit__add_u64(ph.fixed, r.kv_bytes, &ph.fixed) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    if (training) {
-        ph.stored = stored;
-        ph.loss = loss;
-        ph.transient = transient;
-        ph.layer = layer_full;
-        ph.grads = r.gradient_bytes;
-        /* The largest unit's gradient: a layer's trained parameters, or a table's. */
-        uint64_t unit = 0;
-        for (int k = 0; k < 2; k++) {
-            uint64_t t = lora ? ks[k].adapter_params[0] : k ? p->moe.total : p->dense.total;
-            if ((k ? moe_n : dense_n) && t > unit) unit = t;
-        }
-        if (!lora && tables && p->embedding > unit) unit = p->embedding;
-        if (hwfit__mul_u64(unit, grad_b, &ph.grad_unit) != HWFIT_OK) return HWFIT_ERANGE;
-        if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
-            hwfit__mul_u64(r.trainable_params, state_b, &ph.step_temp) != HWFIT_OK)
-            return HWFIT_ERANGE;
-    } else {
-        ph.stored = r.activation_bytes;
+    /* Phases. The largest unit's gradient: a layer's trained parameters, or a table's. */
+    uint64_t unit = 0;
+    for (int k = 0; k < 2 && training; k++) {
+        uint64_t t = lora ? ks[k].adapter_params[0] : k ? p->moe.total : p->dense.total;
+        if ((k ? moe_n : dense_n) && t > unit) unit = t;
     }
-    if ((st = hwfit__memory_phases(in, &ph, r.overhead_bytes, &r)) != HWFIT_OK) return st;
+    if (training && !lora && tables && p->embedding > unit) unit = p->embedding;
+    if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
+    /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
+     * then the phases. */
+    if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
+                                               &r.carried_bytes)) != HWFIT_OK)
+        return st;
+    if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, &r)) !=
+        HWFIT_OK)
+        return st;
     *out = r;
     return HWFIT_OK;
 }
@@ -853,11 +1019,14 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
         /* Forward: the stored activations, the logits and loss at its end; the gradient
          * when its buffer lives through the step. */
         fwd = add_c(add_c(p->fixed, act, &of), buffer ? p->grads : 0, &of);
+        /* The dequantized weight of the matmul running and the previous graph's tensors. */
+        fwd = add_c(fwd, add_c(p->dequant, p->carried, &of), &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
          * activations); a gradient buffer holds the gradients from the start. */
-        uint64_t start = add_c(act, p->transient, &of), end = add_c(held, p->layer, &of);
+        uint64_t start = add_c(add_c(act, p->transient, &of), p->dequant, &of),
+                 end = add_c(held, p->layer, &of);
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
         bwd = add_c(p->fixed, mid, &of);
@@ -865,6 +1034,7 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
                                          : add_c(add_c(p->fixed, p->grads, &of), p->step_temp, &of);
+        step = add_c(step, p->carried, &of);
     }
     uint64_t alloc = fwd;
     hwfit_memory_phase phase = HWFIT_MEMORY_PHASE_FORWARD;
@@ -883,6 +1053,8 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
     out->allocated_bytes = alloc;
     out->reserved_bytes = reserved;
     out->peak_bytes = peak;
+    out->dequant_bytes = p->training ? p->dequant : 0;
+    out->carried_bytes = p->training ? p->carried : 0;
     return HWFIT_OK;
 }
 

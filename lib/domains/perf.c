@@ -58,11 +58,15 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->prefill_efficiency = 0.6;
     in->decode_compute_efficiency = 0.6;
     in->memory_efficiency = 0.85;
-    in->training_efficiency = 0.65;
+    in->training_efficiency = 0.7;
     in->dp_overlap = 0.5;
     in->ep_overlap = 0.5;
-    in->low_precision_efficiency = 0.7;
+    in->low_precision_efficiency = 0.75;
     in->moe_expert_overhead_s = 0.0004;
+    in->power_limit_share = 1.0;
+    in->power_exponent = 1.0 / 3.0;
+    in->activation_passes = 160.0;
+    in->selective_matmul_recompute = 0.0;
     in->threads = 1;
 }
 
@@ -141,6 +145,14 @@ typedef struct perf_ctx {
 
 static double dmax(double a, double b) { return a > b ? a : b; }
 
+/* The sustained share of the peak tensor throughput a power limit allows: a cap lowers the
+ * clock, and dynamic power C V^2 f with V rising with f makes P ~ f^3, so f ~ P^(1/3)
+ * (power_exponent; Weste and Harris, CMOS VLSI Design, section 5.2). Not kept in perf_ctx:
+ * serve's chain through it is at its stack ceiling (tests/stack). */
+static double clock_share(const hwfit_perf_in *in) {
+    return in->power_limit_share < 1.0 ? pow(in->power_limit_share, in->power_exponent) : 1.0;
+}
+
 static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
     const struct { double v; const char *field; } effs[] = {
         {in->prefill_efficiency, "prefill_efficiency"},
@@ -153,7 +165,8 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
             return hwfit__why(why, HWFIT_EDOM, effs[i].field, "must be in (0, 1]");
     const struct { double v; const char *field; } overlaps[] = {
         {in->tp_overlap, "tp_overlap"}, {in->pp_overlap, "pp_overlap"},
-        {in->dp_overlap, "dp_overlap"}, {in->ep_overlap, "ep_overlap"}};
+        {in->dp_overlap, "dp_overlap"}, {in->ep_overlap, "ep_overlap"},
+        {in->selective_matmul_recompute, "selective_matmul_recompute"}};
     for (size_t i = 0; i < sizeof overlaps / sizeof overlaps[0]; i++)
         if (!hwfit__in_range(overlaps[i].v, 0.0, 1.0))
             return hwfit__why(why, HWFIT_EDOM, overlaps[i].field, "must be in [0, 1]");
@@ -171,6 +184,12 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
         return hwfit__why(why, HWFIT_EDOM, "step_overhead_s", "must be in [0, 1e6] s");
     if (!hwfit__in_range(in->moe_expert_overhead_s, 0.0, 1e3))
         return hwfit__why(why, HWFIT_EDOM, "moe_expert_overhead_s", "must be in [0, 1000] s");
+    if (!hwfit__in_range(in->power_limit_share, 0.0, 1.5) || in->power_limit_share == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "power_limit_share", "must be in (0, 1.5]");
+    if (!hwfit__in_range(in->power_exponent, 0.0, 1.0) || in->power_exponent == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "power_exponent", "must be in (0, 1]");
+    if (!hwfit__in_range(in->activation_passes, 0.0, 1e6))
+        return hwfit__why(why, HWFIT_EDOM, "activation_passes", "must be in [0, 1e6]");
     if (!hwfit__in_range(in->target_tokens_per_s, 0.0, 1e15))
         return hwfit__why(why, HWFIT_EDOM, "target_tokens_per_s", "must be in [0, 1e15] tokens/s");
     if (in->output_tokens > HWFIT_MODEL_MAX_SIZE)
@@ -342,7 +361,7 @@ static hwfit_status decode_at(const perf_ctx *c, const hwfit_shard_in *x,
                               decode_eval *d) {
     uint64_t per_replica = hwfit__ceil_div_u64(batch, r->dp);
     double mb = (double)hwfit__ceil_div_u64(per_replica, r->pp);
-    double eff_c = c->peak * c->in->decode_compute_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * c->in->decode_compute_efficiency;
     double eff_m = c->bw * c->in->memory_efficiency;
     pass_comm pc;
     hwfit_status st = comm_of(c, r, mb, &pc);
@@ -443,7 +462,8 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     o->decode_context = decode_ctx;
 
     /* Prefill of one prompt on an idle replica: the stages in turn. */
-    double eff_c = c->peak * in->prefill_efficiency, eff_m = c->bw * in->memory_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * in->prefill_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
     double worst = 0.0, p = (double)prompt;
     pass_comm pc;
     if ((st = comm_of(c, &r, p, &pc)) != HWFIT_OK) return st;
@@ -569,7 +589,8 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
      * appendix B: 6N + 12 L H Q T) counts attention over all T positions. */
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(c->m, seq, &f)) != HWFIT_OK) return st;
-    double eff_c = c->peak * in->training_efficiency, eff_m = c->bw * in->memory_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
     int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
                in->bf16_flop_per_s > 0.0;
@@ -588,9 +609,11 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         stage_flops(c, r, s, f.attention_flop, &sf);
         /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
          * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
-        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
-                                                                : 0.0;
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                        ? sf.attention + in->selective_matmul_recompute *
+                                             (sf.fwd - sf.head - sf.attention)
+                        : 0.0;
         double flop = mb * s_local * (3.0 * sf.fwd + re);
         /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
          * format's share, the attention core (and its recomputation) in BF16. */
@@ -604,6 +627,14 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         /* Weights are read in forward, backward-data and backward-weight. */
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
+        /* The kernels that are not matmuls (norms, activation, residual adds, rotary, casts)
+         * stream activation_passes h-wide activations per token and layer at the
+         * bandwidth, after the matmuls (their own kernels); split over tp (sequence
+         * parallelism or the heads); full recomputation repeats the forward third. */
+        double passes = in->activation_passes *
+                        (r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
+        t += mb * s_local * (double)sf.layers * passes * (double)c->m->hidden * c->act_bytes /
+             (double)r->tp / eff_m;
         /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
          * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
          * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
@@ -671,9 +702,12 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     double tokens = (double)r->global * (double)seq;
     o->tokens_per_s = tokens / o->step_time_s;
     o->model_flop_per_step = f.training_flop * tokens;
-    double re_all = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f.forward_flop - c->head_flop
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? f.attention_flop
-                                                                : 0.0;
+    double re_all = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? f.forward_flop - c->head_flop
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                        ? f.attention_flop + in->selective_matmul_recompute *
+                                                 (f.forward_flop - c->head_flop -
+                                                  f.attention_flop)
+                        : 0.0;
     o->hardware_flop_per_step = o->model_flop_per_step + re_all * tokens;
     double capacity = o->step_time_s * (double)x->gpus * c->peak;
     o->mfu = o->model_flop_per_step / capacity;

@@ -39,6 +39,7 @@ typedef struct row {
     hwfit_memory_loss loss;
     hwfit_memory_recompute recompute;
     int offload, compile, dropout, lora_dropout, qlora_inputs, untied_head, softcap_eager;
+    int gated_act, kv_repeated, dequant, previous_graph;
     double overhead, fragmentation;
 } row;
 
@@ -60,6 +61,14 @@ static const row rows[] = {
      * num_output_chunks 8). enable_activation_checkpointing: True. compile: False.
      * Gradients are freed by zero_grad(set_to_none=True) (the recipes in recipes/). The caching
      * allocator's reserve: log_memory_stats reports peak_memory_reserved. */
+    /* QLoRA: torchao's linear_nf4 (torchao/dtypes/nf4tensor.py) computes
+     * F.linear(input, weight.to(input.dtype)): the whole NF4 weight dequantized per matmul,
+     * forward and backward (dequant_transient). Its FeedForward.forward
+     * (torchtune/modules/feed_forward.py) is w2(activation(w1(x)) * w3(x)) in eager
+     * kernels: the product keeps activation(w1(x)) (gated_act_kept; compile fuses it). */
+    {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
+     .dequant = 1},
+    {.profile = "torchtune", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
     {.profile = "torchtune", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_LOSS |
@@ -90,6 +99,14 @@ static const row rows[] = {
      * whole vocabulary's logits (logits.float()) before cross_entropy. Gradients:
      * optimizer.zero_grad() with set_to_none (torch >= 2.0 default). gradient_checkpointing
      * False by default. */
+    /* QLoRA through bitsandbytes: MatMul4Bit.forward (bitsandbytes/autograd/_functions.py)
+     * runs F.dequantize_4bit(B, quant_state).to(A.dtype) before the matmul, and backward
+     * again for grad_A (dequant_transient). transformers' gated MLPs (LlamaMLP, Qwen2MLP,
+     * MistralMLP .forward: down_proj(act_fn(gate_proj(x)) * up_proj(x))) run eager: the
+     * product keeps act_fn's output (gated_act_kept). */
+    {.profile = "hf-trainer", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
+     .dequant = 1},
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
     {.profile = "hf-trainer", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_RECOMPUTE,
@@ -125,6 +142,11 @@ static const row rows[] = {
      * no temporaries); gradients land in contiguous partitioned buffers allocated for the
      * whole run (contiguous_gradients: true, the default). Models come from transformers
      * (the upcast loss). */
+    /* transformers models under DeepSpeed: eager gated MLP; bitsandbytes QLoRA dequantizes
+     * per matmul (as hf-trainer). */
+    {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
+     .dequant = 1},
+    {.profile = "deepspeed", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
     {.profile = "deepspeed", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS,
@@ -143,6 +165,11 @@ static const row rows[] = {
      * MixedPrecisionPolicy reduce_dtype defaults to the parameter dtype; AdamW states in
      * the parameter dtype; gradients freed each step (set_to_none). HF models (upcast
      * loss), PEFT's fp32 adapters. */
+    /* transformers models under FSDP: eager gated MLP; bitsandbytes QLoRA dequantizes per
+     * matmul (as hf-trainer). */
+    {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
+     .dequant = 1},
+    {.profile = "fsdp", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
     {.profile = "fsdp", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS,
@@ -161,20 +188,29 @@ static const row rows[] = {
      * DistributedOptimizer); gradients accumulate into a contiguous fp32 main_grad buffer
      * (--accumulate-allreduce-grads-in-fp32, required with bf16) that lives through the
      * step; fused Adam (apex/TE FusedAdam). Loss: vocab-parallel cross-entropy on fp32
-     * logits, which theoretical_memory_usage.py counts as 4sbh(1 + V/h). Llama-style
+     * logits, which theoretical_memory_usage.py counts as 4sbh(1 + V/h); as the code runs,
+     * GPTModel.forward keeps the output layer's bf16 `logits` while
+     * VocabParallelCrossEntropy.calculate_logits_max (core/tensor_parallel/cross_entropy.py)
+     * makes and keeps their fp32 copy (MindSpeed patches it to free the bf16 storage):
+     * loss fp32-copy, 4sbh + 6sbV. Llama-style
      * examples pass --attention-dropout 0 --hidden-dropout 0. */
     {.profile = "megatron", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
      .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 1, .gradient_buffer = 1,
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_BF16,
-     .loss = HWFIT_MEMORY_LOSS_FP32, .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+     .loss = HWFIT_MEMORY_LOSS_FP32_COPY, .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
 
     /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
      * (Unsloth_Offloaded_Gradient_Checkpointer); fused cross-entropy (Apple Cut Cross
      * Entropy in the context-length benchmarks, its own chunked kernel before); LoRA
      * through PEFT (fp32 adapters); notebooks use optim "adamw_8bit". */
+    /* QLoRA: Unsloth's fast_dequantize (unsloth/kernels/utils.py) dequantizes each 4-bit
+     * weight whole before its matmul in training (dequant_transient); its MLP kernels are
+     * fused (swiglu_fg_kernel), so no gated_act_kept. */
+    {.profile = "unsloth", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
+     .dequant = 1},
     {.profile = "unsloth", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_RECOMPUTE |
@@ -208,8 +244,16 @@ static const row rows[] = {
     /* --quantize bnb.*: Lightning's BitsandbytesPrecision swaps every nn.Linear for a
      * bitsandbytes Linear4bit (lightning/fabric/plugins/precision/bitsandbytes.py), whose
      * MatMul4Bit keeps its input for backward. */
-    {.profile = "litgpt", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
-     .qlora_inputs = 1},
+    {.profile = "litgpt", .modes = M_(HWFIT_MEMORY_QLORA),
+     .sets = HWFIT_PROFILE_QLORA_INPUTS | HWFIT_PROFILE_DEQUANT, .qlora_inputs = 1, .dequant = 1},
+    /* Eager kernels and the loop (litgpt/model.py, litgpt/finetune/lora.py): LLaMAMLP.forward
+     * is silu(fc_1(x)) * fc_2(x) unfused (gated_act_kept); CausalSelfAttention.forward
+     * expands k and v to every query head in training ("flash attention requires it",
+     * kv_repeated); fit() binds `logits = model(input_ids, lm_head_chunk_size=128)` and
+     * keeps it until the next forward returns (previous_graph). */
+    {.profile = "litgpt", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_KV_REPEATED |
+         HWFIT_PROFILE_PREVIOUS_GRAPH,
+     .gated_act = 1, .kv_repeated = 1, .previous_graph = 1},
 
     /* ---- LLaMA-Factory (hiyouga/LLaMA-Factory) ------------------------------------------- */
     /* Gradient checkpointing is on unless disabled: hparams/model_args.py
@@ -249,10 +293,11 @@ static const struct {
                   "upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
              "HF upcast loss"},
-    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, fp32 "
-                 "vocab-parallel loss"},
+    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, "
+                 "vocab-parallel loss with bf16 logits beside their fp32 copy"},
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
-    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, tied heads untied"},
+    {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, head a linear of its own "
+               "(quantized with QLoRA), eager MLP, K/V repeated, the last step's logits held"},
     {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
                       "checkpointing on (its default)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
@@ -293,6 +338,10 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_QLORA_INPUTS) in->qlora_inputs_kept = r->qlora_inputs;
     if (s & HWFIT_PROFILE_UNTIED_HEAD) in->untied_head = r->untied_head;
     if (s & HWFIT_PROFILE_SOFTCAP_EAGER) in->softcap_eager = r->softcap_eager;
+    if (s & HWFIT_PROFILE_GATED_ACT) in->gated_act_kept = r->gated_act;
+    if (s & HWFIT_PROFILE_KV_REPEATED) in->kv_repeated = r->kv_repeated;
+    if (s & HWFIT_PROFILE_DEQUANT) in->dequant_transient = r->dequant;
+    if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

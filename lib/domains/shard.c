@@ -948,6 +948,16 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                 kept = max_u64(kept, e->a_stored[k]);
             }
         /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
+        /* The dequantized weight and the previous micro-batch's graph (memory.c) of the
+         * card's layers and tables, on the model as act_units sees it. */
+        mi.tensor_parallel = r->tp;
+        mi.sequence_parallel = r->sp;
+        mi.context = r->context_local;
+        mi.micro_batch = r->mb;
+        mi.head = c->head;
+        if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
+                                 &ph.dequant, &ph.carried) != HWFIT_OK)
+            return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
                                                                    : 0;
@@ -1288,6 +1298,69 @@ hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard
     hwfit_shard_out o;
     hwfit_status st = hwfit__shard_engine_init(e, model);
     if (st == HWFIT_OK) st = estimate_with(e, in, &o, 0, NULL, NULL);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
+/* ---- a prepared-model cache (hwfit_shard_estimate_cached) -------------------------------- */
+
+#define SHARD_CACHE_MAGIC 0x68776669745f7363ull /* "hwfit_sc" */
+
+/* What a caller's cache holds: the model's content the engine was prepared for (a copy,
+ * so that the key is the content, never the caller's pointer), the workload inputs the
+ * engine's unit caches were filled for (cache_inputs) and the engine itself. */
+typedef struct shard_cache {
+    uint64_t magic;          /* SHARD_CACHE_MAGIC once hwfit_shard_cache_init ran */
+    int have_model;          /* engine prepared for model */
+    int have_inputs;         /* the engine's units hold for inputs */
+    hwfit_model model;
+    hwfit_memory_in inputs;
+    hwfit__shard_engine engine;
+} shard_cache;
+
+size_t hwfit_shard_cache_size(void) { return sizeof(shard_cache); }
+
+/* The caller's cache, or NULL when it is too small or misaligned. */
+static shard_cache *cache_of(void *cache, size_t cache_size) {
+    if (cache == NULL || cache_size < sizeof(shard_cache) ||
+        (uintptr_t)cache % _Alignof(max_align_t) != 0)
+        return NULL;
+    return cache;
+}
+
+hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size) {
+    shard_cache *c = cache_of(cache, cache_size);
+    if (c == NULL) return HWFIT_EINVAL;
+    c->magic = SHARD_CACHE_MAGIC;
+    c->have_model = c->have_inputs = 0;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_shard_in *in,
+                                         hwfit_shard_out *out, void *cache,
+                                         size_t cache_size) {
+    shard_cache *c = cache_of(cache, cache_size);
+    if (model == NULL || in == NULL || out == NULL || c == NULL || c->magic != SHARD_CACHE_MAGIC)
+        return HWFIT_EINVAL;
+    /* Keyed by the model's bytes: equal bytes are the same model, so a hit is always right;
+     * a difference anywhere (even in padding or past `layers`) only prepares it again. */
+    if (!c->have_model || memcmp(&c->model, model, sizeof *model) != 0) {
+        c->have_model = c->have_inputs = 0;
+        memcpy(&c->model, model, sizeof *model);
+        hwfit_status st = hwfit__shard_engine_init(&c->engine, &c->model);
+        if (st != HWFIT_OK) return st; /* the model is refused: nothing kept */
+        c->have_model = 1;
+    }
+    c->engine.model = &c->model; /* the cache may have been copied to another address */
+    hwfit_memory_in next;
+    cache_inputs(in, &next);
+    if (!c->have_inputs || memcmp(&next, &c->inputs, sizeof next) != 0) {
+        hwfit__shard_engine_reset(&c->engine);
+        memcpy(&c->inputs, &next, sizeof next);
+        c->have_inputs = 1;
+    }
+    hwfit_shard_out o;
+    hwfit_status st = estimate_with(&c->engine, in, &o, 0, NULL, NULL);
     if (st == HWFIT_OK) *out = o;
     return st;
 }

@@ -36,7 +36,8 @@ static const unsigned nccl_type_bytes[] = {1, 1, 4, 4, 8, 8, 2, 4, 8, 2, 1, 1};
 enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
-    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL
+    O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL, O_MIN_CHANNELS,
+    O_NVLINK_BRIDGES
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -101,6 +102,13 @@ static const hwfit_option options[] = {
                       .help = "NVLink/xGMI links in use per GPU: bridges fitted x links per "
                               "bridge (A100/H100 PCIe: 4 links a bridge, 3 bridges a pair); "
                               "0: no bridge fitted, PCIe only"},
+    [O_NVLINK_BRIDGES] = {.name = "nvlink-bridges", .kind = HWFIT_OPTION_COUNT,
+                          .metavar = "N", .min = 0, .max = 8,
+                          .default_help = "the card's full set (3 for A100/H100 PCIe, 1 for "
+                                          "A40/RTX A6000/3090/2080 Ti)",
+                          .help = "NVLink bridges fitted between a bridged pair: each carries "
+                                  "its share of the card's links (A100/H100 PCIe: 4 links a "
+                                  "bridge); 0: none, PCIe only; or give --peer-links"},
     [O_COLUMNS] = {.name = "columns", .kind = HWFIT_OPTION_CHOICE, .metavar = "SET",
                    .default_text = "hwfit", .choices = column_sets,
                    .help = "the sweep's table and CSV: hwfit's, or nccl-tests' out-of-place "
@@ -112,6 +120,12 @@ static const hwfit_option options[] = {
                              "NCCL_P2P_LEVEL: loc/nvl never, pix/pxb under one PCIe switch, "
                              "phb on one CPU socket, sys everywhere; default is NCCL's (pxb, "
                              "sys on AMD with 2 GPUs)"},
+    [O_MIN_CHANNELS] = {.name = "min-channels", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                        .min = 1, .max = 64, .default_help = "NCCL's own count",
+                        .help = "channels NCCL runs at least, as NCCL_MIN_NCHANNELS (1-64); "
+                                "NCCL's own count is twice its ring graph's, set by its "
+                                "topology search (e.g. 2 on a dual-socket PCIe box, whose "
+                                "inter-socket link NCCL counts 16 GB/s on AMD, 22 on Intel)"},
     [O_DTYPE] = {.name = "dtype", .kind = HWFIT_OPTION_CHOICE, .metavar = "TYPE",
                  .default_text = "float", .choices = nccl_types,
                  .help = "the sweep's element type, for its count (nccl-tests' -d)"},
@@ -309,10 +323,28 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     int lanes_given = hwfit__req_given(r, &options[O_PCIE_LANES]);
     uint32_t lanes = (uint32_t)hwfit__req_u64(r, &options[O_PCIE_LANES]);
     if (lanes_given) t->gpu_pcie_lanes = lanes;
-    if (hwfit__req_given(r, &options[O_PEER_LINKS])) {
+    int bridges_given = hwfit__req_given(r, &options[O_NVLINK_BRIDGES]);
+    if (bridges_given && hwfit__req_given(r, &options[O_PEER_LINKS]))
+        return hwfit__req_fail(r, &options[O_NVLINK_BRIDGES], HWFIT_EINVAL,
+                               "give it or --peer-links, not both (bridges x links per "
+                               "bridge = links)");
+    if (bridges_given) {
+        uint64_t bridges = hwfit__req_u64(r, &options[O_NVLINK_BRIDGES]);
+        if (gpu->peer_bridges == 0)
+            return hwfit__req_fail(r, &options[O_NVLINK_BRIDGES], HWFIT_EDOM,
+                                   "%s takes no NVLink bridges", gpu->name);
+        if (bridges > gpu->peer_bridges)
+            return hwfit__req_fail(r, &options[O_NVLINK_BRIDGES], HWFIT_EDOM,
+                                   "%llu is more than the %u bridges that join a pair of %s",
+                                   (unsigned long long)bridges, gpu->peer_bridges, gpu->name);
+    }
+    if (bridges_given || hwfit__req_given(r, &options[O_PEER_LINKS])) {
         /* Fewer links than the card has (bridges left out): the fabric's bandwidth scales
          * with the links, each at the card's per-link rate. */
-        uint64_t links = hwfit__req_u64(r, &options[O_PEER_LINKS]);
+        uint64_t links = bridges_given
+                             ? hwfit__req_u64(r, &options[O_NVLINK_BRIDGES]) * gpu->peer_links /
+                                   gpu->peer_bridges
+                             : hwfit__req_u64(r, &options[O_PEER_LINKS]);
         if (gpu->peer_links == 0)
             return hwfit__req_fail(r, &options[O_PEER_LINKS], HWFIT_EDOM,
                                    "%s has no NVLink or xGMI links", gpu->name);
@@ -361,6 +393,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                "(give 2 or more gpus, or 2 or more nodes)");
     }
     in.library = library_values[hwfit__req_choice(r, &options[O_LIBRARY])];
+    if (hwfit__req_given(r, &options[O_MIN_CHANNELS]))
+        in.min_channels = (uint32_t)hwfit__req_u64(r, &options[O_MIN_CHANNELS]);
 
     /* One line per GPU: the first one's topology with the other card's links. */
     const char *const *compare = NULL;
@@ -407,7 +441,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                 "topology.gpu_pcie_gen", "the PCIe generation of the GPU",
                 "topology.gpu_pcie_lanes", "pcie-lanes", "topology.nics_per_node", "nic",
                 "topology.nic_bits_per_s", "nic", "topology.nic_mtu_bytes", "nic",
-                "bytes", "size", "ranks_per_node", "ranks", NULL};
+                "bytes", "size", "ranks_per_node", "ranks", "min_channels", "min-channels",
+                NULL};
             hwfit_problem why;
             (void)hwfit_collective_validate(&in, &why);
             return hwfit__req_fail_problem(r, aliases, &why);
@@ -425,6 +460,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bool(o, "p2p", "GPU P2P over PCIe", first->p2p);
     hwfit__out_bool(o, "gpudirect_rdma", "GPUDirect RDMA", first->gpudirect_rdma);
     hwfit__out_num(o, "busbw_factor", "busbw factor", first->busbw_factor);
+    hwfit__out_u64(o, "channels", "NCCL channels", first->channels);
     if (sweep) {
         int json = hwfit__out_json(o);
         int nccl = !json && hwfit__req_choice(r, &options[O_COLUMNS]) == 1;

@@ -93,14 +93,6 @@ typedef struct memory_state {
     hwfit_error error;
 } memory_state;
 
-static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, opt);
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st != HWFIT_OK)
-        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    return HWFIT_OK;
-}
-
 static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     memory_state *s = state;
     hwfit_memory_in in;
@@ -133,15 +125,17 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     in.lora_rank = (uint32_t)hwfit__req_u64(r, &options[O_LORA_RANK]);
     hwfit_status st = HWFIT_OK;
     if (hwfit__req_given(r, &options[O_WEIGHTS]))
-        st = dtype_of(r, &options[O_WEIGHTS],
+        st = hwfit__req_dtype(r, &options[O_WEIGHTS],
                       in.mode == HWFIT_MEMORY_QLORA ? &in.qlora_base : &in.weights);
-    if (st == HWFIT_OK) st = dtype_of(r, &options[O_KV], &in.kv);
-    if (st == HWFIT_OK) st = dtype_of(r, &options[O_GRADIENTS], &in.gradients);
+    if (st == HWFIT_OK) st = hwfit__req_dtype(r, &options[O_KV], &in.kv);
+    if (st == HWFIT_OK) st = hwfit__req_dtype(r, &options[O_GRADIENTS], &in.gradients);
     if (st != HWFIT_OK) return st;
     /* The framework profile (one device), then what was given alone. */
     const hwfit__memory_rows rows = {&options[O_OPTIMIZER], &options[O_GRADIENTS],
                                      &options[O_OVERHEAD],  &options[O_RECOMPUTE],
-                                     &options[O_NO_MASTER], &options[O_NO_DROPOUT]};
+                                     &options[O_NO_MASTER], &options[O_NO_DROPOUT],
+                                     &options[O_MICRO_BATCH], &options[O_LORA_RANK],
+                                     &options[O_LORA_TARGETS]};
     int profile_recompute = 0;
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;
@@ -222,6 +216,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "forward_bytes", "forward (allocated)", out.forward_bytes);
     hwfit__out_bytes(o, "backward_bytes", "backward (allocated)", out.backward_bytes);
     hwfit__out_bytes(o, "step_bytes", "optimizer step (allocated)", out.step_bytes);
+    hwfit__out_bytes(o, "dequant_bytes", "in fwd/bwd: dequantized weight", out.dequant_bytes);
+    hwfit__out_bytes(o, "carried_bytes", "in fwd/step: previous graph", out.carried_bytes);
     hwfit__out_str(o, "peak_phase", "peak set by", hwfit__workload_phases[out.peak_phase]);
     hwfit__out_bytes(o, "peak_allocated_bytes", "peak allocated", out.allocated_bytes);
     hwfit__out_bytes(o, "peak_reserved_bytes", "peak reserved", out.reserved_bytes);

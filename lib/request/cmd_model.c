@@ -32,21 +32,12 @@ typedef struct model_state {
     hwfit_error error;
 } model_state;
 
-/* A dtype option's value (the request checked the name when it was set). */
-static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, opt);
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st != HWFIT_OK)
-        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    return HWFIT_OK;
-}
-
 static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     model_state *s = state;
     hwfit_memory_in mem;
     hwfit_memory_init(&mem);
-    hwfit_status st = dtype_of(r, &options[O_WEIGHTS], &mem.weights);
-    if (st == HWFIT_OK) st = dtype_of(r, &options[O_KV], &mem.kv);
+    hwfit_status st = hwfit__req_dtype(r, &options[O_WEIGHTS], &mem.weights);
+    if (st == HWFIT_OK) st = hwfit__req_dtype(r, &options[O_KV], &mem.kv);
     if (st != HWFIT_OK) return st;
     uint64_t batch = hwfit__req_u64(r, &options[O_BATCH]);
     uint64_t context = hwfit__req_u64(r, &options[O_CONTEXT]);

@@ -27,7 +27,7 @@ static const hwfit_option options[] = {
                      .metavar = "W", .min = 0, .max = W_MAX, .flags = HWFIT_OPTION_REQUIRED,
                      .example = "3200W", .help = "output rating of one PSU at 200-240 V"},
     [O_REDUNDANT] = {.name = "redundant", .kind = HWFIT_OPTION_TEXT, .metavar = "M",
-                     .default_text = "1",
+                     .default_text = "1", .default_help = "1; 0 with a single PSU",
                      .help = "redundant PSUs: a count, N+1, N+2, 3+1 or 2N"},
     [O_LOAD] = {.name = "load", .kind = HWFIT_OPTION_QUANTITY, .unit = HWFIT_UNIT_WATTS,
                 .metavar = "W", .min = 0, .max = W_MAX,
@@ -134,12 +134,7 @@ static hwfit_status refuse(hwfit_request *r, const hwfit_problem *why) {
                                "gives %s that %s", words[i], why->rule);
     }
     /* A default that conflicts with a value given: name the value given (the default
-     * redundant 1 with psus 1, the default liquid-above with air-marginal-above). */
-    if (why->field != NULL && strcmp(why->field, "redundant") == 0 &&
-        !hwfit__req_given(r, &options[O_REDUNDANT]) && hwfit__req_given(r, &options[O_PSUS]))
-        return hwfit__req_fail(r, &options[O_PSUS], why->status,
-                               "leaves no PSU to carry the load with the default redundant 1 "
-                               "(give redundant 0)");
+     * liquid-above with air-marginal-above). */
     if (why->field != NULL && strcmp(why->field, "liquid_above_w") == 0 &&
         !hwfit__req_given(r, &options[O_LIQUID_ABOVE]) &&
         hwfit__req_given(r, &options[O_AIR_MARGINAL_ABOVE]))
@@ -236,6 +231,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     psu->psus = hwfit__req_u64(r, &options[O_PSUS]);
     psu->psu_rating_w = hwfit__req_double(r, &options[O_PSU_WATTS]);
     const char *redundant = hwfit__req_text(r, &options[O_REDUNDANT]);
+    /* The default N+1 gives way to a single PSU given: nothing can stand by for it. */
+    if (!hwfit__req_given(r, &options[O_REDUNDANT]) && psu->psus == 1) redundant = "0";
     st = hwfit_psu_redundancy_parse(redundant, psu->psus, &psu->redundant);
     if (st != HWFIT_OK) {
         (void)hwfit_psu_redundancy_validate(redundant, psu->psus, &why);

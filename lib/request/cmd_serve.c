@@ -155,10 +155,7 @@ static hwfit_status dtype_of(hwfit_request *r, const hwfit_option *opt, hwfit_dt
     const char *text = hwfit__req_text(r, opt);
     for (size_t i = 0; i < HWFIT__COUNT_OF(gguf_types); i++)
         if (strcmp(text, gguf_types[i][0]) == 0) text = gguf_types[i][1];
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st != HWFIT_OK)
-        return hwfit__req_fail(r, opt, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    return HWFIT_OK;
+    return hwfit__req_dtype_text(r, opt, text, out);
 }
 
 /* "X.Y" or "X.Y.Z" (numbers below 1000; anything after the last number, such as "rc1",
@@ -197,6 +194,40 @@ static const char *const aliases[] = {
     "shard.gpus", "gpus", "capacity_bytes", "capacity", "shard.capacity_bytes", "capacity",
     "precision", "weights", NULL};
 
+/* An invalid layout names the degree the user gave that the rule is about (the card count
+ * when tp follows from it), with the numbers. */
+static hwfit_status bad_layout(hwfit_request *r, const hwfit_model *m, const hwfit_shard_in *x,
+                               const hwfit_problem *why) {
+    hwfit_shard_reason reason;
+    if (hwfit_shard_check(m, x, &reason) != HWFIT_OK || reason == HWFIT_SHARD_VALID)
+        return hwfit__req_fail_problem(r, aliases, why);
+    const hwfit_layout *l = &x->layout;
+    int tp_or_gpus = hwfit__req_given(r, &options[O_TP]) || !hwfit__req_given(r, &options[O_GPUS])
+                         ? O_TP
+                         : O_GPUS;
+    int named;
+    switch (reason) {
+    case HWFIT_SHARD_GPUS: {
+        const int order[] = {O_TP, O_PP, O_DP, O_GPUS};
+        named = O_GPUS;
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+            if (hwfit__req_given(r, &options[order[i]])) {
+                named = order[i];
+                break;
+            }
+        break;
+    }
+    case HWFIT_SHARD_EXPERTS:
+    case HWFIT_SHARD_EXPERT_RANKS: named = O_EP; break;
+    case HWFIT_SHARD_STAGES:
+    case HWFIT_SHARD_UNEVEN: named = O_PP; break;
+    default: named = tp_or_gpus; break;
+    }
+    return hwfit__req_fail(r, &options[named], HWFIT_ELAYOUT,
+                           "tp %u x pp %u x dp %u, ep %u on %u GPUs: %s", l->tp, l->pp, l->dp,
+                           l->ep, x->gpus, hwfit_shard_reason_str(reason));
+}
+
 static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     serve_state *s = state;
     hwfit_serve_in *in = &s->in;
@@ -212,8 +243,20 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     in->engine = engine_values[engine];
     uint64_t gpus = hwfit__req_u64(r, &options[O_GPUS]);
     uint64_t pp = hwfit__req_u64(r, &options[O_PP]), dp = hwfit__req_u64(r, &options[O_DP]);
-    uint64_t tp = hwfit__req_given(r, &options[O_TP]) ? hwfit__req_u64(r, &options[O_TP])
-                                                       : gpus / (pp * dp) ? gpus / (pp * dp) : 1;
+    int tp_given = hwfit__req_given(r, &options[O_TP]);
+    if (!hwfit__req_given(r, &options[O_GPUS])) {
+        /* The default card count gives way to the degrees given: tp x pp x dp cards. */
+        uint64_t product = (tp_given ? hwfit__req_u64(r, &options[O_TP]) : 1) * pp * dp;
+        if ((double)product > options[O_GPUS].max) {
+            int named = tp_given ? O_TP : hwfit__req_given(r, &options[O_PP]) ? O_PP : O_DP;
+            return hwfit__req_fail(r, &options[named], HWFIT_EDOM,
+                                   "tp x pp x dp make %llu GPUs, more than %.0f",
+                                   (unsigned long long)product, options[O_GPUS].max);
+        }
+        gpus = product;
+    }
+    uint64_t tp = tp_given ? hwfit__req_u64(r, &options[O_TP])
+                           : gpus / (pp * dp) ? gpus / (pp * dp) : 1;
     in->perf.shard.gpus = (uint32_t)gpus;
     in->perf.shard.layout.tp = (uint32_t)tp;
     in->perf.shard.layout.pp = (uint32_t)pp;
@@ -300,6 +343,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                        why.status, "with the other per-card overhead gives "
                                        "more than 2^53 bytes");
         }
+        if (why.status == HWFIT_ELAYOUT) return bad_layout(r, m, &in->perf.shard, &why);
         return hwfit__req_fail_problem(r, aliases, &why);
     }
     char wname[HWFIT_DTYPE_NAME_SIZE], kname[HWFIT_DTYPE_NAME_SIZE];

@@ -6,9 +6,17 @@
 #include "internal.h"
 #include "out.h"
 
+/* A character JSON writes as itself (not a quote, a backslash or a control character). */
+static int json_plain(unsigned char c) { return c >= 0x20 && c != '"' && c != '\\' && c != 0x7f; }
+
 void hwfit__out_json_string(hwfit__text *t, const char *s) {
     hwfit__text_putc(t, '"');
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        /* Runs of plain characters in one write (most strings are one run). */
+        const unsigned char *run = p;
+        while (json_plain(*p)) p++;
+        if (p > run) hwfit__text_put(t, (const char *)run, (size_t)(p - run));
+        if (*p == '\0') break;
         switch (*p) {
         case '"': hwfit__text_puts(t, "\\\""); break;
         case '\\': hwfit__text_puts(t, "\\\\"); break;
@@ -79,10 +87,29 @@ static void newline_indent(hwfit__out *o) {
     for (int i = 0; i <= o->depth; i++) hwfit__text_puts(o->t, "  ");
 }
 
+/* ",\n    \"key\": " in one write (the separator, the indent and a key of plain
+ * characters: every key the commands write); other keys through the string writer. */
 static void json_key(hwfit__out *o, const char *key) {
-    if (!o->first[o->depth]) hwfit__text_putc(o->t, ',');
+    char buf[128];
+    size_t n = 0, indent = 2 * ((size_t)o->depth + 1);
+    if (!o->first[o->depth]) buf[n++] = ',';
     o->first[o->depth] = 0;
-    newline_indent(o);
+    buf[n++] = '\n';
+    memset(buf + n, ' ', indent); /* depth <= HWFIT__OUT_MAX_DEPTH: at most 34 */
+    n += indent;
+    size_t len = 0;
+    if (key) {
+        while (key[len] != '\0' && len < 64 && json_plain((unsigned char)key[len])) len++;
+        if (key[len] == '\0') {
+            buf[n++] = '"';
+            memcpy(buf + n, key, len);
+            n += len;
+            memcpy(buf + n, "\": ", 3);
+            hwfit__text_put(o->t, buf, n + 3);
+            return;
+        }
+    }
+    hwfit__text_put(o->t, buf, n);
     if (key) {
         hwfit__out_json_string(o->t, key);
         hwfit__text_puts(o->t, ": ");
@@ -151,17 +178,31 @@ static void scalar(hwfit__out *o, const char *key, const char *label, const char
     }
 }
 
+/* The decimal digits of v (what "%llu" writes, without the printf machinery). */
+static void u64_digits(uint64_t v, char out[24]) {
+    char rev[24];
+    int n = 0;
+    do {
+        rev[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    for (int i = 0; i < n; i++) out[i] = rev[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* The table's text is made only for a table: JSON and CSV never read it. */
 void hwfit__out_u64(hwfit__out *o, const char *key, const char *label, uint64_t v) {
-    char json[32], text[40];
-    snprintf(json, sizeof json, "%llu", (unsigned long long)v);
-    hwfit_units_format_count(v, text, sizeof text);
+    char json[24], text[40] = "";
+    u64_digits(v, json);
+    if (is_text(o)) hwfit_units_format_count(v, text, sizeof text);
     scalar(o, key, label, json, text);
 }
 
 void hwfit__out_bytes(hwfit__out *o, const char *key, const char *label, uint64_t bytes) {
-    char json[32], text[64];
-    snprintf(json, sizeof json, "%llu", (unsigned long long)bytes);
-    if (hwfit_units_format((double)bytes, HWFIT_UNIT_BYTES, text, sizeof text) != HWFIT_OK)
+    char json[24], text[64] = "";
+    u64_digits(bytes, json);
+    if (is_text(o) &&
+        hwfit_units_format((double)bytes, HWFIT_UNIT_BYTES, text, sizeof text) != HWFIT_OK)
         snprintf(text, sizeof text, "-");
     scalar(o, key, label, json, text);
 }

@@ -101,5 +101,11 @@ hwfit_status hwfit__req_fail_problem(hwfit_request *r, const char *const *aliase
 /* A reader's error with its position ("config.json:3:14: message"), naming opt. */
 hwfit_status hwfit__req_fail_error(hwfit_request *r, const hwfit_option *opt,
                                    const hwfit_error *error);
+/* The number format the option's value names, or a refusal naming it: "unknown number
+ * format 'x' (see hwfit dtypes)". _text parses `text` instead (a name the command mapped the
+ * value to, such as a GGUF type). */
+hwfit_status hwfit__req_dtype(hwfit_request *r, const hwfit_option *opt, hwfit_dtype *out);
+hwfit_status hwfit__req_dtype_text(hwfit_request *r, const hwfit_option *opt, const char *text,
+                                   hwfit_dtype *out);
 
 #endif /* HWFIT_REQUEST_INTERNAL_H */

@@ -176,13 +176,42 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                          "share of peak tensor throughput in decode"),
     [HWFIT__W_MEMORY_EFFICIENCY] = SHARE("memory-efficiency", "0.85", 0,
                                          "share of peak memory bandwidth"),
-    [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.65", 0,
+    [HWFIT__W_TRAINING_EFFICIENCY] = SHARE("training-efficiency", "0.7", 0,
                                            "share of peak tensor throughput in training"),
-    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.7", 0,
+    [HWFIT__W_LOW_PRECISION_EFFICIENCY] = SHARE("low-precision-efficiency", "0.75", 0,
                                                 "training in fp8 or fp4: share of that "
                                                 "format's peak its matmuls reach, relative "
                                                 "to training-efficiency (attention stays "
                                                 "bf16)"),
+    [HWFIT__W_ACTIVATION_PASSES] = {.name = "activation-passes", .kind = HWFIT_OPTION_RATIO,
+                                    .metavar = "N", .default_text = "160", .min = 0,
+                                    .max = 1e6,
+                                    .help = "training: memory traffic of the kernels that "
+                                            "are not matmuls (norms, activation, residual "
+                                            "adds, rotary, casts), in passes over a token's "
+                                            "hidden-size activation per layer, forward and "
+                                            "backward (eager PyTorch: several times more)"},
+    [HWFIT__W_POWER_LIMIT] = {.name = "power-limit", .kind = HWFIT_OPTION_QUANTITY,
+                              .unit = HWFIT_UNIT_WATTS, .metavar = "POWER",
+                              .default_help = "the card's TDP", .min = 1, .max = 1e5,
+                              .example = "500W",
+                              .help = "board power limit the cards run at: below the TDP "
+                                      "the tensor throughput follows the clock it allows"},
+    [HWFIT__W_POWER_EXPONENT] = {.name = "power-exponent", .kind = HWFIT_OPTION_RATIO,
+                                 .metavar = "F", .default_help = "1/3", .min = 0, .max = 1,
+                                 .help = "how the sustained clock follows the power limit: "
+                                         "throughput x (limit / TDP)^exponent"},
+    [HWFIT__W_MEMORY_BANDWIDTH] = {.name = "memory-bandwidth", .kind = HWFIT_OPTION_QUANTITY,
+                                   .unit = HWFIT_UNIT_BYTES_PER_S, .metavar = "RATE",
+                                   .default_help = "the card's", .min = 1, .max = 1e18,
+                                   .example = "2.4TB/s",
+                                   .help = "peak memory bandwidth of one card, instead of "
+                                           "the catalog card's (a variant of it)"},
+    [HWFIT__W_SELECTIVE_MATMULS] = SHARE("selective-matmul-recompute", "0", 0,
+                                         "training, selective recomputation: share of the "
+                                         "layers' weight matmuls recomputed too (torchtitan's "
+                                         "op-level checkpointing: 0.37 for Llama in BF16, 1 "
+                                         "with Float8)"),
     [HWFIT__W_STEP_OVERHEAD] = {.name = "step-overhead", .kind = HWFIT_OPTION_QUANTITY,
                                 .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
                                 .default_text = "0s", .min = 0, .max = 1e6,
@@ -248,16 +277,6 @@ void hwfit__workload_layout(const hwfit__workload *w, hwfit_layout *l) {
     l->uneven_layers = s->uneven_layers;
 }
 
-static hwfit_status dtype_option(hwfit_request *r, int k, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, OPT(k));
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st == HWFIT_ENOTFOUND)
-        return hwfit__req_fail(r, OPT(k), st, "unknown number format '%s' (see hwfit dtypes)",
-                               text);
-    if (st != HWFIT_OK) return hwfit__req_fail(r, OPT(k), st, "cannot read '%s'", text);
-    return HWFIT_OK;
-}
-
 /* The workload, the card and the limits of memory into w->in. */
 static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     hwfit_status st;
@@ -276,10 +295,10 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
         m->batch = hwfit__req_u64(r, OPT(HWFIT__W_BATCH));
     if (hwfit__req_given(r, OPT(HWFIT__W_WEIGHTS))) {
         hwfit_dtype *dest = m->mode == HWFIT_MEMORY_QLORA ? &m->qlora_base : &m->weights;
-        if ((st = dtype_option(r, HWFIT__W_WEIGHTS, dest)) != HWFIT_OK) return st;
+        if ((st = hwfit__req_dtype(r, OPT(HWFIT__W_WEIGHTS), dest)) != HWFIT_OK) return st;
     }
-    if ((st = dtype_option(r, HWFIT__W_KV, &m->kv)) != HWFIT_OK) return st;
-    if ((st = dtype_option(r, HWFIT__W_GRADIENTS, &m->gradients)) != HWFIT_OK) return st;
+    if ((st = hwfit__req_dtype(r, OPT(HWFIT__W_KV), &m->kv)) != HWFIT_OK) return st;
+    if ((st = hwfit__req_dtype(r, OPT(HWFIT__W_GRADIENTS), &m->gradients)) != HWFIT_OK) return st;
     const char *targets = hwfit__req_text(r, OPT(HWFIT__W_LORA_TARGETS));
     if (hwfit_memory_lora_targets_parse(targets, &m->lora_targets) != HWFIT_OK)
         return hwfit__req_fail(r, OPT(HWFIT__W_LORA_TARGETS), HWFIT_EPARSE,
@@ -295,7 +314,9 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     const hwfit__memory_rows rows = {OPT(HWFIT__W_OPTIMIZER), OPT(HWFIT__W_GRADIENTS),
                                      OPT(HWFIT__W_OVERHEAD), OPT(HWFIT__W_RECOMPUTE),
                                      &hwfit__framework_extra_table[HWFIT__X_NO_MASTER],
-                                     &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT]};
+                                     &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT],
+                                     OPT(HWFIT__W_MICRO_BATCH), OPT(HWFIT__W_LORA_RANK),
+                                     OPT(HWFIT__W_LORA_TARGETS)};
     if ((st = hwfit__workload_memory_options(r, &rows, in->gpus, m, &w->profile_recompute)) !=
         HWFIT_OK)
         return st;
@@ -362,7 +383,7 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
                                "excludes no-sequence-parallel: give one of them");
     if (sp) s->sequence_parallel = 1;
     if (no_sp) s->sequence_parallel = 0;
-    if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH)))
+    if (hwfit__req_given(r, OPT(HWFIT__W_MICRO_BATCH))) /* training only (memory rows) */
         s->micro_batch = hwfit__req_u64(r, OPT(HWFIT__W_MICRO_BATCH));
     if (hwfit__req_flag(r, OPT(HWFIT__W_EVEN_LAYERS))) s->uneven_layers = 0;
     w->batch_source = NULL;
@@ -444,6 +465,23 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     p->moe_expert_overhead_s = hwfit__req_double(r, OPT(HWFIT__W_MOE_EXPERT_OVERHEAD));
     p->low_precision_efficiency =
         hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
+    p->activation_passes = hwfit__req_double(r, OPT(HWFIT__W_ACTIVATION_PASSES));
+    p->selective_matmul_recompute = hwfit__req_double(r, OPT(HWFIT__W_SELECTIVE_MATMULS));
+    if (hwfit__req_given(r, OPT(HWFIT__W_POWER_EXPONENT))) /* else the library's 1/3 */
+        p->power_exponent = hwfit__req_double(r, OPT(HWFIT__W_POWER_EXPONENT));
+    if (hwfit__req_given(r, OPT(HWFIT__W_POWER_LIMIT))) {
+        double watts = hwfit__req_double(r, OPT(HWFIT__W_POWER_LIMIT));
+        if (w->card == NULL || !(w->card->tdp_w > 0.0))
+            return hwfit__req_fail(r, OPT(HWFIT__W_POWER_LIMIT), HWFIT_EINVAL,
+                                   "needs a card with a TDP in the catalog (give gpu)");
+        if (watts > 1.5 * w->card->tdp_w)
+            return hwfit__req_fail(r, OPT(HWFIT__W_POWER_LIMIT), HWFIT_EDOM,
+                                   "must be at most 1.5 x the TDP of %s (%g W)",
+                                   w->card->name, w->card->tdp_w);
+        p->power_limit_share = watts / w->card->tdp_w;
+    }
+    if (hwfit__req_given(r, OPT(HWFIT__W_MEMORY_BANDWIDTH)))
+        p->memory_bandwidth_bytes_per_s = hwfit__req_double(r, OPT(HWFIT__W_MEMORY_BANDWIDTH));
     p->shard = w->in;
     return HWFIT_OK;
 }
@@ -495,6 +533,24 @@ static const char *const aliases[] = {
     "topology.nodes", "gpus",
     NULL};
 
+/* Of options that together make a value, the first the user gave (or the first): a
+ * refusal names what was typed, not a default it met. */
+static int first_given(hwfit_request *r, const int *opts, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (hwfit__req_given(r, OPT(opts[i]))) return opts[i];
+    return opts[0];
+}
+#define FIRST_GIVEN(r, ...) \
+    first_given((r), (const int[]){__VA_ARGS__}, \
+                sizeof((const int[]){__VA_ARGS__}) / sizeof(int))
+
+/* A footprint beyond 64 bits grows with the sequences, their length and the micro-batch. */
+static hwfit_status too_large(hwfit_request *r, hwfit_status st, const char *rule) {
+    int opt = FIRST_GIVEN(r, HWFIT__W_BATCH, HWFIT__W_MICRO_BATCH, HWFIT__W_CONTEXT);
+    if (!hwfit__req_given(r, OPT(opt))) return hwfit__req_fail(r, NULL, st, "%s", rule);
+    return hwfit__req_fail(r, OPT(opt), st, "%s", rule);
+}
+
 /* An invalid layout, naming the option and the numbers: "tp: the 32 attention heads do
  * not divide by 3". */
 static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
@@ -540,6 +596,12 @@ static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
     case HWFIT_SHARD_EXPERTS:
     case HWFIT_SHARD_EXPERT_RANKS: opt = HWFIT__W_EP; v = l->ep; break;
     case HWFIT_SHARD_STAGES:
+        opt = FIRST_GIVEN(r, HWFIT__W_PP, HWFIT__W_VIRTUAL_STAGES);
+        return hwfit__req_fail(r, OPT(opt), el,
+                               "pp %u x virtual stages %u = %llu pipeline chunks, more than "
+                               "the %u layers allow",
+                               l->pp, l->virtual_stages,
+                               (unsigned long long)l->pp * l->virtual_stages, m->layers);
     case HWFIT_SHARD_UNEVEN: opt = HWFIT__W_PP; v = l->pp; break;
     case HWFIT_SHARD_VIRTUAL_STAGES:
     case HWFIT_SHARD_VIRTUAL_LAYERS:
@@ -548,7 +610,13 @@ static hwfit_status bad_layout(hwfit_request *r, const hwfit__workload *w,
         v = l->virtual_stages;
         break;
     case HWFIT_SHARD_CONTEXT: opt = HWFIT__W_CONTEXT; v = w->in.memory.context; break;
-    case HWFIT_SHARD_BATCH: opt = HWFIT__W_BATCH; v = l->global_batch; break;
+    case HWFIT_SHARD_BATCH:
+        opt = FIRST_GIVEN(r, HWFIT__W_BATCH, HWFIT__W_MICRO_BATCH, HWFIT__W_DP);
+        return hwfit__req_fail(r, OPT(opt), el,
+                               "the global batch %llu is not divisible by micro-batch %llu x "
+                               "dp %u",
+                               (unsigned long long)l->global_batch,
+                               (unsigned long long)l->micro_batch, l->dp);
     case HWFIT_SHARD_ZERO_INFERENCE: opt = HWFIT__W_ZERO; v = l->zero_stage; break;
     default: break;
     }
@@ -575,18 +643,43 @@ hwfit_status hwfit__workload_refused(hwfit_request *r, hwfit__workload *w,
     if (vst != st || vst == HWFIT_ELAYOUT)
         return hwfit__req_fail_status(r, timed ? "plan" : "search", st);
     if (p.field != NULL && strncmp(p.field, "shard.", 6) == 0) p.field += 6;
+    if ((p.field == NULL || p.field[0] == '\0') && vst == HWFIT_ERANGE)
+        return too_large(r, vst, p.rule ? p.rule : hwfit_status_str(vst));
     return hwfit__req_fail_problem(r, aliases, &p);
 }
 
-/* Why the options' layout is invalid, or that no layout of the card count is. */
-static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w) {
+/* Why the options' layout is invalid, or that no layout of the card count is. A layout
+ * whose shape is valid may still be refused by the calculation (a batch whose footprint
+ * overflows): its problem names the option then, not the card count. */
+static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w, int timed) {
+    hwfit_perf_in x = w->perf;
+    hwfit__workload_layout(w, &x.shard.layout);
+    hwfit_shard_reason why;
+    hwfit_status st = hwfit_shard_check(&w->model, &x.shard, &why);
     if (w->layout_given) {
-        hwfit_shard_in x = w->in;
-        hwfit__workload_layout(w, &x.layout);
-        hwfit_shard_reason why;
-        hwfit_status st = hwfit_shard_check(&w->model, &x, &why);
         if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
-        if (why != HWFIT_SHARD_VALID) return bad_layout(r, w, &x.layout, why);
+        if (why != HWFIT_SHARD_VALID) return bad_layout(r, w, &x.shard.layout, why);
+    } else if (st == HWFIT_OK) {
+        /* Searched degrees: the options' own layout explains the refusal when what makes
+         * it invalid is not a degree (the batch, the virtual stages). */
+        switch (why) {
+        case HWFIT_SHARD_STAGES:
+        case HWFIT_SHARD_VIRTUAL_STAGES:
+        case HWFIT_SHARD_VIRTUAL_LAYERS:
+        case HWFIT_SHARD_VIRTUAL_MICROBATCHES:
+        case HWFIT_SHARD_OFFLOAD_INFERENCE:
+        case HWFIT_SHARD_OFFLOAD_ZERO:
+        case HWFIT_SHARD_BATCH: return bad_layout(r, w, &x.shard.layout, why);
+        default: break;
+        }
+    }
+    hwfit_problem p;
+    hwfit_status vst = timed ? hwfit__perf_validate_at(&w->engine, &w->model, &x, &p)
+                             : hwfit_shard_validate(&w->model, &x.shard, &p);
+    if (vst != HWFIT_OK && vst != HWFIT_ELAYOUT && p.field != NULL) {
+        if (strncmp(p.field, "shard.", 6) == 0) p.field += 6;
+        if (p.field[0] == '\0' && vst == HWFIT_ERANGE) return too_large(r, vst, p.rule);
+        return hwfit__req_fail_problem(r, aliases, &p);
     }
     return hwfit__req_fail(r, OPT(HWFIT__W_GPUS), HWFIT_ELAYOUT,
                            "no valid layout of %u GPUs for this model and workload (try "
@@ -615,7 +708,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
         hwfit_perf_result res;
         st = hwfit__perf_plan_at(&w->engine, &w->model, &w->perf, &space, &res, 1, summary);
         if (st == HWFIT_OK) {
-            if (summary->count == 0) return no_layout(r, w);
+            if (summary->count == 0) return no_layout(r, w, 1);
             *best = res.shard.layout;
             *ranked_by = hwfit__workload_rank_name(w, &space);
             w->timed = res;
@@ -629,7 +722,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
     st = hwfit_shard_search(&w->model, &w->in, &space, &res, 1, summary);
     if (st == HWFIT_EUNSUPPORTED) return unsupported(r);
     if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
-    if (summary->count == 0) return no_layout(r, w);
+    if (summary->count == 0) return no_layout(r, w, 0);
     *best = res.layout;
     *ranked_by = "headroom";
     return HWFIT_OK;
@@ -658,7 +751,8 @@ void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
 const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
-const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", NULL};
+const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
+                                              NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 
@@ -687,8 +781,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                           "step (Megatron, DeepSpeed buffers)"},
     [HWFIT__F_LOSS] = {.name = "loss", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                        .default_text = "fp32", .choices = hwfit__workload_losses,
-                       .help = "training: logits and loss: fp32 (Megatron), upcast (whole "
-                               "vocabulary to fp32), chunked, fused"},
+                       .help = "training: logits and loss: fp32 (Megatron's estimate), upcast "
+                               "(whole vocabulary to fp32), chunked, fused, fp32-copy "
+                               "(Megatron's code: logits beside their fp32 copy)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -727,11 +822,23 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "QLoRA: every 4-bit linear keeps its input for backward "
                                        "(bitsandbytes MatMul4Bit)"},
     [HWFIT__F_UNTIED_HEAD] = {.name = "untied-head", .kind = HWFIT_OPTION_FLAG,
-                              .help = "the head is its own copy even when the model ties it "
-                                      "to the embedding (LitGPT)"},
+                              .help = "the head is a linear of its own in the weights' "
+                                      "format, a copy when the model ties it (LitGPT)"},
     [HWFIT__F_SOFTCAP_EAGER] = {.name = "softcap-eager", .kind = HWFIT_OPTION_FLAG,
                                 .help = "training: soft-capped attention (Gemma 2) runs eager "
                                         "and keeps its scores (LitGPT)"},
+    [HWFIT__F_GATED_ACT] = {.name = "gated-act-kept", .kind = HWFIT_OPTION_FLAG,
+                            .help = "training: an eager gated MLP also keeps act(gate) for "
+                                    "backward (unfused SwiGLU)"},
+    [HWFIT__F_KV_REPEATED] = {.name = "kv-repeated", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training: GQA repeats K and V to every query head "
+                                      "before attention and keeps the copies (LitGPT)"},
+    [HWFIT__F_DEQUANT] = {.name = "dequant-transient", .kind = HWFIT_OPTION_FLAG,
+                          .help = "training: a quantized linear dequantizes its whole weight "
+                                  "per matmul (bitsandbytes, torchao NF4)"},
+    [HWFIT__F_PREVIOUS_GRAPH] = {.name = "previous-graph", .kind = HWFIT_OPTION_FLAG,
+                                 .help = "training: the loop holds the previous micro-batch's "
+                                         "logits and graph through the next forward (LitGPT)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -741,12 +848,45 @@ const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = 
                              .help = "training: no dropout masks are stored"},
 };
 
-static hwfit_status dtype_row(hwfit_request *r, const hwfit_option *o, hwfit_dtype *out) {
-    const char *text = hwfit__req_text(r, o);
-    hwfit_status st = hwfit_dtype_parse(text, out);
-    if (st == HWFIT_ENOTFOUND)
-        return hwfit__req_fail(r, o, st, "unknown number format '%s' (see hwfit dtypes)", text);
-    if (st != HWFIT_OK) return hwfit__req_fail(r, o, st, "cannot read '%s'", text);
+/* Options a mode does not use are refused, not ignored (issue 21): training's choices in
+ * inference, the adapters' outside LoRA and QLoRA, QLoRA's outside QLoRA. */
+static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows *rows,
+                                      hwfit_memory_mode mode) {
+    const int training = mode != HWFIT_MEMORY_INFERENCE;
+    const int adapters = mode == HWFIT_MEMORY_LORA || mode == HWFIT_MEMORY_QLORA;
+    const struct { const hwfit_option *o; int used; const char *rule; } rules[] = {
+        {rows->optimizer, training, "training (mode full, lora or qlora)"},
+        {rows->gradients, training, "training (mode full, lora or qlora)"},
+        {rows->recompute, training, "training (mode full, lora or qlora)"},
+        {rows->no_master, training, "training (mode full, lora or qlora)"},
+        {rows->no_dropout, training, "training (mode full, lora or qlora)"},
+        {rows->micro_batch, training, "training (mode full, lora or qlora); inference "
+                                      "sequences are batch"},
+        {rows->lora_rank, adapters, "mode lora or qlora"},
+        {rows->lora_targets, adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PAGED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_IN_BACKWARD), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_FOREACH), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_GRADIENT_BUFFER), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_ACT_OFFLOAD), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_COMPILE), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PACKED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SOFTCAP_EAGER), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_GATED_ACT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_KV_REPEATED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_DEQUANT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PREVIOUS_GRAPH), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_QLORA_INPUTS), mode == HWFIT_MEMORY_QLORA, "mode qlora"},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
+            return hwfit__req_fail(r, rules[i].o, HWFIT_EINVAL, "applies only to %s",
+                                   rules[i].rule);
     return HWFIT_OK;
 }
 
@@ -754,6 +894,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                             uint32_t gpus, hwfit_memory_in *m,
                                             int *profile_recompute) {
     hwfit_status st;
+    if ((st = mode_only_options(r, rows, m->mode)) != HWFIT_OK) return st;
     int fw = hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK));
     int profile = fw > 0;
     *profile_recompute = 0;
@@ -767,7 +908,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         if (rows->optimizer && hwfit__req_given(r, rows->optimizer))
             m->optimizer = (hwfit_memory_optimizer)hwfit__req_choice(r, rows->optimizer);
         if (rows->gradients && hwfit__req_given(r, rows->gradients) &&
-            (st = dtype_row(r, rows->gradients, &m->gradients)) != HWFIT_OK)
+            (st = hwfit__req_dtype(r, rows->gradients, &m->gradients)) != HWFIT_OK)
             return st;
         if (rows->overhead && hwfit__req_given(r, rows->overhead))
             m->overhead_bytes = hwfit__req_double(r, rows->overhead);
@@ -785,22 +926,26 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_COMPILE, &m->compile},           {HWFIT__F_DORA, &m->dora},
         {HWFIT__F_LORA_DROPOUT, &m->lora_dropout}, {HWFIT__F_PACKED, &m->packed},
         {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head},
-        {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}};
+        {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}, {HWFIT__F_GATED_ACT, &m->gated_act_kept},
+        {HWFIT__F_KV_REPEATED, &m->kv_repeated}, {HWFIT__F_DEQUANT, &m->dequant_transient},
+        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
         m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_OPTIMIZER_STATES);
-    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->optimizer_states)) != HWFIT_OK)
-        return st;
-    o = HWFIT__FOPT(HWFIT__F_LORA_DTYPE);
-    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->lora_dtype)) != HWFIT_OK)
-        return st;
-    o = HWFIT__FOPT(HWFIT__F_UNQUANTIZED);
-    if ((!profile || hwfit__req_given(r, o)) && (st = dtype_row(r, o, &m->unquantized)) != HWFIT_OK)
-        return st;
-    o = HWFIT__FOPT(HWFIT__F_LOSS);
+    /* A format given wins over the profile's; without a profile the option's default. */
+    const struct { int k; hwfit_dtype *field; } formats[] = {
+        {HWFIT__F_OPTIMIZER_STATES, &m->optimizer_states},
+        {HWFIT__F_LORA_DTYPE, &m->lora_dtype},
+        {HWFIT__F_UNQUANTIZED, &m->unquantized}};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        const hwfit_option *f = HWFIT__FOPT(formats[i].k);
+        if ((!profile || hwfit__req_given(r, f)) &&
+            (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
+            return st;
+    }
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
@@ -815,7 +960,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         for (int k = 0; k < 3; k++) {
             *dst[k] = base;
             if (hwfit__req_given(r, HWFIT__FOPT(mods[k])) &&
-                (st = dtype_row(r, HWFIT__FOPT(mods[k]), dst[k])) != HWFIT_OK)
+                (st = hwfit__req_dtype(r, HWFIT__FOPT(mods[k]), dst[k])) != HWFIT_OK)
                 return st;
         }
     }
@@ -929,8 +1074,13 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);
-    hwfit__out_bool(o, "untied_head", "head apart from a tied embedding", m->untied_head);
+    hwfit__out_bool(o, "untied_head", "head a linear of its own", m->untied_head);
     hwfit__out_bool(o, "softcap_eager", "soft-capped attention eager", m->softcap_eager);
+    hwfit__out_bool(o, "gated_act_kept", "eager gated MLP keeps act(gate)", m->gated_act_kept);
+    hwfit__out_bool(o, "kv_repeated", "GQA K and V repeated", m->kv_repeated);
+    hwfit__out_bool(o, "dequant_transient", "dequantized weight per matmul",
+                    m->dequant_transient);
+    hwfit__out_bool(o, "previous_graph", "previous micro-batch's graph held", m->previous_graph);
     hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",

@@ -31,7 +31,8 @@ enum {
     HWFIT__W_PREFILL_EFFICIENCY, HWFIT__W_DECODE_EFFICIENCY, HWFIT__W_MEMORY_EFFICIENCY,
     HWFIT__W_TRAINING_EFFICIENCY, HWFIT__W_STEP_OVERHEAD, HWFIT__W_TP_OVERLAP,
     HWFIT__W_PP_OVERLAP, HWFIT__W_DP_OVERLAP, HWFIT__W_EP_OVERLAP, HWFIT__W_MOE_EXPERT_OVERHEAD,
-    HWFIT__W_LOW_PRECISION_EFFICIENCY,
+    HWFIT__W_LOW_PRECISION_EFFICIENCY, HWFIT__W_ACTIVATION_PASSES, HWFIT__W_POWER_LIMIT,
+    HWFIT__W_POWER_EXPONENT, HWFIT__W_MEMORY_BANDWIDTH, HWFIT__W_SELECTIVE_MATMULS,
     HWFIT__W_COMM_BUFFER, HWFIT__W_BUCKET, HWFIT__W_LONG_CONTEXT,
     HWFIT__WORKLOAD_NOPTS
 };
@@ -63,7 +64,8 @@ enum {
     HWFIT__F_COMPILE, HWFIT__F_FRAGMENTATION, HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS,
     HWFIT__F_EXPERT_WEIGHTS, HWFIT__F_DORA, HWFIT__F_LORA_DROPOUT, HWFIT__F_LORA_DTYPE,
     HWFIT__F_UNQUANTIZED, HWFIT__F_PACKED, HWFIT__F_QLORA_INPUTS,
-    HWFIT__F_UNTIED_HEAD, HWFIT__F_SOFTCAP_EAGER, HWFIT__FRAMEWORK_NOPTS
+    HWFIT__F_UNTIED_HEAD, HWFIT__F_SOFTCAP_EAGER, HWFIT__F_GATED_ACT,
+    HWFIT__F_KV_REPEATED, HWFIT__F_DEQUANT, HWFIT__F_PREVIOUS_GRAPH, HWFIT__FRAMEWORK_NOPTS
 };
 enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__FRAMEWORK_EXTRA_NOPTS };
 extern const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS];
@@ -76,6 +78,7 @@ extern const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NO
  * for them (NULL: the command has none; its value stays). */
 typedef struct hwfit__memory_rows {
     const hwfit_option *optimizer, *gradients, *overhead, *recompute, *no_master, *no_dropout;
+    const hwfit_option *micro_batch, *lora_rank, *lora_targets; /* refused outside their modes */
 } hwfit__memory_rows;
 
 /* Apply the framework profile (for m->mode and gpus devices), then every option given

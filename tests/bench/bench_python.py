@@ -22,7 +22,17 @@ hwfit_bench; the default is a table.
 - python_fit_batch_ns_per_config: hwfit.fit_batch over N configurations, divided by N.
 - python_fits_only_batch_ns_per_config: the same reading back only "fits" (keys=["fits"]),
   what a scheduler asks.
+- python_memory_call_varied_ns: hwfit.memory() as above, the context changing every call
+  (nothing of the previous answer can be reused: the figure of a loop that asks new
+  questions).
+- python_fit_request_call_ns: hwfit.fit(config=..., gpu=..., ...) - the fit command itself
+  (layout, best plan, largest context and batch, cards: much more than the fit check).
+- python_memory_columns_ns_per_config: hwfit.memory_batch with columns in (array.array)
+  and out (out= arrays the caller reuses), all ten result columns, divided by N.
+- python_fit_columns_ns_per_config: hwfit.fit_batch the same way, reading back "fits" and
+  "headroom_bytes".
 """
+import array
 import ctypes
 import os
 import statistics
@@ -91,6 +101,18 @@ def main():
             hwfit.fit_batch(model, gpu="h100-sxm", gpus=8, tp=8, context=8192, batch=32)
     results["python_fit_call_ns"] = measure(one_fit, calls // 10, reps)
 
+    varied = [1024 * (1 + i % 64) for i in range(calls)]
+
+    def one_memory_varied():
+        for c in varied:
+            hwfit.memory(config=model, context=c, batch=8)
+    results["python_memory_call_varied_ns"] = measure(one_memory_varied, calls, reps)
+
+    def one_fit_request():
+        for _ in range(calls // 50):
+            hwfit.fit(config=model, gpu="h100-sxm", gpus=8, tp=8, context=8192, batch=32)
+    results["python_fit_request_call_ns"] = measure(one_fit_request, calls // 50, reps)
+
     sin = _lib.hwfit_shard_in()
     _lib.hwfit_shard_init(ctypes.byref(sin))
     sin.memory.context, sin.memory.batch = 8192, 32
@@ -120,6 +142,29 @@ def main():
         assert len(r["fits"]) == nfit
     results["python_fits_only_batch_ns_per_config"] = measure(batch_fits_only, nfit,
                                                               max(3, reps // 3))
+
+    ccontexts = array.array("Q", contexts)
+    cbatches = array.array("Q", batches)
+    mem_out = {k: array.array("Q", [0]) * n for k in (
+        "params", "trainable_params", "adapter_params", "weights_bytes", "kv_bytes",
+        "activation_bytes", "gradient_bytes", "optimizer_bytes", "overhead_bytes",
+        "total_bytes")}
+
+    def columns_memory():
+        r = hwfit.memory_batch(model, context=ccontexts, batch=cbatches, out=mem_out)
+        assert len(r["total_bytes"]) == n
+    results["python_memory_columns_ns_per_config"] = measure(columns_memory, n,
+                                                             max(3, reps // 3))
+
+    fit_out = {"fits": array.array("i", [0]) * nfit,
+               "headroom_bytes": array.array("d", [0]) * nfit}
+    fccontexts, fcbatches = ccontexts[:nfit], cbatches[:nfit]
+
+    def columns_fit():
+        r = hwfit.fit_batch(model, gpu="h100-sxm", gpus=8, tp=8, context=fccontexts,
+                            batch=fcbatches, keys=["fits", "headroom_bytes"], out=fit_out)
+        assert len(r["fits"]) == nfit
+    results["python_fit_columns_ns_per_config"] = measure(columns_fit, nfit, max(3, reps // 3))
 
     if machine:
         for key, (median, _) in results.items():

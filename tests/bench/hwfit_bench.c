@@ -1,6 +1,7 @@
 /* hwfit_bench - how long the main calls take (issue 10). Not a test: it prints figures.
  *
  *   hwfit_bench [--json] [--quick] [--only NAME] [--calls N] [--no-python] [--data DIR]
+ *               [--peers FILE]...
  *   hwfit_bench --extremes [--json] [--data DIR]
  *
  * --extremes runs each row of tests/extremes.h once (the slowest documented inputs of each
@@ -20,6 +21,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,8 @@ typedef struct ctx {
     hwfit_collective_out coll_outs[BATCH_N];
     hwfit_status statuses[BATCH_N];
     uint64_t plan_valid, plan_visited; /* counts of one search */
+    /* the prepared-model cache of the single training-footprint calls (shard.h) */
+    _Alignas(max_align_t) unsigned char shard_cache[16384];
 } ctx;
 
 static volatile uint64_t sink;
@@ -85,11 +89,40 @@ static void run_inference(ctx *c, uint64_t n) {
     sink += acc;
 }
 
+/* The training footprint as a caller that asks single questions about one model asks it:
+ * hwfit_shard_estimate_cached, the model prepared once in the caller's cache. */
 static void run_training(ctx *c, uint64_t n) {
     hwfit_shard_out o;
     uint64_t acc = 0;
     for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_shard_estimate_cached(&c->m70, &c->train, &o, c->shard_cache,
+                                                      sizeof c->shard_cache);
+        if (st != HWFIT_OK) die("training footprint", st);
+        acc += o.worst.total_bytes;
+    }
+    sink += acc;
+}
+
+/* The same question with no cache (hwfit_shard_estimate): the model prepared in every call. */
+static void run_training_uncached(ctx *c, uint64_t n) {
+    hwfit_shard_out o;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
         hwfit_status st = hwfit_shard_estimate(&c->m70, &c->train, &o);
+        if (st != HWFIT_OK) die("training footprint", st);
+        acc += o.worst.total_bytes;
+    }
+    sink += acc;
+}
+
+/* Cached, but every call another question (sequence 1K-16K x micro-batch 1-4, as the
+ * train_batch sweep): the activations and KV units are computed again in each call. */
+static void run_training_varied(ctx *c, uint64_t n) {
+    hwfit_shard_out o;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st = hwfit_shard_estimate_cached(&c->m70, &c->train_ins[i % BATCH_N], &o,
+                                                      c->shard_cache, sizeof c->shard_cache);
         if (st != HWFIT_OK) die("training footprint", st);
         acc += o.worst.total_bytes;
     }
@@ -235,8 +268,12 @@ typedef struct bench {
 
 static const bench benches[] = {
     {"inference_eval", "inference footprint, 70B, 1 device (memory_estimate)", run_inference, 1},
-    {"memory_eval", "training footprint, 70B, TP8 ZeRO-1 mb1 4096 full rc (shard_estimate)",
+    {"memory_eval", "training footprint, 70B, TP8 ZeRO-1 mb1 4096 full rc (shard_estimate_cached)",
      run_training, 1},
+    {"memory_eval_uncached", "the same, model prepared in every call (shard_estimate)",
+     run_training_uncached, 1},
+    {"memory_eval_varied", "the same cached, another sequence/micro-batch every call",
+     run_training_varied, 1},
     {"collective_eval", "collective: all-reduce 1 GiB, 16 H100, 2 nodes", run_collective, 1},
     {"fit_check", "fit check: 70B inference on 8 H100, TP8 (shard_estimate)", run_fit, 1},
     {"plan_search", "layout search: 405B training on 1,024 H100 (shard_search)", run_plan, 1},
@@ -282,7 +319,10 @@ static void setup(ctx *c, const char *data) {
     memset(c, 0, sizeof *c);
     load(data, "llama-3.1-70b.config.json", &c->m70, c->config70, sizeof c->config70);
     load(data, "llama-3.1-405b.config.json", &c->m405, NULL, 0);
-    hwfit_status st = hwfit_gpu_find("h100-sxm", &c->h100);
+    hwfit_status st = hwfit_shard_cache_init(c->shard_cache, sizeof c->shard_cache);
+    if (st != HWFIT_OK || hwfit_shard_cache_size() > sizeof c->shard_cache)
+        die("shard cache", HWFIT_EINVAL);
+    st = hwfit_gpu_find("h100-sxm", &c->h100);
     if (st != HWFIT_OK) die("h100-sxm", st);
     double cap = (double)c->h100->memory_bytes;
 
@@ -440,13 +480,15 @@ static void json_string(const char *s) {
 
 /* ---- Python ------------------------------------------------------------------------------------ */
 
-#define PY_KEYS 9
+#define PY_KEYS 13
 static const char *const py_keys[PY_KEYS] = {
     "python_memory_call_ns",        "python_memory_batch_ns_per_config",
     "python_memory_batch_configs",  "python_fit_call_ns",
     "python_fit_batch_ns_per_config", "python_fit_batch_configs",
     "python_raw_call_ns",           "python_raw_fit_call_ns",
-    "python_fits_only_batch_ns_per_config"};
+    "python_fits_only_batch_ns_per_config", "python_memory_call_varied_ns",
+    "python_fit_request_call_ns",   "python_memory_columns_ns_per_config",
+    "python_fit_columns_ns_per_config"};
 
 /* Run bench_python.py --machine and read its "key value" lines; 0 when unavailable. */
 static int run_python(int quick, double values[PY_KEYS], int present[PY_KEYS]) {
@@ -484,6 +526,47 @@ static int run_python(int quick, double values[PY_KEYS], int present[PY_KEYS]) {
     memset(present, 0, sizeof(int) * PY_KEYS);
     return 0;
 #endif
+}
+
+/* ---- peers ------------------------------------------------------------------------------------- */
+
+/* Timing files of other tools, measured on the same machine in the same run (issue 19):
+ * lines "key value" (# starts a comment), e.g. "llm_analysis_train_ns 378000" from timing
+ * llm-analysis's train() of the memory_eval workload, or "calculon_layouts_per_s 318"
+ * from Calculon's evaluation of one layout. A known key is printed next to our figure of
+ * the same question with the ratio; any other key is printed as given. */
+#define PEERS_MAX 16
+typedef struct peer {
+    char key[64];
+    double value;
+} peer;
+
+typedef struct peer_pair {
+    const char *key, *label, *ours; /* peer key, what the peer timed, our key */
+    int higher_is_better;           /* a rate (layouts/s) rather than a time */
+} peer_pair;
+
+static const peer_pair peer_pairs[] = {
+    {"llm_analysis_train_ns", "llm-analysis train(), one training footprint", "memory_eval_ns",
+     0},
+    {"calculon_layouts_per_s", "Calculon, layouts evaluated per second on one core",
+     "perf_plan_layouts_per_s", 1},
+};
+
+/* Read a timing file into peers (appending); 0 when it cannot be read. */
+static int read_peers(const char *path, peer *peers, size_t *count) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return 0;
+    char line[256];
+    while (fgets(line, sizeof line, f) && *count < PEERS_MAX) {
+        char key[64];
+        double v;
+        if (line[0] == '#' || sscanf(line, "%63s %lf", key, &v) != 2) continue;
+        snprintf(peers[*count].key, sizeof peers[*count].key, "%s", key);
+        peers[(*count)++].value = v;
+    }
+    fclose(f);
+    return 1;
 }
 
 /* ---- extremes (tests/extremes.h) -------------------------------------------------------------- */
@@ -552,11 +635,25 @@ static int run_extremes(const char *data, int json) {
     return 0;
 }
 
+/* Our figure of the question a peer key times: a median time per call, or the layouts/s
+ * of the search ranked by step time; 0 when that benchmark did not run. */
+static double peer_ours(const peer_pair *pp, const result *res, const int *ran,
+                        double perf_rate) {
+    if (strcmp(pp->ours, "perf_plan_layouts_per_s") == 0) return perf_rate;
+    for (size_t i = 0; i < BENCH_COUNT; i++) {
+        char key[96];
+        snprintf(key, sizeof key, "%s_ns", benches[i].name);
+        if (strcmp(key, pp->ours) == 0 && ran[i])
+            return res[i].median_ns / (double)benches[i].items;
+    }
+    return 0.0;
+}
+
 /* ---- main ------------------------------------------------------------------------------------- */
 
 static void usage(FILE *f) {
     fprintf(f, "usage: hwfit_bench [--json] [--quick] [--only NAME [--calls N]] [--no-python] "
-               "[--data DIR]\n"
+               "[--data DIR] [--peers FILE]...\n"
                "       hwfit_bench --extremes [--json] [--data DIR]\n"
                "benchmarks:");
     for (size_t i = 0; i < BENCH_COUNT; i++) fprintf(f, " %s", benches[i].name);
@@ -567,6 +664,8 @@ int main(int argc, char **argv) {
     int json = 0, quick = 0, python = 1, extremes_mode = 0;
     unsigned long long calls = 0;
     const char *only = NULL, *data = getenv("HWFIT_TEST_DATA");
+    static peer peers[PEERS_MAX];
+    size_t npeers = 0;
     if (data == NULL) data = HWFIT_BENCH_DATA;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) json = 1;
@@ -575,6 +674,12 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--no-python") == 0) python = 0;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
         else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) data = argv[++i];
+        else if (strcmp(argv[i], "--peers") == 0 && i + 1 < argc) {
+            if (!read_peers(argv[++i], peers, &npeers)) {
+                fprintf(stderr, "hwfit_bench: cannot read the timing file %s\n", argv[i]);
+                return 2;
+            }
+        }
         else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) calls = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
@@ -686,7 +791,24 @@ int main(int argc, char **argv) {
             if (py_have[i]) printf(", \"%s\": %.2f", py_keys[i], py[i]);
             else printf(", \"%s\": null", py_keys[i]);
         }
-        printf(", \"batch_size\": %d}\n", BATCH_N);
+        printf(", \"peers\": {");
+        for (size_t k = 0; k < npeers; k++)
+            printf("%s\"%s\": %.6g", k ? ", " : "", peers[k].key, peers[k].value);
+        printf("}, \"vs_peers\": {");
+        int first = 1;
+        for (size_t k = 0; k < npeers; k++)
+            for (size_t j = 0; j < sizeof peer_pairs / sizeof peer_pairs[0]; j++) {
+                const peer_pair *pp = &peer_pairs[j];
+                double ours = peer_ours(pp, res, ran, perf_rate);
+                if (strcmp(peers[k].key, pp->key) != 0 || !(ours > 0.0)) continue;
+                double times = pp->higher_is_better ? ours / peers[k].value
+                                                    : peers[k].value / ours;
+                printf("%s\"%s\": {\"peer\": \"%s\", \"peer_value\": %.6g, \"ours\": %.6g, "
+                       "\"times_faster\": %.4g}",
+                       first ? "" : ", ", pp->ours, pp->key, peers[k].value, ours, times);
+                first = 0;
+            }
+        printf("}, \"batch_size\": %d}\n", BATCH_N);
         return 0;
     }
 
@@ -713,6 +835,20 @@ int main(int argc, char **argv) {
                (double)c.perf_valid / (perf_cpu_ns * 1e-9));
     if (ran[perf2_i])
         printf("the same on 2 threads: %.3g layouts/s\n", perf2_rate);
+    for (size_t k = 0; k < npeers; k++) {
+        const peer_pair *pp = NULL;
+        for (size_t j = 0; j < sizeof peer_pairs / sizeof peer_pairs[0]; j++)
+            if (strcmp(peers[k].key, peer_pairs[j].key) == 0) pp = &peer_pairs[j];
+        double ours = pp ? peer_ours(pp, res, ran, perf_rate) : 0.0;
+        if (k == 0) printf("\npeers (timing files, same machine):\n");
+        if (pp == NULL || !(ours > 0.0)) {
+            printf("  %-40s %14.6g\n", peers[k].key, peers[k].value);
+            continue;
+        }
+        double times = pp->higher_is_better ? ours / peers[k].value : peers[k].value / ours;
+        printf("  %s: %.6g; ours (%s): %.6g: %.0fx %s\n", pp->label, peers[k].value, pp->ours,
+               ours, times, pp->higher_is_better ? "the rate" : "faster");
+    }
     if (py_ok) {
         printf("\nPython (bench_python.py; medians):\n");
         for (int i = 0; i < PY_KEYS; i++)

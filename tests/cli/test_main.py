@@ -118,6 +118,45 @@ class TestFinetuneInputs(CliCase):
             *args, "--framework", "litgpt", "--no-softcap-eager")["activation_bytes"],
             42 * 16 * 512 * 512 * 8)
 
+    def test_eager_kernels_and_the_previous_graph(self):
+        """Round 3 of issue #16: --gated-act-kept (an eager SwiGLU keeps act(gate): F per
+        token and layer), --kv-repeated (GQA's K and V repeated to every head),
+        --dequant-transient (the largest 4-bit matrix dequantized, in forward and backward)
+        and --previous-graph (the last micro-batch's logits in forward and step), on
+        Llama 3.1 8B at 512 tokens without recomputation; LitGPT's profile sets all four."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4",
+                "--context", "512", "--recompute", "none")
+        base = self.ok_json(*args)
+        act = self.ok_json(*args, "--gated-act-kept")
+        self.assertEqual(act["activation_bytes"] - base["activation_bytes"], 32 * 512 * 14336 * 2)
+        kv = self.ok_json(*args, "--kv-repeated")
+        self.assertEqual(kv["activation_bytes"] - base["activation_bytes"],
+                         32 * 512 * 24 * 128 * 2 * 2)
+        dq = self.ok_json(*args, "--dequant-transient")
+        self.assertEqual(dq["dequant_bytes"], 14336 * 4096 * 2)
+        self.assertEqual(dq["forward_bytes"] - base["forward_bytes"], 14336 * 4096 * 2)
+        self.assertEqual(dq["step_bytes"], base["step_bytes"])
+        pg = self.ok_json(*args, "--previous-graph")
+        self.assertEqual(pg["carried_bytes"], 512 * 128256 * 2)
+        self.assertEqual(pg["backward_bytes"], base["backward_bytes"])
+        self.assertEqual(base["dequant_bytes"], 0)
+        self.assertEqual(base["carried_bytes"], 0)
+        lit = self.ok_json(*args, "--framework", "litgpt")["assumptions"]
+        for k in ("gated_act_kept", "kv_repeated", "dequant_transient", "previous_graph"):
+            self.assertIs(lit[k], True, k)
+            self.assertIs(base["assumptions"][k], False, k)
+        off = self.ok_json(*args, "--framework", "litgpt", "--no-previous-graph")
+        self.assertIs(off["assumptions"]["previous_graph"], False)
+        self.assertEqual(off["carried_bytes"], 0)
+        self.assertIn("previous graph", self.ok_table(*args, "--previous-graph"))
+        # Megatron's logits beside their fp32 copy: 2 bytes a logit more than --loss fp32
+        full = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
+        self.assertEqual(self.ok_json(*full, "--loss", "fp32-copy")["loss_bytes"]
+                         - self.ok_json(*full, "--loss", "fp32")["loss_bytes"], 1024 * 128256 * 2)
+
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X
         not given leaves the profile's choice (issue #16: every profile input alone)."""

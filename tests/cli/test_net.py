@@ -107,6 +107,40 @@ class TestCollective(CliCase):
         self.assertEqual(self.ok_json(*sw, "--p2p-level", "loc")["bottleneck"], "switch-uplink")
         self.bad("collective", "--p2p-level", "near", mentions="--p2p-level")
 
+    def test_min_channels(self):
+        # A dual-socket AMD PCIe box: NCCL's search puts one ring over the socket link it
+        # counts 16 GB/s, run as 2 channels; NCCL_MIN_NCHANNELS=16 lifts the tree's
+        # per-channel ceiling. The default and the tuned run of one box both come out.
+        args = ("collective", "--gpu", "a100-pcie-80gb", "--algorithm", "tree")
+        dflt = self.ok_json(*args)
+        tuned = self.ok_json(*args, "--min-channels", "16")
+        self.assertEqual(dflt["channels"], 2)
+        self.assertEqual(tuned["channels"], 16)
+        self.assertEqual(dflt["bottleneck"], "protocol")
+        self.assertGreater(tuned["busbw_bytes_per_s"], 1.2 * dflt["busbw_bytes_per_s"])
+        self.bad("collective", "--min-channels", "65", mentions="--min-channels")
+        self.bad("collective", "--min-channels", "0", mentions="--min-channels")
+
+    def test_nvlink_bridges(self):
+        # An H100 PCIe pair with 1 or 2 of its 3 bridges: a third and two thirds of the
+        # links (4 a bridge), as --peer-links 4 and 8 say; 0 bridges: PCIe only.
+        args = ("collective", "--gpu", "h100-pcie", "--gpus", "2")
+        full = self.ok_json(*args)["busbw_bytes_per_s"]
+        one = self.ok_json(*args, "--nvlink-bridges", "1")["busbw_bytes_per_s"]
+        two = self.ok_json(*args, "--nvlink-bridges", "2")["busbw_bytes_per_s"]
+        self.assertAlmostEqual(one, self.ok_json(*args, "--peer-links", "4")["busbw_bytes_per_s"])
+        self.assertAlmostEqual(two, self.ok_json(*args, "--peer-links", "8")["busbw_bytes_per_s"])
+        self.assertLess(one, 0.4 * full)
+        self.assertLess(two, 0.7 * full)
+        self.assertGreater(two, 1.8 * one)
+        none = self.ok_json(*args, "--nvlink-bridges", "0")
+        self.assertLess(none["busbw_bytes_per_s"], 0.6 * one)   # over PCIe
+        self.assertNotEqual(none["bottleneck"], "peer-link")
+        self.bad(*args, "--nvlink-bridges", "4", mentions="--nvlink-bridges")
+        self.bad(*args, "--nvlink-bridges", "1", "--peer-links", "4", mentions="--nvlink-bridges")
+        self.bad("collective", "--gpu", "rtx-5090", "--nvlink-bridges", "1",
+                 mentions="--nvlink-bridges")
+
     def test_no_bridge_and_one_switch_on_two_sockets(self):
         args = ("collective", "--gpu", "rtx-2080-ti", "--gpus", "2", "--size", "1GiB",
                 "--pcie-switches", "1", "--p2p", "off")

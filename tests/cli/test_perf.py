@@ -69,6 +69,44 @@ class TestPerf(CliCase):
                                places=6)
         self.bad(*args, "--moe-expert-overhead", "-1ms", mentions="--moe-expert-overhead")
 
+    def test_power_limit_bandwidth_and_activation_passes(self):
+        # Llama 3.1 8B, 8 H100, FSDP: one micro-batch of 2 x 8192 tokens per card.
+        args = ("perf", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm", "--gpus", "8",
+                "--mode", "full", "--context", "8192", "--batch", "16", "--micro-batch", "2",
+                "--dp", "8", "--zero", "3", "--recompute", "selective")
+        none = self.ok_json(*args, "--activation-passes", "0")
+        default = self.ok_json(*args)
+        # 16,384 tokens x 32 layers x 160 passes x 4,096 x 2 bytes at 0.85 x 3.35 TB/s
+        added = 16384 * 32 * 160 * 4096 * 2 / (0.85 * 3.35e12)
+        self.assertAlmostEqual(default["step_compute_s"] - none["step_compute_s"], added,
+                               places=6)
+        hbm2e = self.ok_json(*args, "--memory-bandwidth", "2.4TB/s")
+        self.assertAlmostEqual(hbm2e["step_compute_s"] - none["step_compute_s"],
+                               added * 3.35 / 2.4, places=6)
+        capped = self.ok_json(*args, "--activation-passes", "0", "--power-limit", "500W")
+        clock = (500 / 700) ** (1 / 3)
+        self.assertAlmostEqual(capped["step_compute_s"] * clock, none["step_compute_s"],
+                               places=9)
+        linear = self.ok_json(*args, "--activation-passes", "0", "--power-limit", "500W",
+                              "--power-exponent", "1")
+        self.assertAlmostEqual(linear["step_compute_s"] * 500 / 700, none["step_compute_s"],
+                               places=9)
+        at_tdp = self.ok_json(*args, "--activation-passes", "0", "--power-limit", "700W")
+        self.assertEqual(at_tdp["step_compute_s"], none["step_compute_s"])
+        # torchtitan's op-level selective checkpointing recomputes half the weight matmuls:
+        # half of the layers' forward (2 x 218 M weights x 32 layers x 16,384 tokens) again.
+        half = self.ok_json(*args, "--activation-passes", "0",
+                            "--selective-matmul-recompute", "0.5")
+        self.assertEqual(half["model_flop_per_step"], none["model_flop_per_step"])
+        self.assertGreater(half["step_compute_s"], none["step_compute_s"])
+        self.assertGreater(half["hfu"] / half["mfu"], none["hfu"] / none["mfu"] + 0.1)
+        self.bad(*args, "--selective-matmul-recompute", "2",
+                 mentions="--selective-matmul-recompute")
+        self.bad(*args, "--power-limit", "1100W", mentions="--power-limit")
+        self.bad(*args, "--power-exponent", "0", mentions="--power-exponent: must be in (0, 1]")
+        self.bad(*args, "--activation-passes", "-1", mentions="--activation-passes")
+        self.bad(*args, "--memory-bandwidth", "0", mentions="--memory-bandwidth")
+
     def test_table(self):
         out = self.ok_table("perf", "--config", config("llama-3.1-8b"), "--gpu", "l40s")
         self.assertIn("time per output token", out)

@@ -210,7 +210,7 @@ static void step(fz *f) {
                                                             in.tp_bytes, in.tp, 0,
                                                             HWFIT_COLLECTIVE_ALGO_AUTO,
                                                             HWFIT_COLLECTIVE_PROTO_AUTO,
-                                                            in.library},
+                                                            in.library, 0},
                                      &out.tp);
     if (out.pp_count) FZ_CHECK(out.pp_count == 2 * in.micro_batches);
     FZ_CHECK(in.tp > 1 || (out.tp_count == 0 && out.tp_s == 0.0));

@@ -195,6 +195,10 @@ static void shard(void) {
             CALL(hwfit_shard_validate(ms[i], &in, &pr));
             NEED(hwfit_shard_workspace_size() <= sizeof workspace);
             CALL(hwfit_shard_estimate_ws(ms[i], &in, &o, workspace, sizeof workspace));
+            NEED(hwfit_shard_cache_size() <= sizeof workspace);
+            CALL(hwfit_shard_cache_init(workspace, sizeof workspace));
+            CALL(hwfit_shard_estimate_cached(ms[i], &in, &o, workspace, sizeof workspace));
+            CALL(hwfit_shard_estimate_cached(ms[i], &in, &o, workspace, sizeof workspace));
             hwfit_shard_in ins[3] = {in, in, in};
             ins[1].memory.context = 8192;
             ins[2].memory.batch = 4;

@@ -51,8 +51,9 @@ def parse_quantity(text, unit="bytes"):
                          _request._cut(f"expected a string, got {_request._shown(text)}"))
     value = _ct.c_double()
     data = text.encode("utf-8", "replace") if "\0" not in text else b"\x01"  # EPARSE
-    _lib.check(_lib.hwfit_units_parse(data, _unit(unit), _ct.byref(value)),
-               _request._cut(repr(text)))
+    st = _lib.hwfit_units_parse(data, _unit(unit), _ct.byref(value))
+    if st != _lib.HWFIT_OK:  # the message is made only for a refusal
+        _lib.check(st, _request._cut(repr(text)))
     return value.value
 
 

@@ -2,21 +2,25 @@
 millions of configurations in one C call.
 
 Each keyword argument is either one value, used for every configuration, or a sequence
-(list, tuple, range, array.array) with one value per configuration; all sequences must
-have the same length. The inputs are laid out in one ctypes array (a template copied with
-memmove, then each varying field written as a strided column through a memoryview), the
-library evaluates them in ONE call without allocating, and every result field is read
-back as a column, so the Python cost per configuration is a few list operations.
+(list, tuple, range, array.array, memoryview, a numpy array) with one value per
+configuration; all sequences must have the same length. The inputs are laid out in a
+ctypes array of structs the thread keeps (a template copied with memmove, then each varying
+field written as a strided column through a memoryview, from a buffer at C speed), the
+library evaluates them CHUNK at a time without allocating, and every result field is read
+back as a column, so the Python cost per configuration is a few buffer copies.
 
 The results are a dict of lists, one entry per configuration, with the keys (and values)
 of the corresponding single-configuration function: hwfit.memory() and the fit fields of
 hwfit.fit(). With errors="raise" (default) a failing configuration raises HwfitError
 naming its index; with errors="skip" its values are None and "status" lists every
-configuration's status name.
+configuration's status name. columns=True gives array.array columns instead, and out=
+fills the caller's own (docs/performance.md).
 """
 import array as _array
 import ctypes as _ct
 import os as _os
+import struct as _struct
+import threading as _threading
 
 from . import _lib
 from ._lib import HwfitError
@@ -28,6 +32,12 @@ __all__ = ["memory_batch", "fit_batch", "load_config"]
 MEMORY_MODES = {"inference": 0, "full": 1, "lora": 2, "qlora": 3}
 OPTIMIZERS = {"adamw": 0, "adamw-8bit": 1, "sgd": 2}
 RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
+
+
+def _parse_quantity():
+    """hwfit.parse_quantity (the package imports this module first: looked up on use)."""
+    from . import parse_quantity
+    return parse_quantity
 
 
 def _einval(message):
@@ -67,13 +77,22 @@ def _cstr(text, option):
     return text.encode("utf-8", "replace")
 
 
+_DTYPES = {}  # format name -> (id, group_size): the formats are the library's constants
+
+
 def dtype(name):
     """A hwfit_dtype from a format name ("bf16", "int4-g64", "q4_k")."""
-    out = _lib.hwfit_dtype()
     if not isinstance(name, str):
         raise _einval(f"expected a format name, got {name!r}")
-    _lib.check(_lib.hwfit_dtype_parse(_cstr(name, "dtype"), _ct.byref(out)),
-               _cut(f"unknown number format {name!r} (see hwfit.dtypes())"))
+    known = _DTYPES.get(name)
+    if known is not None:
+        return _lib.hwfit_dtype(*known)
+    out = _lib.hwfit_dtype()
+    st = _lib.hwfit_dtype_parse(_cstr(name, "dtype"), _ct.byref(out))
+    if st != _lib.HWFIT_OK:  # the message is made only for a refusal
+        _lib.check(st, _cut(f"unknown number format {name!r} (see hwfit.dtypes())"))
+    if len(_DTYPES) < 1024:
+        _DTYPES[name] = (out.id, out.group_size)
     return out
 
 
@@ -102,15 +121,70 @@ def load_config(path=None, text=None, name=None):
     return m
 
 
+_MODELS = {}  # path -> (the file's signature, model): configs read once while unchanged
+_MODELS_MAX = 64
+
+
 def _as_model(config):
-    return config if isinstance(config, _lib.hwfit_model) else load_config(config)
+    """The model of `config`: a model struct as it is; a path read once and kept while the
+    file's size, modification and change times and inode are unchanged (a sweep of single
+    calls naming the file does not parse it each time)."""
+    if isinstance(config, _lib.hwfit_model):
+        return config
+    if isinstance(config, (str, bytes, _os.PathLike)):
+        try:
+            st = _os.stat(config)
+            key = _os.fsdecode(config)
+            sig = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        except (OSError, ValueError, UnicodeError, TypeError):
+            return load_config(config)  # its refusal names the path
+        known = _MODELS.get(key)
+        if known is not None and known[0] == sig:
+            return known[1]
+        model = load_config(config)
+        if len(_MODELS) >= _MODELS_MAX:
+            _MODELS.clear()
+        _MODELS[key] = (sig, model)
+        return model
+    return load_config(config)
 
 _FORMATS = {_ct.c_uint64: "Q", _ct.c_uint32: "I", _ct.c_uint: "I", _ct.c_int: "i",
             _ct.c_double: "d"}
+_SEQUENCES = (list, tuple, range, _array.array, memoryview)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None), bytes})
 
 
 def _is_seq(value):
-    return isinstance(value, (list, tuple, range, _array.array))
+    """One value per configuration: a list, tuple, range, array.array, memoryview, or any
+    object with the buffer protocol and a length (a numpy array, when numpy is there)."""
+    if type(value) in _SCALARS:
+        return False
+    return isinstance(value, _SEQUENCES) or (
+        hasattr(value, "__array_interface__") and hasattr(value, "__len__"))
+
+
+_KIND_OF = {**{c: "unsigned" for c in "BHILQN"}, **{c: "signed" for c in "bhilqn"},
+            "e": "float", "f": "float", "d": "float"}
+
+
+def _buffer(value, fmt):
+    """value as a 1-D memoryview of format fmt when it is a contiguous buffer of the same
+    kind (unsigned, signed, floating) and item size: an array.array, a memoryview, a numpy
+    array ('<Q', 'L' on LP64...); else None (the values are converted one by one, which
+    checks each)."""
+    if isinstance(value, (list, tuple, range)):
+        return None
+    try:
+        view = memoryview(value)
+    except TypeError:
+        return None
+    code = view.format.lstrip("@=<")
+    if (view.ndim != 1 or len(code) != 1 or _KIND_OF.get(code) != _KIND_OF[fmt] or
+            view.itemsize != _array.array(fmt).itemsize or not view.c_contiguous):
+        return None
+    return view.cast("B").cast(fmt)
 
 
 #: Most configurations one batch call takes: the inputs, outputs and statuses are arrays
@@ -134,57 +208,39 @@ def _length(kwargs):
     return 1 if n is None else n
 
 
+_FIELDS = {}  # (struct, path) -> (offset, ctype)
+
+
 def _field(struct, path):
     """(offset, ctype) of a field given as "memory.context"."""
-    offset = 0
+    known = _FIELDS.get((struct, path))
+    if known is not None:
+        return known
+    top, offset = struct, 0
     for part in path.split("."):
         desc = getattr(struct, part)
         offset += desc.offset
         struct = dict(struct._fields_)[part]
+    _FIELDS[(top, path)] = offset, struct
     return offset, struct
 
 
 class _Columns:
-    """An array of n structs made from a template, written and read column by column."""
-
-    def __init__(self, struct, template, n):
-        if n < 1:
-            raise ValueError("an array of at least one struct")
-        self.struct, self.n = struct, n
-        self.size = _ct.sizeof(struct)
-        self.arr = (struct * n)()
-        base = _ct.addressof(self.arr)
-        _ct.memmove(base, _ct.addressof(template), self.size)
-        done = 1
-        while done < n:  # doubling copies: log2(n) memmoves
-            k = min(done, n - done)
-            _ct.memmove(base + done * self.size, base, k * self.size)
-            done += k
-        self.raw = memoryview(self.arr).cast("B")
+    """An array of structs (ctypes), its fields seen as strided columns."""
 
     @classmethod
     def wrap(cls, struct, arr):
-        """Columns over an existing array (results)."""
+        """Columns over an existing array."""
         self = cls.__new__(cls)
         self.struct, self.n, self.size, self.arr = struct, len(arr), _ct.sizeof(struct), arr
         self.raw = memoryview(arr).cast("B")
         return self
 
     def _view(self, path):
+        """(strided memoryview of the field in every struct, its format)."""
         offset, ctype = _field(self.struct, path)
         fmt, width = _FORMATS[ctype], _ct.sizeof(ctype)
         return self.raw.cast(fmt)[offset // width::self.size // width], fmt
-
-    def write(self, path, values, name):
-        view, fmt = self._view(path)
-        try:
-            view[:] = values if isinstance(values, _array.array) and values.typecode == fmt \
-                else _array.array(fmt, values)
-        except (TypeError, OverflowError, ValueError):
-            raise _einval(f"{name}: a value is not a valid {fmt!r} number") from None
-
-    def read(self, path):
-        return self._view(path)[0].tolist()
 
 
 def _per(value, convert, n):
@@ -209,6 +265,9 @@ def _counts(value, name, n, tokens=False):
     """A uint64 column: plain ints go straight into an array; "128K" strings are read."""
     if not _is_seq(value):
         return _count(value, name, tokens=tokens)
+    column = _buffer(value, "Q")
+    if column is not None:
+        return column
     try:
         return _array.array("Q", value)
     except (TypeError, OverflowError):
@@ -227,20 +286,129 @@ def _keys(keys, known):
     return list(keys)
 
 
+#: Configurations evaluated per C call: the inputs, outputs and statuses of one chunk live
+#: in a buffer the thread keeps (about 2.6 MB for fit_batch), so a sweep touches no fresh
+#: memory but its result columns (fresh pages cost more than the evaluation: a page fault
+#: is tens of microseconds on some virtual machines).
+CHUNK = 4096
+
+
+def _scratch(size):
+    """The calling thread's scratch buffer, at least size bytes (grown, never shrunk)."""
+    buf = getattr(_THREAD, "scratch", None)
+    if buf is None or len(buf) < size:
+        buf = _THREAD.scratch = bytearray(max(size, 1 << 16))
+    return buf
+
+
+def _zeros(fmt, n):
+    """An array.array of n zeros, allocated once."""
+    out = _array.array(fmt, [0])
+    out *= n
+    return out
+
+
+def _out_buffer(out, key, fmt, n):
+    """out[key] as a writable memoryview of n items of format fmt (the caller's column,
+    filled in place), or None when out does not name key."""
+    if out is None or key not in out:
+        return None
+    column = out[key]
+    view = _buffer(column, fmt)
+    if view is None or view.readonly or len(view) != n:
+        raise _einval(f"out[{key!r}]: expected a writable buffer of {n} {fmt!r} items "
+                      f"(array.array({fmt!r}) or a numpy array of that type), got "
+                      f"{type(column).__name__}" +
+                      (f" of {len(view)}" if view is not None and len(view) != n else ""))
+    return view
+
+
+def _evaluate(call, model, in_struct, out_struct, template, n, cols, fields, out=None):
+    """Evaluate n configurations: the template with the columns `cols` ((path, values,
+    name); values a sequence of n) through call(model, ins, count, outs, statuses), CHUNK
+    at a time in the thread's scratch. Returns ({key: column of n}, statuses) for fields
+    {key: path}: array.arrays, or the caller's buffers of `out` (keys and "status") filled
+    in place; a failed configuration's values are 0."""
+    k = min(n, CHUNK)
+    isz, osz = _ct.sizeof(in_struct), _ct.sizeof(out_struct)
+    buf = _scratch(k * (isz + osz + 4))
+    ins = (in_struct * k).from_buffer(buf)
+    outs = (out_struct * k).from_buffer(buf, k * isz)
+    st = (_ct.c_int * k).from_buffer(buf, k * (isz + osz))
+    ins_cols = _Columns.wrap(in_struct, ins)
+    _ct.memmove(ins, _ct.addressof(template), isz)
+    done = 1
+    while done < k:  # doubling copies: log2(k) memmoves
+        c = min(done, k - done)
+        _ct.memmove(_ct.addressof(ins) + done * isz, _ct.addressof(ins), c * isz)
+        done += c
+    # every column as a buffer of its C format, converted once
+    columns = []
+    for path, values, name in cols:
+        view, fmt = ins_cols._view(path)
+        column = values if isinstance(values, _array.array) and values.typecode == fmt \
+            else _buffer(values, fmt)
+        if column is None:
+            try:
+                column = _array.array(fmt, values)
+            except (TypeError, OverflowError, ValueError):
+                raise _einval(f"{name}: a value is not a valid {fmt!r} number") from None
+        columns.append((view, memoryview(column)))
+    out_cols = _Columns.wrap(out_struct, outs)
+    views = {key: out_cols._view(path) for key, path in fields.items()}
+    results, targets = {}, {}
+    for key, (_, fmt) in views.items():
+        given = _out_buffer(out, key, fmt, n)
+        results[key] = out[key] if given is not None else _zeros(fmt, n)
+        targets[key] = given if given is not None else memoryview(results[key])
+    given = _out_buffer(out, "status", "i", n)
+    statuses = out["status"] if given is not None else _zeros("i", n)
+    st_view, all_st = memoryview(st).cast("B").cast("i"), \
+        given if given is not None else memoryview(statuses)
+    failed = False
+    for lo in range(0, n, k):
+        m = min(k, n - lo)
+        for view, column in columns:
+            view[:m] = column[lo:lo + m]
+        call(_ct.byref(model), ins, m, outs, st)
+        part = st_view[:m]
+        all_st[lo:lo + m] = part
+        if part.tobytes().count(0) != 4 * m:  # HWFIT_OK is 0: some configuration failed
+            failed = True
+            for i, s in enumerate(part):  # its values: 0, not the last chunk's
+                if s != _lib.HWFIT_OK:
+                    _ct.memset(_ct.addressof(outs) + i * osz, 0, osz)
+        for key, (view, _) in views.items():
+            targets[key][lo:lo + m] = view[:m]
+    return results, statuses, failed
+
+
 #: Result columns that are verdicts: bool in every call, batch or single.
 _BOOL_KEYS = frozenset({"fits", "gpu_fits", "host_fits"})
 
 
-def _finish(statuses, errors, keys):
-    """The result columns; failing configurations raise or become None (errors="skip")."""
+def _finish(statuses, errors, keys, columns=False, failed=True):
+    """The result columns; failing configurations raise or become None (errors="skip").
+    statuses: an array.array("i") (or the caller's buffer); keys: [(key, column)];
+    failed: False when every status is HWFIT_OK. With columns=True each column stays as it
+    is and a failing configuration's entries are 0: "status" (the status codes) says
+    which."""
     ok = _lib.HWFIT_OK
-    bad = [i for i, s in enumerate(statuses) if s != ok] if any(statuses) else []
+    if columns:
+        if errors == "raise" and failed and any(statuses):
+            i = next(i for i, s in enumerate(statuses) if s != ok)
+            _lib.check(statuses[i], f"configuration {i}")
+        out = dict(keys)
+        if errors == "skip":
+            out["status"] = statuses
+        return out
+    bad = [i for i, s in enumerate(statuses) if s != ok] if failed and any(statuses) else []
     if bad and errors == "raise":
         i = bad[0]
         _lib.check(statuses[i], f"configuration {i}")
     out = {}
-    for key, reader in keys:
-        col = reader()
+    for key, column in keys:
+        col = column.tolist()
         if key in _BOOL_KEYS:  # True/False, as the single calls give them (issue 21)
             col = [bool(v) for v in col]
         for i in bad:
@@ -256,7 +424,7 @@ def _memory_columns(template_mem, prefix, cols, n, mode, weights, kv, context, p
                     overhead, optimizer, gradients, no_master_weights, recompute,
                     no_flash_attention, no_dropout, lora_rank, lora_targets,
                     quantize_embeddings, mtp):
-    from . import parse_quantity
+    parse_quantity = _parse_quantity()
     m = template_mem
     modes = _per(mode, lambda v: _choice(MEMORY_MODES, v, "mode"), n) if _is_seq(mode) else None
     if modes is None:
@@ -354,7 +522,7 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
                  gradients="bf16", no_master_weights=False, recompute="none",
                  no_flash_attention=False, no_dropout=False, tensor_parallel=1, lora_rank=16,
                  lora_targets="all", quantize_embeddings=False, mtp=False, errors="raise",
-                 keys=None):
+                 keys=None, columns=False, out=None):
     """hwfit.memory() for many configurations in one C call (hwfit_memory_estimate_batch).
 
     Every option takes one value or a sequence (one value per configuration), e.g.
@@ -363,7 +531,17 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
     adapter_params, weights_bytes, kv_bytes, activation_bytes, gradient_bytes,
     optimizer_bytes, overhead_bytes, total_bytes (and "status" with errors="skip"); `keys`
     (a list of those names) reads back only those columns, which is most of the Python
-    cost of a large sweep."""
+    cost of a large sweep.
+
+    Columns in and out: a sequence may be any buffer of whole numbers (array.array("Q"),
+    a memoryview, a numpy array of uint64), copied into the inputs at C speed; with
+    columns=True every result is an array.array ("Q": counts and bytes) instead of a
+    list, read back at C speed (numpy.asarray takes it without a copy), and with
+    errors="skip" "status" is an array.array("i") of status codes (0 = HWFIT_OK; a failed
+    configuration's values are 0). out={key: buffer} (implies columns=True) fills the
+    caller's columns in place instead (each of n items of the key's type: "Q", or "i" for
+    "status"), so a sweep that reuses them allocates nothing per call; the result holds
+    those objects."""
     if errors not in ("raise", "skip"):
         raise _einval(f"errors: expected 'raise' or 'skip', got {errors!r}")
     args = dict(mode=mode, weights=weights, kv=kv, batch=batch, context=context,
@@ -394,21 +572,19 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
             raise _einval("tensor_parallel must be below 2^32")
         t.tensor_parallel = tp
     wanted = _keys(keys, _MEMORY_KEYS)
+    columns = _out_keys(out, wanted, columns)
     if n == 0:
-        return {k: [] for k in wanted + (["status"] if errors == "skip" else [])}
-    ins = _Columns(_lib.hwfit_memory_in, t, n)
-    for path, values, name in cols:
-        ins.write(path, values, name)
-    outs = (_lib.hwfit_memory_out * n)()
-    st = (_ct.c_int * n)()
+        return _empty(wanted, errors, columns, lambda k: _field(_lib.hwfit_memory_out, k)[1])
     # The per-element statuses say what failed; the return value only repeats the first.
-    _lib.hwfit_memory_estimate_batch(_ct.byref(model), ins.arr, n, outs, st)
-    res = _Columns.wrap(_lib.hwfit_memory_out, outs)
-    return _finish(memoryview(st).cast("B").cast("i").tolist(), errors,
-                   [(k, (lambda k=k: res.read(k))) for k in wanted])
+    results, st, failed = _evaluate(_lib.hwfit_memory_estimate_batch, model,
+                                    _lib.hwfit_memory_in, _lib.hwfit_memory_out, t, n, cols,
+                                    {k: k for k in wanted}, out)
+    return _finish(st, errors, [(k, results[k]) for k in wanted], columns, failed)
 
 
 # (key of the result, field of hwfit_shard_out)
+_CARDS = {}  # card name -> memory bytes (hwfit_gpu_find: the built-in catalog)
+
 _FIT_KEYS = [("fits", "fits"), ("gpu_fits", "gpu_fits"), ("host_fits", "host_fits"),
              ("per_gpu_bytes", "worst.total_bytes"), ("usable_bytes", "usable_bytes"),
              ("headroom_bytes", "headroom_bytes"), ("host_bytes", "host_bytes"),
@@ -420,7 +596,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
               kv="bf16", context=4096, batch=1, micro_batch=1, prefill_chunk=2048,
               overhead=None, optimizer="adamw", gradients="bf16", recompute="none", tp=1, pp=1,
               dp=None, cp=1, ep=1, zero=0, sequence_parallel=False, utilization=0.9,
-              reserve=None, errors="raise", keys=None):
+              reserve=None, errors="raise", keys=None, columns=False, out=None):
     """Does each configuration fit? hwfit_shard_estimate for many workloads and layouts in
     one C call (hwfit_shard_estimate_batch): a scheduler's jobs against its nodes, or a
     sweep of contexts, batches or layouts. The layout is given (tp, pp, dp, cp, ep, zero,
@@ -428,8 +604,13 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     `batch` is the concurrent sequences (inference) or the global batch (training, 0 = a
     full pipeline). Returns a dict of lists: fits, gpu_fits, host_fits (0 or 1),
     per_gpu_bytes (the largest card), usable_bytes, headroom_bytes, host_bytes, kv_tokens,
-    worst_stage, total_bytes (all cards), as hwfit.fit() names them; `keys` selects some."""
-    from . import parse_quantity
+    worst_stage, total_bytes (all cards), as hwfit.fit() names them; `keys` selects some.
+    Buffers in and columns=True out as memory_batch (fits, gpu_fits and host_fits then
+    come as array.array("i") of 0 and 1, headroom_bytes as "d"). One configuration is
+    answered through a prepared-model cache kept with the model
+    (hwfit_shard_estimate_cached): a loop of single fit_batch calls about one model
+    prepares it once."""
+    parse_quantity = _parse_quantity()
     if errors not in ("raise", "skip"):
         raise _einval(f"errors: expected 'raise' or 'skip', got {errors!r}")
     if gpu is None and capacity is None:
@@ -452,9 +633,15 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     def card(name):
         if not isinstance(name, str):
             raise _einval(f"gpu: expected a name, got {name!r}")
+        known = _CARDS.get(name)
+        if known is not None:
+            return known
         p = _ct.POINTER(_lib.hwfit_gpu)()
-        _lib.check(_lib.hwfit_gpu_find(_cstr(name, "gpu"), _ct.byref(p)),
-                   _cut(f"unknown card {name!r} (see hwfit.gpus())"))
+        st = _lib.hwfit_gpu_find(_cstr(name, "gpu"), _ct.byref(p))
+        if st != _lib.HWFIT_OK:
+            _lib.check(st, _cut(f"unknown card {name!r} (see hwfit.gpus())"))
+        if len(_CARDS) < 1024:  # the built-in catalog is constant
+            _CARDS[name] = float(p.contents.memory_bytes)
         return float(p.contents.memory_bytes)
     caps = None
     if gpu is not None:
@@ -537,15 +724,96 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     else:
         t.layout.sequence_parallel = int(bool(sequence_parallel))
     wanted = _keys(keys, [k for k, _ in _FIT_KEYS])
+    columns = _out_keys(out, wanted, columns)
     fields = dict(_FIT_KEYS)
     if n == 0:
+        return _empty(wanted, errors, columns,
+                      lambda k: _field(_lib.hwfit_shard_out, fields[k])[1])
+    if n == 1 and not cols and out is None:
+        return _one_fit(model, t, wanted, fields, errors, columns)
+    call = _lib.hwfit_shard_estimate_batch
+    results, st, failed = _evaluate(call, model, _lib.hwfit_shard_in, _lib.hwfit_shard_out, t,
+                                    n, cols, {k: fields[k] for k in wanted}, out)
+    return _finish(st, errors, [(k, results[k]) for k in wanted], columns, failed)
+
+
+def _out_keys(out, wanted, columns):
+    """Check out= (a dict naming result keys or "status"); columns=True when it is given."""
+    if out is None:
+        return columns
+    if not isinstance(out, dict):
+        raise _einval(f"out: expected a dict of result columns, got {type(out).__name__}")
+    unknown = [k for k in out if k not in wanted and k != "status"]
+    if unknown:
+        raise _einval(f"out: unknown {unknown} (expected some of: {', '.join(wanted)}, "
+                      "status)")
+    return True
+
+
+_ONE_FIELDS = {}  # key -> (struct format, offset) in hwfit_shard_out
+
+
+def _one_fit(model, t, wanted, fields, errors, columns):
+    """fit_batch of one configuration (a loop of single calls): the template is the input,
+    answered through the calling thread's prepared-model cache of the model
+    (hwfit_shard_estimate_cached: the model is not prepared again), each field read
+    straight from the answer's bytes."""
+    answer = getattr(_THREAD, "one_fit", None)
+    if answer is None:
+        answer = _THREAD.one_fit = _lib.hwfit_shard_out()
+    st = _lib.hwfit_shard_estimate_cached(_ct.byref(model), _ct.byref(t), _ct.byref(answer),
+                                          *_shard_cache(model))
+    ok = st == _lib.HWFIT_OK
+    if not ok and errors == "raise":
+        _lib.check(st, "configuration 0")
+    raw = _ct.string_at(_ct.addressof(answer), _ct.sizeof(answer))
+    out = {}
+    for key in wanted:
+        known = _ONE_FIELDS.get(key)
+        if known is None:
+            offset, ctype = _field(_lib.hwfit_shard_out, fields[key])
+            known = _ONE_FIELDS[key] = ("=" + _FORMATS[ctype], offset)
+        value = _struct.unpack_from(known[0], raw, known[1])[0] if ok else 0
+        if columns:
+            out[key] = _array.array(known[0][1], [value])
+        else:
+            out[key] = [(bool(value) if key in _BOOL_KEYS else value) if ok else None]
+    if errors == "skip":
+        out["status"] = _array.array("i", [st]) if columns else [_lib.status_name(st)]
+    return out
+
+
+def _empty(wanted, errors, columns, ctype_of):
+    """The result of no configuration."""
+    if not columns:
         return {k: [] for k in wanted + (["status"] if errors == "skip" else [])}
-    ins = _Columns(_lib.hwfit_shard_in, t, n)
-    for path, values, name in cols:
-        ins.write(path, values, name)
-    outs = (_lib.hwfit_shard_out * n)()
-    st = (_ct.c_int * n)()
-    _lib.hwfit_shard_estimate_batch(_ct.byref(model), ins.arr, n, outs, st)
-    res = _Columns.wrap(_lib.hwfit_shard_out, outs)
-    return _finish(memoryview(st).cast("B").cast("i").tolist(), errors,
-                   [(key, (lambda p=fields[key]: res.read(p))) for key in wanted])
+    out = {k: _array.array(_FORMATS[ctype_of(k)]) for k in wanted}
+    if errors == "skip":
+        out["status"] = _array.array("i")
+    return out
+
+
+_SHARD_CACHE_SIZE = None
+_THREAD = _threading.local()  # .shard_caches: {id(model): cache}, one set per thread
+
+
+def _shard_cache(model):
+    """(buffer, size) of the calling thread's prepared-model cache for a model struct (made
+    on first use; ctypes buffers are malloc'ed, aligned as the cache needs). A cache serves
+    one thread at a time, hence one per thread. It holds a copy of the model's bytes and
+    is keyed by them, so an edited struct, or another one at a reused id, is prepared
+    again, never answered wrongly."""
+    global _SHARD_CACHE_SIZE
+    caches = getattr(_THREAD, "shard_caches", None)
+    if caches is None:
+        caches = _THREAD.shard_caches = {}
+    cache = caches.get(id(model))
+    if cache is None:
+        if _SHARD_CACHE_SIZE is None:
+            _SHARD_CACHE_SIZE = int(_lib.hwfit_shard_cache_size())
+        cache = _ct.create_string_buffer(_SHARD_CACHE_SIZE)
+        _lib.check(_lib.hwfit_shard_cache_init(cache, _SHARD_CACHE_SIZE), "shard cache")
+        if len(caches) >= 16:
+            caches.clear()
+        caches[id(model)] = cache
+    return cache, _SHARD_CACHE_SIZE

@@ -203,6 +203,16 @@ hwfit_request_option = _fn("hwfit_request_option", ctypes.POINTER(hwfit_option),
 # const char *hwfit_request_option_name(const hwfit_request *request);
 hwfit_request_option_name = _fn("hwfit_request_option_name", ctypes.c_char_p,
                                 [ctypes.c_void_p])
+# hwfit_status hwfit_request_reset(hwfit_request *request);
+hwfit_request_reset = _fn("hwfit_request_reset", ctypes.c_int, [ctypes.c_void_p])
+# hwfit_status hwfit_model_cache_new(hwfit_model_cache **out);
+hwfit_model_cache_new = _fn("hwfit_model_cache_new", ctypes.c_int,
+                            [ctypes.POINTER(ctypes.c_void_p)])
+# void hwfit_model_cache_free(hwfit_model_cache *cache);
+hwfit_model_cache_free = _fn("hwfit_model_cache_free", None, [ctypes.c_void_p])
+# hwfit_status hwfit_request_use_cache(hwfit_request *request, hwfit_model_cache *cache);
+hwfit_request_use_cache = _fn("hwfit_request_use_cache", ctypes.c_int,
+                              [ctypes.c_void_p, ctypes.c_void_p])
 
 # ---- dtype.h, model.h, hf_config.h (the batch functions) -----------------------------
 
@@ -339,6 +349,10 @@ class hwfit_memory_in(ctypes.Structure):
         ("packed", ctypes.c_int),
         ("qlora_inputs_kept", ctypes.c_int),
         ("untied_head", ctypes.c_int),
+        ("gated_act_kept", ctypes.c_int),
+        ("kv_repeated", ctypes.c_int),
+        ("dequant_transient", ctypes.c_int),
+        ("previous_graph", ctypes.c_int),
     ]
 
 
@@ -353,7 +367,9 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: the peak by phase
         "loss_bytes", "forward_bytes", "backward_bytes", "step_bytes")] + [
         ("peak_phase", ctypes.c_int)] + [(n, ctypes.c_uint64) for n in (
-        "allocated_bytes", "reserved_bytes", "peak_bytes")]
+        "allocated_bytes", "reserved_bytes", "peak_bytes",
+        # appended: the dequantized weight and the previous micro-batch's graph
+        "dequant_bytes", "carried_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -414,6 +430,7 @@ class hwfit_gpu(ctypes.Structure):
         ("source", ctypes.c_char_p),
         ("notes", ctypes.c_char_p),
         ("fp16_acc16_flop_per_s", ctypes.c_double),
+        ("peer_bridges", ctypes.c_uint32),
     ]
 
 
@@ -522,3 +539,15 @@ hwfit_shard_init = _fn("hwfit_shard_init", None, [ctypes.POINTER(hwfit_shard_in)
 hwfit_shard_estimate_batch = _fn("hwfit_shard_estimate_batch", ctypes.c_int,
                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
                                   ctypes.c_size_t, ctypes.POINTER(hwfit_shard_out), c_int_p])
+# size_t hwfit_shard_cache_size(void);
+hwfit_shard_cache_size = _fn("hwfit_shard_cache_size", ctypes.c_size_t, [])
+# hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size);
+hwfit_shard_cache_init = _fn("hwfit_shard_cache_init", ctypes.c_int,
+                             [ctypes.c_void_p, ctypes.c_size_t])
+# hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_shard_in *in,
+#                                          hwfit_shard_out *out, void *cache,
+#                                          size_t cache_size);
+hwfit_shard_estimate_cached = _fn("hwfit_shard_estimate_cached", ctypes.c_int,
+                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
+                                   ctypes.POINTER(hwfit_shard_out), ctypes.c_void_p,
+                                   ctypes.c_size_t])

@@ -17,6 +17,7 @@ import numbers as _numbers
 import os as _os
 import re as _re
 import textwrap as _textwrap
+import threading as _threading
 
 from . import _lib
 from ._lib import HwfitError
@@ -194,15 +195,30 @@ def _failure(r, status, cmd):
                       kw)
 
 
+_SHAPES = {}  # command name -> (function name, by_kw, aliases, positional, order): made once
+
+
+def _shape(cmd):
+    """The keywords of a command's options, worked out once per command (the tables are
+    constant): its function's name, {keyword: option}, {alias keyword: keyword} and the
+    positional keywords."""
+    shape = _SHAPES.get(cmd["name"])
+    if shape is None:
+        opts = cmd["options"]
+        shape = _SHAPES[cmd["name"]] = (
+            keyword_of(cmd["name"]), {keyword_of(o["name"]): o for o in opts},
+            {keyword_of(o["alias"]): keyword_of(o["name"]) for o in opts if o.get("alias")},
+            [keyword_of(o["name"]) for o in opts if o["positional"]],
+            {keyword_of(o["name"]): i for i, o in enumerate(opts)})
+    return shape
+
+
 def _bind(cmd, args, kwargs):
     """(option, keyword, value) for every argument given (None means not given), in the
     order of the command's options; the keyword as given (an option's alias, e.g.
     config= for model=, is taken and named in refusals as given)."""
-    fname, opts = keyword_of(cmd["name"]), cmd["options"]
-    by_kw = {keyword_of(o["name"]): o for o in opts}
-    aliases = {keyword_of(o["alias"]): keyword_of(o["name"]) for o in opts if o.get("alias")}
+    fname, by_kw, aliases, positional, order = _shape(cmd)
     spelled = {}
-    positional = [keyword_of(o["name"]) for o in opts if o["positional"]]
     if len(args) > len(positional):
         raise TypeError(f"{fname}() takes {len(positional)} positional argument"
                         f"{'' if len(positional) == 1 else 's'} but {len(args)} were given")
@@ -218,8 +234,8 @@ def _bind(cmd, args, kwargs):
         if key in given:
             raise TypeError(f"{fname}() got multiple values for argument {key!r}")
         given[key] = v
-    return [(o, spelled.get(kw, kw), given[kw]) for kw, o in by_kw.items()
-            if given.get(kw) is not None]
+    return [(by_kw[kw], spelled.get(kw, kw), given[kw])
+            for kw in sorted(given, key=order.__getitem__) if given[kw] is not None]
 
 
 def _hint(command, kw):
@@ -236,27 +252,96 @@ def _hint(command, kw):
     return "" if at < 0 else f"; did you mean '{keyword_of(message[at + 16:-2])}'?"
 
 
+class _Thread:
+    """What one thread keeps between calls: a hwfit_model_cache (request.h), so that the
+    models its requests read from config.json files are read and parsed once while each
+    file's size and times are unchanged, and one request per command, reset before each
+    use (hwfit_request_reset) instead of made and freed. A cache and a request serve one
+    thread at a time: each thread has its own."""
+
+    def __init__(self):
+        p = _ct.c_void_p()
+        self.cache = p.value if _lib.hwfit_model_cache_new(_ct.byref(p)) == _lib.HWFIT_OK \
+            else None  # out of memory: requests read the files as before
+        self.requests = {}
+        # kept on the object: at exit the module's globals may be gone before __del__
+        self.free_cache, self.free_request = _lib.hwfit_model_cache_free, _lib.hwfit_request_free
+
+    def request(self, name):
+        """The thread's request of a command, reset (a new one the first time)."""
+        r = self.requests.get(name)
+        if r is not None and _lib.hwfit_request_reset(r) == _lib.HWFIT_OK:
+            return r
+        if r is not None:  # a reset out of memory: start again
+            del self.requests[name]
+            self.free_request(r)
+        p = _ct.c_void_p()
+        _lib.check(_lib.hwfit_request_new(name.encode(), _ct.byref(p)), name)
+        _lib.hwfit_request_use_cache(p, self.cache)
+        self.requests[name] = r = p
+        return r
+
+    def __del__(self):
+        for r in self.requests.values():
+            self.free_request(r)
+        self.requests = {}
+        if self.cache is not None:
+            self.free_cache(self.cache)
+            self.cache = None
+
+
+_THREADS = _threading.local()  # .state: the calling thread's _Thread
+
+
+def _thread():
+    state = getattr(_THREADS, "state", None)
+    if state is None:
+        state = _THREADS.state = _Thread()
+    return state
+
+
+_ENCODED = {}  # (command, keyword, type, value) -> [(option, text)], for plain values
+_ENCODED_MAX = 4096
+
+
+def _sets(cmd, bound):
+    """The (option name, text) pairs of the bound arguments, as hwfit_request_set takes
+    them; those of plain values (str, int, float, bool) remembered, as a sweep repeats
+    them."""
+    out = []
+    for o, kw, v in bound:
+        t = type(v)
+        key = ((cmd["name"], kw, t, v) if t in (str, int, float, bool) else
+               (cmd["name"], kw, str, v._hwfit_path) if hasattr(v, "_hwfit_path") else None)
+        pairs = _ENCODED.get(key) if key is not None else None
+        if pairs is None:
+            name = kw.rstrip("_").replace("_", "-").encode()
+            pairs = [(name, _encode(o, kw, t)) for t in _texts(o, kw, v)]
+            if key is not None:
+                if len(_ENCODED) >= _ENCODED_MAX:
+                    _ENCODED.clear()
+                _ENCODED[key] = pairs
+        out.extend(pairs)
+    return out
+
+
 def _run(cmd, fmt, args, kwargs):
     """Run a command with Python arguments; the result's text."""
     bound = _bind(cmd, args, kwargs)
-    sets = [(kw.rstrip("_").replace("_", "-").encode(), _encode(o, kw, t)) for o, kw, v in bound
-            for t in _texts(o, kw, v)]
+    sets = _sets(cmd, bound)
     sets.sort(key=lambda s: s[0] != b"gpu-file")  # GPU files first: gpu may name their cards
-    r = _ct.c_void_p()
-    _lib.check(_lib.hwfit_request_new(cmd["name"].encode(), _ct.byref(r)), cmd["name"])
-    try:
-        for name, text in sets:
-            st = _lib.hwfit_request_set(r, name, text)
-            if st != _lib.HWFIT_OK:
-                raise _failure(r, st, cmd)
-        st = _lib.hwfit_request_run(r, _FORMATS[fmt], None, 0, None)
+    r = _thread().request(cmd["name"])
+    set_option = _lib.hwfit_request_set
+    for name, text in sets:
+        st = set_option(r, name, text)
         if st != _lib.HWFIT_OK:
             raise _failure(r, st, cmd)
-        n = _ct.c_size_t(0)
-        p = _lib.hwfit_request_output(r, _ct.byref(n))
-        return _ct.string_at(p, n.value).decode("utf-8", "replace")
-    finally:
-        _lib.hwfit_request_free(r)
+    st = _lib.hwfit_request_run(r, _FORMATS[fmt], None, 0, None)
+    if st != _lib.HWFIT_OK:
+        raise _failure(r, st, cmd)
+    n = _ct.c_size_t(0)
+    p = _lib.hwfit_request_output(r, _ct.byref(n))
+    return _ct.string_at(p, n.value).decode("utf-8", "replace")
 
 
 def run(command, format="text", /, *args, **options):

@@ -133,6 +133,30 @@ class TestMemory(unittest.TestCase):
                          42 * 16 * 512 * 512 * 8)
         self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["softcap_eager"])
 
+    def test_eager_kernels_and_the_previous_graph(self):
+        # Llama 3.1 8B QLoRA at 512 tokens: an eager SwiGLU keeps act(gate) (F per token and
+        # layer), the largest nf4 matrix dequantized to bf16, the last logits held.
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", weights="nf4", context=512,
+                  recompute="none")
+        base = hwfit.memory(**kw)
+        act = hwfit.memory(gated_act_kept=True, **kw)
+        self.assertEqual(act["activation_bytes"] - base["activation_bytes"],
+                         32 * 512 * 14336 * 2)
+        kv = hwfit.memory(kv_repeated=True, **kw)
+        self.assertEqual(kv["activation_bytes"] - base["activation_bytes"],
+                         32 * 512 * 24 * 128 * 2 * 2)
+        self.assertEqual(hwfit.memory(dequant_transient=True, **kw)["dequant_bytes"],
+                         14336 * 4096 * 2)
+        self.assertEqual(hwfit.memory(previous_graph=True, **kw)["carried_bytes"],
+                         512 * 128256 * 2)
+        lit = hwfit.memory(framework="litgpt", **kw)
+        self.assertTrue(lit["assumptions"]["previous_graph"])
+        self.assertEqual(hwfit.memory(framework="litgpt", previous_graph=False,
+                                      **kw)["carried_bytes"], 0)
+        full = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
+        self.assertEqual(hwfit.memory(loss="fp32-copy", **full)["loss_bytes"]
+                         - hwfit.memory(loss="fp32", **full)["loss_bytes"], 1024 * 128256 * 2)
+
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
         # not passed, the profile's choice stands.

@@ -87,6 +87,28 @@ class TestCollective(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.collective(p2p_level="near")
 
+    def test_min_channels(self):
+        # NCCL_MIN_NCHANNELS: more channels than NCCL's search gives a dual-socket PCIe box
+        # lift the tree's per-channel ceiling.
+        kw = dict(gpu="a100-pcie-80gb", algorithm="tree")
+        d = hwfit.collective(**kw)
+        t = hwfit.collective(min_channels=16, **kw)
+        self.assertEqual(d["channels"], 2)
+        self.assertEqual(t["channels"], 16)
+        self.assertGreater(t["busbw_bytes_per_s"], 1.2 * d["busbw_bytes_per_s"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(min_channels=65)
+
+    def test_nvlink_bridges(self):
+        # One of the 3 bridges of an H100 PCIe pair: its 4 links, a third of the set.
+        kw = dict(gpu="h100-pcie", gpus=2)
+        full = hwfit.collective(**kw)["busbw_bytes_per_s"]
+        one = hwfit.collective(nvlink_bridges=1, **kw)["busbw_bytes_per_s"]
+        self.assertLess(one, 0.4 * full)
+        self.assertGreater(one, 0.3 * full)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(nvlink_bridges=4, **kw)
+
     def test_pair_without_bridge_on_one_switch_of_two_sockets(self):
         # RTX 2080 Ti pair, no NVLink bridge fitted (peer_links 0), both GPUs under one
         # PCIe switch of a two-socket box: answered as the one-socket box, over PCIe.

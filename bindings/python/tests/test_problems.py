@@ -29,6 +29,20 @@ class TestProblems(unittest.TestCase):
         self.raises(hwfit.memory, "HWFIT_EDOM", "must be", "micro_batch",
                     config=LLAMA, mode="full", micro_batch=0)
 
+    @unittest.skipUnless(DATA, "HWFIT_TEST_DATA not set")
+    @needs("fit", "serve")
+    def test_what_a_mode_does_not_use_is_refused_by_keyword(self):
+        # The CLI's words, the keyword's spelling (issue 21: these were ignored, or blamed a
+        # default the caller never gave).
+        self.raises(hwfit.fit, "HWFIT_EINVAL", "applies only to training", "recompute",
+                    model=LLAMA, gpu="h100-sxm", recompute="full")
+        self.raises(hwfit.fit, "HWFIT_EINVAL", "applies only to mode lora or qlora",
+                    "lora_rank", model=LLAMA, gpu="h100-sxm", mode="full", lora_rank=8)
+        self.raises(hwfit.fit, "HWFIT_ELAYOUT", "65536 pipeline chunks", "virtual_stages",
+                    model=LLAMA, gpu="h100-sxm", mode="full", virtual_stages=65536)
+        self.raises(hwfit.serve, "HWFIT_ELAYOUT", "mixture-of-experts", "ep",
+                    model=LLAMA, gpu="h100-sxm", ep=2)
+
     @needs("power")
     def test_power_names_the_redundancy(self):
         self.raises(hwfit.power, "HWFIT_EDOM", "leaves no PSU to carry the load", "redundant",

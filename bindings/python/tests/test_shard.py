@@ -116,6 +116,31 @@ class TestPerf(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.perf(moe_expert_overhead=-1, **kw)
 
+    def test_power_limit_bandwidth_and_activation_passes(self):
+        # Llama 3.1 8B on 8 H100 with FSDP: one micro-batch of 2 x 8192 tokens per card.
+        kw = dict(config=config("llama-3.1-8b"), gpu="h100-sxm", gpus=8, mode="full",
+                  context=8192, batch=16, micro_batch=2, dp=8, zero=3, recompute="selective")
+        none = hwfit.perf(activation_passes=0, **kw)
+        added = 16384 * 32 * 160 * 4096 * 2 / (0.85 * 3.35e12)
+        self.assertAlmostEqual(hwfit.perf(**kw)["step_compute_s"] - none["step_compute_s"],
+                               added, places=6)
+        slow = hwfit.perf(memory_bandwidth="2.4TB/s", **kw)
+        self.assertAlmostEqual(slow["step_compute_s"] - none["step_compute_s"],
+                               added * 3.35 / 2.4, places=6)
+        capped = hwfit.perf(activation_passes=0, power_limit="500W", **kw)
+        self.assertAlmostEqual(capped["step_compute_s"] * (500 / 700) ** (1 / 3),
+                               none["step_compute_s"], places=9)
+        linear = hwfit.perf(activation_passes=0, power_limit="500W", power_exponent=1, **kw)
+        self.assertAlmostEqual(linear["step_compute_s"] * 500 / 700, none["step_compute_s"],
+                               places=9)
+        half = hwfit.perf(activation_passes=0, selective_matmul_recompute=0.5, **kw)
+        self.assertGreater(half["step_compute_s"], none["step_compute_s"])
+        self.assertEqual(half["model_flop_per_step"], none["model_flop_per_step"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(power_limit="1100W", **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(activation_passes=-1, **kw)
+
     def test_errors(self):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.perf(config=config("llama-3.1-8b"), capacity="80GiB", gpus=1)   # no card

@@ -1,0 +1,210 @@
+"""What makes repeated calls cheap (issue 19) changes no answer: the thread's model cache
+and reused requests, columns in and out of the batch functions through the buffer
+protocol, the caller's output columns (out=), and the prepared-model cache of a single
+fit_batch configuration."""
+import array
+import os
+import shutil
+import tempfile
+import threading
+import unittest
+
+import hwfit
+from hwfit import _batch, _request
+
+DATA = os.environ.get("HWFIT_TEST_DATA",
+                      os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data"))
+CFG70 = os.path.join(DATA, "models", "llama-3.1-70b.config.json")
+CFG8 = os.path.join(DATA, "models", "llama-3.1-8b.config.json")
+CFG_MOE = os.path.join(DATA, "models", "mixtral-8x7b-instruct-v0.1.config.json")
+MEMORY_KEYS = ["params", "trainable_params", "adapter_params", "weights_bytes", "kv_bytes",
+               "activation_bytes", "gradient_bytes", "optimizer_bytes", "overhead_bytes",
+               "total_bytes"]
+
+
+class ReusedRequests(unittest.TestCase):
+    def test_options_of_one_call_do_not_leak_into_the_next(self):
+        # The thread's request of a command is reset before each call: a flag, a choice
+        # and a number given once are back to their defaults the next time.
+        plain = hwfit.memory(config=CFG70, context=4096)
+        hwfit.memory(config=CFG70, context=8192, mode="full", recompute="full",
+                     no_dropout=True, kv="fp8")
+        self.assertEqual(hwfit.memory(config=CFG70, context=4096), plain)
+        self.assertEqual(plain["mode"], "inference")
+
+    def test_a_refused_call_leaves_the_next_one_right(self):
+        good = hwfit.memory(config=CFG70, context=8192, batch=2)
+        with self.assertRaises(hwfit.HwfitError) as e:
+            hwfit.memory(config=CFG70, context=0)
+        self.assertEqual(e.exception.option, "context")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=os.path.join(DATA, "no-such-dir", "config.json"))
+        self.assertEqual(hwfit.memory(config=CFG70, context=8192, batch=2), good)
+
+    def test_an_edited_config_is_read_again(self):
+        # The model cache keys a config by its file's size and times: an edit is seen.
+        d = tempfile.mkdtemp(prefix="hwfit-speed-")
+        try:
+            path = os.path.join(d, "config.json")
+            shutil.copy(CFG8, path)
+            first = hwfit.memory(config=path, context=4096)
+            with open(path) as f:
+                text = f.read()
+            self.assertIn('"num_hidden_layers": 32', text)
+            with open(path, "w") as f:  # the same length: only the times tell
+                f.write(text.replace('"num_hidden_layers": 32', '"num_hidden_layers": 31'))
+            second = hwfit.memory(config=path, context=4096)
+            self.assertLess(second["params"], first["params"])
+            self.assertEqual(second, hwfit.memory(config=path, context=4096))
+            # fit_batch keeps its own models by path, also by the file's signature
+            a = hwfit.fit_batch(path, gpu="h100-sxm", context=4096)["total_bytes"]
+            with open(path, "w") as f:
+                f.write(text)
+            b = hwfit.fit_batch(path, gpu="h100-sxm", context=4096)["total_bytes"]
+            self.assertGreater(b, a)
+        finally:
+            shutil.rmtree(d)
+
+    def test_threads_have_their_own_requests_and_caches(self):
+        want = hwfit.memory(config=CFG70, context=8192, batch=4)
+        got, errors = [], []
+
+        def work():
+            try:
+                for _ in range(20):
+                    got.append(hwfit.memory(config=CFG70, context=8192, batch=4))
+                    hwfit.fit_batch(CFG70, gpu="h100-sxm", gpus=8, tp=8, context=8192)
+            except Exception as exc:  # reported below
+                errors.append(exc)
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(len(got), 80)
+        self.assertTrue(all(g == want for g in got))
+        self.assertIsNot(_request._thread(), None)
+
+
+class Columns(unittest.TestCase):
+    def setUp(self):
+        self.m = hwfit.load_config(CFG_MOE)
+        self.n = 3 * _batch.CHUNK + 5  # several chunks and a short last one
+        self.contexts = [1024 << (i % 7) for i in range(self.n)]
+        self.batches = [1 + i % 13 for i in range(self.n)]
+
+    def test_buffers_in_and_columns_out_equal_lists(self):
+        lists = hwfit.memory_batch(self.m, context=self.contexts, batch=self.batches)
+        for ctx in (array.array("Q", self.contexts),
+                    memoryview(array.array("Q", self.contexts)),
+                    array.array("L", self.contexts)):
+            cols = hwfit.memory_batch(self.m, context=ctx, batch=array.array("Q", self.batches),
+                                      columns=True)
+            self.assertEqual(sorted(cols), sorted(MEMORY_KEYS))
+            for k in MEMORY_KEYS:
+                self.assertIsInstance(cols[k], array.array)
+                self.assertEqual(cols[k].typecode, "Q")
+                self.assertEqual(cols[k].tolist(), lists[k], k)
+
+    def test_fit_columns_equal_lists_and_single_calls(self):
+        lists = hwfit.fit_batch(self.m, gpu="h100-sxm", gpus=2, tp=2, context=self.contexts,
+                                batch=self.batches, errors="skip")
+        cols = hwfit.fit_batch(self.m, gpu="h100-sxm", gpus=2, tp=2,
+                               context=array.array("Q", self.contexts),
+                               batch=array.array("Q", self.batches), columns=True,
+                               errors="skip")
+        self.assertEqual(cols["fits"].typecode, "i")
+        self.assertEqual(cols["headroom_bytes"].typecode, "d")
+        for k, col in lists.items():
+            if k == "status":
+                continue
+            want = [0 if v is None else v for v in col]
+            self.assertEqual([type(w)(x) for w, x in zip(want, cols[k])], want, k)
+        self.assertEqual(cols["status"].tolist(), [0] * self.n)
+        for i in (0, 1, self.n - 1):  # the single call (prepared-model cache) agrees
+            one = hwfit.fit_batch(self.m, gpu="h100-sxm", gpus=2, tp=2,
+                                  context=self.contexts[i], batch=self.batches[i])
+            self.assertEqual({k: v[0] for k, v in one.items()},
+                             {k: v[i] for k, v in lists.items() if k != "status"})
+
+    def test_out_fills_the_callers_columns_in_place(self):
+        n = self.n
+        total = array.array("Q", [7]) * n
+        status = array.array("i", [9]) * n
+        r = hwfit.memory_batch(self.m, context=self.contexts, batch=self.batches,
+                               keys=["total_bytes"], out={"total_bytes": total,
+                                                          "status": status}, errors="skip")
+        self.assertIs(r["total_bytes"], total)
+        self.assertIs(r["status"], status)
+        want = hwfit.memory_batch(self.m, context=self.contexts, batch=self.batches)
+        self.assertEqual(total.tolist(), want["total_bytes"])
+        self.assertEqual(status.tolist(), [0] * n)
+        # failures: zeros where the values would be, the status names them
+        bad = list(self.contexts)
+        bad[5] = 0
+        r = hwfit.memory_batch(self.m, context=bad, batch=self.batches, keys=["total_bytes"],
+                               out={"total_bytes": total, "status": status}, errors="skip")
+        self.assertEqual(total[5], 0)
+        self.assertNotEqual(status[5], 0)
+        self.assertEqual(total[6], want["total_bytes"][6])
+
+    def test_bad_out_is_refused_naming_it(self):
+        for out, words in (({"total_bytes": array.array("Q", [0]) * 3}, "out['total_bytes']"),
+                           ({"total_bytes": array.array("d", [0]) * 4}, "out['total_bytes']"),
+                           ({"total_bytes": bytes(32)}, "out['total_bytes']"),
+                           ({"nonsense": array.array("Q", [0]) * 4}, "out: unknown"),
+                           ([1, 2], "out: expected a dict")):
+            with self.assertRaises(hwfit.HwfitError) as e:
+                hwfit.memory_batch(self.m, context=[1024, 2048, 4096, 8192], out=out)
+            self.assertIn(words, e.exception.message)
+
+    def test_a_signed_or_float_buffer_is_converted_and_checked(self):
+        # A buffer of another kind is read value by value: a negative count is refused.
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory_batch(self.m, context=array.array("q", [1024, -1]))
+        r = hwfit.memory_batch(self.m, context=array.array("q", [1024, 2048]), columns=True)
+        self.assertEqual(r["total_bytes"].tolist(),
+                         hwfit.memory_batch(self.m, context=[1024, 2048])["total_bytes"])
+
+    def test_empty_columns(self):
+        r = hwfit.memory_batch(self.m, context=array.array("Q"), columns=True, errors="skip")
+        self.assertEqual(r["total_bytes"], array.array("Q"))
+        self.assertEqual(r["status"], array.array("i"))
+
+
+class SingleFit(unittest.TestCase):
+    def test_an_edited_model_struct_is_prepared_again(self):
+        # The prepared-model cache of a single fit_batch keys the model's bytes.
+        m = hwfit.load_config(CFG70)
+        a = hwfit.fit_batch(m, gpu="h100-sxm", gpus=8, tp=8, context=8192)
+        m.layers = 40
+        b = hwfit.fit_batch(m, gpu="h100-sxm", gpus=8, tp=8, context=8192)
+        self.assertLess(b["total_bytes"][0], a["total_bytes"][0])
+        m.layers = 80
+        self.assertEqual(hwfit.fit_batch(m, gpu="h100-sxm", gpus=8, tp=8, context=8192), a)
+
+    def test_a_refusal_is_the_batch_refusal(self):
+        m = hwfit.load_config(CFG70)
+        with self.assertRaises(hwfit.HwfitError) as one:
+            hwfit.fit_batch(m, gpu="h100-sxm", gpus=8, tp=3, context=8192)
+        with self.assertRaises(hwfit.HwfitError) as two:
+            hwfit.fit_batch(m, gpu="h100-sxm", gpus=[8, 8], tp=[3, 3], context=8192)
+        self.assertEqual(one.exception.status, two.exception.status)
+
+    def test_a_single_configuration_equals_the_batch_in_every_form(self):
+        m = hwfit.load_config(CFG_MOE)
+        for tp, errors, columns in ((2, "skip", False), (3, "skip", False), (2, "skip", True),
+                                    (3, "skip", True), (2, "raise", True)):
+            one = hwfit.fit_batch(m, gpu="h100-sxm", gpus=2, tp=tp, context=8192,
+                                  errors=errors, columns=columns)
+            two = hwfit.fit_batch(m, gpu="h100-sxm", gpus=[2, 2], tp=[tp, tp], context=8192,
+                                  errors=errors, columns=columns)
+            self.assertEqual(sorted(one), sorted(two))
+            for k in one:
+                self.assertEqual(type(one[k]), type(two[k]), k)
+                self.assertEqual(list(one[k]), list(two[k])[:1], (tp, errors, columns, k))
+
+
+if __name__ == "__main__":
+    unittest.main()
