@@ -745,11 +745,45 @@ static const char *shard_field(const char *field) {
     return field;
 }
 
-/* The estimate, written to out (in part when it fails); the shard's refusals go to
- * `shard_why` (fields of hwfit_shard_in), the others to `why` (both NULL from the
- * calculations). */
+/* The estimate; the shard's refusals go to `shard_why` (fields of hwfit_shard_in), the
+ * others to `why` (both NULL from the calculations). */
 static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
                              hwfit_problem *why, hwfit_problem *shard_why) {
+    const hwfit_perf_in *in = c->in;
+    hwfit_perf_out o;
+    memset(&o, 0, sizeof o);
+    o.precision = c->precision;
+    o.peak_flop_per_s = c->peak;
+    /* The memory fit, at the longest context the workload reaches. */
+    hwfit_shard_in fit = in->shard;
+    int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
+    if (!training) {
+        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context)
+            return hwfit__why(why, HWFIT_EDOM, "output_tokens",
+                              "plus shard.memory.context must be at most 2^40");
+        fit.memory.context += in->output_tokens;
+    }
+    hwfit__shard_resolved r;
+    hwfit_shard_reason reason;
+    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout,
+                                           &r, &reason, shard_why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
+    if (reason != HWFIT_SHARD_VALID)
+        return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
+    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o.shard, 0, NULL)) != HWFIT_OK)
+        return hwfit__shard_explain(c->m, &fit, st, shard_why);
+    st = training ? train_step(c, &r, &o) : inference(c, full, &o);
+    if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
+    *out = o;
+    return HWFIT_OK;
+}
+
+/* estimate(), written to out in place (in part when it fails): the layout search's, whose
+ * out is its own scratch; estimate() keeps the caller's out untouched unless it succeeds.
+ * Two frames, not one calling the other: each chain keeps its stack (tests/stack). */
+static hwfit_status estimate_in_place(const perf_ctx *c, int full, hwfit_perf_out *out,
+                                      hwfit_problem *why, hwfit_problem *shard_why) {
     const hwfit_perf_in *in = c->in;
     hwfit_perf_out *o = out; /* written in place: estimate_on keeps the caller's until OK */
     memset(o, 0, sizeof *o);
@@ -791,9 +825,7 @@ typedef struct estimate_call {
 static hwfit_status estimate_on(hwfit__shard_engine *e, estimate_call *a) {
     perf_ctx c;
     hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
-    hwfit_perf_out o;
-    if (st == HWFIT_OK) st = estimate(&c, 1, &o, a->problem, a->shard_problem);
-    if (st == HWFIT_OK) *a->out = o;
+    if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
     a->topo = c.topo;
     return st;
 }
@@ -1066,7 +1098,7 @@ static hwfit_status slice_run(plan_slice *ps) {
         x.shard.layout = l;
         hwfit_perf_out o;
         if (!training) {
-            st = estimate(&c, 0, &o, NULL, NULL);
+            st = estimate_in_place(&c, 0, &o, NULL, NULL);
             if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
             if (st != HWFIT_OK) return slice_fail(ps, k, st);
             if (o.shard.fits) sum.fitting++;
