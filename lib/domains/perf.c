@@ -911,8 +911,8 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
 
 /* A lower bound of train_step's step_time_s for layout r: train_step's terms without those
  * that need the card or the collectives, each of which only adds time: per stage the
- * compute of one micro-batch (the max with the weights' reads is not smaller) plus the MoE
- * experts' fixed cost, the slowest stage through the 1F1B schedule (m micro-batches and
+ * compute of one micro-batch (the max with the weights' reads is not smaller), the
+ * non-matmul kernels' activation passes and the MoE experts' fixed cost, the slowest stage through the 1F1B schedule (m micro-batches and
  * the bubble), and no communication or offload (each >= 0, overlaps in [0, 1]). Every
  * operation is train_step's own, in its order, and monotone, so bound <= step_time_s bit
  * for bit. It repeats train_step's stage compute (train_step is left as it is, for the
@@ -925,7 +925,8 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                           double attention_flop) {
     const hwfit_perf_in *in = c->in;
     double s_local = (double)r->context_local, mb = (double)r->mb;
-    double eff_c = c->peak * in->training_efficiency;
+    double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
     int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
                in->bf16_flop_per_s > 0.0;
@@ -933,9 +934,11 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
     for (uint32_t s = 0; s < r->pp; s++) {
         stage_flop sf;
         stage_flops(c, r, s, attention_flop, &sf);
-        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? sf.fwd - sf.head
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? sf.attention
-                                                                : 0.0;
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                        ? sf.attention + in->selective_matmul_recompute *
+                                             (sf.fwd - sf.head - sf.attention)
+                        : 0.0;
         double flop = mb * s_local * (3.0 * sf.fwd + re);
         if (lowp) {
             double attn = mb * s_local * (3.0 * sf.attention +
@@ -944,7 +947,11 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
             flop = (flop - attn) / in->low_precision_efficiency +
                    attn * c->peak / in->bf16_flop_per_s;
         }
-        double t = flop / eff_c;
+        double t = flop / eff_c; /* train_step: the max of this and the weights' reads */
+        double passes = in->activation_passes *
+                        (r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
+        t += mb * s_local * (double)sf.layers * passes * (double)c->m->hidden * c->act_bytes /
+             (double)r->tp / eff_m;
         if (sf.moe_layers > 0 && c->m->experts > 0)
             t += (double)sf.moe_layers *
                  (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
