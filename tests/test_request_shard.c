@@ -555,9 +555,9 @@ Test(request_shard, commands_have_their_formats) {
     size_t n = 0;
     for (const hwfit_option *o = hwfit_option_next(plan, NULL); o; o = hwfit_option_next(plan, o))
         n++;
-    /* the shared options, top, gpu-file, the framework options and the two training flags
-     * (no-master-weights, no-dropout) */
-    cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 2 + HWFIT__FRAMEWORK_NOPTS + HWFIT__FRAMEWORK_EXTRA_NOPTS);
+    /* the shared options, top, threads, gpu-file, the framework options and the two
+     * training flags (no-master-weights, no-dropout) */
+    cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 3 + HWFIT__FRAMEWORK_NOPTS + HWFIT__FRAMEWORK_EXTRA_NOPTS);
 }
 
 /* ---- buffers ------------------------------------------------------------------------------- */

@@ -75,6 +75,9 @@ typedef enum hwfit_perf_rank {
                                             workload's batch, highest first. */
 } hwfit_perf_rank;
 
+/** @brief Most threads ::hwfit_perf_plan takes (hwfit_perf_in::threads). */
+#define HWFIT_PERF_MAX_THREADS 64
+
 /** @brief Inputs of ::hwfit_perf_estimate. Fill with ::hwfit_perf_init and
  *  ::hwfit_perf_set_gpu, then set the workload and layout in @c shard. */
 typedef struct hwfit_perf_in {
@@ -137,6 +140,13 @@ typedef struct hwfit_perf_in {
                                  k of E; routing taken as uniform), so a small batch reads
                                  about b k experts per layer and a large one all of them;
                                  0 (default) = every expert's weights are read each step. */
+    uint32_t threads;        /**< ::hwfit_perf_plan only: threads that search the layouts,
+                                 1 to ::HWFIT_PERF_MAX_THREADS; default 1 (the calling thread
+                                 alone). More deal the layouts to C11 threads in blocks and
+                                 give the same results, bit for bit, as one; where the C
+                                 library has no C11 threads, or a thread cannot be started,
+                                 the calling thread searches their share. The other calls
+                                 ignore it. */
     double low_precision_efficiency; /**< Training in FP8 or FP4: the share of the format's
                                  peak its matmuls reach, relative to training_efficiency's
                                  share of the BF16 peak, (0, 1]; default 0.75 (fitted to the
@@ -365,6 +375,15 @@ HWFIT_API const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
  * gives: training tokens per second at each layout's own global batch (global batch 0), the
  * step time at the given global batch, or the decode rate (inference); the best @p capacity
  * go to @p results, best first.
+ *
+ * Every valid layout is ranked: its memory fit is evaluated (summary->fitting counts the
+ * layouts whose cards and host memory fit, timed or not), and a layout that fits is timed
+ * in full unless a lower bound of its step time (its slowest stage's compute through the
+ * pipeline schedule, without communication) shows that it cannot beat the last of the
+ * @p capacity layouts kept so far. The results are those of timing every layout, bit for
+ * bit (ties keep the enumeration order). With in->threads above 1 the layouts are shared
+ * among that many threads (C11 threads, each with its own engine and lists, allocated
+ * and freed in the call) with the same results.
  * @param[in]  model    The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  in       Inputs (their layout is ignored); NULL gives ::HWFIT_EINVAL.
  * @param[in]  space    The layouts to consider (shard.h); NULL gives ::HWFIT_EINVAL.
@@ -373,7 +392,8 @@ HWFIT_API const char *hwfit_perf_rank_name(hwfit_perf_rank rank);
  * @param[out] summary  Counts (shard.h); NULL gives ::HWFIT_EINVAL. Written only on success.
  * @retval HWFIT_OK           ranked (summary->count may be 0: nothing fits).
  * @retval HWFIT_EINVAL       a pointer is NULL, or an enum or dtype is invalid.
- * @retval HWFIT_EDOM         an input is out of range.
+ * @retval HWFIT_EDOM         an input is out of range (in->threads: 1 to
+ *                            ::HWFIT_PERF_MAX_THREADS).
  * @retval HWFIT_EUNSUPPORTED as for ::hwfit_perf_estimate.
  * @retval HWFIT_ERANGE       a size overflows 64 bits.
  * @retval HWFIT_ENOMEM       the collectives' scratch could not be allocated.

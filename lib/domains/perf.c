@@ -7,6 +7,30 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SANITIZE_THREAD__)
+/* GCC's ThreadSanitizer runtime does not intercept C11 thrd_create (glibc starts the thread
+ * below pthread_create's interceptor, and the runtime faults in it): under it, and only
+ * there, the search's threads are POSIX threads, which it follows (tests/threads). */
+#include <pthread.h>
+typedef pthread_t plan_thread;
+#define PLAN_THREAD_START(t, f, arg) (pthread_create(&(t), NULL, f, (arg)) == 0)
+#define PLAN_THREAD_JOIN(t) pthread_join((t), NULL)
+#define PLAN_THREADS 1
+#elif !defined(__STDC_NO_THREADS__)
+#include <threads.h>
+typedef thrd_t plan_thread;
+#define PLAN_THREAD_START(t, f, arg) (thrd_create(&(t), f, (arg)) == thrd_success)
+#define PLAN_THREAD_JOIN(t) thrd_join((t), NULL)
+#define PLAN_THREADS 1
+#else
+#define PLAN_THREADS 0 /* no C11 threads: the calling thread searches every share */
+#endif
+#if PLAN_THREADS && !defined(__STDC_NO_ATOMICS__)
+#include <stdatomic.h>
+#define PLAN_SHARED 1 /* the threads share the best threshold (plan_shared_*) */
+#else
+#define PLAN_SHARED 0
+#endif
 
 #include "hwfit/collective.h"
 #include "hwfit/dtype.h"
@@ -43,6 +67,7 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->power_exponent = 1.0 / 3.0;
     in->activation_passes = 160.0;
     in->selective_matmul_recompute = 0.0;
+    in->threads = 1;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -756,6 +781,39 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     return HWFIT_OK;
 }
 
+/* estimate(), written to out in place (in part when it fails): the layout search's, whose
+ * out is its own scratch; estimate() keeps the caller's out untouched unless it succeeds.
+ * Two frames, not one calling the other: each chain keeps its stack (tests/stack). */
+static hwfit_status estimate_in_place(const perf_ctx *c, int full, hwfit_perf_out *out,
+                                      hwfit_problem *why, hwfit_problem *shard_why) {
+    const hwfit_perf_in *in = c->in;
+    hwfit_perf_out *o = out; /* written in place: estimate_on keeps the caller's until OK */
+    memset(o, 0, sizeof *o);
+    o->precision = c->precision;
+    o->peak_flop_per_s = c->peak;
+    /* The memory fit, at the longest context the workload reaches. */
+    hwfit_shard_in fit = in->shard;
+    int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
+    if (!training) {
+        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context)
+            return hwfit__why(why, HWFIT_EDOM, "output_tokens",
+                              "plus shard.memory.context must be at most 2^40");
+        fit.memory.context += in->output_tokens;
+    }
+    hwfit__shard_resolved r;
+    hwfit_shard_reason reason;
+    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout,
+                                           &r, &reason, shard_why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
+    if (reason != HWFIT_SHARD_VALID)
+        return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
+    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o->shard, 0, NULL)) != HWFIT_OK)
+        return hwfit__shard_explain(c->m, &fit, st, shard_why);
+    st = training ? train_step(c, &r, o) : inference(c, full, o);
+    return st; /* hwfit_perf_validate names the input */
+}
+
 /* One estimate with the model's engine, which must be started (hwfit__shard_engine_start);
  * validate also keeps the cluster the timing used. */
 typedef struct estimate_call {
@@ -849,56 +907,239 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
     return validate_report(&a, st, &shard_problem, problem);
 }
 
+/* ---- the layout search -------------------------------------------------------------------- */
+
+/* A lower bound of train_step's step_time_s for layout r: train_step's terms without those
+ * that need the card or the collectives, each of which only adds time: per stage the
+ * compute of one micro-batch (the max with the weights' reads is not smaller), the
+ * non-matmul kernels' activation passes and the MoE experts' fixed cost, the slowest stage through the 1F1B schedule (m micro-batches and
+ * the bubble), and no communication or offload (each >= 0, overlaps in [0, 1]). Every
+ * operation is train_step's own, in its order, and monotone, so bound <= step_time_s bit
+ * for bit. It repeats train_step's stage compute (train_step is left as it is, for the
+ * cost work on it): a cost term added there that only adds time keeps the bound valid; one
+ * that can make a step shorter than this must be mirrored here, and
+ * tests/test_perf_plan.c, which checks bound <= step_time_s over every valid layout of
+ * several spaces, fails until it is. attention_flop: hwfit_model_flops' at the sequence
+ * length, as train_step takes it. */
+static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
+                          double attention_flop) {
+    const hwfit_perf_in *in = c->in;
+    double s_local = (double)r->context_local, mb = (double)r->mb;
+    double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
+    int lowp = (c->precision == HWFIT_PERF_PRECISION_FP8 ||
+                c->precision == HWFIT_PERF_PRECISION_FP4) &&
+               in->bf16_flop_per_s > 0.0;
+    double t_mb = 0.0;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        stage_flop sf;
+        stage_flops(c, r, s, attention_flop, &sf);
+        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf.fwd - sf.head
+                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                        ? sf.attention + in->selective_matmul_recompute *
+                                             (sf.fwd - sf.head - sf.attention)
+                        : 0.0;
+        double flop = mb * s_local * (3.0 * sf.fwd + re);
+        if (lowp) {
+            double attn = mb * s_local * (3.0 * sf.attention +
+                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
+                                                                                : sf.attention));
+            flop = (flop - attn) / in->low_precision_efficiency +
+                   attn * c->peak / in->bf16_flop_per_s;
+        }
+        double t = flop / eff_c; /* train_step: the max of this and the weights' reads */
+        double passes = in->activation_passes *
+                        (r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
+        t += mb * s_local * (double)sf.layers * passes * (double)c->m->hidden * c->act_bytes /
+             (double)r->tp / eff_m;
+        if (sf.moe_layers > 0 && c->m->experts > 0)
+            t += (double)sf.moe_layers *
+                 (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
+                 in->moe_expert_overhead_s;
+        t_mb = dmax(t_mb, t);
+    }
+    double compute = (double)r->m * t_mb;
+    double bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
+    return compute + bubble;
+}
+
+hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                       const hwfit_perf_in *in, double *bound) {
+    if (model == NULL || in == NULL || bound == NULL) return HWFIT_EINVAL;
+    if (in->shard.memory.mode == HWFIT_MEMORY_INFERENCE) return HWFIT_EINVAL;
+    hwfit_status st = hwfit__shard_engine_start(e, model);
+    if (st != HWFIT_OK) return st;
+    perf_ctx c;
+    if ((st = ctx_init(&c, model, in, e, NULL)) != HWFIT_OK) return st;
+    hwfit__shard_resolved r;
+    hwfit_shard_reason reason;
+    if ((st = hwfit__shard_resolve(model, hwfit__shard_engine_kinds(e), &in->shard,
+                                   &in->shard.layout, &r, &reason, NULL)) != HWFIT_OK)
+        return st;
+    if (reason != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
+    hwfit_model_flops_out f;
+    if ((st = hwfit_model_flops(model, in->shard.memory.context, &f)) != HWFIT_OK) return st;
+    *bound = train_bound(&c, &r, f.attention_flop);
+    return HWFIT_OK;
+}
+
 /* a ranks before b: layouts that fit first, then by score. */
 static int better(const hwfit_perf_result *a, const hwfit_perf_result *b) {
     if (a->shard.fits != b->shard.fits) return a->shard.fits;
     return a->shard.score > b->shard.score;
 }
 
-/* Insert into results[0..*count), best first, stable. */
-static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count,
-                      const hwfit_perf_result *r) {
+/* Insert into results[0..*count), best first, stable; order (NULL or beside results) keeps
+ * each result's place in the enumeration. */
+static void keep_best(hwfit_perf_result *results, uint64_t *order, size_t capacity,
+                      size_t *count, const hwfit_perf_result *r, uint64_t ordinal) {
     if (capacity == 0) return;
     size_t n = *count;
     if (n == capacity && !better(r, &results[n - 1])) return;
     size_t i = n < capacity ? n : capacity - 1;
     while (i > 0 && better(r, &results[i - 1])) {
         results[i] = results[i - 1];
+        if (order != NULL) order[i] = order[i - 1];
         i--;
     }
     results[i] = *r;
+    if (order != NULL) order[i] = ordinal;
     if (n < capacity) *count = n + 1;
 }
 
-/* The search with the model's engine, started. */
-static hwfit_status plan_on(hwfit__shard_engine *e, const hwfit_model *model,
-                            const hwfit_perf_in *in, const hwfit_shard_space *space,
-                            hwfit_perf_result *results, size_t capacity,
-                            hwfit_shard_search_out *summary) {
+/* Valid layouts are dealt to the threads in blocks of this many, in enumeration order. */
+#define PLAN_BLOCK 32u
+
+/* One search over a slice of the space: the valid layouts of the blocks b with
+ * b % slices == slice (every layout for one slice). */
+typedef struct plan_slice {
+    hwfit__shard_engine *e; /* started on the model */
+    const hwfit_model *model;
+    const hwfit_perf_in *in;
+    const hwfit_shard_space *space;
+    uint32_t slice, slices;
+    hwfit_perf_result *results;
+    uint64_t *order; /* NULL for one slice */
+    size_t capacity;
+    hwfit_shard_search_out sum;
+    uint64_t timed;   /* layouts timed in full; the other ranked ones were pruned */
+    uint64_t fail_at; /* the ordinal of the layout that failed (status not HWFIT_OK) */
+    hwfit_status status;
+    size_t head; /* the merge's place in results */
+#if PLAN_SHARED
+    _Atomic double kth;     /* slice 0's: the best score any full list of fitting layouts
+                               has last, -HUGE_VAL before */
+    _Atomic double *shared; /* slice 0's kth, or NULL (one slice) */
+#endif
+#if PLAN_THREADS
+    plan_thread thread;
+    int started;
+#endif
+} plan_slice;
+
+/* The threads' shared threshold: when a slice's list holds `capacity` fitting layouts, the
+ * last one's score T is at most the last score of the merged list (which holds the best
+ * of every slice), so a layout of any slice that fits and cannot reach T (strictly: a tie
+ * may still enter, by enumeration order), or that does not fit, cannot be in the merged
+ * list and need not be timed. It only spares work: the lists merge to the same result. */
+static double plan_shared_get(const plan_slice *ps) {
+#if PLAN_SHARED
+    if (ps->shared != NULL) return atomic_load_explicit(ps->shared, memory_order_relaxed);
+#else
+    (void)ps;
+#endif
+    return -HUGE_VAL;
+}
+
+static void plan_shared_put(plan_slice *ps, double kth) {
+#if PLAN_SHARED
+    if (ps->shared == NULL) return;
+    double old = atomic_load_explicit(ps->shared, memory_order_relaxed);
+    while (kth > old && !atomic_compare_exchange_weak_explicit(ps->shared, &old, kth,
+                                                               memory_order_relaxed,
+                                                               memory_order_relaxed)) {
+    }
+#else
+    (void)ps;
+    (void)kth;
+#endif
+}
+
+static hwfit_status slice_fail(plan_slice *ps, uint64_t ordinal, hwfit_status st) {
+    ps->fail_at = ordinal;
+    return st;
+}
+
+/* The search of one slice. For training, a layout's memory fit is evaluated first (the
+ * fitting count needs it), then, once the list is full of fitting layouts, the step time's
+ * lower bound (train_bound): a layout whose best possible score does not beat the last one
+ * kept could not enter the list, and is not timed. The list is the one the full search
+ * keeps, bit for bit. */
+static hwfit_status slice_run(plan_slice *ps) {
+    const hwfit_perf_in *in = ps->in;
+    const hwfit_shard_space *space = ps->space;
     hwfit_status st;
-    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
     hwfit_perf_in x = *in;
     perf_ctx c;
-    if ((st = ctx_init(&c, model, &x, e, NULL)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&c, ps->model, &x, ps->e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
-    if ((st = hwfit_shard_iter_init(&it, model, &in->shard, space)) != HWFIT_OK) return st;
+    if ((st = hwfit_shard_iter_init(&it, ps->model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
     memset(&sum, 0, sizeof sum);
-    hwfit_layout l;
-    hwfit__shard_resolved r;
     int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_perf_rank rank;
     if ((st = hwfit_perf_plan_rank(in, space, &rank)) != HWFIT_OK) return st;
+    /* The bound needs the attention FLOPs at the sequence length (train_step's); when they
+     * cannot be had, every layout is timed and fails as train_step fails. */
+    hwfit_model_flops_out fl;
+    int bounded = training && hwfit_model_flops(ps->model, in->shard.memory.context, &fl) ==
+                                  HWFIT_OK;
+    double seq = (double)in->shard.memory.context;
+    hwfit_perf_result *kept = ps->results;
+    size_t cap = ps->capacity;
+    hwfit_layout l;
+    hwfit__shard_resolved r;
+    uint64_t ordinal = 0;
     while (hwfit__shard_iter_next(&it, &l, &r)) {
+        uint64_t k = ordinal++;
+        if (ps->slices > 1 && (k / PLAN_BLOCK) % ps->slices != ps->slice) continue;
         sum.valid++;
         x.shard.layout = l;
         hwfit_perf_out o;
-        st = estimate(&c, 0, &o, NULL, NULL);
-        if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
-        if (st != HWFIT_OK) return st;
-        if (o.shard.fits) sum.fitting++;
-        else if (!space->include_unfit) continue;
+        if (!training) {
+            st = estimate_in_place(&c, 0, &o, NULL, NULL);
+            if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
+            if (st != HWFIT_OK) return slice_fail(ps, k, st);
+            if (o.shard.fits) sum.fitting++;
+            else if (!space->include_unfit) continue;
+        } else {
+            /* estimate()'s steps for a layout the enumeration resolved and checked. */
+            memset(&o, 0, sizeof o);
+            o.precision = c.precision;
+            o.peak_flop_per_s = c.peak;
+            st = hwfit__shard_fit(c.e, &x.shard, &r, &o.shard);
+            if (st == HWFIT_ERANGE) continue;
+            if (st != HWFIT_OK) return slice_fail(ps, k, st);
+            if (o.shard.fits) sum.fitting++;
+            else if (!space->include_unfit) continue;
+            if (cap == 0) continue; /* nothing is kept: the counts alone */
+            int full = sum.count == cap && kept[cap - 1].shard.fits;
+            double other = plan_shared_get(ps); /* another thread's list, -HUGE_VAL */
+            if (bounded && (full || other > -HUGE_VAL)) {
+                if (!o.shard.fits) continue; /* ranks after every layout kept */
+                double lb = train_bound(&c, &r, fl.attention_flop);
+                double best = rank == HWFIT_PERF_RANK_STEP_TIME ? -lb
+                                                                : (double)r.global * seq / lb;
+                if (full && best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
+                if (best < other) continue;
+            }
+            ps->timed++;
+            st = train_step(&c, &r, &o);
+            if (st == HWFIT_ERANGE) continue;
+            if (st != HWFIT_OK) return slice_fail(ps, k, st);
+        }
         hwfit_perf_result res;
+        memset(&res, 0, sizeof res); /* padding too: results compare byte for byte */
         hwfit__shard_result(&o.shard, &res.shard);
         res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
         res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
@@ -909,11 +1150,129 @@ static hwfit_status plan_on(hwfit__shard_engine *e, const hwfit_model *model,
         if (o.shard.fits)
             res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
                                                                 : res.tokens_per_s;
-        keep_best(results, capacity, &sum.count, &res);
+        keep_best(kept, ps->order, cap, &sum.count, &res, k);
+        if (training && sum.count == cap && kept[cap - 1].shard.fits)
+            plan_shared_put(ps, kept[cap - 1].shard.score);
     }
     sum.visited = it.visited;
-    *summary = sum;
+    ps->sum = sum;
     return HWFIT_OK;
+}
+
+/* a before b in the sequential list: better, or as good and enumerated first. */
+static int before(const hwfit_perf_result *a, uint64_t oa, const hwfit_perf_result *b,
+                  uint64_t ob) {
+    if (better(a, b)) return 1;
+    return !better(b, a) && oa < ob;
+}
+
+/* One slice on its thread, with its own engine. */
+static int slice_main(void *arg) {
+    plan_slice *ps = arg;
+    ps->status = hwfit__shard_engine_start(ps->e, ps->model);
+    if (ps->status == HWFIT_OK) ps->status = slice_run(ps);
+    return 0;
+}
+
+#if defined(__SANITIZE_THREAD__)
+static void *plan_thread_main(void *arg) {
+    (void)slice_main(arg);
+    return NULL;
+}
+#elif !defined(__STDC_NO_THREADS__)
+#define plan_thread_main slice_main
+#endif
+
+/* The search on n threads: slice t takes the blocks t, t + n, ... of the valid layouts;
+ * each keeps the best `capacity` of its own, in its order (best, then enumeration order).
+ * plan_start starts slices 1 to n - 1 on their threads (each with its own engine) and
+ * gives the slices, slice 0 to run on the calling thread with its engine e; NULL when
+ * memory or sizes do not allow it (the caller then searches alone). plan_finish waits for
+ * them (running those whose thread did not start), merges the lists in that order, which
+ * gives the one list of one thread, and returns the status of the layout that failed
+ * first in the enumeration, where one thread would stop. Slice 0 runs in the caller's
+ * frame, not below these: the search's stack is the single thread's. */
+static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
+                              const hwfit_perf_in *in, const hwfit_shard_space *space,
+                              size_t capacity, uint32_t n) {
+    size_t per = sizeof(hwfit_perf_result) + sizeof(uint64_t), lists, bytes;
+    if (capacity > SIZE_MAX / per / n) return NULL;
+    lists = per * capacity * n;
+    bytes = (sizeof(plan_slice) + sizeof(hwfit__shard_engine_storage)) * n;
+    if (lists > SIZE_MAX - bytes) return NULL;
+    bytes += lists;
+    /* one block: the engines, the slices, their results, their ordinals */
+    hwfit__shard_engine_storage *engines = malloc(bytes);
+    if (engines == NULL) return NULL;
+    memset(engines, 0, bytes);
+    plan_slice *ps = (plan_slice *)(void *)(engines + n);
+    hwfit_perf_result *lists_r = (hwfit_perf_result *)(void *)(ps + n);
+    uint64_t *lists_o = (uint64_t *)(void *)(lists_r + capacity * n);
+    for (uint32_t t = 0; t < n; t++) {
+        ps[t].e = t == 0 ? e : hwfit__shard_engine_in(&engines[t]);
+        ps[t].model = model;
+        ps[t].in = in;
+        ps[t].space = space;
+        ps[t].slice = t;
+        ps[t].slices = n;
+        ps[t].results = lists_r + capacity * t;
+        ps[t].order = lists_o + capacity * t;
+        ps[t].capacity = capacity;
+#if PLAN_SHARED
+        ps[t].shared = &ps[0].kth;
+#endif
+    }
+#if PLAN_SHARED
+    atomic_init(&ps[0].kth, -HUGE_VAL);
+#endif
+#if PLAN_THREADS
+    for (uint32_t t = 1; t < n; t++)
+        ps[t].started = PLAN_THREAD_START(ps[t].thread, plan_thread_main, &ps[t]);
+#endif
+    return ps;
+}
+
+static hwfit_status plan_finish(plan_slice *ps, uint32_t n, hwfit_perf_result *results,
+                                size_t capacity, hwfit_shard_search_out *summary) {
+    for (uint32_t t = 1; t < n; t++) {
+#if PLAN_THREADS
+        if (ps[t].started) {
+            PLAN_THREAD_JOIN(ps[t].thread);
+            continue;
+        }
+#endif
+        (void)slice_main(&ps[t]); /* no thread: its share here */
+    }
+    hwfit_status st = HWFIT_OK;
+    uint64_t fail_at = UINT64_MAX;
+    hwfit_shard_search_out sum;
+    memset(&sum, 0, sizeof sum);
+    for (uint32_t t = 0; t < n; t++) {
+        if (ps[t].status != HWFIT_OK && (st == HWFIT_OK || ps[t].fail_at < fail_at)) {
+            st = ps[t].status;
+            fail_at = ps[t].fail_at;
+        }
+        sum.valid += ps[t].sum.valid;
+        sum.fitting += ps[t].sum.fitting;
+    }
+    if (st == HWFIT_OK) {
+        sum.visited = ps[0].sum.visited;
+        while (sum.count < capacity) {
+            uint32_t pick = n;
+            for (uint32_t t = 0; t < n; t++) {
+                const plan_slice *a = &ps[t], *b = &ps[pick < n ? pick : 0];
+                if (a->head == a->sum.count) continue;
+                if (pick == n || before(&a->results[a->head], a->order[a->head],
+                                        &b->results[b->head], b->order[b->head]))
+                    pick = t;
+            }
+            if (pick == n) break;
+            results[sum.count++] = ps[pick].results[ps[pick].head++];
+        }
+        *summary = sum;
+    }
+    free((hwfit__shard_engine_storage *)(void *)ps - n); /* the block starts with the engines */
+    return st;
 }
 
 hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *model,
@@ -925,7 +1284,26 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
         return HWFIT_EINVAL;
     hwfit_status st = hwfit__shard_engine_start(e, model);
     if (st != HWFIT_OK) return st;
-    return plan_on(e, model, in, space, results, capacity, summary);
+    if ((st = hwfit__shard_check_in(&in->shard, NULL)) != HWFIT_OK) return st;
+    if (in->threads == 0 || in->threads > HWFIT_PERF_MAX_THREADS) return HWFIT_EDOM;
+    plan_slice *many = in->threads > 1 ? plan_start(e, model, in, space, capacity, in->threads)
+                                       : NULL;
+    if (many != NULL) {
+        many[0].status = slice_run(&many[0]);
+        return plan_finish(many, in->threads, results, capacity, summary);
+    }
+    plan_slice ps;
+    memset(&ps, 0, sizeof ps);
+    ps.e = e;
+    ps.model = model;
+    ps.in = in;
+    ps.space = space;
+    ps.slices = 1;
+    ps.results = results;
+    ps.capacity = capacity;
+    if ((st = slice_run(&ps)) != HWFIT_OK) return st;
+    *summary = ps.sum;
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_perf_plan(const hwfit_model *model, const hwfit_perf_in *in,

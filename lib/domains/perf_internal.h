@@ -24,4 +24,10 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
                                  hwfit_perf_result *results, size_t capacity,
                                  hwfit_shard_search_out *summary);
 
+/* The lower bound of the training step time that hwfit_perf_plan prunes layouts with, for
+ * the layout of in->shard (a training mode; HWFIT_ELAYOUT when the layout is not valid):
+ * never above the step_time_s hwfit_perf_estimate gives for it (tests/test_perf_plan.c). */
+hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                       const hwfit_perf_in *in, double *bound);
+
 #endif /* HWFIT_PERF_INTERNAL_H */

@@ -1116,6 +1116,98 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     return HWFIT_OK;
 }
 
+/* The layout search's evaluation (shard_iface.h): hwfit__shard_eval's fit without the
+ * stages that cannot hold the largest card. Stages with the same layers and tables share
+ * everything but the micro-batches in flight, which never grow from one stage to the next
+ * (in_flight, and the tables' share min(pp - stage, m)), and a card's peak does not fall
+ * when its activations grow: among such stages the first has the largest peak, and the
+ * largest card is the first stage with the largest peak. So only the first stage of each
+ * kind is evaluated; the host memory is summed over every stage from its kind.
+ * tests/test_perf_plan.c checks it against hwfit__shard_eval over whole spaces. */
+#define FIT_KINDS 8
+
+hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r, hwfit_shard_out *out) {
+    if (!r->training) return hwfit__shard_eval(e, in, r, out, 0, NULL); /* KV: every stage */
+    hwfit_status st;
+    if ((st = units(e, in, r)) != HWFIT_OK) return st;
+    hwfit_shard_out o;
+    memset(&o, 0, sizeof o);
+    o.micro_batches = r->m;
+    o.batch_per_replica = r->batch_local;
+    o.stages = r->pp;
+    o.capacity_bytes = (uint64_t)in->capacity_bytes;
+    double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
+    o.usable_bytes = usable > 0.0 ? (uint64_t)usable : 0;
+    struct { uint64_t n[2], sliding, host; uint32_t layers; int embedding, head; } seen[FIT_KINDS];
+    size_t kinds = 0;
+    uint64_t host = 0;
+    uint64_t best_peak = 0, most = 0; /* most: the largest card total evaluated */
+    uint32_t best_stage = 0;
+    int have_worst = 0;
+    card_fixed f;
+    f.valid = 0;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        uint64_t n[2], sliding;
+        uint32_t first_layer = 0, layers;
+        stage_layers(e, r, s, &first_layer, &layers, n, &sliding);
+        int embedding = s == 0, head = s + 1 == r->pp;
+        size_t k = 0;
+        while (k < kinds && !(seen[k].n[0] == n[0] && seen[k].n[1] == n[1] &&
+                              seen[k].sliding == sliding && seen[k].layers == layers &&
+                              seen[k].embedding == embedding && seen[k].head == head))
+            k++;
+        if (k < kinds) { /* a later stage of a kind evaluated: no larger card */
+            if (hwfit__mac_u64(&host, seen[k].host, r->ranks) != HWFIT_OK) return HWFIT_ERANGE;
+            continue;
+        }
+        card_stage c;
+        if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
+        if (kinds < FIT_KINDS) {
+            seen[kinds].n[0] = n[0];
+            seen[kinds].n[1] = n[1];
+            seen[kinds].sliding = sliding;
+            seen[kinds].layers = layers;
+            seen[kinds].embedding = embedding;
+            seen[kinds].head = head;
+            seen[kinds].host = f.c.host_bytes;
+            kinds++;
+        }
+        if (!have_worst || c.ph.peak_bytes > best_peak) {
+            best_peak = c.ph.peak_bytes;
+            best_stage = s;
+            card_fill(&f, s, &c, &o.worst);
+            have_worst = 1;
+        }
+        if (hwfit__mac_u64(&host, f.c.host_bytes, r->ranks) != HWFIT_OK) return HWFIT_ERANGE;
+        most = max_u64(most, c.total_bytes);
+    }
+    if (!have_worst) return HWFIT_ERANGE; /* no stage: not a valid layout */
+    /* hwfit__shard_eval refuses a layout whose cards' total overflows 64 bits: when the
+     * largest card times every card might, it decides. */
+    uint64_t all;
+    if (hwfit__mul_u64(most, r->ranks, &all) != HWFIT_OK ||
+        hwfit__mul_u64(all, r->pp, &all) != HWFIT_OK)
+        return hwfit__shard_eval(e, in, r, out, 0, NULL);
+    o.worst_stage = best_stage;
+    o.kv_tokens = 0;
+    o.headroom_bytes = (double)o.usable_bytes - (double)o.worst.peak_bytes;
+    o.gpu_fits = o.worst.peak_bytes <= o.usable_bytes;
+    double host_b = (double)host * in->host_buffer_factor;
+    if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
+    o.host_bytes = (uint64_t)host_b;
+    if ((double)o.host_bytes < host_b) o.host_bytes++;
+    o.host_checked = in->host_memory_given != 0;
+    o.host_usable_bytes = (uint64_t)(in->host_memory_bytes * in->host_utilization);
+    o.host_fits = o.host_bytes == 0 || !o.host_checked || o.host_bytes <= o.host_usable_bytes;
+    o.fits = o.gpu_fits && o.host_fits;
+    o.layout = in->layout;
+    o.layout.etp = r->etp;
+    o.layout.global_batch = r->global;
+    *out = o;
+    return HWFIT_OK;
+}
+
 /* ---- public entry points ----------------------------------------------------------------- */
 
 hwfit_status hwfit_shard_check(const hwfit_model *model, const hwfit_shard_in *in,

@@ -79,6 +79,13 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out);
 
+/* What the layout searches need of hwfit__shard_eval's out, for fewer stages (the first of
+ * each kind: shard.c says why the others cannot hold the largest card): fits, gpu_fits,
+ * host_fits, worst, worst_stage, headroom, usable, host and KV figures, layout, stages and
+ * micro-batches equal hwfit__shard_eval's bit for bit; total_bytes is left 0. */
+hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r, hwfit_shard_out *out);
+
 /* The card of one stage of a valid resolved layout (what hwfit__shard_eval reports for
  * it), without evaluating the other stages. */
 hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,

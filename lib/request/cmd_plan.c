@@ -4,10 +4,14 @@
 
 #define PLAN_MAX_TOP 1000
 
-enum { O_TOP };
+enum { O_TOP, O_THREADS };
 static const hwfit_option options[] = {
     [O_TOP] = {.name = "top", .kind = HWFIT_OPTION_COUNT, .metavar = "K", .default_text = "10",
                .min = 1, .max = PLAN_MAX_TOP, .help = "layouts shown"},
+    [O_THREADS] = {.name = "threads", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                   .default_text = "1", .min = 1, .max = HWFIT_PERF_MAX_THREADS,
+                   .help = "threads that search the layouts ranked by time (with gpu); "
+                           "the same results as one"},
 };
 
 static const hwfit__col cols[] = {
@@ -47,6 +51,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     plan_state *ps = state;
     hwfit__workload *w = &ps->w;
     size_t top = (size_t)hwfit__req_u64(r, &options[O_TOP]); /* 1-1000 */
+    uint32_t threads = (uint32_t)hwfit__req_u64(r, &options[O_THREADS]); /* 1-64 */
     w->default_batch = 1; /* every layout at one global batch (workload.h) */
     hwfit_status st = hwfit__workload_read(r, w);
     if (st != HWFIT_OK) return st;
@@ -57,7 +62,12 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit_shard_search_out sum;
     const char *ranked_by = hwfit__workload_rank_name(w, &w->space);
     int by_time = w->card != NULL;
+    if (!by_time && hwfit__req_given(r, &options[O_THREADS]))
+        return hwfit__req_fail(r, &options[O_THREADS], HWFIT_EINVAL,
+                               "needs gpu: it shares the search ranked by time; the search by "
+                               "memory headroom runs on one thread");
     if (by_time) {
+        w->perf.threads = threads;
         st = hwfit__perf_plan_at(&w->engine, &w->model, &w->perf, &w->space, ps->timed, top,
                                  &sum);
         if (st == HWFIT_EUNSUPPORTED) by_time = 0;

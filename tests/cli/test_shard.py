@@ -199,6 +199,21 @@ class TestPlan(CliCase):
         out = self.ok_table("plan", "--config", config("llama-3.1-70b"), *SEED, "--top", "3")
         self.assertIn("headroom", out)
 
+    def test_threads_give_what_one_thread_gives(self):
+        # The search shared among threads ranks the same layouts with the same figures,
+        # and counts the same (docs/performance.md, "Layout search").
+        args = ("plan", "--config", config("llama-3.1-70b"), "--gpu", "h100-sxm", "--gpus",
+                "64", "--nic", "8x400g-ib", "--mode", "full", "--top", "25")
+        one = self.ok_json(*args)
+        self.assertEqual(len(one["layouts"]), 25)
+        for n in ("2", "3", "64"):
+            self.assertEqual(self.ok_json(*args, "--threads", n), one, f"--threads {n}")
+        self.bad(*args, "--threads", "0", mentions="--threads")
+        self.bad(*args, "--threads", "65", mentions="--threads")
+        # Without a card the search ranks by headroom, on one thread: refused, not ignored.
+        self.bad("plan", "--config", config("llama-3.1-8b"), "--capacity", "96GiB", "--gpus",
+                 "8", "--threads", "2", mentions="--threads")
+
     def test_bad_input(self):
         self.bad("plan", "--config", config("llama-3.1-8b"), *SEED, "--top", "0",
                  mentions="--top")

@@ -32,6 +32,8 @@ LIBC = {
                           "strtol", "fopen", "fclose", "fread", "fgetc", "ferror",
                           "localeconv")},
     **{f: 512 for f in ("malloc", "calloc", "realloc", "free", "getenv")},
+    # the layout search's threads (perf.c, hwfit_perf_in::threads): they start and join
+    **{f: 512 for f in ("thrd_create", "thrd_join")},
     # file calls of the readers and of the model lookup (open/fstat/fdopen refuse what is
     # not a regular file; stat/opendir/readdir search the catalog and the HF cache; dladdr
     # finds the installed catalog; qsort sorts the catalog's names)

@@ -404,6 +404,35 @@ static size_t job_perf(unsigned char *out) {
     return n;
 }
 
+/* The layout search ranked by time on 2 and 3 threads of its own (perf_plan threads):
+ * the same list as one thread, from every caller thread at once. */
+static size_t job_perf_plan(unsigned char *out) {
+    size_t n = 0;
+    const hwfit_gpu *gpu = NULL;
+    hwfit_status st = hwfit_gpu_find("h100-sxm", &gpu);
+    PUT(st, gpu);
+    hwfit_perf_in in;
+    hwfit_perf_init(&in);
+    hwfit_perf_set_gpu(&in, gpu);
+    in.shard.gpus = 8;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    hwfit_shard_space space;
+    hwfit_shard_space_init(&space);
+    space.tp = 2;
+    space.max_micro_batch = 1;
+    space.offload = 0;
+    for (uint32_t t = 2; t <= 3; t++) {
+        in.threads = t;
+        hwfit_perf_result res[4];
+        hwfit_shard_search_out sum;
+        memset(res, 0, sizeof res);
+        memset(&sum, 0, sizeof sum);
+        PUT(hwfit_perf_plan(&llama, &in, &space, res, 4, &sum), res);
+        PUT(HWFIT_OK, sum);
+    }
+    return n;
+}
+
 /* Serving: KV capacity and rates of each engine on two cards. */
 static size_t job_serve(unsigned char *out) {
     size_t n = 0;
@@ -515,7 +544,7 @@ static const job jobs[] = {
     {"power", job_power},     {"host", job_host},       {"net", job_net},
     {"shard", job_shard},     {"perf", job_perf},       {"chart", job_chart},
     {"request_assess", job_request_assess}, {"request_fit", job_request_fit},
-    {"serve", job_serve},
+    {"serve", job_serve},     {"perf_plan", job_perf_plan},
 };
 #define JOBS (sizeof jobs / sizeof jobs[0])
 

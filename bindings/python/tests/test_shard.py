@@ -75,6 +75,18 @@ class TestPlan(unittest.TestCase):
         with self.assertRaises(TypeError):
             hwfit.plan(config=config("llama-3.1-8b"), colour="red", **SEED)
 
+    def test_threads_give_what_one_thread_gives(self):
+        kw = dict(config=config("llama-3.1-70b"), gpu="h100-sxm", gpus=64, nic="8x400g-ib",
+                  mode="full", top=25)
+        one = hwfit.plan(**kw)
+        self.assertEqual(len(one["layouts"]), 25)
+        self.assertEqual(hwfit.plan(threads=2, **kw), one)
+        self.assertEqual(hwfit.plan(threads=5, **kw), one)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.plan(threads=0, **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.plan(threads=65, **kw)
+
 
 @needs("perf")
 class TestPerf(unittest.TestCase):

@@ -1,0 +1,371 @@
+/* perf_plan: the layout search ranked by step time (issue 19 part B, issue 21 "Time") gives
+ * exactly what the plain search gives, however fast it gets there.
+ *
+ * - reference: for several models, card counts and rankings, hwfit_perf_plan's top layouts,
+ *   figures and counts equal, bit for bit, those of the search as it was before the speed
+ *   work, written here in full: every valid layout of the enumeration timed by
+ *   hwfit_perf_estimate and kept with the same rule (fitting first, then by score, ties in
+ *   enumeration order). It follows the cost functions wherever they go.
+ * - golden: the same cases' results as tests/data/golden/perf_plan.txt, written by the
+ *   search before the speed work (pruning, memo tables, threads), then again after main's
+ *   cost changes of train3 and finetune3 were merged (the reference test passing on both
+ *   sides: the new file is the plain search's). A change of the step-time
+ *   cost functions (perf.c train_step, step_comm, collective.c) changes the figures on
+ *   purpose: then check that the reference test still passes and write the file again:
+ *     HWFIT_GOLDEN_WRITE=tests/data/golden/perf_plan.txt build/dev/tests/test_perf_plan
+ * - bound: the lower bound of the step time that the search prunes with never exceeds the
+ *   step time of the full estimate, over every valid layout of several spaces.
+ * - threads: 2, 3 and 8 threads give what one thread gives.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwfit.h"
+
+#include "domains/perf_internal.h"
+#include "domains/shard_iface.h"
+
+static void load(const char *file, hwfit_model *m) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/models/%s", HWFIT_TEST_DATA, file);
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(path, m, &err), HWFIT_OK, "%s: %s", file, err.message);
+}
+
+/* One search: a model, a workload on N H100 SXM with 8 x 400G InfiniBand, a space. */
+typedef struct plan_case {
+    const char *name, *model;
+    hwfit_memory_mode mode;
+    uint32_t gpus;
+    uint64_t context, batch, global_batch, output_tokens;
+    double capacity; /* 0: the H100's */
+    int include_unfit;
+    size_t top;
+    uint64_t max_micro_batch;
+} plan_case;
+
+static const plan_case cases[] = {
+    /* the benchmark's search: 48,768 valid layouts, ranked by training tokens/s */
+    {"405b_training_1024", "llama-3.1-405b.config.json", HWFIT_MEMORY_FULL, 1024, 4096, 1, 0, 0,
+     0, 0, 10, 8},
+    /* one global batch for every layout: ranked by step time */
+    {"70b_training_256_gbs512", "llama-3.1-70b.config.json", HWFIT_MEMORY_FULL, 256, 4096, 1,
+     512, 0, 0, 0, 10, 8},
+    /* MoE: expert parallelism, the layouts that do not fit ranked after those that do */
+    {"mixtral_training_64_unfit", "mixtral-8x7b-instruct-v0.1.config.json", HWFIT_MEMORY_FULL,
+     64, 4096, 1, 0, 0, 0, 1, 40, 8},
+    {"qwen3_30b_a3b_training_128_gbs256", "qwen3-30b-a3b.config.json", HWFIT_MEMORY_FULL, 128,
+     4096, 1, 256, 0, 0, 0, 10, 4},
+    /* a small card: few layouts fit, all of them kept */
+    {"8b_training_8_24gb", "llama-3.1-8b.config.json", HWFIT_MEMORY_FULL, 8, 8192, 1, 0, 0,
+     24e9, 1, 60, 8},
+    /* inference: ranked by decode tokens/s */
+    {"70b_inference_16", "llama-3.1-70b.config.json", HWFIT_MEMORY_INFERENCE, 16, 8192, 64, 0,
+     1024, 0, 0, 10, 8},
+    /* LoRA on a sliding-window model */
+    {"gemma2_27b_lora_32", "gemma-2-27b.config.json", HWFIT_MEMORY_LORA, 32, 8192, 1, 64, 0, 0,
+     0, 10, 8},
+};
+#define CASES (sizeof cases / sizeof cases[0])
+#define MAX_TOP 64
+
+static void setup_case(const plan_case *pc, hwfit_model *m, hwfit_perf_in *in,
+                       hwfit_shard_space *space) {
+    load(pc->model, m);
+    const hwfit_gpu *h100;
+    cr_assert_eq(hwfit_gpu_find("h100-sxm", &h100), HWFIT_OK);
+    hwfit_perf_init(in);
+    cr_assert_eq(hwfit_perf_set_gpu(in, h100), HWFIT_OK);
+    cr_assert_eq(hwfit_topology_parse_nic("8x400g-ib", &in->topology), HWFIT_OK);
+    in->shard.memory.mode = pc->mode;
+    in->shard.memory.context = pc->context;
+    in->shard.memory.batch = pc->batch;
+    in->shard.gpus = pc->gpus;
+    if (pc->capacity > 0.0) in->shard.capacity_bytes = pc->capacity;
+    in->output_tokens = pc->output_tokens;
+    hwfit_shard_space_init(space);
+    space->global_batch = pc->global_batch;
+    space->include_unfit = pc->include_unfit;
+    space->max_micro_batch = pc->max_micro_batch;
+}
+
+/* The search before the speed work, in full. */
+static int better(const hwfit_perf_result *a, const hwfit_perf_result *b) {
+    if (a->shard.fits != b->shard.fits) return a->shard.fits;
+    return a->shard.score > b->shard.score;
+}
+
+static void keep_best(hwfit_perf_result *results, size_t capacity, size_t *count,
+                      const hwfit_perf_result *r) {
+    size_t n = *count;
+    if (n == capacity && !better(r, &results[n - 1])) return;
+    size_t i = n < capacity ? n : capacity - 1;
+    while (i > 0 && better(r, &results[i - 1])) {
+        results[i] = results[i - 1];
+        i--;
+    }
+    results[i] = *r;
+    if (n < capacity) *count = n + 1;
+}
+
+static void reference_plan(const hwfit_model *m, const hwfit_perf_in *in,
+                           const hwfit_shard_space *space, hwfit_perf_result *results,
+                           size_t capacity, hwfit_shard_search_out *sum) {
+    hwfit_perf_rank rank;
+    cr_assert_eq(hwfit_perf_plan_rank(in, space, &rank), HWFIT_OK);
+    int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
+    hwfit_shard_iter it;
+    cr_assert_eq(hwfit_shard_iter_init(&it, m, &in->shard, space), HWFIT_OK);
+    memset(sum, 0, sizeof *sum);
+    hwfit_perf_in x = *in;
+    hwfit_layout l;
+    hwfit__shard_resolved r;
+    while (hwfit__shard_iter_next(&it, &l, &r)) {
+        sum->valid++;
+        x.shard.layout = l;
+        hwfit_perf_out o;
+        hwfit_status st = hwfit_perf_estimate(m, &x, &o);
+        if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
+        cr_assert_eq(st, HWFIT_OK, "%s", hwfit_status_str(st));
+        if (o.shard.fits) sum->fitting++;
+        else if (!space->include_unfit) continue;
+        hwfit_perf_result res;
+        memset(&res, 0, sizeof res);
+        hwfit__shard_result(&o.shard, &res.shard);
+        res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
+        res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
+        res.mfu = training ? o.mfu : 0.0;
+        res.bubble_s = training ? o.bubble_s : 0.0;
+        if (o.shard.fits)
+            res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
+                                                                : res.tokens_per_s;
+        keep_best(results, capacity, &sum->count, &res);
+    }
+    sum->visited = it.visited;
+}
+
+/* A result as one line of text, doubles in hexadecimal (exact). */
+static void line_of(const hwfit_perf_result *p, char *buf, size_t size) {
+    const hwfit_shard_result *s = &p->shard;
+    const hwfit_layout *l = &s->layout;
+    snprintf(buf, size,
+             "tp %u pp %u dp %u cp %u ep %u etp %u v %u sp %d zero %u offload %u mb %llu "
+             "gbs %llu rc %d | stage %u peak %llu headroom %a host %llu kv %llu fits %d "
+             "score %a | step %a tok/s %a mfu %a bubble %a",
+             l->tp, l->pp, l->dp, l->cp, l->ep, l->etp, l->virtual_stages, l->sequence_parallel,
+             l->zero_stage, l->offload, (unsigned long long)l->micro_batch,
+             (unsigned long long)l->global_batch, (int)l->recompute, s->worst_stage,
+             (unsigned long long)s->per_gpu_bytes, s->headroom_bytes,
+             (unsigned long long)s->host_bytes, (unsigned long long)s->kv_tokens, s->fits,
+             s->score, p->step_time_s, p->tokens_per_s, p->mfu, p->bubble_s);
+}
+
+static void sum_line(const hwfit_shard_search_out *s, char *buf, size_t size) {
+    snprintf(buf, size, "visited %llu valid %llu fitting %llu count %zu",
+             (unsigned long long)s->visited, (unsigned long long)s->valid,
+             (unsigned long long)s->fitting, s->count);
+}
+
+static void expect_same(const char *what, const char *name, const hwfit_perf_result *a,
+                        const hwfit_shard_search_out *sa, const hwfit_perf_result *b,
+                        const hwfit_shard_search_out *sb) {
+    char la[512], lb[512];
+    sum_line(sa, la, sizeof la);
+    sum_line(sb, lb, sizeof lb);
+    cr_expect_str_eq(la, lb, "%s %s: counts %s, expected %s", what, name, la, lb);
+    size_t n = sa->count < sb->count ? sa->count : sb->count;
+    for (size_t i = 0; i < n; i++) {
+        line_of(&a[i], la, sizeof la);
+        line_of(&b[i], lb, sizeof lb);
+        cr_expect_str_eq(la, lb, "%s %s, rank %zu:\n got      %s\n expected %s", what, name,
+                         i + 1, la, lb);
+    }
+}
+
+Test(perf_plan, ranked_layouts_equal_the_plain_search, .timeout = 900) {
+    static hwfit_perf_result got[MAX_TOP], want[MAX_TOP];
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_search_out sg, sw;
+        memset(got, 0, sizeof got);
+        memset(want, 0, sizeof want);
+        cr_assert_eq(hwfit_perf_plan(&m, &in, &space, got, pc->top, &sg), HWFIT_OK, "%s",
+                     pc->name);
+        reference_plan(&m, &in, &space, want, pc->top, &sw);
+        cr_assert_gt(sw.count, 0, "%s: the case ranks nothing", pc->name);
+        expect_same("plain search", pc->name, got, &sg, want, &sw);
+    }
+}
+
+Test(perf_plan, ranked_layouts_equal_the_golden_file, .timeout = 600) {
+    static char text[CASES * (MAX_TOP + 2)][512];
+    size_t n = 0;
+    static hwfit_perf_result got[MAX_TOP];
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_search_out s;
+        memset(got, 0, sizeof got);
+        cr_assert_eq(hwfit_perf_plan(&m, &in, &space, got, pc->top, &s), HWFIT_OK, "%s",
+                     pc->name);
+        char sl[256];
+        sum_line(&s, sl, sizeof sl);
+        snprintf(text[n++], sizeof text[0], "case %s | %s", pc->name, sl);
+        for (size_t i = 0; i < s.count; i++) line_of(&got[i], text[n++], sizeof text[0]);
+    }
+    const char *write = getenv("HWFIT_GOLDEN_WRITE");
+    if (write != NULL && *write != '\0') {
+        FILE *f = fopen(write, "w");
+        cr_assert_not_null(f, "cannot write %s", write);
+        for (size_t i = 0; i < n; i++) fprintf(f, "%s\n", text[i]);
+        fclose(f);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/golden/perf_plan.txt", HWFIT_TEST_DATA);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    char line[512];
+    size_t i = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        cr_assert_lt(i, n, "%s has more lines than the search", path);
+        cr_expect_str_eq(text[i], line, "results changed:\n got      %s\n expected %s", text[i],
+                         line);
+        i++;
+    }
+    fclose(f);
+    cr_assert_eq(i, n, "%s has %zu lines, the search %zu", path, i, n);
+}
+
+Test(perf_plan, threads_give_what_one_thread_gives, .timeout = 900) {
+    static hwfit_perf_result one[MAX_TOP], many[MAX_TOP];
+    const uint32_t counts[] = {2, 3, 8};
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        /* the case's list, and a short one (the merge decides more often) */
+        const size_t tops[] = {pc->top, 3};
+        for (size_t ti = 0; ti < 2; ti++) {
+            hwfit_shard_search_out s1, sn;
+            memset(one, 0, sizeof one);
+            in.threads = 1;
+            cr_assert_eq(hwfit_perf_plan(&m, &in, &space, one, tops[ti], &s1), HWFIT_OK);
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                memset(many, 0, sizeof many);
+                in.threads = counts[c];
+                cr_assert_eq(hwfit_perf_plan(&m, &in, &space, many, tops[ti], &sn), HWFIT_OK);
+                char what[64];
+                snprintf(what, sizeof what, "%u threads, top %zu", counts[c], tops[ti]);
+                expect_same(what, pc->name, many, &sn, one, &s1);
+            }
+        }
+    }
+}
+
+Test(perf_plan, threads_out_of_range_are_refused) {
+    hwfit_model m;
+    hwfit_perf_in in;
+    hwfit_shard_space space;
+    setup_case(&cases[4], &m, &in, &space);
+    hwfit_perf_result res[4];
+    hwfit_shard_search_out s;
+    const uint32_t bad[] = {0, HWFIT_PERF_MAX_THREADS + 1, UINT32_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        in.threads = bad[i];
+        cr_expect_eq(hwfit_perf_plan(&m, &in, &space, res, 4, &s), HWFIT_EDOM, "threads %u",
+                     bad[i]);
+    }
+    in.threads = HWFIT_PERF_MAX_THREADS;
+    cr_expect_eq(hwfit_perf_plan(&m, &in, &space, res, 4, &s), HWFIT_OK);
+}
+
+/* The bound the search prunes with never exceeds the step time of the full estimate: over
+ * every valid layout of each training case (one in five of the largest space). The bound
+ * must also mean something: above half the step time for some layout of each case. */
+Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        if (pc->mode == HWFIT_MEMORY_INFERENCE) continue;
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_iter it;
+        cr_assert_eq(hwfit_shard_iter_init(&it, &m, &in.shard, &space), HWFIT_OK);
+        hwfit__shard_engine_storage engine;
+        hwfit_perf_in x = in;
+        hwfit_layout l;
+        hwfit__shard_resolved r;
+        uint64_t n = 0, checked = 0, tight = 0;
+        uint64_t stride = pc->gpus >= 1024 ? 5 : 1;
+        while (hwfit__shard_iter_next(&it, &l, &r)) {
+            if (n++ % stride != 0) continue;
+            x.shard.layout = l;
+            hwfit_perf_out o;
+            if (hwfit_perf_estimate(&m, &x, &o) != HWFIT_OK) continue;
+            double lb = -1.0;
+            cr_assert_eq(hwfit__perf_step_bound_at(hwfit__shard_engine_in(&engine), &m, &x, &lb),
+                         HWFIT_OK);
+            checked++;
+            cr_expect(lb <= o.step_time_s, "%s: layout %llu (tp %u pp %u v %u mb %llu): bound %a > step %a",
+                      pc->name, (unsigned long long)n, l.tp, l.pp, l.virtual_stages,
+                      (unsigned long long)l.micro_batch, lb, o.step_time_s);
+            if (lb > 0.5 * o.step_time_s) tight++;
+        }
+        cr_expect_gt(checked, 100, "%s: %llu layouts checked", pc->name,
+                     (unsigned long long)checked);
+        cr_expect_gt(tight, 0, "%s: the bound is never above half the step time", pc->name);
+    }
+}
+
+/* The search's memory fit (first stage of each kind) equals the full evaluation's on every
+ * field the search reads, over every valid layout of each case. */
+Test(perf_plan, search_fit_equals_the_full_evaluation, .timeout = 900) {
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_iter it;
+        cr_assert_eq(hwfit_shard_iter_init(&it, &m, &in.shard, &space), HWFIT_OK);
+        hwfit__shard_engine_storage engine;
+        hwfit__shard_engine *e = hwfit__shard_engine_in(&engine);
+        cr_assert_eq(hwfit__shard_engine_start(e, &m), HWFIT_OK);
+        hwfit_shard_in x = in.shard;
+        hwfit__shard_resolved r;
+        uint64_t n = 0;
+        while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
+            hwfit_shard_out a, b;
+            hwfit_status sa = hwfit__shard_fit(e, &x, &r, &a);
+            hwfit_status sb = hwfit__shard_eval(e, &x, &r, &b, 0, NULL);
+            n++;
+            cr_assert_eq(sa, sb, "%s, layout %llu", pc->name, (unsigned long long)n);
+            if (sa != HWFIT_OK) continue;
+            hwfit_shard_result ra, rb;
+            hwfit__shard_result(&a, &ra);
+            hwfit__shard_result(&b, &rb);
+            int same = a.fits == b.fits && a.gpu_fits == b.gpu_fits &&
+                       a.host_fits == b.host_fits && a.worst_stage == b.worst_stage &&
+                       memcmp(&a.worst, &b.worst, sizeof a.worst) == 0 &&
+                       memcmp(&ra, &rb, sizeof ra) == 0 && a.usable_bytes == b.usable_bytes &&
+                       a.host_bytes == b.host_bytes && a.stages == b.stages &&
+                       a.micro_batches == b.micro_batches;
+            cr_assert(same, "%s, layout %llu (tp %u pp %u v %u): fit differs", pc->name,
+                      (unsigned long long)n, x.layout.tp, x.layout.pp, x.layout.virtual_stages);
+        }
+    }
+}
