@@ -1659,6 +1659,10 @@ static void keep_best(hwfit_shard_result *results, size_t capacity, size_t *coun
 }
 
 void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res) {
+    /* Zeroed first: its padding is then the same bytes on every thread and every call
+     * (tests/threads compares results byte for byte; under ASan the stack's leftovers
+     * differed between threads). */
+    memset(res, 0, sizeof *res);
     res->layout = o->layout;
     res->worst_stage = o->worst_stage;
     res->per_gpu_bytes = o->worst.peak_bytes;
