@@ -580,6 +580,30 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
     return HWFIT_OK;
 }
 
+/* A stage's training FLOPs for `tokens` tokens of a micro-batch, as time at the peak
+ * rate: forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
+ * layers' forward (full) or the attention core (selective; Korthikanti et al.), plus the
+ * share of weight matmuls a selective policy recomputes. FP8 / FP4 training (lowp): the
+ * weights' matmuls at low_precision_efficiency of the format's peak, the attention core
+ * (and its recomputation) in BF16. train_step and the search's bound both use it. */
+static double stage_train_flop(const perf_ctx *c, const hwfit__shard_resolved *r,
+                               const stage_flop *sf, double tokens, int lowp) {
+    const hwfit_perf_in *in = c->in;
+    double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf->fwd - sf->head
+                : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
+                    ? sf->attention + in->selective_matmul_recompute *
+                                          (sf->fwd - sf->head - sf->attention)
+                    : 0.0;
+    double flop = tokens * (3.0 * sf->fwd + re);
+    if (lowp) {
+        double attn = tokens * (3.0 * sf->attention +
+                                (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0 : sf->attention));
+        flop = (flop - attn) / in->low_precision_efficiency +
+               attn * c->peak / in->bf16_flop_per_s;
+    }
+    return flop;
+}
+
 static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
                              hwfit_perf_out *o) {
     const hwfit_perf_in *in = c->in;
@@ -609,23 +633,7 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
         stage_flop sf;
         stage_flops(c, r, s, f.attention_flop, &sf);
-        /* Forward + backward = 3 x forward (Kaplan et al. 2020); recomputation repeats the
-         * layers' forward (full) or the attention core (selective; Korthikanti et al.). */
-        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf.fwd - sf.head
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
-                        ? sf.attention + in->selective_matmul_recompute *
-                                             (sf.fwd - sf.head - sf.attention)
-                        : 0.0;
-        double flop = mb * s_local * (3.0 * sf.fwd + re);
-        /* FP8 / FP4 training: the matmuls of the weights at low_precision_efficiency of the
-         * format's share, the attention core (and its recomputation) in BF16. */
-        if (lowp) {
-            double attn = mb * s_local * (3.0 * sf.attention +
-                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
-                                                                                : sf.attention));
-            flop = (flop - attn) / in->low_precision_efficiency +
-                   attn * c->peak / in->bf16_flop_per_s;
-        }
+        double flop = stage_train_flop(c, r, &sf, mb * s_local, lowp);
         /* Weights are read in forward, backward-data and backward-weight. */
         double bytes = 3.0 * (double)card.shard_weights_bytes;
         double t = dmax(flop / eff_c, bytes / eff_m);
@@ -747,34 +755,46 @@ static const char *shard_field(const char *field) {
     return field;
 }
 
+/* The start of every estimate: o cleared with the precision and peak, the workload's
+ * shard input at the longest context it reaches (fit), resolved (r), and its memory fit
+ * in o->shard. */
+static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit_shard_in *fit,
+                           hwfit__shard_resolved *r, int *training, hwfit_problem *why,
+                           hwfit_problem *shard_why) {
+    const hwfit_perf_in *in = c->in;
+    memset(o, 0, sizeof *o);
+    o->precision = c->precision;
+    o->peak_flop_per_s = c->peak;
+    *fit = in->shard;
+    *training = fit->memory.mode != HWFIT_MEMORY_INFERENCE;
+    if (!*training) {
+        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit->memory.context)
+            return hwfit__why(why, HWFIT_EDOM, "output_tokens",
+                              "plus shard.memory.context must be at most 2^40");
+        fit->memory.context += in->output_tokens;
+    }
+    hwfit_shard_reason reason;
+    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), fit,
+                                           &fit->layout, r, &reason, shard_why);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_check_in(fit, shard_why)) != HWFIT_OK) return st;
+    if (reason != HWFIT_SHARD_VALID)
+        return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
+    if ((st = hwfit__shard_eval(c->e, fit, r, &o->shard, 0, NULL)) != HWFIT_OK)
+        return hwfit__shard_explain(c->m, fit, st, shard_why);
+    return HWFIT_OK;
+}
+
 /* The estimate; the shard's refusals go to `shard_why` (fields of hwfit_shard_in), the
  * others to `why` (both NULL from the calculations). */
 static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
                              hwfit_problem *why, hwfit_problem *shard_why) {
-    const hwfit_perf_in *in = c->in;
     hwfit_perf_out o;
-    memset(&o, 0, sizeof o);
-    o.precision = c->precision;
-    o.peak_flop_per_s = c->peak;
-    /* The memory fit, at the longest context the workload reaches. */
-    hwfit_shard_in fit = in->shard;
-    int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
-    if (!training) {
-        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context)
-            return hwfit__why(why, HWFIT_EDOM, "output_tokens",
-                              "plus shard.memory.context must be at most 2^40");
-        fit.memory.context += in->output_tokens;
-    }
+    hwfit_shard_in fit;
     hwfit__shard_resolved r;
-    hwfit_shard_reason reason;
-    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout,
-                                           &r, &reason, shard_why);
+    int training;
+    hwfit_status st = fit_of(c, &o, &fit, &r, &training, why, shard_why);
     if (st != HWFIT_OK) return st;
-    if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
-    if (reason != HWFIT_SHARD_VALID)
-        return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
-    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o.shard, 0, NULL)) != HWFIT_OK)
-        return hwfit__shard_explain(c->m, &fit, st, shard_why);
     st = training ? train_step(c, &r, &o) : inference(c, full, &o);
     if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
     *out = o;
@@ -786,32 +806,12 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
  * Two frames, not one calling the other: each chain keeps its stack (tests/stack). */
 static hwfit_status estimate_in_place(const perf_ctx *c, int full, hwfit_perf_out *out,
                                       hwfit_problem *why, hwfit_problem *shard_why) {
-    const hwfit_perf_in *in = c->in;
-    hwfit_perf_out *o = out; /* written in place: estimate_on keeps the caller's until OK */
-    memset(o, 0, sizeof *o);
-    o->precision = c->precision;
-    o->peak_flop_per_s = c->peak;
-    /* The memory fit, at the longest context the workload reaches. */
-    hwfit_shard_in fit = in->shard;
-    int training = fit.memory.mode != HWFIT_MEMORY_INFERENCE;
-    if (!training) {
-        if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit.memory.context)
-            return hwfit__why(why, HWFIT_EDOM, "output_tokens",
-                              "plus shard.memory.context must be at most 2^40");
-        fit.memory.context += in->output_tokens;
-    }
+    hwfit_shard_in fit;
     hwfit__shard_resolved r;
-    hwfit_shard_reason reason;
-    hwfit_status st = hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &fit, &fit.layout,
-                                           &r, &reason, shard_why);
+    int training;
+    hwfit_status st = fit_of(c, out, &fit, &r, &training, why, shard_why);
     if (st != HWFIT_OK) return st;
-    if ((st = hwfit__shard_check_in(&fit, shard_why)) != HWFIT_OK) return st;
-    if (reason != HWFIT_SHARD_VALID)
-        return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
-    if ((st = hwfit__shard_eval(c->e, &fit, &r, &o->shard, 0, NULL)) != HWFIT_OK)
-        return hwfit__shard_explain(c->m, &fit, st, shard_why);
-    st = training ? train_step(c, &r, o) : inference(c, full, o);
-    return st; /* hwfit_perf_validate names the input */
+    return training ? train_step(c, &r, out) : inference(c, full, out); /* validate names it */
 }
 
 /* One estimate with the model's engine, which must be started (hwfit__shard_engine_start);
@@ -934,19 +934,7 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
     for (uint32_t s = 0; s < r->pp; s++) {
         stage_flop sf;
         stage_flops(c, r, s, attention_flop, &sf);
-        double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf.fwd - sf.head
-                    : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
-                        ? sf.attention + in->selective_matmul_recompute *
-                                             (sf.fwd - sf.head - sf.attention)
-                        : 0.0;
-        double flop = mb * s_local * (3.0 * sf.fwd + re);
-        if (lowp) {
-            double attn = mb * s_local * (3.0 * sf.attention +
-                                          (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0
-                                                                                : sf.attention));
-            flop = (flop - attn) / in->low_precision_efficiency +
-                   attn * c->peak / in->bf16_flop_per_s;
-        }
+        double flop = stage_train_flop(c, r, &sf, mb * s_local, lowp);
         double t = flop / eff_c; /* train_step: the max of this and the weights' reads */
         double passes = in->activation_passes *
                         (r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);

@@ -1056,6 +1056,30 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     return HWFIT_OK;
 }
 
+/* What every evaluation ends with, from the largest card and the host bytes: the headroom,
+ * the host's offload with its buffer factor, the verdicts and the layout as resolved. A
+ * card fits when its peak does (the largest phase with the allocator's reserve and the
+ * overhead; for inference the sum of the parts). */
+static hwfit_status finish(const hwfit_shard_in *in, const hwfit__shard_resolved *r,
+                           uint64_t host, hwfit_shard_out *o) {
+    o->headroom_bytes = (double)o->usable_bytes - (double)o->worst.peak_bytes;
+    o->gpu_fits = o->worst.peak_bytes <= o->usable_bytes;
+    double host_b = (double)host * in->host_buffer_factor;
+    if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
+    o->host_bytes = (uint64_t)host_b;
+    if ((double)o->host_bytes < host_b) o->host_bytes++;
+    o->host_checked = in->host_memory_given != 0;
+    o->host_usable_bytes = (uint64_t)(in->host_memory_bytes * in->host_utilization);
+    o->host_fits =
+        o->host_bytes == 0 || !o->host_checked || o->host_bytes <= o->host_usable_bytes;
+    o->fits = o->gpu_fits && o->host_fits;
+    o->layout = in->layout;
+    o->layout.etp = r->etp;
+    o->layout.global_batch = r->global;
+    if (!r->training) o->layout.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out) {
@@ -1096,22 +1120,8 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
     }
     if (r->training) o.kv_tokens = 0;
-    /* A card fits when its peak does (the largest phase with the allocator's reserve and
-     * the overhead; for inference the sum of the parts). */
-    o.headroom_bytes = (double)o.usable_bytes - (double)o.worst.peak_bytes;
-    o.gpu_fits = o.worst.peak_bytes <= o.usable_bytes;
-    double host_b = (double)host * in->host_buffer_factor;
-    if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
-    o.host_bytes = (uint64_t)host_b;
-    if ((double)o.host_bytes < host_b) o.host_bytes++;
-    o.host_checked = in->host_memory_given != 0;
-    o.host_usable_bytes = (uint64_t)(in->host_memory_bytes * in->host_utilization);
-    o.host_fits = o.host_bytes == 0 || !o.host_checked || o.host_bytes <= o.host_usable_bytes;
-    o.fits = o.gpu_fits && o.host_fits;
-    o.layout = in->layout;
-    o.layout.etp = r->etp;
-    o.layout.global_batch = r->global;
-    if (!r->training) o.layout.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_status fst = finish(in, r, host, &o);
+    if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
 }
@@ -1191,19 +1201,8 @@ hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
         return hwfit__shard_eval(e, in, r, out, 0, NULL);
     o.worst_stage = best_stage;
     o.kv_tokens = 0;
-    o.headroom_bytes = (double)o.usable_bytes - (double)o.worst.peak_bytes;
-    o.gpu_fits = o.worst.peak_bytes <= o.usable_bytes;
-    double host_b = (double)host * in->host_buffer_factor;
-    if (host_b >= 18446744073709551616.0) return HWFIT_ERANGE;
-    o.host_bytes = (uint64_t)host_b;
-    if ((double)o.host_bytes < host_b) o.host_bytes++;
-    o.host_checked = in->host_memory_given != 0;
-    o.host_usable_bytes = (uint64_t)(in->host_memory_bytes * in->host_utilization);
-    o.host_fits = o.host_bytes == 0 || !o.host_checked || o.host_bytes <= o.host_usable_bytes;
-    o.fits = o.gpu_fits && o.host_fits;
-    o.layout = in->layout;
-    o.layout.etp = r->etp;
-    o.layout.global_batch = r->global;
+    hwfit_status fst = finish(in, r, host, &o);
+    if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
 }
