@@ -1056,6 +1056,19 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
     return HWFIT_OK;
 }
 
+/* What every evaluation starts from: o cleared, the schedule's counts and the card's
+ * usable bytes (capacity x utilization - reserve, none when that is negative). */
+static void begin(const hwfit_shard_in *in, const hwfit__shard_resolved *r,
+                  hwfit_shard_out *o) {
+    memset(o, 0, sizeof *o);
+    o->micro_batches = r->m;
+    o->batch_per_replica = r->batch_local;
+    o->stages = r->pp;
+    o->capacity_bytes = (uint64_t)in->capacity_bytes;
+    double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
+    o->usable_bytes = usable > 0.0 ? (uint64_t)usable : 0;
+}
+
 /* What every evaluation ends with, from the largest card and the host bytes: the headroom,
  * the host's offload with its buffer factor, the verdicts and the layout as resolved. A
  * card fits when its peak does (the largest phase with the allocator's reserve and the
@@ -1086,13 +1099,7 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     hwfit_status st;
     if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
-    memset(&o, 0, sizeof o);
-    o.micro_batches = r->m;
-    o.batch_per_replica = r->batch_local;
-    o.stages = r->pp;
-    o.capacity_bytes = (uint64_t)in->capacity_bytes;
-    double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
-    o.usable_bytes = usable > 0.0 ? (uint64_t)usable : 0;
+    begin(in, r, &o);
     o.kv_tokens = UINT64_MAX;
     uint64_t host = 0;
     int have_worst = 0;
@@ -1142,13 +1149,7 @@ hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
     hwfit_status st;
     if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
-    memset(&o, 0, sizeof o);
-    o.micro_batches = r->m;
-    o.batch_per_replica = r->batch_local;
-    o.stages = r->pp;
-    o.capacity_bytes = (uint64_t)in->capacity_bytes;
-    double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
-    o.usable_bytes = usable > 0.0 ? (uint64_t)usable : 0;
+    begin(in, r, &o);
     struct { uint64_t n[2], sliding, host; uint32_t layers; int embedding, head; } seen[FIT_KINDS];
     size_t kinds = 0;
     uint64_t host = 0;
