@@ -502,7 +502,8 @@ HWFIT_API size_t hwfit_shard_cache_size(void);
  * Call this once before the first ::hwfit_shard_estimate_cached; a cache needs no freeing.
  * @param[out] cache      The memory to initialise.
  * @param[in]  cache_size Bytes at @p cache.
- * @return ::HWFIT_OK, or ::HWFIT_EINVAL for a cache that is NULL, too small or misaligned.
+ * @retval HWFIT_OK     the cache is empty and ready
+ * @retval HWFIT_EINVAL cache is NULL, smaller than ::hwfit_shard_cache_size or misaligned
  */
 HWFIT_API hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size);
 
@@ -522,9 +523,11 @@ HWFIT_API hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size);
  * @param[out]    out        As ::hwfit_shard_estimate.
  * @param[in,out] cache      A cache made by ::hwfit_shard_cache_init.
  * @param[in]     cache_size Bytes at @p cache.
- * @return As ::hwfit_shard_estimate, and ::HWFIT_EINVAL for a cache that is NULL, too
- *         small, misaligned or not initialised (nothing is written). A refused model
- *         leaves the cache empty.
+ * @retval HWFIT_OK     out holds the estimate, as ::hwfit_shard_estimate would write it
+ * @retval HWFIT_EINVAL model, in or out is NULL, or the cache is NULL, too small,
+ *                      misaligned or not initialised (nothing is written)
+ * @retval other        the refusals of ::hwfit_shard_estimate (out untouched); a refused
+ *                      model leaves the cache empty
  */
 HWFIT_API hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model,
                                                    const hwfit_shard_in *in,
