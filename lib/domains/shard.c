@@ -875,12 +875,13 @@ static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolv
 
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
  * differ from those of f), the rest in cs. */
-static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                         const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
-                         card_stage *cs) {
-    uint64_t n[2], sliding;
-    uint32_t first_layer = 0, layers;
-    stage_layers(e, r, stage, &first_layer, &layers, n, &sliding);
+static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                            const hwfit__shard_resolved *r, uint32_t stage,
+                            const hwfit__shard_stage_kind *kind, card_fixed *f,
+                            card_stage *cs) {
+    const uint64_t *n = kind->n;
+    uint64_t sliding = kind->sliding;
+    uint32_t first_layer = kind->first_layer, layers = kind->layers;
     int embedding = stage == 0, head = stage + 1 == r->pp;
     if (!f->valid || f->n[0] != n[0] || f->n[1] != n[1] || f->sliding != sliding ||
         f->layers != layers || f->embedding != embedding || f->head != head) {
@@ -978,6 +979,24 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         ph.stored = act;
     }
     return hwfit__memory_phases(&mi, &ph, c->overhead_bytes, &cs->ph);
+}
+
+/* The decoder layers of stage `stage` as a kind of one stage (count 1). */
+static void stage_kind(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                       uint32_t stage, hwfit__shard_stage_kind *k) {
+    k->stage = stage;
+    k->count = 1;
+    k->first_layer = 0;
+    stage_layers(e, r, stage, &k->first_layer, &k->layers, k->n, &k->sliding);
+}
+
+/* card_of() for stage `stage`, its layers counted here. */
+static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                         const hwfit__shard_resolved *r, uint32_t stage, card_fixed *f,
+                         card_stage *cs) {
+    hwfit__shard_stage_kind k;
+    stage_kind(e, r, stage, &k);
+    return card_of(e, in, r, stage, &k, f, cs);
 }
 
 /* The whole card of a stage from its two parts. */
@@ -1141,71 +1160,107 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
  * largest card is the first stage with the largest peak. So only the first stage of each
  * kind is evaluated; the host memory is summed over every stage from its kind.
  * tests/test_perf_plan.c checks it against hwfit__shard_eval over whole spaces. */
-#define FIT_KINDS 8
 
-hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                              const hwfit__shard_resolved *r, hwfit_shard_out *out) {
+static int same_kind(const hwfit__shard_stage_kind *a, const hwfit__shard_stage_kind *b,
+                     uint32_t pp) {
+    return a->n[0] == b->n[0] && a->n[1] == b->n[1] && a->sliding == b->sliding &&
+           a->layers == b->layers && (a->stage == 0) == (b->stage == 0) &&
+           (a->stage + 1 == pp) == (b->stage + 1 == pp);
+}
+
+void hwfit__shard_stages_of(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                            hwfit__shard_stages *st) {
+    st->pp = r->pp;
+    st->v = r->v;
+    st->kinds = 0;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        hwfit__shard_stage_kind k;
+        stage_kind(e, r, s, &k);
+        uint32_t i = 0;
+        while (i < st->kinds && !same_kind(&st->kind[i], &k, r->pp)) i++;
+        if (i < st->kinds) {
+            st->kind[i].count++;
+            continue;
+        }
+        if (st->kinds == HWFIT__SHARD_STAGE_KINDS) { /* too many kinds to keep */
+            st->kinds = 0;
+            return;
+        }
+        st->kind[st->kinds++] = k;
+    }
+}
+
+/* What the fit of a layout keeps over the kinds of its stages. */
+typedef struct fit_acc {
+    uint64_t host, best_peak, most; /* most: the largest card total evaluated */
+    int have_worst;
+} fit_acc;
+
+/* One kind of stage: its first stage's card, the host bytes of its `count` stages. */
+static hwfit_status fit_kind(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                             const hwfit__shard_resolved *r, const hwfit__shard_stage_kind *k,
+                             card_fixed *f, fit_acc *a, hwfit_shard_out *o) {
+    card_stage c;
+    hwfit_status st = card_of(e, in, r, k->stage, k, f, &c);
+    if (st != HWFIT_OK) return st;
+    if (!a->have_worst || c.ph.peak_bytes > a->best_peak) {
+        a->best_peak = c.ph.peak_bytes;
+        o->worst_stage = k->stage;
+        card_fill(f, k->stage, &c, &o->worst);
+        a->have_worst = 1;
+    }
+    /* count x ranks x host, checked: with every term non-negative, a product or partial
+     * sum overflows exactly when the sum stage by stage does */
+    uint64_t per;
+    if (hwfit__mul_u64(f->c.host_bytes, r->ranks, &per) != HWFIT_OK ||
+        hwfit__mac_u64(&a->host, per, k->count) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    a->most = max_u64(a->most, c.total_bytes);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                     const hwfit__shard_resolved *r,
+                                     const hwfit__shard_stages *stages, hwfit_shard_out *out) {
     if (!r->training) return hwfit__shard_eval(e, in, r, out, 0, NULL); /* KV: every stage */
     hwfit_status st;
     if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
     begin(in, r, &o);
-    struct { uint64_t n[2], sliding, host; uint32_t layers; int embedding, head; } seen[FIT_KINDS];
-    size_t kinds = 0;
-    uint64_t host = 0;
-    uint64_t best_peak = 0, most = 0; /* most: the largest card total evaluated */
-    uint32_t best_stage = 0;
-    int have_worst = 0;
+    fit_acc a;
+    memset(&a, 0, sizeof a);
     card_fixed f;
     f.valid = 0;
-    for (uint32_t s = 0; s < r->pp; s++) {
-        uint64_t n[2], sliding;
-        uint32_t first_layer = 0, layers;
-        stage_layers(e, r, s, &first_layer, &layers, n, &sliding);
-        int embedding = s == 0, head = s + 1 == r->pp;
-        size_t k = 0;
-        while (k < kinds && !(seen[k].n[0] == n[0] && seen[k].n[1] == n[1] &&
-                              seen[k].sliding == sliding && seen[k].layers == layers &&
-                              seen[k].embedding == embedding && seen[k].head == head))
-            k++;
-        if (k < kinds) { /* a later stage of a kind evaluated: no larger card */
-            if (hwfit__mac_u64(&host, seen[k].host, r->ranks) != HWFIT_OK) return HWFIT_ERANGE;
-            continue;
+    if (stages != NULL && stages->kinds > 0 && stages->pp == r->pp && stages->v == r->v) {
+        for (uint32_t i = 0; i < stages->kinds; i++)
+            if ((st = fit_kind(e, in, r, &stages->kind[i], &f, &a, &o)) != HWFIT_OK) return st;
+    } else {
+        /* More kinds than a hwfit__shard_stages keeps: every stage, as hwfit__shard_eval. */
+        for (uint32_t s = 0; s < r->pp; s++) {
+            hwfit__shard_stage_kind k;
+            stage_kind(e, r, s, &k);
+            if ((st = fit_kind(e, in, r, &k, &f, &a, &o)) != HWFIT_OK) return st;
         }
-        card_stage c;
-        if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
-        if (kinds < FIT_KINDS) {
-            seen[kinds].n[0] = n[0];
-            seen[kinds].n[1] = n[1];
-            seen[kinds].sliding = sliding;
-            seen[kinds].layers = layers;
-            seen[kinds].embedding = embedding;
-            seen[kinds].head = head;
-            seen[kinds].host = f.c.host_bytes;
-            kinds++;
-        }
-        if (!have_worst || c.ph.peak_bytes > best_peak) {
-            best_peak = c.ph.peak_bytes;
-            best_stage = s;
-            card_fill(&f, s, &c, &o.worst);
-            have_worst = 1;
-        }
-        if (hwfit__mac_u64(&host, f.c.host_bytes, r->ranks) != HWFIT_OK) return HWFIT_ERANGE;
-        most = max_u64(most, c.total_bytes);
     }
-    if (!have_worst) return HWFIT_ERANGE; /* no stage: not a valid layout */
+    if (!a.have_worst) return HWFIT_ERANGE; /* no stage: not a valid layout */
     /* hwfit__shard_eval refuses a layout whose cards' total overflows 64 bits: when the
      * largest card times every card might, it decides. */
     uint64_t all;
-    if (hwfit__mul_u64(most, r->ranks, &all) != HWFIT_OK ||
+    if (hwfit__mul_u64(a.most, r->ranks, &all) != HWFIT_OK ||
         hwfit__mul_u64(all, r->pp, &all) != HWFIT_OK)
         return hwfit__shard_eval(e, in, r, out, 0, NULL);
-    o.worst_stage = best_stage;
     o.kv_tokens = 0;
-    hwfit_status fst = finish(in, r, host, &o);
+    hwfit_status fst = finish(in, r, a.host, &o);
     if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r, hwfit_shard_out *out) {
+    hwfit__shard_stages stages;
+    hwfit__shard_stages_of(e, r, &stages);
+    return hwfit__shard_fit_stages(e, in, r, &stages, out);
 }
 
 /* ---- public entry points ----------------------------------------------------------------- */

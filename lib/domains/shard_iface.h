@@ -79,12 +79,40 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out);
 
+/* A layout's pipeline stages grouped by kind: stages with the same decoder layers (dense,
+ * MoE, sliding) and tables (embedding on the first, head on the last) hold the same card
+ * but for the micro-batches in flight. They depend on pp and v only (and the model), so a
+ * search groups them once for the layouts that share pp and v. */
+#define HWFIT__SHARD_STAGE_KINDS 8
+typedef struct hwfit__shard_stage_kind {
+    uint32_t stage;       /* the first stage of the kind */
+    uint32_t first_layer; /* that stage's first decoder layer */
+    uint32_t layers;      /* decoder layers of each stage of the kind */
+    uint32_t count;       /* stages of the kind */
+    uint64_t n[2];        /* of which dense and MoE */
+    uint64_t sliding;     /* of which sliding-window */
+} hwfit__shard_stage_kind;
+typedef struct hwfit__shard_stages {
+    uint32_t pp, v; /* of the layouts they describe */
+    uint32_t kinds; /* in order of their first stage; 0: more than HWFIT__SHARD_STAGE_KINDS */
+    hwfit__shard_stage_kind kind[HWFIT__SHARD_STAGE_KINDS];
+} hwfit__shard_stages;
+
+/* The stages of a valid resolved layout of the engine's model, grouped by kind. */
+void hwfit__shard_stages_of(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                            hwfit__shard_stages *stages);
+
 /* What the layout searches need of hwfit__shard_eval's out, for fewer stages (the first of
  * each kind: shard.c says why the others cannot hold the largest card): fits, gpu_fits,
  * host_fits, worst, worst_stage, headroom, usable, host and KV figures, layout, stages and
  * micro-batches equal hwfit__shard_eval's bit for bit; total_bytes is left 0. */
 hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r, hwfit_shard_out *out);
+/* hwfit__shard_fit with the stages of r grouped (hwfit__shard_stages_of for r's pp and v;
+ * NULL, or another pp or v, or no kinds: every stage evaluated): the same out bit for bit. */
+hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                     const hwfit__shard_resolved *r,
+                                     const hwfit__shard_stages *stages, hwfit_shard_out *out);
 
 /* The card of one stage of a valid resolved layout (what hwfit__shard_eval reports for
  * it), without evaluating the other stages. */
