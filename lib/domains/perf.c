@@ -5,6 +5,7 @@
  * pipeline stages and tensor-parallel ranks and turns them into times.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SANITIZE_THREAD__)
@@ -132,6 +133,34 @@ const char *hwfit_perf_bound_name(hwfit_perf_bound b) {
 
 /* ---- context of one estimate -------------------------------------------------------------- */
 
+/* The layout search's memo of the collectives it times (in its frame; NULL elsewhere):
+ * layouts that differ only in offload, or in what the collectives do not read, time the
+ * same collectives. A step is kept by its whole input but the cluster (the context's,
+ * compared before a lookup) with the times and counts of its output, which is all
+ * train_step reads (the per-collective details of hwfit_collective_step_out are left zero
+ * while the memo is on, hit or miss: the search's stack has no room for them); a single
+ * collective by operation, bytes and ranks. A hit gives the call's own figures, bit for
+ * bit (tests/test_perf_plan.c: the search against every layout timed without it). */
+#define STEP_MEMO 4 /* a step for each ZeRO stage: the layouts that differ in it alternate */
+#define COLL_MEMO 2
+typedef struct step_memo_entry {
+    unsigned char key[sizeof(hwfit_collective_step_in) - offsetof(hwfit_collective_step_in, tp)];
+    hwfit_status st;
+    double tp_s, dp_s, zero_s, pp_s, ep_s, total_s;
+    uint64_t tp_count, dp_count, zero_count, pp_count, ep_count;
+} step_memo_entry;
+typedef struct coll_memo_entry {
+    hwfit_collective_op op;
+    hwfit_status st;
+    uint64_t ranks;
+    double bytes, time_s;
+} coll_memo_entry;
+typedef struct plan_memo {
+    unsigned steps, step_next, colls, coll_next;
+    step_memo_entry step[STEP_MEMO];
+    coll_memo_entry coll[COLL_MEMO];
+} plan_memo;
+
 typedef struct perf_ctx {
     const hwfit_model *m;
     const hwfit_perf_in *in;
@@ -141,6 +170,7 @@ typedef struct perf_ctx {
     double peak, bw, act_bytes;
     uint64_t active[2];  /* active parameters of one dense / MoE layer */
     double head_flop;    /* the head's matmul per token (model.c counts it even when tied) */
+    plan_memo *memo;     /* the layout search's, or NULL */
 } perf_ctx;
 
 static double dmax(double a, double b) { return a > b ? a : b; }
@@ -266,11 +296,70 @@ static hwfit_status ctx_init(perf_ctx *c, const hwfit_model *m, const hwfit_perf
     return HWFIT_OK;
 }
 
+/* The times and counts of a step kept in m, as co (the rest zero). */
+static void step_from(const step_memo_entry *m, hwfit_collective_step_out *co) {
+    memset(co, 0, sizeof *co);
+    co->tp_s = m->tp_s;
+    co->dp_s = m->dp_s;
+    co->zero_s = m->zero_s;
+    co->pp_s = m->pp_s;
+    co->ep_s = m->ep_s;
+    co->total_s = m->total_s;
+    co->tp_count = m->tp_count;
+    co->dp_count = m->dp_count;
+    co->zero_count = m->zero_count;
+    co->pp_count = m->pp_count;
+    co->ep_count = m->ep_count;
+}
+
+/* hwfit_collective_step on the context's cluster, through the search's memo. */
+static hwfit_status step_coll(const perf_ctx *c, const hwfit_collective_step_in *ci,
+                              hwfit_collective_step_out *co) {
+    plan_memo *pm = c->memo;
+    if (pm == NULL || memcmp(&ci->topology, &c->topo, sizeof c->topo) != 0)
+        return hwfit_collective_step(ci, co);
+    const unsigned char *key = (const unsigned char *)ci + offsetof(hwfit_collective_step_in, tp);
+    step_memo_entry *m = NULL;
+    for (unsigned i = 0; i < pm->steps && m == NULL; i++)
+        if (memcmp(pm->step[i].key, key, sizeof pm->step[i].key) == 0) m = &pm->step[i];
+    if (m == NULL) {
+        m = &pm->step[pm->step_next];
+        pm->step_next = (pm->step_next + 1) % STEP_MEMO;
+        if (pm->steps < STEP_MEMO) pm->steps++;
+        memcpy(m->key, key, sizeof m->key);
+        m->st = hwfit_collective_step(ci, co);
+        if (m->st != HWFIT_OK) return m->st;
+        m->tp_s = co->tp_s;
+        m->dp_s = co->dp_s;
+        m->zero_s = co->zero_s;
+        m->pp_s = co->pp_s;
+        m->ep_s = co->ep_s;
+        m->total_s = co->total_s;
+        m->tp_count = co->tp_count;
+        m->dp_count = co->dp_count;
+        m->zero_count = co->zero_count;
+        m->pp_count = co->pp_count;
+        m->ep_count = co->ep_count;
+    }
+    if (m->st == HWFIT_OK) step_from(m, co);
+    return m->st;
+}
+
 /* One collective's time on the cluster (0 for fewer than 2 ranks or no bytes). */
 static hwfit_status coll(const perf_ctx *c, hwfit_collective_op op, double bytes, uint64_t ranks,
                          double *t) {
     *t = 0.0;
     if (ranks < 2 || !(bytes > 0.0)) return HWFIT_OK;
+    plan_memo *pm = c->memo;
+    if (pm != NULL) {
+        for (unsigned i = 0; i < pm->colls; i++) {
+            const coll_memo_entry *m = &pm->coll[i];
+            if (m->op == op && m->ranks == ranks && memcmp(&m->bytes, &bytes, sizeof bytes) == 0) {
+                if (m->st == HWFIT_OK) *t = m->time_s;
+                return m->st;
+            }
+        }
+    }
     hwfit_collective_in ci;
     hwfit_collective_init(&ci);
     ci.topology = c->topo;
@@ -279,6 +368,16 @@ static hwfit_status coll(const perf_ctx *c, hwfit_collective_op op, double bytes
     ci.ranks = ranks;
     hwfit_collective_out co;
     hwfit_status st = hwfit_collective_estimate(&ci, &co);
+    if (pm != NULL) {
+        coll_memo_entry *m = &pm->coll[pm->coll_next];
+        pm->coll_next = (pm->coll_next + 1) % COLL_MEMO;
+        if (pm->colls < COLL_MEMO) pm->colls++;
+        m->op = op;
+        m->ranks = ranks;
+        m->bytes = bytes;
+        m->st = st;
+        m->time_s = st == HWFIT_OK ? co.time_s : 0.0;
+    }
     if (st != HWFIT_OK) return st;
     *t = co.time_s;
     return HWFIT_OK;
@@ -307,17 +406,23 @@ typedef struct stage_flop {
     uint64_t layers, moe_layers;
 } stage_flop;
 
+/* stage_flops of a stage with n[0] dense and n[1] MoE layers, the last one when `last`. */
+static void stage_flops_of(const perf_ctx *c, const hwfit__shard_resolved *r, const uint64_t n[2],
+                           int last, double attention_all, stage_flop *out) {
+    double layers = (double)(n[0] + n[1]);
+    double w = 2.0 * ((double)n[0] * (double)c->active[0] + (double)n[1] * (double)c->active[1]);
+    out->attention = attention_all * layers / (double)c->m->layers / (double)r->tp;
+    out->head = (last ? c->head_flop : 0.0) / (double)r->tp;
+    out->fwd = w / (double)r->tp + out->attention + out->head;
+    out->layers = n[0] + n[1];
+    out->moe_layers = n[1];
+}
+
 static void stage_flops(const perf_ctx *c, const hwfit__shard_resolved *r, uint32_t s,
                         double attention_all, stage_flop *out) {
     uint64_t n[2];
     stage_layers(c, r, s, n);
-    double layers = (double)(n[0] + n[1]);
-    double w = 2.0 * ((double)n[0] * (double)c->active[0] + (double)n[1] * (double)c->active[1]);
-    out->attention = attention_all * layers / (double)c->m->layers / (double)r->tp;
-    out->head = (s + 1 == r->pp ? c->head_flop : 0.0) / (double)r->tp;
-    out->fwd = w / (double)r->tp + out->attention + out->head;
-    out->layers = n[0] + n[1];
-    out->moe_layers = n[1];
+    stage_flops_of(c, r, n, s + 1 == r->pp, attention_all, out);
 }
 
 /* ---- inference ---------------------------------------------------------------------------- */
@@ -559,7 +664,7 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
     ci.param_bytes = param_bytes;
     ci.pp_bytes = act;
     hwfit_status st;
-    if ((st = hwfit_collective_step(&ci, co)) != HWFIT_OK) return st;
+    if ((st = step_coll(c, &ci, co)) != HWFIT_OK) return st;
     /* The experts' gradient reduction and ZeRO gathers over the expert-data-parallel group:
      * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
      * same experts is alone). */
@@ -575,7 +680,7 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
         ei.micro_batches = r->m;
         ei.grad_bytes = e_grad;
         ei.param_bytes = e_param;
-        if ((st = hwfit_collective_step(&ei, eo)) != HWFIT_OK) return st;
+        if ((st = step_coll(c, &ei, eo)) != HWFIT_OK) return st;
     }
     return HWFIT_OK;
 }
@@ -922,7 +1027,7 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
  * several spaces, fails until it is. attention_flop: hwfit_model_flops' at the sequence
  * length, as train_step takes it. */
 static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
-                          double attention_flop) {
+                          const hwfit__shard_stages *stages, double attention_flop) {
     const hwfit_perf_in *in = c->in;
     double s_local = (double)r->context_local, mb = (double)r->mb;
     double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
@@ -931,9 +1036,18 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
                in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0;
-    for (uint32_t s = 0; s < r->pp; s++) {
+    /* Stages of one kind (the same layers, the head or not) take the same time: each kind
+     * once when the stages are grouped (the maximum is over the same values). */
+    int grouped = stages != NULL && stages->kinds > 0 && stages->pp == r->pp &&
+                  stages->v == r->v;
+    uint32_t items = grouped ? stages->kinds : r->pp;
+    for (uint32_t i = 0; i < items; i++) {
         stage_flop sf;
-        stage_flops(c, r, s, attention_flop, &sf);
+        if (grouped)
+            stage_flops_of(c, r, stages->kind[i].n, stages->kind[i].stage + 1 == r->pp,
+                           attention_flop, &sf);
+        else
+            stage_flops(c, r, i, attention_flop, &sf);
         double flop = stage_train_flop(c, r, &sf, mb * s_local, lowp);
         double t = flop / eff_c; /* train_step: the max of this and the weights' reads */
         double passes = in->activation_passes *
@@ -967,8 +1081,28 @@ hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model
     if (reason != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
     hwfit_model_flops_out f;
     if ((st = hwfit_model_flops(model, in->shard.memory.context, &f)) != HWFIT_OK) return st;
-    *bound = train_bound(&c, &r, f.attention_flop);
+    hwfit__shard_stages stages; /* as the search groups them */
+    hwfit__shard_stages_of(e, &r, &stages);
+    *bound = train_bound(&c, &r, &stages, f.attention_flop);
     return HWFIT_OK;
+}
+
+/* The last bound computed, for the layout r. */
+typedef struct bound_memo {
+    int valid;
+    hwfit__shard_resolved r;
+    double lb;
+} bound_memo;
+
+/* Whether layouts a and b have the same train_bound: every field of the layout but the
+ * ZeRO stage and the offload, which the bound does not read. */
+static int bound_same(const hwfit__shard_resolved *a, const hwfit__shard_resolved *b) {
+    return a->training == b->training && a->tp == b->tp && a->pp == b->pp && a->dp == b->dp &&
+           a->cp == b->cp && a->ep == b->ep && a->etp == b->etp && a->v == b->v &&
+           a->sp == b->sp && a->uneven == b->uneven && a->rc == b->rc && a->mb == b->mb &&
+           a->m == b->m && a->global == b->global && a->z == b->z && a->ez == b->ez &&
+           a->ranks == b->ranks && a->context_local == b->context_local &&
+           a->batch_local == b->batch_local;
 }
 
 /* a ranks before b: layouts that fit first, then by score. */
@@ -1058,92 +1192,162 @@ static hwfit_status slice_fail(plan_slice *ps, uint64_t ordinal, hwfit_status st
     return st;
 }
 
-/* The search of one slice. For training, a layout's memory fit is evaluated first (the
- * fitting count needs it), then, once the list is full of fitting layouts, the step time's
- * lower bound (train_bound): a layout whose best possible score does not beat the last one
- * kept could not enter the list, and is not timed. The list is the one the full search
- * keeps, bit for bit. */
-static hwfit_status slice_run(plan_slice *ps) {
-    const hwfit_perf_in *in = ps->in;
-    const hwfit_shard_space *space = ps->space;
-    hwfit_status st;
-    hwfit_perf_in x = *in;
+/* What one slice's search keeps between layouts. */
+typedef struct slice_state {
+    plan_slice *ps;
+    hwfit_perf_in x; /* the input, the layout of the current one */
     perf_ctx c;
-    if ((st = ctx_init(&c, ps->model, &x, ps->e, NULL)) != HWFIT_OK) return st;
     hwfit_shard_iter it;
-    if ((st = hwfit_shard_iter_init(&it, ps->model, &in->shard, space)) != HWFIT_OK) return st;
     hwfit_shard_search_out sum;
-    memset(&sum, 0, sizeof sum);
-    int training = in->shard.memory.mode != HWFIT_MEMORY_INFERENCE;
     hwfit_perf_rank rank;
-    if ((st = hwfit_perf_plan_rank(in, space, &rank)) != HWFIT_OK) return st;
-    /* The bound needs the attention FLOPs at the sequence length (train_step's); when they
-     * cannot be had, every layout is timed and fails as train_step fails. */
-    hwfit_model_flops_out fl;
-    int bounded = training && hwfit_model_flops(ps->model, in->shard.memory.context, &fl) ==
-                                  HWFIT_OK;
-    double seq = (double)in->shard.memory.context;
+    uint64_t ordinal;
+} slice_state;
+
+/* The next valid layout of the slice (its ordinal in k), counted; 0 at the end. */
+static int slice_next(slice_state *ss, hwfit_layout *l, hwfit__shard_resolved *r, uint64_t *k) {
+    const plan_slice *ps = ss->ps;
+    while (hwfit__shard_iter_next(&ss->it, l, r)) {
+        *k = ss->ordinal++;
+        if (ps->slices > 1 && (*k / PLAN_BLOCK) % ps->slices != ps->slice) continue;
+        ss->sum.valid++;
+        ss->x.shard.layout = *l;
+        return 1;
+    }
+    return 0;
+}
+
+/* Rank an evaluated layout (o) into the slice's list. */
+static void slice_keep(slice_state *ss, const hwfit_perf_out *o, int training, uint64_t k) {
+    plan_slice *ps = ss->ps;
     hwfit_perf_result *kept = ps->results;
     size_t cap = ps->capacity;
+    hwfit_perf_result res;
+    memset(&res, 0, sizeof res); /* padding too: results compare byte for byte */
+    hwfit__shard_result(&o->shard, &res.shard);
+    res.step_time_s = training ? o->step_time_s : o->time_per_output_token_s;
+    res.tokens_per_s = training ? o->tokens_per_s : o->decode_tokens_per_s;
+    res.mfu = training ? o->mfu : 0.0;
+    res.bubble_s = training ? o->bubble_s : 0.0;
+    /* Fitting layouts by the metric (larger is better); the others (include_unfit)
+     * after them by how far they miss, as the shard search ranks them. */
+    if (o->shard.fits)
+        res.shard.score = ss->rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
+                                                                : res.tokens_per_s;
+    keep_best(kept, ps->order, cap, &ss->sum.count, &res, k);
+    if (training && ss->sum.count == cap && kept[cap - 1].shard.fits)
+        plan_shared_put(ps, kept[cap - 1].shard.score);
+}
+
+/* The inference search: every layout estimated (decode rate, no bound). */
+static hwfit_status slice_infer(slice_state *ss) {
+    plan_slice *ps = ss->ps;
     hwfit_layout l;
     hwfit__shard_resolved r;
-    uint64_t ordinal = 0;
-    while (hwfit__shard_iter_next(&it, &l, &r)) {
-        uint64_t k = ordinal++;
-        if (ps->slices > 1 && (k / PLAN_BLOCK) % ps->slices != ps->slice) continue;
-        sum.valid++;
-        x.shard.layout = l;
+    uint64_t k;
+    while (slice_next(ss, &l, &r, &k)) {
         hwfit_perf_out o;
-        if (!training) {
-            st = estimate_in_place(&c, 0, &o, NULL, NULL);
-            if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
-            if (st != HWFIT_OK) return slice_fail(ps, k, st);
-            if (o.shard.fits) sum.fitting++;
-            else if (!space->include_unfit) continue;
-        } else {
-            /* estimate()'s steps for a layout the enumeration resolved and checked. */
-            memset(&o, 0, sizeof o);
-            o.precision = c.precision;
-            o.peak_flop_per_s = c.peak;
-            st = hwfit__shard_fit(c.e, &x.shard, &r, &o.shard);
-            if (st == HWFIT_ERANGE) continue;
-            if (st != HWFIT_OK) return slice_fail(ps, k, st);
-            if (o.shard.fits) sum.fitting++;
-            else if (!space->include_unfit) continue;
-            if (cap == 0) continue; /* nothing is kept: the counts alone */
-            int full = sum.count == cap && kept[cap - 1].shard.fits;
-            double other = plan_shared_get(ps); /* another thread's list, -HUGE_VAL */
-            if (bounded && (full || other > -HUGE_VAL)) {
-                if (!o.shard.fits) continue; /* ranks after every layout kept */
-                double lb = train_bound(&c, &r, fl.attention_flop);
-                double best = rank == HWFIT_PERF_RANK_STEP_TIME ? -lb
-                                                                : (double)r.global * seq / lb;
-                if (full && best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
-                if (best < other) continue;
-            }
-            ps->timed++;
-            st = train_step(&c, &r, &o);
-            if (st == HWFIT_ERANGE) continue;
-            if (st != HWFIT_OK) return slice_fail(ps, k, st);
-        }
-        hwfit_perf_result res;
-        memset(&res, 0, sizeof res); /* padding too: results compare byte for byte */
-        hwfit__shard_result(&o.shard, &res.shard);
-        res.step_time_s = training ? o.step_time_s : o.time_per_output_token_s;
-        res.tokens_per_s = training ? o.tokens_per_s : o.decode_tokens_per_s;
-        res.mfu = training ? o.mfu : 0.0;
-        res.bubble_s = training ? o.bubble_s : 0.0;
-        /* Fitting layouts by the metric (larger is better); the others (include_unfit)
-         * after them by how far they miss, as the shard search ranks them. */
-        if (o.shard.fits)
-            res.shard.score = rank == HWFIT_PERF_RANK_STEP_TIME ? -res.step_time_s
-                                                                : res.tokens_per_s;
-        keep_best(kept, ps->order, cap, &sum.count, &res, k);
-        if (training && sum.count == cap && kept[cap - 1].shard.fits)
-            plan_shared_put(ps, kept[cap - 1].shard.score);
+        hwfit_status st = estimate_in_place(&ss->c, 0, &o, NULL, NULL);
+        if (st == HWFIT_ERANGE || st == HWFIT_ELAYOUT) continue;
+        if (st != HWFIT_OK) return slice_fail(ps, k, st);
+        if (o.shard.fits) ss->sum.fitting++;
+        else if (!ps->space->include_unfit) continue;
+        slice_keep(ss, &o, 0, k);
     }
-    sum.visited = it.visited;
-    ps->sum = sum;
+    return HWFIT_OK;
+}
+
+/* hwfit_model_flops' attention FLOPs per token at the sequence length (what train_step
+ * takes) in *out: 1, or 0 when they cannot be had. Out of slice_train's frame. */
+static int attention_at(const hwfit_model *m, uint64_t seq, double *out) {
+    hwfit_model_flops_out f;
+    if (hwfit_model_flops(m, seq, &f) != HWFIT_OK) return 0;
+    *out = f.attention_flop;
+    return 1;
+}
+
+/* The training search. A layout's memory fit is evaluated first (the fitting count needs
+ * it), then, once the list is full of fitting layouts, the step time's lower bound
+ * (train_bound): a layout whose best possible score does not beat the last one kept
+ * could not enter the list, and is not timed. The list is the one the full search keeps,
+ * bit for bit. Its own frame: what it keeps between layouts (the stages by kind, the
+ * bound, the collectives' memo) is not on the inference search's stack. */
+static hwfit_status slice_train(slice_state *ss) {
+    plan_slice *ps = ss->ps;
+    const hwfit_perf_in *in = ps->in;
+    perf_ctx *c = &ss->c;
+    hwfit_perf_result *kept = ps->results;
+    size_t cap = ps->capacity;
+    /* The bound needs the attention FLOPs at the sequence length (train_step's); when they
+     * cannot be had, every layout is timed and fails as train_step fails. */
+    double attention_flop = 0.0;
+    int bounded = attention_at(ps->model, in->shard.memory.context, &attention_flop);
+    double seq = (double)in->shard.memory.context;
+    /* The stages by kind of the last pp and v (consecutive layouts share them: zero and
+     * offload vary fastest), and the bound of the last layout but for zero and offload,
+     * which it does not depend on. */
+    hwfit__shard_stages stages;
+    stages.pp = 0;
+    bound_memo bm;
+    memset(&bm, 0, sizeof bm);
+    plan_memo memo; /* the collectives of the layouts timed */
+    memo.steps = memo.step_next = memo.colls = memo.coll_next = 0;
+    c->memo = &memo;
+    hwfit_layout l;
+    hwfit__shard_resolved r;
+    uint64_t k = 0;
+    hwfit_status st = HWFIT_OK;
+    while (slice_next(ss, &l, &r, &k)) {
+        /* estimate()'s steps for a layout the enumeration resolved and checked. */
+        hwfit_perf_out o;
+        memset(&o, 0, sizeof o);
+        o.precision = c->precision;
+        o.peak_flop_per_s = c->peak;
+        if (stages.pp != r.pp || stages.v != r.v) hwfit__shard_stages_of(c->e, &r, &stages);
+        st = hwfit__shard_fit_stages(c->e, &ss->x.shard, &r, &stages, &o.shard);
+        if (st == HWFIT_ERANGE) continue;
+        if (st != HWFIT_OK) break;
+        if (o.shard.fits) ss->sum.fitting++;
+        else if (!ps->space->include_unfit) continue;
+        if (cap == 0) continue; /* nothing is kept: the counts alone */
+        int full = ss->sum.count == cap && kept[cap - 1].shard.fits;
+        double other = plan_shared_get(ps); /* another thread's list, -HUGE_VAL */
+        if (bounded && (full || other > -HUGE_VAL)) {
+            if (!o.shard.fits) continue; /* ranks after every layout kept */
+            if (!bm.valid || !bound_same(&bm.r, &r)) {
+                bm.lb = train_bound(c, &r, &stages, attention_flop);
+                bm.r = r;
+                bm.valid = 1;
+            }
+            double best = ss->rank == HWFIT_PERF_RANK_STEP_TIME ? -bm.lb
+                                                                : (double)r.global * seq / bm.lb;
+            if (full && best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
+            if (best < other) continue;
+        }
+        ps->timed++;
+        st = train_step(c, &r, &o);
+        if (st == HWFIT_ERANGE) continue;
+        if (st != HWFIT_OK) break;
+        slice_keep(ss, &o, 1, k);
+    }
+    c->memo = NULL; /* it leaves with this frame */
+    return st == HWFIT_OK || st == HWFIT_ERANGE ? HWFIT_OK : slice_fail(ps, k, st);
+}
+
+/* The search of one slice: its valid layouts, ranked into its list. */
+static hwfit_status slice_run(plan_slice *ps) {
+    hwfit_status st;
+    slice_state ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ps = ps;
+    ss.x = *ps->in;
+    if ((st = ctx_init(&ss.c, ps->model, &ss.x, ps->e, NULL)) != HWFIT_OK) return st;
+    if ((st = hwfit_shard_iter_init(&ss.it, ps->model, &ps->in->shard, ps->space)) != HWFIT_OK)
+        return st;
+    if ((st = hwfit_perf_plan_rank(ps->in, ps->space, &ss.rank)) != HWFIT_OK) return st;
+    st = ps->in->shard.memory.mode != HWFIT_MEMORY_INFERENCE ? slice_train(&ss) : slice_infer(&ss);
+    if (st != HWFIT_OK) return st;
+    ss.sum.visited = ss.it.visited;
+    ps->sum = ss.sum;
     return HWFIT_OK;
 }
 
@@ -1175,11 +1379,12 @@ static void *plan_thread_main(void *arg) {
  * each keeps the best `capacity` of its own, in its order (best, then enumeration order).
  * plan_start starts slices 1 to n - 1 on their threads (each with its own engine) and
  * gives the slices, slice 0 to run on the calling thread with its engine e; NULL when
- * memory or sizes do not allow it (the caller then searches alone). plan_finish waits for
- * them (running those whose thread did not start), merges the lists in that order, which
- * gives the one list of one thread, and returns the status of the layout that failed
- * first in the enumeration, where one thread would stop. Slice 0 runs in the caller's
- * frame, not below these: the search's stack is the single thread's. */
+ * memory or sizes do not allow it (the caller then searches alone). The caller runs the
+ * slices whose thread did not start; plan_finish waits for the threads, merges the lists
+ * in that order, which gives the one list of one thread, and returns the status of the
+ * layout that failed first in the enumeration, where one thread would stop. The slices
+ * the caller runs run in its frame, not below these: the search's stack is the single
+ * thread's. */
 static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
                               const hwfit_perf_in *in, const hwfit_shard_space *space,
                               size_t capacity, uint32_t n) {
@@ -1222,15 +1427,10 @@ static plan_slice *plan_start(hwfit__shard_engine *e, const hwfit_model *model,
 
 static hwfit_status plan_finish(plan_slice *ps, uint32_t n, hwfit_perf_result *results,
                                 size_t capacity, hwfit_shard_search_out *summary) {
-    for (uint32_t t = 1; t < n; t++) {
 #if PLAN_THREADS
-        if (ps[t].started) {
-            PLAN_THREAD_JOIN(ps[t].thread);
-            continue;
-        }
+    for (uint32_t t = 1; t < n; t++)
+        if (ps[t].started) PLAN_THREAD_JOIN(ps[t].thread);
 #endif
-        (void)slice_main(&ps[t]); /* no thread: its share here */
-    }
     hwfit_status st = HWFIT_OK;
     uint64_t fail_at = UINT64_MAX;
     hwfit_shard_search_out sum;
@@ -1278,6 +1478,15 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
                                        : NULL;
     if (many != NULL) {
         many[0].status = slice_run(&many[0]);
+        /* The slices whose thread did not start, here (in this frame, not below
+         * plan_finish's: the stack of the search stays the single thread's). */
+        for (uint32_t t = 1; t < in->threads; t++) {
+#if PLAN_THREADS
+            if (many[t].started) continue;
+#endif
+            many[t].status = hwfit__shard_engine_start(many[t].e, model);
+            if (many[t].status == HWFIT_OK) many[t].status = slice_run(&many[t]);
+        }
         return plan_finish(many, in->threads, results, capacity, summary);
     }
     plan_slice ps;
