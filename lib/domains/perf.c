@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h> /*DBG*/
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SANITIZE_THREAD__)
@@ -1027,7 +1028,8 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
  * several spaces, fails until it is. attention_flop: hwfit_model_flops' at the sequence
  * length, as train_step takes it. */
 static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
-                          const hwfit__shard_stages *stages, double attention_flop) {
+                          const hwfit__shard_stages *stages, double attention_flop,
+                          uint64_t *layers_most) {
     const hwfit_perf_in *in = c->in;
     double s_local = (double)r->context_local, mb = (double)r->mb;
     double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
@@ -1036,6 +1038,7 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
                in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0;
+    uint64_t layers_max = 0;
     /* Stages of one kind (the same layers, the head or not) take the same time: each kind
      * once when the stages are grouped (the maximum is over the same values). */
     int grouped = stages != NULL && stages->kinds > 0 && stages->pp == r->pp &&
@@ -1059,10 +1062,38 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                  (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
                  in->moe_expert_overhead_s;
         t_mb = dmax(t_mb, t);
+        if (sf.layers > layers_max) layers_max = sf.layers;
     }
     double compute = (double)r->m * t_mb;
     double bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
+    *layers_most = layers_max;
     return compute + bubble;
+}
+
+/* train_bound's `bound` with the tensor- and pipeline-parallel communication exposed, as
+ * train_step has it: step_comm with train_step's activations and layers (layers_max, the
+ * most layers of a stage, from train_bound), but no gradient or parameter bytes. The
+ * tensor- and pipeline-parallel collectives read neither (only the data-parallel and
+ * ZeRO ones, which need the cards, and are left out: they only add time). Added in
+ * train_step's order (compute, bubble, tp, pp, then the rest), so the sum stays at most
+ * its step_time_s. When the collectives refuse, train_step fails as they do: the bound is
+ * then the compute alone, and the layout is timed. Not through the search's memo (a bound
+ * is worked out once for the layouts that differ in ZeRO and offload). */
+static double train_bound_comm(perf_ctx *c, const hwfit__shard_resolved *r, uint64_t layers_max,
+                               double bound) {
+    const hwfit_perf_in *in = c->in;
+    double s_local = (double)r->context_local, mb = (double)r->mb;
+    double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
+    int one_group = r->ep == 1 && r->etp == r->tp;
+    hwfit_collective_step_out co, eo;
+    plan_memo *memo = c->memo;
+    c->memo = NULL;
+    hwfit_status st = step_comm(c, r, act, layers_max, one_group, 0.0, 0.0, 0.0, 0.0, &co, &eo);
+    c->memo = memo;
+    if (st != HWFIT_OK) return bound;
+    bound = bound + co.tp_s * (1.0 - in->tp_overlap);
+    bound = bound + co.pp_s * (1.0 - in->pp_overlap);
+    return bound;
 }
 
 hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model *model,
@@ -1083,14 +1114,17 @@ hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model
     if ((st = hwfit_model_flops(model, in->shard.memory.context, &f)) != HWFIT_OK) return st;
     hwfit__shard_stages stages; /* as the search groups them */
     hwfit__shard_stages_of(e, &r, &stages);
-    *bound = train_bound(&c, &r, &stages, f.attention_flop);
+    uint64_t layers_max;
+    double lb = train_bound(&c, &r, &stages, f.attention_flop, &layers_max);
+    *bound = train_bound_comm(&c, &r, layers_max, lb);
     return HWFIT_OK;
 }
 
 /* The last bound computed, for the layout r. */
 typedef struct bound_memo {
-    int valid;
+    int valid, comm; /* comm: lb holds the communication (train_bound_comm) */
     hwfit__shard_resolved r;
+    uint64_t layers_max;
     double lb;
 } bound_memo;
 
@@ -1256,6 +1290,16 @@ static hwfit_status slice_infer(slice_state *ss) {
     return HWFIT_OK;
 }
 
+/* Whether a fitting layout r whose step takes at least lb cannot enter the list: its best
+ * score does not beat the last one kept (full) or another thread's (other). */
+static int bound_prunes(const slice_state *ss, const hwfit__shard_resolved *r, double lb,
+                        double seq, int full, double other) {
+    const plan_slice *ps = ss->ps;
+    double best = ss->rank == HWFIT_PERF_RANK_STEP_TIME ? -lb : (double)r->global * seq / lb;
+    if (full && best <= ps->results[ps->capacity - 1].shard.score) return 1; /* NaN: no */
+    return best < other;
+}
+
 /* hwfit_model_flops' attention FLOPs per token at the sequence length (what train_step
  * takes) in *out: 1, or 0 when they cannot be had. Out of slice_train's frame. */
 static int attention_at(const hwfit_model *m, uint64_t seq, double *out) {
@@ -1314,14 +1358,19 @@ static hwfit_status slice_train(slice_state *ss) {
         if (bounded && (full || other > -HUGE_VAL)) {
             if (!o.shard.fits) continue; /* ranks after every layout kept */
             if (!bm.valid || !bound_same(&bm.r, &r)) {
-                bm.lb = train_bound(c, &r, &stages, attention_flop);
+                bm.lb = train_bound(c, &r, &stages, attention_flop, &bm.layers_max);
                 bm.r = r;
                 bm.valid = 1;
+                bm.comm = 0;
             }
-            double best = ss->rank == HWFIT_PERF_RANK_STEP_TIME ? -bm.lb
-                                                                : (double)r.global * seq / bm.lb;
-            if (full && best <= kept[cap - 1].shard.score) continue; /* NaN is timed */
-            if (best < other) continue;
+            /* The compute's bound first; the communication's only when that does not
+             * prune (it costs collectives). */
+            if (bound_prunes(ss, &r, bm.lb, seq, full, other)) continue;
+            if (!bm.comm) {
+                bm.lb = train_bound_comm(c, &r, bm.layers_max, bm.lb);
+                bm.comm = 1;
+                if (bound_prunes(ss, &r, bm.lb, seq, full, other)) continue;
+            }
         }
         ps->timed++;
         st = train_step(c, &r, &o);
