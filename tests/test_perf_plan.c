@@ -294,8 +294,11 @@ Test(perf_plan, threads_out_of_range_are_refused) {
 
 /* The bound the search prunes with never exceeds the step time of the full estimate: over
  * every valid layout of each training case (one in five of the largest space). The bound
- * must also mean something: above half the step time for some layout of each case. */
+ * must also mean something: above half the step time for some layout of each case, and
+ * never below the tensor- and pipeline-parallel communication the estimate exposes
+ * (checked where that is half the step or more). */
 Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
+    uint64_t comm_heavy_all = 0;
     for (size_t k = 0; k < CASES; k++) {
         const plan_case *pc = &cases[k];
         if (pc->mode == HWFIT_MEMORY_INFERENCE) continue;
@@ -309,7 +312,7 @@ Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
         hwfit_perf_in x = in;
         hwfit_layout l;
         hwfit__shard_resolved r;
-        uint64_t n = 0, checked = 0, tight = 0;
+        uint64_t n = 0, checked = 0, tight = 0, comm_heavy = 0;
         uint64_t stride = pc->gpus >= 1024 ? 5 : 1;
         while (hwfit__shard_iter_next(&it, &l, &r)) {
             if (n++ % stride != 0) continue;
@@ -324,11 +327,20 @@ Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
                       pc->name, (unsigned long long)n, l.tp, l.pp, l.virtual_stages,
                       (unsigned long long)l.micro_batch, lb, o.step_time_s);
             if (lb > 0.5 * o.step_time_s) tight++;
+            /* It holds the tensor- and pipeline-parallel communication the estimate
+             * exposes (the compute alone is below it where the collectives dominate, e.g.
+             * tensor parallelism across nodes). */
+            double comm = o.tp_comm_s + o.pp_comm_s;
+            cr_expect(lb >= comm * (1.0 - 1e-12), "%s: layout %llu (tp %u pp %u): bound %a < tp + pp communication %a",
+                      pc->name, (unsigned long long)n, l.tp, l.pp, lb, comm);
+            if (comm > 0.5 * o.step_time_s) comm_heavy++;
         }
+        comm_heavy_all += comm_heavy;
         cr_expect_gt(checked, 100, "%s: %llu layouts checked", pc->name,
                      (unsigned long long)checked);
         cr_expect_gt(tight, 0, "%s: the bound is never above half the step time", pc->name);
     }
+    cr_expect_gt(comm_heavy_all, 0, "no layout where communication is half the step");
 }
 
 /* The search's memory fit (first stage of each kind) equals the full evaluation's on every
