@@ -295,8 +295,8 @@ Test(perf_plan, threads_out_of_range_are_refused) {
 /* The bound the search prunes with never exceeds the step time of the full estimate: over
  * every valid layout of each training case (one in five of the largest space). The bound
  * must also mean something: above half the step time for some layout of each case, and
- * never below the tensor- and pipeline-parallel communication the estimate exposes
- * (checked where that is half the step or more). */
+ * never below the tensor-, pipeline- and expert-parallel communication the estimate
+ * exposes (which is half the step or more for some layouts). */
 Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
     uint64_t comm_heavy_all = 0;
     for (size_t k = 0; k < CASES; k++) {
@@ -327,12 +327,14 @@ Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
                       pc->name, (unsigned long long)n, l.tp, l.pp, l.virtual_stages,
                       (unsigned long long)l.micro_batch, lb, o.step_time_s);
             if (lb > 0.5 * o.step_time_s) tight++;
-            /* It holds the tensor- and pipeline-parallel communication the estimate
-             * exposes (the compute alone is below it where the collectives dominate, e.g.
-             * tensor parallelism across nodes). */
-            double comm = o.tp_comm_s + o.pp_comm_s;
-            cr_expect(lb >= comm * (1.0 - 1e-12), "%s: layout %llu (tp %u pp %u): bound %a < tp + pp communication %a",
-                      pc->name, (unsigned long long)n, l.tp, l.pp, lb, comm);
+            /* It holds the tensor-, pipeline- and expert-parallel communication the
+             * estimate exposes (the compute alone is below it where the collectives
+             * dominate, e.g. tensor parallelism across nodes). */
+            double comm = o.tp_comm_s + o.pp_comm_s + o.ep_comm_s;
+            cr_expect(lb >= comm * (1.0 - 1e-12),
+                      "%s: layout %llu (tp %u pp %u ep %u): bound %a < tp + pp + ep "
+                      "communication %a",
+                      pc->name, (unsigned long long)n, l.tp, l.pp, l.ep, lb, comm);
             if (comm > 0.5 * o.step_time_s) comm_heavy++;
         }
         comm_heavy_all += comm_heavy;

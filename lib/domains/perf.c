@@ -1029,7 +1029,7 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
  * length, as train_step takes it. */
 static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                           const hwfit__shard_stages *stages, double attention_flop,
-                          uint64_t *layers_most) {
+                          uint64_t most[2]) {
     const hwfit_perf_in *in = c->in;
     double s_local = (double)r->context_local, mb = (double)r->mb;
     double eff_c = c->peak * clock_share(c->in) * in->training_efficiency;
@@ -1038,7 +1038,7 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                 c->precision == HWFIT_PERF_PRECISION_FP4) &&
                in->bf16_flop_per_s > 0.0;
     double t_mb = 0.0;
-    uint64_t layers_max = 0;
+    uint64_t layers_max = 0, moe_max = 0;
     /* Stages of one kind (the same layers, the head or not) take the same time: each kind
      * once when the stages are grouped (the maximum is over the same values). */
     int grouped = stages != NULL && stages->kinds > 0 && stages->pp == r->pp &&
@@ -1063,24 +1063,27 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
                  in->moe_expert_overhead_s;
         t_mb = dmax(t_mb, t);
         if (sf.layers > layers_max) layers_max = sf.layers;
+        if (sf.moe_layers > moe_max) moe_max = sf.moe_layers;
     }
     double compute = (double)r->m * t_mb;
     double bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
-    *layers_most = layers_max;
+    most[0] = layers_max;
+    most[1] = moe_max;
     return compute + bubble;
 }
 
-/* train_bound's `bound` with the tensor- and pipeline-parallel communication exposed, as
- * train_step has it: step_comm with train_step's activations and layers (layers_max, the
- * most layers of a stage, from train_bound), but no gradient or parameter bytes. The
- * tensor- and pipeline-parallel collectives read neither (only the data-parallel and
- * ZeRO ones, which need the cards, and are left out: they only add time). Added in
- * train_step's order (compute, bubble, tp, pp, then the rest), so the sum stays at most
- * its step_time_s. When the collectives refuse, train_step fails as they do: the bound is
- * then the compute alone, and the layout is timed. Not through the search's memo (a bound
- * is worked out once for the layouts that differ in ZeRO and offload). */
-static double train_bound_comm(perf_ctx *c, const hwfit__shard_resolved *r, uint64_t layers_max,
-                               double bound) {
+/* train_bound's `bound` with the communication train_step exposes that needs no card:
+ * step_comm with train_step's activations and layers (most[0], the most layers of a
+ * stage, from train_bound) but no gradient or parameter bytes, for its tensor- and
+ * pipeline-parallel collectives (they read neither; the data-parallel and ZeRO ones need
+ * the cards and are left out: they only add time), and the experts' all-to-alls (most[1]
+ * MoE layers). Added in train_step's order (compute, bubble, tp, pp, [dp], ep, [offload]),
+ * so the sum stays at most its step_time_s. When a collective refuses, train_step fails as
+ * it does: the bound stops there, and the layout is timed. The step is not asked through
+ * the search's memo (a bound is worked out once for the layouts that differ in ZeRO and
+ * offload, and would push out the steps they share). */
+static double train_bound_comm(perf_ctx *c, const hwfit__shard_resolved *r,
+                               const uint64_t most[2], double bound) {
     const hwfit_perf_in *in = c->in;
     double s_local = (double)r->context_local, mb = (double)r->mb;
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
@@ -1088,12 +1091,19 @@ static double train_bound_comm(perf_ctx *c, const hwfit__shard_resolved *r, uint
     hwfit_collective_step_out co, eo;
     plan_memo *memo = c->memo;
     c->memo = NULL;
-    hwfit_status st = step_comm(c, r, act, layers_max, one_group, 0.0, 0.0, 0.0, 0.0, &co, &eo);
+    hwfit_status st = step_comm(c, r, act, most[0], one_group, 0.0, 0.0, 0.0, 0.0, &co, &eo);
     c->memo = memo;
     if (st != HWFIT_OK) return bound;
     bound = bound + co.tp_s * (1.0 - in->tp_overlap);
     bound = bound + co.pp_s * (1.0 - in->pp_overlap);
-    return bound;
+    /* The experts' all-to-alls, train_step's ep_comm_s: the same collective (through the
+     * memo: train_step asks for it next) and the same product, in the same order; after
+     * the data-parallel term train_step adds in between, which only adds time. */
+    double a2a = 0.0;
+    if (coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token, r->ep, &a2a) !=
+        HWFIT_OK)
+        return bound;
+    return bound + 4.0 * (double)most[1] * (double)r->m * a2a * (1.0 - in->ep_overlap);
 }
 
 hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model *model,
@@ -1114,9 +1124,9 @@ hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model
     if ((st = hwfit_model_flops(model, in->shard.memory.context, &f)) != HWFIT_OK) return st;
     hwfit__shard_stages stages; /* as the search groups them */
     hwfit__shard_stages_of(e, &r, &stages);
-    uint64_t layers_max;
-    double lb = train_bound(&c, &r, &stages, f.attention_flop, &layers_max);
-    *bound = train_bound_comm(&c, &r, layers_max, lb);
+    uint64_t most[2];
+    double lb = train_bound(&c, &r, &stages, f.attention_flop, most);
+    *bound = train_bound_comm(&c, &r, most, lb);
     return HWFIT_OK;
 }
 
@@ -1124,7 +1134,7 @@ hwfit_status hwfit__perf_step_bound_at(hwfit__shard_engine *e, const hwfit_model
 typedef struct bound_memo {
     int valid, comm; /* comm: lb holds the communication (train_bound_comm) */
     hwfit__shard_resolved r;
-    uint64_t layers_max;
+    uint64_t most[2]; /* the most layers and MoE layers of a stage */
     double lb;
 } bound_memo;
 
@@ -1358,7 +1368,7 @@ static hwfit_status slice_train(slice_state *ss) {
         if (bounded && (full || other > -HUGE_VAL)) {
             if (!o.shard.fits) continue; /* ranks after every layout kept */
             if (!bm.valid || !bound_same(&bm.r, &r)) {
-                bm.lb = train_bound(c, &r, &stages, attention_flop, &bm.layers_max);
+                bm.lb = train_bound(c, &r, &stages, attention_flop, bm.most);
                 bm.r = r;
                 bm.valid = 1;
                 bm.comm = 0;
@@ -1367,7 +1377,7 @@ static hwfit_status slice_train(slice_state *ss) {
              * prune (it costs collectives). */
             if (bound_prunes(ss, &r, bm.lb, seq, full, other)) continue;
             if (!bm.comm) {
-                bm.lb = train_bound_comm(c, &r, bm.layers_max, bm.lb);
+                bm.lb = train_bound_comm(c, &r, bm.most, bm.lb);
                 bm.comm = 1;
                 if (bound_prunes(ss, &r, bm.lb, seq, full, other)) continue;
             }
