@@ -383,3 +383,69 @@ Test(perf_plan, search_fit_equals_the_full_evaluation, .timeout = 900) {
         }
     }
 }
+
+/* The stages the search groups by kind (hwfit__shard_stages_of, whose per-stage layer count
+ * is in closed form for models whose layers are alike) hold, stage by stage, the layers
+ * hwfit__shard_chunk gives summed over the stage's chunks: for every pp and v that fit the
+ * layers (uneven, interleaved and not), on models of 126 (405B), 61 with dense and MoE
+ * layers (DeepSeek-V3), 46 with sliding layers (Gemma 2 27B) and 1,024 layers. */
+Test(perf_plan, stage_kinds_equal_the_chunks, .timeout = 300) {
+    const char *files[] = {"models/llama-3.1-405b.config.json", "models/deepseek-v3.config.json",
+                           "models/gemma-2-27b.config.json",
+                           "extremes/dense-1024-layers.config.json"};
+    uint64_t compared = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", HWFIT_TEST_DATA, files[f]);
+        hwfit_model m;
+        hwfit_error err;
+        cr_assert_eq(hwfit_hf_config_load(path, &m, &err), HWFIT_OK, "%s: %s", path, err.message);
+        hwfit__shard_engine_storage engine;
+        hwfit__shard_engine *e = hwfit__shard_engine_in(&engine);
+        cr_assert_eq(hwfit__shard_engine_start(e, &m), HWFIT_OK);
+        uint32_t layers = m.layers;
+        for (uint32_t pp = 1; pp <= 64 && pp <= layers; pp++) {
+            for (uint32_t v = 1; v <= 8 && (uint64_t)pp * v <= layers + 2u; v++) {
+                if (v > 1 && pp == 1) continue;
+                hwfit__shard_resolved r;
+                memset(&r, 0, sizeof r);
+                r.training = 1;
+                r.pp = pp;
+                r.v = v;
+                hwfit__shard_stages st;
+                hwfit__shard_stages_of(e, &r, &st);
+                if (st.kinds == 0) continue; /* more kinds than kept: stage by stage */
+                uint32_t stages = 0;
+                uint64_t total = 0;
+                for (uint32_t k = 0; k < st.kinds; k++) {
+                    stages += st.kind[k].count;
+                    total += (uint64_t)st.kind[k].layers * st.kind[k].count;
+                }
+                cr_expect_eq(stages, pp, "%s pp %u v %u: %u stages", files[f], pp, v, stages);
+                cr_expect_eq(total, layers, "%s pp %u v %u: %llu layers", files[f], pp, v,
+                             (unsigned long long)total);
+                for (uint32_t s = 0; s < pp; s++) {
+                    uint32_t sum = 0, first0 = 0;
+                    for (uint32_t j = 0; j < v; j++) {
+                        uint32_t first, count;
+                        hwfit__shard_chunk(&r, layers, s, j, &first, &count);
+                        if (j == 0) first0 = first;
+                        sum += count;
+                    }
+                    uint32_t k = 0;
+                    while (k < st.kinds &&
+                           !(st.kind[k].layers == sum && (st.kind[k].stage == 0) == (s == 0) &&
+                             (st.kind[k].stage + 1 == pp) == (s + 1 == pp)))
+                        k++;
+                    cr_expect_lt(k, st.kinds, "%s pp %u v %u: stage %u (%u layers) has no kind",
+                                 files[f], pp, v, s, sum);
+                    if (k < st.kinds && st.kind[k].stage == s)
+                        cr_expect_eq(st.kind[k].first_layer, first0,
+                                     "%s pp %u v %u: stage %u first layer", files[f], pp, v, s);
+                    compared++;
+                }
+            }
+        }
+    }
+    cr_expect_gt(compared, 10000, "%llu stages compared", (unsigned long long)compared);
+}

@@ -838,6 +838,32 @@ typedef struct card_stage {
     hwfit_memory_out ph; /* the phase fields only */
 } card_stage;
 
+/* The decoder layers of pipeline stage `stage` over all its chunks (the sum of
+ * hwfit__shard_chunk's counts for j = 0 .. v - 1) and the first one, without a loop over
+ * the chunks. Interleaved and uneven (hwfit__shard_chunk's Megatron-Core split): the
+ * stage's chunks c = stage + j pp hold `base` units each, one more for those in
+ * [lo, chunks - 2], and the embedding's unit (chunk 0, on stage 0) and the loss's (the
+ * last chunk, on the last stage) are not layers. */
+static uint32_t chunks_layers(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
+                              uint32_t *first_layer) {
+    uint32_t count;
+    hwfit__shard_chunk(r, layers, stage, 0, first_layer, &count);
+    if (r->v == 1) return count;
+    uint32_t chunks = r->pp * r->v;
+    if (layers % chunks == 0) return r->v * (layers / chunks);
+    uint32_t units = layers + 2, base = units / chunks, rem = units % chunks;
+    uint32_t n = r->v * base;
+    if (rem > 0) {
+        uint32_t lo = chunks - 1 - rem, last = chunks - 2; /* chunks >= 4: last >= stage */
+        uint32_t j_lo = stage >= lo ? 0 : (lo - stage + r->pp - 1) / r->pp;
+        uint32_t j_hi = (last - stage) / r->pp;
+        if (j_hi >= j_lo) n += j_hi - j_lo + 1;
+    }
+    if (stage == 0) n--;
+    if (stage + 1 == r->pp) n--;
+    return n;
+}
+
 /* The decoder layers of pipeline stage `stage` (all its chunks): the first, how many, of
  * which dense and MoE (n) and sliding. Kinds are counted (bitmaps) only where they mix;
  * alike, they follow from the total. */
@@ -848,13 +874,8 @@ static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolv
     const int mixed_moe = e->kinds[0] != 0 && e->kinds[1] != 0;
     const int mixed_sliding = e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX;
     if (!mixed_moe && !mixed_sliding) {
-        /* Every layer alike: a loop with no branch on the kinds (the hot case). */
-        for (uint32_t j = 0; j < r->v; j++) {
-            uint32_t first, count;
-            hwfit__shard_chunk(r, total, stage, j, &first, &count);
-            if (j == 0) *first_layer = first;
-            layers += count;
-        }
+        /* Every layer alike: the count alone, in closed form (the hot case). */
+        layers = chunks_layers(r, total, stage, first_layer);
         moe = e->kinds[1] != 0 ? layers : 0;
         sliding = e->full_first == UINT32_MAX ? layers : 0;
     } else {
