@@ -1079,20 +1079,16 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
  * the cards and are left out: they only add time), and the experts' all-to-alls (most[1]
  * MoE layers). Added in train_step's order (compute, bubble, tp, pp, [dp], ep, [offload]),
  * so the sum stays at most its step_time_s. When a collective refuses, train_step fails as
- * it does: the bound stops there, and the layout is timed. The step is not asked through
- * the search's memo (a bound is worked out once for the layouts that differ in ZeRO and
- * offload, and would push out the steps they share). */
-static double train_bound_comm(perf_ctx *c, const hwfit__shard_resolved *r,
+ * it does: the bound stops there, and the layout is timed. Through the search's memo: the
+ * layouts that differ only in the virtual stages (or ZeRO, offload) ask the same step. */
+static double train_bound_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
                                const uint64_t most[2], double bound) {
     const hwfit_perf_in *in = c->in;
     double s_local = (double)r->context_local, mb = (double)r->mb;
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
     int one_group = r->ep == 1 && r->etp == r->tp;
     hwfit_collective_step_out co, eo;
-    plan_memo *memo = c->memo;
-    c->memo = NULL;
     hwfit_status st = step_comm(c, r, act, most[0], one_group, 0.0, 0.0, 0.0, 0.0, &co, &eo);
-    c->memo = memo;
     if (st != HWFIT_OK) return bound;
     bound = bound + co.tp_s * (1.0 - in->tp_overlap);
     bound = bound + co.pp_s * (1.0 - in->pp_overlap);
