@@ -346,7 +346,8 @@ Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
 }
 
 /* The search's memory fit (first stage of each kind) equals the full evaluation's on every
- * field the search reads, over every valid layout of each case. */
+ * field the search reads, over every valid layout of each case; and its stage-by-stage
+ * path (stages not grouped) gives the grouped one's out. */
 Test(perf_plan, search_fit_equals_the_full_evaluation, .timeout = 900) {
     for (size_t k = 0; k < CASES; k++) {
         const plan_case *pc = &cases[k];
@@ -380,6 +381,18 @@ Test(perf_plan, search_fit_equals_the_full_evaluation, .timeout = 900) {
                        a.micro_batches == b.micro_batches;
             cr_assert(same, "%s, layout %llu (tp %u pp %u v %u): fit differs", pc->name,
                       (unsigned long long)n, x.layout.tp, x.layout.pp, x.layout.virtual_stages);
+            /* Without the stages grouped (more kinds than a hwfit__shard_stages keeps):
+             * every stage evaluated, the same out bit for bit. */
+            hwfit_shard_out c;
+            cr_assert_eq(hwfit__shard_fit_stages(e, &x, &r, NULL, &c), HWFIT_OK);
+            hwfit_shard_result rc;
+            hwfit__shard_result(&c, &rc);
+            cr_assert(memcmp(&ra, &rc, sizeof ra) == 0 &&
+                          memcmp(&a.worst, &c.worst, sizeof a.worst) == 0 &&
+                          a.worst_stage == c.worst_stage && a.host_bytes == c.host_bytes &&
+                          a.fits == c.fits && a.gpu_fits == c.gpu_fits &&
+                          a.host_fits == c.host_fits && a.total_bytes == c.total_bytes,
+                      "%s, layout %llu: stage by stage differs", pc->name, (unsigned long long)n);
         }
     }
 }
