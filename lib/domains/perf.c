@@ -68,6 +68,8 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->activation_passes = 160.0;
     in->selective_matmul_recompute = 0.0;
     in->threads = 1;
+    in->lowp_scaling = HWFIT_PERF_SCALING_TENSOR;
+    in->moe_expert_cast_overhead_s = 0.0006;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -196,6 +198,11 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
         return hwfit__why(why, HWFIT_EDOM, "output_tokens", "must be at most 2^40");
     if ((unsigned)in->precision > (unsigned)HWFIT_PERF_PRECISION_INT8)
         return hwfit__why(why, HWFIT_EINVAL, "precision", HWFIT__ENUM);
+    if ((unsigned)in->lowp_scaling > (unsigned)HWFIT_PERF_SCALING_BLOCK)
+        return hwfit__why(why, HWFIT_EINVAL, "lowp_scaling", HWFIT__ENUM);
+    if (!hwfit__in_range(in->moe_expert_cast_overhead_s, 0.0, 1e3))
+        return hwfit__why(why, HWFIT_EDOM, "moe_expert_cast_overhead_s",
+                          "must be in [0, 1000] s");
     return HWFIT_OK;
 }
 
@@ -648,10 +655,16 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
          * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
          * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
+        /* FP8/FP4 with per-tensor scaling: each local expert's operands are quantized on
+         * their own (an amax and a cast each), a fixed cost more per expert (perf.h,
+         * moe_expert_cast_overhead_s); block scaling quantizes all experts in one kernel. */
         if (sf.moe_layers > 0 && c->m->experts > 0)
             t += (double)sf.moe_layers *
                  (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
-                 in->moe_expert_overhead_s;
+                 (in->moe_expert_overhead_s +
+                  (lowp && in->lowp_scaling == HWFIT_PERF_SCALING_TENSOR
+                       ? in->moe_expert_cast_overhead_s
+                       : 0.0));
         t_mb = dmax(t_mb, t);
         /* The card's routed experts: its MoE layers' share. */
         uint64_t eu_weights, eu_trainable;
