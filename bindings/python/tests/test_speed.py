@@ -238,12 +238,12 @@ class RememberedCalls(unittest.TestCase):
                 self.assertEqual(got, want, argv)
 
     def test_equal_values_of_other_types_are_not_taken_for_one_another(self):
-        good = hwfit.memory(config=CFG70, context=8192, batch=2)
+        good = hwfit.memory(config=CFG70, context=8192, batch=1)
         with self.assertRaises(TypeError):  # 8192.0 == 8192, but a token count is whole
-            hwfit.memory(config=CFG70, context=8192.0, batch=2)
+            hwfit.memory(config=CFG70, context=8192.0, batch=1)
         with self.assertRaises(TypeError):  # True == 1, but not a count
             hwfit.memory(config=CFG70, context=8192, batch=True)
-        self.assertEqual(hwfit.memory(config=CFG70, context=8192, batch=2), good)
+        self.assertEqual(hwfit.memory(config=CFG70, context=8192, batch=1), good)
         # -0.0 == 0.0, but is written "-0.0": the two calls are kept apart
         key = _request._call_key
         self.assertNotEqual(key("memory", (), {"overhead": 0.0}),
