@@ -695,11 +695,11 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
                 raise _einval(f"{attr} must be below 2^32")
             seqs[attr] = v
     if dp is None:
-        g, a, b, c = (seqs[k] if isinstance(seqs[k], list) else [seqs[k]] * n
-                      for k in ("gpus", "tp", "pp", "cp"))
         if all(not isinstance(seqs[k], list) for k in ("gpus", "tp", "pp", "cp")):
             seqs["dp"] = max(1, seqs["gpus"] // max(1, seqs["tp"] * seqs["pp"] * seqs["cp"]))
-        else:
+        else:  # per configuration (a column of n of each only then: 4 x n list items)
+            g, a, b, c = (seqs[k] if isinstance(seqs[k], list) else [seqs[k]] * n
+                          for k in ("gpus", "tp", "pp", "cp"))
             seqs["dp"] = [max(1, x // max(1, y * z * w)) for x, y, z, w in zip(g, a, b, c)]
     else:
         seqs["dp"] = list(dp) if _is_seq(dp) else _count(dp, "dp")

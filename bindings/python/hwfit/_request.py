@@ -300,7 +300,8 @@ class _Thread:
             st = run(r, fmt, buf, len(buf), self.needed_ref)
         if st != _lib.HWFIT_OK:
             raise _failure(r, st, cmd)
-        return buf.value.decode("utf-8", "replace")
+        # the length is known: no scan for the NUL (ctypes' .value reads byte by byte)
+        return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
 
     def __del__(self):
         for r in self.requests.values():
