@@ -37,6 +37,20 @@ _VIEW_NAMES = {("fit", "svg"): "chart_memory", ("assess", "html"): "report_html"
 _VIEW_TYPES = {"svg": Svg, "html": Html}
 _MESSAGE_SIZE = 512  # the library's message buffer (lib/request/request.c)
 _decode = _json.JSONDecoder().decode  # json.loads of a str, without its checks per call
+_scan = _json.JSONDecoder().scan_once  # the same decoder's C scanner, without its frames
+
+
+def _parse(text):
+    """The object of a JSON result: json.loads(text), read by the decoder's scanner
+    directly (the library writes one object and a newline); any other text goes through
+    the decoder, which raises json.JSONDecodeError as json.loads does."""
+    try:
+        obj, end = _scan(text, 0)
+    except StopIteration:
+        return _decode(text)
+    if end != len(text) and not text[end:].isspace():
+        return _decode(text)
+    return obj
 
 
 def keyword_of(option):
@@ -477,7 +491,7 @@ def _doc(cmd, returns):
 def _function(cmd, fmt, name):
     if fmt == "json":
         def call(*args, **options):
-            return Result(_decode(_run(cmd, fmt, args, options)))
+            return Result(_parse(_run(cmd, fmt, args, options)))
     else:
         def call(*args, **options):
             return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))

@@ -257,6 +257,16 @@ class RememberedCalls(unittest.TestCase):
             with self.assertRaises(TypeError):
                 hwfit.memory(config=hwfit.load_config(text='{"model_type": "llama"}'))
 
+    def test_results_are_read_as_json_loads_reads_them(self):
+        for text in ('{"a": 1, "b": [true, null, 2.5], "c": {"d": "e"}}\n', '{}', ' {"a": 1}',
+                     '{"a": 12345678901234567890}\n\n'):
+            self.assertEqual(_request._parse(text), json.loads(text))
+        for bad in ('{"a": 1} x', '{"a": }', '', '[1] [2]'):
+            with self.assertRaises(json.JSONDecodeError):
+                json.loads(bad)
+            with self.assertRaises(json.JSONDecodeError):
+                _request._parse(bad)
+
     def test_single_fit_checks_answer_as_the_first_call(self):
         m = hwfit.load_config(CFG70)
         ask = dict(gpu="h100-sxm", gpus=8, tp=8, context=8192, batch=32)
