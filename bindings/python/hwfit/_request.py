@@ -379,11 +379,13 @@ def _call_key(name, args, kwargs):
     if not _KEYED.issuperset(types):
         return None
     if _MODEL in types:
-        vals = tuple(getattr(v, "_hwfit_path", None) if type(v) is _MODEL else v for v in vals)
-        if None in vals:
+        paths = [getattr(v, "_hwfit_path", None) for v in vals if type(v) is _MODEL]
+        if None in paths:
             return None  # a model that was not read from a path: refused below
+        vals = tuple(getattr(v, "_hwfit_path") if type(v) is _MODEL else v for v in vals)
     if float in types:
-        return (name, len(args), *kwargs, vals, types, *[repr(v) for v in vals if type(v) is float])
+        floats = [repr(v) for v in vals if type(v) is float]
+        return (name, len(args), *kwargs, vals, types, *floats)
     return (name, len(args), *kwargs, vals, types)
 
 

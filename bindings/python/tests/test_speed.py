@@ -250,12 +250,18 @@ class RememberedCalls(unittest.TestCase):
                             key("memory", (), {"overhead": -0.0}))
         # a loaded model stands for its path (what is sent for it); one read from text
         # is refused each time
-        m = hwfit.load_config(CFG70)
-        self.assertEqual(key("memory", (), {"config": m}), key("memory", (), {"config": m}))
-        self.assertIsNone(key("memory", (), {"config": hwfit.load_config(text='{"model_type": "llama"}')}))
+        one, two = hwfit.load_config(CFG70), hwfit.load_config(CFG70)
+        self.assertIsNotNone(key("memory", (), {"config": one, "context": None}))
+        self.assertEqual(key("memory", (), {"config": one}), key("memory", (), {"config": two}))
+        self.assertNotEqual(key("memory", (), {"config": one}),
+                            key("memory", (), {"config": hwfit.load_config(CFG8)}))
+        self.assertNotEqual(key("memory", (), {"config": one}),
+                            key("memory", (), {"config": CFG70}))
+        from_text = hwfit.load_config(text='{"model_type": "llama"}')
+        self.assertIsNone(key("memory", (), {"config": from_text}))
         for _ in range(2):
             with self.assertRaises(TypeError):
-                hwfit.memory(config=hwfit.load_config(text='{"model_type": "llama"}'))
+                hwfit.memory(config=from_text)
 
     def test_results_are_read_as_json_loads_reads_them(self):
         for text in ('{"a": 1, "b": [true, null, 2.5], "c": {"d": "e"}}\n', '{}', ' {"a": 1}',
