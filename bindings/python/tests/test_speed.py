@@ -3,6 +3,7 @@ and reused requests, columns in and out of the batch functions through the buffe
 protocol, the caller's output columns (out=), and the prepared-model cache of a single
 fit_batch configuration."""
 import array
+import ctypes
 import json
 import os
 import shutil
@@ -272,6 +273,22 @@ class RememberedCalls(unittest.TestCase):
                 json.loads(bad)
             with self.assertRaises(json.JSONDecodeError):
                 _request._parse(bad)
+
+    def test_a_result_longer_than_the_threads_buffer_is_whole(self):
+        # The thread's result buffer starts at 16 KB and grows; the catalog is about 45 KB.
+        state = _request._thread()
+        state.buf = ctypes.create_string_buffer(8)
+        want = hwfit.memory(config=CFG70, context=8192)
+        self.assertGreater(len(state.buf), 8)
+        state.buf = ctypes.create_string_buffer(8)
+        text = hwfit.run("gpus", "json")
+        self.assertEqual(len(state.buf), len(text.encode()) + 1)  # grown to what it needed
+        self.assertEqual(json.loads(text), hwfit.gpus())
+        self.assertEqual(hwfit.memory(config=CFG70, context=8192), want)
+        cli = os.environ.get("HWFIT_CLI")
+        if cli:
+            self.assertEqual(text, subprocess.run([cli, "gpus", "--json"], capture_output=True,
+                                                  text=True).stdout)
 
     def test_single_fit_checks_answer_as_the_first_call(self):
         m = hwfit.load_config(CFG70)
