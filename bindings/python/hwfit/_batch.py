@@ -609,7 +609,7 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     come as array.array("i") of 0 and 1, headroom_bytes as "d"). One configuration is
     answered through a prepared-model cache kept with the model
     (hwfit_shard_estimate_cached): a loop of single fit_batch calls about one model
-    prepares it once."""
+    prepares it once, and works out the input of arguments it was given before once."""
     # One configuration asked again (a loop of single checks): its input, worked out by a
     # call with the same arguments, is remembered (_ONE_INPUTS).
     memo = None
