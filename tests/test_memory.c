@@ -5,19 +5,12 @@
 #include <string.h>
 
 #include "hwfit.h"
+#include "fixtures.h"
 
 #define GIB 1073741824.0
 #define P8B 8030261248ull /* Llama-3.1-8B parameters (safetensors metadata) */
 
-static void llama8b(hwfit_model *m) {
-    hwfit_model_init(m);
-    m->layers = 32;
-    m->hidden = 4096;
-    m->intermediate = 14336;
-    m->heads = 32;
-    m->kv_heads = 8;
-    m->vocab = 128256;
-}
+static void llama8b(hwfit_model *m) { fixture_llama_3_1_8b(m); }
 
 /* GPT-3 175B as Korthikanti et al. 2022 model it: MHA, 4h GeLU MLP, LayerNorm. */
 static void gpt3(hwfit_model *m) {
@@ -361,26 +354,7 @@ Test(memory, pipeline_stages_sum_to_the_whole_model) {
 
 Test(memory, moe_and_mtp_layers) {
     hwfit_model m;
-    hwfit_model_init(&m);
-    m.attention = HWFIT_MODEL_ATTENTION_MLA;
-    m.layers = 61;
-    m.hidden = 7168;
-    m.vocab = 129280;
-    m.heads = 128;
-    m.q_lora_rank = 1536;
-    m.kv_lora_rank = 512;
-    m.qk_nope_head_dim = 128;
-    m.qk_rope_head_dim = 64;
-    m.v_head_dim = 128;
-    m.intermediate = 18432;
-    m.experts = 256;
-    m.experts_per_token = 8;
-    m.expert_intermediate = 2048;
-    m.shared_experts = 1;
-    m.shared_expert_intermediate = 2048;
-    m.router_bias = 1;
-    m.mtp_layers = 1;
-    cr_assert_eq(hwfit_model_set_moe_layers(&m, 3, 1, 0), HWFIT_OK);
+    cr_assert_eq(fixture_deepseek_v3(&m), HWFIT_OK);
     hwfit_memory_in in;
     hwfit_memory_init(&in);
     in.weights = dt("fp8");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hwfit.h"
+#include "fixtures.h"
 
 /* Llama-3.1 (meta-llama/Llama-3.1-{8B,70B,405B} config.json): GQA, gated MLP, untied, RMSNorm. */
 static void llama(hwfit_model *m, uint32_t layers, uint64_t hidden, uint64_t inter, uint32_t heads,
@@ -19,28 +20,7 @@ static void llama(hwfit_model *m, uint32_t layers, uint64_t hidden, uint64_t int
 }
 
 /* DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json): MLA, 3 dense + 58 MoE layers, MTP 1. */
-static void deepseek_v3(hwfit_model *m) {
-    hwfit_model_init(m);
-    m->attention = HWFIT_MODEL_ATTENTION_MLA;
-    m->layers = 61;
-    m->hidden = 7168;
-    m->vocab = 129280;
-    m->heads = 128;
-    m->q_lora_rank = 1536;
-    m->kv_lora_rank = 512;
-    m->qk_nope_head_dim = 128;
-    m->qk_rope_head_dim = 64;
-    m->v_head_dim = 128;
-    m->intermediate = 18432;
-    m->experts = 256;
-    m->experts_per_token = 8;
-    m->expert_intermediate = 2048;
-    m->shared_experts = 1;
-    m->shared_expert_intermediate = 2048;
-    m->router_bias = 1;
-    m->mtp_layers = 1;
-    cr_assert_eq(hwfit_model_set_moe_layers(m, 3, 1, 0), HWFIT_OK);
-}
+static void deepseek_v3(hwfit_model *m) { cr_assert_eq(fixture_deepseek_v3(m), HWFIT_OK); }
 
 static hwfit_model_param_counts params_ok(const hwfit_model *m) {
     hwfit_model_param_counts p;

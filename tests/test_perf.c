@@ -486,6 +486,53 @@ Test(perf, moe_expert_overhead_is_paid_per_local_expert_layer_and_micro_batch) {
     cr_assert_str_eq(why.field, "moe_expert_overhead_s");
 }
 
+/* FP8 training of a MoE model with per-tensor scaling: every local expert quantizes its own
+ * operands, moe_expert_cast_overhead_s more per expert, MoE layer and micro-batch (Mixtral on
+ * 8 H100, ep 8: one expert per layer on a card, 32 MoE layers, 4 micro-batches). Block
+ * scaling, BF16 training and dense models pay nothing; a negative time and an unknown
+ * scaling are refused naming the field. */
+Test(perf, per_tensor_fp8_pays_a_cast_cost_per_local_expert) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.capacity_bytes = 1e13;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 4096;
+    in.shard.layout.dp = 8;
+    in.shard.layout.ep = 8;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 32;
+    in.shard.layout.zero_stage = 1;
+    in.precision = HWFIT_PERF_PRECISION_FP8;
+    cr_assert_eq(in.lowp_scaling, HWFIT_PERF_SCALING_TENSOR);
+    cr_assert_eq(in.moe_expert_cast_overhead_s, 0.0006);
+    in.moe_expert_cast_overhead_s = 0.0;
+    hwfit_perf_out none = run(&mixtral, &in);
+    in.moe_expert_cast_overhead_s = 0.001;
+    hwfit_perf_out tensor = run(&mixtral, &in);
+    double want = 4.0 * 32.0 * 1.0 * 0.001;
+    double got = tensor.step_compute_s - none.step_compute_s;
+    cr_assert(fabs(got - want) <= 1e-9 * want, "%g s, wanted %g s", got, want);
+    in.lowp_scaling = HWFIT_PERF_SCALING_BLOCK;
+    cr_assert_eq(run(&mixtral, &in).step_compute_s, none.step_compute_s);
+    in.lowp_scaling = HWFIT_PERF_SCALING_TENSOR;
+    in.precision = HWFIT_PERF_PRECISION_BF16;
+    hwfit_perf_out b1 = run(&mixtral, &in);
+    in.moe_expert_cast_overhead_s = 0.0;
+    cr_assert_eq(run(&mixtral, &in).step_compute_s, b1.step_compute_s);
+    in.precision = HWFIT_PERF_PRECISION_FP8;
+    in.shard.layout.ep = 1;
+    hwfit_perf_out d0 = run(&llama8, &in);
+    in.moe_expert_cast_overhead_s = 0.01;
+    cr_assert_eq(run(&llama8, &in).step_compute_s, d0.step_compute_s);
+    hwfit_problem why;
+    in.moe_expert_cast_overhead_s = -1e-3;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "moe_expert_cast_overhead_s");
+    in.moe_expert_cast_overhead_s = 0.0;
+    in.lowp_scaling = (hwfit_perf_scaling)2;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "lowp_scaling");
+}
+
 /* ---- plan ----------------------------------------------------------------------------------- */
 
 /* With the global batch left to each layout (pp micro-batches per replica) a layout with

@@ -52,6 +52,17 @@ typedef enum hwfit_perf_precision {
     HWFIT_PERF_PRECISION_INT8 = 5  /**< INT8 tensor cores. */
 } hwfit_perf_precision;
 
+/** @brief How FP8/FP4 training scales its quantized tensors (::hwfit_perf_in::lowp_scaling). */
+typedef enum hwfit_perf_scaling {
+    HWFIT_PERF_SCALING_TENSOR = 0, /**< One scale per tensor, delayed or current (Transformer
+                                        Engine's DelayedScaling and Float8CurrentScaling,
+                                        torchao's tensorwise Float8): each expert GEMM operand
+                                        of a grouped linear has its own scale. */
+    HWFIT_PERF_SCALING_BLOCK = 1   /**< Scales per block or tile of elements (MXFP8, NVFP4,
+                                        DeepSeek-V3's 1x128 / 128x128 tiles): computed inside
+                                        the quantizing kernel. */
+} hwfit_perf_scaling;
+
 /** @brief What bounds a decode step. */
 typedef enum hwfit_perf_bound {
     HWFIT_PERF_BOUND_MEMORY = 0, /**< Bytes over bandwidth outweigh FLOPs over throughput. */
@@ -208,6 +219,22 @@ typedef struct hwfit_perf_in {
                                  wk, wo and w3 of a Llama block's seven matmuls, 0.37 of its
                                  weights; with Float8 linears every matmul, as their
                                  _scaled_mm is not in its save list: 1. */
+    hwfit_perf_scaling lowp_scaling; /**< FP8/FP4 training: per-tensor (default
+                                 ::HWFIT_PERF_SCALING_TENSOR) or block scaling. */
+    double moe_expert_cast_overhead_s; /**< FP8/FP4 training of MoE models with per-tensor
+                                 scaling: fixed time per expert a card holds, per MoE layer and
+                                 micro-batch, on top of moe_expert_overhead_s, s, >= 0; default
+                                 0.0006. Each expert's GEMM operands carry their own scale
+                                 (Transformer Engine's GroupedLinear keeps FP8 metadata per GEMM:
+                                 transformer_engine/pytorch/module/grouped_linear.py), so every
+                                 local expert adds its own quantizing kernels: the forward's
+                                 input and weight of two GEMMs and the backward's two output
+                                 gradients, each an amax reduction and a cast (current
+                                 scaling), about 12 kernels over the ~8 (six GEMMs, the
+                                 activation and its gradient) moe_expert_overhead_s stands
+                                 for: 12 / 8 x 0.4 ms. Block scaling computes its scales
+                                 inside the quantizing kernel and quantizes all experts at
+                                 once: nothing. 0 = none. */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */

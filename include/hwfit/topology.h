@@ -74,7 +74,10 @@ typedef enum hwfit_cpu_vendor {
 typedef enum hwfit_nic_kind {
     HWFIT_NIC_ROCE = 0,       /**< Ethernet with RoCEv2 (RDMA). */
     HWFIT_NIC_INFINIBAND = 1, /**< InfiniBand (RDMA). */
-    HWFIT_NIC_TCP = 2         /**< Ethernet with TCP sockets (never GPUDirect RDMA). */
+    HWFIT_NIC_TCP = 2,        /**< Ethernet with TCP sockets (never GPUDirect RDMA). */
+    HWFIT_NIC_EFA = 3 /**< AWS Elastic Fabric Adapter: Ethernet with the SRD transport,
+                           reached by NCCL through the aws-ofi-nccl plugin; its payload
+                           rate is RoCEv2's times ::hwfit_topology::efa_efficiency. */
 } hwfit_nic_kind;
 
 /**
@@ -166,6 +169,13 @@ typedef struct hwfit_topology {
     /** CPU cost of posting a network operation, s; NCCL uses 1 us on Intel, 2 us on AMD
      *  (tuning.cc getNetOverhead). Default 2e-6. */
     double net_overhead_s;
+    /** Share of the RoCEv2-equivalent NIC rate that NCCL reaches over AWS EFA (SRD through
+     *  libfabric and the aws-ofi-nccl plugin), on top of nic_efficiency. Default 0.65,
+     *  fitted to nccl-tests all-reduces on 2-4 p4dn.24xlarge (4 x 100 Gb/s EFA): ~30 GB/s
+     *  a node of the 50 GB/s line rate on rings (3 and 4 nodes: 31.8 and 29.6 GB/s busbw)
+     *  and on the 2-node tree (57.2 GB/s busbw = 30.5 GB/s algbw), NVIDIA/nccl#527; the
+     *  same ~60 % of line rate as the ring's 60 of 100 Gb/s on p3dn (NVIDIA/nccl-tests#22). */
+    double efa_efficiency;
 } hwfit_topology;
 
 /**
@@ -201,8 +211,9 @@ HWFIT_API hwfit_status hwfit_topology_set_gpu(hwfit_topology *topology, const hw
 HWFIT_API hwfit_status hwfit_topology_set_cpu(hwfit_topology *topology, hwfit_cpu_vendor vendor);
 
 /**
- * @brief Set the network from a NIC string "[<count>x]<speed>g-<roce|ib|tcp>", e.g.
- *        "2x400g-roce", "8x400g-ib", "100g-tcp" (see ::hwfit_link_parse).
+ * @brief Set the network from a NIC string "[<count>x]<speed>g-<roce|ib|tcp|efa>", e.g.
+ *        "2x400g-roce", "8x400g-ib", "100g-tcp", "4x100g-efa" (see ::hwfit_link_parse;
+ *        EFA takes the Ethernet speeds).
  * @param[in]     text     The NIC string; NULL gives ::HWFIT_EINVAL.
  * @param[in,out] topology Gets @c nics_per_node, @c nic_kind and @c nic_bits_per_s;
  *                         NULL gives ::HWFIT_EINVAL. Untouched on error.

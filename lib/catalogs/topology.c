@@ -45,6 +45,7 @@ void hwfit_topology_init(hwfit_topology *t) {
     t->nic_efficiency = 0.97;
     t->shm_step_latency_s = 1.5e-6;
     t->net_overhead_s = 2.0e-6;
+    t->efa_efficiency = 0.65;
 }
 
 hwfit_status hwfit_topology_set_gpu(hwfit_topology *t, const hwfit_gpu *g) {
@@ -93,15 +94,27 @@ hwfit_status hwfit_topology_set_cpu(hwfit_topology *t, hwfit_cpu_vendor vendor) 
 
 hwfit_status hwfit_topology_parse_nic(const char *text, hwfit_topology *t) {
     if (text == NULL || t == NULL) return HWFIT_EINVAL;
+    /* "<...>-efa": AWS EFA, an Ethernet port at the same speeds; parsed as "<...>-roce". */
+    char buf[64];
+    size_t n = strlen(text);
+    int efa = n > 4 && n < sizeof buf && strcmp(text + n - 4, "-efa") == 0;
+    if (efa) {
+        memcpy(buf, text, n - 4);
+        memcpy(buf + n - 4, "-roce", 6);
+        text = buf;
+    }
     hwfit_link_in l;
     hwfit_status st = hwfit_link_parse(text, &l);
     if (st != HWFIT_OK) return st;
+    if (efa && (l.kind != HWFIT_LINK_ETHERNET || l.transport == HWFIT_LINK_TRANSPORT_TCP))
+        return HWFIT_EPARSE;
     if (l.kind == HWFIT_LINK_INFINIBAND) {
         static const double ib_bits[] = {0, 100e9, 200e9, 400e9, 800e9};
         t->nic_kind = HWFIT_NIC_INFINIBAND;
         t->nic_bits_per_s = ib_bits[l.generation];
     } else if (l.kind == HWFIT_LINK_ETHERNET) {
-        t->nic_kind = l.transport == HWFIT_LINK_TRANSPORT_TCP ? HWFIT_NIC_TCP : HWFIT_NIC_ROCE;
+        t->nic_kind = efa ? HWFIT_NIC_EFA
+                    : l.transport == HWFIT_LINK_TRANSPORT_TCP ? HWFIT_NIC_TCP : HWFIT_NIC_ROCE;
         t->nic_bits_per_s = l.port_bits_per_s;
     } else {
         return HWFIT_EPARSE;

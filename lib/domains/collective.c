@@ -127,7 +127,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if ((unsigned)t->peer_link > (unsigned)HWFIT_GPU_PEER_XGMI) ENUM("peer_link");
     if ((unsigned)t->peer_topology > (unsigned)HWFIT_GPU_PEER_TOPOLOGY_MESH) ENUM("peer_topology");
     if ((unsigned)t->cpu_vendor > (unsigned)HWFIT_CPU_ARM) ENUM("cpu_vendor");
-    if ((unsigned)t->nic_kind > (unsigned)HWFIT_NIC_TCP) ENUM("nic_kind");
+    if ((unsigned)t->nic_kind > (unsigned)HWFIT_NIC_EFA) ENUM("nic_kind");
     if (!mode_ok(t->p2p)) ENUM("p2p");
     if ((unsigned)t->p2p_level > (unsigned)HWFIT_P2P_LEVEL_SYS) ENUM("p2p_level");
     if (!mode_ok(t->gpudirect_rdma)) ENUM("gpudirect_rdma");
@@ -166,6 +166,7 @@ static hwfit_status net_setup(const hwfit_topology *t, net *nt, hwfit_problem *w
     if (!eff_ok(t->peer_efficiency)) BAD("peer_efficiency", EFF_RULE);
     if (!eff_ok(t->nvls_efficiency)) BAD("nvls_efficiency", EFF_RULE);
     if (!eff_ok(t->nic_efficiency)) BAD("nic_efficiency", EFF_RULE);
+    if (!eff_ok(t->efa_efficiency)) BAD("efa_efficiency", EFF_RULE);
     if (!hwfit__in_range(t->shm_step_latency_s, 0.0, 1.0))
         BAD("shm_step_latency_s", "must be a number of seconds in [0, 1]");
     if (!hwfit__in_range(t->net_overhead_s, 0.0, 1.0))
@@ -253,6 +254,9 @@ static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
                              "256-4096, TCP 576-9216)");
     }
     nt->nic = o.payload_bytes_per_s * (double)t->nics_per_node * t->nic_efficiency;
+    /* EFA: SRD through libfabric and aws-ofi-nccl reaches a share of the RoCE-equivalent
+     * rate (topology.h, efa_efficiency; NVIDIA/nccl#527, NVIDIA/nccl-tests#22). */
+    if (t->nic_kind == HWFIT_NIC_EFA) nt->nic *= t->efa_efficiency;
     return HWFIT_OK;
 }
 
@@ -878,10 +882,15 @@ static hwfit_status algo_simple(ctx *x, hwfit_collective_algorithm a, int proto,
     }
     case HWFIT_COLLECTIVE_ALGO_TREE: {
         if (op == HWFIT_COLLECTIVE_ALLREDUCE) {
-            /* Between nodes the double binary tree is charged the ring's volume,
-             * 2(p-1)/p S per node and direction: measured two-node all-reduces
-             * (NVIDIA/nccl-tests#175) show no gain over it. */
-            ADD_BW(x, bw, pat_tree(nt, c, &x->ld, s, 2.0 * (p - 1.0) / p * s), 1.0);
+            /* Between nodes, NCCL's double binary tree: each tree carries S/2, and a
+             * node is inner in one tree and a leaf in the other. With 2 nodes each node
+             * is the root of one tree and the only child in the other, so it sends and
+             * receives S/2 per tree, S in all per direction, half the ring's 2(p-1)/p S
+             * (why busbw exceeds the NIC rate on 2 nodes: AddyLaddy, NVIDIA/nccl-tests#22;
+             * sjeaugey, NVIDIA/nccl#837). With more nodes an inner node takes S/2 from
+             * each of two children and S/2 from its parent: about the ring's volume. */
+            double y = c->n == 2 ? s : 2.0 * (p - 1.0) / p * s;
+            ADD_BW(x, bw, pat_tree(nt, c, &x->ld, s, y), 1.0);
             *lat = base_lat[A_TREE][proto] * US +
                    2.0 * ((q - 1.0) * step_intra(x, A_TREE, proto, 0) +
                           (double)log2_floor(c->n) * step_inter(x, A_TREE, proto));

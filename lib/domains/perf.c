@@ -70,6 +70,8 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->activation_passes = 160.0;
     in->selective_matmul_recompute = 0.0;
     in->threads = 1;
+    in->lowp_scaling = HWFIT_PERF_SCALING_TENSOR;
+    in->moe_expert_cast_overhead_s = 0.0006;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -143,7 +145,7 @@ const char *hwfit_perf_bound_name(hwfit_perf_bound b) {
  * collective by operation, bytes and ranks. A hit gives the call's own figures, bit for
  * bit (tests/test_perf_plan.c: the search against every layout timed without it). */
 #define STEP_MEMO 4 /* a step for each ZeRO stage: the layouts that differ in it alternate */
-#define COLL_MEMO 2
+#define COLL_MEMO 1
 typedef struct step_memo_entry {
     unsigned char key[sizeof(hwfit_collective_step_in) - offsetof(hwfit_collective_step_in, tp)];
     hwfit_status st;
@@ -227,6 +229,11 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
         return hwfit__why(why, HWFIT_EDOM, "output_tokens", "must be at most 2^40");
     if ((unsigned)in->precision > (unsigned)HWFIT_PERF_PRECISION_INT8)
         return hwfit__why(why, HWFIT_EINVAL, "precision", HWFIT__ENUM);
+    if ((unsigned)in->lowp_scaling > (unsigned)HWFIT_PERF_SCALING_BLOCK)
+        return hwfit__why(why, HWFIT_EINVAL, "lowp_scaling", HWFIT__ENUM);
+    if (!hwfit__in_range(in->moe_expert_cast_overhead_s, 0.0, 1e3))
+        return hwfit__why(why, HWFIT_EDOM, "moe_expert_cast_overhead_s",
+                          "must be in [0, 1000] s");
     return HWFIT_OK;
 }
 
@@ -556,15 +563,18 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
         hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &x, &x.layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
-    hwfit_model_flops_out fd, f1, f2;
+    hwfit_model_flops_out fd, fp;
     /* A prompt of P tokens attends on average to (P + 1)/2 tokens: the mean of two integer
-     * contexts keeps that exact for full attention, which is linear in the context. */
+     * contexts keeps that exact for full attention, which is linear in the context. One
+     * flops answer serves both contexts in turn (this frame is on tests/stack's longest
+     * public chain). */
     uint64_t lo = (prompt + 1) / 2, hi = (prompt + 2) / 2;
     if ((st = hwfit_model_flops(c->m, decode_ctx, &fd)) != HWFIT_OK ||
-        (st = hwfit_model_flops(c->m, lo, &f1)) != HWFIT_OK ||
-        (st = hwfit_model_flops(c->m, hi, &f2)) != HWFIT_OK)
+        (st = hwfit_model_flops(c->m, lo, &fp)) != HWFIT_OK)
         return st;
-    double prompt_attention = 0.5 * (f1.attention_flop + f2.attention_flop);
+    double attention_lo = fp.attention_flop;
+    if ((st = hwfit_model_flops(c->m, hi, &fp)) != HWFIT_OK) return st;
+    double prompt_attention = 0.5 * (attention_lo + fp.attention_flop);
     o->decode_context = decode_ctx;
 
     /* Prefill of one prompt on an idle replica: the stages in turn. */
@@ -754,10 +764,16 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         /* MoE: a fixed cost per local expert per MoE layer and micro-batch (the expert's own
          * GEMMs, casts and gradient accumulation; MegaBlocks, Gale et al. 2022, section 3),
          * on top of the FLOPs: the card holds ceil(E / ep) experts of each MoE layer. */
+        /* FP8/FP4 with per-tensor scaling: each local expert's operands are quantized on
+         * their own (an amax and a cast each), a fixed cost more per expert (perf.h,
+         * moe_expert_cast_overhead_s); block scaling quantizes all experts in one kernel. */
         if (sf.moe_layers > 0 && c->m->experts > 0)
             t += (double)sf.moe_layers *
                  (double)hwfit__ceil_div_u64(c->m->experts, r->ep ? (uint64_t)r->ep : 1) *
-                 in->moe_expert_overhead_s;
+                 (in->moe_expert_overhead_s +
+                  (lowp && in->lowp_scaling == HWFIT_PERF_SCALING_TENSOR
+                       ? in->moe_expert_cast_overhead_s
+                       : 0.0));
         t_mb = dmax(t_mb, t);
         /* The card's routed experts: its MoE layers' share. */
         uint64_t eu_weights, eu_trainable;

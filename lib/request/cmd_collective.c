@@ -37,7 +37,7 @@ enum {
     O_OP, O_SIZE, O_GPU, O_GPUS, O_NODES, O_RANKS, O_SOCKETS, O_PCIE_SWITCHES, O_PCIE_LANES,
     O_P2P, O_NIC, O_GDR, O_CPU, O_ALGORITHM, O_PROTOCOL, O_LIBRARY, O_SWEEP, O_MIN_SIZE,
     O_SVG_METRIC, O_COMPARE, O_PEER_LINKS, O_COLUMNS, O_DTYPE, O_P2P_LEVEL, O_MIN_CHANNELS,
-    O_NVLINK_BRIDGES
+    O_NVLINK_BRIDGES, O_EFA_EFFICIENCY
 };
 static const hwfit_option options[] = {
     [O_OP] = {.name = "op", .kind = HWFIT_OPTION_TEXT, .metavar = "OP",
@@ -70,7 +70,8 @@ static const hwfit_option options[] = {
                .default_text = "auto", .choices = modes,
                .help = "GPU P2P over PCIe; auto is NCCL's default"},
     [O_NIC] = {.name = "nic", .kind = HWFIT_OPTION_TEXT, .metavar = "SPEC",
-               .default_help = "none", .help = "NICs per node, e.g. 2x400g-roce, 8x400g-ib, 100g-tcp"},
+               .default_help = "none", .help = "NICs per node, e.g. 2x400g-roce, 8x400g-ib, 100g-tcp, "
+                                               "4x100g-efa (AWS EFA)"},
     [O_GDR] = {.name = "gdr", .kind = HWFIT_OPTION_CHOICE, .metavar = "MODE",
                .default_text = "auto", .choices = modes,
                .help = "GPUDirect RDMA; auto is NCCL's default"},
@@ -129,6 +130,11 @@ static const hwfit_option options[] = {
     [O_DTYPE] = {.name = "dtype", .kind = HWFIT_OPTION_CHOICE, .metavar = "TYPE",
                  .default_text = "float", .choices = nccl_types,
                  .help = "the sweep's element type, for its count (nccl-tests' -d)"},
+    [O_EFA_EFFICIENCY] = {.name = "efa-efficiency", .kind = HWFIT_OPTION_RATIO, .metavar = "F",
+                          .default_text = "0.65", .min = 1e-6, .max = 1,
+                          .help = "with an EFA NIC (--nic ...-efa), the share of the RoCE-"
+                                  "equivalent rate NCCL reaches through aws-ofi-nccl (0.65: "
+                                  "~30 of 50 GB/s a node on 2-4 p4dn, NVIDIA/nccl#527)"},
 };
 
 static const hwfit__col sweep_cols[] = {
@@ -368,7 +374,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (hwfit__req_given(r, &options[O_NIC])) {
         text = hwfit__req_text(r, &options[O_NIC]);
         st = hwfit_topology_parse_nic(text, t);
-#define NICS "[<count>x]<speed>g-roce|ib|tcp such as 2x400g-roce or 8x400g-ib; InfiniBand " \
+#define NICS "[<count>x]<speed>g-roce|ib|tcp|efa such as 2x400g-roce or 8x400g-ib; InfiniBand " \
              "runs at 100, 200, 400 or 800 Gb/s"
         const hwfit_option *opt = &options[O_NIC];
         if (st == HWFIT_EDOM)
@@ -393,6 +399,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                "(give 2 or more gpus, or 2 or more nodes)");
     }
     in.library = library_values[hwfit__req_choice(r, &options[O_LIBRARY])];
+    in.topology.efa_efficiency = hwfit__req_double(r, &options[O_EFA_EFFICIENCY]);
     if (hwfit__req_given(r, &options[O_MIN_CHANNELS]))
         in.min_channels = (uint32_t)hwfit__req_u64(r, &options[O_MIN_CHANNELS]);
 

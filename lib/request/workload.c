@@ -31,6 +31,7 @@ static const char *const p2p_modes[] = {"auto", "on", "off", NULL};
 static const hwfit_topology_mode p2p_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPOLOGY_ON,
                                                  HWFIT_TOPOLOGY_OFF};
 static const char *const precisions[] = {"auto", "tf32", "bf16", "fp8", "fp4", "int8", NULL};
+static const char *const scalings[] = {"tensor", "block", NULL}; /* hwfit_perf_scaling order */
 
 #define DEGREE(opt, help_text, dflt_help)                                                   \
     {.name = (opt), .kind = HWFIT_OPTION_COUNT, .metavar = "N", .default_help = (dflt_help), \
@@ -183,6 +184,20 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                                 "format's peak its matmuls reach, relative "
                                                 "to training-efficiency (attention stays "
                                                 "bf16)"),
+    [HWFIT__W_LOWP_SCALING] = {.name = "lowp-scaling", .kind = HWFIT_OPTION_CHOICE,
+                               .metavar = "KIND", .default_text = "tensor", .choices = scalings,
+                               .help = "training in fp8 or fp4: per-tensor scales (Transformer "
+                                       "Engine's delayed or current scaling, torchao's "
+                                       "tensorwise) or block scales (MXFP8, NVFP4, DeepSeek-V3's "
+                                       "tiles)"},
+    [HWFIT__W_MOE_EXPERT_CAST_OVERHEAD] = {.name = "moe-expert-cast-overhead",
+                                           .kind = HWFIT_OPTION_QUANTITY,
+                                           .unit = HWFIT_UNIT_SECONDS, .metavar = "TIME",
+                                           .default_text = "0.6ms", .min = 0, .max = 1e3,
+                                           .help = "training, MoE, fp8/fp4 with per-tensor "
+                                                   "scaling: fixed time more per expert a "
+                                                   "card holds, per MoE layer and micro-batch "
+                                                   "(each expert's own quantizing kernels)"},
     [HWFIT__W_ACTIVATION_PASSES] = {.name = "activation-passes", .kind = HWFIT_OPTION_RATIO,
                                     .metavar = "N", .default_text = "160", .min = 0,
                                     .max = 1e6,
@@ -463,6 +478,9 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     p->dp_overlap = hwfit__req_double(r, OPT(HWFIT__W_DP_OVERLAP));
     p->ep_overlap = hwfit__req_double(r, OPT(HWFIT__W_EP_OVERLAP));
     p->moe_expert_overhead_s = hwfit__req_double(r, OPT(HWFIT__W_MOE_EXPERT_OVERHEAD));
+    p->lowp_scaling = (hwfit_perf_scaling)hwfit__req_choice(r, OPT(HWFIT__W_LOWP_SCALING));
+    p->moe_expert_cast_overhead_s =
+        hwfit__req_double(r, OPT(HWFIT__W_MOE_EXPERT_CAST_OVERHEAD));
     p->low_precision_efficiency =
         hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
     p->activation_passes = hwfit__req_double(r, OPT(HWFIT__W_ACTIVATION_PASSES));

@@ -135,7 +135,7 @@ def network_options(setup):
         import re
         m = re.search(r"(\d+)\s*x\s*(\d+)\s*Gbps", net) or re.search(r"(\d+)x(\d+)G", net)
         if m:
-            kind = "roce" if "EFA" in net or "RoCE" in net and "InfiniBand" not in net else "ib"
+            kind = "efa" if "EFA" in net else "roce" if "RoCE" in net and "InfiniBand" not in net else "ib"
             opts["nic"] = f"{m.group(1)}x{m.group(2)}g-{kind}"
         else:
             m = re.search(r"(\d+)\s*Gb/s[^,]*per GPU, (\d+) per host", net)

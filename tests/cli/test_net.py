@@ -121,6 +121,24 @@ class TestCollective(CliCase):
         self.bad("collective", "--min-channels", "65", mentions="--min-channels")
         self.bad("collective", "--min-channels", "0", mentions="--min-channels")
 
+    def test_efa(self):
+        # AWS EFA (p4dn: 4 x 100 Gb/s): RoCE of the same speed times --efa-efficiency where
+        # the NICs bound the ring (3 nodes), and the 2-node tree above the NIC rate.
+        args = ("collective", "--gpu", "a100-sxm-40gb", "--nodes", "3")
+        efa = self.ok_json(*args, "--nic", "4x100g-efa")
+        roce = self.ok_json(*args, "--nic", "4x100g-roce")
+        self.assertEqual(efa["bottleneck"], "nic")
+        self.assertAlmostEqual(efa["busbw_bytes_per_s"] / roce["busbw_bytes_per_s"], 0.65,
+                               places=2)
+        half = self.ok_json(*args, "--nic", "4x100g-efa", "--efa-efficiency", "0.5")
+        self.assertLess(half["busbw_bytes_per_s"], efa["busbw_bytes_per_s"])
+        two = self.ok_json("collective", "--gpu", "a100-sxm-40gb", "--nodes", "2", "--nic",
+                           "4x100g-efa")
+        self.assertEqual(two["algorithm"], "tree")
+        self.assertGreater(two["busbw_bytes_per_s"], 1.5 * efa["busbw_bytes_per_s"])
+        self.bad(*args, "--nic", "4x100g-efa", "--efa-efficiency", "0", mentions="--efa-efficiency")
+        self.bad(*args, "--nic", "4x300g-efa", mentions="--nic")
+
     def test_nvlink_bridges(self):
         # An H100 PCIe pair with 1 or 2 of its 3 bridges: a third and two thirds of the
         # links (4 a bridge), as --peer-links 4 and 8 say; 0 bridges: PCIe only.

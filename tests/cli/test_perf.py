@@ -69,6 +69,21 @@ class TestPerf(CliCase):
                                places=6)
         self.bad(*args, "--moe-expert-overhead", "-1ms", mentions="--moe-expert-overhead")
 
+    def test_moe_expert_cast_overhead(self):
+        # The same Mixtral layout in fp8: per-tensor scaling adds the cast time per local
+        # expert (4 x 32 x 1 x 1 ms); block scaling and bf16 add none.
+        args = ("perf", "--config", config("mixtral-8x7b-instruct-v0.1"), "--gpu", "h100-sxm",
+                "--gpus", "8", "--capacity", "1TiB", "--mode", "full", "--context", "4096",
+                "--batch", "32", "--micro-batch", "1", "--dp", "8", "--ep", "8", "--zero", "1",
+                "--precision", "fp8")
+        none = self.ok_json(*args, "--moe-expert-cast-overhead", "0")
+        one = self.ok_json(*args, "--moe-expert-cast-overhead", "1ms")
+        block = self.ok_json(*args, "--moe-expert-cast-overhead", "1ms", "--lowp-scaling", "block")
+        self.assertAlmostEqual(one["step_compute_s"] - none["step_compute_s"], 0.128, places=6)
+        self.assertAlmostEqual(block["step_compute_s"], none["step_compute_s"], places=9)
+        self.bad(*args, "--moe-expert-cast-overhead", "-1ms", mentions="--moe-expert-cast-overhead")
+        self.bad(*args, "--lowp-scaling", "tile", mentions="--lowp-scaling")
+
     def test_power_limit_bandwidth_and_activation_passes(self):
         # Llama 3.1 8B, 8 H100, FSDP: one micro-batch of 2 x 8192 tokens per card.
         args = ("perf", "--config", config("llama-3.1-8b"), "--gpu", "h100-sxm", "--gpus", "8",

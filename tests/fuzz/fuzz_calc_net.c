@@ -95,7 +95,8 @@ static void topology(fz *f, hwfit_topology *t) {
     if (!fz_keep(f)) t->p2p = (hwfit_topology_mode)fz_enum(f, 3);
     if (!fz_keep(f)) t->gpudirect_rdma = (hwfit_topology_mode)fz_enum(f, 3);
     if (!fz_keep(f)) t->socket_link_kind = (hwfit_link_kind)fz_enum(f, 6);
-    if (!fz_keep(f)) t->nic_kind = (hwfit_nic_kind)fz_enum(f, 3);
+    if (!fz_keep(f)) t->nic_kind = (hwfit_nic_kind)fz_enum(f, 4);
+    if (!fz_keep(f)) t->efa_efficiency = fz_double(f);
 }
 
 static void check_estimate(const hwfit_collective_in *in, const hwfit_collective_out *o) {

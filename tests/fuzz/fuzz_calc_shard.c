@@ -352,6 +352,8 @@ static void perf(fz *f, const hwfit_model *m, const hwfit_shard_in *in) {
                    &p.memory_bandwidth_bytes_per_s};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         if (!fz_keep(f)) *d[i] = fz_double(f);
+    if (!fz_keep(f)) p.lowp_scaling = (hwfit_perf_scaling)fz_enum(f, 2);
+    if (!fz_keep(f)) p.moe_expert_cast_overhead_s = fz_double(f);
     static hwfit_perf_out o, poison; /* large: off the stack */
     POISON(o);
     poison = o;

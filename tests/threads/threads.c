@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwfit.h"
+#include "../fixtures.h"
 
 #define THREADS 4
 #define ROUNDS 200
@@ -57,33 +58,8 @@ typedef struct job {
 static hwfit_model llama, deepseek;
 
 static void models(void) {
-    hwfit_model_init(&llama);
-    llama.layers = 32;
-    llama.hidden = 4096;
-    llama.heads = 32;
-    llama.kv_heads = 8;
-    llama.intermediate = 14336;
-    llama.vocab = 128256;
-    hwfit_model_init(&deepseek);
-    deepseek.attention = HWFIT_MODEL_ATTENTION_MLA;
-    deepseek.layers = 61;
-    deepseek.hidden = 7168;
-    deepseek.heads = 128;
-    deepseek.q_lora_rank = 1536;
-    deepseek.kv_lora_rank = 512;
-    deepseek.qk_nope_head_dim = 128;
-    deepseek.qk_rope_head_dim = 64;
-    deepseek.v_head_dim = 128;
-    deepseek.intermediate = 18432;
-    deepseek.vocab = 129280;
-    deepseek.experts = 256;
-    deepseek.experts_per_token = 8;
-    deepseek.expert_intermediate = 2048;
-    deepseek.shared_experts = 1;
-    deepseek.shared_expert_intermediate = 2048;
-    deepseek.router_bias = 1;
-    deepseek.mtp_layers = 1;
-    CHECK(hwfit_model_set_moe_layers(&deepseek, 3, 1, 0) == HWFIT_OK);
+    fixture_llama_3_1_8b(&llama);
+    CHECK(fixture_deepseek_v3(&deepseek) == HWFIT_OK);
 }
 
 /* Append a status and a struct to the result. */

@@ -36,6 +36,21 @@ _UNITS = {"bytes": _lib.HWFIT_UNIT_BYTES, "bytes/s": _lib.HWFIT_UNIT_BYTES_PER_S
 _VIEW_NAMES = {("fit", "svg"): "chart_memory", ("assess", "html"): "report_html"}
 _VIEW_TYPES = {"svg": Svg, "html": Html}
 _MESSAGE_SIZE = 512  # the library's message buffer (lib/request/request.c)
+_decode = _json.JSONDecoder().decode  # json.loads of a str, without its checks per call
+_scan = _json.JSONDecoder().scan_once  # the same decoder's C scanner, without its frames
+
+
+def _parse(text):
+    """The object of a JSON result: json.loads(text), read by the decoder's scanner
+    directly (the library writes one object and a newline); any other text goes through
+    the decoder, which raises json.JSONDecodeError as json.loads does."""
+    try:
+        obj, end = _scan(text, 0)
+    except StopIteration:
+        return _decode(text)
+    if end != len(text) and not text[end:].isspace():
+        return _decode(text)
+    return obj
 
 
 def keyword_of(option):
@@ -264,13 +279,18 @@ class _Thread:
         self.cache = p.value if _lib.hwfit_model_cache_new(_ct.byref(p)) == _lib.HWFIT_OK \
             else None  # out of memory: requests read the files as before
         self.requests = {}
+        # the results are copied here by hwfit_request_run (one call instead of three:
+        # run, output, string_at), grown when a result is longer
+        self.buf = _ct.create_string_buffer(1 << 14)
+        self.needed = _ct.c_size_t(0)
+        self.needed_ref = _ct.byref(self.needed)
         # kept on the object: at exit the module's globals may be gone before __del__
         self.free_cache, self.free_request = _lib.hwfit_model_cache_free, _lib.hwfit_request_free
 
-    def request(self, name):
+    def request(self, name, reset=_lib.hwfit_request_reset):
         """The thread's request of a command, reset (a new one the first time)."""
         r = self.requests.get(name)
-        if r is not None and _lib.hwfit_request_reset(r) == _lib.HWFIT_OK:
+        if r is not None and reset(r) == _lib.HWFIT_OK:
             return r
         if r is not None:  # a reset out of memory: start again
             del self.requests[name]
@@ -281,6 +301,22 @@ class _Thread:
         self.requests[name] = r = p
         return r
 
+    def output(self, r, fmt, cmd, run=_lib.hwfit_request_run):
+        """Run the request r in format fmt; its text. A result longer than the buffer is
+        kept by the request (request.h): the second run, into a buffer of the size it
+        needs, copies it without computing again."""
+        buf = self.buf
+        st = run(r, fmt, buf, len(buf), self.needed_ref)
+        if st == _lib.HWFIT_EBUFSIZE:
+            buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(buf)))
+            if len(buf) <= _BUF_KEPT:  # a larger one (a big chart) is not kept
+                self.buf = buf
+            st = run(r, fmt, buf, len(buf), self.needed_ref)
+        if st != _lib.HWFIT_OK:
+            raise _failure(r, st, cmd)
+        # the length is known: no scan for the NUL (ctypes' .value reads byte by byte)
+        return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
+
     def __del__(self):
         for r in self.requests.values():
             self.free_request(r)
@@ -290,6 +326,7 @@ class _Thread:
             self.cache = None
 
 
+_BUF_KEPT = 1 << 20  # the largest result buffer a thread keeps between calls
 _THREADS = _threading.local()  # .state: the calling thread's _Thread
 
 
@@ -325,23 +362,64 @@ def _sets(cmd, bound):
     return out
 
 
+_CALLS = {}  # call key (_call_key) -> the sorted (name, text) pairs of its arguments
+_CALLS_MAX = 4096
+_MODEL = _lib.hwfit_model
+_KEYED = frozenset({str, int, float, bool, type(None), _MODEL})
+
+
+def _call_key(name, args, kwargs):
+    """A key that equals another call's only when both send the same option texts: the
+    command, the keywords in order, the values and their types (1, 1.0 and True are
+    written differently); a loaded model by its path (what is sent for it), a float also
+    by its repr (-0.0 equals 0.0 but is written "-0.0"). None when a value is of another
+    type (a list, a dict, a path object...): such a call is worked out each time."""
+    vals = (*args, *kwargs.values())
+    types = tuple(map(type, vals))
+    if not _KEYED.issuperset(types):
+        return None
+    if _MODEL in types:
+        paths = [getattr(v, "_hwfit_path", None) for v in vals if type(v) is _MODEL]
+        if None in paths:
+            return None  # a model that was not read from a path: refused below
+        vals = tuple(getattr(v, "_hwfit_path") if type(v) is _MODEL else v for v in vals)
+    if float in types:
+        floats = [repr(v) for v in vals if type(v) is float]
+        return (name, len(args), *kwargs, vals, types, *floats)
+    return (name, len(args), *kwargs, vals, types)
+
+
+def _encoded(cmd, args, kwargs):
+    """The (option name, text) pairs of a call's arguments as hwfit_request_set takes them,
+    GPU files first (gpu may name their cards); remembered per call key, as a loop asks
+    the same shape of question again and again."""
+    key = _call_key(cmd["name"], args, kwargs)
+    sets = _CALLS.get(key) if key is not None else None
+    if sets is None:
+        sets = _sets(cmd, _bind(cmd, args, kwargs))
+        sets.sort(key=lambda s: s[0] != b"gpu-file")
+        sets = tuple(sets)
+        if key is not None:
+            if len(_CALLS) >= _CALLS_MAX:
+                _CALLS.clear()
+            _CALLS[key] = sets
+    return sets
+
+
 def _run(cmd, fmt, args, kwargs):
     """Run a command with Python arguments; the result's text."""
-    bound = _bind(cmd, args, kwargs)
-    sets = _sets(cmd, bound)
-    sets.sort(key=lambda s: s[0] != b"gpu-file")  # GPU files first: gpu may name their cards
-    r = _thread().request(cmd["name"])
+    sets = _encoded(cmd, args, kwargs)
+    try:
+        state = _THREADS.state
+    except AttributeError:
+        state = _THREADS.state = _Thread()
+    r = state.request(cmd["name"])
     set_option = _lib.hwfit_request_set
     for name, text in sets:
         st = set_option(r, name, text)
         if st != _lib.HWFIT_OK:
             raise _failure(r, st, cmd)
-    st = _lib.hwfit_request_run(r, _FORMATS[fmt], None, 0, None)
-    if st != _lib.HWFIT_OK:
-        raise _failure(r, st, cmd)
-    n = _ct.c_size_t(0)
-    p = _lib.hwfit_request_output(r, _ct.byref(n))
-    return _ct.string_at(p, n.value).decode("utf-8", "replace")
+    return state.output(r, _FORMATS[fmt], cmd)
 
 
 def run(command, format="text", /, *args, **options):
@@ -413,9 +491,12 @@ def _doc(cmd, returns):
 
 
 def _function(cmd, fmt, name):
-    def call(*args, **options):
-        text = _run(cmd, fmt, args, options)
-        return Result(_json.loads(text)) if fmt == "json" else _VIEW_TYPES[fmt](text)
+    if fmt == "json":
+        def call(*args, **options):
+            return Result(_parse(_run(cmd, fmt, args, options)))
+    else:
+        def call(*args, **options):
+            return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))
     call.__name__ = call.__qualname__ = name
     call.__module__ = "hwfit"
     call.__signature__ = _signature(cmd)

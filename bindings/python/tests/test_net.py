@@ -99,6 +99,17 @@ class TestCollective(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.collective(min_channels=65)
 
+    def test_efa(self):
+        # AWS EFA: RoCE of the same speed times efa_efficiency where the NICs bound it.
+        kw = dict(gpu="a100-sxm-40gb", nodes=3)
+        efa = hwfit.collective(nic="4x100g-efa", **kw)["busbw_bytes_per_s"]
+        roce = hwfit.collective(nic="4x100g-roce", **kw)["busbw_bytes_per_s"]
+        self.assertAlmostEqual(efa / roce, 0.65, places=2)
+        half = hwfit.collective(nic="4x100g-efa", efa_efficiency=0.5, **kw)["busbw_bytes_per_s"]
+        self.assertLess(half, efa)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.collective(nic="4x100g-efa", efa_efficiency=1.5, **kw)
+
     def test_nvlink_bridges(self):
         # One of the 3 bridges of an H100 PCIe pair: its 4 links, a third of the set.
         kw = dict(gpu="h100-pcie", gpus=2)

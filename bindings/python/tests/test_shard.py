@@ -116,6 +116,19 @@ class TestPerf(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.perf(moe_expert_overhead=-1, **kw)
 
+    def test_moe_expert_cast_overhead(self):
+        # fp8 with per-tensor scaling: the cast time per local expert; block scaling none.
+        kw = dict(config=config("mixtral-8x7b-instruct-v0.1"), gpu="h100-sxm", gpus=8,
+                  capacity="1TiB", mode="full", context=4096, batch=32, micro_batch=1, dp=8,
+                  ep=8, zero=1, precision="fp8")
+        none = hwfit.perf(moe_expert_cast_overhead=0, **kw)
+        one = hwfit.perf(moe_expert_cast_overhead="1ms", **kw)
+        block = hwfit.perf(moe_expert_cast_overhead="1ms", lowp_scaling="block", **kw)
+        self.assertAlmostEqual(one["step_compute_s"] - none["step_compute_s"], 0.128, places=6)
+        self.assertAlmostEqual(block["step_compute_s"], none["step_compute_s"], places=9)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(lowp_scaling="tile", **kw)
+
     def test_power_limit_bandwidth_and_activation_passes(self):
         # Llama 3.1 8B on 8 H100 with FSDP: one micro-batch of 2 x 8192 tokens per card.
         kw = dict(config=config("llama-3.1-8b"), gpu="h100-sxm", gpus=8, mode="full",

@@ -3,8 +3,11 @@ and reused requests, columns in and out of the batch functions through the buffe
 protocol, the caller's output columns (out=), and the prepared-model cache of a single
 fit_batch configuration."""
 import array
+import ctypes
+import json
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 import unittest
@@ -204,6 +207,115 @@ class SingleFit(unittest.TestCase):
             for k in one:
                 self.assertEqual(type(one[k]), type(two[k]), k)
                 self.assertEqual(list(one[k]), list(two[k])[:1], (tp, errors, columns, k))
+
+
+class RememberedCalls(unittest.TestCase):
+    """A call's option texts (hwfit.memory and the other commands) and a single fit_batch
+    configuration's input are remembered by the call's arguments: the second call of a
+    loop answers as the first, and arguments that are equal but not alike are not taken
+    for one another."""
+
+    def test_repeated_commands_equal_the_cli_json(self):
+        cli = os.environ.get("HWFIT_CLI")
+        if not cli:
+            self.skipTest("HWFIT_CLI not set (run through ctest)")
+        m = hwfit.load_config(CFG70)
+        cases = [
+            (hwfit.memory, dict(config=m, context=8192, batch=8),
+             ["memory", "--config", CFG70, "--context", "8192", "--batch", "8"]),
+            (hwfit.memory, dict(config=CFG70, context="8K", mode="full", micro_batch=2),
+             ["memory", "--config", CFG70, "--context", "8K", "--mode", "full",
+              "--micro-batch", "2"]),
+            (hwfit.fit, dict(config=m, gpu="h100-sxm", gpus=8, tp=8, context=8192, batch=32),
+             ["fit", "--config", CFG70, "--gpu", "h100-sxm", "--gpus", "8", "--tp", "8",
+              "--context", "8192", "--batch", "32"]),
+        ]
+        for fn, kwargs, argv in cases:
+            want = json.loads(subprocess.run([cli, *argv, "--json"], capture_output=True,
+                                             text=True).stdout)
+            for _ in range(3):  # the first call works the options out, the others reuse them
+                got = fn(**kwargs)
+                self.assertIsInstance(got, hwfit.Result)
+                self.assertEqual(got, want, argv)
+
+    def test_equal_values_of_other_types_are_not_taken_for_one_another(self):
+        good = hwfit.memory(config=CFG70, context=8192, batch=1)
+        with self.assertRaises(TypeError):  # 8192.0 == 8192, but a token count is whole
+            hwfit.memory(config=CFG70, context=8192.0, batch=1)
+        with self.assertRaises(TypeError):  # True == 1, but not a count
+            hwfit.memory(config=CFG70, context=8192, batch=True)
+        self.assertEqual(hwfit.memory(config=CFG70, context=8192, batch=1), good)
+        # -0.0 == 0.0, but is written "-0.0": the two calls are kept apart
+        key = _request._call_key
+        self.assertNotEqual(key("memory", (), {"overhead": 0.0}),
+                            key("memory", (), {"overhead": -0.0}))
+        # a loaded model stands for its path (what is sent for it); one read from text
+        # is refused each time
+        one, two = hwfit.load_config(CFG70), hwfit.load_config(CFG70)
+        self.assertIsNotNone(key("memory", (), {"config": one, "context": None}))
+        self.assertEqual(key("memory", (), {"config": one}), key("memory", (), {"config": two}))
+        self.assertNotEqual(key("memory", (), {"config": one}),
+                            key("memory", (), {"config": hwfit.load_config(CFG8)}))
+        self.assertNotEqual(key("memory", (), {"config": one}),
+                            key("memory", (), {"config": CFG70}))
+        from_text = hwfit.load_config(text='{"model_type": "llama"}')
+        self.assertIsNone(key("memory", (), {"config": from_text}))
+        for _ in range(2):
+            with self.assertRaises(TypeError):
+                hwfit.memory(config=from_text)
+
+    def test_results_are_read_as_json_loads_reads_them(self):
+        for text in ('{"a": 1, "b": [true, null, 2.5], "c": {"d": "e"}}\n', '{}', ' {"a": 1}',
+                     '{"a": 12345678901234567890}\n\n'):
+            self.assertEqual(_request._parse(text), json.loads(text))
+        for bad in ('{"a": 1} x', '{"a": }', '', '[1] [2]'):
+            with self.assertRaises(json.JSONDecodeError):
+                json.loads(bad)
+            with self.assertRaises(json.JSONDecodeError):
+                _request._parse(bad)
+
+    def test_a_result_longer_than_the_threads_buffer_is_whole(self):
+        # The thread's result buffer starts at 16 KB and grows; the catalog is about 45 KB.
+        state = _request._thread()
+        state.buf = ctypes.create_string_buffer(8)
+        want = hwfit.memory(config=CFG70, context=8192)
+        self.assertGreater(len(state.buf), 8)
+        state.buf = ctypes.create_string_buffer(8)
+        text = hwfit.run("gpus", "json")
+        self.assertEqual(len(state.buf), len(text.encode()) + 1)  # grown to what it needed
+        self.assertEqual(json.loads(text), hwfit.gpus())
+        self.assertEqual(hwfit.memory(config=CFG70, context=8192), want)
+        cli = os.environ.get("HWFIT_CLI")
+        if cli:
+            self.assertEqual(text, subprocess.run([cli, "gpus", "--json"], capture_output=True,
+                                                  text=True).stdout)
+
+    def test_single_fit_checks_answer_as_the_first_call(self):
+        m = hwfit.load_config(CFG70)
+        ask = dict(gpu="h100-sxm", gpus=8, tp=8, context=8192, batch=32)
+        first = hwfit.fit_batch(m, **ask)
+        self.assertEqual(hwfit.fit_batch(m, **ask), first)
+        self.assertEqual(hwfit.fit_batch(m, **ask, keys=["fits"]), {"fits": first["fits"]})
+        self.assertEqual(hwfit.fit_batch(m, **ask, keys=[]), {})  # not the keys=None input
+        self.assertEqual(hwfit.fit_batch(m, **ask), first)
+        self.assertEqual(list(hwfit.fit_batch(m, **ask, keys=("total_bytes", "fits"))),
+                         ["total_bytes", "fits"])
+        cols = hwfit.fit_batch(m, **ask, columns=True)
+        self.assertEqual({k: v.tolist() for k, v in cols.items()},
+                         {k: [int(x) if isinstance(x, bool) else x for x in v]
+                          for k, v in first.items()})
+        for bad in (dict(ask, tp=8.0), dict(ask, tp=True), dict(ask, gpus="8x")):
+            with self.assertRaises(hwfit.HwfitError):  # equal to tp=8 but not a count
+                hwfit.fit_batch(m, **bad)
+        skipped = hwfit.fit_batch(m, **dict(ask, tp=3), errors="skip")
+        self.assertEqual(skipped["status"], ["HWFIT_ELAYOUT"])
+        self.assertEqual(hwfit.fit_batch(m, **dict(ask, tp=3), errors="skip"), skipped)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.fit_batch(m, **dict(ask, tp=3))
+        # a path is read again when the file changed (its signature), the struct is not
+        self.assertEqual(hwfit.fit_batch(CFG70, **ask), first)
+        m.layers = 40
+        self.assertLess(hwfit.fit_batch(m, **ask)["total_bytes"][0], first["total_bytes"][0])
 
 
 if __name__ == "__main__":
