@@ -41,6 +41,7 @@ typedef struct row {
     int offload, compile, dropout, lora_dropout, qlora_inputs, untied_head, softcap_eager;
     int gated_act, kv_repeated, dequant, previous_graph;
     double overhead, fragmentation;
+    double load_quantize;
 } row;
 
 #define M_(m) (1u << (m))
@@ -82,6 +83,17 @@ static const row rows[] = {
      * LinearNF4.forward saves only the weight): a frozen 4-bit linear keeps no input. */
     {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
      .qlora_inputs = 0},
+    /* QLoRA load: LoRALinear (torchtune/modules/peft/lora.py) builds each base linear in bf16
+     * on the device and calls torchao's to_nf4 on it at once, and load_state_dict quantizes
+     * the checkpoint's bf16 weight again through NF4Tensor's copy_. torchao >= 0.2
+     * (torchao/dtypes/nf4tensor.py, convert_to_norm_float_weight: "perform in chunks",
+     * CHUNK_SIZE 1024**2) holds the bf16 weight and its scaled copy whole (2 + 2 bytes an
+     * element) while it searches the nearest code 2^20 elements at a time (64 MiB, not
+     * counted). torchao 0.1 (pinned by torchtune until May 2024) searched the whole matrix
+     * at once: quantize_tensor_nearest's (value - nf4).abs() holds 16 bf16 differences per
+     * element and their absolute values, 68 bytes an element (a case states it). */
+    {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_LOAD_QUANTIZE,
+     .load_quantize = 4.0},
     /* Single-device full fine-tuning (llama3_1/8B_full_single_device.yaml, llama2/
      * 7B_full_low_memory.yaml): optimizer bitsandbytes.optim.PagedAdamW8bit and
      * optimizer_in_bwd: True. */
@@ -342,6 +354,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_KV_REPEATED) in->kv_repeated = r->kv_repeated;
     if (s & HWFIT_PROFILE_DEQUANT) in->dequant_transient = r->dequant;
     if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
+    if (s & HWFIT_PROFILE_LOAD_QUANTIZE) in->load_quantize_bytes = r->load_quantize;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

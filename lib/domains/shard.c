@@ -955,8 +955,9 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         mi.context = r->context_local;
         mi.micro_batch = r->mb;
         mi.head = c->head;
+        ph.weights = c->weights_bytes;
         if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
-                                 &ph.dequant, &ph.carried) != HWFIT_OK)
+                                 &ph.dequant, &ph.carried, &ph.load) != HWFIT_OK)
             return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
