@@ -236,6 +236,46 @@ Test(shard, zero_stages_divide_model_states_as_the_paper) {
     cr_assert_eq(c3.activation_bytes, c0.activation_bytes);
 }
 
+/* root_unsharded (FSDP's root unit): the embedding and head stay gathered beside the two
+ * live layers, and their gradients are held together; ZeRO-3 only. Llama 3.1 8B on 8 cards:
+ * tables 2 x 525,336,576 + 4096 (final norm) parameters, a decoder layer 218,112,000, all in
+ * bf16, bf16 gradients. */
+Test(shard, root_unsharded_keeps_the_tables_gathered) {
+    hwfit_shard_in in = full_8b(8, 3);
+    in.zero3_live_layers = 2;
+    const uint64_t tables = 2ull * 525336576 + 4096, layer = 218112000, head = 525336576 + 4096;
+    hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+    in.memory.root_unsharded = 1;
+    hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(a.buffer_bytes - (64ull << 20) - (25ull << 20), 2 * (2 * head) + 2 * head);
+    cr_assert_eq(b.buffer_bytes - (64ull << 20) - (25ull << 20),
+                 2 * tables + 2 * (2 * layer) + 2 * tables);
+    cr_assert_eq(b.weights_bytes, a.weights_bytes);
+    cr_assert_eq(b.activation_bytes, a.activation_bytes);
+    /* Without ZeRO-3 nothing is gathered: no change. */
+    in.layout.zero_stage = 2;
+    hwfit_shard_card c = estimate_ok(&llama8, &in).worst;
+    in.memory.root_unsharded = 0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes, c.buffer_bytes);
+    /* The fsdp and hf-trainer profiles set it (Accelerate's decoder-layer auto-wrap leaves
+     * the tables to the root); deepspeed and torchtune do not. */
+    const char *on[] = {"fsdp", "hf-trainer", "axolotl"}, *off[] = {"deepspeed", "torchtune"};
+    for (size_t i = 0; i < 3; i++) {
+        hwfit_memory_in m;
+        hwfit_memory_init(&m);
+        m.mode = HWFIT_MEMORY_LORA;
+        cr_assert_eq(hwfit_memory_profile_apply(on[i], 2, &m, NULL), HWFIT_OK);
+        cr_assert_eq(m.root_unsharded, 1, "%s", on[i]);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        hwfit_memory_in m;
+        hwfit_memory_init(&m);
+        m.mode = HWFIT_MEMORY_LORA;
+        cr_assert_eq(hwfit_memory_profile_apply(off[i], 2, &m, NULL), HWFIT_OK);
+        cr_assert_eq(m.root_unsharded, 0, "%s", off[i]);
+    }
+}
+
 /* DeepSpeed's ZeRO-2 estimator, no offload: GPU 2P + 18P/N with fp32 gradients ("2 =
  * params_16bit, 18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit + 8_optimizer");
  * Megatron-LM with the distributed optimizer: 6 + 12/DP bytes per parameter (bf16

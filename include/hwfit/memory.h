@@ -292,6 +292,15 @@ typedef struct hwfit_memory_in {
                                         it exceeds the training phases. 0: weights arrive
                                         quantized or are quantized off the device (the
                                         default); in [0, 1024]. */
+    int root_unsharded;            /**< 1: under ZeRO-3 sharding (hwfit_shard_in), the
+                                        embedding and head stay gathered from their forward
+                                        through backward, beside the live layers: FSDP's
+                                        root unit, which an auto-wrap policy over decoder
+                                        layers leaves them in (torch FSDP1
+                                        _post_forward_reshard does not free the root's
+                                        parameters; FSDP2 sets the root's
+                                        post_forward_mesh_info to None); default 0
+                                        (DeepSpeed gathers them as other units). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -42,6 +42,7 @@ typedef struct row {
     int gated_act, kv_repeated, dequant, previous_graph;
     double overhead, fragmentation;
     double load_quantize;
+    int root_unsharded;
 } row;
 
 #define M_(m) (1u << (m))
@@ -140,6 +141,14 @@ static const row rows[] = {
      .qlora_inputs = 1},
     {.profile = "hf-trainer", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
+    /* FSDP through Accelerate (the Trainer's fsdp_config, fsdp_auto_wrap_policy
+     * TRANSFORMER_BASED_WRAP on the decoder layer class): the embedding, final norm and
+     * head are left in the root unit, which FSDP does not reshard after forward
+     * (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: "Do not free the
+     * root's parameters in the post-forward for FULL_SHARD"; FSDP2
+     * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
+     * only under ZeRO-3 sharding. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
     /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
      * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
      * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
@@ -194,6 +203,10 @@ static const row rows[] = {
     /* QLoRA through PEFT and bitsandbytes Linear4bit (MatMul4Bit keeps its input). */
     {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
      .qlora_inputs = 1},
+    /* The root unit (embedding, final norm, head under a decoder-layer auto-wrap policy:
+     * Accelerate's TRANSFORMER_BASED_WRAP, Answer.AI's fsdp_qlora) stays gathered from
+     * forward through backward (as hf-trainer above). */
+    {.profile = "fsdp", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
 
     /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
     /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
@@ -355,6 +368,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_DEQUANT) in->dequant_transient = r->dequant;
     if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
     if (s & HWFIT_PROFILE_LOAD_QUANTIZE) in->load_quantize_bytes = r->load_quantize;
+    if (s & HWFIT_PROFILE_ROOT_UNSHARDED) in->root_unsharded = r->root_unsharded;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -798,11 +798,22 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                                               n[1] ? &e->layer[1] : NULL,
                                               c->embedding ? &e->emb : NULL,
                                               c->head ? &e->head : NULL};
+            /* FSDP's root unit (root_unsharded): the embedding and head, which an auto-wrap
+             * policy over decoder layers leaves to the root, stay gathered from their forward
+             * through backward (torch FSDP1 _post_forward_reshard frees no root parameters;
+             * FSDP2's lazy_init sets the root's post_forward_mesh_info to None): counted
+             * whole, beside the live layers. */
+            const int root = in->memory.root_unsharded && tables != NULL;
             for (int k = 0; k < 4; k++)
-                if (u[k]) {
+                if (u[k] && !(root && k >= 2)) {
                     uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
                     ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
+            if (root) {
+                ug = max_u64(ug, gathered(tables->gradients, tables->e_gradients, gd, ge));
+                if (add(&buffers, gathered(tables->weights, tables->e_weights, gd, ge)) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+            }
             if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;

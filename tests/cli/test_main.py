@@ -187,6 +187,31 @@ class TestFinetuneInputs(CliCase):
                  mentions="load-quantize-bytes")
         self.bad(*args, "--load-quantize-bytes", "2000", mentions="load-quantize-bytes")
 
+    def test_root_unsharded_keeps_the_tables_gathered(self):
+        """Round 5 of issue #16: --root-unsharded keeps the embedding and head gathered beside
+        the live layers under ZeRO-3 (FSDP's root unit); the fsdp profile sets it,
+        --no-root-unsharded undoes it. Llama 3.1 8B full on 8 cards, ZeRO-3: tables
+        2 x 525,336,576 + 4096 parameters, a layer 218,112,000, bf16; the gradients of the
+        tables held together."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--config", cfg, "--mode", "full", "--gpus", "8", "--dp", "8",
+                "--zero", "3", "--recompute", "full", "--capacity", "80GiB")
+        tables, layer, head = 2 * 525336576 + 4096, 218112000, 525336576 + 4096
+        base = self.ok_json(*args)["breakdown"]["buffer_bytes"]
+        root = self.ok_json(*args, "--root-unsharded")
+        self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
+                         (2 * tables + 4 * layer + 2 * tables) - (4 * head + 2 * head))
+        self.assertIs(root["assumptions"]["root_unsharded"], True)
+        fsdp = self.ok_json(*args, "--framework", "fsdp")
+        self.assertIs(fsdp["assumptions"]["root_unsharded"], True)
+        self.assertIs(self.ok_json(*args, "--framework", "fsdp", "--no-root-unsharded")
+                      ["assumptions"]["root_unsharded"], False)
+        self.assertIs(self.ok_json(*args, "--framework", "deepspeed")
+                      ["assumptions"]["root_unsharded"], False)
+        self.bad("memory", "--config", cfg, "--root-unsharded", mentions="root-unsharded")
+
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X
         not given leaves the profile's choice (issue #16: every profile input alone)."""

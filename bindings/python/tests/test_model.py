@@ -170,6 +170,18 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(hwfit.memory(framework="torchtune", **kw)["assumptions"]
                          ["load_quantize_bytes"], 4)
 
+    def test_root_unsharded_keeps_the_tables_gathered(self):
+        # Llama 3.1 8B full, ZeRO-3 on 8 cards: the tables (2 x 525,336,576 + 4096) stay
+        # gathered and their gradients held, beside two live layers (218,112,000 each).
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=8, dp=8, zero=3,
+                  recompute="full", capacity="80GiB")
+        tables, layer, head = 2 * 525336576 + 4096, 218112000, 525336576 + 4096
+        base = hwfit.fit(**kw)["breakdown"]["buffer_bytes"]
+        root = hwfit.fit(root_unsharded=True, **kw)
+        self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
+                         (2 * tables + 4 * layer + 2 * tables) - (4 * head + 2 * head))
+        self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["root_unsharded"])
+
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
         # not passed, the profile's choice stands.
