@@ -803,10 +803,17 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * through backward (torch FSDP1 _post_forward_reshard frees no root parameters;
              * FSDP2's lazy_init sets the root's post_forward_mesh_info to None): counted
              * whole, beside the live layers. */
+            /* The live units are consecutive in the pass: the embedding opens it and the
+             * head closes it (and opens backward), so a window of live units holds at most
+             * one table and otherwise layers: the largest table and live - 1 layers, or
+             * live layers, whichever is larger. */
             const int root = in->memory.root_unsharded && tables != NULL;
+            uint64_t ut = 0;
             for (int k = 0; k < 4; k++)
                 if (u[k] && !(root && k >= 2)) {
-                    uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
+                    uint64_t w_k = gathered(u[k]->weights, u[k]->e_weights, gd, ge);
+                    if (k < 2) uw = max_u64(uw, w_k);
+                    else ut = max_u64(ut, w_k);
                     ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
             if (root) {
@@ -814,7 +821,11 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                 if (add(&buffers, gathered(tables->weights, tables->e_weights, gd, ge)) != HWFIT_OK)
                     return HWFIT_ERANGE;
             }
-            if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
+            uint64_t live = in->zero3_live_layers, with_table = 0;
+            if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
+                add(&with_table, ut) == HWFIT_OK && with_table > 0)
+                uw = 0; /* the window with a table is the larger */
+            if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
         }

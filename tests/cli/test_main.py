@@ -202,7 +202,7 @@ class TestFinetuneInputs(CliCase):
         base = self.ok_json(*args)["breakdown"]["buffer_bytes"]
         root = self.ok_json(*args, "--root-unsharded")
         self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
-                         (2 * tables + 4 * layer + 2 * tables) - (4 * head + 2 * head))
+                         (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
         self.assertIs(root["assumptions"]["root_unsharded"], True)
         fsdp = self.ok_json(*args, "--framework", "fsdp")
         self.assertIs(fsdp["assumptions"]["root_unsharded"], True)

@@ -179,7 +179,7 @@ class TestMemory(unittest.TestCase):
         base = hwfit.fit(**kw)["breakdown"]["buffer_bytes"]
         root = hwfit.fit(root_unsharded=True, **kw)
         self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
-                         (2 * tables + 4 * layer + 2 * tables) - (4 * head + 2 * head))
+                         (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
         self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["root_unsharded"])
 
     def test_false_switches_off_the_profiles_flag(self):
