@@ -291,16 +291,18 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
 
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
  * the prepared model). */
+/* One layer (and the tables asked for) of the caller's workload copy mi, whose layer range
+ * and tables it sets: no copy of its own, so that the shard chains stay within the stack
+ * budget (tests/stack). */
 static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
                               hwfit_status prep_status, hwfit__memory_memo *memo,
-                              const hwfit_memory_in *base, uint32_t layer, int emb, int head,
+                              hwfit_memory_in *mi, uint32_t layer, int emb, int head,
                               hwfit_memory_out *out) {
-    hwfit_memory_in mi = *base;
-    mi.first_layer = layer;
-    mi.layer_count = 1;
-    mi.embedding = emb;
-    mi.head = head;
-    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, memo, out);
+    mi->first_layer = layer;
+    mi->layer_count = 1;
+    mi->embedding = emb;
+    mi->head = head;
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, mi, memo, out);
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
