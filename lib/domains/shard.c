@@ -291,16 +291,18 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
 
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
  * the prepared model). */
+/* One layer (and the tables asked for) of the caller's workload copy mi, whose layer range
+ * and tables it sets: no copy of its own, so that the shard chains stay within the stack
+ * budget (tests/stack). */
 static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
                               hwfit_status prep_status, hwfit__memory_memo *memo,
-                              const hwfit_memory_in *base, uint32_t layer, int emb, int head,
+                              hwfit_memory_in *mi, uint32_t layer, int emb, int head,
                               hwfit_memory_out *out) {
-    hwfit_memory_in mi = *base;
-    mi.first_layer = layer;
-    mi.layer_count = 1;
-    mi.embedding = emb;
-    mi.head = head;
-    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, memo, out);
+    mi->first_layer = layer;
+    mi->layer_count = 1;
+    mi->embedding = emb;
+    mi->head = head;
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, mi, memo, out);
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -798,12 +800,34 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                                               n[1] ? &e->layer[1] : NULL,
                                               c->embedding ? &e->emb : NULL,
                                               c->head ? &e->head : NULL};
+            /* FSDP's root unit (root_unsharded): the embedding and head, which an auto-wrap
+             * policy over decoder layers leaves to the root, stay gathered from their forward
+             * through backward (torch FSDP1 _post_forward_reshard frees no root parameters;
+             * FSDP2's lazy_init sets the root's post_forward_mesh_info to None): counted
+             * whole, beside the live layers. */
+            /* The live units are consecutive in the pass: the embedding opens it and the
+             * head closes it (and opens backward), so a window of live units holds at most
+             * one table and otherwise layers: the largest table and live - 1 layers, or
+             * live layers, whichever is larger. */
+            const int root = in->memory.root_unsharded && tables != NULL;
+            uint64_t ut = 0;
             for (int k = 0; k < 4; k++)
-                if (u[k]) {
-                    uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
+                if (u[k] && !(root && k >= 2)) {
+                    uint64_t w_k = gathered(u[k]->weights, u[k]->e_weights, gd, ge);
+                    if (k < 2) uw = max_u64(uw, w_k);
+                    else ut = max_u64(ut, w_k);
                     ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
-            if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
+            if (root) {
+                ug = max_u64(ug, gathered(tables->gradients, tables->e_gradients, gd, ge));
+                if (add(&buffers, gathered(tables->weights, tables->e_weights, gd, ge)) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+            }
+            uint64_t live = in->zero3_live_layers, with_table = 0;
+            if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
+                add(&with_table, ut) == HWFIT_OK && with_table > 0)
+                uw = 0; /* the window with a table is the larger */
+            if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
         }
@@ -955,8 +979,9 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
         mi.context = r->context_local;
         mi.micro_batch = r->mb;
         mi.head = c->head;
+        ph.weights = c->weights_bytes;
         if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
-                                 &ph.dequant, &ph.carried) != HWFIT_OK)
+                                 &ph.dequant, &ph.carried, &ph.load) != HWFIT_OK)
             return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
