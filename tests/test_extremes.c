@@ -294,3 +294,106 @@ Test(extremes, every_numeric_option_at_its_limits_names_what_was_given) {
     printf("options at their limits: %zu runs, %zu refused\n", runs, refusals);
     cr_assert_gt(runs, 100);
 }
+
+/* ---- the fewest-cards search against the scan ------------------------------------------ */
+
+/* hwfit_shard_min_gpus skips counts by bounds (the weights a card must hold, by the shape
+ * of the layout), prunes tensor and pipeline degrees that resolve refuses, evaluates only
+ * the largest card and stops at the first layout that fits; hwfit__shard_min_gpus_scan is
+ * the search at every count as it was. Both must give the same status, count and layout on
+ * every input: here a few hundred drawn from a fixed seed (dense, MoE, sliding-window and
+ * 2^24-expert models; the four modes; spaces with degrees, ZeRO or offload fixed; a card's
+ * capacity drawn around what the weights need, so that the answers spread over the
+ * counts). */
+#include "hwfit.h"
+#include "domains/shard_internal.h"
+
+static uint64_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return *s >> 33;
+}
+
+static void load_model(const char *file, hwfit_model *m) {
+    char path[1024];
+    if (strncmp(file, "X:", 2) == 0)
+        snprintf(path, sizeof path, "%s/extremes/%s", HWFIT_TEST_DATA, file + 2);
+    else
+        snprintf(path, sizeof path, "%s/models/%s", HWFIT_TEST_DATA, file);
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(path, m, &err), HWFIT_OK, "%s: %s", file, err.message);
+}
+
+static int same_layout(const hwfit_layout *a, const hwfit_layout *b) {
+    return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->cp == b->cp &&
+           a->ep == b->ep && a->etp == b->etp && a->virtual_stages == b->virtual_stages &&
+           a->sequence_parallel == b->sequence_parallel && a->zero_stage == b->zero_stage &&
+           a->offload == b->offload && a->micro_batch == b->micro_batch &&
+           a->global_batch == b->global_batch && a->recompute == b->recompute &&
+           a->uneven_layers == b->uneven_layers;
+}
+
+Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
+    static const char *const files[] = {
+        "llama-3.1-8b.config.json",        "llama-3.1-70b.config.json",
+        "mixtral-8x7b-instruct-v0.1.config.json", "qwen1.5-moe-a2.7b.config.json",
+        "gemma-2-9b-it.config.json",       "deepseek-coder-v2-lite-base.config.json",
+        "X:moe-16m-experts.config.json",   "phi-3-mini-4k-instruct.config.json"};
+    enum { FILES = sizeof files / sizeof files[0] };
+    uint64_t seed = 20261202;
+    size_t runs = 0, found = 0, skipped_counts = 0, statuses = 0;
+    for (size_t f = 0; f < FILES; f++) {
+        hwfit_model m;
+        load_model(files[f], &m);
+        for (int k = 0; k < 40; k++) {
+            hwfit_shard_in in;
+            hwfit_shard_init(&in);
+            hwfit_shard_space sp;
+            hwfit_shard_space_init(&sp);
+            int mode = (int)(lcg(&seed) % 4);
+            int training = mode != 0 && k % 3 != 0; /* inference most often: it is the bound's */
+            in.memory.mode = training ? (hwfit_memory_mode)mode : HWFIT_MEMORY_INFERENCE;
+            in.memory.context = (uint64_t)1 << (8 + lcg(&seed) % 8);
+            in.memory.batch = training ? 1 : 1 + lcg(&seed) % 4;
+            /* the whole model's footprint (hwfit_memory_estimate) over 1 to 32 cards, +- 30 % */
+            hwfit_memory_out need;
+            cr_assert_eq(hwfit_memory_estimate(&m, &in.memory, &need), HWFIT_OK);
+            double cards = (double)(1 + lcg(&seed) % 32);
+            in.capacity_bytes = (double)need.total_bytes / cards *
+                                (0.7 + 0.6 * (double)(lcg(&seed) % 1000) / 1000.0);
+            if (in.capacity_bytes < 1e9) in.capacity_bytes = 1e9;
+            sp.max_micro_batch = 2;
+            sp.max_virtual_stages = 2;
+            switch (lcg(&seed) % 6) {
+            case 0: break; /* the default space */
+            case 1: sp.zero_stage = (int)(lcg(&seed) % 3); sp.offload = 0; break;
+            case 2: sp.tp = 2; break;
+            case 3: sp.pp = 1 + (uint32_t)(lcg(&seed) % 4); break;
+            case 4: sp.ep = m.experts > 0 ? 2 : 1; sp.etp = 1; break;
+            default: sp.cp = 2; sp.zero_stage = 0; sp.offload = 0; break;
+            }
+            uint32_t max_gpus = training ? 24 : 64;
+            hwfit_layout la, lb;
+            memset(&la, 0, sizeof la);
+            memset(&lb, 0, sizeof lb);
+            uint32_t ga = 0, gb = 0;
+            hwfit_status sa = hwfit_shard_min_gpus(&m, &in, &sp, max_gpus, &ga, &la);
+            hwfit_status sb = hwfit__shard_min_gpus_scan(&m, &in, &sp, max_gpus, &gb, &lb);
+            cr_assert_eq(sa, sb, "%s #%d: status %s, scan %s", files[f], k, hwfit_status_name(sa),
+                         hwfit_status_name(sb));
+            runs++;
+            if (sa != HWFIT_OK) { statuses++; continue; }
+            cr_assert_eq(ga, gb, "%s #%d (mode %d, capacity %.4g): %u cards, scan %u", files[f], k,
+                         (int)in.memory.mode, in.capacity_bytes, ga, gb);
+            if (ga == 0) continue;
+            found++;
+            cr_assert(same_layout(&la, &lb), "%s #%d: the layouts differ at %u cards", files[f],
+                      k, ga);
+            skipped_counts += ga > 1;
+        }
+    }
+    printf("fewest cards vs scan: %zu inputs, %zu found a count, %zu refused\n", runs, found,
+           statuses);
+    /* the draw reaches both answers and counts above 1 */
+    cr_assert_gt(found, runs / 3);
+    cr_assert_gt(skipped_counts, runs / 4);
+}
