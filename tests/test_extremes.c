@@ -306,6 +306,7 @@ Test(extremes, every_numeric_option_at_its_limits_names_what_was_given) {
  * capacity drawn around what the weights need, so that the answers spread over the
  * counts). */
 #include "hwfit.h"
+#include "domains/shard_iface.h"
 #include "domains/shard_internal.h"
 
 static uint64_t lcg(uint64_t *s) {
@@ -396,4 +397,35 @@ Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
     /* the draw reaches both answers and counts above 1 */
     cr_assert_gt(found, runs / 3);
     cr_assert_gt(skipped_counts, runs / 4);
+}
+
+/* hwfit__shard_stage_count (a stage's layers in a few steps, what the searches evaluate)
+ * equals the sum of hwfit__shard_chunk over the stage's chunks, for every split of 1 to 130
+ * layers and of 1,024 layers over pp 1-130 and 1-8 virtual stages (even and Megatron-Core's
+ * uneven interleaved split). */
+Test(extremes, stage_count_equals_the_chunks) {
+    size_t checked = 0;
+    for (uint32_t layers = 1; layers <= 1024; layers = layers < 130 ? layers + 1 : 1024) {
+        for (uint32_t pp = 1; pp <= 130 && pp <= layers + 2; pp++) {
+            for (uint32_t v = 1; v <= 8 && (uint64_t)pp * v <= layers + 2; v++) {
+                hwfit__shard_resolved r;
+                memset(&r, 0, sizeof r);
+                r.pp = pp;
+                r.v = v;
+                for (uint32_t s = 0; s < pp; s++) {
+                    uint32_t sum = 0;
+                    for (uint32_t j = 0; j < v; j++) {
+                        uint32_t first, count;
+                        hwfit__shard_chunk(&r, layers, s, j, &first, &count);
+                        sum += count;
+                    }
+                    cr_assert_eq(hwfit__shard_stage_count(&r, layers, s), sum,
+                                 "layers %u pp %u v %u stage %u", layers, pp, v, s);
+                    checked++;
+                }
+            }
+        }
+        if (layers == 1024) break;
+    }
+    cr_assert_gt(checked, 100000);
 }

@@ -498,6 +498,40 @@ void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_
     *count = base + ((rem > 0 && stage >= lo && stage + 1 < pp) ? 1u : 0u);
 }
 
+uint32_t hwfit__shard_stage_count(const hwfit__shard_resolved *r, uint32_t layers,
+                                  uint32_t stage) {
+    uint32_t first, count;
+    if (r->v <= 1) { /* one chunk */
+        hwfit__shard_chunk(r, layers, stage, 0, &first, &count);
+        return count;
+    }
+    uint64_t chunks = (uint64_t)r->pp * r->v;
+    if (layers % chunks == 0) return (uint32_t)(layers / chunks * r->v);
+    /* hwfit__shard_chunk's Megatron-Core split, summed over the stage's chunks c = stage +
+     * j pp, j < v: chunk c holds base units, one more when lo <= c <= chunks - 2 (rem > 0);
+     * the first chunk's first unit is the embedding and the last chunk's last the loss
+     * (both on this stage when it is the first or the last), every other unit a layer. */
+    uint64_t units = (uint64_t)layers + 2, base = units / chunks, rem = units % chunks;
+    if (base == 0) { /* more chunks than units: not a valid layout; chunk by chunk */
+        uint32_t sum = 0;
+        for (uint32_t j = 0; j < r->v; j++) {
+            hwfit__shard_chunk(r, layers, stage, j, &first, &count);
+            sum += count;
+        }
+        return sum;
+    }
+    uint64_t n = base * r->v;
+    if (rem > 0 && stage + 2 <= chunks) {
+        uint64_t lo = chunks - 1 - rem, pp = r->pp;
+        uint64_t j_lo = stage >= lo ? 0 : (lo - stage + pp - 1) / pp;
+        uint64_t j_hi = (chunks - 2 - stage) / pp;
+        if (j_hi > (uint64_t)r->v - 1) j_hi = (uint64_t)r->v - 1;
+        if (j_hi >= j_lo) n += j_hi - j_lo + 1;
+    }
+    n -= (uint64_t)(stage == 0) + (uint64_t)(stage + 1 == r->pp);
+    return (uint32_t)n;
+}
+
 static int valid_recompute(hwfit_memory_recompute rc) {
     return (unsigned)rc <= (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL;
 }
@@ -848,13 +882,11 @@ static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolv
     const int mixed_moe = e->kinds[0] != 0 && e->kinds[1] != 0;
     const int mixed_sliding = e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX;
     if (!mixed_moe && !mixed_sliding) {
-        /* Every layer alike: a loop with no branch on the kinds (the hot case). */
-        for (uint32_t j = 0; j < r->v; j++) {
-            uint32_t first, count;
-            hwfit__shard_chunk(r, total, stage, j, &first, &count);
-            if (j == 0) *first_layer = first;
-            layers += count;
-        }
+        /* Every layer alike (the hot case): the first chunk's first layer, and the count
+         * summed by hwfit__shard_stage_count in a few steps instead of chunk by chunk. */
+        uint32_t count;
+        hwfit__shard_chunk(r, total, stage, 0, first_layer, &count);
+        layers = r->v <= 1 ? count : hwfit__shard_stage_count(r, total, stage);
         moe = e->kinds[1] != 0 ? layers : 0;
         sliding = e->full_first == UINT32_MAX ? layers : 0;
     } else {
