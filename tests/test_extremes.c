@@ -372,6 +372,16 @@ Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
             case 4: sp.ep = m.experts > 0 ? 2 : 1; sp.etp = 1; break;
             default: sp.cp = 2; sp.zero_stage = 0; sp.offload = 0; break;
             }
+            /* now and then an input the search refuses, or sizes beyond 64 bits */
+            if (k % 8 == 7) {
+                switch (lcg(&seed) % 5) {
+                case 0: in.memory.context = 0; break;
+                case 1: sp.max_micro_batch = 0; break;
+                case 2: in.memory.mtp = 1; break;
+                case 3: in.memory.batch = UINT64_MAX / 3; break;
+                default: in.zero3_live_layers = 0; break;
+                }
+            }
             uint32_t max_gpus = training ? 24 : 64;
             hwfit_layout la, lb;
             memset(&la, 0, sizeof la);
@@ -381,6 +391,11 @@ Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
             hwfit_status sb = hwfit__shard_min_gpus_scan(&m, &in, &sp, max_gpus, &gb, &lb);
             cr_assert_eq(sa, sb, "%s #%d: status %s, scan %s", files[f], k, hwfit_status_name(sa),
                          hwfit_status_name(sb));
+            /* without a layout asked for (the CLI's call): no search for it at the end */
+            uint32_t gn = 0;
+            cr_assert_eq(hwfit_shard_min_gpus(&m, &in, &sp, max_gpus, &gn, NULL), sb);
+            cr_assert_eq(gn, gb, "%s #%d: %u cards without the layout, scan %u", files[f], k, gn,
+                         gb);
             runs++;
             if (sa != HWFIT_OK) { statuses++; continue; }
             cr_assert_eq(ga, gb, "%s #%d (mode %d, capacity %.4g): %u cards, scan %u", files[f], k,
@@ -396,6 +411,7 @@ Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
            statuses);
     /* the draw reaches both answers and counts above 1 */
     cr_assert_gt(found, runs / 3);
+    cr_assert_gt(statuses, 10);
     cr_assert_gt(skipped_counts, runs / 4);
 }
 

@@ -1958,10 +1958,9 @@ static uint64_t fewest_by_shape(hwfit__shard_engine *e, const hwfit_shard_in *in
 /* Whether some layout of space fits on x->gpus cards (x->layout is overwritten): the same
  * valid layouts as the search (pruned: see candidate_of), evaluated by hwfit__shard_fit
  * (the largest card as hwfit__shard_eval finds it) until one fits. Errors are those of the
- * search at that count: every valid layout before the first that fits is evaluated, and
- * every evaluation error but HWFIT_ERANGE ("does not fit") comes from units(), which runs
- * first. units_only: the caller knows that none fits (its bounds), only the errors are
- * wanted: units() alone, on every valid layout. */
+ * search at that count: every evaluation error but HWFIT_ERANGE ("does not fit") comes
+ * from units(), which runs first, so after the first layout that fits (or on every layout
+ * when units_only: the caller's bounds say none fits) units() alone runs on the rest. */
 static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
                             const hwfit_shard_space *space, int units_only, int *found) {
     *found = 0;
@@ -1970,7 +1969,7 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
     if (st != HWFIT_OK) return st;
     hwfit__shard_resolved r;
     while (iter_next(&it, &x->layout, &r, 1)) {
-        if (units_only) {
+        if (units_only || *found) {
             st = units(e, x, &r);
             if (st != HWFIT_OK && st != HWFIT_ERANGE) return st;
             continue;
@@ -1984,10 +1983,7 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
         if (use_eval) st = hwfit__shard_eval(e, x, &r, &o, 0, NULL);
         if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
         if (st != HWFIT_OK) return st;
-        if (o.fits) {
-            *found = 1;
-            return HWFIT_OK;
-        }
+        if (o.fits) *found = 1;
     }
     return HWFIT_OK;
 }
@@ -2020,14 +2016,13 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
         if ((st = fits_on(e, &x, space, 0, &fits)) != HWFIT_OK) return st;
         if (fits) found = (uint32_t)n;
     }
-    if (found != 0) {
-        /* The whole search at that count: its best layout, and its refusal of a layout
-         * after the first that fits (as the search one count at a time gave it). */
+    if (found != 0 && layout != NULL) {
+        /* The whole search at that count for its best layout. */
         hwfit_shard_result best;
         hwfit_shard_search_out sum;
         x.gpus = found;
         if ((st = search(e, model, &x, space, &best, 1, &sum)) != HWFIT_OK) return st;
-        if (layout != NULL) *layout = best.layout;
+        *layout = best.layout;
     }
     *gpus = found;
     return HWFIT_OK;
