@@ -89,6 +89,21 @@ Test(extremes, fewest_cards_of_a_model_that_fits_nowhere) {
     hwfit_request_free(r);
 }
 
+/* 2^24 experts fit first on 114,688 H100s (2^14 x 7: ep 16,384 over 7 pipeline stages),
+ * what the search one count at a time found in 1.3 s (Release, before the bounds of
+ * hwfit_shard_min_gpus); now the counts below are skipped by the weights' bound. */
+Test(extremes, fewest_cards_of_2_24_experts) {
+    const extreme *x = NULL;
+    for (size_t k = 0; k < EXTREMES_COUNT; k++)
+        if (strcmp(extremes[k].name, "fit_2^24_experts_max_gpus") == 0) x = &extremes[k];
+    cr_assert_not_null(x);
+    hwfit_request *r;
+    cr_assert_eq(run_row(x, &r), HWFIT_OK, "%s", hwfit_request_message(r));
+    const char *json = hwfit_request_output(r, NULL);
+    cr_assert_not_null(strstr(json, "\"min_gpus\": 114688,"), "%s", json);
+    hwfit_request_free(r);
+}
+
 /* Refusals that named nothing or an option not given (issue 21). */
 static void refused(const char *command, const char *const *opts, hwfit_status status,
                     const char *option, const char *words) {
