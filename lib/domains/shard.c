@@ -1972,6 +1972,10 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
         if (units_only || *found) {
             st = units(e, x, &r);
             if (st != HWFIT_OK && st != HWFIT_ERANGE) return st;
+            /* units() reads no degree below pp (virtual stages, ZeRO, offload: the
+             * odometer's last three): the rest of this block gives the same answer, so the
+             * odometer moves on to the next pp. */
+            it.value[D_V] = it.value[D_ZERO] = it.value[D_OFFLOAD] = UINT64_MAX - 1;
             continue;
         }
         hwfit_shard_out o;
