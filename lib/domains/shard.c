@@ -1893,6 +1893,8 @@ static uint32_t fewest_possible(const hwfit_model *model, const hwfit_shard_in *
  * gives the smallest count (larger pp: more cards). A shape whose weights cannot be
  * computed counts as fitting (the bound only moves down). Returns max_gpus + 1 when no
  * shape fits on max_gpus cards or fewer, 1 when the bound does not apply. */
+#define SHAPE_BUDGET 4096
+
 static uint64_t fewest_by_shape(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                 const hwfit_shard_space *space, uint32_t max_gpus) {
     const hwfit_model *m = e->model;
@@ -1910,22 +1912,32 @@ static uint64_t fewest_by_shape(hwfit__shard_engine *e, const hwfit_shard_in *in
     const int moe = e->kinds[1] > 0; /* resolve's expert rules apply */
     const uint64_t layers = m->layers, cp = space->cp ? space->cp : 1;
     uint64_t best = (uint64_t)max_gpus + 1;
+    /* Shapes looked at, at most SHAPE_BUDGET (each a divisor step and perhaps a weights
+     * call): a model whose heads, experts and expert width all have hundreds of divisors
+     * would make millions; then the bound gives up (1: the scan starts where
+     * fewest_possible says, as it did before this bound). */
+    uint32_t budget = SHAPE_BUDGET;
     /* tp: the divisors of the heads (or the fixed value); ep: of the experts; etp: of the
-     * expert width (dense models: ep 1, etp unused). */
-    for (uint64_t tp = space->tp ? space->tp : 1; tp != 0;
+     * expert width (dense models: ep 1, etp unused). lcm(tp cp, ep etp) is a multiple of
+     * tp cp, of lcm(tp cp, ep) and of ep etp: a shape is left out as soon as one of them
+     * reaches the best count so far. */
+    for (uint64_t tp = space->tp ? space->tp : 1; tp != 0 && tp * cp < best;
          tp = space->tp ? 0 : divisor_from_upto(m->heads, tp + 1, max_gpus)) {
         if (m->heads % tp != 0) continue;
         uint64_t ep0 = space->ep ? space->ep : 1;
-        for (uint64_t ep = ep0; ep != 0;
+        for (uint64_t ep = ep0; ep != 0 && ep < best;
              ep = space->ep || !moe ? 0 : divisor_from_upto(m->experts, ep + 1, max_gpus)) {
             if (ep > 1 && (!moe || m->experts % ep != 0)) break; /* invalid: nothing fits */
+            uint64_t a = tp * cp;
+            if (a / gcd_u64(a, ep) * ep >= best) continue;
             uint64_t etp0 = !moe ? tp : space->etp ? space->etp : 1;
-            for (uint64_t etp = etp0; etp != 0;
+            for (uint64_t etp = etp0; etp != 0 && ep * etp < best;
                  etp = !moe || space->etp ? 0
                                           : divisor_from_upto(m->expert_intermediate, etp + 1,
                                                               max_gpus)) {
+                if (budget-- == 0) return 1;
                 /* n >= pp lcm(tp cp, ep etp) >= lcm(tp cp, ep etp); lcm <= 2^40 */
-                uint64_t a = tp * cp, b = ep * etp, l = a / gcd_u64(a, b) * b;
+                uint64_t b = ep * etp, l = a / gcd_u64(a, b) * b;
                 if (l >= best) continue;
                 hwfit__shard_resolved r;
                 memset(&r, 0, sizeof r);
