@@ -440,20 +440,17 @@ Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
 
 /* hwfit__shard_stage_count (a stage's layers in a few steps, what the searches evaluate)
  * equals the sum of hwfit__shard_chunk over the stage's chunks, for every split of 1 to 130
- * layers and of 1,024 layers over pp 1-130 with 1-8 virtual stages (even and Megatron-Core's
- * uneven interleaved split) and every pp without; and the counts of the stages between the
- * first and the last never fall (hwfit__shard_fit takes a kind's stages as one run). */
+ * layers and of 1,024 layers over pp 1-130 and 1-8 virtual stages (even and Megatron-Core's
+ * uneven interleaved split). */
 Test(extremes, stage_count_equals_the_chunks) {
     size_t checked = 0;
     for (uint32_t layers = 1; layers <= 1024; layers = layers < 130 ? layers + 1 : 1024) {
-        for (uint32_t pp = 1; pp <= layers + 2; pp++) {
-            for (uint32_t v = 1; v <= (pp <= 130 ? 8u : 1u) && (uint64_t)pp * v <= layers + 2;
-                 v++) {
+        for (uint32_t pp = 1; pp <= 130 && pp <= layers + 2; pp++) {
+            for (uint32_t v = 1; v <= 8 && (uint64_t)pp * v <= layers + 2; v++) {
                 hwfit__shard_resolved r;
                 memset(&r, 0, sizeof r);
                 r.pp = pp;
                 r.v = v;
-                uint32_t before = 0;
                 for (uint32_t s = 0; s < pp; s++) {
                     uint32_t sum = 0;
                     for (uint32_t j = 0; j < v; j++) {
@@ -463,11 +460,6 @@ Test(extremes, stage_count_equals_the_chunks) {
                     }
                     cr_assert_eq(hwfit__shard_stage_count(&r, layers, s), sum,
                                  "layers %u pp %u v %u stage %u", layers, pp, v, s);
-                    /* the middle stages' counts never fall (hwfit__shard_fit's runs) */
-                    if (s >= 2 && s + 1 < pp)
-                        cr_assert_geq(sum, before, "layers %u pp %u v %u stage %u", layers, pp,
-                                      v, s);
-                    before = sum;
                     checked++;
                 }
             }

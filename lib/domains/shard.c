@@ -1192,45 +1192,7 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
     int have_worst = 0;
     card_fixed f;
     f.valid = 0;
-    const int mixed = (e->kinds[0] != 0 && e->kinds[1] != 0) ||
-                      (e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX);
-    if (!mixed) {
-        /* Every layer alike: a stage's kind is its layer count and tables, and the middle
-         * stages' counts never fall from one stage to the next (vLLM's split puts the
-         * extra layers on the stages before the last; Megatron-Core's interleaved split
-         * on the chunks from lo up, hwfit__shard_stage_count; tests/test_extremes.c checks
-         * it), so the stages of a kind are one run: its first is evaluated, the run's end
-         * found by bisection, the host memory counted for the whole run. The same cards in
-         * the same order as the loop below, in steps per kind instead of per stage. */
-        const uint32_t total = e->model->layers, pp = r->pp;
-        for (uint32_t s = 0; s < pp;) {
-            uint32_t end = s; /* last stage of the run */
-            if (s > 0 && s + 2 < pp) {
-                uint32_t count = hwfit__shard_stage_count(r, total, s), lo = s, hi = pp - 2;
-                while (lo < hi) { /* the last stage <= pp - 2 with this count */
-                    uint32_t mid = lo + (hi - lo + 1) / 2;
-                    if (hwfit__shard_stage_count(r, total, mid) == count) lo = mid;
-                    else hi = mid - 1;
-                }
-                end = lo;
-            }
-            card_stage c;
-            if ((st = card(e, in, r, s, &f, &c)) != HWFIT_OK) return st;
-            if (!have_worst || c.ph.peak_bytes > best_peak) {
-                best_peak = c.ph.peak_bytes;
-                best_stage = s;
-                card_fill(&f, s, &c, &o.worst);
-                have_worst = 1;
-            }
-            uint64_t per_stage;
-            if (hwfit__mul_u64(f.c.host_bytes, r->ranks, &per_stage) != HWFIT_OK ||
-                hwfit__mac_u64(&host, per_stage, (uint64_t)end - s + 1) != HWFIT_OK)
-                return HWFIT_ERANGE;
-            most = max_u64(most, c.total_bytes);
-            s = end + 1;
-        }
-    }
-    for (uint32_t s = 0; mixed && s < r->pp; s++) {
+    for (uint32_t s = 0; s < r->pp; s++) {
         uint64_t n[2], sliding;
         uint32_t first_layer = 0, layers;
         stage_layers(e, r, s, &first_layer, &layers, n, &sliding);
