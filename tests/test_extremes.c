@@ -89,6 +89,21 @@ Test(extremes, fewest_cards_of_a_model_that_fits_nowhere) {
     hwfit_request_free(r);
 }
 
+/* 2^24 experts fit first on 114,688 H100s (2^14 x 7: ep 16,384 over 7 pipeline stages),
+ * what the search one count at a time found in 1.3 s (Release, before the bounds of
+ * hwfit_shard_min_gpus); now the counts below are skipped by the weights' bound. */
+Test(extremes, fewest_cards_of_2_24_experts) {
+    const extreme *x = NULL;
+    for (size_t k = 0; k < EXTREMES_COUNT; k++)
+        if (strcmp(extremes[k].name, "fit_2^24_experts_max_gpus") == 0) x = &extremes[k];
+    cr_assert_not_null(x);
+    hwfit_request *r;
+    cr_assert_eq(run_row(x, &r), HWFIT_OK, "%s", hwfit_request_message(r));
+    const char *json = hwfit_request_output(r, NULL);
+    cr_assert_not_null(strstr(json, "\"min_gpus\": 114688,"), "%s", json);
+    hwfit_request_free(r);
+}
+
 /* Refusals that named nothing or an option not given (issue 21). */
 static void refused(const char *command, const char *const *opts, hwfit_status status,
                     const char *option, const char *words) {
@@ -293,4 +308,163 @@ Test(extremes, every_numeric_option_at_its_limits_names_what_was_given) {
     }
     printf("options at their limits: %zu runs, %zu refused\n", runs, refusals);
     cr_assert_gt(runs, 100);
+}
+
+/* ---- the fewest-cards search against the scan ------------------------------------------ */
+
+/* hwfit_shard_min_gpus skips counts by bounds (the weights a card must hold, by the shape
+ * of the layout), prunes tensor and pipeline degrees that resolve refuses, evaluates only
+ * the largest card and stops at the first layout that fits; hwfit__shard_min_gpus_scan is
+ * the search at every count as it was. Both must give the same status, count and layout on
+ * every input: here a few hundred drawn from a fixed seed (dense, MoE, sliding-window and
+ * 2^24-expert models; the four modes; spaces with degrees, ZeRO or offload fixed; a card's
+ * capacity drawn around what the weights need, so that the answers spread over the
+ * counts). */
+#include "hwfit.h"
+#include "domains/shard_iface.h"
+#include "domains/shard_internal.h"
+
+static uint64_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return *s >> 33;
+}
+
+static void load_model(const char *file, hwfit_model *m) {
+    char path[1024];
+    if (strncmp(file, "X:", 2) == 0)
+        snprintf(path, sizeof path, "%s/extremes/%s", HWFIT_TEST_DATA, file + 2);
+    else
+        snprintf(path, sizeof path, "%s/models/%s", HWFIT_TEST_DATA, file);
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(path, m, &err), HWFIT_OK, "%s: %s", file, err.message);
+}
+
+static int same_layout(const hwfit_layout *a, const hwfit_layout *b) {
+    return a->tp == b->tp && a->pp == b->pp && a->dp == b->dp && a->cp == b->cp &&
+           a->ep == b->ep && a->etp == b->etp && a->virtual_stages == b->virtual_stages &&
+           a->sequence_parallel == b->sequence_parallel && a->zero_stage == b->zero_stage &&
+           a->offload == b->offload && a->micro_batch == b->micro_batch &&
+           a->global_batch == b->global_batch && a->recompute == b->recompute &&
+           a->uneven_layers == b->uneven_layers;
+}
+
+Test(extremes, fewest_cards_equals_the_scan, .timeout = 600) {
+    static const char *const files[] = {
+        "llama-3.1-8b.config.json",        "llama-3.1-70b.config.json",
+        "mixtral-8x7b-instruct-v0.1.config.json", "qwen1.5-moe-a2.7b.config.json",
+        "gemma-2-9b-it.config.json",       "deepseek-coder-v2-lite-base.config.json",
+        "X:moe-16m-experts.config.json",   "phi-3-mini-4k-instruct.config.json"};
+    enum { FILES = sizeof files / sizeof files[0] };
+    uint64_t seed = 20261202;
+    size_t runs = 0, found = 0, skipped_counts = 0, statuses = 0, unknown_format = 0;
+    for (size_t f = 0; f < FILES; f++) {
+        hwfit_model m;
+        load_model(files[f], &m);
+        for (int k = 0; k < 40; k++) {
+            hwfit_shard_in in;
+            hwfit_shard_init(&in);
+            hwfit_shard_space sp;
+            hwfit_shard_space_init(&sp);
+            int mode = (int)(lcg(&seed) % 4);
+            int training = mode != 0 && k % 3 != 0; /* inference most often: it is the bound's */
+            in.memory.mode = training ? (hwfit_memory_mode)mode : HWFIT_MEMORY_INFERENCE;
+            in.memory.context = (uint64_t)1 << (8 + lcg(&seed) % 8);
+            in.memory.batch = training ? 1 : 1 + lcg(&seed) % 4;
+            /* the whole model's footprint (hwfit_memory_estimate) over 1 to 32 cards, +- 30 % */
+            hwfit_memory_out need;
+            cr_assert_eq(hwfit_memory_estimate(&m, &in.memory, &need), HWFIT_OK);
+            double cards = (double)(1 + lcg(&seed) % 32);
+            in.capacity_bytes = (double)need.total_bytes / cards *
+                                (0.7 + 0.6 * (double)(lcg(&seed) % 1000) / 1000.0);
+            if (in.capacity_bytes < 1e9) in.capacity_bytes = 1e9;
+            sp.max_micro_batch = 2;
+            sp.max_virtual_stages = 2;
+            switch (lcg(&seed) % 6) {
+            case 0: break; /* the default space */
+            case 1: sp.zero_stage = (int)(lcg(&seed) % 3); sp.offload = 0; break;
+            case 2: sp.tp = 2; break;
+            case 3: sp.pp = 1 + (uint32_t)(lcg(&seed) % 4); break;
+            case 4: sp.ep = m.experts > 0 ? 2 : 1; sp.etp = 1; break;
+            default: sp.cp = 2; sp.zero_stage = 0; sp.offload = 0; break;
+            }
+            /* now and then an input the search refuses, or sizes beyond 64 bits */
+            if (k % 8 == 7) {
+                switch (lcg(&seed) % 6) {
+                case 5: /* refused by the memory calls, not by the search's own checks */
+                    in.memory.activations = (hwfit_dtype){(hwfit_dtype_id)9999, 0};
+                    break;
+                case 0: in.memory.context = 0; break;
+                case 1: sp.max_micro_batch = 0; break;
+                case 2: in.memory.mtp = 1; break;
+                case 3: in.memory.batch = UINT64_MAX / 3; break;
+                default: in.zero3_live_layers = 0; break;
+                }
+            }
+            uint32_t max_gpus = training ? 24 : 64;
+            hwfit_layout la, lb;
+            memset(&la, 0, sizeof la);
+            memset(&lb, 0, sizeof lb);
+            uint32_t ga = 0, gb = 0;
+            hwfit_status sa = hwfit_shard_min_gpus(&m, &in, &sp, max_gpus, &ga, &la);
+            hwfit_status sb = hwfit__shard_min_gpus_scan(&m, &in, &sp, max_gpus, &gb, &lb);
+            cr_assert_eq(sa, sb, "%s #%d: status %s, scan %s", files[f], k, hwfit_status_name(sa),
+                         hwfit_status_name(sb));
+            /* without a layout asked for (the CLI's call): no search for it at the end */
+            uint32_t gn = 0;
+            cr_assert_eq(hwfit_shard_min_gpus(&m, &in, &sp, max_gpus, &gn, NULL), sb);
+            cr_assert_eq(gn, gb, "%s #%d: %u cards without the layout, scan %u", files[f], k, gn,
+                         gb);
+            runs++;
+            if (sa != HWFIT_OK) {
+                statuses++;
+                unknown_format += sa == HWFIT_EINVAL;
+                continue;
+            }
+            cr_assert_eq(ga, gb, "%s #%d (mode %d, capacity %.4g): %u cards, scan %u", files[f], k,
+                         (int)in.memory.mode, in.capacity_bytes, ga, gb);
+            if (ga == 0) continue;
+            found++;
+            cr_assert(same_layout(&la, &lb), "%s #%d: the layouts differ at %u cards", files[f],
+                      k, ga);
+            skipped_counts += ga > 1;
+        }
+    }
+    printf("fewest cards vs scan: %zu inputs, %zu found a count, %zu refused\n", runs, found,
+           statuses);
+    /* the draw reaches both answers and counts above 1 */
+    cr_assert_gt(found, runs / 3);
+    cr_assert_gt(statuses, 10);
+    cr_assert_gt(unknown_format, 0); /* refused by the memory calls of an evaluation */
+    cr_assert_gt(skipped_counts, runs / 4);
+}
+
+/* hwfit__shard_stage_count (a stage's layers in a few steps, what the searches evaluate)
+ * equals the sum of hwfit__shard_chunk over the stage's chunks, for every split of 1 to 130
+ * layers and of 1,024 layers over pp 1-130 and 1-8 virtual stages (even and Megatron-Core's
+ * uneven interleaved split). */
+Test(extremes, stage_count_equals_the_chunks) {
+    size_t checked = 0;
+    for (uint32_t layers = 1; layers <= 1024; layers = layers < 130 ? layers + 1 : 1024) {
+        for (uint32_t pp = 1; pp <= 130 && pp <= layers + 2; pp++) {
+            for (uint32_t v = 1; v <= 8 && (uint64_t)pp * v <= layers + 2; v++) {
+                hwfit__shard_resolved r;
+                memset(&r, 0, sizeof r);
+                r.pp = pp;
+                r.v = v;
+                for (uint32_t s = 0; s < pp; s++) {
+                    uint32_t sum = 0;
+                    for (uint32_t j = 0; j < v; j++) {
+                        uint32_t first, count;
+                        hwfit__shard_chunk(&r, layers, s, j, &first, &count);
+                        sum += count;
+                    }
+                    cr_assert_eq(hwfit__shard_stage_count(&r, layers, s), sum,
+                                 "layers %u pp %u v %u stage %u", layers, pp, v, s);
+                    checked++;
+                }
+            }
+        }
+        if (layers == 1024) break;
+    }
+    cr_assert_gt(checked, 100000);
 }

@@ -1023,6 +1023,52 @@ Test(memory, dequant_transient_holds_the_largest_quantized_matrix) {
     cr_assert_eq(in.dequant_transient, 1);
 }
 
+/* load_quantize_bytes: quantizing on the device at load holds the largest quantized matrix
+ * times the bytes per element (torchao 0.1's to_nf4: 68) beside the weights; the load phase
+ * is the weights plus that and sets the peak when it is the largest. Llama 3.1 8B QLoRA:
+ * the MLP's 14336 x 4096 (/t under tensor parallelism); nothing to quantize in bf16 LoRA;
+ * torchtune's QLoRA profile sets 4 (torchao >= 0.2: the bf16 weight and its scaled copy). */
+Test(memory, load_quantize_bytes_makes_a_load_phase) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 512;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    cr_assert_eq(a.load_bytes, a.weights_bytes);
+    cr_assert_neq(a.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+    in.load_quantize_bytes = 68.0;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    cr_assert_eq(b.load_bytes, b.weights_bytes + 14336ull * 4096 * 68);
+    cr_assert_eq(b.forward_bytes, a.forward_bytes);
+    cr_assert_eq(b.backward_bytes, a.backward_bytes);
+    cr_assert_eq(b.step_bytes, a.step_bytes);
+    cr_assert_eq(b.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+    cr_assert_eq(b.allocated_bytes, b.load_bytes);
+    cr_assert_gt(b.reserved_bytes, a.reserved_bytes);
+    in.tensor_parallel = 2;
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    cr_assert_eq(c.load_bytes, c.weights_bytes + 14336ull * 4096 / 2 * 68);
+    in.tensor_parallel = 1;
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out d = estimate_ok(&m, &in);
+    cr_assert_eq(d.load_bytes, d.weights_bytes);
+    in.load_quantize_bytes = -1.0;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "load_quantize_bytes");
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.load_quantize_bytes, 4.0);
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.load_quantize_bytes, 0.0);
+}
+
 /* untied_head on an untied model: the head in the linear weights' format (nf4 in QLoRA,
  * as Lightning's bitsandbytes plugin quantizes lm_head), the embedding kept in bf16. */
 Test(memory, untied_head_quantizes_the_head_of_an_untied_model) {

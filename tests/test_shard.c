@@ -228,12 +228,55 @@ Test(shard, zero_stages_divide_model_states_as_the_paper) {
      * and gradients gathered): here the head, 128,256 x 4096 = 525,336,576, with its final
      * norm of 4096; plus one NCCL communicator and the DDP bucket. */
     cr_assert_eq(c3.buffer_bytes, 4ull * (525336576 + 4096) + (64ull << 20) + (25ull << 20));
-    /* Two live layers (FSDP's prefetch) add one more gathered unit of parameters. */
+    /* Two live units (FSDP's prefetch) add one more gathered unit of parameters: a decoder
+     * layer (218,112,000), not a second table, as the embedding and the head are at the two
+     * ends of the pass (changed in the fifth round; it was the head again). */
     in.zero3_live_layers = 2;
     cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes - c3.buffer_bytes,
-                 2ull * (525336576 + 4096));
+                 2ull * 218112000);
     /* Activations do not change with ZeRO. */
     cr_assert_eq(c3.activation_bytes, c0.activation_bytes);
+}
+
+/* root_unsharded (FSDP's root unit): the embedding and head stay gathered beside the two
+ * live layers, and their gradients are held together; ZeRO-3 only. Llama 3.1 8B on 8 cards:
+ * tables 2 x 525,336,576 + 4096 (final norm) parameters, a decoder layer 218,112,000, all in
+ * bf16, bf16 gradients. */
+Test(shard, root_unsharded_keeps_the_tables_gathered) {
+    hwfit_shard_in in = full_8b(8, 3);
+    in.zero3_live_layers = 2;
+    const uint64_t tables = 2ull * 525336576 + 4096, layer = 218112000, head = 525336576 + 4096;
+    hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+    in.memory.root_unsharded = 1;
+    hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+    /* Without: the head and one layer live (one table per window), the head's gradients. */
+    cr_assert_eq(a.buffer_bytes - (64ull << 20) - (25ull << 20), 2 * head + 2 * layer + 2 * head);
+    cr_assert_eq(b.buffer_bytes - (64ull << 20) - (25ull << 20),
+                 2 * tables + 2 * (2 * layer) + 2 * tables);
+    cr_assert_eq(b.weights_bytes, a.weights_bytes);
+    cr_assert_eq(b.activation_bytes, a.activation_bytes);
+    /* Without ZeRO-3 nothing is gathered: no change. */
+    in.layout.zero_stage = 2;
+    hwfit_shard_card c = estimate_ok(&llama8, &in).worst;
+    in.memory.root_unsharded = 0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes, c.buffer_bytes);
+    /* The fsdp and hf-trainer profiles set it (Accelerate's decoder-layer auto-wrap leaves
+     * the tables to the root); deepspeed and torchtune do not. */
+    const char *on[] = {"fsdp", "hf-trainer", "axolotl"}, *off[] = {"deepspeed", "torchtune"};
+    for (size_t i = 0; i < 3; i++) {
+        hwfit_memory_in m;
+        hwfit_memory_init(&m);
+        m.mode = HWFIT_MEMORY_LORA;
+        cr_assert_eq(hwfit_memory_profile_apply(on[i], 2, &m, NULL), HWFIT_OK);
+        cr_assert_eq(m.root_unsharded, 1, "%s", on[i]);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        hwfit_memory_in m;
+        hwfit_memory_init(&m);
+        m.mode = HWFIT_MEMORY_LORA;
+        cr_assert_eq(hwfit_memory_profile_apply(off[i], 2, &m, NULL), HWFIT_OK);
+        cr_assert_eq(m.root_unsharded, 0, "%s", off[i]);
+    }
 }
 
 /* DeepSpeed's ZeRO-2 estimator, no offload: GPU 2P + 18P/N with fp32 gradients ("2 =
@@ -679,12 +722,14 @@ Test(shard, zero_partitions_experts_over_the_expert_data_parallel_group) {
     in.capacity_bytes = 80.0 * GIB;
     cr_assert_not(estimate_ok(&deepseek, &in).fits);
     /* ZeRO-3 gathers units of what it partitions: with edp = 1 no expert is gathered, so the
-     * largest gathered unit is the head (129,280 x 7168 and the final norm), twice for the
-     * live layers and once for its gradients; plus the dp and ep communicators and the
-     * gradient bucket. */
+     * largest gathered unit is the head (129,280 x 7168 and the final norm). The two live
+     * units are the head and the largest layer (a window of the pass holds one table): a
+     * dense layer's MLA attention and norms, 187,121,664, and MLP, 3 x 7168 x 18432; the
+     * head's gradients once; plus the dp and ep communicators and the gradient bucket. */
     in.capacity_bytes = 1e13;
-    uint64_t head = 129280ull * 7168 + 7168;
-    cr_assert_eq(o.worst.buffer_bytes, 3 * 2 * head + 2 * (64ull << 20) + (25ull << 20));
+    uint64_t head = 129280ull * 7168 + 7168, dense_layer = 187121664ull + 3ull * 7168 * 18432;
+    cr_assert_eq(o.worst.buffer_bytes,
+                 2 * head + 2 * dense_layer + 2 * head + 2 * (64ull << 20) + (25ull << 20));
     /* ep = 4: edp = 16 / 4 = 4 partitions each card's 64 experts per layer 4 ways, which
      * again leaves 1/16 of the experts' states per card; the expert-data-parallel group is a
      * communicator of its own. */

@@ -25,7 +25,7 @@
  * ::hwfit_assess_options.
  *
  * Thread safety: every function is reentrant. Only ::hwfit_assess allocates: its workspace
- * (the figures of every workload, ::hwfit_assess_workspace_size bytes, about 160 KB), freed
+ * (the figures of every workload, ::hwfit_assess_workspace_size bytes, about 200 KB), freed
  * before it returns. ::hwfit_assess_ws takes that workspace from the caller (zstd's
  * ZSTD_estimateCCtxSize / ZSTD_initStaticCCtx pattern) and allocates nothing.
  */

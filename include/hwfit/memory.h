@@ -84,8 +84,11 @@ typedef enum hwfit_memory_phase {
                                           logits and loss (inference: the only phase). */
     HWFIT_MEMORY_PHASE_BACKWARD = 1, /**< Backward pass: activations freed as gradients
                                           appear, the recomputed layer live. */
-    HWFIT_MEMORY_PHASE_STEP = 2      /**< Optimizer step: whole gradients, states and the
+    HWFIT_MEMORY_PHASE_STEP = 2,     /**< Optimizer step: whole gradients, states and the
                                           step's temporaries. */
+    HWFIT_MEMORY_PHASE_LOAD = 3      /**< Model load: the weights on the device and the
+                                          temporaries of quantizing one of them there
+                                          (hwfit_memory_in::load_quantize_bytes). */
 } hwfit_memory_phase;
 
 /** @brief Activation recomputation (Korthikanti et al. 2022). */
@@ -276,6 +279,28 @@ typedef struct hwfit_memory_in {
                                         MatMul4Bit keeps its input as ctx.tensors: with
                                         qlora_inputs_kept, every 4-bit linear's input), stay
                                         live (hwfit_memory_out::carried_bytes); default 0. */
+    /* ---- Appended in 0.x: the load phase (docs/formulas.md, "phases and profiles"). */
+    double load_quantize_bytes;    /**< Training: bytes per element live while the largest
+                                        quantized matrix is quantized on the device as the
+                                        model loads, beyond the quantized weights already
+                                        there (torchao 0.1's to_nf4: the bf16 weight, its
+                                        scaled copy and the nearest-code search's 16
+                                        differences per element and their absolute values,
+                                        2 + 2 + 32 + 32 = 68; torchao >= 0.2 searches in
+                                        chunks of 2^20 elements: 4). The load phase is the
+                                        weights plus that transient; it is the peak when
+                                        it exceeds the training phases. 0: weights arrive
+                                        quantized or are quantized off the device (the
+                                        default); in [0, 1024]. */
+    int root_unsharded;            /**< 1: under ZeRO-3 sharding (hwfit_shard_in), the
+                                        embedding and head stay gathered from their forward
+                                        through backward, beside the live layers: FSDP's
+                                        root unit, which an auto-wrap policy over decoder
+                                        layers leaves them in (torch FSDP1
+                                        _post_forward_reshard does not free the root's
+                                        parameters; FSDP2 sets the root's
+                                        post_forward_mesh_info to None); default 0
+                                        (DeepSpeed gathers them as other units). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -326,6 +351,9 @@ typedef struct hwfit_memory_out {
                                         in the forward and backward phases, bytes. */
     uint64_t carried_bytes;        /**< The previous micro-batch's logits and 4-bit inputs,
                                         in the forward and step phases, bytes. */
+    /* ---- Appended in 0.x (hwfit_memory_in::load_quantize_bytes). */
+    uint64_t load_bytes;           /**< Allocated while the model loads: the weights and
+                                        the quantization transient (training), bytes. */
 } hwfit_memory_out;
 
 /**

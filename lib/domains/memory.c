@@ -441,6 +441,8 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.layer = layer;
         ph.dequant = r->dequant_bytes;
         ph.carried = r->carried_bytes;
+        ph.weights = r->weights_bytes;
+        ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
         ph.grad_unit = grad_unit;
         if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
@@ -533,9 +535,10 @@ static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_p
 
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
-                                  uint64_t *dequant, uint64_t *carried) {
-    *dequant = *carried = 0;
-    if (in->mode == HWFIT_MEMORY_INFERENCE || (!in->dequant_transient && !in->previous_graph))
+                                  uint64_t *dequant, uint64_t *carried, uint64_t *load) {
+    *dequant = *carried = *load = 0;
+    if (in->mode == HWFIT_MEMORY_INFERENCE ||
+        (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0)))
         return HWFIT_OK;
     /* The formats as estimate_prepared resolves them. */
     formats f;
@@ -569,6 +572,19 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
     if (st == HWFIT_OK && in->previous_graph)
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
+    /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
+     * (its elements / t) times the bytes per element its quantization holds at once. */
+    if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
+        uint64_t elements = 0;
+        st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n, 1, t,
+                           &elements);
+        double b = (double)elements * in->load_quantize_bytes;
+        if (st == HWFIT_OK && b >= 9007199254740992.0) st = HWFIT_ERANGE;
+        if (st == HWFIT_OK) {
+            *load = (uint64_t)b;
+            if ((double)*load < b) ++*load;
+        }
+    }
     return st;
 }
 
@@ -607,6 +623,9 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
         return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
+    if (!hwfit__in_range(in->load_quantize_bytes, 0.0, 1024.0))
+        return hwfit__why(why, HWFIT_EDOM, "load_quantize_bytes",
+                          "must be in [0, 1024] bytes per element");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -997,7 +1016,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
-                                               &r.carried_bytes)) != HWFIT_OK)
+                                               &r.carried_bytes, &r.load_bytes)) != HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, &r)) !=
         HWFIT_OK)
@@ -1009,7 +1028,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
 hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out) {
     int of = 0;
-    uint64_t fwd, bwd, step;
+    uint64_t fwd, bwd, step, load = 0;
     if (!p->training) {
         fwd = bwd = step = add_c(p->fixed, p->stored, &of);
     } else {
@@ -1035,11 +1054,15 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
                                          : add_c(add_c(p->fixed, p->grads, &of), p->step_temp, &of);
         step = add_c(step, p->carried, &of);
+        /* Load: the weights on the device and the transient of quantizing one of them there
+         * (before the optimizer's states exist). */
+        load = add_c(p->weights, p->load, &of);
     }
     uint64_t alloc = fwd;
     hwfit_memory_phase phase = HWFIT_MEMORY_PHASE_FORWARD;
     if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
     if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
+    if (load > alloc) alloc = load, phase = HWFIT_MEMORY_PHASE_LOAD;
     double extra = (double)alloc * in->fragmentation;
     if (extra >= 9007199254740992.0) return HWFIT_ERANGE;
     uint64_t ex = (uint64_t)extra;
@@ -1055,6 +1078,7 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
     out->peak_bytes = peak;
     out->dequant_bytes = p->training ? p->dequant : 0;
     out->carried_bytes = p->training ? p->carried : 0;
+    out->load_bytes = load;
     return HWFIT_OK;
 }
 

@@ -41,6 +41,8 @@ typedef struct row {
     int offload, compile, dropout, lora_dropout, qlora_inputs, untied_head, softcap_eager;
     int gated_act, kv_repeated, dequant, previous_graph;
     double overhead, fragmentation;
+    double load_quantize;
+    int root_unsharded;
 } row;
 
 #define M_(m) (1u << (m))
@@ -82,6 +84,17 @@ static const row rows[] = {
      * LinearNF4.forward saves only the weight): a frozen 4-bit linear keeps no input. */
     {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
      .qlora_inputs = 0},
+    /* QLoRA load: LoRALinear (torchtune/modules/peft/lora.py) builds each base linear in bf16
+     * on the device and calls torchao's to_nf4 on it at once, and load_state_dict quantizes
+     * the checkpoint's bf16 weight again through NF4Tensor's copy_. torchao >= 0.2
+     * (torchao/dtypes/nf4tensor.py, convert_to_norm_float_weight: "perform in chunks",
+     * CHUNK_SIZE 1024**2) holds the bf16 weight and its scaled copy whole (2 + 2 bytes an
+     * element) while it searches the nearest code 2^20 elements at a time (64 MiB, not
+     * counted). torchao 0.1 (pinned by torchtune until May 2024) searched the whole matrix
+     * at once: quantize_tensor_nearest's (value - nf4).abs() holds 16 bf16 differences per
+     * element and their absolute values, 68 bytes an element (a case states it). */
+    {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_LOAD_QUANTIZE,
+     .load_quantize = 4.0},
     /* Single-device full fine-tuning (llama3_1/8B_full_single_device.yaml, llama2/
      * 7B_full_low_memory.yaml): optimizer bitsandbytes.optim.PagedAdamW8bit and
      * optimizer_in_bwd: True. */
@@ -128,6 +141,14 @@ static const row rows[] = {
      .qlora_inputs = 1},
     {.profile = "hf-trainer", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
+    /* FSDP through Accelerate (the Trainer's fsdp_config, fsdp_auto_wrap_policy
+     * TRANSFORMER_BASED_WRAP on the decoder layer class): the embedding, final norm and
+     * head are left in the root unit, which FSDP does not reshard after forward
+     * (torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: "Do not free the
+     * root's parameters in the post-forward for FULL_SHARD"; FSDP2
+     * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
+     * only under ZeRO-3 sharding. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
     /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
      * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
      * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
@@ -182,6 +203,10 @@ static const row rows[] = {
     /* QLoRA through PEFT and bitsandbytes Linear4bit (MatMul4Bit keeps its input). */
     {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
      .qlora_inputs = 1},
+    /* The root unit (embedding, final norm, head under a decoder-layer auto-wrap policy:
+     * Accelerate's TRANSFORMER_BASED_WRAP, Answer.AI's fsdp_qlora) stays gathered from
+     * forward through backward (as hf-trainer above). */
+    {.profile = "fsdp", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
 
     /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
     /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
@@ -342,6 +367,8 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_KV_REPEATED) in->kv_repeated = r->kv_repeated;
     if (s & HWFIT_PROFILE_DEQUANT) in->dequant_transient = r->dequant;
     if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
+    if (s & HWFIT_PROFILE_LOAD_QUANTIZE) in->load_quantize_bytes = r->load_quantize;
+    if (s & HWFIT_PROFILE_ROOT_UNSHARDED) in->root_unsharded = r->root_unsharded;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -291,16 +291,18 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
 
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
  * the prepared model). */
+/* One layer (and the tables asked for) of the caller's workload copy mi, whose layer range
+ * and tables it sets: no copy of its own, so that the shard chains stay within the stack
+ * budget (tests/stack). */
 static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *prep,
                               hwfit_status prep_status, hwfit__memory_memo *memo,
-                              const hwfit_memory_in *base, uint32_t layer, int emb, int head,
+                              hwfit_memory_in *mi, uint32_t layer, int emb, int head,
                               hwfit_memory_out *out) {
-    hwfit_memory_in mi = *base;
-    mi.first_layer = layer;
-    mi.layer_count = 1;
-    mi.embedding = emb;
-    mi.head = head;
-    return hwfit__memory_estimate_prepared(m, prep, prep_status, &mi, memo, out);
+    mi->first_layer = layer;
+    mi->layer_count = 1;
+    mi->embedding = emb;
+    mi->head = head;
+    return hwfit__memory_estimate_prepared(m, prep, prep_status, mi, memo, out);
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -496,6 +498,40 @@ void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_
     uint32_t extra_before = (rem > 0 && stage > lo) ? (stage < pp - 1 ? stage : pp - 1) - lo : 0;
     *first = stage * base + extra_before;
     *count = base + ((rem > 0 && stage >= lo && stage + 1 < pp) ? 1u : 0u);
+}
+
+uint32_t hwfit__shard_stage_count(const hwfit__shard_resolved *r, uint32_t layers,
+                                  uint32_t stage) {
+    uint32_t first, count;
+    if (r->v <= 1) { /* one chunk */
+        hwfit__shard_chunk(r, layers, stage, 0, &first, &count);
+        return count;
+    }
+    uint64_t chunks = (uint64_t)r->pp * r->v;
+    if (layers % chunks == 0) return (uint32_t)(layers / chunks * r->v);
+    /* hwfit__shard_chunk's Megatron-Core split, summed over the stage's chunks c = stage +
+     * j pp, j < v: chunk c holds base units, one more when lo <= c <= chunks - 2 (rem > 0);
+     * the first chunk's first unit is the embedding and the last chunk's last the loss
+     * (both on this stage when it is the first or the last), every other unit a layer. */
+    uint64_t units = (uint64_t)layers + 2, base = units / chunks, rem = units % chunks;
+    if (base == 0) { /* more chunks than units: not a valid layout; chunk by chunk */
+        uint32_t sum = 0;
+        for (uint32_t j = 0; j < r->v; j++) {
+            hwfit__shard_chunk(r, layers, stage, j, &first, &count);
+            sum += count;
+        }
+        return sum;
+    }
+    uint64_t n = base * r->v;
+    if (rem > 0 && stage + 2 <= chunks) {
+        uint64_t lo = chunks - 1 - rem, pp = r->pp;
+        uint64_t j_lo = stage >= lo ? 0 : (lo - stage + pp - 1) / pp;
+        uint64_t j_hi = (chunks - 2 - stage) / pp;
+        if (j_hi > (uint64_t)r->v - 1) j_hi = (uint64_t)r->v - 1;
+        if (j_hi >= j_lo) n += j_hi - j_lo + 1;
+    }
+    n -= (uint64_t)(stage == 0) + (uint64_t)(stage + 1 == r->pp);
+    return (uint32_t)n;
 }
 
 static int valid_recompute(hwfit_memory_recompute rc) {
@@ -798,12 +834,34 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                                               n[1] ? &e->layer[1] : NULL,
                                               c->embedding ? &e->emb : NULL,
                                               c->head ? &e->head : NULL};
+            /* FSDP's root unit (root_unsharded): the embedding and head, which an auto-wrap
+             * policy over decoder layers leaves to the root, stay gathered from their forward
+             * through backward (torch FSDP1 _post_forward_reshard frees no root parameters;
+             * FSDP2's lazy_init sets the root's post_forward_mesh_info to None): counted
+             * whole, beside the live layers. */
+            /* The live units are consecutive in the pass: the embedding opens it and the
+             * head closes it (and opens backward), so a window of live units holds at most
+             * one table and otherwise layers: the largest table and live - 1 layers, or
+             * live layers, whichever is larger. */
+            const int root = in->memory.root_unsharded && tables != NULL;
+            uint64_t ut = 0;
             for (int k = 0; k < 4; k++)
-                if (u[k]) {
-                    uw = max_u64(uw, gathered(u[k]->weights, u[k]->e_weights, gd, ge));
+                if (u[k] && !(root && k >= 2)) {
+                    uint64_t w_k = gathered(u[k]->weights, u[k]->e_weights, gd, ge);
+                    if (k < 2) uw = max_u64(uw, w_k);
+                    else ut = max_u64(ut, w_k);
                     ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
-            if (hwfit__mac_u64(&buffers, uw, in->zero3_live_layers) != HWFIT_OK ||
+            if (root) {
+                ug = max_u64(ug, gathered(tables->gradients, tables->e_gradients, gd, ge));
+                if (add(&buffers, gathered(tables->weights, tables->e_weights, gd, ge)) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+            }
+            uint64_t live = in->zero3_live_layers, with_table = 0;
+            if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
+                add(&with_table, ut) == HWFIT_OK && with_table > 0)
+                uw = 0; /* the window with a table is the larger */
+            if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
         }
@@ -838,32 +896,6 @@ typedef struct card_stage {
     hwfit_memory_out ph; /* the phase fields only */
 } card_stage;
 
-/* The decoder layers of pipeline stage `stage` over all its chunks (the sum of
- * hwfit__shard_chunk's counts for j = 0 .. v - 1) and the first one, without a loop over
- * the chunks. Interleaved and uneven (hwfit__shard_chunk's Megatron-Core split): the
- * stage's chunks c = stage + j pp hold `base` units each, one more for those in
- * [lo, chunks - 2], and the embedding's unit (chunk 0, on stage 0) and the loss's (the
- * last chunk, on the last stage) are not layers. */
-static uint32_t chunks_layers(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
-                              uint32_t *first_layer) {
-    uint32_t count;
-    hwfit__shard_chunk(r, layers, stage, 0, first_layer, &count);
-    if (r->v == 1) return count;
-    uint32_t chunks = r->pp * r->v;
-    if (layers % chunks == 0) return r->v * (layers / chunks);
-    uint32_t units = layers + 2, base = units / chunks, rem = units % chunks;
-    uint32_t n = r->v * base;
-    if (rem > 0) {
-        uint32_t lo = chunks - 1 - rem, last = chunks - 2; /* chunks >= 4: last >= stage */
-        uint32_t j_lo = stage >= lo ? 0 : (lo - stage + r->pp - 1) / r->pp;
-        uint32_t j_hi = (last - stage) / r->pp;
-        if (j_hi >= j_lo) n += j_hi - j_lo + 1;
-    }
-    if (stage == 0) n--;
-    if (stage + 1 == r->pp) n--;
-    return n;
-}
-
 /* The decoder layers of pipeline stage `stage` (all its chunks): the first, how many, of
  * which dense and MoE (n) and sliding. Kinds are counted (bitmaps) only where they mix;
  * alike, they follow from the total. */
@@ -874,8 +906,11 @@ static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolv
     const int mixed_moe = e->kinds[0] != 0 && e->kinds[1] != 0;
     const int mixed_sliding = e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX;
     if (!mixed_moe && !mixed_sliding) {
-        /* Every layer alike: the count alone, in closed form (the hot case). */
-        layers = chunks_layers(r, total, stage, first_layer);
+        /* Every layer alike (the hot case): the first chunk's first layer, and the count
+         * summed by hwfit__shard_stage_count in a few steps instead of chunk by chunk. */
+        uint32_t count;
+        hwfit__shard_chunk(r, total, stage, 0, first_layer, &count);
+        layers = r->v <= 1 ? count : hwfit__shard_stage_count(r, total, stage);
         moe = e->kinds[1] != 0 ? layers : 0;
         sliding = e->full_first == UINT32_MAX ? layers : 0;
     } else {
@@ -977,8 +1012,9 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         mi.context = r->context_local;
         mi.micro_batch = r->mb;
         mi.head = c->head;
+        ph.weights = c->weights_bytes;
         if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
-                                 &ph.dequant, &ph.carried) != HWFIT_OK)
+                                 &ph.dequant, &ph.carried, &ph.load) != HWFIT_OK)
             return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
@@ -1240,10 +1276,12 @@ static hwfit_status fit_kind(hwfit__shard_engine *e, const hwfit_shard_in *in,
     return HWFIT_OK;
 }
 
-hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                                     const hwfit__shard_resolved *r,
-                                     const hwfit__shard_stages *stages, hwfit_shard_out *out) {
-    if (!r->training) return hwfit__shard_eval(e, in, r, out, 0, NULL); /* KV: every stage */
+/* hwfit__shard_fit_stages in training; *use_eval set when hwfit__shard_eval must decide
+ * instead (the caller calls it: this frame is then off the stack, for
+ * hwfit_shard_min_gpus). */
+static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r, const hwfit__shard_stages *stages,
+                              hwfit_shard_out *out, int *use_eval) {
     hwfit_status st;
     if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
@@ -1268,13 +1306,24 @@ hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_i
      * largest card times every card might, it decides. */
     uint64_t all;
     if (hwfit__mul_u64(a.most, r->ranks, &all) != HWFIT_OK ||
-        hwfit__mul_u64(all, r->pp, &all) != HWFIT_OK)
-        return hwfit__shard_eval(e, in, r, out, 0, NULL);
+        hwfit__mul_u64(all, r->pp, &all) != HWFIT_OK) {
+        *use_eval = 1;
+        return HWFIT_OK;
+    }
     o.kv_tokens = 0;
     hwfit_status fst = finish(in, r, a.host, &o);
     if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                     const hwfit__shard_resolved *r,
+                                     const hwfit__shard_stages *stages, hwfit_shard_out *out) {
+    if (!r->training) return hwfit__shard_eval(e, in, r, out, 0, NULL); /* KV: every stage */
+    int use_eval = 0;
+    hwfit_status st = fit_kinds(e, in, r, stages, out, &use_eval);
+    return use_eval ? hwfit__shard_eval(e, in, r, out, 0, NULL) : st;
 }
 
 hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -1525,9 +1574,46 @@ static uint64_t divisor_from(uint64_t n, uint64_t from) {
     return 0;
 }
 
+/* The smallest divisor of n in [from, cap], or 0: divisor_from's two passes with both
+ * stopping at cap (the pipeline's candidates, at most the layers + 2, of a card count up
+ * to 2^20 cost at most cap steps instead of the square root of the count). */
+static uint64_t divisor_from_upto(uint64_t n, uint64_t from, uint64_t cap) {
+    if (from == 0) from = 1;
+    if (n == 0 || from > n || from > cap) return 0;
+    uint64_t d = from;
+    for (; d <= n / d; d++) {
+        if (d > cap) return 0;
+        if (n % d == 0) return d;
+    }
+    /* d * d > n: the divisors left are n / q for the cofactors q < d, smallest first; n / q
+     * <= cap needs q >= n / cap (rounded up). */
+    uint64_t q = n / from, q_min = n / cap + (n % cap != 0);
+    if (q > d - 1) q = d - 1;
+    for (; q >= q_min && q >= 1; q--)
+        if (n % q == 0) return n / q;
+    return 0;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b) {
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* Smallest candidate of dimension d that is >= from, given the outer dimensions; 0 when
- * none is left, else the candidate + 1 (so that 0 can be a candidate value). */
-static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
+ * none is left, else the candidate + 1 (so that 0 can be a candidate value).
+ *
+ * pruned (hwfit_shard_min_gpus's question "does any layout fit on n cards"): the tensor
+ * and pipeline candidates leave out at once the values hwfit__shard_resolve refuses
+ * whatever the other dimensions are: tp must divide the attention heads (HWFIT_SHARD_HEADS),
+ * so only the divisors of gcd(gpus, heads) are tried, and pp x v chunks may not exceed the
+ * layers (+ 2 with interleaving, HWFIT_SHARD_STAGES), so pp stops at layers + 2. The valid
+ * layouts come in the same order as without pruning; only `visited` counts fewer (the
+ * public iterator, whose `visited` the searches report, never prunes). */
+static uint64_t candidate_of(const hwfit_shard_iter *it, int d, uint64_t from, int pruned) {
     const hwfit_shard_space *sp = &it->space;
     const hwfit_model *m = it->model;
     int training = it->in->memory.mode != HWFIT_MEMORY_INFERENCE;
@@ -1537,6 +1623,7 @@ static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
     switch (d) {
     case D_TP:
         if (sp->tp) fixed = (uint64_t)sp->tp + 1;
+        else if (pruned) return (from = divisor_from(gcd_u64(gpus, m->heads), from)) ? from + 1 : 0;
         else return (from = divisor_from(gpus, from)) ? from + 1 : 0;
         break;
     case D_EP:
@@ -1548,9 +1635,7 @@ static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
              * them alone keeps a model with 2^24 experts from enumerating every inner
              * combination for each of its 25 expert counts above the GPUs (a training fit
              * took 68 s, issue 21). */
-            uint64_t a = m->experts, b = gpus;
-            while (b != 0) { uint64_t t = a % b; a = b; b = t; }
-            return (from = divisor_from(a, from)) ? from + 1 : 0;
+            return (from = divisor_from(gcd_u64(m->experts, gpus), from)) ? from + 1 : 0;
         }
         break;
     case D_CP:
@@ -1574,6 +1659,9 @@ static uint64_t candidate(const hwfit_shard_iter *it, int d, uint64_t from) {
         if (sp->pp) { fixed = (uint64_t)sp->pp + 1; break; }
         uint64_t tc = v[D_TP] * v[D_CP];
         if (gpus % tc != 0) return 0;
+        if (pruned)
+            return (from = divisor_from_upto(gpus / tc, from, (uint64_t)m->layers + 2)) ? from + 1
+                                                                                    : 0;
         return (from = divisor_from(gpus / tc, from)) ? from + 1 : 0;
     }
     case D_V:
@@ -1658,14 +1746,15 @@ hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit_model *mo
     return HWFIT_OK;
 }
 
-/* Advance the odometer to the next combination; 0 when exhausted. */
-static int iter_step(hwfit_shard_iter *it) {
+/* Advance the odometer to the next combination; 0 when exhausted. pruned: see
+ * candidate_of. */
+static int iter_step(hwfit_shard_iter *it, int pruned) {
     int d;
     if (it->state == 0) {
         d = 0;
     } else {
         for (d = D_COUNT - 1; d >= 0; d--) {
-            uint64_t c = candidate(it, d, it->value[d] + 1);
+            uint64_t c = candidate_of(it, d, it->value[d] + 1, pruned);
             if (c) { it->value[d] = c - 1; break; }
         }
         if (d < 0) return 0;
@@ -1673,11 +1762,11 @@ static int iter_step(hwfit_shard_iter *it) {
     }
     /* Reset the inner dimensions to their first candidates; backtrack when one has none. */
     while (d < D_COUNT) {
-        uint64_t c = candidate(it, d, 0);
+        uint64_t c = candidate_of(it, d, 0, pruned);
         if (c) { it->value[d] = c - 1; d++; continue; }
         /* No candidate: advance an outer dimension. */
         for (d = d - 1; d >= 0; d--) {
-            uint64_t n = candidate(it, d, it->value[d] + 1);
+            uint64_t n = candidate_of(it, d, it->value[d] + 1, pruned);
             if (n) { it->value[d] = n - 1; break; }
         }
         if (d < 0) return 0;
@@ -1687,12 +1776,12 @@ static int iter_step(hwfit_shard_iter *it) {
     return 1;
 }
 
-/* The next valid combination, resolved; 0 at the end. */
-int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
-                           hwfit__shard_resolved *r) {
+/* The next valid combination, resolved; 0 at the end. pruned: see candidate_of. */
+static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r,
+                     int pruned) {
     if (it->state == 2) return 0;
     for (;;) {
-        if (!iter_step(it)) { it->state = 2; return 0; }
+        if (!iter_step(it, pruned)) { it->state = 2; return 0; }
         it->state = 1;
         hwfit_layout l;
         iter_layout(it, &l);
@@ -1704,6 +1793,11 @@ int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
         *layout = l;
         return 1;
     }
+}
+
+int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
+                           hwfit__shard_resolved *r) {
+    return iter_next(it, layout, r, 0);
 }
 
 int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout) {
@@ -1824,6 +1918,139 @@ static uint32_t fewest_possible(const hwfit_model *model, const hwfit_shard_in *
     return n >= (double)HWFIT_SHARD_MAX_GPUS ? HWFIT_SHARD_MAX_GPUS : (uint32_t)n;
 }
 
+/* The fewest cards on which the weights the cards must hold leave room, by the shape of
+ * the layout (issue 21: a model with 2^24 experts fits first on 114,688 cards, and the
+ * counts below it were searched one by one, 26,000 of them). It applies when a card keeps
+ * its stage's weights whole: inference, or training with the ZeRO stage fixed below 3 and
+ * no parameter offload (card_fixed_of: weights_bytes is then the stage's sum of units). A
+ * layout (tp, ep, etp, pp, cp, dp) on n = tp pp cp dp cards:
+ * - has a stage with at least ceil(layers / pp) layers (the stages hold every layer), each
+ *   of at least the smallest per-layer weights of the rank model (tp, ep, etp), so its
+ *   card's peak is at least that many layers' weights plus the overhead
+ *   (hwfit__memory_phases: peak = reserved + overhead >= the forward phase >= fixed >=
+ *   weights);
+ * - needs tp | heads, ep | experts, etp | the expert width and ep etp | tp dp cp, the ranks
+ *   of a stage (hwfit__shard_resolve), so n >= pp lcm(tp, ep etp).
+ * So no layout fits on fewer than the smallest pp lcm(tp, ep etp) over the shapes whose
+ * floor fits, and the search starts there. Per (tp, ep, etp) the smallest pp that fits
+ * gives the smallest count (larger pp: more cards). A shape whose weights cannot be
+ * computed counts as fitting (the bound only moves down). Returns max_gpus + 1 when no
+ * shape fits on max_gpus cards or fewer, 1 when the bound does not apply. */
+#define SHAPE_BUDGET 4096
+
+static uint64_t fewest_by_shape(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                const hwfit_shard_space *space, uint32_t max_gpus) {
+    const hwfit_model *m = e->model;
+    int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
+    if (training && (space->zero_stage == HWFIT_SHARD_ANY || space->zero_stage >= 3 ||
+                     space->offload == HWFIT_SHARD_ANY ||
+                     ((unsigned)space->offload & HWFIT_SHARD_OFFLOAD_PARAMS) != 0))
+        return 1;
+    double usable_d = in->capacity_bytes * in->utilization - in->reserve_bytes;
+    uint64_t usable = usable_d > 0.0 ? (uint64_t)usable_d : 0; /* as begin() */
+    uint64_t overhead = (uint64_t)in->memory.overhead_bytes;
+    if ((double)overhead < in->memory.overhead_bytes) overhead++;
+    if (overhead > usable) return (uint64_t)max_gpus + 1;
+    uint64_t room = usable - overhead;
+    const int moe = e->kinds[1] > 0; /* resolve's expert rules apply */
+    const uint64_t layers = m->layers, cp = space->cp ? space->cp : 1;
+    uint64_t best = (uint64_t)max_gpus + 1;
+    /* Shapes looked at, at most SHAPE_BUDGET (each a divisor step and perhaps a weights
+     * call): a model whose heads, experts and expert width all have hundreds of divisors
+     * would make millions; then the bound gives up (1: the scan starts where
+     * fewest_possible says, as it did before this bound). */
+    uint32_t budget = SHAPE_BUDGET;
+    /* tp: the divisors of the heads (or the fixed value); ep: of the experts; etp: of the
+     * expert width (dense models: ep 1, etp unused). lcm(tp cp, ep etp) is a multiple of
+     * tp cp, of lcm(tp cp, ep) and of ep etp: a shape is left out as soon as one of them
+     * reaches the best count so far. */
+    for (uint64_t tp = space->tp ? space->tp : 1; tp != 0 && tp * cp < best;
+         tp = space->tp ? 0 : divisor_from_upto(m->heads, tp + 1, max_gpus)) {
+        if (m->heads % tp != 0) continue;
+        uint64_t ep0 = space->ep ? space->ep : 1;
+        for (uint64_t ep = ep0; ep != 0 && ep < best;
+             ep = space->ep || !moe ? 0 : divisor_from_upto(m->experts, ep + 1, max_gpus)) {
+            if (ep > 1 && (!moe || m->experts % ep != 0)) break; /* invalid: nothing fits */
+            uint64_t a = tp * cp;
+            if (a / gcd_u64(a, ep) * ep >= best) continue;
+            uint64_t etp0 = !moe ? tp : space->etp ? space->etp : 1;
+            for (uint64_t etp = etp0; etp != 0 && ep * etp < best;
+                 etp = !moe || space->etp ? 0
+                                          : divisor_from_upto(m->expert_intermediate, etp + 1,
+                                                              max_gpus)) {
+                if (budget-- == 0) return 1;
+                /* n >= pp lcm(tp cp, ep etp) >= lcm(tp cp, ep etp); lcm <= 2^40 */
+                uint64_t b = ep * etp, l = a / gcd_u64(a, b) * b;
+                if (l >= best) continue;
+                hwfit__shard_resolved r;
+                memset(&r, 0, sizeof r);
+                r.tp = (uint32_t)tp;
+                r.ep = (uint32_t)ep;
+                r.etp = (uint32_t)etp;
+                uint64_t lw = 0; /* the smallest layer's weights; 0 when unknown */
+                if (weights_units(e, in, &r) == HWFIT_OK) {
+                    lw = UINT64_MAX;
+                    for (int k = 0; k < 2; k++)
+                        if (e->kinds[k] > 0 && e->layer[k].weights < lw) lw = e->layer[k].weights;
+                }
+                /* The smallest pp whose fullest stage leaves room: ceil(layers / pp) lw <=
+                 * room. */
+                uint64_t per = lw == 0 ? layers : room / lw; /* layers a card can hold */
+                if (per == 0) continue;
+                uint64_t pp = (layers + per - 1) / per;
+                if (space->pp) {
+                    if (space->pp < pp) continue;
+                    pp = space->pp;
+                }
+                if (pp > layers + 2) continue;
+                if (pp * l < best) best = pp * l;
+            }
+        }
+    }
+    return best;
+}
+
+/* Whether some layout of space fits on x->gpus cards (x->layout is overwritten): the same
+ * valid layouts as the search (pruned: see candidate_of), evaluated by hwfit__shard_fit
+ * (the largest card as hwfit__shard_eval finds it) until one fits. Errors are those of the
+ * search at that count: every evaluation error but HWFIT_ERANGE ("does not fit") comes
+ * from units(), which runs first, so after the first layout that fits (or on every layout
+ * when units_only: the caller's bounds say none fits) units() alone runs on the rest. */
+static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
+                            const hwfit_shard_space *space, int units_only, int *found) {
+    *found = 0;
+    hwfit_shard_iter it;
+    hwfit_status st = hwfit_shard_iter_init(&it, e->model, x, space);
+    if (st != HWFIT_OK) return st;
+    hwfit__shard_resolved r;
+    hwfit__shard_stages stages; /* of the last pp and v (hwfit__shard_stages_of) */
+    stages.pp = 0;
+    while (iter_next(&it, &x->layout, &r, 1)) {
+        if (units_only || *found) {
+            st = units(e, x, &r);
+            if (st != HWFIT_OK && st != HWFIT_ERANGE) return st;
+            /* units() reads no degree below pp (virtual stages, ZeRO, offload: the
+             * odometer's last three): the rest of this block gives the same answer, so the
+             * odometer moves on to the next pp. */
+            it.value[D_V] = it.value[D_ZERO] = it.value[D_OFFLOAD] = UINT64_MAX - 1;
+            continue;
+        }
+        hwfit_shard_out o;
+        /* hwfit__shard_fit, with hwfit__shard_eval called from here (inference: every
+         * stage; or when fit_kinds leaves it the decision): one frame less on the stack
+         * (hwfit_assess calls this, tests/stack). */
+        int use_eval = !r.training;
+        if (!use_eval && (stages.pp != r.pp || stages.v != r.v))
+            hwfit__shard_stages_of(e, &r, &stages);
+        st = use_eval ? HWFIT_OK : fit_kinds(e, x, &r, &stages, &o, &use_eval);
+        if (use_eval) st = hwfit__shard_eval(e, x, &r, &o, 0, NULL);
+        if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
+        if (st != HWFIT_OK) return st;
+        if (o.fits) *found = 1;
+    }
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                   const hwfit_shard_space *space, uint32_t max_gpus,
                                   uint32_t *gpus, hwfit_layout *layout) {
@@ -1831,9 +2058,50 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
     if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
     hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_shard_in x = *in;
+    /* The search's checks, in its order (every count gives the same answer to them). */
+    hwfit_status st = hwfit__shard_check_in(in, NULL);
+    if (st != HWFIT_OK) return st;
+    if ((st = hwfit__shard_engine_init(e, model)) != HWFIT_OK) return st;
+    /* No count below both bounds can fit (fewest_possible, fewest_by_shape). */
+    uint64_t first = fewest_possible(model, in, space), by_shape = fewest_by_shape(e, in, space,
+                                                                                  max_gpus);
+    if (by_shape > first) first = by_shape;
+    uint32_t found = 0;
+    int fits = 0;
+    if (first > max_gpus) {
+        /* None fits: max_gpus is still looked at once, so that a bad input is refused as
+         * the search there refuses it. */
+        x.gpus = max_gpus;
+        if ((st = fits_on(e, &x, space, 1, &fits)) != HWFIT_OK) return st;
+    }
+    for (uint64_t n = first; n <= max_gpus && !fits; n++) {
+        x.gpus = (uint32_t)n;
+        if ((st = fits_on(e, &x, space, 0, &fits)) != HWFIT_OK) return st;
+        if (fits) found = (uint32_t)n;
+    }
+    if (found != 0 && layout != NULL) {
+        /* The whole search at that count for its best layout. */
+        hwfit_shard_result best;
+        hwfit_shard_search_out sum;
+        x.gpus = found;
+        if ((st = search(e, model, &x, space, &best, 1, &sum)) != HWFIT_OK) return st;
+        *layout = best.layout;
+    }
+    *gpus = found;
+    return HWFIT_OK;
+}
+
+/* hwfit_shard_min_gpus as it was before its bounds (tests: the same answers): the search
+ * at every count from fewest_possible up. */
+hwfit_status hwfit__shard_min_gpus_scan(const hwfit_model *model, const hwfit_shard_in *in,
+                                        const hwfit_shard_space *space, uint32_t max_gpus,
+                                        uint32_t *gpus, hwfit_layout *layout) {
+    if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
+    if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
+    hwfit__shard_engine engine, *e = &engine;
+    hwfit_shard_in x = *in;
     hwfit_status st = HWFIT_OK;
     uint32_t found = 0;
-    /* At least max_gpus is searched, so that a bad input is refused as before. */
     uint32_t first = fewest_possible(model, in, space);
     if (first > max_gpus) first = max_gpus;
     for (uint32_t n = first; n <= max_gpus && found == 0; n++) {
@@ -1842,7 +2110,7 @@ hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in
         hwfit_shard_search_out sum;
         st = search(e, model, &x, space, &best, 1, &sum);
         if (st != HWFIT_OK) break;
-        if (sum.fitting > 0) { /* the best result fits: fitting layouts rank first */
+        if (sum.fitting > 0) {
             found = n;
             if (layout != NULL) *layout = best.layout;
         }

@@ -147,4 +147,9 @@ void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res);
 void hwfit__shard_chunk(const hwfit__shard_resolved *r, uint32_t layers, uint32_t stage,
                         uint32_t j, uint32_t *first, uint32_t *count);
 
+/* Decoder layers of pipeline stage `stage`, all its chunks: the sum of hwfit__shard_chunk's
+ * counts over j < v, in a few steps (tests/test_extremes.c compares them). */
+uint32_t hwfit__shard_stage_count(const hwfit__shard_resolved *r, uint32_t layers,
+                                  uint32_t stage);
+
 #endif /* HWFIT_SHARD_IFACE_H */

@@ -78,4 +78,11 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
 /* Forget the cached units (the shard inputs other than the layout changed). */
 void hwfit__shard_engine_reset(hwfit__shard_engine *e);
 
+/* hwfit_shard_min_gpus without its bounds and pruning: the whole search at every count
+ * from the weights' bound up (what it was before issue 21's time work; tests compare the
+ * two on many inputs). */
+hwfit_status hwfit__shard_min_gpus_scan(const hwfit_model *model, const hwfit_shard_in *in,
+                                        const hwfit_shard_space *space, uint32_t max_gpus,
+                                        uint32_t *gpus, hwfit_layout *layout);
+
 #endif /* HWFIT_SHARD_INTERNAL_H */

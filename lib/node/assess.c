@@ -1143,7 +1143,7 @@ size_t hwfit_assess_workspace_size(void) { return sizeof(facts); }
 hwfit_status hwfit_assess(const hwfit_node *node, const hwfit_assess_workload *workloads,
                           size_t workload_count, const hwfit_assess_options *options,
                           hwfit_finding *findings, size_t capacity, size_t *count) {
-    /* The figures of every workload (about 160 KB) are too large for a caller's stack. */
+    /* The figures of every workload (about 200 KB) are too large for a caller's stack. */
     facts *f = malloc(sizeof *f);
     if (f == NULL) return HWFIT_ENOMEM;
     hwfit_status st = hwfit_assess_ws(node, workloads, workload_count, options, findings,

@@ -771,7 +771,7 @@ const char *const hwfit__workload_frameworks[] = {
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               NULL};
-const char *const hwfit__workload_phases[] = {"forward", "backward", "step", NULL};
+const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 
 const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
@@ -857,6 +857,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_PREVIOUS_GRAPH] = {.name = "previous-graph", .kind = HWFIT_OPTION_FLAG,
                                  .help = "training: the loop holds the previous micro-batch's "
                                          "logits and graph through the next forward (LitGPT)"},
+    [HWFIT__F_LOAD_QUANTIZE] = {.name = "load-quantize-bytes", .kind = HWFIT_OPTION_RATIO,
+                                .metavar = "B", .default_text = "0", .min = 0, .max = 1024,
+                                .help = "training: bytes per element live while the largest "
+                                        "quantized matrix is quantized on the card at load "
+                                        "(torchao 0.1 to_nf4: 68; 0: loaded quantized)"},
+    [HWFIT__F_ROOT_UNSHARDED] = {.name = "root-unsharded", .kind = HWFIT_OPTION_FLAG,
+                                 .help = "training, ZeRO-3: embedding and head stay gathered "
+                                         "from forward through backward (FSDP's root unit)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -896,6 +904,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_KV_REPEATED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DEQUANT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_PREVIOUS_GRAPH), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_ROOT_UNSHARDED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -946,7 +956,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head},
         {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}, {HWFIT__F_GATED_ACT, &m->gated_act_kept},
         {HWFIT__F_KV_REPEATED, &m->kv_repeated}, {HWFIT__F_DEQUANT, &m->dequant_transient},
-        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}};
+        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -967,6 +977,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
+    o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
+    if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
     hwfit_dtype *dst[3] = {&m->attention_weights, &m->mlp_weights, &m->expert_weights};
@@ -1099,6 +1111,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "dequant_transient", "dequantized weight per matmul",
                     m->dequant_transient);
     hwfit__out_bool(o, "previous_graph", "previous micro-batch's graph held", m->previous_graph);
+    hwfit__out_num(o, "load_quantize_bytes", "bytes/element quantizing at load",
+                   m->load_quantize_bytes);
+    hwfit__out_bool(o, "root_unsharded", "ZeRO-3: tables gathered fwd to bwd", m->root_unsharded);
     hwfit__out_bool(o, "module_formats", "per-module formats", m->module_formats);
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",

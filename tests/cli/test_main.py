@@ -157,6 +157,61 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(self.ok_json(*full, "--loss", "fp32-copy")["loss_bytes"]
                          - self.ok_json(*full, "--loss", "fp32")["loss_bytes"], 1024 * 128256 * 2)
 
+    def test_load_quantize_bytes_makes_a_load_phase(self):
+        """Round 5 of issue #16: --load-quantize-bytes B holds the largest quantized matrix
+        times B beside the weights while the model loads (torchao 0.1's to_nf4: 68 bytes an
+        element); the load phase sets the peak when it is the largest. Llama 3.1 8B QLoRA
+        with full recomputation at 512 tokens: the MLP's 14336 x 4096."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4",
+                "--context", "512", "--recompute", "full")
+        base = self.ok_json(*args)
+        self.assertEqual(base["load_bytes"], base["weights_bytes"])
+        self.assertNotEqual(base["peak_phase"], "load")
+        q = self.ok_json(*args, "--load-quantize-bytes", "68")
+        self.assertEqual(q["load_bytes"] - q["weights_bytes"], 14336 * 4096 * 68)
+        self.assertEqual(q["peak_phase"], "load")
+        self.assertEqual(q["peak_allocated_bytes"], q["load_bytes"])
+        self.assertEqual(q["assumptions"]["load_quantize_bytes"], 68)
+        self.assertEqual(self.ok_json(*args, "--framework", "torchtune")
+                         ["assumptions"]["load_quantize_bytes"], 4)
+        self.assertIn("model load", self.ok_table(*args, "--load-quantize-bytes", "68"))
+        fit = self.ok_json("fit", "--config", cfg, "--mode", "qlora", "--weights", "nf4",
+                           "--context", "512", "--recompute", "full", "--capacity", "80GiB",
+                           "--load-quantize-bytes", "68")
+        self.assertEqual(fit["peak_phase"], "load")
+        self.assertEqual(fit["peak_allocated_bytes"], q["load_bytes"])
+        self.bad("memory", "--config", cfg, "--load-quantize-bytes", "4",
+                 mentions="load-quantize-bytes")
+        self.bad(*args, "--load-quantize-bytes", "2000", mentions="load-quantize-bytes")
+
+    def test_root_unsharded_keeps_the_tables_gathered(self):
+        """Round 5 of issue #16: --root-unsharded keeps the embedding and head gathered beside
+        the live layers under ZeRO-3 (FSDP's root unit); the fsdp profile sets it,
+        --no-root-unsharded undoes it. Llama 3.1 8B full on 8 cards, ZeRO-3: tables
+        2 x 525,336,576 + 4096 parameters, a layer 218,112,000, bf16; the gradients of the
+        tables held together."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--config", cfg, "--mode", "full", "--gpus", "8", "--dp", "8",
+                "--zero", "3", "--recompute", "full", "--capacity", "80GiB")
+        tables, layer, head = 2 * 525336576 + 4096, 218112000, 525336576 + 4096
+        base = self.ok_json(*args)["breakdown"]["buffer_bytes"]
+        root = self.ok_json(*args, "--root-unsharded")
+        self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
+                         (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
+        self.assertIs(root["assumptions"]["root_unsharded"], True)
+        fsdp = self.ok_json(*args, "--framework", "fsdp")
+        self.assertIs(fsdp["assumptions"]["root_unsharded"], True)
+        self.assertIs(self.ok_json(*args, "--framework", "fsdp", "--no-root-unsharded")
+                      ["assumptions"]["root_unsharded"], False)
+        self.assertIs(self.ok_json(*args, "--framework", "deepspeed")
+                      ["assumptions"]["root_unsharded"], False)
+        self.bad("memory", "--config", cfg, "--root-unsharded", mentions="root-unsharded")
+
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X
         not given leaves the profile's choice (issue #16: every profile input alone)."""

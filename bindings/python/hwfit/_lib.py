@@ -353,6 +353,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("kv_repeated", ctypes.c_int),
         ("dequant_transient", ctypes.c_int),
         ("previous_graph", ctypes.c_int),
+        # appended: the load phase and FSDP's root unit (memory.h)
+        ("load_quantize_bytes", ctypes.c_double),
+        ("root_unsharded", ctypes.c_int),
     ]
 
 
@@ -369,7 +372,9 @@ class hwfit_memory_out(ctypes.Structure):
         ("peak_phase", ctypes.c_int)] + [(n, ctypes.c_uint64) for n in (
         "allocated_bytes", "reserved_bytes", "peak_bytes",
         # appended: the dequantized weight and the previous micro-batch's graph
-        "dequant_bytes", "carried_bytes")]
+        "dequant_bytes", "carried_bytes",
+        # appended: the load phase
+        "load_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);

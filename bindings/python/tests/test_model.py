@@ -157,6 +157,31 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(hwfit.memory(loss="fp32-copy", **full)["loss_bytes"]
                          - hwfit.memory(loss="fp32", **full)["loss_bytes"], 1024 * 128256 * 2)
 
+    def test_load_quantize_bytes_makes_a_load_phase(self):
+        # Llama 3.1 8B QLoRA: quantizing the MLP's 14336 x 4096 at load with 68 bytes an
+        # element (torchao 0.1's to_nf4) beside the weights sets the peak.
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", weights="nf4", context=512,
+                  recompute="full")
+        base = hwfit.memory(**kw)
+        self.assertEqual(base["load_bytes"], base["weights_bytes"])
+        q = hwfit.memory(load_quantize_bytes=68, **kw)
+        self.assertEqual(q["load_bytes"] - q["weights_bytes"], 14336 * 4096 * 68)
+        self.assertEqual(q["peak_phase"], "load")
+        self.assertEqual(hwfit.memory(framework="torchtune", **kw)["assumptions"]
+                         ["load_quantize_bytes"], 4)
+
+    def test_root_unsharded_keeps_the_tables_gathered(self):
+        # Llama 3.1 8B full, ZeRO-3 on 8 cards: the tables (2 x 525,336,576 + 4096) stay
+        # gathered and their gradients held, beside two live layers (218,112,000 each).
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=8, dp=8, zero=3,
+                  recompute="full", capacity="80GiB")
+        tables, layer, head = 2 * 525336576 + 4096, 218112000, 525336576 + 4096
+        base = hwfit.fit(**kw)["breakdown"]["buffer_bytes"]
+        root = hwfit.fit(root_unsharded=True, **kw)
+        self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
+                         (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
+        self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["root_unsharded"])
+
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
         # not passed, the profile's choice stands.
