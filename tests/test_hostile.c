@@ -22,6 +22,7 @@
 
 #include "hwfit.h"
 #include "base/internal.h"
+#include "fixtures.h"
 
 static const char *current = ""; /* the function under test, for messages */
 
@@ -636,13 +637,7 @@ static const calc step_calc = {"collective_step", sizeof(hwfit_collective_step_i
 /* ---- model and memory: the model is part of the input block ---------------------------- */
 
 static void llama_8b(hwfit_model *m) {
-    hwfit_model_init(m);
-    m->layers = 32;
-    m->hidden = 4096;
-    m->heads = 32;
-    m->kv_heads = 8;
-    m->intermediate = 14336;
-    m->vocab = 128256;
+    fixture_llama_3_1_8b(m);
     m->max_context = 131072;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hwfit.h"
+#include "fixtures.h"
 
 /* problem must name `field` with a rule containing `words`, and status `st`. */
 static void expect(hwfit_status got, const hwfit_problem *p, hwfit_status st, const char *field,
@@ -18,16 +19,7 @@ static void expect(hwfit_status got, const hwfit_problem *p, hwfit_status st, co
     cr_assert(strstr(p->rule, words) != NULL, "rule '%s' lacks '%s'", p->rule, words);
 }
 
-static void llama_8b(hwfit_model *m) {
-    /* Llama 3.1 8B (config.json): 32 layers, 4096 hidden, 32/8 heads, 14336, 128256. */
-    hwfit_model_init(m);
-    m->layers = 32;
-    m->hidden = 4096;
-    m->heads = 32;
-    m->kv_heads = 8;
-    m->intermediate = 14336;
-    m->vocab = 128256;
-}
+static void llama_8b(hwfit_model *m) { fixture_llama_3_1_8b(m); }
 
 Test(validate, valid_inputs_clear_the_report) {
     hwfit_problem p;
