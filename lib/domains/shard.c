@@ -1800,6 +1800,11 @@ int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
     return iter_next(it, layout, r, 0);
 }
 
+int hwfit__shard_iter_next_pruned(hwfit_shard_iter *it, hwfit_layout *layout,
+                                  hwfit__shard_resolved *r) {
+    return iter_next(it, layout, r, 1);
+}
+
 int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout) {
     if (iter == NULL || layout == NULL || iter->model == NULL || iter->in == NULL) return 0;
     hwfit__shard_resolved r;

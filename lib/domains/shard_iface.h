@@ -140,6 +140,12 @@ hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in
 /* The next valid layout of an iterator, with its resolution; 0 at the end. */
 int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r);
 
+/* The same valid layouts in the same order, enumerated with the pruned candidates (tp among
+ * the divisors of gcd(gpus, heads), pp at most layers + 2: values resolve refuses whatever
+ * the other degrees are), so `visited` counts fewer combinations. */
+int hwfit__shard_iter_next_pruned(hwfit_shard_iter *it, hwfit_layout *layout,
+                                  hwfit__shard_resolved *r);
+
 /* The search result of an evaluated layout, with its score. */
 void hwfit__shard_result(const hwfit_shard_out *o, hwfit_shard_result *res);
 
