@@ -202,15 +202,19 @@ def run_calculon(root, case, cfg, gpu, precision):
     opt_shard = [True] if zero in ("1", "2", "3") else [False] if zero == "0" else [True, False]
     sp_on = str(s.get("sequence-parallel", s.get("sequence_parallel", ""))).startswith("on")
     tpc = ["ar"] if tp == 1 else (["rs_ag"] if sp_on else ["ar", "rs_ag"])
-    overlap = "ring" if tp > 1 and (str(s.get("tp_comm_overlap", "")).startswith("True") or
-                                    str(s.get("async_tp", "")).startswith("on")) else "none"
+    # TP communication overlap: as stated (Megatron's tp_comm_overlap, torchtitan's async
+    # TP), else all of Calculon's kinds are tried
+    tp_ov = str(s.get("tp_comm_overlap", s.get("async_tp", "")))
+    overlaps = (["none"] if tp == 1 else ["ring"] if tp_ov.startswith(("True", "on")) else
+                ["none"] if tp_ov.startswith(("False", "off")) else ["none", "ring", "pipe"])
     best, errors = None, []
     nets = [n for n in itertools.product((0, 1), repeat=3)]
     natural = (0 if tp <= per_node else 1, 0 if tp * pp <= per_node else 1,
                0 if tp * pp * dp <= per_node else 1)
     logger = logging.getLogger("calculon")
     logger.setLevel(logging.ERROR)
-    for r, v, m, o, c, (tn, pn, dn) in itertools.product(rec, inter, mbs, opt_shard, tpc, nets):
+    for r, v, m, o, c, overlap, (tn, pn, dn) in itertools.product(rec, inter, mbs, opt_shard,
+                                                                   tpc, overlaps, nets):
         exe = {"num_procs": g, "tensor_par": tp, "pipeline_par": pp, "data_par": dp,
                "tensor_par_net": tn, "pipeline_par_net": pn, "data_par_net": dn,
                "batch_size": batch, "microbatch_size": m, "datatype": dtype,
@@ -241,7 +245,8 @@ def run_calculon(root, case, cfg, gpu, precision):
             "inputs": {"application": app, "execution": best[1], "system": sysj},
             "searched": {"activation_recompute": rec, "pipeline_interleaving": inter,
                          "microbatch_size": mbs, "optimizer_sharding": opt_shard,
-                         "tensor_par_comm_type": tpc, "networks (tp, pp, dp)": "all 8"},
+                         "tensor_par_comm_type": tpc, "tensor_par_overlap": overlaps,
+                         "networks (tp, pp, dp)": "all 8 placements"},
             "notes": notes}
 
 
