@@ -239,7 +239,12 @@ def run_calculon(root, case, cfg, gpu, precision):
     if best is None:
         mem = [e for e in errors if e.startswith("Mem")]
         msg = min(mem, key=len) if mem else (errors[0] if errors else "no layout")
-        return {"reason": f"Calculon refuses every setting tried: {msg}",
+        if mem and any(n.startswith("FSDP") for n in notes):
+            msg = ("FSDP / ZeRO-3 not expressible: Calculon shards the optimizer only, and "
+                   f"with weights and gradients whole on each card: {msg}")
+        else:
+            msg = f"Calculon refuses every setting tried: {msg}"
+        return {"reason": msg,
                 "inputs": {"application": app, "system": sysj}, "notes": notes}
     return {"tokens_per_s_per_gpu": best[0], "step_time_s": best[2],
             "inputs": {"application": app, "execution": best[1], "system": sysj},
