@@ -9,7 +9,8 @@ the peer, so that anyone with the peers can re-run them.
 
 Both peers are given the same hardware figures hwfit uses: the GPU's row of hwfit's catalog
 (`hwfit gpus --json`: dense tensor peak of the case's number format, memory size and
-bandwidth, NVLink bandwidth per direction) and the network run.py derives from the case's
+bandwidth, NVLink bandwidth per direction), with the variant the case states (memory
+bandwidth, power limit: effective_gpu), and the network run.py derives from the case's
 words (NICs per node and their speed). Efficiencies are the peers' own (see ASSUMED below);
 what the case leaves open (recomputation, virtual stages, ZeRO stage, micro-batch, TP
 communication kind) is searched, and the peer's fastest answer kept, as hwfit searches it.
@@ -73,6 +74,25 @@ def peak(gpu, precision):
     key = {"bf16": "fp16_bf16_flop_per_s", "fp16": "fp16_bf16_flop_per_s",
            "fp8": "fp8_flop_per_s", "fp4": "fp4_flop_per_s"}.get(precision)
     return gpu.get(key, 0) if key else 0
+
+
+def effective_gpu(case, gpu):
+    """The card as the case states it, as hwfit is given it: a memory-bandwidth variant
+    (torchtitan's 96 GB H100 at 2.4 TB/s) and a power limit below the TDP, which scales the
+    tensor peaks by (limit / TDP)^(1/3) (hwfit's --power-limit with its default
+    --power-exponent; docs/accuracy.md, "Power limit")."""
+    s = case["setup"]
+    g = dict(gpu)
+    bw = str(s.get("memory-bandwidth", ""))
+    if bw.upper().endswith("TB/S"):
+        g["memory_bandwidth_bytes_per_s"] = float(bw[:-4]) * 1e12
+    pl = str(s.get("power-limit", ""))
+    if pl.upper().endswith("W") and gpu.get("tdp_w"):
+        share = (float(pl[:-1]) / gpu["tdp_w"]) ** (1 / 3)
+        for k in ("fp16_bf16_flop_per_s", "fp8_flop_per_s", "int8_op_per_s", "fp4_flop_per_s"):
+            if g.get(k):
+                g[k] = g[k] * share
+    return g
 
 
 def layout(case):
@@ -417,7 +437,7 @@ def main():
             continue
         s = case["setup"]
         cfg = json.loads((data / "models" / f"{s['model']}.config.json").read_text())
-        gpu = gpus.get(s["gpu"])
+        gpu = effective_gpu(case, gpus[s["gpu"]]) if s["gpu"] in gpus else None
         entry = doc["cases"].setdefault(case["id"], {})
         for name, p in peers.items():
             why = common_refusal(case, cfg)
