@@ -391,6 +391,17 @@ def run_llm_analysis(root, case, cfg, gpu, precision):
     return res
 
 
+def short_reason(reason):
+    """A few words for the table in docs/accuracy.md (the full reason stays beside it)."""
+    for needle, short in (("MLA", "MLA + MoE"), ("context parallelism", "context parallelism"),
+                          ("FSDP", "FSDP (weights not shardable)"), ("fp4", "FP4"),
+                          ("attention width", "head_dim != hidden / heads"),
+                          ("mixture of experts", "MoE")):
+        if needle in reason:
+            return short
+    return reason[:60]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--calculon")
@@ -452,6 +463,8 @@ def main():
                     res = runner(p["dir"], case, cfg, gpu, precision)
                 except Exception as e:  # a peer crash is the peer's answer, recorded
                     res = {"reason": f"{name} raised {type(e).__name__}: {e}"}
+            if "reason" in res:
+                res["short"] = short_reason(res["reason"])
             res = {"peer": name, "commit": doc["peers"][name]["commit"], **res}
             entry[name] = res
             shown = (f"{res['tokens_per_s_per_gpu']:,.0f} tok/s/GPU" if

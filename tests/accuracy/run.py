@@ -304,7 +304,8 @@ def peers_report(cases, peers_path, markdown=None):
                 continue
             v = peer_value(c, r, peer)
             if v is None:
-                cells.append("cannot: " + peer.get("reason", "no answer in the case's quantity"))
+                cells.append("cannot: " + peer.get("short", peer.get("reason",
+                                                                 "no answer in the quantity")))
             else:
                 e = (v - measured) / measured
                 errs[name][c["id"]] = e
@@ -335,7 +336,7 @@ def peers_report(cases, peers_path, markdown=None):
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
-        s_head = ("tool", "cases", "answered", f"within {100 * tol:.0f} %",
+        s_head = ("tool", "on", "cases", f"within {100 * tol:.0f} %",
                   f"beyond {100 * worst:.0f} %", "mean abs. error")
         lines += ["", "| " + " | ".join(s_head) + " |", "|" + "---|" * len(s_head)]
         lines += ["| " + " | ".join(row) + " |" for row in summary]
