@@ -63,10 +63,32 @@ def problems(data):
     return out
 
 
+def conversion_problems():
+    """run.py's conversion of a peer's tokens/s per GPU into the case's quantity."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    import run
+    out = []
+    case = {"quantity": "mfu", "setup": {"batch": "16", "context": "1000", "gpus": "8"}}
+    hw = {"status": "ok", "answer": {"perf": {"tokens_per_s_per_gpu": 200.0, "mfu": 0.4}}}
+    got = run.peer_value(case, hw, {"tokens_per_s_per_gpu": 100.0})
+    if got is None or abs(got - 0.2) > 1e-12:
+        out.append(f"mfu through hwfit's MFU per token/s: expected 0.2, got {got}")
+    case["quantity"] = "step_time_s"
+    got = run.peer_value(case, hw, {"tokens_per_s_per_gpu": 100.0})
+    if got is None or abs(got - 16 * 1000 / (100.0 * 8)) > 1e-12:
+        out.append(f"step time from tokens/s: expected 20 s, got {got}")
+    if run.peer_value(case, hw, {"reason": "MoE"}) is not None:
+        out.append("a refusal must have no value")
+    if run.peer_value({"quantity": "mfu", "setup": {}}, {"status": "refused"},
+                      {"tokens_per_s_per_gpu": 1.0}) is not None:
+        out.append("MFU without hwfit's answer must have no value")
+    return out
+
+
 def main():
     data = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                         pathlib.Path(__file__).resolve().parents[1] / "data")
-    found = problems(data)
+    found = problems(data) + conversion_problems()
     for p in found:
         print("FAIL:", p)
     print(f"peers file: {'FAILED' if found else 'ok'} ({len(found)} problems)")
