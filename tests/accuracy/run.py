@@ -9,7 +9,12 @@ cases within its tolerance falls below the floor in tests/accuracy/floors.json. 
 ever rise: raise them when the figures improve. `--markdown FILE` writes the table that
 docs/accuracy.md carries.
 
+When DIR/peers/train_rate.json exists (tests/accuracy/peers.py writes it), the train cases
+are printed once more next to Calculon's and llm-analysis's answers, with the within /
+beyond summary per tool; the peers never change the floors.
+
 Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE] [--kind KIND]...
+              [--peers FILE] [--peers-markdown FILE]
 """
 import argparse
 import json
@@ -233,7 +238,8 @@ def run_case(cli, commands, models, case, gpus_known=None):
     measured = float(case["value"])
     err = (predicted - measured) / measured
     return {"status": "ok", "predicted": predicted, "measured": measured, "error": err,
-            "unmodelled": unmodelled, "profile": profile or "none", "answer_key": key}
+            "unmodelled": unmodelled, "profile": profile or "none", "answer_key": key,
+            "answer": answer}
 
 
 def fmt(v, quantity):
@@ -246,6 +252,97 @@ def fmt(v, quantity):
     return f"{v:,.4g}"
 
 
+PEER_NAMES = ("calculon", "llm-analysis")
+
+
+def peer_value(case, hwfit_result, peer):
+    """A peer's answer (tokens/s per GPU) in the case's quantity, or None.
+
+    MFU goes through hwfit's own ratio of MFU to tokens/s for the case, so that every tool's
+    MFU counts the same model FLOPs; a step time is the batch's tokens over the rate."""
+    tps = peer.get("tokens_per_s_per_gpu")
+    if not isinstance(tps, (int, float)) or tps <= 0:
+        return None
+    q = case.get("quantity")
+    s = case.get("setup", {})
+    if q == "tokens_per_s_per_gpu":
+        return tps
+    if q == "step_time_s":
+        return int(s["batch"]) * int(s["context"]) / (tps * int(s["gpus"]))
+    if q == "mfu" and hwfit_result.get("status") == "ok":
+        ans = hwfit_result.get("answer", {})
+        h_tps, h_mfu = dig(ans, "tokens_per_s_per_gpu"), dig(ans, "mfu")
+        if isinstance(h_tps, (int, float)) and h_tps > 0 and isinstance(h_mfu, (int, float)):
+            return tps * h_mfu / h_tps
+    return None
+
+
+def peers_report(cases, peers_path, markdown=None):
+    """hwfit's errors next to Calculon's and llm-analysis's (tests/data/peers/train_rate.json)
+    on the train_rate cases, with the within 15 % / beyond 35 % summary per tool on the
+    cases each expresses and on the cases all three answer."""
+    doc = json.loads(pathlib.Path(peers_path).read_text(encoding="utf-8"))
+    tol, worst = KINDS["train_rate"]["tolerance"], KINDS["train_rate"]["worst"]
+    tools = ("hwfit",) + PEER_NAMES
+    rows, errs = [], {t: {} for t in tools}
+    for c in cases:
+        if c.get("kind") != "train_rate":
+            continue
+        r = c["_result"]
+        measured = float(c["value"])
+        cells = []
+        if r["status"] == "ok":
+            errs["hwfit"][c["id"]] = r["error"]
+            cells.append(f"{100 * r['error']:+.1f} %")
+        else:
+            cells.append("refused")
+        entry = doc.get("cases", {}).get(c["id"], {})
+        for name in PEER_NAMES:
+            peer = entry.get(name)
+            if peer is None:
+                cells.append("not run")
+                continue
+            v = peer_value(c, r, peer)
+            if v is None:
+                cells.append("cannot: " + peer.get("short", peer.get("reason",
+                                                                 "no answer in the quantity")))
+            else:
+                e = (v - measured) / measured
+                errs[name][c["id"]] = e
+                cells.append(f"{100 * e:+.1f} % ({fmt(v, c.get('quantity', ''))})")
+        rows.append((c["id"], fmt(measured, c.get("quantity", ""))) + tuple(cells))
+    head = ("case", "measured", "hwfit", "Calculon", "llm-analysis")
+    print()
+    print("train_rate next to the peers (" + str(peers_path) + ")")
+    widths = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
+    for row in [head] + rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths)).rstrip())
+    common = set(errs["hwfit"])
+    for name in PEER_NAMES:
+        common &= set(errs[name])
+    summary = []
+    for t in tools:
+        for label, ids in (("cases it expresses", set(errs[t])), ("common subset", common)):
+            e = [abs(errs[t][i]) for i in ids]
+            n = len(e)
+            within = sum(x <= tol for x in e)
+            beyond = sum(x > worst for x in e)
+            mean = sum(e) / n if n else 0.0
+            summary.append((t, label, str(n), f"{within} ({100 * within / n:.0f} %)" if n else "-",
+                            f"{beyond} ({100 * beyond / n:.0f} %)" if n else "-",
+                            f"{100 * mean:.1f} %" if n else "-"))
+            print(f"  {t} on {label}: {n} cases, {within} within {100 * tol:.0f} %, "
+                  f"{beyond} beyond {100 * worst:.0f} %, mean |error| {100 * mean:.1f} %")
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+        s_head = ("tool", "on", "cases", f"within {100 * tol:.0f} %",
+                  f"beyond {100 * worst:.0f} %", "mean abs. error")
+        lines += ["", "| " + " | ".join(s_head) + " |", "|" + "---|" * len(s_head)]
+        lines += ["| " + " | ".join(row) + " |" for row in summary]
+        pathlib.Path(markdown).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -255,6 +352,9 @@ def main():
     ap.add_argument("--kind", action="append",
                     help="only the cases of this kind (repeatable); floors of other kinds "
                          "are not checked")
+    ap.add_argument("--peers", help="the peers' answers (default DATA/peers/train_rate.json "
+                                    "when it exists); printed next to hwfit's train cases")
+    ap.add_argument("--peers-markdown", help="write the peers' table for docs/accuracy.md")
     args = ap.parse_args()
     data = pathlib.Path(args.data)
     commands = describe(args.cli)
@@ -323,6 +423,9 @@ def main():
         lines += ["", "| " + " | ".join(fw_head) + " |", "|" + "---|" * len(fw_head)]
         lines += ["| " + " | ".join(row) + " |" for row in fw_rows]
         pathlib.Path(args.markdown).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    peers_path = pathlib.Path(args.peers) if args.peers else data / "peers" / "train_rate.json"
+    if peers_path.exists() and any(c.get("kind") == "train_rate" for c in cases):
+        peers_report(cases, peers_path, args.peers_markdown)
     failed = 0
     if args.floors:
         floors = json.loads(pathlib.Path(args.floors).read_text(encoding="utf-8"))
