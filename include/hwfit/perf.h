@@ -235,6 +235,28 @@ typedef struct hwfit_perf_in {
                                  for: 12 / 8 x 0.4 ms. Block scaling computes its scales
                                  inside the quantizing kernel and quantizes all experts at
                                  once: nothing. 0 = none. */
+    double moe_capacity_factor; /**< Training, MoE models: the expert capacity factor, read
+                                 only when moe_capacity_given is 1, (0, 1000]; default 1.
+                                 Each expert's input is padded (or cut) to its capacity,
+                                 factor x tokens x top-k / experts (GShard, Lepikhin et al.
+                                 2020, section 2.2; Switch Transformer, Fedus et al. 2021,
+                                 section 2.2; Megatron-LM's --moe-expert-capacity-factor with
+                                 --moe-pad-expert-input-to-capacity), so every expert computes
+                                 on exactly its capacity: the routed experts' FLOPs and the
+                                 all-to-all bytes are the factor times the dropless ones, and
+                                 routing imbalance no longer matters (the tokens over the
+                                 capacity are dropped; moe_imbalance is not read). Megatron
+                                 takes any float; below 1 tokens are dropped even when the
+                                 routing is even. */
+    double moe_imbalance;    /**< Training, MoE models, dropless (moe_capacity_given 0): the
+                                 routed tokens of the busiest expert-parallel rank over the
+                                 mean, [1, 1000]; default 1 (even routing). The step waits
+                                 for that rank, so the routed experts' FLOPs and the
+                                 all-to-all bytes on the critical path are this times the
+                                 even ones (see docs/formulas.md for values reported). */
+    int moe_capacity_given;  /**< 1: the experts are padded to moe_capacity_factor; 0
+                                 (default): dropless, no capacity (Megatron-Core's default,
+                                 DeepSeek-V3, Qwen3). */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */
