@@ -248,6 +248,52 @@ Test(perf, interleaved_stages_split_uneven_layers_and_shrink_the_bubble) {
     cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_ELAYOUT);
 }
 
+/* ZB-H1 (Qi et al. 2023, section 2.1): the bubble (pp - 1)(T_F + T_B - T_W) is a third of
+ * 1F1B's (pp - 1)(T_F + T_B + T_W) with F, B and W of equal time; the rest of the step is
+ * the same (Llama-3.1-70B, tp 8 x pp 4 on 32 H100, 1 and 2 virtual stages). Without
+ * pipeline stages nothing changes; an unknown schedule is refused naming the field. */
+Test(perf, zero_bubble_h1_takes_a_third_of_the_1f1b_bubble) {
+    hwfit_perf_in in = card("h100-sxm", 32);
+    cr_assert_eq(hwfit_topology_parse_nic("8x400g-ib", &in.topology), HWFIT_OK);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 4096;
+    in.shard.layout.tp = 8;
+    in.shard.layout.pp = 4;
+    in.shard.layout.dp = 1;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 32;
+    in.shard.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    cr_assert_eq(in.schedule, HWFIT_PERF_SCHEDULE_1F1B);
+    for (uint32_t v = 1; v <= 2; v++) {
+        in.shard.layout.virtual_stages = v;
+        in.schedule = HWFIT_PERF_SCHEDULE_1F1B;
+        hwfit_perf_out a = run(&llama70, &in);
+        in.schedule = HWFIT_PERF_SCHEDULE_ZB_H1;
+        hwfit_perf_out z = run(&llama70, &in);
+        cr_assert_gt(a.bubble_s, 0);
+        cr_assert_float_eq(z.bubble_s, a.bubble_s / 3.0, 1e-12 * a.bubble_s, "v %u", v);
+        cr_assert_float_eq(a.bubble_s, 3.0 / (double)v * a.step_compute_s / 32.0,
+                           1e-12 * a.bubble_s, "v %u", v); /* (pp - 1) / v of m = 32 */
+        cr_assert_eq(z.step_compute_s, a.step_compute_s);
+        cr_assert_eq(z.ep_comm_s + z.tp_comm_s + z.pp_comm_s + z.dp_comm_s,
+                     a.ep_comm_s + a.tp_comm_s + a.pp_comm_s + a.dp_comm_s);
+        cr_assert_lt(z.step_time_s, a.step_time_s);
+        cr_assert_eq(z.shard.worst.peak_bytes, a.shard.worst.peak_bytes);
+    }
+    in.shard.layout.virtual_stages = 1;
+    in.shard.layout.tp = 8;
+    in.shard.layout.pp = 1;
+    in.shard.layout.dp = 4;
+    in.schedule = HWFIT_PERF_SCHEDULE_1F1B;
+    hwfit_perf_out a = run(&llama8, &in);
+    in.schedule = HWFIT_PERF_SCHEDULE_ZB_H1;
+    cr_assert_eq(run(&llama8, &in).step_time_s, a.step_time_s);
+    in.schedule = (hwfit_perf_schedule)2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_perf_validate(&llama8, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "schedule");
+}
+
 /* A power limit below the TDP scales the tensor throughput by (limit / TDP)^(1/3): the
  * compute terms of training, prefill and decode; 500 W on a 700 W H100 gives 0.894, between
  * NVIDIA's 989 (SXM, 700 W) and 835 (NVL, 400 W) dense BF16 TFLOP/s. The activation passes

@@ -190,6 +190,17 @@ static double moe_load(const hwfit_perf_in *in) {
     return in->moe_capacity_given ? in->moe_capacity_factor : in->moe_imbalance;
 }
 
+/* The pipeline bubble of a step whose slowest stage takes t_mb per micro-batch, forward and
+ * backward: 1F1B's (pp - 1) / v micro-batch times (Narayanan et al. 2021, section 2.2);
+ * ZB-H1's (pp - 1)(T_F + T_B - T_W), a third of 1F1B's with T_F = T_B = T_W (Qi et al.
+ * 2023, arXiv:2401.10241, section 2.1; backward = 2 x forward here, split evenly into its
+ * input and weight gradients). train_step and the search's bound both use it. */
+static double pipeline_bubble(const hwfit_perf_in *in, const hwfit__shard_resolved *r,
+                              double t_mb) {
+    double b = (double)(r->pp - 1) / (double)r->v * t_mb;
+    return in->schedule == HWFIT_PERF_SCHEDULE_ZB_H1 ? b / 3.0 : b;
+}
+
 /* The sustained share of the peak tensor throughput a power limit allows: a cap lowers the
  * clock, and dynamic power C V^2 f with V rising with f makes P ~ f^3, so f ~ P^(1/3)
  * (power_exponent; Weste and Harris, CMOS VLSI Design, section 5.2). Not kept in perf_ctx:
@@ -251,6 +262,8 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
     if (in->moe_capacity_given &&
         (!hwfit__in_range(in->moe_capacity_factor, 0.0, 1e3) || in->moe_capacity_factor == 0.0))
         return hwfit__why(why, HWFIT_EDOM, "moe_capacity_factor", "must be in (0, 1000]");
+    if ((unsigned)in->schedule > (unsigned)HWFIT_PERF_SCHEDULE_ZB_H1)
+        return hwfit__why(why, HWFIT_EINVAL, "schedule", HWFIT__ENUM);
     if (!hwfit__in_range(in->moe_imbalance, 1.0, 1e3))
         return hwfit__why(why, HWFIT_EDOM, "moe_imbalance", "must be in [1, 1000]");
     return HWFIT_OK;
@@ -838,10 +851,10 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
             o->offload_s = dmax(o->offload_s, moved / pcie + cpu);
         }
     }
-    /* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times (Narayanan et
-     * al. 2021, section 2.2). */
+    /* m micro-batches plus the schedule's bubble (pipeline_bubble: 1F1B's (pp - 1)/v
+     * micro-batch times, Narayanan et al. 2021, section 2.2; ZB-H1 a third of it). */
     o->step_compute_s = (double)r->m * t_mb;
-    o->bubble_s = (double)(r->pp - 1) / (double)r->v * t_mb;
+    o->bubble_s = pipeline_bubble(in, r, t_mb);
     /* Communication of the step (collective.c), exposed by what does not overlap. */
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
     hwfit_collective_step_out co, eo;
@@ -1112,7 +1125,7 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
         if (sf.moe_layers > moe_max) moe_max = sf.moe_layers;
     }
     double compute = (double)r->m * t_mb;
-    double bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
+    double bubble = pipeline_bubble(in, r, t_mb);
     most[0] = layers_max;
     most[1] = moe_max;
     return compute + bubble;

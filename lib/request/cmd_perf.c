@@ -133,6 +133,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
                 in.moe_capacity_factor, none);
     num_or_null(out, "moe_imbalance", "MoE load imbalance", moe && !in.moe_capacity_given,
                 in.moe_imbalance, none);
+    if (training) hwfit__out_str(out, "schedule", "pipeline schedule", in.schedule ==
+                                 HWFIT_PERF_SCHEDULE_ZB_H1 ? "zb-h1" : "1f1b");
+    else hwfit__out_null(out, "schedule", "pipeline schedule");
     return HWFIT_OK;
 }
 
