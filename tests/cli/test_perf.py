@@ -93,6 +93,22 @@ class TestPerf(CliCase):
         self.bad(*args, "--moe-imbalance", "0.9", mentions="--moe-imbalance")
         self.bad(*args, "--moe-capacity-factor", "0", mentions="--moe-capacity-factor")
 
+    def test_schedule_zb_h1(self):
+        # Llama-3.1-70B, tp 8 x pp 2: ZB-H1's bubble is a third of 1F1B's, the rest the same.
+        args = ("perf", "--config", config("llama-3.1-70b"), "--gpu", "h100-sxm", "--gpus", "16",
+                "--nic", "8x400g-ib", "--mode", "full", "--context", "4096", "--batch", "64",
+                "--tp", "8", "--pp", "2", "--micro-batch", "1", "--recompute", "full")
+        a = self.ok_json(*args)
+        z = self.ok_json(*args, "--schedule", "zb-h1")
+        self.assertEqual(a["schedule"], "1f1b")
+        self.assertEqual(z["schedule"], "zb-h1")
+        self.assertGreater(a["bubble_s"], 0)
+        self.assertAlmostEqual(z["bubble_s"], a["bubble_s"] / 3, delta=1e-12)
+        self.assertEqual(z["step_compute_s"], a["step_compute_s"])
+        self.assertRegex(self.ok_table(*args, "--schedule", "zb-h1"),
+                         r"pipeline schedule +zb-h1")
+        self.bad(*args, "--schedule", "zb-h2", mentions="--schedule")
+
     def test_moe_expert_cast_overhead(self):
         # The same Mixtral layout in fp8: per-tensor scaling adds the cast time per local
         # expert (4 x 32 x 1 x 1 ms); block scaling and bf16 add none.

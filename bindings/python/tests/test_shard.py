@@ -134,6 +134,17 @@ class TestPerf(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.perf(moe_capacity_factor=0, **kw)
 
+    def test_schedule_zb_h1(self):
+        kw = dict(config=config("llama-3.1-70b"), gpu="h100-sxm", gpus=16, nic="8x400g-ib",
+                  mode="full", context=4096, batch=64, tp=8, pp=2, micro_batch=1,
+                  recompute="full")
+        a = hwfit.perf(**kw)
+        z = hwfit.perf(schedule="zb-h1", **kw)
+        self.assertAlmostEqual(z["bubble_s"], a["bubble_s"] / 3, delta=1e-12)
+        self.assertEqual(z["schedule"], "zb-h1")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(schedule="zb-h2", **kw)
+
     def test_moe_expert_cast_overhead(self):
         # fp8 with per-tensor scaling: the cast time per local expert; block scaling none.
         kw = dict(config=config("mixtral-8x7b-instruct-v0.1"), gpu="h100-sxm", gpus=8,
