@@ -248,6 +248,52 @@ Test(perf, interleaved_stages_split_uneven_layers_and_shrink_the_bubble) {
     cr_assert_eq(hwfit_perf_estimate(&m, &in, &o), HWFIT_ELAYOUT);
 }
 
+/* ZB-H1 (Qi et al. 2023, section 2.1): the bubble (pp - 1)(T_F + T_B - T_W) is a third of
+ * 1F1B's (pp - 1)(T_F + T_B + T_W) with F, B and W of equal time; the rest of the step is
+ * the same (Llama-3.1-70B, tp 8 x pp 4 on 32 H100, 1 and 2 virtual stages). Without
+ * pipeline stages nothing changes; an unknown schedule is refused naming the field. */
+Test(perf, zero_bubble_h1_takes_a_third_of_the_1f1b_bubble) {
+    hwfit_perf_in in = card("h100-sxm", 32);
+    cr_assert_eq(hwfit_topology_parse_nic("8x400g-ib", &in.topology), HWFIT_OK);
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 4096;
+    in.shard.layout.tp = 8;
+    in.shard.layout.pp = 4;
+    in.shard.layout.dp = 1;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 32;
+    in.shard.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    cr_assert_eq(in.schedule, HWFIT_PERF_SCHEDULE_1F1B);
+    for (uint32_t v = 1; v <= 2; v++) {
+        in.shard.layout.virtual_stages = v;
+        in.schedule = HWFIT_PERF_SCHEDULE_1F1B;
+        hwfit_perf_out a = run(&llama70, &in);
+        in.schedule = HWFIT_PERF_SCHEDULE_ZB_H1;
+        hwfit_perf_out z = run(&llama70, &in);
+        cr_assert_gt(a.bubble_s, 0);
+        cr_assert_float_eq(z.bubble_s, a.bubble_s / 3.0, 1e-12 * a.bubble_s, "v %u", v);
+        cr_assert_float_eq(a.bubble_s, 3.0 / (double)v * a.step_compute_s / 32.0,
+                           1e-12 * a.bubble_s, "v %u", v); /* (pp - 1) / v of m = 32 */
+        cr_assert_eq(z.step_compute_s, a.step_compute_s);
+        cr_assert_eq(z.ep_comm_s + z.tp_comm_s + z.pp_comm_s + z.dp_comm_s,
+                     a.ep_comm_s + a.tp_comm_s + a.pp_comm_s + a.dp_comm_s);
+        cr_assert_lt(z.step_time_s, a.step_time_s);
+        cr_assert_eq(z.shard.worst.peak_bytes, a.shard.worst.peak_bytes);
+    }
+    in.shard.layout.virtual_stages = 1;
+    in.shard.layout.tp = 8;
+    in.shard.layout.pp = 1;
+    in.shard.layout.dp = 4;
+    in.schedule = HWFIT_PERF_SCHEDULE_1F1B;
+    hwfit_perf_out a = run(&llama8, &in);
+    in.schedule = HWFIT_PERF_SCHEDULE_ZB_H1;
+    cr_assert_eq(run(&llama8, &in).step_time_s, a.step_time_s);
+    in.schedule = (hwfit_perf_schedule)2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_perf_validate(&llama8, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "schedule");
+}
+
 /* A power limit below the TDP scales the tensor throughput by (limit / TDP)^(1/3): the
  * compute terms of training, prefill and decode; 500 W on a 700 W H100 gives 0.894, between
  * NVIDIA's 989 (SXM, 700 W) and 835 (NVL, 400 W) dense BF16 TFLOP/s. The activation passes
@@ -531,6 +577,94 @@ Test(perf, per_tensor_fp8_pays_a_cast_cost_per_local_expert) {
     in.lowp_scaling = (hwfit_perf_scaling)2;
     cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "lowp_scaling");
+}
+
+/* The busiest expert-parallel rank's routed expert time (Mixtral on 8 H100, dp 8 x ep 8, 4
+ * micro-batches of 4,096 tokens): a capacity factor F (experts padded to F x tokens x top-k /
+ * experts) or a routing imbalance F adds (F - 1) x the routed experts' FLOPs, 2 x top-k x one
+ * expert's 3 x 4096 x 14336 weights per token and layer, forward and backward (3x), over 32
+ * MoE layers, at 0.7 of the BF16 peak; the all-to-alls carry F x the bytes. Padded to
+ * capacity, the imbalance is not read; 1 keeps the dropless step bit for bit; a dense model
+ * pays nothing; out-of-range values are refused naming the field. */
+static double alltoall_s(const hwfit_perf_in *in, double bytes) {
+    hwfit_collective_in ci;
+    hwfit_collective_init(&ci);
+    ci.topology = in->topology;
+    ci.op = HWFIT_COLLECTIVE_ALLTOALL;
+    ci.bytes = bytes;
+    ci.ranks = 8;
+    hwfit_collective_out co;
+    cr_assert_eq(hwfit_collective_estimate(&ci, &co), HWFIT_OK);
+    return co.time_s;
+}
+
+Test(perf, moe_capacity_factor_and_imbalance_scale_the_routed_experts) {
+    hwfit_perf_in in = card("h100-sxm", 8);
+    in.shard.capacity_bytes = 1e13;
+    in.shard.memory.mode = HWFIT_MEMORY_FULL;
+    in.shard.memory.context = 4096;
+    in.shard.layout.dp = 8;
+    in.shard.layout.ep = 8;
+    in.shard.layout.micro_batch = 1;
+    in.shard.layout.global_batch = 32; /* 4 micro-batches per replica */
+    in.shard.layout.zero_stage = 1;
+    cr_assert_eq(in.moe_capacity_given, 0);
+    cr_assert_eq(in.moe_imbalance, 1.0);
+    hwfit_perf_out even = run(&mixtral, &in);
+    const double routed = 2.0 * 2.0 * 3.0 * 4096.0 * 14336.0; /* per token and MoE layer */
+    const double eff = in.bf16_flop_per_s * in.training_efficiency;
+    const double act = 4096.0 * 4096.0 * 2.0 * 2.0; /* tokens x h x bf16 x top-k */
+    const double fs[] = {1.25, 2.0};
+    for (size_t i = 0; i < 2; i++) {
+        double f = fs[i];
+        double want = 4.0 * (f - 1.0) * 3.0 * routed * 32.0 * 4096.0 / eff;
+        double want_ep = 4.0 * 32.0 * 4.0 * alltoall_s(&in, act * f) * (1.0 - in.ep_overlap);
+        in.moe_imbalance = f;
+        hwfit_perf_out imb = run(&mixtral, &in);
+        double got = imb.step_compute_s - even.step_compute_s;
+        cr_assert(fabs(got - want) <= 1e-9 * want, "imbalance %g: %g s, wanted %g s", f, got,
+                  want);
+        cr_assert(fabs(imb.ep_comm_s - want_ep) <= 1e-9 * want_ep,
+                  "imbalance %g: ep %g s, wanted %g s", f, imb.ep_comm_s, want_ep);
+        cr_assert_gt(imb.ep_comm_s, even.ep_comm_s);
+        /* Padded to capacity F: the same load, whatever the imbalance. */
+        in.moe_imbalance = 3.0;
+        in.moe_capacity_given = 1;
+        in.moe_capacity_factor = f;
+        hwfit_perf_out cap = run(&mixtral, &in);
+        cr_assert_eq(cap.step_time_s, imb.step_time_s);
+        cr_assert_eq(cap.ep_comm_s, imb.ep_comm_s);
+        cr_assert_eq(cap.model_flop_per_step, even.model_flop_per_step); /* MFU: useful work */
+        in.moe_capacity_given = 0;
+        in.moe_imbalance = 1.0;
+    }
+    /* The factor is read only when given; 1 is the dropless step, bit for bit. */
+    in.moe_capacity_factor = 7.0;
+    cr_assert_eq(run(&mixtral, &in).step_time_s, even.step_time_s);
+    in.moe_capacity_given = 1;
+    in.moe_capacity_factor = 1.0;
+    cr_assert_eq(run(&mixtral, &in).step_time_s, even.step_time_s);
+    /* A dense model pays nothing. */
+    in.moe_capacity_given = 0;
+    in.shard.layout.ep = 1;
+    hwfit_perf_out d0 = run(&llama8, &in);
+    in.moe_imbalance = 2.0;
+    cr_assert_eq(run(&llama8, &in).step_time_s, d0.step_time_s);
+    hwfit_problem why;
+    in.moe_imbalance = 0.99;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "moe_imbalance");
+    in.moe_imbalance = 1.0;
+    in.moe_capacity_given = 1;
+    in.moe_capacity_factor = 0.0;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "moe_capacity_factor");
+    in.moe_capacity_factor = NAN;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EDOM);
+    in.moe_capacity_given = 2;
+    in.moe_capacity_factor = 1.0;
+    cr_assert_eq(hwfit_perf_validate(&mixtral, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "moe_capacity_given");
 }
 
 /* ---- plan ----------------------------------------------------------------------------------- */

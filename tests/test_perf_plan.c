@@ -303,7 +303,7 @@ Test(perf_plan, threads_out_of_range_are_refused) {
  * never below the tensor-, pipeline- and expert-parallel communication the estimate
  * exposes (which is half the step or more for some layouts). */
 Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
-    uint64_t comm_heavy_all = 0;
+    uint64_t comm_heavy_all = 0, moe_checked = 0, zb_checked = 0;
     for (size_t k = 0; k < CASES; k++) {
         const plan_case *pc = &cases[k];
         if (pc->mode == HWFIT_MEMORY_INFERENCE) continue;
@@ -341,6 +341,36 @@ Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
                       "communication %a",
                       pc->name, (unsigned long long)n, l.tp, l.pp, l.ep, lb, comm);
             if (comm > 0.5 * o.step_time_s) comm_heavy++;
+            /* ZB-H1: the bound takes the same bubble. */
+            if (l.pp > 1) {
+                hwfit_perf_in y = x;
+                y.schedule = HWFIT_PERF_SCHEDULE_ZB_H1;
+                if (hwfit_perf_estimate(&m, &y, &o) == HWFIT_OK) {
+                    cr_assert_eq(hwfit__perf_step_bound_at(hwfit__shard_engine_in(&engine),
+                                                           &m, &y, &lb),
+                                 HWFIT_OK);
+                    cr_expect(lb <= o.step_time_s, "%s: layout %llu, zb-h1: bound %a > step %a",
+                              pc->name, (unsigned long long)n, lb, o.step_time_s);
+                    zb_checked++;
+                }
+            }
+            /* MoE: the bound holds with a routing imbalance and with a capacity factor below
+             * 1 (the one input that makes the routed experts' time shorter). */
+            if (m.experts > 0) {
+                hwfit_perf_in y = x;
+                for (int j = 0; j < 2; j++) {
+                    y.moe_capacity_given = j;
+                    y.moe_imbalance = 1.75;
+                    y.moe_capacity_factor = 0.5;
+                    if (hwfit_perf_estimate(&m, &y, &o) != HWFIT_OK) continue;
+                    cr_assert_eq(hwfit__perf_step_bound_at(hwfit__shard_engine_in(&engine),
+                                                           &m, &y, &lb),
+                                 HWFIT_OK);
+                    cr_expect(lb <= o.step_time_s, "%s: layout %llu, moe load %d: bound %a > "
+                              "step %a", pc->name, (unsigned long long)n, j, lb, o.step_time_s);
+                    moe_checked++;
+                }
+            }
         }
         comm_heavy_all += comm_heavy;
         cr_expect_gt(checked, 100, "%s: %llu layouts checked", pc->name,
@@ -348,6 +378,10 @@ Test(perf_plan, step_bound_never_exceeds_the_step_time, .timeout = 900) {
         cr_expect_gt(tight, 0, "%s: the bound is never above half the step time", pc->name);
     }
     cr_expect_gt(comm_heavy_all, 0, "no layout where communication is half the step");
+    cr_expect_gt(moe_checked, 100, "%llu MoE layouts checked with a load",
+                 (unsigned long long)moe_checked);
+    cr_expect_gt(zb_checked, 100, "%llu layouts checked with zb-h1",
+                 (unsigned long long)zb_checked);
 }
 
 /* The search's memory fit (first stage of each kind) equals the full evaluation's on every

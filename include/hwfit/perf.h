@@ -63,6 +63,23 @@ typedef enum hwfit_perf_scaling {
                                         the quantizing kernel. */
 } hwfit_perf_scaling;
 
+/** @brief The pipeline schedule of training (::hwfit_perf_in::schedule). */
+typedef enum hwfit_perf_schedule {
+    HWFIT_PERF_SCHEDULE_1F1B = 0,  /**< 1F1B, interleaved with virtual stages (Narayanan et al.
+                                        2021): a bubble of (pp - 1) / v micro-batch times. */
+    HWFIT_PERF_SCHEDULE_ZB_H1 = 1  /**< ZB-H1 (Qi et al. 2023, "Zero Bubble Pipeline
+                                        Parallelism", arXiv:2401.10241, section 2.1): the
+                                        backward split into its input-gradient (B) and
+                                        weight-gradient (W) halves, the W passes filling the
+                                        tail bubble at 1F1B's peak memory; the bubble is
+                                        (pp - 1)(T_F + T_B - T_W) against 1F1B's
+                                        (pp - 1)(T_F + T_B + T_W), a third of it with F, B
+                                        and W of equal time (the paper's, and this library's,
+                                        backward = 2 x forward). With virtual stages the
+                                        third is taken of the interleaved bubble (ZB-V,
+                                        Qi et al. 2024, reaches none at 2 chunks). */
+} hwfit_perf_schedule;
+
 /** @brief What bounds a decode step. */
 typedef enum hwfit_perf_bound {
     HWFIT_PERF_BOUND_MEMORY = 0, /**< Bytes over bandwidth outweigh FLOPs over throughput. */
@@ -235,6 +252,31 @@ typedef struct hwfit_perf_in {
                                  for: 12 / 8 x 0.4 ms. Block scaling computes its scales
                                  inside the quantizing kernel and quantizes all experts at
                                  once: nothing. 0 = none. */
+    double moe_capacity_factor; /**< Training, MoE models: the expert capacity factor, read
+                                 only when moe_capacity_given is 1, (0, 1000]; default 1.
+                                 Each expert's input is padded (or cut) to its capacity,
+                                 factor x tokens x top-k / experts (GShard, Lepikhin et al.
+                                 2020, section 2.2; Switch Transformer, Fedus et al. 2021,
+                                 section 2.2; Megatron-LM's --moe-expert-capacity-factor with
+                                 --moe-pad-expert-input-to-capacity), so every expert computes
+                                 on exactly its capacity: the routed experts' FLOPs and the
+                                 all-to-all bytes are the factor times the dropless ones, and
+                                 routing imbalance no longer matters (the tokens over the
+                                 capacity are dropped; moe_imbalance is not read). Megatron
+                                 takes any float; below 1 tokens are dropped even when the
+                                 routing is even. */
+    double moe_imbalance;    /**< Training, MoE models, dropless (moe_capacity_given 0): the
+                                 routed tokens of the busiest expert-parallel rank over the
+                                 mean, [1, 1000]; default 1 (even routing). The step waits
+                                 for that rank, so the routed experts' FLOPs and the
+                                 all-to-all bytes on the critical path are this times the
+                                 even ones (see docs/formulas.md for values reported). */
+    int moe_capacity_given;  /**< 1: the experts are padded to moe_capacity_factor; 0
+                                 (default): dropless, no capacity (Megatron-Core's default,
+                                 DeepSeek-V3, Qwen3). */
+    hwfit_perf_schedule schedule; /**< Training: the pipeline schedule; default
+                                 ::HWFIT_PERF_SCHEDULE_1F1B. Its peak memory is 1F1B's
+                                 either way (ZB-H1 keeps it). */
 } hwfit_perf_in;
 
 /** @brief Result of ::hwfit_perf_estimate. Times are seconds, rates per second. */
@@ -274,7 +316,8 @@ typedef struct hwfit_perf_out {
     double step_compute_s;         /**< Micro-batches x the slowest stage's forward and
                                         backward, s. */
     double bubble_s;               /**< Pipeline bubble: (pp - 1) / v micro-batch times
-                                        (Narayanan et al. 2021), s. */
+                                        (Narayanan et al. 2021), a third of it with
+                                        ::HWFIT_PERF_SCHEDULE_ZB_H1, s. */
     double tp_comm_s;              /**< Exposed tensor-parallel communication, s. */
     double pp_comm_s;              /**< Exposed pipeline sends, s. */
     double dp_comm_s;              /**< Exposed gradient reduction and ZeRO gathers, s. */

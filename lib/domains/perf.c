@@ -72,6 +72,9 @@ void hwfit_perf_init(hwfit_perf_in *in) {
     in->threads = 1;
     in->lowp_scaling = HWFIT_PERF_SCALING_TENSOR;
     in->moe_expert_cast_overhead_s = 0.0006;
+    in->moe_capacity_factor = 1.0;
+    in->moe_imbalance = 1.0;
+    in->moe_capacity_given = 0;
 }
 
 hwfit_status hwfit_perf_set_gpu(hwfit_perf_in *in, const hwfit_gpu *gpu) {
@@ -178,6 +181,26 @@ typedef struct perf_ctx {
 
 static double dmax(double a, double b) { return a > b ? a : b; }
 
+/* Training, MoE: the routed tokens the busiest expert-parallel rank computes and receives,
+ * over the even, dropless share (perf.h). Padded to a capacity factor every expert computes
+ * exactly factor x tokens x top-k / experts (GShard, Lepikhin et al. 2020, section 2.2;
+ * Switch Transformer, Fedus et al. 2021, section 2.2), whatever the routing; dropless, the
+ * busiest rank gets moe_imbalance x the mean and the step waits for it. */
+static double moe_load(const hwfit_perf_in *in) {
+    return in->moe_capacity_given ? in->moe_capacity_factor : in->moe_imbalance;
+}
+
+/* The pipeline bubble of a step whose slowest stage takes t_mb per micro-batch, forward and
+ * backward: 1F1B's (pp - 1) / v micro-batch times (Narayanan et al. 2021, section 2.2);
+ * ZB-H1's (pp - 1)(T_F + T_B - T_W), a third of 1F1B's with T_F = T_B = T_W (Qi et al.
+ * 2023, arXiv:2401.10241, section 2.1; backward = 2 x forward here, split evenly into its
+ * input and weight gradients). train_step and the search's bound both use it. */
+static double pipeline_bubble(const hwfit_perf_in *in, const hwfit__shard_resolved *r,
+                              double t_mb) {
+    double b = (double)(r->pp - 1) / (double)r->v * t_mb;
+    return in->schedule == HWFIT_PERF_SCHEDULE_ZB_H1 ? b / 3.0 : b;
+}
+
 /* The sustained share of the peak tensor throughput a power limit allows: a cap lowers the
  * clock, and dynamic power C V^2 f with V rising with f makes P ~ f^3, so f ~ P^(1/3)
  * (power_exponent; Weste and Harris, CMOS VLSI Design, section 5.2). Not kept in perf_ctx:
@@ -234,6 +257,15 @@ static hwfit_status check(const hwfit_perf_in *in, hwfit_problem *why) {
     if (!hwfit__in_range(in->moe_expert_cast_overhead_s, 0.0, 1e3))
         return hwfit__why(why, HWFIT_EDOM, "moe_expert_cast_overhead_s",
                           "must be in [0, 1000] s");
+    if (in->moe_capacity_given != 0 && in->moe_capacity_given != 1)
+        return hwfit__why(why, HWFIT_EINVAL, "moe_capacity_given", "must be 0 or 1");
+    if (in->moe_capacity_given &&
+        (!hwfit__in_range(in->moe_capacity_factor, 0.0, 1e3) || in->moe_capacity_factor == 0.0))
+        return hwfit__why(why, HWFIT_EDOM, "moe_capacity_factor", "must be in (0, 1000]");
+    if ((unsigned)in->schedule > (unsigned)HWFIT_PERF_SCHEDULE_ZB_H1)
+        return hwfit__why(why, HWFIT_EINVAL, "schedule", HWFIT__ENUM);
+    if (!hwfit__in_range(in->moe_imbalance, 1.0, 1e3))
+        return hwfit__why(why, HWFIT_EDOM, "moe_imbalance", "must be in [1, 1000]");
     return HWFIT_OK;
 }
 
@@ -705,12 +737,21 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
 static double stage_train_flop(const perf_ctx *c, const hwfit__shard_resolved *r,
                                const stage_flop *sf, double tokens, int lowp) {
     const hwfit_perf_in *in = c->in;
-    double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? sf->fwd - sf->head
+    /* MoE load (moe_load): the routed experts' forward FLOPs, 2 x top-k x one expert's
+     * weights per token and MoE layer (split over tp as the rest), scaled by it; their
+     * recomputation and backward follow. Skipped at 1, so the dropless, even step is the
+     * same bit for bit. */
+    double load = moe_load(in), fwd = sf->fwd;
+    if (load != 1.0 && sf->moe_layers > 0)
+        fwd += (load - 1.0) * 2.0 * (double)sf->moe_layers *
+               (double)c->m->experts_per_token *
+               (double)hwfit__shard_engine_params(c->e)->moe.expert / (double)r->tp;
+    double re = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? fwd - sf->head
                 : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE
                     ? sf->attention + in->selective_matmul_recompute *
-                                          (sf->fwd - sf->head - sf->attention)
+                                          (fwd - sf->head - sf->attention)
                     : 0.0;
-    double flop = tokens * (3.0 * sf->fwd + re);
+    double flop = tokens * (3.0 * fwd + re);
     if (lowp) {
         double attn = tokens * (3.0 * sf->attention +
                                 (r->rc == HWFIT_MEMORY_RECOMPUTE_NONE ? 0.0 : sf->attention));
@@ -810,20 +851,22 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
             o->offload_s = dmax(o->offload_s, moved / pcie + cpu);
         }
     }
-    /* 1F1B: m micro-batches plus the bubble of (pp - 1)/v micro-batch times (Narayanan et
-     * al. 2021, section 2.2). */
+    /* m micro-batches plus the schedule's bubble (pipeline_bubble: 1F1B's (pp - 1)/v
+     * micro-batch times, Narayanan et al. 2021, section 2.2; ZB-H1 a third of it). */
     o->step_compute_s = (double)r->m * t_mb;
-    o->bubble_s = (double)(r->pp - 1) / (double)r->v * t_mb;
+    o->bubble_s = pipeline_bubble(in, r, t_mb);
     /* Communication of the step (collective.c), exposed by what does not overlap. */
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
     hwfit_collective_step_out co, eo;
     if ((st = step_comm(c, r, act, layers_max, one_group, grad_bytes, param_bytes, e_grad,
                         e_param, &co, &eo)) != HWFIT_OK)
         return st;
-    /* Expert all-to-alls: dispatch and combine over the ep ranks of a stage. */
+    /* Expert all-to-alls: dispatch and combine over the ep ranks of a stage, the busiest
+     * rank's bytes (moe_load: padded to capacity, or the routing imbalance). */
     double a2a = 0.0;
-    if ((st = coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token, r->ep,
-                   &a2a)) != HWFIT_OK)
+    if ((st = coll(c, HWFIT_COLLECTIVE_ALLTOALL,
+                   act * (double)c->m->experts_per_token * moe_load(in), r->ep, &a2a)) !=
+        HWFIT_OK)
         return st;
     o->tp_comm_s = co.tp_s * (1.0 - in->tp_overlap);
     o->pp_comm_s = co.pp_s * (1.0 - in->pp_overlap);
@@ -1082,7 +1125,7 @@ static double train_bound(const perf_ctx *c, const hwfit__shard_resolved *r,
         if (sf.moe_layers > moe_max) moe_max = sf.moe_layers;
     }
     double compute = (double)r->m * t_mb;
-    double bubble = (double)(r->pp - 1) / (double)r->v * t_mb;
+    double bubble = pipeline_bubble(in, r, t_mb);
     most[0] = layers_max;
     most[1] = moe_max;
     return compute + bubble;
@@ -1112,8 +1155,8 @@ static double train_bound_comm(const perf_ctx *c, const hwfit__shard_resolved *r
      * memo: train_step asks for it next) and the same product, in the same order; after
      * the data-parallel term train_step adds in between, which only adds time. */
     double a2a = 0.0;
-    if (coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token, r->ep, &a2a) !=
-        HWFIT_OK)
+    if (coll(c, HWFIT_COLLECTIVE_ALLTOALL, act * (double)c->m->experts_per_token * moe_load(in),
+             r->ep, &a2a) != HWFIT_OK)
         return bound;
     return bound + 4.0 * (double)most[1] * (double)r->m * a2a * (1.0 - in->ep_overlap);
 }

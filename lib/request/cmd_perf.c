@@ -127,6 +127,15 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
                 o.model_flop_per_step, HWFIT_UNIT_FLOP);
     pct_or_null(out, "mfu", "MFU", training, o.mfu);
     pct_or_null(out, "hfu", "HFU", training, o.hfu);
+    /* The MoE load assumptions of the training step (null: dropless, or inference). */
+    int moe = training && m->experts > 0;
+    num_or_null(out, "moe_capacity_factor", "MoE capacity factor", moe && in.moe_capacity_given,
+                in.moe_capacity_factor, none);
+    num_or_null(out, "moe_imbalance", "MoE load imbalance", moe && !in.moe_capacity_given,
+                in.moe_imbalance, none);
+    if (training) hwfit__out_str(out, "schedule", "pipeline schedule", in.schedule ==
+                                 HWFIT_PERF_SCHEDULE_ZB_H1 ? "zb-h1" : "1f1b");
+    else hwfit__out_null(out, "schedule", "pipeline schedule");
     return HWFIT_OK;
 }
 

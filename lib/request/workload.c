@@ -32,6 +32,7 @@ static const hwfit_topology_mode p2p_values[] = {HWFIT_TOPOLOGY_AUTO, HWFIT_TOPO
                                                  HWFIT_TOPOLOGY_OFF};
 static const char *const precisions[] = {"auto", "tf32", "bf16", "fp8", "fp4", "int8", NULL};
 static const char *const scalings[] = {"tensor", "block", NULL}; /* hwfit_perf_scaling order */
+static const char *const schedules[] = {"1f1b", "zb-h1", NULL}; /* hwfit_perf_schedule order */
 
 #define DEGREE(opt, help_text, dflt_help)                                                   \
     {.name = (opt), .kind = HWFIT_OPTION_COUNT, .metavar = "N", .default_help = (dflt_help), \
@@ -198,6 +199,25 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                                                    "scaling: fixed time more per expert a "
                                                    "card holds, per MoE layer and micro-batch "
                                                    "(each expert's own quantizing kernels)"},
+    [HWFIT__W_MOE_CAPACITY_FACTOR] = {.name = "moe-capacity-factor",
+                                      .kind = HWFIT_OPTION_RATIO, .metavar = "F",
+                                      .default_help = "none (dropless)", .min = 0, .max = 1e3,
+                                      .example = "1.25",
+                                      .help = "training, MoE: pad each expert's input to "
+                                              "F x tokens x top-k / experts (Megatron's "
+                                              "--moe-expert-capacity-factor with "
+                                              "--moe-pad-expert-input-to-capacity): expert "
+                                              "FLOPs and all-to-alls x F; > 0"},
+    [HWFIT__W_MOE_IMBALANCE] = {.name = "moe-imbalance", .kind = HWFIT_OPTION_RATIO,
+                                .metavar = "F", .default_text = "1", .min = 1, .max = 1e3,
+                                .help = "training, MoE, dropless: the busiest expert-parallel "
+                                        "rank's routed tokens over the mean (expert FLOPs and "
+                                        "all-to-alls on the critical path x F)"},
+    [HWFIT__W_SCHEDULE] = {.name = "schedule", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
+                           .default_text = "1f1b", .choices = schedules,
+                           .help = "training with pipeline stages: 1F1B (interleaved with "
+                                   "virtual stages) or ZB-H1 (Qi et al. 2023's zero-bubble "
+                                   "schedule at 1F1B's memory: a third of the bubble)"},
     [HWFIT__W_ACTIVATION_PASSES] = {.name = "activation-passes", .kind = HWFIT_OPTION_RATIO,
                                     .metavar = "N", .default_text = "160", .min = 0,
                                     .max = 1e6,
@@ -483,6 +503,15 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
         hwfit__req_double(r, OPT(HWFIT__W_MOE_EXPERT_CAST_OVERHEAD));
     p->low_precision_efficiency =
         hwfit__req_double(r, OPT(HWFIT__W_LOW_PRECISION_EFFICIENCY));
+    if (hwfit__req_given(r, OPT(HWFIT__W_MOE_CAPACITY_FACTOR))) { /* else dropless */
+        p->moe_capacity_factor = hwfit__req_double(r, OPT(HWFIT__W_MOE_CAPACITY_FACTOR));
+        if (!(p->moe_capacity_factor > 0.0))
+            return hwfit__req_fail(r, OPT(HWFIT__W_MOE_CAPACITY_FACTOR), HWFIT_EDOM,
+                                   "must be more than 0");
+        p->moe_capacity_given = 1;
+    }
+    p->moe_imbalance = hwfit__req_double(r, OPT(HWFIT__W_MOE_IMBALANCE));
+    p->schedule = (hwfit_perf_schedule)hwfit__req_choice(r, OPT(HWFIT__W_SCHEDULE));
     p->activation_passes = hwfit__req_double(r, OPT(HWFIT__W_ACTIVATION_PASSES));
     p->selective_matmul_recompute = hwfit__req_double(r, OPT(HWFIT__W_SELECTIVE_MATMULS));
     if (hwfit__req_given(r, OPT(HWFIT__W_POWER_EXPONENT))) /* else the library's 1/3 */

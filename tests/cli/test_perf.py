@@ -69,6 +69,46 @@ class TestPerf(CliCase):
                                places=6)
         self.bad(*args, "--moe-expert-overhead", "-1ms", mentions="--moe-expert-overhead")
 
+    def test_moe_capacity_factor_and_imbalance(self):
+        # The same Mixtral layout: a capacity factor (experts padded to it) and a routing
+        # imbalance of the same value make the same step, longer than the even, dropless
+        # one in both the experts' compute and the all-to-alls; printed with the figures.
+        args = ("perf", "--config", config("mixtral-8x7b-instruct-v0.1"), "--gpu", "h100-sxm",
+                "--gpus", "8", "--capacity", "1TiB", "--mode", "full", "--context", "4096",
+                "--batch", "32", "--micro-batch", "1", "--dp", "8", "--ep", "8", "--zero", "1")
+        even = self.ok_json(*args)
+        self.assertIsNone(even["moe_capacity_factor"])
+        self.assertEqual(even["moe_imbalance"], 1)
+        imb = self.ok_json(*args, "--moe-imbalance", "1.5")
+        cap = self.ok_json(*args, "--moe-capacity-factor", "1.5", "--moe-imbalance", "3")
+        self.assertEqual(imb["moe_imbalance"], 1.5)
+        self.assertEqual(cap["moe_capacity_factor"], 1.5)
+        self.assertIsNone(cap["moe_imbalance"])  # padded: not read
+        self.assertEqual(cap["step_time_s"], imb["step_time_s"])
+        # 4 micro-batches x 0.5 x 3 x (2 x 2 x 3 x 4096 x 14336) x 32 x 4096 / (0.7 x 989.5T)
+        self.assertAlmostEqual(imb["step_compute_s"] - even["step_compute_s"], 0.8, delta=1e-3)
+        self.assertGreater(imb["ep_comm_s"], even["ep_comm_s"])
+        text = self.ok_table(*args, "--moe-capacity-factor", "1.25")
+        self.assertRegex(text, r"MoE capacity factor +1\.25")
+        self.bad(*args, "--moe-imbalance", "0.9", mentions="--moe-imbalance")
+        self.bad(*args, "--moe-capacity-factor", "0", mentions="--moe-capacity-factor")
+
+    def test_schedule_zb_h1(self):
+        # Llama-3.1-70B, tp 8 x pp 2: ZB-H1's bubble is a third of 1F1B's, the rest the same.
+        args = ("perf", "--config", config("llama-3.1-70b"), "--gpu", "h100-sxm", "--gpus", "16",
+                "--nic", "8x400g-ib", "--mode", "full", "--context", "4096", "--batch", "64",
+                "--tp", "8", "--pp", "2", "--micro-batch", "1", "--recompute", "full")
+        a = self.ok_json(*args)
+        z = self.ok_json(*args, "--schedule", "zb-h1")
+        self.assertEqual(a["schedule"], "1f1b")
+        self.assertEqual(z["schedule"], "zb-h1")
+        self.assertGreater(a["bubble_s"], 0)
+        self.assertAlmostEqual(z["bubble_s"], a["bubble_s"] / 3, delta=1e-12)
+        self.assertEqual(z["step_compute_s"], a["step_compute_s"])
+        self.assertRegex(self.ok_table(*args, "--schedule", "zb-h1"),
+                         r"pipeline schedule +zb-h1")
+        self.bad(*args, "--schedule", "zb-h2", mentions="--schedule")
+
     def test_moe_expert_cast_overhead(self):
         # The same Mixtral layout in fp8: per-tensor scaling adds the cast time per local
         # expert (4 x 32 x 1 x 1 ms); block scaling and bf16 add none.

@@ -116,6 +116,35 @@ class TestPerf(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.perf(moe_expert_overhead=-1, **kw)
 
+    def test_moe_capacity_factor_and_imbalance(self):
+        # Mixtral, dp 8 x ep 8: a capacity factor or an imbalance of 1.5 adds half the routed
+        # experts' time (0.8 s over 4 micro-batches); padded, the imbalance is not read.
+        kw = dict(config=config("mixtral-8x7b-instruct-v0.1"), gpu="h100-sxm", gpus=8,
+                  capacity="1TiB", mode="full", context=4096, batch=32, micro_batch=1, dp=8,
+                  ep=8, zero=1)
+        even = hwfit.perf(**kw)
+        imb = hwfit.perf(moe_imbalance=1.5, **kw)
+        cap = hwfit.perf(moe_capacity_factor=1.5, moe_imbalance=3, **kw)
+        self.assertAlmostEqual(imb["step_compute_s"] - even["step_compute_s"], 0.8, delta=1e-3)
+        self.assertEqual(cap["step_time_s"], imb["step_time_s"])
+        self.assertEqual(cap["moe_capacity_factor"], 1.5)
+        self.assertIsNone(even["moe_capacity_factor"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(moe_imbalance=0.5, **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(moe_capacity_factor=0, **kw)
+
+    def test_schedule_zb_h1(self):
+        kw = dict(config=config("llama-3.1-70b"), gpu="h100-sxm", gpus=16, nic="8x400g-ib",
+                  mode="full", context=4096, batch=64, tp=8, pp=2, micro_batch=1,
+                  recompute="full")
+        a = hwfit.perf(**kw)
+        z = hwfit.perf(schedule="zb-h1", **kw)
+        self.assertAlmostEqual(z["bubble_s"], a["bubble_s"] / 3, delta=1e-12)
+        self.assertEqual(z["schedule"], "zb-h1")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.perf(schedule="zb-h2", **kw)
+
     def test_moe_expert_cast_overhead(self):
         # fp8 with per-tensor scaling: the cast time per local expert; block scaling none.
         kw = dict(config=config("mixtral-8x7b-instruct-v0.1"), gpu="h100-sxm", gpus=8,
