@@ -649,7 +649,7 @@ Test(request_memory, refusals) {
     refused("memory", MEM("overhead", "-1GB"), HWFIT_EDOM, "overhead", "expected a size");
     refused("memory", MEM("micro-batch", "0"), HWFIT_EDOM, "micro-batch", "must be at least 1");
     refused("memory", MEM("batch", "18446744073709551616"), HWFIT_ERANGE, "batch",
-            "beyond a double's range");
+            "beyond a 64-bit count");
     refused("memory", MEM("batch", "9223372036854775807", "context", "1M"), HWFIT_ERANGE, NULL,
             "64-bit");
     refused("memory", MEM("no-dropout", "yes"), HWFIT_EPARSE, "no-dropout", "takes no value");

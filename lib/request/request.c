@@ -694,8 +694,11 @@ static hwfit_status parse_into(hwfit_request *r, const hwfit_option *o, value *v
         int tokens = o->kind == HWFIT_OPTION_TOKENS;
         uint64_t u = 0;
         int ok = parse_whole(text, tokens, &u);
-        if (ok == -1)
-            return hwfit__req_fail(r, o, HWFIT_ERANGE, "'%s' is beyond a double's range", text);
+        if (ok == -1) /* a count, not a double: 2^64 is a double, but no uint64_t */
+            return hwfit__req_fail(r, o, HWFIT_ERANGE,
+                                   "'%s' is beyond a 64-bit count (at most "
+                                   "18446744073709551615)",
+                                   text);
         if (ok == 0)
             return hwfit__req_fail(r, o, HWFIT_EPARSE, "expected a whole number%s, got '%s'",
                                    tokens ? " (K = 1024 allowed)" : "", text);

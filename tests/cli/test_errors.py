@@ -58,7 +58,7 @@ class TestOptionParser(CliCase):
         self.bad("memory", *LLAMA, "--no-dropout=yes", mentions="takes no value")
         self.bad("memory", *LLAMA, "--batch", "-1", mentions="whole number")
         self.bad("memory", *LLAMA, "--batch", "18446744073709551616",
-                 mentions="beyond a double's range")
+                 mentions="beyond a 64-bit count")
         self.bad("memory", *LLAMA, "--context", "2M5", mentions="whole number")
         self.bad("power", *POWER[1:], "--pue", "abc", mentions="--pue: expected a number")
         self.bad("power", *POWER[1:], "--pue", "-1", mentions="--pue: expected a number")

@@ -59,15 +59,25 @@ def parse_quantity(text, unit="bytes"):
 
 def format_quantity(value, unit="bytes"):
     """Format a value in base units for people: "141.1 GB (131.4 GiB)", "6.5 kW"."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"value: expected a number, got {_request._cut(repr(value))}")
     buf = _ct.create_string_buffer(64)
     _lib.check(_lib.hwfit_units_format(float(value), _unit(unit), buf, len(buf)), repr(value))
     return buf.value.decode()
 
 
 def format_count(count):
-    """Format an exact count with thousands separators: "70,553,706,496"."""
+    """Format an exact count with thousands separators: "70,553,706,496".
+
+    count is an int from 0 to 2**64 - 1 (the C call's uint64_t): a float, a bool or another
+    type raises TypeError, and a count out of that range ValueError, before ctypes sees it
+    (ctypes would wrap 2**70 to 0 and -1 to 18,446,744,073,709,551,615; issue 21)."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"count: expected an int, got {_request._cut(repr(count))}")
+    if not 0 <= count < 2**64:
+        raise ValueError(f"count: must be in [0, 2**64 - 1], got {_request._cut(repr(count))}")
     buf = _ct.create_string_buffer(32)
-    _lib.check(_lib.hwfit_units_format_count(int(count), buf, len(buf)))
+    _lib.check(_lib.hwfit_units_format_count(count, buf, len(buf)))
     return buf.value.decode()
 
 

@@ -72,6 +72,8 @@ def _count(value, option, tokens=False):
 
 def _cstr(text, option):
     """A name as C text: UTF-8, and refused with a NUL inside (C would read a prefix)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{option}: expected str, got {type(text).__name__}")
     if "\0" in text:
         raise _einval(f"{option}: contains a NUL character: {text[:64]!r}")
     return text.encode("utf-8", "replace")
@@ -103,6 +105,9 @@ def load_config(path=None, text=None, name=None):
     m = _lib.hwfit_model()
     err = _lib.hwfit_error()
     if text is not None:
+        # str or a bytes-like object; bytes(5) would be five NUL bytes (issue 21).
+        if not isinstance(text, (str, bytes, bytearray, memoryview)):
+            raise TypeError(f"text: expected str or bytes, got {type(text).__name__}")
         data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
         label = _cstr(name or "config.json", "name")
         st = _lib.hwfit_hf_config_parse(data, len(data), label, _ct.byref(m), _ct.byref(err))

@@ -131,6 +131,13 @@ def _text(opt, kw, value):
     if isinstance(value, bool):
         raise TypeError(_cut(f"{kw}: expected {_WANTS[kind]}, got {value!r}"))
     if isinstance(value, int) and kind in ("count", "tokens", "quantity", "ratio"):
+        if value > opt["max"] and opt["max"] >= 1.8e19:  # an open top: the type's limit
+            shown = _shown(value)  # quoted as the CLI quotes what it was given
+            shown = f"'{shown}'" if shown.isdigit() else shown
+            if kind in ("count", "tokens"):
+                raise _refuse(_lib.HWFIT_ERANGE, kw, f"{shown} is beyond a 64-bit count "
+                              "(at most 18446744073709551615)")
+            raise _refuse(_lib.HWFIT_ERANGE, kw, f"{shown} is beyond a double's range")
         if not opt["min"] <= value <= opt["max"]:
             raise _refuse(_lib.HWFIT_EDOM, kw, f"must be {_bounds(opt)}, got {_shown(value)}")
         return str(value)

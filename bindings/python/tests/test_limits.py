@@ -52,3 +52,40 @@ class TestBatchLimits(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestIntegersBeforeCtypes(unittest.TestCase):
+    """Values ctypes would wrap or misread are refused first, naming the argument (issue 21:
+    format_count(2**70) gave '0', format_count(-1) 18,446,744,073,709,551,615,
+    format_count(1.7) '1', load_config(text=5) read five NUL bytes)."""
+
+    def test_format_count_takes_the_uint64_range_only(self):
+        self.assertEqual(hwfit.format_count(0), "0")
+        self.assertEqual(hwfit.format_count(2**64 - 1), "18,446,744,073,709,551,615")
+        for bad in (2**64, 2**70, -1):
+            with self.assertRaisesRegex(ValueError, "count: must be in"):
+                hwfit.format_count(bad)
+        for bad in (1.7, 2.0, True, "12", None):
+            with self.assertRaisesRegex(TypeError, "count: expected an int"):
+                hwfit.format_count(bad)
+
+    def test_load_config_text_is_text(self):
+        for bad in (5, 5.0, ["{}"]):
+            with self.assertRaisesRegex(TypeError, "text: expected str or bytes"):
+                hwfit.load_config(text=bad)
+        self.assertEqual(hwfit.load_config(text=b'{"model_type": "llama"}').layers,
+                         hwfit.load_config(text='{"model_type": "llama"}').layers)
+
+    def test_a_count_beyond_64_bits_says_so_as_the_cli_does(self):
+        # was "context: must be at least 1, got 1180591620717411303424"
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.memory(config=CONFIG, context=2**70)
+        self.assertIn("context: '1180591620717411303424' is beyond a 64-bit count",
+                      str(cm.exception))
+        self.assertEqual(cm.exception.name, "HWFIT_ERANGE")
+
+    def test_names_and_values_of_the_wrong_type_raise_type_error(self):
+        with self.assertRaisesRegex(TypeError, "name: expected str"):
+            hwfit.load_config(text="{}", name=5)  # was: 'int' is not iterable
+        with self.assertRaisesRegex(TypeError, "value: expected a number"):
+            hwfit.format_quantity("x")  # was float()'s ValueError without the argument
