@@ -642,6 +642,10 @@ Test(request_memory, refusals) {
             "applies only to training");
     refused("memory", MEM("micro-batch", "4"), HWFIT_EINVAL, "micro-batch",
             "applies only to training");
+    refused("perf", MEM("gpu", "h100-sxm", "moe-imbalance", "2"), HWFIT_EINVAL, "moe-imbalance",
+            "applies only to training");
+    refused("plan", MEM("gpu", "h100-sxm", "gpus", "8", "training-efficiency", "0.5"),
+            HWFIT_EINVAL, "training-efficiency", "applies only to training");
     refused("memory", MEM("mode", "full", "lora-rank", "8"), HWFIT_EINVAL, "lora-rank",
             "applies only to mode lora or qlora");
     refused("memory", MEM("mode", "lora", "qlora-inputs-kept", "true"), HWFIT_EINVAL,

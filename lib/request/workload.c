@@ -447,10 +447,28 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
 }
 
 /* The throughput inputs: the card, the cluster, the assumptions. */
+/* The step time's training options in inference are refused, not ignored (issue 21), as
+ * mode_only_options does for the memory options: an inference estimate reads none of them. */
+static hwfit_status training_only_perf_options(hwfit_request *r, const hwfit__workload *w) {
+    static const int training_only[] = {
+        HWFIT__W_TRAINING_EFFICIENCY,      HWFIT__W_MOE_EXPERT_OVERHEAD,
+        HWFIT__W_LOW_PRECISION_EFFICIENCY, HWFIT__W_ACTIVATION_PASSES,
+        HWFIT__W_SELECTIVE_MATMULS,        HWFIT__W_LOWP_SCALING,
+        HWFIT__W_MOE_EXPERT_CAST_OVERHEAD, HWFIT__W_MOE_CAPACITY_FACTOR,
+        HWFIT__W_MOE_IMBALANCE,            HWFIT__W_SCHEDULE};
+    if (w->in.memory.mode != HWFIT_MEMORY_INFERENCE) return HWFIT_OK;
+    for (size_t i = 0; i < sizeof training_only / sizeof training_only[0]; i++)
+        if (hwfit__req_given(r, OPT(training_only[i])))
+            return hwfit__req_fail(r, OPT(training_only[i]), HWFIT_EINVAL,
+                                   "applies only to training (mode full, lora or qlora)");
+    return HWFIT_OK;
+}
+
 static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     hwfit_perf_in *p = &w->perf;
     hwfit_perf_init(p);
     hwfit_status st;
+    if ((st = training_only_perf_options(r, w)) != HWFIT_OK) return st;
     if (w->card != NULL && (st = hwfit_perf_set_gpu(p, w->card)) != HWFIT_OK)
         return hwfit__req_fail(r, OPT(HWFIT__W_GPU), st, "cannot be used: %s",
                                hwfit_status_str(st));

@@ -38,6 +38,13 @@ class TestProblems(unittest.TestCase):
                     model=LLAMA, gpu="h100-sxm", recompute="full")
         self.raises(hwfit.fit, "HWFIT_EINVAL", "applies only to mode lora or qlora",
                     "lora_rank", model=LLAMA, gpu="h100-sxm", mode="full", lora_rank=8)
+        # The step time's training options too (they were ignored in inference).
+        for kw, value in (("training_efficiency", 0.5), ("moe_imbalance", 2.0),
+                          ("schedule", "zb-h1"), ("lowp_scaling", "block")):
+            self.raises(hwfit.perf, "HWFIT_EINVAL", "applies only to training", kw,
+                        model=LLAMA, gpu="h100-sxm", **{kw: value})
+        self.assertEqual(hwfit.perf(model=LLAMA, gpu="h100-sxm", mode="full",
+                                    schedule="zb-h1")["schedule"], "zb-h1")
         self.raises(hwfit.fit, "HWFIT_ELAYOUT", "65536 pipeline chunks", "virtual_stages",
                     model=LLAMA, gpu="h100-sxm", mode="full", virtual_stages=65536)
         self.raises(hwfit.serve, "HWFIT_ELAYOUT", "mixture-of-experts", "ep",
