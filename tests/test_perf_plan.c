@@ -501,3 +501,53 @@ Test(perf_plan, stage_kinds_equal_the_chunks, .timeout = 300) {
     }
     cr_expect_gt(compared, 10000, "%llu stages compared", (unsigned long long)compared);
 }
+
+/* hwfit__shard_stages_of takes, for a model whose layers are all alike, one stage per run of
+ * stages of one kind (shard.c stage_runs: where the split's layer count can change); it must
+ * equal the grouping stage by stage (hwfit__shard_stages_scan) field for field, kinds in the
+ * same order: every pp and v that fit the layers, on dense (405B) and all-MoE (Mixtral) models
+ * given 1 to 130 and 1,024 layers. */
+Test(perf_plan, stage_runs_equal_the_scan, .timeout = 300) {
+    const char *files[] = {"llama-3.1-405b.config.json", "mixtral-8x7b-instruct-v0.1.config.json"};
+    uint64_t compared = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        hwfit_model m;
+        load(files[f], &m);
+        for (uint32_t layers = 1; layers <= 1024; layers = layers < 130 ? layers + 1 : 1024) {
+            m.layers = layers;
+            hwfit__shard_engine_storage engine;
+            hwfit__shard_engine *e = hwfit__shard_engine_in(&engine);
+            cr_assert_eq(hwfit__shard_engine_start(e, &m), HWFIT_OK, "%s %u layers", files[f],
+                         layers);
+            for (uint32_t pp = 1; pp <= 130 && pp <= layers + 2; pp++) {
+                for (uint32_t v = 1; v <= 8 && (uint64_t)pp * v <= layers + 2u; v++) {
+                    if (v > 1 && pp == 1) continue;
+                    hwfit__shard_resolved r;
+                    memset(&r, 0, sizeof r);
+                    r.training = 1;
+                    r.pp = pp;
+                    r.v = v;
+                    hwfit__shard_stages a, b;
+                    memset(&a, 0, sizeof a);
+                    memset(&b, 0, sizeof b);
+                    hwfit__shard_stages_of(e, &r, &a);
+                    hwfit__shard_stages_scan(e, &r, &b);
+                    cr_assert_eq(a.kinds, b.kinds, "%s %u layers pp %u v %u: %u kinds, not %u",
+                                 files[f], layers, pp, v, a.kinds, b.kinds);
+                    cr_assert_eq(a.pp, b.pp);
+                    cr_assert_eq(a.v, b.v);
+                    for (uint32_t k = 0; k < a.kinds; k++)
+                        cr_assert(memcmp(&a.kind[k], &b.kind[k], sizeof a.kind[k]) == 0,
+                                  "%s %u layers pp %u v %u: kind %u differs (stage %u/%u, "
+                                  "layers %u/%u, count %u/%u)",
+                                  files[f], layers, pp, v, k, a.kind[k].stage, b.kind[k].stage,
+                                  a.kind[k].layers, b.kind[k].layers, a.kind[k].count,
+                                  b.kind[k].count);
+                    compared++;
+                }
+            }
+            if (layers == 1024) break;
+        }
+    }
+    cr_expect_gt(compared, 40000, "%llu splits compared", (unsigned long long)compared);
+}

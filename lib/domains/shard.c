@@ -1225,26 +1225,88 @@ static int same_kind(const hwfit__shard_stage_kind *a, const hwfit__shard_stage_
            (a->stage + 1 == pp) == (b->stage + 1 == pp);
 }
 
+/* Add `count` stages from `s` on, all of one kind (that of stage s), to the groups: 0 when
+ * there are more kinds than st keeps (st->kinds is then 0). */
+static int stages_add(const hwfit__shard_engine *e, const hwfit__shard_resolved *r, uint32_t s,
+                      uint32_t count, hwfit__shard_stages *st) {
+    hwfit__shard_stage_kind k;
+    stage_kind(e, r, s, &k);
+    uint32_t i = 0;
+    while (i < st->kinds && !same_kind(&st->kind[i], &k, r->pp)) i++;
+    if (i < st->kinds) {
+        st->kind[i].count += count;
+        return 1;
+    }
+    if (st->kinds == HWFIT__SHARD_STAGE_KINDS) { /* too many kinds to keep */
+        st->kinds = 0;
+        return 0;
+    }
+    k.count = count;
+    st->kind[st->kinds++] = k;
+    return 1;
+}
+
+/* Where a stage's kind can change, for a model whose layers are all alike (stage_layers'
+ * closed form): the layer count of hwfit__shard_chunk's splits is piecewise constant in the
+ * stage. Fills the starts of the runs of stages of one kind, in order (0 first), and returns
+ * how many; 0 when the split is not one of those below (every stage is then taken).
+ * - One chunk (vLLM's split): base layers, one more on [lo, pp - 2] with lo = pp - 1 - rem.
+ * - v chunks dividing the layers: the same count everywhere.
+ * - Megatron-Core's uneven interleaved split (hwfit__shard_stage_count): base v units plus
+ *   the chunks j in [j_lo, j_hi] with one more; for a stage s <= pp - 2, j_hi = v - 1
+ *   (chunks - 2 - s >= (v - 1) pp), and j_lo = ceil((lo - s) / pp) for s < lo, else 0,
+ *   which falls by one exactly where lo - s = 1 (mod pp), so the run after it starts at
+ *   s = lo mod pp: the only change inside [1, pp - 2].
+ * The first and last stages hold the tables: runs of their own. */
+static uint32_t stage_runs(const hwfit__shard_resolved *r, uint32_t layers, uint32_t start[4]) {
+    uint32_t pp = r->pp, n = 0, cut = 0; /* cut: a change inside [1, pp - 2], 0 for none */
+    if (r->v <= 1) {
+        uint32_t rem = layers % pp;
+        if (rem > 0) cut = pp - 1 - rem;
+    } else {
+        uint64_t chunks = (uint64_t)pp * r->v, units = (uint64_t)layers + 2;
+        if (layers % chunks != 0) {
+            if (units / chunks == 0) return 0; /* hwfit__shard_stage_count's chunk loop */
+            uint64_t rem = units % chunks;
+            if (rem > 0) cut = (uint32_t)((chunks - 1 - rem) % pp);
+        }
+    }
+    start[n++] = 0;
+    if (pp > 1) start[n++] = 1;
+    if (cut > 1 && cut + 1 < pp) start[n++] = cut;
+    if (pp > 2) start[n++] = pp - 1;
+    return n;
+}
+
 void hwfit__shard_stages_of(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
                             hwfit__shard_stages *st) {
     st->pp = r->pp;
     st->v = r->v;
     st->kinds = 0;
-    for (uint32_t s = 0; s < r->pp; s++) {
-        hwfit__shard_stage_kind k;
-        stage_kind(e, r, s, &k);
-        uint32_t i = 0;
-        while (i < st->kinds && !same_kind(&st->kind[i], &k, r->pp)) i++;
-        if (i < st->kinds) {
-            st->kind[i].count++;
-            continue;
+    /* Layers all alike: a kind per run of stages (stage_runs), a few stage_kind calls
+     * instead of pp (tests/test_perf_plan.c compares with the stage by stage grouping). */
+    uint32_t start[4], runs = 0;
+    if (!(e->kinds[0] != 0 && e->kinds[1] != 0) &&
+        !(e->sliding_first != UINT32_MAX && e->full_first != UINT32_MAX))
+        runs = stage_runs(r, e->model->layers, start);
+    if (runs > 0) {
+        for (uint32_t i = 0; i < runs; i++) {
+            uint32_t end = i + 1 < runs ? start[i + 1] : r->pp;
+            if (!stages_add(e, r, start[i], end - start[i], st)) return;
         }
-        if (st->kinds == HWFIT__SHARD_STAGE_KINDS) { /* too many kinds to keep */
-            st->kinds = 0;
-            return;
-        }
-        st->kind[st->kinds++] = k;
+        return;
     }
+    for (uint32_t s = 0; s < r->pp; s++)
+        if (!stages_add(e, r, s, 1, st)) return;
+}
+
+void hwfit__shard_stages_scan(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                              hwfit__shard_stages *st) {
+    st->pp = r->pp;
+    st->v = r->v;
+    st->kinds = 0;
+    for (uint32_t s = 0; s < r->pp; s++)
+        if (!stages_add(e, r, s, 1, st)) return;
 }
 
 /* What the fit of a layout keeps over the kinds of its stages. */

@@ -101,6 +101,11 @@ typedef struct hwfit__shard_stages {
 /* The stages of a valid resolved layout of the engine's model, grouped by kind. */
 void hwfit__shard_stages_of(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
                             hwfit__shard_stages *stages);
+/* hwfit__shard_stages_of stage by stage (every stage's kind computed), which it equals
+ * field for field; stages_of takes a few stages only when the layers are all alike. For
+ * the tests. */
+void hwfit__shard_stages_scan(const hwfit__shard_engine *e, const hwfit__shard_resolved *r,
+                              hwfit__shard_stages *stages);
 
 /* What the layout searches need of hwfit__shard_eval's out, for fewer stages (the first of
  * each kind: shard.c says why the others cannot hold the largest card): fits, gpu_fits,
