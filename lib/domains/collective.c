@@ -27,6 +27,7 @@
 #include "base/checked.h"
 #include "base/internal.h"
 #include "catalogs/link_internal.h"
+#include "domains/collective_internal.h"
 
 #define MAXG HWFIT_TOPOLOGY_MAX_GPUS_PER_NODE
 #define MAXS 8
@@ -1383,13 +1384,46 @@ static hwfit_status step_one(const hwfit_collective_step_in *in, hwfit_collectiv
     return estimate(&c, o, why);
 }
 
+/* step_one through a memo (NULL: step_one): a collective asked before gives its status
+ * and time_s again without the estimate; o holds time_s only either way. */
+static hwfit_status step_one_memo(const hwfit_collective_step_in *in, hwfit_collective_op op,
+                                  double bytes, uint64_t ranks, uint64_t rpn,
+                                  hwfit_collective_out *o, hwfit_problem *why,
+                                  hwfit__coll_memo *memo) {
+    if (memo == NULL) return step_one(in, op, bytes, ranks, rpn, o, why);
+    memset(o, 0, sizeof *o);
+    if (bytes == 0.0 || ranks < 2) return HWFIT_OK;
+    for (unsigned i = 0; i < memo->count; i++) {
+        const hwfit__coll_memo_entry *m = &memo->e[i];
+        if (m->op == op && m->ranks == ranks && m->rpn == rpn &&
+            memcmp(&m->bytes, &bytes, sizeof bytes) == 0) {
+            o->time_s = m->time_s;
+            return m->st;
+        }
+    }
+    hwfit_status st = step_one(in, op, bytes, ranks, rpn, o, why);
+    double t = st == HWFIT_OK ? o->time_s : 0.0;
+    memset(o, 0, sizeof *o);
+    o->time_s = t;
+    hwfit__coll_memo_entry *m = &memo->e[memo->next];
+    memo->next = (memo->next + 1) % HWFIT__COLL_MEMO;
+    if (memo->count < HWFIT__COLL_MEMO) memo->count++;
+    m->op = op;
+    m->st = st;
+    m->ranks = ranks;
+    m->rpn = rpn;
+    m->bytes = bytes;
+    m->time_s = t;
+    return st;
+}
+
 #define STEP_BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, (field), (rule))
 #define BYTES_RULE "must be a number of bytes in [0, 1e18]"
 #define STRADDLE "makes a group that straddles nodes unevenly"
 #define COUNT_OVERFLOW "and the layers and micro-batches make more collectives than 64 bits count"
 
 static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_step_out *out,
-                         hwfit_problem *why) {
+                         hwfit_problem *why, hwfit__coll_memo *memo) {
     if ((unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY)
         return hwfit__why(why, HWFIT_EINVAL, "library", HWFIT__ENUM);
     if (in->tp < 1) STEP_BAD("tp", "must be at least 1");
@@ -1434,17 +1468,17 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
             return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         if (in->sequence_parallel) {
             hwfit_collective_out ag;
-            if ((st = step_one(in, HWFIT_COLLECTIVE_REDUCESCATTER, in->tp_bytes, in->tp, tp_rpn,
-                               &o.tp, why)) != HWFIT_OK ||
-                (st = step_one(in, HWFIT_COLLECTIVE_ALLGATHER, in->tp_bytes, in->tp, tp_rpn,
-                               &ag, why)) != HWFIT_OK)
+            if ((st = step_one_memo(in, HWFIT_COLLECTIVE_REDUCESCATTER, in->tp_bytes, in->tp,
+                                    tp_rpn, &o.tp, why, memo)) != HWFIT_OK ||
+                (st = step_one_memo(in, HWFIT_COLLECTIVE_ALLGATHER, in->tp_bytes, in->tp, tp_rpn,
+                                    &ag, why, memo)) != HWFIT_OK)
                 return st;
             o.tp_s = (double)n * (o.tp.time_s + ag.time_s);
             if (hwfit__mul_u64(n, 2, &o.tp_count) != HWFIT_OK)
                 return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         } else {
-            if ((st = step_one(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
-                               &o.tp, why)) != HWFIT_OK)
+            if ((st = step_one_memo(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
+                                    &o.tp, why, memo)) != HWFIT_OK)
                 return st;
             o.tp_s = (double)n * o.tp.time_s;
             o.tp_count = n;
@@ -1458,15 +1492,16 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if (in->grad_bytes > 0.0) {
             hwfit_collective_op op = in->zero_stage == 0 ? HWFIT_COLLECTIVE_ALLREDUCE
                                                          : HWFIT_COLLECTIVE_REDUCESCATTER;
-            if ((st = step_one(in, op, in->grad_bytes, in->dp, dp_rpn, &o.dp, why)) != HWFIT_OK)
+            if ((st = step_one_memo(in, op, in->grad_bytes, in->dp, dp_rpn, &o.dp, why,
+                                    memo)) != HWFIT_OK)
                 return st;
             o.dp_count = in->zero_stage >= 2 ? m : 1;
             o.dp_s = (double)o.dp_count * o.dp.time_s;
         }
         if (in->zero_stage >= 1 && in->param_bytes > 0.0) {
             hwfit_collective_out ag;
-            if ((st = step_one(in, HWFIT_COLLECTIVE_ALLGATHER, in->param_bytes, in->dp, dp_rpn,
-                               &ag, why)) != HWFIT_OK)
+            if ((st = step_one_memo(in, HWFIT_COLLECTIVE_ALLGATHER, in->param_bytes, in->dp,
+                                    dp_rpn, &ag, why, memo)) != HWFIT_OK)
                 return st;
             if (in->zero_stage == 3) {
                 if (hwfit__mul_u64(m, 2, &o.zero_count) != HWFIT_OK)
@@ -1480,8 +1515,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     /* Pipeline: forward activations and backward gradients cross each stage boundary once
      * per micro-batch. */
     if (in->pp > 1 && in->pp_bytes > 0.0) {
-        if ((st = step_one(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp, why)) !=
-            HWFIT_OK)
+        if ((st = step_one_memo(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp,
+                                why, memo)) != HWFIT_OK)
             return st;
         if (hwfit__mul_u64(m, 2, &o.pp_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
@@ -1489,8 +1524,8 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
     }
     /* Experts: dispatch and combine all-to-alls, forward and backward, per MoE layer. */
     if (in->ep > 1 && in->ep_bytes > 0.0 && in->moe_layers_per_stage > 0) {
-        if ((st = step_one(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn, &o.ep, why)) !=
-            HWFIT_OK)
+        if ((st = step_one_memo(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn,
+                                &o.ep, why, memo)) != HWFIT_OK)
             return st;
         if (hwfit__mul_u64(in->moe_layers_per_stage, 4, &per_mb) != HWFIT_OK ||
             hwfit__mul_u64(per_mb, m, &o.ep_count) != HWFIT_OK)
@@ -1507,7 +1542,13 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
 hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
                                    hwfit_collective_step_out *out) {
     if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    return step(in, out, NULL);
+    return step(in, out, NULL, NULL);
+}
+
+hwfit_status hwfit__collective_step_memo(const hwfit_collective_step_in *in,
+                                         hwfit_collective_step_out *out, hwfit__coll_memo *memo) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    return step(in, out, NULL, memo);
 }
 
 hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,
@@ -1515,5 +1556,5 @@ hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,
     hwfit_problem_clear(problem);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     hwfit_collective_step_out scratch;
-    return step(in, &scratch, problem);
+    return step(in, &scratch, problem, NULL);
 }

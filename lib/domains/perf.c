@@ -47,6 +47,7 @@ typedef thrd_t plan_thread;
 
 #include "base/checked.h"
 #include "base/internal.h"
+#include "domains/collective_internal.h"
 #include "domains/model_internal.h"
 #include "domains/perf_internal.h"
 #include "domains/shard_iface.h"
@@ -145,8 +146,12 @@ const char *hwfit_perf_bound_name(hwfit_perf_bound b) {
  * compared before a lookup) with the times and counts of its output, which is all
  * train_step reads (the per-collective details of hwfit_collective_step_out are left zero
  * while the memo is on, hit or miss: the search's stack has no room for them); a single
- * collective by operation, bytes and ranks. A hit gives the call's own figures, bit for
- * bit (tests/test_perf_plan.c: the search against every layout timed without it). */
+ * collective by operation, bytes and ranks. A step missed here asks its single collectives
+ * through `singles` (collective_internal.h, on the same cluster and library: the search's
+ * steps all take hwfit_collective_step_init's library), which the steps of layouts with
+ * other pipeline shapes or ZeRO stages share (the tensor-parallel collectives, the
+ * pipeline's sends). A hit gives the call's own figures, bit for bit
+ * (tests/test_perf_plan.c: the search against every layout timed without it). */
 #define STEP_MEMO 4 /* a step for each ZeRO stage: the layouts that differ in it alternate */
 #define COLL_MEMO 1
 typedef struct step_memo_entry {
@@ -165,6 +170,7 @@ typedef struct plan_memo {
     unsigned steps, step_next, colls, coll_next;
     step_memo_entry step[STEP_MEMO];
     coll_memo_entry coll[COLL_MEMO];
+    hwfit__coll_memo singles; /* the steps' single collectives (collective_internal.h) */
 } plan_memo;
 
 typedef struct perf_ctx {
@@ -367,7 +373,7 @@ static hwfit_status step_coll(const perf_ctx *c, const hwfit_collective_step_in 
         pm->step_next = (pm->step_next + 1) % STEP_MEMO;
         if (pm->steps < STEP_MEMO) pm->steps++;
         memcpy(m->key, key, sizeof m->key);
-        m->st = hwfit_collective_step(ci, co);
+        m->st = hwfit__collective_step_memo(ci, co, &pm->singles);
         if (m->st != HWFIT_OK) return m->st;
         m->tp_s = co->tp_s;
         m->dp_s = co->dp_s;
@@ -684,13 +690,19 @@ static double share(double x, double e, const hwfit__shard_resolved *r) {
     return (x - e) / (double)r->z + e / (double)r->ez;
 }
 
-/* The step's collectives (collective.c): the dense ones over tp, pp and dp x cp (co), the
- * experts' gradient reduction and ZeRO gathers (eo). Out of train_step's frame: its two
- * inputs are large and the stage loop above goes deep. */
+/* The step's collectives (collective.c): the dense ones over tp, pp and dp x cp, the
+ * experts' gradient reduction and ZeRO gathers, as the times train_step reads (t). Out of
+ * train_step's frame: the steps' inputs and outputs are large and the stage loop above goes
+ * deep (its chain through the cards is the layout search's deepest, tests/stack). */
+typedef struct step_times {
+    double tp_s, dp_s, zero_s, pp_s; /* the dense step's (hwfit_collective_step_out) */
+    double e_dp_s, e_zero_s;         /* the experts' gradient reduction and gathers */
+} step_times;
+
 static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r, double act,
                               uint64_t layers_max, int one_group, double grad_bytes,
-                              double param_bytes, double e_grad, double e_param,
-                              hwfit_collective_step_out *co, hwfit_collective_step_out *eo) {
+                              double param_bytes, double e_grad, double e_param, step_times *t) {
+    hwfit_collective_step_out so; /* here, not in the callers' frames (tests/stack) */
     hwfit_collective_step_in ci;
     hwfit_collective_step_init(&ci);
     ci.topology = c->topo;
@@ -707,11 +719,15 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
     ci.param_bytes = param_bytes;
     ci.pp_bytes = act;
     hwfit_status st;
-    if ((st = step_coll(c, &ci, co)) != HWFIT_OK) return st;
+    if ((st = step_coll(c, &ci, &so)) != HWFIT_OK) return st;
+    t->tp_s = so.tp_s;
+    t->dp_s = so.dp_s;
+    t->zero_s = so.zero_s;
+    t->pp_s = so.pp_s;
+    t->e_dp_s = t->e_zero_s = 0.0;
     /* The experts' gradient reduction and ZeRO gathers over the expert-data-parallel group:
      * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
      * same experts is alone). */
-    memset(eo, 0, sizeof *eo);
     if (!one_group && r->ez > 1 && (e_grad > 0.0 || e_param > 0.0)) {
         hwfit_collective_step_in ei;
         hwfit_collective_step_init(&ei);
@@ -723,7 +739,9 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
         ei.micro_batches = r->m;
         ei.grad_bytes = e_grad;
         ei.param_bytes = e_param;
-        if ((st = step_coll(c, &ei, eo)) != HWFIT_OK) return st;
+        if ((st = step_coll(c, &ei, &so)) != HWFIT_OK) return st;
+        t->e_dp_s = so.dp_s;
+        t->e_zero_s = so.zero_s;
     }
     return HWFIT_OK;
 }
@@ -857,9 +875,9 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     o->bubble_s = pipeline_bubble(in, r, t_mb);
     /* Communication of the step (collective.c), exposed by what does not overlap. */
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
-    hwfit_collective_step_out co, eo;
+    step_times co;
     if ((st = step_comm(c, r, act, layers_max, one_group, grad_bytes, param_bytes, e_grad,
-                        e_param, &co, &eo)) != HWFIT_OK)
+                        e_param, &co)) != HWFIT_OK)
         return st;
     /* Expert all-to-alls: dispatch and combine over the ep ranks of a stage, the busiest
      * rank's bytes (moe_load: padded to capacity, or the routing imbalance). */
@@ -870,7 +888,7 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
         return st;
     o->tp_comm_s = co.tp_s * (1.0 - in->tp_overlap);
     o->pp_comm_s = co.pp_s * (1.0 - in->pp_overlap);
-    o->dp_comm_s = (co.dp_s + co.zero_s + eo.dp_s + eo.zero_s) * (1.0 - in->dp_overlap);
+    o->dp_comm_s = (co.dp_s + co.zero_s + co.e_dp_s + co.e_zero_s) * (1.0 - in->dp_overlap);
     o->ep_comm_s = 4.0 * (double)moe_max * (double)r->m * a2a * (1.0 - in->ep_overlap);
     o->step_time_s = o->step_compute_s + o->bubble_s + o->tp_comm_s + o->pp_comm_s +
                      o->dp_comm_s + o->ep_comm_s + o->offload_s;
@@ -1146,8 +1164,8 @@ static double train_bound_comm(const perf_ctx *c, const hwfit__shard_resolved *r
     double s_local = (double)r->context_local, mb = (double)r->mb;
     double act = mb * s_local * (double)c->m->hidden * c->act_bytes;
     int one_group = r->ep == 1 && r->etp == r->tp;
-    hwfit_collective_step_out co, eo;
-    hwfit_status st = step_comm(c, r, act, most[0], one_group, 0.0, 0.0, 0.0, 0.0, &co, &eo);
+    step_times co;
+    hwfit_status st = step_comm(c, r, act, most[0], one_group, 0.0, 0.0, 0.0, 0.0, &co);
     if (st != HWFIT_OK) return bound;
     bound = bound + co.tp_s * (1.0 - in->tp_overlap);
     bound = bound + co.pp_s * (1.0 - in->pp_overlap);
@@ -1404,6 +1422,7 @@ static hwfit_status slice_train(slice_state *ss) {
     memset(&bm, 0, sizeof bm);
     plan_memo memo; /* the collectives of the layouts timed */
     memo.steps = memo.step_next = memo.colls = memo.coll_next = 0;
+    memo.singles.count = memo.singles.next = 0;
     c->memo = &memo;
     hwfit_layout l;
     hwfit__shard_resolved r;
