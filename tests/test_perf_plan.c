@@ -551,3 +551,54 @@ Test(perf_plan, stage_runs_equal_the_scan, .timeout = 300) {
     }
     cr_expect_gt(compared, 40000, "%llu splits compared", (unsigned long long)compared);
 }
+
+/* The search's enumeration (hwfit__shard_iter_next_chained: a layout that differs from the
+ * last valid one only in ZeRO and offload is checked on those two alone) gives the layouts,
+ * resolutions and visited count of hwfit__shard_iter_next_pruned (every combination
+ * resolved in full), over every case's space, and over the first case's with every offload
+ * (ZeRO-0 with offload and ZeRO-1/2 with the parameters' refused: the chain crosses refused
+ * combinations), with the optimizer's offload only, and with ZeRO fixed to 3. */
+Test(perf_plan, chained_enumeration_equals_the_pruned_one, .timeout = 300) {
+    uint64_t compared = 0, cases_run = 0;
+    for (size_t i = 0; i < CASES + 3; i++) {
+        const plan_case *pc = &cases[i < CASES ? i : 0];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        if (i == CASES) space.offload = HWFIT_SHARD_ANY;
+        if (i == CASES + 1) space.offload = (int)HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+        if (i == CASES + 2) space.zero_stage = 3;
+        hwfit_shard_iter a, b;
+        cr_assert_eq(hwfit_shard_iter_init(&a, &m, &in.shard, &space), HWFIT_OK);
+        b = a;
+        hwfit__shard_resolved ra, rb;
+        memset(&ra, 0, sizeof ra);
+        memset(&rb, 0, sizeof rb);
+        int chain = 0;
+        uint64_t n = 0, variants = 0;
+        for (;;) {
+            hwfit_layout la, lb;
+            int ga = hwfit__shard_iter_next_pruned(&a, &la, &ra);
+            int gb = hwfit__shard_iter_next_chained(&b, &lb, &rb, &chain);
+            cr_assert_eq(ga, gb, "%s (%zu), layout %llu: one enumeration ended first", pc->name,
+                         i, (unsigned long long)n);
+            if (!ga) break;
+            cr_assert(memcmp(&la, &lb, sizeof la) == 0, "%s (%zu), layout %llu: layouts differ",
+                      pc->name, i, (unsigned long long)n);
+            cr_assert(memcmp(&ra, &rb, sizeof ra) == 0,
+                      "%s (%zu), layout %llu: resolutions differ", pc->name, i,
+                      (unsigned long long)n);
+            cr_assert_eq(a.visited, b.visited);
+            if (rb.zero != 0 || rb.offload != 0) variants++;
+            n++;
+        }
+        cr_assert_eq(a.visited, b.visited, "%s (%zu): visited", pc->name, i);
+        if (pc->mode != HWFIT_MEMORY_INFERENCE)
+            cr_expect_gt(variants, 0, "%s (%zu): no ZeRO or offload variant", pc->name, i);
+        compared += n;
+        cases_run++;
+    }
+    cr_expect_eq(cases_run, CASES + 3);
+    cr_expect_gt(compared, 48768, "%llu layouts compared", (unsigned long long)compared);
+}

@@ -1318,16 +1318,19 @@ typedef struct slice_state {
     hwfit_shard_search_out sum;
     hwfit_perf_rank rank;
     uint64_t ordinal;
+    int chain; /* hwfit__shard_iter_next_chained's: r holds the last valid layout */
 } slice_state;
 
-/* The next valid layout of the slice (its ordinal in k), counted; 0 at the end. */
+/* The next valid layout of the slice (its ordinal in k), counted; 0 at the end. r is the
+ * caller's, kept between the calls (the enumeration updates it in place for the layouts
+ * that differ only in ZeRO and offload). */
 static int slice_next(slice_state *ss, hwfit_layout *l, hwfit__shard_resolved *r, uint64_t *k) {
     const plan_slice *ps = ss->ps;
     /* Pruned candidates: the valid layouts and their order are those of the plain
      * enumeration (test_perf_plan compares), without walking the inner degrees of tensor and
      * pipeline sizes that no layout can take (DeepSeek-V3 on 16,384 cards: 1.24M
      * combinations for 72,900 valid layouts). */
-    while (hwfit__shard_iter_next_pruned(&ss->it, l, r)) {
+    while (hwfit__shard_iter_next_chained(&ss->it, l, r, &ss->chain)) {
         *k = ss->ordinal++;
         if (ps->slices > 1 && (*k / PLAN_BLOCK) % ps->slices != ps->slice) continue;
         ss->sum.valid++;
@@ -1402,6 +1405,7 @@ static int attention_at(const hwfit_model *m, uint64_t seq, double *out) {
  * could not enter the list, and is not timed. The list is the one the full search keeps,
  * bit for bit. Its own frame: what it keeps between layouts (the stages by kind, the
  * bound, the collectives' memo) is not on the inference search's stack. */
+_Static_assert(offsetof(hwfit_perf_out, shard) == 0, "slice_train clears what follows shard");
 static hwfit_status slice_train(slice_state *ss) {
     plan_slice *ps = ss->ps;
     const hwfit_perf_in *in = ps->in;
@@ -1429,11 +1433,10 @@ static hwfit_status slice_train(slice_state *ss) {
     uint64_t k = 0;
     hwfit_status st = HWFIT_OK;
     while (slice_next(ss, &l, &r, &k)) {
-        /* estimate()'s steps for a layout the enumeration resolved and checked. */
+        /* estimate()'s steps for a layout the enumeration resolved and checked: the fit
+         * (which writes o.shard whole when it succeeds), the rest of o cleared only for a
+         * layout that is timed (most are not). */
         hwfit_perf_out o;
-        memset(&o, 0, sizeof o);
-        o.precision = c->precision;
-        o.peak_flop_per_s = c->peak;
         if (stages.pp != r.pp || stages.v != r.v) hwfit__shard_stages_of(c->e, &r, &stages);
         st = hwfit__shard_fit_stages(c->e, &ss->x.shard, &r, &stages, &o.shard);
         if (st == HWFIT_ERANGE) continue;
@@ -1461,6 +1464,9 @@ static hwfit_status slice_train(slice_state *ss) {
             }
         }
         ps->timed++;
+        memset((unsigned char *)&o + sizeof o.shard, 0, sizeof o - sizeof o.shard);
+        o.precision = c->precision;
+        o.peak_flop_per_s = c->peak;
         st = train_step(c, &r, &o);
         if (st == HWFIT_ERANGE) continue;
         if (st != HWFIT_OK) break;

@@ -1809,9 +1809,9 @@ hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit_model *mo
 }
 
 /* Advance the odometer to the next combination; 0 when exhausted. pruned: see
- * candidate_of. */
-static int iter_step(hwfit_shard_iter *it, int pruned) {
-    int d;
+ * candidate_of. *outer (may be NULL): the outermost dimension whose value changed. */
+static int iter_step(hwfit_shard_iter *it, int pruned, int *outer) {
+    int d, changed = 0;
     if (it->state == 0) {
         d = 0;
     } else {
@@ -1820,6 +1820,7 @@ static int iter_step(hwfit_shard_iter *it, int pruned) {
             if (c) { it->value[d] = c - 1; break; }
         }
         if (d < 0) return 0;
+        changed = d;
         d++;
     }
     /* Reset the inner dimensions to their first candidates; backtrack when one has none. */
@@ -1832,26 +1833,55 @@ static int iter_step(hwfit_shard_iter *it, int pruned) {
             if (n) { it->value[d] = n - 1; break; }
         }
         if (d < 0) return 0;
+        if (d < changed) changed = d;
         d++;
     }
     it->visited++;
+    if (outer != NULL) *outer = changed;
     return 1;
 }
 
-/* The next valid combination, resolved; 0 at the end. pruned: see candidate_of. */
+/* Whether a combination that differs from a valid resolved layout r only in the ZeRO stage
+ * and the offload is valid: hwfit__shard_resolve's checks of those two (the others read
+ * neither, and held for r), r updated to them when it is. */
+static int zero_offload_valid(const hwfit_layout *l, hwfit__shard_resolved *r) {
+    if (l->zero_stage > 3 ||
+        (l->offload & ~(HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS)) != 0)
+        return 0;
+    if (!r->training && (l->zero_stage > 0 || l->offload != 0)) return 0;
+    if (((l->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) && l->zero_stage < 1) ||
+        ((l->offload & HWFIT_SHARD_OFFLOAD_PARAMS) && l->zero_stage < 3))
+        return 0;
+    r->zero = l->zero_stage;
+    r->offload = l->offload;
+    return 1;
+}
+
+/* The next valid combination, resolved; 0 at the end. pruned: see candidate_of. chain (may
+ * be NULL): the caller's mark that r holds the resolution of the last valid combination
+ * and that no combination since changed a dimension outside ZeRO and offload; a
+ * combination that changes only those two is then checked on them alone. */
 static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r,
-                     int pruned) {
+                     int pruned, int *chain) {
     if (it->state == 2) return 0;
     for (;;) {
-        if (!iter_step(it, pruned)) { it->state = 2; return 0; }
+        int outer = 0;
+        if (!iter_step(it, pruned, &outer)) { it->state = 2; return 0; }
         it->state = 1;
         hwfit_layout l;
         iter_layout(it, &l);
+        if (chain != NULL && *chain && outer >= D_ZERO) {
+            if (!zero_offload_valid(&l, r)) continue;
+            *layout = l;
+            return 1;
+        }
+        if (chain != NULL) *chain = 0;
         if (l.dp == 0) continue;
         hwfit_shard_reason why;
         if (hwfit__shard_resolve(it->model, it->kinds, it->in, &l, r, &why, NULL) != HWFIT_OK)
             continue;
         if (why != HWFIT_SHARD_VALID) continue;
+        if (chain != NULL) *chain = 1;
         *layout = l;
         return 1;
     }
@@ -1859,12 +1889,17 @@ static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_re
 
 int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout,
                            hwfit__shard_resolved *r) {
-    return iter_next(it, layout, r, 0);
+    return iter_next(it, layout, r, 0, NULL);
 }
 
 int hwfit__shard_iter_next_pruned(hwfit_shard_iter *it, hwfit_layout *layout,
                                   hwfit__shard_resolved *r) {
-    return iter_next(it, layout, r, 1);
+    return iter_next(it, layout, r, 1, NULL);
+}
+
+int hwfit__shard_iter_next_chained(hwfit_shard_iter *it, hwfit_layout *layout,
+                                   hwfit__shard_resolved *r, int *chain) {
+    return iter_next(it, layout, r, 1, chain);
 }
 
 int hwfit_shard_iter_next(hwfit_shard_iter *iter, hwfit_layout *layout) {
@@ -2092,7 +2127,7 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
     hwfit__shard_resolved r;
     hwfit__shard_stages stages; /* of the last pp and v (hwfit__shard_stages_of) */
     stages.pp = 0;
-    while (iter_next(&it, &x->layout, &r, 1)) {
+    while (iter_next(&it, &x->layout, &r, 1, NULL)) {
         if (units_only || *found) {
             st = units(e, x, &r);
             if (st != HWFIT_OK && st != HWFIT_ERANGE) return st;
