@@ -1438,7 +1438,11 @@ static hwfit_status slice_train(slice_state *ss) {
          * layout that is timed (most are not). */
         hwfit_perf_out o;
         if (stages.pp != r.pp || stages.v != r.v) hwfit__shard_stages_of(c->e, &r, &stages);
-        st = hwfit__shard_fit_stages(c->e, &ss->x.shard, &r, &stages, &o.shard);
+        /* Without include_unfit a layout that does not fit is dropped: its fit stops at the
+         * first card that does not (most layouts of a large space do not fit). */
+        st = ps->space->include_unfit
+                 ? hwfit__shard_fit_stages(c->e, &ss->x.shard, &r, &stages, &o.shard)
+                 : hwfit__shard_fit_or_miss(c->e, &ss->x.shard, &r, &stages, &o.shard);
         if (st == HWFIT_ERANGE) continue;
         if (st != HWFIT_OK) break;
         if (o.shard.fits) ss->sum.fitting++;

@@ -1340,10 +1340,11 @@ static hwfit_status fit_kind(hwfit__shard_engine *e, const hwfit_shard_in *in,
 
 /* hwfit__shard_fit_stages in training; *use_eval set when hwfit__shard_eval must decide
  * instead (the caller calls it: this frame is then off the stack, for
- * hwfit_shard_min_gpus). */
+ * hwfit_shard_min_gpus). stop (hwfit__shard_fit_or_miss): return at the first card whose
+ * peak is above the usable bytes, with out's fits and gpu_fits 0. */
 static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r, const hwfit__shard_stages *stages,
-                              hwfit_shard_out *out, int *use_eval) {
+                              hwfit_shard_out *out, int *use_eval, int stop) {
     hwfit_status st;
     if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
@@ -1353,14 +1354,17 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
     card_fixed f;
     f.valid = 0;
     if (stages != NULL && stages->kinds > 0 && stages->pp == r->pp && stages->v == r->v) {
-        for (uint32_t i = 0; i < stages->kinds; i++)
+        for (uint32_t i = 0; i < stages->kinds; i++) {
             if ((st = fit_kind(e, in, r, &stages->kind[i], &f, &a, &o)) != HWFIT_OK) return st;
+            if (stop && a.best_peak > o.usable_bytes) goto missed;
+        }
     } else {
         /* More kinds than a hwfit__shard_stages keeps: every stage, as hwfit__shard_eval. */
         for (uint32_t s = 0; s < r->pp; s++) {
             hwfit__shard_stage_kind k;
             stage_kind(e, r, s, &k);
             if ((st = fit_kind(e, in, r, &k, &f, &a, &o)) != HWFIT_OK) return st;
+            if (stop && a.best_peak > o.usable_bytes) goto missed;
         }
     }
     if (!a.have_worst) return HWFIT_ERANGE; /* no stage: not a valid layout */
@@ -1377,6 +1381,11 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
+missed:
+    o.gpu_fits = 0;
+    o.fits = 0;
+    *out = o;
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -1384,7 +1393,16 @@ hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_i
                                      const hwfit__shard_stages *stages, hwfit_shard_out *out) {
     if (!r->training) return hwfit__shard_eval(e, in, r, out, 0, NULL); /* KV: every stage */
     int use_eval = 0;
-    hwfit_status st = fit_kinds(e, in, r, stages, out, &use_eval);
+    hwfit_status st = fit_kinds(e, in, r, stages, out, &use_eval, 0);
+    return use_eval ? hwfit__shard_eval(e, in, r, out, 0, NULL) : st;
+}
+
+hwfit_status hwfit__shard_fit_or_miss(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                      const hwfit__shard_resolved *r,
+                                      const hwfit__shard_stages *stages, hwfit_shard_out *out) {
+    if (!r->training) return hwfit__shard_eval(e, in, r, out, 0, NULL);
+    int use_eval = 0;
+    hwfit_status st = fit_kinds(e, in, r, stages, out, &use_eval, 1);
     return use_eval ? hwfit__shard_eval(e, in, r, out, 0, NULL) : st;
 }
 
@@ -2140,11 +2158,12 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
         hwfit_shard_out o;
         /* hwfit__shard_fit, with hwfit__shard_eval called from here (inference: every
          * stage; or when fit_kinds leaves it the decision): one frame less on the stack
-         * (hwfit_assess calls this, tests/stack). */
+         * (hwfit_assess calls this, tests/stack). Only whether it fits is asked: the fit
+         * stops at the first card that does not (hwfit__shard_fit_or_miss). */
         int use_eval = !r.training;
         if (!use_eval && (stages.pp != r.pp || stages.v != r.v))
             hwfit__shard_stages_of(e, &r, &stages);
-        st = use_eval ? HWFIT_OK : fit_kinds(e, x, &r, &stages, &o, &use_eval);
+        st = use_eval ? HWFIT_OK : fit_kinds(e, x, &r, &stages, &o, &use_eval, 1);
         if (use_eval) st = hwfit__shard_eval(e, x, &r, &o, 0, NULL);
         if (st == HWFIT_ERANGE) continue; /* too large to count: does not fit */
         if (st != HWFIT_OK) return st;

@@ -119,6 +119,16 @@ hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_i
                                      const hwfit__shard_resolved *r,
                                      const hwfit__shard_stages *stages, hwfit_shard_out *out);
 
+/* hwfit__shard_fit_stages for a caller that drops the layouts that do not fit: it returns
+ * at the first stage kind whose card's peak is above the usable bytes (then the largest
+ * card's is too) with out->fits and out->gpu_fits 0, the rest of out partial; otherwise
+ * what hwfit__shard_fit_stages gives. fits is hwfit__shard_fit_stages' whenever that gives
+ * HWFIT_OK; where it would refuse a layout later on (HWFIT_ERANGE, the only status the
+ * cards return), this may say "does not fit" instead: both drop it. */
+hwfit_status hwfit__shard_fit_or_miss(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                      const hwfit__shard_resolved *r,
+                                      const hwfit__shard_stages *stages, hwfit_shard_out *out);
+
 /* The card of one stage of a valid resolved layout (what hwfit__shard_eval reports for
  * it), without evaluating the other stages. */
 hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
