@@ -577,8 +577,10 @@ Test(perf_plan, chained_enumeration_equals_the_pruned_one, .timeout = 300) {
         memset(&rb, 0, sizeof rb);
         int chain = 0;
         uint64_t n = 0, variants = 0;
+        hwfit_layout la, lb; /* kept between the calls, as the chained enumeration asks */
+        memset(&la, 0, sizeof la);
+        memset(&lb, 0, sizeof lb);
         for (;;) {
-            hwfit_layout la, lb;
             int ga = hwfit__shard_iter_next_pruned(&a, &la, &ra);
             int gb = hwfit__shard_iter_next_chained(&b, &lb, &rb, &chain);
             cr_assert_eq(ga, gb, "%s (%zu), layout %llu: one enumeration ended first", pc->name,

@@ -6,7 +6,6 @@
  */
 #include <math.h>
 #include <stddef.h>
-#include <stdio.h> /*DBG*/
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SANITIZE_THREAD__)
@@ -1321,9 +1320,9 @@ typedef struct slice_state {
     int chain; /* hwfit__shard_iter_next_chained's: r holds the last valid layout */
 } slice_state;
 
-/* The next valid layout of the slice (its ordinal in k), counted; 0 at the end. r is the
- * caller's, kept between the calls (the enumeration updates it in place for the layouts
- * that differ only in ZeRO and offload). */
+/* The next valid layout of the slice (its ordinal in k), counted; 0 at the end. l and r are
+ * the caller's, kept between the calls (the enumeration updates them in place for the
+ * layouts that differ only in ZeRO and offload). */
 static int slice_next(slice_state *ss, hwfit_layout *l, hwfit__shard_resolved *r, uint64_t *k) {
     const plan_slice *ps = ss->ps;
     /* Pruned candidates: the valid layouts and their order are those of the plain

@@ -1876,8 +1876,8 @@ static int zero_offload_valid(const hwfit_layout *l, hwfit__shard_resolved *r) {
 }
 
 /* The next valid combination, resolved; 0 at the end. pruned: see candidate_of. chain (may
- * be NULL): the caller's mark that r holds the resolution of the last valid combination
- * and that no combination since changed a dimension outside ZeRO and offload; a
+ * be NULL): the caller's mark that layout and r hold the last valid combination and its
+ * resolution and that no combination since changed a dimension outside ZeRO and offload; a
  * combination that changes only those two is then checked on them alone. */
 static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_resolved *r,
                      int pruned, int *chain) {
@@ -1886,13 +1886,17 @@ static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_re
         int outer = 0;
         if (!iter_step(it, pruned, &outer)) { it->state = 2; return 0; }
         it->state = 1;
-        hwfit_layout l;
-        iter_layout(it, &l);
         if (chain != NULL && *chain && outer >= D_ZERO) {
+            /* *layout is the last valid one's: only these two differ */
+            hwfit_layout l = *layout;
+            l.zero_stage = (uint32_t)it->value[D_ZERO];
+            l.offload = (unsigned)it->value[D_OFFLOAD];
             if (!zero_offload_valid(&l, r)) continue;
             *layout = l;
             return 1;
         }
+        hwfit_layout l;
+        iter_layout(it, &l);
         if (chain != NULL) *chain = 0;
         if (l.dp == 0) continue;
         hwfit_shard_reason why;

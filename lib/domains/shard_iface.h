@@ -160,11 +160,12 @@ int hwfit__shard_iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__sh
  * the other degrees are), so `visited` counts fewer combinations. */
 int hwfit__shard_iter_next_pruned(hwfit_shard_iter *it, hwfit_layout *layout,
                                   hwfit__shard_resolved *r);
-/* hwfit__shard_iter_next_pruned for a caller that keeps r between the calls (and does not
- * change it) with *chain, 0 before the first: a combination that differs from the last valid
- * one only in the ZeRO stage and the offload (the innermost dimensions) is checked on those
- * alone, r updated in place (hwfit__shard_resolve's other checks read neither). The same
- * layouts, resolutions and `visited` as hwfit__shard_iter_next_pruned. */
+/* hwfit__shard_iter_next_pruned for a caller that keeps layout and r between the calls (and
+ * does not change them) with *chain, 0 before the first: a combination that differs from the
+ * last valid one only in the ZeRO stage and the offload (the innermost dimensions) is
+ * checked on those alone, layout and r updated in place (hwfit__shard_resolve's other checks
+ * read neither). The same layouts, resolutions and `visited` as
+ * hwfit__shard_iter_next_pruned. */
 int hwfit__shard_iter_next_chained(hwfit_shard_iter *it, hwfit_layout *layout,
                                    hwfit__shard_resolved *r, int *chain);
 
