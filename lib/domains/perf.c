@@ -778,8 +778,14 @@ static double stage_train_flop(const perf_ctx *c, const hwfit__shard_resolved *r
     return flop;
 }
 
+/* stages (NULL, or r's pp and v grouped by kind, hwfit__shard_stages_of): every term of a
+ * stage below depends on the stage only through its card's fixed part (weights, trainable
+ * parameters, host bytes) and its layers and tables, which stages of one kind share, and
+ * enters a maximum; so each kind is taken once, at its first stage, with the same result
+ * bit for bit (tests/test_perf_plan.c: the search, which passes its groups, against
+ * hwfit_perf_estimate, which does not). */
 static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r,
-                             hwfit_perf_out *o) {
+                               const hwfit__shard_stages *stages, hwfit_perf_out *o) {
     const hwfit_perf_in *in = c->in;
     const hwfit_shard_in *x = &in->shard;
     hwfit_status st;
@@ -802,11 +808,18 @@ static hwfit_status train_step(const perf_ctx *c, const hwfit__shard_resolved *r
     uint64_t layers_max = 0, moe_max = 0;
     hwfit_dtype_info gi;
     if ((st = hwfit_dtype_describe(x->memory.gradients, &gi)) != HWFIT_OK) return st;
-    for (uint32_t s = 0; s < r->pp; s++) {
+    int grouped = stages != NULL && stages->kinds > 0 && stages->pp == r->pp &&
+                  stages->v == r->v;
+    uint32_t items = grouped ? stages->kinds : r->pp;
+    for (uint32_t i = 0; i < items; i++) {
+        uint32_t s = grouped ? stages->kind[i].stage : i;
         hwfit_shard_card card;
         if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
         stage_flop sf;
-        stage_flops(c, r, s, f.attention_flop, &sf);
+        if (grouped)
+            stage_flops_of(c, r, stages->kind[i].n, s + 1 == r->pp, f.attention_flop, &sf);
+        else
+            stage_flops(c, r, s, f.attention_flop, &sf);
         double flop = stage_train_flop(c, r, &sf, mb * s_local, lowp);
         /* Weights are read in forward, backward-data and backward-weight. */
         double bytes = 3.0 * (double)card.shard_weights_bytes;
@@ -977,7 +990,7 @@ static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
     int training;
     hwfit_status st = fit_of(c, &o, &fit, &r, &training, why, shard_why);
     if (st != HWFIT_OK) return st;
-    st = training ? train_step(c, &r, &o) : inference(c, full, &o);
+    st = training ? train_step(c, &r, NULL, &o) : inference(c, full, &o);
     if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
     *out = o;
     return HWFIT_OK;
@@ -993,7 +1006,8 @@ static hwfit_status estimate_in_place(const perf_ctx *c, int full, hwfit_perf_ou
     int training;
     hwfit_status st = fit_of(c, out, &fit, &r, &training, why, shard_why);
     if (st != HWFIT_OK) return st;
-    return training ? train_step(c, &r, out) : inference(c, full, out); /* validate names it */
+    return training ? train_step(c, &r, NULL, out)
+                    : inference(c, full, out); /* validate names it */
 }
 
 /* One estimate with the model's engine, which must be started (hwfit__shard_engine_start);
@@ -1470,7 +1484,7 @@ static hwfit_status slice_train(slice_state *ss) {
         memset((unsigned char *)&o + sizeof o.shard, 0, sizeof o - sizeof o.shard);
         o.precision = c->precision;
         o.peak_flop_per_s = c->peak;
-        st = train_step(c, &r, &o);
+        st = train_step(c, &r, &stages, &o);
         if (st == HWFIT_ERANGE) continue;
         if (st != HWFIT_OK) break;
         slice_keep(ss, &o, 1, k);
