@@ -1828,7 +1828,7 @@ hwfit_status hwfit_shard_iter_init(hwfit_shard_iter *iter, const hwfit_model *mo
 
 /* Advance the odometer to the next combination; 0 when exhausted. pruned: see
  * candidate_of. *outer (may be NULL): the outermost dimension whose value changed. */
-static int iter_step(hwfit_shard_iter *it, int pruned, int *outer) {
+static inline int iter_step(hwfit_shard_iter *it, int pruned, int *outer) {
     int d, changed = 0;
     if (it->state == 0) {
         d = 0;
@@ -1851,7 +1851,7 @@ static int iter_step(hwfit_shard_iter *it, int pruned, int *outer) {
             if (n) { it->value[d] = n - 1; break; }
         }
         if (d < 0) return 0;
-        if (d < changed) changed = d;
+        if (outer != NULL && d < changed) changed = d;
         d++;
     }
     it->visited++;
@@ -1884,7 +1884,10 @@ static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_re
     if (it->state == 2) return 0;
     for (;;) {
         int outer = 0;
-        if (!iter_step(it, pruned, &outer)) { it->state = 2; return 0; }
+        if (!iter_step(it, pruned, chain != NULL ? &outer : NULL)) {
+            it->state = 2;
+            return 0;
+        }
         it->state = 1;
         if (chain != NULL && *chain && outer >= D_ZERO) {
             /* *layout is the last valid one's: only these two differ */
