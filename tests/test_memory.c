@@ -967,6 +967,34 @@ Test(memory, gated_act_kept_stores_the_activation_output) {
     cr_assert_eq(sets & HWFIT_PROFILE_GATED_ACT, 0u);
 }
 
+/* A compiled gated MLP keeps gate and up (2F) and recomputes the product for the down
+ * projection's weight gradient. With the down projection frozen nothing more goes: the
+ * product's and the activation's backward still need gate and up, so a frozen MLP stores
+ * 2F compiled as in eager fused form (before, compile dropped a third F: F per token and
+ * layer too few). With an adapter on the down projection, eager keeps its input (3F) and
+ * compile recomputes it (2F). Llama 3.1 8B, F = 14336, 2-byte activations. */
+Test(memory, compiled_frozen_mlp_keeps_gate_and_up) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    in.context = 512;
+    in.micro_batch = 2;
+    hwfit_memory_out eager = estimate_ok(&m, &in);
+    in.compile = 1;
+    hwfit_memory_out compiled = estimate_ok(&m, &in);
+    check_phases(&compiled, &in);
+    cr_assert_eq(compiled.activation_dense_layer_bytes, eager.activation_dense_layer_bytes);
+    in.lora_targets = HWFIT_LORA_ALL;
+    hwfit_memory_out all_c = estimate_ok(&m, &in);
+    in.compile = 0;
+    hwfit_memory_out all_e = estimate_ok(&m, &in);
+    cr_assert_eq(all_e.activation_dense_layer_bytes - all_c.activation_dense_layer_bytes,
+                 1024ull * 14336 * 2);
+}
+
 /* kv_repeated: GQA's K and V repeated to the 32 query heads, (32 - 8) x 128 x 2 values more
  * per token and layer (Llama 3.1 8B); an MHA model is unchanged. */
 Test(memory, kv_repeated_keeps_the_repeated_keys_and_values) {

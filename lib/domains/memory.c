@@ -308,8 +308,13 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
         per++;
     /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
      * linear's input only when its weight requires grad); the down projection's input is
-     * kept only when it carries an adapter. */
-    if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
+     * kept only when it carries an adapter. Compiled, a gated MLP's count (2F) holds no
+     * down-projection input to drop: it is gate and up, which the product's and the
+     * activation's backward need whether or not any weight trains (d/d up = act(gate),
+     * d/d gate = up * act'(gate)). */
+    if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN) &&
+        !(m->mlp == HWFIT_MODEL_MLP_GATED && c->in->compile))
+        per--;
     /* MoE dispatch: each token's K copies sent to its experts (the experts' first input,
      * kept for their weight gradients when they train) and the K expert outputs the
      * router-weighted combine keeps for the routing probabilities' gradient. */
