@@ -301,6 +301,22 @@ typedef struct hwfit_memory_in {
                                         parameters; FSDP2 sets the root's
                                         post_forward_mesh_info to None); default 0
                                         (DeepSpeed gathers them as other units). */
+    /* ---- Appended in 0.x: ZeRO-3 and quantized weights (docs/formulas.md, "shard"). */
+    int quant_scales_replicated;   /**< 1: under ZeRO-3 sharding (hwfit_shard_in), the block
+                                        scales of NF4 weights (nf4, nf4-dq: the absmax per
+                                        block of 64 and, double-quantized, their second-level
+                                        constants) are neither partitioned nor offloaded:
+                                        every card holds the scales of all its layers whole,
+                                        and only the packed 4-bit data is sharded, gathered
+                                        and offloaded. bitsandbytes keeps them in a
+                                        QuantState, a plain attribute of the Params4bit
+                                        weight and of its Linear4bit module (which FSDP's
+                                        flattening and DeepSpeed's partitioning do not
+                                        touch), on the device that quantized the weight:
+                                        transformers quantizes on the GPU and then moves only
+                                        the weight's .data to the CPU or meta device under
+                                        FSDP or ZeRO-3. Default 0 (scales are sharded with
+                                        the data). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

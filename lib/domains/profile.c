@@ -43,6 +43,7 @@ typedef struct row {
     double overhead, fragmentation;
     double load_quantize;
     int root_unsharded;
+    int quant_scales;
 } row;
 
 #define M_(m) (1u << (m))
@@ -149,6 +150,15 @@ static const row rows[] = {
      * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
      * only under ZeRO-3 sharding. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* bitsandbytes QLoRA under FSDP or ZeRO-3: transformers' _load_state_dict_into_meta_model
+     * quantizes each weight on the GPU (create_quantized_param) and then, "For quantized
+     * modules with FSDP/DeepSpeed Stage 3", replaces it with type(value)(value.data.to("cpu"
+     * or "meta"), **value.__dict__): the packed data moves, the QuantState (absmax, nested
+     * constants) stays on the GPU, an attribute FSDP and DeepSpeed neither shard nor offload
+     * (bitsandbytes' fix_4bit_weight_quant_state_from_module restores it from the module
+     * "when the parameter got converted ... for example for fsdp"). */
+    {.profile = "hf-trainer", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
+     .quant_scales = 1},
     /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
      * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
      * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
@@ -180,6 +190,9 @@ static const row rows[] = {
     /* QLoRA through PEFT and bitsandbytes (MatMul4Bit keeps its input, as hf-trainer). */
     {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
      .qlora_inputs = 1},
+    /* bitsandbytes QLoRA under ZeRO-3: the scales stay whole on every card (as hf-trainer). */
+    {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
+     .quant_scales = 1},
 
     /* ---- PyTorch FSDP2 (torch.distributed.fsdp.fully_shard, MixedPrecisionPolicy) -------- */
     /* Sharded parameters are the model's own (bf16 when loaded in bf16: no master copy);
@@ -207,6 +220,10 @@ static const row rows[] = {
      * Accelerate's TRANSFORMER_BASED_WRAP, Answer.AI's fsdp_qlora) stays gathered from
      * forward through backward (as hf-trainer above). */
     {.profile = "fsdp", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* bitsandbytes QLoRA: FSDP flattens and shards the packed data only; the QuantState
+     * stays whole on every card (as hf-trainer). */
+    {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
+     .quant_scales = 1},
 
     /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
     /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
@@ -369,6 +386,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
     if (s & HWFIT_PROFILE_LOAD_QUANTIZE) in->load_quantize_bytes = r->load_quantize;
     if (s & HWFIT_PROFILE_ROOT_UNSHARDED) in->root_unsharded = r->root_unsharded;
+    if (s & HWFIT_PROFILE_QUANT_SCALES) in->quant_scales_replicated = r->quant_scales;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -212,6 +212,33 @@ class TestFinetuneInputs(CliCase):
                       ["assumptions"]["root_unsharded"], False)
         self.bad("memory", "--config", cfg, "--root-unsharded", mentions="root-unsharded")
 
+    def test_quant_scales_replicated_stay_on_every_card(self):
+        """Round 6 of issue #16: --quant-scales-replicated keeps the NF4 block scales whole on
+        every card under ZeRO-3 (bitsandbytes' QuantState is not a parameter: FSDP and
+        DeepSpeed shard and offload the packed data only); the fsdp profile sets it for
+        QLoRA, --no-quant-scales-replicated undoes it. Llama 3.1 8B QLoRA (nf4-dq) on 8
+        cards with parameter offload: 32 layers x 13,312 blocks x 260 bytes of scales stay."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--config", cfg, "--mode", "qlora", "--gpus", "8", "--dp", "8",
+                "--zero", "3", "--offload", "params", "--recompute", "full",
+                "--capacity", "80GiB")
+        scales = 32 * 13312 * 260
+        self.assertEqual(self.ok_json(*args)["breakdown"]["weights_bytes"], 0)
+        on = self.ok_json(*args, "--quant-scales-replicated")
+        self.assertEqual(on["breakdown"]["weights_bytes"], scales)
+        self.assertIs(on["assumptions"]["quant_scales_replicated"], True)
+        fsdp = self.ok_json(*args, "--framework", "fsdp")
+        self.assertIs(fsdp["assumptions"]["quant_scales_replicated"], True)
+        self.assertEqual(fsdp["breakdown"]["weights_bytes"], scales)
+        self.assertIs(self.ok_json(*args, "--framework", "fsdp", "--no-quant-scales-replicated")
+                      ["assumptions"]["quant_scales_replicated"], False)
+        self.assertIs(self.ok_json(*args, "--framework", "torchtune")
+                      ["assumptions"]["quant_scales_replicated"], False)
+        self.bad("memory", "--config", cfg, "--quant-scales-replicated",
+                 mentions="quant-scales-replicated")
+
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X
         not given leaves the profile's choice (issue #16: every profile input alone)."""

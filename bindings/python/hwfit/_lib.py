@@ -356,6 +356,7 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: the load phase and FSDP's root unit (memory.h)
         ("load_quantize_bytes", ctypes.c_double),
         ("root_unsharded", ctypes.c_int),
+        ("quant_scales_replicated", ctypes.c_int),
     ]
 
 

@@ -182,6 +182,19 @@ class TestMemory(unittest.TestCase):
                          (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
         self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["root_unsharded"])
 
+    def test_quant_scales_replicated_stay_on_every_card(self):
+        # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
+        # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", gpus=8, dp=8, zero=3,
+                  offload="params", recompute="full", capacity="80GiB")
+        self.assertEqual(hwfit.fit(**kw)["breakdown"]["weights_bytes"], 0)
+        on = hwfit.fit(quant_scales_replicated=True, **kw)
+        self.assertEqual(on["breakdown"]["weights_bytes"], 32 * 13312 * 260)
+        self.assertTrue(hwfit.fit(framework="deepspeed", **kw)["assumptions"]
+                        ["quant_scales_replicated"])
+        self.assertFalse(hwfit.fit(framework="deepspeed", quant_scales_replicated=False, **kw)
+                         ["assumptions"]["quant_scales_replicated"])
+
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
         # not passed, the profile's choice stands.
