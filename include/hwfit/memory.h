@@ -301,6 +301,23 @@ typedef struct hwfit_memory_in {
                                         parameters; FSDP2 sets the root's
                                         post_forward_mesh_info to None); default 0
                                         (DeepSpeed gathers them as other units). */
+    /* ---- Appended in 0.x (docs/formulas.md, "phases and profiles"). */
+    int trained_fp32;              /**< 1: the trained parameters themselves are held in
+                                        fp32, whatever format the checkpoint loads in, and
+                                        autocast makes their 16-bit copies as it runs
+                                        (LLaMA-Factory casts them unless pure_bf16:
+                                        model/adapter.py, init_adapter,
+                                        cast_trainable_params_to_fp32). Training: with mode
+                                        full every weight (weights, unquantized and the
+                                        per-module formats) counts 4 bytes and no master copy
+                                        exists; with LoRA and QLoRA the adapters are fp32
+                                        (lora_dtype read as fp32). The gradients and
+                                        optimizer moments stay as @c gradients and
+                                        @c optimizer_states say (PyTorch makes them in the
+                                        parameter's dtype: set both to fp32). A single device
+                                        or plain data parallelism: DeepSpeed casts its module
+                                        back to 16 bits and keeps fp32 master partitions.
+                                        Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

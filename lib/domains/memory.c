@@ -685,6 +685,22 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     hwfit_status st = check_inputs(in, why);
     if (st != HWFIT_OK) return st;
     if (prep_status != HWFIT_OK) return prep_status;
+    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
+     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
+     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
+     * runs. Full training: every weight is trained, so each format reads fp32 (and, being
+     * 32-bit, needs no master copy below); LoRA: the adapters. */
+    hwfit_memory_in upcast;
+    if (in->mode != HWFIT_MEMORY_INFERENCE && in->trained_fp32) {
+        upcast = *in;
+        const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+        if (in->mode == HWFIT_MEMORY_FULL)
+            upcast.weights = upcast.unquantized = upcast.attention_weights =
+                upcast.mlp_weights = upcast.expert_weights = fp32;
+        else
+            upcast.lora_dtype = fp32;
+        in = &upcast;
+    }
     const hwfit_model_param_counts *p = &prep->params;
     act_ctx c;
     c.m = model;

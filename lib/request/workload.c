@@ -912,6 +912,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_ROOT_UNSHARDED] = {.name = "root-unsharded", .kind = HWFIT_OPTION_FLAG,
                                  .help = "training, ZeRO-3: embedding and head stay gathered "
                                          "from forward through backward (FSDP's root unit)"},
+    [HWFIT__F_TRAINED_FP32] = {.name = "trained-fp32", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training: trained parameters held in fp32, autocast "
+                                       "over them (LLaMA-Factory unless pure_bf16); set "
+                                       "--gradients and --optimizer-states to match"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -953,6 +957,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_PREVIOUS_GRAPH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ROOT_UNSHARDED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_TRAINED_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1003,7 +1008,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head},
         {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}, {HWFIT__F_GATED_ACT, &m->gated_act_kept},
         {HWFIT__F_KV_REPEATED, &m->kv_repeated}, {HWFIT__F_DEQUANT, &m->dequant_transient},
-        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded}};
+        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded},
+        {HWFIT__F_TRAINED_FP32, &m->trained_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1165,5 +1171,6 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",
                      (uint64_t)m->overhead_bytes);
+    hwfit__out_bool(o, "trained_fp32", "trained parameters held in fp32", m->trained_fp32);
     hwfit__out_section_end(o);
 }

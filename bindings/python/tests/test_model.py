@@ -170,6 +170,27 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(hwfit.memory(framework="torchtune", **kw)["assumptions"]
                          ["load_quantize_bytes"], 4)
 
+    def test_trained_fp32_holds_the_trained_parameters_in_fp32(self):
+        # Llama 3.1 8B full (8,030,261,248 parameters): fp32 weights and no master copy;
+        # the llama-factory profile adds fp32 gradients and moments, 16 bytes a parameter;
+        # trained_fp32=False is its pure_bf16.
+        p = 8030261248
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
+        up = hwfit.memory(trained_fp32=True, **kw)
+        self.assertEqual(up["weights_bytes"], 4 * p)
+        self.assertEqual(up["optimizer_bytes"], 8 * p)
+        lf = hwfit.memory(framework="llama-factory", **kw)
+        self.assertTrue(lf["assumptions"]["trained_fp32"])
+        self.assertEqual(lf["weights_bytes"] + lf["gradient_bytes"] + lf["optimizer_bytes"],
+                         16 * p)
+        pure = hwfit.memory(framework="llama-factory", trained_fp32=False, gradients="bf16",
+                            optimizer_states="bf16", **kw)
+        self.assertFalse(pure["assumptions"]["trained_fp32"])
+        self.assertEqual(pure["weights_bytes"] + pure["gradient_bytes"]
+                         + pure["optimizer_bytes"], 8 * p)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
+
     def test_root_unsharded_keeps_the_tables_gathered(self):
         # Llama 3.1 8B full, ZeRO-3 on 8 cards: the tables (2 x 525,336,576 + 4096) stay
         # gathered and their gradients held, beside two live layers (218,112,000 each).
