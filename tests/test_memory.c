@@ -1140,7 +1140,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)5;
+    in.loss = (hwfit_memory_loss)6;
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1206,4 +1206,23 @@ Test(memory, trained_fp32_holds_the_trained_parameters_in_fp32) {
     in.mode = HWFIT_MEMORY_FULL;
     cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, NULL), HWFIT_OK);
     cr_assert_eq(in.trained_fp32, 0);
+}
+
+/* Loss inplace (Unsloth's Fast_CrossEntropyLoss before Cut Cross Entropy): the bf16 logits
+ * whole, a log-sum-exp and a loss per token in fp32, over the head's input 4h. Llama 3.1 8B
+ * (h 4096, V 128,256), 1,024 tokens. */
+Test(memory, loss_inplace_keeps_the_logits_and_two_floats_a_token) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.loss_bytes, 1024ull * (4 * 4096 + 2 * 128256 + 8));
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    cr_assert_eq(o.loss_bytes - estimate_ok(&m, &in).loss_bytes,
+                 1024ull * (2 * 128256 + 8 - 4 * 4096));
 }

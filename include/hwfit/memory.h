@@ -70,12 +70,19 @@ typedef enum hwfit_memory_loss {
                                         (Liger FusedLinearCrossEntropy, Apple Cut Cross
                                         Entropy, Unsloth): the fp32 gradient of the last
                                         hidden states, 4sbh. */
-    HWFIT_MEMORY_LOSS_FP32_COPY = 4 /**< Megatron's vocab-parallel cross-entropy as its code
+    HWFIT_MEMORY_LOSS_FP32_COPY = 4, /**< Megatron's vocab-parallel cross-entropy as its code
                                         runs: the output layer's logits in the activation
                                         format stay referenced (GPTModel.forward's
                                         `logits`) beside the fp32 copy the loss makes and
                                         keeps (cross_entropy.py calculate_logits_max:
                                         vocab_parallel_logits.float()): 4sbh + (A + 4) sbV. */
+    HWFIT_MEMORY_LOSS_INPLACE = 5   /**< The whole vocabulary's logits held in the activation
+                                        format, the loss computed row by row in one kernel
+                                        that upcasts inside it (a log-sum-exp and a loss per
+                                        token kept in fp32) and writes the gradient over the
+                                        logits (Unsloth's Fast_CrossEntropyLoss, before its
+                                        Cut Cross Entropy of November 2024):
+                                        4sbh + A sbV + 8sb. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */

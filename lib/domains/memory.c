@@ -619,7 +619,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FP32_COPY)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
         return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
@@ -983,6 +983,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
             /* Megatron as it runs: its A-byte logits beside their fp32 copy. */
             else if (in->loss == HWFIT_MEMORY_LOSS_FP32_COPY) per = 4 * h + (c.a_bytes + 4) * v;
+            /* In place (Unsloth's Fast_CrossEntropyLoss, unsloth/kernels/cross_entropy_loss.py
+             * before Cut Cross Entropy: ctx.save_for_backward(logits, logsumexp, labels), the
+             * backward kernel writes d logits over them): the A-byte logits whole, an fp32
+             * log-sum-exp and loss per token. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE) per = 4 * h + c.a_bytes * v + 8;
             loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
             other = add_c(other, loss, &overflow);
         }

@@ -817,7 +817,7 @@ const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
-                                              NULL};
+                                              "inplace", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 
@@ -848,7 +848,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                        .default_text = "fp32", .choices = hwfit__workload_losses,
                        .help = "training: logits and loss: fp32 (Megatron's estimate), upcast "
                                "(whole vocabulary to fp32), chunked, fused, fp32-copy "
-                               "(Megatron's code: logits beside their fp32 copy)"},
+                               "(Megatron's code: logits beside their fp32 copy), inplace "
+                               "(logits kept, gradient written over them: Unsloth before "
+                               "2024.11)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,

@@ -156,6 +156,10 @@ class TestFinetuneInputs(CliCase):
         full = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
         self.assertEqual(self.ok_json(*full, "--loss", "fp32-copy")["loss_bytes"]
                          - self.ok_json(*full, "--loss", "fp32")["loss_bytes"], 1024 * 128256 * 2)
+        # Unsloth's in-place loss (before Cut Cross Entropy): the bf16 logits whole and two
+        # fp32 values a token over the head's input, where fp32 keeps 4(h + V).
+        self.assertEqual(self.ok_json(*full, "--loss", "inplace")["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 8))
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         """Round 5 of issue #16: --load-quantize-bytes B holds the largest quantized matrix

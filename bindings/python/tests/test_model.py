@@ -156,6 +156,9 @@ class TestMemory(unittest.TestCase):
         full = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
         self.assertEqual(hwfit.memory(loss="fp32-copy", **full)["loss_bytes"]
                          - hwfit.memory(loss="fp32", **full)["loss_bytes"], 1024 * 128256 * 2)
+        # loss="inplace": the bf16 logits whole and an fp32 log-sum-exp and loss a token
+        self.assertEqual(hwfit.memory(loss="inplace", **full)["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 8))
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         # Llama 3.1 8B QLoRA: quantizing the MLP's 14336 x 4096 at load with 68 bytes an
