@@ -685,22 +685,6 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     hwfit_status st = check_inputs(in, why);
     if (st != HWFIT_OK) return st;
     if (prep_status != HWFIT_OK) return prep_status;
-    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
-     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
-     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
-     * runs. Full training: every weight is trained, so each format reads fp32 (and, being
-     * 32-bit, needs no master copy below); LoRA: the adapters. */
-    hwfit_memory_in upcast;
-    if (in->mode != HWFIT_MEMORY_INFERENCE && in->trained_fp32) {
-        upcast = *in;
-        const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
-        if (in->mode == HWFIT_MEMORY_FULL)
-            upcast.weights = upcast.unquantized = upcast.attention_weights =
-                upcast.mlp_weights = upcast.expert_weights = fp32;
-        else
-            upcast.lora_dtype = fp32;
-        in = &upcast;
-    }
     const hwfit_model_param_counts *p = &prep->params;
     act_ctx c;
     c.m = model;
@@ -744,10 +728,21 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         /* Vectors and small matrices follow the unquantized format once any module is. */
         if (module_quantized) f.base_quantized = 1;
     }
+    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
+     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
+     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
+     * runs. Full training trains every weight, so each format reads fp32 (and, being 32-bit,
+     * needs no master copy below); LoRA: the adapters. After the checks of the given
+     * formats, which still refuse a quantized one in full training. */
+    const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    const int upcast = training && in->trained_fp32;
+    if (upcast && in->mode == HWFIT_MEMORY_FULL)
+        f.base = f.other = f.attn = f.mlp = f.expert = fp32;
+    const hwfit_dtype lora_d = upcast ? fp32 : in->lora_dtype;
     uint64_t grad_b = 0, lora_b = 0, state_b = 0;
     if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
         return st;
-    if (lora && (st = plain_bytes(in->lora_dtype, "lora_dtype", &lora_b, why)) != HWFIT_OK)
+    if (lora && (st = plain_bytes(lora_d, "lora_dtype", &lora_b, why)) != HWFIT_OK)
         return st;
     if (training &&
         (st = plain_bytes(in->optimizer_states, "optimizer_states", &state_b, why)) != HWFIT_OK)
@@ -853,7 +848,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
     uint64_t trained_b = 0;
     if (training) {
-        hwfit_dtype trained = lora ? in->lora_dtype : in->weights;
+        hwfit_dtype trained = lora ? lora_d : upcast ? fp32 : in->weights;
         double bits;
         (void)hwfit_dtype_bits(trained, &bits);
         r.trainable_params = lora ? adapters : params;
@@ -861,8 +856,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         r.expert_trainable_params = lora ? eadapters : eparams;
         if (lora) {
             uint64_t expert_b;
-            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK ||
-                (st = hwfit_dtype_bytes(in->lora_dtype, eadapters, &expert_b)) != HWFIT_OK)
+            if ((st = hwfit_dtype_bytes(lora_d, adapters, &trained_b)) != HWFIT_OK ||
+                (st = hwfit_dtype_bytes(lora_d, eadapters, &expert_b)) != HWFIT_OK)
                 return st;
             if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK ||
                 hwfit__add_u64(ew, expert_b, &ew) != HWFIT_OK)
