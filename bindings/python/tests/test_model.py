@@ -156,6 +156,9 @@ class TestMemory(unittest.TestCase):
         full = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
         self.assertEqual(hwfit.memory(loss="fp32-copy", **full)["loss_bytes"]
                          - hwfit.memory(loss="fp32", **full)["loss_bytes"], 1024 * 128256 * 2)
+        # loss="inplace": the bf16 logits whole and an fp32 log-sum-exp and loss a token
+        self.assertEqual(hwfit.memory(loss="inplace", **full)["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 8))
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         # Llama 3.1 8B QLoRA: quantizing the MLP's 14336 x 4096 at load with 68 bytes an
@@ -169,6 +172,27 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(q["peak_phase"], "load")
         self.assertEqual(hwfit.memory(framework="torchtune", **kw)["assumptions"]
                          ["load_quantize_bytes"], 4)
+
+    def test_trained_fp32_holds_the_trained_parameters_in_fp32(self):
+        # Llama 3.1 8B full (8,030,261,248 parameters): fp32 weights and no master copy;
+        # the llama-factory profile adds fp32 gradients and moments, 16 bytes a parameter;
+        # trained_fp32=False is its pure_bf16.
+        p = 8030261248
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
+        up = hwfit.memory(trained_fp32=True, **kw)
+        self.assertEqual(up["weights_bytes"], 4 * p)
+        self.assertEqual(up["optimizer_bytes"], 8 * p)
+        lf = hwfit.memory(framework="llama-factory", **kw)
+        self.assertTrue(lf["assumptions"]["trained_fp32"])
+        self.assertEqual(lf["weights_bytes"] + lf["gradient_bytes"] + lf["optimizer_bytes"],
+                         16 * p)
+        pure = hwfit.memory(framework="llama-factory", trained_fp32=False, gradients="bf16",
+                            optimizer_states="bf16", **kw)
+        self.assertFalse(pure["assumptions"]["trained_fp32"])
+        self.assertEqual(pure["weights_bytes"] + pure["gradient_bytes"]
+                         + pure["optimizer_bytes"], 8 * p)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
 
     def test_root_unsharded_keeps_the_tables_gathered(self):
         # Llama 3.1 8B full, ZeRO-3 on 8 cards: the tables (2 x 525,336,576 + 4096) stay
