@@ -967,6 +967,34 @@ Test(memory, gated_act_kept_stores_the_activation_output) {
     cr_assert_eq(sets & HWFIT_PROFILE_GATED_ACT, 0u);
 }
 
+/* A compiled gated MLP keeps gate and up (2F) and recomputes the product for the down
+ * projection's weight gradient. With the down projection frozen nothing more goes: the
+ * product's and the activation's backward still need gate and up, so a frozen MLP stores
+ * 2F compiled as in eager fused form (before, compile dropped a third F: F per token and
+ * layer too few). With an adapter on the down projection, eager keeps its input (3F) and
+ * compile recomputes it (2F). Llama 3.1 8B, F = 14336, 2-byte activations. */
+Test(memory, compiled_frozen_mlp_keeps_gate_and_up) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    in.context = 512;
+    in.micro_batch = 2;
+    hwfit_memory_out eager = estimate_ok(&m, &in);
+    in.compile = 1;
+    hwfit_memory_out compiled = estimate_ok(&m, &in);
+    check_phases(&compiled, &in);
+    cr_assert_eq(compiled.activation_dense_layer_bytes, eager.activation_dense_layer_bytes);
+    in.lora_targets = HWFIT_LORA_ALL;
+    hwfit_memory_out all_c = estimate_ok(&m, &in);
+    in.compile = 0;
+    hwfit_memory_out all_e = estimate_ok(&m, &in);
+    cr_assert_eq(all_e.activation_dense_layer_bytes - all_c.activation_dense_layer_bytes,
+                 1024ull * 14336 * 2);
+}
+
 /* kv_repeated: GQA's K and V repeated to the 32 query heads, (32 - 8) x 128 x 2 values more
  * per token and layer (Llama 3.1 8B); an MHA model is unchanged. */
 Test(memory, kv_repeated_keeps_the_repeated_keys_and_values) {
@@ -1140,10 +1168,89 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)5;
+    in.loss = (hwfit_memory_loss)6;
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
     cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, NULL), HWFIT_OK);
     cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_FP32_COPY);
+}
+
+/* trained_fp32 (LLaMA-Factory's cast_trainable_params_to_fp32): full training holds every
+ * weight in fp32 and no master copy; with fp32 gradients and moments, 4 + 4 + 8 = 16 bytes a
+ * parameter (Llama 3.1 8B: 8,030,261,248). LoRA: the adapters are fp32, the base as given. */
+Test(memory, trained_fp32_holds_the_trained_parameters_in_fp32) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    /* Before: bf16 weights, an fp32 master copy, fp32 moments, bf16 gradients. */
+    cr_assert_eq(a.weights_bytes, 2 * P8B);
+    cr_assert_eq(a.optimizer_bytes, 12 * P8B);
+    in.trained_fp32 = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.weights_bytes, 4 * P8B);
+    cr_assert_eq(b.optimizer_bytes, 8 * P8B); /* no master copy: the weights are fp32 */
+    cr_assert_eq(b.gradient_bytes, a.gradient_bytes); /* as `gradients` says */
+    cr_assert_eq(b.activation_bytes, a.activation_bytes); /* autocast: bf16 activations */
+    in.gradients = dt("fp32");
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    cr_assert_eq(c.weights_bytes + c.gradient_bytes + c.optimizer_bytes, 16 * P8B);
+    /* The master flag has nothing to copy. */
+    in.master_weights = 0;
+    cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, c.optimizer_bytes);
+    /* LoRA: the adapters in fp32 whatever lora_dtype says; the frozen base unchanged. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    in.trained_fp32 = 1;
+    hwfit_memory_out u = estimate_ok(&m, &in);
+    cr_assert_eq(u.weights_bytes - l.weights_bytes, 2 * l.adapter_params);
+    cr_assert_eq(u.optimizer_bytes, 8 * l.adapter_params); /* fp32 adapters: no master */
+    /* Inference ignores it. */
+    hwfit_memory_init(&in);
+    hwfit_memory_out i0 = estimate_ok(&m, &in);
+    in.trained_fp32 = 1;
+    cr_assert_eq(estimate_ok(&m, &in).weights_bytes, i0.weights_bytes);
+    /* The llama-factory profile sets it with fp32 gradients and moments; the Trainer it
+     * runs does not. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    unsigned sets = 0;
+    cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &in, &sets), HWFIT_OK);
+    cr_assert(sets & HWFIT_PROFILE_TRAINED_FP32);
+    cr_assert_eq(in.trained_fp32, 1);
+    cr_assert_eq(in.gradients.id, HWFIT_DTYPE_FP32);
+    cr_assert_eq(in.optimizer_states.id, HWFIT_DTYPE_FP32);
+    in.context = 1024;
+    hwfit_memory_out f = estimate_ok(&m, &in);
+    cr_assert_eq(f.weights_bytes + f.gradient_bytes + f.optimizer_bytes, 16 * P8B);
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, NULL), HWFIT_OK);
+    cr_assert_eq(in.trained_fp32, 0);
+}
+
+/* Loss inplace (Unsloth's Fast_CrossEntropyLoss before Cut Cross Entropy): the bf16 logits
+ * whole, a log-sum-exp and a loss per token in fp32, over the head's input 4h. Llama 3.1 8B
+ * (h 4096, V 128,256), 1,024 tokens. */
+Test(memory, loss_inplace_keeps_the_logits_and_two_floats_a_token) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.loss_bytes, 1024ull * (4 * 4096 + 2 * 128256 + 8));
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    cr_assert_eq(o.loss_bytes - estimate_ok(&m, &in).loss_bytes,
+                 1024ull * (2 * 128256 + 8 - 4 * 4096));
 }

@@ -279,6 +279,73 @@ Test(shard, root_unsharded_keeps_the_tables_gathered) {
     }
 }
 
+/* quant_scales_replicated (bitsandbytes QLoRA under FSDP or ZeRO-3): the NF4 block scales
+ * stay whole on every card, only the packed 4-bit data is partitioned, gathered and
+ * offloaded. Llama 3.1 8B QLoRA (nf4-dq) on 8 cards: a layer holds 218,103,808 NF4
+ * elements (q, o 4096 x 4096; k, v 1024 x 4096; gate, up, down 14336 x 4096), 13,312
+ * blocks of 16,384 with 2,048 + 32 bits of scales each: 3,461,120 bytes of scales a layer,
+ * 110,755,840 for the 32 layers; the tables stay bf16 (no scales). */
+Test(shard, quant_scales_replicated_stay_whole_on_every_card) {
+    const uint64_t layer_scales = 13312ull * 260, scales = 32 * layer_scales;
+    hwfit_shard_in in = full_8b(8, 3);
+    in.memory.mode = HWFIT_MEMORY_QLORA;
+    in.memory.lora_rank = 8;
+    in.zero3_live_layers = 2;
+    hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+    in.memory.quant_scales_replicated = 1;
+    hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+    /* Partitioned: the data over 8 cards, the scales whole. */
+    cr_assert_eq(b.shard_weights_bytes, a.shard_weights_bytes);
+    cr_assert_eq(b.weights_bytes,
+                 (a.shard_weights_bytes - scales + 7) / 8 + scales);
+    /* Gathered: a table and one layer live (the bf16 table is the larger unit); the layer
+     * gathers its data only. */
+    cr_assert_eq(a.buffer_bytes - b.buffer_bytes, layer_scales);
+    /* Parameter offload: the data goes to the host, the scales stay. */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_PARAMS;
+    hwfit_shard_out bo = estimate_ok(&llama8, &in);
+    in.memory.quant_scales_replicated = 0;
+    hwfit_shard_out ao = estimate_ok(&llama8, &in);
+    cr_assert_eq(ao.worst.weights_bytes, 0);
+    cr_assert_eq(bo.worst.weights_bytes, scales);
+    /* the host had the card's eighth of the scales; now none */
+    cr_assert_eq(ao.worst.host_bytes - bo.worst.host_bytes,
+                 (a.shard_weights_bytes + 7) / 8 - (a.shard_weights_bytes - scales + 7) / 8);
+    /* Without ZeRO-3 every card holds the whole model either way. */
+    in.layout.offload = 0;
+    in.layout.zero_stage = 2;
+    hwfit_shard_card c = estimate_ok(&llama8, &in).worst;
+    in.memory.quant_scales_replicated = 1;
+    hwfit_shard_card d = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(d.weights_bytes, c.weights_bytes);
+    cr_assert_eq(d.buffer_bytes, c.buffer_bytes);
+    /* Only NF4 has them: bf16 LoRA does not change. */
+    in.layout.zero_stage = 3;
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    hwfit_shard_card e = estimate_ok(&llama8, &in).worst;
+    in.memory.quant_scales_replicated = 0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, e.weights_bytes);
+    /* The fsdp, hf-trainer and deepspeed profiles set it for QLoRA (bitsandbytes);
+     * torchtune (torchao's NF4Tensor) does not, nor any profile for LoRA. */
+    const char *on[] = {"fsdp", "hf-trainer", "axolotl", "deepspeed"}, *off[] = {"torchtune"};
+    for (size_t i = 0; i < 4; i++) {
+        hwfit_memory_in m;
+        hwfit_memory_init(&m);
+        m.mode = HWFIT_MEMORY_QLORA;
+        cr_assert_eq(hwfit_memory_profile_apply(on[i], 2, &m, NULL), HWFIT_OK);
+        cr_assert_eq(m.quant_scales_replicated, 1, "%s", on[i]);
+        m.mode = HWFIT_MEMORY_LORA;
+        m.quant_scales_replicated = 0;
+        cr_assert_eq(hwfit_memory_profile_apply(on[i], 2, &m, NULL), HWFIT_OK);
+        cr_assert_eq(m.quant_scales_replicated, 0, "%s", on[i]);
+    }
+    hwfit_memory_in m;
+    hwfit_memory_init(&m);
+    m.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply(off[0], 2, &m, NULL), HWFIT_OK);
+    cr_assert_eq(m.quant_scales_replicated, 0);
+}
+
 /* DeepSpeed's ZeRO-2 estimator, no offload: GPU 2P + 18P/N with fp32 gradients ("2 =
  * params_16bit, 18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit + 8_optimizer");
  * Megatron-LM with the distributed optimizer: 6 + 12/DP bytes per parameter (bf16

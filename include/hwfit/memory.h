@@ -70,12 +70,19 @@ typedef enum hwfit_memory_loss {
                                         (Liger FusedLinearCrossEntropy, Apple Cut Cross
                                         Entropy, Unsloth): the fp32 gradient of the last
                                         hidden states, 4sbh. */
-    HWFIT_MEMORY_LOSS_FP32_COPY = 4 /**< Megatron's vocab-parallel cross-entropy as its code
+    HWFIT_MEMORY_LOSS_FP32_COPY = 4, /**< Megatron's vocab-parallel cross-entropy as its code
                                         runs: the output layer's logits in the activation
                                         format stay referenced (GPTModel.forward's
                                         `logits`) beside the fp32 copy the loss makes and
                                         keeps (cross_entropy.py calculate_logits_max:
                                         vocab_parallel_logits.float()): 4sbh + (A + 4) sbV. */
+    HWFIT_MEMORY_LOSS_INPLACE = 5   /**< The whole vocabulary's logits held in the activation
+                                        format, the loss computed row by row in one kernel
+                                        that upcasts inside it (a log-sum-exp and a loss per
+                                        token kept in fp32) and writes the gradient over the
+                                        logits (Unsloth's Fast_CrossEntropyLoss, before its
+                                        Cut Cross Entropy of November 2024):
+                                        4sbh + A sbV + 8sb. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -301,6 +308,39 @@ typedef struct hwfit_memory_in {
                                         parameters; FSDP2 sets the root's
                                         post_forward_mesh_info to None); default 0
                                         (DeepSpeed gathers them as other units). */
+    /* ---- Appended in 0.x: ZeRO-3 and quantized weights (docs/formulas.md, "shard"). */
+    int quant_scales_replicated;   /**< 1: under ZeRO-3 sharding (hwfit_shard_in), the block
+                                        scales of NF4 weights (nf4, nf4-dq: the absmax per
+                                        block of 64 and, double-quantized, their second-level
+                                        constants) are neither partitioned nor offloaded:
+                                        every card holds the scales of all its layers whole,
+                                        and only the packed 4-bit data is sharded, gathered
+                                        and offloaded. bitsandbytes keeps them in a
+                                        QuantState, a plain attribute of the Params4bit
+                                        weight and of its Linear4bit module (which FSDP's
+                                        flattening and DeepSpeed's partitioning do not
+                                        touch), on the device that quantized the weight:
+                                        transformers quantizes on the GPU and then moves only
+                                        the weight's .data to the CPU or meta device under
+                                        FSDP or ZeRO-3. Default 0 (scales are sharded with
+                                        the data). */
+    /* ---- Appended in 0.x (docs/formulas.md, "phases and profiles"). */
+    int trained_fp32;              /**< 1: the trained parameters themselves are held in
+                                        fp32, whatever format the checkpoint loads in, and
+                                        autocast makes their 16-bit copies as it runs
+                                        (LLaMA-Factory casts them unless pure_bf16:
+                                        model/adapter.py, init_adapter,
+                                        cast_trainable_params_to_fp32). Training: with mode
+                                        full every weight (weights, unquantized and the
+                                        per-module formats) counts 4 bytes and no master copy
+                                        exists; with LoRA and QLoRA the adapters are fp32
+                                        (lora_dtype read as fp32). The gradients and
+                                        optimizer moments stay as @c gradients and
+                                        @c optimizer_states say (PyTorch makes them in the
+                                        parameter's dtype: set both to fp32). A single device
+                                        or plain data parallelism: DeepSpeed casts its module
+                                        back to 16 bits and keeps fp32 master partitions.
+                                        Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -9,7 +9,8 @@
  * optimizer_in_backward, fused_optimizer, gradient_buffer, gradients, lora_dtype, loss,
  * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
  * fragmentation, qlora_inputs_kept, untied_head, softcap_eager, gated_act_kept,
- * kv_repeated, dequant_transient, previous_graph, load_quantize_bytes, root_unsharded). Some
+ * kv_repeated, dequant_transient, previous_graph, load_quantize_bytes, root_unsharded,
+ * quant_scales_replicated, trained_fp32). Some
  * choices depend on the mode and on whether one device trains (torchtune's single-device
  * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
  * both. Every default cites its source next to it in lib/domains/profile.c; the free
@@ -62,6 +63,8 @@ extern "C" {
 #define HWFIT_PROFILE_PREVIOUS_GRAPH 0x1000000u /**< previous_graph */
 #define HWFIT_PROFILE_LOAD_QUANTIZE 0x2000000u /**< load_quantize_bytes */
 #define HWFIT_PROFILE_ROOT_UNSHARDED 0x4000000u /**< root_unsharded */
+#define HWFIT_PROFILE_QUANT_SCALES 0x8000000u  /**< quant_scales_replicated */
+#define HWFIT_PROFILE_TRAINED_FP32 0x10000000u /**< trained_fp32 */
 /** @} */
 
 /**

@@ -308,8 +308,13 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
         per++;
     /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
      * linear's input only when its weight requires grad); the down projection's input is
-     * kept only when it carries an adapter. */
-    if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)) per--;
+     * kept only when it carries an adapter. Compiled, a gated MLP's count (2F) holds no
+     * down-projection input to drop: it is gate and up, which the product's and the
+     * activation's backward need whether or not any weight trains (d/d up = act(gate),
+     * d/d gate = up * act'(gate)). */
+    if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN) &&
+        !(m->mlp == HWFIT_MODEL_MLP_GATED && c->in->compile))
+        per--;
     /* MoE dispatch: each token's K copies sent to its experts (the experts' first input,
      * kept for their weight gradients when they train) and the K expert outputs the
      * router-weighted combine keeps for the routing probabilities' gradient. */
@@ -619,7 +624,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FP32_COPY)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
         return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
@@ -728,10 +733,21 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         /* Vectors and small matrices follow the unquantized format once any module is. */
         if (module_quantized) f.base_quantized = 1;
     }
+    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
+     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
+     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
+     * runs. Full training trains every weight, so each format reads fp32 (and, being 32-bit,
+     * needs no master copy below); LoRA: the adapters. After the checks of the given
+     * formats, which still refuse a quantized one in full training. */
+    const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    const int upcast = training && in->trained_fp32;
+    if (upcast && in->mode == HWFIT_MEMORY_FULL)
+        f.base = f.other = f.attn = f.mlp = f.expert = fp32;
+    const hwfit_dtype lora_d = upcast ? fp32 : in->lora_dtype;
     uint64_t grad_b = 0, lora_b = 0, state_b = 0;
     if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
         return st;
-    if (lora && (st = plain_bytes(in->lora_dtype, "lora_dtype", &lora_b, why)) != HWFIT_OK)
+    if (lora && (st = plain_bytes(lora_d, "lora_dtype", &lora_b, why)) != HWFIT_OK)
         return st;
     if (training &&
         (st = plain_bytes(in->optimizer_states, "optimizer_states", &state_b, why)) != HWFIT_OK)
@@ -837,7 +853,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
     uint64_t trained_b = 0;
     if (training) {
-        hwfit_dtype trained = lora ? in->lora_dtype : in->weights;
+        hwfit_dtype trained = lora ? lora_d : upcast ? fp32 : in->weights;
         double bits;
         (void)hwfit_dtype_bits(trained, &bits);
         r.trainable_params = lora ? adapters : params;
@@ -845,8 +861,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         r.expert_trainable_params = lora ? eadapters : eparams;
         if (lora) {
             uint64_t expert_b;
-            if ((st = hwfit_dtype_bytes(in->lora_dtype, adapters, &trained_b)) != HWFIT_OK ||
-                (st = hwfit_dtype_bytes(in->lora_dtype, eadapters, &expert_b)) != HWFIT_OK)
+            if ((st = hwfit_dtype_bytes(lora_d, adapters, &trained_b)) != HWFIT_OK ||
+                (st = hwfit_dtype_bytes(lora_d, eadapters, &expert_b)) != HWFIT_OK)
                 return st;
             if (hwfit__add_u64(w, trained_b, &w) != HWFIT_OK ||
                 hwfit__add_u64(ew, expert_b, &ew) != HWFIT_OK)
@@ -967,6 +983,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
             /* Megatron as it runs: its A-byte logits beside their fp32 copy. */
             else if (in->loss == HWFIT_MEMORY_LOSS_FP32_COPY) per = 4 * h + (c.a_bytes + 4) * v;
+            /* In place (Unsloth's Fast_CrossEntropyLoss, unsloth/kernels/cross_entropy_loss.py
+             * before Cut Cross Entropy: ctx.save_for_backward(logits, logsumexp, labels), the
+             * backward kernel writes d logits over them): the A-byte logits whole, an fp32
+             * log-sum-exp and loss per token. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE) per = 4 * h + c.a_bytes * v + 8;
             loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
             other = add_c(other, loss, &overflow);
         }

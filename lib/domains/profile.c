@@ -43,6 +43,8 @@ typedef struct row {
     double overhead, fragmentation;
     double load_quantize;
     int root_unsharded;
+    int quant_scales;
+    int trained_fp32;
 } row;
 
 #define M_(m) (1u << (m))
@@ -149,6 +151,15 @@ static const row rows[] = {
      * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
      * only under ZeRO-3 sharding. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* bitsandbytes QLoRA under FSDP or ZeRO-3: transformers' _load_state_dict_into_meta_model
+     * quantizes each weight on the GPU (create_quantized_param) and then, "For quantized
+     * modules with FSDP/DeepSpeed Stage 3", replaces it with type(value)(value.data.to("cpu"
+     * or "meta"), **value.__dict__): the packed data moves, the QuantState (absmax, nested
+     * constants) stays on the GPU, an attribute FSDP and DeepSpeed neither shard nor offload
+     * (bitsandbytes' fix_4bit_weight_quant_state_from_module restores it from the module
+     * "when the parameter got converted ... for example for fsdp"). */
+    {.profile = "hf-trainer", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
+     .quant_scales = 1},
     /* PEFT with bitsandbytes (QLoRA): peft.utils.other.prepare_model_for_kbit_training
      * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
      * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
@@ -180,6 +191,9 @@ static const row rows[] = {
     /* QLoRA through PEFT and bitsandbytes (MatMul4Bit keeps its input, as hf-trainer). */
     {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QLORA_INPUTS,
      .qlora_inputs = 1},
+    /* bitsandbytes QLoRA under ZeRO-3: the scales stay whole on every card (as hf-trainer). */
+    {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
+     .quant_scales = 1},
 
     /* ---- PyTorch FSDP2 (torch.distributed.fsdp.fully_shard, MixedPrecisionPolicy) -------- */
     /* Sharded parameters are the model's own (bf16 when loaded in bf16: no master copy);
@@ -207,6 +221,10 @@ static const row rows[] = {
      * Accelerate's TRANSFORMER_BASED_WRAP, Answer.AI's fsdp_qlora) stays gathered from
      * forward through backward (as hf-trainer above). */
     {.profile = "fsdp", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* bitsandbytes QLoRA: FSDP flattens and shards the packed data only; the QuantState
+     * stays whole on every card (as hf-trainer). */
+    {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
+     .quant_scales = 1},
 
     /* ---- Megatron-LM / NeMo (megatron/core/optimizer, distributed/param_and_grad_buffer.py) */
     /* bf16 with fp32 master weights and fp32 Adam states (Float16OptimizerWithFloat16Params,
@@ -229,7 +247,8 @@ static const row rows[] = {
     /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
      * (Unsloth_Offloaded_Gradient_Checkpointer); fused cross-entropy (Apple Cut Cross
-     * Entropy in the context-length benchmarks, its own chunked kernel before); LoRA
+     * Entropy since 2024-11-17, commit fa8e59eb1b; releases before kept the whole
+     * vocabulary's logits for their Fast_CrossEntropyLoss: --loss inplace); LoRA
      * through PEFT (fp32 adapters); notebooks use optim "adamw_8bit". */
     /* QLoRA: Unsloth's fast_dequantize (unsloth/kernels/utils.py) dequantizes each 4-bit
      * weight whole before its matmul in training (dequant_transient); its MLP kernels are
@@ -287,6 +306,17 @@ static const row rows[] = {
      * model.gradient_checkpointing_enable() when it is not set (every layer). */
     {.profile = "llama-factory", .sets = HWFIT_PROFILE_RECOMPUTE,
      .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
+    /* Trained parameters upcast to fp32 unless pure_bf16 (model/adapter.py init_adapter,
+     * 2023-2026: "cast trainable params to float32"; _setup_full_tuning
+     * param.data = param.data.to(torch.float32); the LoRA path casts every parameter with
+     * requires_grad): the Trainer's bf16/fp16 flag then only autocasts. A full fine-tune
+     * holds fp32 weights, fp32 gradients (a parameter's .grad has its dtype) and fp32
+     * AdamW moments (torch.optim.AdamW: zeros_like(param)), 16 bytes a parameter; the
+     * adapters of LoRA and QLoRA are fp32 as PEFT already makes them. pure_bf16 is
+     * --no-trained-fp32 with bf16 gradients and moments. */
+    {.profile = "llama-factory",
+     .sets = HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
+     .trained_fp32 = 1, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
 };
 
 /* Trainer-based front ends: the Trainer's profile under their own name, then their own
@@ -324,7 +354,8 @@ static const struct {
     {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, head a linear of its own "
                "(quantized with QLoRA), eager MLP, K/V repeated, the last step's logits held"},
     {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
-                      "checkpointing on (its default)"},
+                      "checkpointing on (its default), trained parameters upcast to fp32 "
+                      "with fp32 gradients and moments (not pure_bf16)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
 };
@@ -369,6 +400,8 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
     if (s & HWFIT_PROFILE_LOAD_QUANTIZE) in->load_quantize_bytes = r->load_quantize;
     if (s & HWFIT_PROFILE_ROOT_UNSHARDED) in->root_unsharded = r->root_unsharded;
+    if (s & HWFIT_PROFILE_QUANT_SCALES) in->quant_scales_replicated = r->quant_scales;
+    if (s & HWFIT_PROFILE_TRAINED_FP32) in->trained_fp32 = r->trained_fp32;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

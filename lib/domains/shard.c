@@ -272,6 +272,7 @@ static hwfit_status unit_of(const hwfit_memory_out *o, hwfit__shard_unit *u) {
     u->e_trainable = o->expert_trainable_params;
     u->e_gradients = o->expert_gradient_bytes;
     u->e_optimizer = o->expert_optimizer_bytes;
+    u->scales = u->e_scales = 0;
     return HWFIT_OK;
 }
 
@@ -287,6 +288,8 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
     out->e_trainable = a->e_trainable - b->e_trainable;
     out->e_gradients = a->e_gradients - b->e_gradients;
     out->e_optimizer = a->e_optimizer - b->e_optimizer;
+    out->scales = a->scales - b->scales;
+    out->e_scales = a->e_scales - b->e_scales;
 }
 
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
@@ -303,6 +306,45 @@ static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *pre
     mi->embedding = emb;
     mi->head = head;
     return hwfit__memory_estimate_prepared(m, prep, prep_status, mi, memo, out);
+}
+
+/* quant_scales_replicated: the NF4 block scales of one unit (layer, tables asked for). The
+ * unit is weighed again with its NF4 format replaced by int8 (one byte an element, no
+ * scales; the vectors and tables keep the unquantized format either way): with Q the
+ * NF4 elements, O the rest, and an NF4 block of E elements in B bits, int8 weighs Q + O and
+ * NF4 Q B / 8E + O (blocks rounded up per matrix: a block's bytes at most), so
+ * Q = (w_int8 - w_nf4) / (1 - B / 8E) and the scales are Q (B - 4E) / 8E, the bits beyond
+ * the 4-bit values (Dettmers et al. 2023: 32 per 64 values; double-quantized 8 per 64 and
+ * 32 per 256 blocks). Only when the base format is NF4 and the modules share it. */
+/* The NF4 scales of unit j of e (0, 1: the dense and MoE layer; 2, 3, 4: the embedding, the
+ * head, both, each with layer k0) from o8, the same weighed with int8 (weights_units). A
+ * table's scales: those of layer + table less the layer's. */
+static void nf4_scales_of(hwfit__shard_engine *e, int j, int k0, hwfit_dtype_id id,
+                          const hwfit_memory_out *o8) {
+    hwfit__shard_unit *dst[5] = {&e->layer[0], &e->layer[1], &e->emb, &e->head, &e->both};
+    hwfit__shard_unit *d = dst[j];
+    const hwfit__shard_unit *l = &e->layer[k0];
+    uint64_t w = d->weights, ew = d->e_weights;
+    if (j >= 2) {
+        w += l->weights;
+        ew += l->e_weights;
+    }
+    /* bits and elements of an NF4 block (lib/catalogs/dtype.c) */
+    const double bits = id == HWFIT_DTYPE_NF4 ? 64.0 * 4 + 32 : 16384.0 * 4 + 256 * 8 + 32;
+    const double elements = id == HWFIT_DTYPE_NF4 ? 64.0 : 16384.0;
+    const double per = bits / (8.0 * elements), scale = (bits - 4.0 * elements) / (8.0 * elements);
+    double b = o8->weights_bytes > w ? (double)(o8->weights_bytes - w) / (1.0 - per) * scale : 0.0;
+    double eb = o8->expert_weights_bytes > ew
+                    ? (double)(o8->expert_weights_bytes - ew) / (1.0 - per) * scale
+                    : 0.0;
+    uint64_t sc = b < (double)w ? (uint64_t)b : w, esc = eb < (double)ew ? (uint64_t)eb : ew;
+    if (esc > sc) esc = sc;
+    if (j >= 2) {
+        sc = sc > l->scales ? sc - l->scales : 0;
+        esc = esc > l->e_scales ? esc - l->e_scales : 0;
+    }
+    d->scales = sc;
+    d->e_scales = esc;
 }
 
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -353,6 +395,24 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
     unit_of(&o, &u);
     unit_sub(&u, &e->layer[k0], &e->both);
+    /* quant_scales_replicated: each unit weighed again with int8 for its NF4 scales
+     * (nf4_scales_of); here rather than in a helper, as the deepest chains pass through this
+     * frame (tests/stack). The tables' scales: those of layer + table less the layer's. */
+    hwfit_dtype *base = mi.mode == HWFIT_MEMORY_QLORA ? &mi.qlora_base : &mi.weights;
+    const hwfit_dtype_id nf4 = base->id;
+    if (mi.quant_scales_replicated && !mi.module_formats &&
+        (nf4 == HWFIT_DTYPE_NF4 || nf4 == HWFIT_DTYPE_NF4_DQ)) {
+        *base = hwfit_dtype_make(HWFIT_DTYPE_INT8);
+        for (int j = 0; j < 5 && st == HWFIT_OK; j++) {
+            const int k = j < 2 ? j : k0; /* tables (j - 1): 1 embedding, 2 head, 3 both */
+            if (e->kind_first[k] == UINT32_MAX) continue;
+            st = one_layer(&e->rank, rp, rs, NULL, &mi, j < 2 ? e->kind_first[k] : 0,
+                           j >= 2 && ((j - 1) & 1), j >= 2 && ((j - 1) & 2), &o);
+            if (st == HWFIT_OK) nf4_scales_of(e, j, k0, nf4, &o);
+        }
+        *base = hwfit_dtype_make(nf4);
+        if (st != HWFIT_OK) return st;
+    }
     e->w_tp = r->tp;
     e->w_ep = r->ep;
     e->w_etp = r->etp;
@@ -698,7 +758,9 @@ static hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_unit *u,
         hwfit__mac_u64(&acc->e_weights, u->e_weights, n) != HWFIT_OK ||
         hwfit__mac_u64(&acc->e_trainable, u->e_trainable, n) != HWFIT_OK ||
         hwfit__mac_u64(&acc->e_gradients, u->e_gradients, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->e_optimizer, u->e_optimizer, n) != HWFIT_OK)
+        hwfit__mac_u64(&acc->e_optimizer, u->e_optimizer, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->scales, u->scales, n) != HWFIT_OK ||
+        hwfit__mac_u64(&acc->e_scales, u->e_scales, n) != HWFIT_OK)
         return HWFIT_ERANGE;
     return HWFIT_OK;
 }
@@ -803,7 +865,11 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     if (r->training) {
         if (r->zero >= 1) o = partition(o, s.e_optimizer, r);
         if (r->zero >= 2) g = partition(g, s.e_gradients, r);
-        if (r->zero >= 3) w = partition(w, s.e_weights, r);
+        /* quant_scales_replicated: the NF4 scales stay whole on the card, the packed data is
+         * partitioned (and offloaded below). */
+        const uint64_t sc = in->memory.quant_scales_replicated ? s.scales : 0;
+        const uint64_t esc = in->memory.quant_scales_replicated ? s.e_scales : 0;
+        if (r->zero >= 3) w = partition(w - sc, s.e_weights - esc, r) + sc;
         /* ZeRO-Offload (Ren et al. 2021; DeepSpeed estimate_zero2/3_model_states_mem_needs):
          * optimizer states, fp32 master weights and fp32 gradients live on the host; the
          * GPU keeps no gradient beyond the reduction bucket. */
@@ -820,8 +886,8 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             g = 0;
         }
         if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) {
-            if (add(&host, w) != HWFIT_OK) return HWFIT_ERANGE;
-            w = 0;
+            if (add(&host, w - sc) != HWFIT_OK) return HWFIT_ERANGE;
+            w = sc;
         }
         /* ZeRO-3 gathers whole layers (or tables) before use, from the other ranks or from
          * the host: live units of parameters and one unit of unreduced gradients (DeepSpeed's estimator: 4 bytes x largest
@@ -847,14 +913,18 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             uint64_t ut = 0;
             for (int k = 0; k < 4; k++)
                 if (u[k] && !(root && k >= 2)) {
-                    uint64_t w_k = gathered(u[k]->weights, u[k]->e_weights, gd, ge);
+                    /* what is gathered: the packed data (the replicated scales are there) */
+                    uint64_t w_k = gathered(u[k]->weights - (sc ? u[k]->scales : 0),
+                                            u[k]->e_weights - (sc ? u[k]->e_scales : 0), gd, ge);
                     if (k < 2) uw = max_u64(uw, w_k);
                     else ut = max_u64(ut, w_k);
                     ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
                 }
             if (root) {
                 ug = max_u64(ug, gathered(tables->gradients, tables->e_gradients, gd, ge));
-                if (add(&buffers, gathered(tables->weights, tables->e_weights, gd, ge)) != HWFIT_OK)
+                if (add(&buffers, gathered(tables->weights - (sc ? tables->scales : 0),
+                                           tables->e_weights - (sc ? tables->e_scales : 0), gd,
+                                           ge)) != HWFIT_OK)
                     return HWFIT_ERANGE;
             }
             uint64_t live = in->zero3_live_layers, with_table = 0;

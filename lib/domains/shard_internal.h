@@ -26,6 +26,9 @@
 typedef struct hwfit__shard_unit {
     uint64_t weights, params, trainable, gradients, optimizer;
     uint64_t e_weights, e_trainable, e_gradients, e_optimizer;
+    /* Of weights and e_weights, the NF4 block scales, counted only with
+     * quant_scales_replicated (shard.c, nf4_scales). */
+    uint64_t scales, e_scales;
 } hwfit__shard_unit;
 
 #define HWFIT__SHARD_LAYER_WORDS ((HWFIT_MODEL_MAX_LAYERS + 63) / 64)

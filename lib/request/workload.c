@@ -817,7 +817,7 @@ const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
-                                              NULL};
+                                              "inplace", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 
@@ -848,7 +848,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                        .default_text = "fp32", .choices = hwfit__workload_losses,
                        .help = "training: logits and loss: fp32 (Megatron's estimate), upcast "
                                "(whole vocabulary to fp32), chunked, fused, fp32-copy "
-                               "(Megatron's code: logits beside their fp32 copy)"},
+                               "(Megatron's code: logits beside their fp32 copy), inplace "
+                               "(logits kept, gradient written over them: Unsloth before "
+                               "2024.11)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -912,6 +914,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_ROOT_UNSHARDED] = {.name = "root-unsharded", .kind = HWFIT_OPTION_FLAG,
                                  .help = "training, ZeRO-3: embedding and head stay gathered "
                                          "from forward through backward (FSDP's root unit)"},
+    [HWFIT__F_QUANT_SCALES] = {.name = "quant-scales-replicated", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training, ZeRO-3: NF4 block scales stay whole on every "
+                                       "card, only the 4-bit data is sharded or offloaded "
+                                       "(bitsandbytes QuantState)"},
+    [HWFIT__F_TRAINED_FP32] = {.name = "trained-fp32", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training: trained parameters held in fp32, autocast "
+                                       "over them (LLaMA-Factory unless pure_bf16); set "
+                                       "--gradients and --optimizer-states to match"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -953,6 +963,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_PREVIOUS_GRAPH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ROOT_UNSHARDED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_QUANT_SCALES), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_TRAINED_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1003,7 +1015,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_QLORA_INPUTS, &m->qlora_inputs_kept}, {HWFIT__F_UNTIED_HEAD, &m->untied_head},
         {HWFIT__F_SOFTCAP_EAGER, &m->softcap_eager}, {HWFIT__F_GATED_ACT, &m->gated_act_kept},
         {HWFIT__F_KV_REPEATED, &m->kv_repeated}, {HWFIT__F_DEQUANT, &m->dequant_transient},
-        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded}};
+        {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded},
+        {HWFIT__F_QUANT_SCALES, &m->quant_scales_replicated},
+        {HWFIT__F_TRAINED_FP32, &m->trained_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1165,5 +1179,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_pct(o, "fragmentation", "allocator reserve", m->fragmentation);
     hwfit__out_bytes(o, "overhead_bytes", "overhead outside the allocator",
                      (uint64_t)m->overhead_bytes);
+    hwfit__out_bool(o, "quant_scales_replicated", "ZeRO-3: NF4 scales whole on each card",
+                    m->quant_scales_replicated);
+    hwfit__out_bool(o, "trained_fp32", "trained parameters held in fp32", m->trained_fp32);
     hwfit__out_section_end(o);
 }

@@ -210,10 +210,14 @@ def run_case(cli, commands, models, case, gpus_known=None):
             opt = "model" if "model" in names else "config"
             argv += [f"--{opt}", str(path)]
         elif key in names and opts[key]["kind"] == "flag":
-            # A flag as the source states it: on/true/yes/1 turn it on; other words (a
-            # sweep's range, "false") are the source's and stay unmodelled.
-            if str(value).split(" ")[0].lower() in ("on", "true", "yes", "1"):
+            # A flag as the source states it: on/true/yes/1 turn it on, off/false/no/0 pass
+            # --no-FLAG (off over what a profile sets); other words (a sweep's range) are
+            # the source's and stay unmodelled.
+            word = str(value).split(" ")[0].lower()
+            if word in ("on", "true", "yes", "1"):
                 argv.append(f"--{key}")
+            elif word in ("off", "false", "no", "0"):
+                argv.append(f"--no-{key}")
             else:
                 unmodelled.append(key)
         elif key in names and opts[key].get("choices") and value not in opts[key]["choices"]:

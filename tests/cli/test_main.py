@@ -156,6 +156,10 @@ class TestFinetuneInputs(CliCase):
         full = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
         self.assertEqual(self.ok_json(*full, "--loss", "fp32-copy")["loss_bytes"]
                          - self.ok_json(*full, "--loss", "fp32")["loss_bytes"], 1024 * 128256 * 2)
+        # Unsloth's in-place loss (before Cut Cross Entropy): the bf16 logits whole and two
+        # fp32 values a token over the head's input, where fp32 keeps 4(h + V).
+        self.assertEqual(self.ok_json(*full, "--loss", "inplace")["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 8))
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         """Round 5 of issue #16: --load-quantize-bytes B holds the largest quantized matrix
@@ -187,6 +191,34 @@ class TestFinetuneInputs(CliCase):
                  mentions="load-quantize-bytes")
         self.bad(*args, "--load-quantize-bytes", "2000", mentions="load-quantize-bytes")
 
+    def test_trained_fp32_holds_the_trained_parameters_in_fp32(self):
+        """Round 6 of issue #16: --trained-fp32 holds the trained parameters in fp32
+        (LLaMA-Factory's cast_trainable_params_to_fp32): Llama 3.1 8B full, 8,030,261,248
+        parameters, weights 4 bytes each and no master copy; the llama-factory profile sets
+        it with fp32 gradients and moments (16 bytes a parameter), --no-trained-fp32 (its
+        pure_bf16) undoes it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
+        p = 8030261248
+        base = self.ok_json(*args)
+        up = self.ok_json(*args, "--trained-fp32")
+        self.assertEqual(base["weights_bytes"], 2 * p)
+        self.assertEqual(up["weights_bytes"], 4 * p)
+        self.assertEqual(up["optimizer_bytes"], 8 * p)
+        self.assertIs(up["assumptions"]["trained_fp32"], True)
+        lf = self.ok_json(*args, "--framework", "llama-factory")
+        self.assertIs(lf["assumptions"]["trained_fp32"], True)
+        self.assertEqual(lf["weights_bytes"] + lf["gradient_bytes"] + lf["optimizer_bytes"],
+                         16 * p)
+        pure = self.ok_json(*args, "--framework", "llama-factory", "--no-trained-fp32",
+                            "--gradients", "bf16", "--optimizer-states", "bf16")
+        self.assertIs(pure["assumptions"]["trained_fp32"], False)
+        self.assertEqual(pure["weights_bytes"] + pure["gradient_bytes"]
+                         + pure["optimizer_bytes"], 8 * p)
+        self.bad("memory", "--config", cfg, "--trained-fp32", mentions="trained-fp32")
+
     def test_root_unsharded_keeps_the_tables_gathered(self):
         """Round 5 of issue #16: --root-unsharded keeps the embedding and head gathered beside
         the live layers under ZeRO-3 (FSDP's root unit); the fsdp profile sets it,
@@ -211,6 +243,33 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(self.ok_json(*args, "--framework", "deepspeed")
                       ["assumptions"]["root_unsharded"], False)
         self.bad("memory", "--config", cfg, "--root-unsharded", mentions="root-unsharded")
+
+    def test_quant_scales_replicated_stay_on_every_card(self):
+        """Round 6 of issue #16: --quant-scales-replicated keeps the NF4 block scales whole on
+        every card under ZeRO-3 (bitsandbytes' QuantState is not a parameter: FSDP and
+        DeepSpeed shard and offload the packed data only); the fsdp profile sets it for
+        QLoRA, --no-quant-scales-replicated undoes it. Llama 3.1 8B QLoRA (nf4-dq) on 8
+        cards with parameter offload: 32 layers x 13,312 blocks x 260 bytes of scales stay."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--config", cfg, "--mode", "qlora", "--gpus", "8", "--dp", "8",
+                "--zero", "3", "--offload", "params", "--recompute", "full",
+                "--capacity", "80GiB")
+        scales = 32 * 13312 * 260
+        self.assertEqual(self.ok_json(*args)["breakdown"]["weights_bytes"], 0)
+        on = self.ok_json(*args, "--quant-scales-replicated")
+        self.assertEqual(on["breakdown"]["weights_bytes"], scales)
+        self.assertIs(on["assumptions"]["quant_scales_replicated"], True)
+        fsdp = self.ok_json(*args, "--framework", "fsdp")
+        self.assertIs(fsdp["assumptions"]["quant_scales_replicated"], True)
+        self.assertEqual(fsdp["breakdown"]["weights_bytes"], scales)
+        self.assertIs(self.ok_json(*args, "--framework", "fsdp", "--no-quant-scales-replicated")
+                      ["assumptions"]["quant_scales_replicated"], False)
+        self.assertIs(self.ok_json(*args, "--framework", "torchtune")
+                      ["assumptions"]["quant_scales_replicated"], False)
+        self.bad("memory", "--config", cfg, "--quant-scales-replicated",
+                 mentions="quant-scales-replicated")
 
     def test_no_flag_switches_off_the_profiles_choice(self):
         """--no-X is X given false: it turns off what a framework profile turns on, while X

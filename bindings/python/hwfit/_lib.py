@@ -356,6 +356,9 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: the load phase and FSDP's root unit (memory.h)
         ("load_quantize_bytes", ctypes.c_double),
         ("root_unsharded", ctypes.c_int),
+        ("quant_scales_replicated", ctypes.c_int),
+        # appended: trained parameters held in fp32 (memory.h)
+        ("trained_fp32", ctypes.c_int),
     ]
 
 

@@ -156,6 +156,9 @@ class TestMemory(unittest.TestCase):
         full = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
         self.assertEqual(hwfit.memory(loss="fp32-copy", **full)["loss_bytes"]
                          - hwfit.memory(loss="fp32", **full)["loss_bytes"], 1024 * 128256 * 2)
+        # loss="inplace": the bf16 logits whole and an fp32 log-sum-exp and loss a token
+        self.assertEqual(hwfit.memory(loss="inplace", **full)["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 8))
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         # Llama 3.1 8B QLoRA: quantizing the MLP's 14336 x 4096 at load with 68 bytes an
@@ -170,6 +173,27 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(hwfit.memory(framework="torchtune", **kw)["assumptions"]
                          ["load_quantize_bytes"], 4)
 
+    def test_trained_fp32_holds_the_trained_parameters_in_fp32(self):
+        # Llama 3.1 8B full (8,030,261,248 parameters): fp32 weights and no master copy;
+        # the llama-factory profile adds fp32 gradients and moments, 16 bytes a parameter;
+        # trained_fp32=False is its pure_bf16.
+        p = 8030261248
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024)
+        up = hwfit.memory(trained_fp32=True, **kw)
+        self.assertEqual(up["weights_bytes"], 4 * p)
+        self.assertEqual(up["optimizer_bytes"], 8 * p)
+        lf = hwfit.memory(framework="llama-factory", **kw)
+        self.assertTrue(lf["assumptions"]["trained_fp32"])
+        self.assertEqual(lf["weights_bytes"] + lf["gradient_bytes"] + lf["optimizer_bytes"],
+                         16 * p)
+        pure = hwfit.memory(framework="llama-factory", trained_fp32=False, gradients="bf16",
+                            optimizer_states="bf16", **kw)
+        self.assertFalse(pure["assumptions"]["trained_fp32"])
+        self.assertEqual(pure["weights_bytes"] + pure["gradient_bytes"]
+                         + pure["optimizer_bytes"], 8 * p)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
+
     def test_root_unsharded_keeps_the_tables_gathered(self):
         # Llama 3.1 8B full, ZeRO-3 on 8 cards: the tables (2 x 525,336,576 + 4096) stay
         # gathered and their gradients held, beside two live layers (218,112,000 each).
@@ -181,6 +205,19 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(root["breakdown"]["buffer_bytes"] - base,
                          (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
         self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["root_unsharded"])
+
+    def test_quant_scales_replicated_stay_on_every_card(self):
+        # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
+        # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", gpus=8, dp=8, zero=3,
+                  offload="params", recompute="full", capacity="80GiB")
+        self.assertEqual(hwfit.fit(**kw)["breakdown"]["weights_bytes"], 0)
+        on = hwfit.fit(quant_scales_replicated=True, **kw)
+        self.assertEqual(on["breakdown"]["weights_bytes"], 32 * 13312 * 260)
+        self.assertTrue(hwfit.fit(framework="deepspeed", **kw)["assumptions"]
+                        ["quant_scales_replicated"])
+        self.assertFalse(hwfit.fit(framework="deepspeed", quant_scales_replicated=False, **kw)
+                         ["assumptions"]["quant_scales_replicated"])
 
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
