@@ -2498,6 +2498,8 @@ static void probe_request(void) {
     hwfit_request_free(NULL);
     CHECK(hwfit_request_set(NULL, "unit", "bytes") == HWFIT_EINVAL);
     CHECK(hwfit_request_run(NULL, HWFIT_FORMAT_JSON, NULL, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_run_record(NULL, NULL, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_set_all(NULL, NULL, 0) == HWFIT_EINVAL);
     CHECK(strcmp(hwfit_request_message(NULL), "") == 0 && hwfit_request_option(NULL) == NULL);
     CHECK(hwfit_request_option_name(NULL) == NULL);
     CHECK(hwfit_request_verdict(NULL) == 0 && hwfit_request_command(NULL) == NULL);
@@ -2555,6 +2557,14 @@ static void probe_request(void) {
                 CHECK(hwfit_request_message(r)[0] != '\0', "format %u: no message", f);
             if (st != HWFIT_OK) CHECK(untouched(small, sizeof small), "format %u", f);
         }
+        poison(small, sizeof small);
+        hwfit_status rst = hwfit_request_run_record(r, small, sizeof small, &need);
+        CHECK(ANY_OF(rst, REQ_STATUSES), "record");
+        if (rst != HWFIT_OK) CHECK(untouched(small, sizeof small), "record");
+        CHECK(hwfit_request_run_record(r, NULL, 3, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_set_all(r, NULL, 1) == HWFIT_EINVAL);
+        const char *const hostile_pairs[] = {long_text, "1"};
+        CHECK(hwfit_request_set_all(r, hostile_pairs, 1) == HWFIT_ENOTFOUND);
         /* Reset after all that: every option back to its default, no message. */
         CHECK(hwfit_request_reset(r) == HWFIT_OK && hwfit_request_message(r)[0] == '\0');
         hwfit_request_free(r);
@@ -2761,6 +2771,8 @@ static const entry table[] = {
     COVER(hwfit_request_command, probe_request),
     COVER(hwfit_request_use_cache, probe_request),
     COVER(hwfit_request_reset, probe_request),
+    COVER(hwfit_request_run_record, probe_request),
+    COVER(hwfit_request_set_all, probe_request),
     COVER(hwfit_model_cache_new, probe_request),
     COVER(hwfit_model_cache_free, probe_request),
     COVER(hwfit_request_free, probe_request),

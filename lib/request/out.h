@@ -30,10 +30,20 @@ typedef struct hwfit__out {
     int ncols, col;                 /* table in progress; col -1 between rows */
     int tables;                     /* CSV: tables written so far */
     int list_depth;                 /* > 0 inside out_list (JSON only) */
+    /* The record (hwfit_request_run_record): the JSON result as its shape (t: one line a
+     * value, "<code><key>\n"), its numbers (nums, packed native) and its strings (strs,
+     * each NUL-terminated); NULL when writing text. */
+    hwfit__text *nums, *strs;
+    int record_bad;                 /* a key the shape cannot carry (not plain) */
 } hwfit__out;
 
 void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const char *title);
 void hwfit__out_end(hwfit__out *o);
+/* Begin the record of a JSON result (see hwfit_request_run_record in request.h): the same
+ * calls write the shape into shape, the numbers into nums and the strings into strs. The
+ * commands see JSON (hwfit__out_json is 1). */
+void hwfit__out_begin_record(hwfit__out *o, hwfit__text *shape, hwfit__text *nums,
+                             hwfit__text *strs);
 /* 1 when writing JSON (a command may keep keys there that a table leaves out). */
 int hwfit__out_json(const hwfit__out *o);
 

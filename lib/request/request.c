@@ -143,7 +143,11 @@ struct hwfit_request {
     hwfit_gpu_set *gpus;              /* cards of gpu-file and HWFIT_GPU_PATH, loaded by run */
     hwfit_model_cache *cache;         /* hwfit_request_use_cache, or NULL */
     int cache_entry;                  /* the entry the last model load used, or -1 */
+    hwfit__text rec_shape, rec_nums, rec_strs; /* a record's parts while run() writes it */
 };
+
+/* result_format of a record (hwfit_request_run_record): the commands see JSON. */
+#define RECORD_FORMAT ((hwfit_format)31)
 
 /* ---- the model cache (hwfit_model_cache_new, hwfit_request_use_cache) -------------------- */
 
@@ -269,7 +273,9 @@ hwfit_status hwfit_request_use_cache(hwfit_request *r, hwfit_model_cache *cache)
     return HWFIT_OK;
 }
 
-hwfit_format hwfit__req_format(const hwfit_request *r) { return r->result_format; }
+hwfit_format hwfit__req_format(const hwfit_request *r) {
+    return r->result_format == RECORD_FORMAT ? HWFIT_FORMAT_JSON : r->result_format;
+}
 hwfit__text *hwfit__req_text_out(hwfit_request *r) { return &r->result; }
 void hwfit__req_set_verdict(hwfit_request *r, int verdict) { r->verdict = verdict; }
 
@@ -798,6 +804,9 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     r->values = calloc(r->noptions ? r->noptions : 1, sizeof *r->values);
     r->state = c->state_size ? malloc(c->state_size) : NULL;
     hwfit__text_heap(&r->result);
+    hwfit__text_heap(&r->rec_shape);
+    hwfit__text_heap(&r->rec_nums);
+    hwfit__text_heap(&r->rec_strs);
     r->cache_entry = -1;
     if (r->values == NULL || (c->state_size && r->state == NULL)) {
         hwfit_request_free(r);
@@ -847,6 +856,9 @@ void hwfit_request_free(hwfit_request *r) {
     free(r->state);
     hwfit_gpu_set_free(r->gpus);
     hwfit__text_free(&r->result);
+    hwfit__text_free(&r->rec_shape);
+    hwfit__text_free(&r->rec_nums);
+    hwfit__text_free(&r->rec_strs);
     free(r);
 }
 
@@ -896,7 +908,25 @@ hwfit_status hwfit_request_set(hwfit_request *r, const char *name, const char *t
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf, size_t size,
+/* The record's parts after its header (request.h), in r->result. */
+static void join_record(hwfit_request *r) {
+    uint64_t head[3] = {r->rec_shape.len, r->rec_nums.len, r->rec_strs.len};
+    hwfit__text_put(&r->result, (const char *)head, sizeof head);
+    hwfit__text_put(&r->result, r->rec_shape.buf ? r->rec_shape.buf : "", r->rec_shape.len);
+    hwfit__text_put(&r->result, r->rec_nums.buf ? r->rec_nums.buf : "", r->rec_nums.len);
+    hwfit__text_put(&r->result, r->rec_strs.buf ? r->rec_strs.buf : "", r->rec_strs.len);
+    if (r->rec_shape.nomem || r->rec_nums.nomem || r->rec_strs.nomem) r->result.nomem = 1;
+}
+
+hwfit_status hwfit_request_set_all(hwfit_request *r, const char *const *pairs, size_t count) {
+    if (r == NULL || (pairs == NULL && count != 0)) return HWFIT_EINVAL;
+    hwfit_status st = hwfit_request_reset(r);
+    for (size_t k = 0; k < count && st == HWFIT_OK; k++)
+        st = hwfit_request_set(r, pairs[2 * k], pairs[2 * k + 1]);
+    return st;
+}
+
+static hwfit_status run_format(hwfit_request *r, hwfit_format format, char *buf, size_t size,
                                size_t *needed) {
     if (r == NULL) return HWFIT_EINVAL;
     if (buf == NULL && size != 0) return HWFIT_EINVAL;
@@ -904,7 +934,9 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
     if (!r->result_valid || r->result_format != format) {
         clear_failure(r);
         r->result_valid = 0;
-        if ((unsigned)format >= 32u || !(c->pub.formats & (1u << (unsigned)format)))
+        int record = format == RECORD_FORMAT;
+        hwfit_format written = record ? HWFIT_FORMAT_JSON : format;
+        if ((unsigned)written >= 32u || !(c->pub.formats & (1u << (unsigned)written)))
             return hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no %s output",
                                    c->pub.name, hwfit_format_name(format) ? hwfit_format_name(format) : "such");
         hwfit_status loaded = load_gpus(r);
@@ -920,14 +952,26 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
         r->verdict = 0;
         if (c->state_size) memset(r->state, 0, c->state_size);
         hwfit__out o;
-        hwfit__out_begin(&o, &r->result, format, NULL);
+        if (record) {
+            hwfit__text_reset(&r->rec_nums);
+            hwfit__text_reset(&r->rec_strs);
+            hwfit__out_begin_record(&o, &r->rec_shape, &r->rec_nums, &r->rec_strs);
+        } else {
+            hwfit__out_begin(&o, &r->result, format, NULL);
+        }
         hwfit_status st = c->run(r, &o, r->state);
+        if (st == HWFIT_OK && record && (o.record_bad || r->result.len != 0)) {
+            /* a key the shape cannot carry, or bytes written around the writer */
+            st = hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no record of its "
+                                 "result: read its JSON", c->pub.name);
+        }
         if (st != HWFIT_OK) {
             if (r->message[0] == '\0') (void)hwfit__req_fail_status(r, c->pub.name, st);
             hwfit__text_reset(&r->result);
             return st;
         }
         hwfit__out_end(&o);
+        if (record) join_record(r);
         if (r->result.nomem) {
             hwfit__text_reset(&r->result);
             return hwfit__req_fail(r, NULL, HWFIT_ENOMEM, "out of memory for the result");
@@ -941,6 +985,17 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
     if (size < need) return HWFIT_EBUFSIZE;
     memcpy(buf, r->result.buf ? r->result.buf : "", need);
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf, size_t size,
+                               size_t *needed) {
+    if (format == RECORD_FORMAT) return run_format(r, (hwfit_format)-1, buf, size, needed);
+    return run_format(r, format, buf, size, needed);
+}
+
+hwfit_status hwfit_request_run_record(hwfit_request *r, char *buf, size_t size,
+                                      size_t *needed) {
+    return run_format(r, RECORD_FORMAT, buf, size, needed);
 }
 
 const char *hwfit_request_output(const hwfit_request *r, size_t *length) {
