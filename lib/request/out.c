@@ -136,17 +136,24 @@ static int is_text(const hwfit__out *o) { return o->format == HWFIT_FORMAT_TEXT;
 
 /* ---- the record (hwfit_request_run_record) -------------------------------------------- */
 
-/* One line of the shape: the value's code and its key ("Qparams\n"). A key of other than
- * plain characters (no command writes one) marks the record bad: the request refuses it. */
+/* One line of the shape: the value's code and its key ("Qparams\n"). A key with a newline
+ * (no command writes one) marks the record bad: the request refuses it. The shape's reader
+ * takes any other character as the key's own (the JSON writer escapes them; json.loads reads
+ * the escapes back to them). */
 static void rec_key(hwfit__out *o, char code, const char *key) {
-    hwfit__text_putc(o->t, code);
-    size_t len = 0;
-    if (key) {
-        while (key[len] != '\0' && json_plain((unsigned char)key[len])) len++;
-        if (key[len] != '\0') o->record_bad = 1;
+    char line[80]; /* the line in one write when the key is short (every key is) */
+    size_t len = key ? strlen(key) : 0;
+    if (len > 0 && memchr(key, '\n', len) != NULL) o->record_bad = 1;
+    if (len + 2 > sizeof line) {
+        hwfit__text_putc(o->t, code);
         hwfit__text_put(o->t, key, len);
+        hwfit__text_putc(o->t, '\n');
+        return;
     }
-    hwfit__text_putc(o->t, '\n');
+    line[0] = code;
+    if (len > 0) memcpy(line + 1, key, len);
+    line[len + 1] = '\n';
+    hwfit__text_put(o->t, line, len + 2);
 }
 
 static void rec_u64(hwfit__out *o, const char *key, uint64_t v) {

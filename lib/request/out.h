@@ -34,7 +34,7 @@ typedef struct hwfit__out {
      * value, "<code><key>\n"), its numbers (nums, packed native) and its strings (strs,
      * each NUL-terminated); NULL when writing text. */
     hwfit__text *nums, *strs;
-    int record_bad;                 /* a key the shape cannot carry (not plain) */
+    int record_bad;                 /* a key the shape cannot carry (a newline) */
 } hwfit__out;
 
 void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const char *title);

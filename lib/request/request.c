@@ -100,8 +100,11 @@ static int same_name(const char *a, const char *b) {
 const hwfit_option *hwfit_option_by_name(const hwfit_command *command, const char *name) {
     const hwfit__command *c = internal_of(command);
     if (c == NULL || name == NULL) return NULL;
-    for (size_t k = 0, n = option_count(c); k < n; k++)
-        if (same_name(name, option_at(c, k)->name)) return option_at(c, k);
+    for (int s = 0; s < HWFIT__MAX_OPTION_SETS; s++) /* option_at's order, without its walk */
+        for (size_t k = 0; k < c->sets[s].count; k++) {
+            const hwfit_option *o = &c->sets[s].options[k];
+            if (o->name[0] == name[0] && same_name(name, o->name)) return o;
+        }
     for (size_t k = 0, n = option_count(c); k < n; k++) /* names first: an alias never hides one */
         if (option_at(c, k)->alias != NULL && same_name(name, option_at(c, k)->alias))
             return option_at(c, k);
@@ -144,6 +147,7 @@ struct hwfit_request {
     hwfit_model_cache *cache;         /* hwfit_request_use_cache, or NULL */
     int cache_entry;                  /* the entry the last model load used, or -1 */
     hwfit__text rec_shape, rec_nums, rec_strs; /* a record's parts while run() writes it */
+    int takes_gpu;                    /* takes_gpu(command), worked out once */
 };
 
 /* result_format of a record (hwfit_request_run_record): the commands see JSON. */
@@ -633,7 +637,7 @@ static hwfit_status read_gpu_files(hwfit_request *r) {
  * catalog and them (gpu-file may have changed since the name was set). */
 static hwfit_status load_gpus(hwfit_request *r) {
     const hwfit__command *c = r->command;
-    if (!takes_gpu(c)) return HWFIT_OK;
+    if (!r->takes_gpu) return HWFIT_OK;
     hwfit_status st = read_gpu_files(r);
     if (st != HWFIT_OK) return st;
     for (size_t k = 0; k < r->noptions; k++) {
@@ -655,7 +659,7 @@ static hwfit_status check_catalog(hwfit_request *r, const hwfit_option *o, const
         if (hwfit_gpu_find(text, &g) == HWFIT_OK) return HWFIT_OK;
         /* A card of a GPU file (HWFIT_GPU_PATH, or gpu-file given before): read the files
          * now. A file that does not read is gpu-file's fault, reported by run. */
-        if (takes_gpu(r->command)) {
+        if (r->takes_gpu) {
             if (read_gpu_files(r) != HWFIT_OK) {
                 clear_failure(r);
                 return HWFIT_OK;
@@ -800,6 +804,7 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     hwfit_request *r = calloc(1, sizeof *r);
     if (r == NULL) return HWFIT_ENOMEM;
     r->command = c;
+    r->takes_gpu = takes_gpu(c);
     r->noptions = option_count(c);
     r->values = calloc(r->noptions ? r->noptions : 1, sizeof *r->values);
     r->state = c->state_size ? malloc(c->state_size) : NULL;

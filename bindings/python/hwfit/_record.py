@@ -22,7 +22,7 @@ def _builder(shape):
     """(Struct, function) of a shape: the numbers' format and a function of the unpacked
     numbers and the strings, as its arguments in that order, that returns the result."""
     fmt, src, closing, nn, ns = ["="], ["{"], ["}"], 0, 0
-    for line in shape.decode("utf-8").split("\n")[:-1]:
+    for line in shape.decode("utf-8", "replace").split("\n")[:-1]:  # as the JSON text
         code, key = line[0], line[1:]
         if code == "}" or code == "]":
             src.append(closing.pop() + ",")

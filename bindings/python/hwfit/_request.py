@@ -390,6 +390,7 @@ _CALLS = {}  # call key (_call_key) -> (its pairs for hwfit_request_set_all, the
 _CALLS_MAX = 4096
 _MODEL = _lib.hwfit_model
 _KEYED = frozenset({str, int, float, bool, type(None), _MODEL})
+_NO_PATH = object()  # _call_key: a model's path when it has none
 
 
 def _call_key(name, args, kwargs):
@@ -403,10 +404,10 @@ def _call_key(name, args, kwargs):
     if not _KEYED.issuperset(types):
         return None
     if _MODEL in types:
-        paths = [getattr(v, "_hwfit_path", None) for v in vals if type(v) is _MODEL]
-        if None in paths:
+        vals = tuple([getattr(v, "_hwfit_path", _NO_PATH) if type(v) is _MODEL else v
+                      for v in vals])
+        if _NO_PATH in vals:
             return None  # a model that was not read from a path: refused below
-        vals = tuple(getattr(v, "_hwfit_path") if type(v) is _MODEL else v for v in vals)
     if float in types:
         floats = [repr(v) for v in vals if type(v) is float]
         return (name, len(args), *kwargs, vals, types, *floats)
@@ -532,8 +533,19 @@ def _doc(cmd, returns):
 
 def _function(cmd, fmt, name):
     if fmt == "json":
-        def call(*args, **options):
-            return Result(_run_json(cmd, args, options))
+        command = cmd["name"]
+
+        def call(*args, **options):  # _run_json, written out: the path of every call
+            pairs, count = _encoded(cmd, args, options)
+            try:
+                state = _THREADS.state
+            except AttributeError:
+                state = _THREADS.state = _Thread()
+            r = state.requests.get(command) or state.request(command)
+            st = _set_all(r, pairs, count)
+            if st != _lib.HWFIT_OK:
+                raise _failure(r, st, cmd)
+            return Result(state.result(r, cmd))
     else:
         def call(*args, **options):
             return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))
