@@ -1787,6 +1787,7 @@ static void probe_shard(void) {
 
     /* The prepared-model cache: refused when NULL, small, misaligned or never initialised
      * (nothing written); a refused input or model leaves the answer untouched. */
+    CHECK(hwfit_shard_batch_workspace_size() >= hwfit_shard_workspace_size());
     size_t csz = hwfit_shard_cache_size();
     CHECK(csz > 0);
     unsigned char *cache = malloc(csz + 1);
@@ -2798,6 +2799,7 @@ static const entry table[] = {
     COVER(hwfit_shard_cache_init, probe_shard),
     COVER(hwfit_shard_estimate_cached, probe_shard),
     COVER(hwfit_shard_workspace_size, probe_shard),
+    COVER(hwfit_shard_batch_workspace_size, probe_shard),
     COVER(hwfit_shard_init, probe_shard_small),
     COVER(hwfit_shard_iter_init, probe_shard_search),
     COVER(hwfit_shard_iter_next, probe_shard_search),

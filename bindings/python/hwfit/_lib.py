@@ -552,6 +552,17 @@ hwfit_shard_init = _fn("hwfit_shard_init", None, [ctypes.POINTER(hwfit_shard_in)
 hwfit_shard_estimate_batch = _fn("hwfit_shard_estimate_batch", ctypes.c_int,
                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
                                   ctypes.c_size_t, ctypes.POINTER(hwfit_shard_out), c_int_p])
+# hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
+#     const hwfit_shard_in *ins, size_t n, hwfit_shard_out *outs, hwfit_status *statuses,
+#     void *workspace, size_t workspace_size);
+hwfit_shard_estimate_batch_ws = _fn("hwfit_shard_estimate_batch_ws", ctypes.c_int,
+                                    [ctypes.POINTER(hwfit_model),
+                                     ctypes.POINTER(hwfit_shard_in), ctypes.c_size_t,
+                                     ctypes.POINTER(hwfit_shard_out), c_int_p,
+                                     ctypes.c_void_p, ctypes.c_size_t])
+# size_t hwfit_shard_batch_workspace_size(void);
+hwfit_shard_batch_workspace_size = _fn("hwfit_shard_batch_workspace_size", ctypes.c_size_t,
+                                       [])
 # size_t hwfit_shard_cache_size(void);
 hwfit_shard_cache_size = _fn("hwfit_shard_cache_size", ctypes.c_size_t, [])
 # hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size);
