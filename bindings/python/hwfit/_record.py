@@ -7,14 +7,18 @@ the shape (one line a value: a code and the key), the numbers packed in native o
 the strings, each ended by a NUL. The shape of a command's result rarely changes between
 calls (the values do), so each shape is turned once into a function whose body is the
 result as a display ({"params": n0, "mode": s1, ...}, the values its arguments) and kept;
-a call then costs one struct unpack, one split of the strings and that function.
+a call then costs one struct unpack, one split of the strings and that function. When
+the values are the very bytes of the shape's last answer (a loop asking one question
+again), the answer is the last one's copy: new dicts and lists (the caller may change
+them), the same immutable numbers and strings.
 """
 import struct as _struct
 
 _HEAD = _struct.Struct("=QQQ")
 _HEAD_SIZE = _HEAD.size
 _NUMBER_CODES = frozenset("Qqd?")
-_BUILT = {}  # shape (bytes) -> (struct.Struct of the numbers, builder(numbers, strings))
+_BUILT = {}  # shape (bytes) -> [Struct of the numbers, builder, copier, last values, last
+#                                  answer]
 _BUILT_MAX = 256  # shapes kept; a sweep keeps one or a few per command
 
 
@@ -44,12 +48,39 @@ def _builder(shape):
             raise ValueError(f"hwfit: unknown code {code!r} in a result record")
     if len(closing) != 1:
         raise ValueError("hwfit: a result record's objects and lists do not close")
+    copy = _copier(shape)
     src.append("}")
     # the arguments: n0..n(nn-1), then s0..s(ns-1) and the empty string after the last NUL
     params = ", ".join([f"n{i}" for i in range(nn)] + [f"s{i}" for i in range(ns)] + ["_=''"])
     scope = {}
     exec(f"def build({params}):\n    return {''.join(src)}\n", scope)  # noqa: S102
-    return _struct.Struct("".join(fmt)), scope["build"]
+    return [_struct.Struct("".join(fmt)), scope["build"], copy, None, None]
+
+
+def _copier(shape):
+    """A function that copies an answer of the shape: every dict and list new, the leaves
+    (numbers, strings, None: immutable) shared; written out once per shape."""
+    src, stack, count = ["def copy(t):", "    d0 = t.copy()"], [["d0", "{", 0]], 0
+    for line in shape.decode("utf-8", "replace").split("\n")[:-1]:
+        code, key = line[0], line[1:]
+        if code == "}" or code == "]":
+            stack.pop()
+            continue
+        parent = stack[-1]
+        if parent[1] == "[":
+            at = f"{parent[0]}[{parent[2]}]"
+            parent[2] += 1
+        else:
+            at = f"{parent[0]}[{key!r}]"
+        if code == "{" or code == "[":
+            count += 1
+            var = f"d{count}"
+            src.append(f"    {var} = {at} = {at}.copy()")
+            stack.append([var, code, 0])
+    src.append("    return d0")
+    scope = {}
+    exec("\n".join(src) + "\n", scope)  # noqa: S102
+    return scope["copy"]
 
 
 def read(buf, length):
@@ -65,10 +96,16 @@ def read(buf, length):
         if len(_BUILT) >= _BUILT_MAX:
             _BUILT.clear()
         built = _BUILT[shape] = _builder(shape)
-    numbers, build = built
+    numbers, build, copy, last, answer = built
     if numbers.size != nums_len:
         raise ValueError("hwfit: a result record's numbers do not match its shape")
+    values = bytes(view[at:length])
+    if values == last:
+        return copy(answer)
     if strs_len:
-        return build(*numbers.unpack_from(view, at),
-                     *str(view[at + nums_len:length], "utf-8", "replace").split("\0"))
-    return build(*numbers.unpack_from(view, at))
+        answer = build(*numbers.unpack_from(view, at),
+                       *str(view[at + nums_len:length], "utf-8", "replace").split("\0"))
+    else:
+        answer = build(*numbers.unpack_from(view, at))
+    built[3], built[4] = values, answer
+    return copy(answer)

@@ -412,6 +412,21 @@ class Records(unittest.TestCase):
         self.assertNotEqual(b["stored"]["method"], "changed")
         self.assertEqual(b["checkpoint"]["dtypes"], [])
 
+    def test_an_answer_asked_again_or_changed_reads_as_its_json(self):
+        # the same values' bytes give the last answer's copy; other values a new answer
+        for context in (1024, 1024, 2048, 1024, 2048, 2048):
+            with self.subTest(context=context):
+                got = self.same("memory", "memory", config=CFG8, context=context)
+                self.assertEqual(got["context"], context)
+        a = hwfit.memory(config=CFG8, context=1024)
+        b = hwfit.memory(config=CFG8, context=1024)
+        self.assertIsNot(a["stored"], b["stored"])
+        self.assertIsNot(a["checkpoint"]["dtypes"], b["checkpoint"]["dtypes"])
+        rows = hwfit.gpus()["gpus"]
+        again = hwfit.gpus()["gpus"]
+        self.assertEqual(rows, again)
+        self.assertIsNot(rows[0], again[0])  # rows of a table are new dicts too
+
     def test_a_broken_record_is_refused_not_misread(self):
         from hwfit import _record
         good = hwfit.memory(config=CFG8, context=1024)
