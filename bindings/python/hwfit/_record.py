@@ -14,6 +14,8 @@ them), the same immutable numbers and strings.
 """
 import struct as _struct
 
+from ._result import Result as _Result
+
 _HEAD = _struct.Struct("=QQQ")
 _HEAD_SIZE = _HEAD.size
 _NUMBER_CODES = frozenset("Qqd?")
@@ -58,9 +60,10 @@ def _builder(shape):
 
 
 def _copier(shape):
-    """A function that copies an answer of the shape: every dict and list new, the leaves
-    (numbers, strings, None: immutable) shared; written out once per shape."""
-    src, stack, count = ["def copy(t):", "    d0 = t.copy()"], [["d0", "{", 0]], 0
+    """A function that copies an answer of the shape: every dict and list new (the outer
+    one a hwfit.Result), the leaves (numbers, strings, None: immutable) shared; written out
+    once per shape."""
+    src, stack, count = ["def copy(t):", "    d0 = Result(t)"], [["d0", "{", 0]], 0
     for line in shape.decode("utf-8", "replace").split("\n")[:-1]:
         code, key = line[0], line[1:]
         if code == "}" or code == "]":
@@ -78,13 +81,14 @@ def _copier(shape):
             src.append(f"    {var} = {at} = {at}.copy()")
             stack.append([var, code, 0])
     src.append("    return d0")
-    scope = {}
+    scope = {"Result": _Result}
     exec("\n".join(src) + "\n", scope)  # noqa: S102
     return scope["copy"]
 
 
 def read(buf, length):
-    """The object of the record in buf[0:length] (a ctypes buffer or bytes)."""
+    """The object of the record in buf[0:length] (a ctypes buffer or bytes), as a
+    hwfit.Result."""
     view = memoryview(buf)
     shape_len, nums_len, strs_len = _HEAD.unpack_from(view)
     at = _HEAD_SIZE + shape_len

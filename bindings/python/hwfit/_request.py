@@ -325,7 +325,7 @@ class _Thread:
         return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
 
     def result(self, r, cmd, run=_lib.hwfit_request_run_record):
-        """Run the request r; the dict of its JSON result, read from the request's record
+        """Run the request r; the Result of its JSON, read from the request's record
         of it (hwfit_request_run_record: the same object json.loads makes of the JSON, without
         writing and parsing text). A command without a record answers in JSON."""
         buf = self.buf
@@ -336,7 +336,7 @@ class _Thread:
                 self.buf = buf
             st = run(r, buf, len(buf), self.needed_ref)
         if st == _lib.HWFIT_EUNSUPPORTED:  # no record: its JSON (or the same refusal)
-            return _parse(self.output(r, _lib.HWFIT_FORMAT_JSON, cmd))
+            return Result(_parse(self.output(r, _lib.HWFIT_FORMAT_JSON, cmd)))
         if st != _lib.HWFIT_OK:
             raise _failure(r, st, cmd)
         return _record.read(buf, self.needed.value - 1)
@@ -460,7 +460,7 @@ def _run(cmd, fmt, args, kwargs):
 def _run_json(cmd, args, kwargs):
     """Run a command with Python arguments; the object of its JSON result."""
     state, r = _request(cmd, args, kwargs)
-    return state.result(r, cmd)
+    return state.result(r, cmd)  # a Result
 
 
 def run(command, format="text", /, *args, **options):
@@ -545,7 +545,7 @@ def _function(cmd, fmt, name):
             st = _set_all(r, pairs, count)
             if st != _lib.HWFIT_OK:
                 raise _failure(r, st, cmd)
-            return Result(state.result(r, cmd))
+            return state.result(r, cmd)
     else:
         def call(*args, **options):
             return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))
