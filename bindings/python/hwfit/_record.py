@@ -19,8 +19,9 @@ from ._result import Result as _Result
 _HEAD = _struct.Struct("=QQQ")
 _HEAD_SIZE = _HEAD.size
 _NUMBER_CODES = frozenset("Qqd?")
-_BUILT = {}  # shape (bytes) -> [Struct of the numbers, builder, copier, last values, last
-#                                  answer]
+_BUILT = {}  # shape (bytes) -> [Struct of the numbers, builder, copier, (last values, last
+#                                  answer) or None: one item, replaced whole, so that threads
+#                                  never see one answer's values with another's answer]
 _BUILT_MAX = 256  # shapes kept; a sweep keeps one or a few per command
 
 
@@ -56,7 +57,7 @@ def _builder(shape):
     params = ", ".join([f"n{i}" for i in range(nn)] + [f"s{i}" for i in range(ns)] + ["_=''"])
     scope = {}
     exec(f"def build({params}):\n    return {''.join(src)}\n", scope)  # noqa: S102
-    return [_struct.Struct("".join(fmt)), scope["build"], copy, None, None]
+    return [_struct.Struct("".join(fmt)), scope["build"], copy, None]
 
 
 def _copier(shape):
@@ -100,16 +101,16 @@ def read(buf, length):
         if len(_BUILT) >= _BUILT_MAX:
             _BUILT.clear()
         built = _BUILT[shape] = _builder(shape)
-    numbers, build, copy, last, answer = built
+    numbers, build, copy, last = built
     if numbers.size != nums_len:
         raise ValueError("hwfit: a result record's numbers do not match its shape")
     values = bytes(view[at:length])
-    if values == last:
-        return copy(answer)
+    if last is not None and values == last[0]:
+        return copy(last[1])
     if strs_len:
         answer = build(*numbers.unpack_from(view, at),
                        *str(view[at + nums_len:length], "utf-8", "replace").split("\0"))
     else:
         answer = build(*numbers.unpack_from(view, at))
-    built[3], built[4] = values, answer
+    built[3] = (values, answer)
     return copy(answer)

@@ -427,6 +427,24 @@ class Records(unittest.TestCase):
         self.assertEqual(rows, again)
         self.assertIsNot(rows[0], again[0])  # rows of a table are new dicts too
 
+    def test_threads_asking_one_shape_get_their_own_answers(self):
+        # the last answer of a shape is kept as one (values, answer) item: a thread never
+        # reads another's answer for its values
+        want = {c: json.loads(hwfit.run("memory", "json", config=CFG8, context=c))
+                for c in (1024, 2048, 4096, 8192)}
+        bad = []
+
+        def work(context):
+            for _ in range(300):
+                if hwfit.memory(config=CFG8, context=context) != want[context]:
+                    bad.append(context)
+        threads = [threading.Thread(target=work, args=(c,)) for c in want]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(bad, [])
+
     def test_a_broken_record_is_refused_not_misread(self):
         from hwfit import _record
         good = hwfit.memory(config=CFG8, context=1024)
