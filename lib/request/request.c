@@ -148,6 +148,7 @@ struct hwfit_request {
     int cache_entry;                  /* the entry the last model load used, or -1 */
     hwfit__text rec_shape, rec_nums, rec_strs; /* a record's parts while run() writes it */
     int takes_gpu;                    /* takes_gpu(command), worked out once */
+    int record_next;                  /* the next run writes a record (run_record) */
 };
 
 /* result_format of a record (hwfit_request_run_record): the commands see JSON. */
@@ -931,19 +932,24 @@ hwfit_status hwfit_request_set_all(hwfit_request *r, const char *const *pairs, s
     return st;
 }
 
-static hwfit_status run_format(hwfit_request *r, hwfit_format format, char *buf, size_t size,
+/* One body for both runs (no wrapper frame: the request chain is the library's deepest
+ * stack, tests/stack): hwfit_request_run_record sets r->record_next and runs JSON. */
+hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf, size_t size,
                                size_t *needed) {
     if (r == NULL) return HWFIT_EINVAL;
+    int record = r->record_next;
+    r->record_next = 0;
     if (buf == NULL && size != 0) return HWFIT_EINVAL;
     const hwfit__command *c = r->command;
+    hwfit_format written = format;
+    if (record) format = RECORD_FORMAT;               /* what the kept result is */
+    else if (format == RECORD_FORMAT) written = (hwfit_format)-1; /* not a public format */
     if (!r->result_valid || r->result_format != format) {
         clear_failure(r);
         r->result_valid = 0;
-        int record = format == RECORD_FORMAT;
-        hwfit_format written = record ? HWFIT_FORMAT_JSON : format;
         if ((unsigned)written >= 32u || !(c->pub.formats & (1u << (unsigned)written)))
             return hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no %s output",
-                                   c->pub.name, hwfit_format_name(format) ? hwfit_format_name(format) : "such");
+                                   c->pub.name, hwfit_format_name(written) ? hwfit_format_name(written) : "such");
         hwfit_status loaded = load_gpus(r);
         if (loaded != HWFIT_OK) return loaded;
         for (size_t k = 0; k < r->noptions; k++) {
@@ -992,15 +998,11 @@ static hwfit_status run_format(hwfit_request *r, hwfit_format format, char *buf,
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf, size_t size,
-                               size_t *needed) {
-    if (format == RECORD_FORMAT) return run_format(r, (hwfit_format)-1, buf, size, needed);
-    return run_format(r, format, buf, size, needed);
-}
-
 hwfit_status hwfit_request_run_record(hwfit_request *r, char *buf, size_t size,
                                       size_t *needed) {
-    return run_format(r, RECORD_FORMAT, buf, size, needed);
+    if (r == NULL) return HWFIT_EINVAL;
+    r->record_next = 1;
+    return hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, size, needed);
 }
 
 const char *hwfit_request_output(const hwfit_request *r, size_t *length) {

@@ -56,7 +56,7 @@ LIBC = {
 # phases' working set in memory.c (1.6 KB) share one chain; serve adds its own on top.
 KNOWN_OVER = {
     "hwfit_request_run": 18750,
-    "hwfit_request_run_record": 18750,  # the same run (request.c's run_format)
+    "hwfit_request_run_record": 18850,  # hwfit_request_run's chain and its own frame
     "hwfit_serve_validate": 18250,
     "hwfit_serve_estimate": 18150,
     "hwfit_perf_plan": 17450,
@@ -70,8 +70,7 @@ KNOWN_OVER = {
 # cannot go stale silently.
 INDIRECT = [
     # The request layer runs a command through hwfit__command::run.
-    (r"^hwfit_request_run$|^request/request\.c:run_format$",
-     [r"^request/cmd_[a-z0-9_]+\.c:run$"]),
+    (r"^hwfit_request_run$", [r"^request/cmd_[a-z0-9_]+\.c:run$"]),
     # The report's charts: chart_fn (put_chart, or where it is inlined).
     (r"^pictures/report\.c:", [r"^pictures/report\.c:[a-z_]+_fn$"]),
     # The SVG writers render twice (count, then write) through render_fn.
