@@ -143,7 +143,7 @@ static int is_text(const hwfit__out *o) { return o->format == HWFIT_FORMAT_TEXT;
 static void rec_key(hwfit__out *o, char code, const char *key) {
     char line[80]; /* the line in one write when the key is short (every key is) */
     size_t len = key ? strlen(key) : 0;
-    if (len > 0 && memchr(key, '\n', len) != NULL) o->record_bad = 1;
+    if (len > 0 && memchr(key, '\n', len) != NULL) o->rec->bad = 1;
     if (len + 2 > sizeof line) {
         hwfit__text_putc(o->t, code);
         hwfit__text_put(o->t, key, len);
@@ -158,7 +158,7 @@ static void rec_key(hwfit__out *o, char code, const char *key) {
 
 static void rec_u64(hwfit__out *o, const char *key, uint64_t v) {
     rec_key(o, 'Q', key);
-    hwfit__text_put(o->nums, (const char *)&v, sizeof v);
+    hwfit__text_put(&o->rec->nums, (const char *)&v, sizeof v);
 }
 
 /* A double as json.loads reads its JSON text: null when not finite, a whole number (an
@@ -179,23 +179,23 @@ static void rec_num(hwfit__out *o, const char *key, double v) {
     if (whole) { /* below 1e17 (17 digits at most without an exponent): an int64 */
         int64_t i = (int64_t)v;
         rec_key(o, 'q', key);
-        hwfit__text_put(o->nums, (const char *)&i, sizeof i);
+        hwfit__text_put(&o->rec->nums, (const char *)&i, sizeof i);
     } else {
         rec_key(o, 'd', key);
-        hwfit__text_put(o->nums, (const char *)&v, sizeof v);
+        hwfit__text_put(&o->rec->nums, (const char *)&v, sizeof v);
     }
 }
 
 static void rec_str(hwfit__out *o, const char *key, const char *s) {
     rec_key(o, 's', key);
     const char *v = s ? s : ""; /* the JSON writer writes NULL as "" */
-    hwfit__text_put(o->strs, v, strlen(v) + 1);
+    hwfit__text_put(&o->rec->strs, v, strlen(v) + 1);
 }
 
 static void rec_bool(hwfit__out *o, const char *key, int b) {
     char c = b ? 1 : 0;
     rec_key(o, '?', key);
-    hwfit__text_put(o->nums, &c, 1);
+    hwfit__text_put(&o->rec->nums, &c, 1);
 }
 
 /* The key of the table's current cell, or NULL (and nothing written) on misuse, as cell(). */
@@ -204,12 +204,13 @@ static const char *rec_cell(hwfit__out *o) {
     return o->cols[o->col++].key;
 }
 
-void hwfit__out_begin_record(hwfit__out *o, hwfit__text *shape, hwfit__text *nums,
-                             hwfit__text *strs) {
+void hwfit__out_begin_record(hwfit__out *o, hwfit__text *shape, hwfit__record *rec) {
     hwfit__out_begin(o, shape, HWFIT_FORMAT_JSON, NULL);
     hwfit__text_reset(shape); /* out_begin wrote JSON's "{" */
-    o->nums = nums;
-    o->strs = strs;
+    hwfit__text_reset(&rec->nums);
+    hwfit__text_reset(&rec->strs);
+    rec->bad = 0;
+    o->rec = rec;
 }
 
 void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const char *title) {
@@ -223,12 +224,12 @@ void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const 
 }
 
 void hwfit__out_end(hwfit__out *o) {
-    if (o->nums) return;
+    if (o->rec) return;
     if (hwfit__out_json(o)) hwfit__text_puts(o->t, "\n}\n");
 }
 
 void hwfit__out_section(hwfit__out *o, const char *key, const char *title) {
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, '{', key);
     } else if (hwfit__out_json(o)) {
         json_key(o, key);
@@ -241,7 +242,7 @@ void hwfit__out_section(hwfit__out *o, const char *key, const char *title) {
 
 void hwfit__out_section_end(hwfit__out *o) {
     pop(o);
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, '}', NULL);
     } else if (hwfit__out_json(o)) {
         newline_indent(o);
@@ -275,7 +276,7 @@ static void u64_digits(uint64_t v, char out[24]) {
 
 /* The table's text is made only for a table: JSON and CSV never read it. */
 void hwfit__out_u64(hwfit__out *o, const char *key, const char *label, uint64_t v) {
-    if (o->nums) {
+    if (o->rec) {
         rec_u64(o, key, v);
         return;
     }
@@ -286,7 +287,7 @@ void hwfit__out_u64(hwfit__out *o, const char *key, const char *label, uint64_t 
 }
 
 void hwfit__out_bytes(hwfit__out *o, const char *key, const char *label, uint64_t bytes) {
-    if (o->nums) {
+    if (o->rec) {
         rec_u64(o, key, bytes);
         return;
     }
@@ -300,7 +301,7 @@ void hwfit__out_bytes(hwfit__out *o, const char *key, const char *label, uint64_
 
 void hwfit__out_qty(hwfit__out *o, const char *key, const char *label, double v,
                     hwfit_unit unit) {
-    if (o->nums) {
+    if (o->rec) {
         rec_num(o, key, v);
     } else if (hwfit__out_json(o)) {
         json_key(o, key);
@@ -315,7 +316,7 @@ void hwfit__out_qty(hwfit__out *o, const char *key, const char *label, double v,
 }
 
 void hwfit__out_num(hwfit__out *o, const char *key, const char *label, double v) {
-    if (o->nums) {
+    if (o->rec) {
         rec_num(o, key, v);
     } else if (hwfit__out_json(o)) {
         json_key(o, key);
@@ -342,7 +343,7 @@ static void pct_text(double fraction, char out[48]) {
 }
 
 void hwfit__out_pct(hwfit__out *o, const char *key, const char *label, double fraction) {
-    if (o->nums) {
+    if (o->rec) {
         rec_num(o, key, fraction);
     } else if (hwfit__out_json(o)) {
         json_key(o, key);
@@ -356,7 +357,7 @@ void hwfit__out_pct(hwfit__out *o, const char *key, const char *label, double fr
 }
 
 void hwfit__out_str(hwfit__out *o, const char *key, const char *label, const char *s) {
-    if (o->nums) {
+    if (o->rec) {
         rec_str(o, key, s);
     } else if (hwfit__out_json(o)) {
         json_key(o, key);
@@ -368,7 +369,7 @@ void hwfit__out_str(hwfit__out *o, const char *key, const char *label, const cha
 }
 
 void hwfit__out_bool(hwfit__out *o, const char *key, const char *label, int b) {
-    if (o->nums) {
+    if (o->rec) {
         rec_bool(o, key, b);
         return;
     }
@@ -376,7 +377,7 @@ void hwfit__out_bool(hwfit__out *o, const char *key, const char *label, int b) {
 }
 
 void hwfit__out_null(hwfit__out *o, const char *key, const char *label) {
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, 'n', key);
         return;
     }
@@ -403,7 +404,7 @@ void hwfit__out_table(hwfit__out *o, const char *key, const char *title, const h
     o->cols = cols;
     o->ncols = ncols;
     o->col = -1;
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, '[', key);
         push(o);
         return;
@@ -437,7 +438,7 @@ void hwfit__out_table(hwfit__out *o, const char *key, const char *title, const h
 
 static void close_row(hwfit__out *o) {
     if (o->col < 0) return;
-    if (o->nums) {
+    if (o->rec) {
         pop(o);
         rec_key(o, '}', NULL);
     } else if (hwfit__out_json(o)) {
@@ -452,7 +453,7 @@ static void close_row(hwfit__out *o) {
 void hwfit__out_row(hwfit__out *o) {
     close_row(o);
     o->col = 0;
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, '{', NULL);
         push(o);
     } else if (hwfit__out_json(o)) {
@@ -484,7 +485,7 @@ static void cell(hwfit__out *o, const char *json, const char *text, const char *
 }
 
 void hwfit__out_cell_u64(hwfit__out *o, uint64_t v) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_u64(o, key, v);
         return;
@@ -502,7 +503,7 @@ static void number_json(double v, char *out, size_t size) {
 }
 
 void hwfit__out_cell_num(hwfit__out *o, double v) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_num(o, key, v);
         return;
@@ -514,7 +515,7 @@ void hwfit__out_cell_num(hwfit__out *o, double v) {
 }
 
 void hwfit__out_cell_pct(hwfit__out *o, double fraction) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_num(o, key, fraction);
         return;
@@ -526,7 +527,7 @@ void hwfit__out_cell_pct(hwfit__out *o, double fraction) {
 }
 
 void hwfit__out_cell_qty(hwfit__out *o, double v, hwfit_unit unit) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_num(o, key, v);
         return;
@@ -538,7 +539,7 @@ void hwfit__out_cell_qty(hwfit__out *o, double v, hwfit_unit unit) {
 }
 
 void hwfit__out_cell_str(hwfit__out *o, const char *s) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_str(o, key, s);
         return;
@@ -566,7 +567,7 @@ void hwfit__out_cell_str(hwfit__out *o, const char *s) {
 }
 
 void hwfit__out_cell_bool(hwfit__out *o, int b) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_bool(o, key, b);
         return;
@@ -575,7 +576,7 @@ void hwfit__out_cell_bool(hwfit__out *o, int b) {
 }
 
 void hwfit__out_cell_null(hwfit__out *o) {
-    if (o->nums) {
+    if (o->rec) {
         const char *key = rec_cell(o);
         if (key) rec_key(o, 'n', key);
         return;
@@ -585,7 +586,7 @@ void hwfit__out_cell_null(hwfit__out *o) {
 
 void hwfit__out_table_end(hwfit__out *o) {
     close_row(o);
-    if (o->nums) {
+    if (o->rec) {
         pop(o);
         rec_key(o, ']', NULL);
     } else if (hwfit__out_json(o)) {
@@ -600,7 +601,7 @@ void hwfit__out_table_end(hwfit__out *o) {
 
 void hwfit__out_list(hwfit__out *o, const char *key) {
     if (!hwfit__out_json(o)) return;
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, '[', key);
         push(o);
         return;
@@ -612,7 +613,7 @@ void hwfit__out_list(hwfit__out *o, const char *key) {
 
 void hwfit__out_item(hwfit__out *o) {
     if (!hwfit__out_json(o)) return;
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, '{', NULL);
         push(o);
         return;
@@ -624,7 +625,7 @@ void hwfit__out_item(hwfit__out *o) {
 
 static void close_nested(hwfit__out *o, char c) {
     pop(o);
-    if (o->nums) {
+    if (o->rec) {
         rec_key(o, c, NULL);
         return;
     }

@@ -146,7 +146,8 @@ struct hwfit_request {
     hwfit_gpu_set *gpus;              /* cards of gpu-file and HWFIT_GPU_PATH, loaded by run */
     hwfit_model_cache *cache;         /* hwfit_request_use_cache, or NULL */
     int cache_entry;                  /* the entry the last model load used, or -1 */
-    hwfit__text rec_shape, rec_nums, rec_strs; /* a record's parts while run() writes it */
+    hwfit__text rec_shape;            /* a record's shape while run() writes it */
+    hwfit__record rec;                /* and its numbers and strings */
     int takes_gpu;                    /* takes_gpu(command), worked out once */
     int record_next;                  /* the next run writes a record (run_record) */
 };
@@ -811,8 +812,8 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     r->state = c->state_size ? malloc(c->state_size) : NULL;
     hwfit__text_heap(&r->result);
     hwfit__text_heap(&r->rec_shape);
-    hwfit__text_heap(&r->rec_nums);
-    hwfit__text_heap(&r->rec_strs);
+    hwfit__text_heap(&r->rec.nums);
+    hwfit__text_heap(&r->rec.strs);
     r->cache_entry = -1;
     if (r->values == NULL || (c->state_size && r->state == NULL)) {
         hwfit_request_free(r);
@@ -863,8 +864,8 @@ void hwfit_request_free(hwfit_request *r) {
     hwfit_gpu_set_free(r->gpus);
     hwfit__text_free(&r->result);
     hwfit__text_free(&r->rec_shape);
-    hwfit__text_free(&r->rec_nums);
-    hwfit__text_free(&r->rec_strs);
+    hwfit__text_free(&r->rec.nums);
+    hwfit__text_free(&r->rec.strs);
     free(r);
 }
 
@@ -916,12 +917,12 @@ hwfit_status hwfit_request_set(hwfit_request *r, const char *name, const char *t
 
 /* The record's parts after its header (request.h), in r->result. */
 static void join_record(hwfit_request *r) {
-    uint64_t head[3] = {r->rec_shape.len, r->rec_nums.len, r->rec_strs.len};
+    uint64_t head[3] = {r->rec_shape.len, r->rec.nums.len, r->rec.strs.len};
     hwfit__text_put(&r->result, (const char *)head, sizeof head);
     hwfit__text_put(&r->result, r->rec_shape.buf ? r->rec_shape.buf : "", r->rec_shape.len);
-    hwfit__text_put(&r->result, r->rec_nums.buf ? r->rec_nums.buf : "", r->rec_nums.len);
-    hwfit__text_put(&r->result, r->rec_strs.buf ? r->rec_strs.buf : "", r->rec_strs.len);
-    if (r->rec_shape.nomem || r->rec_nums.nomem || r->rec_strs.nomem) r->result.nomem = 1;
+    hwfit__text_put(&r->result, r->rec.nums.buf ? r->rec.nums.buf : "", r->rec.nums.len);
+    hwfit__text_put(&r->result, r->rec.strs.buf ? r->rec.strs.buf : "", r->rec.strs.len);
+    if (r->rec_shape.nomem || r->rec.nums.nomem || r->rec.strs.nomem) r->result.nomem = 1;
 }
 
 hwfit_status hwfit_request_set_all(hwfit_request *r, const char *const *pairs, size_t count) {
@@ -937,19 +938,19 @@ hwfit_status hwfit_request_set_all(hwfit_request *r, const char *const *pairs, s
 hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf, size_t size,
                                size_t *needed) {
     if (r == NULL) return HWFIT_EINVAL;
-    int record = r->record_next;
+    if (format == RECORD_FORMAT && !r->record_next) format = (hwfit_format)-1; /* not public */
+    if (r->record_next) format = RECORD_FORMAT; /* the kept result is the record */
     r->record_next = 0;
     if (buf == NULL && size != 0) return HWFIT_EINVAL;
     const hwfit__command *c = r->command;
-    hwfit_format written = format;
-    if (record) format = RECORD_FORMAT;               /* what the kept result is */
-    else if (format == RECORD_FORMAT) written = (hwfit_format)-1; /* not a public format */
     if (!r->result_valid || r->result_format != format) {
         clear_failure(r);
         r->result_valid = 0;
-        if ((unsigned)written >= 32u || !(c->pub.formats & (1u << (unsigned)written)))
+        /* a record is written by the command's JSON */
+        unsigned bit = format == RECORD_FORMAT ? (unsigned)HWFIT_FORMAT_JSON : (unsigned)format;
+        if (bit >= 32u || !(c->pub.formats & (1u << bit)))
             return hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no %s output",
-                                   c->pub.name, hwfit_format_name(written) ? hwfit_format_name(written) : "such");
+                                   c->pub.name, hwfit_format_name(format) ? hwfit_format_name(format) : "such");
         hwfit_status loaded = load_gpus(r);
         if (loaded != HWFIT_OK) return loaded;
         for (size_t k = 0; k < r->noptions; k++) {
@@ -963,15 +964,13 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
         r->verdict = 0;
         if (c->state_size) memset(r->state, 0, c->state_size);
         hwfit__out o;
-        if (record) {
-            hwfit__text_reset(&r->rec_nums);
-            hwfit__text_reset(&r->rec_strs);
-            hwfit__out_begin_record(&o, &r->rec_shape, &r->rec_nums, &r->rec_strs);
+        if (format == RECORD_FORMAT) {
+            hwfit__out_begin_record(&o, &r->rec_shape, &r->rec);
         } else {
             hwfit__out_begin(&o, &r->result, format, NULL);
         }
         hwfit_status st = c->run(r, &o, r->state);
-        if (st == HWFIT_OK && record && (o.record_bad || r->result.len != 0)) {
+        if (st == HWFIT_OK && format == RECORD_FORMAT && (r->rec.bad || r->result.len != 0)) {
             /* a key the shape cannot carry, or bytes written around the writer */
             st = hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no record of its "
                                  "result: read its JSON", c->pub.name);
@@ -982,7 +981,7 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
             return st;
         }
         hwfit__out_end(&o);
-        if (record) join_record(r);
+        if (format == RECORD_FORMAT) join_record(r);
         if (r->result.nomem) {
             hwfit__text_reset(&r->result);
             return hwfit__req_fail(r, NULL, HWFIT_ENOMEM, "out of memory for the result");
