@@ -753,16 +753,86 @@ Test(batch, shard_batch_equals_single_calls_for_mixed_workloads_and_layouts) {
         }
         memset(mixed_outs, 0x5a, sizeof mixed_outs);
         (void)hwfit_shard_estimate_batch(m, mixed_ins, MIXED, mixed_outs, mixed_st);
+        static hwfit_shard_out kept_outs[MIXED];
+        static hwfit_status kept_st[MIXED];
+        static _Alignas(max_align_t) unsigned char ws[65536];
+        cr_assert_leq(hwfit_shard_batch_workspace_size(), sizeof ws);
+        memset(kept_outs, 0x5a, sizeof kept_outs);
+        (void)hwfit_shard_estimate_batch_ws(m, mixed_ins, MIXED, kept_outs, kept_st, ws,
+                                            hwfit_shard_batch_workspace_size());
         size_t ok = 0;
         for (size_t i = 0; i < MIXED; i++) {
             hwfit_shard_out one;
             hwfit_status st = hwfit_shard_estimate(m, &mixed_ins[i], &one);
             cr_assert_eq(mixed_st[i], st, "%s element %zu", model_files[mi], i);
+            cr_assert_eq(kept_st[i], st, "%s element %zu (kept)", model_files[mi], i);
             if (st != HWFIT_OK) continue;
             ok++;
             cr_assert(same_shard(&mixed_outs[i], &one), "%s element %zu", model_files[mi], i);
+            cr_assert(same_shard(&kept_outs[i], &one), "%s element %zu (kept)", model_files[mi],
+                      i);
         }
         cr_assert_gt(ok, MIXED / 2, "%s: most elements are valid layouts", model_files[mi]);
+    }
+}
+
+/* hwfit_shard_estimate_batch_ws with hwfit_shard_batch_workspace_size() bytes keeps the
+ * activation footprints of recent keys: a sweep that comes back to contexts, batches,
+ * micro-batches and recomputations (in a cycle longer than the engine's single entry, with
+ * workloads changing in between, which clear the kept ones) answers as single calls do,
+ * bit for bit, statuses included; so do the mixed elements above. */
+static _Alignas(max_align_t) unsigned char batch_ws[65536];
+#define CYCLE 600
+static hwfit_shard_in cycle_ins[CYCLE];
+static hwfit_shard_out cycle_outs[CYCLE];
+static hwfit_status cycle_st[CYCLE];
+
+Test(batch, shard_batch_with_kept_activations_equals_single_calls) {
+    size_t wsz = hwfit_shard_batch_workspace_size();
+    cr_assert_geq(wsz, hwfit_shard_workspace_size());
+    cr_assert_leq(wsz, sizeof batch_ws);
+    for (size_t mi = 0; mi < MODELS; mi += 3) {
+        const hwfit_model *m = &models[mi];
+        rng r = {0x2545f4914f6cdd1dull + mi};
+        size_t ok = 0;
+        for (int part = 0; part < 3; part++) {
+            hwfit_shard_in in;
+            random_shard(&r, &in, 8, part == 0 ? HWFIT_MEMORY_INFERENCE : HWFIT_MEMORY_FULL);
+            hwfit_shard_space space;
+            hwfit_shard_space_init(&space);
+            hwfit_shard_iter it;
+            cr_assert_eq(hwfit_shard_iter_init(&it, m, &in, &space), HWFIT_OK);
+            hwfit_layout layouts[4];
+            size_t nl = 0;
+            while (nl < 4 && hwfit_shard_iter_next(&it, &layouts[nl])) nl++;
+            cr_assert_gt(nl, 0);
+            for (size_t i = 0; i < CYCLE; i++) {
+                cycle_ins[i] = in;
+                cycle_ins[i].layout = layouts[(i / 97) % nl];
+                cycle_ins[i].memory.context = 1024u << (i % 5);
+                cycle_ins[i].memory.batch = 1 + i % 7;
+                if (part > 0) {
+                    cycle_ins[i].layout.micro_batch = 1 + (uint32_t)(i % 3);
+                    cycle_ins[i].layout.recompute = (hwfit_memory_recompute)(i / 35 % 3);
+                }
+                if (i % 150 == 149) cycle_ins[i].memory.flash_attention ^= 1; /* clears */
+                if (i == 300) cycle_ins[i].memory.context = 0; /* a refusal in between */
+            }
+            memset(cycle_outs, 0x5a, sizeof cycle_outs);
+            memset(batch_ws, 0xa5, sizeof batch_ws); /* scratch: its contents do not matter */
+            (void)hwfit_shard_estimate_batch_ws(m, cycle_ins, CYCLE, cycle_outs, cycle_st,
+                                                batch_ws, wsz);
+            for (size_t i = 0; i < CYCLE; i++) {
+                hwfit_shard_out one;
+                hwfit_status st = hwfit_shard_estimate(m, &cycle_ins[i], &one);
+                cr_assert_eq(cycle_st[i], st, "%s part %d element %zu", model_files[mi], part, i);
+                if (st != HWFIT_OK) continue;
+                ok++;
+                cr_assert(same_shard(&cycle_outs[i], &one), "%s part %d element %zu",
+                          model_files[mi], part, i);
+            }
+        }
+        cr_assert_gt(ok, CYCLE, "%s: most elements are valid", model_files[mi]);
     }
 }
 

@@ -1787,6 +1787,7 @@ static void probe_shard(void) {
 
     /* The prepared-model cache: refused when NULL, small, misaligned or never initialised
      * (nothing written); a refused input or model leaves the answer untouched. */
+    CHECK(hwfit_shard_batch_workspace_size() >= hwfit_shard_workspace_size());
     size_t csz = hwfit_shard_cache_size();
     CHECK(csz > 0);
     unsigned char *cache = malloc(csz + 1);
@@ -2498,6 +2499,8 @@ static void probe_request(void) {
     hwfit_request_free(NULL);
     CHECK(hwfit_request_set(NULL, "unit", "bytes") == HWFIT_EINVAL);
     CHECK(hwfit_request_run(NULL, HWFIT_FORMAT_JSON, NULL, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_run_record(NULL, NULL, 0, NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_request_set_all(NULL, NULL, 0) == HWFIT_EINVAL);
     CHECK(strcmp(hwfit_request_message(NULL), "") == 0 && hwfit_request_option(NULL) == NULL);
     CHECK(hwfit_request_option_name(NULL) == NULL);
     CHECK(hwfit_request_verdict(NULL) == 0 && hwfit_request_command(NULL) == NULL);
@@ -2555,6 +2558,14 @@ static void probe_request(void) {
                 CHECK(hwfit_request_message(r)[0] != '\0', "format %u: no message", f);
             if (st != HWFIT_OK) CHECK(untouched(small, sizeof small), "format %u", f);
         }
+        poison(small, sizeof small);
+        hwfit_status rst = hwfit_request_run_record(r, small, sizeof small, &need);
+        CHECK(ANY_OF(rst, REQ_STATUSES), "record");
+        if (rst != HWFIT_OK) CHECK(untouched(small, sizeof small), "record");
+        CHECK(hwfit_request_run_record(r, NULL, 3, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_set_all(r, NULL, 1) == HWFIT_EINVAL);
+        const char *const hostile_pairs[] = {long_text, "1"};
+        CHECK(hwfit_request_set_all(r, hostile_pairs, 1) == HWFIT_ENOTFOUND);
         /* Reset after all that: every option back to its default, no message. */
         CHECK(hwfit_request_reset(r) == HWFIT_OK && hwfit_request_message(r)[0] == '\0');
         hwfit_request_free(r);
@@ -2761,6 +2772,8 @@ static const entry table[] = {
     COVER(hwfit_request_command, probe_request),
     COVER(hwfit_request_use_cache, probe_request),
     COVER(hwfit_request_reset, probe_request),
+    COVER(hwfit_request_run_record, probe_request),
+    COVER(hwfit_request_set_all, probe_request),
     COVER(hwfit_model_cache_new, probe_request),
     COVER(hwfit_model_cache_free, probe_request),
     COVER(hwfit_request_free, probe_request),
@@ -2786,6 +2799,7 @@ static const entry table[] = {
     COVER(hwfit_shard_cache_init, probe_shard),
     COVER(hwfit_shard_estimate_cached, probe_shard),
     COVER(hwfit_shard_workspace_size, probe_shard),
+    COVER(hwfit_shard_batch_workspace_size, probe_shard),
     COVER(hwfit_shard_init, probe_shard_small),
     COVER(hwfit_shard_iter_init, probe_shard_search),
     COVER(hwfit_shard_iter_next, probe_shard_search),

@@ -235,6 +235,23 @@ HWFIT_API hwfit_status hwfit_request_set(hwfit_request *request, const char *nam
                                          const char *value);
 
 /**
+ * @brief Ask a new question with the same request in one call: hwfit_request_reset(), then
+ *        hwfit_request_set() for each (name, value) pair in order, stopping at the first
+ *        refusal (which hwfit_request_message() and hwfit_request_option_name() describe, as
+ *        after hwfit_request_set()). For a face whose calls cost more than the work (Python's
+ *        ctypes: one call instead of one per option).
+ * @param[in,out] request  the request
+ * @param[in]     pairs    2 x count strings: pairs[2k] an option's name or alias, pairs[2k+1]
+ *                         its text (NULL only for a flag); may be NULL when count is 0
+ * @param[in]     count    how many options
+ * @retval HWFIT_OK      reset and every option set
+ * @retval HWFIT_EINVAL  request NULL, or pairs NULL with a non-zero count
+ * @retval other         the first refusal of hwfit_request_set() (or hwfit_request_reset())
+ */
+HWFIT_API hwfit_status hwfit_request_set_all(hwfit_request *request, const char *const *pairs,
+                                             size_t count);
+
+/**
  * @brief Run the request and write its result.
  *
  * With buf NULL and size 0 the result stays in the request: read it with
@@ -260,8 +277,41 @@ HWFIT_API hwfit_status hwfit_request_run(hwfit_request *request, hwfit_format fo
                                          char *buf, size_t size, size_t *needed);
 
 /**
- * @brief The last result of hwfit_request_run(), valid until the next call that changes
- *        the request, or its free.
+ * @brief Run the request and write its JSON result as a typed record, for a face that
+ *        builds the object itself (the Python package) instead of parsing JSON text.
+ *
+ * The record holds the same values as the JSON object of hwfit_request_run() with
+ * ::HWFIT_FORMAT_JSON, in the same order; reading it gives what parsing that JSON gives
+ * (Python's json.loads). It is, in native byte order:
+ * - a header of three uint64_t: the bytes of the shape, of the numbers and of the strings;
+ * - the shape: one line a value, "<code><key>\n" (the key empty for a row or list item):
+ *   `{` an object begins, `}` it ends, `[` a list begins, `]` it ends, `Q` a uint64_t,
+ *   `q` an int64_t (a number JSON writes without a fraction or exponent), `d` a double,
+ *   `?` a bool (one byte, 0 or 1), `s` a string, `n` null; the outer object is implied;
+ * - the numbers of the `Q`, `q`, `d` and `?` lines, in order, packed (8, 8, 8 and 1 bytes,
+ *   not aligned);
+ * - the strings of the `s` lines, in order, each UTF-8 as the JSON holds it (unescaped)
+ *   and ended by a NUL.
+ * A command that has a value the shape cannot carry refuses with HWFIT_EUNSUPPORTED (none
+ * does today; the face then asks for JSON). Buffer rules as hwfit_request_run(); the kept
+ * result is a record until the next run in another format.
+ *
+ * @param[in,out] request  the request
+ * @param[out]    buf      where the record goes, or NULL with size 0
+ * @param[in]     size     bytes at buf
+ * @param[out]    needed   the bytes the record needs (its length plus one); may be NULL
+ * @retval HWFIT_OK            answered
+ * @retval HWFIT_EBUFSIZE      buf too small (the record is kept; a second call copies it)
+ * @retval HWFIT_EUNSUPPORTED  the command writes no JSON, or no record (see above)
+ * @retval other               the command's refusal, as hwfit_request_run()
+ * @retval HWFIT_EINVAL        request NULL, or buf NULL with a non-zero size
+ */
+HWFIT_API hwfit_status hwfit_request_run_record(hwfit_request *request, char *buf,
+                                                size_t size, size_t *needed);
+
+/**
+ * @brief The last result of hwfit_request_run() (or hwfit_request_run_record(): binary,
+ *        read its length), valid until the next call that changes the request, or its free.
  * @param[in]  request  the request; may be NULL
  * @param[out] length   its length without the NUL; may be NULL
  * @return The NUL-terminated result, or "" when there is none (or request is NULL).

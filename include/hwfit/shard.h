@@ -476,6 +476,11 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model,
  * @param[out] statuses       As ::hwfit_shard_estimate_batch.
  * @param[in]  workspace      At least ::hwfit_shard_workspace_size bytes, aligned as malloc
  *                            aligns (max_align_t); scratch, its contents do not matter.
+ *                            With ::hwfit_shard_batch_workspace_size bytes or more it also
+ *                            keeps the activation footprint of up to 256 recent (context,
+ *                            batch, micro-batch, recomputation, tp, sp) keys during the call,
+ *                            so that a sweep coming back to a context and batch does not
+ *                            work it out again (the same results, bit for bit, faster).
  * @param[in]  workspace_size Bytes at @p workspace.
  * @return As ::hwfit_shard_estimate_batch and ::HWFIT_EINVAL for a
  *         workspace that is NULL, too small or misaligned (nothing is written).
@@ -485,6 +490,14 @@ HWFIT_API hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
                                                      hwfit_shard_out *outs,
                                                      hwfit_status *statuses, void *workspace,
                                                      size_t workspace_size);
+
+/**
+ * @brief Bytes of the larger workspace of ::hwfit_shard_estimate_batch_ws that also keeps
+ *        the activation footprints of recent keys (about 33 KB on LP64): what a sweep over
+ *        contexts and batches should pass. Constant for a build of the library.
+ * @return The size; at least ::hwfit_shard_workspace_size.
+ */
+HWFIT_API size_t hwfit_shard_batch_workspace_size(void);
 
 /**
  * @brief Bytes of a prepared-model cache (::hwfit_shard_estimate_cached). Constant for a

@@ -1640,8 +1640,94 @@ hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_s
     return st;
 }
 
-/* hwfit_shard_estimate_batch with an engine. */
-static hwfit_status estimate_batch_with(hwfit__shard_engine *e, const hwfit_model *model,
+/* The activation units of one key (act_units' own key: tp, sp, recomputation,
+ * micro-batch, local context and batch), kept in a batch's workspace beside the engine's
+ * single entry (hwfit_shard_batch_workspace_size): a sweep that comes back to a context and
+ * batch finds them. The values are the engine's, copied as act_units left them, so a hit
+ * gives the bits act_units would compute. */
+typedef struct act_entry {
+    int valid;
+    uint32_t tp;
+    int sp;
+    hwfit_memory_recompute rc;
+    uint64_t mb, context, batch;
+    uint64_t stored[2], peak[2], emb, head, loss, full[2];
+} act_entry;
+
+#define ACT_ENTRIES 256 /* direct-mapped by the key's hash: about 28 KB */
+
+/* The workspace of hwfit_shard_estimate_batch_ws that also keeps activation units. */
+typedef struct batch_workspace {
+    hwfit__shard_engine engine;
+    act_entry act[ACT_ENTRIES];
+} batch_workspace;
+
+size_t hwfit_shard_batch_workspace_size(void) { return sizeof(batch_workspace); }
+
+static size_t act_slot(uint32_t tp, int sp, hwfit_memory_recompute rc, uint64_t mb,
+                       uint64_t context, uint64_t batch) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the key's words */
+    const uint64_t words[6] = {tp, (uint64_t)sp, (uint64_t)rc, mb, context, batch};
+    for (int i = 0; i < 6; i++) h = (h ^ words[i]) * 1099511628211ull;
+    return (size_t)((h ^ (h >> 29)) % ACT_ENTRIES);
+}
+
+/* Before an estimate: the engine's activation units for in's key from the entries when
+ * they hold them (act_units then finds its own entry valid and returns). */
+static void act_prime(hwfit__shard_engine *e, const act_entry *act, const hwfit_shard_in *in) {
+    hwfit__shard_resolved r;
+    hwfit_shard_reason reason;
+    if (hwfit__shard_resolve(e->model, e->kinds, in, &in->layout, &r, &reason, NULL) !=
+            HWFIT_OK ||
+        reason != HWFIT_SHARD_VALID)
+        return; /* the estimate refuses it */
+    uint64_t batch = r.training ? 0 : r.batch_local;
+    if (e->a_valid && e->a_tp == r.tp && e->a_sp == r.sp && e->a_rc == r.rc &&
+        e->a_mb == r.mb && e->a_context == r.context_local && e->a_batch == batch)
+        return;
+    const act_entry *a = &act[act_slot(r.tp, r.sp, r.rc, r.mb, r.context_local, batch)];
+    if (!a->valid || a->tp != r.tp || a->sp != r.sp || a->rc != r.rc || a->mb != r.mb ||
+        a->context != r.context_local || a->batch != batch)
+        return;
+    e->a_tp = a->tp;
+    e->a_sp = a->sp;
+    e->a_rc = a->rc;
+    e->a_mb = a->mb;
+    e->a_context = a->context;
+    e->a_batch = a->batch;
+    memcpy(e->a_stored, a->stored, sizeof a->stored);
+    memcpy(e->a_peak, a->peak, sizeof a->peak);
+    memcpy(e->a_full, a->full, sizeof a->full);
+    e->a_emb = a->emb;
+    e->a_head = a->head;
+    e->a_loss = a->loss;
+    e->a_valid = 1;
+}
+
+/* After an estimate: keep the engine's activation units (when valid) in their entry. */
+static void act_keep(const hwfit__shard_engine *e, act_entry *act) {
+    if (!e->a_valid) return;
+    act_entry *a = &act[act_slot(e->a_tp, e->a_sp, e->a_rc, e->a_mb, e->a_context,
+                                 e->a_batch)];
+    a->tp = e->a_tp;
+    a->sp = e->a_sp;
+    a->rc = e->a_rc;
+    a->mb = e->a_mb;
+    a->context = e->a_context;
+    a->batch = e->a_batch;
+    memcpy(a->stored, e->a_stored, sizeof a->stored);
+    memcpy(a->peak, e->a_peak, sizeof a->peak);
+    memcpy(a->full, e->a_full, sizeof a->full);
+    a->emb = e->a_emb;
+    a->head = e->a_head;
+    a->loss = e->a_loss;
+    a->valid = 1;
+}
+
+/* hwfit_shard_estimate_batch with an engine (and, when act is not NULL, ACT_ENTRIES
+ * activation entries). */
+static hwfit_status estimate_batch_with(hwfit__shard_engine *e, act_entry *act,
+                                        const hwfit_model *model,
                                         const hwfit_shard_in *ins, size_t n,
                                         hwfit_shard_out *outs, hwfit_status *statuses) {
     /* One engine for the batch: the model is prepared once, and the per-layer units stay
@@ -1656,11 +1742,14 @@ static hwfit_status estimate_batch_with(hwfit__shard_engine *e, const hwfit_mode
             cache_inputs(&ins[i], &next);
             if (!have_cached || memcmp(&next, &cached, sizeof next) != 0) {
                 hwfit__shard_engine_reset(e);
+                for (size_t k = 0; act != NULL && k < ACT_ENTRIES; k++) act[k].valid = 0;
                 memcpy(&cached, &next, sizeof cached);
                 have_cached = 1;
             }
+            if (act != NULL) act_prime(e, act, &ins[i]);
             hwfit_shard_out o;
             st = estimate_with(e, &ins[i], &o, 0, NULL, NULL);
+            if (act != NULL) act_keep(e, act);
             if (st == HWFIT_OK) outs[i] = o;
         }
         statuses[i] = st;
@@ -1676,7 +1765,7 @@ hwfit_status hwfit_shard_estimate_batch(const hwfit_model *model, const hwfit_sh
         return HWFIT_EINVAL;
     if (n == 0) return HWFIT_OK;
     hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
-    hwfit_status st = estimate_batch_with(e, model, ins, n, outs, statuses);
+    hwfit_status st = estimate_batch_with(e, NULL, model, ins, n, outs, statuses);
     return st;
 }
 
@@ -1689,7 +1778,10 @@ hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model, const hwfit
     hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
     if (e == NULL) return HWFIT_EINVAL;
     if (n == 0) return HWFIT_OK;
-    return estimate_batch_with(e, model, ins, n, outs, statuses);
+    /* A workspace of hwfit_shard_batch_workspace_size() bytes also keeps activation units. */
+    act_entry *act = workspace_size >= sizeof(batch_workspace)
+                         ? ((batch_workspace *)workspace)->act : NULL;
+    return estimate_batch_with(e, act, model, ins, n, outs, statuses);
 }
 
 hwfit_status hwfit_shard_card_at(const hwfit_model *model, const hwfit_shard_in *in,

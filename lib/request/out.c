@@ -134,6 +134,85 @@ int hwfit__out_json(const hwfit__out *o) { return o->format == HWFIT_FORMAT_JSON
 
 static int is_text(const hwfit__out *o) { return o->format == HWFIT_FORMAT_TEXT; }
 
+/* ---- the record (hwfit_request_run_record) -------------------------------------------- */
+
+/* One line of the shape: the value's code and its key ("Qparams\n"). A key with a newline
+ * (no command writes one) marks the record bad: the request refuses it. The shape's reader
+ * takes any other character as the key's own (the JSON writer escapes them; json.loads reads
+ * the escapes back to them). */
+static void rec_key(hwfit__out *o, char code, const char *key) {
+    char line[80]; /* the line in one write when the key is short (every key is) */
+    size_t len = key ? strlen(key) : 0;
+    if (len > 0 && memchr(key, '\n', len) != NULL) o->rec->bad = 1;
+    if (len + 2 > sizeof line) {
+        hwfit__text_putc(o->t, code);
+        hwfit__text_put(o->t, key, len);
+        hwfit__text_putc(o->t, '\n');
+        return;
+    }
+    line[0] = code;
+    if (len > 0) memcpy(line + 1, key, len);
+    line[len + 1] = '\n';
+    hwfit__text_put(o->t, line, len + 2);
+}
+
+static void rec_u64(hwfit__out *o, const char *key, uint64_t v) {
+    rec_key(o, 'Q', key);
+    hwfit__text_put(&o->rec->nums, (const char *)&v, sizeof v);
+}
+
+/* A double as json.loads reads its JSON text: null when not finite, a whole number (an
+ * int) when the text has no '.' nor exponent, else a float (the text reads back as v). */
+static void rec_num(hwfit__out *o, const char *key, double v) {
+    if (!hwfit__finite(v)) {
+        rec_key(o, 'n', key);
+        return;
+    }
+    int whole = v == trunc(v);
+    if (whole && fabs(v) >= 1e15) { /* %.15g-%.17g may or may not write an exponent */
+        char buf[40];
+        hwfit__text t;
+        hwfit__text_fixed(&t, buf, sizeof buf);
+        hwfit__out_json_number(&t, v);
+        whole = strpbrk(buf, ".eE") == NULL;
+    }
+    if (whole) { /* below 1e17 (17 digits at most without an exponent): an int64 */
+        int64_t i = (int64_t)v;
+        rec_key(o, 'q', key);
+        hwfit__text_put(&o->rec->nums, (const char *)&i, sizeof i);
+    } else {
+        rec_key(o, 'd', key);
+        hwfit__text_put(&o->rec->nums, (const char *)&v, sizeof v);
+    }
+}
+
+static void rec_str(hwfit__out *o, const char *key, const char *s) {
+    rec_key(o, 's', key);
+    const char *v = s ? s : ""; /* the JSON writer writes NULL as "" */
+    hwfit__text_put(&o->rec->strs, v, strlen(v) + 1);
+}
+
+static void rec_bool(hwfit__out *o, const char *key, int b) {
+    char c = b ? 1 : 0;
+    rec_key(o, '?', key);
+    hwfit__text_put(&o->rec->nums, &c, 1);
+}
+
+/* The key of the table's current cell, or NULL (and nothing written) on misuse, as cell(). */
+static const char *rec_cell(hwfit__out *o) {
+    if (o->cols == NULL || o->col < 0 || o->col >= o->ncols) return NULL;
+    return o->cols[o->col++].key;
+}
+
+void hwfit__out_begin_record(hwfit__out *o, hwfit__text *shape, hwfit__record *rec) {
+    hwfit__out_begin(o, shape, HWFIT_FORMAT_JSON, NULL);
+    hwfit__text_reset(shape); /* out_begin wrote JSON's "{" */
+    hwfit__text_reset(&rec->nums);
+    hwfit__text_reset(&rec->strs);
+    rec->bad = 0;
+    o->rec = rec;
+}
+
 void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const char *title) {
     memset(o, 0, sizeof *o);
     o->t = t;
@@ -145,11 +224,14 @@ void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const 
 }
 
 void hwfit__out_end(hwfit__out *o) {
+    if (o->rec) return;
     if (hwfit__out_json(o)) hwfit__text_puts(o->t, "\n}\n");
 }
 
 void hwfit__out_section(hwfit__out *o, const char *key, const char *title) {
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_key(o, '{', key);
+    } else if (hwfit__out_json(o)) {
         json_key(o, key);
         hwfit__text_putc(o->t, '{');
     } else if (is_text(o)) {
@@ -160,7 +242,9 @@ void hwfit__out_section(hwfit__out *o, const char *key, const char *title) {
 
 void hwfit__out_section_end(hwfit__out *o) {
     pop(o);
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_key(o, '}', NULL);
+    } else if (hwfit__out_json(o)) {
         newline_indent(o);
         hwfit__text_putc(o->t, '}');
     }
@@ -192,6 +276,10 @@ static void u64_digits(uint64_t v, char out[24]) {
 
 /* The table's text is made only for a table: JSON and CSV never read it. */
 void hwfit__out_u64(hwfit__out *o, const char *key, const char *label, uint64_t v) {
+    if (o->rec) {
+        rec_u64(o, key, v);
+        return;
+    }
     char json[24], text[40] = "";
     u64_digits(v, json);
     if (is_text(o)) hwfit_units_format_count(v, text, sizeof text);
@@ -199,6 +287,10 @@ void hwfit__out_u64(hwfit__out *o, const char *key, const char *label, uint64_t 
 }
 
 void hwfit__out_bytes(hwfit__out *o, const char *key, const char *label, uint64_t bytes) {
+    if (o->rec) {
+        rec_u64(o, key, bytes);
+        return;
+    }
     char json[24], text[64] = "";
     u64_digits(bytes, json);
     if (is_text(o) &&
@@ -209,7 +301,9 @@ void hwfit__out_bytes(hwfit__out *o, const char *key, const char *label, uint64_
 
 void hwfit__out_qty(hwfit__out *o, const char *key, const char *label, double v,
                     hwfit_unit unit) {
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_num(o, key, v);
+    } else if (hwfit__out_json(o)) {
         json_key(o, key);
         hwfit__out_json_number(o->t, v);
     } else if (is_text(o)) {
@@ -222,7 +316,9 @@ void hwfit__out_qty(hwfit__out *o, const char *key, const char *label, double v,
 }
 
 void hwfit__out_num(hwfit__out *o, const char *key, const char *label, double v) {
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_num(o, key, v);
+    } else if (hwfit__out_json(o)) {
         json_key(o, key);
         hwfit__out_json_number(o->t, v);
     } else if (is_text(o)) {
@@ -247,7 +343,9 @@ static void pct_text(double fraction, char out[48]) {
 }
 
 void hwfit__out_pct(hwfit__out *o, const char *key, const char *label, double fraction) {
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_num(o, key, fraction);
+    } else if (hwfit__out_json(o)) {
         json_key(o, key);
         hwfit__out_json_number(o->t, fraction);
     } else if (is_text(o)) {
@@ -259,7 +357,9 @@ void hwfit__out_pct(hwfit__out *o, const char *key, const char *label, double fr
 }
 
 void hwfit__out_str(hwfit__out *o, const char *key, const char *label, const char *s) {
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_str(o, key, s);
+    } else if (hwfit__out_json(o)) {
         json_key(o, key);
         hwfit__out_json_string(o->t, s);
     } else if (is_text(o)) {
@@ -269,10 +369,18 @@ void hwfit__out_str(hwfit__out *o, const char *key, const char *label, const cha
 }
 
 void hwfit__out_bool(hwfit__out *o, const char *key, const char *label, int b) {
+    if (o->rec) {
+        rec_bool(o, key, b);
+        return;
+    }
     scalar(o, key, label, b ? "true" : "false", b ? "yes" : "no");
 }
 
 void hwfit__out_null(hwfit__out *o, const char *key, const char *label) {
+    if (o->rec) {
+        rec_key(o, 'n', key);
+        return;
+    }
     scalar(o, key, label, "null", "-");
 }
 
@@ -296,6 +404,11 @@ void hwfit__out_table(hwfit__out *o, const char *key, const char *title, const h
     o->cols = cols;
     o->ncols = ncols;
     o->col = -1;
+    if (o->rec) {
+        rec_key(o, '[', key);
+        push(o);
+        return;
+    }
     if (hwfit__out_json(o)) {
         json_key(o, key);
         hwfit__text_putc(o->t, '[');
@@ -325,7 +438,10 @@ void hwfit__out_table(hwfit__out *o, const char *key, const char *title, const h
 
 static void close_row(hwfit__out *o) {
     if (o->col < 0) return;
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        pop(o);
+        rec_key(o, '}', NULL);
+    } else if (hwfit__out_json(o)) {
         pop(o);
         hwfit__text_puts(o->t, " }");
     } else if (o->format == HWFIT_FORMAT_CSV || is_text(o)) {
@@ -337,7 +453,10 @@ static void close_row(hwfit__out *o) {
 void hwfit__out_row(hwfit__out *o) {
     close_row(o);
     o->col = 0;
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        rec_key(o, '{', NULL);
+        push(o);
+    } else if (hwfit__out_json(o)) {
         json_key(o, NULL);
         hwfit__text_putc(o->t, '{');
         push(o);
@@ -366,6 +485,11 @@ static void cell(hwfit__out *o, const char *json, const char *text, const char *
 }
 
 void hwfit__out_cell_u64(hwfit__out *o, uint64_t v) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_u64(o, key, v);
+        return;
+    }
     char json[32], text[40];
     snprintf(json, sizeof json, "%llu", (unsigned long long)v);
     hwfit_units_format_count(v, text, sizeof text);
@@ -379,6 +503,11 @@ static void number_json(double v, char *out, size_t size) {
 }
 
 void hwfit__out_cell_num(hwfit__out *o, double v) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_num(o, key, v);
+        return;
+    }
     char json[40], text[48];
     number_json(v, json, sizeof json);
     hwfit__out_plain_number(v, text);
@@ -386,6 +515,11 @@ void hwfit__out_cell_num(hwfit__out *o, double v) {
 }
 
 void hwfit__out_cell_pct(hwfit__out *o, double fraction) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_num(o, key, fraction);
+        return;
+    }
     char json[40], text[48];
     number_json(fraction, json, sizeof json);
     pct_text(fraction, text);
@@ -393,6 +527,11 @@ void hwfit__out_cell_pct(hwfit__out *o, double fraction) {
 }
 
 void hwfit__out_cell_qty(hwfit__out *o, double v, hwfit_unit unit) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_num(o, key, v);
+        return;
+    }
     char json[40], text[64];
     number_json(v, json, sizeof json);
     if (hwfit_units_format(v, unit, text, sizeof text) != HWFIT_OK) snprintf(text, sizeof text, "-");
@@ -400,6 +539,11 @@ void hwfit__out_cell_qty(hwfit__out *o, double v, hwfit_unit unit) {
 }
 
 void hwfit__out_cell_str(hwfit__out *o, const char *s) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_str(o, key, s);
+        return;
+    }
     if (hwfit__out_json(o)) {
         hwfit__text tmp;
         char small[256];
@@ -423,14 +567,29 @@ void hwfit__out_cell_str(hwfit__out *o, const char *s) {
 }
 
 void hwfit__out_cell_bool(hwfit__out *o, int b) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_bool(o, key, b);
+        return;
+    }
     cell(o, b ? "true" : "false", b ? "yes" : "no", b ? "true" : "false");
 }
 
-void hwfit__out_cell_null(hwfit__out *o) { cell(o, "null", "-", ""); }
+void hwfit__out_cell_null(hwfit__out *o) {
+    if (o->rec) {
+        const char *key = rec_cell(o);
+        if (key) rec_key(o, 'n', key);
+        return;
+    }
+    cell(o, "null", "-", "");
+}
 
 void hwfit__out_table_end(hwfit__out *o) {
     close_row(o);
-    if (hwfit__out_json(o)) {
+    if (o->rec) {
+        pop(o);
+        rec_key(o, ']', NULL);
+    } else if (hwfit__out_json(o)) {
         pop(o);
         newline_indent(o);
         hwfit__text_putc(o->t, ']');
@@ -442,6 +601,11 @@ void hwfit__out_table_end(hwfit__out *o) {
 
 void hwfit__out_list(hwfit__out *o, const char *key) {
     if (!hwfit__out_json(o)) return;
+    if (o->rec) {
+        rec_key(o, '[', key);
+        push(o);
+        return;
+    }
     json_key(o, key);
     hwfit__text_putc(o->t, '[');
     push(o);
@@ -449,6 +613,11 @@ void hwfit__out_list(hwfit__out *o, const char *key) {
 
 void hwfit__out_item(hwfit__out *o) {
     if (!hwfit__out_json(o)) return;
+    if (o->rec) {
+        rec_key(o, '{', NULL);
+        push(o);
+        return;
+    }
     json_key(o, NULL);
     hwfit__text_putc(o->t, '{');
     push(o);
@@ -456,6 +625,10 @@ void hwfit__out_item(hwfit__out *o) {
 
 static void close_nested(hwfit__out *o, char c) {
     pop(o);
+    if (o->rec) {
+        rec_key(o, c, NULL);
+        return;
+    }
     newline_indent(o);
     hwfit__text_putc(o->t, c);
 }

@@ -21,6 +21,13 @@ typedef struct hwfit__col {
     int width;          /* table column width */
 } hwfit__col;
 
+/* The parts of a record besides its shape: the numbers (packed native), the strings (each
+ * NUL-terminated) and whether a key could not be carried (a newline). */
+typedef struct hwfit__record {
+    hwfit__text nums, strs;
+    int bad;
+} hwfit__record;
+
 typedef struct hwfit__out {
     hwfit__text *t;
     hwfit_format format;            /* JSON, TEXT or CSV */
@@ -30,10 +37,17 @@ typedef struct hwfit__out {
     int ncols, col;                 /* table in progress; col -1 between rows */
     int tables;                     /* CSV: tables written so far */
     int list_depth;                 /* > 0 inside out_list (JSON only) */
+    /* The record (hwfit_request_run_record), or NULL when writing text: the shape goes to
+     * t (one line a value, "<code><key>\n"), the numbers and strings to its texts. */
+    struct hwfit__record *rec;
 } hwfit__out;
 
 void hwfit__out_begin(hwfit__out *o, hwfit__text *t, hwfit_format format, const char *title);
 void hwfit__out_end(hwfit__out *o);
+/* Begin the record of a JSON result (see hwfit_request_run_record in request.h): the same
+ * calls write the shape into shape, the numbers into nums and the strings into strs. The
+ * commands see JSON (hwfit__out_json is 1). */
+void hwfit__out_begin_record(hwfit__out *o, hwfit__text *shape, hwfit__record *rec);
 /* 1 when writing JSON (a command may keep keys there that a table leaves out). */
 int hwfit__out_json(const hwfit__out *o);
 

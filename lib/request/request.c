@@ -100,8 +100,11 @@ static int same_name(const char *a, const char *b) {
 const hwfit_option *hwfit_option_by_name(const hwfit_command *command, const char *name) {
     const hwfit__command *c = internal_of(command);
     if (c == NULL || name == NULL) return NULL;
-    for (size_t k = 0, n = option_count(c); k < n; k++)
-        if (same_name(name, option_at(c, k)->name)) return option_at(c, k);
+    for (int s = 0; s < HWFIT__MAX_OPTION_SETS; s++) /* option_at's order, without its walk */
+        for (size_t k = 0; k < c->sets[s].count; k++) {
+            const hwfit_option *o = &c->sets[s].options[k];
+            if (o->name[0] == name[0] && same_name(name, o->name)) return o;
+        }
     for (size_t k = 0, n = option_count(c); k < n; k++) /* names first: an alias never hides one */
         if (option_at(c, k)->alias != NULL && same_name(name, option_at(c, k)->alias))
             return option_at(c, k);
@@ -143,7 +146,14 @@ struct hwfit_request {
     hwfit_gpu_set *gpus;              /* cards of gpu-file and HWFIT_GPU_PATH, loaded by run */
     hwfit_model_cache *cache;         /* hwfit_request_use_cache, or NULL */
     int cache_entry;                  /* the entry the last model load used, or -1 */
+    hwfit__text rec_shape;            /* a record's shape while run() writes it */
+    hwfit__record rec;                /* and its numbers and strings */
+    int takes_gpu;                    /* takes_gpu(command), worked out once */
+    int record_next;                  /* the next run writes a record (run_record) */
 };
+
+/* result_format of a record (hwfit_request_run_record): the commands see JSON. */
+#define RECORD_FORMAT ((hwfit_format)31)
 
 /* ---- the model cache (hwfit_model_cache_new, hwfit_request_use_cache) -------------------- */
 
@@ -269,7 +279,9 @@ hwfit_status hwfit_request_use_cache(hwfit_request *r, hwfit_model_cache *cache)
     return HWFIT_OK;
 }
 
-hwfit_format hwfit__req_format(const hwfit_request *r) { return r->result_format; }
+hwfit_format hwfit__req_format(const hwfit_request *r) {
+    return r->result_format == RECORD_FORMAT ? HWFIT_FORMAT_JSON : r->result_format;
+}
 hwfit__text *hwfit__req_text_out(hwfit_request *r) { return &r->result; }
 void hwfit__req_set_verdict(hwfit_request *r, int verdict) { r->verdict = verdict; }
 
@@ -627,7 +639,7 @@ static hwfit_status read_gpu_files(hwfit_request *r) {
  * catalog and them (gpu-file may have changed since the name was set). */
 static hwfit_status load_gpus(hwfit_request *r) {
     const hwfit__command *c = r->command;
-    if (!takes_gpu(c)) return HWFIT_OK;
+    if (!r->takes_gpu) return HWFIT_OK;
     hwfit_status st = read_gpu_files(r);
     if (st != HWFIT_OK) return st;
     for (size_t k = 0; k < r->noptions; k++) {
@@ -649,7 +661,7 @@ static hwfit_status check_catalog(hwfit_request *r, const hwfit_option *o, const
         if (hwfit_gpu_find(text, &g) == HWFIT_OK) return HWFIT_OK;
         /* A card of a GPU file (HWFIT_GPU_PATH, or gpu-file given before): read the files
          * now. A file that does not read is gpu-file's fault, reported by run. */
-        if (takes_gpu(r->command)) {
+        if (r->takes_gpu) {
             if (read_gpu_files(r) != HWFIT_OK) {
                 clear_failure(r);
                 return HWFIT_OK;
@@ -794,10 +806,14 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     hwfit_request *r = calloc(1, sizeof *r);
     if (r == NULL) return HWFIT_ENOMEM;
     r->command = c;
+    r->takes_gpu = takes_gpu(c);
     r->noptions = option_count(c);
     r->values = calloc(r->noptions ? r->noptions : 1, sizeof *r->values);
     r->state = c->state_size ? malloc(c->state_size) : NULL;
     hwfit__text_heap(&r->result);
+    hwfit__text_heap(&r->rec_shape);
+    hwfit__text_heap(&r->rec.nums);
+    hwfit__text_heap(&r->rec.strs);
     r->cache_entry = -1;
     if (r->values == NULL || (c->state_size && r->state == NULL)) {
         hwfit_request_free(r);
@@ -847,6 +863,9 @@ void hwfit_request_free(hwfit_request *r) {
     free(r->state);
     hwfit_gpu_set_free(r->gpus);
     hwfit__text_free(&r->result);
+    hwfit__text_free(&r->rec_shape);
+    hwfit__text_free(&r->rec.nums);
+    hwfit__text_free(&r->rec.strs);
     free(r);
 }
 
@@ -896,15 +915,40 @@ hwfit_status hwfit_request_set(hwfit_request *r, const char *name, const char *t
     return HWFIT_OK;
 }
 
+/* The record's parts after its header (request.h), in r->result. */
+static void join_record(hwfit_request *r) {
+    uint64_t head[3] = {r->rec_shape.len, r->rec.nums.len, r->rec.strs.len};
+    hwfit__text_put(&r->result, (const char *)head, sizeof head);
+    hwfit__text_put(&r->result, r->rec_shape.buf ? r->rec_shape.buf : "", r->rec_shape.len);
+    hwfit__text_put(&r->result, r->rec.nums.buf ? r->rec.nums.buf : "", r->rec.nums.len);
+    hwfit__text_put(&r->result, r->rec.strs.buf ? r->rec.strs.buf : "", r->rec.strs.len);
+    if (r->rec_shape.nomem || r->rec.nums.nomem || r->rec.strs.nomem) r->result.nomem = 1;
+}
+
+hwfit_status hwfit_request_set_all(hwfit_request *r, const char *const *pairs, size_t count) {
+    if (r == NULL || (pairs == NULL && count != 0)) return HWFIT_EINVAL;
+    hwfit_status st = hwfit_request_reset(r);
+    for (size_t k = 0; k < count && st == HWFIT_OK; k++)
+        st = hwfit_request_set(r, pairs[2 * k], pairs[2 * k + 1]);
+    return st;
+}
+
+/* One body for both runs (no wrapper frame: the request chain is the library's deepest
+ * stack, tests/stack): hwfit_request_run_record sets r->record_next and runs JSON. */
 hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf, size_t size,
                                size_t *needed) {
     if (r == NULL) return HWFIT_EINVAL;
+    if (format == RECORD_FORMAT && !r->record_next) format = (hwfit_format)-1; /* not public */
+    if (r->record_next) format = RECORD_FORMAT; /* the kept result is the record */
+    r->record_next = 0;
     if (buf == NULL && size != 0) return HWFIT_EINVAL;
     const hwfit__command *c = r->command;
     if (!r->result_valid || r->result_format != format) {
         clear_failure(r);
         r->result_valid = 0;
-        if ((unsigned)format >= 32u || !(c->pub.formats & (1u << (unsigned)format)))
+        /* a record is written by the command's JSON */
+        unsigned bit = format == RECORD_FORMAT ? (unsigned)HWFIT_FORMAT_JSON : (unsigned)format;
+        if (bit >= 32u || !(c->pub.formats & (1u << bit)))
             return hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no %s output",
                                    c->pub.name, hwfit_format_name(format) ? hwfit_format_name(format) : "such");
         hwfit_status loaded = load_gpus(r);
@@ -920,14 +964,24 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
         r->verdict = 0;
         if (c->state_size) memset(r->state, 0, c->state_size);
         hwfit__out o;
-        hwfit__out_begin(&o, &r->result, format, NULL);
+        if (format == RECORD_FORMAT) {
+            hwfit__out_begin_record(&o, &r->rec_shape, &r->rec);
+        } else {
+            hwfit__out_begin(&o, &r->result, format, NULL);
+        }
         hwfit_status st = c->run(r, &o, r->state);
+        if (st == HWFIT_OK && format == RECORD_FORMAT && (r->rec.bad || r->result.len != 0)) {
+            /* a key the shape cannot carry, or bytes written around the writer */
+            st = hwfit__req_fail(r, NULL, HWFIT_EUNSUPPORTED, "%s has no record of its "
+                                 "result: read its JSON", c->pub.name);
+        }
         if (st != HWFIT_OK) {
             if (r->message[0] == '\0') (void)hwfit__req_fail_status(r, c->pub.name, st);
             hwfit__text_reset(&r->result);
             return st;
         }
         hwfit__out_end(&o);
+        if (format == RECORD_FORMAT) join_record(r);
         if (r->result.nomem) {
             hwfit__text_reset(&r->result);
             return hwfit__req_fail(r, NULL, HWFIT_ENOMEM, "out of memory for the result");
@@ -941,6 +995,13 @@ hwfit_status hwfit_request_run(hwfit_request *r, hwfit_format format, char *buf,
     if (size < need) return HWFIT_EBUFSIZE;
     memcpy(buf, r->result.buf ? r->result.buf : "", need);
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_request_run_record(hwfit_request *r, char *buf, size_t size,
+                                      size_t *needed) {
+    if (r == NULL) return HWFIT_EINVAL;
+    r->record_next = 1;
+    return hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, size, needed);
 }
 
 const char *hwfit_request_output(const hwfit_request *r, size_t *length) {

@@ -56,6 +56,7 @@ LIBC = {
 # phases' working set in memory.c (1.6 KB) share one chain; serve adds its own on top.
 KNOWN_OVER = {
     "hwfit_request_run": 18750,
+    "hwfit_request_run_record": 18850,  # hwfit_request_run's chain and its own frame
     "hwfit_serve_validate": 18250,
     "hwfit_serve_estimate": 18150,
     "hwfit_perf_plan": 17450,

@@ -757,7 +757,12 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
                 _ONE_INPUTS.clear()
             _ONE_INPUTS[memo] = (t, reader)
         return _one_fit(model, t, reader, errors, columns)
-    call = _lib.hwfit_shard_estimate_batch
+    ws, ws_size = _batch_workspace()
+
+    def call(model_ref, ins, m, outs, statuses, run=_lib.hwfit_shard_estimate_batch_ws):
+        # the larger workspace: activation footprints of recent contexts and batches kept
+        # through the chunk (the same results as hwfit_shard_estimate_batch, bit for bit)
+        return run(model_ref, ins, m, outs, statuses, ws, ws_size)
     results, st, failed = _evaluate(call, model, _lib.hwfit_shard_in, _lib.hwfit_shard_out, t,
                                     n, cols, {k: fields[k] for k in wanted}, out)
     return _finish(st, errors, [(k, results[k]) for k in wanted], columns, failed)
@@ -844,6 +849,17 @@ def _empty(wanted, errors, columns, ctype_of):
 
 
 _SHARD_CACHE_SIZE = None
+_BATCH_WS_SIZE = int(_lib.hwfit_shard_batch_workspace_size())
+
+
+def _batch_workspace():
+    """(buffer, size) of the calling thread's workspace for hwfit_shard_estimate_batch_ws
+    (hwfit_shard_batch_workspace_size bytes; ctypes buffers are malloc'ed, aligned as it
+    needs): scratch, one per thread."""
+    ws = getattr(_THREAD, "batch_ws", None)
+    if ws is None:
+        ws = _THREAD.batch_ws = _ct.create_string_buffer(_BATCH_WS_SIZE)
+    return ws, _BATCH_WS_SIZE
 _THREAD = _threading.local()  # .shard_caches: {id(model): cache}, one set per thread
 
 

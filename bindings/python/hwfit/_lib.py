@@ -192,6 +192,14 @@ hwfit_request_set = _fn("hwfit_request_set", ctypes.c_int,
 hwfit_request_run = _fn("hwfit_request_run", ctypes.c_int,
                         [ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t,
                          c_size_t_p])
+# hwfit_status hwfit_request_set_all(hwfit_request *request, const char *const *pairs,
+#                                    size_t count);
+hwfit_request_set_all = _fn("hwfit_request_set_all", ctypes.c_int,
+                            [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t])
+# hwfit_status hwfit_request_run_record(hwfit_request *request, char *buf, size_t size,
+#                                       size_t *needed);
+hwfit_request_run_record = _fn("hwfit_request_run_record", ctypes.c_int,
+                               [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
 # const char *hwfit_request_output(const hwfit_request *request, size_t *length);
 hwfit_request_output = _fn("hwfit_request_output", ctypes.c_void_p,
                            [ctypes.c_void_p, c_size_t_p])
@@ -547,6 +555,17 @@ hwfit_shard_init = _fn("hwfit_shard_init", None, [ctypes.POINTER(hwfit_shard_in)
 hwfit_shard_estimate_batch = _fn("hwfit_shard_estimate_batch", ctypes.c_int,
                                  [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_shard_in),
                                   ctypes.c_size_t, ctypes.POINTER(hwfit_shard_out), c_int_p])
+# hwfit_status hwfit_shard_estimate_batch_ws(const hwfit_model *model,
+#     const hwfit_shard_in *ins, size_t n, hwfit_shard_out *outs, hwfit_status *statuses,
+#     void *workspace, size_t workspace_size);
+hwfit_shard_estimate_batch_ws = _fn("hwfit_shard_estimate_batch_ws", ctypes.c_int,
+                                    [ctypes.POINTER(hwfit_model),
+                                     ctypes.POINTER(hwfit_shard_in), ctypes.c_size_t,
+                                     ctypes.POINTER(hwfit_shard_out), c_int_p,
+                                     ctypes.c_void_p, ctypes.c_size_t])
+# size_t hwfit_shard_batch_workspace_size(void);
+hwfit_shard_batch_workspace_size = _fn("hwfit_shard_batch_workspace_size", ctypes.c_size_t,
+                                       [])
 # size_t hwfit_shard_cache_size(void);
 hwfit_shard_cache_size = _fn("hwfit_shard_cache_size", ctypes.c_size_t, [])
 # hwfit_status hwfit_shard_cache_init(void *cache, size_t cache_size);

@@ -19,7 +19,7 @@ import re as _re
 import textwrap as _textwrap
 import threading as _threading
 
-from . import _lib
+from . import _lib, _record
 from ._lib import HwfitError
 from ._result import Html, Result, Svg
 
@@ -324,6 +324,23 @@ class _Thread:
         # the length is known: no scan for the NUL (ctypes' .value reads byte by byte)
         return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
 
+    def result(self, r, cmd, run=_lib.hwfit_request_run_record):
+        """Run the request r; the Result of its JSON, read from the request's record
+        of it (hwfit_request_run_record: the same object json.loads makes of the JSON, without
+        writing and parsing text). A command without a record answers in JSON."""
+        buf = self.buf
+        st = run(r, buf, len(buf), self.needed_ref)
+        if st == _lib.HWFIT_EBUFSIZE:
+            buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(buf)))
+            if len(buf) <= _BUF_KEPT:
+                self.buf = buf
+            st = run(r, buf, len(buf), self.needed_ref)
+        if st == _lib.HWFIT_EUNSUPPORTED:  # no record: its JSON (or the same refusal)
+            return Result(_parse(self.output(r, _lib.HWFIT_FORMAT_JSON, cmd)))
+        if st != _lib.HWFIT_OK:
+            raise _failure(r, st, cmd)
+        return _record.read(buf, self.needed.value - 1)
+
     def __del__(self):
         for r in self.requests.values():
             self.free_request(r)
@@ -369,10 +386,11 @@ def _sets(cmd, bound):
     return out
 
 
-_CALLS = {}  # call key (_call_key) -> the sorted (name, text) pairs of its arguments
+_CALLS = {}  # call key (_call_key) -> (its pairs for hwfit_request_set_all, their count)
 _CALLS_MAX = 4096
 _MODEL = _lib.hwfit_model
 _KEYED = frozenset({str, int, float, bool, type(None), _MODEL})
+_NO_PATH = object()  # _call_key: a model's path when it has none
 
 
 def _call_key(name, args, kwargs):
@@ -386,10 +404,10 @@ def _call_key(name, args, kwargs):
     if not _KEYED.issuperset(types):
         return None
     if _MODEL in types:
-        paths = [getattr(v, "_hwfit_path", None) for v in vals if type(v) is _MODEL]
-        if None in paths:
+        vals = tuple([getattr(v, "_hwfit_path", _NO_PATH) if type(v) is _MODEL else v
+                      for v in vals])
+        if _NO_PATH in vals:
             return None  # a model that was not read from a path: refused below
-        vals = tuple(getattr(v, "_hwfit_path") if type(v) is _MODEL else v for v in vals)
     if float in types:
         floats = [repr(v) for v in vals if type(v) is float]
         return (name, len(args), *kwargs, vals, types, *floats)
@@ -398,14 +416,16 @@ def _call_key(name, args, kwargs):
 
 def _encoded(cmd, args, kwargs):
     """The (option name, text) pairs of a call's arguments as hwfit_request_set takes them,
-    GPU files first (gpu may name their cards); remembered per call key, as a loop asks
-    the same shape of question again and again."""
+    GPU files first (gpu may name their cards), as (the pairs' array for
+    hwfit_request_set_all, their count); remembered per call key, as a loop asks the same
+    shape of question again and again."""
     key = _call_key(cmd["name"], args, kwargs)
     sets = _CALLS.get(key) if key is not None else None
     if sets is None:
-        sets = _sets(cmd, _bind(cmd, args, kwargs))
-        sets.sort(key=lambda s: s[0] != b"gpu-file")
-        sets = tuple(sets)
+        pairs = _sets(cmd, _bind(cmd, args, kwargs))
+        pairs.sort(key=lambda s: s[0] != b"gpu-file")
+        flat = [text for pair in pairs for text in pair]
+        sets = ((_ct.c_char_p * len(flat))(*flat) if flat else None, len(pairs))
         if key is not None:
             if len(_CALLS) >= _CALLS_MAX:
                 _CALLS.clear()
@@ -413,20 +433,34 @@ def _encoded(cmd, args, kwargs):
     return sets
 
 
-def _run(cmd, fmt, args, kwargs):
-    """Run a command with Python arguments; the result's text."""
-    sets = _encoded(cmd, args, kwargs)
+def _request(cmd, args, kwargs):
+    """The calling thread's state and its request of cmd, reset, with the arguments set
+    (one call: hwfit_request_set_all)."""
+    pairs, count = _encoded(cmd, args, kwargs)
     try:
         state = _THREADS.state
     except AttributeError:
         state = _THREADS.state = _Thread()
-    r = state.request(cmd["name"])
-    set_option = _lib.hwfit_request_set
-    for name, text in sets:
-        st = set_option(r, name, text)
-        if st != _lib.HWFIT_OK:
-            raise _failure(r, st, cmd)
+    r = state.requests.get(cmd["name"]) or state.request(cmd["name"])
+    st = _set_all(r, pairs, count)
+    if st != _lib.HWFIT_OK:
+        raise _failure(r, st, cmd)
+    return state, r
+
+
+_set_all = _lib.hwfit_request_set_all
+
+
+def _run(cmd, fmt, args, kwargs):
+    """Run a command with Python arguments; the result's text."""
+    state, r = _request(cmd, args, kwargs)
     return state.output(r, _FORMATS[fmt], cmd)
+
+
+def _run_json(cmd, args, kwargs):
+    """Run a command with Python arguments; the object of its JSON result."""
+    state, r = _request(cmd, args, kwargs)
+    return state.result(r, cmd)  # a Result
 
 
 def run(command, format="text", /, *args, **options):
@@ -499,8 +533,19 @@ def _doc(cmd, returns):
 
 def _function(cmd, fmt, name):
     if fmt == "json":
-        def call(*args, **options):
-            return Result(_parse(_run(cmd, fmt, args, options)))
+        command = cmd["name"]
+
+        def call(*args, **options):  # _run_json, written out: the path of every call
+            pairs, count = _encoded(cmd, args, options)
+            try:
+                state = _THREADS.state
+            except AttributeError:
+                state = _THREADS.state = _Thread()
+            r = state.requests.get(command) or state.request(command)
+            st = _set_all(r, pairs, count)
+            if st != _lib.HWFIT_OK:
+                raise _failure(r, st, cmd)
+            return state.result(r, cmd)
     else:
         def call(*args, **options):
             return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))

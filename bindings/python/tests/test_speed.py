@@ -320,3 +320,143 @@ class RememberedCalls(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Records(unittest.TestCase):
+    """The JSON functions read the request's record of the result
+    (hwfit_request_run_record) instead of parsing JSON text: the dict must be the one
+    json.loads makes of the JSON, key order and types included (1 is not 1.0)."""
+
+    def same(self, fn, command, **kw):
+        got = getattr(hwfit, fn)(**kw)
+        want = json.loads(hwfit.run(command, "json", **kw))
+        self.assertIsInstance(got, hwfit.Result)
+        # json.dumps writes 1 and 1.0 apart and keeps the order: equal texts, equal objects
+        self.assertEqual(json.dumps(got), json.dumps(want), (command, kw))
+        self.assertEqual(got, want)
+        return got
+
+    def test_every_command_reads_as_its_json(self):
+        m = hwfit.load_config(CFG70)
+        cases = [
+            ("memory", "memory", dict(config=CFG70, context=8192, batch=8)),
+            ("memory", "memory", dict(config=m, context="8K", mode="full", micro_batch=2)),
+            ("memory", "memory", dict(config=CFG_MOE, context=4096, mode="qlora")),
+            ("fit", "fit", dict(config=m, gpu="h100-sxm", gpus=8, tp=8, context=8192,
+                                batch=32)),
+            ("fit", "fit", dict(config=CFG8, gpu="rtx-4090", gpus=1, context=8192)),
+            ("plan", "plan", dict(config=CFG8, gpu="h100-sxm", gpus=8, mode="full",
+                                  context=4096, batch=64)),
+            ("perf", "perf", dict(config=CFG8, gpu="h100-sxm", gpus=1, context=4096)),
+            ("gpus", "gpus", {}),
+            ("dtypes", "dtypes", {}),
+            ("models", "models", {}),
+            ("units", "units", dict(value="15.36TB")),
+            ("raid", "raid", dict(level="6", drives=8, drive_size="15.36TB")),
+            ("model", "model", dict(config=CFG_MOE)),
+        ]
+        for fn, command, kw in cases:
+            with self.subTest(command=command, kw=kw):
+                self.same(fn, command, **kw)
+        for command in hwfit.describe()["commands"]:  # every command has a record or JSON
+            self.assertIn("json", command["formats"])
+
+    def test_numbers_are_typed_as_json_loads_types_them(self):
+        # whole doubles below 1e15 are written without a fraction (int); at and beyond,
+        # the JSON text decides (1e+15 is a float, 1234567890123456 an int); -0.0 is "-0"
+        for text in ("0", "-0", "0.5", "1e14", "999999999999999", "1e15", "1234567890123456",
+                     "12345678901234567", "1e17", "1.5e300", "123.456", "7", "1e-300",
+                     "9007199254740993"):
+            with self.subTest(value=text):
+                got = self.same("units", "units", value=text, unit="none")
+                self.assertIs(type(got["value"]), type(json.loads(
+                    hwfit.run("units", "json", value=text, unit="none"))["value"]))
+
+    def test_strings_read_as_the_json_escapes_them(self):
+        with open(CFG8) as f:
+            config = json.load(f)
+        for name in ('ll"a\\ma', "tab\there", "caf\u00e9 \u2603", "\x7f", "a\nb"):
+            with self.subTest(name=name):
+                config["model_type"] = name
+                try:
+                    want = json.loads(hwfit.run("memory", "json", config=config,
+                                                context=1024))
+                except hwfit.HwfitError:
+                    with self.assertRaises(hwfit.HwfitError):
+                        hwfit.memory(config=config, context=1024)
+                    continue
+                self.assertEqual(hwfit.memory(config=config, context=1024), want)
+
+    def test_a_record_longer_than_the_threads_buffer_is_whole(self):
+        state = _request._thread()
+        state.buf = ctypes.create_string_buffer(8)
+        want = json.loads(hwfit.run("gpus", "json"))
+        state.buf = ctypes.create_string_buffer(8)
+        self.assertEqual(hwfit.gpus(), want)
+        self.assertGreater(len(state.buf), 8)
+
+    def test_a_changed_shape_is_read_with_its_own_builder(self):
+        # one command, two shapes (training adds keys, inference writes batch): each
+        # answer has its own keys, whichever was read first
+        a = hwfit.memory(config=CFG8, context=1024)
+        b = hwfit.memory(config=CFG8, context=1024, mode="full")
+        self.assertNotEqual(list(a), list(b))
+        self.assertEqual(hwfit.memory(config=CFG8, context=1024), a)
+        self.assertEqual(list(hwfit.memory(config=CFG8, context=2048, mode="full")), list(b))
+
+    def test_results_are_new_objects_each_call(self):
+        a = hwfit.memory(config=CFG8, context=1024)
+        a["stored"]["method"] = "changed"
+        a["checkpoint"]["dtypes"].append("x")
+        b = hwfit.memory(config=CFG8, context=1024)
+        self.assertNotEqual(b["stored"]["method"], "changed")
+        self.assertEqual(b["checkpoint"]["dtypes"], [])
+
+    def test_an_answer_asked_again_or_changed_reads_as_its_json(self):
+        # the same values' bytes give the last answer's copy; other values a new answer
+        for context in (1024, 1024, 2048, 1024, 2048, 2048):
+            with self.subTest(context=context):
+                got = self.same("memory", "memory", config=CFG8, context=context)
+                self.assertEqual(got["context"], context)
+        a = hwfit.memory(config=CFG8, context=1024)
+        b = hwfit.memory(config=CFG8, context=1024)
+        self.assertIsNot(a["stored"], b["stored"])
+        self.assertIsNot(a["checkpoint"]["dtypes"], b["checkpoint"]["dtypes"])
+        rows = hwfit.gpus()["gpus"]
+        again = hwfit.gpus()["gpus"]
+        self.assertEqual(rows, again)
+        self.assertIsNot(rows[0], again[0])  # rows of a table are new dicts too
+
+    def test_threads_asking_one_shape_get_their_own_answers(self):
+        # the last answer of a shape is kept as one (values, answer) item: a thread never
+        # reads another's answer for its values
+        want = {c: json.loads(hwfit.run("memory", "json", config=CFG8, context=c))
+                for c in (1024, 2048, 4096, 8192)}
+        bad = []
+
+        def work(context):
+            for _ in range(300):
+                if hwfit.memory(config=CFG8, context=context) != want[context]:
+                    bad.append(context)
+        threads = [threading.Thread(target=work, args=(c,)) for c in want]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(bad, [])
+
+    def test_a_broken_record_is_refused_not_misread(self):
+        from hwfit import _record
+        good = hwfit.memory(config=CFG8, context=1024)
+        state = _request._thread()
+        r = state.requests["memory"]
+        self.assertEqual(hwfit._lib.hwfit_request_run_record(r, state.buf, len(state.buf),
+                                                             state.needed_ref), 0)
+        n = state.needed.value - 1
+        self.assertEqual(_record.read(state.buf, n), good)
+        with self.assertRaises(ValueError):
+            _record.read(state.buf, n - 1)  # the parts no longer add up
+        with self.assertRaises(ValueError):
+            _record._builder(b"Qa\n{b\n")  # an object that does not close
+        with self.assertRaises(ValueError):
+            _record._builder(b"Za\n")  # an unknown code
