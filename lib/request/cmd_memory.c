@@ -135,7 +135,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
                                      &options[O_OVERHEAD],  &options[O_RECOMPUTE],
                                      &options[O_NO_MASTER], &options[O_NO_DROPOUT],
                                      &options[O_MICRO_BATCH], &options[O_LORA_RANK],
-                                     &options[O_LORA_TARGETS]};
+                                     &options[O_LORA_TARGETS], 0};
     int profile_recompute = 0;
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;

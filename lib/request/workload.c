@@ -351,7 +351,7 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
                                      &hwfit__framework_extra_table[HWFIT__X_NO_MASTER],
                                      &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT],
                                      OPT(HWFIT__W_MICRO_BATCH), OPT(HWFIT__W_LORA_RANK),
-                                     OPT(HWFIT__W_LORA_TARGETS)};
+                                     OPT(HWFIT__W_LORA_TARGETS), 1};
     if ((st = hwfit__workload_memory_options(r, &rows, in->gpus, m, &w->profile_recompute)) !=
         HWFIT_OK)
         return st;
@@ -962,8 +962,10 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_DEQUANT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_PREVIOUS_GRAPH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE), training, "training (mode full, lora or qlora)"},
-        {HWFIT__FOPT(HWFIT__F_ROOT_UNSHARDED), training, "training (mode full, lora or qlora)"},
-        {HWFIT__FOPT(HWFIT__F_QUANT_SCALES), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_ROOT_UNSHARDED), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_QUANT_SCALES), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_TRAINED_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},

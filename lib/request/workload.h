@@ -83,6 +83,8 @@ extern const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NO
 typedef struct hwfit__memory_rows {
     const hwfit_option *optimizer, *gradients, *overhead, *recompute, *no_master, *no_dropout;
     const hwfit_option *micro_batch, *lora_rank, *lora_targets; /* refused outside their modes */
+    int sharded; /* 1: the command shards over cards (fit, plan, perf); 0: one device (memory),
+                    where the options that act only under ZeRO-3 sharding are refused */
 } hwfit__memory_rows;
 
 /* Apply the framework profile (for m->mode and gpus devices), then every option given

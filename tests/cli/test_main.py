@@ -218,6 +218,11 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(pure["weights_bytes"] + pure["gradient_bytes"]
                          + pure["optimizer_bytes"], 8 * p)
         self.bad("memory", "--config", cfg, "--trained-fp32", mentions="trained-fp32")
+        # memory weighs one device: the options that act only under ZeRO-3/FSDP sharding
+        # would be ignored there, so they are refused (fit, plan and perf take them).
+        for flag in ("--root-unsharded", "--quant-scales-replicated", "--no-root-unsharded"):
+            self.bad("memory", "--config", cfg, "--mode", "qlora", flag,
+                     mentions=flag.replace("--no-", "--"))
 
     def test_root_unsharded_keeps_the_tables_gathered(self):
         """Round 5 of issue #16: --root-unsharded keeps the embedding and head gathered beside

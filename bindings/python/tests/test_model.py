@@ -218,6 +218,11 @@ class TestMemory(unittest.TestCase):
                         ["quant_scales_replicated"])
         self.assertFalse(hwfit.fit(framework="deepspeed", quant_scales_replicated=False, **kw)
                          ["assumptions"]["quant_scales_replicated"])
+        # One device (memory) has no sharding: the flag would be ignored, so it is refused.
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.memory(config=config("llama-3.1-8b"), mode="qlora", context=512,
+                         quant_scales_replicated=True)
+        self.assertIn("quant_scales_replicated", str(cm.exception))
 
     def test_false_switches_off_the_profiles_flag(self):
         # untied_head=False is the CLI's --no-untied-head: off over the LitGPT profile;
