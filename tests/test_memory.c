@@ -1168,7 +1168,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)6;
+    in.loss = (hwfit_memory_loss)7;
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1253,4 +1253,43 @@ Test(memory, loss_inplace_keeps_the_logits_and_two_floats_a_token) {
     in.loss = HWFIT_MEMORY_LOSS_FUSED;
     cr_assert_eq(o.loss_bytes - estimate_ok(&m, &in).loss_bytes,
                  1024ull * (2 * 128256 + 8 - 4 * 4096));
+}
+
+/* Loss chunked-inplace (ms-swift's ChunkedCrossEntropyLoss under sequence parallelism,
+ * swift/sequence_parallel/utils.py): the bf16 logits whole and a bf16 loss per token over
+ * the head's input 4h, plus one chunk's backward work, 3 x 2 bytes x chunk rows x V, the
+ * chunk capped at the tokens. Llama 3.1 8B (h 4096, V 128,256), 4,096 tokens. */
+Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.loss_chunk_tokens, 2048);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 4096;
+    in.loss = HWFIT_MEMORY_LOSS_CHUNKED_INPLACE;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    const uint64_t whole = 4096ull * (4 * 4096 + 2 * 128256 + 2);
+    cr_assert_eq(o.loss_bytes, whole + 3ull * 2 * 2048 * 128256);
+    in.loss_chunk_tokens = 512;
+    cr_assert_eq(estimate_ok(&m, &in).loss_bytes, whole + 3ull * 2 * 512 * 128256);
+    /* A chunk longer than the tokens works on the tokens. */
+    in.loss_chunk_tokens = 1u << 20;
+    cr_assert_eq(estimate_ok(&m, &in).loss_bytes, whole + 3ull * 2 * 4096 * 128256);
+    /* Other losses ignore the chunk. */
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.loss_chunk_tokens = 7;
+    cr_assert_eq(estimate_ok(&m, &in).loss_bytes, a.loss_bytes);
+    /* Zero rows and an unknown loss are refused, naming the field. */
+    in.loss = HWFIT_MEMORY_LOSS_CHUNKED_INPLACE;
+    in.loss_chunk_tokens = 0;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "loss_chunk_tokens");
+    in.loss_chunk_tokens = 2048;
+    in.loss = (hwfit_memory_loss)7;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "loss");
 }

@@ -76,13 +76,25 @@ typedef enum hwfit_memory_loss {
                                         `logits`) beside the fp32 copy the loss makes and
                                         keeps (cross_entropy.py calculate_logits_max:
                                         vocab_parallel_logits.float()): 4sbh + (A + 4) sbV. */
-    HWFIT_MEMORY_LOSS_INPLACE = 5   /**< The whole vocabulary's logits held in the activation
+    HWFIT_MEMORY_LOSS_INPLACE = 5,  /**< The whole vocabulary's logits held in the activation
                                         format, the loss computed row by row in one kernel
                                         that upcasts inside it (a log-sum-exp and a loss per
                                         token kept in fp32) and writes the gradient over the
                                         logits (Unsloth's Fast_CrossEntropyLoss, before its
                                         Cut Cross Entropy of November 2024):
                                         4sbh + A sbV + 8sb. */
+    HWFIT_MEMORY_LOSS_CHUNKED_INPLACE = 6 /**< The whole vocabulary's logits held in the
+                                        activation format and saved by an autograd function
+                                        that runs PyTorch's cross-entropy over
+                                        @c loss_chunk_tokens rows at a time and writes each
+                                        chunk's gradient over the logits (ms-swift's
+                                        ChunkedCrossEntropyLoss, swift/sequence_parallel/
+                                        utils.py, used under sequence parallelism with
+                                        CELOSS_PARALLEL_SIZE): 4sbh + A sbV + A sb, and
+                                        once per card one chunk's backward work (its
+                                        log-softmax, their gradient and the logits'
+                                        gradient, all in the activation format):
+                                        3 A min(c, sb) V. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -341,6 +353,13 @@ typedef struct hwfit_memory_in {
                                         or plain data parallelism: DeepSpeed casts its module
                                         back to 16 bits and keeps fp32 master partitions.
                                         Default 0. */
+    /* ---- Appended in 0.x (docs/formulas.md, "loss"). */
+    uint64_t loss_chunk_tokens;    /**< Training, loss
+                                        ::HWFIT_MEMORY_LOSS_CHUNKED_INPLACE: the rows (tokens)
+                                        of logits one cross-entropy chunk works on (ms-swift:
+                                        the CELOSS_PARALLEL_SIZE environment variable; its
+                                        example scripts set 2048). >= 1; default 2048. Other
+                                        losses ignore it. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

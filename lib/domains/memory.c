@@ -48,6 +48,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->optimizer_states = hwfit_dtype_make(HWFIT_DTYPE_FP32);
     in->fused_optimizer = 1;
     in->loss = HWFIT_MEMORY_LOSS_FP32;
+    in->loss_chunk_tokens = 2048; /* ms-swift's examples' CELOSS_PARALLEL_SIZE: see memory.h */
     in->attention_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->mlp_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
@@ -624,8 +625,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
+    if (in->loss_chunk_tokens == 0)
+        return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
         return hwfit__why(why, HWFIT_EDOM, "fragmentation", "must be a fraction in [0, 1]");
     if (!hwfit__in_range(in->load_quantize_bytes, 0.0, 1024.0))
@@ -988,7 +991,23 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * backward kernel writes d logits over them): the A-byte logits whole, an fp32
              * log-sum-exp and loss per token. */
             else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE) per = 4 * h + c.a_bytes * v + 8;
+            /* Chunked in place (ms-swift's ChunkedCrossEntropyLoss, swift/sequence_parallel/
+             * utils.py at 3602360a5: forward ctx.save_for_backward(logits, labels) and a
+             * CrossEntropyLoss per chunk of CELOSS_PARALLEL_SIZE rows, the per-token losses
+             * concatenated; backward recomputes each chunk's loss, takes its gradient with
+             * torch.autograd.grad and writes it over the logits, logits[l_start:l_end] =
+             * grad_chunk): the A-byte logits whole and an A-byte loss per token, and one
+             * chunk's work at a time, its log-softmax, the gradient of that and the
+             * logits' chunk gradient, 3 A c V (PyTorch's cross-entropy keeps the logits'
+             * format). */
+            else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED_INPLACE) per = 4 * h + c.a_bytes * (v + 1);
             loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
+            if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED_INPLACE) {
+                uint64_t rows = min_u64(in->loss_chunk_tokens, sb);
+                loss = add_c(loss, hwfit__ceil_div_u64(mul_c(mul_c(3 * c.a_bytes, rows, &overflow),
+                                                            v, &overflow), c.t),
+                             &overflow);
+            }
             other = add_c(other, loss, &overflow);
         }
         stored = add_c(stored, other - loss, &overflow);

@@ -817,7 +817,7 @@ const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
-                                              "inplace", NULL};
+                                              "inplace", "chunked-inplace", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 
@@ -850,7 +850,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "(whole vocabulary to fp32), chunked, fused, fp32-copy "
                                "(Megatron's code: logits beside their fp32 copy), inplace "
                                "(logits kept, gradient written over them: Unsloth before "
-                               "2024.11)"},
+                               "2024.11), chunked-inplace (logits kept, loss and gradient "
+                               "--loss-chunk rows at a time, written over them: ms-swift's "
+                               "sequence parallelism with CELOSS_PARALLEL_SIZE)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -922,6 +924,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "training: trained parameters held in fp32, autocast "
                                        "over them (LLaMA-Factory unless pure_bf16); set "
                                        "--gradients and --optimizer-states to match"},
+    [HWFIT__F_LOSS_CHUNK] = {.name = "loss-chunk", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
+                             .default_text = "2048", .min = 1.0, .max = 1.8446744073709552e19,
+                             .help = "training, --loss chunked-inplace: rows of logits one "
+                                     "cross-entropy chunk works on (ms-swift "
+                                     "CELOSS_PARALLEL_SIZE), K = 1024"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -967,6 +974,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_QUANT_SCALES), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_TRAINED_FP32), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_CHUNK), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1038,6 +1046,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     }
     const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
+    o = HWFIT__FOPT(HWFIT__F_LOSS_CHUNK);
+    if (!profile || hwfit__req_given(r, o)) m->loss_chunk_tokens = hwfit__req_u64(r, o);
+    /* The chunk acts only on the chunked-inplace loss: given with another, it is refused
+     * rather than ignored. */
+    if (hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
+        return hwfit__req_fail(r, o, HWFIT_EINVAL, "applies only to --loss chunked-inplace");
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
@@ -1184,5 +1198,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "quant_scales_replicated", "ZeRO-3: NF4 scales whole on each card",
                     m->quant_scales_replicated);
     hwfit__out_bool(o, "trained_fp32", "trained parameters held in fp32", m->trained_fp32);
+    hwfit__out_u64(o, "loss_chunk_tokens", "rows per loss chunk (chunked-inplace)",
+                   m->loss_chunk_tokens);
     hwfit__out_section_end(o);
 }

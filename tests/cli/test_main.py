@@ -160,6 +160,21 @@ class TestFinetuneInputs(CliCase):
         # fp32 values a token over the head's input, where fp32 keeps 4(h + V).
         self.assertEqual(self.ok_json(*full, "--loss", "inplace")["loss_bytes"],
                          1024 * (4 * 4096 + 2 * 128256 + 8))
+        # ms-swift's chunked loss under sequence parallelism (round 7 of issue #16): the
+        # bf16 logits whole and a bf16 loss a token, plus one chunk's backward work,
+        # 3 x 2 bytes x rows x V; --loss-chunk sets the rows (default 2048) and is refused
+        # with another loss.
+        chunked = self.ok_json(*full, "--loss", "chunked-inplace")
+        self.assertEqual(chunked["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 2) + 3 * 2 * 1024 * 128256)
+        self.assertEqual(chunked["assumptions"]["loss"], "chunked-inplace")
+        self.assertEqual(chunked["assumptions"]["loss_chunk_tokens"], 2048)
+        small = self.ok_json(*full, "--loss", "chunked-inplace", "--loss-chunk", "256")
+        self.assertEqual(chunked["loss_bytes"] - small["loss_bytes"],
+                         3 * 2 * (1024 - 256) * 128256)
+        self.bad(*full, "--loss-chunk", "256", mentions="loss-chunk")
+        self.bad(*full, "--loss", "chunked-inplace", "--loss-chunk", "0",
+                 mentions="loss-chunk")
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         """Round 5 of issue #16: --load-quantize-bytes B holds the largest quantized matrix

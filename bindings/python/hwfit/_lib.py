@@ -367,6 +367,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("quant_scales_replicated", ctypes.c_int),
         # appended: trained parameters held in fp32 (memory.h)
         ("trained_fp32", ctypes.c_int),
+        # appended: rows per chunk of the chunked-inplace loss (memory.h)
+        ("loss_chunk_tokens", ctypes.c_uint64),
     ]
 
 

@@ -159,6 +159,17 @@ class TestMemory(unittest.TestCase):
         # loss="inplace": the bf16 logits whole and an fp32 log-sum-exp and loss a token
         self.assertEqual(hwfit.memory(loss="inplace", **full)["loss_bytes"],
                          1024 * (4 * 4096 + 2 * 128256 + 8))
+        # loss="chunked-inplace" (ms-swift under sequence parallelism): the bf16 logits
+        # whole, a bf16 loss a token and one chunk's work, 3 x 2 bytes x loss_chunk rows x V
+        a = hwfit.memory(loss="chunked-inplace", **full)
+        self.assertEqual(a["loss_bytes"],
+                         1024 * (4 * 4096 + 2 * 128256 + 2) + 3 * 2 * 1024 * 128256)
+        b = hwfit.memory(loss="chunked-inplace", loss_chunk=256, **full)
+        self.assertEqual(a["loss_bytes"] - b["loss_bytes"], 3 * 2 * (1024 - 256) * 128256)
+        self.assertEqual(b["assumptions"]["loss_chunk_tokens"], 256)
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.memory(loss_chunk=256, **full)
+        self.assertIn("loss_chunk", str(cm.exception))
 
     def test_load_quantize_bytes_makes_a_load_phase(self):
         # Llama 3.1 8B QLoRA: quantizing the MLP's 14336 x 4096 at load with 68 bytes an
