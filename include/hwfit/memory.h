@@ -354,11 +354,11 @@ typedef struct hwfit_memory_in {
                                         back to 16 bits and keeps fp32 master partitions.
                                         Default 0. */
     /* ---- Appended in 0.x (docs/formulas.md, "loss"). */
-    uint64_t loss_chunk_tokens;    /**< Training, loss
+    uint32_t loss_chunk_tokens;    /**< Training, loss
                                         ::HWFIT_MEMORY_LOSS_CHUNKED_INPLACE: the rows (tokens)
                                         of logits one cross-entropy chunk works on (ms-swift:
                                         the CELOSS_PARALLEL_SIZE environment variable; its
-                                        example scripts set 2048). >= 1; default 2048. Other
+                                        example scripts set 2048). In [1, 2^32 - 1]; default 2048. Other
                                         losses ignore it. */
 } hwfit_memory_in;
 

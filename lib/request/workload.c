@@ -925,7 +925,7 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "over them (LLaMA-Factory unless pure_bf16); set "
                                        "--gradients and --optimizer-states to match"},
     [HWFIT__F_LOSS_CHUNK] = {.name = "loss-chunk", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
-                             .default_text = "2048", .min = 1.0, .max = 1.8446744073709552e19,
+                             .default_text = "2048", .min = 1.0, .max = 4294967295.0,
                              .help = "training, --loss chunked-inplace: rows of logits one "
                                      "cross-entropy chunk works on (ms-swift "
                                      "CELOSS_PARALLEL_SIZE), K = 1024"},
@@ -1047,7 +1047,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOSS_CHUNK);
-    if (!profile || hwfit__req_given(r, o)) m->loss_chunk_tokens = hwfit__req_u64(r, o);
+    if (!profile || hwfit__req_given(r, o)) m->loss_chunk_tokens = (uint32_t)hwfit__req_u64(r, o); /* bounded to 2^32-1 */
     /* The chunk acts only on the chunked-inplace loss: given with another, it is refused
      * rather than ignored. */
     if (hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)

@@ -368,7 +368,7 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: trained parameters held in fp32 (memory.h)
         ("trained_fp32", ctypes.c_int),
         # appended: rows per chunk of the chunked-inplace loss (memory.h)
-        ("loss_chunk_tokens", ctypes.c_uint64),
+        ("loss_chunk_tokens", ctypes.c_uint32),
     ]
 
 
