@@ -367,6 +367,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("quant_scales_replicated", ctypes.c_int),
         # appended: trained parameters held in fp32 (memory.h)
         ("trained_fp32", ctypes.c_int),
+        # appended: parameter offload after the shards load on the card (memory.h)
+        ("offload_after_load", ctypes.c_int),
     ]
 
 
