@@ -279,6 +279,38 @@ Test(shard, root_unsharded_keeps_the_tables_gathered) {
     }
 }
 
+/* offload_after_load (Accelerate's FSDP2 cpu_ram_efficient_loading): under parameter
+ * offload the card first holds its shards and one whole unit as the model loads; the
+ * allocator keeps them reserved, so the load phase can set the peak. Llama 3.1 8B full on
+ * 8 cards, ZeRO-3, optimizer and parameters offloaded: the shards are the weights the card
+ * holds without parameter offload, the largest unit the head with the final norm,
+ * 525,336,576 + 4096 bf16 parameters. Off (the default) the offloaded weights never count. */
+Test(shard, offload_after_load_counts_the_shards_while_loading) {
+    hwfit_shard_in in = full_8b(8, 3);
+    in.memory.context = 128;
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    const uint64_t shards = estimate_ok(&llama8, &in).worst.weights_bytes;
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
+    hwfit_shard_card off = estimate_ok(&llama8, &in).worst;
+    in.memory.offload_after_load = 1;
+    hwfit_shard_card on = estimate_ok(&llama8, &in).worst;
+    const uint64_t load = shards + 2ull * (525336576 + 4096);
+    cr_assert_eq(shards, 2ull * P8B / 8);
+    cr_assert(load > off.allocated_bytes);
+    cr_assert_neq(off.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+    cr_assert_eq(on.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+    cr_assert_eq(on.allocated_bytes, load);
+    /* The training phases and the parts are those of the plain offload. */
+    cr_assert_eq(on.forward_bytes, off.forward_bytes);
+    cr_assert_eq(on.total_bytes, off.total_bytes);
+    cr_assert_eq(on.weights_bytes, off.weights_bytes);
+    /* Without parameter offload the shards stay on the card anyway: no change. */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    hwfit_shard_card kept = estimate_ok(&llama8, &in).worst;
+    in.memory.offload_after_load = 0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.allocated_bytes, kept.allocated_bytes);
+}
+
 /* quant_scales_replicated (bitsandbytes QLoRA under FSDP or ZeRO-3): the NF4 block scales
  * stay whole on every card, only the packed 4-bit data is partitioned, gathered and
  * offloaded. Llama 3.1 8B QLoRA (nf4-dq) on 8 cards: a layer holds 218,103,808 NF4

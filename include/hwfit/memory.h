@@ -360,6 +360,26 @@ typedef struct hwfit_memory_in {
                                         the CELOSS_PARALLEL_SIZE environment variable; its
                                         example scripts set 2048). In [1, 2^32 - 1]; default 2048. Other
                                         losses ignore it. */
+    /* ---- Appended in 0.x: the load phase under parameter offload (docs/formulas.md,
+     * "shard"). */
+    int offload_after_load;        /**< 1: under ZeRO-3 sharding with parameter offload
+                                        (hwfit_shard_in, HWFIT_SHARD_OFFLOAD_PARAMS), every
+                                        card first holds its parameter shards on the device
+                                        as the model loads, and one whole tensor at a time
+                                        while it is broadcast and split; the offload moves
+                                        the shards to host memory only afterwards, and the
+                                        caching allocator keeps the freed bytes reserved
+                                        (Accelerate's fsdp2_load_full_state_dict with
+                                        cpu_ram_efficient_loading: rank 0 broadcasts each
+                                        full tensor from the GPU and the shards are loaded
+                                        with assign=True on the GPU; torch FSDP2's
+                                        reset_sharded_param copies them to pinned host
+                                        memory at lazy init). The load phase is then the
+                                        shards of the card's parameters plus the largest
+                                        unit gathered whole. Default 0 (the offload holds
+                                        parameters on the host from the start: FSDP1
+                                        offloads each unit as it wraps it, torchtune each
+                                        shard as it loads it). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -800,14 +800,16 @@ static uint64_t in_flight(const hwfit__shard_resolved *r, uint32_t stage) {
  * first, the middle ones with base or base + 1 layers, the last) instead of once per
  * stage. The key is what it depends on besides the layout and units of one evaluation. */
 typedef struct card_fixed {
-    int valid;
     uint64_t n[2], sliding; /* key: dense and MoE layers, sliding layers */
     uint32_t layers;        /* key */
     int embedding, head;    /* key */
+    int valid;              /* beside the keys: no padding (the stack frames hold this) */
     hwfit_shard_card c;     /* every field but stage, first_layer, in_flight, activation_bytes
                                and total_bytes */
     uint64_t stored, peak, other; /* activations: one micro-batch's layers, the
                                      recomputation peak, the tables' extra */
+    uint64_t load_weights;        /* offload_after_load: the weights on the card while the
+                                     model loads (0: those of c) */
 } card_fixed;
 
 static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -815,6 +817,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     hwfit_shard_card *c = &f->c;
     const uint64_t *n = f->n;
     memset(c, 0, sizeof *c);
+    f->load_weights = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -887,6 +890,9 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
         }
         if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) {
             if (add(&host, w - sc) != HWFIT_OK) return HWFIT_ERANGE;
+            /* offload_after_load: the shards reach the host only after loading put them on
+             * the card (the gathered unit is added below). */
+            if (in->memory.offload_after_load) f->load_weights = w;
             w = sc;
         }
         /* ZeRO-3 gathers whole layers (or tables) before use, from the other ranks or from
@@ -910,12 +916,14 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * one table and otherwise layers: the largest table and live - 1 layers, or
              * live layers, whichever is larger. */
             const int root = in->memory.root_unsharded && tables != NULL;
-            uint64_t ut = 0;
+            uint64_t ut = 0, ul = 0;
             for (int k = 0; k < 4; k++)
-                if (u[k] && !(root && k >= 2)) {
+                if (u[k]) {
                     /* what is gathered: the packed data (the replicated scales are there) */
                     uint64_t w_k = gathered(u[k]->weights - (sc ? u[k]->scales : 0),
                                             u[k]->e_weights - (sc ? u[k]->e_scales : 0), gd, ge);
+                    ul = max_u64(ul, w_k);
+                    if (root && k >= 2) continue;
                     if (k < 2) uw = max_u64(uw, w_k);
                     else ut = max_u64(ut, w_k);
                     ug = max_u64(ug, gathered(u[k]->gradients, u[k]->e_gradients, gd, ge));
@@ -927,6 +935,10 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                                            ge)) != HWFIT_OK)
                     return HWFIT_ERANGE;
             }
+            /* offload_after_load: one unit whole beside the shards while the model loads
+             * (the tensor broadcast from rank 0 and split; the largest unit bounds it). */
+            if (f->load_weights && add(&f->load_weights, ul) != HWFIT_OK)
+                return HWFIT_ERANGE;
             uint64_t live = in->zero3_live_layers, with_table = 0;
             if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
                 add(&with_table, ut) == HWFIT_OK && with_table > 0)
@@ -1082,7 +1094,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         mi.context = r->context_local;
         mi.micro_batch = r->mb;
         mi.head = c->head;
-        ph.weights = c->weights_bytes;
+        ph.weights = f->load_weights ? f->load_weights : c->weights_bytes;
         if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
                                  &ph.dequant, &ph.carried, &ph.load) != HWFIT_OK)
             return HWFIT_ERANGE;

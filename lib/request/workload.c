@@ -929,6 +929,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                              .help = "training, --loss chunked-inplace: rows of logits one "
                                      "cross-entropy chunk works on (ms-swift "
                                      "CELOSS_PARALLEL_SIZE), K = 1024"},
+    [HWFIT__F_OFFLOAD_AFTER_LOAD] = {.name = "offload-after-load", .kind = HWFIT_OPTION_FLAG,
+                                     .help = "training, ZeRO-3 with --offload params: the "
+                                             "shards load onto the card and move to the host "
+                                             "after; the allocator keeps them reserved "
+                                             "(Accelerate FSDP2 cpu_ram_efficient_loading)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -975,6 +980,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_TRAINED_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_CHUNK), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_OFFLOAD_AFTER_LOAD), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1027,7 +1034,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_KV_REPEATED, &m->kv_repeated}, {HWFIT__F_DEQUANT, &m->dequant_transient},
         {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded},
         {HWFIT__F_QUANT_SCALES, &m->quant_scales_replicated},
-        {HWFIT__F_TRAINED_FP32, &m->trained_fp32}};
+        {HWFIT__F_TRAINED_FP32, &m->trained_fp32},
+        {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1200,5 +1208,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "trained_fp32", "trained parameters held in fp32", m->trained_fp32);
     hwfit__out_u64(o, "loss_chunk_tokens", "rows per loss chunk (chunked-inplace)",
                    m->loss_chunk_tokens);
+    hwfit__out_bool(o, "offload_after_load", "ZeRO-3 offload: shards loaded on the card",
+                    m->offload_after_load);
     hwfit__out_section_end(o);
 }

@@ -235,7 +235,8 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--trained-fp32", mentions="trained-fp32")
         # memory weighs one device: the options that act only under ZeRO-3/FSDP sharding
         # would be ignored there, so they are refused (fit, plan and perf take them).
-        for flag in ("--root-unsharded", "--quant-scales-replicated", "--no-root-unsharded"):
+        for flag in ("--root-unsharded", "--quant-scales-replicated", "--no-root-unsharded",
+                     "--offload-after-load"):
             self.bad("memory", "--config", cfg, "--mode", "qlora", flag,
                      mentions=flag.replace("--no-", "--"))
 
@@ -263,6 +264,30 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(self.ok_json(*args, "--framework", "deepspeed")
                       ["assumptions"]["root_unsharded"], False)
         self.bad("memory", "--config", cfg, "--root-unsharded", mentions="root-unsharded")
+
+    def test_offload_after_load_counts_the_shards_while_loading(self):
+        """Round 7 of issue #16: --offload-after-load (Accelerate's FSDP2
+        cpu_ram_efficient_loading) counts a load phase of the card's parameter shards plus
+        the largest unit whole before the parameter offload takes them. Llama 3.1 8B full
+        on 8 cards, ZeRO-3, optimizer and parameters offloaded, 128 tokens: shards
+        2 x 8,030,261,248 / 8 bytes, the head with the final norm 525,336,576 + 4096 bf16
+        parameters."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--config", cfg, "--mode", "full", "--gpus", "8", "--dp", "8",
+                "--zero", "3", "--recompute", "full", "--capacity", "80GiB", "--context", "128",
+                "--offload", "optimizer,params")
+        off = self.ok_json(*args)
+        on = self.ok_json(*args, "--offload-after-load")
+        load = 2 * 8030261248 // 8 + 2 * (525336576 + 4096)
+        self.assertNotEqual(off["peak_phase"], "load")
+        self.assertLess(off["peak_allocated_bytes"], load)
+        self.assertEqual(on["peak_phase"], "load")
+        self.assertEqual(on["peak_allocated_bytes"], load)
+        self.assertIs(on["assumptions"]["offload_after_load"], True)
+        self.assertIs(off["assumptions"]["offload_after_load"], False)
+        self.assertEqual(on["phases"]["forward_bytes"], off["phases"]["forward_bytes"])
 
     def test_quant_scales_replicated_stay_on_every_card(self):
         """Round 6 of issue #16: --quant-scales-replicated keeps the NF4 block scales whole on

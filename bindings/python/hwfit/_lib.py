@@ -369,6 +369,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("trained_fp32", ctypes.c_int),
         # appended: rows per chunk of the chunked-inplace loss (memory.h)
         ("loss_chunk_tokens", ctypes.c_uint32),
+        # appended: parameter offload after the shards load on the card (memory.h)
+        ("offload_after_load", ctypes.c_int),
     ]
 
 

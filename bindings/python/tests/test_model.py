@@ -217,6 +217,21 @@ class TestMemory(unittest.TestCase):
                          (2 * tables + 4 * layer + 2 * tables) - (2 * head + 2 * layer + 2 * head))
         self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["root_unsharded"])
 
+    def test_offload_after_load_counts_the_shards_while_loading(self):
+        # Llama 3.1 8B full, ZeRO-3 on 8 cards, optimizer and parameters offloaded: loading
+        # holds the card's shards (2 x 8,030,261,248 / 8 bytes) and the head whole.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=8, dp=8, zero=3,
+                  recompute="full", capacity="80GiB", context=128, offload="optimizer,params")
+        load = 2 * 8030261248 // 8 + 2 * (525336576 + 4096)
+        off = hwfit.fit(**kw)
+        on = hwfit.fit(offload_after_load=True, **kw)
+        self.assertNotEqual(off["peak_phase"], "load")
+        self.assertEqual(on["peak_phase"], "load")
+        self.assertEqual(on["peak_allocated_bytes"], load)
+        self.assertTrue(on["assumptions"]["offload_after_load"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), offload_after_load=True)
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
