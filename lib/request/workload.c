@@ -922,6 +922,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "training: trained parameters held in fp32, autocast "
                                        "over them (LLaMA-Factory unless pure_bf16); set "
                                        "--gradients and --optimizer-states to match"},
+    [HWFIT__F_LORA_FULL_MODULES] = {.name = "lora-full-modules", .kind = HWFIT_OPTION_TEXT,
+                                    .metavar = "LIST", .default_help = "none",
+                                    .help = "LoRA: modules also trained in full, each a frozen "
+                                            "original and a trained copy (PEFT modules_to_save): "
+                                            "embed, head, norms or all"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -967,6 +972,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_QUANT_SCALES), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_TRAINED_FP32), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1036,7 +1042,15 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
             return st;
     }
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LOSS);
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
+    if (hwfit__req_given(r, o)) {
+        const char *list = hwfit__req_text(r, o);
+        if (hwfit_memory_full_modules_parse(list, &m->full_modules) != HWFIT_OK)
+            return hwfit__req_fail(r, o, HWFIT_EPARSE,
+                                   "'%s' is not a list of embed, head, norms or all (or "
+                                   "embed_tokens, lm_head)", list);
+    }
+    o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
@@ -1184,5 +1198,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "quant_scales_replicated", "ZeRO-3: NF4 scales whole on each card",
                     m->quant_scales_replicated);
     hwfit__out_bool(o, "trained_fp32", "trained parameters held in fp32", m->trained_fp32);
+    hwfit__out_u64(o, "lora_full_modules", "modules trained in full (HWFIT_FULL_* bits)",
+                   m->full_modules);
     hwfit__out_section_end(o);
 }

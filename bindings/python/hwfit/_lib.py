@@ -367,6 +367,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("quant_scales_replicated", ctypes.c_int),
         # appended: trained parameters held in fp32 (memory.h)
         ("trained_fp32", ctypes.c_int),
+        # appended: modules trained in full beside LoRA, HWFIT_FULL_* bits (memory.h)
+        ("full_modules", ctypes.c_uint),
     ]
 
 
