@@ -654,3 +654,35 @@ Test(hf_config, attention_softcap_from_attn_logit_softcapping) {
     cr_assert_eq(hwfit_hf_config_parse(bad, strlen(bad), "bad.json", &m, &err), HWFIT_EPARSE);
     cr_assert(strstr(err.message, "attn_logit_softcapping") != NULL, "%s", err.message);
 }
+
+/* GLM-4-0414 (model_type glm4; transformers models/glm4/modular_glm4.py): GlmAttention's
+ * q, k, v with bias (attention_bias, default True) and o without; Phi3MLP's fused gate_up
+ * (2 x 13696 x 4096) and down; four norms a layer (input, post_self_attn, post_attention,
+ * post_mlp); untied head. GLM-4-9B-0414 by hand: attention 4096 x 4096 + 4096 (q) +
+ * 2 x (256 x 4096 + 256) (k, v) + 4096 x 4096 (o) = 35,656,192; MLP 3 x 4096 x 13696 =
+ * 168,296,448; norms 4 x 4096; 40 layers + 2 x 151552 x 4096 + 4096 = 9,400,279,040. */
+Test(hf_config, glm4_0414_has_four_norms_a_layer_and_qkv_bias) {
+    hwfit_model m = load_ok(MODELS "glm-4-9b-0414.config.json");
+    cr_assert_eq(m.norms_per_layer, 4);
+    cr_assert_eq(m.q_bias, 1);
+    cr_assert_eq(m.k_bias, 1);
+    cr_assert_eq(m.v_bias, 1);
+    cr_assert_eq(m.o_bias, 0);
+    cr_assert_eq(m.tie_embeddings, 0);
+    cr_assert_eq(m.head_dim, 128);
+    hwfit_model_param_counts p = params_of(&m);
+    cr_assert_eq(p.dense.attention, 35656192ull);
+    cr_assert_eq(p.dense.mlp, 168296448ull);
+    cr_assert_eq(p.dense.norms, 4ull * 4096);
+    cr_assert_eq(p.total, 40ull * (35656192 + 168296448 + 4 * 4096) + 2ull * 151552 * 4096 + 4096);
+    cr_assert_eq(p.total, 9400279040ull);
+    cr_assert_eq(kv_of(&m, 1).bytes_per_token, 40u * 2 * 2 * 128 * 2); /* 40 x K,V x 2 x 128 x 2 B */
+    /* Glm4Config() defaults: the 9B shapes, biased q/k/v. */
+    hwfit_model d = parse_ok("{\"model_type\": \"glm4\"}");
+    cr_assert_eq(d.layers, 40);
+    cr_assert_eq(d.kv_heads, 2);
+    cr_assert_eq(d.q_bias, 1);
+    cr_assert_eq(params_of(&d).total, 9400279040ull);
+    d = parse_ok("{\"model_type\": \"glm4\", \"attention_bias\": false}");
+    cr_assert_eq(d.q_bias, 0);
+}

@@ -1078,6 +1078,7 @@ PARSER(hwfit_price_per_kwh_parse, double)
 PARSER(hwfit_power_component_kind_parse, hwfit_power_component_kind)
 PARSER(hwfit_power_component_parse, hwfit_power_component)
 PARSER(hwfit_memory_lora_targets_parse, unsigned)
+PARSER(hwfit_memory_full_modules_parse, unsigned)
 PARSER(hwfit_collective_op_from_name, hwfit_collective_op)
 PARSER(hwfit_collective_algorithm_from_name, hwfit_collective_algorithm)
 PARSER(hwfit_collective_protocol_from_name, hwfit_collective_protocol)
@@ -1137,6 +1138,10 @@ static void probe_component_parse(void) {
 }
 static void probe_lora_targets_parse(void) {
     probe_parser(hwfit_memory_lora_targets_parse_any, sizeof(unsigned),
+                 P(OK) | P(EINVAL) | P(EPARSE) | P(ENOTFOUND));
+}
+static void probe_full_modules_parse(void) {
+    probe_parser(hwfit_memory_full_modules_parse_any, sizeof(unsigned),
                  P(OK) | P(EINVAL) | P(EPARSE) | P(ENOTFOUND));
 }
 /* Framework profiles: NULL, unknown names, 0 devices; the table's ends. */
@@ -2689,6 +2694,7 @@ static const entry table[] = {
     COVER(hwfit_model_locate, probe_locate),
     COVER(hwfit_memory_estimate, probe_memory),
     COVER(hwfit_memory_estimate_batch, probe_batches),
+    COVER(hwfit_memory_full_modules_parse, probe_full_modules_parse),
     COVER(hwfit_memory_init, probe_inits),
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),

@@ -1293,3 +1293,113 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
+
+/* full_modules (PEFT modules_to_save: ModulesToSaveWrapper deep-copies the module, freezes
+ * the original and trains the copy). Llama 3.1 8B: the embedding and the untied head are
+ * 128,256 x 4,096 = 525,336,576 parameters each; the norms 32 layers x 2 x 4,096 + the final
+ * 4,096 = 266,240. Each copy weighs its format (bf16: 2 B) beside the original, and trains
+ * as the adapters do: a bf16 gradient (2 B), an fp32 master copy (4 B) and two fp32 AdamW
+ * moments (8 B). */
+#define VH8B 525336576ull
+#define NORMS8B 266240ull
+Test(memory, full_modules_train_a_copy_beside_the_frozen_original) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    in.full_modules = HWFIT_FULL_EMBEDDING | HWFIT_FULL_HEAD;
+    hwfit_memory_out e = estimate_ok(&m, &in);
+    check_phases(&e, &in);
+    cr_assert_eq(e.weights_bytes - l.weights_bytes, 2 * VH8B * 2);
+    cr_assert_eq(e.trainable_params - l.trainable_params, 2 * VH8B);
+    cr_assert_eq(e.adapter_params, l.adapter_params); /* the copies are not adapters */
+    cr_assert_eq(e.params, l.params);                 /* nor model parameters */
+    cr_assert_eq(e.gradient_bytes - l.gradient_bytes, 2 * VH8B * 2);
+    cr_assert_eq(e.optimizer_bytes - l.optimizer_bytes, 2 * VH8B * 12);
+    cr_assert_eq(e.activation_bytes, l.activation_bytes);
+    /* The norms: 266,240 more, 2 B each in bf16, and as trained. */
+    in.full_modules = HWFIT_FULL_ALL;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    cr_assert_eq(a.weights_bytes - e.weights_bytes, NORMS8B * 2);
+    cr_assert_eq(a.trainable_params - e.trainable_params, NORMS8B);
+    cr_assert_eq(a.optimizer_bytes - e.optimizer_bytes, NORMS8B * 12);
+    /* Without a master copy: 8 B of moments a parameter; paged moments: none. */
+    in.full_modules = HWFIT_FULL_HEAD;
+    in.master_weights = 0;
+    hwfit_memory_out h = estimate_ok(&m, &in);
+    in.full_modules = 0;
+    hwfit_memory_out h0 = estimate_ok(&m, &in);
+    cr_assert_eq(h.optimizer_bytes - h0.optimizer_bytes, VH8B * 8);
+    in.paged_optimizer = 1;
+    in.full_modules = HWFIT_FULL_HEAD;
+    h = estimate_ok(&m, &in);
+    in.full_modules = 0;
+    h0 = estimate_ok(&m, &in);
+    cr_assert_eq(h.optimizer_bytes, h0.optimizer_bytes);
+    cr_assert_eq(h.gradient_bytes - h0.gradient_bytes, VH8B * 2);
+    /* A stage without the embedding holds the head's copy only. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.embedding = 0;
+    hwfit_memory_out s0 = estimate_ok(&m, &in);
+    in.full_modules = HWFIT_FULL_EMBEDDING | HWFIT_FULL_HEAD;
+    hwfit_memory_out s1 = estimate_ok(&m, &in);
+    cr_assert_eq(s1.trainable_params - s0.trainable_params, VH8B);
+    /* trained_fp32 (LLaMA-Factory casts what trains): the copies in fp32, no master. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.trained_fp32 = 1;
+    hwfit_memory_out u0 = estimate_ok(&m, &in);
+    in.full_modules = HWFIT_FULL_EMBEDDING;
+    hwfit_memory_out u1 = estimate_ok(&m, &in);
+    cr_assert_eq(u1.weights_bytes - u0.weights_bytes, VH8B * 4);
+    cr_assert_eq(u1.optimizer_bytes - u0.optimizer_bytes, VH8B * 8);
+    /* QLoRA: the embedding stays bf16 (keep_embeddings) and trains; quantized with the
+     * rest, it cannot. */
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 1024;
+    in.full_modules = HWFIT_FULL_EMBEDDING;
+    hwfit_memory_out q = estimate_ok(&m, &in);
+    in.full_modules = 0;
+    cr_assert_eq(q.trainable_params - estimate_ok(&m, &in).trainable_params, VH8B);
+    in.full_modules = HWFIT_FULL_EMBEDDING;
+    in.keep_embeddings = 0;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "full_modules");
+    /* Other modes refuse it; unknown bits are refused. */
+    hwfit_memory_init(&in);
+    in.full_modules = HWFIT_FULL_HEAD;
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
+    in.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "full_modules");
+    in.mode = HWFIT_MEMORY_LORA;
+    in.full_modules = 0x100;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
+}
+
+Test(memory, full_modules_parse_reads_module_names) {
+    unsigned bits = 0;
+    cr_assert_eq(hwfit_memory_full_modules_parse("embed_tokens,lm_head", &bits), HWFIT_OK);
+    cr_assert_eq(bits, HWFIT_FULL_EMBEDDING | HWFIT_FULL_HEAD);
+    cr_assert_eq(hwfit_memory_full_modules_parse("word_embeddings,output_layer", &bits),
+                 HWFIT_OK);
+    cr_assert_eq(bits, HWFIT_FULL_EMBEDDING | HWFIT_FULL_HEAD);
+    cr_assert_eq(hwfit_memory_full_modules_parse("norms", &bits), HWFIT_OK);
+    cr_assert_eq(bits, HWFIT_FULL_NORMS);
+    cr_assert_eq(hwfit_memory_full_modules_parse("all", &bits), HWFIT_OK);
+    cr_assert_eq(bits, HWFIT_FULL_ALL);
+    bits = 7;
+    cr_assert_eq(hwfit_memory_full_modules_parse("embed,q_proj", &bits), HWFIT_ENOTFOUND);
+    cr_assert_eq(bits, 7); /* unchanged on failure */
+    cr_assert_eq(hwfit_memory_full_modules_parse("embed,", &bits), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_full_modules_parse(NULL, &bits), HWFIT_EINVAL);
+}

@@ -133,6 +133,19 @@ typedef enum hwfit_memory_recompute {
 #define HWFIT_LORA_ALL 0x7fu  /**< Every linear layer (PEFT "all-linear", as QLoRA trains). */
 /** @} */
 
+/** @name Modules trained in full beside LoRA (hwfit_memory_in::full_modules)
+ *  PEFT's modules_to_save (ModulesToSaveWrapper), ms-swift's --modules_to_save,
+ *  LLaMA-Factory's additional_target: each named module keeps its frozen original and gains
+ *  a trainable copy (typically the embedding and the head when tokens are added).
+ *  @{ */
+#define HWFIT_FULL_EMBEDDING 0x01u /**< The input embedding (embed_tokens), V x h. */
+#define HWFIT_FULL_HEAD 0x02u      /**< The output head (lm_head), V x h, a copy of its own
+                                        also when the model ties it to the embedding. */
+#define HWFIT_FULL_NORMS 0x04u     /**< Every hidden-size norm of the decoder layers held and
+                                        the final norm. */
+#define HWFIT_FULL_ALL 0x07u       /**< Every bit above. */
+/** @} */
+
 /** @brief Inputs of ::hwfit_memory_estimate. Fill with ::hwfit_memory_init, then adjust. */
 typedef struct hwfit_memory_in {
     hwfit_memory_mode mode;        /**< What the device does; default inference. */
@@ -380,6 +393,20 @@ typedef struct hwfit_memory_in {
                                         parameters on the host from the start: FSDP1
                                         offloads each unit as it wraps it, torchtune each
                                         shard as it loads it). */
+    /* ---- Appended in 0.x (docs/formulas.md, "Modules trained in full beside LoRA"). */
+    unsigned full_modules;         /**< LoRA and QLoRA: HWFIT_FULL_* bits of the modules
+                                        trained in full beside the adapters (PEFT
+                                        modules_to_save: peft/utils/other.py,
+                                        ModulesToSaveWrapper.update deep-copies the module,
+                                        freezes the original and trains the copy). Each
+                                        named module held on this device counts twice in
+                                        the weights (original and copy, in the module's own
+                                        format, fp32 with trained_fp32), and its copy has
+                                        gradients, optimizer states and, when narrower than
+                                        32 bits, an fp32 master copy, as the adapters do; a
+                                        sharding layer partitions them as it does every
+                                        trained parameter. The module must be in a plain
+                                        format. 0 (default): none. Other modes refuse it. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -570,6 +597,19 @@ HWFIT_API hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32
  * @retval HWFIT_ENOTFOUND an item is not a target name.
  */
 HWFIT_API hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets);
+
+/**
+ * @brief Parse the modules trained in full beside LoRA (hwfit_memory_in::full_modules),
+ * comma-separated: "embed" (or the module names "embed_tokens", "word_embeddings"),
+ * "head" (or "lm_head", "output_layer"), "norms", or "all".
+ * @param[in]  text    NUL-terminated list without spaces; NULL gives ::HWFIT_EINVAL.
+ * @param[out] modules HWFIT_FULL_* bits; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK        parsed.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_EPARSE    the text or one of its items is empty.
+ * @retval HWFIT_ENOTFOUND an item is not a module name.
+ */
+HWFIT_API hwfit_status hwfit_memory_full_modules_parse(const char *text, unsigned *modules);
 
 /** @} */
 

@@ -647,6 +647,78 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         if (in->lora_targets == 0 || (in->lora_targets & ~HWFIT_LORA_ALL) != 0)
             return hwfit__why(why, HWFIT_EDOM, "lora_targets",
                               "must be a non-empty set of HWFIT_LORA_* bits");
+        if ((in->full_modules & ~HWFIT_FULL_ALL) != 0)
+            return hwfit__why(why, HWFIT_EDOM, "full_modules",
+                              "must be a set of HWFIT_FULL_* bits");
+    } else if (in->full_modules != 0) {
+        return hwfit__why(why, HWFIT_EDOM, "full_modules",
+                          "applies only to mode lora or qlora (full training trains every "
+                          "module; inference trains none)");
+    }
+    return HWFIT_OK;
+}
+
+/* Modules trained in full beside LoRA (full_modules). PEFT's ModulesToSaveWrapper
+ * (huggingface/peft src/peft/utils/other.py, ModulesToSaveWrapper.update at a3197b1,
+ * 2025-08-29): `self.modules_to_save[adapter_name] = copy.deepcopy(self.original_module)`,
+ * then `self.original_module.requires_grad_(False)` and the copy `requires_grad_(True)`;
+ * forward runs the copy. So each named module held here is weighed twice (the original is
+ * already in *w: the copy is added in the module's own format, or fp32 with trained_fp32),
+ * and the copy's parameters are trained: a gradient each (grad_b bytes) and the optimizer's
+ * moments (moments bytes), plus an fp32 master copy when the copy is narrower than 32 bits
+ * and master_weights is set, as for the adapters. The head's copy is a matrix of its own
+ * also when the model ties it (deepcopy of the module that shares the embedding's weight).
+ * Norms: every hidden-size norm of the layers held, and the final norm with the head. */
+static hwfit_status full_modules_add(const hwfit__model_prep *prep, const hwfit_memory_in *in,
+                                     hwfit_dtype emb_d, hwfit_dtype head_d, hwfit_dtype vec_d,
+                                     uint32_t dense_n, uint32_t moe_n, uint64_t *w,
+                                     hwfit_memory_out *r, hwfit_problem *why) {
+    const hwfit_model_param_counts *p = &prep->params;
+    /* the copies' formats: the embedding's, the head's, the norms' (fp32 when trained_fp32
+     * casts what trains); paged moments are not on the device */
+    const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    const int upcast = in->trained_fp32;
+    const hwfit_dtype d[3] = {upcast ? fp32 : emb_d, upcast ? fp32 : head_d,
+                              upcast ? fp32 : vec_d};
+    /* gradients and moments as estimate_prepared counts them for the adapters (their
+     * formats were checked there) */
+    hwfit__dtype_block g, m;
+    if (hwfit__dtype_block_of(in->gradients, &g) != HWFIT_OK ||
+        hwfit__dtype_block_of(in->optimizer_states, &m) != HWFIT_OK)
+        return HWFIT_EINVAL;
+    const uint64_t grad_b = g.bits / 8, state_b = m.bits / 8;
+    uint64_t moments = in->optimizer == HWFIT_MEMORY_ADAMW        ? 2 * state_b
+                       : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2
+                                                                  : state_b;
+    if (in->paged_optimizer) moments = 0;
+    /* [0] the embedding, [1] the head, [2] the norms: parameters of each copy held */
+    uint64_t n[3] = {0, 0, 0};
+    if ((in->full_modules & HWFIT_FULL_EMBEDDING) && in->embedding) n[0] = p->embedding;
+    if ((in->full_modules & HWFIT_FULL_HEAD) && in->head) n[1] = p->embedding; /* V x h */
+    if (in->full_modules & HWFIT_FULL_NORMS) {
+        if (hwfit__mac_u64(&n[2], p->dense.norms, dense_n) != HWFIT_OK ||
+            hwfit__mac_u64(&n[2], p->moe.norms, moe_n) != HWFIT_OK ||
+            (in->head && hwfit__add_u64(n[2], p->final_norm, &n[2]) != HWFIT_OK))
+            return HWFIT_ERANGE;
+    }
+    for (int k = 0; k < 3; k++) {
+        if (n[k] == 0) continue;
+        hwfit__dtype_block info;
+        hwfit_status st = hwfit__dtype_block_of(d[k], &info);
+        if (st != HWFIT_OK) return st;
+        if (info.quantized || info.elements != 1 || info.bits % 8 != 0)
+            return hwfit__why(why, HWFIT_EDOM, "full_modules",
+                              "needs the module in a plain format to train it (quantized "
+                              "embedding or head: keep_embeddings keeps them wider)");
+        uint64_t bytes = info.bits / 8, per = moments, b;
+        if (in->master_weights && info.bits < 32) per += 4;
+        if (hwfit__mul_u64(n[k], bytes, &b) != HWFIT_OK || hwfit__add_u64(*w, b, w) != HWFIT_OK ||
+            hwfit__add_u64(r->trainable_params, n[k], &r->trainable_params) != HWFIT_OK ||
+            hwfit__mul_u64(n[k], grad_b, &b) != HWFIT_OK ||
+            hwfit__add_u64(r->gradient_bytes, b, &r->gradient_bytes) != HWFIT_OK ||
+            hwfit__mul_u64(n[k], per, &b) != HWFIT_OK ||
+            hwfit__add_u64(r->optimizer_bytes, b, &r->optimizer_bytes) != HWFIT_OK)
+            return HWFIT_ERANGE;
     }
     return HWFIT_OK;
 }
@@ -887,6 +959,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                 HWFIT_OK ||
             hwfit__mul_u64(r.expert_trainable_params, per, &r.expert_optimizer_bytes) != HWFIT_OK)
             return HWFIT_ERANGE;
+        /* (the helper keeps this frame as it was: tests/stack) */
+        if (lora && in->full_modules &&
+            (st = full_modules_add(prep, in, emb_d, head_linear ? f.base : emb_d, vec_d,
+                                   dense_n, moe_n, &w, &r, why)) != HWFIT_OK)
+            return st;
     }
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
@@ -1052,6 +1129,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if ((k ? moe_n : dense_n) && t > unit) unit = t;
     }
     if (training && !lora && tables && p->embedding > unit) unit = p->embedding;
+    /* A table trained in full beside LoRA (full_modules): its copy's gradient is V x h. */
+    if (lora && (((in->full_modules & HWFIT_FULL_EMBEDDING) && in->embedding) ||
+                 ((in->full_modules & HWFIT_FULL_HEAD) && in->head)) &&
+        p->embedding > unit)
+        unit = p->embedding;
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
@@ -1238,5 +1320,38 @@ hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets
         p = end + 1;
     }
     *targets = bits;
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_full_modules_parse(const char *text, unsigned *modules) {
+    if (text == NULL || modules == NULL) return HWFIT_EINVAL;
+    /* The short names and the module names of transformers (embed_tokens, lm_head) and of
+     * Megatron-Core (word_embeddings, output_layer), as ms-swift's --modules_to_save takes
+     * them. */
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } names[] = {
+        {"embed", HWFIT_FULL_EMBEDDING},  {"embed_tokens", HWFIT_FULL_EMBEDDING},
+        {"word_embeddings", HWFIT_FULL_EMBEDDING}, {"head", HWFIT_FULL_HEAD},
+        {"lm_head", HWFIT_FULL_HEAD},     {"output_layer", HWFIT_FULL_HEAD},
+        {"norms", HWFIT_FULL_NORMS},      {"all", HWFIT_FULL_ALL},
+    };
+    unsigned bits = 0;
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == 0) return HWFIT_EPARSE;
+        unsigned found = 0;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strlen(names[i].name) == len && strncmp(p, names[i].name, len) == 0)
+                found = names[i].bits;
+        if (found == 0) return HWFIT_ENOTFOUND;
+        bits |= found;
+        if (end == NULL) break;
+        p = end + 1;
+    }
+    *modules = bits;
     return HWFIT_OK;
 }

@@ -33,7 +33,8 @@ typedef enum family {
     F_DEEPSEEK_V3,
     F_GPT_OSS,
     F_LLAMA4,
-    F_GLM4_MOE
+    F_GLM4_MOE,
+    F_GLM4
 } family;
 
 /* Defaults of the configuration class of each type; head_dim 0 = hidden / heads,
@@ -81,6 +82,8 @@ static const arch archs[] = {
     {"llama4_text", F_LLAMA4, 202048, 5120, 8192, 48, 40, 8, 128, 0, 8192},
     /* Glm4MoeConfig: 151552, 4096, 10944, 46, 96, kv 8, head_dim hidden / heads, untied */
     {"glm4_moe", F_GLM4_MOE, 151552, 4096, 10944, 46, 96, 8, 0, 0, 0},
+    /* Glm4Config (GLM-4-0414): 151552, 4096, 13696, 40, 32, kv 2, head_dim 128, untied */
+    {"glm4", F_GLM4, 151552, 4096, 13696, 40, 32, 2, 128, 0, 0},
     /* kimi_k2 (moonshotai/Kimi-K2-Instruct config.json): architectures DeepseekV3ForCausalLM,
        auto_map AutoConfig configuration_deepseek.DeepseekV3Config, so DeepSeek-V3's reading
        and defaults apply; the published config gives every shape key itself. */
@@ -89,7 +92,8 @@ static const arch archs[] = {
 
 #define SUPPORTED                                                                           \
     "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, " \
-    "gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, gpt_oss, llama4, llama4_text, glm4_moe"
+    "gemma3_text, phi3, deepseek_v2, deepseek_v3, kimi_k2, gpt_oss, llama4, llama4_text, glm4, " \
+    "glm4_moe"
 
 typedef struct reader {
     hwfit__json_ctx ctx;
@@ -496,6 +500,17 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         }
         break;
     }
+    case F_GLM4:
+        /* transformers models/glm4/modular_glm4.py: Glm4Attention is GlmAttention (q, k, v
+         * with bias=config.attention_bias, default True; o_proj without bias); Glm4MLP is
+         * Phi3MLP (gate_up_proj 2F x h fused, down_proj h x F: the gated MLP's parameters);
+         * Glm4DecoderLayer has input_layernorm, post_self_attn_layernorm,
+         * post_attention_layernorm and post_mlp_layernorm. Partial RoPE
+         * (partial_rotary_factor): no parameters. */
+        HWFIT__TRY(get_bool(r, "attention_bias", 1, &flag));
+        m->q_bias = m->k_bias = m->v_bias = flag;
+        m->norms_per_layer = 4;
+        break;
     case F_GLM4_MOE:
         /* Glm4MoeAttention: q, k, v with bias=config.attention_bias, o_proj without bias;
          * q_norm and k_norm RMSNorm(head_dim) when use_qk_norm. Partial RoPE: no parameters. */

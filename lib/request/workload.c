@@ -934,6 +934,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                              "shards load onto the card and move to the host "
                                              "after; the allocator keeps them reserved "
                                              "(Accelerate FSDP2 cpu_ram_efficient_loading)"},
+    [HWFIT__F_LORA_FULL_MODULES] = {.name = "lora-full-modules", .kind = HWFIT_OPTION_TEXT,
+                                    .metavar = "LIST", .default_help = "none",
+                                    .help = "LoRA: modules also trained in full, each a frozen "
+                                            "original and a trained copy (PEFT modules_to_save): "
+                                            "embed, head, norms or all"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -982,6 +987,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOSS_CHUNK), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OFFLOAD_AFTER_LOAD), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1052,7 +1058,15 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
             return st;
     }
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LOSS);
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
+    if (hwfit__req_given(r, o)) {
+        const char *list = hwfit__req_text(r, o);
+        if (hwfit_memory_full_modules_parse(list, &m->full_modules) != HWFIT_OK)
+            return hwfit__req_fail(r, o, HWFIT_EPARSE,
+                                   "'%s' is not a list of embed, head, norms or all (or "
+                                   "embed_tokens, lm_head)", list);
+    }
+    o = HWFIT__FOPT(HWFIT__F_LOSS);
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOSS_CHUNK);
     if (!profile || hwfit__req_given(r, o)) m->loss_chunk_tokens = (uint32_t)hwfit__req_u64(r, o); /* bounded to 2^32-1 */
@@ -1210,5 +1224,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->loss_chunk_tokens);
     hwfit__out_bool(o, "offload_after_load", "ZeRO-3 offload: shards loaded on the card",
                     m->offload_after_load);
+    hwfit__out_u64(o, "lora_full_modules", "modules trained in full (HWFIT_FULL_* bits)",
+                   m->full_modules);
     hwfit__out_section_end(o);
 }

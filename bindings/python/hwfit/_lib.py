@@ -371,6 +371,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("loss_chunk_tokens", ctypes.c_uint32),
         # appended: parameter offload after the shards load on the card (memory.h)
         ("offload_after_load", ctypes.c_int),
+        # appended: modules trained in full beside LoRA, HWFIT_FULL_* bits (memory.h)
+        ("full_modules", ctypes.c_uint),
     ]
 
 

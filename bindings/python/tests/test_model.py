@@ -184,6 +184,26 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(hwfit.memory(framework="torchtune", **kw)["assumptions"]
                          ["load_quantize_bytes"], 4)
 
+    def test_lora_full_modules_train_copies_beside_the_originals(self):
+        # PEFT modules_to_save on Llama 3.1 8B LoRA: the embedding and the head
+        # (128,256 x 4,096 = 525,336,576 each) gain trained bf16 copies: 2 bytes of weights,
+        # 2 of gradient, 4 of master and 8 of moments a parameter; ZeRO-2 over 4 cards
+        # partitions the gradients and states.
+        vh = 128256 * 4096
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024)
+        base = hwfit.memory(**kw)
+        full = hwfit.memory(lora_full_modules="embed,head", **kw)
+        self.assertEqual(full["weights_bytes"] - base["weights_bytes"], 4 * vh)
+        self.assertEqual(full["gradient_bytes"] - base["gradient_bytes"], 4 * vh)
+        self.assertEqual(full["optimizer_bytes"] - base["optimizer_bytes"], 24 * vh)
+        f = hwfit.fit(lora_full_modules="embed,head", gpus=4, dp=4, zero=2,
+                      capacity="1024GiB", **kw)
+        self.assertEqual(f["breakdown"]["optimizer_bytes"], full["trainable_params"] * 12 // 4)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="full", lora_full_modules="head")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(lora_full_modules="embed,vision", **kw)
+
     def test_trained_fp32_holds_the_trained_parameters_in_fp32(self):
         # Llama 3.1 8B full (8,030,261,248 parameters): fp32 weights and no master copy;
         # the llama-factory profile adds fp32 gradients and moments, 16 bytes a parameter;
