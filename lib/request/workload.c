@@ -921,7 +921,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_TRAINED_FP32] = {.name = "trained-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training: trained parameters held in fp32, autocast "
                                        "over them (LLaMA-Factory unless pure_bf16); set "
-                                       "--gradients and --optimizer-states to match"},
+                                       "--gradients and --optimizer-states to match; under "
+                                       "ZeRO 16-bit with fp32 master partitions (DeepSpeed)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
