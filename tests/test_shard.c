@@ -316,6 +316,10 @@ Test(shard, trained_fp32_under_zero_becomes_master_weights) {
     in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_FP16);
     in.layout.zero_stage = 1;
     cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 2 * p);
+    /* fp32 activations (DeepSpeed with neither bf16 nor fp16): the module stays fp32. */
+    in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 4 * p);
+    in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     /* The engine caches the units per (tp, ep, etp): back to ZeRO 0 they are fp32 again. */
     in.layout.zero_stage = 0;
     cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 4 * p);

@@ -342,7 +342,8 @@ typedef struct hwfit_memory_in {
                                         (layout zero_stage >= 1) the shard engine holds them
                                         as DeepSpeed's engine does: it casts the module back
                                         to the 16-bit compute format (the activations',
-                                        bf16 otherwise) and keeps fp32 master partitions, so
+                                        bf16 otherwise; fp32 activations keep the fp32
+                                        module) and keeps fp32 master partitions, so
                                         weights, gradients and adapters count 16 bits and
                                         master_weights is on (runtime/engine.py,
                                         _configure_distributed_model). Default 0. */

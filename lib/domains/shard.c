@@ -362,8 +362,14 @@ static void nf4_scales_of(hwfit__shard_engine *e, int j, int k0, hwfit_dtype_id 
  * model/patcher.py) the gathered units are 16-bit too (MixedPrecision param_dtype) and
  * the sharded bytes a parameter are the same 16 (fp32 shard 4 + fp32 gradient 4 + moments
  * 8 against 2 + 4 master + 2 + 8). Returns 1 when it changed mi. */
+static int zero_master_applies(const hwfit_memory_in *mi) {
+    /* fp32 activations: DeepSpeed without bf16 or fp16 keeps the fp32 module (no cast). */
+    return mi->trained_fp32 && mi->mode != HWFIT_MEMORY_INFERENCE &&
+           mi->activations.id != HWFIT_DTYPE_FP32;
+}
+
 static int zero_master_rule(hwfit_memory_in *mi) {
-    if (!mi->trained_fp32 || mi->mode == HWFIT_MEMORY_INFERENCE) return 0;
+    if (!zero_master_applies(mi)) return 0;
     hwfit_dtype h = mi->activations;
     if (h.id != HWFIT_DTYPE_BF16 && h.id != HWFIT_DTYPE_FP16) h = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     mi->trained_fp32 = 0;
@@ -381,8 +387,7 @@ static int zero_master_rule(hwfit_memory_in *mi) {
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                   const hwfit__shard_resolved *r) {
     /* w_valid: 1 + whether zero_master_rule applies (the units differ with it) */
-    const int rule = r->zero >= 1 && in->memory.trained_fp32 &&
-                     in->memory.mode != HWFIT_MEMORY_INFERENCE;
+    const int rule = r->zero >= 1 && zero_master_applies(&in->memory);
     if (e->w_valid == 1 + rule && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp)
         return HWFIT_OK;
     e->w_valid = 0;
