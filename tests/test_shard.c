@@ -311,6 +311,52 @@ Test(shard, offload_after_load_counts_the_shards_while_loading) {
     cr_assert_eq(estimate_ok(&llama8, &in).worst.allocated_bytes, kept.allocated_bytes);
 }
 
+/* trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
+ * (runtime/engine.py _configure_distributed_model: self.module.bfloat16()) and keeps fp32
+ * master partitions (zero/stage_1_and_2.py single_partition_of_fp32_groups), so the fp32
+ * parameters LLaMA-Factory made become bf16 weights and bf16 gradients with the 4 + 8 bytes
+ * of master and moments partitioned. Llama 3.1 8B full (P8B), 8 cards. Without ZeRO (plain
+ * data parallelism) they stay fp32 tensors: 4 + 4 + 8 bytes, no master copy. */
+Test(shard, trained_fp32_under_zero_becomes_master_weights) {
+    const uint64_t n = 8, p = P8B;
+    hwfit_shard_in in = full_8b(8, 0);
+    in.memory.trained_fp32 = 1;
+    in.memory.gradients = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_shard_card c0 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c0.weights_bytes, 4 * p);
+    cr_assert_eq(c0.gradient_bytes, 4 * p);
+    cr_assert_eq(c0.optimizer_bytes, 8 * p);
+    in.layout.zero_stage = 1;
+    hwfit_shard_card c1 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c1.weights_bytes, 2 * p);
+    cr_assert_eq(c1.gradient_bytes, 2 * p);
+    cr_assert_eq(c1.optimizer_bytes, 12 * p / n);
+    in.layout.zero_stage = 2;
+    hwfit_shard_card c2 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c2.weights_bytes, 2 * p);
+    cr_assert_eq(c2.gradient_bytes, 2 * p / n);
+    /* ZeRO-3: the same 16 bytes a parameter over n as FSDP's fp32 shards (4 + 4 + 8), and
+     * the gathered units are bf16: the same buffers as the bf16 run with master weights. */
+    in.layout.zero_stage = 3;
+    hwfit_shard_card c3 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c3.weights_bytes + c3.gradient_bytes + c3.optimizer_bytes, 16 * p / n);
+    hwfit_shard_in mixed = full_8b(8, 3);
+    hwfit_shard_card m3 = estimate_ok(&llama8, &mixed).worst;
+    cr_assert_eq(c3.buffer_bytes, m3.buffer_bytes);
+    cr_assert_eq(c3.optimizer_bytes, m3.optimizer_bytes);
+    /* The fp16 compute format is kept (DeepSpeed's .half()). */
+    in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_FP16);
+    in.layout.zero_stage = 1;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 2 * p);
+    /* fp32 activations (DeepSpeed with neither bf16 nor fp16): the module stays fp32. */
+    in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 4 * p);
+    in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    /* The engine caches the units per (tp, ep, etp): back to ZeRO 0 they are fp32 again. */
+    in.layout.zero_stage = 0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 4 * p);
+}
+
 /* quant_scales_replicated (bitsandbytes QLoRA under FSDP or ZeRO-3): the NF4 block scales
  * stay whole on every card, only the packed 4-bit data is partitioned, gathered and
  * offloaded. Llama 3.1 8B QLoRA (nf4-dq) on 8 cards: a layer holds 218,103,808 NF4

@@ -363,9 +363,15 @@ typedef struct hwfit_memory_in {
                                         optimizer moments stay as @c gradients and
                                         @c optimizer_states say (PyTorch makes them in the
                                         parameter's dtype: set both to fp32). A single device
-                                        or plain data parallelism: DeepSpeed casts its module
-                                        back to 16 bits and keeps fp32 master partitions.
-                                        Default 0. */
+                                        or plain data parallelism. Sharded under ZeRO
+                                        (layout zero_stage >= 1) the shard engine holds them
+                                        as DeepSpeed's engine does: it casts the module back
+                                        to the 16-bit compute format (the activations',
+                                        bf16 otherwise; fp32 activations keep the fp32
+                                        module) and keeps fp32 master partitions, so
+                                        weights, gradients and adapters count 16 bits and
+                                        master_weights is on (runtime/engine.py,
+                                        _configure_distributed_model). Default 0. */
     /* ---- Appended in 0.x (docs/formulas.md, "loss"). */
     uint32_t loss_chunk_tokens;    /**< Training, loss
                                         ::HWFIT_MEMORY_LOSS_CHUNKED_INPLACE: the rows (tokens)

@@ -313,7 +313,8 @@ static const row rows[] = {
      * holds fp32 weights, fp32 gradients (a parameter's .grad has its dtype) and fp32
      * AdamW moments (torch.optim.AdamW: zeros_like(param)), 16 bytes a parameter; the
      * adapters of LoRA and QLoRA are fp32 as PEFT already makes them. pure_bf16 is
-     * --no-trained-fp32 with bf16 gradients and moments. */
+     * --no-trained-fp32 with bf16 gradients and moments. Sharded under ZeRO, DeepSpeed casts
+     * the module back to 16 bits with fp32 master partitions: shard.c, zero_master_rule. */
     {.profile = "llama-factory",
      .sets = HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .trained_fp32 = 1, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},

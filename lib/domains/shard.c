@@ -347,9 +347,48 @@ static void nf4_scales_of(hwfit__shard_engine *e, int j, int k0, hwfit_dtype_id 
     d->e_scales = esc;
 }
 
+/* trained_fp32 under ZeRO: the trained parameters as DeepSpeed's engine holds them. LLaMA-
+ * Factory casts them to fp32 (model/adapter.py, init_adapter), then DeepSpeed's engine
+ * casts the whole module back to its 16-bit format (deepspeed/runtime/engine.py,
+ * DeepSpeedEngine._configure_distributed_model: self.module.bfloat16() or .half() when bf16
+ * or fp16 is enabled, at every ZeRO stage) and its ZeRO optimizer keeps fp32 master
+ * partitions of them (runtime/zero/stage_1_and_2.py single_partition_of_fp32_groups,
+ * stage3.py fp32_partitioned_groups_flat), with the fp32 Adam states beside them; .grad has
+ * the 16-bit parameter's dtype and is reduced into 16-bit partitions (ipg buckets and
+ * averaged_gradients in the parameter dtype). So the trained weights, their gradients and
+ * (LoRA) the adapters are in the 16-bit compute format (the activations' format, bf16 when
+ * that is not 16-bit) and the master weights are counted (partitioned with the optimizer
+ * states). Under FSDP's full sharding (LLaMA-Factory loads the model in fp32 there,
+ * model/patcher.py) the gathered units are 16-bit too (MixedPrecision param_dtype) and
+ * the sharded bytes a parameter are the same 16 (fp32 shard 4 + fp32 gradient 4 + moments
+ * 8 against 2 + 4 master + 2 + 8). Returns 1 when it changed mi. */
+static int zero_master_applies(const hwfit_memory_in *mi) {
+    /* fp32 activations: DeepSpeed without bf16 or fp16 keeps the fp32 module (no cast). */
+    return mi->trained_fp32 && mi->mode != HWFIT_MEMORY_INFERENCE &&
+           mi->activations.id != HWFIT_DTYPE_FP32;
+}
+
+static int zero_master_rule(hwfit_memory_in *mi) {
+    if (!zero_master_applies(mi)) return 0;
+    hwfit_dtype h = mi->activations;
+    if (h.id != HWFIT_DTYPE_BF16 && h.id != HWFIT_DTYPE_FP16) h = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    mi->trained_fp32 = 0;
+    mi->master_weights = 1;
+    mi->gradients = h;
+    if (mi->mode == HWFIT_MEMORY_FULL) {
+        mi->weights = mi->unquantized = h;
+        mi->attention_weights = mi->mlp_weights = mi->expert_weights = h;
+    } else {
+        mi->lora_dtype = h;
+    }
+    return 1;
+}
+
 static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                   const hwfit__shard_resolved *r) {
-    if (e->w_valid && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp)
+    /* w_valid: 1 + whether zero_master_rule applies (the units differ with it) */
+    const int rule = r->zero >= 1 && zero_master_applies(&in->memory);
+    if (e->w_valid == 1 + rule && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp)
         return HWFIT_OK;
     e->w_valid = 0;
     rank_model(e, r->tp, r->ep, r->etp, &e->rank);
@@ -376,6 +415,7 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
     mi.micro_batch = 1;
     mi.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
     mi.mtp = 0;
+    if (rule) (void)zero_master_rule(&mi);
     hwfit_memory_out o;
     hwfit_status st;
     for (int k = 0; k < 2; k++) {
@@ -416,7 +456,7 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
     e->w_tp = r->tp;
     e->w_ep = r->ep;
     e->w_etp = r->etp;
-    e->w_valid = 1;
+    e->w_valid = 1 + rule;
     e->kv_valid = 0; /* the rank model changed */
     return HWFIT_OK;
 }
@@ -2205,13 +2245,21 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
 static uint32_t fewest_possible(const hwfit_model *model, const hwfit_shard_in *in,
                                 const hwfit_shard_space *space) {
     hwfit_memory_out whole;
-    if (hwfit_memory_estimate(model, &in->memory, &whole) != HWFIT_OK) return 1;
     int training = in->memory.mode != HWFIT_MEMORY_INFERENCE;
     unsigned may = space->offload == HWFIT_SHARD_ANY ? 3u : (unsigned)space->offload;
     double must = 0.0;
-    if (!training || (may & HWFIT_SHARD_OFFLOAD_PARAMS) == 0) must += (double)whole.weights_bytes;
-    if (training && (may & HWFIT_SHARD_OFFLOAD_OPTIMIZER) == 0)
-        must += (double)whole.gradient_bytes + (double)whole.optimizer_bytes;
+    /* The bound of the workload as given and, when ZeRO may turn trained_fp32 into master
+     * weights (zero_master_rule), of that one: the smaller, so that it stays a bound. */
+    hwfit_memory_in ruled = in->memory;
+    const int rules = space->zero_stage != 0 && zero_master_rule(&ruled);
+    for (int k = 0; k <= rules; k++) {
+        if (hwfit_memory_estimate(model, k ? &ruled : &in->memory, &whole) != HWFIT_OK) return 1;
+        double m = 0.0;
+        if (!training || (may & HWFIT_SHARD_OFFLOAD_PARAMS) == 0) m += (double)whole.weights_bytes;
+        if (training && (may & HWFIT_SHARD_OFFLOAD_OPTIMIZER) == 0)
+            m += (double)whole.gradient_bytes + (double)whole.optimizer_bytes;
+        if (k == 0 || m < must) must = m;
+    }
     double usable = in->capacity_bytes * in->utilization - in->reserve_bytes;
     if (!(usable > 0.0) || !(must > 0.0)) return 1;
     double n = 0.9 * must / usable;
@@ -2285,6 +2333,7 @@ static uint64_t fewest_by_shape(hwfit__shard_engine *e, const hwfit_shard_in *in
                 if (l >= best) continue;
                 hwfit__shard_resolved r;
                 memset(&r, 0, sizeof r);
+                r.zero = training ? (uint32_t)space->zero_stage : 0; /* fixed below 3 here */
                 r.tp = (uint32_t)tp;
                 r.ep = (uint32_t)ep;
                 r.etp = (uint32_t)etp;

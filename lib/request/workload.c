@@ -923,7 +923,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_TRAINED_FP32] = {.name = "trained-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training: trained parameters held in fp32, autocast "
                                        "over them (LLaMA-Factory unless pure_bf16); set "
-                                       "--gradients and --optimizer-states to match"},
+                                       "--gradients and --optimizer-states to match; under "
+                                       "ZeRO 16-bit with fp32 master partitions (DeepSpeed)"},
     [HWFIT__F_LOSS_CHUNK] = {.name = "loss-chunk", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
                              .default_text = "2048", .min = 1.0, .max = 4294967295.0,
                              .help = "training, --loss chunked-inplace: rows of logits one "

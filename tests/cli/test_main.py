@@ -272,6 +272,31 @@ class TestFinetuneInputs(CliCase):
             self.bad("memory", "--config", cfg, "--mode", "qlora", flag,
                      mentions=flag.replace("--no-", "--"))
 
+
+    def test_trained_fp32_under_zero_becomes_master_weights(self):
+        """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
+        (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,
+        so LLaMA-Factory's fp32 parameters count bf16 weights and gradients and 4 + 8
+        partitioned bytes of master and moments; without ZeRO they stay fp32 (4 + 4 + 8).
+        Llama 3.1 8B full on 8 cards, 8,030,261,248 parameters."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        p = 8030261248
+        args = ("fit", "--model", cfg, "--gpus", "8", "--dp", "8", "--mode", "full",
+                "--context", "1024", "--recompute", "full", "--framework", "llama-factory",
+                "--capacity", "1024GiB")
+        b0 = self.ok_json(*args, "--zero", "0")["breakdown"]
+        self.assertEqual((b0["weights_bytes"], b0["gradient_bytes"], b0["optimizer_bytes"]),
+                         (4 * p, 4 * p, 8 * p))
+        z1 = self.ok_json(*args, "--zero", "1")
+        b1 = z1["breakdown"]
+        self.assertEqual((b1["weights_bytes"], b1["gradient_bytes"], b1["optimizer_bytes"]),
+                         (2 * p, 2 * p, 12 * p // 8))
+        self.assertIs(z1["assumptions"]["trained_fp32"], True)
+        b3 = self.ok_json(*args, "--zero", "3")["breakdown"]
+        self.assertEqual(b3["weights_bytes"] + b3["gradient_bytes"] + b3["optimizer_bytes"],
+                         16 * p // 8)
     def test_root_unsharded_keeps_the_tables_gathered(self):
         """Round 5 of issue #16: --root-unsharded keeps the embedding and head gathered beside
         the live layers under ZeRO-3 (FSDP's root unit); the fsdp profile sets it,

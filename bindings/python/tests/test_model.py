@@ -225,6 +225,21 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
 
+    def test_trained_fp32_under_zero_becomes_master_weights(self):
+        # DeepSpeed casts the module back to 16 bits and keeps fp32 master partitions
+        # (runtime/engine.py _configure_distributed_model): Llama 3.1 8B full on 8 cards,
+        # ZeRO-1: bf16 weights and gradients, master + moments 12 bytes over 8; ZeRO 0: fp32.
+        p = 8030261248
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=8, dp=8,
+                  recompute="full", context=1024, framework="llama-factory",
+                  capacity="1024GiB")
+        b1 = hwfit.fit(zero=1, **kw)["breakdown"]
+        self.assertEqual((b1["weights_bytes"], b1["gradient_bytes"], b1["optimizer_bytes"]),
+                         (2 * p, 2 * p, 12 * p // 8))
+        b0 = hwfit.fit(zero=0, **kw)["breakdown"]
+        self.assertEqual((b0["weights_bytes"], b0["gradient_bytes"], b0["optimizer_bytes"]),
+                         (4 * p, 4 * p, 8 * p))
+
     def test_root_unsharded_keeps_the_tables_gathered(self):
         # Llama 3.1 8B full, ZeRO-3 on 8 cards: the tables (2 x 525,336,576 + 4096) stay
         # gathered and their gradients held, beside two live layers (218,112,000 each).
