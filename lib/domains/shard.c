@@ -1189,17 +1189,26 @@ static hwfit_status units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     return HWFIT_OK;
 }
 
+/* hwfit__shard_card once the units are filled. Its card's parts live here, not on the
+ * frame that fills the units (weights_units' chain is the deepest, tests/stack). */
+static hwfit_status card_of_stage(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  const hwfit__shard_resolved *r, uint32_t stage,
+                                  hwfit_shard_card *c) {
+    card_fixed f;
+    card_stage cs;
+    f.valid = 0;
+    hwfit_status st = card(e, in, r, stage, &f, &cs);
+    if (st != HWFIT_OK) return st;
+    card_fill(&f, stage, &cs, c);
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, uint32_t stage,
                                hwfit_shard_card *c) {
     hwfit_status st = units(e, in, r);
     if (st != HWFIT_OK) return st;
-    card_fixed f;
-    card_stage cs;
-    f.valid = 0;
-    if ((st = card(e, in, r, stage, &f, &cs)) != HWFIT_OK) return st;
-    card_fill(&f, stage, &cs, c);
-    return HWFIT_OK;
+    return card_of_stage(e, in, r, stage, c);
 }
 
 /* What every evaluation starts from: o cleared, the schedule's counts and the card's
@@ -1239,11 +1248,13 @@ static hwfit_status finish(const hwfit_shard_in *in, const hwfit__shard_resolved
     return HWFIT_OK;
 }
 
-hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+/* hwfit__shard_eval once the units are filled: the out and the cards are assembled on this
+ * frame, not on the one that fills the units (weights_units' chain is the deepest,
+ * tests/stack). out is written only on success. */
+static hwfit_status eval_cards(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out) {
     hwfit_status st;
-    if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
     begin(in, r, &o);
     o.kv_tokens = UINT64_MAX;
@@ -1277,6 +1288,14 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
+                               uint32_t stage, hwfit_shard_card *stage_out) {
+    hwfit_status st = units(e, in, r);
+    if (st != HWFIT_OK) return st;
+    return eval_cards(e, in, r, out, stage, stage_out);
 }
 
 /* The layout search's evaluation (shard_iface.h): hwfit__shard_eval's fit without the
@@ -1513,12 +1532,11 @@ static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *
     return hwfit__shard_eval(e, in, &r, out, stage, card_out);
 }
 
+/* estimate_with writes out only on success (hwfit__shard_eval): no copy of it here (this
+ * frame is on perf's inference chain, tests/stack). */
 hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                           hwfit_shard_out *out) {
-    hwfit_shard_out o;
-    hwfit_status st = estimate_with(e, in, &o, 0, NULL, NULL);
-    if (st == HWFIT_OK) *out = o;
-    return st;
+    return estimate_with(e, in, out, 0, NULL, NULL);
 }
 
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1558,10 +1576,7 @@ static void cache_inputs(const hwfit_shard_in *in, hwfit_memory_in *m) {
 hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
                                   hwfit_shard_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit_shard_out o;
-    hwfit_status st = estimate(model, in, &o, 0, NULL);
-    if (st == HWFIT_OK) *out = o;
-    return st;
+    return estimate(model, in, out, 0, NULL); /* out written only on success */
 }
 
 hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1570,10 +1585,8 @@ hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
     hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
     if (e == NULL) return HWFIT_EINVAL;
-    hwfit_shard_out o;
     hwfit_status st = hwfit__shard_engine_init(e, model);
-    if (st == HWFIT_OK) st = estimate_with(e, in, &o, 0, NULL, NULL);
-    if (st == HWFIT_OK) *out = o;
+    if (st == HWFIT_OK) st = estimate_with(e, in, out, 0, NULL, NULL); /* out: on success */
     return st;
 }
 
@@ -1634,10 +1647,7 @@ hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_s
         memcpy(&c->inputs, &next, sizeof next);
         c->have_inputs = 1;
     }
-    hwfit_shard_out o;
-    hwfit_status st = estimate_with(&c->engine, in, &o, 0, NULL, NULL);
-    if (st == HWFIT_OK) *out = o;
-    return st;
+    return estimate_with(&c->engine, in, out, 0, NULL, NULL); /* out written on success */
 }
 
 /* The activation units of one key (act_units' own key: tp, sp, recomputation,
@@ -1747,10 +1757,8 @@ static hwfit_status estimate_batch_with(hwfit__shard_engine *e, act_entry *act,
                 have_cached = 1;
             }
             if (act != NULL) act_prime(e, act, &ins[i]);
-            hwfit_shard_out o;
-            st = estimate_with(e, &ins[i], &o, 0, NULL, NULL);
+            st = estimate_with(e, &ins[i], &outs[i], 0, NULL, NULL); /* written on success */
             if (act != NULL) act_keep(e, act);
-            if (st == HWFIT_OK) outs[i] = o;
         }
         statuses[i] = st;
         if (first == HWFIT_OK) first = st;
