@@ -952,15 +952,15 @@ static const char *shard_field(const char *field) {
 
 /* The start of every estimate: o cleared with the precision and peak, the workload's
  * shard input at the longest context it reaches (fit), resolved (r), and its memory fit
- * in o->shard. */
-static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit_shard_in *fit,
-                           hwfit__shard_resolved *r, int *training, hwfit_problem *why,
-                           hwfit_problem *shard_why) {
+ * in o->shard. fit lives on this frame only: the timing that follows does not read it
+ * (its chains are the deepest, tests/stack). */
+static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit__shard_resolved *r,
+                           int *training, hwfit_problem *why, hwfit_problem *shard_why) {
     const hwfit_perf_in *in = c->in;
     memset(o, 0, sizeof *o);
     o->precision = c->precision;
     o->peak_flop_per_s = c->peak;
-    *fit = in->shard;
+    hwfit_shard_in fit_in = in->shard, *fit = &fit_in;
     *training = fit->memory.mode != HWFIT_MEMORY_INFERENCE;
     if (!*training) {
         if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit->memory.context)
@@ -980,31 +980,15 @@ static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit_shard_in 
     return HWFIT_OK;
 }
 
-/* The estimate; the shard's refusals go to `shard_why` (fields of hwfit_shard_in), the
- * others to `why` (both NULL from the calculations). */
-static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
-                             hwfit_problem *why, hwfit_problem *shard_why) {
-    hwfit_perf_out o;
-    hwfit_shard_in fit;
-    hwfit__shard_resolved r;
-    int training;
-    hwfit_status st = fit_of(c, &o, &fit, &r, &training, why, shard_why);
-    if (st != HWFIT_OK) return st;
-    st = training ? train_step(c, &r, NULL, &o) : inference(c, full, &o);
-    if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
-    *out = o;
-    return HWFIT_OK;
-}
-
-/* estimate(), written to out in place (in part when it fails): the layout search's, whose
- * out is its own scratch; estimate() keeps the caller's out untouched unless it succeeds.
- * Two frames, not one calling the other: each chain keeps its stack (tests/stack). */
+/* The estimate, written to out in place (in part when it fails): every caller's out is its
+ * own scratch (hwfit__perf_estimate_at copies its scratch to the caller's out on success).
+ * The shard's refusals go to `shard_why` (fields of hwfit_shard_in), the others to `why`
+ * (both NULL from the calculations). */
 static hwfit_status estimate_in_place(const perf_ctx *c, int full, hwfit_perf_out *out,
                                       hwfit_problem *why, hwfit_problem *shard_why) {
-    hwfit_shard_in fit;
     hwfit__shard_resolved r;
     int training;
-    hwfit_status st = fit_of(c, out, &fit, &r, &training, why, shard_why);
+    hwfit_status st = fit_of(c, out, &r, &training, why, shard_why);
     if (st != HWFIT_OK) return st;
     return training ? train_step(c, &r, NULL, out)
                     : inference(c, full, out); /* validate names it */
@@ -1023,7 +1007,7 @@ typedef struct estimate_call {
 static hwfit_status estimate_on(hwfit__shard_engine *e, estimate_call *a) {
     perf_ctx c;
     hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
-    if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
+    if (st == HWFIT_OK) st = estimate_in_place(&c, 1, a->out, a->problem, a->shard_problem);
     a->topo = c.topo;
     return st;
 }
@@ -1033,18 +1017,34 @@ hwfit_status hwfit__perf_estimate_at(hwfit__shard_engine *e, const hwfit_model *
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
     hwfit_status st = hwfit__shard_engine_start(e, model);
     if (st != HWFIT_OK) return st;
+    hwfit_perf_out o; /* out is written only on success */
     estimate_call a;
     memset(&a, 0, sizeof a);
     a.model = model;
     a.in = in;
-    a.out = out;
-    return estimate_on(e, &a);
+    a.out = &o;
+    st = estimate_on(e, &a);
+    if (st == HWFIT_OK) *out = o;
+    return st;
 }
 
 hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
                                  hwfit_perf_out *out) {
     hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
     return hwfit__perf_estimate_at(hwfit__shard_engine_in(&engine), model, in, out);
+}
+
+hwfit_status hwfit__perf_estimate_scratch_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                             const hwfit_perf_in *in, hwfit_perf_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_status st = hwfit__shard_engine_start(e, model);
+    if (st != HWFIT_OK) return st;
+    estimate_call a;
+    memset(&a, 0, sizeof a);
+    a.model = model;
+    a.in = in;
+    a.out = out;
+    return estimate_on(e, &a);
 }
 
 hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,

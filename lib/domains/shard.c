@@ -2551,11 +2551,16 @@ hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in
 
 hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
                                   hwfit_problem *problem) {
+    hwfit__shard_engine engine; /* a few KB (shard_internal.h) */
+    return hwfit__shard_validate_at(&engine, model, in, problem);
+}
+
+hwfit_status hwfit__shard_validate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_shard_estimate: the model, the layout and inputs, then the cards. */
-    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     /* The model's check prepares it into the engine's own prep (the init redoes it). */
     hwfit_status st = hwfit__model_prepare_why(model, &e->prep, problem);
     if (st != HWFIT_OK) return st;

@@ -141,6 +141,10 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
 hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                           hwfit_shard_out *out);
 
+/* hwfit_shard_validate with the engine in e (started here: any earlier state is dropped). */
+hwfit_status hwfit__shard_validate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, hwfit_problem *problem);
+
 /* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
  * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why
  * (may be NULL). */
