@@ -1191,6 +1191,7 @@ static hwfit_status units(hwfit__shard_engine *e, const hwfit_shard_in *in,
 
 /* hwfit__shard_card once the units are filled. Its card's parts live here, not on the
  * frame that fills the units (weights_units' chain is the deepest, tests/stack). */
+HWFIT__NOINLINE
 static hwfit_status card_of_stage(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                   const hwfit__shard_resolved *r, uint32_t stage,
                                   hwfit_shard_card *c) {
@@ -1251,6 +1252,7 @@ static hwfit_status finish(const hwfit_shard_in *in, const hwfit__shard_resolved
 /* hwfit__shard_eval once the units are filled: the out and the cards are assembled on this
  * frame, not on the one that fills the units (weights_units' chain is the deepest,
  * tests/stack). out is written only on success. */
+HWFIT__NOINLINE
 static hwfit_status eval_cards(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out) {
