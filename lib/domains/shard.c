@@ -202,7 +202,7 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
 }
 
 void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
-    e->w_valid = e->kv_valid = e->a_valid = 0;
+    e->w_valid = e->kv_valid = e->a.valid = 0;
 }
 
 /* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
@@ -463,10 +463,10 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
 static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r) {
     uint64_t batch = r->training ? 0 : r->batch_local;
-    if (e->a_valid && e->a_tp == r->tp && e->a_sp == r->sp && e->a_rc == r->rc &&
-        e->a_mb == r->mb && e->a_context == r->context_local && e->a_batch == batch)
+    if (e->a.valid && e->a.tp == r->tp && e->a.sp == r->sp && e->a.rc == r->rc &&
+        e->a.mb == r->mb && e->a.context == r->context_local && e->a.batch == batch)
         return HWFIT_OK;
-    e->a_valid = 0;
+    e->a.valid = 0;
     hwfit_memory_in mi = in->memory;
     mi.tensor_parallel = r->tp;
     mi.sequence_parallel = r->sp;
@@ -479,8 +479,8 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     hwfit_memory_out o;
     hwfit_status st;
     const hwfit_model *m = e->model;
-    e->a_stored[0] = e->a_stored[1] = e->a_peak[0] = e->a_peak[1] = 0;
-    e->a_full[0] = e->a_full[1] = 0;
+    e->a.stored[0] = e->a.stored[1] = e->a.peak[0] = e->a.peak[1] = 0;
+    e->a.full[0] = e->a.full[1] = 0;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
         uint32_t layer = e->kind_first[k];
@@ -491,8 +491,8 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         uint64_t stored = r->training ? (k ? o.activation_moe_layer_bytes
                                            : o.activation_dense_layer_bytes)
                                       : 0;
-        e->a_stored[k] = stored;
-        e->a_full[k] = stored;
+        e->a.stored[k] = stored;
+        e->a.full[k] = stored;
         if (r->training && r->rc != HWFIT_MEMORY_RECOMPUTE_NONE) {
             hwfit_memory_in none = mi;
             none.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
@@ -500,21 +500,21 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
             if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &none, layer, first, 0, &n)) !=
                 HWFIT_OK)
                 return st;
-            e->a_full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
+            e->a.full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
         }
-        e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
-        if (first) e->a_emb = o.activation_other_bytes;
+        e->a.peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
+        if (first) e->a.emb = o.activation_other_bytes;
     }
     if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
-    e->a_head = o.activation_other_bytes;
-    e->a_loss = o.loss_bytes;
-    e->a_tp = r->tp;
-    e->a_sp = r->sp;
-    e->a_rc = r->rc;
-    e->a_mb = r->mb;
-    e->a_context = r->context_local;
-    e->a_batch = batch;
-    e->a_valid = 1;
+    e->a.head = o.activation_other_bytes;
+    e->a.loss = o.loss_bytes;
+    e->a.tp = r->tp;
+    e->a.sp = r->sp;
+    e->a.rc = r->rc;
+    e->a.mb = r->mb;
+    e->a.context = r->context_local;
+    e->a.batch = batch;
+    e->a.valid = 1;
     return HWFIT_OK;
 }
 
@@ -846,11 +846,11 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     uint64_t stored = 0, peak = 0, other = 0;
     for (int k = 0; k < 2; k++) {
         if (!n[k]) continue;
-        if (hwfit__mac_u64(&stored, e->a_stored[k], n[k]) != HWFIT_OK) return HWFIT_ERANGE;
-        peak = max_u64(peak, e->a_peak[k]);
+        if (hwfit__mac_u64(&stored, e->a.stored[k], n[k]) != HWFIT_OK) return HWFIT_ERANGE;
+        peak = max_u64(peak, e->a.peak[k]);
     }
-    if (c->embedding) other += e->a_emb;
-    if (c->head) other += e->a_head;
+    if (c->embedding) other += e->a.emb;
+    if (c->head) other += e->a.head;
     f->stored = stored;
     f->peak = peak;
     f->other = other;
@@ -1057,11 +1057,11 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     hwfit_memory_in mi = in->memory;
     if (r->training) {
-        uint64_t loss = c->head ? e->a_loss : 0;
+        uint64_t loss = c->head ? e->a.loss : 0;
         uint64_t stored = act - f->peak - loss;
         if (in->memory.activation_offload) {
             /* Offloaded: two layers' worth stay on the device (memory.c); the tables'. */
-            uint64_t keep = 2 * max_u64(e->a_stored[0], e->a_stored[1]);
+            uint64_t keep = 2 * max_u64(e->a.stored[0], e->a.stored[1]);
             if (layers_act > keep) stored -= layers_act - keep;
         }
         ph.stored = stored;
@@ -1071,8 +1071,8 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         for (int k = 0; k < 2; k++)
             if (f->n[k]) {
                 ph.grad_unit = max_u64(ph.grad_unit, e->layer[k].gradients);
-                ph.layer = max_u64(ph.layer, e->a_full[k]);
-                kept = max_u64(kept, e->a_stored[k]);
+                ph.layer = max_u64(ph.layer, e->a.full[k]);
+                kept = max_u64(kept, e->a.stored[k]);
             }
         /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
         /* The dequantized weight and the previous micro-batch's graph (memory.c) of the
@@ -1657,14 +1657,7 @@ hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_s
  * single entry (hwfit_shard_batch_workspace_size): a sweep that comes back to a context and
  * batch finds them. The values are the engine's, copied as act_units left them, so a hit
  * gives the bits act_units would compute. */
-typedef struct act_entry {
-    int valid;
-    uint32_t tp;
-    int sp;
-    hwfit_memory_recompute rc;
-    uint64_t mb, context, batch;
-    uint64_t stored[2], peak[2], emb, head, loss, full[2];
-} act_entry;
+typedef hwfit__shard_act act_entry; /* the engine's hwfit__shard_engine::a, copied whole */
 
 #define ACT_ENTRIES 256 /* direct-mapped by the key's hash: about 28 KB */
 
@@ -1694,46 +1687,22 @@ static void act_prime(hwfit__shard_engine *e, const act_entry *act, const hwfit_
         reason != HWFIT_SHARD_VALID)
         return; /* the estimate refuses it */
     uint64_t batch = r.training ? 0 : r.batch_local;
-    if (e->a_valid && e->a_tp == r.tp && e->a_sp == r.sp && e->a_rc == r.rc &&
-        e->a_mb == r.mb && e->a_context == r.context_local && e->a_batch == batch)
+    if (e->a.valid && e->a.tp == r.tp && e->a.sp == r.sp && e->a.rc == r.rc &&
+        e->a.mb == r.mb && e->a.context == r.context_local && e->a.batch == batch)
         return;
     const act_entry *a = &act[act_slot(r.tp, r.sp, r.rc, r.mb, r.context_local, batch)];
     if (!a->valid || a->tp != r.tp || a->sp != r.sp || a->rc != r.rc || a->mb != r.mb ||
         a->context != r.context_local || a->batch != batch)
         return;
-    e->a_tp = a->tp;
-    e->a_sp = a->sp;
-    e->a_rc = a->rc;
-    e->a_mb = a->mb;
-    e->a_context = a->context;
-    e->a_batch = a->batch;
-    memcpy(e->a_stored, a->stored, sizeof a->stored);
-    memcpy(e->a_peak, a->peak, sizeof a->peak);
-    memcpy(e->a_full, a->full, sizeof a->full);
-    e->a_emb = a->emb;
-    e->a_head = a->head;
-    e->a_loss = a->loss;
-    e->a_valid = 1;
+    e->a = *a; /* valid */
 }
 
 /* After an estimate: keep the engine's activation units (when valid) in their entry. */
 static void act_keep(const hwfit__shard_engine *e, act_entry *act) {
-    if (!e->a_valid) return;
-    act_entry *a = &act[act_slot(e->a_tp, e->a_sp, e->a_rc, e->a_mb, e->a_context,
-                                 e->a_batch)];
-    a->tp = e->a_tp;
-    a->sp = e->a_sp;
-    a->rc = e->a_rc;
-    a->mb = e->a_mb;
-    a->context = e->a_context;
-    a->batch = e->a_batch;
-    memcpy(a->stored, e->a_stored, sizeof a->stored);
-    memcpy(a->peak, e->a_peak, sizeof a->peak);
-    memcpy(a->full, e->a_full, sizeof a->full);
-    a->emb = e->a_emb;
-    a->head = e->a_head;
-    a->loss = e->a_loss;
-    a->valid = 1;
+    if (!e->a.valid) return;
+    act_entry *a = &act[act_slot(e->a.tp, e->a.sp, e->a.rc, e->a.mb, e->a.context,
+                                 e->a.batch)];
+    *a = e->a; /* valid */
 }
 
 /* hwfit_shard_estimate_batch with an engine (and, when act is not NULL, ACT_ENTRIES
