@@ -2156,9 +2156,18 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     if (model == NULL || in == NULL || space == NULL || summary == NULL ||
         (results == NULL && capacity > 0))
         return HWFIT_EINVAL;
-    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
-    hwfit_status st = search(e, model, in, space, results, capacity, summary);
-    return st;
+    hwfit__shard_engine engine; /* a few KB (shard_internal.h) */
+    return search(&engine, model, in, space, results, capacity, summary);
+}
+
+hwfit_status hwfit__shard_search_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                    const hwfit_shard_in *in, const hwfit_shard_space *space,
+                                    hwfit_shard_result *results, size_t capacity,
+                                    hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    return search(e, model, in, space, results, capacity, summary);
 }
 
 /* The fewest cards that could hold the model at all: under any layout every byte of the
@@ -2323,9 +2332,15 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                   const hwfit_shard_space *space, uint32_t max_gpus,
                                   uint32_t *gpus, hwfit_layout *layout) {
+    hwfit__shard_engine engine; /* a few KB (shard_internal.h) */
+    return hwfit__shard_min_gpus_at(&engine, model, in, space, max_gpus, gpus, layout);
+}
+
+hwfit_status hwfit__shard_min_gpus_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, const hwfit_shard_space *space,
+                                      uint32_t max_gpus, uint32_t *gpus, hwfit_layout *layout) {
     if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
     if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
-    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_shard_in x = *in;
     /* The search's checks, in its order (every count gives the same answer to them). */
     hwfit_status st = hwfit__shard_check_in(in, NULL);

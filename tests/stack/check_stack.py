@@ -62,10 +62,10 @@ CEILINGS = {
     "hwfit_perf_plan": 16368,           # 16112: plan's training slice, train_step's collectives
     "hwfit_serve_validate": 16192,      # 15936: serve's chain through perf's inference
     "hwfit_serve_estimate": 16064,      # 15808
-    "hwfit_request_run_record": 15984,  # 15728
-    "hwfit_request_run": 15936,         # 15680: assess (its workspace) down to the engine
-    "hwfit_assess": 15568,              # 15312
-    "hwfit_assess_ws": 15456,           # 15200
+    "hwfit_request_run_record": 15632,  # 15376
+    "hwfit_request_run": 15584,         # 15328: assess's report, a chart's card estimate
+    "hwfit_assess": 13504,              # 13248 (its engine in its workspace)
+    "hwfit_assess_ws": 13392,           # 13136
     "hwfit_report_html": 14944,         # 14688
     "hwfit_perf_validate": 14288,       # 14032
     "hwfit_perf_estimate": 14256,       # 14000
