@@ -728,17 +728,18 @@ static hwfit_status step_comm(const perf_ctx *c, const hwfit__shard_resolved *r,
      * ranks of stride etp x ep, edp of them (nothing when edp = 1: every rank holding the
      * same experts is alone). */
     if (!one_group && r->ez > 1 && (e_grad > 0.0 || e_param > 0.0)) {
-        hwfit_collective_step_in ei;
-        hwfit_collective_step_init(&ei);
-        ei.topology = c->topo;
-        ei.tp = (uint64_t)r->etp * r->ep;
-        ei.pp = r->pp;
-        ei.dp = r->ez;
-        ei.zero_stage = r->zero;
-        ei.micro_batches = r->m;
-        ei.grad_bytes = e_grad;
-        ei.param_bytes = e_param;
-        if ((st = step_coll(c, &ei, &so)) != HWFIT_OK) return st;
+        /* ci, the dense step's input, is done with: set afresh for the experts' step (one
+         * input on this frame, tests/stack). */
+        hwfit_collective_step_init(&ci);
+        ci.topology = c->topo;
+        ci.tp = (uint64_t)r->etp * r->ep;
+        ci.pp = r->pp;
+        ci.dp = r->ez;
+        ci.zero_stage = r->zero;
+        ci.micro_batches = r->m;
+        ci.grad_bytes = e_grad;
+        ci.param_bytes = e_param;
+        if ((st = step_coll(c, &ci, &so)) != HWFIT_OK) return st;
         t->e_dp_s = so.dp_s;
         t->e_zero_s = so.zero_s;
     }
@@ -952,15 +953,16 @@ static const char *shard_field(const char *field) {
 
 /* The start of every estimate: o cleared with the precision and peak, the workload's
  * shard input at the longest context it reaches (fit), resolved (r), and its memory fit
- * in o->shard. */
-static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit_shard_in *fit,
-                           hwfit__shard_resolved *r, int *training, hwfit_problem *why,
-                           hwfit_problem *shard_why) {
+ * in o->shard. fit lives on this frame only: the timing that follows does not read it
+ * (its chains are the deepest, tests/stack). */
+HWFIT__NOINLINE
+static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit__shard_resolved *r,
+                           int *training, hwfit_problem *why, hwfit_problem *shard_why) {
     const hwfit_perf_in *in = c->in;
     memset(o, 0, sizeof *o);
     o->precision = c->precision;
     o->peak_flop_per_s = c->peak;
-    *fit = in->shard;
+    hwfit_shard_in fit_in = in->shard, *fit = &fit_in;
     *training = fit->memory.mode != HWFIT_MEMORY_INFERENCE;
     if (!*training) {
         if (in->output_tokens > HWFIT_MODEL_MAX_SIZE - fit->memory.context)
@@ -980,31 +982,15 @@ static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit_shard_in 
     return HWFIT_OK;
 }
 
-/* The estimate; the shard's refusals go to `shard_why` (fields of hwfit_shard_in), the
- * others to `why` (both NULL from the calculations). */
-static hwfit_status estimate(const perf_ctx *c, int full, hwfit_perf_out *out,
-                             hwfit_problem *why, hwfit_problem *shard_why) {
-    hwfit_perf_out o;
-    hwfit_shard_in fit;
-    hwfit__shard_resolved r;
-    int training;
-    hwfit_status st = fit_of(c, &o, &fit, &r, &training, why, shard_why);
-    if (st != HWFIT_OK) return st;
-    st = training ? train_step(c, &r, NULL, &o) : inference(c, full, &o);
-    if (st != HWFIT_OK) return st; /* hwfit_perf_validate names the input */
-    *out = o;
-    return HWFIT_OK;
-}
-
-/* estimate(), written to out in place (in part when it fails): the layout search's, whose
- * out is its own scratch; estimate() keeps the caller's out untouched unless it succeeds.
- * Two frames, not one calling the other: each chain keeps its stack (tests/stack). */
+/* The estimate, written to out in place (in part when it fails): every caller's out is its
+ * own scratch (hwfit__perf_estimate_at copies its scratch to the caller's out on success).
+ * The shard's refusals go to `shard_why` (fields of hwfit_shard_in), the others to `why`
+ * (both NULL from the calculations). */
 static hwfit_status estimate_in_place(const perf_ctx *c, int full, hwfit_perf_out *out,
                                       hwfit_problem *why, hwfit_problem *shard_why) {
-    hwfit_shard_in fit;
     hwfit__shard_resolved r;
     int training;
-    hwfit_status st = fit_of(c, out, &fit, &r, &training, why, shard_why);
+    hwfit_status st = fit_of(c, out, &r, &training, why, shard_why);
     if (st != HWFIT_OK) return st;
     return training ? train_step(c, &r, NULL, out)
                     : inference(c, full, out); /* validate names it */
@@ -1017,19 +1003,42 @@ typedef struct estimate_call {
     const hwfit_perf_in *in;
     hwfit_perf_out *out;
     hwfit_problem *problem, *shard_problem; /* NULL for hwfit_perf_estimate */
-    hwfit_topology topo;
+    hwfit_topology *topo; /* the cluster the timing used, kept for validate (or NULL): storage
+                             of the caller's, not a copy on every estimate's chain */
 } estimate_call;
 
 static hwfit_status estimate_on(hwfit__shard_engine *e, estimate_call *a) {
     perf_ctx c;
     hwfit_status st = ctx_init(&c, a->model, a->in, e, a->problem);
-    if (st == HWFIT_OK) st = estimate(&c, 1, a->out, a->problem, a->shard_problem);
-    a->topo = c.topo;
+    if (st == HWFIT_OK) st = estimate_in_place(&c, 1, a->out, a->problem, a->shard_problem);
+    if (a->topo != NULL) *a->topo = c.topo; /* out is done with: they may share storage */
     return st;
 }
 
 hwfit_status hwfit__perf_estimate_at(hwfit__shard_engine *e, const hwfit_model *model,
                                      const hwfit_perf_in *in, hwfit_perf_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_status st = hwfit__shard_engine_start(e, model);
+    if (st != HWFIT_OK) return st;
+    hwfit_perf_out o; /* out is written only on success */
+    estimate_call a;
+    memset(&a, 0, sizeof a);
+    a.model = model;
+    a.in = in;
+    a.out = &o;
+    st = estimate_on(e, &a);
+    if (st == HWFIT_OK) *out = o;
+    return st;
+}
+
+hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
+                                 hwfit_perf_out *out) {
+    hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
+    return hwfit__perf_estimate_at(hwfit__shard_engine_in(&engine), model, in, out);
+}
+
+hwfit_status hwfit__perf_estimate_scratch_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                             const hwfit_perf_in *in, hwfit_perf_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
     hwfit_status st = hwfit__shard_engine_start(e, model);
     if (st != HWFIT_OK) return st;
@@ -1039,12 +1048,6 @@ hwfit_status hwfit__perf_estimate_at(hwfit__shard_engine *e, const hwfit_model *
     a.in = in;
     a.out = out;
     return estimate_on(e, &a);
-}
-
-hwfit_status hwfit_perf_estimate(const hwfit_model *model, const hwfit_perf_in *in,
-                                 hwfit_perf_out *out) {
-    hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
-    return hwfit__perf_estimate_at(hwfit__shard_engine_in(&engine), model, in, out);
 }
 
 hwfit_status hwfit_perf_validate(const hwfit_model *model, const hwfit_perf_in *in,
@@ -1067,7 +1070,7 @@ static hwfit_status validate_report(const estimate_call *a, hwfit_status st,
          * with enough nodes for the cards), or a time overflows. */
         hwfit_collective_in ci;
         hwfit_collective_init(&ci);
-        ci.topology = a->topo;
+        ci.topology = *a->topo;
         ci.ranks = a->in->shard.gpus > 1 ? a->in->shard.gpus : 2;
         hwfit_problem p;
         if (hwfit_collective_validate(&ci, &p) == st && strncmp(p.field, "topology.", 9) == 0)
@@ -1089,14 +1092,18 @@ hwfit_status hwfit__perf_validate_at(hwfit__shard_engine *e, const hwfit_model *
     if (st != HWFIT_OK) return st;
     if ((st = hwfit__shard_engine_start(e, model)) != HWFIT_OK)
         return hwfit__why(problem, st, "model", "is refused"); /* validated above: unreachable */
-    hwfit_perf_out scratch;
+    union { /* the estimate's scratch, then the cluster it used (estimate_on) */
+        hwfit_perf_out out;
+        hwfit_topology topo;
+    } scratch;
     hwfit_problem shard_problem;
     hwfit_problem_clear(&shard_problem);
     estimate_call a;
     memset(&a, 0, sizeof a);
     a.model = model;
     a.in = in;
-    a.out = &scratch;
+    a.out = &scratch.out;
+    a.topo = &scratch.topo;
     a.problem = problem;
     a.shard_problem = &shard_problem;
     st = estimate_on(e, &a);
@@ -1325,7 +1332,10 @@ static hwfit_status slice_fail(plan_slice *ps, uint64_t ordinal, hwfit_status st
 /* What one slice's search keeps between layouts. */
 typedef struct slice_state {
     plan_slice *ps;
-    hwfit_perf_in x; /* the input, the layout of the current one */
+    hwfit_shard_in *x; /* the shard input with the layout of the current one: a copy on the
+                          frame of slice_train (the shard's) or slice_infer (c.in's, the
+                          whole input's), not here (the training chain is perf_plan's
+                          deepest, tests/stack) */
     perf_ctx c;
     hwfit_shard_iter it;
     hwfit_shard_search_out sum;
@@ -1347,7 +1357,7 @@ static int slice_next(slice_state *ss, hwfit_layout *l, hwfit__shard_resolved *r
         *k = ss->ordinal++;
         if (ps->slices > 1 && (*k / PLAN_BLOCK) % ps->slices != ps->slice) continue;
         ss->sum.valid++;
-        ss->x.shard.layout = *l;
+        ss->x->layout = *l;
         return 1;
     }
     return 0;
@@ -1376,8 +1386,14 @@ static void slice_keep(slice_state *ss, const hwfit_perf_out *o, int training, u
 }
 
 /* The inference search: every layout estimated (decode rate, no bound). */
+HWFIT__NOINLINE
 static hwfit_status slice_infer(slice_state *ss) {
     plan_slice *ps = ss->ps;
+    /* The estimate reads the layout through the context's input: a copy whose layout
+     * slice_next sets. */
+    hwfit_perf_in x = *ps->in;
+    ss->c.in = &x;
+    ss->x = &x.shard;
     hwfit_layout l;
     hwfit__shard_resolved r;
     uint64_t k;
@@ -1419,12 +1435,17 @@ static int attention_at(const hwfit_model *m, uint64_t seq, double *out) {
  * bit for bit. Its own frame: what it keeps between layouts (the stages by kind, the
  * bound, the collectives' memo) is not on the inference search's stack. */
 _Static_assert(offsetof(hwfit_perf_out, shard) == 0, "slice_train clears what follows shard");
+HWFIT__NOINLINE
 static hwfit_status slice_train(slice_state *ss) {
     plan_slice *ps = ss->ps;
     const hwfit_perf_in *in = ps->in;
     perf_ctx *c = &ss->c;
     hwfit_perf_result *kept = ps->results;
     size_t cap = ps->capacity;
+    /* The shard input with the current layout (slice_next sets it): the fit reads it; the
+     * timing reads the layout through r only, and the rest of the input through c->in. */
+    hwfit_shard_in x = in->shard;
+    ss->x = &x;
     /* The bound needs the attention FLOPs at the sequence length (train_step's); when they
      * cannot be had, every layout is timed and fails as train_step fails. */
     double attention_flop = 0.0;
@@ -1454,8 +1475,8 @@ static hwfit_status slice_train(slice_state *ss) {
         /* Without include_unfit a layout that does not fit is dropped: its fit stops at the
          * first card that does not (most layouts of a large space do not fit). */
         st = ps->space->include_unfit
-                 ? hwfit__shard_fit_stages(c->e, &ss->x.shard, &r, &stages, &o.shard)
-                 : hwfit__shard_fit_or_miss(c->e, &ss->x.shard, &r, &stages, &o.shard);
+                 ? hwfit__shard_fit_stages(c->e, ss->x, &r, &stages, &o.shard)
+                 : hwfit__shard_fit_or_miss(c->e, ss->x, &r, &stages, &o.shard);
         if (st == HWFIT_ERANGE) continue;
         if (st != HWFIT_OK) break;
         if (o.shard.fits) ss->sum.fitting++;
@@ -1499,12 +1520,13 @@ static hwfit_status slice_run(plan_slice *ps) {
     slice_state ss;
     memset(&ss, 0, sizeof ss);
     ss.ps = ps;
-    ss.x = *ps->in;
-    if ((st = ctx_init(&ss.c, ps->model, &ss.x, ps->e, NULL)) != HWFIT_OK) return st;
+    if ((st = ctx_init(&ss.c, ps->model, ps->in, ps->e, NULL)) != HWFIT_OK) return st;
     if ((st = hwfit_shard_iter_init(&ss.it, ps->model, &ps->in->shard, ps->space)) != HWFIT_OK)
         return st;
     if ((st = hwfit_perf_plan_rank(ps->in, ps->space, &ss.rank)) != HWFIT_OK) return st;
     st = ps->in->shard.memory.mode != HWFIT_MEMORY_INFERENCE ? slice_train(&ss) : slice_infer(&ss);
+    ss.c.in = ps->in; /* the copies left with their frames */
+    ss.x = NULL;
     if (st != HWFIT_OK) return st;
     ss.sum.visited = ss.it.visited;
     ps->sum = ss.sum;

@@ -24,6 +24,11 @@ hwfit_status hwfit__perf_plan_at(hwfit__shard_engine *e, const hwfit_model *mode
                                  hwfit_perf_result *results, size_t capacity,
                                  hwfit_shard_search_out *summary);
 
+/* hwfit__perf_estimate_at with out as the caller's scratch: written in place, in part when
+ * the estimate fails (no copy of it on the chain: serve's, tests/stack). */
+hwfit_status hwfit__perf_estimate_scratch_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                             const hwfit_perf_in *in, hwfit_perf_out *out);
+
 /* The lower bound of the training step time that hwfit_perf_plan prunes layouts with, for
  * the layout of in->shard (a training mode; HWFIT_ELAYOUT when the layout is not valid):
  * never above the step_time_s hwfit_perf_estimate gives for it (tests/test_perf_plan.c). */

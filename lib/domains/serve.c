@@ -17,6 +17,8 @@
 #include "hwfit/status.h"
 
 #include "base/internal.h"
+#include "domains/perf_internal.h"
+#include "domains/serve_internal.h"
 
 #define GIB_ 1073741824.0
 
@@ -276,8 +278,9 @@ static uint64_t to_u64(double x) {
 
 /* The KV capacity: the engine's budget minus what it accounts before the cache, on the
  * largest card (shard.h's figures for a forward pass of batched_tokens tokens). */
-static hwfit_status kv_capacity(const hwfit_model *m, const hwfit_serve_in *in, const used *u,
-                                hwfit_serve_out *o, hwfit_problem *why) {
+static hwfit_status kv_capacity(hwfit__shard_engine *e, const hwfit_model *m,
+                                const hwfit_serve_in *in, const used *u, hwfit_serve_out *o,
+                                hwfit_problem *why) {
     hwfit_shard_in x = in->perf.shard;
     /* llama.cpp's GGUF files quantize token_embd and output with the rest. */
     if (in->engine == HWFIT_SERVE_LLAMA_CPP) x.memory.keep_embeddings = 0;
@@ -288,12 +291,15 @@ static hwfit_status kv_capacity(const hwfit_model *m, const hwfit_serve_in *in, 
     x.utilization = 1.0;
     x.reserve_bytes = 0.0;
     hwfit_shard_out so;
-    hwfit_status st = hwfit_shard_estimate(m, &x, &so);
+    /* hwfit_shard_estimate with the caller's engine (started afresh: no second engine on the
+     * stack, tests/stack). */
+    hwfit_status st = hwfit__shard_engine_start(e, m);
+    if (st == HWFIT_OK) st = hwfit__shard_estimate_engine(e, &x, &so);
     if (st != HWFIT_OK) {
         if (why != NULL) {
             hwfit_problem p;
             /* shard.h's field names (fields of hwfit_shard_in, i.e. of perf.shard). */
-            if (hwfit_shard_validate(m, &x, &p) == st)
+            if (hwfit__shard_validate_at(e, m, &x, &p) == st)
                 return hwfit__why_at(why, st, p.field, p.index, p.rule);
         }
         return st;
@@ -360,9 +366,9 @@ typedef struct step_eval {
 /* One decode step of the whole batch with the prefill of the requests that replace the
  * finished ones mixed in (continuous batching in steady state: each step finishes
  * concurrency / output requests per replica, whose prompt tokens join the step). */
-static hwfit_status rates_at(const hwfit_model *m, const hwfit_serve_in *in, const used *u,
-                             uint64_t conc, hwfit_perf_out *po, step_eval *se,
-                             hwfit_perf_in *failed) {
+static hwfit_status rates_at(hwfit__shard_engine *e, const hwfit_model *m,
+                             const hwfit_serve_in *in, const used *u, uint64_t conc,
+                             hwfit_perf_out *po, step_eval *se, hwfit_perf_in *failed) {
     hwfit_perf_in p = in->perf;
     if (in->engine == HWFIT_SERVE_LLAMA_CPP) p.shard.memory.keep_embeddings = 0;
     uint64_t gpn = p.topology.gpus_per_node ? p.topology.gpus_per_node : 1;
@@ -385,7 +391,8 @@ static hwfit_status rates_at(const hwfit_model *m, const hwfit_serve_in *in, con
     p.target_tokens_per_s = 0.0;
     if (profiles[in->engine].fp16_acc16 && in->fp16_acc16_flop_per_s > p.bf16_flop_per_s)
         p.bf16_flop_per_s = in->fp16_acc16_flop_per_s;
-    hwfit_status st = hwfit_perf_estimate(m, &p, po);
+    /* po is the caller's scratch: perf writes it in place (no copy on this chain). */
+    hwfit_status st = hwfit__perf_estimate_scratch_at(e, m, &p, po);
     if (st != HWFIT_OK) {
         /* The validator asks perf.h why, at its own level: nested here, perf's validation
          * would sit on this frame and the estimate's (no call may need 16 KiB of stack). */
@@ -416,8 +423,9 @@ static hwfit_serve_bound bound_of(double compute, double memory, double comm, do
 
 /* The estimate, written into *out as it goes (the callers pass their own scratch and copy
  * it on success); a perf refusal leaves perf.h's input in *failed (may be NULL). */
-static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwfit_serve_out *out,
-                             hwfit_problem *why, hwfit_perf_in *failed) {
+static hwfit_status estimate(hwfit__shard_engine *e, const hwfit_model *m,
+                             const hwfit_serve_in *in, hwfit_serve_out *out, hwfit_problem *why,
+                             hwfit_perf_in *failed) {
     hwfit_status st = check(in, why);
     if (st != HWFIT_OK) return st;
     used u;
@@ -434,7 +442,7 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
     o.decode_efficiency = u.decode;
     o.memory_efficiency = u.memory;
     o.step_overhead_s = u.step_overhead_s;
-    if ((st = kv_capacity(m, in, &u, &o, why)) != HWFIT_OK) return st;
+    if ((st = kv_capacity(e, m, in, &u, &o, why)) != HWFIT_OK) return st;
 
     /* The concurrency. */
     uint32_t dp = in->perf.shard.layout.dp ? in->perf.shard.layout.dp : 1;
@@ -455,7 +463,7 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
     }
     hwfit_perf_out *po = &o.perf; /* the perf estimate lands in the answer (one copy) */
     step_eval se;
-    if ((st = rates_at(m, in, &u, conc, po, &se, failed)) != HWFIT_OK) return st;
+    if ((st = rates_at(e, m, in, &u, conc, po, &se, failed)) != HWFIT_OK) return st;
     if (in->request_rate > 0.0 && in->concurrency == 0) {
         /* Little's law: in flight = arrival rate x time in the system, to a fixed point. */
         uint64_t limit = conc;
@@ -466,7 +474,7 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
             uint64_t next = want < 1.0 ? 1 : want >= (double)limit ? limit : (uint64_t)want;
             if (next == conc && i > 0) break;
             conc = next;
-            if ((st = rates_at(m, in, &u, conc, po, &se, failed)) != HWFIT_OK) return st;
+            if ((st = rates_at(e, m, in, &u, conc, po, &se, failed)) != HWFIT_OK) return st;
         }
         if (conc == limit && o.max_concurrency < cap_seqs)
             o.concurrency_bound = HWFIT_SERVE_BOUND_KV_CAPACITY;
@@ -503,17 +511,24 @@ static hwfit_status estimate(const hwfit_model *m, const hwfit_serve_in *in, hwf
     return HWFIT_OK;
 }
 
+hwfit_status hwfit__serve_estimate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_serve_in *in, hwfit_serve_out *out) {
+    if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
+    return estimate(e, model, in, out, NULL, NULL);
+}
+
 hwfit_status hwfit_serve_estimate(const hwfit_model *model, const hwfit_serve_in *in,
                                   hwfit_serve_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit_serve_out o; /* out is written only on success */
-    hwfit_status st = estimate(model, in, &o, NULL, NULL);
+    hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
+    hwfit_serve_out o;                  /* out is written only on success */
+    hwfit_status st = estimate(hwfit__shard_engine_in(&engine), model, in, &o, NULL, NULL);
     if (st == HWFIT_OK) *out = o;
     return st;
 }
 
-hwfit_status hwfit_serve_validate(const hwfit_model *model, const hwfit_serve_in *in,
-                                  hwfit_problem *problem) {
+hwfit_status hwfit__serve_validate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_serve_in *in, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
@@ -526,15 +541,21 @@ hwfit_status hwfit_serve_validate(const hwfit_model *model, const hwfit_serve_in
     hwfit_problem_clear(&local);
     int perf_refused = 0;
     hwfit_perf_in *failed = &w.perf;
-    hwfit_status st = estimate(model, in, &w.out, &local, failed);
+    hwfit_status st = estimate(e, model, in, &w.out, &local, failed);
     if (st == HWFIT_OK) return HWFIT_OK;
     if (local.status == HWFIT_OK) {
         /* perf.h's field names (fields of hwfit_perf_in, i.e. of perf). */
         hwfit_problem q;
-        perf_refused = hwfit_perf_validate(model, &w.perf, &q) == st;
+        perf_refused = hwfit__perf_validate_at(e, model, &w.perf, &q) == st;
         if (perf_refused) return hwfit__why_at(problem, st, q.field, q.index, q.rule);
     }
     if (local.status != HWFIT_OK)
         return hwfit__why_at(problem, st, local.field, local.index, local.rule);
     return hwfit__why(problem, st, "", "the estimate refuses the inputs");
+}
+
+hwfit_status hwfit_serve_validate(const hwfit_model *model, const hwfit_serve_in *in,
+                                  hwfit_problem *problem) {
+    hwfit__shard_engine_storage engine; /* a few KB: the engine lives for this call */
+    return hwfit__serve_validate_at(hwfit__shard_engine_in(&engine), model, in, problem);
 }

@@ -202,7 +202,7 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
 }
 
 void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
-    e->w_valid = e->kv_valid = e->a_valid = 0;
+    e->w_valid = e->kv_valid = e->a.valid = 0;
 }
 
 /* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
@@ -503,10 +503,10 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
 static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r) {
     uint64_t batch = r->training ? 0 : r->batch_local;
-    if (e->a_valid && e->a_tp == r->tp && e->a_sp == r->sp && e->a_rc == r->rc &&
-        e->a_mb == r->mb && e->a_context == r->context_local && e->a_batch == batch)
+    if (e->a.valid && e->a.tp == r->tp && e->a.sp == r->sp && e->a.rc == r->rc &&
+        e->a.mb == r->mb && e->a.context == r->context_local && e->a.batch == batch)
         return HWFIT_OK;
-    e->a_valid = 0;
+    e->a.valid = 0;
     hwfit_memory_in mi = in->memory;
     mi.tensor_parallel = r->tp;
     mi.sequence_parallel = r->sp;
@@ -519,8 +519,8 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     hwfit_memory_out o;
     hwfit_status st;
     const hwfit_model *m = e->model;
-    e->a_stored[0] = e->a_stored[1] = e->a_peak[0] = e->a_peak[1] = 0;
-    e->a_full[0] = e->a_full[1] = 0;
+    e->a.stored[0] = e->a.stored[1] = e->a.peak[0] = e->a.peak[1] = 0;
+    e->a.full[0] = e->a.full[1] = 0;
     for (int k = 0; k < 2; k++) {
         if (e->kind_first[k] == UINT32_MAX) continue;
         uint32_t layer = e->kind_first[k];
@@ -531,8 +531,8 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
         uint64_t stored = r->training ? (k ? o.activation_moe_layer_bytes
                                            : o.activation_dense_layer_bytes)
                                       : 0;
-        e->a_stored[k] = stored;
-        e->a_full[k] = stored;
+        e->a.stored[k] = stored;
+        e->a.full[k] = stored;
         if (r->training && r->rc != HWFIT_MEMORY_RECOMPUTE_NONE) {
             hwfit_memory_in none = mi;
             none.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
@@ -540,21 +540,21 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
             if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &none, layer, first, 0, &n)) !=
                 HWFIT_OK)
                 return st;
-            e->a_full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
+            e->a.full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
         }
-        e->a_peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
-        if (first) e->a_emb = o.activation_other_bytes;
+        e->a.peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
+        if (first) e->a.emb = o.activation_other_bytes;
     }
     if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
-    e->a_head = o.activation_other_bytes;
-    e->a_loss = o.loss_bytes;
-    e->a_tp = r->tp;
-    e->a_sp = r->sp;
-    e->a_rc = r->rc;
-    e->a_mb = r->mb;
-    e->a_context = r->context_local;
-    e->a_batch = batch;
-    e->a_valid = 1;
+    e->a.head = o.activation_other_bytes;
+    e->a.loss = o.loss_bytes;
+    e->a.tp = r->tp;
+    e->a.sp = r->sp;
+    e->a.rc = r->rc;
+    e->a.mb = r->mb;
+    e->a.context = r->context_local;
+    e->a.batch = batch;
+    e->a.valid = 1;
     return HWFIT_OK;
 }
 
@@ -889,11 +889,11 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     uint64_t stored = 0, peak = 0, other = 0;
     for (int k = 0; k < 2; k++) {
         if (!n[k]) continue;
-        if (hwfit__mac_u64(&stored, e->a_stored[k], n[k]) != HWFIT_OK) return HWFIT_ERANGE;
-        peak = max_u64(peak, e->a_peak[k]);
+        if (hwfit__mac_u64(&stored, e->a.stored[k], n[k]) != HWFIT_OK) return HWFIT_ERANGE;
+        peak = max_u64(peak, e->a.peak[k]);
     }
-    if (c->embedding) other += e->a_emb;
-    if (c->head) other += e->a_head;
+    if (c->embedding) other += e->a.emb;
+    if (c->head) other += e->a.head;
     f->stored = stored;
     f->peak = peak;
     f->other = other;
@@ -1109,11 +1109,11 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     hwfit_memory_in mi = in->memory;
     if (r->training) {
-        uint64_t loss = c->head ? e->a_loss : 0;
+        uint64_t loss = c->head ? e->a.loss : 0;
         uint64_t stored = act - f->peak - loss;
         if (in->memory.activation_offload) {
             /* Offloaded: two layers' worth stay on the device (memory.c); the tables'. */
-            uint64_t keep = 2 * max_u64(e->a_stored[0], e->a_stored[1]);
+            uint64_t keep = 2 * max_u64(e->a.stored[0], e->a.stored[1]);
             if (layers_act > keep) stored -= layers_act - keep;
         }
         ph.stored = stored;
@@ -1123,8 +1123,8 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         for (int k = 0; k < 2; k++)
             if (f->n[k]) {
                 ph.grad_unit = max_u64(ph.grad_unit, e->layer[k].gradients);
-                ph.layer = max_u64(ph.layer, e->a_full[k]);
-                kept = max_u64(kept, e->a_stored[k]);
+                ph.layer = max_u64(ph.layer, e->a.full[k]);
+                kept = max_u64(kept, e->a.stored[k]);
             }
         /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
         /* The dequantized weight and the previous micro-batch's graph (memory.c) of the
@@ -1241,17 +1241,27 @@ static hwfit_status units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     return HWFIT_OK;
 }
 
+/* hwfit__shard_card once the units are filled. Its card's parts live here, not on the
+ * frame that fills the units (weights_units' chain is the deepest, tests/stack). */
+HWFIT__NOINLINE
+static hwfit_status card_of_stage(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                  const hwfit__shard_resolved *r, uint32_t stage,
+                                  hwfit_shard_card *c) {
+    card_fixed f;
+    card_stage cs;
+    f.valid = 0;
+    hwfit_status st = card(e, in, r, stage, &f, &cs);
+    if (st != HWFIT_OK) return st;
+    card_fill(&f, stage, &cs, c);
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, uint32_t stage,
                                hwfit_shard_card *c) {
     hwfit_status st = units(e, in, r);
     if (st != HWFIT_OK) return st;
-    card_fixed f;
-    card_stage cs;
-    f.valid = 0;
-    if ((st = card(e, in, r, stage, &f, &cs)) != HWFIT_OK) return st;
-    card_fill(&f, stage, &cs, c);
-    return HWFIT_OK;
+    return card_of_stage(e, in, r, stage, c);
 }
 
 /* What every evaluation starts from: o cleared, the schedule's counts and the card's
@@ -1291,11 +1301,14 @@ static hwfit_status finish(const hwfit_shard_in *in, const hwfit__shard_resolved
     return HWFIT_OK;
 }
 
-hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+/* hwfit__shard_eval once the units are filled: the out and the cards are assembled on this
+ * frame, not on the one that fills the units (weights_units' chain is the deepest,
+ * tests/stack). out is written only on success. */
+HWFIT__NOINLINE
+static hwfit_status eval_cards(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                const hwfit__shard_resolved *r, hwfit_shard_out *out,
                                uint32_t stage, hwfit_shard_card *stage_out) {
     hwfit_status st;
-    if ((st = units(e, in, r)) != HWFIT_OK) return st;
     hwfit_shard_out o;
     begin(in, r, &o);
     o.kv_tokens = UINT64_MAX;
@@ -1329,6 +1342,14 @@ hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (fst != HWFIT_OK) return fst;
     *out = o;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit__shard_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                               const hwfit__shard_resolved *r, hwfit_shard_out *out,
+                               uint32_t stage, hwfit_shard_card *stage_out) {
+    hwfit_status st = units(e, in, r);
+    if (st != HWFIT_OK) return st;
+    return eval_cards(e, in, r, out, stage, stage_out);
 }
 
 /* The layout search's evaluation (shard_iface.h): hwfit__shard_eval's fit without the
@@ -1565,12 +1586,11 @@ static hwfit_status estimate_with(hwfit__shard_engine *e, const hwfit_shard_in *
     return hwfit__shard_eval(e, in, &r, out, stage, card_out);
 }
 
+/* estimate_with writes out only on success (hwfit__shard_eval): no copy of it here (this
+ * frame is on perf's inference chain, tests/stack). */
 hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                           hwfit_shard_out *out) {
-    hwfit_shard_out o;
-    hwfit_status st = estimate_with(e, in, &o, 0, NULL, NULL);
-    if (st == HWFIT_OK) *out = o;
-    return st;
+    return estimate_with(e, in, out, 0, NULL, NULL);
 }
 
 static hwfit_status estimate(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1610,10 +1630,7 @@ static void cache_inputs(const hwfit_shard_in *in, hwfit_memory_in *m) {
 hwfit_status hwfit_shard_estimate(const hwfit_model *model, const hwfit_shard_in *in,
                                   hwfit_shard_out *out) {
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
-    hwfit_shard_out o;
-    hwfit_status st = estimate(model, in, &o, 0, NULL);
-    if (st == HWFIT_OK) *out = o;
-    return st;
+    return estimate(model, in, out, 0, NULL); /* out written only on success */
 }
 
 hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard_in *in,
@@ -1622,10 +1639,8 @@ hwfit_status hwfit_shard_estimate_ws(const hwfit_model *model, const hwfit_shard
     if (model == NULL || in == NULL || out == NULL) return HWFIT_EINVAL;
     hwfit__shard_engine *e = workspace_engine(workspace, workspace_size);
     if (e == NULL) return HWFIT_EINVAL;
-    hwfit_shard_out o;
     hwfit_status st = hwfit__shard_engine_init(e, model);
-    if (st == HWFIT_OK) st = estimate_with(e, in, &o, 0, NULL, NULL);
-    if (st == HWFIT_OK) *out = o;
+    if (st == HWFIT_OK) st = estimate_with(e, in, out, 0, NULL, NULL); /* out: on success */
     return st;
 }
 
@@ -1686,10 +1701,7 @@ hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_s
         memcpy(&c->inputs, &next, sizeof next);
         c->have_inputs = 1;
     }
-    hwfit_shard_out o;
-    hwfit_status st = estimate_with(&c->engine, in, &o, 0, NULL, NULL);
-    if (st == HWFIT_OK) *out = o;
-    return st;
+    return estimate_with(&c->engine, in, out, 0, NULL, NULL); /* out written on success */
 }
 
 /* The activation units of one key (act_units' own key: tp, sp, recomputation,
@@ -1697,14 +1709,7 @@ hwfit_status hwfit_shard_estimate_cached(const hwfit_model *model, const hwfit_s
  * single entry (hwfit_shard_batch_workspace_size): a sweep that comes back to a context and
  * batch finds them. The values are the engine's, copied as act_units left them, so a hit
  * gives the bits act_units would compute. */
-typedef struct act_entry {
-    int valid;
-    uint32_t tp;
-    int sp;
-    hwfit_memory_recompute rc;
-    uint64_t mb, context, batch;
-    uint64_t stored[2], peak[2], emb, head, loss, full[2];
-} act_entry;
+typedef hwfit__shard_act act_entry; /* the engine's hwfit__shard_engine::a, copied whole */
 
 #define ACT_ENTRIES 256 /* direct-mapped by the key's hash: about 28 KB */
 
@@ -1734,46 +1739,22 @@ static void act_prime(hwfit__shard_engine *e, const act_entry *act, const hwfit_
         reason != HWFIT_SHARD_VALID)
         return; /* the estimate refuses it */
     uint64_t batch = r.training ? 0 : r.batch_local;
-    if (e->a_valid && e->a_tp == r.tp && e->a_sp == r.sp && e->a_rc == r.rc &&
-        e->a_mb == r.mb && e->a_context == r.context_local && e->a_batch == batch)
+    if (e->a.valid && e->a.tp == r.tp && e->a.sp == r.sp && e->a.rc == r.rc &&
+        e->a.mb == r.mb && e->a.context == r.context_local && e->a.batch == batch)
         return;
     const act_entry *a = &act[act_slot(r.tp, r.sp, r.rc, r.mb, r.context_local, batch)];
     if (!a->valid || a->tp != r.tp || a->sp != r.sp || a->rc != r.rc || a->mb != r.mb ||
         a->context != r.context_local || a->batch != batch)
         return;
-    e->a_tp = a->tp;
-    e->a_sp = a->sp;
-    e->a_rc = a->rc;
-    e->a_mb = a->mb;
-    e->a_context = a->context;
-    e->a_batch = a->batch;
-    memcpy(e->a_stored, a->stored, sizeof a->stored);
-    memcpy(e->a_peak, a->peak, sizeof a->peak);
-    memcpy(e->a_full, a->full, sizeof a->full);
-    e->a_emb = a->emb;
-    e->a_head = a->head;
-    e->a_loss = a->loss;
-    e->a_valid = 1;
+    e->a = *a; /* valid */
 }
 
 /* After an estimate: keep the engine's activation units (when valid) in their entry. */
 static void act_keep(const hwfit__shard_engine *e, act_entry *act) {
-    if (!e->a_valid) return;
-    act_entry *a = &act[act_slot(e->a_tp, e->a_sp, e->a_rc, e->a_mb, e->a_context,
-                                 e->a_batch)];
-    a->tp = e->a_tp;
-    a->sp = e->a_sp;
-    a->rc = e->a_rc;
-    a->mb = e->a_mb;
-    a->context = e->a_context;
-    a->batch = e->a_batch;
-    memcpy(a->stored, e->a_stored, sizeof a->stored);
-    memcpy(a->peak, e->a_peak, sizeof a->peak);
-    memcpy(a->full, e->a_full, sizeof a->full);
-    a->emb = e->a_emb;
-    a->head = e->a_head;
-    a->loss = e->a_loss;
-    a->valid = 1;
+    if (!e->a.valid) return;
+    act_entry *a = &act[act_slot(e->a.tp, e->a.sp, e->a.rc, e->a.mb, e->a.context,
+                                 e->a.batch)];
+    *a = e->a; /* valid */
 }
 
 /* hwfit_shard_estimate_batch with an engine (and, when act is not NULL, ACT_ENTRIES
@@ -1799,10 +1780,8 @@ static hwfit_status estimate_batch_with(hwfit__shard_engine *e, act_entry *act,
                 have_cached = 1;
             }
             if (act != NULL) act_prime(e, act, &ins[i]);
-            hwfit_shard_out o;
-            st = estimate_with(e, &ins[i], &o, 0, NULL, NULL);
+            st = estimate_with(e, &ins[i], &outs[i], 0, NULL, NULL); /* written on success */
             if (act != NULL) act_keep(e, act);
-            if (st == HWFIT_OK) outs[i] = o;
         }
         statuses[i] = st;
         if (first == HWFIT_OK) first = st;
@@ -2229,9 +2208,18 @@ hwfit_status hwfit_shard_search(const hwfit_model *model, const hwfit_shard_in *
     if (model == NULL || in == NULL || space == NULL || summary == NULL ||
         (results == NULL && capacity > 0))
         return HWFIT_EINVAL;
-    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
-    hwfit_status st = search(e, model, in, space, results, capacity, summary);
-    return st;
+    hwfit__shard_engine engine; /* a few KB (shard_internal.h) */
+    return search(&engine, model, in, space, results, capacity, summary);
+}
+
+hwfit_status hwfit__shard_search_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                    const hwfit_shard_in *in, const hwfit_shard_space *space,
+                                    hwfit_shard_result *results, size_t capacity,
+                                    hwfit_shard_search_out *summary) {
+    if (model == NULL || in == NULL || space == NULL || summary == NULL ||
+        (results == NULL && capacity > 0))
+        return HWFIT_EINVAL;
+    return search(e, model, in, space, results, capacity, summary);
 }
 
 /* The fewest cards that could hold the model at all: under any layout every byte of the
@@ -2405,9 +2393,15 @@ static hwfit_status fits_on(hwfit__shard_engine *e, hwfit_shard_in *x,
 hwfit_status hwfit_shard_min_gpus(const hwfit_model *model, const hwfit_shard_in *in,
                                   const hwfit_shard_space *space, uint32_t max_gpus,
                                   uint32_t *gpus, hwfit_layout *layout) {
+    hwfit__shard_engine engine; /* a few KB (shard_internal.h) */
+    return hwfit__shard_min_gpus_at(&engine, model, in, space, max_gpus, gpus, layout);
+}
+
+hwfit_status hwfit__shard_min_gpus_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, const hwfit_shard_space *space,
+                                      uint32_t max_gpus, uint32_t *gpus, hwfit_layout *layout) {
     if (model == NULL || in == NULL || space == NULL || gpus == NULL) return HWFIT_EINVAL;
     if (max_gpus == 0 || max_gpus > HWFIT_SHARD_MAX_GPUS) return HWFIT_EDOM;
-    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     hwfit_shard_in x = *in;
     /* The search's checks, in its order (every count gives the same answer to them). */
     hwfit_status st = hwfit__shard_check_in(in, NULL);
@@ -2604,11 +2598,16 @@ hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in
 
 hwfit_status hwfit_shard_validate(const hwfit_model *model, const hwfit_shard_in *in,
                                   hwfit_problem *problem) {
+    hwfit__shard_engine engine; /* a few KB (shard_internal.h) */
+    return hwfit__shard_validate_at(&engine, model, in, problem);
+}
+
+hwfit_status hwfit__shard_validate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (model == NULL) return hwfit__why(problem, HWFIT_EINVAL, "model", HWFIT__NULL);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
     /* The order of hwfit_shard_estimate: the model, the layout and inputs, then the cards. */
-    hwfit__shard_engine engine, *e = &engine; /* a few KB (shard_internal.h) */
     /* The model's check prepares it into the engine's own prep (the init redoes it). */
     hwfit_status st = hwfit__model_prepare_why(model, &e->prep, problem);
     if (st != HWFIT_OK) return st;

@@ -141,6 +141,20 @@ hwfit_status hwfit__shard_card(hwfit__shard_engine *e, const hwfit_shard_in *in,
 hwfit_status hwfit__shard_estimate_engine(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                           hwfit_shard_out *out);
 
+/* hwfit_shard_validate with the engine in e (started here: any earlier state is dropped). */
+hwfit_status hwfit__shard_validate_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, hwfit_problem *problem);
+
+/* hwfit_shard_search and hwfit_shard_min_gpus with the engine in e (started by the call):
+ * the same results bit for bit, the engine off the caller's stack (assess's workspace). */
+hwfit_status hwfit__shard_search_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                    const hwfit_shard_in *in, const hwfit_shard_space *space,
+                                    hwfit_shard_result *results, size_t capacity,
+                                    hwfit_shard_search_out *summary);
+hwfit_status hwfit__shard_min_gpus_at(hwfit__shard_engine *e, const hwfit_model *model,
+                                      const hwfit_shard_in *in, const hwfit_shard_space *space,
+                                      uint32_t max_gpus, uint32_t *gpus, hwfit_layout *layout);
+
 /* Check the shard inputs that the layout does not cover (capacity, reserve, buffers, host,
  * overhead): HWFIT_EDOM, HWFIT_EINVAL or HWFIT_EUNSUPPORTED (mtp), reported through why
  * (may be NULL). */

@@ -31,6 +31,20 @@ typedef struct hwfit__shard_unit {
     uint64_t scales, e_scales;
 } hwfit__shard_unit;
 
+/* The activation units of one micro-batch on the full model (act_units), with the key they
+ * were computed for (tp, sp, recomputation, micro-batch, local context and batch): the
+ * engine's entry, and those a batch's workspace keeps (shard.c, act_entry), each copied to
+ * the other whole. */
+typedef struct hwfit__shard_act {
+    uint32_t tp;
+    int sp;
+    hwfit_memory_recompute rc;
+    int valid; /* the values hold for the key */
+    uint64_t mb, context, batch;
+    uint64_t stored[2], peak[2], emb, head, loss;
+    uint64_t full[2]; /* one layer without recomputation (training; memory.c phases) */
+} hwfit__shard_act;
+
 #define HWFIT__SHARD_LAYER_WORDS ((HWFIT_MODEL_MAX_LAYERS + 63) / 64)
 
 /* The engine is about 4.8 KB (a prepared model, a copy of the model for the rank): it
@@ -63,14 +77,8 @@ struct hwfit__shard_engine {
     uint64_t kv_context, kv_batch;
     uint64_t kv_layer[2];     /* one full / sliding layer, all the replica's sequences */
     uint64_t kv_token;        /* one layer, one token of one sequence */
-    /* activations of one micro-batch on the full model, keyed as below */
-    int a_valid;
-    uint32_t a_tp;
-    int a_sp;
-    hwfit_memory_recompute a_rc;
-    uint64_t a_mb, a_context, a_batch;
-    uint64_t a_stored[2], a_peak[2], a_emb, a_head, a_loss;
-    uint64_t a_full[2]; /* one layer without recomputation (training; memory.c phases) */
+    /* activations of one micro-batch on the full model, with their key */
+    hwfit__shard_act a;
 };
 
 /* Set bits among bits [first, first + count) of a bitmap. */

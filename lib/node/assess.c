@@ -289,15 +289,19 @@ static hwfit_status gather(const hwfit_node *node, const hwfit_assess_workload *
         hwfit_shard_space_init(&space);
         space.micro_batch = serve ? 1 : (uint32_t)wl[i].memory.micro_batch;
         HWFIT__TRY(
-            hwfit_shard_search(wl[i].model, &we->shard_in, &space, &we->best, 1, &we->search));
+            hwfit__shard_search_at(&f->engine, wl[i].model, &we->shard_in, &space, &we->best,
+                                   1, &we->search)); /* the engine in the workspace */
         if (we->search.count > 0) {
             hwfit_shard_in best = we->shard_in;
             best.layout = we->best.layout;
-            HWFIT__TRY(hwfit_shard_estimate(wl[i].model, &best, &we->best_out));
+            /* hwfit_shard_estimate on the workspace's engine (started afresh) */
+            HWFIT__TRY(hwfit__shard_engine_start(&f->engine, wl[i].model));
+            HWFIT__TRY(hwfit__shard_estimate_engine(&f->engine, &best, &we->best_out));
         }
         we->min_gpus_max = 1024u; /* a rack row of 8-GPU nodes; beyond it, "none fits" */
-        HWFIT__TRY(hwfit_shard_min_gpus(wl[i].model, &we->shard_in, &space, we->min_gpus_max,
-                                 &we->min_gpus, &we->min_layout));
+        HWFIT__TRY(hwfit__shard_min_gpus_at(&f->engine, wl[i].model, &we->shard_in, &space,
+                                            we->min_gpus_max, &we->min_gpus,
+                                            &we->min_layout));
         /* Throughput: the fastest layout that fits, on the node's own interconnect. */
         if (we->search.count > 0) {
             hwfit_perf_init(&we->perf_in);

@@ -41,7 +41,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit_perf_in in = w->perf;
     in.shard.layout = best;
     hwfit_perf_out o;
-    st = hwfit__perf_estimate_at(&w->engine, m, &in, &o);
+    st = hwfit__perf_estimate_scratch_at(&w->engine, m, &in, &o); /* o: this frame's */
     if (st == HWFIT_EUNSUPPORTED && in.precision != HWFIT_PERF_PRECISION_AUTO) {
         hwfit_problem p;
         if (hwfit__perf_validate_at(&w->engine, m, &in, &p) == st &&

@@ -10,6 +10,7 @@
 #include "hwfit/serve.h"
 #include "request_internal.h"
 #include "workload.h"
+#include "domains/serve_internal.h"
 
 static const char *const engines[] = {"vllm", "sglang", "tensorrt-llm", "llama.cpp", NULL};
 static const hwfit_serve_engine engine_values[] = {HWFIT_SERVE_VLLM, HWFIT_SERVE_SGLANG,
@@ -141,6 +142,7 @@ typedef struct serve_state {
     char weights_source[192]; /* hwfit__workload_stored */
     hwfit_serve_in in;
     hwfit_serve_out out;
+    hwfit__shard_engine_storage engine; /* the estimate's shard engine: here, not on the stack */
 } serve_state;
 
 /* llama.cpp's GGUF file types, read as the format of their bulk: the _M/_S mixes keep some
@@ -331,9 +333,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in->perf.shard.memory, source,
                            sizeof s->weights_source);
     hwfit_serve_out *out = &s->out;
-    if (hwfit_serve_estimate(m, in, out) != HWFIT_OK) {
+    hwfit__shard_engine *eng = hwfit__shard_engine_in(&s->engine);
+    if (hwfit__serve_estimate_at(eng, m, in, out) != HWFIT_OK) {
         hwfit_problem why;
-        (void)hwfit_serve_validate(m, in, &why);
+        (void)hwfit__serve_validate_at(eng, m, in, &why);
         /* The per-card overhead is the CUDA graphs' plus the non-torch bytes: name the one
          * given (it named the internal field, issue 21). */
         if (why.field != NULL && strcmp(why.field, "shard.memory.overhead_bytes") == 0) {

@@ -697,7 +697,7 @@ hwfit_status hwfit__workload_refused(hwfit_request *r, hwfit__workload *w,
     hwfit__workload_layout(w, &x.shard.layout);
     hwfit_problem p;
     hwfit_status vst = timed ? hwfit__perf_validate_at(&w->engine, &w->model, &x, &p)
-                             : hwfit_shard_validate(&w->model, &x.shard, &p);
+                             : hwfit__shard_validate_at(&w->engine, &w->model, &x.shard, &p);
     if (vst == HWFIT_ELAYOUT && w->layout_given) {
         hwfit_shard_reason why;
         if (hwfit_shard_check(&w->model, &x.shard, &why) == HWFIT_OK && why != HWFIT_SHARD_VALID)
@@ -740,7 +740,7 @@ static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w, int timed) {
     }
     hwfit_problem p;
     hwfit_status vst = timed ? hwfit__perf_validate_at(&w->engine, &w->model, &x, &p)
-                             : hwfit_shard_validate(&w->model, &x.shard, &p);
+                             : hwfit__shard_validate_at(&w->engine, &w->model, &x.shard, &p);
     if (vst != HWFIT_OK && vst != HWFIT_ELAYOUT && p.field != NULL) {
         if (strncmp(p.field, "shard.", 6) == 0) p.field += 6;
         if (p.field[0] == '\0' && vst == HWFIT_ERANGE) return too_large(r, vst, p.rule);

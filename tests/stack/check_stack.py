@@ -48,18 +48,27 @@ LIBC = {
                          "__errno_location", "__ctype_tolower_loc", "__ctype_b_loc", "isdigit", "isspace", "isalpha")},
 }
 
-# Public calls known to need more than the limit, with the most each may need (bytes,
-# -O0 as the dev preset builds): the list may only shrink. A call above its ceiling fails,
-# and so does one that has come under the limit while still listed. They run on 64 KiB
-# thread stacks (tests/threads). What is left to do: the shard engine (4.9 KB, on perf's
-# frame), the rank model prepared in shard.c's weights_units (3 KB) and the fine-tuning
-# phases' working set in memory.c (1.6 KB) share one chain; serve adds its own on top.
-KNOWN_OVER = {
-    "hwfit_request_run": 18750,
-    "hwfit_request_run_record": 18850,  # hwfit_request_run's chain and its own frame
-    "hwfit_serve_validate": 18250,
-    "hwfit_serve_estimate": 18150,
-    "hwfit_perf_plan": 17450,
+# Public calls known to need more than the limit, with the most each may need (bytes): the
+# list may only shrink. A call above its ceiling fails, and so does one that has come under
+# the limit while still listed. Empty since the shard engine left the serving and request
+# chains (round 7): every public call is within the limit at -O0 and -O2.
+KNOWN_OVER = {}
+
+# Ceilings under the limit (--ceilings, the dev preset's -O0 build): the deepest chains, at
+# their figure when set plus a small margin, so that growth (a field added to a struct that
+# a frame copies, a new local) is seen before it reaches the limit. Raise one only with the
+# reason in the commit; lower it when a change frees stack. Figures of GCC 12 at -O0.
+CEILINGS = {
+    "hwfit_perf_plan": 16368,           # 16112: plan's training slice, train_step's collectives
+    "hwfit_serve_validate": 16192,      # 15936: serve's chain through perf's inference
+    "hwfit_serve_estimate": 16064,      # 15808
+    "hwfit_request_run_record": 15632,  # 15376
+    "hwfit_request_run": 15584,         # 15328: assess's report, a chart's card estimate
+    "hwfit_assess": 13504,              # 13248 (its engine in its workspace)
+    "hwfit_assess_ws": 13392,           # 13136
+    "hwfit_report_html": 14944,         # 14688
+    "hwfit_perf_validate": 14288,       # 14032
+    "hwfit_perf_estimate": 14256,       # 14000
 }
 
 # Calls through function pointers: (caller, targets), regular expressions over
@@ -77,7 +86,7 @@ INDIRECT = [
     (r"^pictures/svg\.c:|^hwfit_svg_", [r"^pictures/svg\.c:[a-z_]+_render_any$",
                                         r"^pictures/svg\.c:escape_render$"]),
     # A node file's sections: sections[i].read.
-    (r"^readers/node_spec\.c:read_root$|^hwfit_node_parse$",
+    (r"^readers/node_spec\.c:(read_root|parse)$|^hwfit_node_parse$",
      [r"^readers/node_spec\.c:read_(gpu|topology|cpu|memory|storage|nas|network|power|"
       r"chassis|costs|rules)$"]),
     # The context and batch searches set the searched input through set().
@@ -200,6 +209,8 @@ def main():
                     help="more header directories for macro values (lib/)")
     ap.add_argument("--limit", type=int, default=16384)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--ceilings", action="store_true",
+                    help="hold the calls of CEILINGS to their ceilings (the -O0 build's)")
     args = ap.parse_args()
 
     files, frames, kinds, calls = load(args.objects)
@@ -225,12 +236,15 @@ def main():
             out.extend(g for g in frames
                        if any(re.search(p, base(g)) for pats in rows for p in pats))
         succ[f] = sorted(set(out))
+    # The optimiser may turn a call through a constant pointer into a direct one (or inline
+    # it): a row that resolves nothing is stale in the -O0 build (--ceilings) only.
+    stale = problems.append if args.ceilings else (lambda m: print("note: " + m))
     for caller, pats in INDIRECT:
         if id(pats) not in used_rows:
-            problems.append(f"INDIRECT row {caller} resolves no call through a pointer")
+            stale(f"INDIRECT row {caller} resolves no call through a pointer")
         # A target may be inlined away where the pointer is a constant, not all of them.
         if not any(re.search(p, base(g)) for p in pats for g in frames):
-            problems.append(f"INDIRECT targets of {caller} match no function")
+            stale(f"INDIRECT targets of {caller} match no function")
 
     # Leaves outside the library.
     externals = sorted({c for cs in succ.values() for c in cs if c not in frames})
@@ -315,10 +329,20 @@ def main():
         if f in KNOWN_OVER and total <= args.limit:
             problems.append(f"{f} needs {total} bytes, within the limit: remove it from "
                             "KNOWN_OVER")
+    if args.ceilings:
+        need = {f: total for total, f, _ in results}
+        for f, ceiling in sorted(CEILINGS.items()):
+            if f not in need:
+                problems.append(f"CEILINGS: {f} is not a public function of the graph")
+            elif need[f] > ceiling:
+                problems.append(f"{f} needs {need[f]} bytes, above its ceiling {ceiling} "
+                                "(CEILINGS): free the stack the change took, or raise the "
+                                "ceiling with the reason")
     shown = results[:max(args.top, len(over))]
     print(f"\nworst stack of the public functions (top {len(shown)}):")
     for total, f, path in shown:
-        flag = ("" if total <= args.limit else
+        ceiling = f"  (ceiling {CEILINGS[f]})" if args.ceilings and f in CEILINGS else ""
+        flag = (ceiling if total <= args.limit else
                 f"  OVER (known, ceiling {KNOWN_OVER[f]})" if total <= KNOWN_OVER.get(f, 0)
                 else "  OVER")
         print(f"{total:8d}  {f}{flag}")
