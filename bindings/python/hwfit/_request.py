@@ -409,8 +409,13 @@ def _call_key(name, args, kwargs):
     if not _KEYED.issuperset(types):
         return None
     if _MODEL in types:
-        vals = tuple([getattr(v, "_hwfit_path", _NO_PATH) if type(v) is _MODEL else v
-                      for v in vals])
+        if types.count(_MODEL) == 1:  # one model (config=): no comprehension's frame
+            at = types.index(_MODEL)
+            path = getattr(vals[at], "_hwfit_path", _NO_PATH)
+            vals = (*vals[:at], path, *vals[at + 1:])
+        else:
+            vals = tuple([getattr(v, "_hwfit_path", _NO_PATH) if type(v) is _MODEL else v
+                          for v in vals])
         if _NO_PATH in vals:
             return None  # a model that was not read from a path: refused below
     if float in types:
