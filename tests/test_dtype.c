@@ -1,6 +1,7 @@
 /* dtype: bits per element against the block layouts of their specifications, exact bytes,
  * names, and every error path. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "hwfit.h"
@@ -248,4 +249,39 @@ Test(dtype, sizes_that_overflow_64_bits_are_refused) {
     /* The largest count that fits: 4-bit blocks of UINT64_MAX values. */
     cr_assert_eq(hwfit_dtype_bytes(hwfit_dtype_make(HWFIT_DTYPE_INT8), UINT64_MAX, &b), HWFIT_OK);
     cr_assert_eq(b, UINT64_MAX);
+}
+
+/* hwfit_dtype_format writes its names without snprintf (issue 19): the same bytes, the
+ * same truncation (what fits, NUL-terminated) and status as snprintf's. */
+Test(dtype, format_writes_what_snprintf_wrote) {
+    char buf[HWFIT_DTYPE_NAME_SIZE], want[HWFIT_DTYPE_NAME_SIZE];
+    const uint32_t groups[] = {1, 9, 10, 32, 64, 100, 127, 129, 4096, 999999,
+                               HWFIT_DTYPE_MAX_GROUP};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        hwfit_dtype d = {HWFIT_DTYPE_INT4, groups[i]};
+        snprintf(want, sizeof want, "int4-g%u", (unsigned)groups[i]);
+        cr_assert_eq(hwfit_dtype_format(d, buf, sizeof buf), HWFIT_OK);
+        cr_assert_str_eq(buf, want);
+        hwfit_dtype back;
+        cr_assert_eq(hwfit_dtype_parse(buf, &back), HWFIT_OK);
+        cr_assert_eq(back.group_size, groups[i]);
+    }
+    hwfit_dtype g = {HWFIT_DTYPE_INT4, HWFIT_DTYPE_MAX_GROUP}; /* "int4-g1048576": 13 bytes */
+    for (size_t size = 1; size <= 14; size++) {
+        memset(buf, 'x', sizeof buf);
+        cr_assert_eq(hwfit_dtype_format(g, buf, size), size >= 14 ? HWFIT_OK : HWFIT_EBUFSIZE);
+        snprintf(want, size, "int4-g%u", (unsigned)HWFIT_DTYPE_MAX_GROUP);
+        cr_assert_str_eq(buf, want, "size %zu", size);
+        cr_assert_eq(buf[size], 'x', "size %zu: wrote past the buffer", size);
+    }
+    hwfit_dtype bf16 = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    memset(buf, 'x', sizeof buf);
+    cr_assert_eq(hwfit_dtype_format(bf16, buf, 3), HWFIT_EBUFSIZE);
+    cr_assert_str_eq(buf, "bf");
+    cr_assert_eq(buf[3], 'x');
+    buf[0] = 'x';
+    cr_assert_eq(hwfit_dtype_format(bf16, buf, 0), HWFIT_EBUFSIZE);
+    cr_assert_eq(buf[0], 'x'); /* nothing written into no room */
+    cr_assert_eq(hwfit_dtype_format(bf16, buf, 5), HWFIT_OK);
+    cr_assert_str_eq(buf, "bf16");
 }

@@ -458,3 +458,28 @@ Test(quant, exact_checkpoint_bytes_are_the_weights_of_a_whole_model_in_its_forma
     cr_assert_eq(hwfit_memory_use_exact(m, &in, 1, NULL, &applied), HWFIT_EINVAL);
     free(m);
 }
+
+/* An unquantized checkpoint's description is joined without snprintf (issue 19): the same
+ * text, and cut as snprintf cuts it (what fits, NUL-terminated, HWFIT_EBUFSIZE). */
+Test(quant, an_unquantized_description_is_cut_as_snprintf_cuts) {
+    hwfit_model_stored s;
+    memset(&s, 0, sizeof s);
+    s.method = HWFIT_MODEL_QUANT_NONE;
+    s.checkpoint = s.attention = s.mlp = s.experts = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    char text[64], want[64];
+    for (int given = 0; given < 2; given++) {
+        s.flags = given ? HWFIT_STORED_DTYPE_GIVEN : 0;
+        const char *full = given ? "bf16, not quantized" : "bf16 (default), not quantized";
+        cr_assert_eq(hwfit_hf_quant_describe(&s, text, sizeof text), HWFIT_OK);
+        cr_assert_str_eq(text, full);
+        size_t len = strlen(full);
+        for (size_t size = 1; size <= len + 1; size++) {
+            memset(text, 'x', sizeof text);
+            cr_assert_eq(hwfit_hf_quant_describe(&s, text, size),
+                         size > len ? HWFIT_OK : HWFIT_EBUFSIZE);
+            snprintf(want, size, "%s", full);
+            cr_assert_str_eq(text, want, "size %zu", size);
+            cr_assert_eq(text[size], 'x', "size %zu: wrote past the buffer", size);
+        }
+    }
+}

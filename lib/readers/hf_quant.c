@@ -436,8 +436,21 @@ hwfit_status hwfit_hf_quant_describe(const hwfit_model_stored *stored, char *buf
     }
     int n;
     if (s->method == HWFIT_MODEL_QUANT_NONE || !(f & HWFIT_STORED_QUANTIZED)) {
-        n = snprintf(buf, size, "%s%s, not quantized", ck,
-                     (f & HWFIT_STORED_DTYPE_GIVEN) ? "" : " (default)");
+        /* snprintf(buf, size, "%s%s, not quantized", ...) joined by hand: every memory
+         * request of an unquantized model describes it twice (issue 19). */
+        const char *parts[3] = {ck, (f & HWFIT_STORED_DTYPE_GIVEN) ? "" : " (default)",
+                                ", not quantized"};
+        size_t len = 0;
+        for (int k = 0; k < 3; k++) {
+            size_t pl = strlen(parts[k]);
+            if (len < size) {
+                size_t room = size - 1 - len;
+                memcpy(buf + len, parts[k], pl < room ? pl : room);
+            }
+            len += pl;
+        }
+        if (size > 0) buf[len < size ? len : size - 1] = '\0';
+        n = (int)len;
     } else {
         char kinds[64];
         snprintf(kinds, sizeof kinds, "%s%s%s",

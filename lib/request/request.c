@@ -70,13 +70,16 @@ static const hwfit_option *option_at(const hwfit__command *c, size_t k) {
     return NULL;
 }
 
-/* Index of opt among c's options, or -1. */
+/* Index of opt among c's options, or -1. The address's distance from each set's start,
+ * unsigned (below the start wraps to a large number): one compare a set, and no ordering
+ * of pointers into different arrays. Every getter of run() comes here (a memory request
+ * asks about sixty times, issue 19). */
 static long option_index(const hwfit__command *c, const hwfit_option *opt) {
     size_t base = 0;
     for (int s = 0; s < HWFIT__MAX_OPTION_SETS; s++) {
         const hwfit__option_set *set = &c->sets[s];
-        if (set->count && opt >= set->options && opt < set->options + set->count)
-            return (long)(base + (size_t)(opt - set->options));
+        uintptr_t at = (uintptr_t)opt - (uintptr_t)set->options;
+        if (at < set->count * sizeof *opt) return (long)(base + at / sizeof *opt);
         base += set->count;
     }
     return -1;
@@ -471,8 +474,12 @@ hwfit_status hwfit__req_load_checkpoint(hwfit_request *r, const hwfit_option *op
     /* The model came from the cache's entry: that is the file the name was found as. */
     model_entry *e = r->cache != NULL && r->cache_entry >= 0 ? &r->cache->entries[r->cache_entry]
                                                               : NULL;
-    if (e != NULL) snprintf(dir, sizeof dir, "%s", e->path);
-    else if (hwfit_model_locate(name, dir, sizeof dir) != HWFIT_OK)
+    if (e != NULL) { /* snprintf(dir, sizeof dir, "%s", e->path) without its set-up */
+        size_t plen = strlen(e->path);
+        if (plen >= sizeof dir) plen = sizeof dir - 1;
+        memcpy(dir, e->path, plen);
+        dir[plen] = '\0';
+    } else if (hwfit_model_locate(name, dir, sizeof dir) != HWFIT_OK)
         snprintf(dir, sizeof dir, "%s", name);
     char *slash = strrchr(dir, '/');
     if (slash == NULL) snprintf(dir, sizeof dir, ".");

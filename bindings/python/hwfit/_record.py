@@ -10,7 +10,8 @@ result as a display ({"params": n0, "mode": s1, ...}, the values its arguments) 
 a call then costs one struct unpack, one split of the strings and that function. When
 the values are the very bytes of the shape's last answer (a loop asking one question
 again), the answer is the last one's copy: new dicts and lists (the caller may change
-them), the same immutable numbers and strings.
+them), the same immutable numbers and strings; a record equal to the last one read (any
+shape) is answered so before its shape is even looked up.
 """
 import struct as _struct
 
@@ -23,6 +24,8 @@ _BUILT = {}  # shape (bytes) -> [Struct of the numbers, builder, copier, (last v
 #                                  answer) or None: one item, replaced whole, so that threads
 #                                  never see one answer's values with another's answer]
 _BUILT_MAX = 256  # shapes kept; a sweep keeps one or a few per command
+_LAST = None  # (the last record read, whole, its copier, its answer): one item, replaced
+#               whole; a record equal to it is answered without hashing its shape
 
 
 def _builder(shape):
@@ -90,7 +93,12 @@ def _copier(shape):
 def read(buf, length):
     """The object of the record in buf[0:length] (a ctypes buffer or bytes), as a
     hwfit.Result."""
+    global _LAST
     view = memoryview(buf)
+    record = bytes(view[:length])
+    last = _LAST
+    if last is not None and last[0] == record:  # the same question again (issue 19)
+        return last[1](last[2])
     shape_len, nums_len, strs_len = _HEAD.unpack_from(view)
     at = _HEAD_SIZE + shape_len
     if at + nums_len + strs_len != length:
@@ -106,6 +114,7 @@ def read(buf, length):
         raise ValueError("hwfit: a result record's numbers do not match its shape")
     values = bytes(view[at:length])
     if last is not None and values == last[0]:
+        _LAST = (record, copy, last[1])
         return copy(last[1])
     if strs_len:
         answer = build(*numbers.unpack_from(view, at),
@@ -113,4 +122,5 @@ def read(buf, length):
     else:
         answer = build(*numbers.unpack_from(view, at))
     built[3] = (values, answer)
+    _LAST = (record, copy, answer)
     return copy(answer)

@@ -289,6 +289,9 @@ class _Thread:
         # the results are copied here by hwfit_request_run (one call instead of three:
         # run, output, string_at), grown when a result is longer
         self.buf = _ct.create_string_buffer(1 << 14)
+        # (buffer, its length as a c_size_t: what _raw_run_record takes), made again when
+        # self.buf is another buffer
+        self.sized = (self.buf, _ct.c_size_t(len(self.buf)))
         self.needed = _ct.c_size_t(0)
         self.needed_ref = _ct.byref(self.needed)
         # kept on the object: at exit the module's globals may be gone before __del__
@@ -324,17 +327,19 @@ class _Thread:
         # the length is known: no scan for the NUL (ctypes' .value reads byte by byte)
         return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
 
-    def result(self, r, cmd, run=_lib.hwfit_request_run_record):
+    def result(self, r, cmd):
         """Run the request r; the Result of its JSON, read from the request's record
         of it (hwfit_request_run_record: the same object json.loads makes of the JSON, without
         writing and parsing text). A command without a record answers in JSON."""
-        buf = self.buf
-        st = run(r, buf, len(buf), self.needed_ref)
+        buf, sized = self.buf, self.sized
+        if sized[0] is not buf:
+            sized = self.sized = (buf, _ct.c_size_t(len(buf)))
+        st = _raw_run_record(r, buf, sized[1], self.needed_ref)
         if st == _lib.HWFIT_EBUFSIZE:
             buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(buf)))
             if len(buf) <= _BUF_KEPT:
                 self.buf = buf
-            st = run(r, buf, len(buf), self.needed_ref)
+            st = _raw_run_record(r, buf, _ct.c_size_t(len(buf)), self.needed_ref)
         if st == _lib.HWFIT_EUNSUPPORTED:  # no record: its JSON (or the same refusal)
             return Result(_parse(self.output(r, _lib.HWFIT_FORMAT_JSON, cmd)))
         if st != _lib.HWFIT_OK:
@@ -404,8 +409,13 @@ def _call_key(name, args, kwargs):
     if not _KEYED.issuperset(types):
         return None
     if _MODEL in types:
-        vals = tuple([getattr(v, "_hwfit_path", _NO_PATH) if type(v) is _MODEL else v
-                      for v in vals])
+        if types.count(_MODEL) == 1:  # one model (config=): no comprehension's frame
+            at = types.index(_MODEL)
+            path = getattr(vals[at], "_hwfit_path", _NO_PATH)
+            vals = (*vals[:at], path, *vals[at + 1:])
+        else:
+            vals = tuple([getattr(v, "_hwfit_path", _NO_PATH) if type(v) is _MODEL else v
+                          for v in vals])
         if _NO_PATH in vals:
             return None  # a model that was not read from a path: refused below
     if float in types:
@@ -417,15 +427,15 @@ def _call_key(name, args, kwargs):
 def _encoded(cmd, args, kwargs):
     """The (option name, text) pairs of a call's arguments as hwfit_request_set takes them,
     GPU files first (gpu may name their cards), as (the pairs' array for
-    hwfit_request_set_all, their count); remembered per call key, as a loop asks the same
-    shape of question again and again."""
+    hwfit_request_set_all, their count as a c_size_t: what _set_all takes); remembered
+    per call key, as a loop asks the same shape of question again and again."""
     key = _call_key(cmd["name"], args, kwargs)
     sets = _CALLS.get(key) if key is not None else None
     if sets is None:
         pairs = _sets(cmd, _bind(cmd, args, kwargs))
         pairs.sort(key=lambda s: s[0] != b"gpu-file")
         flat = [text for pair in pairs for text in pair]
-        sets = ((_ct.c_char_p * len(flat))(*flat) if flat else None, len(pairs))
+        sets = ((_ct.c_char_p * len(flat))(*flat) if flat else None, _ct.c_size_t(len(pairs)))
         if key is not None:
             if len(_CALLS) >= _CALLS_MAX:
                 _CALLS.clear()
@@ -448,7 +458,24 @@ def _request(cmd, args, kwargs):
     return state, r
 
 
-_set_all = _lib.hwfit_request_set_all
+def _raw(name):
+    """A second function object of the library's function name with no argtypes: a call
+    passes its ctypes arguments as they are, without converting each one (about 0.6 us of a
+    call's ctypes overhead, issue 19). Only for the calls below, whose every argument is
+    already a ctypes object of the C parameter's type (c_void_p, a char array or a pointer
+    array or None, c_size_t, byref(c_size_t)); a plain Python int would be passed as a C
+    int, not a size_t."""
+    f = _lib.lib[name]  # indexing makes a new function object: _lib's keeps its argtypes
+    f.restype = _ct.c_int
+    f.argtypes = None
+    return f
+
+
+# hwfit_request_set_all(request: c_void_p, pairs: c_char_p array or None, count: c_size_t)
+_set_all = _raw("hwfit_request_set_all")
+# hwfit_request_run_record(request: c_void_p, buf: char array, size: c_size_t,
+#                          needed: byref(c_size_t))
+_raw_run_record = _raw("hwfit_request_run_record")
 
 
 def _run(cmd, fmt, args, kwargs):
