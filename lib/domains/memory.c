@@ -1290,28 +1290,26 @@ hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {
-    if (text == NULL || targets == NULL) return HWFIT_EINVAL;
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } names[] = {
-        {"q", HWFIT_LORA_Q},          {"k", HWFIT_LORA_K},        {"v", HWFIT_LORA_V},
-        {"o", HWFIT_LORA_O},          {"gate", HWFIT_LORA_GATE},  {"up", HWFIT_LORA_UP},
-        {"down", HWFIT_LORA_DOWN},    {"attention", HWFIT_LORA_ATTENTION},
-        {"mlp", HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN},
-        {"all", HWFIT_LORA_ALL},      {"all-linear", HWFIT_LORA_ALL},
-    };
+/* A comma-separated list of names (no empty item) as the union of their bits: a name
+ * ending in suffix (when given) is read without it. Unknown names: HWFIT_ENOTFOUND, *bits
+ * untouched on failure. The LoRA targets and the modules trained in full share it. */
+typedef struct name_bits {
+    const char *name;
+    unsigned bits;
+} name_bits;
+
+static hwfit_status names_to_bits(const char *text, const name_bits *names, size_t n,
+                                  const char *suffix, unsigned *out) {
+    const size_t sl = suffix ? strlen(suffix) : 0;
     unsigned bits = 0;
     const char *p = text;
     for (;;) {
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len == 0) return HWFIT_EPARSE;
-        /* PEFT module names carry a _proj suffix: q_proj, gate_proj. */
-        if (len > 5 && strncmp(p + len - 5, "_proj", 5) == 0) len -= 5;
+        if (sl && len > sl && strncmp(p + len - sl, suffix, sl) == 0) len -= sl;
         unsigned found = 0;
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        for (size_t i = 0; i < n; i++)
             if (strlen(names[i].name) == len && strncmp(p, names[i].name, len) == 0)
                 found = names[i].bits;
         if (found == 0) return HWFIT_ENOTFOUND;
@@ -1319,8 +1317,21 @@ hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets
         if (end == NULL) break;
         p = end + 1;
     }
-    *targets = bits;
+    *out = bits;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets) {
+    if (text == NULL || targets == NULL) return HWFIT_EINVAL;
+    static const name_bits names[] = {
+        {"q", HWFIT_LORA_Q},          {"k", HWFIT_LORA_K},        {"v", HWFIT_LORA_V},
+        {"o", HWFIT_LORA_O},          {"gate", HWFIT_LORA_GATE},  {"up", HWFIT_LORA_UP},
+        {"down", HWFIT_LORA_DOWN},    {"attention", HWFIT_LORA_ATTENTION},
+        {"mlp", HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN},
+        {"all", HWFIT_LORA_ALL},      {"all-linear", HWFIT_LORA_ALL},
+    };
+    /* PEFT module names carry a _proj suffix: q_proj, gate_proj. */
+    return names_to_bits(text, names, sizeof names / sizeof names[0], "_proj", targets);
 }
 
 hwfit_status hwfit_memory_full_modules_parse(const char *text, unsigned *modules) {
@@ -1328,30 +1339,11 @@ hwfit_status hwfit_memory_full_modules_parse(const char *text, unsigned *modules
     /* The short names and the module names of transformers (embed_tokens, lm_head) and of
      * Megatron-Core (word_embeddings, output_layer), as ms-swift's --modules_to_save takes
      * them. */
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } names[] = {
+    static const name_bits names[] = {
         {"embed", HWFIT_FULL_EMBEDDING},  {"embed_tokens", HWFIT_FULL_EMBEDDING},
         {"word_embeddings", HWFIT_FULL_EMBEDDING}, {"head", HWFIT_FULL_HEAD},
         {"lm_head", HWFIT_FULL_HEAD},     {"output_layer", HWFIT_FULL_HEAD},
         {"norms", HWFIT_FULL_NORMS},      {"all", HWFIT_FULL_ALL},
     };
-    unsigned bits = 0;
-    const char *p = text;
-    for (;;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == 0) return HWFIT_EPARSE;
-        unsigned found = 0;
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strlen(names[i].name) == len && strncmp(p, names[i].name, len) == 0)
-                found = names[i].bits;
-        if (found == 0) return HWFIT_ENOTFOUND;
-        bits |= found;
-        if (end == NULL) break;
-        p = end + 1;
-    }
-    *modules = bits;
-    return HWFIT_OK;
+    return names_to_bits(text, names, sizeof names / sizeof names[0], NULL, modules);
 }
