@@ -153,6 +153,20 @@ Test(memory, optimizer_variants) {
     cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 6 * P8B);
     in.optimizer = HWFIT_MEMORY_SGD; /* 4 master + 4 momentum */
     cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 8 * P8B);
+    /* torch.optim.SGD with momentum 0 (its default) keeps no state: the master copy only;
+     * pure bf16 (no master) holds nothing beyond the weights and gradients; the fp32 moment
+     * format does not matter. */
+    in.optimizer = HWFIT_MEMORY_SGD_PLAIN;
+    cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 4 * P8B);
+    in.master_weights = 0;
+    hwfit_memory_out plain = estimate_ok(&m, &in);
+    cr_assert_eq(plain.optimizer_bytes, 0);
+    cr_assert_eq(plain.weights_bytes + plain.gradient_bytes, 4 * P8B);
+    in.master_weights = 1;
+    in.optimizer = (hwfit_memory_optimizer)(HWFIT_MEMORY_SGD_PLAIN + 1);
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "optimizer");
     in.optimizer = HWFIT_MEMORY_ADAMW;
     in.master_weights = 0;
     cr_assert_eq(estimate_ok(&m, &in).optimizer_bytes, 8 * P8B);

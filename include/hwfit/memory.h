@@ -51,7 +51,12 @@ typedef enum hwfit_memory_optimizer {
     HWFIT_MEMORY_ADAMW_8BIT = 1, /**< 8-bit AdamW (Dettmers et al. 2022, bitsandbytes): two
                                       8-bit moments, 2 bytes per parameter (block statistics
                                       not counted). */
-    HWFIT_MEMORY_SGD = 2         /**< SGD with momentum: one fp32 buffer, 4 bytes. */
+    HWFIT_MEMORY_SGD = 2,        /**< SGD with momentum: one buffer in optimizer_states'
+                                      format, 4 bytes in fp32. */
+    HWFIT_MEMORY_SGD_PLAIN = 3   /**< SGD without momentum (torch.optim.SGD's default,
+                                      momentum 0: its step keeps no momentum_buffer): no
+                                      state; fp32 master weights still count where they
+                                      exist. */
 } hwfit_memory_optimizer;
 
 /** @brief How the loss is computed from the last hidden states (the logits' memory). */

@@ -618,10 +618,26 @@ static hwfit_status plain_bytes(hwfit_dtype d, const char *field, uint64_t *byte
 
 #define AT_LEAST_1 "must be at least 1"
 
+/* The optimizer's state bytes per trained parameter (state_b: a moment's bytes in
+ * optimizer_states' format): AdamW two moments, 8-bit AdamW two bytes (Dettmers et al.
+ * 2022), SGD with momentum one buffer, SGD without momentum none (torch.optim.SGD makes
+ * momentum_buffer only when momentum is not 0: torch/optim/sgd.py, _init_group). Paged
+ * moments live in unified memory the driver evicts: not counted on the device. */
+static uint64_t moments_per_param(const hwfit_memory_in *in, uint64_t state_b) {
+    if (in->paged_optimizer) return 0;
+    switch (in->optimizer) {
+    case HWFIT_MEMORY_ADAMW: return 2 * state_b;
+    case HWFIT_MEMORY_ADAMW_8BIT: return 2;
+    case HWFIT_MEMORY_SGD: return state_b;
+    case HWFIT_MEMORY_SGD_PLAIN: return 0;
+    }
+    return 0;
+}
+
 static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) {
     if ((unsigned)in->mode > (unsigned)HWFIT_MEMORY_QLORA)
         return hwfit__why(why, HWFIT_EINVAL, "mode", HWFIT__ENUM);
-    if ((unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD)
+    if ((unsigned)in->optimizer > (unsigned)HWFIT_MEMORY_SGD_PLAIN)
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
@@ -687,10 +703,7 @@ static hwfit_status full_modules_add(const hwfit__model_prep *prep, const hwfit_
         hwfit__dtype_block_of(in->optimizer_states, &m) != HWFIT_OK)
         return HWFIT_EINVAL;
     const uint64_t grad_b = g.bits / 8, state_b = m.bits / 8;
-    uint64_t moments = in->optimizer == HWFIT_MEMORY_ADAMW        ? 2 * state_b
-                       : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2
-                                                                  : state_b;
-    if (in->paged_optimizer) moments = 0;
+    const uint64_t moments = moments_per_param(in, state_b);
     /* [0] the embedding, [1] the head, [2] the norms: parameters of each copy held */
     uint64_t n[3] = {0, 0, 0};
     if ((in->full_modules & HWFIT_FULL_EMBEDDING) && in->embedding) n[0] = p->embedding;
@@ -947,12 +960,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          * 2 + 2 + K bytes per parameter with K = 12 for Adam): fp32 master weights (4) when
          * the trained weights are narrower, then the optimizer states. */
         uint64_t per = (in->master_weights && bits < 32.0) ? 4 : 0;
-        /* The moments: AdamW two in optimizer_states' format, 8-bit AdamW two bytes, SGD
-         * one; paged moments live in unified memory the driver evicts (not counted). */
-        uint64_t moments = in->optimizer == HWFIT_MEMORY_ADAMW        ? 2 * state_b
-                           : in->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? 2
-                                                                      : state_b;
-        if (!in->paged_optimizer) per += moments;
+        per += moments_per_param(in, state_b);
         if (hwfit__mul_u64(r.trainable_params, grad_b, &r.gradient_bytes) != HWFIT_OK ||
             hwfit__mul_u64(r.trainable_params, per, &r.optimizer_bytes) != HWFIT_OK ||
             hwfit__mul_u64(r.expert_trainable_params, grad_b, &r.expert_gradient_bytes) !=

@@ -13,9 +13,8 @@
 static const char *const modes[] = {"inference", "full", "lora", "qlora", NULL};
 static const hwfit_memory_mode mode_values[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL,
                                                 HWFIT_MEMORY_LORA, HWFIT_MEMORY_QLORA};
-static const char *const optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 static const hwfit_memory_optimizer optimizer_values[] = {
-    HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD};
+    HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD, HWFIT_MEMORY_SGD_PLAIN};
 static const char *const recomputes[] = {"none", "selective", "full", NULL};
 static const hwfit_memory_recompute recompute_values[] = {HWFIT_MEMORY_RECOMPUTE_NONE,
                                                           HWFIT_MEMORY_RECOMPUTE_SELECTIVE,
@@ -56,7 +55,7 @@ static const hwfit_option options[] = {
                        .default_text = "1", .min = 1.0, .max = 1.8446744073709552e19,
                        .help = "training: sequences per micro-batch"},
     [O_OPTIMIZER] = {.name = "optimizer", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
-                     .default_text = "adamw", .choices = optimizers,
+                     .default_text = "adamw", .choices = hwfit__workload_optimizers,
                      .help = "training optimizer"},
     [O_GRADIENTS] = {.name = "gradients", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
                      .default_text = "bf16", .catalog = "dtype",
@@ -193,7 +192,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
         hwfit__out_null(o, "kv", "KV-cache format");
         hwfit__out_u64(o, "micro_batch", "micro-batch", in.micro_batch);
         hwfit__out_u64(o, "context", "sequence (tokens)", in.context);
-        hwfit__out_str(o, "optimizer", "optimizer", optimizers[in.optimizer]);
+        hwfit__out_str(o, "optimizer", "optimizer", hwfit__workload_optimizers[in.optimizer]);
         hwfit__out_str(o, "recompute", "recomputation", recomputes[in.recompute]);
         hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     } else {

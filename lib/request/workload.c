@@ -21,9 +21,8 @@
 const char *const hwfit__workload_modes[] = {"inference", "full", "lora", "qlora", NULL};
 static const hwfit_memory_mode mode_values[] = {HWFIT_MEMORY_INFERENCE, HWFIT_MEMORY_FULL,
                                                 HWFIT_MEMORY_LORA, HWFIT_MEMORY_QLORA};
-static const char *const optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
 static const hwfit_memory_optimizer optimizer_values[] = {
-    HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD};
+    HWFIT_MEMORY_ADAMW, HWFIT_MEMORY_ADAMW_8BIT, HWFIT_MEMORY_SGD, HWFIT_MEMORY_SGD_PLAIN};
 const char *const hwfit__workload_recomputes[] = {"none", "selective", "full", NULL};
 static const hwfit_memory_recompute recompute_values[] = {
     HWFIT_MEMORY_RECOMPUTE_NONE, HWFIT_MEMORY_RECOMPUTE_SELECTIVE, HWFIT_MEMORY_RECOMPUTE_FULL};
@@ -89,7 +88,7 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                            .min = 0, .max = 9007199254740992.0,
                            .help = "runtime overhead per card: CUDA context, workspaces"},
     [HWFIT__W_OPTIMIZER] = {.name = "optimizer", .kind = HWFIT_OPTION_CHOICE, .metavar = "NAME",
-                            .default_text = "adamw", .choices = optimizers,
+                            .default_text = "adamw", .choices = hwfit__workload_optimizers,
                             .help = "training: the optimizer"},
     [HWFIT__W_GRADIENTS] = {.name = "gradients", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
                             .catalog = "dtype", .default_text = "bf16",
@@ -819,7 +818,8 @@ const char *const hwfit__workload_frameworks[] = {
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
-const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", NULL};
+const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
+                                                  NULL};
 
 const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_FRAMEWORK] = {.name = "framework", .kind = HWFIT_OPTION_CHOICE,

@@ -238,6 +238,27 @@ class TestFinetuneInputs(CliCase):
                  mentions="lora-full-modules")
         self.bad(*args, "--lora-full-modules", "embed,q_proj", mentions="lora-full-modules")
 
+    def test_sgd_plain_keeps_no_optimizer_state(self):
+        """--optimizer sgd-plain: torch.optim.SGD with momentum 0 (its default) makes no
+        momentum_buffer. Llama 3.1 8B full, 8,030,261,248 parameters: with master weights
+        4 bytes a parameter of optimizer memory (sgd: 8), without them none; fit takes the
+        choice too and the answer names it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        p = 8030261248
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
+        self.assertEqual(self.ok_json(*args, "--optimizer", "sgd")["optimizer_bytes"], 8 * p)
+        plain = self.ok_json(*args, "--optimizer", "sgd-plain")
+        self.assertEqual(plain["optimizer_bytes"], 4 * p)
+        self.assertEqual(plain["optimizer"], "sgd-plain")
+        bare = self.ok_json(*args, "--optimizer", "sgd-plain", "--no-master-weights")
+        self.assertEqual(bare["optimizer_bytes"], 0)
+        fit = self.ok_json("fit", "--config", cfg, "--mode", "full", "--gpu", "h100-sxm",
+                           "--gpus", "8", "--context", "1024", "--optimizer", "sgd-plain")
+        self.assertEqual(fit["assumptions"]["optimizer"], "sgd-plain")
+        self.bad(*args, "--optimizer", "sgd-none", mentions="optimizer")
+
     def test_trained_fp32_holds_the_trained_parameters_in_fp32(self):
         """Round 6 of issue #16: --trained-fp32 holds the trained parameters in fp32
         (LLaMA-Factory's cast_trainable_params_to_fp32): Llama 3.1 8B full, 8,030,261,248

@@ -30,7 +30,7 @@ __all__ = ["memory_batch", "fit_batch", "load_config"]
 
 #: Choices of --mode, --optimizer and --recompute (memory.h enums), in CLI order.
 MEMORY_MODES = {"inference": 0, "full": 1, "lora": 2, "qlora": 3}
-OPTIMIZERS = {"adamw": 0, "adamw-8bit": 1, "sgd": 2}
+OPTIMIZERS = {"adamw": 0, "adamw-8bit": 1, "sgd": 2, "sgd-plain": 3}
 RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
 
 

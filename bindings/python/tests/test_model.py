@@ -355,6 +355,21 @@ class TestModelKeyword(unittest.TestCase):
 
 @needs("memory")
 class TestAdapterRecompute(unittest.TestCase):
+    def test_sgd_plain_keeps_no_optimizer_state(self):
+        # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
+        # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
+        p = 8030261248
+        kw = dict(model=config("llama-3.1-8b"), mode="full", context=1024)
+        self.assertEqual(hwfit.memory(optimizer="sgd", **kw)["optimizer_bytes"], 8 * p)
+        self.assertEqual(hwfit.memory(optimizer="sgd-plain", **kw)["optimizer_bytes"], 4 * p)
+        self.assertEqual(hwfit.memory(optimizer="sgd-plain", no_master_weights=True,
+                                      **kw)["optimizer_bytes"], 0)
+        cols = hwfit.memory_batch(config("llama-3.1-8b"), mode="full", context=[1024],
+                                  optimizer="sgd-plain")
+        self.assertEqual(cols["optimizer_bytes"][0], 4 * p)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(optimizer="sgd-none", **kw)
+
     def test_qlora_defaults_to_full_recomputation(self):
         d = hwfit.memory(model=config("llama-3.1-70b"), mode="qlora")
         self.assertEqual((d["recompute"], d["recompute_source"]),
