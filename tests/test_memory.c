@@ -1400,6 +1400,56 @@ Test(memory, full_modules_train_a_copy_beside_the_frozen_original) {
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
 }
 
+/* kv_built (transformers' use_cache=True beside checkpointing applied outside the model) and
+ * outputs_kept (the loop's outputs alive through backward). Llama 3.1 8B: 8 KV heads x (128
+ * + 128) = 2,048 values cached per token and layer, 32 layers, bf16; 1,024 tokens. The cache
+ * is 2,048 x 1,024 x 2 x 32 = 134,217,728 bytes, in the forward only unless the outputs are
+ * kept; the kept logits with the loss upcast are 1,024 x 128,256 x 4 = 525,336,576 bytes. */
+Test(memory, kv_built_and_outputs_kept) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    const uint64_t built = 2048ull * 1024 * 2 * 32, logits = 1024ull * 128256 * 4;
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    cr_assert_eq(base.outputs_bytes, 0);
+    in.kv_built = 1;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    check_phases(&a, &in);
+    cr_assert_eq(a.outputs_bytes, built);
+    cr_assert_eq(a.forward_bytes - base.forward_bytes, built);
+    cr_assert_eq(a.backward_bytes, base.backward_bytes); /* freed when the forward returns */
+    cr_assert_eq(a.total_bytes, base.total_bytes);
+    /* Without full recomputation the saved K and V are those very tensors. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out n = estimate_ok(&m, &in);
+    cr_assert_eq(n.outputs_bytes, 0);
+    in.kv_built = 0;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, n.forward_bytes);
+    /* The outputs kept: the cache through backward and the fp32 logits to its end. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST;
+    hwfit_memory_out u = estimate_ok(&m, &in);
+    in.kv_built = 1;
+    in.outputs_kept = 1;
+    hwfit_memory_out k = estimate_ok(&m, &in);
+    check_phases(&k, &in);
+    cr_assert_eq(k.outputs_bytes, built + logits);
+    cr_assert_eq(k.forward_bytes - u.forward_bytes, built);
+    cr_assert(k.backward_bytes >= u.backward_bytes + built);
+    cr_assert(k.backward_bytes <= u.backward_bytes + built + logits);
+    /* A stage without the head keeps no logits. */
+    in.head = 0;
+    cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, built);
+    /* Inference holds none of it. */
+    hwfit_memory_init(&in);
+    in.kv_built = in.outputs_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+}
+
 Test(memory, full_modules_parse_reads_module_names) {
     unsigned bits = 0;
     cr_assert_eq(hwfit_memory_full_modules_parse("embed_tokens,lm_head", &bits), HWFIT_OK);

@@ -418,6 +418,26 @@ typedef struct hwfit_memory_in {
                                         sharding layer partitions them as it does every
                                         trained parameter. The module must be in a plain
                                         format. 0 (default): none. Other modes refuse it. */
+    /* ---- Appended in 0.x (docs/formulas.md, "phases and profiles": outputs held). */
+    int kv_built;                  /**< Training with full recomputation: the forward also
+                                        builds the K/V cache of every layer on the device
+                                        (transformers' use_cache=True, kept on when the
+                                        checkpointing is applied outside the model, e.g.
+                                        FSDP's apply_activation_checkpointing, while
+                                        gradient_checkpointing_enable turns it off), and
+                                        past_key_values holds it until the forward returns:
+                                        the values cached per token and layer x tokens x the
+                                        activations' bytes / t, in the forward phase
+                                        (hwfit_memory_out::outputs_bytes). Without full
+                                        recomputation the saved K and V are those very
+                                        tensors: nothing more. Default 0. */
+    int outputs_kept;              /**< Training: the loop keeps the model's outputs alive
+                                        through backward (`outputs = model(**batch)`, then
+                                        `outputs.loss.backward()`): the logits (fp32 with
+                                        loss upcast, else the activations' format, V / t a
+                                        token, on the device with the head) and the K/V
+                                        cache of kv_built stay in the backward phase.
+                                        Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -471,6 +491,11 @@ typedef struct hwfit_memory_out {
     /* ---- Appended in 0.x (hwfit_memory_in::load_quantize_bytes). */
     uint64_t load_bytes;           /**< Allocated while the model loads: the weights and
                                         the quantization transient (training), bytes. */
+    /* ---- Appended in 0.x (hwfit_memory_in::kv_built, outputs_kept). */
+    uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
+                                        K/V cache built in the forward (kv_built) and the
+                                        logits the loop keeps through backward
+                                        (outputs_kept), bytes. */
 } hwfit_memory_out;
 
 /**

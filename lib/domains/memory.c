@@ -433,7 +433,8 @@ static hwfit_status kv_cache_bytes(const hwfit_model *model, const hwfit__model_
  * frame small (tests/stack). */
 static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, hwfit_memory_out *r) {
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[2],
+                              hwfit_memory_out *r) {
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
     ph.training = training;
@@ -447,6 +448,8 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.layer = layer;
         ph.dequant = r->dequant_bytes;
         ph.carried = r->carried_bytes;
+        ph.built = held[0];
+        ph.kept = held[1];
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -500,6 +503,32 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
 }
 
 
+/* The model's outputs held beyond its activations. kv_built (transformers' use_cache=True in
+ * training: LlamaModel.forward appends each layer's key and value states to
+ * past_key_values, which the output holds until the forward returns; llama-recipes PR #165
+ * drops it as "saves ~4 GB in activation memory"): with full recomputation the checkpointed
+ * layers keep no K and V, so the cache is extra, the values cached per token and layer
+ * (dims.kv_values, K + V) x s b x the activations' bytes / t for each layer held; without
+ * it those are the saved tensors themselves. outputs_kept (the loop's `outputs` alive through
+ * backward): the logits, s b V / t in fp32 when the loss upcasts (transformers'
+ * logits.float()), else in the activations' format, on the device with the head. */
+static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
+                                 const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
+                                 uint64_t sb, uint64_t layers, uint64_t *built,
+                                 uint64_t *kept) {
+    int overflow = 0;
+    if (in->kv_built && in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL)
+        *built = hwfit__ceil_div_u64(
+            mul_c(mul_c(mul_c(prep->dims.kv_values, sb, &overflow), a_bytes, &overflow),
+                  layers, &overflow),
+            t);
+    if (in->outputs_kept && in->head) {
+        uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ? 4 : a_bytes;
+        *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
+    }
+    return overflow ? HWFIT_ERANGE : HWFIT_OK;
+}
+
 /* The largest quantized matrix held, dequantized to the activation format (a_bytes per
  * value), divided by t (dequant_transient; estimate_prepared's formats). Apart from
  * estimate_prepared to keep its frame small (tests/stack). */
@@ -541,10 +570,12 @@ static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_p
 
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
-                                  uint64_t *dequant, uint64_t *carried, uint64_t *load) {
-    *dequant = *carried = *load = 0;
+                                  uint64_t *dequant, uint64_t *carried, uint64_t *load,
+                                  uint64_t *built, uint64_t *kept) {
+    *dequant = *carried = *load = *built = *kept = 0;
     if (in->mode == HWFIT_MEMORY_INFERENCE ||
-        (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0)))
+        (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
+         !in->kv_built && !in->outputs_kept))
         return HWFIT_OK;
     /* The formats as estimate_prepared resolves them. */
     formats f;
@@ -578,6 +609,8 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
     if (st == HWFIT_OK && in->previous_graph)
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
+    if (st == HWFIT_OK) st = outputs_held(model, prep, in, a_bytes, t, sb, dense_n + moe_n,
+                                          built, kept);
     /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
      * (its elements / t) times the bytes per element its quantization holds at once. */
     if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
@@ -1145,11 +1178,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
+    uint64_t held[2] = {0, 0}; /* the K/V built, the logits kept (outputs_held) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
-                                               &r.carried_bytes, &r.load_bytes)) != HWFIT_OK)
+                                               &r.carried_bytes, &r.load_bytes, &held[0],
+                                               &held[1])) != HWFIT_OK)
         return st;
-    if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, &r)) !=
-        HWFIT_OK)
+    if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
+                        &r)) != HWFIT_OK)
         return st;
     *out = r;
     return HWFIT_OK;
@@ -1170,12 +1205,20 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
         fwd = add_c(add_c(p->fixed, act, &of), buffer ? p->grads : 0, &of);
         /* The dequantized weight of the matmul running and the previous graph's tensors. */
         fwd = add_c(fwd, add_c(p->dequant, p->carried, &of), &of);
+        /* The K/V cache the forward builds, until it returns (kv_built). */
+        fwd = add_c(fwd, p->built, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
          * activations); a gradient buffer holds the gradients from the start. */
         uint64_t start = add_c(add_c(act, p->transient, &of), p->dequant, &of),
                  end = add_c(held, p->layer, &of);
+        /* The outputs the loop keeps (outputs_kept): the K/V built through the whole
+         * backward, the logits (already in the loss at its start) to its end. */
+        if (in->outputs_kept) {
+            start = add_c(start, p->built, &of);
+            end = add_c(end, add_c(p->built, p->kept, &of), &of);
+        }
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
         bwd = add_c(p->fixed, mid, &of);
@@ -1208,6 +1251,9 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
     out->peak_bytes = peak;
     out->dequant_bytes = p->training ? p->dequant : 0;
     out->carried_bytes = p->training ? p->carried : 0;
+    /* built + kept: both are in the backward phase's sum (kept only with outputs_kept) or
+     * built in the forward's, so it cannot overflow where they did not */
+    out->outputs_bytes = p->training ? p->built + p->kept : 0;
     out->load_bytes = load;
     return HWFIT_OK;
 }

@@ -940,6 +940,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                     .help = "LoRA: modules also trained in full, each a frozen "
                                             "original and a trained copy (PEFT modules_to_save): "
                                             "embed, head, norms or all"},
+    [HWFIT__F_USE_CACHE] = {.name = "use-cache", .kind = HWFIT_OPTION_FLAG,
+                            .help = "training, full recomputation: the forward also builds "
+                                    "every layer's K/V cache, held until it returns "
+                                    "(transformers use_cache with checkpointing applied "
+                                    "outside the model)"},
+    [HWFIT__F_OUTPUTS_KEPT] = {.name = "outputs-kept", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training: the loop keeps the model's outputs (logits, "
+                                       "the --use-cache K/V) alive through backward"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -989,6 +997,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_OFFLOAD_AFTER_LOAD), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1042,7 +1052,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_PREVIOUS_GRAPH, &m->previous_graph}, {HWFIT__F_ROOT_UNSHARDED, &m->root_unsharded},
         {HWFIT__F_QUANT_SCALES, &m->quant_scales_replicated},
         {HWFIT__F_TRAINED_FP32, &m->trained_fp32},
-        {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load}};
+        {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
+        {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1227,5 +1238,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->offload_after_load);
     hwfit__out_u64(o, "lora_full_modules", "modules trained in full (HWFIT_FULL_* bits)",
                    m->full_modules);
+    hwfit__out_bool(o, "use_cache", "forward builds the K/V cache", m->kv_built);
+    hwfit__out_bool(o, "outputs_kept", "outputs kept through backward", m->outputs_kept);
     hwfit__out_section_end(o);
 }

@@ -238,6 +238,33 @@ class TestFinetuneInputs(CliCase):
                  mentions="lora-full-modules")
         self.bad(*args, "--lora-full-modules", "embed,q_proj", mentions="lora-full-modules")
 
+    def test_use_cache_and_outputs_kept_hold_the_outputs(self):
+        """--use-cache (transformers' use_cache beside checkpointing applied outside the
+        model) and --outputs-kept (the loop's outputs alive through backward): Llama 3.1 8B,
+        1,024 tokens, full recomputation: the K/V of 32 layers, 2,048 values a token, bf16,
+        134,217,728 bytes, and with the outputs kept the fp32 logits, 1,024 x 128,256 x 4;
+        fit takes them too; inference refuses them."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--recompute", "full", "--loss", "upcast")
+        built, logits = 2048 * 1024 * 2 * 32, 1024 * 128256 * 4
+        base = self.ok_json(*args)
+        cache = self.ok_json(*args, "--use-cache")
+        self.assertEqual(cache["outputs_bytes"], built)
+        self.assertEqual(cache["forward_bytes"] - base["forward_bytes"], built)
+        self.assertIs(cache["assumptions"]["use_cache"], True)
+        kept = self.ok_json(*args, "--use-cache", "--outputs-kept")
+        self.assertEqual(kept["outputs_bytes"], built + logits)
+        self.assertIs(kept["assumptions"]["outputs_kept"], True)
+        self.assertGreaterEqual(kept["backward_bytes"], base["backward_bytes"] + built)
+        fit = self.ok_json("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm",
+                           "--gpus", "2", "--context", "1024", "--recompute", "full",
+                           "--use-cache", "--outputs-kept")
+        self.assertIs(fit["assumptions"]["outputs_kept"], True)
+        self.bad("memory", "--config", cfg, "--use-cache", mentions="use-cache")
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         """--optimizer sgd-plain: torch.optim.SGD with momentum 0 (its default) makes no
         momentum_buffer. Llama 3.1 8B full, 8,030,261,248 parameters: with master weights

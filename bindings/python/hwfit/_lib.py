@@ -373,6 +373,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("offload_after_load", ctypes.c_int),
         # appended: modules trained in full beside LoRA, HWFIT_FULL_* bits (memory.h)
         ("full_modules", ctypes.c_uint),
+        # appended: the K/V built in the training forward, the outputs kept (memory.h)
+        ("kv_built", ctypes.c_int),
+        ("outputs_kept", ctypes.c_int),
     ]
 
 
@@ -391,7 +394,9 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: the dequantized weight and the previous micro-batch's graph
         "dequant_bytes", "carried_bytes",
         # appended: the load phase
-        "load_bytes")]
+        "load_bytes",
+        # appended: the outputs held (K/V built, logits kept)
+        "outputs_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);

@@ -355,6 +355,21 @@ class TestModelKeyword(unittest.TestCase):
 
 @needs("memory")
 class TestAdapterRecompute(unittest.TestCase):
+    def test_use_cache_and_outputs_kept_hold_the_outputs(self):
+        # Llama 3.1 8B, 1,024 tokens, full recomputation: the K/V built in the forward
+        # (2,048 values a token in 32 layers, bf16) and, kept through backward, the fp32
+        # logits (1,024 x 128,256 x 4 bytes).
+        kw = dict(model=config("llama-3.1-8b"), mode="lora", context=1024, recompute="full",
+                  loss="upcast")
+        built, logits = 2048 * 1024 * 2 * 32, 1024 * 128256 * 4
+        self.assertEqual(hwfit.memory(**kw)["outputs_bytes"], 0)
+        self.assertEqual(hwfit.memory(use_cache=True, **kw)["outputs_bytes"], built)
+        d = hwfit.memory(use_cache=True, outputs_kept=True, **kw)
+        self.assertEqual(d["outputs_bytes"], built + logits)
+        self.assertTrue(d["assumptions"]["outputs_kept"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(model=config("llama-3.1-8b"), use_cache=True)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
