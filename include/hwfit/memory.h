@@ -382,8 +382,8 @@ typedef struct hwfit_memory_in {
                                         ::HWFIT_MEMORY_LOSS_CHUNKED_INPLACE: the rows (tokens)
                                         of logits one cross-entropy chunk works on (ms-swift:
                                         the CELOSS_PARALLEL_SIZE environment variable; its
-                                        example scripts set 2048). In [1, 2^32 - 1]; default 2048. Other
-                                        losses ignore it. */
+                                        example scripts set 2048). In [1, 2^32 - 1];
+                                        default 2048. Other losses ignore it. */
     /* ---- Appended in 0.x: the load phase under parameter offload (docs/formulas.md,
      * "shard"). */
     int offload_after_load;        /**< 1: under ZeRO-3 sharding with parameter offload

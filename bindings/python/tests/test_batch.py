@@ -42,6 +42,27 @@ class MemoryBatch(unittest.TestCase):
             for k in KEYS:
                 self.assertEqual(r[k][i], one[k], f"configuration {i}, {k}")
 
+    @needs("memory")
+    def test_every_choice_of_the_library_is_taken_as_the_single_call_takes_it(self):
+        # The batch functions name the memory command's --mode, --optimizer and --recompute
+        # choices themselves (they fill the C structs): a choice the library gains must be
+        # taken here too, with the same meaning as hwfit.memory's.
+        table = {o["name"]: o["choices"] for o in hwfit.describe("memory")["options"]}
+        training = dict(config=CFG70, mode="full", context=1024, micro_batch=1)
+        for name, kw in (("mode", dict(config=CFG70, context=1024)),
+                         ("optimizer", training), ("recompute", training)):
+            self.assertTrue(table[name])
+            for choice in table[name]:
+                args = dict(kw, **{name: choice})
+                if name == "mode" and choice != "inference":
+                    # recompute given: for LoRA and QLoRA the command defaults to full
+                    # recomputation, memory_batch to none (its signature says so)
+                    args.update(micro_batch=1, recompute="none")
+                one = hwfit.memory(**args)
+                cols = hwfit.memory_batch(**args)
+                for k in KEYS:
+                    self.assertEqual(cols[k], [one[k]], f"{name}={choice}, {k}")
+
     def test_a_longer_context_never_costs_less(self):
         r = hwfit.memory_batch(CFG70, context=list(range(1024, 65537, 1024)))
         kv = r["kv_bytes"]
