@@ -143,6 +143,23 @@ Test(memory, full_fine_tuning_model_states_are_16_bytes_per_parameter) {
     cr_assert_eq(meg_params, (double)p.total);
 }
 
+/* The faces' shared default (the memory command and Python's memory and memory_batch ask
+ * it): LoRA and QLoRA recipes checkpoint every layer, the other modes store everything;
+ * hwfit_memory_init itself leaves "none" for every mode. */
+Test(memory, recompute_default_is_full_for_adapters_only) {
+    cr_assert_eq(hwfit_memory_recompute_default(HWFIT_MEMORY_LORA), HWFIT_MEMORY_RECOMPUTE_FULL);
+    cr_assert_eq(hwfit_memory_recompute_default(HWFIT_MEMORY_QLORA), HWFIT_MEMORY_RECOMPUTE_FULL);
+    cr_assert_eq(hwfit_memory_recompute_default(HWFIT_MEMORY_FULL), HWFIT_MEMORY_RECOMPUTE_NONE);
+    cr_assert_eq(hwfit_memory_recompute_default(HWFIT_MEMORY_INFERENCE),
+                 HWFIT_MEMORY_RECOMPUTE_NONE);
+    cr_assert_eq(hwfit_memory_recompute_default((hwfit_memory_mode)99),
+                 HWFIT_MEMORY_RECOMPUTE_NONE);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(in.recompute, HWFIT_MEMORY_RECOMPUTE_NONE);
+}
+
 Test(memory, optimizer_variants) {
     hwfit_model m;
     llama8b(&m);

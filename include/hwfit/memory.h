@@ -622,6 +622,21 @@ HWFIT_API hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32
                                                 unsigned targets, uint64_t *params);
 
 /**
+ * @brief The recomputation a training mode's usual recipes use, the default of the `memory`
+ * command and of the Python `memory`/`memory_batch` calls when none is given: LoRA and QLoRA
+ * checkpoint every layer (PEFT's prepare_model_for_kbit_training with
+ * use_gradient_checkpointing=True, torchtune's LoRA/QLoRA configs with
+ * enable_activation_checkpointing: True; docs/formulas.md); full fine-tuning and inference
+ * store every activation. ::hwfit_memory_init keeps ::HWFIT_MEMORY_RECOMPUTE_NONE for every
+ * mode (a C caller sets recompute itself); this is the rule the faces share.
+ * @param mode A training or inference mode; a value outside ::hwfit_memory_mode gives
+ *             ::HWFIT_MEMORY_RECOMPUTE_NONE.
+ * @return ::HWFIT_MEMORY_RECOMPUTE_FULL for ::HWFIT_MEMORY_LORA and ::HWFIT_MEMORY_QLORA,
+ *         ::HWFIT_MEMORY_RECOMPUTE_NONE otherwise.
+ */
+HWFIT_API hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode);
+
+/**
  * @brief Parse LoRA target modules written as PEFT names, comma-separated:
  * "q", "k", "v", "o", "gate", "up", "down" (the `_proj` suffix is optional, as in
  * "q_proj,v_proj"), "attention" (q, k, v, o), "mlp" (gate, up, down) or "all" / "all-linear".

@@ -18,6 +18,14 @@ _Static_assert(HWFIT_LORA_Q == HWFIT__LORA_Q && HWFIT_LORA_K == HWFIT__LORA_K &&
                    HWFIT_LORA_DOWN == HWFIT__LORA_DOWN,
                "LoRA target bits of memory.h and model_internal.h differ");
 
+/* LoRA/QLoRA recipes checkpoint every layer: PEFT prepare_model_for_kbit_training
+ * (use_gradient_checkpointing=True), torchtune's LoRA/QLoRA configs
+ * (enable_activation_checkpointing: True); docs/formulas.md. */
+hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode) {
+    return mode == HWFIT_MEMORY_LORA || mode == HWFIT_MEMORY_QLORA ? HWFIT_MEMORY_RECOMPUTE_FULL
+                                                                    : HWFIT_MEMORY_RECOMPUTE_NONE;
+}
+
 void hwfit_memory_init(hwfit_memory_in *in) {
     if (in == NULL) return;
     memset(in, 0, sizeof *in);

@@ -98,18 +98,17 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit_memory_init(&in);
     int mode = hwfit__req_choice(r, &options[O_MODE]);
     int optimizer = hwfit__req_choice(r, &options[O_OPTIMIZER]);
-    int recompute = hwfit__req_choice(r, &options[O_RECOMPUTE]);
     in.mode = mode_values[mode];
     in.optimizer = optimizer_values[optimizer];
     const char *recompute_source = HWFIT__RECOMPUTE_GIVEN;
-    if (!hwfit__req_given(r, &options[O_RECOMPUTE])) {
-        /* LoRA and QLoRA recipes checkpoint every layer (HWFIT__RECOMPUTE_ADAPTER cites
-         * them); full fine-tuning and serving keep the activations. */
-        int adapter = in.mode == HWFIT_MEMORY_LORA || in.mode == HWFIT_MEMORY_QLORA;
-        recompute = adapter ? 2 : 0; /* recomputes[]: "full", "none" */
-        recompute_source = adapter ? HWFIT__RECOMPUTE_ADAPTER : HWFIT__RECOMPUTE_DEFAULT;
+    if (hwfit__req_given(r, &options[O_RECOMPUTE])) {
+        in.recompute = recompute_values[hwfit__req_choice(r, &options[O_RECOMPUTE])];
+    } else {
+        /* The mode's recipes' default, the rule memory_batch shares (memory.c). */
+        in.recompute = hwfit_memory_recompute_default(in.mode);
+        recompute_source = in.recompute != HWFIT_MEMORY_RECOMPUTE_NONE ? HWFIT__RECOMPUTE_ADAPTER
+                                                                        : HWFIT__RECOMPUTE_DEFAULT;
     }
-    in.recompute = recompute_values[recompute];
     in.batch = hwfit__req_u64(r, &options[O_BATCH]);
     in.context = hwfit__req_u64(r, &options[O_CONTEXT]);
     in.prefill_chunk = hwfit__req_u64(r, &options[O_PREFILL_CHUNK]);

@@ -524,7 +524,7 @@ _MEMORY_KEYS = ["params", "trainable_params", "adapter_params", "weights_bytes",
 
 def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, context=4096,
                  prefill_chunk=2048, overhead=None, micro_batch=1, optimizer="adamw",
-                 gradients="bf16", no_master_weights=False, recompute="none",
+                 gradients="bf16", no_master_weights=False, recompute=None,
                  no_flash_attention=False, no_dropout=False, tensor_parallel=1, lora_rank=16,
                  lora_targets="all", quantize_embeddings=False, mtp=False, errors="raise",
                  keys=None, columns=False, out=None):
@@ -534,7 +534,9 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
     memory_batch(cfg, context=range(1024, 131073, 1024), batch=[1] * 128). Returns a dict
     of lists with the numeric keys of hwfit.memory(): params, trainable_params,
     adapter_params, weights_bytes, kv_bytes, activation_bytes, gradient_bytes,
-    optimizer_bytes, overhead_bytes, total_bytes (and "status" with errors="skip"); `keys`
+    optimizer_bytes, overhead_bytes, total_bytes (and "status" with errors="skip").
+    recompute=None takes each configuration's mode's default, as hwfit.memory() does
+    (hwfit_memory_recompute_default: full for lora and qlora, none otherwise); `keys`
     (a list of those names) reads back only those columns, which is most of the Python
     cost of a large sweep.
 
@@ -560,6 +562,12 @@ def memory_batch(config, mode="inference", weights=None, kv="bf16", batch=1, con
     t = _lib.hwfit_memory_in()
     _lib.hwfit_memory_init(_ct.byref(t))
     cols = []
+    if recompute is None:  # the mode's default, the library's rule (as hwfit.memory)
+        names = {v: k for k, v in RECOMPUTE.items()}
+
+        def mode_default(v):
+            return names[_lib.hwfit_memory_recompute_default(_choice(MEMORY_MODES, v, "mode"))]
+        recompute = _per(mode, mode_default, n) if _is_seq(mode) else mode_default(mode)
     _memory_columns(t, "", cols, n, mode, weights, kv, context, prefill_chunk, overhead,
                     optimizer, gradients, no_master_weights, recompute, no_flash_attention,
                     no_dropout, lora_rank, lora_targets, quantize_embeddings, mtp)

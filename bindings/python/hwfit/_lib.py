@@ -412,6 +412,9 @@ hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [c
 HWFIT_PROFILE_RECOMPUTE = 0x0400
 hwfit_memory_lora_targets_parse = _fn("hwfit_memory_lora_targets_parse", ctypes.c_int,
                                       [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
+# hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode);
+hwfit_memory_recompute_default = _fn("hwfit_memory_recompute_default", ctypes.c_int,
+                                     [ctypes.c_int])
 # hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model, const hwfit_memory_in *ins,
 #                                          size_t n, hwfit_memory_out *outs,
 #                                          hwfit_status *statuses);

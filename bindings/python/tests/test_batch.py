@@ -55,13 +55,30 @@ class MemoryBatch(unittest.TestCase):
             for choice in table[name]:
                 args = dict(kw, **{name: choice})
                 if name == "mode" and choice != "inference":
-                    # recompute given: for LoRA and QLoRA the command defaults to full
-                    # recomputation, memory_batch to none (its signature says so)
-                    args.update(micro_batch=1, recompute="none")
+                    # recompute not given: both take the mode's default (full for LoRA and
+                    # QLoRA, the library's hwfit_memory_recompute_default)
+                    args.update(micro_batch=1)
                 one = hwfit.memory(**args)
                 cols = hwfit.memory_batch(**args)
                 for k in KEYS:
                     self.assertEqual(cols[k], [one[k]], f"{name}={choice}, {k}")
+
+    @needs("memory")
+    def test_recompute_not_given_is_each_modes_default_as_in_hwfit_memory(self):
+        # Llama 3.1 70B LoRA at 1,024 tokens once gave 2.2 GB of activations through
+        # hwfit.memory (full recomputation, the LoRA recipes' default) and 24.4 GB through
+        # memory_batch (none): the rule now lives in the library and both ask it.
+        modes = ["full", "lora", "qlora", "inference"]
+        r = hwfit.memory_batch(CFG70, mode=modes, context=1024, micro_batch=1)
+        for i, md in enumerate(modes):
+            kw = dict(micro_batch=1) if md != "inference" else {}
+            one = hwfit.memory(config=CFG70, mode=md, context=1024, **kw)
+            for k in KEYS:
+                self.assertEqual(r[k][i], one[k], f"{md}, {k}")
+        lora = hwfit.memory_batch(CFG70, mode="lora", context=1024, micro_batch=1)
+        kept = hwfit.memory_batch(CFG70, mode="lora", context=1024, micro_batch=1,
+                                  recompute="none")
+        self.assertLess(lora["activation_bytes"][0] * 5, kept["activation_bytes"][0])
 
     def test_a_longer_context_never_costs_less(self):
         r = hwfit.memory_batch(CFG70, context=list(range(1024, 65537, 1024)))
