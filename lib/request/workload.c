@@ -949,6 +949,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_OUTPUTS_KEPT] = {.name = "outputs-kept", .kind = HWFIT_OPTION_FLAG,
                                .help = "training: the loop keeps the model's outputs (logits, "
                                        "the --use-cache K/V) alive through backward"},
+    [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training, --no-flash-attention: the eager softmax runs "
+                                       "in fp32 and keeps its output beside the 16-bit "
+                                       "probabilities (transformers' eager attention)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1004,6 +1008,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1059,10 +1064,17 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_QUANT_SCALES, &m->quant_scales_replicated},
         {HWFIT__F_TRAINED_FP32, &m->trained_fp32},
         {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
-        {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept}};
+        {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
+        {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
+    /* The fp32 softmax is the eager attention's: with flash attention there are no scores
+     * to keep, and the flag is refused rather than ignored. */
+    if (m->softmax_fp32 && m->flash_attention &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
+                               "applies only with --no-flash-attention (eager attention)");
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
         m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
     /* A format given wins over the profile's; without a profile the option's default. */
@@ -1248,5 +1260,6 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "outputs_kept", "outputs kept through backward", m->outputs_kept);
     hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                     m->flash_attention);
+    hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);
     hwfit__out_section_end(o);
 }
