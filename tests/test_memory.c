@@ -243,6 +243,41 @@ Test(memory, activations_reproduce_korthikanti_table_2) {
                  8ull * 2048 + sbh + 4 * sbh + 4ull * 2048 * 51200);
 }
 
+/* softmax_fp32 (transformers' eager attention: softmax(..., dtype=torch.float32).to(dtype),
+ * then the value matmul): the fp32 softmax output and the 16-bit probabilities, 4 + A
+ * bytes a score for GPT-3's 96 heads at 2,048 tokens, or with dropout the mask and the
+ * dropout output beside the fp32 output, 4 + 1 + A; nothing with flash attention; under
+ * full recomputation the rebuilt layer carries it. */
+Test(memory, softmax_fp32_keeps_the_eager_softmax_in_fp32) {
+    hwfit_model m;
+    gpt3(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.softmax_fp32, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 2048;
+    in.flash_attention = 0;
+    in.dropout = 0;
+    const uint64_t sbh = 2048ull * 12288, scores = 96ull * 2048 * 2048;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 32 * sbh + 2 * scores);
+    in.softmax_fp32 = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 32 * sbh + 6 * scores);
+    in.dropout = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 34 * sbh + 7 * scores);
+    in.softmax_fp32 = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 34 * sbh + 5 * scores);
+    /* Full recomputation: the rebuilt layer holds them, 4 bytes a score more. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    uint64_t plain = estimate_ok(&m, &in).activation_bytes;
+    in.softmax_fp32 = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes - plain, 2 * scores);
+    /* Flash attention keeps no scores: no effect. */
+    in.flash_attention = 1;
+    uint64_t flash = estimate_ok(&m, &in).activation_bytes;
+    in.softmax_fp32 = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, flash);
+}
+
 /* Megatron-LM compute_activation_memory (sequence parallel + selective recompute): per layer
  * sbh(18 + 4F/h) / t, here with F = 3h: 30 sbh / t. */
 Test(memory, activations_reproduce_megatron_for_any_ffn_width) {

@@ -123,6 +123,53 @@ Test(request_shard, fit_per_gpu_bytes_is_the_estimate_of_the_layout_shown) {
     hwfit_request_free(r);
 }
 
+/* no-flash-attention means in fit what it means in memory (one option row, one rule):
+ * hwfit_memory_in.flash_attention = 0 under the layout shown. Serving Llama 3.1 8B at
+ * 8,192 tokens: the 2,048-token prefill chunk's bf16 scores against the whole context,
+ * 2,048 x 8,192 x 32 heads x 2 bytes = 1,073,741,824 more on the card; training says it
+ * among the assumptions. */
+Test(request_shard, fit_no_flash_attention_is_the_memory_input) {
+    const char *const eager[] = {"config", L8, "capacity", "80GiB", "context", "8192", "tp",
+                                 "1", "pp", "1", "no-flash-attention", NULL, NULL};
+    const char *const flash[] = {"config", L8, "capacity", "80GiB", "context", "8192", "tp",
+                                 "1", "pp", "1", NULL};
+    hwfit_request *a = make("fit", eager), *b = make("fit", flash);
+    const char *ja = run_json(a);
+    hwfit_model m;
+    load(L8, &m);
+    hwfit_shard_in in;
+    hwfit_shard_init(&in);
+    in.capacity_bytes = 85899345920.0;
+    in.memory.context = 8192;
+    in.memory.flash_attention = 0;
+    json_layout(ja, &in.layout);
+    hwfit_shard_out o;
+    cr_assert_eq(hwfit_shard_estimate(&m, &in, &o), HWFIT_OK);
+    cr_assert_eq(json_u64(ja, "per_gpu_bytes"), o.worst.peak_bytes);
+    uint64_t with = json_u64(value_at(ja, "breakdown"), "activation_bytes");
+    uint64_t without = json_u64(value_at(run_json(b), "breakdown"), "activation_bytes");
+    cr_assert_eq(with - without, 1073741824u, "the chunk's scores");
+    hwfit_request_free(a);
+    hwfit_request_free(b);
+    /* Training: fit says it among the assumptions, and plan's best layout moves by what
+     * fit's does (the same layout: one card, LoRA's full recomputation). */
+    uint64_t fit_need[2], plan_need[2];
+    for (int k = 0; k < 2; k++) {
+        const char *const train[] = {"config", L8, "capacity", "80GiB", "gpus", "1", "mode",
+                                     "lora", "context", "2048",
+                                     k ? "no-flash-attention" : NULL, NULL, NULL};
+        hwfit_request *f = make("fit", train), *p = make("plan", train);
+        const char *jf = run_json(f);
+        cr_assert(json_is(value_at(jf, "assumptions"), "flash_attention", k ? "false" : "true"));
+        fit_need[k] = json_u64(jf, "per_gpu_bytes");
+        plan_need[k] = json_u64(value_at(run_json(p), "layouts"), "per_gpu_bytes");
+        hwfit_request_free(f);
+        hwfit_request_free(p);
+    }
+    cr_assert_gt(fit_need[1], fit_need[0]);
+    cr_assert_eq(plan_need[1] - plan_need[0], fit_need[1] - fit_need[0]);
+}
+
 /* Each communicator's NCCL buffers and the DDP bucket are on every card: the option moves
  * the card's total by exactly the difference, per communicator. */
 Test(request_shard, comm_buffer_and_bucket_move_the_card_by_their_bytes) {
@@ -555,8 +602,9 @@ Test(request_shard, commands_have_their_formats) {
     size_t n = 0;
     for (const hwfit_option *o = hwfit_option_next(plan, NULL); o; o = hwfit_option_next(plan, o))
         n++;
-    /* the shared options, top, threads, gpu-file, the framework options and the two
-     * training flags (no-master-weights, no-dropout) */
+    /* the shared options, top, threads, gpu-file, the framework options and the three
+     * flags memory has in its own table (no-master-weights, no-dropout,
+     * no-flash-attention) */
     cr_assert_eq(n, HWFIT__WORKLOAD_NOPTS + 3 + HWFIT__FRAMEWORK_NOPTS + HWFIT__FRAMEWORK_EXTRA_NOPTS);
 }
 

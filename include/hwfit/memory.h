@@ -438,6 +438,18 @@ typedef struct hwfit_memory_in {
                                         token, on the device with the head) and the K/V
                                         cache of kv_built stay in the backward phase.
                                         Default 0. */
+    /* ---- Appended in 0.x (docs/formulas.md, "activations": eager scores). */
+    int softmax_fp32;              /**< Training without flash attention (flash_attention
+                                        0): the eager softmax runs in fp32 and autograd
+                                        keeps its fp32 output (softmax's backward) beside
+                                        the 16-bit probabilities the value matmul keeps,
+                                        as transformers' eager attention does
+                                        (`softmax(scores, dtype=torch.float32).to(dtype)`):
+                                        4 + A bytes a score (+ 1 with dropout: the mask;
+                                        the dropout output is then the kept A) instead of
+                                        Korthikanti et al.'s 16-bit softmax output, A
+                                        (+ 1 + A with dropout). No effect with flash
+                                        attention or in inference. Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -345,6 +345,8 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
  *   sharded     A sb (attention widths + MLP widths)         (divided by t)
  *   scores      a s^2 b (A + [dropout](1 + A))               (divided by t; 0 with flash
  *                                                             attention or selective recompute)
+ *               a s^2 b (4 + A + [dropout] 1)                (the eager softmax in fp32,
+ *                                                             softmax_fp32: see below)
  *               a s^2 b (2A + 4)                             (soft-capped logits run eager,
  *                                                             softcap_eager: see below)
  * With A = 2, dropout, MHA, 2 norms and a 4h GeLU MLP: sbh(10 + 24/t + 5as/(ht)), and with
@@ -377,9 +379,17 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
      * 16-bit copy (the input of scores @ v): 2A + 4 bytes per score; LitGPT's attention has
      * no dropout. */
     int eager = in->softcap_eager && m->attention_softcap;
+    /* softmax_fp32: the eager softmax in fp32 (transformers' eager attention, e.g.
+     * LlamaAttention.forward of 4.31 and eager_attention_forward since: "upcast attention
+     * to fp32", nn.functional.softmax(attn_weights, dim=-1, dtype=torch.float32)
+     * .to(query.dtype), then torch.matmul(attn_weights, value)): softmax's backward keeps
+     * its fp32 output (4 bytes) and the value matmul its 16-bit input (A), or with dropout
+     * the mask (1) and the dropout output (A); the fp32 copy of the input and the scalar
+     * scaling and mask add keep nothing. */
     if (with_scores && (!in->flash_attention || eager)) {
         uint64_t per = eager ? 2u * c->a_bytes + 4u
-                             : c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
+                       : in->softmax_fp32 ? 4u + c->a_bytes + (in->dropout ? 1u : 0u)
+                                          : c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
         scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
                        &overflow);
     }

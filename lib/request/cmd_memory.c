@@ -1,5 +1,6 @@
 /* cmd_memory.c - `memory --config FILE`: the footprint of serving or fine-tuning a model.
- * (fit, plan and perf may later share these option rows; for now memory keeps its own.) */
+ * (its three workload flags, no-master-weights, no-dropout and no-flash-attention, are the
+ * framework extra table fit, plan and perf list too: workload.h.) */
 #include <stdio.h>
 
 #include "hwfit/dtype.h"
@@ -22,8 +23,8 @@ static const hwfit_memory_recompute recompute_values[] = {HWFIT_MEMORY_RECOMPUTE
 
 enum {
     O_CONFIG, O_MODE, O_WEIGHTS, O_KV, O_BATCH, O_CONTEXT, O_PREFILL_CHUNK, O_OVERHEAD,
-    O_MICRO_BATCH, O_OPTIMIZER, O_GRADIENTS, O_NO_MASTER, O_RECOMPUTE, O_NO_FLASH,
-    O_NO_DROPOUT, O_TP, O_LORA_RANK, O_LORA_TARGETS, O_QUANTIZE_EMBEDDINGS, O_MTP
+    O_MICRO_BATCH, O_OPTIMIZER, O_GRADIENTS, O_RECOMPUTE, O_TP, O_LORA_RANK, O_LORA_TARGETS,
+    O_QUANTIZE_EMBEDDINGS, O_MTP
 };
 static const hwfit_option options[] = {
     [O_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
@@ -60,16 +61,10 @@ static const hwfit_option options[] = {
     [O_GRADIENTS] = {.name = "gradients", .kind = HWFIT_OPTION_NAME, .metavar = "DTYPE",
                      .default_text = "bf16", .catalog = "dtype",
                      .help = "gradient format: bf16 or fp32"},
-    [O_NO_MASTER] = {.name = "no-master-weights", .kind = HWFIT_OPTION_FLAG,
-                     .help = "no fp32 master copy of 16-bit trained weights"},
     [O_RECOMPUTE] = {.name = "recompute", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                      .default_help = "lora and qlora: full (the recipes' default); "
                                      "else none",
                      .choices = recomputes, .help = "activation recomputation"},
-    [O_NO_FLASH] = {.name = "no-flash-attention", .kind = HWFIT_OPTION_FLAG,
-                    .help = "store the s^2 attention scores"},
-    [O_NO_DROPOUT] = {.name = "no-dropout", .kind = HWFIT_OPTION_FLAG,
-                      .help = "no dropout masks are stored"},
     [O_TP] = {.name = "tensor-parallel", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
               .default_text = "1", .min = 1.0, .max = 4294967295.0,
               .help = "ranks dividing the activations (Korthikanti et al.)"},
@@ -114,9 +109,6 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     in.prefill_chunk = hwfit__req_u64(r, &options[O_PREFILL_CHUNK]);
     in.overhead_bytes = hwfit__req_double(r, &options[O_OVERHEAD]);
     in.micro_batch = hwfit__req_u64(r, &options[O_MICRO_BATCH]);
-    in.master_weights = !hwfit__req_flag(r, &options[O_NO_MASTER]);
-    in.flash_attention = !hwfit__req_flag(r, &options[O_NO_FLASH]);
-    in.dropout = !hwfit__req_flag(r, &options[O_NO_DROPOUT]);
     in.keep_embeddings = !hwfit__req_flag(r, &options[O_QUANTIZE_EMBEDDINGS]);
     in.mtp = hwfit__req_flag(r, &options[O_MTP]);
     in.tensor_parallel = (uint32_t)hwfit__req_u64(r, &options[O_TP]);   /* bounded by the table */
@@ -131,9 +123,10 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     /* The framework profile (one device), then what was given alone. */
     const hwfit__memory_rows rows = {&options[O_OPTIMIZER], &options[O_GRADIENTS],
                                      &options[O_OVERHEAD],  &options[O_RECOMPUTE],
-                                     &options[O_NO_MASTER], &options[O_NO_DROPOUT],
+                                     HWFIT__XOPT(HWFIT__X_NO_MASTER),
+                                     HWFIT__XOPT(HWFIT__X_NO_DROPOUT),
                                      &options[O_MICRO_BATCH], &options[O_LORA_RANK],
-                                     &options[O_LORA_TARGETS], 0};
+                                     &options[O_LORA_TARGETS], HWFIT__XOPT(HWFIT__X_NO_FLASH), 0};
     int profile_recompute = 0;
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;
@@ -236,7 +229,7 @@ const hwfit__command hwfit__cmd_memory = {
                        "gradients give 18. Activations per Korthikanti et al. 2022; see "
                        "docs/formulas.md.",
             .formats = 1u << HWFIT_FORMAT_JSON | 1u << HWFIT_FORMAT_TEXT},
-    .sets = {HWFIT__SET(options), HWFIT__FRAMEWORK_OPTIONS},
+    .sets = {HWFIT__SET(options), HWFIT__FRAMEWORK_OPTIONS, HWFIT__FRAMEWORK_EXTRA},
     .state_size = sizeof(memory_state),
     .run = run,
 };

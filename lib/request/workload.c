@@ -347,10 +347,11 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     in->gpus = (uint32_t)hwfit__req_u64(r, OPT(HWFIT__W_GPUS)); /* bounded to 2^20 */
     const hwfit__memory_rows rows = {OPT(HWFIT__W_OPTIMIZER), OPT(HWFIT__W_GRADIENTS),
                                      OPT(HWFIT__W_OVERHEAD), OPT(HWFIT__W_RECOMPUTE),
-                                     &hwfit__framework_extra_table[HWFIT__X_NO_MASTER],
-                                     &hwfit__framework_extra_table[HWFIT__X_NO_DROPOUT],
+                                     HWFIT__XOPT(HWFIT__X_NO_MASTER),
+                                     HWFIT__XOPT(HWFIT__X_NO_DROPOUT),
                                      OPT(HWFIT__W_MICRO_BATCH), OPT(HWFIT__W_LORA_RANK),
-                                     OPT(HWFIT__W_LORA_TARGETS), 1};
+                                     OPT(HWFIT__W_LORA_TARGETS),
+                                     HWFIT__XOPT(HWFIT__X_NO_FLASH), 1};
     if ((st = hwfit__workload_memory_options(r, &rows, in->gpus, m, &w->profile_recompute)) !=
         HWFIT_OK)
         return st;
@@ -948,6 +949,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_OUTPUTS_KEPT] = {.name = "outputs-kept", .kind = HWFIT_OPTION_FLAG,
                                .help = "training: the loop keeps the model's outputs (logits, "
                                        "the --use-cache K/V) alive through backward"},
+    [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training, --no-flash-attention: the eager softmax runs "
+                                       "in fp32 and keeps its output beside the 16-bit "
+                                       "probabilities (transformers' eager attention)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -955,6 +960,10 @@ const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = 
                             .help = "training: no fp32 master copy of 16-bit trained weights"},
     [HWFIT__X_NO_DROPOUT] = {.name = "no-dropout", .kind = HWFIT_OPTION_FLAG,
                              .help = "training: no dropout masks are stored"},
+    [HWFIT__X_NO_FLASH] = {.name = "no-flash-attention", .kind = HWFIT_OPTION_FLAG,
+                           .help = "eager attention: the s^2 attention scores are stored "
+                                   "(training: recomputed with the layer under full "
+                                   "recomputation)"},
 };
 
 /* Options a mode does not use are refused, not ignored (issue 21): training's choices in
@@ -999,6 +1008,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1041,6 +1051,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
      * profile the library default. */
     if (rows->no_master && hwfit__req_flag(r, rows->no_master)) m->master_weights = 0;
     if (rows->no_dropout && hwfit__req_flag(r, rows->no_dropout)) m->dropout = 0;
+    if (rows->no_flash && hwfit__req_flag(r, rows->no_flash)) m->flash_attention = 0;
     const struct { int k; int *field; } flags[] = {
         {HWFIT__F_PAGED, &m->paged_optimizer},     {HWFIT__F_IN_BACKWARD, &m->optimizer_in_backward},
         {HWFIT__F_GRADIENT_BUFFER, &m->gradient_buffer}, {HWFIT__F_ACT_OFFLOAD, &m->activation_offload},
@@ -1053,10 +1064,17 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_QUANT_SCALES, &m->quant_scales_replicated},
         {HWFIT__F_TRAINED_FP32, &m->trained_fp32},
         {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
-        {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept}};
+        {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
+        {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
+    /* The fp32 softmax is the eager attention's: with flash attention there are no scores
+     * to keep, and the flag is refused rather than ignored. */
+    if (m->softmax_fp32 && m->flash_attention &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
+                               "applies only with --no-flash-attention (eager attention)");
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
         m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
     /* A format given wins over the profile's; without a profile the option's default. */
@@ -1240,5 +1258,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->full_modules);
     hwfit__out_bool(o, "use_cache", "forward builds the K/V cache", m->kv_built);
     hwfit__out_bool(o, "outputs_kept", "outputs kept through backward", m->outputs_kept);
+    hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
+                    m->flash_attention);
+    hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);
     hwfit__out_section_end(o);
 }

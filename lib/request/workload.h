@@ -58,8 +58,8 @@ extern const char *const hwfit__workload_optimizers[]; /* hwfit_memory_optimizer
 
 /* The framework options (a profile and the training choices it makes, each of which can
  * be given alone), shared by memory, fit, plan and perf: a set of their own, listed
- * after a command's others; fit, plan and perf add the two flags memory has in its own
- * table (no-master-weights, no-dropout). */
+ * after a command's others, then the three flags of the memory workload
+ * (no-master-weights, no-dropout, no-flash-attention), one table for the four commands. */
 enum {
     HWFIT__F_FRAMEWORK, HWFIT__F_OPTIMIZER_STATES, HWFIT__F_PAGED, HWFIT__F_IN_BACKWARD,
     HWFIT__F_FOREACH, HWFIT__F_GRADIENT_BUFFER, HWFIT__F_LOSS, HWFIT__F_ACT_OFFLOAD,
@@ -71,20 +71,22 @@ enum {
     HWFIT__F_LOAD_QUANTIZE, HWFIT__F_ROOT_UNSHARDED,
     HWFIT__F_QUANT_SCALES, HWFIT__F_TRAINED_FP32, HWFIT__F_LOSS_CHUNK,
     HWFIT__F_OFFLOAD_AFTER_LOAD, HWFIT__F_LORA_FULL_MODULES, HWFIT__F_USE_CACHE,
-    HWFIT__F_OUTPUTS_KEPT, HWFIT__FRAMEWORK_NOPTS
+    HWFIT__F_OUTPUTS_KEPT, HWFIT__F_SOFTMAX_FP32, HWFIT__FRAMEWORK_NOPTS
 };
-enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__FRAMEWORK_EXTRA_NOPTS };
+enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__X_NO_FLASH, HWFIT__FRAMEWORK_EXTRA_NOPTS };
 extern const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS];
 extern const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS];
 #define HWFIT__FRAMEWORK_OPTIONS {hwfit__framework_option_table, HWFIT__FRAMEWORK_NOPTS}
 #define HWFIT__FRAMEWORK_EXTRA {hwfit__framework_extra_table, HWFIT__FRAMEWORK_EXTRA_NOPTS}
 #define HWFIT__FOPT(k) (&hwfit__framework_option_table[(k)])
+#define HWFIT__XOPT(k) (&hwfit__framework_extra_table[(k)])
 
 /* The options of a memory workload that a profile may set, with the rows a command has
  * for them (NULL: the command has none; its value stays). */
 typedef struct hwfit__memory_rows {
     const hwfit_option *optimizer, *gradients, *overhead, *recompute, *no_master, *no_dropout;
     const hwfit_option *micro_batch, *lora_rank, *lora_targets; /* refused outside their modes */
+    const hwfit_option *no_flash; /* serving and training: the s^2 attention scores */
     int sharded; /* 1: the command shards over cards (fit, plan, perf); 0: one device (memory),
                     where the options that act only under ZeRO-3 sharding are refused */
 } hwfit__memory_rows;

@@ -265,6 +265,63 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fit["assumptions"]["outputs_kept"], True)
         self.bad("memory", "--config", cfg, "--use-cache", mentions="use-cache")
 
+    def test_fit_and_plan_take_no_flash_attention_as_memory_does(self):
+        """--no-flash-attention in fit and plan is memory's option (one row, one rule):
+        serving Llama 3.1 8B at 8,192 tokens on one card, the 2,048-token prefill chunk's
+        bf16 scores against the whole context (2,048 x 8,192 x 32 heads x 2 bytes) move
+        memory's activations and fit's card alike; training says it among fit's
+        assumptions, and plan's best layout moves as fit's."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        scores = 2048 * 8192 * 32 * 2
+        mem = [self.ok_json("memory", "--config", cfg, "--context", "8192",
+                            *f)["activation_bytes"] for f in ((), ("--no-flash-attention",))]
+        self.assertEqual(mem[1] - mem[0], scores)
+        serve = ("fit", "--config", cfg, "--capacity", "80GiB", "--context", "8192",
+                 "--tp", "1", "--pp", "1")
+        fit = [self.ok_json(*serve, *f)["breakdown"]["activation_bytes"]
+               for f in ((), ("--no-flash-attention",))]
+        self.assertEqual(fit[1] - fit[0], scores)
+        train = ("--config", cfg, "--capacity", "80GiB", "--gpus", "1", "--mode", "lora",
+                 "--context", "2048")
+        f0 = self.ok_json("fit", *train)
+        f1 = self.ok_json("fit", *train, "--no-flash-attention")
+        self.assertIs(f0["assumptions"]["flash_attention"], True)
+        self.assertIs(f1["assumptions"]["flash_attention"], False)
+        p0 = self.ok_json("plan", *train, "--top", "1")["layouts"][0]["per_gpu_bytes"]
+        p1 = self.ok_json("plan", *train, "--top", "1",
+                          "--no-flash-attention")["layouts"][0]["per_gpu_bytes"]
+        self.assertGreater(f1["per_gpu_bytes"], f0["per_gpu_bytes"])
+        self.assertEqual(p1 - p0, f1["per_gpu_bytes"] - f0["per_gpu_bytes"])
+        self.bad("fit", *train, "--no-flash-attention=yes", mentions="no-flash-attention")
+
+    def test_softmax_fp32_keeps_the_eager_softmax_in_fp32(self):
+        """--softmax-fp32 with --no-flash-attention (transformers' eager attention, softmax in
+        fp32, then the 16-bit probabilities into the value matmul): Llama 3.1 8B LoRA, 1,024
+        tokens, full recomputation, no dropout: the rebuilt layer keeps 4 bytes a score more,
+        32 heads x 1,024 x 1,024 x 4; fit takes it too; refused with flash attention and in
+        inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--recompute", "full", "--no-dropout", "--no-flash-attention")
+        base = self.ok_json(*args)
+        fp32 = self.ok_json(*args, "--softmax-fp32")
+        self.assertEqual(fp32["activation_bytes"] - base["activation_bytes"], 32 * 1024 * 1024 * 4)
+        self.assertIs(fp32["assumptions"]["softmax_fp32"], True)
+        fit = ("fit", "--config", cfg, "--mode", "lora", "--capacity", "80GiB", "--gpus", "1",
+               "--context", "1024", "--recompute", "full", "--no-dropout",
+               "--no-flash-attention")
+        f0, f1 = self.ok_json(*fit), self.ok_json(*fit, "--softmax-fp32")
+        self.assertEqual(f1["breakdown"]["activation_bytes"] - f0["breakdown"]["activation_bytes"],
+                         32 * 1024 * 1024 * 4)
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--softmax-fp32",
+                 mentions="no-flash-attention")
+        self.bad("memory", "--config", cfg, "--no-flash-attention", "--softmax-fp32",
+                 mentions="softmax-fp32")
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         """--optimizer sgd-plain: torch.optim.SGD with momentum 0 (its default) makes no
         momentum_buffer. Llama 3.1 8B full, 8,030,261,248 parameters: with master weights

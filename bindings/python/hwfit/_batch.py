@@ -609,11 +609,14 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
               kv="bf16", context=4096, batch=1, micro_batch=1, prefill_chunk=2048,
               overhead=None, optimizer="adamw", gradients="bf16", recompute="none", tp=1, pp=1,
               dp=None, cp=1, ep=1, zero=0, sequence_parallel=False, utilization=0.9,
-              reserve=None, errors="raise", keys=None, columns=False, out=None):
+              reserve=None, no_flash_attention=False, errors="raise", keys=None,
+              columns=False, out=None):
     """Does each configuration fit? hwfit_shard_estimate for many workloads and layouts in
     one C call (hwfit_shard_estimate_batch): a scheduler's jobs against its nodes, or a
     sweep of contexts, batches or layouts. The layout is given (tp, pp, dp, cp, ep, zero,
     sequence_parallel, micro_batch, recompute); dp defaults to gpus / (tp x pp x cp).
+    no_flash_attention (one value or one per configuration) is hwfit.fit's: eager attention
+    stores the s^2 scores.
     `batch` is the concurrent sequences (inference) or the global batch (training, 0 = a
     full pipeline). Returns a dict of lists: fits, gpu_fits, host_fits (0 or 1),
     per_gpu_bytes (the largest card), usable_bytes, headroom_bytes, host_bytes, kv_tokens,
@@ -629,7 +632,8 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
     if out is None:
         vals = (gpu, capacity, gpus, mode, weights, kv, context, batch, micro_batch,
                 prefill_chunk, overhead, optimizer, gradients, recompute, tp, pp, dp, cp, ep,
-                zero, sequence_parallel, utilization, reserve, errors, columns)
+                zero, sequence_parallel, utilization, reserve, no_flash_attention, errors,
+                columns)
         types = tuple(map(type, vals))
         if _PLAIN.issuperset(types):
             if keys is None:
@@ -649,15 +653,15 @@ def fit_batch(config, gpu=None, capacity=None, gpus=1, mode="inference", weights
                 prefill_chunk=prefill_chunk, overhead=overhead, optimizer=optimizer,
                 gradients=gradients, recompute=recompute, tp=tp, pp=pp, dp=dp, cp=cp, ep=ep,
                 zero=zero, sequence_parallel=sequence_parallel, utilization=utilization,
-                reserve=reserve)
+                reserve=reserve, no_flash_attention=no_flash_attention)
     n = _length(args)
     model = _as_model(config)
     t = _lib.hwfit_shard_in()
     _lib.hwfit_shard_init(_ct.byref(t))
     cols = []
     _memory_columns(t.memory, "memory.", cols, n, mode, weights, kv, context, prefill_chunk,
-                    overhead, optimizer, gradients, False, None, False, False, None, "all",
-                    False, False)
+                    overhead, optimizer, gradients, False, None, no_flash_attention, False,
+                    None, "all", False, False)
 
     def card(name):
         if not isinstance(name, str):

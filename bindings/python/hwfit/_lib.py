@@ -376,6 +376,8 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: the K/V built in the training forward, the outputs kept (memory.h)
         ("kv_built", ctypes.c_int),
         ("outputs_kept", ctypes.c_int),
+        # appended: the eager softmax kept in fp32 (memory.h)
+        ("softmax_fp32", ctypes.c_int),
     ]
 
 

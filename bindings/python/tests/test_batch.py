@@ -150,6 +150,21 @@ class FitBatch(unittest.TestCase):
                 self.assertEqual(r[k][i], one[k], f"case {i}, {k}")
             self.assertEqual(bool(r["fits"][i]), one["fits"], f"case {i}")
 
+    @needs("fit")
+    def test_no_flash_attention_equals_hwfit_fit(self):
+        # Eager attention stores the s^2 scores: one value or one per configuration, as
+        # hwfit.fit(no_flash_attention=True) answers each.
+        ctx = [8192, 32768]
+        r = hwfit.fit_batch(CFG70, gpu="rtx-pro-6000-server", gpus=8, tp=8, pp=1,
+                            context=ctx, no_flash_attention=[True, False])
+        for i, (c, f) in enumerate(zip(ctx, (True, False))):
+            one = hwfit.fit(config=CFG70, gpu="rtx-pro-6000-server", gpus=8, tp=8, pp=1,
+                            dp=1, cp=1, ep=1, context=c, no_flash_attention=f)
+            self.assertEqual(r["per_gpu_bytes"][i], one["per_gpu_bytes"], f"case {i}")
+        flash = hwfit.fit_batch(CFG70, gpu="rtx-pro-6000-server", gpus=8, tp=8, pp=1,
+                                context=8192)
+        self.assertGreater(r["per_gpu_bytes"][0], flash["per_gpu_bytes"][0])
+
     def test_training_and_mixed_modes(self):
         r = hwfit.fit_batch(CFG70, capacity="80GB", gpus=64, tp=8,
                             mode=["full", "inference", "full"], zero=[1, 0, 3],

@@ -370,6 +370,18 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), use_cache=True)
 
+    def test_softmax_fp32_keeps_the_eager_softmax_in_fp32(self):
+        # transformers' eager attention: the fp32 softmax output beside the 16-bit
+        # probabilities, 4 bytes a score more in the rebuilt layer (32 heads, 1,024 tokens).
+        kw = dict(model=config("llama-3.1-8b"), mode="lora", context=1024, recompute="full",
+                  no_dropout=True, no_flash_attention=True)
+        d0 = hwfit.memory(**kw)
+        d1 = hwfit.memory(softmax_fp32=True, **kw)
+        self.assertEqual(d1["activation_bytes"] - d0["activation_bytes"], 32 * 1024 * 1024 * 4)
+        self.assertTrue(d1["assumptions"]["softmax_fp32"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(model=config("llama-3.1-8b"), mode="lora", softmax_fp32=True)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.

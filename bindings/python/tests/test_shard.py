@@ -31,6 +31,25 @@ class TestFit(unittest.TestCase):
         self.assertEqual(len(r["cards"]), 2)
         self.assertEqual(r["gpu_capacity_bytes"], 24 * 2**30)
 
+    def test_no_flash_attention_is_memory_s(self):
+        # Serving Llama 3.1 8B at 8,192 tokens: the 2,048-token prefill chunk's bf16 scores
+        # against the context (2,048 x 8,192 x 32 heads x 2 bytes), in fit as in memory;
+        # training names the choice among the assumptions; plan takes it too.
+        c, scores = config("llama-3.1-8b"), 2048 * 8192 * 32 * 2
+        kw = dict(config=c, capacity="80GiB", context=8192, tp=1, pp=1)
+        acts = [hwfit.fit(no_flash_attention=f, **kw)["breakdown"]["activation_bytes"]
+                for f in (False, True)]
+        self.assertEqual(acts[1] - acts[0], scores)
+        mem = [hwfit.memory(model=c, context=8192, no_flash_attention=f)["activation_bytes"]
+               for f in (False, True)]
+        self.assertEqual(mem[1] - mem[0], scores)
+        train = dict(config=c, capacity="80GiB", gpus=1, mode="lora", context=2048)
+        self.assertFalse(hwfit.fit(no_flash_attention=True, **train)["assumptions"]
+                         ["flash_attention"])
+        plans = [hwfit.plan(no_flash_attention=f, top=1, **train)["layouts"][0]
+                 ["per_gpu_bytes"] for f in (False, True)]
+        self.assertGreater(plans[1], plans[0])
+
     def test_errors(self):
         c = config("llama-3.1-70b")
         with self.assertRaises(hwfit.HwfitError) as cm:
