@@ -939,6 +939,16 @@ static void probe_flops(void) {
     CHECK(hwfit_model_flops(&m, 1, &o) == HWFIT_EDOM && untouched(&o, sizeof o));
 }
 
+static void probe_recompute_default(void) {
+    /* Any int as a mode, in range or not: a defined answer, never a crash. */
+    const int modes[] = {INT32_MIN, -1, 0, 1, 2, 3, 4, 99, INT32_MAX};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        hwfit_memory_recompute rc = hwfit_memory_recompute_default((hwfit_memory_mode)modes[i]);
+        CHECK(rc == (modes[i] == 2 || modes[i] == 3 ? HWFIT_MEMORY_RECOMPUTE_FULL
+                                                     : HWFIT_MEMORY_RECOMPUTE_NONE));
+    }
+}
+
 static void probe_lora_params(void) {
     hwfit_model m;
     moe_mla(&m);
@@ -2699,6 +2709,7 @@ static const entry table[] = {
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
     COVER(hwfit_memory_profile_apply, probe_profiles),
+    COVER(hwfit_memory_recompute_default, probe_recompute_default),
     COVER(hwfit_memory_profile_name, probe_profiles),
     COVER(hwfit_memory_profile_summary, probe_profiles),
     COVER(hwfit_memory_use_exact, probe_quant),
