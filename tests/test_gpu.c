@@ -29,6 +29,22 @@ Test(gpu, has_every_card_the_issue_lists) {
     cr_assert_geq(hwfit_gpu_count(), sizeof names / sizeof names[0]);
 }
 
+/* NVIDIA T4 datasheet: 16 GB GDDR6, 320 GB/s, 70 W, FP32 8.1 TFLOPS, FP16 65 TFLOPS mixed
+ * precision, INT8 130 TOPS, PCIe Gen3 x16; Turing has no BF16, TF32 or FP8 tensor path. */
+Test(gpu, t4_follows_the_nvidia_datasheet) {
+    const hwfit_gpu *g = get("t4");
+    cr_assert_eq(g->memory_bytes, 16ull << 30);
+    cr_assert_float_eq(g->memory_bandwidth_bytes_per_s, 320e9, 1.0);
+    cr_assert_float_eq(g->tdp_w, 70.0, 1e-9);
+    cr_assert_float_eq(g->fp32_flop_per_s, 8.1e12, 1e3);
+    cr_assert_float_eq(g->fp16_bf16_flop_per_s, 65e12, 1e3);
+    cr_assert_float_eq(g->int8_op_per_s, 130e12, 1e3);
+    cr_assert_eq(g->tf32_flop_per_s, 0.0);
+    cr_assert_eq(g->fp8_flop_per_s, 0.0);
+    cr_assert_eq(g->pcie_gen, 3);
+    cr_assert_eq(g->compute_capability, 75);
+}
+
 Test(gpu, rtx_pro_6000_editions_follow_nvidia_datasheets) {
     const hwfit_gpu *server = get("rtx-pro-6000-server");
     const hwfit_gpu *ws = get("rtx-pro-6000-workstation");
@@ -104,10 +120,10 @@ Test(gpu, every_row_is_complete_and_consistent) {
         cr_assert(g->architecture && *g->architecture, "%s", g->name);
         cr_assert(g->source && strlen(g->source) > 20, "%s: no source", g->name);
         cr_assert(g->notes && *g->notes, "%s", g->name);
-        /* From the RTX 3080 (10 GB, 760 GB/s) and the L4 (300 GB/s, 72 W) up. */
+        /* From the RTX 3080 (10 GB, 760 GB/s), the L4 (300 GB/s) and the T4 (70 W) up. */
         cr_assert_geq(g->memory_bytes, 10ull << 30, "%s", g->name);
         cr_assert(g->memory_bandwidth_bytes_per_s >= 300e9, "%s", g->name);
-        cr_assert(g->tdp_w >= 72 && g->tdp_w <= 1500, "%s", g->name);
+        cr_assert(g->tdp_w >= 70 && g->tdp_w <= 1500, "%s", g->name);
         cr_assert_eq(hwfit_gpu_validate(g, NULL), HWFIT_OK, "%s", g->name);
         /* Tensor cores beat the vector units, and narrower formats are never slower. */
         /* (Volta and CDNA 2 have no TF32 path: 0.) */

@@ -1168,6 +1168,47 @@ static const hwfit_gpu catalog[] = {
          "7, FP32 14, Tensor 112 TFLOPS; PCIe Gen3 32 GB/s",
         .notes = "FP16 tensor only (see v100-sxm-32gb). The PCIe card has no NVLink connector.",
     },
+    /* ---- Turing ------------------------------------------------------------------------ */
+    {
+        .name = "t4",
+        .vendor = HWFIT_GPU_VENDOR_NVIDIA,
+        .edition = "NVIDIA T4 16GB",
+        .architecture = "Turing TU104",
+        .compute_capability = 75,
+        .form_factor = HWFIT_GPU_FORM_PCIE_CARD,
+        .memory_bytes = GIB_(16),
+        .memory_bandwidth_bytes_per_s = 320 * G_,
+        .tdp_w = 70,
+        .fp64_flop_per_s = 8.1 / 32 * T_,
+        .fp64_tensor_flop_per_s = 0,
+        .fp32_flop_per_s = 8.1 * T_,
+        .tf32_flop_per_s = 0,
+        .fp16_bf16_flop_per_s = 65 * T_,
+        .fp8_flop_per_s = 0,
+        .int8_op_per_s = 130 * T_,
+        .fp4_flop_per_s = 0,
+        .sparsity = 0,
+        .sparse_speedup = 1.0,
+        .pcie_gen = 3,
+        .pcie_lanes = 16,
+        .peer_link = HWFIT_GPU_PEER_NONE,
+        .peer_topology = HWFIT_GPU_PEER_TOPOLOGY_NONE,
+        .peer_generation = 0,
+        .peer_links = 0,
+        .peer_bytes_per_s = 0,
+        .peer_bytes_per_s_bidir = 0,
+        .peer_domain_gpus = 0,
+        .p2p_pcie = 1,
+        .nvls = 0,
+        .source = "NVIDIA T4 Tensor Core GPU datasheet: 16 GB GDDR6, 320+ GB/s, 70 W, FP32 8.1 TFLOPS, "
+         "mixed precision (FP16/FP32) 65 TFLOPS, INT8 130 TOPS, INT4 260 TOPS; PCIe Gen3 x16, "
+         "low-profile single slot, passive",
+        .notes = "Turing tensor cores take FP16 (and INT8/INT4): no BF16, TF32 or FP8 path, no "
+         "sparsity; BF16 work runs as FP16 here (frameworks fall back to FP16 on compute capability "
+         "7.5, e.g. Unsloth's and Colab's T4 runs). FP64 = FP32 / 32 (TU104). ECC is on by default "
+         "and takes 1/16 of the GDDR6: the driver shows 15,360 MiB (PyTorch about 14.7 GiB), "
+         "below the 16 GiB kept here as on every card's datasheet.",
+    },
     /* ---- Ampere GA100, 40 GB and the export editions --------------------------------- */
     {
         .name = "a100-sxm-40gb",
