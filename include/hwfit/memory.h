@@ -438,6 +438,20 @@ typedef struct hwfit_memory_in {
                                         token, on the device with the head) and the K/V
                                         cache of kv_built stay in the backward phase.
                                         Default 0. */
+    /* ---- Appended in 0.x (docs/formulas.md, "activations": eager RMSNorm). */
+    int norm_upcast_kept;          /**< Training, RMSNorm models, not with compile: each
+                                        hidden-size norm runs eagerly in fp32 and keeps the
+                                        fp32 copy of its input for backward (4 bytes an
+                                        element instead of the activations' A) and, when
+                                        its weight trains (mode full, or the norms in
+                                        full_modules), the normalized tensor in the
+                                        activations' format too: torchtune's
+                                        RMSNorm.forward, transformers' LlamaRMSNorm (and
+                                        its copies), LitGPT's RMSNorm. Per norm and token
+                                        (4 - A + [A when trained]) x hidden more, in every
+                                        layer and for the final norm. Default 0 (a fused
+                                        norm: Megatron/Transformer Engine, Liger, Unsloth,
+                                        torch.compile). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

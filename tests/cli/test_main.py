@@ -265,6 +265,30 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fit["assumptions"]["outputs_kept"], True)
         self.bad("memory", "--config", cfg, "--use-cache", mentions="use-cache")
 
+    def test_norm_upcast_kept_stores_the_fp32_input(self):
+        """--norm-upcast-kept (an eager RMSNorm keeps its input's fp32 copy, and with a
+        trained weight the normalized bf16 tensor): Llama 3.1 8B, 1,024 tokens, no
+        recomputation: LoRA 2 bytes more a norm element (64 layer norms and the final one,
+        4,096 wide), full 4; the torchtune profile sets it, --no-norm-upcast-kept undoes
+        it; inference refuses it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--context", "1024", "--recompute", "none")
+        elems = 1024 * 4096 * (32 * 2 + 1)
+        for mode, extra in (("lora", 2), ("full", 4)):
+            base = self.ok_json(*args, "--mode", mode)
+            kept = self.ok_json(*args, "--mode", mode, "--norm-upcast-kept")
+            self.assertEqual(kept["activation_bytes"] - base["activation_bytes"], extra * elems)
+            self.assertIs(kept["assumptions"]["norm_upcast_kept"], True)
+        tt = self.ok_json(*args, "--mode", "lora", "--framework", "torchtune")
+        self.assertIs(tt["assumptions"]["norm_upcast_kept"], True)
+        off = self.ok_json(*args, "--mode", "lora", "--framework", "torchtune",
+                           "--no-norm-upcast-kept")
+        self.assertIs(off["assumptions"]["norm_upcast_kept"], False)
+        self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
+        self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         """--optimizer sgd-plain: torch.optim.SGD with momentum 0 (its default) makes no
         momentum_buffer. Llama 3.1 8B full, 8,030,261,248 parameters: with master weights

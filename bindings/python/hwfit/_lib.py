@@ -376,6 +376,8 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: the K/V built in the training forward, the outputs kept (memory.h)
         ("kv_built", ctypes.c_int),
         ("outputs_kept", ctypes.c_int),
+        # appended: an eager RMSNorm's fp32 input copy kept (memory.h)
+        ("norm_upcast_kept", ctypes.c_int),
     ]
 
 

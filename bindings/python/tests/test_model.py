@@ -370,6 +370,17 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), use_cache=True)
 
+    def test_norm_upcast_kept_stores_the_fp32_input(self):
+        # An eager RMSNorm keeps its input's fp32 copy: Llama 3.1 8B LoRA, 1,024 tokens, no
+        # recomputation, 2 bytes more an element of 64 layer norms and the final one.
+        kw = dict(model=config("llama-3.1-8b"), mode="lora", context=1024, recompute="none")
+        d = hwfit.memory(norm_upcast_kept=True, **kw)
+        self.assertEqual(d["activation_bytes"] - hwfit.memory(**kw)["activation_bytes"],
+                         2 * 1024 * 4096 * 65)
+        self.assertTrue(d["assumptions"]["norm_upcast_kept"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(model=config("llama-3.1-8b"), norm_upcast_kept=True)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
