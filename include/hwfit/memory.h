@@ -233,9 +233,15 @@ typedef struct hwfit_memory_in {
                                         (Unsloth's offloaded checkpointing, torchtune
                                         enable_activation_offloading); default 0. */
     int compile;                   /**< 1: torch.compile fuses the gated MLP's activation
-                                        and product, which are recomputed in backward: the
-                                        MLP stores its gate and up outputs and no product
-                                        (2F per token instead of 3F); default 0. */
+                                        and product: in training the MLP stores its gate and
+                                        up outputs, and the product only when the down
+                                        projection's weight or adapter takes a gradient
+                                        (the partitioner never recomputes a tensor a
+                                        backward matmul reads): 3F, or 2F with a frozen
+                                        down projection (instead of eager 3F or 4F with
+                                        gated_act_kept); a chunked loss keeps no fp32 work;
+                                        an eager norm's upcast is fused (norm_upcast_kept
+                                        has no effect); default 0. */
     int softcap_eager;             /**< 1: a model whose attention logits are soft-capped
                                         (hwfit_model::attention_softcap) runs eager attention
                                         even with @c flash_attention, as LitGPT does (its

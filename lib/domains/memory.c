@@ -307,10 +307,24 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
     if (m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile && c->in->gated_act_kept &&
         c->in->mode != HWFIT_MEMORY_INFERENCE)
         per++;
+    /* Compiled, the product is saved too when the down projection's weight (or its
+     * adapter) takes a gradient. torch.compile's min-cut partitioner
+     * (torch/_functorch/partitioners.py, min_cut_rematerialization_partition) may
+     * recompute fusible ops such as silu and mul in backward, but never a node "that must
+     * be materialized in the backwards pass" (should_ban_recomputation, with
+     * torch/_functorch/config.py ban_recompute_materialized_backward = True, the
+     * default): the product is the input of the down projection's weight-gradient matmul
+     * (and of its adapter's), a non-fusible use in backward, so it is saved beside gate and
+     * up, the outputs of matmuls, which are never recomputed: 3F. With the down projection
+     * frozen and without an adapter nothing in backward reads the product: 2F. */
+    if (m->mlp == HWFIT_MODEL_MLP_GATED && c->in->compile &&
+        c->in->mode != HWFIT_MEMORY_INFERENCE &&
+        !(frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)))
+        per++;
     /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
      * linear's input only when its weight requires grad); the down projection's input is
-     * kept only when it carries an adapter. Compiled, a gated MLP's count (2F) holds no
-     * down-projection input to drop: it is gate and up, which the product's and the
+     * kept only when it carries an adapter. Compiled, that input is counted above only
+     * when needed: the remaining 2F are gate and up, which the product's and the
      * activation's backward need whether or not any weight trains (d/d up = act(gate),
      * d/d gate = up * act'(gate)). */
     if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN) &&
