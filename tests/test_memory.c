@@ -747,7 +747,8 @@ Test(memory, profiles_change_choices_not_counts) {
     b.loss = HWFIT_MEMORY_LOSS_CHUNKED;
     b.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     b.dropout = 0;
-    b.gated_act_kept = 1; /* its FeedForward runs eager */
+    b.gated_act_kept = 1;   /* its FeedForward runs eager */
+    b.norm_upcast_kept = 1; /* and its RMSNorm */
     b.overhead_bytes = a.overhead_bytes;
     b.fragmentation = a.fragmentation;
     hwfit_memory_out oa = estimate_ok(&m, &a), ob = estimate_ok(&m, &b);
@@ -1033,12 +1034,74 @@ Test(memory, gated_act_kept_stores_the_activation_output) {
     cr_assert_eq(sets & HWFIT_PROFILE_GATED_ACT, 0u);
 }
 
-/* A compiled gated MLP keeps gate and up (2F) and recomputes the product for the down
- * projection's weight gradient. With the down projection frozen nothing more goes: the
- * product's and the activation's backward still need gate and up, so a frozen MLP stores
- * 2F compiled as in eager fused form (before, compile dropped a third F: F per token and
- * layer too few). With an adapter on the down projection, eager keeps its input (3F) and
- * compile recomputes it (2F). Llama 3.1 8B, F = 14336, 2-byte activations. */
+/* norm_upcast_kept: an eager RMSNorm keeps the fp32 copy of its input (4 bytes an element
+ * where the norm's input counted 2) and, when its weight trains, the normalized bf16 tensor
+ * (2 more): per token and norm 2h frozen (LoRA), 4h trained (full); 2 norms a layer and the
+ * final norm (Llama 3.1 8B: h 4096, 32 layers); nothing compiled, in inference or on a
+ * LayerNorm model. */
+Test(memory, norm_upcast_kept_stores_the_fp32_input) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 512;
+    in.micro_batch = 2;
+    const uint64_t sbh = 1024ull * 4096;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.norm_upcast_kept = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.activation_dense_layer_bytes - a.activation_dense_layer_bytes, 2 * 2 * sbh);
+    cr_assert_eq(b.activation_bytes - a.activation_bytes, 32 * 2 * 2 * sbh + 2 * sbh);
+    in.mode = HWFIT_MEMORY_FULL; /* the norms' weights train: the normalized bf16 too */
+    in.norm_upcast_kept = 0;
+    hwfit_memory_out fa = estimate_ok(&m, &in);
+    in.norm_upcast_kept = 1;
+    hwfit_memory_out fb = estimate_ok(&m, &in);
+    cr_assert_eq(fb.activation_dense_layer_bytes - fa.activation_dense_layer_bytes, 4 * 2 * sbh);
+    cr_assert_eq(fb.activation_bytes - fa.activation_bytes, 32 * 4 * 2 * sbh + 4 * sbh);
+    in.compile = 1; /* one fused kernel: its bf16 input and a reciprocal per token */
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.norm_upcast_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, c.activation_bytes);
+    in.compile = 0;
+    in.norm_upcast_kept = 1;
+    m.norm = HWFIT_MODEL_NORM_LAYER; /* F.layer_norm keeps its input as it is */
+    hwfit_memory_out l1 = estimate_ok(&m, &in);
+    in.norm_upcast_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, l1.activation_bytes);
+    m.norm = HWFIT_MODEL_NORM_RMS;
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    hwfit_memory_out i0 = estimate_ok(&m, &in);
+    in.norm_upcast_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, i0.activation_bytes);
+    /* the profiles whose models run the eager norm set it; megatron and unsloth fuse it */
+    const char *eager[] = {"torchtune", "hf-trainer", "deepspeed", "fsdp", "litgpt",
+                           "llama-factory"};
+    for (size_t i = 0; i < sizeof eager / sizeof eager[0]; i++) {
+        hwfit_memory_init(&in);
+        cr_assert_eq(hwfit_memory_profile_apply(eager[i], 1, &in, NULL), HWFIT_OK);
+        cr_assert_eq(in.norm_upcast_kept, 1, "%s", eager[i]);
+    }
+    const char *fused[] = {"megatron", "unsloth"};
+    for (size_t i = 0; i < sizeof fused / sizeof fused[0]; i++) {
+        hwfit_memory_init(&in);
+        unsigned sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply(fused[i], 8, &in, &sets), HWFIT_OK);
+        cr_assert_eq(in.norm_upcast_kept, 0, "%s", fused[i]);
+        cr_assert_eq(sets & HWFIT_PROFILE_NORM_UPCAST, 0u);
+    }
+}
+
+/* A compiled gated MLP keeps gate and up (2F), and the product when the down projection's
+ * weight or adapter takes a gradient: torch.compile's partitioner never recomputes a node
+ * a backward matmul reads (ban_recompute_materialized_backward). With the down projection
+ * frozen nothing more goes: the product's and the activation's backward still need gate
+ * and up, so a frozen MLP stores 2F compiled as in eager fused form. With an adapter on
+ * the down projection, eager and compiled both keep its input (3F); full training
+ * compiled keeps 3F, eager with gated_act_kept 4F. Llama 3.1 8B, F = 14336, 2-byte
+ * activations. */
 Test(memory, compiled_frozen_mlp_keeps_gate_and_up) {
     hwfit_model m;
     llama8b(&m);
@@ -1057,8 +1120,15 @@ Test(memory, compiled_frozen_mlp_keeps_gate_and_up) {
     hwfit_memory_out all_c = estimate_ok(&m, &in);
     in.compile = 0;
     hwfit_memory_out all_e = estimate_ok(&m, &in);
-    cr_assert_eq(all_e.activation_dense_layer_bytes - all_c.activation_dense_layer_bytes,
-                 1024ull * 14336 * 2);
+    cr_assert_eq(all_e.activation_dense_layer_bytes, all_c.activation_dense_layer_bytes);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.gated_act_kept = 1;
+    hwfit_memory_out full_e = estimate_ok(&m, &in);
+    in.compile = 1;
+    hwfit_memory_out full_c = estimate_ok(&m, &in);
+    check_phases(&full_c, &in);
+    cr_assert_eq(full_e.activation_dense_layer_bytes - full_c.activation_dense_layer_bytes,
+                 1024ull * 14336 * 2); /* act(gate) recomputed, the product kept */
 }
 
 /* kv_repeated: GQA's K and V repeated to the 32 query heads, (32 - 8) x 128 x 2 values more

@@ -233,9 +233,15 @@ typedef struct hwfit_memory_in {
                                         (Unsloth's offloaded checkpointing, torchtune
                                         enable_activation_offloading); default 0. */
     int compile;                   /**< 1: torch.compile fuses the gated MLP's activation
-                                        and product, which are recomputed in backward: the
-                                        MLP stores its gate and up outputs and no product
-                                        (2F per token instead of 3F); default 0. */
+                                        and product: in training the MLP stores its gate and
+                                        up outputs, and the product only when the down
+                                        projection's weight or adapter takes a gradient
+                                        (the partitioner never recomputes a tensor a
+                                        backward matmul reads): 3F, or 2F with a frozen
+                                        down projection (instead of eager 3F or 4F with
+                                        gated_act_kept); a chunked loss keeps no fp32 work;
+                                        an eager norm's upcast is fused (norm_upcast_kept
+                                        has no effect); default 0. */
     int softcap_eager;             /**< 1: a model whose attention logits are soft-capped
                                         (hwfit_model::attention_softcap) runs eager attention
                                         even with @c flash_attention, as LitGPT does (its
@@ -450,6 +456,20 @@ typedef struct hwfit_memory_in {
                                         Korthikanti et al.'s 16-bit softmax output, A
                                         (+ 1 + A with dropout). No effect with flash
                                         attention or in inference. Default 0. */
+    /* ---- Appended in 0.x (docs/formulas.md, "activations": eager RMSNorm). */
+    int norm_upcast_kept;          /**< Training, RMSNorm models, not with compile: each
+                                        hidden-size norm runs eagerly in fp32 and keeps the
+                                        fp32 copy of its input for backward (4 bytes an
+                                        element instead of the activations' A) and, when
+                                        its weight trains (mode full, or the norms in
+                                        full_modules), the normalized tensor in the
+                                        activations' format too: torchtune's
+                                        RMSNorm.forward, transformers' LlamaRMSNorm (and
+                                        its copies), LitGPT's RMSNorm. Per norm and token
+                                        (4 - A + [A when trained]) x hidden more, in every
+                                        layer and for the final norm. Default 0 (a fused
+                                        norm: Megatron/Transformer Engine, Liger, Unsloth,
+                                        torch.compile). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

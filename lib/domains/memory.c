@@ -315,10 +315,24 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
     if (m->mlp == HWFIT_MODEL_MLP_GATED && !c->in->compile && c->in->gated_act_kept &&
         c->in->mode != HWFIT_MEMORY_INFERENCE)
         per++;
+    /* Compiled, the product is saved too when the down projection's weight (or its
+     * adapter) takes a gradient. torch.compile's min-cut partitioner
+     * (torch/_functorch/partitioners.py, min_cut_rematerialization_partition) may
+     * recompute fusible ops such as silu and mul in backward, but never a node "that must
+     * be materialized in the backwards pass" (should_ban_recomputation, with
+     * torch/_functorch/config.py ban_recompute_materialized_backward = True, the
+     * default): the product is the input of the down projection's weight-gradient matmul
+     * (and of its adapter's), a non-fusible use in backward, so it is saved beside gate and
+     * up, the outputs of matmuls, which are never recomputed: 3F. With the down projection
+     * frozen and without an adapter nothing in backward reads the product: 2F. */
+    if (m->mlp == HWFIT_MODEL_MLP_GATED && c->in->compile &&
+        c->in->mode != HWFIT_MEMORY_INFERENCE &&
+        !(frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN)))
+        per++;
     /* LoRA: a frozen linear layer keeps no input for a weight gradient (autograd saves a
      * linear's input only when its weight requires grad); the down projection's input is
-     * kept only when it carries an adapter. Compiled, a gated MLP's count (2F) holds no
-     * down-projection input to drop: it is gate and up, which the product's and the
+     * kept only when it carries an adapter. Compiled, that input is counted above only
+     * when needed: the remaining 2F are gate and up, which the product's and the
      * activation's backward need whether or not any weight trains (d/d up = act(gate),
      * d/d gate = up * act'(gate)). */
     if (frozen_inputs_dropped(c) && !(c->in->lora_targets & HWFIT__LORA_DOWN) &&
@@ -336,6 +350,26 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
                                         : 2u);
     }
     return f * per + dispatch;
+}
+
+/* Eager RMSNorm (norm_upcast_kept): bytes per element of a hidden-size norm's input kept
+ * beyond the A that every norm's input counts. torchtune's RMSNorm.forward
+ * (torchtune/modules/rms_norm.py: x_fp32 = x.float(); (x_fp32 * torch.rsqrt(
+ * x_fp32.pow(2).mean(-1, keepdim=True) + eps)).type_as(x) * self.scale) and transformers'
+ * LlamaRMSNorm.forward (hidden_states.to(torch.float32) ... self.weight *
+ * hidden_states.to(input_dtype)) keep the fp32 copy of the input (pow's and the product's
+ * backward: 4 bytes an element, not the A-byte input) and, when the norm's weight trains,
+ * the normalized A-byte tensor (the weight product's backward). So 4 + [A when trained] - A
+ * more than counted: +4 (bf16, full), +2 (bf16, frozen norms). Compiled, the norm fuses
+ * into one kernel that keeps its input and a reciprocal per token: nothing more. */
+static uint64_t norm_extra(const act_ctx *c) {
+    const hwfit_memory_in *in = c->in;
+    if (!in->norm_upcast_kept || in->compile || in->mode == HWFIT_MEMORY_INFERENCE ||
+        c->m->norm != HWFIT_MODEL_NORM_RMS)
+        return 0;
+    int trained = in->mode == HWFIT_MEMORY_FULL || (in->full_modules & HWFIT_FULL_NORMS);
+    uint64_t kept = 4u + (trained ? c->a_bytes : 0u);
+    return kept > c->a_bytes ? kept - c->a_bytes : 0u;
 }
 
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
@@ -364,7 +398,9 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     if (frozen_inputs_dropped(c))
         inputs = ((in->lora_targets & (HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V)) ? 1u : 0u) +
                  ((in->lora_targets & (HWFIT__LORA_GATE | HWFIT__LORA_UP)) ? 1u : 0u);
-    uint64_t rep = mul_c(sbh, c->a_bytes * (m->norms_per_layer + inputs) + (in->dropout ? 2u : 0u),
+    uint64_t rep = mul_c(sbh,
+                         c->a_bytes * (m->norms_per_layer + inputs) +
+                             norm_extra(c) * m->norms_per_layer + (in->dropout ? 2u : 0u),
                          &overflow);
     uint64_t widths =
         add_c(mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes,
@@ -1137,6 +1173,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * logits' chunk gradient, 3 A c V (PyTorch's cross-entropy keeps the logits'
              * format). */
             else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED_INPLACE) per = 4 * h + c.a_bytes * (v + 1);
+            /* The final norm, eager (norm_upcast_kept): its fp32 input copy as a layer's. */
+            per += norm_extra(&c) * h;
             loss = hwfit__ceil_div_u64(mul_c(sb, per, &overflow), c.t);
             if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED_INPLACE) {
                 uint64_t rows = min_u64(in->loss_chunk_tokens, sb);

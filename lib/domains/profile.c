@@ -45,6 +45,7 @@ typedef struct row {
     int root_unsharded;
     int quant_scales;
     int trained_fp32;
+    int norm_upcast;
 } row;
 
 #define M_(m) (1u << (m))
@@ -70,9 +71,15 @@ static const row rows[] = {
      * forward and backward (dequant_transient). Its FeedForward.forward
      * (torchtune/modules/feed_forward.py) is w2(activation(w1(x)) * w3(x)) in eager
      * kernels: the product keeps activation(w1(x)) (gated_act_kept; compile fuses it). */
+    /* Its RMSNorm.forward (torchtune/modules/rms_norm.py, unchanged from 2024-03 to
+     * 2024-11): x_fp32 = x.float(); (x_fp32 * torch.rsqrt(x_fp32.pow(2).mean(-1,
+     * keepdim=True) + eps)).type_as(x) * self.scale: autograd keeps the fp32 copy
+     * (pow's and the product's backward) and, when scale trains, the normalized bf16
+     * tensor (norm_upcast_kept; compile fuses it). */
     {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
      .dequant = 1},
-    {.profile = "torchtune", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
+    {.profile = "torchtune", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_NORM_UPCAST,
+     .gated_act = 1, .norm_upcast = 1},
     {.profile = "torchtune", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_LOSS |
@@ -118,10 +125,14 @@ static const row rows[] = {
      * runs F.dequantize_4bit(B, quant_state).to(A.dtype) before the matmul, and backward
      * again for grad_A (dequant_transient). transformers' gated MLPs (LlamaMLP, Qwen2MLP,
      * MistralMLP .forward: down_proj(act_fn(gate_proj(x)) * up_proj(x))) run eager: the
-     * product keeps act_fn's output (gated_act_kept). */
+     * product keeps act_fn's output (gated_act_kept). Their RMSNorms (LlamaRMSNorm and its
+     * copies: hidden_states.to(torch.float32) ... self.weight * hidden_states.to(
+     * input_dtype)) keep the fp32 copy of the input and, when the weight trains, the
+     * normalized 16-bit tensor (norm_upcast_kept; Liger's fused RMSNorm keeps neither). */
     {.profile = "hf-trainer", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
      .dequant = 1},
-    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_NORM_UPCAST,
+     .gated_act = 1, .norm_upcast = 1},
     {.profile = "hf-trainer", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_RECOMPUTE,
@@ -178,7 +189,8 @@ static const row rows[] = {
      * per matmul (as hf-trainer). */
     {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
      .dequant = 1},
-    {.profile = "deepspeed", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
+    {.profile = "deepspeed", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_NORM_UPCAST,
+     .gated_act = 1, .norm_upcast = 1},
     {.profile = "deepspeed", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS,
@@ -204,7 +216,8 @@ static const row rows[] = {
      * matmul (as hf-trainer). */
     {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
      .dequant = 1},
-    {.profile = "fsdp", .sets = HWFIT_PROFILE_GATED_ACT, .gated_act = 1},
+    {.profile = "fsdp", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_NORM_UPCAST,
+     .gated_act = 1, .norm_upcast = 1},
     {.profile = "fsdp", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS,
@@ -294,10 +307,14 @@ static const row rows[] = {
      * is silu(fc_1(x)) * fc_2(x) unfused (gated_act_kept); CausalSelfAttention.forward
      * expands k and v to every query head in training ("flash attention requires it",
      * kv_repeated); fit() binds `logits = model(input_ids, lm_head_chunk_size=128)` and
-     * keeps it until the next forward returns (previous_graph). */
+     * keeps it until the next forward returns (previous_graph). RMSNorm.forward upcasts
+     * (x = x.float(); x_normed = x * torch.rsqrt(norm_x + eps); (x_normed *
+     * weight.float()).to(dtype)): the fp32 input is kept, and with a trained weight the
+     * fp32 x_normed, 4 bytes where norm_upcast_kept counts A (full LitGPT, not in the
+     * cases, is under by 2 bytes a norm element) (norm_upcast_kept). */
     {.profile = "litgpt", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_KV_REPEATED |
-         HWFIT_PROFILE_PREVIOUS_GRAPH,
-     .gated_act = 1, .kv_repeated = 1, .previous_graph = 1},
+         HWFIT_PROFILE_PREVIOUS_GRAPH | HWFIT_PROFILE_NORM_UPCAST,
+     .gated_act = 1, .kv_repeated = 1, .previous_graph = 1, .norm_upcast = 1},
 
     /* ---- LLaMA-Factory (hiyouga/LLaMA-Factory) ------------------------------------------- */
     /* Gradient checkpointing is on unless disabled: hparams/model_args.py
@@ -403,6 +420,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_ROOT_UNSHARDED) in->root_unsharded = r->root_unsharded;
     if (s & HWFIT_PROFILE_QUANT_SCALES) in->quant_scales_replicated = r->quant_scales;
     if (s & HWFIT_PROFILE_TRAINED_FP32) in->trained_fp32 = r->trained_fp32;
+    if (s & HWFIT_PROFILE_NORM_UPCAST) in->norm_upcast_kept = r->norm_upcast;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

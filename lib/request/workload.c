@@ -953,6 +953,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "
                                        "probabilities (transformers' eager attention)"},
+    [HWFIT__F_NORM_UPCAST] = {.name = "norm-upcast-kept", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training: an eager RMSNorm keeps its input's fp32 copy "
+                                      "(and its normalized output when it trains) for "
+                                      "backward (torchtune, transformers; not with compile)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1009,6 +1013,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1065,7 +1070,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_TRAINED_FP32, &m->trained_fp32},
         {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
         {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
-        {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32}};
+        {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
+        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1261,5 +1267,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                     m->flash_attention);
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);
+    hwfit__out_bool(o, "norm_upcast_kept", "eager RMSNorm keeps its fp32 input",
+                    m->norm_upcast_kept);
     hwfit__out_section_end(o);
 }

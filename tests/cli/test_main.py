@@ -321,6 +321,50 @@ class TestFinetuneInputs(CliCase):
                  mentions="no-flash-attention")
         self.bad("memory", "--config", cfg, "--no-flash-attention", "--softmax-fp32",
                  mentions="softmax-fp32")
+    def test_norm_upcast_kept_stores_the_fp32_input(self):
+        """--norm-upcast-kept (an eager RMSNorm keeps its input's fp32 copy, and with a
+        trained weight the normalized bf16 tensor): Llama 3.1 8B, 1,024 tokens, no
+        recomputation: LoRA 2 bytes more a norm element (64 layer norms and the final one,
+        4,096 wide), full 4; the torchtune profile sets it, --no-norm-upcast-kept undoes
+        it; inference refuses it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--context", "1024", "--recompute", "none")
+        elems = 1024 * 4096 * (32 * 2 + 1)
+        for mode, extra in (("lora", 2), ("full", 4)):
+            base = self.ok_json(*args, "--mode", mode)
+            kept = self.ok_json(*args, "--mode", mode, "--norm-upcast-kept")
+            self.assertEqual(kept["activation_bytes"] - base["activation_bytes"], extra * elems)
+            self.assertIs(kept["assumptions"]["norm_upcast_kept"], True)
+        tt = self.ok_json(*args, "--mode", "lora", "--framework", "torchtune")
+        self.assertIs(tt["assumptions"]["norm_upcast_kept"], True)
+        off = self.ok_json(*args, "--mode", "lora", "--framework", "torchtune",
+                           "--no-norm-upcast-kept")
+        self.assertIs(off["assumptions"]["norm_upcast_kept"], False)
+        self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
+        self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
+
+    def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
+        """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
+        down projection's weight takes a gradient (a backward matmul reads it) and
+        recomputes act(gate): Llama 3.1 8B full, 1,024 tokens, no recomputation, 3F a token
+        and layer compiled against 4F eager (--gated-act-kept): 32 x 1,024 x 14,336 x 2
+        bytes apart; with the down projection frozen (LoRA on q, v) compiled keeps 2F."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--context", "1024", "--recompute", "none")
+        eager = self.ok_json(*args, "--mode", "full", "--gated-act-kept")
+        compiled = self.ok_json(*args, "--mode", "full", "--compile")
+        plain = self.ok_json(*args, "--mode", "full")
+        self.assertEqual(eager["activation_bytes"] - compiled["activation_bytes"],
+                         32 * 1024 * 14336 * 2)
+        self.assertEqual(compiled["activation_bytes"], plain["activation_bytes"])
+        lora = ("--mode", "lora", "--lora-targets", "q,v")
+        frozen = self.ok_json(*args, *lora, "--compile")
+        self.assertEqual(self.ok_json(*args, *lora)["activation_bytes"],
+                         frozen["activation_bytes"])
 
     def test_sgd_plain_keeps_no_optimizer_state(self):
         """--optimizer sgd-plain: torch.optim.SGD with momentum 0 (its default) makes no

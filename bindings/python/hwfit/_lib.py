@@ -378,6 +378,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("outputs_kept", ctypes.c_int),
         # appended: the eager softmax kept in fp32 (memory.h)
         ("softmax_fp32", ctypes.c_int),
+        # appended: an eager RMSNorm's fp32 input copy kept (memory.h)
+        ("norm_upcast_kept", ctypes.c_int),
     ]
 
 
