@@ -2533,6 +2533,14 @@ static void probe_request(void) {
     hwfit_model_cache_free(NULL);
     hwfit_model_cache *cache = NULL;
     CHECK(hwfit_model_cache_new(&cache) == HWFIT_OK && cache != NULL);
+    /* Its window: hostile values refused and the window left as it was. */
+    CHECK(hwfit_model_cache_set_window(NULL, 1.0) == HWFIT_EINVAL);
+    CHECK(hwfit_model_cache_window(NULL) == 0.0);
+    static const double windows[] = {NAN, INFINITY, -INFINITY, -1e-300, -0.5, 86400.5, 1e300};
+    for (size_t i = 0; i < N(windows); i++)
+        CHECK(hwfit_model_cache_set_window(cache, windows[i]) == HWFIT_EDOM, "window %g",
+              windows[i]);
+    CHECK(hwfit_model_cache_window(cache) == 0.0);
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {
         current = c->name;
         CHECK(hwfit_request_new(c->name, &r) == HWFIT_OK);
@@ -2782,6 +2790,8 @@ static const entry table[] = {
     COVER(hwfit_request_set_all, probe_request),
     COVER(hwfit_model_cache_new, probe_request),
     COVER(hwfit_model_cache_free, probe_request),
+    COVER(hwfit_model_cache_set_window, probe_request),
+    COVER(hwfit_model_cache_window, probe_request),
     COVER(hwfit_request_free, probe_request),
     COVER(hwfit_request_message, probe_request),
     COVER(hwfit_request_new, probe_request),

@@ -218,6 +218,11 @@ hwfit_model_cache_new = _fn("hwfit_model_cache_new", ctypes.c_int,
                             [ctypes.POINTER(ctypes.c_void_p)])
 # void hwfit_model_cache_free(hwfit_model_cache *cache);
 hwfit_model_cache_free = _fn("hwfit_model_cache_free", None, [ctypes.c_void_p])
+# hwfit_status hwfit_model_cache_set_window(hwfit_model_cache *cache, double seconds);
+hwfit_model_cache_set_window = _fn("hwfit_model_cache_set_window", ctypes.c_int,
+                                   [ctypes.c_void_p, ctypes.c_double])
+# double hwfit_model_cache_window(const hwfit_model_cache *cache);
+hwfit_model_cache_window = _fn("hwfit_model_cache_window", ctypes.c_double, [ctypes.c_void_p])
 # hwfit_status hwfit_request_use_cache(hwfit_request *request, hwfit_model_cache *cache);
 hwfit_request_use_cache = _fn("hwfit_request_use_cache", ctypes.c_int,
                               [ctypes.c_void_p, ctypes.c_void_p])
