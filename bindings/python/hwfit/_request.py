@@ -379,6 +379,7 @@ _THREADS = _threading.local()  # .state: the calling thread's _Thread
 _STATES = _weakref.WeakSet()  # every thread's _Thread (set_model_cache_window)
 _STATES_LOCK = _threading.Lock()
 _WINDOW = [0.0]  # the model caches' revalidation window, seconds (set_model_cache_window)
+_WINDOW_HOOKS = []  # called when a window is set (fit_batch's models by path: _batch)
 
 
 def set_model_cache_window(seconds):
@@ -390,8 +391,9 @@ def set_model_cache_window(seconds):
     same name and found unchanged less than `seconds` ago is used without looking at the
     file: an edit of the config, a file put in its place or a checkpoint added beside it
     within the window is NOT seen until the window has passed (or the window is set again).
-    Applies to every thread's cache, those made later too, each from its next call; 0.0
-    goes back to checking every call. `seconds` is a number from 0 to 86,400 (a day):
+    Applies to every thread's cache, those made later too, each from its next call, and
+    to the models fit_batch and memory_batch keep by path; 0.0 goes back to checking every
+    call. `seconds` is a number from 0 to 86,400 (a day):
     another type raises TypeError, NaN, an infinity or a value out of that range
     HwfitError (HWFIT_EDOM). The C call: hwfit_model_cache_set_window."""
     if isinstance(seconds, bool) or not isinstance(seconds, _numbers.Real):
@@ -409,6 +411,8 @@ def set_model_cache_window(seconds):
         _WINDOW[0] = seconds
         for state in list(_STATES):  # set first, emptied after (see _Thread.request)
             state.ready = {}
+        for hook in _WINDOW_HOOKS:
+            hook()
 
 
 def model_cache_window():

@@ -112,6 +112,28 @@ class ReusedRequests(unittest.TestCase):
             hwfit.set_model_cache_window(0.0)
             shutil.rmtree(d)
 
+    def test_a_window_keeps_the_models_fit_batch_read_by_path(self):
+        d = tempfile.mkdtemp(prefix="hwfit-window-")
+        try:
+            path = os.path.join(d, "config.json")
+            shutil.copy(CFG8, path)
+            with open(path) as f:
+                text = f.read()
+            hwfit.set_model_cache_window(3600)
+            kw = dict(gpu="h100-sxm", context=4096)
+            first = hwfit.fit_batch(path, **kw)["total_bytes"]
+            mem = hwfit.memory_batch(path, context=[4096])["total_bytes"]
+            with open(path, "w") as f:
+                f.write(text.replace('"num_hidden_layers": 32', '"num_hidden_layers": 31'))
+            self.assertEqual(hwfit.fit_batch(path, **kw)["total_bytes"], first)
+            self.assertEqual(hwfit.memory_batch(path, context=[4096])["total_bytes"], mem)
+            hwfit.set_model_cache_window(0.0)
+            self.assertLess(hwfit.fit_batch(path, **kw)["total_bytes"], first)
+            self.assertLess(hwfit.memory_batch(path, context=[4096])["total_bytes"], mem)
+        finally:
+            hwfit.set_model_cache_window(0.0)
+            shutil.rmtree(d)
+
     def test_a_window_that_is_not_a_time_of_at_most_a_day_is_refused(self):
         hwfit.set_model_cache_window(60)
         try:
