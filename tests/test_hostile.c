@@ -2579,6 +2579,17 @@ static void probe_request(void) {
         CHECK(hwfit_request_set_all(r, NULL, 1) == HWFIT_EINVAL);
         const char *const hostile_pairs[] = {long_text, "1"};
         CHECK(hwfit_request_set_all(r, hostile_pairs, 1) == HWFIT_ENOTFOUND);
+        /* set and run in one: a refused option is not run and leaves needed and buf */
+        size_t untold = 12345;
+        poison(small, sizeof small);
+        CHECK(hwfit_request_ask_record(r, hostile_pairs, 1, small, sizeof small, &untold) ==
+              HWFIT_ENOTFOUND && untold == 12345 && untouched(small, sizeof small));
+        CHECK(hwfit_request_message(r)[0] != '\0');
+        CHECK(hwfit_request_ask_record(r, NULL, 1, small, sizeof small, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_ask_record(r, NULL, 0, NULL, 3, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_ask_record(NULL, NULL, 0, NULL, 0, NULL) == HWFIT_EINVAL);
+        hwfit_status ast = hwfit_request_ask_record(r, NULL, 0, small, sizeof small, &need);
+        CHECK(ANY_OF(ast, REQ_STATUSES), "ask_record");
         /* Reset after all that: every option back to its default, no message. */
         CHECK(hwfit_request_reset(r) == HWFIT_OK && hwfit_request_message(r)[0] == '\0');
         hwfit_request_free(r);
@@ -2788,6 +2799,7 @@ static const entry table[] = {
     COVER(hwfit_request_reset, probe_request),
     COVER(hwfit_request_run_record, probe_request),
     COVER(hwfit_request_set_all, probe_request),
+    COVER(hwfit_request_ask_record, probe_request),
     COVER(hwfit_model_cache_new, probe_request),
     COVER(hwfit_model_cache_free, probe_request),
     COVER(hwfit_model_cache_set_window, probe_request),

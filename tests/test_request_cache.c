@@ -301,3 +301,44 @@ Test(request_cache, a_window_that_is_not_a_time_of_at_most_a_day_is_refused) {
     cr_assert_eq(hwfit_model_cache_window(NULL), 0.0);
     hwfit_model_cache_free(cache);
 }
+
+/* hwfit_request_ask_record: set_all then run_record in one call, the same record; an
+ * option refused is not run (needed untouched, the refusal described); the buffer rules
+ * of run_record (too small: HWFIT_EBUFSIZE, kept, copied by run_record). */
+Test(request_cache, ask_record_answers_as_set_all_then_run_record) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/llama-3.1-70b.config.json", HWFIT_TEST_DATA);
+    const char *const pairs[] = {"config", path, "context", "8192", "batch", "8"};
+    hwfit_request *a, *b;
+    cr_assert_eq(hwfit_request_new("memory", &a), HWFIT_OK);
+    cr_assert_eq(hwfit_request_new("memory", &b), HWFIT_OK);
+    static char want[1 << 16], got[1 << 16];
+    size_t nwant = 0, ngot = 0;
+    cr_assert_eq(hwfit_request_set_all(a, pairs, 3), HWFIT_OK);
+    cr_assert_eq(hwfit_request_run_record(a, want, sizeof want, &nwant), HWFIT_OK);
+    for (int round = 0; round < 2; round++) {
+        cr_assert_eq(hwfit_request_ask_record(b, pairs, 3, got, sizeof got, &ngot), HWFIT_OK,
+                     "%s", hwfit_request_message(b));
+        cr_assert_eq(ngot, nwant);
+        cr_assert(memcmp(got, want, nwant) == 0, "the same record");
+    }
+    /* too small: kept, and run_record copies it */
+    char tiny[8];
+    cr_assert_eq(hwfit_request_ask_record(b, pairs, 3, tiny, sizeof tiny, &ngot),
+                 HWFIT_EBUFSIZE);
+    cr_assert_eq(ngot, nwant);
+    cr_assert_eq(hwfit_request_run_record(b, got, sizeof got, &ngot), HWFIT_OK);
+    cr_assert(memcmp(got, want, nwant) == 0);
+    /* a refused option: not run */
+    const char *const bad[] = {"config", path, "context", "0"};
+    size_t untold = 7;
+    cr_assert_eq(hwfit_request_ask_record(b, bad, 2, got, sizeof got, &untold), HWFIT_EDOM);
+    cr_assert_eq(untold, 7);
+    cr_assert_str_eq(hwfit_request_option_name(b), "context");
+    cr_assert_neq(hwfit_request_message(b)[0], '\0');
+    cr_assert_eq(hwfit_request_ask_record(NULL, pairs, 3, got, sizeof got, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_request_ask_record(b, NULL, 1, got, sizeof got, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_request_ask_record(b, pairs, 3, NULL, 1, NULL), HWFIT_EINVAL);
+    hwfit_request_free(a);
+    hwfit_request_free(b);
+}

@@ -310,6 +310,29 @@ HWFIT_API hwfit_status hwfit_request_run_record(hwfit_request *request, char *bu
                                                 size_t size, size_t *needed);
 
 /**
+ * @brief Ask a question and write its record in one call: hwfit_request_set_all(), then,
+ *        when every option was set, hwfit_request_run_record(). For a face whose calls cost
+ *        more than the work (Python's ctypes: one call a question instead of two).
+ * @param[in,out] request  the request
+ * @param[in]     pairs    as hwfit_request_set_all()
+ * @param[in]     count    as hwfit_request_set_all()
+ * @param[out]    buf      as hwfit_request_run_record()
+ * @param[in]     size     bytes at buf
+ * @param[out]    needed   as hwfit_request_run_record() (untouched when an option is
+ *                         refused); may be NULL
+ * @retval HWFIT_OK      answered
+ * @retval HWFIT_EINVAL  request NULL, pairs NULL with a non-zero count, or buf NULL with a
+ *                       non-zero size (nothing set)
+ * @retval other         the first refusal of hwfit_request_set_all() (the request is not
+ *                       run), else every status of hwfit_request_run_record(); a refusal
+ *                       of either is described by hwfit_request_message() and
+ *                       hwfit_request_option_name()
+ */
+HWFIT_API hwfit_status hwfit_request_ask_record(hwfit_request *request,
+                                                const char *const *pairs, size_t count,
+                                                char *buf, size_t size, size_t *needed);
+
+/**
  * @brief The last result of hwfit_request_run() (or hwfit_request_run_record(): binary,
  *        read its length), valid until the next call that changes the request, or its free.
  * @param[in]  request  the request; may be NULL

@@ -1117,6 +1117,15 @@ hwfit_status hwfit_request_run_record(hwfit_request *r, char *buf, size_t size,
     return hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, size, needed);
 }
 
+hwfit_status hwfit_request_ask_record(hwfit_request *r, const char *const *pairs, size_t count,
+                                      char *buf, size_t size, size_t *needed) {
+    if (r == NULL || (buf == NULL && size != 0)) return HWFIT_EINVAL;
+    hwfit_status st = hwfit_request_set_all(r, pairs, count);
+    if (st != HWFIT_OK) return st;
+    r->record_next = 1; /* hwfit_request_run_record's body, without its frame */
+    return hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, size, needed);
+}
+
 const char *hwfit_request_output(const hwfit_request *r, size_t *length) {
     int ok = r != NULL && r->result_valid && r->result.buf != NULL;
     if (length) *length = ok ? r->result.len : 0;

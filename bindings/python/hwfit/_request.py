@@ -345,24 +345,34 @@ class _Thread:
         # the length is known: no scan for the NUL (ctypes' .value reads byte by byte)
         return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
 
-    def result(self, r, cmd):
-        """Run the request r; the Result of its JSON, read from the request's record
-        of it (hwfit_request_run_record: the same object json.loads makes of the JSON, without
-        writing and parsing text). A command without a record answers in JSON."""
+    def ask(self, r, pairs, count, cmd):
+        """Set the pairs of _encoded on the request r and run it, in one ctypes call
+        (hwfit_request_ask_record); the Result of its JSON, read from the request's record
+        of it (the same object json.loads makes of the JSON, without writing and parsing
+        text). A command without a record answers in JSON."""
         buf, sized = self.buf, self.sized
         if sized[0] is not buf:
             sized = self.sized = (buf, _ct.c_size_t(len(buf)))
-        st = _raw_run_record(r, buf, sized[1], self.needed_ref)
+        st = _raw_ask(r, pairs, count, buf, sized[1], self.needed_ref)
+        if st == _lib.HWFIT_OK:
+            return _record.read(buf, self.needed.value - 1)
+        return self.unread(r, st, cmd)
+
+    def unread(self, r, st, cmd):
+        """The end of ask() when the record did not come into self.buf: a
+        larger buffer for a longer record (kept by the request: copied, not computed
+        again), the JSON of a command without a record, or the refusal raised (an option
+        refused by ask() is never HWFIT_EBUFSIZE nor HWFIT_EUNSUPPORTED)."""
         if st == _lib.HWFIT_EBUFSIZE:
-            buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(buf)))
+            buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(self.buf)))
             if len(buf) <= _BUF_KEPT:
                 self.buf = buf
             st = _raw_run_record(r, buf, _ct.c_size_t(len(buf)), self.needed_ref)
+            if st == _lib.HWFIT_OK:
+                return _record.read(buf, self.needed.value - 1)
         if st == _lib.HWFIT_EUNSUPPORTED:  # no record: its JSON (or the same refusal)
             return Result(_parse(self.output(r, _lib.HWFIT_FORMAT_JSON, cmd)))
-        if st != _lib.HWFIT_OK:
-            raise _failure(r, st, cmd)
-        return _record.read(buf, self.needed.value - 1)
+        raise _failure(r, st, cmd)
 
     def __del__(self):
         self.ready = {}
@@ -537,6 +547,10 @@ _set_all = _raw("hwfit_request_set_all")
 # hwfit_request_run_record(request: c_void_p, buf: char array, size: c_size_t,
 #                          needed: byref(c_size_t))
 _raw_run_record = _raw("hwfit_request_run_record")
+# hwfit_request_ask_record(request: c_void_p, pairs: c_char_p array or None,
+#                          count: c_size_t, buf: char array, size: c_size_t,
+#                          needed: byref(c_size_t)): _set_all and _raw_run_record in one
+_raw_ask = _raw("hwfit_request_ask_record")
 
 
 def _run(cmd, fmt, args, kwargs):
@@ -547,8 +561,10 @@ def _run(cmd, fmt, args, kwargs):
 
 def _run_json(cmd, args, kwargs):
     """Run a command with Python arguments; the object of its JSON result."""
-    state, r = _request(cmd, args, kwargs)
-    return state.result(r, cmd)  # a Result
+    pairs, count = _encoded(cmd, args, kwargs)
+    state = _thread()
+    r = state.ready.get(cmd["name"]) or state.request(cmd["name"])
+    return state.ask(r, pairs, count, cmd)  # a Result
 
 
 def run(command, format="text", /, *args, **options):
@@ -630,10 +646,7 @@ def _function(cmd, fmt, name):
             except AttributeError:
                 state = _THREADS.state = _Thread()
             r = state.ready.get(command) or state.request(command)
-            st = _set_all(r, pairs, count)
-            if st != _lib.HWFIT_OK:
-                raise _failure(r, st, cmd)
-            return state.result(r, cmd)
+            return state.ask(r, pairs, count, cmd)  # set and run: one ctypes call
     else:
         def call(*args, **options):
             return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))
