@@ -155,6 +155,11 @@ struct hwfit_request {
     hwfit__record rec;                /* and its numbers and strings */
     int takes_gpu;                    /* takes_gpu(command), worked out once */
     int record_next;                  /* the next run writes a record (run_record) */
+    /* The command's option tables that have options, as option_index reads them, worked
+     * out once: value_of's range checks without the empty tables and the multiplications
+     * (every option getter of a run comes there, about seventy a memory request). */
+    struct { uintptr_t begin, bytes; size_t base; } spans[HWFIT__MAX_OPTION_SETS];
+    int nspans;
 };
 
 /* result_format of a record (hwfit_request_run_record): the commands see JSON. */
@@ -462,8 +467,11 @@ hwfit_status hwfit__req_dtype(hwfit_request *r, const hwfit_option *opt, hwfit_d
 }
 
 static const value *value_of(const hwfit_request *r, const hwfit_option *opt) {
-    long k = option_index(r->command, opt);
-    return k < 0 ? NULL : &r->values[k];
+    for (int s = 0; s < r->nspans; s++) { /* option_index's rule, on the spans */
+        uintptr_t at = (uintptr_t)opt - r->spans[s].begin;
+        if (at < r->spans[s].bytes) return &r->values[r->spans[s].base + at / sizeof *opt];
+    }
+    return NULL;
 }
 
 int hwfit__req_given(const hwfit_request *r, const hwfit_option *opt) {
@@ -921,6 +929,16 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     r->command = c;
     r->takes_gpu = takes_gpu(c);
     r->noptions = option_count(c);
+    size_t base = 0;
+    for (int s = 0; s < HWFIT__MAX_OPTION_SETS; s++) {
+        if (c->sets[s].count > 0) {
+            r->spans[r->nspans].begin = (uintptr_t)c->sets[s].options;
+            r->spans[r->nspans].bytes = c->sets[s].count * sizeof *c->sets[s].options;
+            r->spans[r->nspans].base = base;
+            r->nspans++;
+        }
+        base += c->sets[s].count;
+    }
     r->values = calloc(r->noptions ? r->noptions : 1, sizeof *r->values);
     r->state = c->state_size ? malloc(c->state_size) : NULL;
     hwfit__text_heap(&r->result);
