@@ -2543,6 +2543,14 @@ static void probe_request(void) {
     hwfit_model_cache_free(NULL);
     hwfit_model_cache *cache = NULL;
     CHECK(hwfit_model_cache_new(&cache) == HWFIT_OK && cache != NULL);
+    /* Its window: hostile values refused and the window left as it was. */
+    CHECK(hwfit_model_cache_set_window(NULL, 1.0) == HWFIT_EINVAL);
+    CHECK(hwfit_model_cache_window(NULL) == 0.0);
+    static const double windows[] = {NAN, INFINITY, -INFINITY, -1e-300, -0.5, 86400.5, 1e300};
+    for (size_t i = 0; i < N(windows); i++)
+        CHECK(hwfit_model_cache_set_window(cache, windows[i]) == HWFIT_EDOM, "window %g",
+              windows[i]);
+    CHECK(hwfit_model_cache_window(cache) == 0.0);
     for (const hwfit_command *c = hwfit_command_next(NULL); c; c = hwfit_command_next(c)) {
         current = c->name;
         CHECK(hwfit_request_new(c->name, &r) == HWFIT_OK);
@@ -2581,6 +2589,17 @@ static void probe_request(void) {
         CHECK(hwfit_request_set_all(r, NULL, 1) == HWFIT_EINVAL);
         const char *const hostile_pairs[] = {long_text, "1"};
         CHECK(hwfit_request_set_all(r, hostile_pairs, 1) == HWFIT_ENOTFOUND);
+        /* set and run in one: a refused option is not run and leaves needed and buf */
+        size_t untold = 12345;
+        poison(small, sizeof small);
+        CHECK(hwfit_request_ask_record(r, hostile_pairs, 1, small, sizeof small, &untold) ==
+              HWFIT_ENOTFOUND && untold == 12345 && untouched(small, sizeof small));
+        CHECK(hwfit_request_message(r)[0] != '\0');
+        CHECK(hwfit_request_ask_record(r, NULL, 1, small, sizeof small, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_ask_record(r, NULL, 0, NULL, 3, NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_request_ask_record(NULL, NULL, 0, NULL, 0, NULL) == HWFIT_EINVAL);
+        hwfit_status ast = hwfit_request_ask_record(r, NULL, 0, small, sizeof small, &need);
+        CHECK(ANY_OF(ast, REQ_STATUSES), "ask_record");
         /* Reset after all that: every option back to its default, no message. */
         CHECK(hwfit_request_reset(r) == HWFIT_OK && hwfit_request_message(r)[0] == '\0');
         hwfit_request_free(r);
@@ -2791,8 +2810,11 @@ static const entry table[] = {
     COVER(hwfit_request_reset, probe_request),
     COVER(hwfit_request_run_record, probe_request),
     COVER(hwfit_request_set_all, probe_request),
+    COVER(hwfit_request_ask_record, probe_request),
     COVER(hwfit_model_cache_new, probe_request),
     COVER(hwfit_model_cache_free, probe_request),
+    COVER(hwfit_model_cache_set_window, probe_request),
+    COVER(hwfit_model_cache_window, probe_request),
     COVER(hwfit_request_free, probe_request),
     COVER(hwfit_request_message, probe_request),
     COVER(hwfit_request_new, probe_request),

@@ -3,6 +3,7 @@
  * that changed and a checkpoint that appeared beside it. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,4 +206,139 @@ Test(request_cache, a_reset_request_answers_as_a_new_one) {
     cr_assert_eq(hwfit_request_reset(NULL), HWFIT_EINVAL);
     free(want_first);
     free(want_second);
+}
+
+/* A revalidation window (hwfit_model_cache_set_window): inside it an edited config and a
+ * checkpoint put beside it are not seen (what the window gives up); back to 0, both are
+ * seen at once. No assertion on time: an hour is longer than the test. */
+Test(request_cache, a_window_keeps_the_checked_model_until_it_is_set_back_to_0) {
+    char dir[] = "/tmp/hwfit-window-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char config[128], tensors[128], src[1024];
+    snprintf(config, sizeof config, "%s/config.json", dir);
+    snprintf(tensors, sizeof tensors, "%s/model.safetensors", dir);
+    snprintf(src, sizeof src, "%s/models/llama-3.1-8b.config.json", HWFIT_TEST_DATA);
+    char *text = read_all(src);
+    write_all(config, text, strlen(text));
+
+    hwfit_model_cache *cache;
+    cr_assert_eq(hwfit_model_cache_new(&cache), HWFIT_OK);
+    cr_assert_eq(hwfit_model_cache_window(cache), 0.0, "0 by default");
+    cr_assert_eq(hwfit_model_cache_set_window(cache, 3600.0), HWFIT_OK);
+    cr_assert_eq(hwfit_model_cache_window(cache), 3600.0);
+    static const char *const mem[] = {"context", "4096", NULL};
+    char *first = answer(cache, "memory", config, mem);
+    same_answer(cache, "memory", config, mem); /* unchanged: the same answer */
+
+    /* 32 layers -> 31: inside the window the cached model answers. */
+    char *at = strstr(text, "\"num_hidden_layers\": 32");
+    cr_assert_not_null(at, "the 8B config names its 32 layers");
+    at[strlen("\"num_hidden_layers\": 3")] = '1';
+    write_all(config, text, strlen(text));
+    char *kept = answer(cache, "memory", config, mem);
+    cr_assert_str_eq(kept, first, "inside the window the edit is not seen");
+
+    /* A checkpoint appears beside it: not seen either. */
+    static const char header[] =
+        "{\"model.layers.0.mlp.up_proj.weight\":{\"dtype\":\"BF16\",\"shape\":[2,2],"
+        "\"data_offsets\":[0,8]}}";
+    unsigned char file[256];
+    uint64_t hn = sizeof header - 1;
+    for (int i = 0; i < 8; i++) file[i] = (unsigned char)(hn >> (8 * i));
+    memcpy(file + 8, header, hn);
+    memset(file + 8 + hn, 0, 8);
+    write_all(tensors, (const char *)file, 8 + hn + 8);
+    char *still = answer(cache, "memory", config, mem);
+    cr_assert_str_eq(still, first, "inside the window the checkpoint is not seen");
+
+    /* Another name of the same file is checked (the window keeps the name asked). */
+    char other[160];
+    snprintf(other, sizeof other, "%s/./config.json", dir);
+    char *by_other = answer(cache, "memory", other, mem);
+    cr_assert_str_neq(by_other, first, "a name not asked before checks the file");
+    same_answer(cache, "memory", other, mem);
+
+    /* Back to 0: the next use checks, and sees both. */
+    cr_assert_eq(hwfit_model_cache_set_window(cache, 0.0), HWFIT_OK);
+    char *seen = answer(cache, "memory", config, mem);
+    cr_assert_str_neq(seen, first, "window 0: the edit is seen at once");
+    cr_assert(strstr(seen, "\"files\": 1") != NULL, "the checkpoint is seen: %s", seen);
+    same_answer(cache, "memory", config, mem);
+
+    /* Setting a window again makes every entry check at its next use. */
+    cr_assert_eq(hwfit_model_cache_set_window(cache, 3600.0), HWFIT_OK);
+    unlink(tensors);
+    char *after = answer(cache, "memory", config, mem);
+    cr_assert(strstr(after, "\"files\": 1") == NULL, "the checkpoint's removal is seen");
+    same_answer(cache, "memory", config, mem);
+
+    free(first);
+    free(kept);
+    free(still);
+    free(by_other);
+    free(seen);
+    free(after);
+    free(text);
+    hwfit_model_cache_free(cache);
+    unlink(config);
+    rmdir(dir);
+}
+
+/* Bad windows are refused and leave the window as it was. */
+Test(request_cache, a_window_that_is_not_a_time_of_at_most_a_day_is_refused) {
+    hwfit_model_cache *cache;
+    cr_assert_eq(hwfit_model_cache_new(&cache), HWFIT_OK);
+    cr_assert_eq(hwfit_model_cache_set_window(cache, 60.0), HWFIT_OK);
+    static const double bad[] = {NAN, INFINITY, -INFINITY, -1.0, -1e-9, 86400.001, 1e300};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_eq(hwfit_model_cache_set_window(cache, bad[i]), HWFIT_EDOM, "%g", bad[i]);
+        cr_assert_eq(hwfit_model_cache_window(cache), 60.0, "%g leaves it", bad[i]);
+    }
+    cr_assert_eq(hwfit_model_cache_set_window(cache, 86400.0), HWFIT_OK, "a day is allowed");
+    cr_assert_eq(hwfit_model_cache_set_window(cache, 0.0), HWFIT_OK);
+    cr_assert_eq(hwfit_model_cache_window(cache), 0.0);
+    cr_assert_eq(hwfit_model_cache_set_window(NULL, 1.0), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_model_cache_window(NULL), 0.0);
+    hwfit_model_cache_free(cache);
+}
+
+/* hwfit_request_ask_record: set_all then run_record in one call, the same record; an
+ * option refused is not run (needed untouched, the refusal described); the buffer rules
+ * of run_record (too small: HWFIT_EBUFSIZE, kept, copied by run_record). */
+Test(request_cache, ask_record_answers_as_set_all_then_run_record) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/models/llama-3.1-70b.config.json", HWFIT_TEST_DATA);
+    const char *const pairs[] = {"config", path, "context", "8192", "batch", "8"};
+    hwfit_request *a, *b;
+    cr_assert_eq(hwfit_request_new("memory", &a), HWFIT_OK);
+    cr_assert_eq(hwfit_request_new("memory", &b), HWFIT_OK);
+    static char want[1 << 16], got[1 << 16];
+    size_t nwant = 0, ngot = 0;
+    cr_assert_eq(hwfit_request_set_all(a, pairs, 3), HWFIT_OK);
+    cr_assert_eq(hwfit_request_run_record(a, want, sizeof want, &nwant), HWFIT_OK);
+    for (int round = 0; round < 2; round++) {
+        cr_assert_eq(hwfit_request_ask_record(b, pairs, 3, got, sizeof got, &ngot), HWFIT_OK,
+                     "%s", hwfit_request_message(b));
+        cr_assert_eq(ngot, nwant);
+        cr_assert(memcmp(got, want, nwant) == 0, "the same record");
+    }
+    /* too small: kept, and run_record copies it */
+    char tiny[8];
+    cr_assert_eq(hwfit_request_ask_record(b, pairs, 3, tiny, sizeof tiny, &ngot),
+                 HWFIT_EBUFSIZE);
+    cr_assert_eq(ngot, nwant);
+    cr_assert_eq(hwfit_request_run_record(b, got, sizeof got, &ngot), HWFIT_OK);
+    cr_assert(memcmp(got, want, nwant) == 0);
+    /* a refused option: not run */
+    const char *const bad[] = {"config", path, "context", "0"};
+    size_t untold = 7;
+    cr_assert_eq(hwfit_request_ask_record(b, bad, 2, got, sizeof got, &untold), HWFIT_EDOM);
+    cr_assert_eq(untold, 7);
+    cr_assert_str_eq(hwfit_request_option_name(b), "context");
+    cr_assert_neq(hwfit_request_message(b)[0], '\0');
+    cr_assert_eq(hwfit_request_ask_record(NULL, pairs, 3, got, sizeof got, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_request_ask_record(b, NULL, 1, got, sizeof got, NULL), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_request_ask_record(b, pairs, 3, NULL, 1, NULL), HWFIT_EINVAL);
+    hwfit_request_free(a);
+    hwfit_request_free(b);
 }

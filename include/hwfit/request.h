@@ -310,6 +310,29 @@ HWFIT_API hwfit_status hwfit_request_run_record(hwfit_request *request, char *bu
                                                 size_t size, size_t *needed);
 
 /**
+ * @brief Ask a question and write its record in one call: hwfit_request_set_all(), then,
+ *        when every option was set, hwfit_request_run_record(). For a face whose calls cost
+ *        more than the work (Python's ctypes: one call a question instead of two).
+ * @param[in,out] request  the request
+ * @param[in]     pairs    as hwfit_request_set_all()
+ * @param[in]     count    as hwfit_request_set_all()
+ * @param[out]    buf      as hwfit_request_run_record()
+ * @param[in]     size     bytes at buf
+ * @param[out]    needed   as hwfit_request_run_record() (untouched when an option is
+ *                         refused); may be NULL
+ * @retval HWFIT_OK      answered
+ * @retval HWFIT_EINVAL  request NULL, pairs NULL with a non-zero count, or buf NULL with a
+ *                       non-zero size (nothing set)
+ * @retval other         the first refusal of hwfit_request_set_all() (the request is not
+ *                       run), else every status of hwfit_request_run_record(); a refusal
+ *                       of either is described by hwfit_request_message() and
+ *                       hwfit_request_option_name()
+ */
+HWFIT_API hwfit_status hwfit_request_ask_record(hwfit_request *request,
+                                                const char *const *pairs, size_t count,
+                                                char *buf, size_t size, size_t *needed);
+
+/**
  * @brief The last result of hwfit_request_run() (or hwfit_request_run_record(): binary,
  *        read its length), valid until the next call that changes the request, or its free.
  * @param[in]  request  the request; may be NULL
@@ -362,8 +385,13 @@ HWFIT_API int hwfit_request_verdict(const hwfit_request *request);
  * times, taken before the read; a file that changed is read again. It also remembers that
  * the directory held no safetensors checkpoint while the directory's times are unchanged
  * (a checkpoint beside the config is read every time). The answers are the same as without
- * a cache. It keeps the 8 models used last (about 12 KB). A cache is used by one request
- * at a time (a thread keeps its own); it outlives the requests that use it.
+ * a cache (with the default window, 0). It keeps the 8 models used last (about 12 KB). A
+ * cache is used by one request at a time (a thread keeps its own, and sets its window
+ * itself); it outlives the requests that use it.
+ *
+ * By default every use checks the file and its directory with a `stat` call each; a
+ * revalidation window (hwfit_model_cache_set_window()) trades that check for staleness,
+ * as a DNS TTL or nginx's `open_file_cache_valid` do.
  */
 typedef struct hwfit_model_cache hwfit_model_cache;
 
@@ -381,6 +409,44 @@ HWFIT_API hwfit_status hwfit_model_cache_new(hwfit_model_cache **out);
  * @param[in] cache  the cache; NULL does nothing
  */
 HWFIT_API void hwfit_model_cache_free(hwfit_model_cache *cache);
+
+/**
+ * @brief Check a cached model's file at most once per window of time.
+ *
+ * With a window of W seconds, a model asked for by the same name (the text given, e.g. a
+ * path) whose config.json was found unchanged less than W seconds ago is taken from the
+ * cache without looking at the file, and a directory found without a checkpoint less than
+ * W seconds ago is not looked at again. After W seconds the next use checks the file and
+ * the directory as without a window, and a check that finds them unchanged starts a new
+ * window.
+ *
+ * What it gives up: within the window an edit of the config.json, a file put in its place,
+ * a checkpoint added beside it, a change of HWFIT_MODEL_PATH or of the Hugging Face cache
+ * that would find the name elsewhere, and (for a relative path) a change of the working
+ * directory are not seen: the answer is the one of the model as it was at the last check.
+ * What it gains: the two `stat` system calls of each use (about 2.4 us each on a virtual
+ * machine, docs/performance.md). A checkpoint that is there is still read at every use.
+ *
+ * The default, 0, checks at every use (a cache always answers as reading the files would).
+ * The time is the system's monotonic clock (CLOCK_MONOTONIC; on Windows, where the cache
+ * keeps no model, C11 timespec_get); a clock that went backwards, or that cannot be read,
+ * makes the next use check. Setting a window (any value, the same one too) makes the next
+ * use of every entry check. The CLI answers one question per process and sets none.
+ * @param[in] cache    the cache; NULL gives ::HWFIT_EINVAL
+ * @param[in] seconds  the window in seconds, 0 to 86,400 (a day); resolution 1 ns
+ * @retval HWFIT_OK      set
+ * @retval HWFIT_EINVAL  cache is NULL
+ * @retval HWFIT_EDOM    seconds is NaN, infinite, negative or above 86,400 (the window is
+ *                       unchanged)
+ */
+HWFIT_API hwfit_status hwfit_model_cache_set_window(hwfit_model_cache *cache, double seconds);
+
+/**
+ * @brief The revalidation window of a cache (hwfit_model_cache_set_window()).
+ * @param[in] cache  the cache; may be NULL
+ * @return The window in seconds as set, 0 by default (and for NULL).
+ */
+HWFIT_API double hwfit_model_cache_window(const hwfit_model_cache *cache);
 
 /**
  * @brief Let a request read its model through a cache (see ::hwfit_model_cache).

@@ -144,6 +144,14 @@ static void rec_key(hwfit__out *o, char code, const char *key) {
     char line[80]; /* the line in one write when the key is short (every key is) */
     size_t len = key ? strlen(key) : 0;
     if (len > 0 && memchr(key, '\n', len) != NULL) o->rec->bad = 1;
+    char *at = hwfit__text_room(o->t, len + 2); /* written in place: no line buffer */
+    if (at != NULL) {
+        at[0] = code;
+        if (len > 0) memcpy(at + 1, key, len);
+        at[len + 1] = '\n';
+        hwfit__text_advance(o->t, len + 2);
+        return;
+    }
     if (len + 2 > sizeof line) {
         hwfit__text_putc(o->t, code);
         hwfit__text_put(o->t, key, len);

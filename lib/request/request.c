@@ -5,10 +5,12 @@
 #define _POSIX_C_SOURCE 200809L /* stat's st_mtim: the model cache's file signatures */
 #endif
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hwfit/dtype.h"
 #include "hwfit/gpu.h"
@@ -153,6 +155,11 @@ struct hwfit_request {
     hwfit__record rec;                /* and its numbers and strings */
     int takes_gpu;                    /* takes_gpu(command), worked out once */
     int record_next;                  /* the next run writes a record (run_record) */
+    /* The command's option tables that have options, as option_index reads them, worked
+     * out once: value_of's range checks without the empty tables and the multiplications
+     * (every option getter of a run comes there, about seventy a memory request). */
+    struct { uintptr_t begin, bytes; size_t base; } spans[HWFIT__MAX_OPTION_SETS];
+    int nspans;
 };
 
 /* result_format of a record (hwfit_request_run_record): the commands see JSON. */
@@ -201,6 +208,7 @@ static int same_sig(const file_sig *a, const file_sig *b) {
 }
 
 #define MODEL_CACHE_ENTRIES 8
+#define WINDOW_MAX_S 86400.0 /* hwfit_model_cache_set_window: at most a day */
 
 typedef struct model_entry {
     char *path;                       /* the config.json read (as located), heap; NULL: free */
@@ -213,11 +221,18 @@ typedef struct model_entry {
     file_sig dir;
     uint64_t used;                    /* the cache's clock at the last use (least recently
                                          used is replaced) */
+    /* The revalidation window (hwfit_model_cache_set_window): the name the model was last
+     * asked for by (heap, or NULL; set only while a window is set), and when the file's
+     * and the directory's signatures were last found unchanged (clock_ns(); -1: never). */
+    char *name;
+    int64_t checked_ns, dir_checked_ns;
 } model_entry;
 
 struct hwfit_model_cache {
     model_entry entries[MODEL_CACHE_ENTRIES];
     uint64_t clock;
+    double window_s;                  /* as set; 0: every use checks the file */
+    int64_t window_ns;
 };
 
 hwfit_status hwfit_model_cache_new(hwfit_model_cache **out) {
@@ -228,10 +243,84 @@ hwfit_status hwfit_model_cache_new(hwfit_model_cache **out) {
     return HWFIT_OK;
 }
 
+static void entry_clear(model_entry *e) {
+    free(e->path);
+    free(e->name);
+    memset(e, 0, sizeof *e);
+    e->checked_ns = e->dir_checked_ns = -1;
+}
+
 void hwfit_model_cache_free(hwfit_model_cache *cache) {
     if (cache == NULL) return;
-    for (int i = 0; i < MODEL_CACHE_ENTRIES; i++) free(cache->entries[i].path);
+    for (int i = 0; i < MODEL_CACHE_ENTRIES; i++) entry_clear(&cache->entries[i]);
     free(cache);
+}
+
+hwfit_status hwfit_model_cache_set_window(hwfit_model_cache *cache, double seconds) {
+    if (cache == NULL) return HWFIT_EINVAL;
+    if (!isfinite(seconds) || seconds < 0.0 || seconds > WINDOW_MAX_S) return HWFIT_EDOM;
+    cache->window_s = seconds;
+    cache->window_ns = (int64_t)(seconds * 1e9);
+    /* What was checked under another window is checked again at its next use (and the
+     * names, kept only while a window is set, are found again by that check). */
+    for (int i = 0; i < MODEL_CACHE_ENTRIES; i++)
+        cache->entries[i].checked_ns = cache->entries[i].dir_checked_ns = -1;
+    return HWFIT_OK;
+}
+
+double hwfit_model_cache_window(const hwfit_model_cache *cache) {
+    return cache == NULL ? 0.0 : cache->window_s;
+}
+
+/* Nanoseconds on a clock that does not follow the wall clock's changes where the system
+ * has one (POSIX CLOCK_MONOTONIC; C11 timespec_get's UTC on Windows, where the cache keeps
+ * nothing: sig_of), or -1 when it cannot be read (the file is then checked). About 24 ns
+ * here (the vDSO: no system call). */
+static int64_t clock_ns(void) {
+    struct timespec ts;
+#if defined(_WIN32)
+    if (timespec_get(&ts, TIME_UTC) != TIME_UTC) return -1;
+#else
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return -1;
+#endif
+    return (int64_t)ts.tv_sec * 1000000000 + (int64_t)ts.tv_nsec;
+}
+
+/* A check at checked_ns still stands at now: less than the window ago. A clock that went
+ * backwards (or was not read) does not stand. */
+static int still_fresh(const hwfit_model_cache *c, int64_t checked_ns, int64_t now) {
+    return now >= 0 && checked_ns >= 0 && now >= checked_ns && now - checked_ns < c->window_ns;
+}
+
+/* With a window: the entry asked for by name whose file was checked less than the window
+ * ago, or -1. */
+static int cache_fresh(hwfit_model_cache *c, const char *name, int64_t now) {
+    for (int i = 0; i < MODEL_CACHE_ENTRIES; i++) {
+        model_entry *e = &c->entries[i];
+        if (e->name == NULL || strcmp(e->name, name) != 0) continue;
+        if (!still_fresh(c, e->checked_ns, now)) return -1;
+        e->used = ++c->clock;
+        return i;
+    }
+    return -1;
+}
+
+/* With a window: the entry k was checked at now (taken before the stat) and is what name
+ * finds; no other entry answers to name. Out of memory: no name (the next use checks). */
+static void cache_checked(hwfit_model_cache *c, int k, const char *name, int64_t now) {
+    model_entry *e = &c->entries[k];
+    for (int i = 0; i < MODEL_CACHE_ENTRIES; i++) {
+        model_entry *o = &c->entries[i];
+        if (i != k && o->name != NULL && strcmp(o->name, name) == 0) {
+            free(o->name);
+            o->name = NULL;
+        }
+    }
+    if (e->name == NULL || strcmp(e->name, name) != 0) {
+        free(e->name);
+        e->name = copy_text(name);
+    }
+    e->checked_ns = e->name != NULL ? now : -1;
 }
 
 /* The entry of path whose file is unchanged, or -1 (a changed file's entry is dropped). */
@@ -240,8 +329,7 @@ static int cache_find(hwfit_model_cache *c, const char *path, const file_sig *si
         model_entry *e = &c->entries[i];
         if (e->path == NULL || strcmp(e->path, path) != 0) continue;
         if (!same_sig(&e->config, sig)) {
-            free(e->path);
-            memset(e, 0, sizeof *e);
+            entry_clear(e);
             return -1;
         }
         e->used = ++c->clock;
@@ -265,8 +353,7 @@ static int cache_put(hwfit_model_cache *c, const char *path, const file_sig *sig
     char *copy = copy_text(path);
     if (copy == NULL) return -1;
     model_entry *e = &c->entries[slot];
-    free(e->path);
-    memset(e, 0, sizeof *e);
+    entry_clear(e);
     e->path = copy;
     e->config = *sig;
     e->model = *model;
@@ -380,8 +467,11 @@ hwfit_status hwfit__req_dtype(hwfit_request *r, const hwfit_option *opt, hwfit_d
 }
 
 static const value *value_of(const hwfit_request *r, const hwfit_option *opt) {
-    long k = option_index(r->command, opt);
-    return k < 0 ? NULL : &r->values[k];
+    for (int s = 0; s < r->nspans; s++) { /* option_index's rule, on the spans */
+        uintptr_t at = (uintptr_t)opt - r->spans[s].begin;
+        if (at < r->spans[s].bytes) return &r->values[r->spans[s].base + at / sizeof *opt];
+    }
+    return NULL;
 }
 
 int hwfit__req_given(const hwfit_request *r, const hwfit_option *opt) {
@@ -430,6 +520,16 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
     }
     char path[1024]; /* locate.c searches paths up to this long */
     r->cache_entry = -1;
+    /* A window set: a model asked for by this name and checked less than the window ago
+     * is taken without looking at the file (hwfit_model_cache_set_window). */
+    int64_t now = -1;
+    if (r->cache != NULL && r->cache->window_ns > 0) {
+        now = clock_ns();
+        if ((r->cache_entry = cache_fresh(r->cache, name, now)) >= 0) {
+            *model = r->cache->entries[r->cache_entry].model;
+            return HWFIT_OK;
+        }
+    }
     file_sig sig;
     int is_reg = 0, signed_ok = 0;
     size_t len = strlen(name);
@@ -452,11 +552,15 @@ hwfit_status hwfit__req_load_model(hwfit_request *r, const hwfit_option *opt,
     }
     if (!signed_ok) signed_ok = r->cache != NULL && sig_of(path, &sig, &is_reg);
     if (signed_ok && (r->cache_entry = cache_find(r->cache, path, &sig)) >= 0) {
+        if (now >= 0) cache_checked(r->cache, r->cache_entry, name, now);
         *model = r->cache->entries[r->cache_entry].model;
         return HWFIT_OK;
     }
     st = hwfit_hf_config_load(path, model, &err);
-    if (st == HWFIT_OK && signed_ok) r->cache_entry = cache_put(r->cache, path, &sig, model);
+    if (st == HWFIT_OK && signed_ok) {
+        r->cache_entry = cache_put(r->cache, path, &sig, model);
+        if (r->cache_entry >= 0 && now >= 0) cache_checked(r->cache, r->cache_entry, name, now);
+    }
     if (st == HWFIT_EIO && strchr(name, '/') != NULL && path[0] != '/' &&
         strcmp(path, name) == 0 && strncmp(name, "./", 2) != 0)
         return hwfit__req_fail(r, opt, st, "no model '%s': not a file, not in the Hugging Face "
@@ -489,8 +593,16 @@ hwfit_status hwfit__req_load_checkpoint(hwfit_request *r, const hwfit_option *op
      * now. */
     file_sig dsig;
     int is_reg;
+    /* With a window, a check of the directory less than the window ago stands. */
+    int64_t now = e != NULL && r->cache->window_ns > 0 ? clock_ns() : -1;
+    if (now >= 0 && e->model.layers == model->layers && e->checkpoint_valid &&
+        still_fresh(r->cache, e->dir_checked_ns, now))
+        return HWFIT_OK;
     int dir_signed = e != NULL && e->model.layers == model->layers && sig_of(dir, &dsig, &is_reg);
-    if (dir_signed && e->checkpoint_valid && same_sig(&e->dir, &dsig)) return HWFIT_OK;
+    if (dir_signed && e->checkpoint_valid && same_sig(&e->dir, &dsig)) {
+        e->dir_checked_ns = now;
+        return HWFIT_OK;
+    }
     hwfit_error err;
     hwfit_status st = hwfit_safetensors_dir_read(dir, model->layers, info, &err);
     if (st == HWFIT_ENOTFOUND) {
@@ -498,9 +610,11 @@ hwfit_status hwfit__req_load_checkpoint(hwfit_request *r, const hwfit_option *op
         if (dir_signed) {
             e->checkpoint_valid = 1;
             e->dir = dsig;
+            e->dir_checked_ns = now;
         }
         return HWFIT_OK;
     }
+    if (dir_signed) e->checkpoint_valid = 0; /* a checkpoint now: read each time */
     if (st != HWFIT_OK) return hwfit__req_fail_error(r, opt, &err);
     return HWFIT_OK;
 }
@@ -815,6 +929,16 @@ hwfit_status hwfit_request_new(const char *command, hwfit_request **out) {
     r->command = c;
     r->takes_gpu = takes_gpu(c);
     r->noptions = option_count(c);
+    size_t base = 0;
+    for (int s = 0; s < HWFIT__MAX_OPTION_SETS; s++) {
+        if (c->sets[s].count > 0) {
+            r->spans[r->nspans].begin = (uintptr_t)c->sets[s].options;
+            r->spans[r->nspans].bytes = c->sets[s].count * sizeof *c->sets[s].options;
+            r->spans[r->nspans].base = base;
+            r->nspans++;
+        }
+        base += c->sets[s].count;
+    }
     r->values = calloc(r->noptions ? r->noptions : 1, sizeof *r->values);
     r->state = c->state_size ? malloc(c->state_size) : NULL;
     hwfit__text_heap(&r->result);
@@ -1008,6 +1132,15 @@ hwfit_status hwfit_request_run_record(hwfit_request *r, char *buf, size_t size,
                                       size_t *needed) {
     if (r == NULL) return HWFIT_EINVAL;
     r->record_next = 1;
+    return hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, size, needed);
+}
+
+hwfit_status hwfit_request_ask_record(hwfit_request *r, const char *const *pairs, size_t count,
+                                      char *buf, size_t size, size_t *needed) {
+    if (r == NULL || (buf == NULL && size != 0)) return HWFIT_EINVAL;
+    hwfit_status st = hwfit_request_set_all(r, pairs, count);
+    if (st != HWFIT_OK) return st;
+    r->record_next = 1; /* hwfit_request_run_record's body, without its frame */
     return hwfit_request_run(r, HWFIT_FORMAT_JSON, buf, size, needed);
 }
 

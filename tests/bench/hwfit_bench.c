@@ -480,7 +480,7 @@ static void json_string(const char *s) {
 
 /* ---- Python ------------------------------------------------------------------------------------ */
 
-#define PY_KEYS 13
+#define PY_KEYS 14
 static const char *const py_keys[PY_KEYS] = {
     "python_memory_call_ns",        "python_memory_batch_ns_per_config",
     "python_memory_batch_configs",  "python_fit_call_ns",
@@ -488,7 +488,7 @@ static const char *const py_keys[PY_KEYS] = {
     "python_raw_call_ns",           "python_raw_fit_call_ns",
     "python_fits_only_batch_ns_per_config", "python_memory_call_varied_ns",
     "python_fit_request_call_ns",   "python_memory_columns_ns_per_config",
-    "python_fit_columns_ns_per_config"};
+    "python_fit_columns_ns_per_config", "python_memory_call_window_ns"};
 
 /* Run bench_python.py --machine and read its "key value" lines; 0 when unavailable. */
 static int run_python(int quick, double values[PY_KEYS], int present[PY_KEYS]) {

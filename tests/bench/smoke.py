@@ -19,7 +19,8 @@ REQUIRED = ["memory_eval_ns", "plan_layouts_per_s", "inference_eval_ns", "collec
 PYTHON = ["python_memory_call_ns", "python_memory_batch_ns_per_config",
           "python_fit_batch_ns_per_config", "python_raw_call_ns", "python_fit_call_ns",
           "python_memory_columns_ns_per_config", "python_fit_columns_ns_per_config",
-          "python_memory_call_varied_ns", "python_fit_request_call_ns"]
+          "python_memory_call_varied_ns", "python_fit_request_call_ns",
+          "python_memory_call_window_ns"]
 
 
 def main():

@@ -39,6 +39,9 @@ LIBC = {
     # finds the installed catalog; qsort sorts the catalog's names)
     **{f: 1024 for f in ("open", "fstat", "fdopen", "close", "stat", "opendir", "readdir",
                           "closedir", "dladdr", "qsort")},
+    # the model cache's revalidation window reads a clock (the vDSO on Linux: no system
+    # call; timespec_get on Windows)
+    **{f: 256 for f in ("clock_gettime", "timespec_get")},
     **{f: 256 for f in ("pow", "log", "log2", "log10", "exp", "expm1", "ldexp", "frexp",
                          "round", "llround", "lround", "trunc", "floor", "ceil", "fmax",
                          "fmin", "fabs", "sqrt", "cbrt", "fmod")},
@@ -63,6 +66,7 @@ CEILINGS = {
     "hwfit_serve_validate": 16192,      # 15936: serve's chain through perf's inference
     "hwfit_serve_estimate": 16064,      # 15808
     "hwfit_request_run_record": 15632,  # 15376
+    "hwfit_request_ask_record": 15744,  # 15488: run's chain and its own frame (80)
     "hwfit_request_run": 15584,         # 15328: assess's report, a chart's card estimate
     "hwfit_assess": 13504,              # 13248 (its engine in its workspace)
     "hwfit_assess_ws": 13392,           # 13136

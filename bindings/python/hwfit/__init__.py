@@ -10,13 +10,15 @@ hwfit.run(command, format, ...) gives any format. Errors raise HwfitError, whose
 names the keyword argument at fault; wrong argument types raise TypeError.
 
 memory_batch and fit_batch evaluate thousands of configurations in one C call.
+set_model_cache_window(seconds) lets repeated calls check a config file at most once per
+window instead of every call (0.0, the default, checks every call).
 """
 import ctypes as _ct
 
 from . import _lib, _request
 from ._batch import fit_batch, load_config, memory_batch
 from ._lib import HwfitError
-from ._request import describe, run
+from ._request import describe, model_cache_window, run, set_model_cache_window
 from ._result import Html, Result, Svg
 
 __version__ = _lib.hwfit_version_string().decode()
@@ -87,4 +89,5 @@ globals().update(COMMANDS)
 
 __all__ = (["HwfitError", "Result", "Svg", "Html", "__version__", "version_number",
             "parse_quantity", "format_quantity", "format_count", "UNITS", "describe", "run",
-            "COMMANDS", "memory_batch", "fit_batch", "load_config"] + sorted(COMMANDS))
+            "COMMANDS", "memory_batch", "fit_batch", "load_config", "set_model_cache_window",
+            "model_cache_window"] + sorted(COMMANDS))

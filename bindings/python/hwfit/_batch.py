@@ -21,10 +21,11 @@ import ctypes as _ct
 import os as _os
 import struct as _struct
 import threading as _threading
+import time as _time
 
 from . import _lib
 from ._lib import HwfitError
-from ._request import _cut
+from ._request import _WINDOW, _WINDOW_HOOKS, _cut
 
 __all__ = ["memory_batch", "fit_batch", "load_config"]
 
@@ -126,30 +127,43 @@ def load_config(path=None, text=None, name=None):
     return m
 
 
-_MODELS = {}  # path -> (the file's signature, model): configs read once while unchanged
+_MODELS = {}  # path -> (the file's signature, model, time.monotonic() of the last check
+#                 under a window, or -inf): configs read once while unchanged
 _MODELS_MAX = 64
+_NEVER = float("-inf")
+_WINDOW_HOOKS.append(_MODELS.clear)  # a window set: every path is checked again
 
 
 def _as_model(config):
     """The model of `config`: a model struct as it is; a path read once and kept while the
     file's size, modification and change times and inode are unchanged (a sweep of single
-    calls naming the file does not parse it each time)."""
+    calls naming the file does not parse it each time). With a revalidation window
+    (set_model_cache_window), a path checked less than the window ago is not checked."""
     if isinstance(config, _lib.hwfit_model):
         return config
     if isinstance(config, (str, bytes, _os.PathLike)):
+        window = _WINDOW[0]
+        now = _NEVER
         try:
-            st = _os.stat(config)
             key = _os.fsdecode(config)
+            if window:
+                now = _time.monotonic()  # taken before the check
+                known = _MODELS.get(key)
+                if known is not None and 0.0 <= now - known[2] < window:
+                    return known[1]
+            st = _os.stat(config)
             sig = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         except (OSError, ValueError, UnicodeError, TypeError):
             return load_config(config)  # its refusal names the path
         known = _MODELS.get(key)
         if known is not None and known[0] == sig:
+            if window:
+                _MODELS[key] = (sig, known[1], now)
             return known[1]
         model = load_config(config)
         if len(_MODELS) >= _MODELS_MAX:
             _MODELS.clear()
-        _MODELS[key] = (sig, model)
+        _MODELS[key] = (sig, model, now)
         return model
     return load_config(config)
 

@@ -200,6 +200,12 @@ hwfit_request_set_all = _fn("hwfit_request_set_all", ctypes.c_int,
 #                                       size_t *needed);
 hwfit_request_run_record = _fn("hwfit_request_run_record", ctypes.c_int,
                                [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
+# hwfit_status hwfit_request_ask_record(hwfit_request *request, const char *const *pairs,
+#                                       size_t count, char *buf, size_t size,
+#                                       size_t *needed);
+hwfit_request_ask_record = _fn("hwfit_request_ask_record", ctypes.c_int,
+                               [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p),
+                                ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t, c_size_t_p])
 # const char *hwfit_request_output(const hwfit_request *request, size_t *length);
 hwfit_request_output = _fn("hwfit_request_output", ctypes.c_void_p,
                            [ctypes.c_void_p, c_size_t_p])
@@ -218,6 +224,11 @@ hwfit_model_cache_new = _fn("hwfit_model_cache_new", ctypes.c_int,
                             [ctypes.POINTER(ctypes.c_void_p)])
 # void hwfit_model_cache_free(hwfit_model_cache *cache);
 hwfit_model_cache_free = _fn("hwfit_model_cache_free", None, [ctypes.c_void_p])
+# hwfit_status hwfit_model_cache_set_window(hwfit_model_cache *cache, double seconds);
+hwfit_model_cache_set_window = _fn("hwfit_model_cache_set_window", ctypes.c_int,
+                                   [ctypes.c_void_p, ctypes.c_double])
+# double hwfit_model_cache_window(const hwfit_model_cache *cache);
+hwfit_model_cache_window = _fn("hwfit_model_cache_window", ctypes.c_double, [ctypes.c_void_p])
 # hwfit_status hwfit_request_use_cache(hwfit_request *request, hwfit_model_cache *cache);
 hwfit_request_use_cache = _fn("hwfit_request_use_cache", ctypes.c_int,
                               [ctypes.c_void_p, ctypes.c_void_p])

@@ -18,6 +18,7 @@ import os as _os
 import re as _re
 import textwrap as _textwrap
 import threading as _threading
+import weakref as _weakref
 
 from . import _lib, _record
 from ._lib import HwfitError
@@ -279,13 +280,19 @@ class _Thread:
     models its requests read from config.json files are read and parsed once while each
     file's size and times are unchanged, and one request per command, reset before each
     use (hwfit_request_reset) instead of made and freed. A cache and a request serve one
-    thread at a time: each thread has its own."""
+    thread at a time: each thread has its own, and sets its cache's revalidation window
+    itself (set_model_cache_window)."""
 
     def __init__(self):
         p = _ct.c_void_p()
         self.cache = p.value if _lib.hwfit_model_cache_new(_ct.byref(p)) == _lib.HWFIT_OK \
             else None  # out of memory: requests read the files as before
-        self.requests = {}
+        self.requests = {}  # command -> request: the thread's requests (freed with it)
+        # command -> request, the calls' lookup: emptied by set_model_cache_window, so
+        # that the next call goes through request(), which applies the window in this
+        # thread (another thread's cache is never touched)
+        self.ready = {}
+        self.window = 0.0  # the window set on self.cache (the library's default)
         # the results are copied here by hwfit_request_run (one call instead of three:
         # run, output, string_at), grown when a result is longer
         self.buf = _ct.create_string_buffer(1 << 14)
@@ -296,19 +303,30 @@ class _Thread:
         self.needed_ref = _ct.byref(self.needed)
         # kept on the object: at exit the module's globals may be gone before __del__
         self.free_cache, self.free_request = _lib.hwfit_model_cache_free, _lib.hwfit_request_free
+        with _STATES_LOCK:
+            _STATES.add(self)
 
     def request(self, name, reset=_lib.hwfit_request_reset):
-        """The thread's request of a command, reset (a new one the first time)."""
+        """The thread's request of a command, reset (a new one the first time), listed in
+        self.ready; the cache given the window set last (set_model_cache_window)."""
         r = self.requests.get(name)
-        if r is not None and reset(r) == _lib.HWFIT_OK:
-            return r
-        if r is not None:  # a reset out of memory: start again
+        if r is not None and reset(r) != _lib.HWFIT_OK:  # a reset out of memory: start again
             del self.requests[name]
+            self.ready.pop(name, None)
             self.free_request(r)
-        p = _ct.c_void_p()
-        _lib.check(_lib.hwfit_request_new(name.encode(), _ct.byref(p)), name)
-        _lib.hwfit_request_use_cache(p, self.cache)
-        self.requests[name] = r = p
+            r = None
+        if r is None:
+            p = _ct.c_void_p()
+            _lib.check(_lib.hwfit_request_new(name.encode(), _ct.byref(p)), name)
+            _lib.hwfit_request_use_cache(p, self.cache)
+            self.requests[name] = r = p
+        # listed first, the window read after: a window set in between empties self.ready
+        # again, so the next call comes back here
+        self.ready[name] = r
+        window = _WINDOW[0]
+        if window != self.window and self.cache is not None:
+            _lib.hwfit_model_cache_set_window(self.cache, window)  # checked when set
+            self.window = window
         return r
 
     def output(self, r, fmt, cmd, run=_lib.hwfit_request_run):
@@ -327,26 +345,37 @@ class _Thread:
         # the length is known: no scan for the NUL (ctypes' .value reads byte by byte)
         return str(memoryview(buf)[:self.needed.value - 1], "utf-8", "replace")
 
-    def result(self, r, cmd):
-        """Run the request r; the Result of its JSON, read from the request's record
-        of it (hwfit_request_run_record: the same object json.loads makes of the JSON, without
-        writing and parsing text). A command without a record answers in JSON."""
+    def ask(self, r, pairs, count, cmd):
+        """Set the pairs of _encoded on the request r and run it, in one ctypes call
+        (hwfit_request_ask_record); the Result of its JSON, read from the request's record
+        of it (the same object json.loads makes of the JSON, without writing and parsing
+        text). A command without a record answers in JSON."""
         buf, sized = self.buf, self.sized
         if sized[0] is not buf:
             sized = self.sized = (buf, _ct.c_size_t(len(buf)))
-        st = _raw_run_record(r, buf, sized[1], self.needed_ref)
+        st = _raw_ask(r, pairs, count, buf, sized[1], self.needed_ref)
+        if st == _lib.HWFIT_OK:
+            return _record.read(buf, self.needed.value - 1)
+        return self.unread(r, st, cmd)
+
+    def unread(self, r, st, cmd):
+        """The end of ask() when the record did not come into self.buf: a
+        larger buffer for a longer record (kept by the request: copied, not computed
+        again), the JSON of a command without a record, or the refusal raised (an option
+        refused by ask() is never HWFIT_EBUFSIZE nor HWFIT_EUNSUPPORTED)."""
         if st == _lib.HWFIT_EBUFSIZE:
-            buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(buf)))
+            buf = _ct.create_string_buffer(max(self.needed.value, 2 * len(self.buf)))
             if len(buf) <= _BUF_KEPT:
                 self.buf = buf
             st = _raw_run_record(r, buf, _ct.c_size_t(len(buf)), self.needed_ref)
+            if st == _lib.HWFIT_OK:
+                return _record.read(buf, self.needed.value - 1)
         if st == _lib.HWFIT_EUNSUPPORTED:  # no record: its JSON (or the same refusal)
             return Result(_parse(self.output(r, _lib.HWFIT_FORMAT_JSON, cmd)))
-        if st != _lib.HWFIT_OK:
-            raise _failure(r, st, cmd)
-        return _record.read(buf, self.needed.value - 1)
+        raise _failure(r, st, cmd)
 
     def __del__(self):
+        self.ready = {}
         for r in self.requests.values():
             self.free_request(r)
         self.requests = {}
@@ -357,6 +386,48 @@ class _Thread:
 
 _BUF_KEPT = 1 << 20  # the largest result buffer a thread keeps between calls
 _THREADS = _threading.local()  # .state: the calling thread's _Thread
+_STATES = _weakref.WeakSet()  # every thread's _Thread (set_model_cache_window)
+_STATES_LOCK = _threading.Lock()
+_WINDOW = [0.0]  # the model caches' revalidation window, seconds (set_model_cache_window)
+_WINDOW_HOOKS = []  # called when a window is set (fit_batch's models by path: _batch)
+
+
+def set_model_cache_window(seconds):
+    """Check a cached model's config.json (and its directory) at most once per `seconds`.
+
+    Each thread keeps a model cache (hwfit_model_cache): by default (0.0) every call that
+    names a config file checks it (two `stat` calls, about 5 us of a 10-13 us call on a
+    virtual machine), so an edit is seen at once. With a window, a model asked for by the
+    same name and found unchanged less than `seconds` ago is used without looking at the
+    file: an edit of the config, a file put in its place or a checkpoint added beside it
+    within the window is NOT seen until the window has passed (or the window is set again).
+    Applies to every thread's cache, those made later too, each from its next call, and
+    to the models fit_batch and memory_batch keep by path; 0.0 goes back to checking every
+    call. `seconds` is a number from 0 to 86,400 (a day):
+    another type raises TypeError, NaN, an infinity or a value out of that range
+    HwfitError (HWFIT_EDOM). The C call: hwfit_model_cache_set_window."""
+    if isinstance(seconds, bool) or not isinstance(seconds, _numbers.Real):
+        raise TypeError(f"seconds: expected a number, got {_cut(repr(seconds))}")
+    seconds = float(seconds)
+    # the library's rule decides (a cache of its own, so no thread's cache is touched here)
+    p = _ct.c_void_p()
+    _lib.check(_lib.hwfit_model_cache_new(_ct.byref(p)), "set_model_cache_window")
+    try:
+        _lib.check(_lib.hwfit_model_cache_set_window(p, seconds),
+                   f"set_model_cache_window({seconds!r})")
+    finally:
+        _lib.hwfit_model_cache_free(p)
+    with _STATES_LOCK:
+        _WINDOW[0] = seconds
+        for state in list(_STATES):  # set first, emptied after (see _Thread.request)
+            state.ready = {}
+        for hook in _WINDOW_HOOKS:
+            hook()
+
+
+def model_cache_window():
+    """The window set by set_model_cache_window (0.0 by default), in seconds."""
+    return _WINDOW[0]
 
 
 def _thread():
@@ -451,7 +522,7 @@ def _request(cmd, args, kwargs):
         state = _THREADS.state
     except AttributeError:
         state = _THREADS.state = _Thread()
-    r = state.requests.get(cmd["name"]) or state.request(cmd["name"])
+    r = state.ready.get(cmd["name"]) or state.request(cmd["name"])
     st = _set_all(r, pairs, count)
     if st != _lib.HWFIT_OK:
         raise _failure(r, st, cmd)
@@ -476,6 +547,10 @@ _set_all = _raw("hwfit_request_set_all")
 # hwfit_request_run_record(request: c_void_p, buf: char array, size: c_size_t,
 #                          needed: byref(c_size_t))
 _raw_run_record = _raw("hwfit_request_run_record")
+# hwfit_request_ask_record(request: c_void_p, pairs: c_char_p array or None,
+#                          count: c_size_t, buf: char array, size: c_size_t,
+#                          needed: byref(c_size_t)): _set_all and _raw_run_record in one
+_raw_ask = _raw("hwfit_request_ask_record")
 
 
 def _run(cmd, fmt, args, kwargs):
@@ -486,8 +561,10 @@ def _run(cmd, fmt, args, kwargs):
 
 def _run_json(cmd, args, kwargs):
     """Run a command with Python arguments; the object of its JSON result."""
-    state, r = _request(cmd, args, kwargs)
-    return state.result(r, cmd)  # a Result
+    pairs, count = _encoded(cmd, args, kwargs)
+    state = _thread()
+    r = state.ready.get(cmd["name"]) or state.request(cmd["name"])
+    return state.ask(r, pairs, count, cmd)  # a Result
 
 
 def run(command, format="text", /, *args, **options):
@@ -568,11 +645,8 @@ def _function(cmd, fmt, name):
                 state = _THREADS.state
             except AttributeError:
                 state = _THREADS.state = _Thread()
-            r = state.requests.get(command) or state.request(command)
-            st = _set_all(r, pairs, count)
-            if st != _lib.HWFIT_OK:
-                raise _failure(r, st, cmd)
-            return state.result(r, cmd)
+            r = state.ready.get(command) or state.request(command)
+            return state.ask(r, pairs, count, cmd)  # set and run: one ctypes call
     else:
         def call(*args, **options):
             return _VIEW_TYPES[fmt](_run(cmd, fmt, args, options))

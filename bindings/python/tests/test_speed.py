@@ -6,6 +6,7 @@ import array
 import ctypes
 import json
 import os
+import queue
 import shutil
 import subprocess
 import tempfile
@@ -67,6 +68,89 @@ class ReusedRequests(unittest.TestCase):
             self.assertGreater(b, a)
         finally:
             shutil.rmtree(d)
+
+    def test_a_window_keeps_the_checked_model_until_it_is_set_back_to_0(self):
+        # set_model_cache_window: inside the window an edit is not seen, in this thread and
+        # in another one, whose cache picks the window up at its next call; back to 0.0
+        # both see it at once. No assertion on time: an hour is longer than the test.
+        d = tempfile.mkdtemp(prefix="hwfit-window-")
+        self.assertEqual(hwfit.model_cache_window(), 0.0)
+        asks, answers = queue.Queue(), queue.Queue()
+
+        def worker():  # a thread that keeps its cache between the main thread's steps
+            while asks.get():
+                answers.put(hwfit.memory(config=path, context=4096))
+        t = threading.Thread(target=worker)
+        try:
+            path = os.path.join(d, "config.json")
+            shutil.copy(CFG8, path)
+            with open(path) as f:
+                text = f.read()
+            t.start()
+            asks.put(True)
+            self.assertEqual(answers.get()["params"], hwfit.memory(config=CFG8)["params"])
+            hwfit.set_model_cache_window(3600)  # after the worker made its cache
+            self.assertEqual(hwfit.model_cache_window(), 3600.0)
+            first = hwfit.memory(config=path, context=4096)
+            asks.put(True)
+            self.assertEqual(answers.get(), first)  # the worker checks: a new window
+            with open(path, "w") as f:  # the same length: only the times tell
+                f.write(text.replace('"num_hidden_layers": 32', '"num_hidden_layers": 31'))
+            self.assertEqual(hwfit.memory(config=path, context=4096), first,
+                             "inside the window the edit is not seen")
+            asks.put(True)
+            self.assertEqual(answers.get(), first, "nor by the other thread")
+            hwfit.set_model_cache_window(0)
+            self.assertEqual(hwfit.model_cache_window(), 0.0)
+            self.assertLess(hwfit.memory(config=path, context=4096)["params"],
+                            first["params"], "window 0: the edit is seen at once")
+            asks.put(True)
+            self.assertLess(answers.get()["params"], first["params"], "by both threads")
+        finally:
+            asks.put(False)
+            t.join()
+            hwfit.set_model_cache_window(0.0)
+            shutil.rmtree(d)
+
+    def test_a_window_keeps_the_models_fit_batch_read_by_path(self):
+        d = tempfile.mkdtemp(prefix="hwfit-window-")
+        try:
+            path = os.path.join(d, "config.json")
+            shutil.copy(CFG8, path)
+            with open(path) as f:
+                text = f.read()
+            hwfit.set_model_cache_window(3600)
+            kw = dict(gpu="h100-sxm", context=4096)
+            first = hwfit.fit_batch(path, **kw)["total_bytes"]
+            mem = hwfit.memory_batch(path, context=[4096])["total_bytes"]
+            with open(path, "w") as f:
+                f.write(text.replace('"num_hidden_layers": 32', '"num_hidden_layers": 31'))
+            self.assertEqual(hwfit.fit_batch(path, **kw)["total_bytes"], first)
+            self.assertEqual(hwfit.memory_batch(path, context=[4096])["total_bytes"], mem)
+            hwfit.set_model_cache_window(0.0)
+            self.assertLess(hwfit.fit_batch(path, **kw)["total_bytes"], first)
+            self.assertLess(hwfit.memory_batch(path, context=[4096])["total_bytes"], mem)
+        finally:
+            hwfit.set_model_cache_window(0.0)
+            shutil.rmtree(d)
+
+    def test_a_window_that_is_not_a_time_of_at_most_a_day_is_refused(self):
+        hwfit.set_model_cache_window(60)
+        try:
+            for bad in (float("nan"), float("inf"), -float("inf"), -1, -1e-9, 86400.001,
+                        1e300):
+                with self.assertRaises(hwfit.HwfitError) as e:
+                    hwfit.set_model_cache_window(bad)
+                self.assertEqual(e.exception.name, "HWFIT_EDOM")
+                self.assertIn("set_model_cache_window", e.exception.message)
+                self.assertEqual(hwfit.model_cache_window(), 60.0, bad)
+            for bad in ("60", None, True, [1]):
+                with self.assertRaises(TypeError):
+                    hwfit.set_model_cache_window(bad)
+            hwfit.set_model_cache_window(86400)  # a day is allowed
+        finally:
+            hwfit.set_model_cache_window(0.0)
+        self.assertEqual(hwfit.model_cache_window(), 0.0)
 
     def test_threads_have_their_own_requests_and_caches(self):
         want = hwfit.memory(config=CFG70, context=8192, batch=4)
