@@ -1648,6 +1648,7 @@ static void shard_base(hwfit_shard_in *in) {
         F(T, p bucket_bytes, "bucket_bytes"), F(T, p host_memory_bytes, "host_memory_bytes"), \
         F(T, p host_utilization, "host_utilization"),                                        \
         F(T, p host_buffer_factor, "host_buffer_factor"),                                    \
+        F(T, p reduce_bucket_elements, "reduce_bucket_elements"),                            \
         F(T, p memory.overhead_bytes, "memory.overhead_bytes")
 static const field shard_doubles[] = {SHARD_DOUBLES(hwfit_shard_in, )};
 #define SHARD_STATUSES S(OK) | S(EINVAL) | S(EDOM) | S(ERANGE) | S(EUNSUPPORTED)

@@ -192,6 +192,47 @@ Test(request_shard, comm_buffer_and_bucket_move_the_card_by_their_bytes) {
     hwfit_request_free(c);
 }
 
+/* DeepSpeed's ZeRO optimizer reduces through contiguous buffers of reduce_bucket_size
+ * elements in the 16-bit format (stage_1_and_2.py backward: two with overlap_comm; stage3.py:
+ * one), on every card, instead of the DDP bucket; the deepspeed profile turns them on. */
+Test(request_shard, zero_buckets_replace_the_ddp_bucket) {
+    uint64_t got[5];
+    const char *const extra[5][10] = {
+        {"bucket", "100MiB", NULL},
+        {"framework", "deepspeed", NULL},
+        {"framework", "deepspeed", "reduce-bucket-size", "2e8", NULL},
+        {"framework", "deepspeed", "reduce-bucket-size", "2e8", "overlap-comm", "1", NULL},
+        {"zero-buckets", "1", "reduce-bucket-size", "2e8", "overlap-comm", "1", "zero", "3",
+         NULL}};
+    for (int k = 0; k < 5; k++) {
+        const char *argv[32] = {"config", L8, "gpu", "h100-sxm", "gpus", "4", "mode", "full",
+                                "dp", "4", "comm-buffer", "0B", NULL};
+        int n = 12;
+        if (k < 4) { argv[n++] = "zero"; argv[n++] = "2"; }
+        for (int j = 0; extra[k][j]; j++) argv[n++] = extra[k][j];
+        argv[n] = NULL;
+        hwfit_request *r = make("fit", argv);
+        got[k] = json_u64(run_json(r), "buffer_bytes");
+        hwfit_request_free(r);
+    }
+    cr_assert_eq(got[0], 104857600u, "no profile: the DDP bucket");
+    cr_assert_eq(got[1], 1000000000u, "DeepSpeed's default: 5e8 bf16 elements");
+    cr_assert_eq(got[2], 400000000u, "ms-swift's zero2.json: 2e8");
+    cr_assert_eq(got[3], 800000000u, "overlap_comm: a second buffer at stage 2");
+    /* Stage 3 keeps one buffer with overlap_comm (its ZeRO-3 gathered units beside it). */
+    const char *const z3[] = {"config", L8, "gpu", "h100-sxm", "gpus", "4", "mode", "full",
+                              "dp", "4", "comm-buffer", "0B", "zero", "3", NULL};
+    hwfit_request *r = make("fit", z3);
+    uint64_t ddp = json_u64(run_json(r), "buffer_bytes");
+    hwfit_request_free(r);
+    cr_assert_eq(got[4] - (ddp - 26214400u), 400000000u, "stage 3: one buffer");
+    const char *const bad[] = {"config", L8, "gpu", "h100-sxm", "gpus", "4", "mode", "full",
+                               "dp", "4", "reduce-bucket-size", "1.5", NULL};
+    r = make("fit", bad);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_EDOM);
+    hwfit_request_free(r);
+}
+
 /* A context beyond max_position_embeddings is another model's question: refused, naming
  * context, unless long-context says the RoPE is extended (it used to "fit" without a word). */
 Test(request_shard, a_context_beyond_the_model_is_refused_unless_extended) {
@@ -574,6 +615,7 @@ Test(request_shard, defaults_are_the_library_init_values) {
         cr_assert_eq(default_num(cmd, "ep-overlap"), p.ep_overlap);
         cr_assert_eq(default_num(cmd, "comm-buffer"), s->comm_group_bytes);
         cr_assert_eq(default_num(cmd, "bucket"), s->bucket_bytes);
+        cr_assert_eq(default_num(cmd, "reduce-bucket-size"), s->reduce_bucket_elements);
         /* Those without a value say why: searched, derived or not checked. */
         const char *const words[] = {"gpu", "capacity", "weights", "batch", "micro-batch",
                                      "recompute", "tp", "pp", "dp", "ep", "etp", "zero",

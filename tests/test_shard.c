@@ -311,6 +311,49 @@ Test(shard, offload_after_load_counts_the_shards_while_loading) {
     cr_assert_eq(estimate_ok(&llama8, &in).worst.allocated_bytes, kept.allocated_bytes);
 }
 
+/* DeepSpeed's ZeRO optimizer reduces gradients through contiguous buffers of
+ * reduce_bucket_size elements in the engine's 16-bit format, on every rank, instead of a DDP
+ * bucket: stages 1-2 one per backward and a second with overlap_comm (stage_1_and_2.py
+ * backward, ipg_buffer), stage 3 one for the run (stage3.py __ipg_bucket_flat_buffer). */
+Test(shard, zero_buckets_are_deepspeeds_reduce_buffers) {
+    const uint64_t ddp = 26214400u;
+    for (uint32_t zero = 1; zero <= 3; zero++) {
+        hwfit_shard_in in = full_8b(8, zero);
+        const uint64_t base = estimate_ok(&llama8, &in).worst.buffer_bytes;
+        in.memory.zero_buckets = 1;
+        const uint64_t one = estimate_ok(&llama8, &in).worst.buffer_bytes;
+        cr_assert_eq(one + ddp - base, 1000000000u, "stage %u: 5e8 bf16 elements", zero);
+        in.reduce_bucket_elements = 2e8;
+        in.overlap_comm = 1;
+        const uint64_t two = estimate_ok(&llama8, &in).worst.buffer_bytes;
+        cr_assert_eq(two + ddp - base, zero <= 2 ? 800000000u : 400000000u, "stage %u", zero);
+        /* fp32 training (no bf16 or fp16 in the config): the module stays fp32. */
+        in.memory.activations = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+        in.overlap_comm = 0;
+        cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes + ddp - base, 800000000u);
+    }
+    /* On a single card too (the buffers do not depend on dp); without ZeRO the DDP rule. */
+    hwfit_shard_in one = full_8b(1, 2);
+    one.memory.zero_buckets = 1;
+    cr_assert_eq(estimate_ok(&llama8, &one).worst.buffer_bytes, 1000000000u);
+    hwfit_shard_in z0 = full_8b(8, 0);
+    const uint64_t b0 = estimate_ok(&llama8, &z0).worst.buffer_bytes;
+    z0.memory.zero_buckets = 1;
+    cr_assert_eq(estimate_ok(&llama8, &z0).worst.buffer_bytes, b0);
+    /* The deepspeed profile turns them on. */
+    hwfit_memory_in mi;
+    hwfit_memory_init(&mi);
+    mi.mode = HWFIT_MEMORY_FULL;
+    unsigned sets = 0;
+    cr_assert_eq(hwfit_memory_profile_apply("deepspeed", 8, &mi, &sets), HWFIT_OK);
+    cr_assert(sets & HWFIT_PROFILE_ZERO_BUCKETS);
+    cr_assert_eq(mi.zero_buckets, 1);
+    hwfit_memory_init(&mi);
+    mi.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("fsdp", 8, &mi, &sets), HWFIT_OK);
+    cr_assert_eq(mi.zero_buckets, 0);
+}
+
 /* trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
  * (runtime/engine.py _configure_distributed_model: self.module.bfloat16()) and keeps fp32
  * master partitions (zero/stage_1_and_2.py single_partition_of_fp32_groups), so the fp32
@@ -1096,6 +1139,11 @@ Test(shard, bad_inputs_are_refused_without_touching_the_output) {
     EXPECT(HWFIT_EDOM, in.comm_group_bytes = -1);
     EXPECT(HWFIT_EDOM, in.comm_group_bytes = 0.5);
     EXPECT(HWFIT_EDOM, in.bucket_bytes = NAN);
+    EXPECT(HWFIT_EDOM, in.reduce_bucket_elements = 0);
+    EXPECT(HWFIT_EDOM, in.reduce_bucket_elements = 2.5);
+    EXPECT(HWFIT_EDOM, in.reduce_bucket_elements = NAN);
+    EXPECT(HWFIT_EDOM, in.overlap_comm = 2);
+    EXPECT(HWFIT_EDOM, in.memory.zero_buckets = -1);
     EXPECT(HWFIT_EDOM, in.host_memory_bytes = -1);
     EXPECT(HWFIT_EDOM, in.host_utilization = 0);
     EXPECT(HWFIT_EDOM, in.host_buffer_factor = 0.5);
@@ -1275,6 +1323,9 @@ Test(shard, defaults_are_documented_values) {
     cr_assert_eq(in.utilization, 0.9);
     cr_assert_eq(in.comm_group_bytes, 64.0 * 1048576);
     cr_assert_eq(in.bucket_bytes, 25.0 * 1048576);
+    cr_assert_eq(in.reduce_bucket_elements, 5e8); /* DeepSpeed runtime/zero/config.py */
+    cr_assert_eq(in.overlap_comm, 0);
+    cr_assert_eq(in.memory.zero_buckets, 0);
     cr_assert_eq(in.zero3_live_layers, 2);
     cr_assert_eq(in.host_buffer_factor, 1.0);
     cr_assert_eq(in.layout.tp + in.layout.pp + in.layout.dp + in.layout.cp + in.layout.ep, 5);

@@ -470,6 +470,18 @@ typedef struct hwfit_memory_in {
                                         layer and for the final norm. Default 0 (a fused
                                         norm: Megatron/Transformer Engine, Liger, Unsloth,
                                         torch.compile). */
+    /* ---- Appended in 0.x (docs/formulas.md, "shard": gradient reduction buffers). */
+    int zero_buckets;              /**< 1: under ZeRO (hwfit_shard_in, layout zero_stage
+                                        >= 1) the gradients are reduced as DeepSpeed's ZeRO
+                                        optimizer reduces them: through contiguous buffers
+                                        of hwfit_shard_in::reduce_bucket_elements elements in
+                                        the 16-bit compute format (two with
+                                        hwfit_shard_in::overlap_comm at stages 1-2), on
+                                        every card whatever dp, instead of PyTorch DDP's
+                                        hwfit_shard_in::bucket_bytes (DeepSpeed 0.15
+                                        runtime/zero/stage_1_and_2.py backward, ipg_buffer;
+                                        stage3.py __ipg_bucket_flat_buffer). The deepspeed
+                                        profile sets it. Default 0 (DDP's bucket). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -10,7 +10,7 @@
  * recompute, activation_offload, compile, dropout, lora_dropout, overhead_bytes,
  * fragmentation, qlora_inputs_kept, untied_head, softcap_eager, gated_act_kept,
  * kv_repeated, dequant_transient, previous_graph, load_quantize_bytes, root_unsharded,
- * quant_scales_replicated, trained_fp32, norm_upcast_kept). Some
+ * quant_scales_replicated, trained_fp32, norm_upcast_kept, zero_buckets). Some
  * choices depend on the mode and on whether one device trains (torchtune's single-device
  * full recipe steps a paged 8-bit AdamW in backward); ::hwfit_memory_profile_apply takes
  * both. Every default cites its source next to it in lib/domains/profile.c; the free
@@ -66,6 +66,7 @@ extern "C" {
 #define HWFIT_PROFILE_QUANT_SCALES 0x8000000u  /**< quant_scales_replicated */
 #define HWFIT_PROFILE_TRAINED_FP32 0x10000000u /**< trained_fp32 */
 #define HWFIT_PROFILE_NORM_UPCAST 0x20000000u  /**< norm_upcast_kept */
+#define HWFIT_PROFILE_ZERO_BUCKETS 0x40000000u /**< zero_buckets */
 /** @} */
 
 /**

@@ -172,6 +172,21 @@ typedef struct hwfit_shard_in {
                                  default 1 (DeepSpeed's estimators use 1.5). */
     int host_memory_given;    /**< 1: host_memory_bytes is known and offload is checked
                                  against it; 0 (default): host memory is not checked. */
+    /* ---- Appended in 0.x (docs/formulas.md, "shard": gradient reduction buffers). */
+    double reduce_bucket_elements; /**< Training under ZeRO with
+                                 hwfit_memory_in::zero_buckets: DeepSpeed's
+                                 reduce_bucket_size, the elements of one contiguous
+                                 gradient buffer, whole number in [1, 2^50]; default 5e8
+                                 (DeepSpeed runtime/zero/config.py). Hugging Face's
+                                 "auto" is hidden_size^2 (transformers
+                                 integrations/deepspeed.py, trainer_config_finalize). */
+    int overlap_comm;         /**< Training under ZeRO stage 1-2 with
+                                 hwfit_memory_in::zero_buckets: 1 when DeepSpeed's
+                                 overlap_comm is on (a second buffer, "double buffers to
+                                 avoid data access conflict"); default 0, DeepSpeed's
+                                 default at stages 1-2 (config.py overlap_comm_valid:
+                                 True at stage 3 only, where one buffer is kept either
+                                 way). */
 } hwfit_shard_in;
 
 /** @brief The footprint of one card, in bytes (exact integers). */

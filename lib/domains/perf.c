@@ -936,7 +936,8 @@ static const char *shard_field(const char *field) {
 #define F(name) {name, "shard." name},
         F("gpus") F("capacity_bytes") F("utilization") F("reserve_bytes")
         F("comm_group_bytes") F("bucket_bytes") F("zero3_live_layers")
-        F("host_memory_bytes") F("host_utilization") F("host_buffer_factor") F("layout")
+        F("host_memory_bytes") F("host_utilization") F("host_buffer_factor")
+        F("reduce_bucket_elements") F("overlap_comm") F("memory.zero_buckets") F("layout")
         F("layout.tp") F("layout.pp") F("layout.dp") F("layout.cp") F("layout.ep")
         F("layout.virtual_stages") F("layout.micro_batch") F("layout.zero_stage")
         F("layout.offload") F("layout.recompute") F("memory.mode") F("memory.optimizer")

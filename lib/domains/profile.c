@@ -46,6 +46,7 @@ typedef struct row {
     int quant_scales;
     int trained_fp32;
     int norm_upcast;
+    int zero_buckets;
 } row;
 
 #define M_(m) (1u << (m))
@@ -206,6 +207,11 @@ static const row rows[] = {
     /* bitsandbytes QLoRA under ZeRO-3: the scales stay whole on every card (as hf-trainer). */
     {.profile = "deepspeed", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
      .quant_scales = 1},
+    /* Gradients reduce through the ZeRO optimizer's contiguous buffers of reduce_bucket_size
+     * elements (stage_1_and_2.py backward ipg_buffer, stage3.py __ipg_bucket_flat_buffer),
+     * not a DDP bucket; their size and count are hwfit_shard_in's reduce_bucket_elements
+     * (DeepSpeed's default 5e8, runtime/zero/config.py) and overlap_comm. */
+    {.profile = "deepspeed", .sets = HWFIT_PROFILE_ZERO_BUCKETS, .zero_buckets = 1},
 
     /* ---- PyTorch FSDP2 (torch.distributed.fsdp.fully_shard, MixedPrecisionPolicy) -------- */
     /* Sharded parameters are the model's own (bf16 when loaded in bf16: no master copy);
@@ -362,8 +368,8 @@ static const struct {
     {"hf-trainer+peft", "the hf-trainer profile with PEFT: QLoRA through "
                         "prepare_model_for_kbit_training (fp32 norms, embedding and head; "
                         "gradient checkpointing)"},
-    {"deepspeed", "ZeRO: fp32 master and Adam states, persistent gradient partitions, HF "
-                  "upcast loss"},
+    {"deepspeed", "ZeRO: fp32 master and Adam states, persistent gradient partitions, "
+                  "contiguous reduce buckets, HF upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
              "HF upcast loss"},
     {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, "
@@ -421,6 +427,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_QUANT_SCALES) in->quant_scales_replicated = r->quant_scales;
     if (s & HWFIT_PROFILE_TRAINED_FP32) in->trained_fp32 = r->trained_fp32;
     if (s & HWFIT_PROFILE_NORM_UPCAST) in->norm_upcast_kept = r->norm_upcast;
+    if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

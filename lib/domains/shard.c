@@ -44,6 +44,10 @@ void hwfit_shard_init(hwfit_shard_in *in) {
     in->utilization = 0.9;           /* vLLM --gpu-memory-utilization default */
     in->comm_group_bytes = 67108864.0; /* NCCL_BUFFSIZE 4 MiB x 2 neighbours x 8 channels */
     in->bucket_bytes = 26214400.0;   /* PyTorch DDP bucket_cap_mb = 25 */
+    /* DeepSpeed 0.15 runtime/zero/config.py: reduce_bucket_size pp_int(5e8); overlap_comm
+     * None, resolved by overlap_comm_valid to stage == 3 (so False at stages 1-2). */
+    in->reduce_bucket_elements = 5e8;
+    in->overlap_comm = 0;
     in->zero3_live_layers = 2;       /* FSDP: the current unit and the prefetched one */
     in->host_utilization = 0.9;
     in->host_buffer_factor = 1.0;
@@ -1000,10 +1004,31 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                       (uint64_t)(r->cp > 1) + (uint64_t)(r->training && r->dp > 1) +
                       (uint64_t)edp_group;
     uint64_t group_b = (uint64_t)in->comm_group_bytes; /* checked: integral below 2^60 */
-    if (hwfit__mac_u64(&buffers, group_b, groups) != HWFIT_OK ||
-        (r->training && (r->z > 1 || r->ez > 1) &&
-         add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK))
+    if (hwfit__mac_u64(&buffers, group_b, groups) != HWFIT_OK) return HWFIT_ERANGE;
+    if (r->training && r->zero >= 1 && in->memory.zero_buckets) {
+        /* DeepSpeed's ZeRO optimizer copies each gradient into a contiguous buffer of
+         * reduce_bucket_size elements as backward produces it (contiguous_gradients, the
+         * default), on every rank whatever the data-parallel degree. Stages 1-2
+         * (runtime/zero/stage_1_and_2.py, backward): torch.empty(reduce_bucket_size,
+         * dtype=self.dtype) at each backward, a second one when overlap_comm is on,
+         * released after the reduction epilogue. Stage 3 (stage3.py, __init__): one
+         * __ipg_bucket_flat_buffer of reduce_bucket_size elements, held for the run.
+         * self.dtype is the trained parameters' dtype, the engine's 16-bit format once
+         * _configure_distributed_model casts the module (module.bfloat16() or .half());
+         * fp32 without either: the activations' format when 16-bit, fp32 when fp32,
+         * bf16 otherwise (as zero_master_rule). */
+        hwfit_dtype_id id = in->memory.activations.id;
+        if (id != HWFIT_DTYPE_FP32 && id != HWFIT_DTYPE_FP16) id = HWFIT_DTYPE_BF16;
+        uint64_t one;
+        st = hwfit_dtype_bytes(hwfit_dtype_make(id), (uint64_t)in->reduce_bucket_elements,
+                               &one);
+        if (st != HWFIT_OK) return st;
+        uint64_t count = r->zero <= 2 && in->overlap_comm ? 2 : 1;
+        if (hwfit__mac_u64(&buffers, one, count) != HWFIT_OK) return HWFIT_ERANGE;
+    } else if (r->training && (r->z > 1 || r->ez > 1) &&
+               add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK) {
         return HWFIT_ERANGE;
+    }
     c->buffer_bytes = buffers;
     uint64_t ov = (uint64_t)in->memory.overhead_bytes;
     if ((double)ov < in->memory.overhead_bytes) ov++;
@@ -1227,6 +1252,14 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "comm_group_bytes", "must be a whole number of bytes");
     if (in->bucket_bytes != (double)(uint64_t)in->bucket_bytes)
         return hwfit__why(why, HWFIT_EDOM, "bucket_bytes", "must be a whole number of bytes");
+    if (!hwfit__in_range(in->reduce_bucket_elements, 1.0, 1125899906842624.0) ||
+        in->reduce_bucket_elements != (double)(uint64_t)in->reduce_bucket_elements)
+        return hwfit__why(why, HWFIT_EDOM, "reduce_bucket_elements",
+                          "must be a whole number of elements in [1, 2^50]");
+    if (in->overlap_comm != 0 && in->overlap_comm != 1)
+        return hwfit__why(why, HWFIT_EDOM, "overlap_comm", "must be 0 or 1");
+    if (in->memory.zero_buckets != 0 && in->memory.zero_buckets != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.zero_buckets", "must be 0 or 1");
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

@@ -275,6 +275,16 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
                          .min = 0, .max = MAX_BYTES,
                          .help = "training with data parallelism: the gradient bucket "
                                  "(PyTorch DDP bucket_cap_mb)"},
+    [HWFIT__W_REDUCE_BUCKET_SIZE] = {.name = "reduce-bucket-size", .kind = HWFIT_OPTION_RATIO,
+                                     .metavar = "N", .default_text = "5e8", .min = 1,
+                                     .max = 1125899906842624.0,
+                                     .help = "training under ZeRO with --zero-buckets: "
+                                             "elements of one DeepSpeed gradient buffer "
+                                             "(reduce_bucket_size; HF \"auto\" = "
+                                             "hidden_size^2)"},
+    [HWFIT__W_OVERLAP_COMM] = {.name = "overlap-comm", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training under ZeRO-1/2 with --zero-buckets: "
+                                       "DeepSpeed's overlap_comm, a second gradient buffer"},
 };
 
 const hwfit__option_set hwfit__workload_options = HWFIT__WORKLOAD_OPTIONS;
@@ -362,6 +372,11 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     in->host_buffer_factor = hwfit__req_double(r, OPT(HWFIT__W_HOST_BUFFER_FACTOR));
     in->comm_group_bytes = hwfit__req_double(r, OPT(HWFIT__W_COMM_BUFFER));
     in->bucket_bytes = hwfit__req_double(r, OPT(HWFIT__W_BUCKET));
+    in->reduce_bucket_elements = hwfit__req_double(r, OPT(HWFIT__W_REDUCE_BUCKET_SIZE));
+    if (in->reduce_bucket_elements != (double)(uint64_t)in->reduce_bucket_elements)
+        return hwfit__req_fail(r, OPT(HWFIT__W_REDUCE_BUCKET_SIZE), HWFIT_EDOM,
+                               "must be a whole number of elements");
+    in->overlap_comm = hwfit__req_flag(r, OPT(HWFIT__W_OVERLAP_COMM));
     if (hwfit__req_given(r, OPT(HWFIT__W_HOST_MEMORY))) {
         /* Given (0 included: a host without room): offload is checked against it. */
         in->host_memory_bytes = hwfit__req_double(r, OPT(HWFIT__W_HOST_MEMORY));
@@ -957,6 +972,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                               .help = "training: an eager RMSNorm keeps its input's fp32 copy "
                                       "(and its normalized output when it trains) for "
                                       "backward (torchtune, transformers; not with compile)"},
+    [HWFIT__F_ZERO_BUCKETS] = {.name = "zero-buckets", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training under ZeRO: gradients reduced through "
+                                       "DeepSpeed's contiguous buffers (--reduce-bucket-size "
+                                       "elements, 16-bit; two with --overlap-comm at stages "
+                                       "1-2) instead of the DDP --bucket"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1009,6 +1029,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOSS_CHUNK), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OFFLOAD_AFTER_LOAD), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_ZERO_BUCKETS), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1071,7 +1093,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
         {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
-        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}};
+        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1269,5 +1291,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);
     hwfit__out_bool(o, "norm_upcast_kept", "eager RMSNorm keeps its fp32 input",
                     m->norm_upcast_kept);
+    hwfit__out_bool(o, "zero_buckets", "ZeRO: DeepSpeed's contiguous gradient buffers",
+                    m->zero_buckets);
     hwfit__out_section_end(o);
 }

@@ -422,6 +422,28 @@ class TestFinetuneInputs(CliCase):
                      mentions=flag.replace("--no-", "--"))
 
 
+    def test_zero_buckets_are_deepspeeds_reduce_buffers(self):
+        """DeepSpeed's ZeRO optimizer reduces through contiguous buffers of
+        reduce_bucket_size elements in bf16 (stage_1_and_2.py backward: a second with
+        overlap_comm), not the 25 MiB DDP bucket; the deepspeed profile turns them on
+        (--zero-buckets), DeepSpeed's default 5e8 elements. Llama 3.1 8B full, 4 cards,
+        ZeRO-2, no NCCL buffers."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "2", "--mode",
+                "full", "--capacity", "1024GiB", "--comm-buffer", "0B")
+        buf = lambda *more: self.ok_json(*args, *more)["breakdown"]["buffer_bytes"]
+        self.assertEqual(buf(), 25 * 2**20)
+        ds = self.ok_json(*args, "--framework", "deepspeed")
+        self.assertEqual(ds["breakdown"]["buffer_bytes"], 10**9)
+        self.assertIs(ds["assumptions"]["zero_buckets"], True)
+        self.assertEqual(buf("--framework", "deepspeed", "--reduce-bucket-size", "2e8",
+                             "--overlap-comm"), 8 * 10**8)
+        self.assertEqual(buf("--zero-buckets", "--reduce-bucket-size", "200000000"), 4 * 10**8)
+        self.assertEqual(buf("--framework", "deepspeed", "--no-zero-buckets"), 25 * 2**20)
+        self.bad(*args, "--reduce-bucket-size", "0.5", mentions="--reduce-bucket-size")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

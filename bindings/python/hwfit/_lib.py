@@ -391,6 +391,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("softmax_fp32", ctypes.c_int),
         # appended: an eager RMSNorm's fp32 input copy kept (memory.h)
         ("norm_upcast_kept", ctypes.c_int),
+        # appended: DeepSpeed ZeRO's contiguous gradient buffers (memory.h)
+        ("zero_buckets", ctypes.c_int),
     ]
 
 
@@ -519,6 +521,9 @@ class hwfit_shard_in(ctypes.Structure):
         ("host_utilization", ctypes.c_double),
         ("host_buffer_factor", ctypes.c_double),
         ("host_memory_given", ctypes.c_int),
+        # appended: DeepSpeed's reduce_bucket_size and overlap_comm (shard.h)
+        ("reduce_bucket_elements", ctypes.c_double),
+        ("overlap_comm", ctypes.c_int),
     ]
 
 

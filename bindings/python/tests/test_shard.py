@@ -50,6 +50,18 @@ class TestFit(unittest.TestCase):
                  ["per_gpu_bytes"] for f in (False, True)]
         self.assertGreater(plans[1], plans[0])
 
+    def test_zero_buckets(self):
+        # DeepSpeed's ZeRO reduce buffers: reduce_bucket_size elements in bf16, a second one
+        # with overlap_comm at stages 1-2, instead of the 25 MiB DDP bucket.
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=2,
+                  mode="full", comm_buffer="0B")
+        buf = lambda **more: hwfit.fit(**kw, **more)["breakdown"]["buffer_bytes"]
+        self.assertEqual(buf(), 25 * 2**20)
+        self.assertEqual(buf(framework="deepspeed"), 10**9)
+        self.assertEqual(buf(framework="deepspeed", reduce_bucket_size="2e8", overlap_comm=True),
+                         8 * 10**8)
+        self.assertEqual(buf(zero_buckets=True, reduce_bucket_size=200000000), 4 * 10**8)
+
     def test_errors(self):
         c = config("llama-3.1-70b")
         with self.assertRaises(hwfit.HwfitError) as cm:
