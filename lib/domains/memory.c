@@ -514,7 +514,8 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
     } else {
         ph.stored = r->activation_bytes;
     }
-    return hwfit__memory_phases(in, &ph, r->overhead_bytes, r);
+    hwfit__phase_choices ch = hwfit__phase_choices_of(in);
+    return hwfit__memory_phases(&ch, &ph, r->overhead_bytes, r);
 }
 
 /* The previous micro-batch's graph that the loop still holds (previous_graph): its logits
@@ -627,10 +628,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
                                   uint64_t *built, uint64_t *kept) {
     *dequant = *carried = *load = *built = *kept = 0;
-    if (in->mode == HWFIT_MEMORY_INFERENCE ||
-        (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-         !in->kv_built && !in->outputs_kept))
-        return HWFIT_OK;
+    if (hwfit__memory_extras_off(in)) return HWFIT_OK;
     /* The formats as estimate_prepared resolves them. */
     formats f;
     memset(&f, 0, sizeof f);
@@ -1246,7 +1244,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     return HWFIT_OK;
 }
 
-hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_parts *p,
+hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out) {
     int of = 0;
     uint64_t fwd, bwd, step, load = 0;

@@ -62,6 +62,15 @@ typedef struct hwfit__phase_parts {
     uint64_t kept;    /* the logits the loop keeps through backward (outputs_kept) */
 } hwfit__phase_parts;
 
+/* Whether hwfit__memory_extras has nothing to count for in (inference, or none of its
+ * inputs on): every extra is then 0. The shard search asks first, so that it builds the
+ * memory input of a card only when an extra needs it. */
+static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
+    return in->mode == HWFIT_MEMORY_INFERENCE ||
+           (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
+            !in->kv_built && !in->outputs_kept);
+}
+
 /* The dequantized copy of the largest quantized matrix (in->dequant_transient), the
  * previous micro-batch's graph (in->previous_graph) and the transient of quantizing the
  * largest quantized matrix at load (in->load_quantize_bytes), the K/V cache the forward builds
@@ -74,10 +83,27 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
                                   uint64_t *built, uint64_t *kept);
 
+/* The memory input's choices hwfit__memory_phases reads (hwfit_memory_in's fields of the
+ * same names): a few words, so that the shard search passes a card's (gradient_buffer is
+ * the layout's) without a copy of the whole input. */
+typedef struct hwfit__phase_choices {
+    double fragmentation;
+    int gradient_buffer, optimizer_in_backward, outputs_kept;
+} hwfit__phase_choices;
+
+static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
+    hwfit__phase_choices c;
+    c.fragmentation = in->fragmentation;
+    c.gradient_buffer = in->gradient_buffer;
+    c.optimizer_in_backward = in->optimizer_in_backward;
+    c.outputs_kept = in->outputs_kept;
+    return c;
+}
+
 /* forward_bytes, backward_bytes, step_bytes, peak_phase, allocated_bytes, reserved_bytes
- * and peak_bytes of out from the parts, in's choices and the overhead; ERANGE on
- * overflow (out untouched). */
-hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_parts *p,
+ * and peak_bytes of out from the parts, the memory input's choices and the overhead;
+ * ERANGE on overflow (out untouched). */
+hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out);
 
 #endif /* HWFIT_MEMORY_INTERNAL_H */

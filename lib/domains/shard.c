@@ -312,6 +312,17 @@ static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *pre
     return hwfit__memory_estimate_prepared(m, prep, prep_status, mi, memo, out);
 }
 
+/* The largest field of u (the engine's unit_top). */
+static uint64_t unit_top(const hwfit__shard_unit *u) {
+    const uint64_t f[] = {u->weights,     u->params,      u->trainable,   u->gradients,
+                          u->optimizer,   u->e_weights,   u->e_trainable, u->e_gradients,
+                          u->e_optimizer, u->scales,      u->e_scales};
+    uint64_t top = 0;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i] > top) top = f[i];
+    return top;
+}
+
 /* quant_scales_replicated: the NF4 block scales of one unit (layer, tables asked for). The
  * unit is weighed again with its NF4 format replaced by int8 (one byte an element, no
  * scales; the vectors and tables keep the unquantized format either way): with Q the
@@ -388,12 +399,20 @@ static int zero_master_rule(hwfit_memory_in *mi) {
     return 1;
 }
 
-static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                                  const hwfit__shard_resolved *r) {
-    /* w_valid: 1 + whether zero_master_rule applies (the units differ with it) */
+/* Whether the weights' units hold for r (w_valid: 1 + whether zero_master_rule applies,
+ * the units differ with it). */
+static int weights_units_hold(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r) {
     const int rule = r->zero >= 1 && zero_master_applies(&in->memory);
-    if (e->w_valid == 1 + rule && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp)
-        return HWFIT_OK;
+    return e->w_valid == 1 + rule && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp;
+}
+
+/* weights_units when they do not hold: its own frame (a prepared rank model, a few KB, on
+ * the stack), so that the check every evaluation makes (weights_units) sets none up. */
+HWFIT__NOINLINE
+static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                       const hwfit__shard_resolved *r) {
+    const int rule = r->zero >= 1 && zero_master_applies(&in->memory);
     e->w_valid = 0;
     rank_model(e, r->tp, r->ep, r->etp, &e->rank);
     /* The rank model's prep is needed for its weights only (below); the KV cache keeps its
@@ -457,12 +476,20 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
         *base = hwfit_dtype_make(nf4);
         if (st != HWFIT_OK) return st;
     }
+    const hwfit__shard_unit *all[5] = {&e->layer[0], &e->layer[1], &e->emb, &e->head, &e->both};
+    for (int j = 0; j < 5; j++) /* a kind the model lacks: never summed (n is 0) */
+        e->unit_top[j] = j < 2 && e->kind_first[j] == UINT32_MAX ? 0 : unit_top(all[j]);
     e->w_tp = r->tp;
     e->w_ep = r->ep;
     e->w_etp = r->etp;
     e->w_valid = 1 + rule;
     e->kv_valid = 0; /* the rank model changed */
     return HWFIT_OK;
+}
+
+static inline hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                         const hwfit__shard_resolved *r) {
+    return weights_units_hold(e, in, r) ? HWFIT_OK : weights_units_fill(e, in, r);
 }
 
 static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -504,12 +531,18 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
  * 2022 Table 2 does. stored[k]: what one layer keeps for the backward pass; peak[k]: the
  * full-recomputation peak (training) or the workspace (inference), taken once per card;
  * emb and head: the extra of the first and last stage. */
-static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                              const hwfit__shard_resolved *r) {
+static int act_units_hold(const hwfit__shard_engine *e, const hwfit__shard_resolved *r) {
     uint64_t batch = r->training ? 0 : r->batch_local;
-    if (e->a.valid && e->a.tp == r->tp && e->a.sp == r->sp && e->a.rc == r->rc &&
-        e->a.mb == r->mb && e->a.context == r->context_local && e->a.batch == batch)
-        return HWFIT_OK;
+    return e->a.valid && e->a.tp == r->tp && e->a.sp == r->sp && e->a.rc == r->rc &&
+           e->a.mb == r->mb && e->a.context == r->context_local && e->a.batch == batch;
+}
+
+/* act_units when they do not hold: its own frame (a memory input copied), as
+ * weights_units_fill. */
+HWFIT__NOINLINE
+static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                   const hwfit__shard_resolved *r) {
+    uint64_t batch = r->training ? 0 : r->batch_local;
     e->a.valid = 0;
     hwfit_memory_in mi = in->memory;
     mi.tensor_parallel = r->tp;
@@ -560,6 +593,11 @@ static hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
     e->a.batch = batch;
     e->a.valid = 1;
     return HWFIT_OK;
+}
+
+static inline hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                     const hwfit__shard_resolved *r) {
+    return act_units_hold(e, r) ? HWFIT_OK : act_units_fill(e, in, r);
 }
 
 /* ---- layouts ---------------------------------------------------------------------------- */
@@ -792,24 +830,77 @@ done:
 
 static hwfit_status add(uint64_t *acc, uint64_t v) { return hwfit__add_u64(*acc, v, acc); }
 
-/* acc += n * u, field by field. */
-static hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_unit *u, uint64_t n) {
-    if (hwfit__mac_u64(&acc->weights, u->weights, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->params, u->params, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->trainable, u->trainable, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->gradients, u->gradients, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->optimizer, u->optimizer, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->e_weights, u->e_weights, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->e_trainable, u->e_trainable, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->e_gradients, u->e_gradients, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->e_optimizer, u->e_optimizer, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->scales, u->scales, n) != HWFIT_OK ||
-        hwfit__mac_u64(&acc->e_scales, u->e_scales, n) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    return HWFIT_OK;
+/* acc += n * u, field by field (n = 1: an addition). Every field is computed and the
+ * overflows gathered, without a branch per field: on HWFIT_ERANGE acc is garbage (its
+ * callers drop it). */
+static inline hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_unit *u,
+                                    uint64_t n) {
+    int of = 0;
+#define UNIT_MAC(f)                                                                          \
+    do {                                                                                     \
+        uint64_t p = u->f;                                                                   \
+        if (n != 1) of |= hwfit__mul_u64(u->f, n, &p) != HWFIT_OK;                           \
+        of |= hwfit__add_u64(acc->f, p, &acc->f) != HWFIT_OK;                                \
+    } while (0)
+    UNIT_MAC(weights);
+    UNIT_MAC(params);
+    UNIT_MAC(trainable);
+    UNIT_MAC(gradients);
+    UNIT_MAC(optimizer);
+    UNIT_MAC(e_weights);
+    UNIT_MAC(e_trainable);
+    UNIT_MAC(e_gradients);
+    UNIT_MAC(e_optimizer);
+    UNIT_MAC(scales);
+    UNIT_MAC(e_scales);
+#undef UNIT_MAC
+    return of ? HWFIT_ERANGE : HWFIT_OK;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* s = n[0] x the dense layer's units + n[1] x the MoE layer's + the tables' (t: their index
+ * in e->unit_top, 2 to 4, or -1 for none), field by field; ERANGE when a field overflows.
+ * When n[0] x top[0] + n[1] x top[1] + top[t] fits (the engine's largest fields), no field
+ * of the sum can overflow and none is checked; else each is (unit_mac). The same sum either
+ * way. */
+static hwfit_status unit_sum(const hwfit__shard_engine *e, const uint64_t n[2], int t,
+                             const hwfit__shard_unit *tables, hwfit__shard_unit *s) {
+    uint64_t bound = t >= 0 ? e->unit_top[t] : 0;
+    int of = 0;
+    for (int k = 0; k < 2; k++) {
+        uint64_t p = 0;
+        if (n[k]) of |= hwfit__mul_u64(e->unit_top[k], n[k], &p) != HWFIT_OK ||
+                        hwfit__add_u64(bound, p, &bound) != HWFIT_OK;
+    }
+    if (!of) {
+        if (tables) *s = *tables;
+        else memset(s, 0, sizeof *s);
+        for (int k = 0; k < 2; k++) {
+            if (!n[k]) continue;
+            const hwfit__shard_unit *u = &e->layer[k];
+            const uint64_t m = n[k];
+            s->weights += m * u->weights;
+            s->params += m * u->params;
+            s->trainable += m * u->trainable;
+            s->gradients += m * u->gradients;
+            s->optimizer += m * u->optimizer;
+            s->e_weights += m * u->e_weights;
+            s->e_trainable += m * u->e_trainable;
+            s->e_gradients += m * u->e_gradients;
+            s->e_optimizer += m * u->e_optimizer;
+            s->scales += m * u->scales;
+            s->e_scales += m * u->e_scales;
+        }
+        return HWFIT_OK;
+    }
+    hwfit_status st;
+    memset(s, 0, sizeof *s);
+    for (int k = 0; k < 2; k++)
+        if (n[k] && (st = unit_mac(s, &e->layer[k], n[k])) != HWFIT_OK) return st;
+    if (tables && (st = unit_mac(s, tables, 1)) != HWFIT_OK) return st;
+    return HWFIT_OK;
+}
 
 /* ZeRO's partition of x bytes (or parameters) of which e are the routed experts': the rest
  * over the z data-parallel ranks, the experts over the ez expert-data-parallel ranks (one
@@ -867,15 +958,13 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     c->head = f->head;
     /* Weights, gradients, optimizer states: layers plus the tables. */
     hwfit__shard_unit s;
-    memset(&s, 0, sizeof s);
     hwfit_status st;
-    for (int k = 0; k < 2; k++)
-        if (n[k] && (st = unit_mac(&s, &e->layer[k], n[k])) != HWFIT_OK) return st;
-    const hwfit__shard_unit *tables = c->embedding && c->head ? &e->both
-                                      : c->embedding          ? &e->emb
-                                      : c->head               ? &e->head
-                                                              : NULL;
-    if (tables && (st = unit_mac(&s, tables, 1)) != HWFIT_OK) return st;
+    const int t = c->embedding && c->head ? 4 : c->embedding ? 2 : c->head ? 3 : -1;
+    const hwfit__shard_unit *tables = t == 4   ? &e->both
+                                      : t == 2 ? &e->emb
+                                      : t == 3 ? &e->head
+                                               : NULL;
+    if ((st = unit_sum(e, n, t, tables, &s)) != HWFIT_OK) return st;
     c->params = s.params;
     c->trainable_params = s.trainable;
     c->shard_weights_bytes = s.weights;
@@ -1076,6 +1165,24 @@ static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolv
     *layers_out = layers;
 }
 
+/* hwfit__memory_extras of a card (card_of): the memory input with the layout's tensor and
+ * sequence parallelism, local context, micro-batch and recomputation and the card's head.
+ * Its own frame: the copy of the input lives here only while an extra is on. */
+HWFIT__NOINLINE
+static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                const hwfit__shard_resolved *r, int head, const uint64_t n[2],
+                                hwfit__phase_parts *ph) {
+    hwfit_memory_in mi = in->memory;
+    mi.tensor_parallel = r->tp;
+    mi.sequence_parallel = r->sp;
+    mi.context = r->context_local;
+    mi.micro_batch = r->mb;
+    mi.head = head;
+    mi.recompute = r->rc; /* the layout's: kv_built counts under full recomputation */
+    return hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1],
+                                &ph->dequant, &ph->carried, &ph->load, &ph->built, &ph->kept);
+}
+
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
  * differ from those of f), the rest in cs. */
 static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -1127,12 +1234,15 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Phases (memory.c, hwfit__memory_phases): the card's fixed part, its stored
      * activations without the loss and the recomputed layer, the loss of the micro-batch
      * at the head, its gradients. */
+    /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
+     * memory input's choices as a few words, not a copy of the whole input. */
     hwfit__phase_parts ph;
-    memset(&ph, 0, sizeof ph);
     ph.training = r->training;
     ph.fixed = c->weights_bytes + c->kv_bytes + c->optimizer_bytes + c->buffer_bytes;
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
-    hwfit_memory_in mi = in->memory;
+    ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
+    ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = 0;
+    hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);
     if (r->training) {
         uint64_t loss = c->head ? e->a.loss : 0;
         uint64_t stored = act - f->peak - loss;
@@ -1153,17 +1263,11 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             }
         /* The layer being rebuilt in backward: whole (full), its attention core (selective). */
         /* The dequantized weight and the previous micro-batch's graph (memory.c) of the
-         * card's layers and tables, on the model as act_units sees it. */
-        mi.tensor_parallel = r->tp;
-        mi.sequence_parallel = r->sp;
-        mi.context = r->context_local;
-        mi.micro_batch = r->mb;
-        mi.head = c->head;
-        mi.recompute = r->rc; /* the layout's: kv_built counts under full recomputation */
+         * card's layers and tables, on the model as act_units sees it: the memory input
+         * with the layout's fields, built only when one of those extras is on. */
         ph.weights = f->load_weights ? f->load_weights : c->weights_bytes;
-        if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
-                                 &ph.dequant, &ph.carried, &ph.load, &ph.built,
-                                 &ph.kept) != HWFIT_OK)
+        if (!hwfit__memory_extras_off(&in->memory) &&
+            card_extras(e, in, r, c->head, f->n, &ph) != HWFIT_OK)
             return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
@@ -1171,7 +1275,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         if (c->embedding) ph.grad_unit = max_u64(ph.grad_unit, e->emb.gradients);
         if (c->head) ph.grad_unit = max_u64(ph.grad_unit, e->head.gradients);
         /* Accumulating over micro-batches keeps the whole gradient through the step. */
-        if (r->m > 1) mi.gradient_buffer = 1;
+        if (r->m > 1) ch.gradient_buffer = 1;
         if (!in->memory.fused_optimizer && in->memory.optimizer == HWFIT_MEMORY_ADAMW &&
             !in->memory.paged_optimizer && !(r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER)) {
             double bits = 32.0;
@@ -1184,7 +1288,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     } else {
         ph.stored = act;
     }
-    return hwfit__memory_phases(&mi, &ph, c->overhead_bytes, &cs->ph);
+    return hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
 }
 
 /* The decoder layers of stage `stage` as a kind of one stage (count 1). */
@@ -1525,24 +1629,26 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               hwfit_shard_out *out, int *use_eval, int stop) {
     hwfit_status st;
     if ((st = units(e, in, r)) != HWFIT_OK) return st;
-    hwfit_shard_out o;
-    begin(in, r, &o);
+    /* Written in place, not through a copy (a layout is evaluated in a few hundred
+     * instructions; out is a few hundred bytes): on an error it is left partly written. */
+    hwfit_shard_out *o = out;
+    begin(in, r, o);
     fit_acc a;
     memset(&a, 0, sizeof a);
     card_fixed f;
     f.valid = 0;
     if (stages != NULL && stages->kinds > 0 && stages->pp == r->pp && stages->v == r->v) {
         for (uint32_t i = 0; i < stages->kinds; i++) {
-            if ((st = fit_kind(e, in, r, &stages->kind[i], &f, &a, &o)) != HWFIT_OK) return st;
-            if (stop && a.best_peak > o.usable_bytes) goto missed;
+            if ((st = fit_kind(e, in, r, &stages->kind[i], &f, &a, o)) != HWFIT_OK) return st;
+            if (stop && a.best_peak > o->usable_bytes) goto missed;
         }
     } else {
         /* More kinds than a hwfit__shard_stages keeps: every stage, as hwfit__shard_eval. */
         for (uint32_t s = 0; s < r->pp; s++) {
             hwfit__shard_stage_kind k;
             stage_kind(e, r, s, &k);
-            if ((st = fit_kind(e, in, r, &k, &f, &a, &o)) != HWFIT_OK) return st;
-            if (stop && a.best_peak > o.usable_bytes) goto missed;
+            if ((st = fit_kind(e, in, r, &k, &f, &a, o)) != HWFIT_OK) return st;
+            if (stop && a.best_peak > o->usable_bytes) goto missed;
         }
     }
     if (!a.have_worst) return HWFIT_ERANGE; /* no stage: not a valid layout */
@@ -1554,15 +1660,11 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
         *use_eval = 1;
         return HWFIT_OK;
     }
-    o.kv_tokens = 0;
-    hwfit_status fst = finish(in, r, a.host, &o);
-    if (fst != HWFIT_OK) return fst;
-    *out = o;
-    return HWFIT_OK;
+    o->kv_tokens = 0;
+    return finish(in, r, a.host, o);
 missed:
-    o.gpu_fits = 0;
-    o.fits = 0;
-    *out = o;
+    o->gpu_fits = 0;
+    o->fits = 0;
     return HWFIT_OK;
 }
 

@@ -36,7 +36,7 @@ typedef struct hwfit__shard_resolved {
 
 /* Storage for an engine where its struct is not visible (perf.c): on a caller's stack
  * (a few KB) or in a workspace. shard.c checks that the engine fits. */
-#define HWFIT__SHARD_ENGINE_BYTES 4960 /* sizeof(struct hwfit__shard_engine): 4960 on LP64 (the
+#define HWFIT__SHARD_ENGINE_BYTES 5000 /* sizeof(struct hwfit__shard_engine): 5000 on LP64 (the
                                         model with its stored formats) */
 typedef union hwfit__shard_engine_storage {
     max_align_t align;
@@ -110,7 +110,8 @@ void hwfit__shard_stages_scan(const hwfit__shard_engine *e, const hwfit__shard_r
 /* What the layout searches need of hwfit__shard_eval's out, for fewer stages (the first of
  * each kind: shard.c says why the others cannot hold the largest card): fits, gpu_fits,
  * host_fits, worst, worst_stage, headroom, usable, host and KV figures, layout, stages and
- * micro-batches equal hwfit__shard_eval's bit for bit; total_bytes is left 0. */
+ * micro-batches equal hwfit__shard_eval's bit for bit; total_bytes is left 0. On an error
+ * out is left partly written (the fit writes it in place; every caller drops it). */
 hwfit_status hwfit__shard_fit(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r, hwfit_shard_out *out);
 /* hwfit__shard_fit with the stages of r grouped (hwfit__shard_stages_of for r's pp and v;
