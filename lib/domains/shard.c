@@ -312,7 +312,9 @@ static hwfit_status one_layer(const hwfit_model *m, const hwfit__model_prep *pre
     return hwfit__memory_estimate_prepared(m, prep, prep_status, mi, memo, out);
 }
 
-/* The largest field of u (the engine's unit_top). */
+static uint64_t max_top(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The largest field of u. */
 static uint64_t unit_top(const hwfit__shard_unit *u) {
     const uint64_t f[] = {u->weights,     u->params,      u->trainable,   u->gradients,
                           u->optimizer,   u->e_weights,   u->e_trainable, u->e_gradients,
@@ -321,6 +323,17 @@ static uint64_t unit_top(const hwfit__shard_unit *u) {
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i] > top) top = f[i];
     return top;
+}
+
+/* e->unit_top from the units weights_units_fill made (a kind the model lacks is never
+ * summed: its unit is left out). Apart from that fill's frame (tests/stack). */
+HWFIT__NOINLINE
+static void units_top(hwfit__shard_engine *e) {
+    uint64_t top = max_top(unit_top(&e->emb), unit_top(&e->head));
+    top = max_top(top, unit_top(&e->both));
+    for (int k = 0; k < 2; k++)
+        if (e->kind_first[k] != UINT32_MAX) top = max_top(top, unit_top(&e->layer[k]));
+    e->unit_top = top;
 }
 
 /* quant_scales_replicated: the NF4 block scales of one unit (layer, tables asked for). The
@@ -407,8 +420,9 @@ static int weights_units_hold(const hwfit__shard_engine *e, const hwfit_shard_in
     return e->w_valid == 1 + rule && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp;
 }
 
-/* weights_units when they do not hold: its own frame (a prepared rank model, a few KB, on
- * the stack), so that the check every evaluation makes (weights_units) sets none up. */
+/* The weights' units of r, when weights_units_hold says they do not hold: a frame of its
+ * own (a prepared rank model, a few KB), so that the check every evaluation makes (units)
+ * sets none up. */
 HWFIT__NOINLINE
 static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                        const hwfit__shard_resolved *r) {
@@ -476,20 +490,13 @@ static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard
         *base = hwfit_dtype_make(nf4);
         if (st != HWFIT_OK) return st;
     }
-    const hwfit__shard_unit *all[5] = {&e->layer[0], &e->layer[1], &e->emb, &e->head, &e->both};
-    for (int j = 0; j < 5; j++) /* a kind the model lacks: never summed (n is 0) */
-        e->unit_top[j] = j < 2 && e->kind_first[j] == UINT32_MAX ? 0 : unit_top(all[j]);
+    units_top(e);
     e->w_tp = r->tp;
     e->w_ep = r->ep;
     e->w_etp = r->etp;
     e->w_valid = 1 + rule;
     e->kv_valid = 0; /* the rank model changed */
     return HWFIT_OK;
-}
-
-static inline hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                                         const hwfit__shard_resolved *r) {
-    return weights_units_hold(e, in, r) ? HWFIT_OK : weights_units_fill(e, in, r);
 }
 
 static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -537,8 +544,8 @@ static int act_units_hold(const hwfit__shard_engine *e, const hwfit__shard_resol
            e->a.mb == r->mb && e->a.context == r->context_local && e->a.batch == batch;
 }
 
-/* act_units when they do not hold: its own frame (a memory input copied), as
- * weights_units_fill. */
+/* act_units, when act_units_hold says they do not hold: a frame of its own (a memory
+ * input copied), as weights_units_fill. */
 HWFIT__NOINLINE
 static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                    const hwfit__shard_resolved *r) {
@@ -593,11 +600,6 @@ static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in 
     e->a.batch = batch;
     e->a.valid = 1;
     return HWFIT_OK;
-}
-
-static inline hwfit_status act_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                                     const hwfit__shard_resolved *r) {
-    return act_units_hold(e, r) ? HWFIT_OK : act_units_fill(e, in, r);
 }
 
 /* ---- layouts ---------------------------------------------------------------------------- */
@@ -859,21 +861,16 @@ static inline hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_u
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* s = n[0] x the dense layer's units + n[1] x the MoE layer's + the tables' (t: their index
- * in e->unit_top, 2 to 4, or -1 for none), field by field; ERANGE when a field overflows.
- * When n[0] x top[0] + n[1] x top[1] + top[t] fits (the engine's largest fields), no field
- * of the sum can overflow and none is checked; else each is (unit_mac). The same sum either
- * way. */
-static hwfit_status unit_sum(const hwfit__shard_engine *e, const uint64_t n[2], int t,
+/* s = n[0] x the dense layer's units + n[1] x the MoE layer's + the tables' (NULL: none),
+ * field by field; ERANGE when a field overflows. When (n[0] + n[1] + 1) x the engine's
+ * largest unit field fits, no field of the sum can overflow and none is checked; else each
+ * is (unit_mac). The same sum either way. */
+static hwfit_status unit_sum(const hwfit__shard_engine *e, const uint64_t n[2],
                              const hwfit__shard_unit *tables, hwfit__shard_unit *s) {
-    uint64_t bound = t >= 0 ? e->unit_top[t] : 0;
-    int of = 0;
-    for (int k = 0; k < 2; k++) {
-        uint64_t p = 0;
-        if (n[k]) of |= hwfit__mul_u64(e->unit_top[k], n[k], &p) != HWFIT_OK ||
-                        hwfit__add_u64(bound, p, &bound) != HWFIT_OK;
-    }
-    if (!of) {
+    uint64_t count, bound;
+    if (hwfit__add_u64(n[0], n[1], &count) == HWFIT_OK &&
+        hwfit__add_u64(count, 1, &count) == HWFIT_OK &&
+        hwfit__mul_u64(count, e->unit_top, &bound) == HWFIT_OK) {
         if (tables) *s = *tables;
         else memset(s, 0, sizeof *s);
         for (int k = 0; k < 2; k++) {
@@ -959,12 +956,11 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     /* Weights, gradients, optimizer states: layers plus the tables. */
     hwfit__shard_unit s;
     hwfit_status st;
-    const int t = c->embedding && c->head ? 4 : c->embedding ? 2 : c->head ? 3 : -1;
-    const hwfit__shard_unit *tables = t == 4   ? &e->both
-                                      : t == 2 ? &e->emb
-                                      : t == 3 ? &e->head
-                                               : NULL;
-    if ((st = unit_sum(e, n, t, tables, &s)) != HWFIT_OK) return st;
+    const hwfit__shard_unit *tables = c->embedding && c->head ? &e->both
+                                      : c->embedding          ? &e->emb
+                                      : c->head               ? &e->head
+                                                              : NULL;
+    if ((st = unit_sum(e, n, tables, &s)) != HWFIT_OK) return st;
     c->params = s.params;
     c->trainable_params = s.trainable;
     c->shard_weights_bytes = s.weights;
@@ -1128,6 +1124,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
 /* What differs from stage to stage among cards of the same kind. */
 typedef struct card_stage {
     uint32_t first_layer;
+    int missed; /* card_of's miss_above: ph holds peak_bytes only, a bound above it */
     uint64_t in_flight, activation_bytes, total_bytes;
     hwfit_memory_out ph; /* the phase fields only */
 } card_stage;
@@ -1184,11 +1181,14 @@ static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_
 }
 
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
- * differ from those of f), the rest in cs. */
+ * differ from those of f), the rest in cs. miss_above (UINT64_MAX: never; training only):
+ * when a lower bound of the card's peak is above it, cs->missed is set and cs->ph holds
+ * that bound as peak_bytes, nothing else (hwfit__shard_fit_or_miss drops the layout: its
+ * peak is above too). */
 static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
                             const hwfit__shard_resolved *r, uint32_t stage,
                             const hwfit__shard_stage_kind *kind, card_fixed *f,
-                            card_stage *cs) {
+                            card_stage *cs, uint64_t miss_above) {
     const uint64_t *n = kind->n;
     uint64_t sliding = kind->sliding;
     uint32_t first_layer = kind->first_layer, layers = kind->layers;
@@ -1253,6 +1253,17 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
         ph.stored = stored;
         ph.loss = loss;
+        /* hwfit__memory_phases: peak = reserved + overhead >= the forward phase + overhead
+         * >= fixed + stored + loss + overhead. Above miss_above, the rest is not needed. */
+        uint64_t low = ph.fixed;
+        cs->missed = 0;
+        if (miss_above != UINT64_MAX && add(&low, stored) == HWFIT_OK &&
+            add(&low, loss) == HWFIT_OK && add(&low, c->overhead_bytes) == HWFIT_OK &&
+            low > miss_above) {
+            cs->missed = 1;
+            cs->ph.peak_bytes = low;
+            return HWFIT_OK;
+        }
         ph.grads = c->gradient_bytes;
         uint64_t kept = 0;
         for (int k = 0; k < 2; k++)
@@ -1287,6 +1298,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
     } else {
         ph.stored = act;
+        cs->missed = 0;
     }
     return hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
 }
@@ -1306,7 +1318,7 @@ static hwfit_status card(hwfit__shard_engine *e, const hwfit_shard_in *in,
                          card_stage *cs) {
     hwfit__shard_stage_kind k;
     stage_kind(e, r, stage, &k);
-    return card_of(e, in, r, stage, &k, f, cs);
+    return card_of(e, in, r, stage, &k, f, cs, UINT64_MAX);
 }
 
 /* The whole card of a stage from its two parts. */
@@ -1373,9 +1385,10 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
 static hwfit_status units(hwfit__shard_engine *e, const hwfit_shard_in *in,
                           const hwfit__shard_resolved *r) {
     hwfit_status st;
-    if ((st = weights_units(e, in, r)) != HWFIT_OK ||
+    /* the checks here, the fills' frames only when they do not hold (tests/stack) */
+    if ((!weights_units_hold(e, in, r) && (st = weights_units_fill(e, in, r)) != HWFIT_OK) ||
         (!r->training && (st = kv_units(e, in, r)) != HWFIT_OK) ||
-        (st = act_units(e, in, r)) != HWFIT_OK)
+        (!act_units_hold(e, r) && (st = act_units_fill(e, in, r)) != HWFIT_OK))
         return st;
     return HWFIT_OK;
 }
@@ -1597,13 +1610,19 @@ typedef struct fit_acc {
     int have_worst;
 } fit_acc;
 
-/* One kind of stage: its first stage's card, the host bytes of its `count` stages. */
+/* One kind of stage: its first stage's card, the host bytes of its `count` stages.
+ * miss_above: card_of's (fit_kinds' stop: the usable bytes). */
 static hwfit_status fit_kind(hwfit__shard_engine *e, const hwfit_shard_in *in,
                              const hwfit__shard_resolved *r, const hwfit__shard_stage_kind *k,
-                             card_fixed *f, fit_acc *a, hwfit_shard_out *o) {
+                             card_fixed *f, fit_acc *a, hwfit_shard_out *o,
+                             uint64_t miss_above) {
     card_stage c;
-    hwfit_status st = card_of(e, in, r, k->stage, k, f, &c);
+    hwfit_status st = card_of(e, in, r, k->stage, k, f, &c, miss_above);
     if (st != HWFIT_OK) return st;
+    if (c.missed) { /* its peak is above miss_above too: the fit stops (fit_kinds) */
+        a->best_peak = c.ph.peak_bytes;
+        return HWFIT_OK;
+    }
     if (!a->have_worst || c.ph.peak_bytes > a->best_peak) {
         a->best_peak = c.ph.peak_bytes;
         o->worst_stage = k->stage;
@@ -1633,13 +1652,14 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
      * instructions; out is a few hundred bytes): on an error it is left partly written. */
     hwfit_shard_out *o = out;
     begin(in, r, o);
+    const uint64_t miss = stop ? o->usable_bytes : UINT64_MAX; /* card_of's miss_above */
     fit_acc a;
     memset(&a, 0, sizeof a);
     card_fixed f;
     f.valid = 0;
     if (stages != NULL && stages->kinds > 0 && stages->pp == r->pp && stages->v == r->v) {
         for (uint32_t i = 0; i < stages->kinds; i++) {
-            if ((st = fit_kind(e, in, r, &stages->kind[i], &f, &a, o)) != HWFIT_OK) return st;
+            if ((st = fit_kind(e, in, r, &stages->kind[i], &f, &a, o, miss)) != HWFIT_OK) return st;
             if (stop && a.best_peak > o->usable_bytes) goto missed;
         }
     } else {
@@ -1647,7 +1667,7 @@ static hwfit_status fit_kinds(hwfit__shard_engine *e, const hwfit_shard_in *in,
         for (uint32_t s = 0; s < r->pp; s++) {
             hwfit__shard_stage_kind k;
             stage_kind(e, r, s, &k);
-            if ((st = fit_kind(e, in, r, &k, &f, &a, o)) != HWFIT_OK) return st;
+            if ((st = fit_kind(e, in, r, &k, &f, &a, o, miss)) != HWFIT_OK) return st;
             if (stop && a.best_peak > o->usable_bytes) goto missed;
         }
     }
@@ -2192,16 +2212,17 @@ static inline int iter_step(hwfit_shard_iter *it, int pruned, int *outer) {
 /* Whether a combination that differs from a valid resolved layout r only in the ZeRO stage
  * and the offload is valid: hwfit__shard_resolve's checks of those two (the others read
  * neither, and held for r), r updated to them when it is. */
-static int zero_offload_valid(const hwfit_layout *l, hwfit__shard_resolved *r) {
-    if (l->zero_stage > 3 ||
-        (l->offload & ~(HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS)) != 0)
+static int zero_offload_valid(uint32_t zero_stage, unsigned offload,
+                              hwfit__shard_resolved *r) {
+    if (zero_stage > 3 ||
+        (offload & ~(HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS)) != 0)
         return 0;
-    if (!r->training && (l->zero_stage > 0 || l->offload != 0)) return 0;
-    if (((l->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) && l->zero_stage < 1) ||
-        ((l->offload & HWFIT_SHARD_OFFLOAD_PARAMS) && l->zero_stage < 3))
+    if (!r->training && (zero_stage > 0 || offload != 0)) return 0;
+    if (((offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) && zero_stage < 1) ||
+        ((offload & HWFIT_SHARD_OFFLOAD_PARAMS) && zero_stage < 3))
         return 0;
-    r->zero = l->zero_stage;
-    r->offload = l->offload;
+    r->zero = zero_stage;
+    r->offload = offload;
     return 1;
 }
 
@@ -2220,12 +2241,12 @@ static int iter_next(hwfit_shard_iter *it, hwfit_layout *layout, hwfit__shard_re
         }
         it->state = 1;
         if (chain != NULL && *chain && outer >= D_ZERO) {
-            /* *layout is the last valid one's: only these two differ */
-            hwfit_layout l = *layout;
-            l.zero_stage = (uint32_t)it->value[D_ZERO];
-            l.offload = (unsigned)it->value[D_OFFLOAD];
-            if (!zero_offload_valid(&l, r)) continue;
-            *layout = l;
+            /* *layout is the last valid one's: only these two differ (set in place) */
+            const uint32_t zero = (uint32_t)it->value[D_ZERO];
+            const unsigned offload = (unsigned)it->value[D_OFFLOAD];
+            if (!zero_offload_valid(zero, offload, r)) continue;
+            layout->zero_stage = zero;
+            layout->offload = offload;
             return 1;
         }
         hwfit_layout l;
@@ -2463,7 +2484,7 @@ static uint64_t fewest_by_shape(hwfit__shard_engine *e, const hwfit_shard_in *in
                 r.ep = (uint32_t)ep;
                 r.etp = (uint32_t)etp;
                 uint64_t lw = 0; /* the smallest layer's weights; 0 when unknown */
-                if (weights_units(e, in, &r) == HWFIT_OK) {
+                if (weights_units_hold(e, in, &r) || weights_units_fill(e, in, &r) == HWFIT_OK) {
                     lw = UINT64_MAX;
                     for (int k = 0; k < 2; k++)
                         if (e->kinds[k] > 0 && e->layer[k].weights < lw) lw = e->layer[k].weights;

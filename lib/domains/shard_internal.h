@@ -71,9 +71,9 @@ struct hwfit__shard_engine {
     hwfit_status rank_prep_status;
     hwfit__memory_memo rank_memo;
     hwfit__shard_unit layer[2], emb, head, both;
-    /* the largest field of each of layer[0], layer[1], emb, head and both: a bound that
-     * lets a card's sum of units skip the overflow check of each field (shard.c, unit_sum) */
-    uint64_t unit_top[5];
+    /* the largest field of layer[0], layer[1], emb, head and both: a bound that lets a
+     * card's sum of units skip the overflow check of each field (shard.c, unit_sum) */
+    uint64_t unit_top;
     /* KV cache of the rank model, keyed by (tp, ep, etp, context_local, batch_local) */
     int kv_valid;
     uint32_t kv_tp, kv_ep, kv_etp;
