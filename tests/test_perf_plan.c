@@ -436,6 +436,59 @@ Test(perf_plan, search_fit_equals_the_full_evaluation, .timeout = 900) {
     }
 }
 
+/* The search's fit without include_unfit (hwfit__shard_fit_or_miss: it stops at the first
+ * card whose peak, or a lower bound of it, is above the usable bytes; its sums of units are
+ * unchecked where the engine's largest unit field bounds them) says what
+ * hwfit__shard_fit_stages says over every valid layout of each case: a fitting layout's out
+ * bit for bit, and "does not fit" (or ERANGE) for the others. */
+Test(perf_plan, fit_or_miss_equals_the_fit, .timeout = 900) {
+    uint64_t fitting = 0, missed = 0;
+    for (size_t k = 0; k < CASES; k++) {
+        const plan_case *pc = &cases[k];
+        hwfit_model m;
+        hwfit_perf_in in;
+        hwfit_shard_space space;
+        setup_case(pc, &m, &in, &space);
+        hwfit_shard_iter it;
+        cr_assert_eq(hwfit_shard_iter_init(&it, &m, &in.shard, &space), HWFIT_OK);
+        hwfit__shard_engine_storage engine;
+        hwfit__shard_engine *e = hwfit__shard_engine_in(&engine);
+        cr_assert_eq(hwfit__shard_engine_start(e, &m), HWFIT_OK);
+        hwfit_shard_in x = in.shard;
+        hwfit__shard_resolved r;
+        hwfit__shard_stages stages;
+        uint64_t n = 0;
+        while (hwfit__shard_iter_next(&it, &x.layout, &r)) {
+            n++;
+            hwfit__shard_stages_of(e, &r, &stages);
+            hwfit_shard_out a, b;
+            hwfit_status sa = hwfit__shard_fit_stages(e, &x, &r, &stages, &a);
+            hwfit_status sb = hwfit__shard_fit_or_miss(e, &x, &r, &stages, &b);
+            if (sa != HWFIT_OK || !a.fits) {
+                cr_assert(sb == sa || (sb == HWFIT_OK && !b.fits),
+                          "%s, layout %llu: %d, fits %d vs %d", pc->name,
+                          (unsigned long long)n, (int)sa, sb == HWFIT_OK ? b.fits : -1, (int)sb);
+                missed++;
+                continue;
+            }
+            cr_assert_eq(sb, HWFIT_OK, "%s, layout %llu", pc->name, (unsigned long long)n);
+            hwfit_shard_result ra, rb;
+            hwfit__shard_result(&a, &ra);
+            hwfit__shard_result(&b, &rb);
+            cr_assert(memcmp(&ra, &rb, sizeof ra) == 0 &&
+                          memcmp(&a.worst, &b.worst, sizeof a.worst) == 0 &&
+                          a.worst_stage == b.worst_stage && a.host_bytes == b.host_bytes &&
+                          a.fits == b.fits && a.gpu_fits == b.gpu_fits &&
+                          a.host_fits == b.host_fits && a.usable_bytes == b.usable_bytes,
+                      "%s, layout %llu (tp %u pp %u): fit_or_miss differs", pc->name,
+                      (unsigned long long)n, x.layout.tp, x.layout.pp);
+            fitting++;
+        }
+    }
+    cr_expect_gt(fitting, 100, "%llu fitting layouts compared", (unsigned long long)fitting);
+    cr_expect_gt(missed, 100, "%llu missing layouts compared", (unsigned long long)missed);
+}
+
 /* The stages the search groups by kind (hwfit__shard_stages_of, whose per-stage layer count
  * is in closed form for models whose layers are alike) hold, stage by stage, the layers
  * hwfit__shard_chunk gives summed over the stage's chunks: for every pp and v that fit the
