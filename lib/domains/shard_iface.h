@@ -121,8 +121,10 @@ hwfit_status hwfit__shard_fit_stages(hwfit__shard_engine *e, const hwfit_shard_i
                                      const hwfit__shard_stages *stages, hwfit_shard_out *out);
 
 /* hwfit__shard_fit_stages for a caller that drops the layouts that do not fit: it returns
- * at the first stage kind whose card's peak is above the usable bytes (then the largest
- * card's is too) with out->fits and out->gpu_fits 0, the rest of out partial; otherwise
+ * at the first stage kind whose card's peak, or a lower bound of it (the card's fixed part,
+ * stored activations, loss and overhead: its phases are then not evaluated), is above the
+ * usable bytes (then the largest card's is too) with out->fits and out->gpu_fits 0, the
+ * rest of out partial; otherwise
  * what hwfit__shard_fit_stages gives. fits is hwfit__shard_fit_stages' whenever that gives
  * HWFIT_OK; where it would refuse a layout later on (HWFIT_ERANGE, the only status the
  * cards return), this may say "does not fit" instead: both drop it. */
