@@ -1236,6 +1236,9 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
      * at the head, its gradients. */
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
+    _Static_assert(sizeof(hwfit__phase_parts) ==
+                       offsetof(hwfit__phase_parts, fixed) + 14 * sizeof(uint64_t),
+                   "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
     ph.fixed = c->weights_bytes + c->kv_bytes + c->optimizer_bytes + c->buffer_bytes;
