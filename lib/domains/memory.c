@@ -451,7 +451,7 @@ static hwfit_status kv_cache_bytes(const hwfit_model *model, const hwfit__model_
  * frame small (tests/stack). */
 static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[2],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[3],
                               hwfit_memory_out *r) {
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
@@ -468,6 +468,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.carried = r->carried_bytes;
         ph.built = held[0];
         ph.kept = held[1];
+        ph.cast = held[2];
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -529,11 +530,13 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
  * (dims.kv_values, K + V) x s b x the activations' bytes / t for each layer held; without
  * it those are the saved tensors themselves. outputs_kept (the loop's `outputs` alive through
  * backward): the logits, s b V / t in fp32 when the loss upcasts (transformers'
- * logits.float()), else in the activations' format, on the device with the head. */
+ * logits.float()), else in the activations' format, on the device with the head. cast
+ * (loss inplace-cast): their copy in the config's format, s b V A / t, live at the
+ * forward's end and in the loss's backward only (hwfit__memory_phases). */
 static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
                                  const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
                                  uint64_t sb, uint64_t layers, uint64_t *built,
-                                 uint64_t *kept) {
+                                 uint64_t *kept, uint64_t *cast) {
     int overflow = 0;
     if (in->kv_built && in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL)
         *built = hwfit__ceil_div_u64(
@@ -544,6 +547,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
         uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ? 4 : a_bytes;
         *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
     }
+    /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above). */
+    if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->head)
+        *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), a_bytes, &overflow),
+                                    t);
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
@@ -589,11 +596,11 @@ static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_p
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
-                                  uint64_t *built, uint64_t *kept) {
-    *dequant = *carried = *load = *built = *kept = 0;
+                                  uint64_t *built, uint64_t *kept, uint64_t *cast) {
+    *dequant = *carried = *load = *built = *kept = *cast = 0;
     if (in->mode == HWFIT_MEMORY_INFERENCE ||
         (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-         !in->kv_built && !in->outputs_kept))
+         !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST))
         return HWFIT_OK;
     /* The formats as estimate_prepared resolves them. */
     formats f;
@@ -628,7 +635,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
     if (st == HWFIT_OK) st = outputs_held(model, prep, in, a_bytes, t, sb, dense_n + moe_n,
-                                          built, kept);
+                                          built, kept, cast);
     /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
      * (its elements / t) times the bytes per element its quantization holds at once. */
     if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
@@ -692,7 +699,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE_CAST)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -1127,6 +1134,18 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * backward kernel writes d logits over them): the A-byte logits whole, an fp32
              * log-sum-exp and loss per token. */
             else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE) per = 4 * h + c.a_bytes * v + 8;
+            /* In place after a cast (Unsloth's CausalLM_fast_forward, unsloth/models/llama.py
+             * from 2024-03-18, 36473e2d6e, to Cut Cross Entropy: logits =
+             * logits.to(config.torch_dtype) before fast_cross_entropy_loss): when the run
+             * computes in another 16-bit format than the config names (float16 on a T4,
+             * the checkpoint's bfloat16 kept in the config, huggingface/transformers#29955)
+             * the head's logits and their copy are both live during the cast, and in
+             * backward the gradient written over the saved logits and its cast back
+             * (ToCopyBackward) before lm_head's backward frees them: the loss keeps one
+             * A-byte copy; the second (cast) is live at the forward's end and in the loss's
+             * backward, never beside the recomputed layer. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST)
+                per = 4 * h + c.a_bytes * v + 8; /* the cast copy: outputs_held */
             /* Chunked in place (ms-swift's ChunkedCrossEntropyLoss, swift/sequence_parallel/
              * utils.py at 3602360a5: forward ctx.save_for_backward(logits, labels) and a
              * CrossEntropyLoss per chunk of CELOSS_PARALLEL_SIZE rows, the per-token losses
@@ -1196,10 +1215,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[2] = {0, 0}; /* the K/V built, the logits kept (outputs_held) */
+    uint64_t held[3] = {0, 0, 0}; /* the K/V built, the logits kept, the logits' cast copy
+                                   (outputs_held) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
-                                               &held[1])) != HWFIT_OK)
+                                               &held[1], &held[2])) != HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -1225,6 +1245,10 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
         fwd = add_c(fwd, add_c(p->dequant, p->carried, &of), &of);
         /* The K/V cache the forward builds, until it returns (kv_built). */
         fwd = add_c(fwd, p->built, &of);
+        /* The logits' cast copy beside them (loss inplace-cast): at the forward's end, and
+         * again in the loss's backward (the gradient cast back), which the forward's end
+         * bounds: the recomputed layer does not exist yet. */
+        fwd = add_c(fwd, p->cast, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's

@@ -817,7 +817,8 @@ const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
-                                              "inplace", "chunked-inplace", NULL};
+                                              "inplace", "chunked-inplace", "inplace-cast",
+                                              NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
                                                   NULL};
@@ -853,7 +854,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "(logits kept, gradient written over them: Unsloth before "
                                "2024.11), chunked-inplace (logits kept, loss and gradient "
                                "--loss-chunk rows at a time, written over them: ms-swift's "
-                               "sequence parallelism with CELOSS_PARALLEL_SIZE)"},
+                               "sequence parallelism with CELOSS_PARALLEL_SIZE), "
+                               "inplace-cast (inplace after casting the logits to the "
+                               "config's format, both copies live: Unsloth before 2024.11 "
+                               "computing in float16 on a bf16 checkpoint)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
