@@ -160,6 +160,15 @@ class TestFinetuneInputs(CliCase):
         # fp32 values a token over the head's input, where fp32 keeps 4(h + V).
         self.assertEqual(self.ok_json(*full, "--loss", "inplace")["loss_bytes"],
                          1024 * (4 * 4096 + 2 * 128256 + 8))
+        # Unsloth's in-place loss after its cast to config.torch_dtype (before Cut Cross
+        # Entropy, a run in another 16-bit format than the config's): the same loss, and a
+        # second copy of the bf16 logits in the forward phase only.
+        plain = self.ok_json(*full, "--loss", "inplace")
+        cast = self.ok_json(*full, "--loss", "inplace-cast")
+        self.assertEqual(cast["assumptions"]["loss"], "inplace-cast")
+        self.assertEqual(cast["loss_bytes"], plain["loss_bytes"])
+        self.assertEqual(cast["forward_bytes"] - plain["forward_bytes"], 1024 * 128256 * 2)
+        self.assertEqual(cast["backward_bytes"], plain["backward_bytes"])
         # ms-swift's chunked loss under sequence parallelism (round 7 of issue #16): the
         # bf16 logits whole and a bf16 loss a token, plus one chunk's backward work,
         # 3 x 2 bytes x rows x V; --loss-chunk sets the rows (default 2048) and is refused
