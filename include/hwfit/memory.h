@@ -464,6 +464,17 @@ typedef struct hwfit_memory_in {
                                         Korthikanti et al.'s 16-bit softmax output, A
                                         (+ 1 + A with dropout). No effect with flash
                                         attention or in inference. Default 0. */
+    /* ---- Appended in 0.x (docs/formulas.md, "stored weights": single layers kept). */
+    uint16_t kept_layers[HWFIT_KEPT_MATRICES]; /**< Per matrix of a layer (HWFIT_KEPT_Q ...
+                                        HWFIT_KEPT_DOWN, model.h): in how many of the
+                                        model's layers it stays in @c unquantized while its
+                                        kind's format (attention_weights, mlp_weights, or
+                                        weights / qlora_base) is quantized: a checkpoint's
+                                        skip list naming single layers (Unsloth's Dynamic
+                                        4-bit llm_int8_skip_modules). A device holding
+                                        @c n of the model's L layers counts kept x n / L of
+                                        them (rounded up); MLP entries count in dense layers
+                                        only. Default 0 (none). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -829,6 +829,44 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
 
 /* hwfit__memory_estimate_prepared, reporting every refusal through `why` (NULL from the
  * calculations). */
+/* Single layers' matrices kept unquantized (in->kept_layers: a checkpoint's skip list naming
+ * single layers, Unsloth's Dynamic 4-bit llm_int8_skip_modules): per matrix whose kind is
+ * quantized, the bytes it takes in the unquantized format over those it takes in its kind's,
+ * times the kept layers on this device, kept x n / L for n of the model's L layers (rounded
+ * up; attention in every layer, MLP matrices in dense layers only, none of MLA's attention),
+ * added to *w. Apart from estimate_prepared to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status kept_add(const hwfit_model *model, const hwfit_memory_in *in,
+                                             const formats *f, uint32_t dense_n, uint32_t all_n,
+                                             uint64_t *w) {
+    uint64_t h = model->hidden, d = model->head_dim ? model->head_dim : h / model->heads;
+    uint64_t vd = model->v_head_dim ? model->v_head_dim : d, im = model->intermediate;
+    const uint64_t rows[HWFIT_KEPT_MATRICES] = {model->heads * d, model->kv_heads * d,
+                                                model->kv_heads * vd, h, im, im, h};
+    const uint64_t cols[HWFIT_KEPT_MATRICES] = {h, h, h, model->heads * vd, h, h, im};
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) {
+        uint64_t kept = in->kept_layers[k];
+        int attn = k <= HWFIT_KEPT_O;
+        if (kept == 0 || (attn && model->attention == HWFIT_MODEL_ATTENTION_MLA) ||
+            (k == HWFIT_KEPT_GATE && model->mlp != HWFIT_MODEL_MLP_GATED))
+            continue;
+        hwfit_dtype q = f->modules ? (attn ? f->attn : f->mlp) : f->base;
+        hwfit__dtype_block qi;
+        if (hwfit__dtype_block_of(q, &qi) != HWFIT_OK) return HWFIT_EINVAL;
+        if (!qi.quantized) continue;
+        uint64_t qb, ob, n = attn ? all_n : dense_n, on;
+        if (n == 0) continue;
+        hwfit_status st = hwfit_dtype_matrix_bytes(q, rows[k], cols[k], &qb);
+        if (st == HWFIT_OK) st = hwfit_dtype_matrix_bytes(f->other, rows[k], cols[k], &ob);
+        if (st != HWFIT_OK) return st;
+        if (ob <= qb) continue;
+        if (hwfit__mul_u64(kept, n, &on) != HWFIT_OK || hwfit__mul_u64(on, ob - qb, &on) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        if (hwfit__add_u64(*w, hwfit__ceil_div_u64(on, model->layers), w) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    return HWFIT_OK;
+}
+
 static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
                                       hwfit_status prep_status, const hwfit_memory_in *in,
                                       hwfit__memory_memo *memo, hwfit_memory_out *out,
@@ -846,6 +884,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.drop[0] = c.drop[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+        if (in->kept_layers[k] > model->layers)
+            return hwfit__why(why, HWFIT_EDOM, "kept_layers",
+                              "must each be at most model.layers");
     if (in->layer_count > model->layers - in->first_layer)
         return hwfit__why(why, HWFIT_EDOM, "layer_count",
                           "must be at most model.layers - first_layer (0 = to the last)");
@@ -1031,6 +1073,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                                    dense_n, moe_n, &w, &r, why)) != HWFIT_OK)
             return st;
     }
+    if ((st = kept_add(model, in, &f, dense_n, count, &w)) != HWFIT_OK) return st;
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
 
@@ -1373,6 +1416,10 @@ hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *
     if (applied) *applied = 0;
     if (model == NULL || in == NULL) return HWFIT_EINVAL;
     const hwfit_model_stored *s = &model->stored;
+    /* A skip list's single layers (kept_layers) hold whatever the linear format is: bitsandbytes
+     * honours llm_int8_skip_modules when a QLoRA run loads the checkpoint. */
+    if ((s->flags & HWFIT_STORED_QUANTIZED) && in->mode != HWFIT_MEMORY_FULL)
+        memcpy(in->kept_layers, s->kept_layers, sizeof in->kept_layers);
     if (!(s->flags & HWFIT_STORED_QUANTIZED) || in->mode == HWFIT_MEMORY_FULL || in->mode == HWFIT_MEMORY_QLORA)
         return HWFIT_OK;
     in->module_formats = 1;

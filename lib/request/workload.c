@@ -957,6 +957,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "
                                        "probabilities (transformers' eager attention)"},
+    [HWFIT__F_KEPT_MODULES] = {.name = "kept-modules", .kind = HWFIT_OPTION_TEXT,
+                               .metavar = "LIST", .default_help = "the config's, else none",
+                               .help = "single layers' modules left unquantized, as a "
+                                       "checkpoint's skip list names them (Unsloth Dynamic "
+                                       "4-bit llm_int8_skip_modules), e.g. "
+                                       "model.layers.1.mlp,model.layers.37.self_attn.o_proj"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1092,7 +1098,16 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
             return st;
     }
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
+    if (hwfit__req_given(r, o)) {
+        const char *list = hwfit__req_text(r, o);
+        if (hwfit_hf_quant_kept_layers(list, m->kept_layers) != HWFIT_OK)
+            return hwfit__req_fail(r, o, HWFIT_EPARSE,
+                                   "'%s' is not a list of single layers' modules (e.g. "
+                                   "model.layers.1.mlp; a module of every layer is a format: "
+                                   "--attention-weights, --mlp-weights)", list);
+    }
+    o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
     if (hwfit__req_given(r, o)) {
         const char *list = hwfit__req_text(r, o);
         if (hwfit_memory_full_modules_parse(list, &m->full_modules) != HWFIT_OK)
@@ -1146,9 +1161,13 @@ void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
         return;
     }
     hwfit_dtype unquantized = m->unquantized;
+    uint16_t kept[HWFIT_KEPT_MATRICES];
+    memcpy(kept, m->kept_layers, sizeof kept);
     int applied = 0;
     (void)hwfit_memory_use_stored(model, m, &applied); /* both are set */
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_UNQUANTIZED))) m->unquantized = unquantized;
+    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_KEPT_MODULES)))
+        memcpy(m->kept_layers, kept, sizeof kept); /* a given list wins */
     char text[192];
     if (hwfit_hf_quant_describe(&model->stored, text, sizeof text) != HWFIT_OK) text[0] = '\0';
     if (applied)
@@ -1227,6 +1246,21 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "gradients", "gradient format", grads);
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
+    {
+        /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */
+        static const char *const mat[HWFIT_KEPT_MATRICES] = {"q", "k", "v", "o", "gate", "up",
+                                                             "down"};
+        char kept[128];
+        size_t len = 0;
+        kept[0] = '\0';
+        for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+            if (m->kept_layers[k] && len < sizeof kept) {
+                int n = snprintf(kept + len, sizeof kept - len, "%s%s %u", len ? ", " : "",
+                                 mat[k], (unsigned)m->kept_layers[k]);
+                if (n > 0) len += (size_t)n;
+            }
+        hwfit__out_str(o, "kept_layers", "single layers' matrices kept", len ? kept : "none");
+    }
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
     hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);

@@ -169,6 +169,18 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(cast["loss_bytes"], plain["loss_bytes"])
         self.assertEqual(cast["forward_bytes"] - plain["forward_bytes"], 1024 * 128256 * 2)
         self.assertEqual(cast["backward_bytes"], plain["backward_bytes"])
+        # --kept-modules: a skip list's single layers (Unsloth's Dynamic 4-bit) stay bf16
+        # in a QLoRA nf4-dq model: the down_proj (4096 x 14336) of the one layer named;
+        # a module of every layer is refused.
+        q = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq")
+        base = self.ok_json(*q)
+        one = self.ok_json(*q, "--kept-modules", "lm_head,model.layers.1.mlp.down_proj")
+        self.assertEqual(one["assumptions"]["kept_layers"], "down 1")
+        self.assertEqual(base["assumptions"]["kept_layers"], "none")
+        # 2 bytes a value against nf4-dq's 4.127 bits: 1.48 bytes a value more
+        self.assertGreater(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.4)
+        self.assertLess(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.5)
+        self.bad(*q, "--kept-modules", "model.layers.*.mlp", mentions="kept-modules")
         # ms-swift's chunked loss under sequence parallelism (round 7 of issue #16): the
         # bf16 logits whole and a bf16 loss a token, plus one chunk's backward work,
         # 3 x 2 bytes x rows x V; --loss-chunk sets the rows (default 2048) and is refused

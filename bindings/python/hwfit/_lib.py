@@ -245,6 +245,8 @@ class hwfit_model_stored(ctypes.Structure):
         ("experts", hwfit_dtype),
         ("method", ctypes.c_int),
         ("flags", ctypes.c_uint),
+        # appended: per matrix, the layers a skip list keeps unquantized (model.h)
+        ("kept_layers", ctypes.c_uint16 * 7),
     ]
 
 
@@ -378,6 +380,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("outputs_kept", ctypes.c_int),
         # appended: the eager softmax kept in fp32 (memory.h)
         ("softmax_fp32", ctypes.c_int),
+        # appended: per matrix, the layers kept unquantized (memory.h kept_layers)
+        ("kept_layers", ctypes.c_uint16 * 7),
     ]
 
 
