@@ -487,7 +487,7 @@ static hwfit_status kv_cache_bytes(const hwfit_model *model, const hwfit__model_
  * frame small (tests/stack). */
 static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[2],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[3],
                               hwfit_memory_out *r) {
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
@@ -504,6 +504,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.carried = r->carried_bytes;
         ph.built = held[0];
         ph.kept = held[1];
+        ph.cast = held[2];
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -565,11 +566,13 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
  * (dims.kv_values, K + V) x s b x the activations' bytes / t for each layer held; without
  * it those are the saved tensors themselves. outputs_kept (the loop's `outputs` alive through
  * backward): the logits, s b V / t in fp32 when the loss upcasts (transformers'
- * logits.float()), else in the activations' format, on the device with the head. */
+ * logits.float()), else in the activations' format, on the device with the head. cast
+ * (loss inplace-cast): their copy in the config's format, s b V A / t, live at the
+ * forward's end and in the loss's backward only (hwfit__memory_phases). */
 static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
                                  const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
                                  uint64_t sb, uint64_t layers, uint64_t *built,
-                                 uint64_t *kept) {
+                                 uint64_t *kept, uint64_t *cast) {
     int overflow = 0;
     if (in->kv_built && in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL)
         *built = hwfit__ceil_div_u64(
@@ -580,6 +583,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
         uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ? 4 : a_bytes;
         *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
     }
+    /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above). */
+    if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->head)
+        *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), a_bytes, &overflow),
+                                    t);
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
@@ -625,11 +632,11 @@ static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_p
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
-                                  uint64_t *built, uint64_t *kept) {
-    *dequant = *carried = *load = *built = *kept = 0;
+                                  uint64_t *built, uint64_t *kept, uint64_t *cast) {
+    *dequant = *carried = *load = *built = *kept = *cast = 0;
     if (in->mode == HWFIT_MEMORY_INFERENCE ||
         (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-         !in->kv_built && !in->outputs_kept))
+         !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST))
         return HWFIT_OK;
     /* The formats as estimate_prepared resolves them. */
     formats f;
@@ -664,7 +671,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
     if (st == HWFIT_OK) st = outputs_held(model, prep, in, a_bytes, t, sb, dense_n + moe_n,
-                                          built, kept);
+                                          built, kept, cast);
     /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
      * (its elements / t) times the bytes per element its quantization holds at once. */
     if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
@@ -728,7 +735,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE_CAST)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -858,6 +865,44 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
 
 /* hwfit__memory_estimate_prepared, reporting every refusal through `why` (NULL from the
  * calculations). */
+/* Single layers' matrices kept unquantized (in->kept_layers: a checkpoint's skip list naming
+ * single layers, Unsloth's Dynamic 4-bit llm_int8_skip_modules): per matrix whose kind is
+ * quantized, the bytes it takes in the unquantized format over those it takes in its kind's,
+ * times the kept layers on this device, kept x n / L for n of the model's L layers (rounded
+ * up; attention in every layer, MLP matrices in dense layers only, none of MLA's attention),
+ * added to *w. Apart from estimate_prepared to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status kept_add(const hwfit_model *model, const hwfit_memory_in *in,
+                                             const formats *f, uint32_t dense_n, uint32_t all_n,
+                                             uint64_t *w) {
+    uint64_t h = model->hidden, d = model->head_dim ? model->head_dim : h / model->heads;
+    uint64_t vd = model->v_head_dim ? model->v_head_dim : d, im = model->intermediate;
+    const uint64_t rows[HWFIT_KEPT_MATRICES] = {model->heads * d, model->kv_heads * d,
+                                                model->kv_heads * vd, h, im, im, h};
+    const uint64_t cols[HWFIT_KEPT_MATRICES] = {h, h, h, model->heads * vd, h, h, im};
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) {
+        uint64_t kept = in->kept_layers[k];
+        int attn = k <= HWFIT_KEPT_O;
+        if (kept == 0 || (attn && model->attention == HWFIT_MODEL_ATTENTION_MLA) ||
+            (k == HWFIT_KEPT_GATE && model->mlp != HWFIT_MODEL_MLP_GATED))
+            continue;
+        hwfit_dtype q = f->modules ? (attn ? f->attn : f->mlp) : f->base;
+        hwfit__dtype_block qi;
+        if (hwfit__dtype_block_of(q, &qi) != HWFIT_OK) return HWFIT_EINVAL;
+        if (!qi.quantized) continue;
+        uint64_t qb, ob, n = attn ? all_n : dense_n, on;
+        if (n == 0) continue;
+        hwfit_status st = hwfit_dtype_matrix_bytes(q, rows[k], cols[k], &qb);
+        if (st == HWFIT_OK) st = hwfit_dtype_matrix_bytes(f->other, rows[k], cols[k], &ob);
+        if (st != HWFIT_OK) return st;
+        if (ob <= qb) continue;
+        if (hwfit__mul_u64(kept, n, &on) != HWFIT_OK || hwfit__mul_u64(on, ob - qb, &on) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        if (hwfit__add_u64(*w, hwfit__ceil_div_u64(on, model->layers), w) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    return HWFIT_OK;
+}
+
 static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
                                       hwfit_status prep_status, const hwfit_memory_in *in,
                                       hwfit__memory_memo *memo, hwfit_memory_out *out,
@@ -875,6 +920,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.drop[0] = c.drop[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+        if (in->kept_layers[k] > model->layers)
+            return hwfit__why(why, HWFIT_EDOM, "kept_layers",
+                              "must each be at most model.layers");
     if (in->layer_count > model->layers - in->first_layer)
         return hwfit__why(why, HWFIT_EDOM, "layer_count",
                           "must be at most model.layers - first_layer (0 = to the last)");
@@ -1060,6 +1109,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                                    dense_n, moe_n, &w, &r, why)) != HWFIT_OK)
             return st;
     }
+    if ((st = kept_add(model, in, &f, dense_n, count, &w)) != HWFIT_OK) return st;
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
 
@@ -1163,6 +1213,18 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * backward kernel writes d logits over them): the A-byte logits whole, an fp32
              * log-sum-exp and loss per token. */
             else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE) per = 4 * h + c.a_bytes * v + 8;
+            /* In place after a cast (Unsloth's CausalLM_fast_forward, unsloth/models/llama.py
+             * from 2024-03-18, 36473e2d6e, to Cut Cross Entropy: logits =
+             * logits.to(config.torch_dtype) before fast_cross_entropy_loss): when the run
+             * computes in another 16-bit format than the config names (float16 on a T4,
+             * the checkpoint's bfloat16 kept in the config, huggingface/transformers#29955)
+             * the head's logits and their copy are both live during the cast, and in
+             * backward the gradient written over the saved logits and its cast back
+             * (ToCopyBackward) before lm_head's backward frees them: the loss keeps one
+             * A-byte copy; the second (cast) is live at the forward's end and in the loss's
+             * backward, never beside the recomputed layer. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST)
+                per = 4 * h + c.a_bytes * v + 8; /* the cast copy: outputs_held */
             /* Chunked in place (ms-swift's ChunkedCrossEntropyLoss, swift/sequence_parallel/
              * utils.py at 3602360a5: forward ctx.save_for_backward(logits, labels) and a
              * CrossEntropyLoss per chunk of CELOSS_PARALLEL_SIZE rows, the per-token losses
@@ -1234,10 +1296,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[2] = {0, 0}; /* the K/V built, the logits kept (outputs_held) */
+    uint64_t held[3] = {0, 0, 0}; /* the K/V built, the logits kept, the logits' cast copy
+                                   (outputs_held) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
-                                               &held[1])) != HWFIT_OK)
+                                               &held[1], &held[2])) != HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -1263,6 +1326,10 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
         fwd = add_c(fwd, add_c(p->dequant, p->carried, &of), &of);
         /* The K/V cache the forward builds, until it returns (kv_built). */
         fwd = add_c(fwd, p->built, &of);
+        /* The logits' cast copy beside them (loss inplace-cast): at the forward's end, and
+         * again in the loss's backward (the gradient cast back), which the forward's end
+         * bounds: the recomputed layer does not exist yet. */
+        fwd = add_c(fwd, p->cast, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -1387,6 +1454,10 @@ hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *
     if (applied) *applied = 0;
     if (model == NULL || in == NULL) return HWFIT_EINVAL;
     const hwfit_model_stored *s = &model->stored;
+    /* A skip list's single layers (kept_layers) hold whatever the linear format is: bitsandbytes
+     * honours llm_int8_skip_modules when a QLoRA run loads the checkpoint. */
+    if ((s->flags & HWFIT_STORED_QUANTIZED) && in->mode != HWFIT_MEMORY_FULL)
+        memcpy(in->kept_layers, s->kept_layers, sizeof in->kept_layers);
     if (!(s->flags & HWFIT_STORED_QUANTIZED) || in->mode == HWFIT_MEMORY_FULL || in->mode == HWFIT_MEMORY_QLORA)
         return HWFIT_OK;
     in->module_formats = 1;

@@ -1163,7 +1163,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         ph.weights = f->load_weights ? f->load_weights : c->weights_bytes;
         if (hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)f->n[0], (uint32_t)f->n[1],
                                  &ph.dequant, &ph.carried, &ph.load, &ph.built,
-                                 &ph.kept) != HWFIT_OK)
+                                 &ph.kept, &ph.cast) != HWFIT_OK)
             return HWFIT_ERANGE;
         ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
                        : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept

@@ -832,7 +832,8 @@ const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
-                                              "inplace", "chunked-inplace", NULL};
+                                              "inplace", "chunked-inplace", "inplace-cast",
+                                              NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
                                                   NULL};
@@ -868,7 +869,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "(logits kept, gradient written over them: Unsloth before "
                                "2024.11), chunked-inplace (logits kept, loss and gradient "
                                "--loss-chunk rows at a time, written over them: ms-swift's "
-                               "sequence parallelism with CELOSS_PARALLEL_SIZE)"},
+                               "sequence parallelism with CELOSS_PARALLEL_SIZE), "
+                               "inplace-cast (inplace after casting the logits to the "
+                               "config's format, both copies live: Unsloth before 2024.11 "
+                               "computing in float16 on a bf16 checkpoint)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -977,6 +981,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "DeepSpeed's contiguous buffers (--reduce-bucket-size "
                                        "elements, 16-bit; two with --overlap-comm at stages "
                                        "1-2) instead of the DDP --bucket"},
+    [HWFIT__F_KEPT_MODULES] = {.name = "kept-modules", .kind = HWFIT_OPTION_TEXT,
+                               .metavar = "LIST", .default_help = "the config's, else none",
+                               .help = "single layers' modules left unquantized, as a "
+                                       "checkpoint's skip list names them (Unsloth Dynamic "
+                                       "4-bit llm_int8_skip_modules), e.g. "
+                                       "model.layers.1.mlp,model.layers.37.self_attn.o_proj"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1116,7 +1126,16 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
             return st;
     }
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
+    if (hwfit__req_given(r, o)) {
+        const char *list = hwfit__req_text(r, o);
+        if (hwfit_hf_quant_kept_layers(list, m->kept_layers) != HWFIT_OK)
+            return hwfit__req_fail(r, o, HWFIT_EPARSE,
+                                   "'%s' is not a list of single layers' modules (e.g. "
+                                   "model.layers.1.mlp; a module of every layer is a format: "
+                                   "--attention-weights, --mlp-weights)", list);
+    }
+    o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
     if (hwfit__req_given(r, o)) {
         const char *list = hwfit__req_text(r, o);
         if (hwfit_memory_full_modules_parse(list, &m->full_modules) != HWFIT_OK)
@@ -1170,9 +1189,13 @@ void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
         return;
     }
     hwfit_dtype unquantized = m->unquantized;
+    uint16_t kept[HWFIT_KEPT_MATRICES];
+    memcpy(kept, m->kept_layers, sizeof kept);
     int applied = 0;
     (void)hwfit_memory_use_stored(model, m, &applied); /* both are set */
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_UNQUANTIZED))) m->unquantized = unquantized;
+    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_KEPT_MODULES)))
+        memcpy(m->kept_layers, kept, sizeof kept); /* a given list wins */
     char text[192];
     if (hwfit_hf_quant_describe(&model->stored, text, sizeof text) != HWFIT_OK) text[0] = '\0';
     if (applied)
@@ -1251,6 +1274,21 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "gradients", "gradient format", grads);
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
+    {
+        /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */
+        static const char *const mat[HWFIT_KEPT_MATRICES] = {"q", "k", "v", "o", "gate", "up",
+                                                             "down"};
+        char kept[128];
+        size_t len = 0;
+        kept[0] = '\0';
+        for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+            if (m->kept_layers[k] && len < sizeof kept) {
+                int n = snprintf(kept + len, sizeof kept - len, "%s%s %u", len ? ", " : "",
+                                 mat[k], (unsigned)m->kept_layers[k]);
+                if (n > 0) len += (size_t)n;
+            }
+        hwfit__out_str(o, "kept_layers", "single layers' matrices kept", len ? kept : "none");
+    }
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
     hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);

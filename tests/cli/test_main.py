@@ -160,6 +160,27 @@ class TestFinetuneInputs(CliCase):
         # fp32 values a token over the head's input, where fp32 keeps 4(h + V).
         self.assertEqual(self.ok_json(*full, "--loss", "inplace")["loss_bytes"],
                          1024 * (4 * 4096 + 2 * 128256 + 8))
+        # Unsloth's in-place loss after its cast to config.torch_dtype (before Cut Cross
+        # Entropy, a run in another 16-bit format than the config's): the same loss, and a
+        # second copy of the bf16 logits in the forward phase only.
+        plain = self.ok_json(*full, "--loss", "inplace")
+        cast = self.ok_json(*full, "--loss", "inplace-cast")
+        self.assertEqual(cast["assumptions"]["loss"], "inplace-cast")
+        self.assertEqual(cast["loss_bytes"], plain["loss_bytes"])
+        self.assertEqual(cast["forward_bytes"] - plain["forward_bytes"], 1024 * 128256 * 2)
+        self.assertEqual(cast["backward_bytes"], plain["backward_bytes"])
+        # --kept-modules: a skip list's single layers (Unsloth's Dynamic 4-bit) stay bf16
+        # in a QLoRA nf4-dq model: the down_proj (4096 x 14336) of the one layer named;
+        # a module of every layer is refused.
+        q = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq")
+        base = self.ok_json(*q)
+        one = self.ok_json(*q, "--kept-modules", "lm_head,model.layers.1.mlp.down_proj")
+        self.assertEqual(one["assumptions"]["kept_layers"], "down 1")
+        self.assertEqual(base["assumptions"]["kept_layers"], "none")
+        # 2 bytes a value against nf4-dq's 4.127 bits: 1.48 bytes a value more
+        self.assertGreater(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.4)
+        self.assertLess(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.5)
+        self.bad(*q, "--kept-modules", "model.layers.*.mlp", mentions="kept-modules")
         # ms-swift's chunked loss under sequence parallelism (round 7 of issue #16): the
         # bf16 logits whole and a bf16 loss a token, plus one chunk's backward work,
         # 3 x 2 bytes x rows x V; --loss-chunk sets the rows (default 2048) and is refused
