@@ -361,8 +361,10 @@ static void step_from(const step_memo_entry *m, hwfit_collective_step_out *co) {
 static hwfit_status step_coll(const perf_ctx *c, const hwfit_collective_step_in *ci,
                               hwfit_collective_step_out *co) {
     plan_memo *pm = c->memo;
+    /* without the memo: the same step, co written in place (no second copy on this chain,
+     * the layout search's deepest, tests/stack; the callers read co on success only) */
     if (pm == NULL || memcmp(&ci->topology, &c->topo, sizeof c->topo) != 0)
-        return hwfit_collective_step(ci, co);
+        return hwfit__collective_step_memo(ci, co, NULL);
     const unsigned char *key = (const unsigned char *)ci + offsetof(hwfit_collective_step_in, tp);
     step_memo_entry *m = NULL;
     for (unsigned i = 0; i < pm->steps && m == NULL; i++)
