@@ -903,6 +903,70 @@ static HWFIT__NOINLINE hwfit_status kept_add(const hwfit_model *model, const hwf
     return HWFIT_OK;
 }
 
+/* estimate_prepared's formats (f) and their checks, in its order of refusals: the element
+ * bytes of the activations, gradients and optimizer states (0 when not training). Apart
+ * from estimate_prepared so that the checks' locals are not on its frame, which is on the
+ * shard engine's deepest chains (tests/stack). */
+static HWFIT__NOINLINE hwfit_status formats_of(const hwfit_memory_in *in, int training, int lora,
+                                               formats *f, uint64_t *a_bytes, uint64_t *grad_b,
+                                               uint64_t *state_b, hwfit_problem *why) {
+    f->base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    f->other = in->unquantized;
+    hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
+    hwfit_status st;
+    if ((st = check_block(f->base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights",
+                          &base_info, why)) != HWFIT_OK ||
+        (st = check_block(f->other, "unquantized", &other_info, why)) != HWFIT_OK ||
+        (st = plain_bytes(in->activations, "activations", a_bytes, why)) != HWFIT_OK)
+        return st;
+    f->base_quantized = base_info.quantized;
+    f->modules = in->module_formats != 0;
+    f->attn = in->attention_weights;
+    f->mlp = in->mlp_weights;
+    f->expert = in->expert_weights;
+    int module_quantized = 0;
+    if (f->modules) {
+        const hwfit_dtype ds[3] = {f->attn, f->mlp, f->expert};
+        const char *const names[3] = {"attention_weights", "mlp_weights", "expert_weights"};
+        for (int k = 0; k < 3; k++) {
+            hwfit__dtype_block info;
+            if ((st = check_block(ds[k], names[k], &info, why)) != HWFIT_OK) return st;
+            if (info.quantized) module_quantized = 1;
+        }
+        /* Vectors and small matrices follow the unquantized format once any module is. */
+        if (module_quantized) f->base_quantized = 1;
+    }
+    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
+     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
+     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
+     * runs. Full training trains every weight, so each format reads fp32 (and, being 32-bit,
+     * needs no master copy below); LoRA: the adapters. After the checks of the given
+     * formats, which still refuse a quantized one in full training. */
+    const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    const int upcast = training && in->trained_fp32;
+    if (upcast && in->mode == HWFIT_MEMORY_FULL)
+        f->base = f->other = f->attn = f->mlp = f->expert = fp32;
+    const hwfit_dtype lora_d = upcast ? fp32 : in->lora_dtype;
+    uint64_t lora_b = 0;
+    *grad_b = *state_b = 0;
+    if (training && (st = plain_bytes(in->gradients, "gradients", grad_b, why)) != HWFIT_OK)
+        return st;
+    if (lora && (st = plain_bytes(lora_d, "lora_dtype", &lora_b, why)) != HWFIT_OK)
+        return st;
+    if (training &&
+        (st = plain_bytes(in->optimizer_states, "optimizer_states", state_b, why)) != HWFIT_OK)
+        return st;
+    if (in->mode == HWFIT_MEMORY_FULL && module_quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "mlp_weights",
+                          "must be plain formats when every weight trains (mode full)");
+    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
+                          "must be a plain format (bf16, fp16 or fp32) when every weight trains "
+                          "(mode full)");
+    if ((st = check_block(in->kv, "kv", &kv_info, why)) != HWFIT_OK) return st;
+    return HWFIT_OK;
+}
+
 static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
                                       hwfit_status prep_status, const hwfit_memory_in *in,
                                       hwfit__memory_memo *memo, hwfit_memory_out *out,
@@ -932,58 +996,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     int training = in->mode != HWFIT_MEMORY_INFERENCE;
     int lora = in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA;
     formats f;
-    f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
-    f.other = in->unquantized;
-    hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
-    if ((st = check_block(f.base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights",
-                          &base_info, why)) != HWFIT_OK ||
-        (st = check_block(f.other, "unquantized", &other_info, why)) != HWFIT_OK ||
-        (st = plain_bytes(in->activations, "activations", &c.a_bytes, why)) != HWFIT_OK)
+    uint64_t grad_b, state_b;
+    if ((st = formats_of(in, training, lora, &f, &c.a_bytes, &grad_b, &state_b, why)) != HWFIT_OK)
         return st;
-    f.base_quantized = base_info.quantized;
-    f.modules = in->module_formats != 0;
-    f.attn = in->attention_weights;
-    f.mlp = in->mlp_weights;
-    f.expert = in->expert_weights;
-    int module_quantized = 0;
-    if (f.modules) {
-        const hwfit_dtype ds[3] = {f.attn, f.mlp, f.expert};
-        const char *const names[3] = {"attention_weights", "mlp_weights", "expert_weights"};
-        for (int k = 0; k < 3; k++) {
-            hwfit__dtype_block info;
-            if ((st = check_block(ds[k], names[k], &info, why)) != HWFIT_OK) return st;
-            if (info.quantized) module_quantized = 1;
-        }
-        /* Vectors and small matrices follow the unquantized format once any module is. */
-        if (module_quantized) f.base_quantized = 1;
-    }
-    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
-     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
-     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
-     * runs. Full training trains every weight, so each format reads fp32 (and, being 32-bit,
-     * needs no master copy below); LoRA: the adapters. After the checks of the given
-     * formats, which still refuse a quantized one in full training. */
+    /* the trained format (formats_of): trained_fp32 makes the trained parameters fp32 */
     const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
     const int upcast = training && in->trained_fp32;
-    if (upcast && in->mode == HWFIT_MEMORY_FULL)
-        f.base = f.other = f.attn = f.mlp = f.expert = fp32;
     const hwfit_dtype lora_d = upcast ? fp32 : in->lora_dtype;
-    uint64_t grad_b = 0, lora_b = 0, state_b = 0;
-    if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
-        return st;
-    if (lora && (st = plain_bytes(lora_d, "lora_dtype", &lora_b, why)) != HWFIT_OK)
-        return st;
-    if (training &&
-        (st = plain_bytes(in->optimizer_states, "optimizer_states", &state_b, why)) != HWFIT_OK)
-        return st;
-    if (in->mode == HWFIT_MEMORY_FULL && module_quantized)
-        return hwfit__why(why, HWFIT_EUNSUPPORTED, "mlp_weights",
-                          "must be plain formats when every weight trains (mode full)");
-    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
-        return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
-                          "must be a plain format (bf16, fp16 or fp32) when every weight trains "
-                          "(mode full)");
-    if ((st = check_block(in->kv, "kv", &kv_info, why)) != HWFIT_OK) return st;
 
     hwfit_memory_out r;
     memset(&r, 0, sizeof r);

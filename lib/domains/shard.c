@@ -428,17 +428,18 @@ static hwfit_status weights_units(hwfit__shard_engine *e, const hwfit_shard_in *
             return st;
         unit_of(&o, &e->layer[k]);
     }
+    /* A table's unit: its layer + table, less the layer's, in place (no unit on this
+     * frame: it is on the deepest chains, tests/stack). */
     int k0 = hwfit__model_layer_is_moe(e->model, 0);
-    hwfit__shard_unit u;
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &u);
-    unit_sub(&u, &e->layer[k0], &e->emb);
+    unit_of(&o, &e->emb);
+    unit_sub(&e->emb, &e->layer[k0], &e->emb);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &u);
-    unit_sub(&u, &e->layer[k0], &e->head);
+    unit_of(&o, &e->head);
+    unit_sub(&e->head, &e->layer[k0], &e->head);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &u);
-    unit_sub(&u, &e->layer[k0], &e->both);
+    unit_of(&o, &e->both);
+    unit_sub(&e->both, &e->layer[k0], &e->both);
     /* quant_scales_replicated: each unit weighed again with int8 for its NF4 scales
      * (nf4_scales_of); here rather than in a helper, as the deepest chains pass through this
      * frame (tests/stack). The tables' scales: those of layer + table less the layer's. */
