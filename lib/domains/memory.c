@@ -746,10 +746,9 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
                           "must be in [0, 1024] bytes per element");
     if (in->no_reshard_after_forward != 0 && in->no_reshard_after_forward != 1)
         return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
-    if (!hwfit__in_range(in->unsharded_grad_bytes, 0.0, 8.0) ||
-        in->unsharded_grad_bytes != (double)(uint64_t)in->unsharded_grad_bytes)
+    if (in->unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
-                          "must be a whole number of bytes per element in [0, 8]");
+                          "must be at most 8 bytes per element");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);

@@ -1014,7 +1014,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
-            if (in->memory.unsharded_grad_bytes > 0.0) {
+            if (in->memory.unsharded_grad_bytes > 0) {
                 /* Gradients kept unsharded across the micro-batches of a step: with
                  * set_requires_gradient_sync(False) (torch.distributed.pipelining's
                  * backward_maybe_with_nosync on an FSDP stage, until the last micro-batch)
@@ -1026,7 +1026,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                  * trained element of the card's gathered units, at unsharded_grad_bytes. */
                 uint64_t ug_all = 0;
                 if (hwfit__mul_u64(gathered(s.trainable, s.e_trainable, gd, ge),
-                                   (uint64_t)in->memory.unsharded_grad_bytes,
+                                   in->memory.unsharded_grad_bytes,
                                    &ug_all) != HWFIT_OK ||
                     add(&g, ug_all) != HWFIT_OK)
                     return HWFIT_ERANGE;
@@ -1307,10 +1307,9 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "memory.zero_buckets", "must be 0 or 1");
     if (in->memory.no_reshard_after_forward != 0 && in->memory.no_reshard_after_forward != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
-    if (!hwfit__in_range(in->memory.unsharded_grad_bytes, 0.0, 8.0) ||
-        in->memory.unsharded_grad_bytes != (double)(uint64_t)in->memory.unsharded_grad_bytes)
+    if (in->memory.unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
-                          "must be a whole number of bytes per element in [0, 8]");
+                          "must be at most 8 bytes per element");
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

@@ -1171,9 +1171,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);
-    if (!profile || hwfit__req_given(r, o)) m->unsharded_grad_bytes = hwfit__req_double(r, o);
-    if (m->unsharded_grad_bytes != (double)(uint64_t)m->unsharded_grad_bytes)
-        return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
+    if (!profile || hwfit__req_given(r, o)) {
+        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
+        if (b != (double)(uint16_t)b)
+            return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
+        m->unsharded_grad_bytes = (uint16_t)b;
+    }
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
     hwfit_dtype *dst[3] = {&m->attention_weights, &m->mlp_weights, &m->expert_weights};
