@@ -507,6 +507,34 @@ typedef struct hwfit_memory_in {
                                         @c n of the model's L layers counts kept x n / L of
                                         them (rounded up); MLP entries count in dense layers
                                         only. Default 0 (none). */
+    /* ---- Appended in 0.x (docs/formulas.md, "shard": units kept gathered). */
+    uint16_t unsharded_grad_bytes; /**< Under ZeRO-3 sharding (hwfit_shard_in), training:
+                                        bytes per trained element of the gradients each
+                                        gathered unit keeps unsharded (unreduced) across the
+                                        micro-batches of a step, from the first backward to
+                                        the reduction after the last one, freed before the
+                                        optimizer step: torch.distributed.pipelining's stage
+                                        backward on an FSDP2 module sets
+                                        set_requires_gradient_sync(False) until the last
+                                        micro-batch, and FSDP2 then accumulates each
+                                        unsharded gradient in MixedPrecisionPolicy's
+                                        reduce_dtype when it differs from param_dtype
+                                        (FSDPParam.to_accumulated_grad_if_needed: 4 for
+                                        fp32), else in param_dtype (2 for bf16). 0 (the
+                                        default): gradients are reduced as each unit's
+                                        backward ends; at most 8. (A uint16_t beside
+                                        kept_layers: the struct keeps its size.) */
+    int no_reshard_after_forward;  /**< 1: under ZeRO-3 sharding (hwfit_shard_in), every
+                                        unit of the card (its layers and tables, all its
+                                        pipeline chunks) stays gathered from its forward
+                                        through backward, instead of the live units only:
+                                        FSDP2's fully_shard(reshard_after_forward=False)
+                                        (torchtitan's apply_fsdp sets it for every unit when
+                                        pipelining; torch.distributed.pipelining's stage
+                                        backward also sets set_reshard_after_backward(False)
+                                        on an FSDP stage until its last micro-batch). The
+                                        gathered units are freed before the optimizer step.
+                                        Default 0 (units resharded after use). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

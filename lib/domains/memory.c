@@ -744,6 +744,11 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
     if (!hwfit__in_range(in->load_quantize_bytes, 0.0, 1024.0))
         return hwfit__why(why, HWFIT_EDOM, "load_quantize_bytes",
                           "must be in [0, 1024] bytes per element");
+    if (in->no_reshard_after_forward != 0 && in->no_reshard_after_forward != 1)
+        return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
+    if (in->unsharded_grad_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
+                          "must be at most 8 bytes per element");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -1349,6 +1354,9 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
          * again in the loss's backward (the gradient cast back), which the forward's end
          * bounds: the recomputed layer does not exist yet. */
         fwd = add_c(fwd, p->cast, &of);
+        /* What the pass holds until the step (ZeRO-3 units kept gathered, unsharded
+         * gradients): in forward and backward alike. */
+        fwd = add_c(fwd, p->pass, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -1363,7 +1371,7 @@ hwfit_status hwfit__memory_phases(const hwfit_memory_in *in, const hwfit__phase_
         }
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
-        bwd = add_c(p->fixed, mid, &of);
+        bwd = add_c(add_c(p->fixed, mid, &of), p->pass, &of);
         /* Step: whole gradients and the step's temporaries (none when stepped in
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)

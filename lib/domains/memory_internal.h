@@ -61,6 +61,8 @@ typedef struct hwfit__phase_parts {
                          through backward with outputs_kept */
     uint64_t kept;    /* the logits the loop keeps through backward (outputs_kept) */
     uint64_t cast;    /* the logits' cast copy (loss inplace-cast): forward's end only */
+    uint64_t pass;    /* held through forward and backward, freed before the step: ZeRO-3
+                         units kept gathered, unsharded gradients (shard.c) */
 } hwfit__phase_parts;
 
 /* The dequantized copy of the largest quantized matrix (in->dequant_transient), the

@@ -855,6 +855,9 @@ typedef struct card_fixed {
                                      recomputation peak, the tables' extra */
     uint64_t load_weights;        /* offload_after_load: the weights on the card while the
                                      model loads (0: those of c) */
+    uint64_t pass_buffers, pass_grads; /* of c's buffer_bytes and gradient_bytes: what the
+                                     pass holds until the step (no_reshard_after_forward's
+                                     gathered units, unsharded_grad_bytes' gradients) */
 } card_fixed;
 
 static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -863,6 +866,8 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     const uint64_t *n = f->n;
     memset(c, 0, sizeof *c);
     f->load_weights = 0;
+    f->pass_buffers = 0;
+    f->pass_grads = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -988,9 +993,46 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
                 add(&with_table, ut) == HWFIT_OK && with_table > 0)
                 uw = 0; /* the window with a table is the larger */
+            if (in->memory.no_reshard_after_forward) {
+                /* FSDP2 fully_shard(reshard_after_forward=False): a unit gathered for its
+                 * forward is not resharded after it (FSDPParamGroup.reshard returns at
+                 * once in the forward state), so from the end of forward every unit of the
+                 * card is gathered at once, the tables too (the root unit counted above
+                 * is among them: taken back out). torch.distributed.pipelining's stage
+                 * backward (backward_maybe_with_nosync) sets set_reshard_after_backward(
+                 * False) on an FSDP stage until the last micro-batch, so under pipelining
+                 * they stay gathered through every micro-batch; they are resharded by the
+                 * last backward's post_backward, before the optimizer step. */
+                uint64_t all = gathered(s.weights - sc, s.e_weights - esc, gd, ge);
+                if (root) buffers -= gathered(tables->weights - (sc ? tables->scales : 0),
+                                              tables->e_weights - (sc ? tables->e_scales : 0),
+                                              gd, ge);
+                uw = 0;
+                with_table = all;
+                live = 0;
+                f->pass_buffers = all;
+            }
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
+            if (in->memory.unsharded_grad_bytes > 0) {
+                /* Gradients kept unsharded across the micro-batches of a step: with
+                 * set_requires_gradient_sync(False) (torch.distributed.pipelining's
+                 * backward_maybe_with_nosync on an FSDP stage, until the last micro-batch)
+                 * FSDPParamGroup.post_backward does not reduce-scatter; each FSDPParam keeps
+                 * its unsharded gradient, upcast to MixedPrecisionPolicy's reduce_dtype when
+                 * it differs from param_dtype (to_accumulated_grad_if_needed, then
+                 * accumulate_unsharded_grad_if_needed adds each micro-batch's), until the
+                 * last micro-batch's post_backward reduce-scatters and frees them. Every
+                 * trained element of the card's gathered units, at unsharded_grad_bytes. */
+                uint64_t ug_all = 0;
+                if (hwfit__mul_u64(gathered(s.trainable, s.e_trainable, gd, ge),
+                                   in->memory.unsharded_grad_bytes,
+                                   &ug_all) != HWFIT_OK ||
+                    add(&g, ug_all) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+                f->pass_grads = ug_all;
+            }
         }
     }
     c->weights_bytes = w;
@@ -1133,6 +1175,9 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.training = r->training;
     ph.fixed = c->weights_bytes + c->kv_bytes + c->optimizer_bytes + c->buffer_bytes;
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
+    /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
+    ph.fixed -= f->pass_buffers;
+    if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit_memory_in mi = in->memory;
     if (r->training) {
         uint64_t loss = c->head ? e->a.loss : 0;
@@ -1144,7 +1189,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
         ph.stored = stored;
         ph.loss = loss;
-        ph.grads = c->gradient_bytes;
+        ph.grads = c->gradient_bytes - f->pass_grads;
         uint64_t kept = 0;
         for (int k = 0; k < 2; k++)
             if (f->n[k]) {
@@ -1261,6 +1306,11 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "overlap_comm", "must be 0 or 1");
     if (in->memory.zero_buckets != 0 && in->memory.zero_buckets != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.zero_buckets", "must be 0 or 1");
+    if (in->memory.no_reshard_after_forward != 0 && in->memory.no_reshard_after_forward != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
+    if (in->memory.unsharded_grad_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
+                          "must be at most 8 bytes per element");
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

@@ -987,6 +987,16 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "checkpoint's skip list names them (Unsloth Dynamic "
                                        "4-bit llm_int8_skip_modules), e.g. "
                                        "model.layers.1.mlp,model.layers.37.self_attn.o_proj"},
+    [HWFIT__F_NO_RESHARD] = {.name = "no-reshard-after-forward", .kind = HWFIT_OPTION_FLAG,
+                             .help = "training, ZeRO-3: every unit of a card stays gathered "
+                                     "from forward through backward (FSDP2 "
+                                     "reshard_after_forward=False; torchtitan with pipelining)"},
+    [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
+                                  .metavar = "B", .default_text = "0", .min = 0, .max = 8,
+                                  .help = "training, ZeRO-3: bytes per trained element of the "
+                                          "unsharded gradients held across micro-batches "
+                                          "(FSDP2 under torch pipelining: reduce_dtype, 4 for "
+                                          "fp32; 0: reduced per unit)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1041,6 +1051,10 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_ZERO_BUCKETS), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO)"},
+        {HWFIT__FOPT(HWFIT__F_NO_RESHARD), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1103,7 +1117,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
         {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
-        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets}};
+        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
+        {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1155,6 +1170,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
+    o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);
+    if (!profile || hwfit__req_given(r, o)) {
+        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
+        if (b != (double)(uint16_t)b)
+            return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
+        m->unsharded_grad_bytes = (uint16_t)b;
+    }
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
     hwfit_dtype *dst[3] = {&m->attention_weights, &m->mlp_weights, &m->expert_weights};
@@ -1331,5 +1353,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->norm_upcast_kept);
     hwfit__out_bool(o, "zero_buckets", "ZeRO: DeepSpeed's contiguous gradient buffers",
                     m->zero_buckets);
+    hwfit__out_bool(o, "no_reshard_after_forward", "ZeRO-3: every unit gathered fwd to bwd",
+                    m->no_reshard_after_forward);
+    hwfit__out_num(o, "unsharded_grad_bytes", "ZeRO-3: bytes/element of unsharded gradients",
+                   m->unsharded_grad_bytes);
     hwfit__out_section_end(o);
 }

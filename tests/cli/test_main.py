@@ -465,6 +465,38 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(buf("--framework", "deepspeed", "--no-zero-buckets"), 25 * 2**20)
         self.bad(*args, "--reduce-bucket-size", "0.5", mentions="--reduce-bucket-size")
 
+    def test_no_reshard_after_forward_and_unsharded_grads(self):
+        """FSDP2 fully_shard(reshard_after_forward=False) keeps every unit of the card
+        gathered from forward through backward (torchtitan under pipelining), and torch
+        pipelining's set_requires_gradient_sync(False) keeps each unit's gradient unsharded
+        across micro-batches in reduce_dtype (fp32: 4 bytes). Llama 3.1 8B full on 4 cards,
+        ZeRO-3, no NCCL buffers: the whole model in bf16 (2 x 8,030,261,248) and the head's
+        gradient unit instead of one layer and the head live; 4 bytes a parameter more in
+        gradients; neither held in the optimizer step."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        p, layer, head = 8030261248, 218112000, 525336576 + 4096
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB", "--comm-buffer", "0B")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--no-reshard-after-forward")
+        c = self.ok_json(*args, "--no-reshard-after-forward", "--unsharded-grad-bytes", "4")
+        self.assertEqual(a["breakdown"]["buffer_bytes"], 2 * layer + 4 * head + 25 * 2**20)
+        self.assertEqual(b["breakdown"]["buffer_bytes"], 2 * p + 2 * head + 25 * 2**20)
+        self.assertIs(b["assumptions"]["no_reshard_after_forward"], True)
+        self.assertEqual(c["breakdown"]["gradient_bytes"] - b["breakdown"]["gradient_bytes"],
+                         4 * p)
+        self.assertEqual(c["assumptions"]["unsharded_grad_bytes"], 4)
+        self.assertEqual(c["phases"]["backward_bytes"] - a["phases"]["backward_bytes"],
+                         2 * p - 2 * layer - 2 * head + 4 * p)
+        self.assertEqual(a["phases"]["step_bytes"] - c["phases"]["step_bytes"],
+                         2 * layer + 2 * head)
+        self.bad(*args, "--unsharded-grad-bytes", "1.5", mentions="--unsharded-grad-bytes")
+        self.bad(*args, "--unsharded-grad-bytes", "9", mentions="--unsharded-grad-bytes")
+        self.bad("memory", "--config", cfg, "--no-reshard-after-forward",
+                 mentions="no-reshard-after-forward")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

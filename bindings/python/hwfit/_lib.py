@@ -397,6 +397,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("zero_buckets", ctypes.c_int),
         # appended: per matrix, the layers kept unquantized (memory.h kept_layers)
         ("kept_layers", ctypes.c_uint16 * 7),
+        # appended: ZeRO-3 units kept gathered, unsharded gradients held (memory.h)
+        ("unsharded_grad_bytes", ctypes.c_uint16),
+        ("no_reshard_after_forward", ctypes.c_int),
     ]
 
 
