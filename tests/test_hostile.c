@@ -1150,6 +1150,14 @@ static void probe_lora_targets_parse(void) {
     probe_parser(hwfit_memory_lora_targets_parse_any, sizeof(unsigned),
                  P(OK) | P(EINVAL) | P(EPARSE) | P(ENOTFOUND));
 }
+/* hwfit_hf_quant_kept_layers: a skip list's single layers, counted per matrix. */
+static hwfit_status kept_layers_any(const char *text, void *out) {
+    return hwfit_hf_quant_kept_layers(text, (uint16_t *)out);
+}
+static void probe_kept_layers(void) {
+    probe_parser(kept_layers_any, HWFIT_KEPT_MATRICES * sizeof(uint16_t),
+                 P(OK) | P(EINVAL) | P(EPARSE));
+}
 static void probe_full_modules_parse(void) {
     probe_parser(hwfit_memory_full_modules_parse_any, sizeof(unsigned),
                  P(OK) | P(EINVAL) | P(EPARSE) | P(ENOTFOUND));
@@ -2709,6 +2717,7 @@ static const entry table[] = {
     COVER(hwfit_hf_config_load, probe_hf_config),
     COVER(hwfit_hf_config_parse, probe_hf_config),
     COVER(hwfit_hf_quant_describe, probe_quant),
+    COVER(hwfit_hf_quant_kept_layers, probe_kept_layers),
     COVER(hwfit_hf_quant_method_name, probe_quant),
     COVER(hwfit_hf_quant_parse, probe_quant),
     COVER(hwfit_host_evaluate, probe_host),

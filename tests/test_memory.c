@@ -1304,7 +1304,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)7;
+    in.loss = (hwfit_memory_loss)8;
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1391,6 +1391,78 @@ Test(memory, loss_inplace_keeps_the_logits_and_two_floats_a_token) {
                  1024ull * (2 * 128256 + 8 - 4 * 4096));
 }
 
+/* kept_layers (a skip list's single layers, Unsloth's Dynamic 4-bit): each kept matrix of a
+ * QLoRA nf4-dq model takes its bf16 bytes instead of its nf4-dq bytes; on a device holding
+ * half the layers, half of them (rounded up). Llama 3.1 8B (h 4096, I 14336, 32 layers). */
+Test(memory, kept_layers_hold_single_layers_matrices_unquantized) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = hwfit_dtype_make(HWFIT_DTYPE_NF4_DQ);
+    in.context = 1024;
+    hwfit_memory_out plain = estimate_ok(&m, &in);
+    in.kept_layers[HWFIT_KEPT_DOWN] = 2;
+    in.kept_layers[HWFIT_KEPT_O] = 1;
+    hwfit_memory_out kept = estimate_ok(&m, &in);
+    uint64_t bf, q, bo, qo;
+    cr_assert_eq(hwfit_dtype_matrix_bytes(hwfit_dtype_make(HWFIT_DTYPE_BF16), 4096, 14336, &bf),
+                 HWFIT_OK);
+    cr_assert_eq(hwfit_dtype_matrix_bytes(in.qlora_base, 4096, 14336, &q), HWFIT_OK);
+    cr_assert_eq(hwfit_dtype_matrix_bytes(hwfit_dtype_make(HWFIT_DTYPE_BF16), 4096, 4096, &bo),
+                 HWFIT_OK);
+    cr_assert_eq(hwfit_dtype_matrix_bytes(in.qlora_base, 4096, 4096, &qo), HWFIT_OK);
+    cr_assert_eq(kept.weights_bytes - plain.weights_bytes, 2 * (bf - q) + (bo - qo));
+    cr_assert_eq(kept.params, plain.params);
+    /* Half the layers: half the kept bytes, rounded up. */
+    in.layer_count = 16;
+    hwfit_memory_out half = estimate_ok(&m, &in);
+    in.kept_layers[HWFIT_KEPT_DOWN] = in.kept_layers[HWFIT_KEPT_O] = 0;
+    hwfit_memory_out half_plain = estimate_ok(&m, &in);
+    cr_assert_eq(half.weights_bytes - half_plain.weights_bytes,
+                 (2 * (bf - q) * 16 + 31) / 32 + ((bo - qo) * 16 + 31) / 32);
+    /* Unquantized weights: nothing to keep. */
+    in.layer_count = 0;
+    in.mode = HWFIT_MEMORY_LORA;
+    in.kept_layers[HWFIT_KEPT_DOWN] = 2;
+    hwfit_memory_out lora = estimate_ok(&m, &in);
+    in.kept_layers[HWFIT_KEPT_DOWN] = 0;
+    cr_assert_eq(lora.weights_bytes, estimate_ok(&m, &in).weights_bytes);
+    /* More than the model's layers is refused. */
+    in.kept_layers[HWFIT_KEPT_Q] = 33;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "kept_layers");
+}
+
+/* Loss inplace-cast (Unsloth's CausalLM_fast_forward before Cut Cross Entropy:
+ * logits.to(config.torch_dtype) in a run computing in another 16-bit format): the loss keeps
+ * what inplace keeps, and the forward phase holds one more copy of the bf16 logits,
+ * 2 x V bytes a token; backward (the recomputed layer after the head's backward) does not.
+ * Llama 3.1 8B (V 128,256), 1,024 tokens, no recomputation of layers beyond the default. */
+Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out plain = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE_CAST;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.loss_bytes, plain.loss_bytes);
+    cr_assert_eq(o.forward_bytes - plain.forward_bytes, 1024ull * 2 * 128256);
+    cr_assert_eq(o.backward_bytes, plain.backward_bytes);
+    cr_assert_eq(o.step_bytes, plain.step_bytes);
+    /* A value past the last loss is refused. */
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_INPLACE_CAST + 1);
+    hwfit_memory_out bad;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
+}
+
 /* Loss chunked-inplace (ms-swift's ChunkedCrossEntropyLoss under sequence parallelism,
  * swift/sequence_parallel/utils.py): the bf16 logits whole and a bf16 loss per token over
  * the head's input 4h, plus one chunk's backward work, 3 x 2 bytes x chunk rows x V, the
@@ -1425,7 +1497,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)7;
+    in.loss = (hwfit_memory_loss)8;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }

@@ -215,6 +215,30 @@ Test(quant, awq_bnb_mxfp4_and_compressed_tensors) {
     cr_assert_eq(quant("{\"quant_method\": \"bitsandbytes\", \"load_in_8bit\": true, "
                        "\"llm_int8_skip_modules\": [\"lm_head\"]}", &s, &err), HWFIT_OK);
     cr_assert(is(s.mlp, HWFIT_DTYPE_INT8_CH, 0));
+    /* Unsloth's Dynamic 4-bit (huggingface.co/unsloth/phi-4-unsloth-bnb-4bit config.json):
+     * single layers' modules in llm_int8_skip_modules are counted per matrix, the kinds stay
+     * nf4; a layer named twice counts once. */
+    cr_assert_eq(quant("{\"quant_method\": \"bitsandbytes\", \"load_in_4bit\": true, "
+                       "\"bnb_4bit_quant_type\": \"nf4\", \"bnb_4bit_use_double_quant\": true, "
+                       "\"llm_int8_skip_modules\": [\"lm_head\", \"multi_modal_projector\", "
+                       "\"model.layers.1.mlp\", \"model.layers.2.mlp\", \"model.layers.3.mlp\", "
+                       "\"model.layers.3.mlp.down_proj\", \"model.layers.37.self_attn.o_proj\", "
+                       "\"model.layers.39.self_attn.o_proj\", \"model.layers.0.self_attn\"]}",
+                       &s, &err), HWFIT_OK, "%s", err.message);
+    cr_assert(is(s.attention, HWFIT_DTYPE_NF4_DQ, 0));
+    cr_assert(is(s.mlp, HWFIT_DTYPE_NF4_DQ, 0));
+    cr_assert(s.flags & HWFIT_STORED_SINGLE_LAYER);
+    const uint16_t want[HWFIT_KEPT_MATRICES] = {1, 1, 1, 3, 3, 3, 3};
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) cr_assert_eq(s.kept_layers[k], want[k], "%d", k);
+    /* The same list as names (--kept-modules); a module of every layer is refused. */
+    uint16_t kept[HWFIT_KEPT_MATRICES];
+    cr_assert_eq(hwfit_hf_quant_kept_layers("lm_head,model.layers.1.mlp model.layers.37."
+                                            "self_attn.o_proj,model.layers.1.mlp.up_proj",
+                                            kept), HWFIT_OK);
+    const uint16_t want2[HWFIT_KEPT_MATRICES] = {0, 0, 0, 1, 1, 1, 1};
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) cr_assert_eq(kept[k], want2[k], "%d", k);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.*.mlp", kept), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.2.mlp.experts", kept), HWFIT_EPARSE);
     /* gpt-oss (https://huggingface.co/openai/gpt-oss-120b/raw/main/config.json): the experts
      * in MXFP4, attention, router, embedding and head as the checkpoint. */
     cr_assert_eq(quant("{\"modules_to_not_convert\": [\"model.layers.*.self_attn\", "

@@ -233,6 +233,41 @@ Test(request_shard, zero_buckets_replace_the_ddp_bucket) {
     hwfit_request_free(r);
 }
 
+/* FSDP2 units kept gathered (no-reshard-after-forward) and unsharded gradients held across
+ * micro-batches (unsharded-grad-bytes): Llama 3.1 8B full on 4 cards, ZeRO-3, bf16. Kept
+ * gathered, the card holds the whole model in bf16 (2 x 8,030,261,248) and the head's
+ * gradient unit instead of a window of one layer and the head; unsharded fp32 gradients add
+ * 4 bytes a parameter. ZeRO-2 refuses neither (no change) and a bad byte count is refused. */
+Test(request_shard, units_kept_gathered_and_unsharded_gradients) {
+    const uint64_t p = 8030261248u, head = 525336576u + 4096u, bucket = 26214400u;
+    const char *const extra[3][6] = {{NULL},
+                                     {"no-reshard-after-forward", "1", NULL},
+                                     {"no-reshard-after-forward", "1", "unsharded-grad-bytes",
+                                      "4", NULL}};
+    uint64_t buf[3], grad[3];
+    for (int k = 0; k < 3; k++) {
+        const char *argv[32] = {"config", L8, "gpus", "4", "mode", "full", "dp", "4",
+                                "zero", "3", "capacity", "1024GiB", "comm-buffer", "0B", NULL};
+        int n = 14;
+        for (int j = 0; extra[k][j]; j++) argv[n++] = extra[k][j];
+        argv[n] = NULL;
+        hwfit_request *r = make("fit", argv);
+        const char *out = run_json(r);
+        buf[k] = json_u64(out, "buffer_bytes");
+        grad[k] = json_u64(out, "gradient_bytes");
+        hwfit_request_free(r);
+    }
+    cr_assert_eq(buf[1], 2 * p + 2 * head + bucket);
+    cr_assert_eq(grad[1], grad[0]);
+    cr_assert_eq(buf[2], buf[1]);
+    cr_assert_eq(grad[2] - grad[1], 4 * p);
+    const char *const bad[] = {"config", L8, "gpus", "4", "mode", "full", "dp", "4", "zero",
+                               "3", "capacity", "1024GiB", "unsharded-grad-bytes", "1.5", NULL};
+    hwfit_request *r = make("fit", bad);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_EDOM);
+    hwfit_request_free(r);
+}
+
 /* A context beyond max_position_embeddings is another model's question: refused, naming
  * context, unless long-context says the RoPE is extended (it used to "fit" without a word). */
 Test(request_shard, a_context_beyond_the_model_is_refused_unless_extended) {

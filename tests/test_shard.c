@@ -279,6 +279,65 @@ Test(shard, root_unsharded_keeps_the_tables_gathered) {
     }
 }
 
+/* no_reshard_after_forward (FSDP2 reshard_after_forward=False, torchtitan under pipelining)
+ * and unsharded_grad_bytes (torch pipelining's set_requires_gradient_sync(False) on an FSDP
+ * stage, FSDP2 accumulating in reduce_dtype): every unit of the card gathered, and its
+ * unsharded gradients, held through forward and backward and freed before the step.
+ * Llama 3.1 8B full on 8 cards, ZeRO-3, bf16: P8B = 32 layers of 218,112,000 + two tables
+ * of 525,336,576 + the final norm's 4096. */
+Test(shard, no_reshard_after_forward_keeps_every_unit_gathered) {
+    const uint64_t p = P8B, layer = 218112000, emb = 525336576, head = emb + 4096;
+    hwfit_shard_in in = full_8b(8, 3);
+    in.zero3_live_layers = 2;
+    hwfit_shard_card a = card_ok(&llama8, &in, 0);
+    in.memory.no_reshard_after_forward = 1;
+    hwfit_shard_card b = card_ok(&llama8, &in, 0);
+    /* Default: the head and one layer live, the head's gradient unit. Kept gathered: the
+     * whole model in bf16 instead of the window, the gradient unit unchanged. */
+    cr_assert_eq(a.buffer_bytes - b.buffer_bytes + 2 * p, 2 * head + 2 * layer);
+    cr_assert_eq(b.buffer_bytes - (64ull << 20) - (25ull << 20), 2 * p + 2 * head);
+    cr_assert_eq(b.gradient_bytes, a.gradient_bytes);
+    cr_assert_eq(b.activation_bytes, a.activation_bytes);
+    /* Forward and backward hold them; the step does not (resharded by then). */
+    cr_assert_eq(b.backward_bytes - a.backward_bytes, 2 * p - 2 * head - 2 * layer);
+    cr_assert_eq(b.forward_bytes - a.forward_bytes, 2 * p - 2 * head - 2 * layer);
+    cr_assert_eq(a.step_bytes - b.step_bytes, 2 * head + 2 * layer);
+    /* Unsharded fp32 gradients of every trained element: 4 P more in forward and backward. */
+    in.memory.unsharded_grad_bytes = 4;
+    hwfit_shard_card c = card_ok(&llama8, &in, 0);
+    cr_assert_eq(c.gradient_bytes - b.gradient_bytes, 4 * p);
+    cr_assert_eq(c.backward_bytes - b.backward_bytes, 4 * p);
+    cr_assert_eq(c.forward_bytes - b.forward_bytes, 4 * p);
+    cr_assert_eq(c.step_bytes, b.step_bytes);
+    /* The root unit is among the units: not counted twice; only its gradient unit (both
+     * tables, reduced together) replaces the head's. */
+    in.memory.root_unsharded = 1;
+    hwfit_shard_card d = card_ok(&llama8, &in, 0);
+    cr_assert_eq(d.buffer_bytes - c.buffer_bytes, 2 * emb);
+    in.memory.root_unsharded = 0;
+    /* Pipelined over two stages (dp 4): stage 0 holds its 16 layers and the embedding
+     * gathered instead of a window of one layer and the embedding. */
+    hwfit_shard_in pp = full_8b(4, 3);
+    pp.gpus = 8;
+    pp.layout.pp = 2;
+    pp.zero3_live_layers = 2;
+    hwfit_shard_card e0 = card_ok(&llama8, &pp, 0);
+    pp.memory.no_reshard_after_forward = 1;
+    pp.memory.unsharded_grad_bytes = 2;
+    hwfit_shard_card e1 = card_ok(&llama8, &pp, 0);
+    cr_assert_eq(e1.buffer_bytes - e0.buffer_bytes, 2 * (16 * layer + emb) - 2 * layer - 2 * emb);
+    cr_assert_eq(e1.gradient_bytes - e0.gradient_bytes, 2 * (16 * layer + emb));
+    /* Without ZeRO-3 nothing is gathered or kept unsharded by FSDP: no change. */
+    hwfit_shard_in z2 = full_8b(8, 2);
+    hwfit_shard_card f0 = card_ok(&llama8, &z2, 0);
+    z2.memory.no_reshard_after_forward = 1;
+    z2.memory.unsharded_grad_bytes = 4;
+    hwfit_shard_card f1 = card_ok(&llama8, &z2, 0);
+    cr_assert_eq(f1.peak_bytes, f0.peak_bytes);
+    cr_assert_eq(f1.buffer_bytes, f0.buffer_bytes);
+    cr_assert_eq(f1.gradient_bytes, f0.gradient_bytes);
+}
+
 /* offload_after_load (Accelerate's FSDP2 cpu_ram_efficient_loading): under parameter
  * offload the card first holds its shards and one whole unit as the model loads; the
  * allocator keeps them reserved, so the load phase can set the peak. Llama 3.1 8B full on
@@ -1144,6 +1203,9 @@ Test(shard, bad_inputs_are_refused_without_touching_the_output) {
     EXPECT(HWFIT_EDOM, in.reduce_bucket_elements = NAN);
     EXPECT(HWFIT_EDOM, in.overlap_comm = 2);
     EXPECT(HWFIT_EDOM, in.memory.zero_buckets = -1);
+    EXPECT(HWFIT_EDOM, in.memory.no_reshard_after_forward = 2);
+    EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 9);
+    EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 65535);
     EXPECT(HWFIT_EDOM, in.host_memory_bytes = -1);
     EXPECT(HWFIT_EDOM, in.host_utilization = 0);
     EXPECT(HWFIT_EDOM, in.host_buffer_factor = 0.5);

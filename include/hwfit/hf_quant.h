@@ -20,7 +20,9 @@
  *
  * What a method leaves alone (embedding, head, norms, routers, and the modules
  * `modules_to_not_convert`, `llm_int8_skip_modules` or `ignore` name) keeps the checkpoint
- * dtype, `torch_dtype` (or `dtype`). An unknown method, or a setting no format describes
+ * dtype, `torch_dtype` (or `dtype`). Names of single layers' attention or MLP
+ * ("model.layers.1.mlp") are counted per matrix in hwfit_model_stored::kept_layers, the rest
+ * of those kinds quantized. An unknown method, or a setting no format describes
  * (GPTQ with 3 bits, an fp8 block of 64 x 64), is refused with ::HWFIT_EUNSUPPORTED naming
  * the key and the value: never counted silently as bf16.
  *
@@ -85,6 +87,24 @@ HWFIT_API const char *hwfit_hf_quant_method_name(hwfit_model_quant method);
  */
 HWFIT_API hwfit_status hwfit_hf_quant_describe(const hwfit_model_stored *stored, char *buf,
                                                size_t size);
+
+/**
+ * @brief Count, per matrix of a layer (HWFIT_KEPT_Q ... HWFIT_KEPT_DOWN), the layers a list
+ * of module names keeps unquantized, as a checkpoint's skip list names single layers
+ * (Unsloth's Dynamic 4-bit `llm_int8_skip_modules`: "model.layers.1.mlp",
+ * "model.layers.37.self_attn.o_proj"); the result is what hwfit_memory_in::kept_layers
+ * takes. A layer named twice counts once; names of no layer's attention or MLP
+ * ("lm_head", "multi_modal_projector") are ignored.
+ * @param[in]  names The names, separated by commas or spaces; NULL gives ::HWFIT_EINVAL.
+ * @param[out] kept  The counts; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @retval HWFIT_OK     counted.
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ * @retval HWFIT_EPARSE a name covers a module of every layer ("model.layers.*.mlp", "mlp":
+ *                      a kind's format, give it as such), an expert, or is longer than 255
+ *                      bytes.
+ */
+HWFIT_API hwfit_status hwfit_hf_quant_kept_layers(const char *names,
+                                                  uint16_t kept[HWFIT_KEPT_MATRICES]);
 
 /** @} */
 

@@ -88,7 +88,7 @@ typedef enum hwfit_memory_loss {
                                         logits (Unsloth's Fast_CrossEntropyLoss, before its
                                         Cut Cross Entropy of November 2024):
                                         4sbh + A sbV + 8sb. */
-    HWFIT_MEMORY_LOSS_CHUNKED_INPLACE = 6 /**< The whole vocabulary's logits held in the
+    HWFIT_MEMORY_LOSS_CHUNKED_INPLACE = 6, /**< The whole vocabulary's logits held in the
                                         activation format and saved by an autograd function
                                         that runs PyTorch's cross-entropy over
                                         @c loss_chunk_tokens rows at a time and writes each
@@ -100,6 +100,20 @@ typedef enum hwfit_memory_loss {
                                         log-softmax, their gradient and the logits'
                                         gradient, all in the activation format):
                                         3 A min(c, sb) V. */
+    HWFIT_MEMORY_LOSS_INPLACE_CAST = 7 /**< As ::HWFIT_MEMORY_LOSS_INPLACE, with the head's
+                                        logits converted to another 16-bit format before
+                                        the loss: the head computes in the run's format
+                                        and Unsloth's CausalLM_fast_forward (2024-03 to
+                                        its Cut Cross Entropy of 2024-11) does
+                                        `logits.to(config.torch_dtype)`, the checkpoint's
+                                        format, which transformers keeps when a run loads
+                                        it in another (float16 on a card without bf16,
+                                        huggingface/transformers#29955). Both copies are
+                                        live while forward casts the logits and while
+                                        backward casts their gradient back, before the
+                                        last layer is recomputed: the loss keeps
+                                        4sbh + A sbV + 8sb and the forward phase holds
+                                        A sbV more. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -482,6 +496,45 @@ typedef struct hwfit_memory_in {
                                         runtime/zero/stage_1_and_2.py backward, ipg_buffer;
                                         stage3.py __ipg_bucket_flat_buffer). The deepspeed
                                         profile sets it. Default 0 (DDP's bucket). */
+    /* ---- Appended in 0.x (docs/formulas.md, "stored weights": single layers kept). */
+    uint16_t kept_layers[HWFIT_KEPT_MATRICES]; /**< Per matrix of a layer (HWFIT_KEPT_Q ...
+                                        HWFIT_KEPT_DOWN, model.h): in how many of the
+                                        model's layers it stays in @c unquantized while its
+                                        kind's format (attention_weights, mlp_weights, or
+                                        weights / qlora_base) is quantized: a checkpoint's
+                                        skip list naming single layers (Unsloth's Dynamic
+                                        4-bit llm_int8_skip_modules). A device holding
+                                        @c n of the model's L layers counts kept x n / L of
+                                        them (rounded up); MLP entries count in dense layers
+                                        only. Default 0 (none). */
+    /* ---- Appended in 0.x (docs/formulas.md, "shard": units kept gathered). */
+    uint16_t unsharded_grad_bytes; /**< Under ZeRO-3 sharding (hwfit_shard_in), training:
+                                        bytes per trained element of the gradients each
+                                        gathered unit keeps unsharded (unreduced) across the
+                                        micro-batches of a step, from the first backward to
+                                        the reduction after the last one, freed before the
+                                        optimizer step: torch.distributed.pipelining's stage
+                                        backward on an FSDP2 module sets
+                                        set_requires_gradient_sync(False) until the last
+                                        micro-batch, and FSDP2 then accumulates each
+                                        unsharded gradient in MixedPrecisionPolicy's
+                                        reduce_dtype when it differs from param_dtype
+                                        (FSDPParam.to_accumulated_grad_if_needed: 4 for
+                                        fp32), else in param_dtype (2 for bf16). 0 (the
+                                        default): gradients are reduced as each unit's
+                                        backward ends; at most 8. (A uint16_t beside
+                                        kept_layers: the struct keeps its size.) */
+    int no_reshard_after_forward;  /**< 1: under ZeRO-3 sharding (hwfit_shard_in), every
+                                        unit of the card (its layers and tables, all its
+                                        pipeline chunks) stays gathered from its forward
+                                        through backward, instead of the live units only:
+                                        FSDP2's fully_shard(reshard_after_forward=False)
+                                        (torchtitan's apply_fsdp sets it for every unit when
+                                        pipelining; torch.distributed.pipelining's stage
+                                        backward also sets set_reshard_after_backward(False)
+                                        on an FSDP stage until its last micro-batch). The
+                                        gathered units are freed before the optimizer step.
+                                        Default 0 (units resharded after use). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -102,8 +102,23 @@ typedef enum hwfit_model_quant {
                                              not counted). */
 #define HWFIT_STORED_NO_ZERO 0x08u      /**< AWQ zero_point false (zeros still counted). */
 #define HWFIT_STORED_BNB_FP4 0x10u      /**< bitsandbytes fp4 codes (the same bytes as nf4). */
-#define HWFIT_STORED_SINGLE_LAYER 0x20u /**< A module list names single layers; taken for
-                                             every layer. */
+#define HWFIT_STORED_SINGLE_LAYER 0x20u /**< A module list names single layers: their
+                                             attention and MLP matrices are counted in
+                                             hwfit_model_stored::kept_layers; single layers'
+                                             experts are taken for every layer. */
+/** @} */
+
+/** @name hwfit_model_stored::kept_layers and hwfit_memory_in::kept_layers indices: the
+ *  linear matrices of a layer a checkpoint can leave unquantized one by one.
+ *  @{ */
+#define HWFIT_KEPT_Q 0     /**< q_proj. */
+#define HWFIT_KEPT_K 1     /**< k_proj. */
+#define HWFIT_KEPT_V 2     /**< v_proj. */
+#define HWFIT_KEPT_O 3     /**< o_proj. */
+#define HWFIT_KEPT_GATE 4  /**< gate_proj (gated MLPs). */
+#define HWFIT_KEPT_UP 5    /**< up_proj. */
+#define HWFIT_KEPT_DOWN 6  /**< down_proj. */
+#define HWFIT_KEPT_MATRICES 7 /**< Entries of kept_layers. */
 /** @} */
 
 /**
@@ -120,6 +135,13 @@ typedef struct hwfit_model_stored {
     hwfit_dtype experts;      /**< Routed experts. */
     hwfit_model_quant method; /**< The quant_method read. */
     unsigned flags;           /**< HWFIT_STORED_* bits. */
+    /* ---- Appended in 0.x. */
+    uint16_t kept_layers[HWFIT_KEPT_MATRICES]; /**< Per matrix (HWFIT_KEPT_*): how many
+                                   layers the method's module list leaves it unquantized in
+                                   by naming single layers ("model.layers.1.mlp",
+                                   "model.layers.37.self_attn.o_proj": Unsloth's Dynamic
+                                   4-bit llm_int8_skip_modules); those matrices keep
+                                   @c checkpoint. 0: none. */
 } hwfit_model_stored;
 
 /**

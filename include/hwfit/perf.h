@@ -17,9 +17,10 @@
  * Thread safety: every function is reentrant and touches only its arguments.
  *
  * Memory: ::hwfit_perf_estimate, ::hwfit_perf_validate and ::hwfit_perf_plan evaluate
- * footprints in the engine of shard.h (about 4.9 KB) on their own stack; ::hwfit_perf_plan
- * and ::hwfit_perf_validate need up to 18 KB of stack, the others less than 16 KiB. They still allocate through the collectives they time
- * (collective.h: its scratch), and give ::HWFIT_ENOMEM when that fails.
+ * footprints in the engine of shard.h (about 4.9 KB) on their own stack; every call needs
+ * less than 16 KiB of stack (::hwfit_perf_plan the most, about 15.7 KB; tests/stack). They
+ * still allocate through the collectives they time (collective.h: its scratch), and give
+ * ::HWFIT_ENOMEM when that fails.
  */
 #ifndef HWFIT_PERF_H
 #define HWFIT_PERF_H

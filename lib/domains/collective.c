@@ -1422,8 +1422,11 @@ static hwfit_status step_one_memo(const hwfit_collective_step_in *in, hwfit_coll
 #define STRADDLE "makes a group that straddles nodes unevenly"
 #define COUNT_OVERFLOW "and the layers and micro-batches make more collectives than 64 bits count"
 
-static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_step_out *out,
-                         hwfit_problem *why, hwfit__coll_memo *memo) {
+/* The step written into *o as it is formed (o is left part-written on failure): no copy of
+ * the 536-byte answer on this frame, which is on the layout search's deepest chain
+ * (perf.c step_comm, tests/stack); step() keeps the public calls' written-on-success rule. */
+static hwfit_status step_into(const hwfit_collective_step_in *in, hwfit_collective_step_out *o,
+                              hwfit_problem *why, hwfit__coll_memo *memo) {
     if ((unsigned)in->library > (unsigned)HWFIT_COLLECTIVE_LIBRARY_ANY)
         return hwfit__why(why, HWFIT_EINVAL, "library", HWFIT__ENUM);
     if (in->tp < 1) STEP_BAD("tp", "must be at least 1");
@@ -1456,8 +1459,7 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         return hwfit__why(why, HWFIT_ELAYOUT, "ep", STRADDLE);
     uint64_t pp_rpn = tpdp >= g ? 1 : 2;
 
-    hwfit_collective_step_out o;
-    memset(&o, 0, sizeof o);
+    memset(o, 0, sizeof *o);
     uint64_t m = in->micro_batches, per_mb, n;
     /* Tensor parallel: tp_collectives_per_layer all-reduces per layer per micro-batch
      * (Megatron-LM); with sequence parallelism each becomes reduce-scatter + all-gather. */
@@ -1469,19 +1471,19 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if (in->sequence_parallel) {
             hwfit_collective_out ag;
             if ((st = step_one_memo(in, HWFIT_COLLECTIVE_REDUCESCATTER, in->tp_bytes, in->tp,
-                                    tp_rpn, &o.tp, why, memo)) != HWFIT_OK ||
+                                    tp_rpn, &o->tp, why, memo)) != HWFIT_OK ||
                 (st = step_one_memo(in, HWFIT_COLLECTIVE_ALLGATHER, in->tp_bytes, in->tp, tp_rpn,
                                     &ag, why, memo)) != HWFIT_OK)
                 return st;
-            o.tp_s = (double)n * (o.tp.time_s + ag.time_s);
-            if (hwfit__mul_u64(n, 2, &o.tp_count) != HWFIT_OK)
+            o->tp_s = (double)n * (o->tp.time_s + ag.time_s);
+            if (hwfit__mul_u64(n, 2, &o->tp_count) != HWFIT_OK)
                 return hwfit__why(why, HWFIT_ERANGE, "tp_collectives_per_layer", COUNT_OVERFLOW);
         } else {
             if ((st = step_one_memo(in, HWFIT_COLLECTIVE_ALLREDUCE, in->tp_bytes, in->tp, tp_rpn,
-                                    &o.tp, why, memo)) != HWFIT_OK)
+                                    &o->tp, why, memo)) != HWFIT_OK)
                 return st;
-            o.tp_s = (double)n * o.tp.time_s;
-            o.tp_count = n;
+            o->tp_s = (double)n * o->tp.time_s;
+            o->tp_count = n;
         }
     }
     /* Data parallel and ZeRO (Rajbhandari et al. 2020): stage 0 all-reduces gradients once;
@@ -1492,11 +1494,11 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
         if (in->grad_bytes > 0.0) {
             hwfit_collective_op op = in->zero_stage == 0 ? HWFIT_COLLECTIVE_ALLREDUCE
                                                          : HWFIT_COLLECTIVE_REDUCESCATTER;
-            if ((st = step_one_memo(in, op, in->grad_bytes, in->dp, dp_rpn, &o.dp, why,
+            if ((st = step_one_memo(in, op, in->grad_bytes, in->dp, dp_rpn, &o->dp, why,
                                     memo)) != HWFIT_OK)
                 return st;
-            o.dp_count = in->zero_stage >= 2 ? m : 1;
-            o.dp_s = (double)o.dp_count * o.dp.time_s;
+            o->dp_count = in->zero_stage >= 2 ? m : 1;
+            o->dp_s = (double)o->dp_count * o->dp.time_s;
         }
         if (in->zero_stage >= 1 && in->param_bytes > 0.0) {
             hwfit_collective_out ag;
@@ -1504,39 +1506,48 @@ static hwfit_status step(const hwfit_collective_step_in *in, hwfit_collective_st
                                     dp_rpn, &ag, why, memo)) != HWFIT_OK)
                 return st;
             if (in->zero_stage == 3) {
-                if (hwfit__mul_u64(m, 2, &o.zero_count) != HWFIT_OK)
+                if (hwfit__mul_u64(m, 2, &o->zero_count) != HWFIT_OK)
                     return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
             } else {
-                o.zero_count = 1;
+                o->zero_count = 1;
             }
-            o.zero_s = (double)o.zero_count * ag.time_s;
+            o->zero_s = (double)o->zero_count * ag.time_s;
         }
     }
     /* Pipeline: forward activations and backward gradients cross each stage boundary once
      * per micro-batch. */
     if (in->pp > 1 && in->pp_bytes > 0.0) {
-        if ((st = step_one_memo(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o.pp,
+        if ((st = step_one_memo(in, HWFIT_COLLECTIVE_SENDRECV, in->pp_bytes, 2, pp_rpn, &o->pp,
                                 why, memo)) != HWFIT_OK)
             return st;
-        if (hwfit__mul_u64(m, 2, &o.pp_count) != HWFIT_OK)
+        if (hwfit__mul_u64(m, 2, &o->pp_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "micro_batches", COUNT_OVERFLOW);
-        o.pp_s = (double)o.pp_count * o.pp.time_s;
+        o->pp_s = (double)o->pp_count * o->pp.time_s;
     }
     /* Experts: dispatch and combine all-to-alls, forward and backward, per MoE layer. */
     if (in->ep > 1 && in->ep_bytes > 0.0 && in->moe_layers_per_stage > 0) {
         if ((st = step_one_memo(in, HWFIT_COLLECTIVE_ALLTOALL, in->ep_bytes, in->ep, ep_rpn,
-                                &o.ep, why, memo)) != HWFIT_OK)
+                                &o->ep, why, memo)) != HWFIT_OK)
             return st;
         if (hwfit__mul_u64(in->moe_layers_per_stage, 4, &per_mb) != HWFIT_OK ||
-            hwfit__mul_u64(per_mb, m, &o.ep_count) != HWFIT_OK)
+            hwfit__mul_u64(per_mb, m, &o->ep_count) != HWFIT_OK)
             return hwfit__why(why, HWFIT_ERANGE, "moe_layers_per_stage", COUNT_OVERFLOW);
-        o.ep_s = (double)o.ep_count * o.ep.time_s;
+        o->ep_s = (double)o->ep_count * o->ep.time_s;
     }
-    o.total_s = o.tp_s + o.dp_s + o.zero_s + o.pp_s + o.ep_s;
-    if (!hwfit__finite(o.total_s))
+    o->total_s = o->tp_s + o->dp_s + o->zero_s + o->pp_s + o->ep_s;
+    if (!hwfit__finite(o->total_s))
         return hwfit__why(why, HWFIT_ERANGE, "micro_batches", "give a time too large for a double");
-    *out = o;
     return HWFIT_OK;
+}
+
+/* step with the answer written only on success (the public calls' rule). */
+static HWFIT__NOINLINE hwfit_status step(const hwfit_collective_step_in *in,
+                                         hwfit_collective_step_out *out, hwfit_problem *why,
+                                         hwfit__coll_memo *memo) {
+    hwfit_collective_step_out o;
+    hwfit_status st = step_into(in, &o, why, memo);
+    if (st == HWFIT_OK) *out = o;
+    return st;
 }
 
 hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
@@ -1548,7 +1559,7 @@ hwfit_status hwfit_collective_step(const hwfit_collective_step_in *in,
 hwfit_status hwfit__collective_step_memo(const hwfit_collective_step_in *in,
                                          hwfit_collective_step_out *out, hwfit__coll_memo *memo) {
     if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    return step(in, out, NULL, memo);
+    return step_into(in, out, NULL, memo);
 }
 
 hwfit_status hwfit_collective_step_validate(const hwfit_collective_step_in *in,

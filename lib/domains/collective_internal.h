@@ -30,7 +30,9 @@ typedef struct hwfit__coll_memo {
 /* hwfit_collective_step with its single collectives through memo (count 0 at the start;
  * every call with the same topology and library): the same status and times, counts and
  * total_s bit for bit (an estimate is a function of its input); the per-collective outs
- * (out->tp, dp, pp, ep) hold time_s only. */
+ * (out->tp, dp, pp, ep) hold time_s only; memo NULL: hwfit_collective_step's answer whole.
+ * Unlike the public call, out is written as the step is formed: on failure it holds a part
+ * (no second copy on the layout search's deep chain, tests/stack). */
 hwfit_status hwfit__collective_step_memo(const hwfit_collective_step_in *in,
                                          hwfit_collective_step_out *out, hwfit__coll_memo *memo);
 

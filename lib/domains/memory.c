@@ -487,7 +487,7 @@ static hwfit_status kv_cache_bytes(const hwfit_model *model, const hwfit__model_
  * frame small (tests/stack). */
 static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[2],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[3],
                               hwfit_memory_out *r) {
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
@@ -504,6 +504,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.carried = r->carried_bytes;
         ph.built = held[0];
         ph.kept = held[1];
+        ph.cast = held[2];
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -566,11 +567,13 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
  * (dims.kv_values, K + V) x s b x the activations' bytes / t for each layer held; without
  * it those are the saved tensors themselves. outputs_kept (the loop's `outputs` alive through
  * backward): the logits, s b V / t in fp32 when the loss upcasts (transformers'
- * logits.float()), else in the activations' format, on the device with the head. */
+ * logits.float()), else in the activations' format, on the device with the head. cast
+ * (loss inplace-cast): their copy in the config's format, s b V A / t, live at the
+ * forward's end and in the loss's backward only (hwfit__memory_phases). */
 static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
                                  const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
                                  uint64_t sb, uint64_t layers, uint64_t *built,
-                                 uint64_t *kept) {
+                                 uint64_t *kept, uint64_t *cast) {
     int overflow = 0;
     if (in->kv_built && in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL)
         *built = hwfit__ceil_div_u64(
@@ -581,6 +584,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
         uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ? 4 : a_bytes;
         *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
     }
+    /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above). */
+    if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->head)
+        *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), a_bytes, &overflow),
+                                    t);
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
@@ -626,8 +633,8 @@ static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_p
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
-                                  uint64_t *built, uint64_t *kept) {
-    *dequant = *carried = *load = *built = *kept = 0;
+                                  uint64_t *built, uint64_t *kept, uint64_t *cast) {
+    *dequant = *carried = *load = *built = *kept = *cast = 0;
     if (hwfit__memory_extras_off(in)) return HWFIT_OK;
     /* The formats as estimate_prepared resolves them. */
     formats f;
@@ -662,7 +669,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
     if (st == HWFIT_OK) st = outputs_held(model, prep, in, a_bytes, t, sb, dense_n + moe_n,
-                                          built, kept);
+                                          built, kept, cast);
     /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
      * (its elements / t) times the bytes per element its quantization holds at once. */
     if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
@@ -726,7 +733,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE_CAST)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -735,6 +742,11 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
     if (!hwfit__in_range(in->load_quantize_bytes, 0.0, 1024.0))
         return hwfit__why(why, HWFIT_EDOM, "load_quantize_bytes",
                           "must be in [0, 1024] bytes per element");
+    if (in->no_reshard_after_forward != 0 && in->no_reshard_after_forward != 1)
+        return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
+    if (in->unsharded_grad_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
+                          "must be at most 8 bytes per element");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -856,6 +868,108 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
 
 /* hwfit__memory_estimate_prepared, reporting every refusal through `why` (NULL from the
  * calculations). */
+/* Single layers' matrices kept unquantized (in->kept_layers: a checkpoint's skip list naming
+ * single layers, Unsloth's Dynamic 4-bit llm_int8_skip_modules): per matrix whose kind is
+ * quantized, the bytes it takes in the unquantized format over those it takes in its kind's,
+ * times the kept layers on this device, kept x n / L for n of the model's L layers (rounded
+ * up; attention in every layer, MLP matrices in dense layers only, none of MLA's attention),
+ * added to *w. Apart from estimate_prepared to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status kept_add(const hwfit_model *model, const hwfit_memory_in *in,
+                                             const formats *f, uint32_t dense_n, uint32_t all_n,
+                                             uint64_t *w) {
+    uint64_t h = model->hidden, d = model->head_dim ? model->head_dim : h / model->heads;
+    uint64_t vd = model->v_head_dim ? model->v_head_dim : d, im = model->intermediate;
+    const uint64_t rows[HWFIT_KEPT_MATRICES] = {model->heads * d, model->kv_heads * d,
+                                                model->kv_heads * vd, h, im, im, h};
+    const uint64_t cols[HWFIT_KEPT_MATRICES] = {h, h, h, model->heads * vd, h, h, im};
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) {
+        uint64_t kept = in->kept_layers[k];
+        int attn = k <= HWFIT_KEPT_O;
+        if (kept == 0 || (attn && model->attention == HWFIT_MODEL_ATTENTION_MLA) ||
+            (k == HWFIT_KEPT_GATE && model->mlp != HWFIT_MODEL_MLP_GATED))
+            continue;
+        hwfit_dtype q = f->modules ? (attn ? f->attn : f->mlp) : f->base;
+        hwfit__dtype_block qi;
+        if (hwfit__dtype_block_of(q, &qi) != HWFIT_OK) return HWFIT_EINVAL;
+        if (!qi.quantized) continue;
+        uint64_t qb, ob, n = attn ? all_n : dense_n, on;
+        if (n == 0) continue;
+        hwfit_status st = hwfit_dtype_matrix_bytes(q, rows[k], cols[k], &qb);
+        if (st == HWFIT_OK) st = hwfit_dtype_matrix_bytes(f->other, rows[k], cols[k], &ob);
+        if (st != HWFIT_OK) return st;
+        if (ob <= qb) continue;
+        if (hwfit__mul_u64(kept, n, &on) != HWFIT_OK || hwfit__mul_u64(on, ob - qb, &on) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        if (hwfit__add_u64(*w, hwfit__ceil_div_u64(on, model->layers), w) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
+    return HWFIT_OK;
+}
+
+/* estimate_prepared's formats (f) and their checks, in its order of refusals: the element
+ * bytes of the activations, gradients and optimizer states (0 when not training). Apart
+ * from estimate_prepared so that the checks' locals are not on its frame, which is on the
+ * shard engine's deepest chains (tests/stack). */
+static HWFIT__NOINLINE hwfit_status formats_of(const hwfit_memory_in *in, int training, int lora,
+                                               formats *f, uint64_t *a_bytes, uint64_t *grad_b,
+                                               uint64_t *state_b, hwfit_problem *why) {
+    f->base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    f->other = in->unquantized;
+    hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
+    hwfit_status st;
+    if ((st = check_block(f->base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights",
+                          &base_info, why)) != HWFIT_OK ||
+        (st = check_block(f->other, "unquantized", &other_info, why)) != HWFIT_OK ||
+        (st = plain_bytes(in->activations, "activations", a_bytes, why)) != HWFIT_OK)
+        return st;
+    f->base_quantized = base_info.quantized;
+    f->modules = in->module_formats != 0;
+    f->attn = in->attention_weights;
+    f->mlp = in->mlp_weights;
+    f->expert = in->expert_weights;
+    int module_quantized = 0;
+    if (f->modules) {
+        const hwfit_dtype ds[3] = {f->attn, f->mlp, f->expert};
+        const char *const names[3] = {"attention_weights", "mlp_weights", "expert_weights"};
+        for (int k = 0; k < 3; k++) {
+            hwfit__dtype_block info;
+            if ((st = check_block(ds[k], names[k], &info, why)) != HWFIT_OK) return st;
+            if (info.quantized) module_quantized = 1;
+        }
+        /* Vectors and small matrices follow the unquantized format once any module is. */
+        if (module_quantized) f->base_quantized = 1;
+    }
+    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
+     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
+     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
+     * runs. Full training trains every weight, so each format reads fp32 (and, being 32-bit,
+     * needs no master copy below); LoRA: the adapters. After the checks of the given
+     * formats, which still refuse a quantized one in full training. */
+    const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    const int upcast = training && in->trained_fp32;
+    if (upcast && in->mode == HWFIT_MEMORY_FULL)
+        f->base = f->other = f->attn = f->mlp = f->expert = fp32;
+    const hwfit_dtype lora_d = upcast ? fp32 : in->lora_dtype;
+    uint64_t lora_b = 0;
+    *grad_b = *state_b = 0;
+    if (training && (st = plain_bytes(in->gradients, "gradients", grad_b, why)) != HWFIT_OK)
+        return st;
+    if (lora && (st = plain_bytes(lora_d, "lora_dtype", &lora_b, why)) != HWFIT_OK)
+        return st;
+    if (training &&
+        (st = plain_bytes(in->optimizer_states, "optimizer_states", state_b, why)) != HWFIT_OK)
+        return st;
+    if (in->mode == HWFIT_MEMORY_FULL && module_quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "mlp_weights",
+                          "must be plain formats when every weight trains (mode full)");
+    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
+                          "must be a plain format (bf16, fp16 or fp32) when every weight trains "
+                          "(mode full)");
+    if ((st = check_block(in->kv, "kv", &kv_info, why)) != HWFIT_OK) return st;
+    return HWFIT_OK;
+}
+
 static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__model_prep *prep,
                                       hwfit_status prep_status, const hwfit_memory_in *in,
                                       hwfit__memory_memo *memo, hwfit_memory_out *out,
@@ -873,6 +987,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.drop[0] = c.drop[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+        if (in->kept_layers[k] > model->layers)
+            return hwfit__why(why, HWFIT_EDOM, "kept_layers",
+                              "must each be at most model.layers");
     if (in->layer_count > model->layers - in->first_layer)
         return hwfit__why(why, HWFIT_EDOM, "layer_count",
                           "must be at most model.layers - first_layer (0 = to the last)");
@@ -881,58 +999,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     int training = in->mode != HWFIT_MEMORY_INFERENCE;
     int lora = in->mode == HWFIT_MEMORY_LORA || in->mode == HWFIT_MEMORY_QLORA;
     formats f;
-    f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
-    f.other = in->unquantized;
-    hwfit__dtype_block base_info, other_info, kv_info; /* the formats are valid */
-    if ((st = check_block(f.base, in->mode == HWFIT_MEMORY_QLORA ? "qlora_base" : "weights",
-                          &base_info, why)) != HWFIT_OK ||
-        (st = check_block(f.other, "unquantized", &other_info, why)) != HWFIT_OK ||
-        (st = plain_bytes(in->activations, "activations", &c.a_bytes, why)) != HWFIT_OK)
+    uint64_t grad_b, state_b;
+    if ((st = formats_of(in, training, lora, &f, &c.a_bytes, &grad_b, &state_b, why)) != HWFIT_OK)
         return st;
-    f.base_quantized = base_info.quantized;
-    f.modules = in->module_formats != 0;
-    f.attn = in->attention_weights;
-    f.mlp = in->mlp_weights;
-    f.expert = in->expert_weights;
-    int module_quantized = 0;
-    if (f.modules) {
-        const hwfit_dtype ds[3] = {f.attn, f.mlp, f.expert};
-        const char *const names[3] = {"attention_weights", "mlp_weights", "expert_weights"};
-        for (int k = 0; k < 3; k++) {
-            hwfit__dtype_block info;
-            if ((st = check_block(ds[k], names[k], &info, why)) != HWFIT_OK) return st;
-            if (info.quantized) module_quantized = 1;
-        }
-        /* Vectors and small matrices follow the unquantized format once any module is. */
-        if (module_quantized) f.base_quantized = 1;
-    }
-    /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
-     * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
-     * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it
-     * runs. Full training trains every weight, so each format reads fp32 (and, being 32-bit,
-     * needs no master copy below); LoRA: the adapters. After the checks of the given
-     * formats, which still refuse a quantized one in full training. */
+    /* the trained format (formats_of): trained_fp32 makes the trained parameters fp32 */
     const hwfit_dtype fp32 = hwfit_dtype_make(HWFIT_DTYPE_FP32);
     const int upcast = training && in->trained_fp32;
-    if (upcast && in->mode == HWFIT_MEMORY_FULL)
-        f.base = f.other = f.attn = f.mlp = f.expert = fp32;
     const hwfit_dtype lora_d = upcast ? fp32 : in->lora_dtype;
-    uint64_t grad_b = 0, lora_b = 0, state_b = 0;
-    if (training && (st = plain_bytes(in->gradients, "gradients", &grad_b, why)) != HWFIT_OK)
-        return st;
-    if (lora && (st = plain_bytes(lora_d, "lora_dtype", &lora_b, why)) != HWFIT_OK)
-        return st;
-    if (training &&
-        (st = plain_bytes(in->optimizer_states, "optimizer_states", &state_b, why)) != HWFIT_OK)
-        return st;
-    if (in->mode == HWFIT_MEMORY_FULL && module_quantized)
-        return hwfit__why(why, HWFIT_EUNSUPPORTED, "mlp_weights",
-                          "must be plain formats when every weight trains (mode full)");
-    if (in->mode == HWFIT_MEMORY_FULL && base_info.quantized)
-        return hwfit__why(why, HWFIT_EUNSUPPORTED, "weights",
-                          "must be a plain format (bf16, fp16 or fp32) when every weight trains "
-                          "(mode full)");
-    if ((st = check_block(in->kv, "kv", &kv_info, why)) != HWFIT_OK) return st;
 
     hwfit_memory_out r;
     memset(&r, 0, sizeof r);
@@ -1058,6 +1131,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                                    dense_n, moe_n, &w, &r, why)) != HWFIT_OK)
             return st;
     }
+    if ((st = kept_add(model, in, &f, dense_n, count, &w)) != HWFIT_OK) return st;
     r.weights_bytes = w;
     r.expert_weights_bytes = ew;
 
@@ -1161,6 +1235,18 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * backward kernel writes d logits over them): the A-byte logits whole, an fp32
              * log-sum-exp and loss per token. */
             else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE) per = 4 * h + c.a_bytes * v + 8;
+            /* In place after a cast (Unsloth's CausalLM_fast_forward, unsloth/models/llama.py
+             * from 2024-03-18, 36473e2d6e, to Cut Cross Entropy: logits =
+             * logits.to(config.torch_dtype) before fast_cross_entropy_loss): when the run
+             * computes in another 16-bit format than the config names (float16 on a T4,
+             * the checkpoint's bfloat16 kept in the config, huggingface/transformers#29955)
+             * the head's logits and their copy are both live during the cast, and in
+             * backward the gradient written over the saved logits and its cast back
+             * (ToCopyBackward) before lm_head's backward frees them: the loss keeps one
+             * A-byte copy; the second (cast) is live at the forward's end and in the loss's
+             * backward, never beside the recomputed layer. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST)
+                per = 4 * h + c.a_bytes * v + 8; /* the cast copy: outputs_held */
             /* Chunked in place (ms-swift's ChunkedCrossEntropyLoss, swift/sequence_parallel/
              * utils.py at 3602360a5: forward ctx.save_for_backward(logits, labels) and a
              * CrossEntropyLoss per chunk of CELOSS_PARALLEL_SIZE rows, the per-token losses
@@ -1232,10 +1318,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[2] = {0, 0}; /* the K/V built, the logits kept (outputs_held) */
+    uint64_t held[3] = {0, 0, 0}; /* the K/V built, the logits kept, the logits' cast copy
+                                   (outputs_held) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
-                                               &held[1])) != HWFIT_OK)
+                                               &held[1], &held[2])) != HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -1261,6 +1348,13 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         fwd = add_c(fwd, add_c(p->dequant, p->carried, &of), &of);
         /* The K/V cache the forward builds, until it returns (kv_built). */
         fwd = add_c(fwd, p->built, &of);
+        /* The logits' cast copy beside them (loss inplace-cast): at the forward's end, and
+         * again in the loss's backward (the gradient cast back), which the forward's end
+         * bounds: the recomputed layer does not exist yet. */
+        fwd = add_c(fwd, p->cast, &of);
+        /* What the pass holds until the step (ZeRO-3 units kept gathered, unsharded
+         * gradients): in forward and backward alike. */
+        fwd = add_c(fwd, p->pass, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -1275,7 +1369,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         }
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
-        bwd = add_c(p->fixed, mid, &of);
+        bwd = add_c(add_c(p->fixed, mid, &of), p->pass, &of);
         /* Step: whole gradients and the step's temporaries (none when stepped in
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
@@ -1385,6 +1479,10 @@ hwfit_status hwfit_memory_use_stored(const hwfit_model *model, hwfit_memory_in *
     if (applied) *applied = 0;
     if (model == NULL || in == NULL) return HWFIT_EINVAL;
     const hwfit_model_stored *s = &model->stored;
+    /* A skip list's single layers (kept_layers) hold whatever the linear format is: bitsandbytes
+     * honours llm_int8_skip_modules when a QLoRA run loads the checkpoint. */
+    if ((s->flags & HWFIT_STORED_QUANTIZED) && in->mode != HWFIT_MEMORY_FULL)
+        memcpy(in->kept_layers, s->kept_layers, sizeof in->kept_layers);
     if (!(s->flags & HWFIT_STORED_QUANTIZED) || in->mode == HWFIT_MEMORY_FULL || in->mode == HWFIT_MEMORY_QLORA)
         return HWFIT_OK;
     in->module_formats = 1;

@@ -60,6 +60,9 @@ typedef struct hwfit__phase_parts {
     uint64_t built;   /* the K/V cache the forward builds (kv_built): to the forward's end,
                          through backward with outputs_kept */
     uint64_t kept;    /* the logits the loop keeps through backward (outputs_kept) */
+    uint64_t cast;    /* the logits' cast copy (loss inplace-cast): forward's end only */
+    uint64_t pass;    /* held through forward and backward, freed before the step: ZeRO-3
+                         units kept gathered, unsharded gradients (shard.c) */
 } hwfit__phase_parts;
 
 /* Whether hwfit__memory_extras has nothing to count for in (inference, or none of its
@@ -68,20 +71,21 @@ typedef struct hwfit__phase_parts {
 static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
     return in->mode == HWFIT_MEMORY_INFERENCE ||
            (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-            !in->kv_built && !in->outputs_kept);
+            !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST);
 }
 
 /* The dequantized copy of the largest quantized matrix (in->dequant_transient), the
  * previous micro-batch's graph (in->previous_graph) and the transient of quantizing the
  * largest quantized matrix at load (in->load_quantize_bytes), the K/V cache the forward builds
- * (in->kv_built) and the logits the loop keeps (in->outputs_kept) of a device holding dense_n dense and
+ * (in->kv_built), the logits the loop keeps (in->outputs_kept) and the logits' cast copy
+ * (loss inplace-cast) of a device holding dense_n dense and
  * moe_n MoE layers (and the head when in->head), training, with in's formats, t, s and b;
  * 0 when the input is off. The formats must be valid (hwfit_memory_estimate checked them);
  * ERANGE on overflow. */
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
-                                  uint64_t *built, uint64_t *kept);
+                                  uint64_t *built, uint64_t *kept, uint64_t *cast);
 
 /* The memory input's choices hwfit__memory_phases reads (hwfit_memory_in's fields of the
  * same names): a few words, so that the shard search passes a card's (gradient_buffer is

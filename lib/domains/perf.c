@@ -361,8 +361,10 @@ static void step_from(const step_memo_entry *m, hwfit_collective_step_out *co) {
 static hwfit_status step_coll(const perf_ctx *c, const hwfit_collective_step_in *ci,
                               hwfit_collective_step_out *co) {
     plan_memo *pm = c->memo;
+    /* without the memo: the same step, co written in place (no second copy on this chain,
+     * the layout search's deepest, tests/stack; the callers read co on success only) */
     if (pm == NULL || memcmp(&ci->topology, &c->topo, sizeof c->topo) != 0)
-        return hwfit_collective_step(ci, co);
+        return hwfit__collective_step_memo(ci, co, NULL);
     const unsigned char *key = (const unsigned char *)ci + offsetof(hwfit_collective_step_in, tp);
     step_memo_entry *m = NULL;
     for (unsigned i = 0; i < pm->steps && m == NULL; i++)
@@ -587,6 +589,72 @@ static hwfit_status first_batch(const batch_search *b, uint64_t *out) {
     return HWFIT_OK;
 }
 
+/* inference()'s helpers, each with the locals of one step on its own frame: inference's
+ * frame is on the deepest chains of the serving and perf calls (through first_batch and
+ * decode_at to the shard engine's units, tests/stack), and these are not on them. */
+
+/* The attention FLOPs per token at the decode context and, for a prompt of P tokens, at
+ * its mean context: a prompt attends on average to (P + 1)/2 tokens, and the mean of two
+ * integer contexts keeps that exact for full attention, which is linear in the context. */
+static HWFIT__NOINLINE hwfit_status attention_of(const hwfit_model *m, uint64_t prompt,
+                                                 uint64_t decode_ctx, double *decode,
+                                                 double *prompt_mean) {
+    hwfit_model_flops_out fd, fp;
+    hwfit_status st;
+    uint64_t lo = (prompt + 1) / 2, hi = (prompt + 2) / 2;
+    if ((st = hwfit_model_flops(m, decode_ctx, &fd)) != HWFIT_OK ||
+        (st = hwfit_model_flops(m, lo, &fp)) != HWFIT_OK)
+        return st;
+    double attention_lo = fp.attention_flop;
+    if ((st = hwfit_model_flops(m, hi, &fp)) != HWFIT_OK) return st;
+    *decode = fd.attention_flop;
+    *prompt_mean = 0.5 * (attention_lo + fp.attention_flop);
+    return HWFIT_OK;
+}
+
+/* Prefill of one prompt of p tokens on an idle replica: the stages in turn, summed into o;
+ * *worst: the slowest stage's time. */
+static HWFIT__NOINLINE hwfit_status prefill(const perf_ctx *c, const hwfit_shard_in *x,
+                                            const hwfit__shard_resolved *r, double p,
+                                            double prompt_attention, hwfit_perf_out *o,
+                                            double *worst) {
+    const hwfit_perf_in *in = c->in;
+    double eff_c = c->peak * clock_share(c->in) * in->prefill_efficiency;
+    double eff_m = c->bw * in->memory_efficiency;
+    pass_comm pc;
+    hwfit_status st;
+    if ((st = comm_of(c, r, p, &pc)) != HWFIT_OK) return st;
+    for (uint32_t s = 0; s < r->pp; s++) {
+        hwfit_shard_card card;
+        if ((st = hwfit__shard_card(c->e, x, r, s, &card)) != HWFIT_OK) return st;
+        stage_flop f;
+        stage_flops(c, r, s, prompt_attention, &f);
+        double flop = p * f.fwd;
+        double bytes = (double)card.weights_bytes + p * (double)card.kv_bytes_per_token;
+        double comm = stage_comm(&pc, &f, r, s);
+        double tc = flop / eff_c, tm = bytes / eff_m, t = dmax(tc, tm) + comm;
+        o->prefill_flop += flop * (double)r->tp;
+        o->prefill_compute_s += tc;
+        o->prefill_memory_s += tm;
+        o->prefill_comm_s += comm;
+        o->prefill_s += t;
+        *worst = dmax(*worst, t);
+    }
+    return HWFIT_OK;
+}
+
+/* Whether the target batch fits (x: the input at its batch and full context): o->target_fits,
+ * 0 when the estimate overflows. */
+static HWFIT__NOINLINE hwfit_status target_fits(const perf_ctx *c, const hwfit_shard_in *x,
+                                                hwfit_perf_out *o) {
+    hwfit_shard_out so;
+    hwfit_status st = hwfit__shard_estimate_engine(c->e, x, &so); /* only batch, context differ */
+    if (st == HWFIT_ERANGE) o->target_fits = 0;
+    else if (st != HWFIT_OK) return st;
+    else o->target_fits = so.fits;
+    return HWFIT_OK;
+}
+
 /* Inference at the layout of in->shard. full = 0 skips the batch searches (ranking). */
 static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
     const hwfit_perf_in *in = c->in;
@@ -600,48 +668,21 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
         hwfit__shard_resolve(c->m, hwfit__shard_engine_kinds(c->e), &x, &x.layout, &r, &why, NULL);
     if (st != HWFIT_OK) return st;
     if (why != HWFIT_SHARD_VALID) return HWFIT_ELAYOUT;
-    hwfit_model_flops_out fd, fp;
-    /* A prompt of P tokens attends on average to (P + 1)/2 tokens: the mean of two integer
-     * contexts keeps that exact for full attention, which is linear in the context. One
-     * flops answer serves both contexts in turn (this frame is on tests/stack's longest
-     * public chain). */
-    uint64_t lo = (prompt + 1) / 2, hi = (prompt + 2) / 2;
-    if ((st = hwfit_model_flops(c->m, decode_ctx, &fd)) != HWFIT_OK ||
-        (st = hwfit_model_flops(c->m, lo, &fp)) != HWFIT_OK)
+    double decode_attention, prompt_attention;
+    if ((st = attention_of(c->m, prompt, decode_ctx, &decode_attention, &prompt_attention)) !=
+        HWFIT_OK)
         return st;
-    double attention_lo = fp.attention_flop;
-    if ((st = hwfit_model_flops(c->m, hi, &fp)) != HWFIT_OK) return st;
-    double prompt_attention = 0.5 * (attention_lo + fp.attention_flop);
     o->decode_context = decode_ctx;
 
     /* Prefill of one prompt on an idle replica: the stages in turn. */
-    double eff_c = c->peak * clock_share(c->in) * in->prefill_efficiency;
-    double eff_m = c->bw * in->memory_efficiency;
     double worst = 0.0, p = (double)prompt;
-    pass_comm pc;
-    if ((st = comm_of(c, &r, p, &pc)) != HWFIT_OK) return st;
-    for (uint32_t s = 0; s < r.pp; s++) {
-        hwfit_shard_card card;
-        if ((st = hwfit__shard_card(c->e, &x, &r, s, &card)) != HWFIT_OK) return st;
-        stage_flop f;
-        stage_flops(c, &r, s, prompt_attention, &f);
-        double flop = p * f.fwd;
-        double bytes = (double)card.weights_bytes + p * (double)card.kv_bytes_per_token;
-        double comm = stage_comm(&pc, &f, &r, s);
-        double tc = flop / eff_c, tm = bytes / eff_m, t = dmax(tc, tm) + comm;
-        o->prefill_flop += flop * (double)r.tp;
-        o->prefill_compute_s += tc;
-        o->prefill_memory_s += tm;
-        o->prefill_comm_s += comm;
-        o->prefill_s += t;
-        worst = dmax(worst, t);
-    }
+    if ((st = prefill(c, &x, &r, p, prompt_attention, o, &worst)) != HWFIT_OK) return st;
     uint64_t replicas = x.memory.batch < r.dp ? x.memory.batch : r.dp;
     o->prefill_tokens_per_s = (double)replicas * p / worst;
 
     /* Decode. */
     decode_eval d;
-    if ((st = decode_at(c, &x, &r, fd.attention_flop, x.memory.batch, &d)) != HWFIT_OK) return st;
+    if ((st = decode_at(c, &x, &r, decode_attention, x.memory.batch, &d)) != HWFIT_OK) return st;
     o->time_per_output_token_s = d.step_s;
     o->decode_tokens_per_s = (double)x.memory.batch / d.step_s;
     o->decode_compute_s = d.compute_s;
@@ -658,7 +699,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
         o->offline_tokens_per_s = (double)x.memory.batch * (double)in->output_tokens / total;
     }
     if (!full) return HWFIT_OK;
-    batch_search b = {c, &x, &r, fd.attention_flop, 0};
+    batch_search b = {c, &x, &r, decode_attention, 0};
     if ((st = first_batch(&b, &o->compute_bound_batch)) != HWFIT_OK) return st;
     if (in->target_tokens_per_s > 0.0) {
         b.target = 1;
@@ -669,11 +710,7 @@ static hwfit_status inference(const perf_ctx *c, int full, hwfit_perf_out *o) {
              * ceilings). */
             x.memory.batch = o->target_batch;
             x.memory.context = prompt + in->output_tokens;
-            hwfit_shard_out so;
-            st = hwfit__shard_estimate_engine(c->e, &x, &so); /* only batch, context differ */
-            if (st == HWFIT_ERANGE) o->target_fits = 0;
-            else if (st != HWFIT_OK) return st;
-            else o->target_fits = so.fits;
+            if ((st = target_fits(c, &x, o)) != HWFIT_OK) return st;
         }
     }
     return HWFIT_OK;

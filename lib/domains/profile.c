@@ -267,7 +267,8 @@ static const row rows[] = {
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
      * (Unsloth_Offloaded_Gradient_Checkpointer); fused cross-entropy (Apple Cut Cross
      * Entropy since 2024-11-17, commit fa8e59eb1b; releases before kept the whole
-     * vocabulary's logits for their Fast_CrossEntropyLoss: --loss inplace); LoRA
+     * vocabulary's logits for their Fast_CrossEntropyLoss: --loss inplace, and cast them to
+ * config.torch_dtype first: --loss inplace-cast when the run's format differs); LoRA
      * through PEFT (fp32 adapters); notebooks use optim "adamw_8bit". */
     /* QLoRA: Unsloth's fast_dequantize (unsloth/kernels/utils.py) dequantizes each 4-bit
      * weight whole before its matmul in training (dequant_transient); its MLP kernels are

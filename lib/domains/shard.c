@@ -461,17 +461,18 @@ static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard
             return st;
         unit_of(&o, &e->layer[k]);
     }
+    /* A table's unit: its layer + table, less the layer's, in place (no unit on this
+     * frame: it is on the deepest chains, tests/stack). */
     int k0 = hwfit__model_layer_is_moe(e->model, 0);
-    hwfit__shard_unit u;
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &u);
-    unit_sub(&u, &e->layer[k0], &e->emb);
+    unit_of(&o, &e->emb);
+    unit_sub(&e->emb, &e->layer[k0], &e->emb);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &u);
-    unit_sub(&u, &e->layer[k0], &e->head);
+    unit_of(&o, &e->head);
+    unit_sub(&e->head, &e->layer[k0], &e->head);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &u);
-    unit_sub(&u, &e->layer[k0], &e->both);
+    unit_of(&o, &e->both);
+    unit_sub(&e->both, &e->layer[k0], &e->both);
     /* quant_scales_replicated: each unit weighed again with int8 for its NF4 scales
      * (nf4_scales_of); here rather than in a helper, as the deepest chains pass through this
      * frame (tests/stack). The tables' scales: those of layer + table less the layer's. */
@@ -942,6 +943,9 @@ typedef struct card_fixed {
                                      recomputation peak, the tables' extra */
     uint64_t load_weights;        /* offload_after_load: the weights on the card while the
                                      model loads (0: those of c) */
+    uint64_t pass_buffers, pass_grads; /* of c's buffer_bytes and gradient_bytes: what the
+                                     pass holds until the step (no_reshard_after_forward's
+                                     gathered units, unsharded_grad_bytes' gradients) */
 } card_fixed;
 
 static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -950,6 +954,8 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     const uint64_t *n = f->n;
     memset(c, 0, sizeof *c);
     f->load_weights = 0;
+    f->pass_buffers = 0;
+    f->pass_grads = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -1072,9 +1078,46 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
                 add(&with_table, ut) == HWFIT_OK && with_table > 0)
                 uw = 0; /* the window with a table is the larger */
+            if (in->memory.no_reshard_after_forward) {
+                /* FSDP2 fully_shard(reshard_after_forward=False): a unit gathered for its
+                 * forward is not resharded after it (FSDPParamGroup.reshard returns at
+                 * once in the forward state), so from the end of forward every unit of the
+                 * card is gathered at once, the tables too (the root unit counted above
+                 * is among them: taken back out). torch.distributed.pipelining's stage
+                 * backward (backward_maybe_with_nosync) sets set_reshard_after_backward(
+                 * False) on an FSDP stage until the last micro-batch, so under pipelining
+                 * they stay gathered through every micro-batch; they are resharded by the
+                 * last backward's post_backward, before the optimizer step. */
+                uint64_t all = gathered(s.weights - sc, s.e_weights - esc, gd, ge);
+                if (root) buffers -= gathered(tables->weights - (sc ? tables->scales : 0),
+                                              tables->e_weights - (sc ? tables->e_scales : 0),
+                                              gd, ge);
+                uw = 0;
+                with_table = all;
+                live = 0;
+                f->pass_buffers = all;
+            }
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
+            if (in->memory.unsharded_grad_bytes > 0) {
+                /* Gradients kept unsharded across the micro-batches of a step: with
+                 * set_requires_gradient_sync(False) (torch.distributed.pipelining's
+                 * backward_maybe_with_nosync on an FSDP stage, until the last micro-batch)
+                 * FSDPParamGroup.post_backward does not reduce-scatter; each FSDPParam keeps
+                 * its unsharded gradient, upcast to MixedPrecisionPolicy's reduce_dtype when
+                 * it differs from param_dtype (to_accumulated_grad_if_needed, then
+                 * accumulate_unsharded_grad_if_needed adds each micro-batch's), until the
+                 * last micro-batch's post_backward reduce-scatters and frees them. Every
+                 * trained element of the card's gathered units, at unsharded_grad_bytes. */
+                uint64_t ug_all = 0;
+                if (hwfit__mul_u64(gathered(s.trainable, s.e_trainable, gd, ge),
+                                   in->memory.unsharded_grad_bytes,
+                                   &ug_all) != HWFIT_OK ||
+                    add(&g, ug_all) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+                f->pass_grads = ug_all;
+            }
         }
     }
     c->weights_bytes = w;
@@ -1177,7 +1220,8 @@ static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_
     mi.head = head;
     mi.recompute = r->rc; /* the layout's: kv_built counts under full recomputation */
     return hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1],
-                                &ph->dequant, &ph->carried, &ph->load, &ph->built, &ph->kept);
+                                &ph->dequant, &ph->carried, &ph->load, &ph->built, &ph->kept,
+                                &ph->cast);
 }
 
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
@@ -1237,14 +1281,17 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 14 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 16 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
     ph.fixed = c->weights_bytes + c->kv_bytes + c->optimizer_bytes + c->buffer_bytes;
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
-    ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = 0;
+    ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
+    /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
+    ph.fixed -= f->pass_buffers;
+    if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);
     if (r->training) {
         uint64_t loss = c->head ? e->a.loss : 0;
@@ -1257,17 +1304,18 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         ph.stored = stored;
         ph.loss = loss;
         /* hwfit__memory_phases: peak = reserved + overhead >= the forward phase + overhead
-         * >= fixed + stored + loss + overhead. Above miss_above, the rest is not needed. */
+         * >= fixed + stored + loss + pass + overhead (the forward phase adds the rest, none
+         * negative). Above miss_above, the rest is not needed. */
         uint64_t low = ph.fixed;
         cs->missed = 0;
         if (miss_above != UINT64_MAX && add(&low, stored) == HWFIT_OK &&
-            add(&low, loss) == HWFIT_OK && add(&low, c->overhead_bytes) == HWFIT_OK &&
-            low > miss_above) {
+            add(&low, loss) == HWFIT_OK && add(&low, ph.pass) == HWFIT_OK &&
+            add(&low, c->overhead_bytes) == HWFIT_OK && low > miss_above) {
             cs->missed = 1;
             cs->ph.peak_bytes = low;
             return HWFIT_OK;
         }
-        ph.grads = c->gradient_bytes;
+        ph.grads = c->gradient_bytes - f->pass_grads;
         uint64_t kept = 0;
         for (int k = 0; k < 2; k++)
             if (f->n[k]) {
@@ -1379,6 +1427,11 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "overlap_comm", "must be 0 or 1");
     if (in->memory.zero_buckets != 0 && in->memory.zero_buckets != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.zero_buckets", "must be 0 or 1");
+    if (in->memory.no_reshard_after_forward != 0 && in->memory.no_reshard_after_forward != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
+    if (in->memory.unsharded_grad_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
+                          "must be at most 8 bytes per element");
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

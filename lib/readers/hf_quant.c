@@ -15,9 +15,18 @@
 #include "readers/hf_quant_internal.h"
 #include "readers/json.h"
 
+/* Per matrix (HWFIT_KEPT_*), the layers a module list names one by one: a bit per layer
+ * below KEPT_MAX_LAYERS (a layer named twice, "model.layers.1.mlp" and
+ * "model.layers.1.mlp.down_proj", counts once). */
+#define KEPT_MAX_LAYERS 1024
+typedef struct kept_bits {
+    uint64_t b[HWFIT_KEPT_MATRICES][KEPT_MAX_LAYERS / 64];
+} kept_bits;
+
 typedef struct qreader {
     hwfit__json_ctx ctx;
     const char *where;
+    kept_bits *kb; /* where module lists record single layers' matrices */
 } qreader;
 
 #define fail_at(q, st, v, ...) hwfit__json_fail_at((q)->ctx.err, (q)->where, st, v, __VA_ARGS__)
@@ -31,14 +40,49 @@ static int ends_with(const char *s, const char *tail) {
     return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
+/* The matrices of one layer a name of that layer's attention or MLP covers (bits of
+ * HWFIT_KEPT_*): "model.layers.37.self_attn.o_proj" the output projection,
+ * "model.layers.1.mlp" gate, up and down, "model.layers.3" all of them. */
+static unsigned layer_matrices(const char *rest) {
+    enum { Q = 1u << HWFIT_KEPT_Q, K = 1u << HWFIT_KEPT_K, V = 1u << HWFIT_KEPT_V,
+           O = 1u << HWFIT_KEPT_O, G = 1u << HWFIT_KEPT_GATE, U = 1u << HWFIT_KEPT_UP,
+           D = 1u << HWFIT_KEPT_DOWN };
+    if (strstr(rest, "attn") || strstr(rest, "attention")) {
+        unsigned m = (strstr(rest, "qkv_proj") ? Q | K | V : 0u) |
+                     (strstr(rest, "q_proj") ? Q : 0u) | (strstr(rest, "k_proj") ? K : 0u) |
+                     (strstr(rest, "v_proj") ? V : 0u) | (strstr(rest, "o_proj") ? O : 0u);
+        return m ? m : Q | K | V | O;
+    }
+    if (strstr(rest, "mlp") || strstr(rest, "proj")) {
+        unsigned m = (strstr(rest, "gate_up_proj") ? G | U : 0u) |
+                     (strstr(rest, "gate_proj") ? G : 0u) | (strstr(rest, "up_proj") ? U : 0u) |
+                     (strstr(rest, "down_proj") ? D : 0u);
+        return m ? m : G | U | D;
+    }
+    return Q | K | V | O | G | U | D;
+}
+
 /* The kinds a module name or pattern ("lm_head", "model.layers.*.self_attn",
  * "re:.*mlp.gate$", "gate") covers. Embeddings, heads, norms and routers are not linear
- * weights any method here quantizes: 0. A name of one layer ("model.layers.3.mlp") counts
- * for every layer, and sets *single (reported: the sizes are then an upper bound on what is
- * kept). */
-static unsigned classify(const char *name, int *single) {
+ * weights any method here quantizes: 0. A name of one layer ("model.layers.3.mlp") sets
+ * *single; with kb its attention and MLP matrices are recorded for that layer alone (kb, 0
+ * returned: Unsloth's Dynamic 4-bit checkpoints name a few layers' modules), and its experts,
+ * or any of it without kb, count for every layer (an upper bound on what is kept). */
+static unsigned classify(const char *name, int *single, kept_bits *kb) {
     const char *l = strstr(name, "layers.");
-    if (l != NULL && l[7] >= '0' && l[7] <= '9') *single = 1;
+    if (l != NULL && l[7] >= '0' && l[7] <= '9') {
+        *single = 1;
+        unsigned long layer = 0;
+        const char *p = l + 7;
+        while (*p >= '0' && *p <= '9' && layer < KEPT_MAX_LAYERS)
+            layer = layer * 10 + (unsigned long)(*p++ - '0');
+        if (kb != NULL && layer < KEPT_MAX_LAYERS && !strstr(name, "expert")) {
+            unsigned m = layer_matrices(p);
+            for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+                if (m & (1u << k)) kb->b[k][layer / 64] |= 1ull << (layer % 64);
+            return 0;
+        }
+    }
     if (strstr(name, "shared_expert")) return MOD_MLP;
     if (strstr(name, "expert")) return MOD_EXPERTS;
     if (strstr(name, "attn") || strstr(name, "attention")) return MOD_ATTN;
@@ -65,7 +109,7 @@ static hwfit_status read_modules(const qreader *q, const hwfit__json_value *obj,
         if (it->type != HWFIT__JSON_STRING)
             return fail_at(q, HWFIT_EPARSE, it, "key '%s' must hold module names, got %s", key,
                            hwfit__json_type_name(it->type));
-        *kinds |= classify(it->u.string.text, single);
+        *kinds |= classify(it->u.string.text, single, q->kb);
     }
     return HWFIT_OK;
 }
@@ -233,7 +277,7 @@ static hwfit_status read_ct(const qreader *q, const hwfit__json_value *qc, hwfit
                 if (strcmp(it->u.string.text, "Linear") == 0)
                     *targeted |= MOD_ATTN | MOD_MLP | MOD_EXPERTS;
                 else
-                    *targeted |= classify(it->u.string.text, single);
+                    *targeted |= classify(it->u.string.text, single, NULL);
             }
         } else {
             *targeted |= MOD_ATTN | MOD_MLP | MOD_EXPERTS;
@@ -280,6 +324,9 @@ static hwfit_status read_checkpoint(const qreader *q, const hwfit__json_value *r
 hwfit_status hwfit__hf_quant_read(const hwfit__json_value *root, const char *where,
                                   hwfit_model_stored *out, hwfit_error *err) {
     qreader q;
+    kept_bits kb;
+    memset(&kb, 0, sizeof kb);
+    q.kb = &kb;
     q.ctx.where = where;
     q.ctx.null_is_absent = 1;
     q.ctx.err = err;
@@ -396,6 +443,13 @@ hwfit_status hwfit__hf_quant_read(const hwfit__json_value *root, const char *whe
     if (q_mods & MOD_EXPERTS) s.experts = d;
     if (q_mods) s.flags |= HWFIT_STORED_QUANTIZED;
     if (single) s.flags |= HWFIT_STORED_SINGLE_LAYER;
+    /* Single layers' matrices kept: counted where their kind is quantized. */
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) {
+        uint32_t n = 0;
+        for (int w = 0; w < KEPT_MAX_LAYERS / 64; w++)
+            for (uint64_t x = kb.b[k][w]; x; x &= x - 1) n++;
+        s.kept_layers[k] = (uint16_t)((q_mods & (k <= HWFIT_KEPT_O ? MOD_ATTN : MOD_MLP)) ? n : 0);
+    }
     *out = s;
     return HWFIT_OK;
 }
@@ -460,7 +514,7 @@ hwfit_status hwfit_hf_quant_describe(const hwfit_model_stored *stored, char *buf
                      hwfit_hf_quant_method_name(s->method), what, w, kinds,
                      (f & HWFIT_STORED_ACT_ORDER) ? ", act-order" : "",
                      (f & HWFIT_STORED_NO_ZERO) ? ", no zero points" : "",
-                     (f & HWFIT_STORED_SINGLE_LAYER) ? ", single-layer exceptions ignored" : "",
+                     (f & HWFIT_STORED_SINGLE_LAYER) ? ", some single layers kept" : "",
                      ck, (f & HWFIT_STORED_DTYPE_GIVEN) ? "" : " (default)");
     }
     if (n < 0 || (size_t)n >= size) return HWFIT_EBUFSIZE;
@@ -482,5 +536,34 @@ hwfit_status hwfit_hf_quant_parse(const char *text, size_t length, const char *n
     if (st != HWFIT_OK) return st;
     *out = s;
     hwfit_error_clear(err);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_hf_quant_kept_layers(const char *names, uint16_t kept[HWFIT_KEPT_MATRICES]) {
+    if (names == NULL || kept == NULL) return HWFIT_EINVAL;
+    kept_bits kb;
+    memset(&kb, 0, sizeof kb);
+    char name[256];
+    const char *p = names;
+    while (*p) {
+        while (*p == ',' || *p == ' ' || *p == '\t') p++;
+        size_t n = 0;
+        while (p[n] && p[n] != ',' && p[n] != ' ' && p[n] != '\t') n++;
+        if (n == 0) break;
+        if (n >= sizeof name) return HWFIT_EPARSE;
+        memcpy(name, p, n);
+        name[n] = '\0';
+        p += n;
+        int single = 0;
+        /* A name of every layer's attention or MLP is a kind's format (--attention-weights,
+         * --mlp-weights), not single layers: refused. Heads, embeddings, projectors: 0. */
+        if (classify(name, &single, &kb) != 0) return HWFIT_EPARSE;
+    }
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) {
+        uint32_t c = 0;
+        for (int w = 0; w < KEPT_MAX_LAYERS / 64; w++)
+            for (uint64_t x = kb.b[k][w]; x; x &= x - 1) c++;
+        kept[k] = (uint16_t)c;
+    }
     return HWFIT_OK;
 }

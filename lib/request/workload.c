@@ -832,7 +832,8 @@ const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
-                                              "inplace", "chunked-inplace", NULL};
+                                              "inplace", "chunked-inplace", "inplace-cast",
+                                              NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
                                                   NULL};
@@ -868,7 +869,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "(logits kept, gradient written over them: Unsloth before "
                                "2024.11), chunked-inplace (logits kept, loss and gradient "
                                "--loss-chunk rows at a time, written over them: ms-swift's "
-                               "sequence parallelism with CELOSS_PARALLEL_SIZE)"},
+                               "sequence parallelism with CELOSS_PARALLEL_SIZE), "
+                               "inplace-cast (inplace after casting the logits to the "
+                               "config's format, both copies live: Unsloth before 2024.11 "
+                               "computing in float16 on a bf16 checkpoint)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -977,6 +981,22 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "DeepSpeed's contiguous buffers (--reduce-bucket-size "
                                        "elements, 16-bit; two with --overlap-comm at stages "
                                        "1-2) instead of the DDP --bucket"},
+    [HWFIT__F_KEPT_MODULES] = {.name = "kept-modules", .kind = HWFIT_OPTION_TEXT,
+                               .metavar = "LIST", .default_help = "the config's, else none",
+                               .help = "single layers' modules left unquantized, as a "
+                                       "checkpoint's skip list names them (Unsloth Dynamic "
+                                       "4-bit llm_int8_skip_modules), e.g. "
+                                       "model.layers.1.mlp,model.layers.37.self_attn.o_proj"},
+    [HWFIT__F_NO_RESHARD] = {.name = "no-reshard-after-forward", .kind = HWFIT_OPTION_FLAG,
+                             .help = "training, ZeRO-3: every unit of a card stays gathered "
+                                     "from forward through backward (FSDP2 "
+                                     "reshard_after_forward=False; torchtitan with pipelining)"},
+    [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
+                                  .metavar = "B", .default_text = "0", .min = 0, .max = 8,
+                                  .help = "training, ZeRO-3: bytes per trained element of the "
+                                          "unsharded gradients held across micro-batches "
+                                          "(FSDP2 under torch pipelining: reduce_dtype, 4 for "
+                                          "fp32; 0: reduced per unit)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1031,6 +1051,10 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_ZERO_BUCKETS), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO)"},
+        {HWFIT__FOPT(HWFIT__F_NO_RESHARD), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1093,7 +1117,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OFFLOAD_AFTER_LOAD, &m->offload_after_load},
         {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
-        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets}};
+        {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
+        {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1116,7 +1141,16 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
             return st;
     }
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
+    if (hwfit__req_given(r, o)) {
+        const char *list = hwfit__req_text(r, o);
+        if (hwfit_hf_quant_kept_layers(list, m->kept_layers) != HWFIT_OK)
+            return hwfit__req_fail(r, o, HWFIT_EPARSE,
+                                   "'%s' is not a list of single layers' modules (e.g. "
+                                   "model.layers.1.mlp; a module of every layer is a format: "
+                                   "--attention-weights, --mlp-weights)", list);
+    }
+    o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
     if (hwfit__req_given(r, o)) {
         const char *list = hwfit__req_text(r, o);
         if (hwfit_memory_full_modules_parse(list, &m->full_modules) != HWFIT_OK)
@@ -1136,6 +1170,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
+    o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);
+    if (!profile || hwfit__req_given(r, o)) {
+        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
+        if (b != (double)(uint16_t)b)
+            return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
+        m->unsharded_grad_bytes = (uint16_t)b;
+    }
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
     hwfit_dtype *dst[3] = {&m->attention_weights, &m->mlp_weights, &m->expert_weights};
@@ -1170,9 +1211,13 @@ void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
         return;
     }
     hwfit_dtype unquantized = m->unquantized;
+    uint16_t kept[HWFIT_KEPT_MATRICES];
+    memcpy(kept, m->kept_layers, sizeof kept);
     int applied = 0;
     (void)hwfit_memory_use_stored(model, m, &applied); /* both are set */
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_UNQUANTIZED))) m->unquantized = unquantized;
+    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_KEPT_MODULES)))
+        memcpy(m->kept_layers, kept, sizeof kept); /* a given list wins */
     char text[192];
     if (hwfit_hf_quant_describe(&model->stored, text, sizeof text) != HWFIT_OK) text[0] = '\0';
     if (applied)
@@ -1251,6 +1296,21 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "gradients", "gradient format", grads);
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
+    {
+        /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */
+        static const char *const mat[HWFIT_KEPT_MATRICES] = {"q", "k", "v", "o", "gate", "up",
+                                                             "down"};
+        char kept[128];
+        size_t len = 0;
+        kept[0] = '\0';
+        for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+            if (m->kept_layers[k] && len < sizeof kept) {
+                int n = snprintf(kept + len, sizeof kept - len, "%s%s %u", len ? ", " : "",
+                                 mat[k], (unsigned)m->kept_layers[k]);
+                if (n > 0) len += (size_t)n;
+            }
+        hwfit__out_str(o, "kept_layers", "single layers' matrices kept", len ? kept : "none");
+    }
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
     hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
     hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);
@@ -1293,5 +1353,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->norm_upcast_kept);
     hwfit__out_bool(o, "zero_buckets", "ZeRO: DeepSpeed's contiguous gradient buffers",
                     m->zero_buckets);
+    hwfit__out_bool(o, "no_reshard_after_forward", "ZeRO-3: every unit gathered fwd to bwd",
+                    m->no_reshard_after_forward);
+    hwfit__out_num(o, "unsharded_grad_bytes", "ZeRO-3: bytes/element of unsharded gradients",
+                   m->unsharded_grad_bytes);
     hwfit__out_section_end(o);
 }

@@ -160,6 +160,27 @@ class TestFinetuneInputs(CliCase):
         # fp32 values a token over the head's input, where fp32 keeps 4(h + V).
         self.assertEqual(self.ok_json(*full, "--loss", "inplace")["loss_bytes"],
                          1024 * (4 * 4096 + 2 * 128256 + 8))
+        # Unsloth's in-place loss after its cast to config.torch_dtype (before Cut Cross
+        # Entropy, a run in another 16-bit format than the config's): the same loss, and a
+        # second copy of the bf16 logits in the forward phase only.
+        plain = self.ok_json(*full, "--loss", "inplace")
+        cast = self.ok_json(*full, "--loss", "inplace-cast")
+        self.assertEqual(cast["assumptions"]["loss"], "inplace-cast")
+        self.assertEqual(cast["loss_bytes"], plain["loss_bytes"])
+        self.assertEqual(cast["forward_bytes"] - plain["forward_bytes"], 1024 * 128256 * 2)
+        self.assertEqual(cast["backward_bytes"], plain["backward_bytes"])
+        # --kept-modules: a skip list's single layers (Unsloth's Dynamic 4-bit) stay bf16
+        # in a QLoRA nf4-dq model: the down_proj (4096 x 14336) of the one layer named;
+        # a module of every layer is refused.
+        q = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq")
+        base = self.ok_json(*q)
+        one = self.ok_json(*q, "--kept-modules", "lm_head,model.layers.1.mlp.down_proj")
+        self.assertEqual(one["assumptions"]["kept_layers"], "down 1")
+        self.assertEqual(base["assumptions"]["kept_layers"], "none")
+        # 2 bytes a value against nf4-dq's 4.127 bits: 1.48 bytes a value more
+        self.assertGreater(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.4)
+        self.assertLess(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.5)
+        self.bad(*q, "--kept-modules", "model.layers.*.mlp", mentions="kept-modules")
         # ms-swift's chunked loss under sequence parallelism (round 7 of issue #16): the
         # bf16 logits whole and a bf16 loss a token, plus one chunk's backward work,
         # 3 x 2 bytes x rows x V; --loss-chunk sets the rows (default 2048) and is refused
@@ -443,6 +464,38 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(buf("--zero-buckets", "--reduce-bucket-size", "200000000"), 4 * 10**8)
         self.assertEqual(buf("--framework", "deepspeed", "--no-zero-buckets"), 25 * 2**20)
         self.bad(*args, "--reduce-bucket-size", "0.5", mentions="--reduce-bucket-size")
+
+    def test_no_reshard_after_forward_and_unsharded_grads(self):
+        """FSDP2 fully_shard(reshard_after_forward=False) keeps every unit of the card
+        gathered from forward through backward (torchtitan under pipelining), and torch
+        pipelining's set_requires_gradient_sync(False) keeps each unit's gradient unsharded
+        across micro-batches in reduce_dtype (fp32: 4 bytes). Llama 3.1 8B full on 4 cards,
+        ZeRO-3, no NCCL buffers: the whole model in bf16 (2 x 8,030,261,248) and the head's
+        gradient unit instead of one layer and the head live; 4 bytes a parameter more in
+        gradients; neither held in the optimizer step."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        p, layer, head = 8030261248, 218112000, 525336576 + 4096
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB", "--comm-buffer", "0B")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--no-reshard-after-forward")
+        c = self.ok_json(*args, "--no-reshard-after-forward", "--unsharded-grad-bytes", "4")
+        self.assertEqual(a["breakdown"]["buffer_bytes"], 2 * layer + 4 * head + 25 * 2**20)
+        self.assertEqual(b["breakdown"]["buffer_bytes"], 2 * p + 2 * head + 25 * 2**20)
+        self.assertIs(b["assumptions"]["no_reshard_after_forward"], True)
+        self.assertEqual(c["breakdown"]["gradient_bytes"] - b["breakdown"]["gradient_bytes"],
+                         4 * p)
+        self.assertEqual(c["assumptions"]["unsharded_grad_bytes"], 4)
+        self.assertEqual(c["phases"]["backward_bytes"] - a["phases"]["backward_bytes"],
+                         2 * p - 2 * layer - 2 * head + 4 * p)
+        self.assertEqual(a["phases"]["step_bytes"] - c["phases"]["step_bytes"],
+                         2 * layer + 2 * head)
+        self.bad(*args, "--unsharded-grad-bytes", "1.5", mentions="--unsharded-grad-bytes")
+        self.bad(*args, "--unsharded-grad-bytes", "9", mentions="--unsharded-grad-bytes")
+        self.bad("memory", "--config", cfg, "--no-reshard-after-forward",
+                 mentions="no-reshard-after-forward")
 
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits

@@ -62,17 +62,17 @@ KNOWN_OVER = {}
 # a frame copies, a new local) is seen before it reaches the limit. Raise one only with the
 # reason in the commit; lower it when a change frees stack. Figures of GCC 12 at -O0.
 CEILINGS = {
-    "hwfit_perf_plan": 16368,           # 16112: plan's training slice, train_step's collectives
-    "hwfit_serve_validate": 16192,      # 15936: serve's chain through perf's inference
-    "hwfit_serve_estimate": 16064,      # 15808
-    "hwfit_request_run_record": 15632,  # 15376
-    "hwfit_request_ask_record": 15744,  # 15488: run's chain and its own frame (80)
-    "hwfit_request_run": 15584,         # 15328: assess's report, a chart's card estimate
-    "hwfit_assess": 13504,              # 13248 (its engine in its workspace)
-    "hwfit_assess_ws": 13392,           # 13136
-    "hwfit_report_html": 14944,         # 14688
-    "hwfit_perf_validate": 14288,       # 14032
-    "hwfit_perf_estimate": 14256,       # 14000
+    "hwfit_perf_plan": 15920,           # 15664: plan's training slice, train_step's collectives
+    "hwfit_serve_validate": 15648,      # 15392: serve's chain through perf's inference
+    "hwfit_serve_estimate": 15456,      # 15200
+    "hwfit_request_run_record": 15632,  # 15392 (the report's power chart)
+    "hwfit_request_ask_record": 15680,  # 15424: run's chain and its own frame (80)
+    "hwfit_request_run": 15584,         # 15344: assess's report, the power chart's ticks
+    "hwfit_assess": 13104,              # 12848 (its engine in its workspace)
+    "hwfit_assess_ws": 12992,           # 12736
+    "hwfit_report_html": 14944,         # 14704
+    "hwfit_perf_validate": 13616,       # 13360
+    "hwfit_perf_estimate": 13584,       # 13328
 }
 
 # Calls through function pointers: (caller, targets), regular expressions over

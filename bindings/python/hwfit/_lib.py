@@ -256,6 +256,8 @@ class hwfit_model_stored(ctypes.Structure):
         ("experts", hwfit_dtype),
         ("method", ctypes.c_int),
         ("flags", ctypes.c_uint),
+        # appended: per matrix, the layers a skip list keeps unquantized (model.h)
+        ("kept_layers", ctypes.c_uint16 * 7),
     ]
 
 
@@ -393,6 +395,11 @@ class hwfit_memory_in(ctypes.Structure):
         ("norm_upcast_kept", ctypes.c_int),
         # appended: DeepSpeed ZeRO's contiguous gradient buffers (memory.h)
         ("zero_buckets", ctypes.c_int),
+        # appended: per matrix, the layers kept unquantized (memory.h kept_layers)
+        ("kept_layers", ctypes.c_uint16 * 7),
+        # appended: ZeRO-3 units kept gathered, unsharded gradients held (memory.h)
+        ("unsharded_grad_bytes", ctypes.c_uint16),
+        ("no_reshard_after_forward", ctypes.c_int),
     ]
 
 

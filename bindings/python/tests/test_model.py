@@ -159,6 +159,18 @@ class TestMemory(unittest.TestCase):
         # loss="inplace": the bf16 logits whole and an fp32 log-sum-exp and loss a token
         self.assertEqual(hwfit.memory(loss="inplace", **full)["loss_bytes"],
                          1024 * (4 * 4096 + 2 * 128256 + 8))
+        # loss="inplace-cast" (Unsloth before Cut Cross Entropy, logits cast to the
+        # config's format): a second copy of the bf16 logits in the forward phase only
+        plain = hwfit.memory(loss="inplace", **full)
+        cast = hwfit.memory(loss="inplace-cast", **full)
+        self.assertEqual(cast["loss_bytes"], plain["loss_bytes"])
+        self.assertEqual(cast["forward_bytes"] - plain["forward_bytes"], 1024 * 128256 * 2)
+        self.assertEqual(cast["backward_bytes"], plain["backward_bytes"])
+        # kept_modules (Unsloth's Dynamic 4-bit skip list): single layers' matrices in bf16
+        q = dict(config=config("llama-3.1-8b"), mode="qlora", weights="nf4-dq")
+        one = hwfit.memory(kept_modules="model.layers.1.mlp.down_proj", **q)
+        self.assertEqual(one["assumptions"]["kept_layers"], "down 1")
+        self.assertGreater(one["weights_bytes"], hwfit.memory(**q)["weights_bytes"])
         # loss="chunked-inplace" (ms-swift under sequence parallelism): the bf16 logits
         # whole, a bf16 loss a token and one chunk's work, 3 x 2 bytes x loss_chunk rows x V
         a = hwfit.memory(loss="chunked-inplace", **full)

@@ -62,6 +62,22 @@ class TestFit(unittest.TestCase):
                          8 * 10**8)
         self.assertEqual(buf(zero_buckets=True, reduce_bucket_size=200000000), 4 * 10**8)
 
+    def test_no_reshard_after_forward_and_unsharded_grads(self):
+        # FSDP2 reshard_after_forward=False: the whole model gathered in bf16 beside the
+        # head's gradient unit; unsharded fp32 gradients across micro-batches: 4 B a
+        # parameter. Llama 3.1 8B full on 4 cards, ZeRO-3.
+        p, head = 8030261248, 525336576 + 4096
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=3,
+                  mode="full", comm_buffer="0B")
+        a = hwfit.fit(**kw)
+        b = hwfit.fit(no_reshard_after_forward=True, unsharded_grad_bytes=4, **kw)
+        self.assertEqual(b["breakdown"]["buffer_bytes"], 2 * p + 2 * head + 25 * 2**20)
+        self.assertEqual(b["breakdown"]["gradient_bytes"] - a["breakdown"]["gradient_bytes"],
+                         4 * p)
+        self.assertTrue(b["assumptions"]["no_reshard_after_forward"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.fit(unsharded_grad_bytes=1.5, **kw)
+
     def test_errors(self):
         c = config("llama-3.1-70b")
         with self.assertRaises(hwfit.HwfitError) as cm:
