@@ -132,10 +132,29 @@ typedef enum hwfit_memory_phase {
 /** @brief Activation recomputation (Korthikanti et al. 2022). */
 typedef enum hwfit_memory_recompute {
     HWFIT_MEMORY_RECOMPUTE_NONE = 0,      /**< Store every activation the backward pass needs. */
-    HWFIT_MEMORY_RECOMPUTE_SELECTIVE = 1, /**< Recompute the attention core (the s^2 terms). */
+    HWFIT_MEMORY_RECOMPUTE_SELECTIVE = 1, /**< Recompute the attention core (the s^2 terms),
+                                               or what hwfit_memory_in::selective says. */
     HWFIT_MEMORY_RECOMPUTE_FULL = 2       /**< Store each layer's input only; recompute the
                                                layer during backward (one layer at a time). */
 } hwfit_memory_recompute;
+
+/** @brief What selective recomputation (::HWFIT_MEMORY_RECOMPUTE_SELECTIVE) keeps
+ * (hwfit_memory_in::selective). */
+typedef enum hwfit_memory_selective {
+    HWFIT_MEMORY_SELECTIVE_ATTENTION = 0, /**< Korthikanti et al. 2022: every activation but
+                                               the attention core's s^2 terms (with flash
+                                               attention the same as no recomputation). */
+    HWFIT_MEMORY_SELECTIVE_OPS = 1        /**< torchtitan's op-level policy (selective_ac_option
+                                               "op", torch.utils.checkpoint's
+                                               create_selective_checkpoint_contexts): each
+                                               layer keeps its input and the outputs of the
+                                               saved ops only, every odd-numbered weight
+                                               matmul of the layer (q, v, gate, down; k, o, up
+                                               recomputed) and the attention kernel's output
+                                               and log-sum-exp; backward recomputes the rest
+                                               one layer at a time (docs/formulas.md). Dense
+                                               layers with MHA/GQA attention, mode full. */
+} hwfit_memory_selective;
 
 /** @name LoRA target modules (hwfit_memory_in::lora_targets)
  *  MLA maps q_a/q_b (or q) to Q and kv_a/kv_b to K and V; experts and shared experts take
@@ -507,6 +526,28 @@ typedef struct hwfit_memory_in {
                                         @c n of the model's L layers counts kept x n / L of
                                         them (rounded up); MLP entries count in dense layers
                                         only. Default 0 (none). */
+    /* ---- Appended in 0.x (docs/formulas.md, "activations": op-level selective
+     * recomputation). */
+    hwfit_memory_selective selective; /**< Training with ::HWFIT_MEMORY_RECOMPUTE_SELECTIVE:
+                                        what the layers keep. ::HWFIT_MEMORY_SELECTIVE_OPS
+                                        (torchtitan's "op" policy, torchtitan
+                                        parallelize_llama.py _save_list and _custom_policy)
+                                        keeps per token and layer, in the activations'
+                                        format A: the layer's input h (/ t with sequence
+                                        parallelism), the outputs of q (a d), v (k d_v),
+                                        the attention (a d_v) and gate (F; up for a plain
+                                        MLP) / t, the attention's fp32 log-sum-exp 4a / t,
+                                        and the down projection's output h (row-parallel:
+                                        whole on every rank) and, with sequence parallelism
+                                        and t > 1, the two reduce-scatter outputs 2h / t;
+                                        with @c compile the down projection's output and
+                                        the reduce-scatters are dropped (the partitioner
+                                        saves a MUST_SAVE op only where backward reads
+                                        it). The layer being recomputed holds what it
+                                        stores without recomputation beyond that.
+                                        Refused (::HWFIT_EUNSUPPORTED) for MoE or MLA models
+                                        and in LoRA/QLoRA (adapters change the matmul
+                                        count). Default ::HWFIT_MEMORY_SELECTIVE_ATTENTION. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

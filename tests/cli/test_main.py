@@ -366,6 +366,27 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
         self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
 
+    def test_selective_policy_op_keeps_torchtitans_saved_outputs(self):
+        """--selective-policy op (torchtitan's op-level checkpointing: the layer's input, the
+        outputs of q, v, gate and down and of the attention kernel): Llama 3.1 8B, full,
+        16,384 tokens, 63,616 bytes a token and layer against Korthikanti's 147,456 with
+        flash attention; LoRA and inference refuse it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "8192",
+                "--micro-batch", "2", "--recompute", "selective")
+        korth = self.ok_json(*args)
+        op = self.ok_json(*args, "--selective-policy", "op")
+        self.assertEqual(korth["activation_bytes"] - op["activation_bytes"],
+                         32 * (147456 - 63616) * 16384)
+        self.assertEqual(op["assumptions"]["selective"], "op")
+        self.assertEqual(korth["assumptions"]["selective"], "attention")
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--recompute", "selective",
+                 "--selective-policy", "op", mentions="selective")
+        self.bad("memory", "--config", cfg, "--selective-policy", "op",
+                 mentions="selective-policy")
+
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
         down projection's weight takes a gradient (a backward matmul reads it) and

@@ -397,6 +397,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("zero_buckets", ctypes.c_int),
         # appended: per matrix, the layers kept unquantized (memory.h kept_layers)
         ("kept_layers", ctypes.c_uint16 * 7),
+        # appended: what selective recomputation keeps, hwfit_memory_selective (memory.h)
+        ("selective", ctypes.c_int),
     ]
 
 
