@@ -1730,4 +1730,20 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     in.selective = (hwfit_memory_selective)2;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "selective");
+    /* the torchtitan profile chooses it for full training only (no LoRA in torchtitan) */
+    unsigned sets = 0;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.recompute, HWFIT_MEMORY_RECOMPUTE_SELECTIVE);
+    cr_assert_eq(in.selective, HWFIT_MEMORY_SELECTIVE_OPS);
+    cr_assert(sets & HWFIT_PROFILE_SELECTIVE);
+    cr_assert_eq(in.fused_optimizer, 0);
+    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST);
+    cr_assert_eq(in.dropout, 0);
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.selective, HWFIT_MEMORY_SELECTIVE_ATTENTION);
+    cr_assert_eq(sets & (HWFIT_PROFILE_SELECTIVE | HWFIT_PROFILE_RECOMPUTE), 0u);
 }

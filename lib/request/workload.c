@@ -839,7 +839,8 @@ void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
 
 const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
-    "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
+    "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift",
+    "torchtitan", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
                                               NULL};

@@ -370,7 +370,8 @@ class TestFinetuneInputs(CliCase):
         """--selective-policy op (torchtitan's op-level checkpointing: the layer's input, the
         outputs of q, v, gate and down and of the attention kernel): Llama 3.1 8B, full,
         16,384 tokens, 63,616 bytes a token and layer against Korthikanti's 147,456 with
-        flash attention; LoRA and inference refuse it."""
+        flash attention; the torchtitan profile sets it, --selective-policy attention undoes
+        it; LoRA and inference refuse it."""
         import os
         from clitest import TEST_DATA
         cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
@@ -382,6 +383,13 @@ class TestFinetuneInputs(CliCase):
                          32 * (147456 - 63616) * 16384)
         self.assertEqual(op["assumptions"]["selective"], "op")
         self.assertEqual(korth["assumptions"]["selective"], "attention")
+        tt = self.ok_json("memory", "--config", cfg, "--mode", "full", "--framework",
+                          "torchtitan")
+        self.assertEqual(tt["assumptions"]["recompute"], "selective")
+        self.assertEqual(tt["assumptions"]["selective"], "op")
+        back = self.ok_json("memory", "--config", cfg, "--mode", "full", "--framework",
+                            "torchtitan", "--selective-policy", "attention")
+        self.assertEqual(back["assumptions"]["selective"], "attention")
         self.bad("memory", "--config", cfg, "--mode", "lora", "--recompute", "selective",
                  "--selective-policy", "op", mentions="selective")
         self.bad("memory", "--config", cfg, "--selective-policy", "op",

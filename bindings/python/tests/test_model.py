@@ -422,6 +422,8 @@ class TestAdapterRecompute(unittest.TestCase):
         self.assertEqual(hwfit.memory(**kw)["activation_bytes"] - op["activation_bytes"],
                          32 * (147456 - 63616) * 16384)
         self.assertEqual(op["assumptions"]["selective"], "op")
+        tt = hwfit.memory(model=config("llama-3.1-8b"), mode="full", framework="torchtitan")
+        self.assertEqual(tt["assumptions"]["selective"], "op")
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), mode="lora", recompute="selective",
                          selective_policy="op")
