@@ -674,6 +674,7 @@ Test(memory, loss_kinds_per_logit) {
     const struct { hwfit_memory_loss loss; uint64_t bytes; } cases[] = {
         {HWFIT_MEMORY_LOSS_FP32, sb * 4 * (h + v)},
         {HWFIT_MEMORY_LOSS_UPCAST, sb * (4 * h + 14 * v)},        /* bf16 + 12 fp32 bytes */
+        {HWFIT_MEMORY_LOSS_UPCAST_FREED, sb * (4 * h + 12 * v)},  /* the bf16 logits freed */
         {HWFIT_MEMORY_LOSS_CHUNKED, sb * (4 * h + 2 * v + (12 * v + 7) / 8)},
         {HWFIT_MEMORY_LOSS_FUSED, sb * 8 * h},
     };
@@ -683,7 +684,7 @@ Test(memory, loss_kinds_per_logit) {
         hwfit_memory_out o = estimate_ok(&m, &in);
         cr_assert_eq(o.loss_bytes, cases[i].bytes, "loss %d", (int)cases[i].loss);
         check_phases(&o, &in);
-        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > chunked > fused */
+        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > freed > chunked > fused */
         last = o.loss_bytes;
     }
     /* Compiled, the chunked loss keeps the logits and a log-sum-exp per token only. */
@@ -1304,7 +1305,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)8;
+    in.loss = (hwfit_memory_loss)9;
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1458,7 +1459,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_INPLACE_CAST + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_UPCAST_FREED + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -1497,7 +1498,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)8;
+    in.loss = (hwfit_memory_loss)9;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
@@ -1739,7 +1740,7 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.selective, HWFIT_MEMORY_SELECTIVE_OPS);
     cr_assert(sets & HWFIT_PROFILE_SELECTIVE);
     cr_assert_eq(in.fused_optimizer, 0);
-    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST);
+    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST_FREED);
     cr_assert_eq(in.dropout, 0);
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_LORA;

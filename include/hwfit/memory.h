@@ -100,7 +100,7 @@ typedef enum hwfit_memory_loss {
                                         log-softmax, their gradient and the logits'
                                         gradient, all in the activation format):
                                         3 A min(c, sb) V. */
-    HWFIT_MEMORY_LOSS_INPLACE_CAST = 7 /**< As ::HWFIT_MEMORY_LOSS_INPLACE, with the head's
+    HWFIT_MEMORY_LOSS_INPLACE_CAST = 7, /**< As ::HWFIT_MEMORY_LOSS_INPLACE, with the head's
                                         logits converted to another 16-bit format before
                                         the loss: the head computes in the run's format
                                         and Unsloth's CausalLM_fast_forward (2024-03 to
@@ -114,6 +114,18 @@ typedef enum hwfit_memory_loss {
                                         last layer is recomputed: the loss keeps
                                         4sbh + A sbV + 8sb and the forward phase holds
                                         A sbV more. */
+    HWFIT_MEMORY_LOSS_UPCAST_FREED = 8 /**< As ::HWFIT_MEMORY_LOSS_UPCAST, with the loop
+                                        dropping its reference to the logits before
+                                        backward (torchtitan's train.py: `loss =
+                                        loss_fn(pred, labels)`, `del pred` "need to free to
+                                        before bwd to avoid peaking memory", then
+                                        `loss.backward()`): nothing else holds the logits in
+                                        the activation format (the upcast's backward saves
+                                        no input, log-softmax saves its fp32 output), so the
+                                        loss's backward holds the fp32 log-softmax, the
+                                        loss's gradient and the log-softmax's, 4sbh + 12 sbV;
+                                        the forward's end (logits, fp32 copy, log-softmax:
+                                        A + 8 a logit) stays below it. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */

@@ -673,7 +673,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
                   layers, &overflow),
             t);
     if (in->outputs_kept && in->head) {
-        uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ? 4 : a_bytes;
+        uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ||
+                              in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED
+                          ? 4
+                          : a_bytes;
         *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
     }
     /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above). */
@@ -830,7 +833,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
     if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
         return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE_CAST)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_UPCAST_FREED)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -1306,6 +1309,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
             uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
             if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            /* Upcast with the loop's logits dropped before backward (torchtitan train.py
+             * at 9dec370: `del pred` before `loss.backward()`; `.float()`'s backward saves
+             * no input and log_softmax saves its output): at the loss's backward peak the
+             * fp32 log-softmax, the gradient nll_loss makes and log_softmax's, 12 a logit;
+             * the forward's end, A + 8 (the logits, their fp32 copy inside cross_entropy,
+             * the log-softmax), is below it for 16-bit logits. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED)
+                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 : 12) * v;
             else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
                 /* Compiled, each chunk's upcast and log-softmax fuse into one kernel that
                  * keeps only a log-sum-exp per token (torchtune compiles its loss). */

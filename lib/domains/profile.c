@@ -355,7 +355,9 @@ static const row rows[] = {
      * the bf16 weights it gathers plus an fp32 master copy and bf16 gradients: the same 16
      * bytes a parameter over the shard group (master_weights, bf16 gradients, fp32 states).
      * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
-     * (train.py loss_fn: upcast). Llama (models/llama/model.py) has no dropout (COMMON_);
+     * (train.py loss_fn), and the loop deletes pred before loss.backward() ("need to free to
+     * before bwd to avoid peaking memory"): upcast-freed. (Under pipeline parallelism the
+     * schedule runs the loss instead; a PP run gives its loss.) Llama (models/llama/model.py) has no dropout (COMMON_);
      * its FeedForward is w2(F.silu(w1(x)) * w3(x)) in eager kernels (gated_act_kept;
      * training.compile is off by default, compile fuses it); Attention repeats K and V to
      * every query head (repeat_kv) before F.scaled_dot_product_attention, which keeps the
@@ -372,7 +374,7 @@ static const row rows[] = {
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
          HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED,
      .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
-     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
+     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
     /* torchtitan trains every parameter (no LoRA at 9dec370): the checkpointing choice is
@@ -422,7 +424,8 @@ static const struct {
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
     {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (16 bytes a "
-                   "parameter sharded), foreach AdamW, whole-vocabulary fp32 loss, eager "
+                   "parameter sharded), foreach AdamW, whole-vocabulary fp32 loss (logits freed "
+                   "before backward), eager "
                    "Llama kernels, op-level selective checkpointing"},
 };
 

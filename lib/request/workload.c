@@ -843,7 +843,7 @@ const char *const hwfit__workload_frameworks[] = {
     "torchtitan", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
-                                              NULL};
+                                              "upcast-freed", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
@@ -883,7 +883,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "sequence parallelism with CELOSS_PARALLEL_SIZE), "
                                "inplace-cast (inplace after casting the logits to the "
                                "config's format, both copies live: Unsloth before 2024.11 "
-                               "computing in float16 on a bf16 checkpoint)"},
+                               "computing in float16 on a bf16 checkpoint), upcast-freed "
+                               "(upcast with the logits dropped before backward: "
+                               "torchtitan's del pred)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,

@@ -366,6 +366,18 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
         self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
 
+    def test_loss_upcast_freed_drops_the_16bit_logits(self):
+        """--loss upcast-freed (torchtitan's del pred before backward): 2 bytes a logit less
+        than upcast: Llama 3.1 8B, 1,024 tokens, 128,256 logits a token."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
+        up = self.ok_json(*args, "--loss", "upcast")
+        freed = self.ok_json(*args, "--loss", "upcast-freed")
+        self.assertEqual(up["loss_bytes"] - freed["loss_bytes"], 2 * 1024 * 128256)
+        self.assertEqual(freed["assumptions"]["loss"], "upcast-freed")
+
     def test_selective_policy_op_keeps_torchtitans_saved_outputs(self):
         """--selective-policy op (torchtitan's op-level checkpointing: the layer's input, the
         outputs of q, v, gate and down and of the attention kernel): Llama 3.1 8B, full,
