@@ -674,6 +674,7 @@ Test(memory, loss_kinds_per_logit) {
     const struct { hwfit_memory_loss loss; uint64_t bytes; } cases[] = {
         {HWFIT_MEMORY_LOSS_FP32, sb * 4 * (h + v)},
         {HWFIT_MEMORY_LOSS_UPCAST, sb * (4 * h + 14 * v)},        /* bf16 + 12 fp32 bytes */
+        {HWFIT_MEMORY_LOSS_UPCAST_FREED, sb * (4 * h + 12 * v)},  /* the bf16 logits freed */
         {HWFIT_MEMORY_LOSS_CHUNKED, sb * (4 * h + 2 * v + (12 * v + 7) / 8)},
         {HWFIT_MEMORY_LOSS_FUSED, sb * 8 * h},
     };
@@ -683,7 +684,7 @@ Test(memory, loss_kinds_per_logit) {
         hwfit_memory_out o = estimate_ok(&m, &in);
         cr_assert_eq(o.loss_bytes, cases[i].bytes, "loss %d", (int)cases[i].loss);
         check_phases(&o, &in);
-        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > chunked > fused */
+        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > freed > chunked > fused */
         last = o.loss_bytes;
     }
     /* Compiled, the chunked loss keeps the logits and a log-sum-exp per token only. */
@@ -1304,7 +1305,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)8;
+    in.loss = (hwfit_memory_loss)9;
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1458,7 +1459,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_INPLACE_CAST + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_UPCAST_FREED + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -1497,7 +1498,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)8;
+    in.loss = (hwfit_memory_loss)9;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
@@ -1660,4 +1661,90 @@ Test(memory, full_modules_parse_reads_module_names) {
     cr_assert_eq(bits, 7); /* unchanged on failure */
     cr_assert_eq(hwfit_memory_full_modules_parse("embed,", &bits), HWFIT_EPARSE);
     cr_assert_eq(hwfit_memory_full_modules_parse(NULL, &bits), HWFIT_EINVAL);
+}
+
+/* selective OPS: torchtitan's op-level policy (torchtitan parallelize_llama.py _save_list,
+ * "save every other mm"). Llama 3.1 8B (h 4096, 32 heads, 8 KV heads of 128, F 14336),
+ * s 8192, b 2: 16,384 tokens. Per token and layer, bf16: the input 2h = 8192, q 8192,
+ * v 2048, the attention output 8192, gate 28,672, the fp32 log-sum-exp 4 x 32 = 128 and,
+ * eager, the down projection's output 8192: 63,616 bytes (55,424 compiled: the partitioner
+ * drops the down projection's output, which backward never reads). The layer rebuilt in
+ * backward holds what it stores without recomputation (dropout on: 10h + 2(a d + 2 k d +
+ * a d_v) + 2 x 3F = 147,456) less the 55,296 it kept: 92,160. Tensor parallelism 2 with
+ * sequence parallelism: the input and the two reduce-scatter outputs / 2 (12,288), the
+ * column outputs and the log-sum-exp / 2 (23,616), the row-parallel down output whole
+ * (8192): 44,096; compiled 4096 + 23,616 = 27,712. */
+Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 8192;
+    in.micro_batch = 2;
+    const uint64_t tok = 16384;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    hwfit_memory_out korth = estimate_ok(&m, &in);
+    cr_assert_eq(korth.activation_dense_layer_bytes, 147456 * tok); /* flash: as none */
+    in.selective = HWFIT_MEMORY_SELECTIVE_OPS;
+    hwfit_memory_out op = estimate_ok(&m, &in);
+    check_phases(&op, &in);
+    cr_assert_eq(op.activation_dense_layer_bytes, 63616 * tok);
+    cr_assert_eq(korth.activation_bytes - op.activation_bytes, 32 * (147456 - 63616) * tok);
+    cr_assert_eq(op.peak_phase, HWFIT_MEMORY_PHASE_BACKWARD);
+    cr_assert_eq(op.backward_bytes - op.forward_bytes, 92160 * tok); /* the rebuilt layer */
+    in.compile = 1;
+    hwfit_memory_out opc = estimate_ok(&m, &in);
+    cr_assert_eq(opc.activation_dense_layer_bytes, 55424 * tok);
+    in.compile = 0;
+    in.tensor_parallel = 2;
+    in.sequence_parallel = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 44096 * tok);
+    in.compile = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 27712 * tok);
+    in.compile = 0;
+    in.tensor_parallel = 1;
+    in.sequence_parallel = 0;
+    /* the policy acts on selective recomputation only */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out full_op = estimate_ok(&m, &in);
+    in.selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
+    cr_assert_eq(estimate_ok(&m, &in).peak_bytes, full_op.peak_bytes);
+    /* more kept than full recomputation, less than Korthikanti's selective with flash */
+    cr_assert_lt(full_op.activation_bytes, op.activation_bytes);
+    cr_assert_lt(op.activation_bytes, korth.activation_bytes);
+    /* refused where the matmul count is not a dense layer's seven, or out of range */
+    hwfit_problem why;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    in.selective = HWFIT_MEMORY_SELECTIVE_OPS;
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out out;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_EUNSUPPORTED);
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EUNSUPPORTED);
+    cr_assert_str_eq(why.field, "selective");
+    in.mode = HWFIT_MEMORY_INFERENCE; /* inference recomputes nothing: no refusal */
+    estimate_ok(&m, &in);
+    in.mode = HWFIT_MEMORY_FULL;
+    hwfit_model ds;
+    cr_assert_eq(fixture_deepseek_v3(&ds), HWFIT_OK);
+    cr_assert_eq(hwfit_memory_estimate(&ds, &in, &out), HWFIT_EUNSUPPORTED);
+    in.selective = (hwfit_memory_selective)2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "selective");
+    /* the torchtitan profile chooses it for full training only (no LoRA in torchtitan) */
+    unsigned sets = 0;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.recompute, HWFIT_MEMORY_RECOMPUTE_SELECTIVE);
+    cr_assert_eq(in.selective, HWFIT_MEMORY_SELECTIVE_OPS);
+    cr_assert(sets & HWFIT_PROFILE_SELECTIVE);
+    cr_assert_eq(in.fused_optimizer, 0);
+    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST_FREED);
+    cr_assert_eq(in.dropout, 0);
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.selective, HWFIT_MEMORY_SELECTIVE_ATTENTION);
+    cr_assert_eq(sets & (HWFIT_PROFILE_SELECTIVE | HWFIT_PROFILE_RECOMPUTE), 0u);
 }

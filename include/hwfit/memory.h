@@ -100,7 +100,7 @@ typedef enum hwfit_memory_loss {
                                         log-softmax, their gradient and the logits'
                                         gradient, all in the activation format):
                                         3 A min(c, sb) V. */
-    HWFIT_MEMORY_LOSS_INPLACE_CAST = 7 /**< As ::HWFIT_MEMORY_LOSS_INPLACE, with the head's
+    HWFIT_MEMORY_LOSS_INPLACE_CAST = 7, /**< As ::HWFIT_MEMORY_LOSS_INPLACE, with the head's
                                         logits converted to another 16-bit format before
                                         the loss: the head computes in the run's format
                                         and Unsloth's CausalLM_fast_forward (2024-03 to
@@ -114,6 +114,18 @@ typedef enum hwfit_memory_loss {
                                         last layer is recomputed: the loss keeps
                                         4sbh + A sbV + 8sb and the forward phase holds
                                         A sbV more. */
+    HWFIT_MEMORY_LOSS_UPCAST_FREED = 8 /**< As ::HWFIT_MEMORY_LOSS_UPCAST, with the loop
+                                        dropping its reference to the logits before
+                                        backward (torchtitan's train.py: `loss =
+                                        loss_fn(pred, labels)`, `del pred` "need to free to
+                                        before bwd to avoid peaking memory", then
+                                        `loss.backward()`): nothing else holds the logits in
+                                        the activation format (the upcast's backward saves
+                                        no input, log-softmax saves its fp32 output), so the
+                                        loss's backward holds the fp32 log-softmax, the
+                                        loss's gradient and the log-softmax's, 4sbh + 12 sbV;
+                                        the forward's end (logits, fp32 copy, log-softmax:
+                                        A + 8 a logit) stays below it. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -132,10 +144,29 @@ typedef enum hwfit_memory_phase {
 /** @brief Activation recomputation (Korthikanti et al. 2022). */
 typedef enum hwfit_memory_recompute {
     HWFIT_MEMORY_RECOMPUTE_NONE = 0,      /**< Store every activation the backward pass needs. */
-    HWFIT_MEMORY_RECOMPUTE_SELECTIVE = 1, /**< Recompute the attention core (the s^2 terms). */
+    HWFIT_MEMORY_RECOMPUTE_SELECTIVE = 1, /**< Recompute the attention core (the s^2 terms),
+                                               or what hwfit_memory_in::selective says. */
     HWFIT_MEMORY_RECOMPUTE_FULL = 2       /**< Store each layer's input only; recompute the
                                                layer during backward (one layer at a time). */
 } hwfit_memory_recompute;
+
+/** @brief What selective recomputation (::HWFIT_MEMORY_RECOMPUTE_SELECTIVE) keeps
+ * (hwfit_memory_in::selective). */
+typedef enum hwfit_memory_selective {
+    HWFIT_MEMORY_SELECTIVE_ATTENTION = 0, /**< Korthikanti et al. 2022: every activation but
+                                               the attention core's s^2 terms (with flash
+                                               attention the same as no recomputation). */
+    HWFIT_MEMORY_SELECTIVE_OPS = 1        /**< torchtitan's op-level policy (selective_ac_option
+                                               "op", torch.utils.checkpoint's
+                                               create_selective_checkpoint_contexts): each
+                                               layer keeps its input and the outputs of the
+                                               saved ops only, every odd-numbered weight
+                                               matmul of the layer (q, v, gate, down; k, o, up
+                                               recomputed) and the attention kernel's output
+                                               and log-sum-exp; backward recomputes the rest
+                                               one layer at a time (docs/formulas.md). Dense
+                                               layers with MHA/GQA attention, mode full. */
+} hwfit_memory_selective;
 
 /** @name LoRA target modules (hwfit_memory_in::lora_targets)
  *  MLA maps q_a/q_b (or q) to Q and kv_a/kv_b to K and V; experts and shared experts take
@@ -535,6 +566,28 @@ typedef struct hwfit_memory_in {
                                         on an FSDP stage until its last micro-batch). The
                                         gathered units are freed before the optimizer step.
                                         Default 0 (units resharded after use). */
+    /* ---- Appended in 0.x (docs/formulas.md, "activations": op-level selective
+     * recomputation). */
+    hwfit_memory_selective selective; /**< Training with ::HWFIT_MEMORY_RECOMPUTE_SELECTIVE:
+                                        what the layers keep. ::HWFIT_MEMORY_SELECTIVE_OPS
+                                        (torchtitan's "op" policy, torchtitan
+                                        parallelize_llama.py _save_list and _custom_policy)
+                                        keeps per token and layer, in the activations'
+                                        format A: the layer's input h (/ t with sequence
+                                        parallelism), the outputs of q (a d), v (k d_v),
+                                        the attention (a d_v) and gate (F; up for a plain
+                                        MLP) / t, the attention's fp32 log-sum-exp 4a / t,
+                                        and the down projection's output h (row-parallel:
+                                        whole on every rank) and, with sequence parallelism
+                                        and t > 1, the two reduce-scatter outputs 2h / t;
+                                        with @c compile the down projection's output and
+                                        the reduce-scatters are dropped (the partitioner
+                                        saves a MUST_SAVE op only where backward reads
+                                        it). The layer being recomputed holds what it
+                                        stores without recomputation beyond that.
+                                        Refused (::HWFIT_EUNSUPPORTED) for MoE or MLA models
+                                        and in LoRA/QLoRA (adapters change the matmul
+                                        count). Default ::HWFIT_MEMORY_SELECTIVE_ATTENTION. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

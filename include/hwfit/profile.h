@@ -67,12 +67,13 @@ extern "C" {
 #define HWFIT_PROFILE_TRAINED_FP32 0x10000000u /**< trained_fp32 */
 #define HWFIT_PROFILE_NORM_UPCAST 0x20000000u  /**< norm_upcast_kept */
 #define HWFIT_PROFILE_ZERO_BUCKETS 0x40000000u /**< zero_buckets */
+#define HWFIT_PROFILE_SELECTIVE 0x80000000u    /**< selective */
 /** @} */
 
 /**
  * @brief The name of profile @p i, for i from 0 until it returns NULL: "torchtune",
  * "hf-trainer", "hf-trainer+peft", "deepspeed", "fsdp", "megatron", "unsloth", "litgpt", and
- * the Trainer-based front ends "llama-factory", "axolotl" and "ms-swift".
+ * the Trainer-based front ends "llama-factory", "axolotl" and "ms-swift", then "torchtitan".
  * @param i Index, from 0.
  * @return The name (static storage), or NULL past the last profile.
  */

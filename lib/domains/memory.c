@@ -60,6 +60,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->attention_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->mlp_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    in->selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -438,6 +439,98 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     return HWFIT_OK;
 }
 
+/* torchtitan's op-level selective checkpointing (hwfit_memory_in::selective OPS): what one
+ * dense layer keeps, and how much of it the layer stores without recomputation too
+ * (*overlap, which the layer rebuilt in backward does not hold twice).
+ * torchtitan/parallelisms/parallelize_llama.py at 9dec370 (the runs of docs/performance.md
+ * at d4c86e3), _apply_ac_to_transformer_block: ptd_checkpoint_wrapper(module,
+ * context_fn=create_selective_checkpoint_contexts(_custom_policy)), whose policy returns
+ * MUST_SAVE for the ops of _save_list (aten.mm, _scaled_dot_product_flash_attention and
+ * _efficient_attention, _c10d_functional.reduce_scatter_tensor, abs, max) "except every
+ * second mm" (a counter of aten.mm calls per layer and forward) and PREFER_RECOMPUTE for
+ * every other op. A Llama layer (torchtitan/models/llama/model.py) calls its matmuls in the
+ * order wq, wk, wv, wo, w1 (gate), w3 (up), w2 (down): the 1st, 3rd, 5th and 7th are saved
+ * (q, v, gate, down), k, o and up are recomputed; a plain MLP's fc1 is the 5th (saved), fc2
+ * the 6th. Eager, torch.utils.checkpoint's _CachingTorchDispatchMode stores the output of
+ * every MUST_SAVE op whether or not backward reads it; the flash kernel's outputs include
+ * its fp32 log-sum-exp (b, a, s); non-reentrant checkpointing keeps the layer's input (the
+ * recompute closure's args) and packs every other saved tensor away. Under tensor
+ * parallelism the column-parallel outputs are / t, the row-parallel down projection's
+ * local output is a whole-width partial sum, and with sequence parallelism its
+ * reduce-scatter and the output projection's (in _save_list) are h / t. Compiled
+ * (torch._functorch.partitioners, must_recompute treats PREFER_RECOMPUTE as MUST_RECOMPUTE
+ * and should_ban_recomputation bans MUST_SAVE nodes), a saved op is kept only where the
+ * backward graph reads it: the down projection's output and the reduce-scatters (read only
+ * by residual adds, whose backward reads nothing) are dropped. torchao's Float8Linear calls
+ * torch.mm on Float8Tensors (float8_linear.py, manual_float8_matmul_with_args_in_float8):
+ * the policy's dispatch mode sees aten.mm before the subclass turns it into _scaled_mm, so
+ * float8 layers keep the same bf16 outputs. */
+static hwfit_status op_layer(const act_ctx *c, uint64_t *stored, uint64_t *overlap) {
+    const hwfit_memory_in *in = c->in;
+    const hwfit_model *m = c->m;
+    int overflow = 0;
+    const uint64_t t = c->t, a = m->heads, h = m->hidden;
+    const uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
+    const int sp = in->sequence_parallel && t > 1;
+    /* q, v, attention output, gate (or fc1) / t; all four are among what the layer keeps
+     * without recomputation (attention_width, mlp_width). */
+    const uint64_t cols = a * c->dims.qk_head_dim + (uint64_t)m->kv_heads * c->dims.v_head_dim +
+                          a * c->dims.v_head_dim + m->intermediate;
+    const uint64_t shard = mul_c(sb, cols, &overflow);
+    const uint64_t lse = mul_c(sb, 4 * a, &overflow);
+    const uint64_t input = mul_c(sb, h, &overflow);
+    uint64_t rep = input; /* the layer's input, replicated unless sequence-parallel */
+    if (!in->compile && sp) rep = add_c(rep, mul_c(2, input, &overflow), &overflow);
+    uint64_t total = add_c(hwfit__ceil_div_u64(mul_c(rep, c->a_bytes, &overflow), sp ? t : 1),
+                           hwfit__ceil_div_u64(add_c(mul_c(shard, c->a_bytes, &overflow), lse,
+                                                     &overflow), t),
+                           &overflow);
+    /* The down projection's output (7th matmul, gated MLPs), whole on every rank. */
+    if (!in->compile && m->mlp == HWFIT_MODEL_MLP_GATED)
+        total = add_c(total, mul_c(input, c->a_bytes, &overflow), &overflow);
+    uint64_t both = add_c(hwfit__ceil_div_u64(mul_c(input, c->a_bytes, &overflow), sp ? t : 1),
+                          hwfit__ceil_div_u64(mul_c(shard, c->a_bytes, &overflow), t), &overflow);
+    if (overflow) return HWFIT_ERANGE;
+    *stored = total;
+    *overlap = both;
+    return HWFIT_OK;
+}
+
+/* The op policy is the matmul count of a dense MHA/GQA layer without adapters: refused
+ * elsewhere rather than guessed (op_layer). Apart from estimate_prepared (tests/stack). */
+static hwfit_status op_policy_check(const hwfit_model *m, const hwfit_memory_in *in,
+                                    hwfit_problem *why) {
+    if (m->experts > 0 || m->attention != HWFIT_MODEL_ATTENTION_GQA)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "selective",
+                          "is the op-level policy, modelled for dense layers with MHA/GQA "
+                          "attention only (not MoE or MLA models)");
+    if (in->mode != HWFIT_MEMORY_FULL)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "selective",
+                          "is the op-level policy, modelled for mode full only (LoRA adapters "
+                          "add matmuls to the policy's count)");
+    return HWFIT_OK;
+}
+
+/* The op policy's stored bytes of one dense layer, after op_policy_check. */
+static hwfit_status op_stored(const act_ctx *c, hwfit_problem *why, uint64_t *bytes) {
+    uint64_t overlap = 0;
+    hwfit_status st = op_policy_check(c->m, c->in, why);
+    return st != HWFIT_OK ? st : op_layer(c, bytes, &overlap);
+}
+
+/* The layer recomputed in backward under the op policy: what it stores without
+ * recomputation (layer_full), less what it kept (op_layer's overlap; op_stored succeeded,
+ * so it does again). */
+static uint64_t op_transient(const act_ctx *c, uint64_t layer_full) {
+    uint64_t stored = 0, overlap = 0;
+    if (op_layer(c, &stored, &overlap) != HWFIT_OK) return layer_full;
+    return layer_full > overlap ? layer_full - overlap : 0;
+}
+
+#define OPS_(in)                                                                            \
+    ((in)->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE &&                                 \
+     (in)->selective == HWFIT_MEMORY_SELECTIVE_OPS)
+
 /* Inference workspace of one layer for c tokens in flight: the residual stream and the norm
  * output (2h, replicated), the larger of the attention and MLP intermediates (divided by t)
  * and, without flash attention, the chunk's scores against the whole context. Buffers are
@@ -581,7 +674,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
                   layers, &overflow),
             t);
     if (in->outputs_kept && in->head) {
-        uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ? 4 : a_bytes;
+        uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ||
+                              in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED
+                          ? 4
+                          : a_bytes;
         *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
     }
     /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above). */
@@ -733,7 +829,9 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "optimizer", HWFIT__ENUM);
     if ((unsigned)in->recompute > (unsigned)HWFIT_MEMORY_RECOMPUTE_FULL)
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_INPLACE_CAST)
+    if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
+        return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_UPCAST_FREED)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -1159,8 +1257,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (training) {
         int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
         uint64_t kinds[2] = {0, 0};
-        if (dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK) return st;
-        if (moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK) return st;
+        /* torchtitan's op-level policy (op_stored): dense layers only, checked there */
+        if (OPS_(in) && (st = op_stored(&c, why, &kinds[0])) != HWFIT_OK) return st;
+        if (OPS_(in) && !dense_n) kinds[0] = 0;
+        if (!OPS_(in) && dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK)
+            return st;
+        if (!OPS_(in) && moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK)
+            return st;
         uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
         /* One layer's activations without recomputation (the largest kind): what backward
          * holds of a layer as it makes that layer's gradients, whatever the recomputation
@@ -1171,7 +1274,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             if ((st = train_layer(&c, k, 1, &one)) != HWFIT_OK) return st;
             if (one > layer_full) layer_full = one;
         }
-        if (in->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE)
+        /* The op policy: the layer being recomputed rebuilds what it stores without
+         * recomputation, less what it kept (op_layer). */
+        if (OPS_(in)) transient = op_transient(&c, layer_full);
+        else if (in->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE)
             transient = layer_full - (kinds[0] > kinds[1] ? kinds[0] : kinds[1]);
         if (in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL) {
             /* Full recomputation keeps each layer's input, A sbh (Korthikanti Table 2: 2sbh),
@@ -1196,7 +1302,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             r.activation_dense_layer_bytes = kinds[0];
             r.activation_moe_layer_bytes = kinds[1];
             uint64_t mtp_b = 0;
-            if (mtp_n && (st = train_layer(&c, model->experts > 0, !selective, &mtp_b)) != HWFIT_OK)
+            if (mtp_n && (st = OPS_(in) ? op_stored(&c, why, &mtp_b)
+                                        : train_layer(&c, model->experts > 0, !selective,
+                                                      &mtp_b)) != HWFIT_OK)
                 return st;
             act = add_c(add_c(mul_c(kinds[0], dense_n, &overflow),
                               mul_c(kinds[1], moe_n, &overflow), &overflow),
@@ -1223,6 +1331,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
             uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
             if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            /* Upcast with the loop's logits dropped before backward (torchtitan train.py
+             * at 9dec370: `del pred` before `loss.backward()`; `.float()`'s backward saves
+             * no input and log_softmax saves its output): at the loss's backward peak the
+             * fp32 log-softmax, the gradient nll_loss makes and log_softmax's, 12 a logit;
+             * the forward's end, A + 8 (the logits, their fp32 copy inside cross_entropy,
+             * the log-softmax), is below it for 16-bit logits. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED)
+                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 : 12) * v;
             else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
                 /* Compiled, each chunk's upcast and log-softmax fuse into one kernel that
                  * keeps only a log-sum-exp per token (torchtune compiles its loss). */

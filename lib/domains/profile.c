@@ -47,6 +47,7 @@ typedef struct row {
     int trained_fp32;
     int norm_upcast;
     int zero_buckets;
+    hwfit_memory_selective selective;
 } row;
 
 #define M_(m) (1u << (m))
@@ -342,6 +343,45 @@ static const row rows[] = {
     {.profile = "llama-factory",
      .sets = HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .trained_fp32 = 1, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+
+    /* ---- torchtitan (pytorch/torchtitan at 9dec370, Dec 2024: the runs of its
+     * docs/performance.md) --------------------------------------------------------------- */
+    /* Pre-training from scratch with FSDP2: the model is built in fp32 and sharded
+     * (parallelize_llama.py apply_fsdp, MixedPrecisionPolicy(param_dtype bfloat16,
+     * reduce_dtype float32): config_manager.py training.mixed_precision_param "bfloat16",
+     * mixed_precision_reduce "float32"), so a card holds fp32 parameter and gradient shards
+     * and gathers bf16 units; torch.optim.AdamW keeps fp32 moments (optimizer.py: "fused":
+     * optimizer.fused (default off), "foreach": not fused). hwfit counts the fp32 shards as
+     * the bf16 weights it gathers plus an fp32 master copy and bf16 gradients: the same 16
+     * bytes a parameter over the shard group (master_weights, bf16 gradients, fp32 states).
+     * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
+     * (train.py loss_fn), and the loop deletes pred before loss.backward() ("need to free to
+     * before bwd to avoid peaking memory"): upcast-freed. (Under pipeline parallelism the
+     * schedule runs the loss instead; a PP run gives its loss.) Llama (models/llama/model.py) has no dropout (COMMON_);
+     * its FeedForward is w2(F.silu(w1(x)) * w3(x)) in eager kernels (gated_act_kept;
+     * training.compile is off by default, compile fuses it); Attention repeats K and V to
+     * every query head (repeat_kv) before F.scaled_dot_product_attention, which keeps the
+     * copies (kv_repeated); RMSNorm (models/norms.py, norm_type "rmsnorm" in the train
+     * configs) is self._norm(x.float()).type_as(x) * self.weight: the fp32 copy kept
+     * (norm_upcast_kept). Activation checkpointing: mode "selective" (config_manager.py
+     * default), selective_ac_option "op" in train_configs/llama3_8b.toml (the op-level
+     * policy, hwfit_memory_in::selective; the 70B and 405B configs set mode 'full', which
+     * a run gives as --recompute full). The root unit (tok_embeddings, norm, output:
+     * fully_shard(model)) stays gathered from forward through backward (FSDP2's lazy init
+     * sets the root's post_forward_mesh_info to None), as the fsdp profile. */
+    {.profile = "torchtitan", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
+         HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
+         HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED,
+     .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
+     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
+     .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
+     .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+    /* torchtitan trains every parameter (no LoRA at 9dec370): the checkpointing choice is
+     * full training's (the op policy counts a dense layer's seven matmuls). */
+    {.profile = "torchtitan", .modes = FULL_,
+     .sets = HWFIT_PROFILE_RECOMPUTE | HWFIT_PROFILE_SELECTIVE,
+     .recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE, .selective = HWFIT_MEMORY_SELECTIVE_OPS},
 };
 
 /* Trainer-based front ends: the Trainer's profile under their own name, then their own
@@ -383,6 +423,10 @@ static const struct {
                       "with fp32 gradients and moments (not pure_bf16)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
+    {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (16 bytes a "
+                   "parameter sharded), foreach AdamW, whole-vocabulary fp32 loss (logits freed "
+                   "before backward), eager "
+                   "Llama kernels, op-level selective checkpointing"},
 };
 
 const char *hwfit_memory_profile_name(size_t i) {
@@ -429,6 +473,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_TRAINED_FP32) in->trained_fp32 = r->trained_fp32;
     if (s & HWFIT_PROFILE_NORM_UPCAST) in->norm_upcast_kept = r->norm_upcast;
     if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
+    if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

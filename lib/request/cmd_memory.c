@@ -150,7 +150,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit_memory_out out;
     if (hwfit_memory_estimate(m, &in, &out) != HWFIT_OK) {
         static const char *const aliases[] = {"overhead_bytes", "overhead", "qlora_base",
-                                              "weights", NULL};
+                                              "weights", "selective", "selective-policy",
+                                              NULL};
         hwfit_problem why;
         (void)hwfit_memory_validate(m, &in, &why);
         return hwfit__req_fail_problem(r, aliases, &why);

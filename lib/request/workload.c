@@ -766,8 +766,17 @@ static hwfit_status no_layout(hwfit_request *r, hwfit__workload *w, int timed) {
                            "another count)", w->in.gpus);
 }
 
-/* Full training of quantized weights (HWFIT_EUNSUPPORTED of the search). */
-static hwfit_status unsupported(hwfit_request *r) {
+/* Full training of quantized weights, or the op-level selective policy where it is not
+ * modelled (HWFIT_EUNSUPPORTED of the search: memory.c op_policy_check). */
+static hwfit_status unsupported(hwfit_request *r, const hwfit__workload *w) {
+    const hwfit_memory_in *m = &w->in.memory;
+    if (m->selective == HWFIT_MEMORY_SELECTIVE_OPS &&
+        (w->model.experts > 0 || w->model.attention != HWFIT_MODEL_ATTENTION_GQA ||
+         m->mode != HWFIT_MEMORY_FULL))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SELECTIVE), HWFIT_EUNSUPPORTED,
+                               "op is modelled for dense models with MHA/GQA attention in "
+                               "mode full (give --selective-policy attention or --recompute "
+                               "none or full)");
     return hwfit__req_fail(r, OPT(HWFIT__W_WEIGHTS), HWFIT_EUNSUPPORTED,
                            "must be a plain format such as bf16: mode full trains the weights");
 }
@@ -800,7 +809,7 @@ hwfit_status hwfit__workload_best(hwfit_request *r, hwfit__workload *w, hwfit_la
     /* Without a card's throughput: by memory headroom. */
     hwfit_shard_result res;
     st = hwfit_shard_search(&w->model, &w->in, &space, &res, 1, summary);
-    if (st == HWFIT_EUNSUPPORTED) return unsupported(r);
+    if (st == HWFIT_EUNSUPPORTED) return unsupported(r, w);
     if (st != HWFIT_OK) return hwfit__workload_refused(r, w, st, 0);
     if (summary->count == 0) return no_layout(r, w, 0);
     *best = res.layout;
@@ -830,10 +839,12 @@ void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
 
 const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
-    "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift", NULL};
+    "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift",
+    "torchtitan", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
-                                              NULL};
+                                              "upcast-freed", NULL};
+const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
                                                   NULL};
@@ -872,7 +883,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "sequence parallelism with CELOSS_PARALLEL_SIZE), "
                                "inplace-cast (inplace after casting the logits to the "
                                "config's format, both copies live: Unsloth before 2024.11 "
-                               "computing in float16 on a bf16 checkpoint)"},
+                               "computing in float16 on a bf16 checkpoint), upcast-freed "
+                               "(upcast with the logits dropped before backward: "
+                               "torchtitan's del pred)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -997,6 +1010,15 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                           "unsharded gradients held across micro-batches "
                                           "(FSDP2 under torch pipelining: reduce_dtype, 4 for "
                                           "fp32; 0: reduced per unit)"},
+    [HWFIT__F_SELECTIVE] = {.name = "selective-policy", .kind = HWFIT_OPTION_CHOICE,
+                            .metavar = "KIND", .default_text = "attention",
+                            .choices = hwfit__workload_selectives,
+                            .help = "training, --recompute selective: what the layers keep: "
+                                    "attention (Korthikanti et al.: all but the attention "
+                                    "core's s^2 scores), op (torchtitan's op-level policy: "
+                                    "the layer's input, the outputs of every second matmul "
+                                    "(q, v, gate, down) and of the attention kernel; the "
+                                    "rest recomputed; dense MHA/GQA models, mode full)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1060,6 +1082,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
@@ -1168,6 +1191,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, o, HWFIT_EINVAL, "applies only to --loss chunked-inplace");
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
+    o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
+    if (!profile || hwfit__req_given(r, o))
+        m->selective = (hwfit_memory_selective)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);
@@ -1313,6 +1339,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     }
     hwfit__out_str(o, "recompute", "recomputation", hwfit__workload_recomputes[m->recompute]);
     hwfit__out_str(o, "recompute_source", "recomputation from", recompute_source);
+    hwfit__out_str(o, "selective", "selective recomputation keeps",
+                   hwfit__workload_selectives[m->selective]);
     hwfit__out_bool(o, "activation_offload", "activation offload", m->activation_offload);
     hwfit__out_bool(o, "compile", "torch.compile", m->compile);
     hwfit__out_bool(o, "dropout", "dropout masks", m->dropout);

@@ -52,6 +52,7 @@ extern const hwfit__option_set hwfit__workload_options;
 extern const char *const hwfit__workload_modes[];      /* hwfit_memory_mode */
 extern const char *const hwfit__workload_recomputes[]; /* hwfit_memory_recompute */
 extern const char *const hwfit__workload_losses[];     /* hwfit_memory_loss */
+extern const char *const hwfit__workload_selectives[]; /* hwfit_memory_selective */
 extern const char *const hwfit__workload_frameworks[]; /* "none", then profile names */
 extern const char *const hwfit__workload_phases[];     /* hwfit_memory_phase */
 extern const char *const hwfit__workload_optimizers[]; /* hwfit_memory_optimizer */
@@ -72,7 +73,7 @@ enum {
     HWFIT__F_QUANT_SCALES, HWFIT__F_TRAINED_FP32, HWFIT__F_LOSS_CHUNK,
     HWFIT__F_OFFLOAD_AFTER_LOAD, HWFIT__F_LORA_FULL_MODULES, HWFIT__F_USE_CACHE,
     HWFIT__F_OUTPUTS_KEPT, HWFIT__F_SOFTMAX_FP32, HWFIT__F_NORM_UPCAST, HWFIT__F_ZERO_BUCKETS,
-    HWFIT__F_KEPT_MODULES, HWFIT__F_NO_RESHARD, HWFIT__F_UNSHARDED_GRADS,
+    HWFIT__F_KEPT_MODULES, HWFIT__F_NO_RESHARD, HWFIT__F_UNSHARDED_GRADS, HWFIT__F_SELECTIVE,
     HWFIT__FRAMEWORK_NOPTS
 };
 enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__X_NO_FLASH, HWFIT__FRAMEWORK_EXTRA_NOPTS };

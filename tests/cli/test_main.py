@@ -366,6 +366,47 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
         self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
 
+    def test_loss_upcast_freed_drops_the_16bit_logits(self):
+        """--loss upcast-freed (torchtitan's del pred before backward): 2 bytes a logit less
+        than upcast: Llama 3.1 8B, 1,024 tokens, 128,256 logits a token."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024")
+        up = self.ok_json(*args, "--loss", "upcast")
+        freed = self.ok_json(*args, "--loss", "upcast-freed")
+        self.assertEqual(up["loss_bytes"] - freed["loss_bytes"], 2 * 1024 * 128256)
+        self.assertEqual(freed["assumptions"]["loss"], "upcast-freed")
+
+    def test_selective_policy_op_keeps_torchtitans_saved_outputs(self):
+        """--selective-policy op (torchtitan's op-level checkpointing: the layer's input, the
+        outputs of q, v, gate and down and of the attention kernel): Llama 3.1 8B, full,
+        16,384 tokens, 63,616 bytes a token and layer against Korthikanti's 147,456 with
+        flash attention; the torchtitan profile sets it, --selective-policy attention undoes
+        it; LoRA and inference refuse it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "8192",
+                "--micro-batch", "2", "--recompute", "selective")
+        korth = self.ok_json(*args)
+        op = self.ok_json(*args, "--selective-policy", "op")
+        self.assertEqual(korth["activation_bytes"] - op["activation_bytes"],
+                         32 * (147456 - 63616) * 16384)
+        self.assertEqual(op["assumptions"]["selective"], "op")
+        self.assertEqual(korth["assumptions"]["selective"], "attention")
+        tt = self.ok_json("memory", "--config", cfg, "--mode", "full", "--framework",
+                          "torchtitan")
+        self.assertEqual(tt["assumptions"]["recompute"], "selective")
+        self.assertEqual(tt["assumptions"]["selective"], "op")
+        back = self.ok_json("memory", "--config", cfg, "--mode", "full", "--framework",
+                            "torchtitan", "--selective-policy", "attention")
+        self.assertEqual(back["assumptions"]["selective"], "attention")
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--recompute", "selective",
+                 "--selective-policy", "op", mentions="selective")
+        self.bad("memory", "--config", cfg, "--selective-policy", "op",
+                 mentions="selective-policy")
+
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
         down projection's weight takes a gradient (a backward matmul reads it) and

@@ -400,6 +400,8 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: ZeRO-3 units kept gathered, unsharded gradients held (memory.h)
         ("unsharded_grad_bytes", ctypes.c_uint16),
         ("no_reshard_after_forward", ctypes.c_int),
+        # appended: what selective recomputation keeps, hwfit_memory_selective (memory.h)
+        ("selective", ctypes.c_int),
     ]
 
 

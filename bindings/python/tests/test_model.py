@@ -412,6 +412,29 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), norm_upcast_kept=True)
 
+    def test_loss_upcast_freed_drops_the_16bit_logits(self):
+        # torchtitan's del pred: the upcast loss without the bf16 logits, 12 bytes a logit.
+        kw = dict(model=config("llama-3.1-8b"), mode="full", context=1024)
+        up = hwfit.memory(loss="upcast", **kw)["loss_bytes"]
+        self.assertEqual(up - hwfit.memory(loss="upcast-freed", **kw)["loss_bytes"],
+                         2 * 1024 * 128256)
+
+    def test_selective_policy_op_keeps_torchtitans_saved_outputs(self):
+        # torchtitan's op-level checkpointing: Llama 3.1 8B full, 16,384 tokens, 63,616 bytes
+        # a token and layer kept (input, q, v, attention output and log-sum-exp, gate, down)
+        # against 147,456 (Korthikanti's selective with flash attention stores them all).
+        kw = dict(model=config("llama-3.1-8b"), mode="full", context=8192, micro_batch=2,
+                  recompute="selective")
+        op = hwfit.memory(selective_policy="op", **kw)
+        self.assertEqual(hwfit.memory(**kw)["activation_bytes"] - op["activation_bytes"],
+                         32 * (147456 - 63616) * 16384)
+        self.assertEqual(op["assumptions"]["selective"], "op")
+        tt = hwfit.memory(model=config("llama-3.1-8b"), mode="full", framework="torchtitan")
+        self.assertEqual(tt["assumptions"]["selective"], "op")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(model=config("llama-3.1-8b"), mode="lora", recompute="selective",
+                         selective_policy="op")
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
