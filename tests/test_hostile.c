@@ -1167,7 +1167,7 @@ static void probe_profiles(void) {
     hwfit_memory_in in, copy;
     hwfit_memory_init(&in);
     copy = in;
-    unsigned sets = 7;
+    uint64_t sets = 7;
     CHECK(hwfit_memory_profile_apply(NULL, 1, &in, &sets) == HWFIT_EINVAL);
     CHECK(hwfit_memory_profile_apply("torchtune", 1, NULL, &sets) == HWFIT_EINVAL);
     CHECK(hwfit_memory_profile_apply("torchtune", 0, &in, &sets) == HWFIT_EDOM);

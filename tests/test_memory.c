@@ -709,7 +709,7 @@ Test(memory, profiles_change_choices_not_counts) {
             const char *name = hwfit_memory_profile_name(i);
             for (uint32_t gpus = 1; gpus <= 2; gpus++) {
                 hwfit_memory_in in = base;
-                unsigned sets = 0;
+                uint64_t sets = 0;
                 cr_assert_eq(hwfit_memory_profile_apply(name, gpus, &in, &sets), HWFIT_OK);
                 cr_assert_neq(sets, 0u, "%s", name);
                 hwfit_memory_out o = estimate_ok(&m, &in);
@@ -772,7 +772,7 @@ Test(memory, profiles_change_choices_not_counts) {
     hwfit_memory_init(&a);
     a.mode = HWFIT_MEMORY_LORA;
     b = a;
-    unsigned sets = 0;
+    uint64_t sets = 0;
     cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &a, &sets), HWFIT_OK);
     cr_assert_eq(a.recompute, HWFIT_MEMORY_RECOMPUTE_FULL);
     cr_assert(sets & HWFIT_PROFILE_RECOMPUTE);
@@ -1029,7 +1029,7 @@ Test(memory, gated_act_kept_stores_the_activation_output) {
     cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, NULL), HWFIT_OK);
     cr_assert_eq(in.gated_act_kept, 1);
     hwfit_memory_init(&in);
-    unsigned sets = 0;
+    uint64_t sets = 0;
     cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, &sets), HWFIT_OK);
     cr_assert_eq(in.gated_act_kept, 0); /* fused bias_swiglu */
     cr_assert_eq(sets & HWFIT_PROFILE_GATED_ACT, 0u);
@@ -1088,7 +1088,7 @@ Test(memory, norm_upcast_kept_stores_the_fp32_input) {
     const char *fused[] = {"megatron", "unsloth"};
     for (size_t i = 0; i < sizeof fused / sizeof fused[0]; i++) {
         hwfit_memory_init(&in);
-        unsigned sets = 0;
+        uint64_t sets = 0;
         cr_assert_eq(hwfit_memory_profile_apply(fused[i], 8, &in, &sets), HWFIT_OK);
         cr_assert_eq(in.norm_upcast_kept, 0, "%s", fused[i]);
         cr_assert_eq(sets & HWFIT_PROFILE_NORM_UPCAST, 0u);
@@ -1358,7 +1358,7 @@ Test(memory, trained_fp32_holds_the_trained_parameters_in_fp32) {
      * runs does not. */
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_FULL;
-    unsigned sets = 0;
+    uint64_t sets = 0;
     cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &in, &sets), HWFIT_OK);
     cr_assert(sets & HWFIT_PROFILE_TRAINED_FP32);
     cr_assert_eq(in.trained_fp32, 1);
@@ -1732,7 +1732,7 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "selective");
     /* the torchtitan profile chooses it for full training only (no LoRA in torchtitan) */
-    unsigned sets = 0;
+    uint64_t sets = 0;
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_FULL;
     cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);

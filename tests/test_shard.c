@@ -403,7 +403,7 @@ Test(shard, zero_buckets_are_deepspeeds_reduce_buffers) {
     hwfit_memory_in mi;
     hwfit_memory_init(&mi);
     mi.mode = HWFIT_MEMORY_FULL;
-    unsigned sets = 0;
+    uint64_t sets = 0;
     cr_assert_eq(hwfit_memory_profile_apply("deepspeed", 8, &mi, &sets), HWFIT_OK);
     cr_assert(sets & HWFIT_PROFILE_ZERO_BUCKETS);
     cr_assert_eq(mi.zero_buckets, 1);

@@ -68,6 +68,8 @@ extern "C" {
 #define HWFIT_PROFILE_NORM_UPCAST 0x20000000u  /**< norm_upcast_kept */
 #define HWFIT_PROFILE_ZERO_BUCKETS 0x40000000u /**< zero_buckets */
 #define HWFIT_PROFILE_SELECTIVE 0x80000000u    /**< selective */
+/* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
+ * UINT64_C(0x100000000) and up. */
 /** @} */
 
 /**
@@ -99,7 +101,7 @@ HWFIT_API const char *hwfit_memory_profile_summary(const char *name);
  * @retval HWFIT_ENOTFOUND no profile has that name (@p in untouched).
  */
 HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus,
-                                                  hwfit_memory_in *in, unsigned *sets);
+                                                  hwfit_memory_in *in, uint64_t *sets);
 
 /** @} */
 

@@ -30,7 +30,7 @@ typedef struct row {
     const char *profile;
     unsigned modes;
     int devices;
-    unsigned sets;
+    uint64_t sets;
     int master_weights;
     hwfit_dtype_id states;
     hwfit_memory_optimizer optimizer;
@@ -441,7 +441,7 @@ const char *hwfit_memory_profile_summary(const char *name) {
 }
 
 static void apply_row(const row *r, hwfit_memory_in *in) {
-    unsigned s = r->sets;
+    uint64_t s = r->sets;
     if (s & HWFIT_PROFILE_MASTER_WEIGHTS) in->master_weights = r->master_weights;
     if (s & HWFIT_PROFILE_OPTIMIZER_STATES) in->optimizer_states = hwfit_dtype_make(r->states);
     if (s & HWFIT_PROFILE_OPTIMIZER) in->optimizer = r->optimizer;
@@ -477,7 +477,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
-                                        unsigned *sets) {
+                                        uint64_t *sets) {
     if (name == NULL || in == NULL) return HWFIT_EINVAL;
     if (gpus == 0) return HWFIT_EDOM;
     /* The chain of names: an alias's base (and its base's) rows first, then its own. */
@@ -492,7 +492,7 @@ hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_m
     }
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
     hwfit_memory_in out = *in;
-    unsigned all = 0;
+    uint64_t all = 0;
     for (int d = depth - 1; d >= 0; d--)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             const row *r = &rows[i];

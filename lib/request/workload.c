@@ -1105,7 +1105,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     *profile_recompute = 0;
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
-        unsigned sets = 0;
+        uint64_t sets = 0;
         st = hwfit_memory_profile_apply(hwfit__workload_frameworks[fw], gpus ? gpus : 1, m, &sets);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
