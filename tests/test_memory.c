@@ -1373,6 +1373,20 @@ Test(memory, trained_fp32_holds_the_trained_parameters_in_fp32) {
     cr_assert_eq(in.trained_fp32, 0);
 }
 
+/* The Trainer drops the model's outputs before backward (compute_loss returns the loss
+ * alone): its profiles' loss is upcast-freed, the 16-bit logits gone at the loss's backward
+ * peak (12 bytes a logit); LLaMA-Factory and ms-swift run the same Trainer. */
+Test(memory, hf_trainer_loss_drops_the_outputs_before_backward) {
+    const char *names[] = {"hf-trainer", "hf-trainer+peft", "llama-factory", "ms-swift"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        hwfit_memory_in in;
+        hwfit_memory_init(&in);
+        in.mode = HWFIT_MEMORY_FULL;
+        cr_assert_eq(hwfit_memory_profile_apply(names[i], 4, &in, NULL), HWFIT_OK);
+        cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST_FREED, "%s", names[i]);
+    }
+}
+
 /* Loss inplace (Unsloth's Fast_CrossEntropyLoss before Cut Cross Entropy): the bf16 logits
  * whole, a log-sum-exp and a loss per token in fp32, over the head's input 4h. Llama 3.1 8B
  * (h 4096, V 128,256), 1,024 tokens. */

@@ -120,7 +120,19 @@ static const row rows[] = {
      * transformers 5). bf16=True autocasts a model loaded in torch_dtype=bfloat16: no fp32
      * master copy of bf16 weights; torch.optim.AdamW keeps its moments in the parameter dtype.
      * Loss: modeling_llama.py LlamaForCausalLM -> loss_utils.ForCausalLMLoss upcasts the
-     * whole vocabulary's logits (logits.float()) before cross_entropy. Gradients:
+     * whole vocabulary's logits (logits.float()) before cross_entropy, and the Trainer drops
+     * the model's outputs before backward (compute_loss returns `loss`, not `(loss,
+     * outputs)`, unless return_outputs; training_step then calls accelerator.backward(loss)):
+     * upcast-freed, 12 bytes a logit at the loss's backward peak (log_softmax's saved fp32
+     * output, nll_loss's gradient and log_softmax's), the forward's end below it. As the code
+     * ran: transformers before 4.46 (4.43.3 read) LlamaForCausalLM.forward rebinds `logits =
+     * logits.float()` (the 16-bit logits freed at once) and copies `shift_logits =
+     * logits[..., :-1, :].contiguous()`: fp32 logits, shifted copy, log-softmax, 12 a logit
+     * in forward too; 4.49 on (#35646, merged 2025-01-13: ForCausalLMLoss no longer makes the
+     * .contiguous() copy of the shifted logits): the 16-bit logits (the caller's output), their
+     * fp32 copy and the log-softmax, A + 8. Only 4.46-4.48 (loss_function with the
+     * .contiguous() copy beside the caller's 16-bit logits) peak at A + 12 in forward:
+     * --loss upcast. Gradients:
      * optimizer.zero_grad() with set_to_none (torch >= 2.0 default). gradient_checkpointing
      * False by default. */
     /* QLoRA through bitsandbytes: MatMul4Bit.forward (bitsandbytes/autograd/_functions.py)
@@ -139,7 +151,7 @@ static const row rows[] = {
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_RECOMPUTE,
      .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
-     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
+     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .recompute = HWFIT_MEMORY_RECOMPUTE_NONE, .overhead = OVERHEAD_SINGLE,
      .fragmentation = FRAG},
     /* PEFT (tuners_utils.cast_adapter_dtype, autocast_adapter_dtype=True): adapter weights
@@ -405,7 +417,8 @@ static const struct {
                   "cross-entropy, full checkpointing; single-device full: paged 8-bit AdamW "
                   "stepped in backward (recipes/configs)"},
     {"hf-trainer", "transformers Trainer: bf16 model, foreach AdamW, whole-vocabulary fp32 "
-                   "logits; PEFT adapters in fp32"},
+                   "logits (the model's outputs dropped before backward); PEFT adapters in "
+                   "fp32"},
     {"hf-trainer+peft", "the hf-trainer profile with PEFT: QLoRA through "
                         "prepare_model_for_kbit_training (fp32 norms, embedding and head; "
                         "gradient checkpointing)"},
