@@ -663,6 +663,46 @@ Test(memory, phases_of_full_fine_tuning) {
     cr_assert_eq(fe.step_bytes, o.step_bytes + 4 * P8B);
 }
 
+/* The head's weight gradient (V x h) is made by the backward's first matmul, so it is live
+ * beside the layer rebuilt after it; stepped in backward it is freed at once, unless tied
+ * (the autograd engine holds the head's contribution until the embedding's arrives). */
+Test(memory, head_gradient_beside_the_rebuilt_layer) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_model_param_counts p;
+    cr_assert_eq(hwfit_model_params(&m, &p), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 32768; /* the backward's start above its end */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    uint64_t fixed = o.weights_bytes + o.optimizer_bytes;
+    cr_assert_eq(o.backward_bytes, fixed + o.activation_bytes + 2 * p.embedding);
+    /* Stepped in backward, untied: freed as soon as made. */
+    in.optimizer_in_backward = 1;
+    hwfit_memory_out ib = estimate_ok(&m, &in);
+    cr_assert_eq(ib.backward_bytes, fixed + ib.activation_bytes);
+    /* Tied: held to the backward's end. */
+    m.tie_embeddings = 1;
+    hwfit_memory_out tied = estimate_ok(&m, &in);
+    check_phases(&tied, &in);
+    cr_assert_eq(tied.backward_bytes,
+                 tied.weights_bytes + tied.optimizer_bytes + tied.activation_bytes + 2 * p.embedding);
+    /* No layer rebuilt: the start is the loss's backward, before the head's gradient. */
+    m.tie_embeddings = 0;
+    in.optimizer_in_backward = 0;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out none = estimate_ok(&m, &in);
+    cr_assert_eq(none.backward_bytes, fixed + none.activation_bytes);
+    /* LoRA without the head trained: no head gradient. */
+    in.mode = HWFIT_MEMORY_LORA;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out lo = estimate_ok(&m, &in);
+    cr_assert_eq(lo.backward_bytes, lo.weights_bytes + lo.optimizer_bytes + lo.activation_bytes);
+}
+
 Test(memory, loss_kinds_per_logit) {
     hwfit_model m;
     llama8b(&m);
@@ -1706,7 +1746,10 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(op.activation_dense_layer_bytes, 63616 * tok);
     cr_assert_eq(korth.activation_bytes - op.activation_bytes, 32 * (147456 - 63616) * tok);
     cr_assert_eq(op.peak_phase, HWFIT_MEMORY_PHASE_BACKWARD);
-    cr_assert_eq(op.backward_bytes - op.forward_bytes, 92160 * tok); /* the rebuilt layer */
+    /* the rebuilt layer and, beside it, the head's bf16 gradient (V x h) */
+    hwfit_model_param_counts pc;
+    cr_assert_eq(hwfit_model_params(&m, &pc), HWFIT_OK);
+    cr_assert_eq(op.backward_bytes - op.forward_bytes, 92160 * tok + 2 * pc.embedding);
     in.compile = 1;
     hwfit_memory_out opc = estimate_ok(&m, &in);
     cr_assert_eq(opc.activation_dense_layer_bytes, 55424 * tok);

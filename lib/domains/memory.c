@@ -575,12 +575,37 @@ static hwfit_status kv_cache_bytes(const hwfit_model *model, const hwfit__model_
     return st;
 }
 
+/* The head's weight gradient at the backward's start (head_grad): the head is the first
+ * layer backward reaches, so the gradient of its V x h weight (vocabulary-parallel, / t) is
+ * made before the last layer is rebuilt and held to the step (torch's AccumulateGrad keeps
+ * it in .grad). Under the optimizer in backward (torchtune
+ * training.register_optim_in_bwd_hooks: step, then zero_grad in the parameter's
+ * post-accumulate-grad hook) it is freed at once, unless the head is tied to an embedding
+ * on the device: the one parameter then has two gradient edges, and the autograd engine
+ * (torch/csrc/autograd/engine.cpp, dependencies and InputBuffer) holds the head's
+ * contribution until the embedding's arrives at the backward's end. 0 when the head does
+ * not train (LoRA without head in full_modules). Apart from estimate_prepared to keep its
+ * frame small (tests/stack). */
+static hwfit_status head_grad(const hwfit_model *model, const hwfit__model_prep *prep,
+                              const hwfit_memory_in *in, int lora, uint64_t grad_b, uint64_t t,
+                              uint64_t *out) {
+    *out = 0;
+    if (!in->head || (lora && !(in->full_modules & HWFIT_FULL_HEAD))) return HWFIT_OK;
+    if (in->optimizer_in_backward &&
+        !(in->embedding && model->tie_embeddings && !in->untied_head))
+        return HWFIT_OK;
+    uint64_t b;
+    if (hwfit__mul_u64(prep->params.embedding, grad_b, &b) != HWFIT_OK) return HWFIT_ERANGE;
+    *out = hwfit__ceil_div_u64(b, t ? t : 1);
+    return HWFIT_OK;
+}
+
 /* The phases of r from its parts (hwfit__memory_phases, whose hwfit__phase_parts names
  * them), with r's dequant_bytes and carried_bytes. Apart from estimate_prepared to keep its
  * frame small (tests/stack). */
 static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[3],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[4],
                               hwfit_memory_out *r) {
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
@@ -598,6 +623,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.built = held[0];
         ph.kept = held[1];
         ph.cast = held[2];
+        ph.head_grad = held[3];
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -1434,11 +1460,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[3] = {0, 0, 0}; /* the K/V built, the logits kept, the logits' cast copy
-                                   (outputs_held) */
+    uint64_t held[4] = {0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast copy
+                                      (outputs_held); the head's gradient (head_grad) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
                                                &held[1], &held[2])) != HWFIT_OK)
+        return st;
+    if (training && (st = head_grad(model, prep, in, lora, grad_b, c.t, &held[3])) != HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -1477,6 +1505,12 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * activations); a gradient buffer holds the gradients from the start. */
         uint64_t start = add_c(add_c(act, p->transient, &of), p->dequant, &of),
                  end = add_c(held, p->layer, &of);
+        /* The head's weight gradient beside the layer being rebuilt: the head is the first
+         * layer backward reaches, so its gradient exists before any layer is rebuilt and
+         * stays to the step (a gradient buffer counts it whole already). Without a
+         * rebuilt layer the start is the loss's own backward, which runs before the
+         * head's matmul makes the gradient: not added there. */
+        if (!buffer && p->transient) start = add_c(start, p->head_grad, &of);
         /* The outputs the loop keeps (outputs_kept): the K/V built through the whole
          * backward, the logits (already in the loss at its start) to its end. */
         if (in->outputs_kept) {

@@ -63,6 +63,9 @@ typedef struct hwfit__phase_parts {
     uint64_t cast;    /* the logits' cast copy (loss inplace-cast): forward's end only */
     uint64_t pass;    /* held through forward and backward, freed before the step: ZeRO-3
                          units kept gathered, unsharded gradients (shard.c) */
+    uint64_t head_grad; /* the head's weight gradient, made by the backward's first matmul and
+                           held beside the layer rebuilt after it (unsharded gradients; not
+                           when stepped and freed in backward, unless tied) */
 } hwfit__phase_parts;
 
 /* Whether hwfit__memory_extras has nothing to count for in (inference, or none of its

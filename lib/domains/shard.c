@@ -1281,7 +1281,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 16 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 17 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1289,6 +1289,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
+    ph.head_grad = 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
@@ -1336,6 +1337,13 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                                                    : 0;
         if (c->embedding) ph.grad_unit = max_u64(ph.grad_unit, e->emb.gradients);
         if (c->head) ph.grad_unit = max_u64(ph.grad_unit, e->head.gradients);
+        /* The head's weight gradient from the backward's start (memory.c, head_grad): with
+         * the gradients unsharded (ZeRO below 2; ZeRO-2 and -3 reduce it in a bucket or
+         * unit, whose unsharded gradient buffer_bytes counts). */
+        if (c->head && r->zero < 2 &&
+            (!in->memory.optimizer_in_backward ||
+             (c->embedding && e->model->tie_embeddings && !in->memory.untied_head)))
+            ph.head_grad = e->head.gradients;
         /* Accumulating over micro-batches keeps the whole gradient through the step. */
         if (r->m > 1) ch.gradient_buffer = 1;
         if (!in->memory.fused_optimizer && in->memory.optimizer == HWFIT_MEMORY_ADAMW &&
