@@ -459,6 +459,75 @@ Test(shard, trained_fp32_under_zero_becomes_master_weights) {
     cr_assert_eq(estimate_ok(&llama8, &in).worst.weights_bytes, 4 * p);
 }
 
+/* fsdp_flat_upcast: FSDP holds the sharding, and the trained parameters upcast to fp32 are
+ * its flat-parameter shards (torch FSDP1 _flat_param.py: the 16-bit _mp_shard exists only
+ * between _use_low_precision_shard and _free_low_precision_sharded_param around a unit's
+ * all-gather; the reduced gradient shard is cast to the fp32 parameter dtype). Llama 3.1 8B
+ * full (P8B), 8 cards, ZeRO-3, trained_fp32 with fp32 gradients: 4 P / n of parameter
+ * shard and 4 P / n of gradient shard where DeepSpeed's engine holds 2 + 4 (master) and 2;
+ * the moments 8 P / n; the same 16 P / n in all, and the units still gathered in bf16.
+ * Forward and backward (no gradients yet at its start) hold 2 P / n less; the step, with
+ * every gradient, the same. */
+Test(shard, fsdp_flat_upcast_holds_fp32_shards_without_a_16_bit_partition) {
+    const uint64_t n = 8, p = P8B;
+    hwfit_shard_in in = full_8b(8, 3);
+    in.memory.trained_fp32 = 1;
+    in.memory.gradients = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_shard_card ds = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_flat_upcast = 1;
+    hwfit_shard_card fs = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(ds.weights_bytes, 2 * p / n);
+    cr_assert_eq(ds.gradient_bytes, 2 * p / n);
+    cr_assert_eq(ds.optimizer_bytes, 12 * p / n);
+    cr_assert_eq(fs.weights_bytes, 4 * p / n);
+    cr_assert_eq(fs.gradient_bytes, 4 * p / n);
+    cr_assert_eq(fs.optimizer_bytes, 8 * p / n);
+    cr_assert_eq(fs.buffer_bytes, ds.buffer_bytes);
+    cr_assert_eq(ds.forward_bytes - fs.forward_bytes, 2 * p / n);
+    /* Backward is the larger of its start (the stored activations beside the states: 2 P / n
+     * less) and its end (every gradient: the same), so it drops by at most 2 P / n (here
+     * the end overtakes the start); with a larger micro-batch the start sets it: 2 P / n. */
+    cr_assert(ds.backward_bytes > fs.backward_bytes);
+    cr_assert_leq(ds.backward_bytes - fs.backward_bytes, 2 * p / n);
+    cr_assert_eq(fs.step_bytes, ds.step_bytes);
+    in.layout.micro_batch = 64;
+    in.memory.batch = 512;
+    hwfit_shard_card fs64 = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_flat_upcast = 0;
+    hwfit_shard_card ds64 = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(ds64.backward_bytes - fs64.backward_bytes, 2 * p / n);
+    in.memory.fsdp_flat_upcast = 1;
+    /* Below ZeRO-3 (every unit whole on the card through the pass), without trained_fp32
+     * (nothing upcast) or in LoRA (the adapters' 16-bit partition is a few MB): no change. */
+    in.layout.zero_stage = 2;
+    hwfit_shard_card z2a = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_flat_upcast = 0;
+    hwfit_shard_card z2b = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(z2a.peak_bytes, z2b.peak_bytes);
+    hwfit_shard_in bf = full_8b(8, 3);
+    hwfit_shard_card b0 = estimate_ok(&llama8, &bf).worst;
+    bf.memory.fsdp_flat_upcast = 1;
+    hwfit_shard_card b1 = estimate_ok(&llama8, &bf).worst;
+    cr_assert_eq(b1.peak_bytes, b0.peak_bytes);
+    cr_assert_eq(b1.weights_bytes, b0.weights_bytes);
+    /* The fsdp profile sets it; 0 or 1 only. */
+    hwfit_memory_in mi;
+    uint64_t sets = 0;
+    hwfit_memory_init(&mi);
+    mi.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("fsdp", 8, &mi, &sets), HWFIT_OK);
+    cr_assert_eq(mi.fsdp_flat_upcast, 1);
+    cr_assert(sets & HWFIT_PROFILE_FSDP_FLAT_UPCAST);
+    hwfit_memory_init(&mi);
+    mi.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(mi.fsdp_flat_upcast, 0);
+    cr_assert_eq(hwfit_memory_profile_apply("deepspeed", 8, &mi, &sets), HWFIT_OK);
+    cr_assert_eq(mi.fsdp_flat_upcast, 0);
+    in.memory.fsdp_flat_upcast = 2;
+    hwfit_shard_out out;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
+}
+
 /* quant_scales_replicated (bitsandbytes QLoRA under FSDP or ZeRO-3): the NF4 block scales
  * stay whole on every card, only the packed 4-bit data is partitioned, gathered and
  * offloaded. Llama 3.1 8B QLoRA (nf4-dq) on 8 cards: a layer holds 218,103,808 NF4

@@ -588,6 +588,22 @@ typedef struct hwfit_memory_in {
                                         Refused (::HWFIT_EUNSUPPORTED) for MoE or MLA models
                                         and in LoRA/QLoRA (adapters change the matmul
                                         count). Default ::HWFIT_MEMORY_SELECTIVE_ATTENTION. */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "FSDP's flat fp32 shards"). */
+    int fsdp_flat_upcast;          /**< 1: with trained_fp32 in a full fine-tune under ZeRO-3
+                                        sharding (hwfit_shard_in), FSDP holds the sharding:
+                                        the upcast fp32 parameters are its flat-parameter
+                                        shards, cast to the 16-bit compute format only for
+                                        the unit being all-gathered (torch FSDP1
+                                        _flat_param.py: _use_low_precision_shard allocates
+                                        _mp_shard, _free_low_precision_sharded_param frees it
+                                        after the all-gather; Accelerate 0.30+ upcasts
+                                        bf16-loaded flat parameters under mixed precision),
+                                        and the reduced gradient shard is cast to fp32. A
+                                        card holds 4 bytes of parameter and 4 of gradient a
+                                        trained element / shard group, no 16-bit partition.
+                                        0: DeepSpeed's engine holds it (trained_fp32's
+                                        16-bit partition plus fp32 master partitions).
+                                        Default 0; the fsdp profile sets 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -48,6 +48,7 @@ typedef struct row {
     int norm_upcast;
     int zero_buckets;
     hwfit_memory_selective selective;
+    int fsdp_flat_upcast;
 } row;
 
 #define M_(m) (1u << (m))
@@ -253,6 +254,11 @@ static const row rows[] = {
      * Accelerate's TRANSFORMER_BASED_WRAP, Answer.AI's fsdp_qlora) stays gathered from
      * forward through backward (as hf-trainer above). */
     {.profile = "fsdp", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* FSDP holds the sharding: trained parameters upcast to fp32 (trained_fp32, e.g.
+     * Accelerate 0.30+'s upcast of bf16-loaded flat parameters under mixed precision) are
+     * the flat-parameter shards themselves, gathered in param_dtype (shard.c,
+     * fsdp_flat_upcast); no effect without trained_fp32. */
+    {.profile = "fsdp", .sets = HWFIT_PROFILE_FSDP_FLAT_UPCAST, .fsdp_flat_upcast = 1},
     /* bitsandbytes QLoRA: FSDP flattens and shards the packed data only; the QuantState
      * stays whole on every card (as hf-trainer). */
     {.profile = "fsdp", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_QUANT_SCALES,
@@ -487,6 +493,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_NORM_UPCAST) in->norm_upcast_kept = r->norm_upcast;
     if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
     if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
+    if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

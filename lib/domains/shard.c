@@ -1008,6 +1008,31 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
         const uint64_t sc = in->memory.quant_scales_replicated ? s.scales : 0;
         const uint64_t esc = in->memory.quant_scales_replicated ? s.e_scales : 0;
         if (r->zero >= 3) w = partition(w - sc, s.e_weights - esc, r) + sc;
+        /* fsdp_flat_upcast: under ZeRO-3 sharding, FSDP1 holds the upcast fp32 parameters
+         * as its flat-parameter shards (_local_shard, fp32 after Accelerate's upcast) and
+         * casts a unit's shard to MixedPrecision's param_dtype only for its all-gather:
+         * torch/distributed/fsdp/_flat_param.py, FlatParamHandle.pre_unshard ->
+         * _use_low_precision_shard allocates _mp_shard, post_unshard ->
+         * _free_low_precision_sharded_param frees it. There is no persistent 16-bit
+         * partition (zero_master_rule counts DeepSpeed's: 16-bit partition + fp32 master
+         * partition), and the reduced gradient shard is cast to the parameter's dtype,
+         * fp32 (_runtime_utils.py _post_reduce_grad -> _cast_grad_to_param_dtype). So the
+         * card holds 4 bytes of parameter and 4 of gradient per trained element / shard
+         * group, the master partition becomes the parameter shard (moved from the
+         * optimizer states to the weights), and the units stay gathered in 16 bits. Full
+         * fine-tuning (every parameter trained, no scales). */
+        if (r->zero >= 3 && in->memory.fsdp_flat_upcast && in->memory.mode == HWFIT_MEMORY_FULL &&
+            zero_master_applies(&in->memory)) {
+            uint64_t shard32;
+            if ((st = hwfit_dtype_bytes(hwfit_dtype_make(HWFIT_DTYPE_FP32),
+                                        partition(s.trainable, s.e_trainable, r), &shard32)) !=
+                HWFIT_OK)
+                return st;
+            if (o < shard32) return HWFIT_ERANGE; /* the master partition is in o */
+            o -= shard32;
+            w = shard32;
+            g = shard32;
+        }
         /* ZeRO-Offload (Ren et al. 2021; DeepSpeed estimate_zero2/3_model_states_mem_needs):
          * optimizer states, fp32 master weights and fp32 gradients live on the host; the
          * GPU keeps no gradient beyond the reduction bucket. */
@@ -1437,6 +1462,8 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "memory.zero_buckets", "must be 0 or 1");
     if (in->memory.no_reshard_after_forward != 0 && in->memory.no_reshard_after_forward != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
+    if (in->memory.fsdp_flat_upcast != 0 && in->memory.fsdp_flat_upcast != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.fsdp_flat_upcast", "must be 0 or 1");
     if (in->memory.unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
                           "must be at most 8 bytes per element");

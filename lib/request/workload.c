@@ -1004,6 +1004,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                              .help = "training, ZeRO-3: every unit of a card stays gathered "
                                      "from forward through backward (FSDP2 "
                                      "reshard_after_forward=False; torchtitan with pipelining)"},
+    [HWFIT__F_FSDP_FLAT_UPCAST] = {.name = "fsdp-flat-upcast", .kind = HWFIT_OPTION_FLAG,
+                                   .help = "training, ZeRO-3 full fine-tune with "
+                                           "--trained-fp32: FSDP holds the sharding, the fp32 "
+                                           "parameters are its flat shards cast to 16 bits only "
+                                           "for a unit's all-gather, fp32 gradient shards, no "
+                                           "16-bit partition (FSDP1 _mp_shard; Accelerate "
+                                           "0.30+ upcast); off: DeepSpeed's 16-bit partition "
+                                           "and fp32 master (the fsdp profile sets it)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1077,6 +1085,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1141,7 +1151,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_USE_CACHE, &m->kv_built}, {HWFIT__F_OUTPUTS_KEPT, &m->outputs_kept},
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
         {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
-        {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward}};
+        {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
+        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1385,5 +1396,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->no_reshard_after_forward);
     hwfit__out_num(o, "unsharded_grad_bytes", "ZeRO-3: bytes/element of unsharded gradients",
                    m->unsharded_grad_bytes);
+    hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
+                    m->fsdp_flat_upcast);
     hwfit__out_section_end(o);
 }

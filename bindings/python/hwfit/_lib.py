@@ -402,6 +402,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("no_reshard_after_forward", ctypes.c_int),
         # appended: what selective recomputation keeps, hwfit_memory_selective (memory.h)
         ("selective", ctypes.c_int),
+        # appended: FSDP's fp32 flat shards under trained_fp32 (memory.h fsdp_flat_upcast)
+        ("fsdp_flat_upcast", ctypes.c_int),
     ]
 
 

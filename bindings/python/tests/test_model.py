@@ -279,6 +279,25 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), offload_after_load=True)
 
+    def test_fsdp_flat_upcast_holds_fp32_shards(self):
+        # Llama 3.1 8B full, ZeRO-3 on 8 cards, trained_fp32 with fp32 gradients: FSDP's fp32
+        # flat shards (4 + 4 bytes / 8 of parameter and gradient, 8 of moments) instead of
+        # DeepSpeed's 16-bit partition with fp32 master partitions (2 + 2, 4 + 8).
+        q = 8030261248 // 8
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=8, dp=8, zero=3,
+                  recompute="full", capacity="1024GiB", context=128, trained_fp32=True,
+                  gradients="fp32")
+        ds = hwfit.fit(**kw)["breakdown"]
+        out = hwfit.fit(fsdp_flat_upcast=True, **kw)
+        fs = out["breakdown"]
+        self.assertEqual((ds["weights_bytes"], ds["gradient_bytes"], ds["optimizer_bytes"]),
+                         (2 * q, 2 * q, 12 * q))
+        self.assertEqual((fs["weights_bytes"], fs["gradient_bytes"], fs["optimizer_bytes"]),
+                         (4 * q, 4 * q, 8 * q))
+        self.assertTrue(out["assumptions"]["fsdp_flat_upcast"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), fsdp_flat_upcast=True)
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
