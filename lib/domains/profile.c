@@ -431,7 +431,7 @@ static const struct {
     {"deepspeed", "ZeRO: fp32 master and Adam states, persistent gradient partitions, "
                   "contiguous reduce buckets, HF upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
-             "HF upcast loss"},
+             "HF upcast loss; an fp32-upcast model keeps only its fp32 shards (FSDP1)"},
     {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, "
                  "vocab-parallel loss with bf16 logits beside their fp32 copy"},
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
