@@ -377,6 +377,16 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
         return hwfit__req_fail(r, OPT(HWFIT__W_REDUCE_BUCKET_SIZE), HWFIT_EDOM,
                                "must be a whole number of elements");
     in->overlap_comm = hwfit__req_flag(r, OPT(HWFIT__W_OVERLAP_COMM));
+    /* DeepSpeed's buffers are counted only with zero_buckets (given, or the deepspeed
+     * profile's): their size and overlap would otherwise be ignored, so they are refused. */
+    if (!m->zero_buckets) {
+        const hwfit_option *ds[2] = {OPT(HWFIT__W_REDUCE_BUCKET_SIZE), OPT(HWFIT__W_OVERLAP_COMM)};
+        for (int i = 0; i < 2; i++)
+            if (hwfit__req_given(r, ds[i]))
+                return hwfit__req_fail(r, ds[i], HWFIT_EINVAL,
+                                       "applies only with --zero-buckets (DeepSpeed's reduce "
+                                       "buffers; --framework deepspeed sets it)");
+    }
     if (hwfit__req_given(r, OPT(HWFIT__W_HOST_MEMORY))) {
         /* Given (0 included: a host without room): offload is checked against it. */
         in->host_memory_bytes = hwfit__req_double(r, OPT(HWFIT__W_HOST_MEMORY));
@@ -1162,6 +1172,26 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
                                "applies only with --no-flash-attention (eager attention)");
+    /* FSDP1's fp32 flat shards are those of an fp32-upcast model trained whole; elsewhere
+     * the flag would change nothing, so it is refused when given. */
+    if (m->fsdp_flat_upcast && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST)) &&
+        (m->mode != HWFIT_MEMORY_FULL || !m->trained_fp32))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), HWFIT_EINVAL,
+                               "applies only to mode full with --trained-fp32 (the fp32-upcast "
+                               "model FSDP1 shards)");
+    /* The selective policy says what selective recomputation keeps: with another
+     * recomputation (given, the profile's, or memory's default, which is not searched) it
+     * would be ignored. */
+    const int rc_fixed = rows->recompute && (hwfit__req_given(r, rows->recompute) ||
+                                             *profile_recompute || !rows->sharded);
+    const int rc_selective =
+        rows->recompute && hwfit__req_given(r, rows->recompute)
+            ? strcmp(rows->recompute->choices[hwfit__req_choice(r, rows->recompute)],
+                     "selective") == 0
+            : m->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    if (rc_fixed && !rc_selective && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SELECTIVE)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SELECTIVE), HWFIT_EINVAL,
+                               "applies only with selective recomputation (--recompute selective, or searched by fit and plan)");
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
         m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
     /* A format given wins over the profile's; without a profile the option's default. */

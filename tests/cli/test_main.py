@@ -342,6 +342,30 @@ class TestFinetuneInputs(CliCase):
                  mentions="no-flash-attention")
         self.bad("memory", "--config", cfg, "--no-flash-attention", "--softmax-fp32",
                  mentions="softmax-fp32")
+    def test_options_that_would_be_ignored_are_refused(self):
+        """DeepSpeed's bucket size and overlap without its buffers (--zero-buckets or the
+        deepspeed profile), the selective policy beside another recomputation (given, the
+        profile's, or memory's default) and FSDP1's fp32 shards outside an fp32-upcast
+        full fine-tune would change nothing: each is refused, and taken where it applies."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        fit = ("fit", "--config", cfg, "--gpu", "h100-sxm", "--gpus", "2", "--mode", "full")
+        self.bad(*fit, "--zero", "2", "--reduce-bucket-size", "1000",
+                 mentions="reduce-bucket-size")
+        self.bad(*fit, "--zero", "2", "--overlap-comm", mentions="overlap-comm")
+        self.ok_json(*fit, "--zero", "2", "--zero-buckets", "--overlap-comm")
+        self.bad(*fit, "--recompute", "full", "--selective-policy", "op",
+                 mentions="selective-policy")
+        self.bad(*fit, "--framework", "torchtune", "--selective-policy", "op",
+                 mentions="selective-policy")
+        self.ok_json(*fit, "--recompute", "selective", "--selective-policy", "op")
+        self.ok_json(*fit, "--selective-policy", "op")  # searched
+        self.bad("memory", "--config", cfg, "--mode", "full", "--selective-policy", "op",
+                 mentions="selective-policy")
+        self.bad(*fit, "--fsdp-flat-upcast", mentions="fsdp-flat-upcast")
+        self.ok_json(*fit, "--trained-fp32", "--fsdp-flat-upcast")
+
     def test_norm_upcast_kept_stores_the_fp32_input(self):
         """--norm-upcast-kept (an eager RMSNorm keeps its input's fp32 copy, and with a
         trained weight the normalized bf16 tensor): Llama 3.1 8B, 1,024 tokens, no
