@@ -1152,11 +1152,11 @@ static void probe_lora_targets_parse(void) {
 }
 /* hwfit_hf_quant_kept_layers: a skip list's single layers, counted per matrix. */
 static hwfit_status kept_layers_any(const char *text, void *out) {
-    return hwfit_hf_quant_kept_layers(text, (uint16_t *)out);
+    return hwfit_hf_quant_kept_layers(text, 80, (uint16_t *)out);
 }
 static void probe_kept_layers(void) {
     probe_parser(kept_layers_any, HWFIT_KEPT_MATRICES * sizeof(uint16_t),
-                 P(OK) | P(EINVAL) | P(EPARSE));
+                 P(OK) | P(EINVAL) | P(EDOM) | P(EPARSE));
 }
 static void probe_full_modules_parse(void) {
     probe_parser(hwfit_memory_full_modules_parse_any, sizeof(unsigned),

@@ -1477,16 +1477,21 @@ Test(memory, kept_layers_hold_single_layers_matrices_unquantized) {
     hwfit_memory_out half_plain = estimate_ok(&m, &in);
     cr_assert_eq(half.weights_bytes - half_plain.weights_bytes,
                  (2 * (bf - q) * 16 + 31) / 32 + ((bo - qo) * 16 + 31) / 32);
-    /* Unquantized weights: nothing to keep. */
+    /* Unquantized weights: nothing to keep, so the layers are refused rather than ignored
+     * (the formats' check, before the counts'). */
     in.layer_count = 0;
     in.mode = HWFIT_MEMORY_LORA;
     in.kept_layers[HWFIT_KEPT_DOWN] = 2;
-    hwfit_memory_out lora = estimate_ok(&m, &in);
-    in.kept_layers[HWFIT_KEPT_DOWN] = 0;
-    cr_assert_eq(lora.weights_bytes, estimate_ok(&m, &in).weights_bytes);
-    /* More than the model's layers is refused. */
-    in.kept_layers[HWFIT_KEPT_Q] = 33;
     hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "kept_layers");
+    hwfit_memory_out refused;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &refused), HWFIT_EINVAL);
+    in.kept_layers[HWFIT_KEPT_DOWN] = 0;
+    estimate_ok(&m, &in);
+    /* More than the model's layers is refused. */
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.kept_layers[HWFIT_KEPT_Q] = 33;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "kept_layers");
 }

@@ -234,11 +234,25 @@ Test(quant, awq_bnb_mxfp4_and_compressed_tensors) {
     uint16_t kept[HWFIT_KEPT_MATRICES];
     cr_assert_eq(hwfit_hf_quant_kept_layers("lm_head,model.layers.1.mlp model.layers.37."
                                             "self_attn.o_proj,model.layers.1.mlp.up_proj",
-                                            kept), HWFIT_OK);
+                                            40, kept), HWFIT_OK);
     const uint16_t want2[HWFIT_KEPT_MATRICES] = {0, 0, 0, 1, 1, 1, 1};
     for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) cr_assert_eq(kept[k], want2[k], "%d", k);
-    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.*.mlp", kept), HWFIT_EPARSE);
-    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.2.mlp.experts", kept), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.*.mlp", 40, kept), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.2.mlp.experts", 40, kept),
+                 HWFIT_EPARSE);
+    /* A layer the model does not have: refused, and kept is untouched. The last layer of a
+     * model of 38 (index 37) is counted; of 37 it is not a layer. Word edges: 64, 65. */
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.37.self_attn.o_proj", 38, kept),
+                 HWFIT_OK);
+    cr_assert_eq(kept[HWFIT_KEPT_O], 1);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.37.self_attn.o_proj", 37, kept),
+                 HWFIT_EDOM);
+    cr_assert_eq(kept[HWFIT_KEPT_O], 1);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.64.mlp", 64, kept), HWFIT_EDOM);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.64.mlp", 65, kept), HWFIT_OK);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.1023.mlp", 1024, kept), HWFIT_OK);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.1.mlp", 0, kept), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_hf_quant_kept_layers("model.layers.1.mlp", 1025, kept), HWFIT_EINVAL);
     /* gpt-oss (https://huggingface.co/openai/gpt-oss-120b/raw/main/config.json): the experts
      * in MXFP4, attention, router, embedding and head as the checkpoint. */
     cr_assert_eq(quant("{\"modules_to_not_convert\": [\"model.layers.*.self_attn\", "

@@ -266,6 +266,12 @@ Test(request_shard, units_kept_gathered_and_unsharded_gradients) {
     hwfit_request *r = make("fit", bad);
     cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_EDOM);
     hwfit_request_free(r);
+    /* Whole, but no format's size (0, 1, 2, 4 or 8): refused by the library's rule. */
+    const char *const three[] = {"config", L8, "gpus", "4", "mode", "full", "dp", "4", "zero",
+                                 "3", "capacity", "1024GiB", "unsharded-grad-bytes", "3", NULL};
+    r = make("fit", three);
+    cr_assert_eq(hwfit_request_run(r, HWFIT_FORMAT_JSON, NULL, 0, NULL), HWFIT_EDOM);
+    hwfit_request_free(r);
 }
 
 /* A context beyond max_position_embeddings is another model's question: refused, naming

@@ -1274,6 +1274,7 @@ Test(shard, bad_inputs_are_refused_without_touching_the_output) {
     EXPECT(HWFIT_EDOM, in.memory.zero_buckets = -1);
     EXPECT(HWFIT_EDOM, in.memory.no_reshard_after_forward = 2);
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 9);
+    EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 3);
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 65535);
     EXPECT(HWFIT_EDOM, in.host_memory_bytes = -1);
     EXPECT(HWFIT_EDOM, in.host_utilization = 0);

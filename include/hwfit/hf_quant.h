@@ -95,15 +95,19 @@ HWFIT_API hwfit_status hwfit_hf_quant_describe(const hwfit_model_stored *stored,
  * "model.layers.37.self_attn.o_proj"); the result is what hwfit_memory_in::kept_layers
  * takes. A layer named twice counts once; names of no layer's attention or MLP
  * ("lm_head", "multi_modal_projector") are ignored.
- * @param[in]  names The names, separated by commas or spaces; NULL gives ::HWFIT_EINVAL.
- * @param[out] kept  The counts; NULL gives ::HWFIT_EINVAL. Written only on success.
+ * @param[in]  names  The names, separated by commas or spaces; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  layers The model's layer count (hwfit_model::layers), 1 to 1024: a name of a
+ *                    layer at or above it names no layer of the model.
+ * @param[out] kept   The counts; NULL gives ::HWFIT_EINVAL. Written only on success.
  * @retval HWFIT_OK     counted.
- * @retval HWFIT_EINVAL a pointer is NULL.
+ * @retval HWFIT_EINVAL a pointer is NULL, or @p layers is 0 or above 1024.
+ * @retval HWFIT_EDOM   a name's layer index is @p layers or more ("model.layers.40.mlp" of
+ *                      a 32-layer model).
  * @retval HWFIT_EPARSE a name covers a module of every layer ("model.layers.*.mlp", "mlp":
  *                      a kind's format, give it as such), an expert, or is longer than 255
  *                      bytes.
  */
-HWFIT_API hwfit_status hwfit_hf_quant_kept_layers(const char *names,
+HWFIT_API hwfit_status hwfit_hf_quant_kept_layers(const char *names, uint32_t layers,
                                                   uint16_t kept[HWFIT_KEPT_MATRICES]);
 
 /** @} */

@@ -553,7 +553,8 @@ typedef struct hwfit_memory_in {
                                         (FSDPParam.to_accumulated_grad_if_needed: 4 for
                                         fp32), else in param_dtype (2 for bf16). 0 (the
                                         default): gradients are reduced as each unit's
-                                        backward ends; at most 8. (A uint16_t beside
+                                        backward ends; else 1, 2, 4 or 8 (a format's
+                                        size; others give ::HWFIT_EDOM). (A uint16_t beside
                                         kept_layers: the struct keeps its size.) */
     int no_reshard_after_forward;  /**< 1: under ZeRO-3 sharding (hwfit_shard_in), every
                                         unit of the card (its layers and tables, all its

@@ -870,9 +870,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
     if (in->fsdp_flat_upcast != 0 && in->fsdp_flat_upcast != 1)
         return hwfit__why(why, HWFIT_EDOM, "fsdp_flat_upcast", "must be 0 or 1");
-    if (in->unsharded_grad_bytes > 8)
-        return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
-                          "must be at most 8 bytes per element");
+    if (!hwfit__grad_bytes_ok(in->unsharded_grad_bytes))
+        return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes", HWFIT__GRAD_BYTES_RULE);
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -1065,6 +1064,14 @@ static HWFIT__NOINLINE hwfit_status formats_of(const hwfit_memory_in *in, int tr
         /* Vectors and small matrices follow the unquantized format once any module is. */
         if (module_quantized) f->base_quantized = 1;
     }
+    /* Single layers kept unquantized (kept_layers) say what a quantized checkpoint skips:
+     * with no quantized format they would change nothing, so they are refused rather than
+     * ignored. */
+    for (int k = 0; k < HWFIT_KEPT_MATRICES && !f->base_quantized; k++)
+        if (in->kept_layers[k])
+            return hwfit__why(why, HWFIT_EINVAL, "kept_layers",
+                              "apply only where the weights are quantized (a checkpoint's "
+                              "skip list); every format here is plain");
     /* trained_fp32 (LLaMA-Factory's model/adapter.py init_adapter: "cast trainable params to
      * float32" unless pure_bf16; _setup_full_tuning: param.data.to(torch.float32)): the
      * trained parameters are fp32 tensors, and autocast makes their 16-bit copies as it

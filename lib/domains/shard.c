@@ -1464,9 +1464,9 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
     if (in->memory.fsdp_flat_upcast != 0 && in->memory.fsdp_flat_upcast != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.fsdp_flat_upcast", "must be 0 or 1");
-    if (in->memory.unsharded_grad_bytes > 8)
+    if (!hwfit__grad_bytes_ok(in->memory.unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
-                          "must be at most 8 bytes per element");
+                          HWFIT__GRAD_BYTES_RULE);
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

@@ -539,8 +539,10 @@ hwfit_status hwfit_hf_quant_parse(const char *text, size_t length, const char *n
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_hf_quant_kept_layers(const char *names, uint16_t kept[HWFIT_KEPT_MATRICES]) {
-    if (names == NULL || kept == NULL) return HWFIT_EINVAL;
+hwfit_status hwfit_hf_quant_kept_layers(const char *names, uint32_t layers,
+                                        uint16_t kept[HWFIT_KEPT_MATRICES]) {
+    if (names == NULL || kept == NULL || layers == 0 || layers > KEPT_MAX_LAYERS)
+        return HWFIT_EINVAL;
     kept_bits kb;
     memset(&kb, 0, sizeof kb);
     char name[256];
@@ -559,6 +561,13 @@ hwfit_status hwfit_hf_quant_kept_layers(const char *names, uint16_t kept[HWFIT_K
          * --mlp-weights), not single layers: refused. Heads, embeddings, projectors: 0. */
         if (classify(name, &single, &kb) != 0) return HWFIT_EPARSE;
     }
+    /* A layer the model does not have: the list is of another model (refused, not counted
+     * as one of this model's layers). */
+    for (int k = 0; k < HWFIT_KEPT_MATRICES; k++)
+        for (uint32_t w = layers / 64; w < KEPT_MAX_LAYERS / 64; w++) {
+            uint64_t above = w == layers / 64 ? ~0ull << (layers % 64) : ~0ull;
+            if (kb.b[k][w] & above) return HWFIT_EDOM;
+        }
     for (int k = 0; k < HWFIT_KEPT_MATRICES; k++) {
         uint32_t c = 0;
         for (int w = 0; w < KEPT_MAX_LAYERS / 64; w++)

@@ -146,7 +146,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
     char *source = s->weights_source;
-    hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in, source, sizeof s->weights_source);
+    if ((lst = hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in, source,
+                                      sizeof s->weights_source)) != HWFIT_OK)
+        return lst;
     hwfit_memory_out out;
     if (hwfit_memory_estimate(m, &in, &out) != HWFIT_OK) {
         static const char *const aliases[] = {"overhead_bytes", "overhead", "qlora_base",

@@ -330,8 +330,9 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if (lst != HWFIT_OK) return lst;
     const hwfit_model *m = &s->model;
     char *source = s->weights_source;
-    hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in->perf.shard.memory, source,
-                           sizeof s->weights_source);
+    if ((lst = hwfit__workload_stored(r, &options[O_WEIGHTS], m, &in->perf.shard.memory, source,
+                                      sizeof s->weights_source)) != HWFIT_OK)
+        return lst;
     hwfit_serve_out *out = &s->out;
     hwfit__shard_engine *eng = hwfit__shard_engine_in(&s->engine);
     if (hwfit__serve_estimate_at(eng, m, in, out) != HWFIT_OK) {

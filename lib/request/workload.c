@@ -589,8 +589,9 @@ hwfit_status hwfit__workload_read(hwfit_request *r, hwfit__workload *w) {
     /* The checkpoint's formats unless the user gave them: into the inputs of both the search
      * and the throughput (read_perf copied them). */
     hwfit_memory_in *mem = &w->in.memory;
-    hwfit__workload_stored(r, OPT(HWFIT__W_WEIGHTS), &w->model, mem, w->weights_source,
-                           sizeof w->weights_source);
+    if ((st = hwfit__workload_stored(r, OPT(HWFIT__W_WEIGHTS), &w->model, mem,
+                                     w->weights_source, sizeof w->weights_source)) != HWFIT_OK)
+        return st;
     w->perf.shard.memory = *mem;
     hwfit_dtype base = mem->mode == HWFIT_MEMORY_QLORA ? mem->qlora_base : mem->weights;
     if (hwfit_dtype_format(base, w->weights_name, sizeof w->weights_name) != HWFIT_OK)
@@ -1027,7 +1028,7 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                   .help = "training, ZeRO-3: bytes per trained element of the "
                                           "unsharded gradients held across micro-batches "
                                           "(FSDP2 under torch pipelining: reduce_dtype, 4 for "
-                                          "fp32; 0: reduced per unit)"},
+                                          "fp32; 0: reduced per unit; 1, 2, 4 or 8)"},
     [HWFIT__F_SELECTIVE] = {.name = "selective-policy", .kind = HWFIT_OPTION_CHOICE,
                             .metavar = "KIND", .default_text = "attention",
                             .choices = hwfit__workload_selectives,
@@ -1205,16 +1206,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             (st = hwfit__req_dtype(r, f, formats[i].field)) != HWFIT_OK)
             return st;
     }
-    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
-    if (hwfit__req_given(r, o)) {
-        const char *list = hwfit__req_text(r, o);
-        if (hwfit_hf_quant_kept_layers(list, m->kept_layers) != HWFIT_OK)
-            return hwfit__req_fail(r, o, HWFIT_EPARSE,
-                                   "'%s' is not a list of single layers' modules (e.g. "
-                                   "model.layers.1.mlp; a module of every layer is a format: "
-                                   "--attention-weights, --mlp-weights)", list);
-    }
-    o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
+    /* --kept-modules is read with the model (hwfit__workload_stored): its layers' indices
+     * are checked against the model's layer count. */
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES);
     if (hwfit__req_given(r, o)) {
         const char *list = hwfit__req_text(r, o);
         if (hwfit_memory_full_modules_parse(list, &m->full_modules) != HWFIT_OK)
@@ -1267,24 +1261,44 @@ const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__work
     return w->profile_recompute ? HWFIT__RECOMPUTE_PROFILE : HWFIT__RECOMPUTE_SEARCHED;
 }
 
-void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
-                            const hwfit_model *model, hwfit_memory_in *m, char *source,
-                            size_t size) {
+hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
+                                    const hwfit_model *model, hwfit_memory_in *m, char *source,
+                                    size_t size) {
+    /* A skip list given (--kept-modules): counted against this model's layers, so that a
+     * list naming a layer the model does not have is refused rather than counted. */
+    const hwfit_option *ko = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
+    const int kept_given = hwfit__req_given(r, ko);
+    uint16_t kept[HWFIT_KEPT_MATRICES];
+    if (kept_given) {
+        const char *list = hwfit__req_text(r, ko);
+        hwfit_status st = hwfit_hf_quant_kept_layers(list, model->layers, kept);
+        if (st == HWFIT_EDOM)
+            return hwfit__req_fail(r, ko, HWFIT_EDOM,
+                                   "'%s' names a layer the model does not have (its layers are "
+                                   "0 to %u)", list, (unsigned)model->layers - 1);
+        if (st == HWFIT_EINVAL)
+            return hwfit__req_fail(r, ko, HWFIT_EUNSUPPORTED,
+                                   "lists at most 1024 layers; the model has %u",
+                                   (unsigned)model->layers);
+        if (st != HWFIT_OK)
+            return hwfit__req_fail(r, ko, HWFIT_EPARSE,
+                                   "'%s' is not a list of single layers' modules (e.g. "
+                                   "model.layers.1.mlp; a module of every layer is a format: "
+                                   "--attention-weights, --mlp-weights)", list);
+        memcpy(m->kept_layers, kept, sizeof kept);
+    }
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
     int given = weights != NULL && hwfit__req_given(r, weights);
     for (int k = 0; k < 3; k++) given |= hwfit__req_given(r, HWFIT__FOPT(mods[k]));
     if (given) {
         snprintf(source, size, "given");
-        return;
+        return HWFIT_OK;
     }
     hwfit_dtype unquantized = m->unquantized;
-    uint16_t kept[HWFIT_KEPT_MATRICES];
-    memcpy(kept, m->kept_layers, sizeof kept);
     int applied = 0;
     (void)hwfit_memory_use_stored(model, m, &applied); /* both are set */
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_UNQUANTIZED))) m->unquantized = unquantized;
-    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_KEPT_MODULES)))
-        memcpy(m->kept_layers, kept, sizeof kept); /* a given list wins */
+    if (kept_given) memcpy(m->kept_layers, kept, sizeof kept); /* a given list wins */
     char text[192];
     if (hwfit_hf_quant_describe(&model->stored, text, sizeof text) != HWFIT_OK) text[0] = '\0';
     if (applied)
@@ -1295,6 +1309,7 @@ void hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
                  hwfit_hf_quant_method_name(model->stored.method));
     else
         snprintf(source, size, "default");
+    return HWFIT_OK;
 }
 
 void hwfit__workload_out_stored(hwfit__out *o, const hwfit_model *model, const char *source) {

@@ -181,6 +181,14 @@ class TestFinetuneInputs(CliCase):
         self.assertGreater(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.4)
         self.assertLess(one["weights_bytes"] - base["weights_bytes"], 4096 * 14336 * 1.5)
         self.bad(*q, "--kept-modules", "model.layers.*.mlp", mentions="kept-modules")
+        # a layer the model does not have (Llama 3.1 8B: layers 0-31) is refused, not
+        # counted; the last one is counted
+        last = self.ok_json(*q, "--kept-modules", "model.layers.31.mlp.down_proj")
+        self.assertEqual(last["assumptions"]["kept_layers"], "down 1")
+        self.bad(*q, "--kept-modules", "model.layers.32.mlp.down_proj", mentions="0 to 31")
+        # with plain weights there is nothing to keep: refused, not ignored
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--kept-modules",
+                 "model.layers.1.mlp", mentions="kept_layers")
         # ms-swift's chunked loss under sequence parallelism (round 7 of issue #16): the
         # bf16 logits whole and a bf16 loss a token, plus one chunk's backward work,
         # 3 x 2 bytes x rows x V; --loss-chunk sets the rows (default 2048) and is refused

@@ -413,10 +413,13 @@ def set_model_cache_window(seconds):
     p = _ct.c_void_p()
     _lib.check(_lib.hwfit_model_cache_new(_ct.byref(p)), "set_model_cache_window")
     try:
-        _lib.check(_lib.hwfit_model_cache_set_window(p, seconds),
-                   f"set_model_cache_window({seconds!r})")
+        status = _lib.hwfit_model_cache_set_window(p, seconds)
     finally:
         _lib.hwfit_model_cache_free(p)
+    if status != _lib.HWFIT_OK:  # the status's generic text would not say what the range is
+        raise HwfitError(status, _lib.status_name(status),
+                         f"set_model_cache_window({seconds!r}): seconds must be a number "
+                         f"from 0 to 86,400 (a day)")
     with _STATES_LOCK:
         _WINDOW[0] = seconds
         for state in list(_STATES):  # set first, emptied after (see _Thread.request)

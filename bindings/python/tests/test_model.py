@@ -171,6 +171,10 @@ class TestMemory(unittest.TestCase):
         one = hwfit.memory(kept_modules="model.layers.1.mlp.down_proj", **q)
         self.assertEqual(one["assumptions"]["kept_layers"], "down 1")
         self.assertGreater(one["weights_bytes"], hwfit.memory(**q)["weights_bytes"])
+        for bad, words in (("model.layers.32.mlp", "0 to 31"), ("model.layers.*.mlp", "single")):
+            with self.assertRaises(hwfit.HwfitError) as cm:
+                hwfit.memory(kept_modules=bad, **q)
+            self.assertIn(words, str(cm.exception))
         # loss="chunked-inplace" (ms-swift under sequence parallelism): the bf16 logits
         # whole, a bf16 loss a token and one chunk's work, 3 x 2 bytes x loss_chunk rows x V
         a = hwfit.memory(loss="chunked-inplace", **full)

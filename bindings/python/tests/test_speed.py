@@ -143,6 +143,7 @@ class ReusedRequests(unittest.TestCase):
                     hwfit.set_model_cache_window(bad)
                 self.assertEqual(e.exception.name, "HWFIT_EDOM")
                 self.assertIn("set_model_cache_window", e.exception.message)
+                self.assertIn("from 0 to 86,400", e.exception.message)
                 self.assertEqual(hwfit.model_cache_window(), 60.0, bad)
             for bad in ("60", None, True, [1]):
                 with self.assertRaises(TypeError):
