@@ -370,6 +370,51 @@ Test(shard, offload_after_load_counts_the_shards_while_loading) {
     cr_assert_eq(estimate_ok(&llama8, &in).worst.allocated_bytes, kept.allocated_bytes);
 }
 
+/* offload_keeps_grads (Megatron-Core's --optimizer-cpu-offload, HybridDeviceOptimizer in
+ * core/optimizer/cpu_offloading/hybrid_optimizer.py): the master weights and moments step on
+ * the host, which gets a pinned copy of the gradients; the card keeps its fp32 main_grad
+ * buffer. Llama 3.1 8B full on 8 cards, ZeRO-1 (Megatron's distributed optimizer: the
+ * gradient buffer whole on every card), fp32 gradients: 4 P of gradients stay on the card
+ * where ZeRO-Offload leaves none; the host holds the same either way. */
+Test(shard, offload_keeps_grads_leaves_the_gradient_buffer_on_the_card) {
+    const uint64_t p = P8B;
+    hwfit_shard_in in = full_8b(8, 1);
+    in.memory.gradients = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    hwfit_shard_out zo = estimate_ok(&llama8, &in);
+    in.memory.offload_keeps_grads = 1;
+    hwfit_shard_out mc = estimate_ok(&llama8, &in);
+    cr_assert_eq(zo.worst.gradient_bytes, 0);
+    cr_assert_eq(zo.worst.optimizer_bytes, 0);
+    cr_assert_eq(mc.worst.gradient_bytes, 4 * p);
+    cr_assert_eq(mc.worst.optimizer_bytes, 0);
+    cr_assert_eq(mc.worst.weights_bytes, zo.worst.weights_bytes);
+    cr_assert_eq(mc.host_bytes, zo.host_bytes);
+    cr_assert_eq(mc.worst.step_bytes - zo.worst.step_bytes, 4 * p);
+    /* Without the optimizer offloaded the flag changes nothing. */
+    in.layout.offload = 0;
+    hwfit_shard_card on = estimate_ok(&llama8, &in).worst;
+    in.memory.offload_keeps_grads = 0;
+    hwfit_shard_card off = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(on.peak_bytes, off.peak_bytes);
+    cr_assert_eq(on.gradient_bytes, 4 * p);
+    /* The megatron profile sets it, DeepSpeed's does not; 0 or 1 only. */
+    hwfit_memory_in mi;
+    uint64_t sets = 0;
+    hwfit_memory_init(&mi);
+    mi.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &mi, &sets), HWFIT_OK);
+    cr_assert_eq(mi.offload_keeps_grads, 1);
+    cr_assert(sets & HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS);
+    hwfit_memory_init(&mi);
+    cr_assert_eq(mi.offload_keeps_grads, 0);
+    cr_assert_eq(hwfit_memory_profile_apply("deepspeed", 8, &mi, &sets), HWFIT_OK);
+    cr_assert_eq(mi.offload_keeps_grads, 0);
+    in.memory.offload_keeps_grads = 2;
+    hwfit_shard_out out;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
+}
+
 /* DeepSpeed's ZeRO optimizer reduces gradients through contiguous buffers of
  * reduce_bucket_size elements in the engine's 16-bit format, on every rank, instead of a DDP
  * bucket: stages 1-2 one per backward and a second with overlap_comm (stage_1_and_2.py

@@ -605,6 +605,20 @@ typedef struct hwfit_memory_in {
                                         0: DeepSpeed's engine holds it (trained_fp32's
                                         16-bit partition plus fp32 master partitions).
                                         Default 0; the fsdp profile sets 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "Optimizer offload"). */
+    int offload_keeps_grads;       /**< 1: with the optimizer offloaded to the host
+                                        (hwfit_layout::offload HWFIT_SHARD_OFFLOAD_OPTIMIZER),
+                                        the gradients stay on the card in their format and
+                                        a copy goes to the host for the CPU step:
+                                        Megatron-Core's --optimizer-cpu-offload
+                                        (megatron/core/optimizer/cpu_offloading/
+                                        hybrid_optimizer.py: HybridDeviceOptimizer copies
+                                        each parameter's GPU gradient, a view of the DDP
+                                        gradient buffer, into a pinned host tensor; the
+                                        buffer stays allocated on the GPU). 0: DeepSpeed
+                                        ZeRO-Offload, no gradient on the card beyond the
+                                        reduction bucket. Default 0; the megatron profile
+                                        sets 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

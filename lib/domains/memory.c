@@ -870,6 +870,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
     if (in->fsdp_flat_upcast != 0 && in->fsdp_flat_upcast != 1)
         return hwfit__why(why, HWFIT_EDOM, "fsdp_flat_upcast", "must be 0 or 1");
+    if (in->offload_keeps_grads != 0 && in->offload_keeps_grads != 1)
+        return hwfit__why(why, HWFIT_EDOM, "offload_keeps_grads", "must be 0 or 1");
     if (!hwfit__grad_bytes_ok(in->unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes", HWFIT__GRAD_BYTES_RULE);
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);

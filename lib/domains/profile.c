@@ -49,6 +49,7 @@ typedef struct row {
     int zero_buckets;
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
+    int offload_keeps_grads;
 } row;
 
 #define M_(m) (1u << (m))
@@ -281,6 +282,12 @@ static const row rows[] = {
      .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 1, .gradient_buffer = 1,
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_BF16,
      .loss = HWFIT_MEMORY_LOSS_FP32_COPY, .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+    /* --optimizer-cpu-offload (Megatron-Core's HybridDeviceOptimizer,
+     * core/optimizer/cpu_offloading/hybrid_optimizer.py): the fp32 master parameters and
+     * Adam moments live on the host and step there; each step copies the gradients, views
+     * of the DDP main_grad buffer, to pinned host tensors (_set_sub_optimizer_grads), and
+     * the buffer stays on the GPU. Only acts with an optimizer offload layout. */
+    {.profile = "megatron", .sets = HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS, .offload_keeps_grads = 1},
 
     /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
@@ -432,8 +439,9 @@ static const struct {
                   "contiguous reduce buckets, HF upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
              "HF upcast loss; an fp32-upcast model keeps only its fp32 shards (FSDP1)"},
-    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer, "
-                 "vocab-parallel loss with bf16 logits beside their fp32 copy"},
+    {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer (kept on the "
+                 "card by its CPU optimizer offload), vocab-parallel loss with bf16 logits "
+                 "beside their fp32 copy"},
     {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
     {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, head a linear of its own "
                "(quantized with QLoRA), eager MLP, K/V repeated, the last step's logits held"},
@@ -494,6 +502,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
     if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
     if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
+    if (s & HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS) in->offload_keeps_grads = r->offload_keeps_grads;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

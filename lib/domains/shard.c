@@ -1035,7 +1035,9 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
         }
         /* ZeRO-Offload (Ren et al. 2021; DeepSpeed estimate_zero2/3_model_states_mem_needs):
          * optimizer states, fp32 master weights and fp32 gradients live on the host; the
-         * GPU keeps no gradient beyond the reduction bucket. */
+         * GPU keeps no gradient beyond the reduction bucket. offload_keeps_grads (Megatron-
+         * Core's HybridDeviceOptimizer): the host holds a pinned copy of the gradients for
+         * its step, and the card keeps its gradient buffer (g as counted above). */
         if (r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) {
             uint64_t grads32;
             uint64_t trained = r->zero >= 1 ? partition(s.trainable, s.e_trainable, r)
@@ -1046,7 +1048,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (add(&host, o) != HWFIT_OK || add(&host, grads32) != HWFIT_OK)
                 return HWFIT_ERANGE;
             o = 0;
-            g = 0;
+            if (!in->memory.offload_keeps_grads) g = 0;
         }
         if (r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) {
             if (add(&host, w - sc) != HWFIT_OK) return HWFIT_ERANGE;
@@ -1464,6 +1466,8 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
     if (in->memory.fsdp_flat_upcast != 0 && in->memory.fsdp_flat_upcast != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.fsdp_flat_upcast", "must be 0 or 1");
+    if (in->memory.offload_keeps_grads != 0 && in->memory.offload_keeps_grads != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.offload_keeps_grads", "must be 0 or 1");
     if (!hwfit__grad_bytes_ok(in->memory.unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
                           HWFIT__GRAD_BYTES_RULE);

@@ -466,6 +466,13 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
                                    "'%s' is not optimizer, params, optimizer,params, none or "
                                    "any", offload);
         s->offload = (int)bits;
+        /* Gradients kept on the card act only when the optimizer is offloaded: with an
+         * offload that cannot hold it the flag is refused rather than ignored. */
+        if (!(bits & HWFIT_SHARD_OFFLOAD_OPTIMIZER) &&
+            hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS)) &&
+            hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS)))
+            return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS), HWFIT_EINVAL,
+                                   "applies only with --offload optimizer (or any)");
     }
     hwfit__workload_layout(w, &w->in.layout);
     return HWFIT_OK;
@@ -1023,6 +1030,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "16-bit partition (FSDP1 _mp_shard; Accelerate "
                                            "0.30+ upcast); off: DeepSpeed's 16-bit partition "
                                            "and fp32 master (the fsdp profile sets it)"},
+    [HWFIT__F_OFFLOAD_KEEPS_GRADS] = {.name = "offload-keeps-grads", .kind = HWFIT_OPTION_FLAG,
+                                      .help = "training with --offload optimizer: the "
+                                              "gradients stay on the card and a copy goes to "
+                                              "the host for the CPU step (Megatron-Core "
+                                              "--optimizer-cpu-offload; the megatron profile "
+                                              "sets it); off: DeepSpeed ZeRO-Offload, "
+                                              "gradients on the host"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1098,6 +1112,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS), training && rows->sharded,
+         "training with the optimizer offloaded (fit, plan, perf: --offload optimizer)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1163,7 +1179,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
         {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
         {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
-        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast}};
+        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
+        {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1443,5 +1460,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->unsharded_grad_bytes);
     hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
                     m->fsdp_flat_upcast);
+    hwfit__out_bool(o, "offload_keeps_grads", "optimizer offload: gradients kept on the card",
+                    m->offload_keeps_grads);
     hwfit__out_section_end(o);
 }

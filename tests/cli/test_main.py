@@ -597,6 +597,32 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fw["assumptions"]["fsdp_flat_upcast"], True)
         self.bad("memory", "--config", cfg, "--fsdp-flat-upcast", mentions="fsdp-flat-upcast")
 
+    def test_offload_keeps_grads_leaves_the_gradient_buffer(self):
+        """--offload-keeps-grads: Megatron-Core's CPU optimizer copies the gradients to the
+        host and keeps its fp32 main_grad buffer on the card. Llama 3.1 8B full, ZeRO-1 on 4
+        cards, fp32 gradients, --offload optimizer: 4 bytes a parameter of gradients stay
+        (8,030,261,248 x 4), where DeepSpeed's ZeRO-Offload keeps none; the megatron profile
+        sets it; refused with an offload that keeps the optimizer on the card."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "1", "--mode",
+                "full", "--capacity", "1024GiB", "--gradients", "fp32", "--offload", "optimizer")
+        zo = self.ok_json(*args)
+        mc = self.ok_json(*args, "--offload-keeps-grads")
+        self.assertEqual(zo["breakdown"]["gradient_bytes"], 0)
+        self.assertEqual(mc["breakdown"]["gradient_bytes"], 8030261248 * 4)
+        self.assertEqual(mc["breakdown"]["optimizer_bytes"], 0)
+        self.assertIs(mc["assumptions"]["offload_keeps_grads"], True)
+        self.assertIs(zo["assumptions"]["offload_keeps_grads"], False)
+        mg = self.ok_json(*args, "--framework", "megatron")
+        self.assertIs(mg["assumptions"]["offload_keeps_grads"], True)
+        self.assertEqual(mg["breakdown"]["gradient_bytes"], 8030261248 * 4)
+        self.bad(*args[:-2], "--offload", "none", "--offload-keeps-grads",
+                 mentions="offload-keeps-grads")
+        self.bad("memory", "--config", cfg, "--offload-keeps-grads",
+                 mentions="offload-keeps-grads")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

@@ -404,6 +404,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("selective", ctypes.c_int),
         # appended: FSDP's fp32 flat shards under trained_fp32 (memory.h fsdp_flat_upcast)
         ("fsdp_flat_upcast", ctypes.c_int),
+        # appended (ninth round): gradients kept on the card under optimizer offload
+        # (memory.h offload_keeps_grads)
+        ("offload_keeps_grads", ctypes.c_int),
     ]
 
 

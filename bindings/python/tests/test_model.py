@@ -302,6 +302,19 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), fsdp_flat_upcast=True)
 
+    def test_offload_keeps_grads_leaves_the_gradient_buffer(self):
+        # Llama 3.1 8B full, ZeRO-1 on 4 cards, fp32 gradients, optimizer offloaded: with
+        # Megatron-Core's CPU optimizer the 4-byte gradient buffer stays on the card.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=4, dp=4, zero=1,
+                  capacity="1024GiB", gradients="fp32", offload="optimizer")
+        self.assertEqual(hwfit.fit(**kw)["breakdown"]["gradient_bytes"], 0)
+        out = hwfit.fit(offload_keeps_grads=True, **kw)
+        self.assertEqual(out["breakdown"]["gradient_bytes"], 8030261248 * 4)
+        self.assertTrue(out["assumptions"]["offload_keeps_grads"])
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.fit(offload_keeps_grads=True, **dict(kw, offload="none"))
+        self.assertIn("offload", str(cm.exception))
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
