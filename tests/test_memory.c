@@ -1799,6 +1799,12 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.fused_optimizer, 0);
     cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST_FREED);
     cr_assert_eq(in.dropout, 0);
+    /* its fp32 model: FSDP2 holds fp32 parameter shards, gathered in bf16 (no bf16 partition
+     * beside a master copy) */
+    cr_assert_eq(in.trained_fp32, 1);
+    cr_assert_eq(in.fsdp_flat_upcast, 1);
+    cr_assert_eq(in.master_weights, 0);
+    cr_assert(sets & HWFIT_PROFILE_FSDP_FLAT_UPCAST);
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_LORA;
     cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);

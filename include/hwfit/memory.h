@@ -597,13 +597,18 @@ typedef struct hwfit_memory_in {
                                         _flat_param.py: _use_low_precision_shard allocates
                                         _mp_shard, _free_low_precision_sharded_param frees it
                                         after the all-gather; Accelerate 0.30+ upcasts
-                                        bf16-loaded flat parameters under mixed precision),
-                                        and the reduced gradient shard is cast to fp32. A
+                                        bf16-loaded flat parameters under mixed precision;
+                                        FSDP2 likewise: FSDPParam.all_gather_inputs casts
+                                        the fp32 sharded data to MixedPrecisionPolicy's
+                                        param_dtype for the all-gather only, as torchtitan's
+                                        fp32 model runs), and the reduced gradient shard is
+                                        cast to the parameter's fp32 dtype. A
                                         card holds 4 bytes of parameter and 4 of gradient a
                                         trained element / shard group, no 16-bit partition.
                                         0: DeepSpeed's engine holds it (trained_fp32's
                                         16-bit partition plus fp32 master partitions).
-                                        Default 0; the fsdp profile sets 1. */
+                                        Default 0; the fsdp and torchtitan profiles set
+                                        1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -369,9 +369,16 @@ static const row rows[] = {
      * reduce_dtype float32): config_manager.py training.mixed_precision_param "bfloat16",
      * mixed_precision_reduce "float32"), so a card holds fp32 parameter and gradient shards
      * and gathers bf16 units; torch.optim.AdamW keeps fp32 moments (optimizer.py: "fused":
-     * optimizer.fused (default off), "foreach": not fused). hwfit counts the fp32 shards as
-     * the bf16 weights it gathers plus an fp32 master copy and bf16 gradients: the same 16
-     * bytes a parameter over the shard group (master_weights, bf16 gradients, fp32 states).
+     * optimizer.fused (default off), "foreach": not fused). The fp32 parameter shard is the
+     * only persistent copy, and it is what the optimizer steps: FSDP2's
+     * FSDPParam.all_gather_inputs (torch/distributed/fsdp/_fully_shard/_fsdp_param.py)
+     * returns sharded_param_data.to(param_dtype), a transient bf16 copy for the unit's
+     * all-gather, and foreach_reduce (_fsdp_collectives.py) casts the reduced gradient to
+     * the parameter's dtype (_to_dtype_if_needed(reduce_output, orig_dtype)): fp32 shards
+     * of parameter and gradient. So trained_fp32 with fsdp_flat_upcast (as the fsdp
+     * profile): 4 + 4 + 8 bytes a parameter over the shard group, with 4 + 8 before the
+     * gradients exist (forward and the start of backward), not a bf16 partition beside an
+     * fp32 master copy (2 + 4 + 8 there).
      * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
      * (train.py loss_fn), and the loop deletes pred before loss.backward() ("need to free to
      * before bwd to avoid peaking memory"): upcast-freed. (Under pipeline parallelism the
@@ -390,10 +397,12 @@ static const row rows[] = {
     {.profile = "torchtitan", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
-         HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED,
-     .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
+         HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
+         HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST,
+     .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
      .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
+     .trained_fp32 = 1, .fsdp_flat_upcast = 1,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
     /* torchtitan trains every parameter (no LoRA at 9dec370): the checkpointing choice is
      * full training's (the op policy counts a dense layer's seven matmuls). */
@@ -442,8 +451,9 @@ static const struct {
                       "with fp32 gradients and moments (not pure_bf16)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
-    {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (16 bytes a "
-                   "parameter sharded), foreach AdamW, whole-vocabulary fp32 loss (logits freed "
+    {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (fp32 parameter "
+                   "and gradient shards, 16 bytes a parameter with the moments), foreach "
+                   "AdamW, whole-vocabulary fp32 loss (logits freed "
                    "before backward), eager "
                    "Llama kernels, op-level selective checkpointing"},
 };

@@ -1020,7 +1020,12 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
          * card holds 4 bytes of parameter and 4 of gradient per trained element / shard
          * group, the master partition becomes the parameter shard (moved from the
          * optimizer states to the weights), and the units stay gathered in 16 bits. Full
-         * fine-tuning (every parameter trained, no scales). */
+         * fine-tuning (every parameter trained, no scales). FSDP2 holds an fp32 model the
+         * same way (torch/distributed/fsdp/_fully_shard/_fsdp_param.py,
+         * FSDPParam.all_gather_inputs: sharded_param_data.to(self.param_dtype) only for
+         * the all-gather; _fsdp_collectives.py foreach_reduce casts the reduce-scatter
+         * output to orig_dtype): torchtitan's fp32 model with MixedPrecisionPolicy
+         * (param_dtype bfloat16). */
         if (r->zero >= 3 && in->memory.fsdp_flat_upcast && in->memory.mode == HWFIT_MEMORY_FULL &&
             zero_master_applies(&in->memory)) {
             uint64_t shard32;

@@ -1019,9 +1019,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "--trained-fp32: FSDP holds the sharding, the fp32 "
                                            "parameters are its flat shards cast to 16 bits only "
                                            "for a unit's all-gather, fp32 gradient shards, no "
-                                           "16-bit partition (FSDP1 _mp_shard; Accelerate "
-                                           "0.30+ upcast); off: DeepSpeed's 16-bit partition "
-                                           "and fp32 master (the fsdp profile sets it)"},
+                                           "16-bit partition (FSDP1 _mp_shard, Accelerate "
+                                           "0.30+ upcast; FSDP2 all_gather_inputs, an fp32 "
+                                           "model as torchtitan's); off: DeepSpeed's 16-bit "
+                                           "partition and fp32 master (the fsdp and "
+                                           "torchtitan profiles set it)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1172,13 +1174,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
                                "applies only with --no-flash-attention (eager attention)");
-    /* FSDP1's fp32 flat shards are those of an fp32-upcast model trained whole; elsewhere
+    /* FSDP's fp32 shards are those of an fp32 model trained whole; elsewhere
      * the flag would change nothing, so it is refused when given. */
     if (m->fsdp_flat_upcast && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST)) &&
         (m->mode != HWFIT_MEMORY_FULL || !m->trained_fp32))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), HWFIT_EINVAL,
-                               "applies only to mode full with --trained-fp32 (the fp32-upcast "
-                               "model FSDP1 shards)");
+                               "applies only to mode full with --trained-fp32 (the fp32 model "
+                               "FSDP shards)");
     /* The selective policy says what selective recomputation keeps: with another
      * recomputation (given, the profile's, or memory's default, which is not searched) it
      * would be ignored. */

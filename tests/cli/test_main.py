@@ -589,6 +589,23 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fw["assumptions"]["fsdp_flat_upcast"], True)
         self.bad("memory", "--config", cfg, "--fsdp-flat-upcast", mentions="fsdp-flat-upcast")
 
+    def test_torchtitan_holds_fp32_shards(self):
+        """torchtitan's fp32 model under FSDP2 (FSDPParam.all_gather_inputs casts the fp32
+        shard to bf16 only for the all-gather; foreach_reduce casts the reduced gradient to
+        fp32): 4 + 4 bytes of parameter and gradient shard and 8 of moments. Llama 3.1 8B,
+        ZeRO-3 on 4 cards (8,030,261,248 x 4 / 4 each)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        q = 8030261248 // 4
+        tt = self.ok_json("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3",
+                          "--mode", "full", "--capacity", "1024GiB", "--framework",
+                          "torchtitan")
+        self.assertEqual([tt["breakdown"][k] for k in ("weights_bytes", "gradient_bytes",
+                                                       "optimizer_bytes")], [4 * q, 4 * q, 8 * q])
+        self.assertIs(tt["assumptions"]["fsdp_flat_upcast"], True)
+        self.assertIs(tt["assumptions"]["trained_fp32"], True)
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

@@ -237,6 +237,16 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
 
+    def test_torchtitan_holds_fp32_shards(self):
+        # torchtitan's fp32 model under FSDP2: fp32 parameter and gradient shards (bf16 only
+        # for a unit's all-gather) and fp32 moments, 4 + 4 + 8 bytes over 4 cards.
+        q = 8030261248 // 4
+        f = hwfit.fit(config=config("llama-3.1-8b"), mode="full", context=1024, gpus=4, dp=4,
+                      zero=3, capacity="1024GiB", framework="torchtitan")
+        self.assertEqual([f["breakdown"][k] for k in ("weights_bytes", "gradient_bytes",
+                                                      "optimizer_bytes")], [4 * q, 4 * q, 8 * q])
+        self.assertTrue(f["assumptions"]["fsdp_flat_upcast"])
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         # DeepSpeed casts the module back to 16 bits and keeps fp32 master partitions
         # (runtime/engine.py _configure_distributed_model): Llama 3.1 8B full on 8 cards,
