@@ -1805,6 +1805,7 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.fsdp_flat_upcast, 1);
     cr_assert_eq(in.master_weights, 0);
     cr_assert(sets & HWFIT_PROFILE_FSDP_FLAT_UPCAST);
+    cr_assert_eq(in.reduce_held_bytes, 4); /* reduce_dtype float32 */
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_LORA;
     cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);

@@ -609,6 +609,20 @@ typedef struct hwfit_memory_in {
                                         16-bit partition plus fp32 master partitions).
                                         Default 0; the fsdp and torchtitan profiles set
                                         1. */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "FSDP2's held reduce-scatter input"). */
+    uint16_t reduce_held_bytes; /**< Under ZeRO-3 sharding (hwfit_shard_in), training:
+                                        bytes per trained element of the reduce-scatter
+                                        input FSDP2 keeps of the previous unit while the
+                                        next computes its gradients (FSDPParamGroup.
+                                        post_backward stores foreach_reduce's
+                                        reduce_scatter_input in comm_ctx.reduce_scatter_state
+                                        and frees it only at the next unit's post_backward;
+                                        its dtype is MixedPrecisionPolicy's reduce_dtype,
+                                        else the gradients'): the largest unit's trained
+                                        elements at this many bytes, beside its unreduced
+                                        gradients. 0 to 8; default 0 (FSDP1, DeepSpeed: not
+                                        held); the torchtitan profile sets 4 (reduce_dtype
+                                        float32). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

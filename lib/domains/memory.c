@@ -870,6 +870,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
     if (in->fsdp_flat_upcast != 0 && in->fsdp_flat_upcast != 1)
         return hwfit__why(why, HWFIT_EDOM, "fsdp_flat_upcast", "must be 0 or 1");
+    if (in->reduce_held_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "reduce_held_bytes", "must be 0 to 8");
     if (in->unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
                           "must be at most 8 bytes per element");

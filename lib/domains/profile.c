@@ -49,6 +49,7 @@ typedef struct row {
     int zero_buckets;
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
+    unsigned reduce_held;
 } row;
 
 #define M_(m) (1u << (m))
@@ -378,7 +379,9 @@ static const row rows[] = {
      * of parameter and gradient. So trained_fp32 with fsdp_flat_upcast (as the fsdp
      * profile): 4 + 4 + 8 bytes a parameter over the shard group, with 4 + 8 before the
      * gradients exist (forward and the start of backward), not a bf16 partition beside an
-     * fp32 master copy (2 + 4 + 8 there).
+     * fp32 master copy (2 + 4 + 8 there). Each block's reduce-scatter input, in
+     * reduce_dtype float32, is held until the next block's post_backward
+     * (reduce_held_bytes 4: shard.c).
      * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
      * (train.py loss_fn), and the loop deletes pred before loss.backward() ("need to free to
      * before bwd to avoid peaking memory"): upcast-freed. (Under pipeline parallelism the
@@ -398,11 +401,11 @@ static const row rows[] = {
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
          HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
-         HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST,
+         HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD,
      .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
      .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
-     .trained_fp32 = 1, .fsdp_flat_upcast = 1,
+     .trained_fp32 = 1, .fsdp_flat_upcast = 1, .reduce_held = 4,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
     /* torchtitan trains every parameter (no LoRA at 9dec370): the checkpointing choice is
      * full training's (the op policy counts a dense layer's seven matmuls). */
@@ -504,6 +507,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
     if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
     if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
+    if (s & HWFIT_PROFILE_REDUCE_HELD) in->reduce_held_bytes = (uint16_t)r->reduce_held;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -1130,6 +1130,25 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
+            if (in->memory.reduce_held_bytes > 0) {
+                /* FSDP2's held reduce-scatter input (reduce_held_bytes): FSDPParamGroup.
+                 * post_backward (torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py)
+                 * keeps foreach_reduce's reduce_scatter_input, allocated in reduce_dtype
+                 * (_fsdp_collectives.py: reduce_scatter_comm.allocate((numel,),
+                 * dtype=reduce_dtype)) and filled from the unit's unsharded gradients, in
+                 * comm_ctx.reduce_scatter_state until the next unit's post_backward waits on
+                 * it and drops it: one layer's trained elements (the largest layer's) beside
+                 * the next unit's unreduced gradients (ug). The layers only: a unit of
+                 * tables reduces at one end of backward (the root's at its end). */
+                uint64_t ut_max = 0, held = 0;
+                for (int k = 0; k < 2; k++)
+                    if (u[k])
+                        ut_max = max_u64(ut_max, gathered(u[k]->trainable, u[k]->e_trainable,
+                                                          gd, ge));
+                if (hwfit__mul_u64(ut_max, in->memory.reduce_held_bytes, &held) != HWFIT_OK ||
+                    add(&buffers, held) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+            }
             if (in->memory.unsharded_grad_bytes > 0) {
                 /* Gradients kept unsharded across the micro-batches of a step: with
                  * set_requires_gradient_sync(False) (torch.distributed.pipelining's
@@ -1469,6 +1488,8 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "memory.no_reshard_after_forward", "must be 0 or 1");
     if (in->memory.fsdp_flat_upcast != 0 && in->memory.fsdp_flat_upcast != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.fsdp_flat_upcast", "must be 0 or 1");
+    if (in->memory.reduce_held_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "memory.reduce_held_bytes", "must be 0 to 8");
     if (in->memory.unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
                           "must be at most 8 bytes per element");

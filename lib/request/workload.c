@@ -1024,6 +1024,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "model as torchtitan's); off: DeepSpeed's 16-bit "
                                            "partition and fp32 master (the fsdp and "
                                            "torchtitan profiles set it)"},
+    [HWFIT__F_REDUCE_HELD] = {.name = "reduce-held-bytes", .kind = HWFIT_OPTION_RATIO,
+                              .metavar = "B", .default_text = "0", .min = 0, .max = 8,
+                              .help = "training, ZeRO-3: bytes per trained element of the "
+                                      "reduce-scatter input FSDP2 holds of the previous layer "
+                                      "while the next computes its gradients "
+                                      "(MixedPrecisionPolicy's reduce_dtype: 4 for fp32, 2 for "
+                                      "bf16; 0: FSDP1 or DeepSpeed; the torchtitan profile "
+                                      "sets 4)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1098,6 +1106,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_REDUCE_HELD), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
@@ -1245,6 +1255,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         if (b != (double)(uint16_t)b)
             return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
         m->unsharded_grad_bytes = (uint16_t)b;
+    }
+    o = HWFIT__FOPT(HWFIT__F_REDUCE_HELD);
+    if (!profile || hwfit__req_given(r, o)) {
+        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
+        if (b != (double)(uint16_t)b)
+            return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
+        m->reduce_held_bytes = (uint16_t)b;
     }
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
@@ -1430,5 +1447,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->unsharded_grad_bytes);
     hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
                     m->fsdp_flat_upcast);
+    hwfit__out_num(o, "reduce_held_bytes",
+                   "ZeRO-3: bytes/element of the held reduce-scatter input (FSDP2)",
+                   m->reduce_held_bytes);
     hwfit__out_section_end(o);
 }

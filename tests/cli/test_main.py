@@ -589,6 +589,25 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fw["assumptions"]["fsdp_flat_upcast"], True)
         self.bad("memory", "--config", cfg, "--fsdp-flat-upcast", mentions="fsdp-flat-upcast")
 
+    def test_reduce_held_bytes_holds_a_layers_reduce_scatter_input(self):
+        """--reduce-held-bytes: FSDP2 keeps the previous layer's reduce-scatter input (in
+        reduce_dtype) until the next layer's post_backward: Llama 3.1 8B full, ZeRO-3 on 4
+        cards, one layer of 218,112,000 parameters at 2 bytes more in the buffers."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--reduce-held-bytes", "2")
+        self.assertEqual(b["breakdown"]["buffer_bytes"] - a["breakdown"]["buffer_bytes"],
+                         2 * 218112000)
+        self.assertEqual(b["assumptions"]["reduce_held_bytes"], 2)
+        self.bad(*args, "--reduce-held-bytes", "9", mentions="--reduce-held-bytes")
+        self.bad(*args, "--reduce-held-bytes", "1.5", mentions="--reduce-held-bytes")
+        self.bad("memory", "--config", cfg, "--reduce-held-bytes", "2",
+                 mentions="reduce-held-bytes")
+
     def test_torchtitan_holds_fp32_shards(self):
         """torchtitan's fp32 model under FSDP2 (FSDPParam.all_gather_inputs casts the fp32
         shard to bf16 only for the all-gather; foreach_reduce casts the reduced gradient to
