@@ -418,6 +418,45 @@ Test(memory, pipeline_stages_sum_to_the_whole_model) {
     cr_assert_eq(estimate_ok(&m, &in).kv_bytes, 8ull * 4096 * 4096);
 }
 
+/* experts_indexed (transformers GptOssExperts in training: a copy of each hit expert's
+ * matrices kept; with the experts trained, a whole-parameter zero tensor in each index's
+ * backward). DeepSeek-V3 full, 1,024 tokens, no recomputation: every one of the 256
+ * experts is hit (1,024 x 8 slots), 256 x 3 x 7168 x 2048 values of copies in bf16 per
+ * MoE layer; 2 tokens hit at most 16. The transient is 256 x 2 x 7168 x 2048 in the
+ * gradients' format, once. Refused for a dense model. */
+Test(memory, experts_indexed_keeps_copies) {
+    hwfit_model m;
+    cr_assert_eq(fixture_deepseek_v3(&m), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.experts_indexed = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    const uint64_t copies = 256ull * 3 * 7168 * 2048 * 2, grad = 256ull * 2 * 7168 * 2048 * 2;
+    cr_assert_eq(b.activation_moe_layer_bytes - a.activation_moe_layer_bytes, copies);
+    cr_assert_eq(b.activation_dense_layer_bytes, a.activation_dense_layer_bytes);
+    cr_assert_eq(b.activation_bytes - a.activation_bytes, 58 * copies + grad);
+    in.context = 2;
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.experts_indexed = 0;
+    hwfit_memory_out d = estimate_ok(&m, &in);
+    cr_assert_eq(c.activation_moe_layer_bytes - d.activation_moe_layer_bytes,
+                 16ull * 3 * 7168 * 2048 * 2);
+    hwfit_model l;
+    llama8b(&l);
+    in.experts_indexed = 1;
+    hwfit_memory_out o;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_estimate(&l, &in, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_validate(&l, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "experts_indexed");
+    in.experts_indexed = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+}
+
 Test(memory, moe_and_mtp_layers) {
     hwfit_model m;
     cr_assert_eq(fixture_deepseek_v3(&m), HWFIT_OK);

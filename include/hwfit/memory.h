@@ -623,6 +623,28 @@ typedef struct hwfit_memory_in {
                                         gradients. 0 to 8; default 0 (FSDP1, DeepSpeed: not
                                         held); the torchtitan profile sets 4 (reduce_dtype
                                         float32). */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "experts indexed one at a time"). */
+    int experts_indexed;        /**< Training a MoE model whose routed experts are 3-D
+                                        parameters run one expert at a time by indexing
+                                        them with an index tensor (transformers 4.55+
+                                        GptOssExperts.forward in training: for expert_idx
+                                        in expert_hit, current_state @
+                                        self.gate_up_proj[expert_idx], ... @
+                                        self.down_proj[expert_idx]). Advanced indexing
+                                        copies each hit expert's matrices, and the matmul
+                                        keeps the copy for its input's gradient: a MoE
+                                        layer stores its hit experts' matrices (min(E, s b
+                                        K) experts, 3 h F values each when gated, in the
+                                        activations' format, / t). When the experts train
+                                        (mode full), the backward of each index builds a
+                                        zero tensor of the whole parameter
+                                        (index_backward: grad.new_zeros(self.sizes())),
+                                        added into the gradient: the largest expert
+                                        parameter (E x h x 2F gated) once more in the
+                                        gradients' format, / t, beside the layer being
+                                        rebuilt. The model's E experts (the loop runs
+                                        without expert parallelism). Refused for models
+                                        without routed experts. Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -1024,6 +1024,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "model as torchtitan's); off: DeepSpeed's 16-bit "
                                            "partition and fp32 master (the fsdp and "
                                            "torchtitan profiles set it)"},
+    [HWFIT__F_EXPERTS_INDEXED] = {.name = "experts-indexed", .kind = HWFIT_OPTION_FLAG,
+                                  .help = "training a MoE model: its routed experts are 3-D "
+                                          "parameters run one expert at a time by tensor "
+                                          "indexing (transformers GptOssExperts in training): "
+                                          "a MoE layer keeps a copy of each hit expert's "
+                                          "matrices, and with the experts trained each index's "
+                                          "backward builds a whole-parameter zero tensor"},
     [HWFIT__F_REDUCE_HELD] = {.name = "reduce-held-bytes", .kind = HWFIT_OPTION_RATIO,
                               .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                               .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1109,6 +1116,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_REDUCE_HELD), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_EXPERTS_INDEXED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1174,7 +1182,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
         {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
         {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
-        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast}};
+        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
+        {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1447,6 +1456,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->unsharded_grad_bytes);
     hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
                     m->fsdp_flat_upcast);
+    hwfit__out_bool(o, "experts_indexed", "MoE experts indexed one at a time (copies kept)",
+                    m->experts_indexed);
     hwfit__out_num(o, "reduce_held_bytes",
                    "ZeRO-3: bytes/element of the held reduce-scatter input (FSDP2)",
                    m->reduce_held_bytes);

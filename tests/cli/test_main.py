@@ -608,6 +608,26 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--reduce-held-bytes", "2",
                  mentions="reduce-held-bytes")
 
+    def test_experts_indexed_keeps_expert_copies(self):
+        """--experts-indexed: transformers' GptOssExperts training loop copies each hit
+        expert's matrices (advanced indexing) and keeps them for backward; trained, each
+        index's backward builds a whole-parameter zero tensor. gpt-oss-20b full, 4,096
+        tokens, full recomputation: the rebuilt layer holds 32 x 3 x 2880 x 2880 bf16 values
+        of copies and 32 x 2 x 2880 x 2880 of gradient more. Refused for a dense model."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "gpt-oss-20b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--weights", "bf16",
+                "--context", "4096", "--recompute", "full")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--experts-indexed")
+        self.assertEqual(b["activation_bytes"] - a["activation_bytes"],
+                         32 * 3 * 2880 * 2880 * 2 + 32 * 2 * 2880 * 2880 * 2)
+        self.assertIs(b["assumptions"]["experts_indexed"], True)
+        dense = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        self.bad("memory", "--config", dense, "--mode", "full", "--experts-indexed",
+                 mentions="experts")
+
     def test_torchtitan_holds_fp32_shards(self):
         """torchtitan's fp32 model under FSDP2 (FSDPParam.all_gather_inputs casts the fp32
         shard to bf16 only for the all-gather; foreach_reduce casts the reduced gradient to
