@@ -1845,6 +1845,17 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.master_weights, 0);
     cr_assert(sets & HWFIT_PROFILE_FSDP_FLAT_UPCAST);
     cr_assert_eq(in.reduce_held_bytes, 4); /* reduce_dtype float32 */
+    /* torchtune's distributed recipes (FSDP2 without mp_policy): bf16, several devices only */
+    hwfit_memory_in tt;
+    hwfit_memory_init(&tt);
+    tt.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 8, &tt, &sets), HWFIT_OK);
+    cr_assert_eq(tt.reduce_held_bytes, 2);
+    cr_assert(sets & HWFIT_PROFILE_REDUCE_HELD);
+    hwfit_memory_init(&tt);
+    tt.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &tt, &sets), HWFIT_OK);
+    cr_assert_eq(tt.reduce_held_bytes, 0);
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_LORA;
     cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);

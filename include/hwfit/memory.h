@@ -622,7 +622,8 @@ typedef struct hwfit_memory_in {
                                         elements at this many bytes, beside its unreduced
                                         gradients. 0 to 8; default 0 (FSDP1, DeepSpeed: not
                                         held); the torchtitan profile sets 4 (reduce_dtype
-                                        float32). */
+                                        float32), the torchtune profile 2 on several
+                                        devices (bf16, no mp_policy). */
     /* ---- Appended in 0.2.0 (docs/formulas.md, "experts indexed one at a time"). */
     int experts_indexed;        /**< Training a MoE model whose routed experts are 3-D
                                         parameters run one expert at a time by indexing

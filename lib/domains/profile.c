@@ -114,8 +114,13 @@ static const row rows[] = {
     {.profile = "torchtune", .modes = FULL_, .devices = 1,
      .sets = HWFIT_PROFILE_OPTIMIZER | HWFIT_PROFILE_PAGED | HWFIT_PROFILE_IN_BACKWARD,
      .optimizer = HWFIT_MEMORY_ADAMW_8BIT, .paged = 1, .in_backward = 1},
-    {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
-     .overhead = OVERHEAD_DIST},
+    /* Distributed recipes shard with FSDP2 (torchtune/training/_distributed.py shard_model:
+     * fully_shard(m, reshard_after_forward=..., offload_policy=...), no mp_policy, so
+     * MixedPrecisionPolicy() reduces in the bf16 gradients' dtype): each layer's bf16
+     * reduce-scatter input is held until the next layer's post_backward (reduce_held_bytes
+     * 2, shard.c). Recipes before 0.3 (2024, FullyShardedDataParallel) ran FSDP1: 0. */
+    {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD | HWFIT_PROFILE_REDUCE_HELD,
+     .overhead = OVERHEAD_DIST, .reduce_held = 2},
 
     /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
     /* optim "adamw_torch": torch.optim.AdamW with foreach (fused became the default only in

@@ -1038,7 +1038,7 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "while the next computes its gradients "
                                       "(MixedPrecisionPolicy's reduce_dtype: 4 for fp32, 2 for "
                                       "bf16; 0: FSDP1 or DeepSpeed; the torchtitan profile "
-                                      "sets 4)"},
+                                      "sets 4, torchtune's 2 on several cards)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
