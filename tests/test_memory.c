@@ -1843,6 +1843,7 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.trained_fp32, 1);
     cr_assert_eq(in.fsdp_flat_upcast, 1);
     cr_assert_eq(in.master_weights, 0);
+    cr_assert_eq(in.gradients.id, HWFIT_DTYPE_FP32); /* the fp32 parameters' dtype */
     cr_assert(sets & HWFIT_PROFILE_FSDP_FLAT_UPCAST);
     cr_assert_eq(in.reduce_held_bytes, 4); /* reduce_dtype float32 */
     /* torchtune's distributed recipes (FSDP2 without mp_policy): bf16, several devices only */

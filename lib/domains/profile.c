@@ -384,7 +384,8 @@ static const row rows[] = {
      * of parameter and gradient. So trained_fp32 with fsdp_flat_upcast (as the fsdp
      * profile): 4 + 4 + 8 bytes a parameter over the shard group, with 4 + 8 before the
      * gradients exist (forward and the start of backward), not a bf16 partition beside an
-     * fp32 master copy (2 + 4 + 8 there). Each block's reduce-scatter input, in
+     * fp32 master copy (2 + 4 + 8 there). Gradients fp32 (the parameters' dtype; on one
+     * device without FSDP the fp32 model trains whole in fp32). Each block's reduce-scatter input, in
      * reduce_dtype float32, is held until the next block's post_backward
      * (reduce_held_bytes 4: shard.c).
      * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
@@ -408,7 +409,7 @@ static const row rows[] = {
          HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
          HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD,
      .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
-     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
+     .gradients = HWFIT_DTYPE_FP32, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
      .trained_fp32 = 1, .fsdp_flat_upcast = 1, .reduce_held = 4,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
