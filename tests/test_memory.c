@@ -418,6 +418,45 @@ Test(memory, pipeline_stages_sum_to_the_whole_model) {
     cr_assert_eq(estimate_ok(&m, &in).kv_bytes, 8ull * 4096 * 4096);
 }
 
+/* experts_indexed (transformers GptOssExperts in training: a copy of each hit expert's
+ * matrices kept; with the experts trained, a whole-parameter zero tensor in each index's
+ * backward). DeepSeek-V3 full, 1,024 tokens, no recomputation: every one of the 256
+ * experts is hit (1,024 x 8 slots), 256 x 3 x 7168 x 2048 values of copies in bf16 per
+ * MoE layer; 2 tokens hit at most 16. The transient is 256 x 2 x 7168 x 2048 in the
+ * gradients' format, once. Refused for a dense model. */
+Test(memory, experts_indexed_keeps_copies) {
+    hwfit_model m;
+    cr_assert_eq(fixture_deepseek_v3(&m), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.experts_indexed = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    const uint64_t copies = 256ull * 3 * 7168 * 2048 * 2, grad = 256ull * 2 * 7168 * 2048 * 2;
+    cr_assert_eq(b.activation_moe_layer_bytes - a.activation_moe_layer_bytes, copies);
+    cr_assert_eq(b.activation_dense_layer_bytes, a.activation_dense_layer_bytes);
+    cr_assert_eq(b.activation_bytes - a.activation_bytes, 58 * copies + grad);
+    in.context = 2;
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.experts_indexed = 0;
+    hwfit_memory_out d = estimate_ok(&m, &in);
+    cr_assert_eq(c.activation_moe_layer_bytes - d.activation_moe_layer_bytes,
+                 16ull * 3 * 7168 * 2048 * 2);
+    hwfit_model l;
+    llama8b(&l);
+    in.experts_indexed = 1;
+    hwfit_memory_out o;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_estimate(&l, &in, &o), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_validate(&l, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "experts_indexed");
+    in.experts_indexed = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+}
+
 Test(memory, moe_and_mtp_layers) {
     hwfit_model m;
     cr_assert_eq(fixture_deepseek_v3(&m), HWFIT_OK);
@@ -1804,6 +1843,25 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.fused_optimizer, 0);
     cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_UPCAST_FREED);
     cr_assert_eq(in.dropout, 0);
+    /* its fp32 model: FSDP2 holds fp32 parameter shards, gathered in bf16 (no bf16 partition
+     * beside a master copy) */
+    cr_assert_eq(in.trained_fp32, 1);
+    cr_assert_eq(in.fsdp_flat_upcast, 1);
+    cr_assert_eq(in.master_weights, 0);
+    cr_assert_eq(in.gradients.id, HWFIT_DTYPE_FP32); /* the fp32 parameters' dtype */
+    cr_assert(sets & HWFIT_PROFILE_FSDP_FLAT_UPCAST);
+    cr_assert_eq(in.reduce_held_bytes, 4); /* reduce_dtype float32 */
+    /* torchtune's distributed recipes (FSDP2 without mp_policy): bf16, several devices only */
+    hwfit_memory_in tt;
+    hwfit_memory_init(&tt);
+    tt.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 8, &tt, &sets), HWFIT_OK);
+    cr_assert_eq(tt.reduce_held_bytes, 2);
+    cr_assert(sets & HWFIT_PROFILE_REDUCE_HELD);
+    hwfit_memory_init(&tt);
+    tt.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &tt, &sets), HWFIT_OK);
+    cr_assert_eq(tt.reduce_held_bytes, 0);
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_LORA;
     cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);

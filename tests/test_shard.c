@@ -338,6 +338,29 @@ Test(shard, no_reshard_after_forward_keeps_every_unit_gathered) {
     cr_assert_eq(f1.gradient_bytes, f0.gradient_bytes);
 }
 
+/* reduce_held_bytes (FSDP2's comm_ctx.reduce_scatter_state: the previous layer's
+ * reduce-scatter input, in reduce_dtype, held until the next layer's post_backward): one
+ * layer's trained elements at that many bytes more in the buffers. Llama 3.1 8B full on 8
+ * cards, ZeRO-3: a layer is 218,112,000 parameters; not below ZeRO-3. */
+Test(shard, reduce_held_bytes_holds_one_layers_reduce_scatter_input) {
+    const uint64_t layer = 218112000;
+    hwfit_shard_in in = full_8b(8, 3);
+    hwfit_shard_card a = card_ok(&llama8, &in, 0);
+    in.memory.reduce_held_bytes = 4;
+    hwfit_shard_card b = card_ok(&llama8, &in, 0);
+    cr_assert_eq(b.buffer_bytes - a.buffer_bytes, 4 * layer);
+    cr_assert_eq(b.backward_bytes - a.backward_bytes, 4 * layer);
+    cr_assert_eq(b.gradient_bytes, a.gradient_bytes);
+    in.memory.reduce_held_bytes = 2;
+    hwfit_shard_card c = card_ok(&llama8, &in, 0);
+    cr_assert_eq(c.buffer_bytes - a.buffer_bytes, 2 * layer);
+    hwfit_shard_in z2 = full_8b(8, 2);
+    hwfit_shard_card d0 = card_ok(&llama8, &z2, 0);
+    z2.memory.reduce_held_bytes = 4;
+    hwfit_shard_card d1 = card_ok(&llama8, &z2, 0);
+    cr_assert_eq(d1.buffer_bytes, d0.buffer_bytes);
+}
+
 /* offload_after_load (Accelerate's FSDP2 cpu_ram_efficient_loading): under parameter
  * offload the card first holds its shards and one whole unit as the model loads; the
  * allocator keeps them reserved, so the load phase can set the peak. Llama 3.1 8B full on
@@ -1321,6 +1344,7 @@ Test(shard, bad_inputs_are_refused_without_touching_the_output) {
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 9);
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 3);
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 65535);
+    EXPECT(HWFIT_EDOM, in.memory.reduce_held_bytes = 9);
     EXPECT(HWFIT_EDOM, in.host_memory_bytes = -1);
     EXPECT(HWFIT_EDOM, in.host_utilization = 0);
     EXPECT(HWFIT_EDOM, in.host_buffer_factor = 0.5);

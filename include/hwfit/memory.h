@@ -598,13 +598,18 @@ typedef struct hwfit_memory_in {
                                         _flat_param.py: _use_low_precision_shard allocates
                                         _mp_shard, _free_low_precision_sharded_param frees it
                                         after the all-gather; Accelerate 0.30+ upcasts
-                                        bf16-loaded flat parameters under mixed precision),
-                                        and the reduced gradient shard is cast to fp32. A
+                                        bf16-loaded flat parameters under mixed precision;
+                                        FSDP2 likewise: FSDPParam.all_gather_inputs casts
+                                        the fp32 sharded data to MixedPrecisionPolicy's
+                                        param_dtype for the all-gather only, as torchtitan's
+                                        fp32 model runs), and the reduced gradient shard is
+                                        cast to the parameter's fp32 dtype. A
                                         card holds 4 bytes of parameter and 4 of gradient a
                                         trained element / shard group, no 16-bit partition.
                                         0: DeepSpeed's engine holds it (trained_fp32's
                                         16-bit partition plus fp32 master partitions).
-                                        Default 0; the fsdp profile sets 1. */
+                                        Default 0; the fsdp and torchtitan profiles set
+                                        1. */
     /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "Optimizer offload"). */
     int offload_keeps_grads;       /**< 1: with the optimizer offloaded to the host
                                         (hwfit_layout::offload HWFIT_SHARD_OFFLOAD_OPTIMIZER),
@@ -619,6 +624,44 @@ typedef struct hwfit_memory_in {
                                         ZeRO-Offload, no gradient on the card beyond the
                                         reduction bucket. Default 0; the megatron profile
                                         sets 1. */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "FSDP2's held reduce-scatter input"). */
+    uint16_t reduce_held_bytes; /**< Under ZeRO-3 sharding (hwfit_shard_in), training:
+                                        bytes per trained element of the reduce-scatter
+                                        input FSDP2 keeps of the previous unit while the
+                                        next computes its gradients (FSDPParamGroup.
+                                        post_backward stores foreach_reduce's
+                                        reduce_scatter_input in comm_ctx.reduce_scatter_state
+                                        and frees it only at the next unit's post_backward;
+                                        its dtype is MixedPrecisionPolicy's reduce_dtype,
+                                        else the gradients'): the largest unit's trained
+                                        elements at this many bytes, beside its unreduced
+                                        gradients. 0, 1, 2, 4 or 8 (a format's size; others
+                                        give ::HWFIT_EDOM); default 0 (FSDP1, DeepSpeed: not
+                                        held); the torchtitan profile sets 4 (reduce_dtype
+                                        float32), the torchtune profile 2 on several
+                                        devices (bf16, no mp_policy). */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "experts indexed one at a time"). */
+    int experts_indexed;        /**< Training a MoE model whose routed experts are 3-D
+                                        parameters run one expert at a time by indexing
+                                        them with an index tensor (transformers 4.55+
+                                        GptOssExperts.forward in training: for expert_idx
+                                        in expert_hit, current_state @
+                                        self.gate_up_proj[expert_idx], ... @
+                                        self.down_proj[expert_idx]). Advanced indexing
+                                        copies each hit expert's matrices, and the matmul
+                                        keeps the copy for its input's gradient: a MoE
+                                        layer stores its hit experts' matrices (min(E, s b
+                                        K) experts, 3 h F values each when gated, in the
+                                        activations' format, / t). When the experts train
+                                        (mode full), the backward of each index builds a
+                                        zero tensor of the whole parameter
+                                        (index_backward: grad.new_zeros(self.sizes())),
+                                        added into the gradient: the largest expert
+                                        parameter (E x h x 2F gated) once more in the
+                                        gradients' format, / t, beside the layer being
+                                        rebuilt. The model's E experts (the loop runs
+                                        without expert parallelism). Refused for models
+                                        without routed experts. Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -373,6 +373,26 @@ static uint64_t norm_extra(const act_ctx *c) {
     return kept > c->a_bytes ? kept - c->a_bytes : 0u;
 }
 
+/* experts_indexed (transformers GptOssExperts.forward in training, e.g. at commit
+ * 00d4b3d2: `for expert_idx in expert_hit[:]`, each a one-element index tensor;
+ * `current_state @ self.gate_up_proj[expert_idx] + ...`, then `gated_output @
+ * self.down_proj[expert_idx] + ...`): indexing a parameter with a tensor is advanced
+ * indexing, which copies the expert's matrices, and each matmul saves its copy for its
+ * input's gradient. So a MoE layer's graph keeps the matrices of every expert hit: at most
+ * E, at most s b K (each routed token-slot hits one), each h x F per matrix (3 gated, 2
+ * plain), in the activations' format, / t. */
+static uint64_t experts_indexed_copies(const act_ctx *c, uint64_t sb, int *overflow) {
+    const hwfit_model *m = c->m;
+    if (!c->in->experts_indexed || m->experts == 0 || c->in->mode == HWFIT_MEMORY_INFERENCE)
+        return 0;
+    uint64_t hit = mul_c(sb, m->experts_per_token, overflow);
+    if (hit > m->experts) hit = m->experts;
+    uint64_t per = (m->mlp == HWFIT_MODEL_MLP_GATED ? 3u : 2u);
+    uint64_t vals = mul_c(mul_c(mul_c(hit, per, overflow), m->hidden, overflow),
+                          m->expert_intermediate, overflow);
+    return hwfit__ceil_div_u64(mul_c(vals, c->a_bytes, overflow), c->t);
+}
+
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
  * Korthikanti et al. 2022 Table 2 generalised:
  *   replicated  A sbh (n_norms + 2) + [dropout] 2 sbh       (norm inputs, QKV and MLP inputs,
@@ -434,6 +454,9 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
     uint64_t total = add_c(
         r, add_c(hwfit__ceil_div_u64(shard, c->t), hwfit__ceil_div_u64(scores, c->t), &overflow),
         &overflow);
+    /* experts_indexed: the copies of the hit experts' matrices the per-expert loop keeps
+     * (experts_indexed_copies). */
+    if (moe) total = add_c(total, experts_indexed_copies(c, sb, &overflow), &overflow);
     if (overflow) return HWFIT_ERANGE;
     *bytes = total;
     return HWFIT_OK;
@@ -874,6 +897,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "offload_keeps_grads", "must be 0 or 1");
     if (!hwfit__grad_bytes_ok(in->unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes", HWFIT__GRAD_BYTES_RULE);
+    if (!hwfit__grad_bytes_ok(in->reduce_held_bytes))
+        return hwfit__why(why, HWFIT_EDOM, "reduce_held_bytes", HWFIT__GRAD_BYTES_RULE);
+    if (in->experts_indexed != 0 && in->experts_indexed != 1)
+        return hwfit__why(why, HWFIT_EDOM, "experts_indexed", "must be 0 or 1");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -1294,6 +1321,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (training) {
         int selective = in->recompute != HWFIT_MEMORY_RECOMPUTE_NONE;
         uint64_t kinds[2] = {0, 0};
+        if (in->experts_indexed && model->experts == 0)
+            return hwfit__why(why, HWFIT_EINVAL, "experts_indexed",
+                              "applies to models with routed experts only");
         /* torchtitan's op-level policy (op_stored): dense layers only, checked there */
         if (OPS_(in) && (st = op_stored(&c, why, &kinds[0])) != HWFIT_OK) return st;
         if (OPS_(in) && !dense_n) kinds[0] = 0;
@@ -1350,6 +1380,23 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             if (in->activation_offload)
                 act = min_u64(act, 2 * (kinds[0] > kinds[1] ? kinds[0] : kinds[1]));
             stored = act;
+        }
+        /* experts_indexed with trained experts (mode full): the backward of each index
+         * (torch derivatives.yaml, index.Tensor: index_backward(grad.new_zeros(
+         * self.sizes()), indices, grad)) builds a zero tensor of the whole 3-D parameter and
+         * puts the expert's gradient in it; the engine adds it into the parameter's
+         * gradient (counted with the layer's unit) and frees it: the largest expert
+         * parameter once more, E x h x 2F (gated, the gate and up projections together)
+         * or E x h x F, in the gradients' format, / t, beside the layer being rebuilt. */
+        if (in->experts_indexed && moe_n && in->mode == HWFIT_MEMORY_FULL) {
+            uint64_t mats = (model->mlp == HWFIT_MODEL_MLP_GATED ? 2u : 1u);
+            uint64_t g = hwfit__ceil_div_u64(
+                mul_c(mul_c(mul_c(mul_c(model->experts, mats, &overflow), model->hidden, &overflow),
+                            model->expert_intermediate, &overflow),
+                      grad_b, &overflow),
+                c.t);
+            transient = add_c(transient, g, &overflow);
+            act = add_c(act, g, &overflow);
         }
         /* Megatron-LM theoretical_memory_usage.py: input ids 8sb and embedding dropout sbh on
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.

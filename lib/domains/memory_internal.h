@@ -68,8 +68,9 @@ typedef struct hwfit__phase_parts {
                            when stepped and freed in backward, unless tied) */
 } hwfit__phase_parts;
 
-/* hwfit_memory_in::unsharded_grad_bytes: 0 (none held) or a format's bytes per element
- * (1 fp8, 2 bf16/fp16, 4 fp32, 8 fp64); memory's and shard's checks share it. */
+/* hwfit_memory_in::unsharded_grad_bytes and reduce_held_bytes: 0 (none held) or a format's
+ * bytes per element (1 fp8, 2 bf16/fp16, 4 fp32, 8 fp64); memory's and shard's checks share
+ * it. */
 #define HWFIT__GRAD_BYTES_RULE "must be 0, 1, 2, 4 or 8 bytes per element (a format's size)"
 static inline int hwfit__grad_bytes_ok(unsigned b) {
     return b == 0 || b == 1 || b == 2 || b == 4 || b == 8;

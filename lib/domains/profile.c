@@ -50,6 +50,7 @@ typedef struct row {
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
     int offload_keeps_grads;
+    unsigned reduce_held;
 } row;
 
 #define M_(m) (1u << (m))
@@ -114,8 +115,13 @@ static const row rows[] = {
     {.profile = "torchtune", .modes = FULL_, .devices = 1,
      .sets = HWFIT_PROFILE_OPTIMIZER | HWFIT_PROFILE_PAGED | HWFIT_PROFILE_IN_BACKWARD,
      .optimizer = HWFIT_MEMORY_ADAMW_8BIT, .paged = 1, .in_backward = 1},
-    {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
-     .overhead = OVERHEAD_DIST},
+    /* Distributed recipes shard with FSDP2 (torchtune/training/_distributed.py shard_model:
+     * fully_shard(m, reshard_after_forward=..., offload_policy=...), no mp_policy, so
+     * MixedPrecisionPolicy() reduces in the bf16 gradients' dtype): each layer's bf16
+     * reduce-scatter input is held until the next layer's post_backward (reduce_held_bytes
+     * 2, shard.c). Recipes before 0.3 (2024, FullyShardedDataParallel) ran FSDP1: 0. */
+    {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD | HWFIT_PROFILE_REDUCE_HELD,
+     .overhead = OVERHEAD_DIST, .reduce_held = 2},
 
     /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
     /* optim "adamw_torch": torch.optim.AdamW with foreach (fused became the default only in
@@ -376,9 +382,19 @@ static const row rows[] = {
      * reduce_dtype float32): config_manager.py training.mixed_precision_param "bfloat16",
      * mixed_precision_reduce "float32"), so a card holds fp32 parameter and gradient shards
      * and gathers bf16 units; torch.optim.AdamW keeps fp32 moments (optimizer.py: "fused":
-     * optimizer.fused (default off), "foreach": not fused). hwfit counts the fp32 shards as
-     * the bf16 weights it gathers plus an fp32 master copy and bf16 gradients: the same 16
-     * bytes a parameter over the shard group (master_weights, bf16 gradients, fp32 states).
+     * optimizer.fused (default off), "foreach": not fused). The fp32 parameter shard is the
+     * only persistent copy, and it is what the optimizer steps: FSDP2's
+     * FSDPParam.all_gather_inputs (torch/distributed/fsdp/_fully_shard/_fsdp_param.py)
+     * returns sharded_param_data.to(param_dtype), a transient bf16 copy for the unit's
+     * all-gather, and foreach_reduce (_fsdp_collectives.py) casts the reduced gradient to
+     * the parameter's dtype (_to_dtype_if_needed(reduce_output, orig_dtype)): fp32 shards
+     * of parameter and gradient. So trained_fp32 with fsdp_flat_upcast (as the fsdp
+     * profile): 4 + 4 + 8 bytes a parameter over the shard group, with 4 + 8 before the
+     * gradients exist (forward and the start of backward), not a bf16 partition beside an
+     * fp32 master copy (2 + 4 + 8 there). Gradients fp32 (the parameters' dtype; on one
+     * device without FSDP the fp32 model trains whole in fp32). Each block's reduce-scatter input, in
+     * reduce_dtype float32, is held until the next block's post_backward
+     * (reduce_held_bytes 4: shard.c).
      * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
      * (train.py loss_fn), and the loop deletes pred before loss.backward() ("need to free to
      * before bwd to avoid peaking memory"): upcast-freed. (Under pipeline parallelism the
@@ -397,10 +413,12 @@ static const row rows[] = {
     {.profile = "torchtitan", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
-         HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED,
-     .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
-     .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
+         HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
+         HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD,
+     .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
+     .gradients = HWFIT_DTYPE_FP32, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
+     .trained_fp32 = 1, .fsdp_flat_upcast = 1, .reduce_held = 4,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
     /* torchtitan trains every parameter (no LoRA at 9dec370): the checkpointing choice is
      * full training's (the op policy counts a dense layer's seven matmuls). */
@@ -450,8 +468,9 @@ static const struct {
                       "with fp32 gradients and moments (not pure_bf16)"},
     {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
-    {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (16 bytes a "
-                   "parameter sharded), foreach AdamW, whole-vocabulary fp32 loss (logits freed "
+    {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (fp32 parameter "
+                   "and gradient shards, 16 bytes a parameter with the moments), foreach "
+                   "AdamW, whole-vocabulary fp32 loss (logits freed "
                    "before backward), eager "
                    "Llama kernels, op-level selective checkpointing"},
 };
@@ -503,6 +522,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
     if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
     if (s & HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS) in->offload_keeps_grads = r->offload_keeps_grads;
+    if (s & HWFIT_PROFILE_REDUCE_HELD) in->reduce_held_bytes = (uint16_t)r->reduce_held;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

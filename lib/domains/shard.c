@@ -1020,7 +1020,12 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
          * card holds 4 bytes of parameter and 4 of gradient per trained element / shard
          * group, the master partition becomes the parameter shard (moved from the
          * optimizer states to the weights), and the units stay gathered in 16 bits. Full
-         * fine-tuning (every parameter trained, no scales). */
+         * fine-tuning (every parameter trained, no scales). FSDP2 holds an fp32 model the
+         * same way (torch/distributed/fsdp/_fully_shard/_fsdp_param.py,
+         * FSDPParam.all_gather_inputs: sharded_param_data.to(self.param_dtype) only for
+         * the all-gather; _fsdp_collectives.py foreach_reduce casts the reduce-scatter
+         * output to orig_dtype): torchtitan's fp32 model with MixedPrecisionPolicy
+         * (param_dtype bfloat16). */
         if (r->zero >= 3 && in->memory.fsdp_flat_upcast && in->memory.mode == HWFIT_MEMORY_FULL &&
             zero_master_applies(&in->memory)) {
             uint64_t shard32;
@@ -1127,6 +1132,25 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;
+            if (in->memory.reduce_held_bytes > 0) {
+                /* FSDP2's held reduce-scatter input (reduce_held_bytes): FSDPParamGroup.
+                 * post_backward (torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py)
+                 * keeps foreach_reduce's reduce_scatter_input, allocated in reduce_dtype
+                 * (_fsdp_collectives.py: reduce_scatter_comm.allocate((numel,),
+                 * dtype=reduce_dtype)) and filled from the unit's unsharded gradients, in
+                 * comm_ctx.reduce_scatter_state until the next unit's post_backward waits on
+                 * it and drops it: one layer's trained elements (the largest layer's) beside
+                 * the next unit's unreduced gradients (ug). The layers only: a unit of
+                 * tables reduces at one end of backward (the root's at its end). */
+                uint64_t ut_max = 0, held = 0;
+                for (int k = 0; k < 2; k++)
+                    if (u[k])
+                        ut_max = max_u64(ut_max, gathered(u[k]->trainable, u[k]->e_trainable,
+                                                          gd, ge));
+                if (hwfit__mul_u64(ut_max, in->memory.reduce_held_bytes, &held) != HWFIT_OK ||
+                    add(&buffers, held) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+            }
             if (in->memory.unsharded_grad_bytes > 0) {
                 /* Gradients kept unsharded across the micro-batches of a step: with
                  * set_requires_gradient_sync(False) (torch.distributed.pipelining's
@@ -1471,6 +1495,8 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
     if (!hwfit__grad_bytes_ok(in->memory.unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
                           HWFIT__GRAD_BYTES_RULE);
+    if (!hwfit__grad_bytes_ok(in->memory.reduce_held_bytes))
+        return hwfit__why(why, HWFIT_EDOM, "memory.reduce_held_bytes", HWFIT__GRAD_BYTES_RULE);
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

@@ -1027,9 +1027,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "--trained-fp32: FSDP holds the sharding, the fp32 "
                                            "parameters are its flat shards cast to 16 bits only "
                                            "for a unit's all-gather, fp32 gradient shards, no "
-                                           "16-bit partition (FSDP1 _mp_shard; Accelerate "
-                                           "0.30+ upcast); off: DeepSpeed's 16-bit partition "
-                                           "and fp32 master (the fsdp profile sets it)"},
+                                           "16-bit partition (FSDP1 _mp_shard, Accelerate "
+                                           "0.30+ upcast; FSDP2 all_gather_inputs, an fp32 "
+                                           "model as torchtitan's); off: DeepSpeed's 16-bit "
+                                           "partition and fp32 master (the fsdp and "
+                                           "torchtitan profiles set it)"},
     [HWFIT__F_OFFLOAD_KEEPS_GRADS] = {.name = "offload-keeps-grads", .kind = HWFIT_OPTION_FLAG,
                                       .help = "training with --offload optimizer: the "
                                               "gradients stay on the card and a copy goes to "
@@ -1037,6 +1039,21 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                               "--optimizer-cpu-offload; the megatron profile "
                                               "sets it); off: DeepSpeed ZeRO-Offload, "
                                               "gradients on the host"},
+    [HWFIT__F_EXPERTS_INDEXED] = {.name = "experts-indexed", .kind = HWFIT_OPTION_FLAG,
+                                  .help = "training a MoE model: its routed experts are 3-D "
+                                          "parameters run one expert at a time by tensor "
+                                          "indexing (transformers GptOssExperts in training): "
+                                          "a MoE layer keeps a copy of each hit expert's "
+                                          "matrices, and with the experts trained each index's "
+                                          "backward builds a whole-parameter zero tensor"},
+    [HWFIT__F_REDUCE_HELD] = {.name = "reduce-held-bytes", .kind = HWFIT_OPTION_RATIO,
+                              .metavar = "B", .default_text = "0", .min = 0, .max = 8,
+                              .help = "training, ZeRO-3: bytes per trained element of the "
+                                      "reduce-scatter input FSDP2 holds of the previous layer "
+                                      "while the next computes its gradients "
+                                      "(MixedPrecisionPolicy's reduce_dtype: 4 for fp32, 2 for "
+                                      "bf16; 0: FSDP1 or DeepSpeed; the torchtitan profile "
+                                      "sets 4, torchtune's 2 on several cards)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1114,6 +1131,9 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS), training && rows->sharded,
          "training with the optimizer offloaded (fit, plan, perf: --offload optimizer)"},
+        {HWFIT__FOPT(HWFIT__F_REDUCE_HELD), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_EXPERTS_INDEXED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
@@ -1180,7 +1200,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
         {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
         {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
-        {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads}};
+        {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads},
+        {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1190,13 +1211,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
                                "applies only with --no-flash-attention (eager attention)");
-    /* FSDP1's fp32 flat shards are those of an fp32-upcast model trained whole; elsewhere
+    /* FSDP's fp32 shards are those of an fp32 model trained whole; elsewhere
      * the flag would change nothing, so it is refused when given. */
     if (m->fsdp_flat_upcast && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST)) &&
         (m->mode != HWFIT_MEMORY_FULL || !m->trained_fp32))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), HWFIT_EINVAL,
-                               "applies only to mode full with --trained-fp32 (the fp32-upcast "
-                               "model FSDP1 shards)");
+                               "applies only to mode full with --trained-fp32 (the fp32 model "
+                               "FSDP shards)");
     /* The selective policy says what selective recomputation keeps: with another
      * recomputation (given, the profile's, or memory's default, which is not searched) it
      * would be ignored. */
@@ -1254,6 +1275,13 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         if (b != (double)(uint16_t)b)
             return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
         m->unsharded_grad_bytes = (uint16_t)b;
+    }
+    o = HWFIT__FOPT(HWFIT__F_REDUCE_HELD);
+    if (!profile || hwfit__req_given(r, o)) {
+        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
+        if (b != (double)(uint16_t)b)
+            return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
+        m->reduce_held_bytes = (uint16_t)b;
     }
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
@@ -1462,5 +1490,10 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->fsdp_flat_upcast);
     hwfit__out_bool(o, "offload_keeps_grads", "optimizer offload: gradients kept on the card",
                     m->offload_keeps_grads);
+    hwfit__out_bool(o, "experts_indexed", "MoE experts indexed one at a time (copies kept)",
+                    m->experts_indexed);
+    hwfit__out_num(o, "reduce_held_bytes",
+                   "ZeRO-3: bytes/element of the held reduce-scatter input (FSDP2)",
+                   m->reduce_held_bytes);
     hwfit__out_section_end(o);
 }

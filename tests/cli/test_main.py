@@ -622,6 +622,61 @@ class TestFinetuneInputs(CliCase):
                  mentions="offload-keeps-grads")
         self.bad("memory", "--config", cfg, "--offload-keeps-grads",
                  mentions="offload-keeps-grads")
+    def test_reduce_held_bytes_holds_a_layers_reduce_scatter_input(self):
+        """--reduce-held-bytes: FSDP2 keeps the previous layer's reduce-scatter input (in
+        reduce_dtype) until the next layer's post_backward: Llama 3.1 8B full, ZeRO-3 on 4
+        cards, one layer of 218,112,000 parameters at 2 bytes more in the buffers."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--reduce-held-bytes", "2")
+        self.assertEqual(b["breakdown"]["buffer_bytes"] - a["breakdown"]["buffer_bytes"],
+                         2 * 218112000)
+        self.assertEqual(b["assumptions"]["reduce_held_bytes"], 2)
+        self.bad(*args, "--reduce-held-bytes", "9", mentions="--reduce-held-bytes")
+        self.bad(*args, "--reduce-held-bytes", "1.5", mentions="--reduce-held-bytes")
+        self.bad("memory", "--config", cfg, "--reduce-held-bytes", "2",
+                 mentions="reduce-held-bytes")
+
+    def test_experts_indexed_keeps_expert_copies(self):
+        """--experts-indexed: transformers' GptOssExperts training loop copies each hit
+        expert's matrices (advanced indexing) and keeps them for backward; trained, each
+        index's backward builds a whole-parameter zero tensor. gpt-oss-20b full, 4,096
+        tokens, full recomputation: the rebuilt layer holds 32 x 3 x 2880 x 2880 bf16 values
+        of copies and 32 x 2 x 2880 x 2880 of gradient more. Refused for a dense model."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "gpt-oss-20b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--weights", "bf16",
+                "--context", "4096", "--recompute", "full")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--experts-indexed")
+        self.assertEqual(b["activation_bytes"] - a["activation_bytes"],
+                         32 * 3 * 2880 * 2880 * 2 + 32 * 2 * 2880 * 2880 * 2)
+        self.assertIs(b["assumptions"]["experts_indexed"], True)
+        dense = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        self.bad("memory", "--config", dense, "--mode", "full", "--experts-indexed",
+                 mentions="experts")
+
+    def test_torchtitan_holds_fp32_shards(self):
+        """torchtitan's fp32 model under FSDP2 (FSDPParam.all_gather_inputs casts the fp32
+        shard to bf16 only for the all-gather; foreach_reduce casts the reduced gradient to
+        fp32): 4 + 4 bytes of parameter and gradient shard and 8 of moments. Llama 3.1 8B,
+        ZeRO-3 on 4 cards (8,030,261,248 x 4 / 4 each)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        q = 8030261248 // 4
+        tt = self.ok_json("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3",
+                          "--mode", "full", "--capacity", "1024GiB", "--framework",
+                          "torchtitan")
+        self.assertEqual([tt["breakdown"][k] for k in ("weights_bytes", "gradient_bytes",
+                                                       "optimizer_bytes")], [4 * q, 4 * q, 8 * q])
+        self.assertIs(tt["assumptions"]["fsdp_flat_upcast"], True)
+        self.assertIs(tt["assumptions"]["trained_fp32"], True)
 
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits

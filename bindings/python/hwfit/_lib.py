@@ -407,6 +407,10 @@ class hwfit_memory_in(ctypes.Structure):
         # appended (ninth round): gradients kept on the card under optimizer offload
         # (memory.h offload_keeps_grads)
         ("offload_keeps_grads", ctypes.c_int),
+        # appended: FSDP2's held reduce-scatter input (memory.h reduce_held_bytes)
+        ("reduce_held_bytes", ctypes.c_uint16),
+        # appended: MoE experts indexed one at a time (memory.h experts_indexed)
+        ("experts_indexed", ctypes.c_int),
     ]
 
 

@@ -241,6 +241,30 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
 
+    def test_experts_indexed_keeps_expert_copies(self):
+        # transformers' GptOssExperts training loop: gpt-oss-20b full at 4,096 tokens, full
+        # recomputation: the rebuilt layer keeps copies of its 32 experts' matrices and
+        # one whole-parameter gradient transient (bf16).
+        kw = dict(config=config("gpt-oss-20b"), mode="full", weights="bf16", context=4096,
+                  recompute="full")
+        a = hwfit.memory(**kw)
+        b = hwfit.memory(experts_indexed=True, **kw)
+        self.assertEqual(b["activation_bytes"] - a["activation_bytes"],
+                         32 * 5 * 2880 * 2880 * 2)
+        self.assertTrue(b["assumptions"]["experts_indexed"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="full", experts_indexed=True)
+
+    def test_torchtitan_holds_fp32_shards(self):
+        # torchtitan's fp32 model under FSDP2: fp32 parameter and gradient shards (bf16 only
+        # for a unit's all-gather) and fp32 moments, 4 + 4 + 8 bytes over 4 cards.
+        q = 8030261248 // 4
+        f = hwfit.fit(config=config("llama-3.1-8b"), mode="full", context=1024, gpus=4, dp=4,
+                      zero=3, capacity="1024GiB", framework="torchtitan")
+        self.assertEqual([f["breakdown"][k] for k in ("weights_bytes", "gradient_bytes",
+                                                      "optimizer_bytes")], [4 * q, 4 * q, 8 * q])
+        self.assertTrue(f["assumptions"]["fsdp_flat_upcast"])
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         # DeepSpeed casts the module back to 16 bits and keeps fp32 master partitions
         # (runtime/engine.py _configure_distributed_model): Llama 3.1 8B full on 8 cards,

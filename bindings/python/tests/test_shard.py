@@ -78,6 +78,22 @@ class TestFit(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.fit(unsharded_grad_bytes=1.5, **kw)
 
+    def test_reduce_held_bytes(self):
+        # FSDP2 holds the previous layer's reduce-scatter input: one Llama 3.1 8B layer
+        # (218,112,000 parameters) at 4 bytes more in the buffers; the torchtitan profile
+        # sets 4.
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=3,
+                  mode="full")
+        a = hwfit.fit(**kw)
+        b = hwfit.fit(reduce_held_bytes=4, **kw)
+        self.assertEqual(b["breakdown"]["buffer_bytes"] - a["breakdown"]["buffer_bytes"],
+                         4 * 218112000)
+        self.assertEqual(b["assumptions"]["reduce_held_bytes"], 4)
+        self.assertEqual(hwfit.fit(framework="torchtitan", **kw)["assumptions"]
+                         ["reduce_held_bytes"], 4)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.fit(reduce_held_bytes=1.5, **kw)
+
     def test_errors(self):
         c = config("llama-3.1-70b")
         with self.assertRaises(hwfit.HwfitError) as cm:
