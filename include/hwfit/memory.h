@@ -487,8 +487,10 @@ typedef struct hwfit_memory_in {
                                         `outputs.loss.backward()`): the logits (fp32 with
                                         loss upcast, else the activations' format, V / t a
                                         token, on the device with the head) and the K/V
-                                        cache of kv_built stay in the backward phase.
-                                        Default 0. */
+                                        cache of kv_built stay in the backward phase, the
+                                        optimizer's step and the next micro-batch's forward
+                                        (the loop rebinds its variable only when the next
+                                        call returns). Default 0. */
     /* ---- Appended in 0.x (docs/formulas.md, "activations": eager scores). */
     int softmax_fp32;              /**< Training without flash attention (flash_attention
                                         0): the eager softmax runs in fp32 and autograd
@@ -660,8 +662,8 @@ typedef struct hwfit_memory_out {
     /* ---- Appended in 0.x (hwfit_memory_in::kv_built, outputs_kept). */
     uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
                                         K/V cache built in the forward (kv_built) and the
-                                        logits the loop keeps through backward
-                                        (outputs_kept), bytes. */
+                                        logits the loop keeps through backward, the step
+                                        and the next forward (outputs_kept), bytes. */
 } hwfit_memory_out;
 
 /**

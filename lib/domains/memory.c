@@ -1501,6 +1501,15 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         /* What the pass holds until the step (ZeRO-3 units kept gathered, unsharded
          * gradients): in forward and backward alike. */
         fwd = add_c(fwd, p->pass, &of);
+        /* The outputs the loop keeps (outputs_kept) are the previous micro-batch's in this
+         * forward: the loop's variable is rebound only when the model's call returns
+         * (`outputs = model(**batch)`, llama-recipes utils/train_utils.py before PR #41;
+         * `logits = self._model(input_ids)`, torchtune's recipes before 8a98fbaa3), so the
+         * previous K/V cache and logits are alive through the whole call, the loss the
+         * model computes inside it included (transformers' LlamaForCausalLM with labels).
+         * A loop that computes its loss after the call (torchtune) frees them before its
+         * loss: for it this bounds the forward from above by the previous logits. */
+        if (in->outputs_kept) fwd = add_c(fwd, add_c(p->built, p->kept, &of), &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -1527,6 +1536,9 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
                                          : add_c(add_c(p->fixed, p->grads, &of), p->step_temp, &of);
         step = add_c(step, p->carried, &of);
+        /* The outputs the loop keeps stay through the optimizer's step, which runs before
+         * the next call rebinds them (outputs_kept). */
+        if (in->outputs_kept) step = add_c(step, add_c(p->built, p->kept, &of), &of);
         /* Load: the weights on the device and the transient of quantizing one of them there
          * (before the optimizer's states exist). */
         load = add_c(p->weights, p->load, &of);

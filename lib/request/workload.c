@@ -990,7 +990,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                     "outside the model)"},
     [HWFIT__F_OUTPUTS_KEPT] = {.name = "outputs-kept", .kind = HWFIT_OPTION_FLAG,
                                .help = "training: the loop keeps the model's outputs (logits, "
-                                       "the --use-cache K/V) alive through backward"},
+                                       "the --use-cache K/V) alive through backward, the step "
+                                       "and the next forward"},
     [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "

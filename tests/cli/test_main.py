@@ -261,7 +261,8 @@ class TestFinetuneInputs(CliCase):
 
     def test_use_cache_and_outputs_kept_hold_the_outputs(self):
         """--use-cache (transformers' use_cache beside checkpointing applied outside the
-        model) and --outputs-kept (the loop's outputs alive through backward): Llama 3.1 8B,
+        model) and --outputs-kept (the loop's outputs alive through backward, the step and
+        the next forward): Llama 3.1 8B,
         1,024 tokens, full recomputation: the K/V of 32 layers, 2,048 values a token, bf16,
         134,217,728 bytes, and with the outputs kept the fp32 logits, 1,024 x 128,256 x 4;
         fit takes them too; inference refuses them."""
@@ -280,6 +281,9 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(kept["outputs_bytes"], built + logits)
         self.assertIs(kept["assumptions"]["outputs_kept"], True)
         self.assertGreaterEqual(kept["backward_bytes"], base["backward_bytes"] + built)
+        # the previous micro-batch's outputs: in the next forward and in the step
+        self.assertEqual(kept["forward_bytes"] - base["forward_bytes"], 2 * built + logits)
+        self.assertEqual(kept["step_bytes"] - base["step_bytes"], built + logits)
         fit = self.ok_json("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm",
                            "--gpus", "2", "--context", "1024", "--recompute", "full",
                            "--use-cache", "--outputs-kept")
