@@ -1694,6 +1694,20 @@ Test(memory, kv_built_and_outputs_kept) {
     cr_assert_eq(k.step_bytes - u.step_bytes, built + logits);
     cr_assert(k.backward_bytes >= u.backward_bytes + built);
     cr_assert(k.backward_bytes <= u.backward_bytes + built + logits);
+    /* A loop computing its loss after the call (loss_after_call, torchtune's 2024 recipes)
+     * rebinds the kept outputs before that loss: they meet this call's logits and cache at
+     * its return, the loss's bytes (upcast: 4 h + 14 V a token, above the two logits'
+     * 8 V) not beside them; the forward is then its own plus this call's cache. */
+    in.loss_after_call = 1;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    check_phases(&l, &in);
+    cr_assert_eq(l.forward_bytes - u.forward_bytes, built);
+    cr_assert_eq(l.step_bytes, k.step_bytes);
+    cr_assert_eq(l.backward_bytes, k.backward_bytes);
+    in.loss_after_call = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    in.loss_after_call = 0;
     /* A stage without the head keeps no logits. */
     in.head = 0;
     cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, built);

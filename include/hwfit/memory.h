@@ -606,6 +606,18 @@ typedef struct hwfit_memory_in {
                                         0: DeepSpeed's engine holds it (trained_fp32's
                                         16-bit partition plus fp32 master partitions).
                                         Default 0; the fsdp profile sets 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, outputs_kept). */
+    int loss_after_call;           /**< With outputs_kept: 1 when the loop computes the loss
+                                        after the model's call returns, rebinding the
+                                        variable that keeps the outputs first (torchtune's
+                                        recipes before 8a98fbaa3: `logits =
+                                        self._model(input_ids)`, then `self._loss_fn(...)`):
+                                        the previous micro-batch's outputs are alive at the
+                                        call's return beside this call's logits, not beside
+                                        this forward's loss. 0 when the call computes the
+                                        loss (transformers' *ForCausalLM given labels,
+                                        `outputs = model(**batch)`): they are alive beside
+                                        it. Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -1023,6 +1023,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "16-bit partition (FSDP1 _mp_shard; Accelerate "
                                            "0.30+ upcast); off: DeepSpeed's 16-bit partition "
                                            "and fp32 master (the fsdp profile sets it)"},
+    [HWFIT__F_LOSS_AFTER_CALL] = {.name = "loss-after-call", .kind = HWFIT_OPTION_FLAG,
+                                  .help = "training, --outputs-kept: the loop computes the loss "
+                                          "after the model's call returns and rebinds the kept "
+                                          "outputs first (torchtune's 2024 recipes), so the "
+                                          "previous micro-batch's meet this call's logits, not "
+                                          "its loss; off: the call computes the loss "
+                                          "(transformers given labels)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1101,6 +1108,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1163,7 +1171,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
         {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
         {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
-        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast}};
+        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
+        {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1180,6 +1189,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), HWFIT_EINVAL,
                                "applies only to mode full with --trained-fp32 (the fp32-upcast "
                                "model FSDP1 shards)");
+    /* Where the loop computes its loss matters only for the outputs it keeps: without
+     * them the flag would change nothing, so it is refused when given. */
+    if (m->loss_after_call && !m->outputs_kept &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), HWFIT_EINVAL,
+                               "applies only with --outputs-kept (the outputs the loop keeps)");
     /* The selective policy says what selective recomputation keeps: with another
      * recomputation (given, the profile's, or memory's default, which is not searched) it
      * would be ignored. */
@@ -1429,5 +1444,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->unsharded_grad_bytes);
     hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
                     m->fsdp_flat_upcast);
+    hwfit__out_bool(o, "loss_after_call", "loss computed after the model's call",
+                    m->loss_after_call);
     hwfit__out_section_end(o);
 }

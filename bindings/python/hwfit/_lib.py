@@ -404,6 +404,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("selective", ctypes.c_int),
         # appended: FSDP's fp32 flat shards under trained_fp32 (memory.h fsdp_flat_upcast)
         ("fsdp_flat_upcast", ctypes.c_int),
+        # appended: the loop computes its loss after the model's call (memory.h loss_after_call)
+        ("loss_after_call", ctypes.c_int),
     ]
 
 
