@@ -284,6 +284,13 @@ class TestFinetuneInputs(CliCase):
         # the previous micro-batch's outputs: in the next forward and in the step
         self.assertEqual(kept["forward_bytes"] - base["forward_bytes"], 2 * built + logits)
         self.assertEqual(kept["step_bytes"] - base["step_bytes"], built + logits)
+        # the loss computed after the call (torchtune's 2024 loop): the previous outputs meet
+        # this call's logits and cache, below the upcast loss: the forward is its own
+        after = self.ok_json(*args, "--use-cache", "--outputs-kept", "--loss-after-call")
+        self.assertEqual(after["forward_bytes"], cache["forward_bytes"])
+        self.assertEqual(after["step_bytes"], kept["step_bytes"])
+        self.assertIs(after["assumptions"]["loss_after_call"], True)
+        self.bad(*args, "--loss-after-call", mentions="loss-after-call")
         fit = self.ok_json("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm",
                            "--gpus", "2", "--context", "1024", "--recompute", "full",
                            "--use-cache", "--outputs-kept")
