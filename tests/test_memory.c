@@ -1694,7 +1694,7 @@ Test(memory, full_modules_train_a_copy_beside_the_frozen_original) {
 }
 
 /* kv_built (transformers' use_cache=True beside checkpointing applied outside the model) and
- * outputs_kept (the loop's outputs alive through backward). Llama 3.1 8B: 8 KV heads x (128
+ * outputs_kept (the loop's outputs alive through backward, the step and the next forward). Llama 3.1 8B: 8 KV heads x (128
  * + 128) = 2,048 values cached per token and layer, 32 layers, bf16; 1,024 tokens. The cache
  * is 2,048 x 1,024 x 2 x 32 = 134,217,728 bytes, in the forward only unless the outputs are
  * kept; the kept logits with the loss upcast are 1,024 x 128,256 x 4 = 525,336,576 bytes. */
@@ -1731,9 +1731,27 @@ Test(memory, kv_built_and_outputs_kept) {
     hwfit_memory_out k = estimate_ok(&m, &in);
     check_phases(&k, &in);
     cr_assert_eq(k.outputs_bytes, built + logits);
-    cr_assert_eq(k.forward_bytes - u.forward_bytes, built);
+    /* The previous micro-batch's outputs are alive in this forward (the loop rebinds its
+     * variable when the call returns) beside the cache this forward builds, and through
+     * the optimizer's step. */
+    cr_assert_eq(k.forward_bytes - u.forward_bytes, built + built + logits);
+    cr_assert_eq(k.step_bytes - u.step_bytes, built + logits);
     cr_assert(k.backward_bytes >= u.backward_bytes + built);
     cr_assert(k.backward_bytes <= u.backward_bytes + built + logits);
+    /* A loop computing its loss after the call (loss_after_call, torchtune's 2024 recipes)
+     * rebinds the kept outputs before that loss: they meet this call's logits and cache at
+     * its return, the loss's bytes (upcast: 4 h + 14 V a token, above the two logits'
+     * 8 V) not beside them; the forward is then its own plus this call's cache. */
+    in.loss_after_call = 1;
+    hwfit_memory_out l = estimate_ok(&m, &in);
+    check_phases(&l, &in);
+    cr_assert_eq(l.forward_bytes - u.forward_bytes, built);
+    cr_assert_eq(l.step_bytes, k.step_bytes);
+    cr_assert_eq(l.backward_bytes, k.backward_bytes);
+    in.loss_after_call = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    in.loss_after_call = 0;
     /* A stage without the head keeps no logits. */
     in.head = 0;
     cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, built);

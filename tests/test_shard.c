@@ -279,6 +279,46 @@ Test(shard, root_unsharded_keeps_the_tables_gathered) {
     }
 }
 
+/* ZeRO-3's gathered window in the step: every unit is resharded and its unsharded gradient
+ * freed before the optimizer's step (torch FSDP1 _post_backward_hook's
+ * _post_backward_reshard, _post_backward_final_callback's _catch_all_reshard), so the step
+ * allocates none of it; the gathered parameters' blocks stay reserved (allocated on FSDP1's
+ * unshard stream, which the step does not use). Llama 3.1 8B full on 8 cards, ZeRO-3, bf16:
+ * the window is the head (525,336,576 + 4096) and one layer (218,112,000), the gradient unit
+ * the head's; ZeRO-2 gathers nothing: its step is the same but for the gradients' shard. */
+Test(shard, zero3_step_allocates_no_gathered_unit) {
+    const uint64_t layer = 218112000, head = 525336576 + 4096;
+    hwfit_shard_in in = full_8b(8, 3);
+    in.zero3_live_layers = 2;
+    hwfit_shard_card a = card_ok(&llama8, &in, 0);
+    const uint64_t window = 2 * head + 2 * layer, grad_unit = 2 * head;
+    cr_assert_eq(a.buffer_bytes - (64ull << 20) - (25ull << 20), window + grad_unit);
+    /* Two more live layers: forward and backward hold them, the step does not. */
+    in.zero3_live_layers = 4;
+    hwfit_shard_card b = card_ok(&llama8, &in, 0);
+    cr_assert_eq(b.buffer_bytes - a.buffer_bytes, 2 * 2 * layer);
+    cr_assert_eq(b.forward_bytes - a.forward_bytes, 2 * 2 * layer);
+    cr_assert_eq(b.backward_bytes - a.backward_bytes, 2 * 2 * layer);
+    cr_assert_eq(b.step_bytes, a.step_bytes);
+    /* The root unit gathered (both tables and their gradients): the same. */
+    in.zero3_live_layers = 2;
+    in.memory.root_unsharded = 1;
+    hwfit_shard_card c = card_ok(&llama8, &in, 0);
+    cr_assert(c.buffer_bytes > a.buffer_bytes);
+    cr_assert_eq(c.step_bytes, a.step_bytes);
+    /* The step's reserve keeps the gathered parameters' blocks: at least the step's own
+     * reserve plus the window. */
+    const double f = in.memory.fragmentation;
+    cr_assert_geq(a.reserved_bytes, (uint64_t)((double)a.step_bytes * (1.0 + f)) + window);
+    cr_assert_geq(a.reserved_bytes, a.allocated_bytes);
+    /* ZeRO-2 gathers nothing: its step holds the same but the whole gradient's shard and
+     * the parameters' (ZeRO-2 keeps them whole). */
+    in.memory.root_unsharded = 0;
+    in.layout.zero_stage = 2;
+    hwfit_shard_card z2 = card_ok(&llama8, &in, 0);
+    cr_assert_eq(z2.step_bytes - a.step_bytes, z2.weights_bytes - a.weights_bytes);
+}
+
 /* no_reshard_after_forward (FSDP2 reshard_after_forward=False, torchtitan under pipelining)
  * and unsharded_grad_bytes (torch pipelining's set_requires_gradient_sync(False) on an FSDP
  * stage, FSDP2 accumulating in reduce_dtype): every unit of the card gathered, and its
@@ -301,7 +341,7 @@ Test(shard, no_reshard_after_forward_keeps_every_unit_gathered) {
     /* Forward and backward hold them; the step does not (resharded by then). */
     cr_assert_eq(b.backward_bytes - a.backward_bytes, 2 * p - 2 * head - 2 * layer);
     cr_assert_eq(b.forward_bytes - a.forward_bytes, 2 * p - 2 * head - 2 * layer);
-    cr_assert_eq(a.step_bytes - b.step_bytes, 2 * head + 2 * layer);
+    cr_assert_eq(a.step_bytes, b.step_bytes); /* neither the window nor the units */
     /* Unsharded fp32 gradients of every trained element: 4 P more in forward and backward. */
     in.memory.unsharded_grad_bytes = 4;
     hwfit_shard_card c = card_ok(&llama8, &in, 0);

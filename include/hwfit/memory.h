@@ -487,8 +487,10 @@ typedef struct hwfit_memory_in {
                                         `outputs.loss.backward()`): the logits (fp32 with
                                         loss upcast, else the activations' format, V / t a
                                         token, on the device with the head) and the K/V
-                                        cache of kv_built stay in the backward phase.
-                                        Default 0. */
+                                        cache of kv_built stay in the backward phase, the
+                                        optimizer's step and the next micro-batch's forward
+                                        (the loop rebinds its variable only when the next
+                                        call returns). Default 0. */
     /* ---- Appended in 0.x (docs/formulas.md, "activations": eager scores). */
     int softmax_fp32;              /**< Training without flash attention (flash_attention
                                         0): the eager softmax runs in fp32 and autograd
@@ -662,6 +664,18 @@ typedef struct hwfit_memory_in {
                                         rebuilt. The model's E experts (the loop runs
                                         without expert parallelism). Refused for models
                                         without routed experts. Default 0. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, outputs_kept). */
+    int loss_after_call;           /**< With outputs_kept: 1 when the loop computes the loss
+                                        after the model's call returns, rebinding the
+                                        variable that keeps the outputs first (torchtune's
+                                        recipes before 8a98fbaa3: `logits =
+                                        self._model(input_ids)`, then `self._loss_fn(...)`):
+                                        the previous micro-batch's outputs are alive at the
+                                        call's return beside this call's logits, not beside
+                                        this forward's loss. 0 when the call computes the
+                                        loss (transformers' *ForCausalLM given labels,
+                                        `outputs = model(**batch)`): they are alive beside
+                                        it. Default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -718,8 +732,8 @@ typedef struct hwfit_memory_out {
     /* ---- Appended in 0.x (hwfit_memory_in::kv_built, outputs_kept). */
     uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
                                         K/V cache built in the forward (kv_built) and the
-                                        logits the loop keeps through backward
-                                        (outputs_kept), bytes. */
+                                        logits the loop keeps through backward, the step
+                                        and the next forward (outputs_kept), bytes. */
 } hwfit_memory_out;
 
 /**

@@ -901,6 +901,11 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "reduce_held_bytes", HWFIT__GRAD_BYTES_RULE);
     if (in->experts_indexed != 0 && in->experts_indexed != 1)
         return hwfit__why(why, HWFIT_EDOM, "experts_indexed", "must be 0 or 1");
+    if (in->loss_after_call != 0 && in->loss_after_call != 1)
+        return hwfit__why(why, HWFIT_EDOM, "loss_after_call", "must be 0 or 1");
+    if (in->unsharded_grad_bytes > 8)
+        return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
+                          "must be at most 8 bytes per element");
     if (in->batch == 0) return hwfit__why(why, HWFIT_EDOM, "batch", AT_LEAST_1);
     if (in->context == 0) return hwfit__why(why, HWFIT_EDOM, "context", AT_LEAST_1);
     if (in->micro_batch == 0) return hwfit__why(why, HWFIT_EDOM, "micro_batch", AT_LEAST_1);
@@ -1555,8 +1560,25 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * bounds: the recomputed layer does not exist yet. */
         fwd = add_c(fwd, p->cast, &of);
         /* What the pass holds until the step (ZeRO-3 units kept gathered, unsharded
-         * gradients): in forward and backward alike. */
-        fwd = add_c(fwd, p->pass, &of);
+         * gradients; ZeRO-3's gathered window, gathered): in forward and backward alike. */
+        fwd = add_c(add_c(fwd, p->pass, &of), p->gathered, &of);
+        /* The outputs the loop keeps (outputs_kept) are the previous micro-batch's in this
+         * forward: the loop's variable is rebound only when the model's call returns
+         * (`outputs = model(**batch)`, llama-recipes utils/train_utils.py before PR #41;
+         * `logits = self._model(input_ids)`, torchtune's recipes before 8a98fbaa3), so the
+         * previous K/V cache and logits are alive through the whole call, the loss the
+         * model computes inside it included (transformers' LlamaForCausalLM with labels).
+         * A loop that computes its loss after the call (loss_after_call: torchtune) has
+         * freed them before that loss: they meet this call's outputs at its return
+         * instead, the loss's bytes replaced by this call's logits and K/V. */
+        if (in->outputs_kept && !in->loss_after_call)
+            fwd = add_c(fwd, add_c(p->built, p->kept, &of), &of);
+        else if (in->outputs_kept) {
+            uint64_t at_return = add_c(add_c(fwd, add_c(p->built, p->kept, &of), &of),
+                                       p->kept, &of);
+            at_return = at_return > p->loss ? at_return - p->loss : 0;
+            if (at_return > fwd) fwd = at_return;
+        }
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -1577,12 +1599,15 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         }
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
-        bwd = add_c(add_c(p->fixed, mid, &of), p->pass, &of);
+        bwd = add_c(add_c(add_c(p->fixed, mid, &of), p->pass, &of), p->gathered, &of);
         /* Step: whole gradients and the step's temporaries (none when stepped in
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
                                          : add_c(add_c(p->fixed, p->grads, &of), p->step_temp, &of);
         step = add_c(step, p->carried, &of);
+        /* The outputs the loop keeps stay through the optimizer's step, which runs before
+         * the next call rebinds them (outputs_kept). */
+        if (in->outputs_kept) step = add_c(step, add_c(p->built, p->kept, &of), &of);
         /* Load: the weights on the device and the transient of quantizing one of them there
          * (before the optimizer's states exist). */
         load = add_c(p->weights, p->load, &of);
@@ -1596,7 +1621,24 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     if (extra >= 9007199254740992.0) return HWFIT_ERANGE;
     uint64_t ex = (uint64_t)extra;
     if ((double)ex < extra) ex++;
-    uint64_t reserved = add_c(alloc, ex, &of), peak = add_c(reserved, overhead, &of);
+    uint64_t reserved = add_c(alloc, ex, &of);
+    /* ZeRO-3's gathered units are freed before the step but their blocks stay reserved:
+     * the caching allocator keeps a freed block for the stream it was allocated on (torch
+     * c10/cuda/CUDACachingAllocator.cpp: a block is reused only by an allocation on its
+     * stream), and FSDP1 allocates the all-gather outputs on its unshard stream
+     * (torch/distributed/fsdp/_runtime_utils.py _init_streams: "Stream for unshard logic,
+     * including allocating the all-gather destination tensors"), which the step does not
+     * use: the step's reserve is its own plus those blocks. (A unit's unsharded gradient
+     * comes from autograd on the compute stream, which the step reuses.) */
+    if (p->training && p->cached) {
+        double sx = (double)step * in->fragmentation;
+        if (sx >= 9007199254740992.0) return HWFIT_ERANGE;
+        uint64_t sr = (uint64_t)sx;
+        if ((double)sr < sx) sr++;
+        sr = add_c(add_c(step, sr, &of), p->cached, &of);
+        if (sr > reserved) reserved = sr;
+    }
+    uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;
     out->forward_bytes = fwd;
     out->backward_bytes = bwd;

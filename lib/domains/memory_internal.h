@@ -66,6 +66,11 @@ typedef struct hwfit__phase_parts {
     uint64_t head_grad; /* the head's weight gradient, made by the backward's first matmul and
                            held beside the layer rebuilt after it (unsharded gradients; not
                            when stepped and freed in backward, unless tied) */
+    uint64_t gathered; /* ZeRO-3's gathered units (the live window, the root unit, a unit's
+                          unsharded gradient; shard.c): allocated in forward and backward,
+                          all freed before the step */
+    uint64_t cached;   /* of gathered, the gathered parameters: their blocks stay reserved
+                          in the step (cached for the stream that gathered them) */
 } hwfit__phase_parts;
 
 /* hwfit_memory_in::unsharded_grad_bytes and reduce_held_bytes: 0 (none held) or a format's
@@ -103,7 +108,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
  * the layout's) without a copy of the whole input. */
 typedef struct hwfit__phase_choices {
     double fragmentation;
-    int gradient_buffer, optimizer_in_backward, outputs_kept;
+    int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call;
 } hwfit__phase_choices;
 
 static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
@@ -112,6 +117,7 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
     c.gradient_buffer = in->gradient_buffer;
     c.optimizer_in_backward = in->optimizer_in_backward;
     c.outputs_kept = in->outputs_kept;
+    c.loss_after_call = in->loss_after_call;
     return c;
 }
 

@@ -946,6 +946,10 @@ typedef struct card_fixed {
     uint64_t pass_buffers, pass_grads; /* of c's buffer_bytes and gradient_bytes: what the
                                      pass holds until the step (no_reshard_after_forward's
                                      gathered units, unsharded_grad_bytes' gradients) */
+    uint64_t gathered, cached;    /* of c's buffer_bytes: ZeRO-3's gathered window (live
+                                     units, the root unit, a unit's unsharded gradient),
+                                     freed before the step, and its parameters, whose
+                                     blocks the step keeps reserved (memory_internal.h) */
 } card_fixed;
 
 static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -956,6 +960,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     f->load_weights = 0;
     f->pass_buffers = 0;
     f->pass_grads = 0;
+    f->gathered = f->cached = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -1151,6 +1156,14 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                     add(&buffers, held) != HWFIT_OK)
                     return HWFIT_ERANGE;
             }
+            /* None of it is allocated in the optimizer's step: every unit is resharded and
+             * its unsharded gradient freed by then (torch FSDP1 _post_backward_hook:
+             * _post_backward_reshard, then the reduce-scatter; _post_backward_final_callback's
+             * _catch_all_reshard for any unit left, the root's included). The step's reserve
+             * keeps the blocks (memory.c, hwfit__memory_phases). What the pass holds to the
+             * step (pass_buffers) is counted there. */
+            f->gathered = buffers - f->pass_buffers;
+            f->cached = f->gathered - ug;
             if (in->memory.unsharded_grad_bytes > 0) {
                 /* Gradients kept unsharded across the micro-batches of a step: with
                  * set_requires_gradient_sync(False) (torch.distributed.pipelining's
@@ -1332,7 +1345,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 17 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 19 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1343,6 +1356,11 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.head_grad = 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
+    /* ZeRO-3's gathered window: in forward and backward, not allocated in the step */
+    ph.fixed -= f->gathered;
+    ph.gathered = r->training ? f->gathered : 0;
+    ph.cached = r->training ? f->cached : 0;
+    if (!r->training) ph.fixed += f->gathered;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);
     if (r->training) {
@@ -1356,12 +1374,13 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         ph.stored = stored;
         ph.loss = loss;
         /* hwfit__memory_phases: peak = reserved + overhead >= the forward phase + overhead
-         * >= fixed + stored + loss + pass + overhead (the forward phase adds the rest, none
-         * negative). Above miss_above, the rest is not needed. */
+         * >= fixed + stored + loss + pass + gathered + overhead (the forward phase adds the
+         * rest, none negative). Above miss_above, the rest is not needed. */
         uint64_t low = ph.fixed;
         cs->missed = 0;
         if (miss_above != UINT64_MAX && add(&low, stored) == HWFIT_OK &&
             add(&low, loss) == HWFIT_OK && add(&low, ph.pass) == HWFIT_OK &&
+            add(&low, ph.gathered) == HWFIT_OK &&
             add(&low, c->overhead_bytes) == HWFIT_OK && low > miss_above) {
             cs->missed = 1;
             cs->ph.peak_bytes = low;

@@ -998,7 +998,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                     "outside the model)"},
     [HWFIT__F_OUTPUTS_KEPT] = {.name = "outputs-kept", .kind = HWFIT_OPTION_FLAG,
                                .help = "training: the loop keeps the model's outputs (logits, "
-                                       "the --use-cache K/V) alive through backward"},
+                                       "the --use-cache K/V) alive through backward, the step "
+                                       "and the next forward"},
     [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "
@@ -1054,6 +1055,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "(MixedPrecisionPolicy's reduce_dtype: 4 for fp32, 2 for "
                                       "bf16; 0: FSDP1 or DeepSpeed; the torchtitan profile "
                                       "sets 4, torchtune's 2 on several cards)"},
+    [HWFIT__F_LOSS_AFTER_CALL] = {.name = "loss-after-call", .kind = HWFIT_OPTION_FLAG,
+                                  .help = "training, --outputs-kept: the loop computes the loss "
+                                          "after the model's call returns and rebinds the kept "
+                                          "outputs first (torchtune's 2024 recipes), so the "
+                                          "previous micro-batch's meet this call's logits, not "
+                                          "its loss; off: the call computes the loss "
+                                          "(transformers given labels)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1137,6 +1145,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1201,7 +1210,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
         {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
         {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads},
-        {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed}};
+        {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
+        {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1218,6 +1228,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), HWFIT_EINVAL,
                                "applies only to mode full with --trained-fp32 (the fp32 model "
                                "FSDP shards)");
+    /* Where the loop computes its loss matters only for the outputs it keeps: without
+     * them the flag would change nothing, so it is refused when given. */
+    if (m->loss_after_call && !m->outputs_kept &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), HWFIT_EINVAL,
+                               "applies only with --outputs-kept (the outputs the loop keeps)");
     /* The selective policy says what selective recomputation keeps: with another
      * recomputation (given, the profile's, or memory's default, which is not searched) it
      * would be ignored. */
@@ -1495,5 +1511,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_num(o, "reduce_held_bytes",
                    "ZeRO-3: bytes/element of the held reduce-scatter input (FSDP2)",
                    m->reduce_held_bytes);
+    hwfit__out_bool(o, "loss_after_call", "loss computed after the model's call",
+                    m->loss_after_call);
     hwfit__out_section_end(o);
 }

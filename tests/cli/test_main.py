@@ -269,7 +269,8 @@ class TestFinetuneInputs(CliCase):
 
     def test_use_cache_and_outputs_kept_hold_the_outputs(self):
         """--use-cache (transformers' use_cache beside checkpointing applied outside the
-        model) and --outputs-kept (the loop's outputs alive through backward): Llama 3.1 8B,
+        model) and --outputs-kept (the loop's outputs alive through backward, the step and
+        the next forward): Llama 3.1 8B,
         1,024 tokens, full recomputation: the K/V of 32 layers, 2,048 values a token, bf16,
         134,217,728 bytes, and with the outputs kept the fp32 logits, 1,024 x 128,256 x 4;
         fit takes them too; inference refuses them."""
@@ -288,6 +289,16 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(kept["outputs_bytes"], built + logits)
         self.assertIs(kept["assumptions"]["outputs_kept"], True)
         self.assertGreaterEqual(kept["backward_bytes"], base["backward_bytes"] + built)
+        # the previous micro-batch's outputs: in the next forward and in the step
+        self.assertEqual(kept["forward_bytes"] - base["forward_bytes"], 2 * built + logits)
+        self.assertEqual(kept["step_bytes"] - base["step_bytes"], built + logits)
+        # the loss computed after the call (torchtune's 2024 loop): the previous outputs meet
+        # this call's logits and cache, below the upcast loss: the forward is its own
+        after = self.ok_json(*args, "--use-cache", "--outputs-kept", "--loss-after-call")
+        self.assertEqual(after["forward_bytes"], cache["forward_bytes"])
+        self.assertEqual(after["step_bytes"], kept["step_bytes"])
+        self.assertIs(after["assumptions"]["loss_after_call"], True)
+        self.bad(*args, "--loss-after-call", mentions="loss-after-call")
         fit = self.ok_json("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm",
                            "--gpus", "2", "--context", "1024", "--recompute", "full",
                            "--use-cache", "--outputs-kept")
@@ -563,8 +574,8 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(c["assumptions"]["unsharded_grad_bytes"], 4)
         self.assertEqual(c["phases"]["backward_bytes"] - a["phases"]["backward_bytes"],
                          2 * p - 2 * layer - 2 * head + 4 * p)
-        self.assertEqual(a["phases"]["step_bytes"] - c["phases"]["step_bytes"],
-                         2 * layer + 2 * head)
+        # the step holds neither the live window (resharded before it) nor the units
+        self.assertEqual(a["phases"]["step_bytes"], c["phases"]["step_bytes"])
         self.bad(*args, "--unsharded-grad-bytes", "1.5", mentions="--unsharded-grad-bytes")
         self.bad(*args, "--unsharded-grad-bytes", "9", mentions="--unsharded-grad-bytes")
         self.bad("memory", "--config", cfg, "--no-reshard-after-forward",

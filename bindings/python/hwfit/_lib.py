@@ -411,6 +411,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("reduce_held_bytes", ctypes.c_uint16),
         # appended: MoE experts indexed one at a time (memory.h experts_indexed)
         ("experts_indexed", ctypes.c_int),
+        # appended: the loop computes its loss after the model's call (memory.h loss_after_call)
+        ("loss_after_call", ctypes.c_int),
     ]
 
 

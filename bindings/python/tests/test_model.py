@@ -338,6 +338,25 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError) as cm:
             hwfit.fit(offload_keeps_grads=True, **dict(kw, offload="none"))
         self.assertIn("offload", str(cm.exception))
+    def test_outputs_kept_are_the_previous_micro_batch_s_in_forward_and_step(self):
+        # Llama 3.1 8B LoRA, 1,024 tokens, loss upcast: the fp32 logits the loop keeps
+        # (1,024 x 128,256 x 4) stay through the step and meet the next forward's loss when
+        # the model computes it (transformers given labels); with --loss-after-call (torchtune's
+        # 2024 loop) they meet this call's logits instead, which the upcast loss's bytes
+        # already exceed: the forward does not move.
+        logits = 1024 * 128256 * 4
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024,
+                  recompute="full", loss="upcast")
+        base = hwfit.memory(**kw)
+        kept = hwfit.memory(outputs_kept=True, **kw)
+        after = hwfit.memory(outputs_kept=True, loss_after_call=True, **kw)
+        self.assertEqual(kept["step_bytes"] - base["step_bytes"], logits)
+        self.assertEqual(kept["forward_bytes"] - base["forward_bytes"], logits)
+        self.assertEqual(after["forward_bytes"], base["forward_bytes"])
+        self.assertEqual(after["step_bytes"], kept["step_bytes"])
+        self.assertTrue(after["assumptions"]["loss_after_call"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(loss_after_call=True, **kw)
 
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
