@@ -49,6 +49,7 @@ typedef struct row {
     int zero_buckets;
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
+    int logits_freed;
 } row;
 
 #define M_(m) (1u << (m))
@@ -115,6 +116,12 @@ static const row rows[] = {
      .optimizer = HWFIT_MEMORY_ADAMW_8BIT, .paged = 1, .in_backward = 1},
     {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
+    /* The recipes drop the logits before backward (since 8a98fbaa3, PR #1235, 2024-07-28,
+     * recipes/lora_finetune_single_device.py _loss_step, the other recipes alike: `del logits`, "free logits otherwise it peaks
+     * backward memory"; before it the loop's `logits` lived through loss.backward()): the
+     * compiled chunked loss's saved chunks go in the loss's own backward, before the last
+     * layer is rebuilt (logits_freed). */
+    {.profile = "torchtune", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
 
     /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
     /* optim "adamw_torch": torch.optim.AdamW with foreach (fused became the default only in
@@ -420,8 +427,8 @@ static const struct {
     const char *name, *summary;
 } names[] = {
     {"torchtune", "pure bf16 (no master copy, bf16 AdamW states), fused AdamW, chunked "
-                  "cross-entropy, full checkpointing; single-device full: paged 8-bit AdamW "
-                  "stepped in backward (recipes/configs)"},
+                  "cross-entropy, full checkpointing, logits freed before backward; single-device "
+                  "full: paged 8-bit AdamW stepped in backward (recipes/configs)"},
     {"hf-trainer", "transformers Trainer: bf16 model, foreach AdamW, whole-vocabulary fp32 "
                    "logits (the model's outputs dropped before backward); PEFT adapters in "
                    "fp32"},
@@ -494,6 +501,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
     if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
     if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
+    if (s & HWFIT_PROFILE_LOGITS_FREED) in->logits_freed = r->logits_freed;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

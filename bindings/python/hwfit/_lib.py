@@ -404,6 +404,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("selective", ctypes.c_int),
         # appended: FSDP's fp32 flat shards under trained_fp32 (memory.h fsdp_flat_upcast)
         ("fsdp_flat_upcast", ctypes.c_int),
+        # appended: the loop drops the logits before backward (memory.h logits_freed)
+        ("logits_freed", ctypes.c_int),
     ]
 
 
