@@ -1501,7 +1501,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (training && (st = head_grad(model, prep, in, lora, grad_b, c.t, &held[3])) != HWFIT_OK)
         return st;
     if (training && in->logits_freed && in->head &&
-        (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) != HWFIT_OK)
+        (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
+            HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)

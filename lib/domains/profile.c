@@ -116,11 +116,12 @@ static const row rows[] = {
      .optimizer = HWFIT_MEMORY_ADAMW_8BIT, .paged = 1, .in_backward = 1},
     {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD,
      .overhead = OVERHEAD_DIST},
-    /* The recipes drop the logits before backward (since 8a98fbaa3, PR #1235, 2024-07-28,
-     * recipes/lora_finetune_single_device.py _loss_step, the other recipes alike: `del logits`, "free logits otherwise it peaks
-     * backward memory"; before it the loop's `logits` lived through loss.backward()): the
-     * compiled chunked loss's saved chunks go in the loss's own backward, before the last
-     * layer is rebuilt (logits_freed). */
+    /* The recipes drop the logits before backward (since 8a98fbaa3, PR #1235, 2024-07-28;
+     * recipes/lora_finetune_single_device.py _loss_step at 1814feb17, the other recipes
+     * alike: `del logits`, "free logits otherwise it peaks backward memory"; before it the
+     * loop's `logits` lived through loss.backward()): the compiled chunked loss's saved
+     * chunks go in the loss's own backward, before the last layer is rebuilt
+     * (logits_freed). */
     {.profile = "torchtune", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
 
     /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
