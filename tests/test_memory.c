@@ -829,6 +829,7 @@ Test(memory, profiles_change_choices_not_counts) {
     b.dropout = 0;
     b.gated_act_kept = 1;   /* its FeedForward runs eager */
     b.norm_upcast_kept = 1; /* and its RMSNorm */
+    b.logits_freed = 1;     /* its recipes `del logits` before backward */
     b.overhead_bytes = a.overhead_bytes;
     b.fragmentation = a.fragmentation;
     hwfit_memory_out oa = estimate_ok(&m, &a), ob = estimate_ok(&m, &b);
@@ -1759,6 +1760,62 @@ Test(memory, kv_built_and_outputs_kept) {
     hwfit_memory_init(&in);
     in.kv_built = in.outputs_kept = 1;
     cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+}
+
+/* logits_freed (torchtune's `del logits` before backward): the loss's saved tensors go in
+ * the loss's own backward, so backward's start is S + max(L + H, T + K) instead of
+ * S + L + T + K. Llama 3.1 8B, 1,024 tokens, full recomputation, the chunked loss compiled.
+ * LoRA (the head frozen, H = K = 0): the start falls by min(L, T). Full fine-tuning with
+ * the optimizer in backward (the untied head's gradient freed once stepped, K = 0): the
+ * eight chunk matmuls each make a whole V x h gradient (128,256 x 4,096 x 2 =
+ * 1,050,673,152 bytes) that autograd sums beside the next, with 7/8 of the logits'
+ * gradients (1,024 x 128,256 x 2 / 8 = 32,833,536 bytes less): H = 2 x 1,050,673,152 -
+ * 32,833,536. */
+Test(memory, logits_freed_ends_the_loss_before_the_rebuild) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_CHUNKED;
+    in.compile = 1;
+    const uint64_t inputs = 32ull * 1024 * 4096 * 2; /* the stored layer inputs */
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    uint64_t loss = base.loss_bytes,
+             t = base.activation_bytes - base.activation_other_bytes - inputs;
+    in.logits_freed = 1;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    check_phases(&a, &in);
+    cr_assert_eq(base.backward_bytes - a.backward_bytes, loss < t ? loss : t);
+    cr_assert_eq(a.forward_bytes, base.forward_bytes);
+    cr_assert_eq(a.total_bytes, base.total_bytes);
+    /* Full fine-tuning, stepped in backward. */
+    in.mode = HWFIT_MEMORY_FULL;
+    in.master_weights = 0;
+    in.optimizer_in_backward = 1;
+    in.logits_freed = 0;
+    hwfit_memory_out fb = estimate_ok(&m, &in);
+    in.logits_freed = 1;
+    hwfit_memory_out ff = estimate_ok(&m, &in);
+    check_phases(&ff, &in);
+    const uint64_t h = 2ull * 1050673152 - 32833536;
+    uint64_t side = loss + h > t ? loss + h : t;
+    /* the start, the forward's end (fixed + S + L) with the loss's side for L; the
+     * legacy start (S + L + T) was below the backward's end here */
+    cr_assert_eq(ff.backward_bytes, fb.forward_bytes - loss + side);
+    cr_assert_gt(ff.backward_bytes, fb.backward_bytes);
+    /* Without recomputation there is no rebuilt layer: nothing changes. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out nr = estimate_ok(&m, &in);
+    in.logits_freed = 0;
+    cr_assert_eq(estimate_ok(&m, &in).backward_bytes, nr.backward_bytes);
+    /* A flag is 0 or 1. */
+    in.logits_freed = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "logits_freed");
 }
 
 Test(memory, full_modules_parse_reads_module_names) {

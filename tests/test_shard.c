@@ -401,6 +401,36 @@ Test(shard, reduce_held_bytes_holds_one_layers_reduce_scatter_input) {
     cr_assert_eq(d1.buffer_bytes, d0.buffer_bytes);
 }
 
+/* logits_freed (torchtune's `del logits`): the loss's tensors go before the last layer is
+ * rebuilt. Llama 3.1 8B full under ZeRO-3 on 8 cards, 4,096 tokens, the chunked loss
+ * compiled: the head's unsharded gradient (the unit of the head and final norm, 525,340,672
+ * bf16 parameters) is in the buffers as the running sum of the chunk matmuls' gradients, so
+ * the loss's backward holds one more, and the start is S + max(L + K, T) instead of
+ * S + L + T. Without ZeRO-3 the running sum is beyond the buffers too (2K less a chunk of
+ * logits). */
+Test(shard, logits_freed_ends_the_loss_before_the_rebuild) {
+    const uint64_t k = 2ull * 525340672;
+    hwfit_shard_in in = full_8b(8, 3);
+    in.memory.context = 4096;
+    in.memory.loss = HWFIT_MEMORY_LOSS_CHUNKED;
+    in.memory.compile = 1;
+    hwfit_shard_card a = card_ok(&llama8, &in, 0);
+    in.memory.logits_freed = 1;
+    hwfit_shard_card b = card_ok(&llama8, &in, 0);
+    hwfit_memory_in mi = in.memory;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_FULL; /* the layout's */
+    hwfit_memory_out m;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &m), HWFIT_OK);
+    uint64_t loss = m.loss_bytes,
+             t = m.activation_bytes - m.activation_other_bytes - 32ull * 4096 * 4096 * 2;
+    uint64_t side = loss + k > t ? loss + k : t;
+    cr_assert_eq(b.backward_bytes + loss + t, a.backward_bytes + side, "%llu %llu %llu %llu",
+                 (unsigned long long)a.backward_bytes, (unsigned long long)b.backward_bytes,
+                 (unsigned long long)loss, (unsigned long long)t);
+    cr_assert_eq(b.forward_bytes, a.forward_bytes);
+    cr_assert_eq(b.step_bytes, a.step_bytes);
+}
+
 /* offload_after_load (Accelerate's FSDP2 cpu_ram_efficient_loading): under parameter
  * offload the card first holds its shards and one whole unit as the model loads; the
  * allocator keeps them reserved, so the load phase can set the peak. Llama 3.1 8B full on

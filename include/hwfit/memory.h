@@ -676,6 +676,20 @@ typedef struct hwfit_memory_in {
                                         loss (transformers' *ForCausalLM given labels,
                                         `outputs = model(**batch)`): they are alive beside
                                         it. Default 0. */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "Phases": the loss freed before the rebuild). */
+    int logits_freed;              /**< 1: training with recomputation, the loop drops its
+                                        reference to the logits before backward (torchtune's
+                                        recipes since 8a98fbaa3, PR #1235: `del logits`, "free
+                                        logits otherwise it peaks backward memory"), so the
+                                        loss's saved tensors are freed by the loss's own
+                                        backward, before backward rebuilds the last layer:
+                                        backward's start is S + max(L + H, T + K) instead of
+                                        S + L + T + K, H the head's weight gradient made in
+                                        the loss's backward (with the chunked loss the eight
+                                        chunk matmuls each make a whole V x h gradient, which
+                                        autograd's InputBuffer sums beside the next one:
+                                        two at once less a chunk of logits). Default 0; the
+                                        torchtune profile sets 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

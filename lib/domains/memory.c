@@ -623,12 +623,31 @@ static hwfit_status head_grad(const hwfit_model *model, const hwfit__model_prep 
     return HWFIT_OK;
 }
 
+/* What the loss's backward holds beyond L as the head's matmuls make its weight gradient
+ * (logits_freed; hwfit__loss_head): the head's whole V x h gradient, / t, when the head
+ * trains (whatever the optimizer in backward does after the sum), the logits A s b V / t.
+ * Apart from estimate_prepared to keep its frame small (tests/stack). */
+static hwfit_status loss_head(const hwfit_model *model, const hwfit__model_prep *prep,
+                              const hwfit_memory_in *in, int lora, uint64_t grad_b, uint64_t t,
+                              uint64_t a_bytes, uint64_t loss, uint64_t *out) {
+    int of = 0;
+    uint64_t k = 0, tt = t ? t : 1;
+    if (!lora || (in->full_modules & HWFIT_FULL_HEAD))
+        k = hwfit__ceil_div_u64(mul_c(prep->params.embedding, grad_b, &of), tt);
+    uint64_t logits = hwfit__ceil_div_u64(
+        mul_c(mul_c(mul_c(in->context, in->micro_batch, &of), model->vocab, &of), a_bytes, &of),
+        tt);
+    if (of) return HWFIT_ERANGE;
+    *out = hwfit__loss_head(in->loss == HWFIT_MEMORY_LOSS_CHUNKED, loss, logits, k, k);
+    return HWFIT_OK;
+}
+
 /* The phases of r from its parts (hwfit__memory_phases, whose hwfit__phase_parts names
  * them), with r's dequant_bytes and carried_bytes. Apart from estimate_prepared to keep its
  * frame small (tests/stack). */
 static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[4],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[5],
                               hwfit_memory_out *r) {
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
@@ -647,6 +666,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.kept = held[1];
         ph.cast = held[2];
         ph.head_grad = held[3];
+        ph.loss_head = held[4];
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -895,6 +915,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fsdp_flat_upcast", "must be 0 or 1");
     if (in->offload_keeps_grads != 0 && in->offload_keeps_grads != 1)
         return hwfit__why(why, HWFIT_EDOM, "offload_keeps_grads", "must be 0 or 1");
+    if (in->logits_freed != 0 && in->logits_freed != 1)
+        return hwfit__why(why, HWFIT_EDOM, "logits_freed", "must be 0 or 1");
     if (!hwfit__grad_bytes_ok(in->unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes", HWFIT__GRAD_BYTES_RULE);
     if (!hwfit__grad_bytes_ok(in->reduce_held_bytes))
@@ -1523,13 +1545,18 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[4] = {0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast copy
-                                      (outputs_held); the head's gradient (head_grad) */
+    uint64_t held[5] = {0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast
+                                         copy (outputs_held); the head's gradient (head_grad);
+                                         the loss's backward beyond L (loss_head) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
                                                &held[1], &held[2])) != HWFIT_OK)
         return st;
     if (training && (st = head_grad(model, prep, in, lora, grad_b, c.t, &held[3])) != HWFIT_OK)
+        return st;
+    if (training && in->logits_freed && in->head &&
+        (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
+            HWFIT_OK)
         return st;
     if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -1591,6 +1618,18 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * rebuilt layer the start is the loss's own backward, which runs before the
          * head's matmul makes the gradient: not added there. */
         if (!buffer && p->transient) start = add_c(start, p->head_grad, &of);
+        /* The logits dropped by the loop (logits_freed): the loss's saved tensors go in the
+         * loss's own backward, which runs before the head's and the last layer's, so the
+         * start is the larger of the loss's backward (L and the head's weight gradient as
+         * its matmuls make it, loss_head) and the rebuilt layer (T, the head's gradient
+         * held, and the logits a loop keeps, outputs_kept). */
+        if (in->logits_freed && p->transient) {
+            uint64_t loss_side = add_c(p->loss, p->loss_head, &of);
+            uint64_t rebuild = add_c(p->transient, buffer ? 0 : p->head_grad, &of);
+            if (in->outputs_kept) rebuild = add_c(rebuild, p->kept, &of);
+            start = add_c(add_c(p->stored, loss_side > rebuild ? loss_side : rebuild, &of),
+                          p->dequant, &of);
+        }
         /* The outputs the loop keeps (outputs_kept): the K/V built through the whole
          * backward, the logits (already in the loss at its start) to its end. */
         if (in->outputs_kept) {

@@ -71,7 +71,28 @@ typedef struct hwfit__phase_parts {
                           all freed before the step */
     uint64_t cached;   /* of gathered, the gathered parameters: their blocks stay reserved
                           in the step (cached for the stream that gathered them) */
+    uint64_t loss_head; /* logits_freed: what the loss's backward adds to L as the head's
+                           matmuls make its weight gradient (hwfit__loss_head) */
 } hwfit__phase_parts;
+
+/* logits_freed: what the loss's backward holds beyond L (loss) while the head's matmul makes
+ * its weight gradient, k = the head's whole V x h gradient (0 when the head does not train),
+ * k_sum = the part of the running sum no buffer counts (k, or 0 when a ZeRO-3 unit's
+ * unsharded gradient is in the buffers), logits = the A-byte logits. Chunked (8 chunks,
+ * torchtune's CEWithChunkedOutputLoss): autograd runs every chunk's loss backward first
+ * (a node's sequence number orders the ready queue), then the chunk matmuls, each making a
+ * whole V x h gradient that the weight's InputBuffer adds into the running sum
+ * (torch/csrc/autograd/input_buffer.cpp, accumulate): the first beside all the logits'
+ * gradients (k), the second beside the sum and 7/8 of them. One matmul: its gradient of
+ * the logits (A bytes) and k, beyond L only when L is smaller. */
+static inline uint64_t hwfit__loss_head(int chunked, uint64_t loss, uint64_t logits, uint64_t k,
+                                        uint64_t k_sum) {
+    if (chunked) {
+        uint64_t chunk = logits / 8;
+        return k_sum > chunk ? k + k_sum - chunk : k;
+    }
+    return logits + k > loss ? logits + k - loss : 0;
+}
 
 /* hwfit_memory_in::unsharded_grad_bytes and reduce_held_bytes: 0 (none held) or a format's
  * bytes per element (1 fp8, 2 bf16/fp16, 4 fp32, 8 fp64); memory's and shard's checks share
@@ -108,7 +129,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
  * the layout's) without a copy of the whole input. */
 typedef struct hwfit__phase_choices {
     double fragmentation;
-    int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call;
+    int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call, logits_freed;
 } hwfit__phase_choices;
 
 static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
@@ -118,6 +139,7 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
     c.optimizer_in_backward = in->optimizer_in_backward;
     c.outputs_kept = in->outputs_kept;
     c.loss_after_call = in->loss_after_call;
+    c.logits_freed = in->logits_freed;
     return c;
 }
 

@@ -51,6 +51,7 @@ typedef struct row {
     int fsdp_flat_upcast;
     int offload_keeps_grads;
     unsigned reduce_held;
+    int logits_freed;
 } row;
 
 #define M_(m) (1u << (m))
@@ -122,6 +123,13 @@ static const row rows[] = {
      * 2, shard.c). Recipes before 0.3 (2024, FullyShardedDataParallel) ran FSDP1: 0. */
     {.profile = "torchtune", .devices = 2, .sets = HWFIT_PROFILE_OVERHEAD | HWFIT_PROFILE_REDUCE_HELD,
      .overhead = OVERHEAD_DIST, .reduce_held = 2},
+    /* The recipes drop the logits before backward (since 8a98fbaa3, PR #1235, 2024-07-28;
+     * recipes/lora_finetune_single_device.py _loss_step at 1814feb17, the other recipes
+     * alike: `del logits`, "free logits otherwise it peaks backward memory"; before it the
+     * loop's `logits` lived through loss.backward()): the compiled chunked loss's saved
+     * chunks go in the loss's own backward, before the last layer is rebuilt
+     * (logits_freed). */
+    {.profile = "torchtune", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
 
     /* ---- Hugging Face Trainer (transformers 4.x training_args.py) ------------------------ */
     /* optim "adamw_torch": torch.optim.AdamW with foreach (fused became the default only in
@@ -445,8 +453,8 @@ static const struct {
     const char *name, *summary;
 } names[] = {
     {"torchtune", "pure bf16 (no master copy, bf16 AdamW states), fused AdamW, chunked "
-                  "cross-entropy, full checkpointing; single-device full: paged 8-bit AdamW "
-                  "stepped in backward (recipes/configs)"},
+                  "cross-entropy, full checkpointing, logits freed before backward; single-device "
+                  "full: paged 8-bit AdamW stepped in backward (recipes/configs)"},
     {"hf-trainer", "transformers Trainer: bf16 model, foreach AdamW, whole-vocabulary fp32 "
                    "logits (the model's outputs dropped before backward); PEFT adapters in "
                    "fp32"},
@@ -523,6 +531,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
     if (s & HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS) in->offload_keeps_grads = r->offload_keeps_grads;
     if (s & HWFIT_PROFILE_REDUCE_HELD) in->reduce_held_bytes = (uint16_t)r->reduce_held;
+    if (s & HWFIT_PROFILE_LOGITS_FREED) in->logits_freed = r->logits_freed;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -1345,7 +1345,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 19 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 20 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1353,7 +1353,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
-    ph.head_grad = 0;
+    ph.head_grad = ph.loss_head = 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
     /* ZeRO-3's gathered window: in forward and backward, not allocated in the step */
@@ -1414,6 +1414,22 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             (!in->memory.optimizer_in_backward ||
              (c->embedding && e->model->tie_embeddings && !in->memory.untied_head)))
             ph.head_grad = e->head.gradients;
+        /* logits_freed: the loss's backward with the head's gradient made (memory.c,
+         * loss_head): under ZeRO-3 the unit's unsharded gradient in buffer_bytes holds the
+         * running sum, so only the new chunk's is beyond it. */
+        if (c->head && in->memory.logits_freed) {
+            double abits = 16.0;
+            (void)hwfit_dtype_bits(in->memory.activations, &abits);
+            uint64_t lg = 0;
+            if (hwfit__mul_u64((uint64_t)r->context_local * r->mb, e->model->vocab, &lg) !=
+                    HWFIT_OK ||
+                hwfit__mul_u64(lg, (uint64_t)(abits / 8.0), &lg) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            lg = hwfit__ceil_div_u64(lg, r->tp);
+            uint64_t k = e->head.gradients;
+            ph.loss_head = hwfit__loss_head(in->memory.loss == HWFIT_MEMORY_LOSS_CHUNKED, loss,
+                                            lg, k, r->zero >= 3 ? 0 : k);
+        }
         /* Accumulating over micro-batches keeps the whole gradient through the step. */
         if (r->m > 1) ch.gradient_buffer = 1;
         if (!in->memory.fused_optimizer && in->memory.optimizer == HWFIT_MEMORY_ADAMW &&
@@ -1511,6 +1527,8 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
         return hwfit__why(why, HWFIT_EDOM, "memory.fsdp_flat_upcast", "must be 0 or 1");
     if (in->memory.offload_keeps_grads != 0 && in->memory.offload_keeps_grads != 1)
         return hwfit__why(why, HWFIT_EDOM, "memory.offload_keeps_grads", "must be 0 or 1");
+    if (in->memory.logits_freed != 0 && in->memory.logits_freed != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.logits_freed", "must be 0 or 1");
     if (!hwfit__grad_bytes_ok(in->memory.unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "memory.unsharded_grad_bytes",
                           HWFIT__GRAD_BYTES_RULE);

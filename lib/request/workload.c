@@ -1023,6 +1023,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                              .help = "training, ZeRO-3: every unit of a card stays gathered "
                                      "from forward through backward (FSDP2 "
                                      "reshard_after_forward=False; torchtitan with pipelining)"},
+    [HWFIT__F_LOGITS_FREED] = {.name = "logits-freed", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training with recomputation: the loop drops the "
+                                       "logits before backward, so the loss's tensors are "
+                                       "gone before the last layer is rebuilt (torchtune "
+                                       "`del logits` since 8a98fbaa3; the torchtune profile "
+                                       "sets it)"},
     [HWFIT__F_FSDP_FLAT_UPCAST] = {.name = "fsdp-flat-upcast", .kind = HWFIT_OPTION_FLAG,
                                    .help = "training, ZeRO-3 full fine-tune with "
                                            "--trained-fp32: FSDP holds the sharding, the fp32 "
@@ -1146,6 +1152,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1211,7 +1218,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
         {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads},
         {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
-        {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call}};
+        {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
+        {HWFIT__F_LOGITS_FREED, &m->logits_freed}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1513,5 +1521,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->reduce_held_bytes);
     hwfit__out_bool(o, "loss_after_call", "loss computed after the model's call",
                     m->loss_after_call);
+    hwfit__out_bool(o, "logits_freed", "logits freed before the last layer is rebuilt",
+                    m->logits_freed);
     hwfit__out_section_end(o);
 }

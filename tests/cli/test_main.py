@@ -305,6 +305,31 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fit["assumptions"]["outputs_kept"], True)
         self.bad("memory", "--config", cfg, "--use-cache", mentions="use-cache")
 
+    def test_logits_freed_ends_the_loss_before_the_rebuild(self):
+        """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
+        default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's
+        backward start is S + max(L, T) instead of S + L + T; memory and fit take it, the
+        profile sets it, --no-logits-freed takes it back; inference refuses it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--recompute", "full", "--loss", "chunked", "--compile")
+        base = self.ok_json(*args)
+        freed = self.ok_json(*args, "--logits-freed")
+        self.assertIs(freed["assumptions"]["logits_freed"], True)
+        self.assertIs(base["assumptions"]["logits_freed"], False)
+        self.assertLess(freed["backward_bytes"], base["backward_bytes"])
+        self.assertEqual(freed["forward_bytes"], base["forward_bytes"])
+        tt = ("fit", "--config", cfg, "--mode", "lora", "--gpus", "1", "--capacity", "80GiB",
+              "--context", "1024", "--framework", "torchtune")
+        on = self.ok_json(*tt)
+        off = self.ok_json(*tt, "--no-logits-freed")
+        self.assertIs(on["assumptions"]["logits_freed"], True)
+        self.assertIs(off["assumptions"]["logits_freed"], False)
+        self.assertLess(on["peak_allocated_bytes"], off["peak_allocated_bytes"])
+        self.bad("memory", "--config", cfg, "--logits-freed", mentions="logits-freed")
+
     def test_fit_and_plan_take_no_flash_attention_as_memory_does(self):
         """--no-flash-attention in fit and plan is memory's option (one row, one rule):
         serving Llama 3.1 8B at 8,192 tokens on one card, the 2,048-token prefill chunk's

@@ -413,6 +413,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("experts_indexed", ctypes.c_int),
         # appended: the loop computes its loss after the model's call (memory.h loss_after_call)
         ("loss_after_call", ctypes.c_int),
+        # appended: the loop drops the logits before backward (memory.h logits_freed)
+        ("logits_freed", ctypes.c_int),
     ]
 
 

@@ -357,6 +357,23 @@ class TestMemory(unittest.TestCase):
         self.assertTrue(after["assumptions"]["loss_after_call"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(loss_after_call=True, **kw)
+    def test_logits_freed_ends_the_loss_before_the_rebuild(self):
+        # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
+        # with the logits dropped before backward (torchtune's `del logits`) the loss's
+        # tensors are gone before the last layer is rebuilt, and the backward peak falls.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024,
+                  recompute="full", loss="chunked", compile=True)
+        base = hwfit.memory(**kw)
+        freed = hwfit.memory(logits_freed=True, **kw)
+        self.assertLess(freed["backward_bytes"], base["backward_bytes"])
+        self.assertEqual(freed["forward_bytes"], base["forward_bytes"])
+        self.assertTrue(freed["assumptions"]["logits_freed"])
+        tt = dict(config=config("llama-3.1-8b"), mode="lora", gpus=1, capacity="80GiB",
+                  context=1024, framework="torchtune")
+        self.assertTrue(hwfit.fit(**tt)["assumptions"]["logits_freed"])
+        self.assertFalse(hwfit.fit(logits_freed=False, **tt)["assumptions"]["logits_freed"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), logits_freed=True)
 
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
