@@ -49,6 +49,7 @@ typedef struct row {
     int zero_buckets;
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
+    int outputs_fp32;
 } row;
 
 #define M_(m) (1u << (m))
@@ -302,6 +303,16 @@ static const row rows[] = {
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_FP32,
      .loss = HWFIT_MEMORY_LOSS_FUSED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL, .offload = 1,
      .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* Unsloth trains through transformers' Trainer (TRL's SFTTrainer in its notebooks,
+     * LLaMA-Factory's Seq2SeqTrainer) with fp16 or bf16 set, so Accelerate's
+     * prepare_model wraps the forward in ConvertOutputsToFp32 (accelerate 0.34.2
+     * accelerator.py: `model.forward = MethodType(convert_outputs_to_fp32(...), model)`
+     * under native_amp; utils/operations.py convert_to_fp32: `tensor.float()` on each
+     * fp16/bf16 output). Unsloth's CausalLM_fast_forward returns its 16-bit logits
+     * (it strips transformers' `logits.float()`): before Cut Cross Entropy (--loss inplace,
+     * inplace-cast) their fp32 copy is live at the forward's end (outputs_fp32); with the
+     * fused loss no logits are returned and it counts nothing. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -494,6 +505,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_ZERO_BUCKETS) in->zero_buckets = r->zero_buckets;
     if (s & HWFIT_PROFILE_SELECTIVE) in->selective = r->selective;
     if (s & HWFIT_PROFILE_FSDP_FLAT_UPCAST) in->fsdp_flat_upcast = r->fsdp_flat_upcast;
+    if (s & HWFIT_PROFILE_OUTPUTS_FP32) in->outputs_fp32 = r->outputs_fp32;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

@@ -1023,6 +1023,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "16-bit partition (FSDP1 _mp_shard; Accelerate "
                                            "0.30+ upcast); off: DeepSpeed's 16-bit partition "
                                            "and fp32 master (the fsdp profile sets it)"},
+    [HWFIT__F_OUTPUTS_FP32] = {.name = "outputs-fp32", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training, --loss inplace or inplace-cast: the loop "
+                                       "converts the returned 16-bit logits to fp32 at the "
+                                       "forward's end (Accelerate's convert_outputs_to_fp32 "
+                                       "under the Trainer's fp16/bf16), freed before "
+                                       "backward (the unsloth profile sets it)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1101,6 +1107,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_FULL_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1163,7 +1170,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_SOFTMAX_FP32, &m->softmax_fp32},
         {HWFIT__F_NORM_UPCAST, &m->norm_upcast_kept}, {HWFIT__F_ZERO_BUCKETS, &m->zero_buckets},
         {HWFIT__F_NO_RESHARD, &m->no_reshard_after_forward},
-        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast}};
+        {HWFIT__F_FSDP_FLAT_UPCAST, &m->fsdp_flat_upcast},
+        {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1224,6 +1232,14 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
      * rather than ignored. */
     if (hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
         return hwfit__req_fail(r, o, HWFIT_EINVAL, "applies only to --loss chunked-inplace");
+    /* The fp32 copy of the returned logits exists only where the loss leaves them 16-bit
+     * (inplace, inplace-cast): given with another loss, it is refused rather than ignored. */
+    o = HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32);
+    if (m->outputs_fp32 && hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_INPLACE &&
+        m->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST)
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only to --loss inplace or inplace-cast (the other losses "
+                               "return no 16-bit logits, or count their fp32 copy already)");
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
@@ -1443,5 +1459,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->unsharded_grad_bytes);
     hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
                     m->fsdp_flat_upcast);
+    hwfit__out_bool(o, "outputs_fp32", "returned 16-bit logits copied to fp32",
+                    m->outputs_fp32);
     hwfit__out_section_end(o);
 }

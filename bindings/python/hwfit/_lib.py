@@ -404,6 +404,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("selective", ctypes.c_int),
         # appended: FSDP's fp32 flat shards under trained_fp32 (memory.h fsdp_flat_upcast)
         ("fsdp_flat_upcast", ctypes.c_int),
+        # appended: the returned 16-bit logits' fp32 copy (memory.h outputs_fp32)
+        ("outputs_fp32", ctypes.c_int),
     ]
 
 
