@@ -597,6 +597,36 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fw["assumptions"]["fsdp_flat_upcast"], True)
         self.bad("memory", "--config", cfg, "--fsdp-flat-upcast", mentions="fsdp-flat-upcast")
 
+    def test_outputs_fp32_holds_the_logits_fp32_copy_in_forward(self):
+        """--outputs-fp32: Accelerate's ConvertOutputsToFp32 (the Trainer under fp16/bf16)
+        copies the returned 16-bit logits to fp32 at the forward's end. Llama 3.1 8B LoRA,
+        1,024 tokens: loss inplace +4 x 1,024 x 128,256 bytes in forward; inplace-cast +2 x
+        that (the cast copy, 2 bytes, is freed before the fp32 copy is made); backward does
+        not move. The unsloth profile sets it; refused with a loss it cannot touch."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024")
+        plain = self.ok_json(*args, "--loss", "inplace")
+        on = self.ok_json(*args, "--loss", "inplace", "--outputs-fp32")
+        self.assertEqual(on["forward_bytes"] - plain["forward_bytes"],
+                         4 * 1024 * 128256)
+        self.assertEqual(on["backward_bytes"], plain["backward_bytes"])
+        self.assertIs(on["assumptions"]["outputs_fp32"], True)
+        self.assertIs(plain["assumptions"]["outputs_fp32"], False)
+        cast = self.ok_json(*args, "--loss", "inplace-cast")
+        cast_on = self.ok_json(*args, "--loss", "inplace-cast", "--outputs-fp32")
+        self.assertEqual(cast_on["forward_bytes"] - cast["forward_bytes"],
+                         2 * 1024 * 128256)
+        fw = self.ok_json(*args, "--framework", "unsloth", "--loss", "inplace")
+        self.assertIs(fw["assumptions"]["outputs_fp32"], True)
+        self.assertEqual(fw["forward_bytes"] -
+                         self.ok_json(*args, "--framework", "unsloth", "--loss", "inplace",
+                                      "--no-outputs-fp32")["forward_bytes"],
+                         4 * 1024 * 128256)
+        self.bad(*args, "--loss", "fused", "--outputs-fp32", mentions="outputs-fp32")
+        self.bad("memory", "--config", cfg, "--outputs-fp32", mentions="outputs-fp32")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

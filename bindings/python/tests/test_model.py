@@ -302,6 +302,20 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), fsdp_flat_upcast=True)
 
+    def test_outputs_fp32_holds_the_logits_fp32_copy_in_forward(self):
+        # Llama 3.1 8B LoRA, 1,024 tokens, loss inplace: Accelerate's fp32 copy of the
+        # returned bf16 logits, 4 x 1,024 x 128,256 bytes at the forward's end only.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024, loss="inplace")
+        plain = hwfit.memory(**kw)
+        on = hwfit.memory(outputs_fp32=True, **kw)
+        self.assertEqual(on["forward_bytes"] - plain["forward_bytes"],
+                         4 * 1024 * 128256)
+        self.assertEqual(on["backward_bytes"], plain["backward_bytes"])
+        self.assertTrue(on["assumptions"]["outputs_fp32"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="lora", loss="fused",
+                         outputs_fp32=True)
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
