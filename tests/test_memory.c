@@ -1571,7 +1571,8 @@ Test(memory, outputs_fp32_holds_the_logits_fp32_copy_at_the_forwards_end) {
     hwfit_problem why;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "outputs_fp32");
-    /* The unsloth profile sets it; the hf-trainer profile does not. */
+    /* The unsloth and hf-trainer profiles (and the Trainer's front ends) set it; torchtune,
+     * whose loop is its own, does not. */
     uint64_t sets = 0;
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_QLORA;
@@ -1580,6 +1581,12 @@ Test(memory, outputs_fp32_holds_the_logits_fp32_copy_at_the_forwards_end) {
     cr_assert(sets & HWFIT_PROFILE_OUTPUTS_FP32);
     hwfit_memory_init(&in);
     cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.outputs_fp32, 1);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.outputs_fp32, 1);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, &sets), HWFIT_OK);
     cr_assert_eq(in.outputs_fp32, 0);
 }
 

@@ -630,7 +630,8 @@ typedef struct hwfit_memory_in {
                                         upcast-freed's forward end counts the copy's 4
                                         bytes with the saved log-softmax). With
                                         outputs_kept the logits kept are the fp32 copy.
-                                        0 or 1; default 0; the unsloth profile sets 1. */
+                                        0 or 1; default 0; the unsloth and hf-trainer
+                                        profiles (and the Trainer's front ends) set 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -178,6 +178,15 @@ static const row rows[] = {
      * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
      * only under ZeRO-3 sharding. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* fp16/bf16 training: Accelerator.prepare_model wraps the forward in
+     * ConvertOutputsToFp32 under native mixed precision (accelerate 0.28-0.34
+     * accelerator.py; utils/operations.py convert_to_fp32, tensor.float() on each
+     * fp16/bf16 output): a model that returns 16-bit logits to a loss keeping them 16-bit
+     * (--loss inplace, inplace-cast: Unsloth's before Cut Cross Entropy) holds their fp32
+     * copy at the forward's end (outputs_fp32). With this profile's own loss it counts
+     * nothing (transformers <= 4.45 returns fp32 logits; from 4.46 upcast-freed's forward
+     * end already holds the 4 bytes). Inherited by the Trainer's front ends. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
     /* bitsandbytes QLoRA under FSDP or ZeRO-3: transformers' _load_state_dict_into_meta_model
      * quantizes each weight on the GPU (create_quantized_param) and then, "For quantized
      * modules with FSDP/DeepSpeed Stage 3", replaces it with type(value)(value.data.to("cpu"

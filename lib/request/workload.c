@@ -1028,7 +1028,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "converts the returned 16-bit logits to fp32 at the "
                                        "forward's end (Accelerate's convert_outputs_to_fp32 "
                                        "under the Trainer's fp16/bf16), freed before "
-                                       "backward (the unsloth profile sets it)"},
+                                       "backward (the Trainer-based and unsloth profiles "
+                                       "set it)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
