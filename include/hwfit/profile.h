@@ -69,7 +69,7 @@ extern "C" {
 #define HWFIT_PROFILE_ZERO_BUCKETS 0x40000000u /**< zero_buckets */
 #define HWFIT_PROFILE_SELECTIVE 0x80000000u    /**< selective */
 #define HWFIT_PROFILE_FSDP_FLAT_UPCAST UINT64_C(0x100000000) /**< fsdp_flat_upcast */
-#define HWFIT_PROFILE_OUTPUTS_FP32 UINT64_C(0x200000000)     /**< outputs_fp32 */
+#define HWFIT_PROFILE_OUTPUTS_FP32 UINT64_C(0x800000000)     /**< outputs_fp32 */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */
