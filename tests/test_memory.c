@@ -1563,6 +1563,73 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
 
+/* outputs_fp32 (Accelerate's ConvertOutputsToFp32 around the forward under the Trainer's
+ * fp16/bf16: tensor.float() on each 16-bit output): with a loss that leaves the logits
+ * 16-bit, their fp32 copy, 4 x V bytes a token, is live at the forward's end only. Loss
+ * inplace: +4V a token in forward; inplace-cast: its cast copy (2V) is freed before the
+ * copy is made, so the forward's end holds 4V instead of 2V. Backward, the step and the loss
+ * part do not move; other losses count nothing; kept outputs are the fp32 copy. Llama 3.1
+ * 8B (V 128,256), 1,024 tokens. */
+Test(memory, outputs_fp32_holds_the_logits_fp32_copy_at_the_forwards_end) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.outputs_fp32, 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out plain = estimate_ok(&m, &in);
+    in.outputs_fp32 = 1;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.loss_bytes, plain.loss_bytes);
+    cr_assert_eq(o.forward_bytes - plain.forward_bytes, 1024ull * 4 * 128256);
+    cr_assert_eq(o.backward_bytes, plain.backward_bytes);
+    cr_assert_eq(o.step_bytes, plain.step_bytes);
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE_CAST;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.forward_bytes - plain.forward_bytes, 1024ull * 4 * 128256);
+    cr_assert_eq(o.backward_bytes, plain.backward_bytes);
+    /* The fused loss returns no logits: nothing. */
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out fused = estimate_ok(&m, &in);
+    in.outputs_fp32 = 0;
+    hwfit_memory_out fused0 = estimate_ok(&m, &in);
+    cr_assert_eq(fused.forward_bytes, fused0.forward_bytes);
+    cr_assert_eq(fused.allocated_bytes, fused0.allocated_bytes);
+    /* Kept through backward (outputs_kept), the logits are the fp32 copy: 4V, not 2V. */
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    in.outputs_kept = 1;
+    hwfit_memory_out k0 = estimate_ok(&m, &in);
+    in.outputs_fp32 = 1;
+    hwfit_memory_out k1 = estimate_ok(&m, &in);
+    cr_assert_eq(k0.outputs_bytes, 1024ull * 2 * 128256);
+    cr_assert_eq(k1.outputs_bytes, 1024ull * 4 * 128256);
+    /* 0 or 1 only. */
+    in.outputs_fp32 = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "outputs_fp32");
+    /* The unsloth and hf-trainer profiles (and the Trainer's front ends) set it; torchtune,
+     * whose loop is its own, does not. */
+    uint64_t sets = 0;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply("unsloth", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.outputs_fp32, 1);
+    cr_assert(sets & HWFIT_PROFILE_OUTPUTS_FP32);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.outputs_fp32, 1);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("llama-factory", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.outputs_fp32, 1);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.outputs_fp32, 0);
+}
+
 /* Loss chunked-inplace (ms-swift's ChunkedCrossEntropyLoss under sequence parallelism,
  * swift/sequence_parallel/utils.py): the bf16 logits whole and a bf16 loss per token over
  * the head's input 4h, plus one chunk's backward work, 3 x 2 bytes x chunk rows x V, the

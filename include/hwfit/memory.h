@@ -690,6 +690,33 @@ typedef struct hwfit_memory_in {
                                         autograd's InputBuffer sums beside the next one:
                                         two at once less a chunk of logits). Default 0; the
                                         torchtune profile sets 1. */
+    /* ---- Appended in 0.2.0 (docs/formulas.md, "outputs_fp32"). */
+    int outputs_fp32;              /**< Training: the loop converts the model's 16-bit
+                                        outputs to fp32 as its forward returns
+                                        (Accelerate's ConvertOutputsToFp32,
+                                        accelerate/utils/operations.py convert_to_fp32:
+                                        `tensor.float()` on every fp16/bf16 output, which
+                                        Accelerator.prepare_model wraps around the forward
+                                        under native mixed precision: transformers'
+                                        Trainer with fp16 or bf16). With a loss that keeps
+                                        the head's logits in the activations' format
+                                        (::HWFIT_MEMORY_LOSS_INPLACE,
+                                        ::HWFIT_MEMORY_LOSS_INPLACE_CAST) the returned
+                                        logits are 16-bit, so their fp32 copy (4 sbV / t,
+                                        on the device with the head) is live at the
+                                        forward's end beside the logits the loss saved;
+                                        the loop drops the outputs before backward
+                                        (Trainer.compute_loss returns the loss), so
+                                        backward does not hold it. The cast copy of
+                                        inplace-cast is freed before the forward returns:
+                                        the forward's end holds the larger of the two.
+                                        Other losses: no effect (fused returns no logits;
+                                        upcast's model returns them in fp32 already;
+                                        upcast-freed's forward end counts the copy's 4
+                                        bytes with the saved log-softmax). With
+                                        outputs_kept the logits kept are the fp32 copy.
+                                        0 or 1; default 0; the unsloth and hf-trainer
+                                        profiles (and the Trainer's front ends) set 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

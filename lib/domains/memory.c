@@ -731,7 +731,14 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
  * backward): the logits, s b V / t in fp32 when the loss upcasts (transformers'
  * logits.float()), else in the activations' format, on the device with the head. cast
  * (loss inplace-cast): their copy in the config's format, s b V A / t, live at the
- * forward's end and in the loss's backward only (hwfit__memory_phases). */
+ * forward's end and in the loss's backward only (hwfit__memory_phases). outputs_fp32
+ * (Accelerate's ConvertOutputsToFp32 around the forward under mixed precision,
+ * accelerate/utils/operations.py convert_to_fp32: `tensor.float()` on each fp16/bf16
+ * output) with a loss that leaves the logits 16-bit (inplace, inplace-cast): their fp32
+ * copy, 4 s b V / t, made as the forward returns, after inplace-cast's cast copy is freed
+ * (CausalLM_fast_forward rebinds `logits`), and dropped with the outputs before backward
+ * (Trainer.compute_loss returns the loss): the forward's end holds the larger, in the
+ * same slot; outputs_kept then keeps the fp32 copy. */
 static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
                                  const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
                                  uint64_t sb, uint64_t layers, uint64_t *built,
@@ -742,17 +749,21 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
             mul_c(mul_c(mul_c(prep->dims.kv_values, sb, &overflow), a_bytes, &overflow),
                   layers, &overflow),
             t);
+    int f32 = in->outputs_fp32 && (in->loss == HWFIT_MEMORY_LOSS_INPLACE ||
+                                   in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST);
     if (in->outputs_kept && in->head) {
         uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ||
-                              in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED
+                              in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED || f32
                           ? 4
                           : a_bytes;
         *kept = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), lb, &overflow), t);
     }
-    /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above). */
-    if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->head)
-        *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), a_bytes, &overflow),
-                                    t);
+    /* Loss inplace-cast: the logits' copy in the config's format beside them (loss above);
+     * outputs_fp32: their fp32 copy at the forward's return, the cast copy freed by then. */
+    uint64_t cb = in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST ? a_bytes : 0;
+    if (f32 && cb < 4) cb = 4;
+    if (cb && in->head)
+        *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), cb, &overflow), t);
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
@@ -917,6 +928,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "offload_keeps_grads", "must be 0 or 1");
     if (in->logits_freed != 0 && in->logits_freed != 1)
         return hwfit__why(why, HWFIT_EDOM, "logits_freed", "must be 0 or 1");
+    if (in->outputs_fp32 != 0 && in->outputs_fp32 != 1)
+        return hwfit__why(why, HWFIT_EDOM, "outputs_fp32", "must be 0 or 1");
     if (!hwfit__grad_bytes_ok(in->unsharded_grad_bytes))
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes", HWFIT__GRAD_BYTES_RULE);
     if (!hwfit__grad_bytes_ok(in->reduce_held_bytes))

@@ -60,7 +60,8 @@ typedef struct hwfit__phase_parts {
     uint64_t built;   /* the K/V cache the forward builds (kv_built): to the forward's end,
                          through backward with outputs_kept */
     uint64_t kept;    /* the logits the loop keeps through backward (outputs_kept) */
-    uint64_t cast;    /* the logits' cast copy (loss inplace-cast): forward's end only */
+    uint64_t cast;    /* the logits' cast copy (loss inplace-cast) or their fp32 copy
+                         (outputs_fp32): forward's end only */
     uint64_t pass;    /* held through forward and backward, freed before the step: ZeRO-3
                          units kept gathered, unsharded gradients (shard.c) */
     uint64_t head_grad; /* the head's weight gradient, made by the backward's first matmul and
@@ -108,14 +109,15 @@ static inline int hwfit__grad_bytes_ok(unsigned b) {
 static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
     return in->mode == HWFIT_MEMORY_INFERENCE ||
            (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-            !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST);
+            !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
+            !(in->outputs_fp32 && in->loss == HWFIT_MEMORY_LOSS_INPLACE));
 }
 
 /* The dequantized copy of the largest quantized matrix (in->dequant_transient), the
  * previous micro-batch's graph (in->previous_graph) and the transient of quantizing the
  * largest quantized matrix at load (in->load_quantize_bytes), the K/V cache the forward builds
- * (in->kv_built), the logits the loop keeps (in->outputs_kept) and the logits' cast copy
- * (loss inplace-cast) of a device holding dense_n dense and
+ * (in->kv_built), the logits the loop keeps (in->outputs_kept) and the logits' cast or
+ * fp32 copy (loss inplace-cast, in->outputs_fp32) of a device holding dense_n dense and
  * moe_n MoE layers (and the head when in->head), training, with in's formats, t, s and b;
  * 0 when the input is off. The formats must be valid (hwfit_memory_estimate checked them);
  * ERANGE on overflow. */

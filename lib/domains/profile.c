@@ -52,6 +52,7 @@ typedef struct row {
     int offload_keeps_grads;
     unsigned reduce_held;
     int logits_freed;
+    int outputs_fp32;
 } row;
 
 #define M_(m) (1u << (m))
@@ -192,6 +193,15 @@ static const row rows[] = {
      * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
      * only under ZeRO-3 sharding. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* fp16/bf16 training: Accelerator.prepare_model wraps the forward in
+     * ConvertOutputsToFp32 under native mixed precision (accelerate 0.28-0.34
+     * accelerator.py; utils/operations.py convert_to_fp32, tensor.float() on each
+     * fp16/bf16 output): a model that returns 16-bit logits to a loss keeping them 16-bit
+     * (--loss inplace, inplace-cast: Unsloth's before Cut Cross Entropy) holds their fp32
+     * copy at the forward's end (outputs_fp32). With this profile's own loss it counts
+     * nothing (transformers <= 4.45 returns fp32 logits; from 4.46 upcast-freed's forward
+     * end already holds the 4 bytes). Inherited by the Trainer's front ends. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
     /* bitsandbytes QLoRA under FSDP or ZeRO-3: transformers' _load_state_dict_into_meta_model
      * quantizes each weight on the GPU (create_quantized_param) and then, "For quantized
      * modules with FSDP/DeepSpeed Stage 3", replaces it with type(value)(value.data.to("cpu"
@@ -323,6 +333,16 @@ static const row rows[] = {
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_FP32,
      .loss = HWFIT_MEMORY_LOSS_FUSED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL, .offload = 1,
      .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* Unsloth trains through transformers' Trainer (TRL's SFTTrainer in its notebooks,
+     * LLaMA-Factory's Seq2SeqTrainer) with fp16 or bf16 set, so Accelerate's
+     * prepare_model wraps the forward in ConvertOutputsToFp32 (accelerate 0.34.2
+     * accelerator.py: `model.forward = MethodType(convert_outputs_to_fp32(...), model)`
+     * under native_amp; utils/operations.py convert_to_fp32: `tensor.float()` on each
+     * fp16/bf16 output). Unsloth's CausalLM_fast_forward returns its 16-bit logits
+     * (it strips transformers' `logits.float()`): before Cut Cross Entropy (--loss inplace,
+     * inplace-cast) their fp32 copy is live at the forward's end (outputs_fp32); with the
+     * fused loss no logits are returned and it counts nothing. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -532,6 +552,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS) in->offload_keeps_grads = r->offload_keeps_grads;
     if (s & HWFIT_PROFILE_REDUCE_HELD) in->reduce_held_bytes = (uint16_t)r->reduce_held;
     if (s & HWFIT_PROFILE_LOGITS_FREED) in->logits_freed = r->logits_freed;
+    if (s & HWFIT_PROFILE_OUTPUTS_FP32) in->outputs_fp32 = r->outputs_fp32;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

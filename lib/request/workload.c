@@ -1068,6 +1068,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                           "previous micro-batch's meet this call's logits, not "
                                           "its loss; off: the call computes the loss "
                                           "(transformers given labels)"},
+    [HWFIT__F_OUTPUTS_FP32] = {.name = "outputs-fp32", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training, --loss inplace or inplace-cast: the loop "
+                                       "converts the returned 16-bit logits to fp32 at the "
+                                       "forward's end (Accelerate's convert_outputs_to_fp32 "
+                                       "under the Trainer's fp16/bf16), freed before "
+                                       "backward (the Trainer-based and unsloth profiles "
+                                       "set it)"},
     [HWFIT__F_UNSHARDED_GRADS] = {.name = "unsharded-grad-bytes", .kind = HWFIT_OPTION_RATIO,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 8,
                                   .help = "training, ZeRO-3: bytes per trained element of the "
@@ -1153,6 +1160,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1219,7 +1227,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads},
         {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
         {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
-        {HWFIT__F_LOGITS_FREED, &m->logits_freed}};
+        {HWFIT__F_LOGITS_FREED, &m->logits_freed},
+        {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1286,6 +1295,14 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
      * rather than ignored. */
     if (hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
         return hwfit__req_fail(r, o, HWFIT_EINVAL, "applies only to --loss chunked-inplace");
+    /* The fp32 copy of the returned logits exists only where the loss leaves them 16-bit
+     * (inplace, inplace-cast): given with another loss, it is refused rather than ignored. */
+    o = HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32);
+    if (m->outputs_fp32 && hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_INPLACE &&
+        m->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST)
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only to --loss inplace or inplace-cast (the other losses "
+                               "return no 16-bit logits, or count their fp32 copy already)");
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
@@ -1523,5 +1540,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->loss_after_call);
     hwfit__out_bool(o, "logits_freed", "logits freed before the last layer is rebuilt",
                     m->logits_freed);
+    hwfit__out_bool(o, "outputs_fp32", "returned 16-bit logits copied to fp32",
+                    m->outputs_fp32);
     hwfit__out_section_end(o);
 }

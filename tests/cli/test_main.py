@@ -6,6 +6,7 @@ from clitest import CliCase, run
 
 
 class TestMain(CliCase):
+
     def test_version(self):
         rc, out, err = run("--version")
         self.assertEqual(rc, 0)
@@ -33,6 +34,7 @@ class TestMain(CliCase):
 
 
 class TestUnits(CliCase):
+
     def test_json(self):
         d = self.ok_json("units", "15.36TB")
         self.assertEqual(d["value"], 15.36e12)
@@ -56,6 +58,7 @@ class TestUnits(CliCase):
 
 
 class TestFinetuneInputs(CliCase):
+
     def test_qlora_inputs_kept(self):
         """bitsandbytes QLoRA keeps each 4-bit linear's input: with LoRA on q and v the MLP
         input and the down projection's input (h + F per token and layer, 2 bytes)."""
@@ -386,6 +389,7 @@ class TestFinetuneInputs(CliCase):
                  mentions="no-flash-attention")
         self.bad("memory", "--config", cfg, "--no-flash-attention", "--softmax-fp32",
                  mentions="softmax-fp32")
+
     def test_options_that_would_be_ignored_are_refused(self):
         """DeepSpeed's bucket size and overlap without its buffers (--zero-buckets or the
         deepspeed profile), the selective policy beside another recomputation (given, the
@@ -658,6 +662,7 @@ class TestFinetuneInputs(CliCase):
                  mentions="offload-keeps-grads")
         self.bad("memory", "--config", cfg, "--offload-keeps-grads",
                  mentions="offload-keeps-grads")
+
     def test_reduce_held_bytes_holds_a_layers_reduce_scatter_input(self):
         """--reduce-held-bytes: FSDP2 keeps the previous layer's reduce-scatter input (in
         reduce_dtype) until the next layer's post_backward: Llama 3.1 8B full, ZeRO-3 on 4
@@ -714,6 +719,36 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(tt["assumptions"]["fsdp_flat_upcast"], True)
         self.assertIs(tt["assumptions"]["trained_fp32"], True)
 
+    def test_outputs_fp32_holds_the_logits_fp32_copy_in_forward(self):
+        """--outputs-fp32: Accelerate's ConvertOutputsToFp32 (the Trainer under fp16/bf16)
+        copies the returned 16-bit logits to fp32 at the forward's end. Llama 3.1 8B LoRA,
+        1,024 tokens: loss inplace +4 x 1,024 x 128,256 bytes in forward; inplace-cast +2 x
+        that (the cast copy, 2 bytes, is freed before the fp32 copy is made); backward does
+        not move. The unsloth profile sets it; refused with a loss it cannot touch."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024")
+        plain = self.ok_json(*args, "--loss", "inplace")
+        on = self.ok_json(*args, "--loss", "inplace", "--outputs-fp32")
+        self.assertEqual(on["forward_bytes"] - plain["forward_bytes"],
+                         4 * 1024 * 128256)
+        self.assertEqual(on["backward_bytes"], plain["backward_bytes"])
+        self.assertIs(on["assumptions"]["outputs_fp32"], True)
+        self.assertIs(plain["assumptions"]["outputs_fp32"], False)
+        cast = self.ok_json(*args, "--loss", "inplace-cast")
+        cast_on = self.ok_json(*args, "--loss", "inplace-cast", "--outputs-fp32")
+        self.assertEqual(cast_on["forward_bytes"] - cast["forward_bytes"],
+                         2 * 1024 * 128256)
+        fw = self.ok_json(*args, "--framework", "unsloth", "--loss", "inplace")
+        self.assertIs(fw["assumptions"]["outputs_fp32"], True)
+        self.assertEqual(fw["forward_bytes"] -
+                         self.ok_json(*args, "--framework", "unsloth", "--loss", "inplace",
+                                      "--no-outputs-fp32")["forward_bytes"],
+                         4 * 1024 * 128256)
+        self.bad(*args, "--loss", "fused", "--outputs-fp32", mentions="outputs-fp32")
+        self.bad("memory", "--config", cfg, "--outputs-fp32", mentions="outputs-fp32")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,
@@ -738,6 +773,7 @@ class TestFinetuneInputs(CliCase):
         b3 = self.ok_json(*args, "--zero", "3")["breakdown"]
         self.assertEqual(b3["weights_bytes"] + b3["gradient_bytes"] + b3["optimizer_bytes"],
                          16 * p // 8)
+
     def test_root_unsharded_keeps_the_tables_gathered(self):
         """Round 5 of issue #16: --root-unsharded keeps the embedding and head gathered beside
         the live layers under ZeRO-3 (FSDP's root unit); the fsdp profile sets it,
@@ -846,6 +882,7 @@ if __name__ == "__main__":
 
 
 class TestMultiNode(CliCase):
+
     def test_jobs_beyond_one_node_need_the_network(self):
         import os
         cfg = os.path.join(os.environ.get("HWFIT_TEST_DATA", ""), "models",

@@ -415,6 +415,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("loss_after_call", ctypes.c_int),
         # appended: the loop drops the logits before backward (memory.h logits_freed)
         ("logits_freed", ctypes.c_int),
+        # appended: the returned 16-bit logits' fp32 copy (memory.h outputs_fp32)
+        ("outputs_fp32", ctypes.c_int),
     ]
 
 

@@ -17,6 +17,7 @@ def config(name):
 
 @needs("dtypes")
 class TestDtypes(unittest.TestCase):
+
     def test_bits_and_blocks(self):
         rows = {r["name"]: r for r in hwfit.dtypes()["dtypes"]}
         self.assertEqual(len(rows), 27)
@@ -29,6 +30,7 @@ class TestDtypes(unittest.TestCase):
 
 
 class TestLoadConfig(unittest.TestCase):
+
     def test_model_from_text_and_path(self):
         m = hwfit.load_config(text='{"model_type": "llama"}')
         self.assertIsInstance(m, _lib.hwfit_model)
@@ -54,6 +56,7 @@ class TestLoadConfig(unittest.TestCase):
 
 @needs("model")
 class TestModel(unittest.TestCase):
+
     def test_gpt_oss_llama4_glm_counts(self):
         m = hwfit.load_config(config("gpt-oss-120b"))
         self.assertEqual((m.attention_sinks, m.router_bias, m.chunked_attention), (1, 1, 0))
@@ -91,6 +94,7 @@ class TestModel(unittest.TestCase):
 
 @needs("memory")
 class TestMemory(unittest.TestCase):
+
     def test_full_and_qlora(self):
         r = hwfit.memory(config=config("llama-3.1-8b"), mode="full")
         self.assertEqual(r["weights_bytes"] + r["gradient_bytes"] + r["optimizer_bytes"],
@@ -338,6 +342,7 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError) as cm:
             hwfit.fit(offload_keeps_grads=True, **dict(kw, offload="none"))
         self.assertIn("offload", str(cm.exception))
+
     def test_outputs_kept_are_the_previous_micro_batch_s_in_forward_and_step(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, loss upcast: the fp32 logits the loop keeps
         # (1,024 x 128,256 x 4) stay through the step and meet the next forward's loss when
@@ -357,6 +362,7 @@ class TestMemory(unittest.TestCase):
         self.assertTrue(after["assumptions"]["loss_after_call"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(loss_after_call=True, **kw)
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
         # with the logits dropped before backward (torchtune's `del logits`) the loss's
@@ -374,6 +380,20 @@ class TestMemory(unittest.TestCase):
         self.assertFalse(hwfit.fit(logits_freed=False, **tt)["assumptions"]["logits_freed"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), logits_freed=True)
+
+    def test_outputs_fp32_holds_the_logits_fp32_copy_in_forward(self):
+        # Llama 3.1 8B LoRA, 1,024 tokens, loss inplace: Accelerate's fp32 copy of the
+        # returned bf16 logits, 4 x 1,024 x 128,256 bytes at the forward's end only.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024, loss="inplace")
+        plain = hwfit.memory(**kw)
+        on = hwfit.memory(outputs_fp32=True, **kw)
+        self.assertEqual(on["forward_bytes"] - plain["forward_bytes"],
+                         4 * 1024 * 128256)
+        self.assertEqual(on["backward_bytes"], plain["backward_bytes"])
+        self.assertTrue(on["assumptions"]["outputs_fp32"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="lora", loss="fused",
+                         outputs_fp32=True)
 
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
@@ -463,6 +483,7 @@ class TestModelKeyword(unittest.TestCase):
 
 @needs("memory")
 class TestAdapterRecompute(unittest.TestCase):
+
     def test_use_cache_and_outputs_kept_hold_the_outputs(self):
         # Llama 3.1 8B, 1,024 tokens, full recomputation: the K/V built in the forward
         # (2,048 values a token in 32 layers, bf16) and, kept through backward, the fp32
@@ -489,6 +510,7 @@ class TestAdapterRecompute(unittest.TestCase):
         self.assertTrue(d1["assumptions"]["softmax_fp32"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), mode="lora", softmax_fp32=True)
+
     def test_compile_keeps_the_product_when_down_trains(self):
         # torch.compile keeps act(gate) * up for the down projection's weight gradient:
         # Llama 3.1 8B full, 1,024 tokens, 3F compiled against 4F eager with gated_act_kept.
