@@ -413,6 +413,10 @@ class hwfit_memory_in(ctypes.Structure):
         ("experts_indexed", ctypes.c_int),
         # appended: the loop computes its loss after the model's call (memory.h loss_after_call)
         ("loss_after_call", ctypes.c_int),
+        # appended: the op policy's FlexAttention structure (memory.h flex_attention) and
+        # the expert-parallel ranks whose all-to-alls it saves (memory.h expert_parallel)
+        ("flex_attention", ctypes.c_int),
+        ("expert_parallel", ctypes.c_uint32),
     ]
 
 
