@@ -533,11 +533,11 @@ static uint64_t op_mms(const uint64_t *w, size_t n, unsigned *count) {
 
 /* torchtitan's op policy on a MoE layer, an MLA attention block, or a block run with
  * FlexAttention uncompiled (flex_attention), at 99fee81 (2025-10, the DeepSeek-V3 16B case):
- * torchtitan/models/deepseek_v3/infra/parallelize.py _op_sac_save_list = {aten.mm,
+ * torchtitan/models/deepseek_v3/infra/parallelize.py lines 33-44 _op_sac_save_list = {aten.mm,
  * _scaled_dot_product_efficient_attention, _scaled_dot_product_flash_attention,
  * _c10d_functional.reduce_scatter_tensor, _c10d_functional.all_to_all_single, aten.max,
  * flex_attention} and distributed/activation_checkpoint.py _apply_op_sac's _custom_policy
- * (every odd-numbered aten.mm of a checkpointed module's forward saved; a _to_copy to the
+ * (line 110: every odd-numbered aten.mm of a checkpointed module's forward saved; a _to_copy to the
  * CPU saved, which holds no device memory). Per token, in the activations' format A:
  *   attention (whole block only): MHA/GQA wq, wk, wv, wo: a d, k d, k d_v, h; MLA
  *     (deepseek_v3/model/model.py Attention.forward) [wq_a r_q, wq_b a d | wq a d],
@@ -545,21 +545,22 @@ static uint64_t op_mms(const uint64_t *w, size_t n, unsigned *count) {
  *     fp32 log-sum-exp 4a bytes (flash, efficient and flex_attention all return one).
  *   MLP (models/moe.py FeedForward: w2(silu(w1(x)) * w3(x))): w1 F, w3 F, w2 h; plain fc1
  *     F, fc2 h.
- *   MoE (models/moe.py MoE.forward): router.gate E (an mm; its fp32 softmax, topk, histc,
+ *   MoE (models/moe.py MoE.forward): router.gate E (line 233, an mm; its fp32 softmax, topk, histc,
  *     argsort, gather are recomputed); the routed experts run torch._grouped_mm
- *     (_run_experts_grouped_mm), not in the list: recomputed with silu and the product;
+ *     (_run_experts_grouped_mm, line 120), not in the list: recomputed with silu and the product;
  *     with expert parallelism (distributed/expert_parallel.py ExpertParallel) the
- *     dispatch all_to_all_single_autograd's output (the tokens this rank's experts
- *     receive) and the combine's (this rank's K copies back), each K h on average: each
+ *     dispatch all_to_all_single_autograd's output (line 123) (the tokens this rank's experts
+ *     receive) and the combine's (line 151; this rank's K copies back), each K h on average: each
  *     rank sends s b K token copies and receives as many when the router balances the
  *     ranks (dropless: output_splits are the routed counts, no capacity padding; the
  *     padded permuted copy, generate_permute_indices, is an index op's output,
- *     recomputed); shared experts, one FeedForward of width shared x F_s, after the
- *     routed ones: w1, w3, w2 continuing the count.
+ *     line 279, recomputed); shared experts, one FeedForward of width shared x F_s, after the
+ *     routed ones (moe.py line 454): w1, w3, w2 continuing the count.
  * Structure (activation_checkpoint.py _apply_ac_to_transformer_block): without
  * FlexAttention the whole block is one checkpointed module: its input plus the attention's
  * and the MLP's saved outputs under one count. With FlexAttention and the model not
- * compiled (_apply_op_sac_to_transformer_block_with_flex), attention is wrapped in full
+ * compiled (_apply_op_sac_to_transformer_block_with_flex, lines 147-219: moe at 203,
+ * attention full at 207 and 218), attention is wrapped in full
  * checkpointing (it keeps its input) and feed_forward or moe alone in the op policy (its
  * input, a count from 1); the block's norms (nn.RMSNorm) sit outside both and keep their
  * input, A h + the eager upcast's extra (norm_extra), and an fp32 rstd per token. Under
