@@ -1903,6 +1903,84 @@ Test(memory, full_modules_parse_reads_module_names) {
     cr_assert_eq(hwfit_memory_full_modules_parse(NULL, &bits), HWFIT_EINVAL);
 }
 
+/* selective OPS on MoE layers and MLA attention (torchtitan at 99fee81: deepseek_v3
+ * parallelize.py _op_sac_save_list, activation_checkpoint.py; memory.c op_block).
+ * DeepSeek-V3 (h 7168, 128 heads, q_lora 1536, kv_lora 512 + rope 64, nope 128, v 128; F
+ * 18432; 256 experts, 8 a token; one shared expert of 2048), 4096 tokens, bf16, per token:
+ * Whole block: the input 7168; the attention's matmuls wq_a 1536 (1st, saved), wq_b
+ * 24,576, wkv_a 576 (3rd, saved), wkv_b 32,768, wo 7168 (5th, saved); the kernel's output
+ * 128 x 128 = 16,384 and fp32 log-sum-exp 512 bytes: 32,832 values + 512 bytes. MoE: the
+ * router (6th, recomputed), the shared expert's w1 2048 (7th, saved), w3 (8th), w2 7168
+ * (9th, saved): 42,048 values, 84,608 bytes; with ep 8 the two all-to-alls' outputs, 8 x
+ * 7168 each: +229,376 bytes = 313,984. Dense: w1 (6th), w3 18,432 (7th, saved), w2 (8th):
+ * 51,264 values, 103,040 bytes. FlexAttention uncompiled: the two norms' inputs and fp32
+ * rstd, the attention's and the MoE's inputs (4 x 7168 values + 8 bytes); MoE from 1:
+ * router 256 (saved), all-to-alls 2 x 8 x 7168, shared w3 2048 (3rd, saved): 145,664
+ * values, 291,336 bytes (61,960 without ep); dense: w1 18,432 and w2 7168 (1st and 3rd):
+ * 54,272 values, 108,552 bytes. Llama 3.1 8B with FlexAttention: 4 x 4096 + 14,336 + 4096
+ * values + 8 bytes = 69,640 (63,616 without). */
+Test(memory, selective_ops_moe_mla) {
+    hwfit_model ds;
+    cr_assert_eq(fixture_deepseek_v3(&ds), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.expert_parallel, 1);
+    cr_assert_eq(in.flex_attention, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 4096;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    in.selective = HWFIT_MEMORY_SELECTIVE_OPS;
+    const uint64_t tok = 4096;
+    hwfit_memory_out o = estimate_ok(&ds, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.activation_moe_layer_bytes, 84608 * tok);
+    cr_assert_eq(o.activation_dense_layer_bytes, 103040 * tok);
+    in.expert_parallel = 8;
+    o = estimate_ok(&ds, &in);
+    cr_assert_eq(o.activation_moe_layer_bytes, 313984 * tok);
+    cr_assert_eq(o.activation_dense_layer_bytes, 103040 * tok);
+    in.flex_attention = 1;
+    o = estimate_ok(&ds, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.activation_moe_layer_bytes, 291336 * tok);
+    cr_assert_eq(o.activation_dense_layer_bytes, 108552 * tok);
+    /* kept less than Korthikanti's selective (every activation with flash attention) */
+    hwfit_memory_in k = in;
+    k.selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
+    cr_assert_lt(o.activation_bytes, estimate_ok(&ds, &k).activation_bytes);
+    in.expert_parallel = 1;
+    cr_assert_eq(estimate_ok(&ds, &in).activation_moe_layer_bytes, 61960 * tok);
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in l = in;
+    cr_assert_eq(estimate_ok(&m, &l).activation_dense_layer_bytes, 69640 * tok);
+    l.flex_attention = 0;
+    cr_assert_eq(estimate_ok(&m, &l).activation_dense_layer_bytes, 63616 * tok);
+    l.flex_attention = 1;
+    l.compile = 1; /* compiled, torchtitan wraps the dense block whole: op_layer's count */
+    hwfit_memory_in lc = l;
+    lc.flex_attention = 0;
+    cr_assert_eq(estimate_ok(&m, &l).activation_dense_layer_bytes,
+                 estimate_ok(&m, &lc).activation_dense_layer_bytes);
+    /* refused: compiled or tensor-parallel MoE/MLA layers; bad values */
+    hwfit_problem why;
+    hwfit_memory_out out;
+    in.compile = 1;
+    cr_assert_eq(hwfit_memory_estimate(&ds, &in, &out), HWFIT_EUNSUPPORTED);
+    in.compile = 0;
+    in.tensor_parallel = 2;
+    cr_assert_eq(hwfit_memory_validate(&ds, &in, &why), HWFIT_EUNSUPPORTED);
+    cr_assert_str_eq(why.field, "selective");
+    in.tensor_parallel = 1;
+    in.expert_parallel = 0;
+    cr_assert_eq(hwfit_memory_validate(&ds, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "expert_parallel");
+    in.expert_parallel = 1;
+    in.flex_attention = 2;
+    cr_assert_eq(hwfit_memory_validate(&ds, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "flex_attention");
+}
+
 /* selective OPS: torchtitan's op-level policy (torchtitan parallelize_llama.py _save_list,
  * "save every other mm"). Llama 3.1 8B (h 4096, 32 heads, 8 KV heads of 128, F 14336),
  * s 8192, b 2: 16,384 tokens. Per token and layer, bf16: the input 2h = 8192, q 8192,
@@ -1970,7 +2048,9 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     in.mode = HWFIT_MEMORY_FULL;
     hwfit_model ds;
     cr_assert_eq(fixture_deepseek_v3(&ds), HWFIT_OK);
+    in.compile = 1; /* MoE and MLA layers compiled: not modelled (selective_ops_moe_mla) */
     cr_assert_eq(hwfit_memory_estimate(&ds, &in, &out), HWFIT_EUNSUPPORTED);
+    in.compile = 0;
     in.selective = (hwfit_memory_selective)2;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "selective");

@@ -717,6 +717,26 @@ typedef struct hwfit_memory_in {
                                         outputs_kept the logits kept are the fp32 copy.
                                         0 or 1; default 0; the unsloth and hf-trainer
                                         profiles (and the Trainer's front ends) set 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "op-level selective
+     * recomputation of MoE and MLA layers"). */
+    int flex_attention;            /**< Training with ::HWFIT_MEMORY_SELECTIVE_OPS: the model
+                                        runs torchtitan's FlexAttention (use_flex_attn) and
+                                        is not compiled, so torchtitan (distributed/
+                                        activation_checkpoint.py at 99fee81,
+                                        _apply_op_sac_to_transformer_block_with_flex)
+                                        wraps each block's attention module in full
+                                        checkpointing (it keeps its input) and its MLP or
+                                        MoE module alone in the op policy (its own matmul
+                                        count from 1); the block's norms, outside both,
+                                        keep what they save. Only the op policy reads it
+                                        (FlexAttention stores what flash attention does).
+                                        Default 0 (the whole block in the op policy). */
+    uint32_t expert_parallel;      /**< Expert-parallel ranks of a MoE model's routed experts
+                                        (the layout's ep; hwfit_shard sets it). The op policy
+                                        saves the outputs of the two token all-to-alls
+                                        (_c10d_functional.all_to_all_single in torchtitan's
+                                        save list) only when it is above 1. At least 1;
+                                        default 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

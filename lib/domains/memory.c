@@ -61,6 +61,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->mlp_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
+    in->expert_parallel = 1;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -519,35 +520,164 @@ static hwfit_status op_layer(const act_ctx *c, uint64_t *stored, uint64_t *overl
     return HWFIT_OK;
 }
 
-/* The op policy is the matmul count of a dense MHA/GQA layer without adapters: refused
- * elsewhere rather than guessed (op_layer). Apart from estimate_prepared (tests/stack). */
+/* The op policy's saved matmul outputs of one region: w[] the output widths (values per
+ * token) of its aten.mm calls in call order; the policy's counter (_custom_policy:
+ * meta["forward_mm_count"] += 1, saved unless the count is even) saves the odd-numbered.
+ * *count carries the counter across the regions that share it (one checkpointed module). */
+static uint64_t op_mms(const uint64_t *w, size_t n, unsigned *count) {
+    uint64_t saved = 0;
+    for (size_t i = 0; i < n; i++)
+        if (++*count % 2 == 1) saved += w[i];
+    return saved;
+}
+
+/* torchtitan's op policy on a MoE layer, an MLA attention block, or a block run with
+ * FlexAttention uncompiled (flex_attention), at 99fee81 (2025-10, the DeepSeek-V3 16B case):
+ * torchtitan/models/deepseek_v3/infra/parallelize.py lines 33-44 _op_sac_save_list = {aten.mm,
+ * _scaled_dot_product_efficient_attention, _scaled_dot_product_flash_attention,
+ * _c10d_functional.reduce_scatter_tensor, _c10d_functional.all_to_all_single, aten.max,
+ * flex_attention} and distributed/activation_checkpoint.py _apply_op_sac's _custom_policy
+ * (line 110: every odd-numbered aten.mm of a checkpointed module's forward saved; a _to_copy to the
+ * CPU saved, which holds no device memory). Per token, in the activations' format A:
+ *   attention (whole block only): MHA/GQA wq, wk, wv, wo: a d, k d, k d_v, h; MLA
+ *     (deepseek_v3/model/model.py Attention.forward) [wq_a r_q, wq_b a d | wq a d],
+ *     wkv_a r_kv + d_rope, wkv_b a (d_nope + d_v), wo h; its kernel's output a d_v and
+ *     fp32 log-sum-exp 4a bytes (flash, efficient and flex_attention all return one).
+ *   MLP (models/moe.py FeedForward: w2(silu(w1(x)) * w3(x))): w1 F, w3 F, w2 h; plain fc1
+ *     F, fc2 h.
+ *   MoE (models/moe.py MoE.forward): router.gate E (line 233, an mm; its fp32 softmax, topk, histc,
+ *     argsort, gather are recomputed); the routed experts run torch._grouped_mm
+ *     (_run_experts_grouped_mm, line 120), not in the list: recomputed with silu and the product;
+ *     with expert parallelism (distributed/expert_parallel.py ExpertParallel) the
+ *     dispatch all_to_all_single_autograd's output (line 123) (the tokens this rank's experts
+ *     receive) and the combine's (line 151; this rank's K copies back), each K h on average: each
+ *     rank sends s b K token copies and receives as many when the router balances the
+ *     ranks (dropless: output_splits are the routed counts, no capacity padding; the
+ *     padded permuted copy, generate_permute_indices, is an index op's output,
+ *     line 279, recomputed); shared experts, one FeedForward of width shared x F_s, after the
+ *     routed ones (moe.py line 454): w1, w3, w2 continuing the count.
+ * Structure (activation_checkpoint.py _apply_ac_to_transformer_block): without
+ * FlexAttention the whole block is one checkpointed module: its input plus the attention's
+ * and the MLP's saved outputs under one count. With FlexAttention and the model not
+ * compiled (_apply_op_sac_to_transformer_block_with_flex, lines 147-219: moe at 203,
+ * attention full at 207 and 218), attention is wrapped in full
+ * checkpointing (it keeps its input) and feed_forward or moe alone in the op policy (its
+ * input, a count from 1); the block's norms (nn.RMSNorm) sit outside both and keep their
+ * input, A h + the eager upcast's extra (norm_extra), and an fp32 rstd per token. Under
+ * tensor parallelism and compiled it is not modelled (op_policy_check). *overlap: what
+ * it keeps that the layer stores without recomputation too (all but the log-sum-exp, the
+ * router's logits and the rstd). */
+static hwfit_status op_block(const act_ctx *c, int moe, uint64_t *stored, uint64_t *overlap) {
+    const hwfit_memory_in *in = c->in;
+    const hwfit_model *m = c->m;
+    int overflow = 0;
+    const uint64_t a = m->heads, h = m->hidden, d = c->dims.qk_head_dim,
+                   dv = c->dims.v_head_dim;
+    const int split = in->flex_attention && !in->compile;
+    const int gated = m->mlp == HWFIT_MODEL_MLP_GATED;
+    unsigned count = 0;
+    uint64_t vals = 0, extra = 0; /* values per token at A bytes; bytes per token not */
+    if (!split) {
+        uint64_t w[5];
+        size_t n = 0;
+        if (m->attention == HWFIT_MODEL_ATTENTION_GQA) {
+            w[n++] = a * d;
+            w[n++] = (uint64_t)m->kv_heads * d;
+            w[n++] = (uint64_t)m->kv_heads * dv;
+        } else {
+            if (m->q_lora_rank) w[n++] = m->q_lora_rank;
+            w[n++] = a * d;
+            w[n++] = (uint64_t)m->kv_lora_rank + m->qk_rope_head_dim;
+            w[n++] = a * ((uint64_t)m->qk_nope_head_dim + dv);
+        }
+        w[n++] = h;
+        vals = h + op_mms(w, n, &count) + a * dv; /* block input, matmuls, kernel output */
+        extra = 4 * a;                             /* the kernel's fp32 log-sum-exp */
+    } else {
+        /* norms (input + upcast extra at A bytes' worth, rstd), attention's and the
+         * MLP/MoE region's inputs */
+        vals = add_c(mul_c(m->norms_per_layer, h, &overflow), 2 * h, &overflow);
+        extra = add_c(mul_c(mul_c(m->norms_per_layer, h, &overflow), norm_extra(c), &overflow),
+                      4u * m->norms_per_layer, &overflow);
+    }
+    uint64_t lse_router = split ? 4u * m->norms_per_layer : 4 * a; /* bytes per token */
+    if (!moe) {
+        uint64_t w[3] = {m->intermediate, gated ? m->intermediate : h, h};
+        vals = add_c(vals, op_mms(w, gated ? 3 : 2, &count), &overflow);
+    } else {
+        uint64_t router = m->experts;
+        vals = add_c(vals, op_mms(&router, 1, &count), &overflow);
+        uint64_t routed_router = count % 2 == 1 ? router : 0; /* saved when odd */
+        lse_router = add_c(lse_router, mul_c(routed_router, c->a_bytes, &overflow), &overflow);
+        if (in->expert_parallel > 1)
+            vals = add_c(vals, mul_c(2 * (uint64_t)m->experts_per_token, h, &overflow),
+                         &overflow);
+        if (m->shared_experts) {
+            uint64_t fs = (uint64_t)m->shared_experts * m->shared_expert_intermediate;
+            uint64_t w[3] = {fs, gated ? fs : h, h};
+            vals = add_c(vals, op_mms(w, gated ? 3 : 2, &count), &overflow);
+        }
+    }
+    const uint64_t sb = mul_c(in->context, in->micro_batch, &overflow);
+    uint64_t per = add_c(mul_c(vals, c->a_bytes, &overflow), extra, &overflow);
+    uint64_t total = mul_c(sb, per, &overflow);
+    uint64_t kept = mul_c(sb, per > lse_router ? per - lse_router : 0, &overflow);
+    if (overflow) return HWFIT_ERANGE;
+    *stored = total;
+    *overlap = kept;
+    return HWFIT_OK;
+}
+
+/* The dense MHA/GQA path as first built (op_layer), or op_block: MoE layers, MLA attention,
+ * FlexAttention uncompiled. */
+static int op_general(const hwfit_model *m, const hwfit_memory_in *in) {
+    return m->experts > 0 || m->attention != HWFIT_MODEL_ATTENTION_GQA ||
+           (in->flex_attention && !in->compile);
+}
+
+static hwfit_status op_kind(const act_ctx *c, int moe, uint64_t *stored, uint64_t *overlap) {
+    return op_general(c->m, c->in) ? op_block(c, moe, stored, overlap)
+                                   : op_layer(c, stored, overlap);
+}
+
+/* The op policy is counted for full training without adapters (LoRA adds matmuls to the
+ * count), and its MoE, MLA and FlexAttention structures (op_block) eager and without tensor
+ * parallelism: refused elsewhere rather than guessed. Apart from estimate_prepared
+ * (tests/stack). */
 static hwfit_status op_policy_check(const hwfit_model *m, const hwfit_memory_in *in,
                                     hwfit_problem *why) {
-    if (m->experts > 0 || m->attention != HWFIT_MODEL_ATTENTION_GQA)
-        return hwfit__why(why, HWFIT_EUNSUPPORTED, "selective",
-                          "is the op-level policy, modelled for dense layers with MHA/GQA "
-                          "attention only (not MoE or MLA models)");
     if (in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "selective",
                           "is the op-level policy, modelled for mode full only (LoRA adapters "
                           "add matmuls to the policy's count)");
+    if (op_general(m, in) && (in->compile || in->tensor_parallel > 1))
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "selective",
+                          "is the op-level policy, modelled for MoE layers, MLA attention and "
+                          "FlexAttention without compile and tensor parallelism only");
     return HWFIT_OK;
 }
 
-/* The op policy's stored bytes of one dense layer, after op_policy_check. */
-static hwfit_status op_stored(const act_ctx *c, hwfit_problem *why, uint64_t *bytes) {
+/* The op policy's stored bytes of one layer of a kind, after op_policy_check. */
+static hwfit_status op_stored(const act_ctx *c, int moe, hwfit_problem *why, uint64_t *bytes) {
     uint64_t overlap = 0;
     hwfit_status st = op_policy_check(c->m, c->in, why);
-    return st != HWFIT_OK ? st : op_layer(c, bytes, &overlap);
+    return st != HWFIT_OK ? st : op_kind(c, moe, bytes, &overlap);
 }
 
 /* The layer recomputed in backward under the op policy: what it stores without
- * recomputation (layer_full), less what it kept (op_layer's overlap; op_stored succeeded,
- * so it does again). */
-static uint64_t op_transient(const act_ctx *c, uint64_t layer_full) {
-    uint64_t stored = 0, overlap = 0;
-    if (op_layer(c, &stored, &overlap) != HWFIT_OK) return layer_full;
-    return layer_full > overlap ? layer_full - overlap : 0;
+ * recomputation (layer_full[k]), less what it kept (the overlap; op_stored succeeded, so it
+ * does again); the larger of the kinds present. */
+static uint64_t op_transient(const act_ctx *c, const uint64_t layer_full[2],
+                             const int present[2]) {
+    uint64_t top = 0;
+    for (int k = 0; k < 2; k++) {
+        uint64_t stored = 0, overlap = 0, t;
+        if (!present[k]) continue;
+        if (op_kind(c, k, &stored, &overlap) != HWFIT_OK) t = layer_full[k];
+        else t = layer_full[k] > overlap ? layer_full[k] - overlap : 0;
+        if (t > top) top = t;
+    }
+    return top;
 }
 
 #define OPS_(in)                                                                            \
@@ -938,6 +1068,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "experts_indexed", "must be 0 or 1");
     if (in->loss_after_call != 0 && in->loss_after_call != 1)
         return hwfit__why(why, HWFIT_EDOM, "loss_after_call", "must be 0 or 1");
+    if (in->flex_attention != 0 && in->flex_attention != 1)
+        return hwfit__why(why, HWFIT_EDOM, "flex_attention", "must be 0 or 1");
+    if (in->expert_parallel == 0)
+        return hwfit__why(why, HWFIT_EDOM, "expert_parallel", AT_LEAST_1);
     if (in->unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
                           "must be at most 8 bytes per element");
@@ -1364,9 +1498,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (in->experts_indexed && model->experts == 0)
             return hwfit__why(why, HWFIT_EINVAL, "experts_indexed",
                               "applies to models with routed experts only");
-        /* torchtitan's op-level policy (op_stored): dense layers only, checked there */
-        if (OPS_(in) && (st = op_stored(&c, why, &kinds[0])) != HWFIT_OK) return st;
-        if (OPS_(in) && !dense_n) kinds[0] = 0;
+        /* torchtitan's op-level policy (op_stored; what it models is checked there) */
+        if (OPS_(in) && dense_n && (st = op_stored(&c, 0, why, &kinds[0])) != HWFIT_OK)
+            return st;
+        if (OPS_(in) && moe_n && (st = op_stored(&c, 1, why, &kinds[1])) != HWFIT_OK)
+            return st;
         if (!OPS_(in) && dense_n && (st = train_layer(&c, 0, !selective, &kinds[0])) != HWFIT_OK)
             return st;
         if (!OPS_(in) && moe_n && (st = train_layer(&c, 1, !selective, &kinds[1])) != HWFIT_OK)
@@ -1375,15 +1511,16 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         /* One layer's activations without recomputation (the largest kind): what backward
          * holds of a layer as it makes that layer's gradients, whatever the recomputation
          * (rebuilt, or stored; selective rebuilds the attention core's share of it). */
+        uint64_t full_k[2] = {0, 0};
+        const int kinds_present[2] = {dense_n > 0, moe_n > 0};
         for (int k = 0; k < 2; k++) {
-            uint64_t one = 0;
-            if (!(k ? moe_n : dense_n)) continue;
-            if ((st = train_layer(&c, k, 1, &one)) != HWFIT_OK) return st;
-            if (one > layer_full) layer_full = one;
+            if (!kinds_present[k]) continue;
+            if ((st = train_layer(&c, k, 1, &full_k[k])) != HWFIT_OK) return st;
+            if (full_k[k] > layer_full) layer_full = full_k[k];
         }
         /* The op policy: the layer being recomputed rebuilds what it stores without
-         * recomputation, less what it kept (op_layer). */
-        if (OPS_(in)) transient = op_transient(&c, layer_full);
+         * recomputation, less what it kept (op_layer, op_block). */
+        if (OPS_(in)) transient = op_transient(&c, full_k, kinds_present);
         else if (in->recompute == HWFIT_MEMORY_RECOMPUTE_SELECTIVE)
             transient = layer_full - (kinds[0] > kinds[1] ? kinds[0] : kinds[1]);
         if (in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL) {
@@ -1409,7 +1546,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             r.activation_dense_layer_bytes = kinds[0];
             r.activation_moe_layer_bytes = kinds[1];
             uint64_t mtp_b = 0;
-            if (mtp_n && (st = OPS_(in) ? op_stored(&c, why, &mtp_b)
+            if (mtp_n && (st = OPS_(in) ? op_stored(&c, model->experts > 0, why, &mtp_b)
                                         : train_layer(&c, model->experts > 0, !selective,
                                                       &mtp_b)) != HWFIT_OK)
                 return st;

@@ -541,7 +541,8 @@ static hwfit_status kv_units(hwfit__shard_engine *e, const hwfit_shard_in *in,
  * emb and head: the extra of the first and last stage. */
 static int act_units_hold(const hwfit__shard_engine *e, const hwfit__shard_resolved *r) {
     uint64_t batch = r->training ? 0 : r->batch_local;
-    return e->a.valid && e->a.tp == r->tp && e->a.sp == r->sp && e->a.rc == r->rc &&
+    return e->a.valid && e->a.tp == r->tp && e->a.ep == r->ep && e->a.sp == r->sp &&
+           e->a.rc == r->rc &&
            e->a.mb == r->mb && e->a.context == r->context_local && e->a.batch == batch;
 }
 
@@ -554,6 +555,8 @@ static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in 
     e->a.valid = 0;
     hwfit_memory_in mi = in->memory;
     mi.tensor_parallel = r->tp;
+    /* the op policy saves the expert all-to-alls' outputs when ep > 1 (memory.c op_block) */
+    mi.expert_parallel = r->ep ? r->ep : 1;
     mi.sequence_parallel = r->sp;
     mi.overhead_bytes = 0.0;
     mi.batch = r->batch_local;
@@ -594,6 +597,7 @@ static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in 
     e->a.head = o.activation_other_bytes;
     e->a.loss = o.loss_bytes;
     e->a.tp = r->tp;
+    e->a.ep = r->ep;
     e->a.sp = r->sp;
     e->a.rc = r->rc;
     e->a.mb = r->mb;
@@ -2054,11 +2058,13 @@ static void act_prime(hwfit__shard_engine *e, const act_entry *act, const hwfit_
         reason != HWFIT_SHARD_VALID)
         return; /* the estimate refuses it */
     uint64_t batch = r.training ? 0 : r.batch_local;
-    if (e->a.valid && e->a.tp == r.tp && e->a.sp == r.sp && e->a.rc == r.rc &&
-        e->a.mb == r.mb && e->a.context == r.context_local && e->a.batch == batch)
+    if (e->a.valid && e->a.tp == r.tp && e->a.ep == r.ep && e->a.sp == r.sp &&
+        e->a.rc == r.rc && e->a.mb == r.mb && e->a.context == r.context_local &&
+        e->a.batch == batch)
         return;
     const act_entry *a = &act[act_slot(r.tp, r.sp, r.rc, r.mb, r.context_local, batch)];
-    if (!a->valid || a->tp != r.tp || a->sp != r.sp || a->rc != r.rc || a->mb != r.mb ||
+    if (!a->valid || a->tp != r.tp || a->ep != r.ep || a->sp != r.sp || a->rc != r.rc ||
+        a->mb != r.mb ||
         a->context != r.context_local || a->batch != batch)
         return;
     e->a = *a; /* valid */

@@ -32,11 +32,11 @@ typedef struct hwfit__shard_unit {
 } hwfit__shard_unit;
 
 /* The activation units of one micro-batch on the full model (act_units), with the key they
- * were computed for (tp, sp, recomputation, micro-batch, local context and batch): the
+ * were computed for (tp, ep, sp, recomputation, micro-batch, local context and batch): the
  * engine's entry, and those a batch's workspace keeps (shard.c, act_entry), each copied to
  * the other whole. */
 typedef struct hwfit__shard_act {
-    uint32_t tp;
+    uint32_t tp, ep;
     int sp;
     hwfit_memory_recompute rc;
     int valid; /* the values hold for the key */

@@ -790,11 +790,12 @@ static hwfit_status unsupported(hwfit_request *r, const hwfit__workload *w) {
     const hwfit_memory_in *m = &w->in.memory;
     if (m->selective == HWFIT_MEMORY_SELECTIVE_OPS &&
         (w->model.experts > 0 || w->model.attention != HWFIT_MODEL_ATTENTION_GQA ||
-         m->mode != HWFIT_MEMORY_FULL))
+         (m->flex_attention && !m->compile) || m->mode != HWFIT_MEMORY_FULL))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SELECTIVE), HWFIT_EUNSUPPORTED,
-                               "op is modelled for dense models with MHA/GQA attention in "
-                               "mode full (give --selective-policy attention or --recompute "
-                               "none or full)");
+                               "op is modelled in mode full, and for MoE layers, MLA attention "
+                               "or --flex-attention without --compile and tensor parallelism "
+                               "(give --selective-policy attention or --recompute none or "
+                               "full)");
     return hwfit__req_fail(r, OPT(HWFIT__W_WEIGHTS), HWFIT_EUNSUPPORTED,
                            "must be a plain format such as bf16: mode full trains the weights");
 }
@@ -1089,7 +1090,16 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                     "core's s^2 scores), op (torchtitan's op-level policy: "
                                     "the layer's input, the outputs of every second matmul "
                                     "(q, v, gate, down) and of the attention kernel; the "
-                                    "rest recomputed; dense MHA/GQA models, mode full)"},
+                                    "rest recomputed; MoE layers: the router's logits, the "
+                                    "expert all-to-alls' outputs with --ep above 1 and every "
+                                    "second shared-expert matmul; mode full; MoE, MLA and "
+                                    "--flex-attention without --compile and tensor "
+                                    "parallelism)"},
+    [HWFIT__F_FLEX_ATTENTION] = {.name = "flex-attention", .kind = HWFIT_OPTION_FLAG,
+                                 .help = "training, --selective-policy op: torchtitan's "
+                                         "FlexAttention uncompiled: each block's attention is "
+                                         "checkpointed in full and its MLP or MoE alone takes "
+                                         "the op policy; the norms keep their inputs"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1161,6 +1171,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1228,7 +1239,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
         {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
-        {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}};
+        {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
+        {HWFIT__F_FLEX_ATTENTION, &m->flex_attention}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1542,5 +1554,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->logits_freed);
     hwfit__out_bool(o, "outputs_fp32", "returned 16-bit logits copied to fp32",
                     m->outputs_fp32);
+    hwfit__out_bool(o, "flex_attention",
+                    "op policy: FlexAttention uncompiled (attention checkpointed in full)",
+                    m->flex_attention);
     hwfit__out_section_end(o);
 }

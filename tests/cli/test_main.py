@@ -479,6 +479,33 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--selective-policy", "op",
                  mentions="selective-policy")
 
+    def test_selective_policy_op_on_moe_and_mla_layers(self):
+        """--selective-policy op on DeepSeek-V2-Lite (MLA, 64 experts of 1408, 6 a token, 2
+        shared, first layer dense): accepted (it was refused); under expert parallelism
+        (fit --ep 8) each of the 26 MoE layers also keeps the two all-to-alls' outputs, 2 x 6
+        x 2048 bf16 values a token; --flex-attention shows in the assumptions; compiled it
+        is refused."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "deepseek-coder-v2-lite-base.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "full", "--context", "4096",
+               "--recompute", "selective", "--selective-policy", "op")
+        whole = self.ok_json(*mem)
+        flex = self.ok_json(*mem, "--flex-attention")
+        self.assertFalse(whole["assumptions"]["flex_attention"])
+        self.assertTrue(flex["assumptions"]["flex_attention"])
+        self.assertNotEqual(whole["activation_bytes"], flex["activation_bytes"])
+        self.bad(*mem, "--compile", mentions="selective")
+        fit = ("fit", "--config", cfg, "--capacity", "1024GiB", "--gpus", "8", "--mode",
+               "full", "--context", "4096", "--micro-batch", "1", "--tp", "1", "--pp", "1",
+               "--dp", "8", "--zero", "3", "--recompute", "selective", "--selective-policy",
+               "op", "--flex-attention", "--framework", "torchtitan")
+        one = self.ok_json(*fit, "--ep", "1")
+        eight = self.ok_json(*fit, "--ep", "8")
+        self.assertEqual(eight["breakdown"]["activation_bytes"]
+                         - one["breakdown"]["activation_bytes"],
+                         26 * 2 * 6 * 2048 * 2 * 4096)
+
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
         down projection's weight takes a gradient (a backward matmul reads it) and

@@ -417,6 +417,10 @@ class hwfit_memory_in(ctypes.Structure):
         ("logits_freed", ctypes.c_int),
         # appended: the returned 16-bit logits' fp32 copy (memory.h outputs_fp32)
         ("outputs_fp32", ctypes.c_int),
+        # appended: the op policy's FlexAttention structure (memory.h flex_attention) and
+        # the expert-parallel ranks whose all-to-alls it saves (memory.h expert_parallel)
+        ("flex_attention", ctypes.c_int),
+        ("expert_parallel", ctypes.c_uint32),
     ]
 
 

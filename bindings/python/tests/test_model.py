@@ -553,6 +553,23 @@ class TestAdapterRecompute(unittest.TestCase):
             hwfit.memory(model=config("llama-3.1-8b"), mode="lora", recompute="selective",
                          selective_policy="op")
 
+    def test_selective_policy_op_on_moe_and_mla_layers(self):
+        # torchtitan's op-level checkpointing on DeepSeek-V2-Lite (MLA, 26 MoE layers of 64
+        # experts, 2 shared): accepted; with FlexAttention uncompiled the attention is
+        # checkpointed in full and the MoE alone takes the policy (flex_attention); compiled
+        # it is refused.
+        kw = dict(model=config("deepseek-coder-v2-lite-base"), mode="full", context=4096,
+                  recompute="selective", selective_policy="op")
+        whole = hwfit.memory(**kw)
+        flex = hwfit.memory(flex_attention=True, **kw)
+        self.assertFalse(whole["assumptions"]["flex_attention"])
+        self.assertTrue(flex["assumptions"]["flex_attention"])
+        self.assertLess(flex["activation_bytes"],
+                        hwfit.memory(**dict(kw, selective_policy="attention"))
+                        ["activation_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(compile=True, **kw)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
