@@ -428,9 +428,11 @@ static const row rows[] = {
      * before bwd to avoid peaking memory"): upcast-freed. training.compile at 9dec370
      * compiles the transformer blocks only (parallelize_llama.py apply_compile); the loss's
      * compile is commented out in train.py ("TODO: compiling loss function causes CUDA
-     * errors"). Later commits compile it alone when compile.components has "loss"
-     * (torchtitan/components/loss.py build_cross_entropy_loss, e.g. at 99fee81): a run of
-     * those gives --loss compiled. (Under pipeline parallelism the
+     * errors"). From bbb1b616e (2025-04-02, #1033) training.compile compiles the loss
+     * too, and from 08b8b244f (2025-08-20, #1608: "compile loss separately to get memory
+     * reduction, even when the model is not ready to be compiled") it is compiled when
+     * compile.components has "loss" (torchtitan/components/loss.py
+     * build_cross_entropy_loss): a run of those gives --loss compiled. (Under pipeline parallelism the
      * schedule runs the loss instead; a PP run gives its loss.) Llama (models/llama/model.py) has no dropout (COMMON_);
      * its FeedForward is w2(F.silu(w1(x)) * w3(x)) in eager kernels (gated_act_kept;
      * training.compile is off by default, compile fuses it); Attention repeats K and V to
