@@ -754,6 +754,7 @@ Test(memory, loss_kinds_per_logit) {
         {HWFIT_MEMORY_LOSS_FP32, sb * 4 * (h + v)},
         {HWFIT_MEMORY_LOSS_UPCAST, sb * (4 * h + 14 * v)},        /* bf16 + 12 fp32 bytes */
         {HWFIT_MEMORY_LOSS_UPCAST_FREED, sb * (4 * h + 12 * v)},  /* the bf16 logits freed */
+        {HWFIT_MEMORY_LOSS_COMPILED, sb * (4 * h + 4 * v)},       /* bf16 logits + gradient */
         {HWFIT_MEMORY_LOSS_CHUNKED, sb * (4 * h + 2 * v + (12 * v + 7) / 8)},
         {HWFIT_MEMORY_LOSS_FUSED, sb * 8 * h},
     };
@@ -763,7 +764,7 @@ Test(memory, loss_kinds_per_logit) {
         hwfit_memory_out o = estimate_ok(&m, &in);
         cr_assert_eq(o.loss_bytes, cases[i].bytes, "loss %d", (int)cases[i].loss);
         check_phases(&o, &in);
-        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > freed > chunked > fused */
+        if (i > 1) cr_assert_lt(o.loss_bytes, last); /* upcast > freed > compiled > chunked > fused */
         last = o.loss_bytes;
     }
     /* Compiled, the chunked loss keeps the logits and a log-sum-exp per token only. */
@@ -1044,7 +1045,7 @@ Test(memory, offload_and_reserve) {
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
     in.fragmentation = 0.1;
-    in.loss = (hwfit_memory_loss)9;
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
 }
 
@@ -1385,7 +1386,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)9;
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1558,7 +1559,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_UPCAST_FREED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -1664,7 +1665,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)9;
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }

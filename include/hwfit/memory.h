@@ -114,7 +114,7 @@ typedef enum hwfit_memory_loss {
                                         last layer is recomputed: the loss keeps
                                         4sbh + A sbV + 8sb and the forward phase holds
                                         A sbV more. */
-    HWFIT_MEMORY_LOSS_UPCAST_FREED = 8 /**< As ::HWFIT_MEMORY_LOSS_UPCAST, with the loop
+    HWFIT_MEMORY_LOSS_UPCAST_FREED = 8, /**< As ::HWFIT_MEMORY_LOSS_UPCAST, with the loop
                                         dropping its reference to the logits before
                                         backward (torchtitan's train.py: `loss =
                                         loss_fn(pred, labels)`, `del pred` "need to free to
@@ -126,6 +126,21 @@ typedef enum hwfit_memory_loss {
                                         loss's gradient and the log-softmax's, 4sbh + 12 sbV;
                                         the forward's end (logits, fp32 copy, log-softmax:
                                         A + 8 a logit) stays below it. */
+    HWFIT_MEMORY_LOSS_COMPILED = 9 /**< The whole vocabulary's cross-entropy compiled on its
+                                        own, the upcast inside it (torchtitan's
+                                        build_cross_entropy_loss with compile.components
+                                        'loss': torch.compile of cross_entropy(
+                                        pred.float(), labels)). Inductor fuses the upcast and
+                                        the log-softmax into reductions, and AOTAutograd's
+                                        min-cut partitioner saves the graph's A-byte input
+                                        and the per-row reductions (a reduction's output is
+                                        not recomputed, the pointwise upcast and exp are):
+                                        no fp32 logit is ever held whole. The backward
+                                        recomputes them from the saved logits and writes
+                                        the A-byte gradient beside them: 4sbh + 2A sbV at the
+                                        loss's backward, A sbV at the forward's end. The
+                                        saved tensor is the logits themselves, so a loop that
+                                        keeps or drops its reference holds the same. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */

@@ -1041,7 +1041,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
     if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
         return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_UPCAST_FREED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_COMPILED)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -1600,9 +1600,26 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * the log-softmax), is below it for 16-bit logits. */
             else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED)
                 per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 : 12) * v;
+            /* Compiled on its own (torchtitan's build_cross_entropy_loss,
+             * torchtitan/components/loss.py: torch.compile(cross_entropy_loss) when
+             * compile.components has 'loss'): inductor fuses pred.float() and the
+             * log-softmax into row reductions, and the min-cut partitioner
+             * (torch/_functorch/partitioners.py, min_cut_rematerialization_partition:
+             * should_ban_recomputation bans a reduction whose output is 4x smaller than its
+             * input, the pointwise upcast and exp stay recomputable, and a graph input
+             * costs its own size where its fp32 copy costs twice as much) saves the A-byte
+             * logits and a few fp32 values per row. Its backward reads them and writes the
+             * A-byte gradient of the logits (the one-hot of nll_loss's backward is a
+             * pointwise select in inductor, pytorch/pytorch#129043 "don't materialize the
+             * large sparse matrix in CE bwd"): 2A a logit at the loss's backward, A at the
+             * forward's end. The same mechanism as the compiled chunked loss below, on the
+             * whole vocabulary at once. */
+            else if (in->loss == HWFIT_MEMORY_LOSS_COMPILED) per = 4 * h + 2 * c.a_bytes * v;
             else if (in->loss == HWFIT_MEMORY_LOSS_CHUNKED)
                 /* Compiled, each chunk's upcast and log-softmax fuse into one kernel that
-                 * keeps only a log-sum-exp per token (torchtune compiles its loss). */
+                 * keeps only a log-sum-exp per token (torchtune compiles its loss): the
+                 * partitioner saves the chunk's A-byte input, as the compiled loss above;
+                 * the chunks' A-byte gradients are the loss's backward (loss_head). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
             /* Megatron as it runs: its A-byte logits beside their fp32 copy. */

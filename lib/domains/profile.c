@@ -425,14 +425,24 @@ static const row rows[] = {
      * (reduce_held_bytes 4: shard.c).
      * Loss: cross_entropy(pred.flatten(0, 1).float(), labels) on the whole vocabulary
      * (train.py loss_fn), and the loop deletes pred before loss.backward() ("need to free to
-     * before bwd to avoid peaking memory"): upcast-freed. (Under pipeline parallelism the
+     * before bwd to avoid peaking memory"): upcast-freed. training.compile at 9dec370
+     * compiles the transformer blocks only (parallelize_llama.py apply_compile); the loss's
+     * compile is commented out in train.py ("TODO: compiling loss function causes CUDA
+     * errors"). From bbb1b616e (2025-04-02, #1033) training.compile compiles the loss
+     * too, and from 08b8b244f (2025-08-20, #1608: "compile loss separately to get memory
+     * reduction, even when the model is not ready to be compiled") it is compiled when
+     * compile.components has "loss" (torchtitan/components/loss.py
+     * build_cross_entropy_loss): a run of those gives --loss compiled. (Under pipeline parallelism the
      * schedule runs the loss instead; a PP run gives its loss.) Llama (models/llama/model.py) has no dropout (COMMON_);
      * its FeedForward is w2(F.silu(w1(x)) * w3(x)) in eager kernels (gated_act_kept;
      * training.compile is off by default, compile fuses it); Attention repeats K and V to
      * every query head (repeat_kv) before F.scaled_dot_product_attention, which keeps the
      * copies (kv_repeated); RMSNorm (models/norms.py, norm_type "rmsnorm" in the train
      * configs) is self._norm(x.float()).type_as(x) * self.weight: the fp32 copy kept
-     * (norm_upcast_kept). Activation checkpointing: mode "selective" (config_manager.py
+     * (norm_upcast_kept). From 3b39d7ab0 (2025-03-19, #985) the models use torch.nn.RMSNorm,
+     * whose CUDA path from PyTorch 2.9 (pytorch#153666: rms_norm dispatches to
+     * at::_fused_rms_norm, saving the input and an fp32 rstd) keeps no copy: a run on such a
+     * nightly gives --no-norm-upcast-kept (the Qwen3 and DeepSeek-V3 cases do). Activation checkpointing: mode "selective" (config_manager.py
      * default), selective_ac_option "op" in train_configs/llama3_8b.toml (the op-level
      * policy, hwfit_memory_in::selective; the 70B and 405B configs set mode 'full', which
      * a run gives as --recompute full). The root unit (tok_embeddings, norm, output:

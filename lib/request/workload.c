@@ -862,7 +862,7 @@ const char *const hwfit__workload_frameworks[] = {
     "torchtitan", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
-                                              "upcast-freed", NULL};
+                                              "upcast-freed", "compiled", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
@@ -904,7 +904,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "config's format, both copies live: Unsloth before 2024.11 "
                                "computing in float16 on a bf16 checkpoint), upcast-freed "
                                "(upcast with the logits dropped before backward: "
-                               "torchtitan's del pred)"},
+                               "torchtitan's del pred), compiled (the whole vocabulary's "
+                               "cross-entropy compiled on its own: the 16-bit logits and "
+                               "their gradient, no fp32 copy: torchtitan's compile."
+                               "components 'loss')"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,

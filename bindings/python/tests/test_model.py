@@ -537,6 +537,15 @@ class TestAdapterRecompute(unittest.TestCase):
         self.assertEqual(up - hwfit.memory(loss="upcast-freed", **kw)["loss_bytes"],
                          2 * 1024 * 128256)
 
+    def test_loss_compiled_keeps_the_16bit_logits_and_their_gradient(self):
+        # torchtitan's compiled cross-entropy: the bf16 logits saved and their bf16
+        # gradient, 4 bytes a logit against upcast-freed's 12.
+        kw = dict(model=config("llama-3.1-8b"), mode="full", context=1024)
+        freed = hwfit.memory(loss="upcast-freed", **kw)["loss_bytes"]
+        d = hwfit.memory(loss="compiled", **kw)
+        self.assertEqual(freed - d["loss_bytes"], 8 * 1024 * 128256)
+        self.assertEqual(d["assumptions"]["loss"], "compiled")
+
     def test_selective_policy_op_keeps_torchtitans_saved_outputs(self):
         # torchtitan's op-level checkpointing: Llama 3.1 8B full, 16,384 tokens, 63,616 bytes
         # a token and layer kept (input, q, v, attention output and log-sum-exp, gate, down)
