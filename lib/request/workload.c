@@ -1279,6 +1279,18 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (rc_fixed && !rc_selective && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SELECTIVE)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SELECTIVE), HWFIT_EINVAL,
                                "applies only with selective recomputation (--recompute selective, or searched by fit and plan)");
+    /* The logits freed before the rebuild act only where backward rebuilds layers: with no
+     * recomputation (fixed as above) the flag would change nothing, so it is refused. */
+    const int rc_none =
+        rows->recompute && hwfit__req_given(r, rows->recompute)
+            ? strcmp(rows->recompute->choices[hwfit__req_choice(r, rows->recompute)],
+                     "none") == 0
+            : m->recompute == HWFIT_MEMORY_RECOMPUTE_NONE;
+    if (rc_fixed && rc_none && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LOGITS_FREED)) &&
+        hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_LOGITS_FREED)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_LOGITS_FREED), HWFIT_EINVAL,
+                               "applies only with recomputation (--recompute selective or full, "
+                               "or searched by fit and plan)");
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FOREACH)))
         m->fused_optimizer = !hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_FOREACH));
     /* A format given wins over the profile's; without a profile the option's default. */
@@ -1323,6 +1335,14 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
     if (!profile || hwfit__req_given(r, o))
         m->selective = (hwfit_memory_selective)hwfit__req_choice(r, o);
+    /* FlexAttention's structure is read by the op policy alone: given with another policy, or
+     * beside a recomputation other than selective (fixed as above), it is refused. */
+    o = HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION);
+    if (hwfit__req_given(r, o) && hwfit__req_flag(r, o) &&
+        (m->selective != HWFIT_MEMORY_SELECTIVE_OPS || (rc_fixed && !rc_selective)))
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only to the op policy (--recompute selective "
+                               "--selective-policy op)");
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);

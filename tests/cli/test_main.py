@@ -332,6 +332,21 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(off["assumptions"]["logits_freed"], False)
         self.assertLess(on["peak_allocated_bytes"], off["peak_allocated_bytes"])
         self.bad("memory", "--config", cfg, "--logits-freed", mentions="logits-freed")
+        # without recomputation nothing is rebuilt: refused, not ignored (memory's full
+        # default is none, LoRA's full)
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--recompute", "none",
+                 "--logits-freed", mentions="recomputation")
+        self.bad("memory", "--config", cfg, "--mode", "full", "--logits-freed",
+                 mentions="recomputation")
+        self.ok_json("memory", "--config", cfg, "--mode", "lora", "--recompute", "none",
+                     "--no-logits-freed")
+        # FlexAttention's structure is the op policy's: refused with another one
+        self.bad("memory", "--config", cfg, "--mode", "full", "--flex-attention",
+                 mentions="op policy")
+        self.bad("memory", "--config", cfg, "--mode", "full", "--recompute", "selective",
+                 "--flex-attention", mentions="op policy")
+        self.ok_json("memory", "--config", cfg, "--mode", "full", "--recompute", "selective",
+                     "--selective-policy", "op", "--flex-attention")
 
     def test_fit_and_plan_take_no_flash_attention_as_memory_does(self):
         """--no-flash-attention in fit and plan is memory's option (one row, one rule):

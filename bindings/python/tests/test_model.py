@@ -380,6 +380,14 @@ class TestMemory(unittest.TestCase):
         self.assertFalse(hwfit.fit(logits_freed=False, **tt)["assumptions"]["logits_freed"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), logits_freed=True)
+        with self.assertRaises(hwfit.HwfitError) as cm:  # nothing rebuilt: refused
+            hwfit.memory(config=config("llama-3.1-8b"), mode="lora", recompute="none",
+                         logits_freed=True)
+        self.assertIn("recomputation", str(cm.exception))
+        with self.assertRaises(hwfit.HwfitError) as cm:  # the op policy's alone
+            hwfit.memory(config=config("llama-3.1-8b"), mode="full", recompute="selective",
+                         flex_attention=True)
+        self.assertIn("op policy", str(cm.exception))
 
     def test_outputs_fp32_holds_the_logits_fp32_copy_in_forward(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, loss inplace: Accelerate's fp32 copy of the
