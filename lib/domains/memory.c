@@ -775,10 +775,28 @@ static hwfit_status loss_head(const hwfit_model *model, const hwfit__model_prep 
 /* The phases of r from its parts (hwfit__memory_phases, whose hwfit__phase_parts names
  * them), with r's dequant_bytes and carried_bytes. Apart from estimate_prepared to keep its
  * frame small (tests/stack). */
-static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
+/* The blocks the loss strands (hwfit__strands) into ph, on s b V / t logits of the
+ * activations' format; apart from phases_of to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
+                                               const hwfit_memory_in *in,
+                                               hwfit__phase_parts *ph) {
+    uint64_t sbv = 0;
+    double bits = 16.0;
+    (void)hwfit_dtype_bits(in->activations, &bits);
+    if (hwfit__mul_u64(in->context, in->micro_batch, &sbv) != HWFIT_OK ||
+        hwfit__mul_u64(sbv, model->vocab, &sbv) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    hwfit__strands(in, hwfit__ceil_div_u64(sbv, in->tensor_parallel), (uint64_t)(bits / 8.0),
+                   &ph->strand_fwd, &ph->strand_bwd);
+    return HWFIT_OK;
+}
+
+static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
+                              uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[7],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[5],
                               hwfit_memory_out *r) {
+    const int training = in->mode != HWFIT_MEMORY_INFERENCE;
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
     ph.training = training;
@@ -797,8 +815,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.cast = held[2];
         ph.head_grad = held[3];
         ph.loss_head = held[4];
-        ph.strand_fwd = held[5];
-        ph.strand_bwd = held[6];
+        if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -1699,11 +1716,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[7] = {0, 0, 0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits'
-                                         cast copy (outputs_held); the head's gradient
-                                         (head_grad); the loss's backward beyond L
-                                         (loss_head); the blocks the loss strands at the
-                                         forward's end and in its backward (hwfit__strands) */
+    uint64_t held[5] = {0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast
+                                         copy (outputs_held); the head's gradient (head_grad);
+                                         the loss's backward beyond L (loss_head) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
                                                &held[1], &held[2])) != HWFIT_OK)
@@ -1714,24 +1729,29 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
             HWFIT_OK)
         return st;
-    if (training) {
-        uint64_t sbv = 0;
-        if (hwfit__mul_u64(in->context, in->micro_batch, &sbv) != HWFIT_OK ||
-            hwfit__mul_u64(sbv, model->vocab, &sbv) != HWFIT_OK)
-            return HWFIT_ERANGE;
-        hwfit__strands(in, hwfit__ceil_div_u64(sbv, c.t), c.a_bytes, &held[5], &held[6]);
-    }
-    if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
+    if ((st = phases_of(model, in, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
         return st;
     *out = r;
     return HWFIT_OK;
 }
 
+/* x (1 + f), rounded up; *of set past 2^53 (f in [0, 1]). */
+static uint64_t with_fragmentation(uint64_t x, double f, int *of) {
+    double extra = (double)x * f;
+    if (extra >= 9007199254740992.0) {
+        *of = 1;
+        return x;
+    }
+    uint64_t ex = (uint64_t)extra;
+    if ((double)ex < extra) ex++;
+    return add_c(x, ex, of);
+}
+
 hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out) {
     int of = 0;
-    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0;
+    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0, fwd_r;
     if (!p->training) {
         fwd = bwd = step = add_c(p->fixed, p->stored, &of);
     } else {
@@ -1826,24 +1846,18 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
     if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
     if (load > alloc) alloc = load, phase = HWFIT_MEMORY_PHASE_LOAD;
-    uint64_t reserved = 0, plain = 0;
     /* The reserve: the residual fragmentation over what a moment allocates, and the
      * logits-sized blocks the loss strands at that moment (hwfit__strands), at the
      * largest phase, the forward's end and the loss's backward: the allocator keeps a
      * stranded segment to the end, but later requests reuse it (best fit, split), so the
-     * reserved peak is the largest moment's, not a sum. */
-    const uint64_t at[3] = {alloc, fwd, p->training ? loss_bwd : 0};
-    const uint64_t stranded[3] = {0, p->training ? p->strand_fwd : 0,
-                                  p->training ? p->strand_bwd : 0};
-    for (int k = 0; k < 3; k++) {
-        double extra = (double)at[k] * in->fragmentation;
-        if (extra >= 9007199254740992.0) return HWFIT_ERANGE;
-        uint64_t ex = (uint64_t)extra;
-        if ((double)ex < extra) ex++;
-        uint64_t rk = add_c(at[k], ex, &of);
-        if (rk > plain) plain = rk;
-        rk = add_c(rk, stranded[k], &of);
-        if (rk > reserved) reserved = rk;
+     * reserved peak is the largest moment's, not a sum. fwd and loss_bwd are at most
+     * alloc: plain is alloc's. */
+    uint64_t reserved = with_fragmentation(alloc, in->fragmentation, &of), plain = reserved;
+    if (p->training) {
+        fwd_r = add_c(with_fragmentation(fwd, in->fragmentation, &of), p->strand_fwd, &of);
+        if (fwd_r > reserved) reserved = fwd_r;
+        fwd_r = add_c(with_fragmentation(loss_bwd, in->fragmentation, &of), p->strand_bwd, &of);
+        if (fwd_r > reserved) reserved = fwd_r;
     }
     /* ZeRO-3's gathered units are freed before the step but their blocks stay reserved:
      * the caching allocator keeps a freed block for the stream it was allocated on (torch
