@@ -103,7 +103,12 @@ typedef struct hwfit__phase_parts {
  *   before backward (the Trainer drops the outputs, torchtitan `del pred`). In the loss's
  *   backward nll_loss's fp32 gradient (4) takes the copy's block and log_softmax's (4)
  *   finds only the A-byte block free: a new segment, A stranded beside the 12 bytes live
- *   (the cast back to A bytes then fits the stranded block).
+ *   (the cast back to A bytes then fits the stranded block). Accelerate's fp32 copy of the
+ *   returned logits (transformers 4.49 on) takes the freed copy's block and is dropped
+ *   with the outputs: the same. transformers up to 4.45 (`logits = logits.float()` in the
+ *   model, then `.contiguous()` shifted fp32 copy and log-softmax) frees the 16-bit logits
+ *   before its fp32 requests: A stranded too. 4.46-4.48 (loss upcast) frees two fp32
+ *   blocks before the backward's two gradients: nothing stranded, as for upcast.
  * Other losses free no logits-sized block before a larger request (inplace, fused,
  * chunked: equal or smaller chunks; upcast and fp32-copy: the logits stay live). `logits`
  * = s b V / t values; *fwd, *bwd: bytes. */
