@@ -653,7 +653,8 @@ static void check_phases(const hwfit_memory_out *o, const hwfit_memory_in *in) {
     cr_assert_geq(o->reserved_bytes, o->allocated_bytes);
     cr_assert_eq(o->peak_bytes, o->reserved_bytes + o->overhead_bytes);
     double extra = (double)o->allocated_bytes * in->fragmentation;
-    cr_assert(o->reserved_bytes - o->allocated_bytes == (uint64_t)ceil(extra));
+    cr_assert_geq(o->reserved_bytes - o->allocated_bytes, o->stranded_bytes);
+    cr_assert(o->reserved_bytes - o->stranded_bytes - o->allocated_bytes == (uint64_t)ceil(extra));
 }
 
 /* Default inputs (no profile): the forward pass holds the weights, the optimizer states,
@@ -1629,6 +1630,81 @@ Test(memory, outputs_fp32_holds_the_logits_fp32_copy_at_the_forwards_end) {
     hwfit_memory_init(&in);
     cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &in, &sets), HWFIT_OK);
     cr_assert_eq(in.outputs_fp32, 0);
+}
+
+/* expandable_segments 0 (PyTorch's default caching allocator, c10/cuda/
+ * CUDACachingAllocator.cpp: best fit, no merge across segments): a loss that frees its
+ * 16-bit logits before a larger fp32 request leaves that block reserved. inplace-cast with
+ * outputs_fp32 (Unsloth under Accelerate): the head's bf16 logits (2V a token) freed after
+ * the cast, too small for the fp32 copy: reserved at the forward's end is its allocation +
+ * 2V a token. upcast-freed (the Trainer, torchtitan): the logits freed before backward, too
+ * small for log_softmax's fp32 gradient: the loss's backward + 2V a token. Not with
+ * expandable segments, fp32 logits, or another loss. Llama 3.1 8B (V 128,256), LoRA,
+ * 1,024 tokens, no fragmentation. */
+Test(memory, the_loss_strands_its_freed_logits_block_in_the_reserve) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.expandable_segments, 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.fragmentation = 0.0;
+    const uint64_t a = 1024ull * 2 * 128256;
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE_CAST;
+    in.outputs_fp32 = 1;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    uint64_t want = o.forward_bytes + a > o.allocated_bytes ? o.forward_bytes + a : o.allocated_bytes;
+    cr_assert_eq(o.reserved_bytes, want);
+    cr_assert_eq(o.stranded_bytes, want - o.allocated_bytes);
+    cr_assert_gt(o.stranded_bytes, 0);
+    /* Without Accelerate's fp32 copy no larger request follows: nothing stranded. */
+    in.outputs_fp32 = 0;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.stranded_bytes, 0);
+    cr_assert_eq(o.reserved_bytes, o.allocated_bytes);
+    /* upcast-freed: in the loss's backward (here backward's start, no recomputation). */
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    want = o.backward_bytes + a > o.allocated_bytes ? o.backward_bytes + a : o.allocated_bytes;
+    cr_assert_eq(o.reserved_bytes, want);
+    cr_assert_eq(o.stranded_bytes, a); /* backward's start, the loss's, is the peak */
+    /* allocated is untouched: the block is free, only reserved */
+    in.expandable_segments = 1;
+    hwfit_memory_out e = estimate_ok(&m, &in);
+    cr_assert_eq(e.allocated_bytes, o.allocated_bytes);
+    cr_assert_eq(e.stranded_bytes, 0);
+    cr_assert_eq(e.reserved_bytes, e.allocated_bytes);
+    /* fp32 logits fit the fp32 gradient: nothing stranded; nor with the fused loss. */
+    in.expandable_segments = 0;
+    in.activations = dt("fp32");
+    cr_assert_eq(estimate_ok(&m, &in).stranded_bytes, 0);
+    in.activations = dt("bf16");
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    cr_assert_eq(estimate_ok(&m, &in).stranded_bytes, 0);
+    /* With fragmentation, it applies to what is allocated; the strand adds whole. */
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    in.fragmentation = 0.1;
+    o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.stranded_bytes, a);
+    /* 0 or 1 only. */
+    in.expandable_segments = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "expandable_segments");
+    /* torchtitan's launcher sets expandable segments; the Trainer's runs keep the default. */
+    uint64_t sets = 0;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.expandable_segments, 1);
+    cr_assert(sets & HWFIT_PROFILE_EXPANDABLE);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.expandable_segments, 0);
 }
 
 /* Loss chunked-inplace (ms-swift's ChunkedCrossEntropyLoss under sequence parallelism,

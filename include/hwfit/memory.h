@@ -312,7 +312,10 @@ typedef struct hwfit_memory_in {
                                         fp32 softmax output, 2A + 4 bytes; default 0. */
     double fragmentation;          /**< The caching allocator's reserve over the peak it
                                         allocated, a fraction in [0, 1]: reserved =
-                                        allocated x (1 + fragmentation); default 0. */
+                                        allocated x (1 + fragmentation) (the residual of
+                                        rounding and split blocks), plus the logits-sized
+                                        blocks the loss strands (expandable_segments);
+                                        default 0. */
     int module_formats;            /**< 1: attention_weights, mlp_weights and expert_weights
                                         give the formats of those linear weights, replacing
                                         @c weights (or @c qlora_base) for them; 0 (default):
@@ -752,6 +755,27 @@ typedef struct hwfit_memory_in {
                                         (_c10d_functional.all_to_all_single in torchtitan's
                                         save list) only when it is above 1. At least 1;
                                         default 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "The caching allocator's
+     * stranded blocks"). */
+    int expandable_segments;       /**< 1: PyTorch's caching allocator runs with
+                                        PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,
+                                        whose segments grow in place, so a freed block
+                                        never strands; 0 (default, PyTorch's default): a
+                                        freed logits-sized block that the loss's next,
+                                        larger request cannot use stays reserved beside
+                                        the segment that request takes
+                                        (c10/cuda/CUDACachingAllocator.cpp: best fit in
+                                        the stream's pool, blocks split and merged within
+                                        their segment only, cached segments released only
+                                        when a cudaMalloc fails). Counted in reserved_bytes
+                                        (and peak_bytes), not allocated_bytes: a 16-bit
+                                        loss's logits freed before an fp32 copy
+                                        (::HWFIT_MEMORY_LOSS_INPLACE_CAST with
+                                        outputs_fp32, at the forward's end) or before the
+                                        fp32 gradients of the loss's backward
+                                        (::HWFIT_MEMORY_LOSS_UPCAST_FREED), A sbV / t each;
+                                        @c fragmentation covers the rest of the reserve.
+                                        0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -794,7 +818,10 @@ typedef struct hwfit_memory_out {
     uint64_t step_bytes;           /**< Allocated during the optimizer step, bytes. */
     hwfit_memory_phase peak_phase; /**< The phase with the most allocated (first when tied). */
     uint64_t allocated_bytes;      /**< The largest phase: torch.cuda.max_memory_allocated. */
-    uint64_t reserved_bytes;       /**< allocated x (1 + fragmentation), rounded up:
+    uint64_t reserved_bytes;       /**< The largest phase's allocated x (1 +
+                                        fragmentation), rounded up, plus the logits-sized
+                                        blocks the loss strands at that moment
+                                        (hwfit_memory_in::expandable_segments 0):
                                         torch.cuda.max_memory_reserved. */
     uint64_t peak_bytes;           /**< reserved + overhead: what the device needs. */
     /* ---- Appended in 0.x (hwfit_memory_in::dequant_transient, previous_graph). */
@@ -810,6 +837,16 @@ typedef struct hwfit_memory_out {
                                         K/V cache built in the forward (kv_built) and the
                                         logits the loop keeps through backward, the step
                                         and the next forward (outputs_kept), bytes. */
+    /* ---- Appended in 0.2.0, ninth round (hwfit_memory_in::expandable_segments). */
+    uint64_t stranded_bytes;       /**< Of reserved_bytes, the logits-sized blocks the loss
+                                        leaves cached and free (expandable_segments 0):
+                                        the caching allocator releases them when a
+                                        cudaMalloc fails (release_cached_blocks), so they
+                                        count in what max_memory_reserved and nvidia-smi
+                                        read but not in what a card must hold:
+                                        peak_bytes - stranded_bytes is the least a card
+                                        needs (hwfit_shard's fit still compares
+                                        peak_bytes, the reading), bytes. */
 } hwfit_memory_out;
 
 /**

@@ -775,10 +775,28 @@ static hwfit_status loss_head(const hwfit_model *model, const hwfit__model_prep 
 /* The phases of r from its parts (hwfit__memory_phases, whose hwfit__phase_parts names
  * them), with r's dequant_bytes and carried_bytes. Apart from estimate_prepared to keep its
  * frame small (tests/stack). */
-static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t stored,
+/* The blocks the loss strands (hwfit__strands) into ph, on s b V / t logits of the
+ * activations' format; apart from phases_of to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
+                                               const hwfit_memory_in *in,
+                                               hwfit__phase_parts *ph) {
+    uint64_t sbv = 0;
+    double bits = 16.0;
+    (void)hwfit_dtype_bits(in->activations, &bits);
+    if (hwfit__mul_u64(in->context, in->micro_batch, &sbv) != HWFIT_OK ||
+        hwfit__mul_u64(sbv, model->vocab, &sbv) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    hwfit__strands(in, hwfit__ceil_div_u64(sbv, in->tensor_parallel), (uint64_t)(bits / 8.0),
+                   &ph->strand_fwd, &ph->strand_bwd);
+    return HWFIT_OK;
+}
+
+static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
+                              uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
                               uint64_t grad_unit, uint64_t state_b, const uint64_t held[5],
                               hwfit_memory_out *r) {
+    const int training = in->mode != HWFIT_MEMORY_INFERENCE;
     hwfit__phase_parts ph;
     memset(&ph, 0, sizeof ph);
     ph.training = training;
@@ -797,6 +815,7 @@ static hwfit_status phases_of(const hwfit_memory_in *in, int training, uint64_t 
         ph.cast = held[2];
         ph.head_grad = held[3];
         ph.loss_head = held[4];
+        if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -1070,6 +1089,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "loss_after_call", "must be 0 or 1");
     if (in->flex_attention != 0 && in->flex_attention != 1)
         return hwfit__why(why, HWFIT_EDOM, "flex_attention", "must be 0 or 1");
+    if (in->expandable_segments != 0 && in->expandable_segments != 1)
+        return hwfit__why(why, HWFIT_EDOM, "expandable_segments", "must be 0 or 1");
     if (in->expert_parallel == 0)
         return hwfit__why(why, HWFIT_EDOM, "expert_parallel", AT_LEAST_1);
     if (in->unsharded_grad_bytes > 8)
@@ -1725,17 +1746,29 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
             HWFIT_OK)
         return st;
-    if ((st = phases_of(in, training, stored, loss, transient, layer_full, unit, state_b, held,
+    if ((st = phases_of(model, in, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
         return st;
     *out = r;
     return HWFIT_OK;
 }
 
+/* x (1 + f), rounded up; *of set past 2^53 (f in [0, 1]). */
+static uint64_t with_fragmentation(uint64_t x, double f, int *of) {
+    double extra = (double)x * f;
+    if (extra >= 9007199254740992.0) {
+        *of = 1;
+        return x;
+    }
+    uint64_t ex = (uint64_t)extra;
+    if ((double)ex < extra) ex++;
+    return add_c(x, ex, of);
+}
+
 hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out) {
     int of = 0;
-    uint64_t fwd, bwd, step, load = 0;
+    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0, fwd_r;
     if (!p->training) {
         fwd = bwd = step = add_c(p->fixed, p->stored, &of);
     } else {
@@ -1790,12 +1823,16 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * start is the larger of the loss's backward (L and the head's weight gradient as
          * its matmuls make it, loss_head) and the rebuilt layer (T, the head's gradient
          * held, and the logits a loop keeps, outputs_kept). */
+        /* The loss's backward (where the loss strands a block, strand_bwd): the start,
+         * or with logits_freed its loss side. */
+        uint64_t loss_at = start;
         if (in->logits_freed && p->transient) {
             uint64_t loss_side = add_c(p->loss, p->loss_head, &of);
             uint64_t rebuild = add_c(p->transient, buffer ? 0 : p->head_grad, &of);
             if (in->outputs_kept) rebuild = add_c(rebuild, p->kept, &of);
             start = add_c(add_c(p->stored, loss_side > rebuild ? loss_side : rebuild, &of),
                           p->dequant, &of);
+            loss_at = add_c(add_c(p->stored, loss_side, &of), p->dequant, &of);
         }
         /* The outputs the loop keeps (outputs_kept): the K/V built through the whole
          * backward, the logits (already in the loss at its start) to its end. */
@@ -1806,6 +1843,9 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
         bwd = add_c(add_c(add_c(p->fixed, mid, &of), p->pass, &of), p->gathered, &of);
+        if (in->outputs_kept) loss_at = add_c(loss_at, p->built, &of);
+        if (buffer) loss_at = add_c(loss_at, p->grads, &of);
+        loss_bwd = add_c(add_c(add_c(p->fixed, loss_at, &of), p->pass, &of), p->gathered, &of);
         /* Step: whole gradients and the step's temporaries (none when stepped in
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
@@ -1823,11 +1863,19 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
     if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
     if (load > alloc) alloc = load, phase = HWFIT_MEMORY_PHASE_LOAD;
-    double extra = (double)alloc * in->fragmentation;
-    if (extra >= 9007199254740992.0) return HWFIT_ERANGE;
-    uint64_t ex = (uint64_t)extra;
-    if ((double)ex < extra) ex++;
-    uint64_t reserved = add_c(alloc, ex, &of);
+    /* The reserve: the residual fragmentation over what a moment allocates, and the
+     * logits-sized blocks the loss strands at that moment (hwfit__strands), at the
+     * largest phase, the forward's end and the loss's backward: the allocator keeps a
+     * stranded segment to the end, but later requests reuse it (best fit, split), so the
+     * reserved peak is the largest moment's, not a sum. fwd and loss_bwd are at most
+     * alloc: plain is alloc's. */
+    uint64_t reserved = with_fragmentation(alloc, in->fragmentation, &of), plain = reserved;
+    if (p->training) {
+        fwd_r = add_c(with_fragmentation(fwd, in->fragmentation, &of), p->strand_fwd, &of);
+        if (fwd_r > reserved) reserved = fwd_r;
+        fwd_r = add_c(with_fragmentation(loss_bwd, in->fragmentation, &of), p->strand_bwd, &of);
+        if (fwd_r > reserved) reserved = fwd_r;
+    }
     /* ZeRO-3's gathered units are freed before the step but their blocks stay reserved:
      * the caching allocator keeps a freed block for the stream it was allocated on (torch
      * c10/cuda/CUDACachingAllocator.cpp: a block is reused only by an allocation on its
@@ -1843,6 +1891,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         if ((double)sr < sx) sr++;
         sr = add_c(add_c(step, sr, &of), p->cached, &of);
         if (sr > reserved) reserved = sr;
+        if (sr > plain) plain = sr;
     }
     uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;
@@ -1859,6 +1908,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * built in the forward's, so it cannot overflow where they did not */
     out->outputs_bytes = p->training ? p->built + p->kept : 0;
     out->load_bytes = load;
+    out->stranded_bytes = reserved - plain; /* plain <= reserved: the same moments */
     return HWFIT_OK;
 }
 

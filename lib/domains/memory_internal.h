@@ -74,7 +74,54 @@ typedef struct hwfit__phase_parts {
                           in the step (cached for the stream that gathered them) */
     uint64_t loss_head; /* logits_freed: what the loss's backward adds to L as the head's
                            matmuls make its weight gradient (hwfit__loss_head) */
+    uint64_t strand_fwd; /* the logits-sized blocks the caching allocator keeps free but
+                            reserved at the forward's end, and at the loss's backward peak
+                            (hwfit__strands): reserved, never allocated */
+    uint64_t strand_bwd;
 } hwfit__phase_parts;
+
+/* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):
+ * PyTorch's CUDACachingAllocator (c10/cuda/CUDACachingAllocator.cpp) serves a request from
+ * the smallest cached free block of its pool at least as large (get_free_block: best fit,
+ * `pool.blocks.lower_bound(&p.search_key)`); it splits a larger block and merges a freed
+ * block with its free neighbours in the same segment (try_merge_blocks), never across
+ * segments; a request no cached block fits takes a new segment (alloc_block, cudaMalloc of
+ * the request rounded to 2 MiB above 10 MiB), and cached segments are released only when
+ * a cudaMalloc fails (release_cached_blocks) or with expandable segments, which map more
+ * memory into the same segment instead. So a freed logits-sized block followed by a larger
+ * logits-sized request stays reserved beside the new segment; the next iterations find
+ * both cached (best fit again) and take nothing new. Per logit, with 16-bit logits (A < 4
+ * bytes), counting the sequences of each loss as the frameworks run them:
+ * - inplace-cast with outputs_fp32 (Unsloth under Accelerate): the head's A-byte logits,
+ *   their cast copy (A, which the loss saves), the head's freed as `logits` is rebound
+ *   (unsloth/models/llama.py CausalLM_fast_forward), then Accelerate's fp32 copy (4,
+ *   accelerate/utils/operations.py convert_to_fp32) which the freed A-byte block cannot
+ *   hold: A stranded at the forward's end (reserved 2A + 4, allocated A + 4).
+ * - upcast-freed (transformers' ForCausalLMLoss under the Trainer, torchtitan's
+ *   cross_entropy_loss): the A-byte logits, their fp32 copy (4) and the fp32 log-softmax
+ *   (4, saved) in forward, the copy freed as cross_entropy returns; the logits are freed
+ *   before backward (the Trainer drops the outputs, torchtitan `del pred`). In the loss's
+ *   backward nll_loss's fp32 gradient (4) takes the copy's block and log_softmax's (4)
+ *   finds only the A-byte block free: a new segment, A stranded beside the 12 bytes live
+ *   (the cast back to A bytes then fits the stranded block). Accelerate's fp32 copy of the
+ *   returned logits (transformers 4.49 on) takes the freed copy's block and is dropped
+ *   with the outputs: the same. transformers up to 4.45 (`logits = logits.float()` in the
+ *   model, then `.contiguous()` shifted fp32 copy and log-softmax) frees the 16-bit logits
+ *   before its fp32 requests: A stranded too. 4.46-4.48 (loss upcast) frees two fp32
+ *   blocks before the backward's two gradients: nothing stranded, as for upcast.
+ * Other losses free no logits-sized block before a larger request (inplace, fused,
+ * chunked: equal or smaller chunks; upcast and fp32-copy: the logits stay live). `logits`
+ * = s b V / t values; *fwd, *bwd: bytes. */
+static inline void hwfit__strands(const hwfit_memory_in *in, uint64_t logits, uint64_t a_bytes,
+                                  uint64_t *fwd, uint64_t *bwd) {
+    *fwd = *bwd = 0;
+    if (in->expandable_segments || in->mode == HWFIT_MEMORY_INFERENCE || !in->head ||
+        a_bytes >= 4 || logits > UINT64_MAX / 4)
+        return;
+    if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->outputs_fp32) *fwd = a_bytes * logits;
+    /* (a loop that keeps the outputs keeps the logits: nothing freed) */
+    if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED && !in->outputs_kept) *bwd = a_bytes * logits;
+}
 
 /* logits_freed: what the loss's backward holds beyond L (loss) while the head's matmul makes
  * its weight gradient, k = the head's whole V x h gradient (0 when the head does not train),

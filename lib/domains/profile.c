@@ -53,6 +53,7 @@ typedef struct row {
     unsigned reduce_held;
     int logits_freed;
     int outputs_fp32;
+    int expandable;
 } row;
 
 #define M_(m) (1u << (m))
@@ -447,12 +448,18 @@ static const row rows[] = {
      * policy, hwfit_memory_in::selective; the 70B and 405B configs set mode 'full', which
      * a run gives as --recompute full). The root unit (tok_embeddings, norm, output:
      * fully_shard(model)) stays gathered from forward through backward (FSDP2's lazy init
-     * sets the root's post_forward_mesh_info to None), as the fsdp profile. */
+     * sets the root's post_forward_mesh_info to None), as the fsdp profile. Its launcher
+     * runs the allocator with expandable segments (run_llama_train.sh since a5e57e4a9,
+     * 2024-10-22, PR #643, and at 9dec370: PYTORCH_CUDA_ALLOC_CONF="expandable_segments:
+     * True"; run_train.sh later, PYTORCH_ALLOC_CONF): the loss strands no block
+     * (expandable_segments). */
     {.profile = "torchtitan", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
          HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
-         HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD,
+         HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD |
+         HWFIT_PROFILE_EXPANDABLE,
+     .expandable = 1,
      .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
      .gradients = HWFIT_DTYPE_FP32, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
@@ -563,6 +570,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_REDUCE_HELD) in->reduce_held_bytes = (uint16_t)r->reduce_held;
     if (s & HWFIT_PROFILE_LOGITS_FREED) in->logits_freed = r->logits_freed;
     if (s & HWFIT_PROFILE_OUTPUTS_FP32) in->outputs_fp32 = r->outputs_fp32;
+    if (s & HWFIT_PROFILE_EXPANDABLE) in->expandable_segments = r->expandable;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

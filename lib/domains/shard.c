@@ -1349,7 +1349,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 20 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 22 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1357,7 +1357,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
-    ph.head_grad = ph.loss_head = 0;
+    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
     /* ZeRO-3's gathered window: in forward and backward, not allocated in the step */
@@ -1433,6 +1433,18 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             uint64_t k = e->head.gradients;
             ph.loss_head = hwfit__loss_head(in->memory.loss == HWFIT_MEMORY_LOSS_CHUNKED, loss,
                                             lg, k, r->zero >= 3 ? 0 : k);
+        }
+        /* The logits-sized blocks the loss strands (memory.c, hwfit__strands), on the card
+         * with the head. */
+        if (c->head) {
+            double abits = 16.0;
+            (void)hwfit_dtype_bits(in->memory.activations, &abits);
+            uint64_t lg = 0;
+            if (hwfit__mul_u64((uint64_t)r->context_local * r->mb, e->model->vocab, &lg) !=
+                HWFIT_OK)
+                return HWFIT_ERANGE;
+            hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), (uint64_t)(abits / 8.0),
+                           &ph.strand_fwd, &ph.strand_bwd);
         }
         /* Accumulating over micro-batches keeps the whole gradient through the step. */
         if (r->m > 1) ch.gradient_buffer = 1;

@@ -1103,6 +1103,15 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                          "FlexAttention uncompiled: each block's attention is "
                                          "checkpointed in full and its MLP or MoE alone takes "
                                          "the op policy; the norms keep their inputs"},
+    [HWFIT__F_EXPANDABLE_SEGMENTS] = {.name = "expandable-segments", .kind = HWFIT_OPTION_FLAG,
+                                      .help = "training: PyTorch's allocator runs with "
+                                              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:"
+                                              "True (segments grow in place): the loss "
+                                              "strands no freed logits block in the reserve; "
+                                              "off (PyTorch's default): a freed 16-bit logits "
+                                              "block too small for the loss's next fp32 "
+                                              "tensor stays reserved (loss upcast-freed, and "
+                                              "inplace-cast with --outputs-fp32)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1175,6 +1184,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_EXPANDABLE_SEGMENTS), training,
+         "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1243,7 +1254,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
-        {HWFIT__F_FLEX_ATTENTION, &m->flex_attention}};
+        {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
+        {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1580,5 +1592,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);
+    hwfit__out_bool(o, "expandable_segments",
+                    "allocator's segments expandable (no stranded logits blocks)",
+                    m->expandable_segments);
     hwfit__out_section_end(o);
 }

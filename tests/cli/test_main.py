@@ -806,6 +806,33 @@ class TestFinetuneInputs(CliCase):
         self.bad(*args, "--loss", "fused", "--outputs-fp32", mentions="outputs-fp32")
         self.bad("memory", "--config", cfg, "--outputs-fp32", mentions="outputs-fp32")
 
+    def test_expandable_segments_drop_the_losss_stranded_logits_block(self):
+        """The caching allocator strands the freed bf16 logits the upcast-freed loss's fp32
+        gradients cannot use (2 x 1,024 x 128,256 bytes for Llama 3.1 8B LoRA at 1,024
+        tokens): reserved, never allocated; --expandable-segments (PyTorch's
+        expandable_segments:True) strands nothing. The torchtitan profile sets it; the
+        flag is refused for inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--loss", "upcast-freed", "--fragmentation", "0")
+        on = self.ok_json(*args)
+        off = self.ok_json(*args, "--expandable-segments")
+        self.assertEqual(on["stranded_bytes"], 2 * 1024 * 128256)
+        self.assertEqual(off["stranded_bytes"], 0)
+        self.assertEqual(on["peak_allocated_bytes"], off["peak_allocated_bytes"])
+        self.assertEqual(on["peak_reserved_bytes"] - off["peak_reserved_bytes"],
+                         2 * 1024 * 128256)
+        self.assertIs(on["assumptions"]["expandable_segments"], False)
+        self.assertIs(off["assumptions"]["expandable_segments"], True)
+        tt = self.ok_json("memory", "--config", cfg, "--mode", "full", "--context", "1024",
+                          "--framework", "torchtitan")
+        self.assertIs(tt["assumptions"]["expandable_segments"], True)
+        self.assertEqual(tt["stranded_bytes"], 0)
+        self.bad("memory", "--config", cfg, "--expandable-segments",
+                 mentions="expandable-segments")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

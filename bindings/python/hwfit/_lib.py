@@ -421,6 +421,8 @@ class hwfit_memory_in(ctypes.Structure):
         # the expert-parallel ranks whose all-to-alls it saves (memory.h expert_parallel)
         ("flex_attention", ctypes.c_int),
         ("expert_parallel", ctypes.c_uint32),
+        # appended: the allocator's expandable segments (memory.h expandable_segments)
+        ("expandable_segments", ctypes.c_int),
     ]
 
 
@@ -441,7 +443,10 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: the load phase
         "load_bytes",
         # appended: the outputs held (K/V built, logits kept)
-        "outputs_bytes")]
+        "outputs_bytes",
+        # appended: the loss's stranded logits blocks in the reserve (memory.h
+        # stranded_bytes)
+        "stranded_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);

@@ -403,6 +403,21 @@ class TestMemory(unittest.TestCase):
             hwfit.memory(config=config("llama-3.1-8b"), mode="lora", loss="fused",
                          outputs_fp32=True)
 
+    def test_expandable_segments_drop_the_stranded_logits_block(self):
+        # Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed: the caching allocator keeps
+        # the freed bf16 logits (2 x 1,024 x 128,256 bytes) reserved beside the loss's fp32
+        # gradients; expandable segments strand nothing. Allocated does not move.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024,
+                  loss="upcast-freed", fragmentation=0)
+        on = hwfit.memory(**kw)
+        off = hwfit.memory(expandable_segments=True, **kw)
+        self.assertEqual(on["stranded_bytes"], 2 * 1024 * 128256)
+        self.assertEqual(off["stranded_bytes"], 0)
+        self.assertEqual(on["peak_allocated_bytes"], off["peak_allocated_bytes"])
+        self.assertTrue(off["assumptions"]["expandable_segments"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), expandable_segments=True)
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
