@@ -1072,6 +1072,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "flex_attention", "must be 0 or 1");
     if (in->expert_parallel == 0)
         return hwfit__why(why, HWFIT_EDOM, "expert_parallel", AT_LEAST_1);
+    if (in->grad_covers_frozen != 0 && in->grad_covers_frozen != 1)
+        return hwfit__why(why, HWFIT_EDOM, "grad_covers_frozen", "must be 0 or 1");
     if (in->unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
                           "must be at most 8 bytes per element");

@@ -421,6 +421,8 @@ class hwfit_memory_in(ctypes.Structure):
         # the expert-parallel ranks whose all-to-alls it saves (memory.h expert_parallel)
         ("flex_attention", ctypes.c_int),
         ("expert_parallel", ctypes.c_uint32),
+        # appended: a unit's gradient covers its frozen elements (memory.h grad_covers_frozen)
+        ("grad_covers_frozen", ctypes.c_int),
     ]
 
 
