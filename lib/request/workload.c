@@ -1169,8 +1169,10 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
-        {HWFIT__FOPT(HWFIT__F_GRAD_COVERS_FROZEN), training && rows->sharded,
-         "training sharded over cards (fit, plan, perf: FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_GRAD_COVERS_FROZEN),
+         training && rows->sharded && mode != HWFIT_MEMORY_QLORA,
+         "training sharded over cards (fit, plan, perf: FSDP), mode full or lora (a QLoRA "
+         "base's packed flat parameter is not modelled)"},
         {HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS), training && rows->sharded,
