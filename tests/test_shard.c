@@ -409,6 +409,25 @@ Test(shard, grad_covers_frozen_counts_a_mixed_units_frozen_elements) {
     in.memory.grad_covers_frozen = 0;
     hwfit_shard_card d = card_ok(&llama8, &in, 0);
     cr_assert_eq(d.gradient_bytes - a.gradient_bytes, 2 * adapters);
+    /* Accumulating 4 micro-batches (a global batch of 32 on 8 cards): with the reduction after every
+     * micro-batch the sharded gradients are held through forward (the gradient buffer);
+     * deferred to the last one (unsharded_grad_bytes) no sharded gradient exists before
+     * that backward, which turns the unsharded ones into them unit by unit: allocated,
+     * forward holds the unsharded gradients instead of the sharded ones and backward never
+     * both whole; reserved, the sharded ones come on the reduction's stream beside the
+     * unsharded ones' freed blocks, so the reserve holds both. */
+    in.layout.global_batch = 32;
+    in.memory.grad_covers_frozen = 1;
+    in.memory.unsharded_grad_bytes = 0;
+    hwfit_shard_card m0 = card_ok(&llama8, &in, 0);
+    in.memory.unsharded_grad_bytes = 2;
+    hwfit_shard_card m1 = card_ok(&llama8, &in, 0);
+    const uint64_t sharded = (gb * elements + n - 1) / n;
+    cr_assert_eq(m0.gradient_bytes, sharded);
+    cr_assert_eq(m1.forward_bytes - m0.forward_bytes, 2 * elements - sharded);
+    cr_assert(m1.backward_bytes < m0.backward_bytes + 2 * elements);
+    cr_assert(m1.reserved_bytes >= m0.backward_bytes + 2 * elements);
+    in.layout.global_batch = 0;
     /* Full fine-tuning: every element trained already, no change. */
     hwfit_shard_in full = full_8b(8, 3);
     hwfit_shard_card f0 = card_ok(&llama8, &full, 0);

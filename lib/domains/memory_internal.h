@@ -74,6 +74,12 @@ typedef struct hwfit__phase_parts {
                           in the step (cached for the stream that gathered them) */
     uint64_t loss_head; /* logits_freed: what the loss's backward adds to L as the head's
                            matmuls make its weight gradient (hwfit__loss_head) */
+    uint64_t pass_grads; /* of pass, unsharded gradients whose reduction waits for the last
+                            micro-batch (shard.c, unsharded_grad_bytes): the sharded
+                            gradients (grads) exist only from that backward's reductions,
+                            which free them unit by unit, so neither forward nor the
+                            backward's start holds grads, and its end holds grads instead
+                            of them */
 } hwfit__phase_parts;
 
 /* logits_freed: what the loss's backward holds beyond L (loss) while the head's matmul makes
