@@ -378,6 +378,73 @@ Test(shard, no_reshard_after_forward_keeps_every_unit_gathered) {
     cr_assert_eq(f1.gradient_bytes, f0.gradient_bytes);
 }
 
+/* grad_covers_frozen (FSDP1 use_orig_params=True: one FlatParameter per decoder layer holds
+ * its frozen weights and its LoRA adapters and requires grad, _flat_param.py
+ * _validate_tensors_to_flatten): each layer's gradients cover its 218,112,000 parameters
+ * and its adapters, sharded (/ 8) and unsharded (unsharded_grad_bytes, FSDP1 no_sync); the
+ * frozen tables (the root unit) have none; the optimizer states stay the adapters'. Llama
+ * 3.1 8B LoRA on 8 cards, ZeRO-3. */
+Test(shard, grad_covers_frozen_counts_a_mixed_units_frozen_elements) {
+    const uint64_t layer = 218112000, n = 8;
+    hwfit_shard_in in = full_8b(8, 3);
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    hwfit_shard_card a = card_ok(&llama8, &in, 0);
+    const uint64_t adapters = a.trainable_params, gb = 2; /* bf16 gradients */
+    cr_assert_eq(a.gradient_bytes, (gb * adapters + n - 1) / n);
+    in.memory.grad_covers_frozen = 1;
+    hwfit_shard_card b = card_ok(&llama8, &in, 0);
+    const uint64_t elements = 32 * layer + adapters;
+    cr_assert_eq(b.gradient_bytes, (gb * elements + n - 1) / n);
+    cr_assert_eq(b.trainable_params, a.trainable_params);
+    cr_assert_eq(b.optimizer_bytes, a.optimizer_bytes);
+    cr_assert_eq(b.weights_bytes, a.weights_bytes);
+    /* backward makes a layer's whole flat gradient (the gradient unit): one layer more */
+    cr_assert_eq(b.buffer_bytes - a.buffer_bytes,
+                 gb * (layer + adapters / 32) - gb * (adapters / 32));
+    cr_assert(b.backward_bytes > a.backward_bytes);
+    /* FSDP1 no_sync: every layer's unsharded flat gradient, in bf16 */
+    in.memory.unsharded_grad_bytes = 2;
+    hwfit_shard_card c = card_ok(&llama8, &in, 0);
+    cr_assert_eq(c.gradient_bytes - b.gradient_bytes, 2 * elements);
+    in.memory.grad_covers_frozen = 0;
+    hwfit_shard_card d = card_ok(&llama8, &in, 0);
+    cr_assert_eq(d.gradient_bytes - a.gradient_bytes, 2 * adapters);
+    /* Accumulating 4 micro-batches (a global batch of 32 on 8 cards): with the reduction after every
+     * micro-batch the sharded gradients are held through forward (the gradient buffer);
+     * deferred to the last one (unsharded_grad_bytes) no sharded gradient exists before
+     * that backward, which turns the unsharded ones into them unit by unit: allocated,
+     * forward holds the unsharded gradients instead of the sharded ones and backward never
+     * both whole; reserved, the sharded ones come on the reduction's stream beside the
+     * unsharded ones' freed blocks, so the reserve holds both. */
+    in.layout.global_batch = 32;
+    in.memory.grad_covers_frozen = 1;
+    in.memory.unsharded_grad_bytes = 0;
+    hwfit_shard_card m0 = card_ok(&llama8, &in, 0);
+    in.memory.unsharded_grad_bytes = 2;
+    hwfit_shard_card m1 = card_ok(&llama8, &in, 0);
+    const uint64_t sharded = (gb * elements + n - 1) / n;
+    cr_assert_eq(m0.gradient_bytes, sharded);
+    cr_assert_eq(m1.forward_bytes - m0.forward_bytes, 2 * elements - sharded);
+    cr_assert(m1.backward_bytes < m0.backward_bytes + 2 * elements);
+    cr_assert(m1.reserved_bytes >= m0.backward_bytes + 2 * elements);
+    in.layout.global_batch = 0;
+    /* Full fine-tuning: every element trained already, no change. */
+    hwfit_shard_in full = full_8b(8, 3);
+    hwfit_shard_card f0 = card_ok(&llama8, &full, 0);
+    full.memory.grad_covers_frozen = 1;
+    hwfit_shard_card f1 = card_ok(&llama8, &full, 0);
+    cr_assert_eq(f1.gradient_bytes, f0.gradient_bytes);
+    cr_assert_eq(f1.peak_bytes, f0.peak_bytes);
+    /* QLoRA's packed base is not modelled: refused; 2 is not a flag. */
+    hwfit_shard_out o;
+    in.memory.grad_covers_frozen = 1;
+    in.memory.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &o), HWFIT_EUNSUPPORTED);
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    in.memory.grad_covers_frozen = 2;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &o), HWFIT_EDOM);
+}
+
 /* reduce_held_bytes (FSDP2's comm_ctx.reduce_scatter_state: the previous layer's
  * reduce-scatter input, in reduce_dtype, held until the next layer's post_backward): one
  * layer's trained elements at that many bytes more in the buffers. Llama 3.1 8B full on 8

@@ -574,7 +574,17 @@ typedef struct hwfit_memory_in {
                                         fp32), else in param_dtype (2 for bf16). 0 (the
                                         default): gradients are reduced as each unit's
                                         backward ends; else 1, 2, 4 or 8 (a format's
-                                        size; others give ::HWFIT_EDOM). (A uint16_t beside
+                                        size; others give ::HWFIT_EDOM). FSDP1's no_sync()
+                                        (Lightning Fabric's no_backward_sync over the
+                                        accumulated micro-batches) keeps them too, in the
+                                        unit's compute format (param_dtype): its
+                                        _post_backward_hook reshards the parameters and
+                                        returns before the reduce-scatter while
+                                        _sync_gradients is off, leaving flat_param.grad
+                                        unsharded (torch/distributed/fsdp/
+                                        _runtime_utils.py). With grad_covers_frozen the
+                                        gradients cover the units' frozen elements too.
+                                        (A uint16_t beside
                                         kept_layers: the struct keeps its size.) */
     int no_reshard_after_forward;  /**< 1: under ZeRO-3 sharding (hwfit_shard_in), every
                                         unit of the card (its layers and tables, all its
@@ -776,6 +786,38 @@ typedef struct hwfit_memory_in {
                                         (::HWFIT_MEMORY_LOSS_UPCAST_FREED), A sbV / t each;
                                         @c fragmentation covers the rest of the reserve.
                                         0 or 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "shard": gradients over
+     * frozen elements). */
+    int grad_covers_frozen;        /**< 1: under sharding (hwfit_shard_in), training, a unit
+                                        with a trained element has a gradient over all its
+                                        elements, the frozen ones too: FSDP1's
+                                        FlatParameter with use_orig_params=True, which
+                                        admits frozen and trained parameters in one flat
+                                        parameter and requires grad when any of them does
+                                        (torch/distributed/fsdp/_flat_param.py,
+                                        FlatParamHandle._validate_tensors_to_flatten:
+                                        flat_param_requires_grad is the OR over the
+                                        parameters), so autograd makes the whole unsharded
+                                        flat gradient and FSDP reduce-scatters it into a
+                                        sharded one of the whole shard (the
+                                        fully_sharded_data_parallel.py docstring: "the
+                                        gradient memory usage will be higher than expected
+                                        (namely, equivalent to not freezing those
+                                        parameters)"). The unit's gradients, sharded and
+                                        unsharded (and unsharded_grad_bytes'), count its
+                                        parameters and adapters in the gradients' format;
+                                        a unit with no trained element (a frozen root unit
+                                        of the tables) has none; the optimizer states stay
+                                        the trained parameters' (the frozen ones' .grad
+                                        views are None: _use_sharded_grad_views). LoRA
+                                        wrapped by a policy over decoder layers (Lightning
+                                        Fabric's FSDPStrategy sets use_orig_params=True on
+                                        torch 2.x). Not with QLoRA (a packed base's
+                                        storage elements are not modelled:
+                                        ::HWFIT_EUNSUPPORTED). 0 or 1; default 0 (a unit's
+                                        gradient covers its trained elements: DeepSpeed,
+                                        FSDP2, FSDP1 with use_orig_params=False, which
+                                        refuses mixed units). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -1093,6 +1093,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "expandable_segments", "must be 0 or 1");
     if (in->expert_parallel == 0)
         return hwfit__why(why, HWFIT_EDOM, "expert_parallel", AT_LEAST_1);
+    if (in->grad_covers_frozen != 0 && in->grad_covers_frozen != 1)
+        return hwfit__why(why, HWFIT_EDOM, "grad_covers_frozen", "must be 0 or 1");
     if (in->unsharded_grad_bytes > 8)
         return hwfit__why(why, HWFIT_EDOM, "unsharded_grad_bytes",
                           "must be at most 8 bytes per element");
@@ -1768,7 +1770,7 @@ static uint64_t with_fragmentation(uint64_t x, double f, int *of) {
 hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out) {
     int of = 0;
-    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0, fwd_r;
+    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0, fwd_r, bwd_blocks = 0;
     if (!p->training) {
         fwd = bwd = step = add_c(p->fixed, p->stored, &of);
     } else {
@@ -1777,7 +1779,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         int buffer = in->gradient_buffer && !in->optimizer_in_backward;
         /* Forward: the stored activations, the logits and loss at its end; the gradient
          * when its buffer lives through the step. */
-        fwd = add_c(add_c(p->fixed, act, &of), buffer ? p->grads : 0, &of);
+        fwd = add_c(add_c(p->fixed, act, &of), buffer && !p->pass_grads ? p->grads : 0, &of);
         /* The dequantized weight of the matmul running and the previous graph's tensors. */
         fwd = add_c(fwd, add_c(p->dequant, p->carried, &of), &of);
         /* The K/V cache the forward builds, until it returns (kv_built). */
@@ -1846,6 +1848,20 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         if (in->outputs_kept) loss_at = add_c(loss_at, p->built, &of);
         if (buffer) loss_at = add_c(loss_at, p->grads, &of);
         loss_bwd = add_c(add_c(add_c(p->fixed, loss_at, &of), p->pass, &of), p->gathered, &of);
+        /* Reduction deferred to the last micro-batch (pass_grads: FSDP1 no_sync, FSDP2
+         * set_requires_gradient_sync(False)): no sharded gradient exists before that
+         * backward (the step's zero_grad(set_to_none) freed the last), whose reductions
+         * turn each unit's unsharded gradient into its shard and free it (FSDP1
+         * _reduce_grad: `flat_param.grad = None` before the reduce-scatter; FSDP2
+         * foreach_reduce): its start holds the unsharded gradients, its end the sharded
+         * ones, never both whole. */
+        if (p->pass_grads && p->pass_grads <= p->pass) {
+            /* the blocks stay reserved as before (the reserve below) */
+            bwd_blocks = add_c(bwd, buffer ? 0 : p->grads, &of);
+            uint64_t s2 = add_c(start, p->pass, &of),
+                     e2 = add_c(end, p->pass - p->pass_grads, &of);
+            bwd = add_c(add_c(p->fixed, s2 > e2 ? s2 : e2, &of), p->gathered, &of);
+        }
         /* Step: whole gradients and the step's temporaries (none when stepped in
          * backward). */
         step = in->optimizer_in_backward ? add_c(p->fixed, p->grad_unit, &of)
@@ -1892,6 +1908,22 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         sr = add_c(add_c(step, sr, &of), p->cached, &of);
         if (sr > reserved) reserved = sr;
         if (sr > plain) plain = sr;
+    }
+    /* Reduction deferred to the last micro-batch (pass_grads): the sharded gradients are
+     * allocated on the reduction's stream (FSDP1 _reduce_grad runs under
+     * state._post_backward_stream, where _get_reduce_scatter_tensors makes
+     * new_sharded_grad; FSDP2's foreach_reduce allocates its output on the reduce-scatter
+     * stream and the sharded gradient views or casts it on the post-reduce stream), so
+     * the blocks of the unsharded gradients they replace, freed on the compute stream,
+     * cannot serve them (the caching allocator's per-stream reuse, above): reserved, the
+     * backward holds both, as the sum without the deferral (bwd_blocks). */
+    if (bwd_blocks) {
+        double bx = (double)bwd_blocks * in->fragmentation;
+        if (bx >= 9007199254740992.0) return HWFIT_ERANGE;
+        uint64_t br = (uint64_t)bx;
+        if ((double)br < bx) br++;
+        br = add_c(bwd_blocks, br, &of);
+        if (br > reserved) reserved = br;
     }
     uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;

@@ -78,6 +78,12 @@ typedef struct hwfit__phase_parts {
                             reserved at the forward's end, and at the loss's backward peak
                             (hwfit__strands): reserved, never allocated */
     uint64_t strand_bwd;
+    uint64_t pass_grads; /* of pass, unsharded gradients whose reduction waits for the last
+                            micro-batch (shard.c, unsharded_grad_bytes): the sharded
+                            gradients (grads) exist only from that backward's reductions,
+                            which free them unit by unit, so neither forward nor the
+                            backward's start holds grads, and its end holds grads instead
+                            of them */
 } hwfit__phase_parts;
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):

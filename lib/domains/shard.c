@@ -266,7 +266,21 @@ static void rank_model(const hwfit__shard_engine *e, uint32_t tp, uint32_t ep, u
     }
 }
 
-static hwfit_status unit_of(const hwfit_memory_out *o, hwfit__shard_unit *u) {
+/* A unit from one memory call. covers (grad_covers_frozen, training): when the unit has a
+ * trained element, its gradient covers all its elements, the frozen ones too. FSDP1 with
+ * use_orig_params=True flattens frozen and trained parameters into one FlatParameter that
+ * requires grad when any of them does (torch/distributed/fsdp/_flat_param.py,
+ * FlatParamHandle._validate_tensors_to_flatten: "For `use_orig_params=True`, permit
+ * non-uniform `requires_grad`", flat_param_requires_grad |= tensor.requires_grad;
+ * _reset_flat_param_grad_info_if_needed: "As long as one parameter requires gradient, then
+ * the flat parameter must require gradient"), so autograd's gradient is the whole unsharded
+ * flat parameter's and the reduce-scatter's output the whole shard's (the FSDP1 docstring of
+ * use_orig_params: "the gradient memory usage will be higher than expected (namely,
+ * equivalent to not freezing those parameters)"). Its elements: the parameters and the
+ * LoRA adapters, in the gradients' format (one per flat parameter: gradient_bytes /
+ * trainable_params, exact). The optimizer states stay the trained parameters' (the frozen
+ * parameters' .grad views are None, _use_sharded_grad_views, so the optimizer skips them). */
+static hwfit_status unit_of(const hwfit_memory_out *o, int covers, hwfit__shard_unit *u) {
     u->weights = o->weights_bytes;
     u->params = o->params;
     u->trainable = o->trainable_params;
@@ -277,6 +291,18 @@ static hwfit_status unit_of(const hwfit_memory_out *o, hwfit__shard_unit *u) {
     u->e_gradients = o->expert_gradient_bytes;
     u->e_optimizer = o->expert_optimizer_bytes;
     u->scales = u->e_scales = 0;
+    u->graded = o->trainable_params;
+    u->e_graded = o->expert_trainable_params;
+    if (covers && o->trainable_params > 0) {
+        const uint64_t per = o->gradient_bytes / o->trainable_params;
+        /* LoRA: the experts' adapters are expert_trainable_params (memory.c) */
+        const uint64_t e_adapters = o->adapter_params ? o->expert_trainable_params : 0;
+        if (hwfit__add_u64(o->params, o->adapter_params, &u->graded) != HWFIT_OK ||
+            hwfit__add_u64(o->expert_params, e_adapters, &u->e_graded) != HWFIT_OK ||
+            hwfit__mul_u64(u->graded, per, &u->gradients) != HWFIT_OK ||
+            hwfit__mul_u64(u->e_graded, per, &u->e_gradients) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
     return HWFIT_OK;
 }
 
@@ -294,6 +320,15 @@ static void unit_sub(const hwfit__shard_unit *a, const hwfit__shard_unit *b,
     out->e_optimizer = a->e_optimizer - b->e_optimizer;
     out->scales = a->scales - b->scales;
     out->e_scales = a->e_scales - b->e_scales;
+    out->graded = a->graded - b->graded;
+    out->e_graded = a->e_graded - b->e_graded;
+    /* A table with no trained element (grad_covers_frozen counted the layer's flat
+     * parameter's frozen elements, and the table's with them): a unit of its own (the
+     * root's), which has no gradient. */
+    if (out->trainable == 0 && out->e_trainable == 0) {
+        out->gradients = out->e_gradients = 0;
+        out->graded = out->e_graded = 0;
+    }
 }
 
 /* One memory call on one layer with the tables switched as asked (hwfit_memory_estimate on
@@ -318,7 +353,8 @@ static uint64_t max_top(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t unit_top(const hwfit__shard_unit *u) {
     const uint64_t f[] = {u->weights,     u->params,      u->trainable,   u->gradients,
                           u->optimizer,   u->e_weights,   u->e_trainable, u->e_gradients,
-                          u->e_optimizer, u->scales,      u->e_scales};
+                          u->e_optimizer, u->scales,      u->e_scales,    u->graded,
+                          u->e_graded};
     uint64_t top = 0;
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i] > top) top = f[i];
@@ -459,19 +495,19 @@ static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard
         if (e->kind_first[k] == UINT32_MAX) continue;
         if ((st = one_layer(&e->rank, rp, rs, rm, &mi, e->kind_first[k], 0, 0, &o)) != HWFIT_OK)
             return st;
-        unit_of(&o, &e->layer[k]);
+        if ((st = unit_of(&o, mi.grad_covers_frozen, &e->layer[k])) != HWFIT_OK) return st;
     }
     /* A table's unit: its layer + table, less the layer's, in place (no unit on this
      * frame: it is on the deepest chains, tests/stack). */
     int k0 = hwfit__model_layer_is_moe(e->model, 0);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 0, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &e->emb);
+    if ((st = unit_of(&o, mi.grad_covers_frozen, &e->emb)) != HWFIT_OK) return st;
     unit_sub(&e->emb, &e->layer[k0], &e->emb);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &e->head);
+    if ((st = unit_of(&o, mi.grad_covers_frozen, &e->head)) != HWFIT_OK) return st;
     unit_sub(&e->head, &e->layer[k0], &e->head);
     if ((st = one_layer(&e->rank, rp, rs, rm, &mi, 0, 1, 1, &o)) != HWFIT_OK) return st;
-    unit_of(&o, &e->both);
+    if ((st = unit_of(&o, mi.grad_covers_frozen, &e->both)) != HWFIT_OK) return st;
     unit_sub(&e->both, &e->layer[k0], &e->both);
     /* quant_scales_replicated: each unit weighed again with int8 for its NF4 scales
      * (nf4_scales_of); here rather than in a helper, as the deepest chains pass through this
@@ -860,6 +896,8 @@ static inline hwfit_status unit_mac(hwfit__shard_unit *acc, const hwfit__shard_u
     UNIT_MAC(e_optimizer);
     UNIT_MAC(scales);
     UNIT_MAC(e_scales);
+    UNIT_MAC(graded);
+    UNIT_MAC(e_graded);
 #undef UNIT_MAC
     return of ? HWFIT_ERANGE : HWFIT_OK;
 }
@@ -893,6 +931,8 @@ static hwfit_status unit_sum(const hwfit__shard_engine *e, const uint64_t n[2],
             s->e_optimizer += m * u->e_optimizer;
             s->scales += m * u->scales;
             s->e_scales += m * u->e_scales;
+            s->graded += m * u->graded;
+            s->e_graded += m * u->e_graded;
         }
         return HWFIT_OK;
     }
@@ -1054,8 +1094,8 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
          * its step, and the card keeps its gradient buffer (g as counted above). */
         if (r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER) {
             uint64_t grads32;
-            uint64_t trained = r->zero >= 1 ? partition(s.trainable, s.e_trainable, r)
-                                            : s.trainable;
+            /* (the elements with a gradient: grad_covers_frozen's flat gradients) */
+            uint64_t trained = r->zero >= 1 ? partition(s.graded, s.e_graded, r) : s.graded;
             if ((st = hwfit_dtype_bytes(hwfit_dtype_make(HWFIT_DTYPE_FP32), trained,
                                         &grads32)) != HWFIT_OK)
                 return st;
@@ -1176,10 +1216,17 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                  * its unsharded gradient, upcast to MixedPrecisionPolicy's reduce_dtype when
                  * it differs from param_dtype (to_accumulated_grad_if_needed, then
                  * accumulate_unsharded_grad_if_needed adds each micro-batch's), until the
-                 * last micro-batch's post_backward reduce-scatters and frees them. Every
-                 * trained element of the card's gathered units, at unsharded_grad_bytes. */
+                 * last micro-batch's post_backward reduce-scatters and frees them. FSDP1's
+                 * no_sync() the same way: _post_backward_hook (torch/distributed/fsdp/
+                 * _runtime_utils.py) reshards the unit's parameters, then returns before
+                 * the reduce-scatter while not state._sync_gradients, so flat_param.grad
+                 * stays the unsharded gradient, which the next micro-batch's backward adds
+                 * to (Lightning Fabric's no_backward_sync is module.no_sync() under its
+                 * FSDPStrategy). Every element with a gradient of the card's gathered units
+                 * (the trained ones; with grad_covers_frozen the whole flat parameters of
+                 * units with one), at unsharded_grad_bytes. */
                 uint64_t ug_all = 0;
-                if (hwfit__mul_u64(gathered(s.trainable, s.e_trainable, gd, ge),
+                if (hwfit__mul_u64(gathered(s.graded, s.e_graded, gd, ge),
                                    in->memory.unsharded_grad_bytes,
                                    &ug_all) != HWFIT_OK ||
                     add(&g, ug_all) != HWFIT_OK)
@@ -1349,7 +1396,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 22 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 23 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1358,6 +1405,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = 0;
+    ph.pass_grads = r->training ? f->pass_grads : 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
     /* ZeRO-3's gathered window: in forward and backward, not allocated in the step */
@@ -1550,6 +1598,12 @@ hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why)
                           HWFIT__GRAD_BYTES_RULE);
     if (!hwfit__grad_bytes_ok(in->memory.reduce_held_bytes))
         return hwfit__why(why, HWFIT_EDOM, "memory.reduce_held_bytes", HWFIT__GRAD_BYTES_RULE);
+    if (in->memory.grad_covers_frozen != 0 && in->memory.grad_covers_frozen != 1)
+        return hwfit__why(why, HWFIT_EDOM, "memory.grad_covers_frozen", "must be 0 or 1");
+    if (in->memory.grad_covers_frozen && in->memory.mode == HWFIT_MEMORY_QLORA)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.grad_covers_frozen",
+                          "not with QLoRA: the elements of a packed quantized base's flat "
+                          "parameter are not modelled");
     if (in->memory.mtp)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "memory.mtp",
                           "must be 0: the shard functions place no multi-token prediction layers");

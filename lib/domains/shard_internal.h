@@ -29,6 +29,9 @@ typedef struct hwfit__shard_unit {
     /* Of weights and e_weights, the NF4 block scales, counted only with
      * quant_scales_replicated (shard.c, nf4_scales). */
     uint64_t scales, e_scales;
+    /* The elements with a gradient (of them, the routed experts'): the trained ones, or with
+     * grad_covers_frozen all of a unit's when one is trained (shard.c, unit_of). */
+    uint64_t graded, e_graded;
 } hwfit__shard_unit;
 
 /* The activation units of one micro-batch on the full model (act_units), with the key they

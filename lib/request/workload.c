@@ -1112,6 +1112,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                               "block too small for the loss's next fp32 "
                                               "tensor stays reserved (loss upcast-freed, and "
                                               "inplace-cast with --outputs-fp32)"},
+    [HWFIT__F_GRAD_COVERS_FROZEN] = {.name = "grad-covers-frozen", .kind = HWFIT_OPTION_FLAG,
+                                     .help = "training, sharded: a unit with a trained "
+                                             "element has gradients over all its elements, "
+                                             "frozen ones too, sharded and unsharded (FSDP1 "
+                                             "use_orig_params=True with frozen and trained "
+                                             "parameters in one FlatParameter, e.g. LoRA "
+                                             "under Lightning Fabric's FSDPStrategy; not "
+                                             "with qlora)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1170,6 +1178,10 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_GRAD_COVERS_FROZEN),
+         training && rows->sharded && mode != HWFIT_MEMORY_QLORA,
+         "training sharded over cards (fit, plan, perf: FSDP), mode full or lora (a QLoRA "
+         "base's packed flat parameter is not modelled)"},
         {HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_OFFLOAD_KEEPS_GRADS), training && rows->sharded,
@@ -1255,7 +1267,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
-        {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments}};
+        {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
+        {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1574,6 +1587,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->no_reshard_after_forward);
     hwfit__out_num(o, "unsharded_grad_bytes", "ZeRO-3: bytes/element of unsharded gradients",
                    m->unsharded_grad_bytes);
+    hwfit__out_bool(o, "grad_covers_frozen", "FSDP1: a unit's gradient covers its frozen elements",
+                    m->grad_covers_frozen);
     hwfit__out_bool(o, "fsdp_flat_upcast", "ZeRO-3: fp32 flat shards (FSDP), no 16-bit copy",
                     m->fsdp_flat_upcast);
     hwfit__out_bool(o, "offload_keeps_grads", "optimizer offload: gradients kept on the card",

@@ -658,11 +658,46 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(c["breakdown"]["gradient_bytes"] - b["breakdown"]["gradient_bytes"],
                          4 * p)
         self.assertEqual(c["assumptions"]["unsharded_grad_bytes"], 4)
-        self.assertEqual(c["phases"]["backward_bytes"] - a["phases"]["backward_bytes"],
-                         2 * p - 2 * layer - 2 * head + 4 * p)
+        held = 2 * p - 2 * layer - 2 * head + 4 * p
+        self.assertEqual(c["phases"]["forward_bytes"] - a["phases"]["forward_bytes"], held)
+        # backward's end holds the sharded gradients instead of the unsharded ones (each
+        # unit's reduction frees its unsharded gradient); reserved, both stay (the shards
+        # come on the reduction's stream)
+        self.assertLess(c["phases"]["backward_bytes"] - a["phases"]["backward_bytes"], held)
+        self.assertGreaterEqual(c["peak_reserved_bytes"],
+                                a["phases"]["backward_bytes"] + held)
         # the step holds neither the live window (resharded before it) nor the units
         self.assertEqual(a["phases"]["step_bytes"], c["phases"]["step_bytes"])
         self.bad(*args, "--unsharded-grad-bytes", "1.5", mentions="--unsharded-grad-bytes")
+
+    def test_grad_covers_frozen(self):
+        """FSDP1 use_orig_params=True: a decoder layer's FlatParameter holds its frozen
+        weights and its LoRA adapters and requires grad, so its gradients cover all of them:
+        Llama 3.1 8B LoRA on 4 cards, ZeRO-3, bf16 gradients: the sharded gradients grow by
+        32 layers x 218,112,000 x 2 / 4; with no_sync's unsharded gradients (2 bytes) by
+        2 bytes an element of every layer more; the optimizer states stay the adapters'."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        layers = 32 * 218112000
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                "lora", "--capacity", "1024GiB")
+        a = self.ok_json(*args)
+        b = self.ok_json(*args, "--grad-covers-frozen")
+        c = self.ok_json(*args, "--grad-covers-frozen", "--unsharded-grad-bytes", "2")
+        self.assertIs(b["assumptions"]["grad_covers_frozen"], True)
+        self.assertIs(a["assumptions"]["grad_covers_frozen"], False)
+        self.assertEqual(b["breakdown"]["optimizer_bytes"], a["breakdown"]["optimizer_bytes"])
+        grown = b["breakdown"]["gradient_bytes"] - a["breakdown"]["gradient_bytes"]
+        self.assertLessEqual(abs(grown - 2 * layers // 4), 1)
+        unsharded = c["breakdown"]["gradient_bytes"] - b["breakdown"]["gradient_bytes"]
+        self.assertGreater(unsharded, 2 * layers)
+        self.assertLess(unsharded, 2 * layers * 1.01)
+        self.bad("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                 "qlora", "--capacity", "1024GiB", "--grad-covers-frozen",
+                 mentions="--grad-covers-frozen")
+        self.bad("memory", "--model", cfg, "--mode", "lora", "--grad-covers-frozen",
+                 mentions="--grad-covers-frozen")
         self.bad(*args, "--unsharded-grad-bytes", "9", mentions="--unsharded-grad-bytes")
         self.bad("memory", "--config", cfg, "--no-reshard-after-forward",
                  mentions="no-reshard-after-forward")

@@ -423,6 +423,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("expert_parallel", ctypes.c_uint32),
         # appended: the allocator's expandable segments (memory.h expandable_segments)
         ("expandable_segments", ctypes.c_int),
+        # appended: a unit's gradient covers its frozen elements (memory.h grad_covers_frozen)
+        ("grad_covers_frozen", ctypes.c_int),
     ]
 
 

@@ -78,6 +78,22 @@ class TestFit(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.fit(unsharded_grad_bytes=1.5, **kw)
 
+    def test_grad_covers_frozen(self):
+        # FSDP1 use_orig_params=True: a layer's FlatParameter (frozen weights + LoRA
+        # adapters) requires grad, so its gradients cover every element: Llama 3.1 8B LoRA on
+        # 4 cards, ZeRO-3, bf16: 32 x 218,112,000 x 2 / 4 bytes more; the optimizer's same.
+        layers = 32 * 218112000
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=3,
+                  mode="lora")
+        a = hwfit.fit(**kw)
+        b = hwfit.fit(grad_covers_frozen=True, **kw)
+        grown = b["breakdown"]["gradient_bytes"] - a["breakdown"]["gradient_bytes"]
+        self.assertLessEqual(abs(grown - 2 * layers // 4), 1)
+        self.assertEqual(b["breakdown"]["optimizer_bytes"], a["breakdown"]["optimizer_bytes"])
+        self.assertTrue(b["assumptions"]["grad_covers_frozen"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.fit(**dict(kw, mode="qlora"), grad_covers_frozen=True)
+
     def test_reduce_held_bytes(self):
         # FSDP2 holds the previous layer's reduce-scatter input: one Llama 3.1 8B layer
         # (218,112,000 parameters) at 4 bytes more in the buffers; the torchtitan profile
