@@ -423,6 +423,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("expert_parallel", ctypes.c_uint32),
         # appended: the allocator's expandable segments (memory.h expandable_segments)
         ("expandable_segments", ctypes.c_int),
+        # appended: fp32 hidden states between layers, PEFT's k-bit preparation (memory.h residual_fp32)
+        ("residual_fp32", ctypes.c_int),
     ]
 
 
