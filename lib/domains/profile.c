@@ -214,8 +214,11 @@ static const row rows[] = {
      * (retain_graph False), before the head's MmBackward and so before the backward
      * reaches the last checkpointed layer, whose rebuild (use_reentrant True, the
      * transformers default since 4.35, or False) starts from the hidden states' gradient
-     * alone. Read at v4.43.3 (LlamaForCausalLM.forward: logits.float() returned in the
-     * outputs), v4.46.0 and v4.48.1 (ForCausalLMLoss on the returned 16-bit logits).
+     * alone. The loss per era as this profile's Trainer comment above reads it (<= 4.45:
+     * logits.float() returned in the outputs; 4.46 on: ForCausalLMLoss on the returned
+     * 16-bit logits, which at the stored later commit 0114da07 still saves nothing but
+     * cross_entropy's own tensors); the version tags were not re-read in this round (the
+     * transformers snapshot is beyond the fetch limit).
      * ms-swift's, LLaMA-Factory's and Axolotl's Trainers compute their losses and token
      * accuracy inside compute_loss and return the loss the same way. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
