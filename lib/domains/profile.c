@@ -219,8 +219,10 @@ static const row rows[] = {
      * 16-bit logits, which at the stored later commit 0114da07 still saves nothing but
      * cross_entropy's own tensors); the version tags were not re-read in this round (the
      * transformers snapshot is beyond the fetch limit).
-     * ms-swift's, LLaMA-Factory's and Axolotl's Trainers compute their losses and token
-     * accuracy inside compute_loss and return the loss the same way. */
+     * ms-swift's Seq2SeqTrainer.compute_loss (swift/trainers/trainers.py at 01488c42)
+     * computes its token accuracy from outputs.logits inside the call and returns `(loss,
+     * outputs) if return_outputs else loss` the same way; LLaMA-Factory's and Axolotl's
+     * Trainers, which call the Trainer's compute_loss, were not re-read. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
     /* bitsandbytes QLoRA under FSDP or ZeRO-3: transformers' _load_state_dict_into_meta_model
