@@ -2167,3 +2167,42 @@ Test(memory, selective_ops_keeps_torchtitans_saved_outputs) {
     cr_assert_eq(in.selective, HWFIT_MEMORY_SELECTIVE_ATTENTION);
     cr_assert_eq(sets & (HWFIT_PROFILE_SELECTIVE | HWFIT_PROFILE_RECOMPUTE), 0u);
 }
+
+/* residual_fp32 (PEFT's prepare_model_for_kbit_training: fp32 norms, bitsandbytes' linears
+ * return their input's dtype, so the stream between layers is fp32): under full
+ * recomputation each layer's checkpoint is 4 bytes an element instead of 2. Llama 3.1 8B
+ * QLoRA, 1,024 tokens: 32 x 1,024 x 4,096 x 2 more bytes stored, in forward and backward
+ * alike. A 16-bit base is not k-bit prepared: nothing changes; nor without recomputation. */
+Test(memory, residual_fp32_doubles_the_checkpoints_of_a_quantized_base) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    cr_assert_eq(in.residual_fp32, 0);
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    in.residual_fp32 = 1;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    check_phases(&a, &in);
+    const uint64_t extra = 32ull * 1024 * 4096 * 2;
+    cr_assert_eq(a.forward_bytes - base.forward_bytes, extra);
+    cr_assert_eq(a.activation_bytes - base.activation_bytes, extra);
+    /* LoRA on a bf16 base: no k-bit preparation. */
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_memory_out l1 = estimate_ok(&m, &in);
+    in.residual_fp32 = 0;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, l1.forward_bytes);
+    /* Without recomputation the layers store their own tensors: unchanged. */
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out n0 = estimate_ok(&m, &in);
+    in.residual_fp32 = 1;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, n0.forward_bytes);
+    /* A flag is 0 or 1. */
+    in.residual_fp32 = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "residual_fp32");
+}

@@ -818,6 +818,25 @@ typedef struct hwfit_memory_in {
                                         gradient covers its trained elements: DeepSpeed,
                                         FSDP2, FSDP1 with use_orig_params=False, which
                                         refuses mixed units). */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "PEFT's k-bit preparation:
+     * fp32 hidden states"). */
+    int residual_fp32;             /**< 1: the hidden states between layers are fp32, so
+                                        full recomputation's checkpoints (each layer's
+                                        input) hold 4 bytes an element where the
+                                        activations' format holds A: PEFT's
+                                        prepare_model_for_kbit_training (peft/utils/
+                                        other.py: "cast all non INT8 parameters to fp32")
+                                        leaves the RMSNorm weights fp32, a norm returns
+                                        weight * x.to(input_dtype) (fp32 by type
+                                        promotion), and bitsandbytes' quantized linears
+                                        return their input's dtype (Linear4bit.forward
+                                        out.to(inp_dtype), MatMul8bitLt output.to(A.dtype)),
+                                        so the MLP's down projection returns fp32 and the
+                                        residual add promotes the stream. Acts only with
+                                        a quantized base (QLoRA, or int8/4-bit weights)
+                                        under ::HWFIT_MEMORY_RECOMPUTE_FULL and 16-bit
+                                        activations. Default 0; the hf-trainer+peft (and
+                                        axolotl) profile sets 1. 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

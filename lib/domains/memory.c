@@ -1091,6 +1091,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "flex_attention", "must be 0 or 1");
     if (in->expandable_segments != 0 && in->expandable_segments != 1)
         return hwfit__why(why, HWFIT_EDOM, "expandable_segments", "must be 0 or 1");
+    if (in->residual_fp32 != 0 && in->residual_fp32 != 1)
+        return hwfit__why(why, HWFIT_EDOM, "residual_fp32", "must be 0 or 1");
     if (in->expert_parallel == 0)
         return hwfit__why(why, HWFIT_EDOM, "expert_parallel", AT_LEAST_1);
     if (in->grad_covers_frozen != 0 && in->grad_covers_frozen != 1)
@@ -1550,7 +1552,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             /* Full recomputation keeps each layer's input, A sbh (Korthikanti Table 2: 2sbh),
              * and rebuilds one layer at a time during backward: that layer's activations
              * (without recomputation) are live at the peak. */
-            uint64_t input = mul_c(sb, model->hidden * c.a_bytes, &overflow), peak = 0, none;
+            /* residual_fp32 (PEFT's k-bit preparation: fp32 norms, quantized linears that
+             * return their input's dtype): the stream between layers, and so each
+             * checkpoint, is fp32 on a quantized base. */
+            uint64_t ib = in->residual_fp32 && f.base_quantized && c.a_bytes < 4 ? 4 : c.a_bytes;
+            uint64_t input = mul_c(sb, model->hidden * ib, &overflow), peak = 0, none;
             if (in->sequence_parallel) input = hwfit__ceil_div_u64(input, c.t);
             const int present[2] = {dense_n > 0 || (mtp_n > 0 && model->experts == 0),
                                     moe_n > 0 || (mtp_n > 0 && model->experts > 0)};

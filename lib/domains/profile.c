@@ -54,6 +54,7 @@ typedef struct row {
     int logits_freed;
     int outputs_fp32;
     int expandable;
+    int residual_fp32;
 } row;
 
 #define M_(m) (1u << (m))
@@ -203,6 +204,27 @@ static const row rows[] = {
      * nothing (transformers <= 4.45 returns fp32 logits; from 4.46 upcast-freed's forward
      * end already holds the 4 bytes). Inherited by the Trainer's front ends. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
+    /* The loss's tensors are gone before the last layer is rebuilt (logits_freed), in
+     * every transformers 4.x: Trainer.training_step binds only `loss = self.compute_loss(
+     * model, inputs, ...)` (compute_loss returns `(loss, outputs) if return_outputs else
+     * loss`, so the model's outputs, the logits with them, are dropped when it returns;
+     * `del inputs` follows) and then calls accelerator.backward(loss). What autograd holds
+     * of the loss is its own: log_softmax's saved fp32 output (.float()'s ToCopyBackward,
+     * the slice and .contiguous() save no input), released when its node runs
+     * (retain_graph False), before the head's MmBackward and so before the backward
+     * reaches the last checkpointed layer, whose rebuild (use_reentrant True, the
+     * transformers default since 4.35, or False) starts from the hidden states' gradient
+     * alone. The loss per era as this profile's Trainer comment above reads it (<= 4.45:
+     * logits.float() returned in the outputs; 4.46 on: ForCausalLMLoss on the returned
+     * 16-bit logits, which at the stored later commit 0114da07 still saves nothing but
+     * cross_entropy's own tensors); the version tags were not re-read in this round (the
+     * transformers snapshot is beyond the fetch limit).
+     * ms-swift's Seq2SeqTrainer.compute_loss (swift/trainers/trainers.py at 01488c42)
+     * computes its token accuracy from outputs.logits inside the call and returns `(loss,
+     * outputs) if return_outputs else loss` the same way; LLaMA-Factory's and Axolotl's
+     * Trainers, which call the Trainer's compute_loss, were not re-read. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_LOGITS_FREED, .logits_freed = 1},
     /* bitsandbytes QLoRA under FSDP or ZeRO-3: transformers' _load_state_dict_into_meta_model
      * quantizes each weight on the GPU (create_quantized_param) and then, "For quantized
      * modules with FSDP/DeepSpeed Stage 3", replaces it with type(value)(value.data.to("cpu"
@@ -219,6 +241,16 @@ static const row rows[] = {
     {.profile = "hf-trainer+peft", .modes = M_(HWFIT_MEMORY_QLORA),
      .sets = HWFIT_PROFILE_UNQUANTIZED | HWFIT_PROFILE_RECOMPUTE,
      .unquantized = HWFIT_DTYPE_FP32, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
+    /* The same preparation leaves the norms fp32 even where the embedding and head are
+     * cast back to 16 bits (TRL's peft_module_casting_to_bf16 casts only embed_tokens and
+     * lm_head): LlamaRMSNorm (and its copies) returns self.weight * hidden_states.to(
+     * input_dtype), fp32 by type promotion; bitsandbytes' Linear4bit.forward computes in
+     * its compute_dtype and returns out.to(inp_dtype) (MatMul8bitLt likewise
+     * output.to(A.dtype)), so gate and up, and the down projection after them, return
+     * fp32, and the residual add makes the stream between layers fp32 from the first
+     * layer's MLP on (residual_fp32: 4-byte checkpoints). It acts only on a quantized
+     * base (PEFT prepares only k-bit models). */
+    {.profile = "hf-trainer+peft", .sets = HWFIT_PROFILE_RESIDUAL_FP32, .residual_fp32 = 1},
 
     /* ---- DeepSpeed ZeRO (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) ------------- */
     /* bf16/fp16 training keeps fp32 master partitions (single_partition_of_fp32_groups,
@@ -493,11 +525,11 @@ static const struct {
                   "cross-entropy, full checkpointing, logits freed before backward; single-device "
                   "full: paged 8-bit AdamW stepped in backward (recipes/configs)"},
     {"hf-trainer", "transformers Trainer: bf16 model, foreach AdamW, whole-vocabulary fp32 "
-                   "logits (the model's outputs dropped before backward); PEFT adapters in "
-                   "fp32"},
+                   "logits (the model's outputs dropped before backward, the loss's tensors "
+                   "freed before the last layer is rebuilt); PEFT adapters in fp32"},
     {"hf-trainer+peft", "the hf-trainer profile with PEFT: QLoRA through "
-                        "prepare_model_for_kbit_training (fp32 norms, embedding and head; "
-                        "gradient checkpointing)"},
+                        "prepare_model_for_kbit_training (fp32 norms, embedding and head, so "
+                        "fp32 hidden states between layers; gradient checkpointing)"},
     {"deepspeed", "ZeRO: fp32 master and Adam states, persistent gradient partitions, "
                   "contiguous reduce buckets, HF upcast loss"},
     {"fsdp", "PyTorch FSDP2 on a bf16 model: no master copy, states in the parameter dtype, "
@@ -570,6 +602,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_REDUCE_HELD) in->reduce_held_bytes = (uint16_t)r->reduce_held;
     if (s & HWFIT_PROFILE_LOGITS_FREED) in->logits_freed = r->logits_freed;
     if (s & HWFIT_PROFILE_OUTPUTS_FP32) in->outputs_fp32 = r->outputs_fp32;
+    if (s & HWFIT_PROFILE_RESIDUAL_FP32) in->residual_fp32 = r->residual_fp32;
     if (s & HWFIT_PROFILE_EXPANDABLE) in->expandable_segments = r->expandable;
 }
 

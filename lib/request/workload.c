@@ -1120,6 +1120,14 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                              "parameters in one FlatParameter, e.g. LoRA "
                                              "under Lightning Fabric's FSDPStrategy; not "
                                              "with qlora)"},
+    [HWFIT__F_RESIDUAL_FP32] = {.name = "residual-fp32", .kind = HWFIT_OPTION_FLAG,
+                                .help = "training with full recomputation on a quantized "
+                                        "base: the hidden states between layers are fp32, "
+                                        "4-byte checkpoints (PEFT's "
+                                        "prepare_model_for_kbit_training leaves fp32 norms "
+                                        "and bitsandbytes' linears return their input's "
+                                        "dtype; the hf-trainer+peft and axolotl profiles "
+                                        "set it)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1198,6 +1206,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EXPANDABLE_SEGMENTS), training,
          "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1268,7 +1277,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
-        {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen}};
+        {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
+        {HWFIT__F_RESIDUAL_FP32, &m->residual_fp32}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1610,5 +1620,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "expandable_segments",
                     "allocator's segments expandable (no stranded logits blocks)",
                     m->expandable_segments);
+    hwfit__out_bool(o, "residual_fp32", "hidden states between layers fp32 (k-bit PEFT)",
+                    m->residual_fp32);
     hwfit__out_section_end(o);
 }

@@ -868,6 +868,32 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--expandable-segments",
                  mentions="expandable-segments")
 
+    def test_residual_fp32_stores_fp32_checkpoints_on_a_quantized_base(self):
+        """PEFT's k-bit preparation leaves fp32 norms and bitsandbytes' linears return their
+        input's dtype: the stream between layers is fp32, so under full recomputation each
+        of Llama 3.1 8B's 32 checkpoints at 1,024 tokens holds 1,024 x 4,096 x 4 bytes, 2
+        more an element than bf16. hf-trainer+peft sets it (and drops the logits before the
+        rebuild, as every Trainer profile); --no-residual-fp32 turns it off; refused for
+        inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--context", "1024",
+                "--recompute", "full")
+        off = self.ok_json(*args)
+        on = self.ok_json(*args, "--residual-fp32")
+        self.assertEqual(on["forward_bytes"] - off["forward_bytes"], 32 * 1024 * 4096 * 2)
+        self.assertIs(off["assumptions"]["residual_fp32"], False)
+        self.assertIs(on["assumptions"]["residual_fp32"], True)
+        fw = self.ok_json(*args, "--framework", "hf-trainer+peft")
+        self.assertIs(fw["assumptions"]["residual_fp32"], True)
+        self.assertIs(fw["assumptions"]["logits_freed"], True)
+        no = self.ok_json(*args, "--framework", "hf-trainer+peft", "--no-residual-fp32")
+        self.assertEqual(fw["forward_bytes"] - no["forward_bytes"], 32 * 1024 * 4096 * 2)
+        self.assertIs(self.ok_json(*args, "--framework", "ms-swift")["assumptions"]
+                      ["residual_fp32"], False)
+        self.bad("memory", "--config", cfg, "--residual-fp32", mentions="residual-fp32")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

@@ -73,8 +73,8 @@ CEILINGS = {
     "hwfit_request_run_record": 15632,  # 15392 (the report's power chart)
     "hwfit_request_ask_record": 15680,  # 15424: run's chain and its own frame (80)
     "hwfit_request_run": 15584,         # 15344: assess's report, the power chart's ticks
-    "hwfit_assess": 13104,              # 12848 (its engine in its workspace)
-    "hwfit_assess_ws": 12992,           # 12736
+    "hwfit_assess": 13376,              # 13120 (its engine in its workspace; 12848 before round 9)
+    "hwfit_assess_ws": 13264,           # 13008 (12736 before round 9)
     "hwfit_report_html": 14944,         # 14704
     "hwfit_perf_validate": 13936,       # 13680 (13360 before round 9)
     "hwfit_perf_estimate": 13904,       # 13648 (13328 before round 9)

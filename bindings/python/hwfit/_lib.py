@@ -425,6 +425,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("expandable_segments", ctypes.c_int),
         # appended: a unit's gradient covers its frozen elements (memory.h grad_covers_frozen)
         ("grad_covers_frozen", ctypes.c_int),
+        # appended: fp32 hidden states between layers, PEFT's k-bit preparation (memory.h residual_fp32)
+        ("residual_fp32", ctypes.c_int),
     ]
 
 

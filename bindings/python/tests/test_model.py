@@ -418,6 +418,20 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), expandable_segments=True)
 
+    def test_residual_fp32_stores_fp32_checkpoints(self):
+        # Llama 3.1 8B QLoRA, 1,024 tokens, full recomputation: PEFT's k-bit preparation
+        # makes the stream between layers fp32, 32 checkpoints of 1,024 x 4,096 x 2 more
+        # bytes; a bf16 base (LoRA) is not prepared: unchanged. Refused for inference.
+        kw = dict(config=config("llama-3.1-8b"), context=1024, recompute="full")
+        off = hwfit.memory(mode="qlora", **kw)
+        on = hwfit.memory(mode="qlora", residual_fp32=True, **kw)
+        self.assertEqual(on["forward_bytes"] - off["forward_bytes"], 32 * 1024 * 4096 * 2)
+        self.assertTrue(on["assumptions"]["residual_fp32"])
+        self.assertEqual(hwfit.memory(mode="lora", residual_fp32=True, **kw)["forward_bytes"],
+                         hwfit.memory(mode="lora", **kw)["forward_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), residual_fp32=True)
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
