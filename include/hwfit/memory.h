@@ -776,6 +776,27 @@ typedef struct hwfit_memory_in {
                                         (::HWFIT_MEMORY_LOSS_UPCAST_FREED), A sbV / t each;
                                         @c fragmentation covers the rest of the reserve.
                                         0 or 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "FP8 inputs saved"). */
+    int fp8_inputs_saved;          /**< 1: full training in FP8 through Transformer
+                                        Engine's linears (Megatron-Core's TE layers under
+                                        fp8_autocast): each linear quantizes its input to
+                                        FP8 and keeps that 1-byte copy for its weight
+                                        gradient instead of the A-byte input
+                                        (transformer_engine/pytorch/module/linear.py and
+                                        layernorm_linear.py: saved_inputmat / ln_out are
+                                        the quantized tensors; with sequence parallelism
+                                        the local shard, gathered again in backward). Per
+                                        token and layer: the QKV and MLP inputs, the
+                                        attention output and the down projection's input
+                                        (MoE: the experts' dispatched inputs too) at 1
+                                        byte; the attention kernel's own 16-bit output is
+                                        still kept when the attention core is not
+                                        recomputed (A + 1 for it then), and the SwiGLU
+                                        input, norm inputs and Q, K, V stay A bytes.
+                                        Refused outside mode full and with op-level
+                                        selective recomputation. fit, plan and perf set it
+                                        with the megatron profile and --precision fp8 in
+                                        full training. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -423,6 +423,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("expert_parallel", ctypes.c_uint32),
         # appended: the allocator's expandable segments (memory.h expandable_segments)
         ("expandable_segments", ctypes.c_int),
+        # appended: Transformer Engine's linears keep FP8 inputs (memory.h fp8_inputs_saved)
+        ("fp8_inputs_saved", ctypes.c_int),
     ]
 
 
