@@ -1765,6 +1765,43 @@ Test(memory, fp8_inputs_saved_keeps_the_linears_inputs_in_one_byte) {
     cr_assert_eq(in.fp8_inputs_saved, 0);
 }
 
+/* grads_upcast_in_step (Megatron-Core's _copy_model_grads_to_main_grads: shard_main_param
+ * .grad = shard_model_grad.float()): with bf16 gradients and master weights the step holds
+ * an fp32 copy of every trained parameter's gradient, 4 bytes each; nothing with fp32
+ * gradients (.float() returns the tensor). The megatron profile sets it. */
+Test(memory, grads_upcast_in_step_holds_fp32_gradient_copies) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.grads_upcast_in_step, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 512;
+    in.gradients = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.grads_upcast_in_step = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.step_bytes - a.step_bytes, 4 * b.trainable_params);
+    cr_assert_eq(b.forward_bytes, a.forward_bytes);
+    in.gradients = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.grads_upcast_in_step = 0;
+    cr_assert_eq(estimate_ok(&m, &in).step_bytes, c.step_bytes);
+    hwfit_problem why;
+    in.grads_upcast_in_step = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "grads_upcast_in_step");
+    uint64_t sets = 0;
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.grads_upcast_in_step, 1);
+    cr_assert(sets & HWFIT_PROFILE_GRADS_UPCAST);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.grads_upcast_in_step, 0);
+}
+
 /* Loss chunked-inplace (ms-swift's ChunkedCrossEntropyLoss under sequence parallelism,
  * swift/sequence_parallel/utils.py): the bf16 logits whole and a bf16 loss per token over
  * the head's input 4h, plus one chunk's backward work, 3 x 2 bytes x chunk rows x V, the

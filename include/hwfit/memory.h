@@ -797,6 +797,20 @@ typedef struct hwfit_memory_in {
                                         selective recomputation. fit, plan and perf set it
                                         with the megatron profile and --precision fp8 in
                                         full training. 0 (default) or 1. */
+    int grads_upcast_in_step;      /**< 1: the optimizer step makes fp32 copies of the
+                                        16-bit gradients it updates from and holds them
+                                        through the step (Megatron-Core's
+                                        DistributedOptimizer and
+                                        Float16OptimizerWithFloat16Params,
+                                        _copy_model_grads_to_main_grads:
+                                        shard_main_param.grad = shard_model_grad.float()):
+                                        4 bytes per trained parameter of the card's
+                                        optimizer partition in the step phase, when the
+                                        gradients are 16-bit and master weights are kept
+                                        (fp32 gradients: .float() returns the tensor
+                                        itself; use_precision_aware_optimizer hands the
+                                        16-bit shard over as decoupled_grad: pass 0). The
+                                        megatron profile sets 1. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -851,6 +851,14 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
             hwfit__mul_u64(r->trainable_params, state_b, &ph.step_temp) != HWFIT_OK)
             return HWFIT_ERANGE;
+        /* grads_upcast_in_step: Megatron-Core's optimizers copy the 16-bit gradients to
+         * fp32 for the step (_copy_model_grads_to_main_grads, shard_main_param.grad =
+         * shard_model_grad.float()), held until the next iteration's zero_grad. */
+        uint64_t up = 0;
+        if (hwfit__grads_upcast(in) &&
+            (hwfit__mul_u64(r->trainable_params, 4u, &up) != HWFIT_OK ||
+             hwfit__add_u64(ph.step_temp, up, &ph.step_temp) != HWFIT_OK))
+            return HWFIT_ERANGE;
     } else {
         ph.stored = r->activation_bytes;
     }
@@ -1121,6 +1129,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "expandable_segments", "must be 0 or 1");
     if (in->fp8_inputs_saved != 0 && in->fp8_inputs_saved != 1)
         return hwfit__why(why, HWFIT_EDOM, "fp8_inputs_saved", "must be 0 or 1");
+    if (in->grads_upcast_in_step != 0 && in->grads_upcast_in_step != 1)
+        return hwfit__why(why, HWFIT_EDOM, "grads_upcast_in_step", "must be 0 or 1");
     if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
                           "is modelled for mode full only (a frozen base linear keeps no "

@@ -1127,6 +1127,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                      "backward, not the 16-bit one (QKV, MLP, attention "
                                      "output and down projection inputs); the megatron "
                                      "profile sets it with --precision fp8 in mode full"},
+    [HWFIT__F_GRADS_UPCAST] = {.name = "grads-upcast-in-step", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training with 16-bit gradients and master weights: "
+                                       "the optimizer step holds fp32 copies of the card's "
+                                       "gradient partition (Megatron-Core's "
+                                       "_copy_model_grads_to_main_grads; the megatron "
+                                       "profile sets it; off with its precision-aware "
+                                       "optimizer)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1202,6 +1209,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EXPANDABLE_SEGMENTS), training,
          "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_FP8_INPUTS), mode == HWFIT_MEMORY_FULL, "mode full"},
+        {HWFIT__FOPT(HWFIT__F_GRADS_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1272,7 +1280,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
-        {HWFIT__F_FP8_INPUTS, &m->fp8_inputs_saved}};
+        {HWFIT__F_FP8_INPUTS, &m->fp8_inputs_saved},
+        {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1614,5 +1623,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->expandable_segments);
     hwfit__out_bool(o, "fp8_inputs_saved", "linears keep FP8 inputs (Transformer Engine)",
                     m->fp8_inputs_saved);
+    hwfit__out_bool(o, "grads_upcast_in_step", "step holds fp32 copies of 16-bit gradients",
+                    m->grads_upcast_in_step);
     hwfit__out_section_end(o);
 }

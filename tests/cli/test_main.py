@@ -863,6 +863,24 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--mode", "lora", "--fp8-inputs-saved",
                  mentions="fp8-inputs-saved")
 
+    def test_grads_upcast_in_step_with_megatron_bf16_gradients(self):
+        """Megatron-Core's optimizer step copies 16-bit gradients to fp32: the megatron
+        profile with --gradients bf16 adds 4 bytes a trained parameter to the step phase
+        (Llama 3.1 8B, one card); --no-grads-upcast-in-step (its precision-aware
+        optimizer) removes them; refused for inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "512",
+                "--framework", "megatron", "--gradients", "bf16")
+        on = self.ok_json(*args)
+        off = self.ok_json(*args, "--no-grads-upcast-in-step")
+        self.assertIs(on["assumptions"]["grads_upcast_in_step"], True)
+        self.assertIs(off["assumptions"]["grads_upcast_in_step"], False)
+        self.assertEqual(on["step_bytes"] - off["step_bytes"], 4 * on["trainable_params"])
+        self.bad("memory", "--config", cfg, "--grads-upcast-in-step",
+                 mentions="grads-upcast-in-step")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

@@ -425,6 +425,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("expandable_segments", ctypes.c_int),
         # appended: Transformer Engine's linears keep FP8 inputs (memory.h fp8_inputs_saved)
         ("fp8_inputs_saved", ctypes.c_int),
+        # appended: the step's fp32 copies of 16-bit gradients (memory.h grads_upcast_in_step)
+        ("grads_upcast_in_step", ctypes.c_int),
     ]
 
 

@@ -433,6 +433,16 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), mode="lora", fp8_inputs_saved=True)
 
+    def test_grads_upcast_in_step_hold_fp32_gradient_copies(self):
+        # Llama 3.1 8B full with bf16 gradients: Megatron-Core's step copies them to fp32,
+        # 4 bytes a trained parameter in the step phase; the megatron profile sets it.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=512, gradients="bf16")
+        off = hwfit.memory(**kw)
+        on = hwfit.memory(grads_upcast_in_step=True, **kw)
+        self.assertEqual(on["step_bytes"] - off["step_bytes"], 4 * on["trainable_params"])
+        self.assertTrue(hwfit.memory(framework="megatron", **kw)["assumptions"]
+                        ["grads_upcast_in_step"])
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
