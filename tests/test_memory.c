@@ -1707,6 +1707,101 @@ Test(memory, the_loss_strands_its_freed_logits_block_in_the_reserve) {
     cr_assert_eq(in.expandable_segments, 0);
 }
 
+/* fp8_inputs_saved (Transformer Engine's linears under fp8_autocast keep their FP8-cast
+ * input): per token and dense layer the QKV and MLP inputs (2h), the down projection's
+ * input (F) and o_proj's input (a d_v) cost 1 byte, not 2, when the attention core is
+ * recomputed (selective); without recomputation the flash kernel keeps its own bf16 output
+ * beside o_proj's FP8 copy, so that one costs 2 + 1. Llama 3.1 8B (h 4096, F 14336, 32
+ * heads of 128), full, 1,024 tokens. Refused outside mode full and with the op policy;
+ * 0 or 1; no profile sets it (fit sets it for megatron with --precision fp8). */
+Test(memory, fp8_inputs_saved_keeps_the_linears_inputs_in_one_byte) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.fp8_inputs_saved, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 512;
+    in.micro_batch = 2;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.fp8_inputs_saved = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(a.activation_dense_layer_bytes - b.activation_dense_layer_bytes,
+                 1024ull * (2 * 4096 + 14336 + 4096));
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out d = estimate_ok(&m, &in);
+    in.fp8_inputs_saved = 0;
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    cr_assert_eq(c.activation_dense_layer_bytes - d.activation_dense_layer_bytes,
+                 1024ull * (2 * 4096 + 14336 - 4096));
+    /* With sequence parallelism over t = 4 the saved inputs are the local shards. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    in.tensor_parallel = 4;
+    in.sequence_parallel = 1;
+    hwfit_memory_out e = estimate_ok(&m, &in);
+    in.fp8_inputs_saved = 1;
+    hwfit_memory_out f = estimate_ok(&m, &in);
+    cr_assert_eq(e.activation_dense_layer_bytes - f.activation_dense_layer_bytes,
+                 1024ull * (2 * 4096 + 14336 + 4096) / 4);
+    hwfit_problem why;
+    in.fp8_inputs_saved = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "fp8_inputs_saved");
+    in.fp8_inputs_saved = 1;
+    in.mode = HWFIT_MEMORY_LORA;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EUNSUPPORTED);
+    cr_assert_str_eq(why.field, "fp8_inputs_saved");
+    in.mode = HWFIT_MEMORY_FULL;
+    in.tensor_parallel = 1;
+    in.sequence_parallel = 0;
+    in.selective = HWFIT_MEMORY_SELECTIVE_OPS;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EUNSUPPORTED);
+    cr_assert_str_eq(why.field, "fp8_inputs_saved");
+    uint64_t sets = 0;
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.fp8_inputs_saved, 0);
+}
+
+/* grads_upcast_in_step (Megatron-Core's _copy_model_grads_to_main_grads: shard_main_param
+ * .grad = shard_model_grad.float()): with bf16 gradients and master weights the step holds
+ * an fp32 copy of every trained parameter's gradient, 4 bytes each; nothing with fp32
+ * gradients (.float() returns the tensor). The megatron profile sets it. */
+Test(memory, grads_upcast_in_step_holds_fp32_gradient_copies) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.grads_upcast_in_step, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 512;
+    in.gradients = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.grads_upcast_in_step = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.step_bytes - a.step_bytes, 4 * b.trainable_params);
+    cr_assert_eq(b.forward_bytes, a.forward_bytes);
+    in.gradients = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.grads_upcast_in_step = 0;
+    cr_assert_eq(estimate_ok(&m, &in).step_bytes, c.step_bytes);
+    hwfit_problem why;
+    in.grads_upcast_in_step = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "grads_upcast_in_step");
+    uint64_t sets = 0;
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("megatron", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.grads_upcast_in_step, 1);
+    cr_assert(sets & HWFIT_PROFILE_GRADS_UPCAST);
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtitan", 8, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.grads_upcast_in_step, 0);
+}
+
 /* Loss chunked-inplace (ms-swift's ChunkedCrossEntropyLoss under sequence parallelism,
  * swift/sequence_parallel/utils.py): the bf16 logits whole and a bf16 loss per token over
  * the head's input 4h, plus one chunk's backward work, 3 x 2 bytes x chunk rows x V, the

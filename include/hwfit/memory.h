@@ -837,6 +837,41 @@ typedef struct hwfit_memory_in {
                                         under ::HWFIT_MEMORY_RECOMPUTE_FULL and 16-bit
                                         activations. Default 0; the hf-trainer+peft (and
                                         axolotl) profile sets 1. 0 or 1. */
+    /* ---- Appended in 0.2.0, ninth round (docs/formulas.md, "FP8 inputs saved"). */
+    int fp8_inputs_saved;          /**< 1: full training in FP8 through Transformer
+                                        Engine's linears (Megatron-Core's TE layers under
+                                        fp8_autocast): each linear quantizes its input to
+                                        FP8 and keeps that 1-byte copy for its weight
+                                        gradient instead of the A-byte input
+                                        (transformer_engine/pytorch/module/linear.py and
+                                        layernorm_linear.py: saved_inputmat / ln_out are
+                                        the quantized tensors; with sequence parallelism
+                                        the local shard, gathered again in backward). Per
+                                        token and layer: the QKV and MLP inputs, the
+                                        attention output and the down projection's input
+                                        (MoE: the experts' dispatched inputs too) at 1
+                                        byte; the attention kernel's own 16-bit output is
+                                        still kept when the attention core is not
+                                        recomputed (A + 1 for it then), and the SwiGLU
+                                        input, norm inputs and Q, K, V stay A bytes.
+                                        Refused outside mode full and with op-level
+                                        selective recomputation. fit, plan and perf set it
+                                        with the megatron profile and --precision fp8 in
+                                        full training. 0 (default) or 1. */
+    int grads_upcast_in_step;      /**< 1: the optimizer step makes fp32 copies of the
+                                        16-bit gradients it updates from and holds them
+                                        through the step (Megatron-Core's
+                                        DistributedOptimizer and
+                                        Float16OptimizerWithFloat16Params,
+                                        _copy_model_grads_to_main_grads:
+                                        shard_main_param.grad = shard_model_grad.float()):
+                                        4 bytes per trained parameter of the card's
+                                        optimizer partition in the step phase, when the
+                                        gradients are 16-bit and master weights are kept
+                                        (fp32 gradients: .float() returns the tensor
+                                        itself; use_precision_aware_optimizer hands the
+                                        16-bit shard over as decoupled_grad: pass 0). The
+                                        megatron profile sets 1. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -428,6 +428,34 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
         add_c(mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes,
                     &overflow),
               mul_c(c->drop[moe ? 1 : 0], c->a_bytes + 1, &overflow), &overflow);
+    /* fp8_inputs_saved: Transformer Engine's linears under FP8 keep the FP8-cast copy of
+     * their input (1 byte an element) for the weight gradient, not the A-byte input
+     * (transformer_engine/pytorch/module/linear.py _Linear.forward, at f031cf87, the TE of
+     * Megatron-Bridge e43a7468f: inputmat = input_quantizer(inputmat), saved_inputmat =
+     * inputmat, ctx.save_for_backward(*prepare_for_saving(saved_inputmat, ...)); with
+     * sequence parallelism the local shard, all-gathered again in backward, and
+     * layernorm_linear.py keeps the quantized ln_out beside the A-byte norm input). So the
+     * QKV and MLP inputs, the attention output (o_proj's input) and the down projection's
+     * input (dense and routed experts; the experts' dispatched first input too) cost 1 byte,
+     * not A. The fused SwiGLU's input (gate and up, Megatron's bias_swiglu_impl) and Q, K,
+     * V (the attention kernel's, or core_attn recomputation's checkpoint inputs, with
+     * fp8_dpa off) stay A. When the attention core is not recomputed (with_scores) its
+     * kernel keeps its own A-byte output beside o_proj's FP8 copy: A + 1 for it. */
+    if (in->fp8_inputs_saved && c->a_bytes > 1) {
+        uint64_t less = c->a_bytes - 1u;
+        uint64_t out = (uint64_t)m->heads * c->dims.v_head_dim;
+        uint64_t down = m->intermediate;
+        if (moe)
+            down = (uint64_t)m->experts_per_token * m->expert_intermediate +
+                   (uint64_t)m->shared_experts * m->shared_expert_intermediate +
+                   (uint64_t)m->experts_per_token * m->hidden;
+        uint64_t fewer = mul_c(inputs, mul_c(sbh, less, &overflow), &overflow);
+        rep = rep > fewer ? rep - fewer : 0;
+        uint64_t cut = mul_c(down + (with_scores && in->flash_attention ? 0u : out), less,
+                             &overflow);
+        uint64_t more = with_scores && in->flash_attention ? out : 0u;
+        widths = add_c(widths > cut ? widths - cut : 0, more, &overflow);
+    }
     uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
     /* Soft-capped logits run eager where the framework's attention cannot soft-cap
      * (LitGPT litgpt/model.py CausalSelfAttention.scaled_dot_product_attention: "with
@@ -823,6 +851,14 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
             hwfit__mul_u64(r->trainable_params, state_b, &ph.step_temp) != HWFIT_OK)
             return HWFIT_ERANGE;
+        /* grads_upcast_in_step: Megatron-Core's optimizers copy the 16-bit gradients to
+         * fp32 for the step (_copy_model_grads_to_main_grads, shard_main_param.grad =
+         * shard_model_grad.float()), held until the next iteration's zero_grad. */
+        uint64_t up = 0;
+        if (hwfit__grads_upcast(in) &&
+            (hwfit__mul_u64(r->trainable_params, 4u, &up) != HWFIT_OK ||
+             hwfit__add_u64(ph.step_temp, up, &ph.step_temp) != HWFIT_OK))
+            return HWFIT_ERANGE;
     } else {
         ph.stored = r->activation_bytes;
     }
@@ -1093,6 +1129,18 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "expandable_segments", "must be 0 or 1");
     if (in->residual_fp32 != 0 && in->residual_fp32 != 1)
         return hwfit__why(why, HWFIT_EDOM, "residual_fp32", "must be 0 or 1");
+    if (in->fp8_inputs_saved != 0 && in->fp8_inputs_saved != 1)
+        return hwfit__why(why, HWFIT_EDOM, "fp8_inputs_saved", "must be 0 or 1");
+    if (in->grads_upcast_in_step != 0 && in->grads_upcast_in_step != 1)
+        return hwfit__why(why, HWFIT_EDOM, "grads_upcast_in_step", "must be 0 or 1");
+    if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
+                          "is modelled for mode full only (a frozen base linear keeps no "
+                          "input, and its adapters run outside Transformer Engine's FP8)");
+    if (in->fp8_inputs_saved && OPS_(in))
+        return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
+                          "is Transformer Engine's, not modelled with the op-level selective "
+                          "policy (torchtitan's, whose float8 linears keep 16-bit outputs)");
     if (in->expert_parallel == 0)
         return hwfit__why(why, HWFIT_EDOM, "expert_parallel", AT_LEAST_1);
     if (in->grad_covers_frozen != 0 && in->grad_covers_frozen != 1)

@@ -204,4 +204,15 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
 hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out);
 
+/* hwfit_memory_in::grads_upcast_in_step: the step holds fp32 copies of 16-bit gradients
+ * (Megatron-Core's _copy_model_grads_to_main_grads, `.float()` of each main_grad shard),
+ * only where there is something to copy: training with master weights and gradients below
+ * 32 bits, the optimizer not in backward. */
+static inline int hwfit__grads_upcast(const hwfit_memory_in *in) {
+    double bits = 32.0;
+    if (hwfit_dtype_bits(in->gradients, &bits) != HWFIT_OK) return 0;
+    return in->grads_upcast_in_step && in->mode != HWFIT_MEMORY_INFERENCE &&
+           in->master_weights && !in->optimizer_in_backward && bits < 32.0;
+}
+
 #endif /* HWFIT_MEMORY_INTERNAL_H */

@@ -55,6 +55,7 @@ typedef struct row {
     int outputs_fp32;
     int expandable;
     int residual_fp32;
+    int grads_upcast;
 } row;
 
 #define M_(m) (1u << (m))
@@ -345,6 +346,11 @@ static const row rows[] = {
      * of the DDP main_grad buffer, to pinned host tensors (_set_sub_optimizer_grads), and
      * the buffer stays on the GPU. Only acts with an optimizer offload layout. */
     {.profile = "megatron", .sets = HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS, .offload_keeps_grads = 1},
+    /* The step copies 16-bit gradients to fp32 (DistributedOptimizer and
+     * Float16OptimizerWithFloat16Params _copy_model_grads_to_main_grads, at Megatron-LM
+     * 23265d2db: shard_main_param.grad = shard_model_grad.float()); acts only with
+     * --gradients bf16/fp16 (grad_reduce_in_fp32 False), not with the fp32 buffer above. */
+    {.profile = "megatron", .sets = HWFIT_PROFILE_GRADS_UPCAST, .grads_upcast = 1},
 
     /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
@@ -604,6 +610,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_OUTPUTS_FP32) in->outputs_fp32 = r->outputs_fp32;
     if (s & HWFIT_PROFILE_RESIDUAL_FP32) in->residual_fp32 = r->residual_fp32;
     if (s & HWFIT_PROFILE_EXPANDABLE) in->expandable_segments = r->expandable;
+    if (s & HWFIT_PROFILE_GRADS_UPCAST) in->grads_upcast_in_step = r->grads_upcast;
 }
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,

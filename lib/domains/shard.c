@@ -1505,6 +1505,16 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             if (hwfit__mul_u64(trained, (uint64_t)(bits / 8.0), &ph.step_temp) != HWFIT_OK)
                 return HWFIT_ERANGE;
         }
+        /* grads_upcast_in_step: fp32 copies of the card's 16-bit gradient partition for the
+         * step (Megatron-Core's _copy_model_grads_to_main_grads; the distributed optimizer
+         * copies its shard, 4 bytes a trained parameter / z). */
+        if (hwfit__grads_upcast(&in->memory) && !(r->offload & HWFIT_SHARD_OFFLOAD_OPTIMIZER)) {
+            uint64_t trained = r->zero >= 1 ? hwfit__ceil_div_u64(c->trainable_params, r->z)
+                                            : c->trainable_params, up = 0;
+            if (hwfit__mul_u64(trained, 4u, &up) != HWFIT_OK ||
+                hwfit__add_u64(ph.step_temp, up, &ph.step_temp) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        }
     } else {
         ph.stored = act;
         cs->missed = 0;

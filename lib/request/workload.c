@@ -579,6 +579,15 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_MEMORY_BANDWIDTH)))
         p->memory_bandwidth_bytes_per_s = hwfit__req_double(r, OPT(HWFIT__W_MEMORY_BANDWIDTH));
+    /* The megatron profile's linears are Transformer Engine's (Megatron-Core's TE layer
+     * specs): computing in FP8 (--precision fp8) they keep FP8 inputs for backward
+     * (hwfit_memory_in::fp8_inputs_saved). The profile cannot see the precision, so the
+     * choice is made here, in full training, unless --fp8-inputs-saved was given. */
+    hwfit_memory_in *mi = &w->in.memory;
+    if (w->framework != NULL && strcmp(w->framework, "megatron") == 0 &&
+        p->precision == HWFIT_PERF_PRECISION_FP8 && mi->mode == HWFIT_MEMORY_FULL &&
+        !hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FP8_INPUTS)))
+        mi->fp8_inputs_saved = 1;
     p->shard = w->in;
     return HWFIT_OK;
 }
@@ -1128,6 +1137,19 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                         "and bitsandbytes' linears return their input's "
                                         "dtype; the hf-trainer+peft and axolotl profiles "
                                         "set it)"},
+    [HWFIT__F_FP8_INPUTS] = {.name = "fp8-inputs-saved", .kind = HWFIT_OPTION_FLAG,
+                             .help = "full training in FP8 through Transformer Engine's "
+                                     "linears: each keeps its FP8-cast input (1 byte) for "
+                                     "backward, not the 16-bit one (QKV, MLP, attention "
+                                     "output and down projection inputs); the megatron "
+                                     "profile sets it with --precision fp8 in mode full"},
+    [HWFIT__F_GRADS_UPCAST] = {.name = "grads-upcast-in-step", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training with 16-bit gradients and master weights: "
+                                       "the optimizer step holds fp32 copies of the card's "
+                                       "gradient partition (Megatron-Core's "
+                                       "_copy_model_grads_to_main_grads; the megatron "
+                                       "profile sets it; off with its precision-aware "
+                                       "optimizer)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1207,6 +1229,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EXPANDABLE_SEGMENTS), training,
          "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_FP8_INPUTS), mode == HWFIT_MEMORY_FULL, "mode full"},
+        {HWFIT__FOPT(HWFIT__F_GRADS_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_NORM_UPCAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
@@ -1278,7 +1302,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
-        {HWFIT__F_RESIDUAL_FP32, &m->residual_fp32}};
+        {HWFIT__F_RESIDUAL_FP32, &m->residual_fp32},
+        {HWFIT__F_FP8_INPUTS, &m->fp8_inputs_saved},
+        {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1622,5 +1648,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->expandable_segments);
     hwfit__out_bool(o, "residual_fp32", "hidden states between layers fp32 (k-bit PEFT)",
                     m->residual_fp32);
+    hwfit__out_bool(o, "fp8_inputs_saved", "linears keep FP8 inputs (Transformer Engine)",
+                    m->fp8_inputs_saved);
+    hwfit__out_bool(o, "grads_upcast_in_step", "step holds fp32 copies of 16-bit gradients",
+                    m->grads_upcast_in_step);
     hwfit__out_section_end(o);
 }

@@ -894,6 +894,54 @@ class TestFinetuneInputs(CliCase):
                       ["residual_fp32"], False)
         self.bad("memory", "--config", cfg, "--residual-fp32", mentions="residual-fp32")
 
+    def test_fp8_inputs_saved_by_megatron_in_fp8(self):
+        """Transformer Engine's linears under FP8 keep their FP8-cast inputs: with selective
+        recomputation a Llama 3.1 8B layer keeps 2h + F + a d_v = 26,624 bytes a token
+        less (1,024 tokens). fit sets it for --framework megatron with --precision fp8 in
+        full training, not in bf16; --no-fp8-inputs-saved turns it off; refused for LoRA."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024",
+                "--recompute", "selective")
+        off = self.ok_json(*args)
+        on = self.ok_json(*args, "--fp8-inputs-saved")
+        self.assertIs(off["assumptions"]["fp8_inputs_saved"], False)
+        self.assertIs(on["assumptions"]["fp8_inputs_saved"], True)
+        self.assertEqual(off["activation_bytes"] - on["activation_bytes"],
+                         32 * 1024 * (2 * 4096 + 14336 + 4096))
+        fit = ("fit", "--config", cfg, "--capacity", "80GiB", "--gpus", "8", "--tp", "8",
+               "--pp", "1", "--mode", "full", "--context", "1024", "--micro-batch", "1",
+               "--recompute", "selective", "--framework", "megatron")
+        f8 = self.ok_json(*fit, "--precision", "fp8")
+        bf = self.ok_json(*fit, "--precision", "bf16")
+        self.assertIs(f8["assumptions"]["fp8_inputs_saved"], True)
+        self.assertIs(bf["assumptions"]["fp8_inputs_saved"], False)
+        self.assertLess(f8["peak_allocated_bytes"], bf["peak_allocated_bytes"])
+        no = self.ok_json(*fit, "--precision", "fp8", "--no-fp8-inputs-saved")
+        self.assertIs(no["assumptions"]["fp8_inputs_saved"], False)
+        self.assertEqual(no["peak_allocated_bytes"], bf["peak_allocated_bytes"])
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--fp8-inputs-saved",
+                 mentions="fp8-inputs-saved")
+
+    def test_grads_upcast_in_step_with_megatron_bf16_gradients(self):
+        """Megatron-Core's optimizer step copies 16-bit gradients to fp32: the megatron
+        profile with --gradients bf16 adds 4 bytes a trained parameter to the step phase
+        (Llama 3.1 8B, one card); --no-grads-upcast-in-step (its precision-aware
+        optimizer) removes them; refused for inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "512",
+                "--framework", "megatron", "--gradients", "bf16")
+        on = self.ok_json(*args)
+        off = self.ok_json(*args, "--no-grads-upcast-in-step")
+        self.assertIs(on["assumptions"]["grads_upcast_in_step"], True)
+        self.assertIs(off["assumptions"]["grads_upcast_in_step"], False)
+        self.assertEqual(on["step_bytes"] - off["step_bytes"], 4 * on["trainable_params"])
+        self.bad("memory", "--config", cfg, "--grads-upcast-in-step",
+                 mentions="grads-upcast-in-step")
+
     def test_trained_fp32_under_zero_becomes_master_weights(self):
         """trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits
         (runtime/engine.py _configure_distributed_model) and keeps fp32 master partitions,

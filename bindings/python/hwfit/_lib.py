@@ -427,6 +427,10 @@ class hwfit_memory_in(ctypes.Structure):
         ("grad_covers_frozen", ctypes.c_int),
         # appended: fp32 hidden states between layers, PEFT's k-bit preparation (memory.h residual_fp32)
         ("residual_fp32", ctypes.c_int),
+        # appended: Transformer Engine's linears keep FP8 inputs (memory.h fp8_inputs_saved)
+        ("fp8_inputs_saved", ctypes.c_int),
+        # appended: the step's fp32 copies of 16-bit gradients (memory.h grads_upcast_in_step)
+        ("grads_upcast_in_step", ctypes.c_int),
     ]
 
 

@@ -432,6 +432,31 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), residual_fp32=True)
 
+    def test_fp8_inputs_saved_keep_the_linears_inputs_in_one_byte(self):
+        # Llama 3.1 8B full, 1,024 tokens, selective recomputation: Transformer Engine's
+        # FP8 linears keep the QKV and MLP inputs, o_proj's and the down projection's
+        # inputs in 1 byte: 2h + F + a d_v = 26,624 bytes a token and layer less.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024,
+                  recompute="selective")
+        off = hwfit.memory(**kw)
+        on = hwfit.memory(fp8_inputs_saved=True, **kw)
+        self.assertEqual(off["activation_bytes"] - on["activation_bytes"],
+                         32 * 1024 * (2 * 4096 + 14336 + 4096))
+        self.assertTrue(on["assumptions"]["fp8_inputs_saved"])
+        self.assertFalse(off["assumptions"]["fp8_inputs_saved"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="lora", fp8_inputs_saved=True)
+
+    def test_grads_upcast_in_step_hold_fp32_gradient_copies(self):
+        # Llama 3.1 8B full with bf16 gradients: Megatron-Core's step copies them to fp32,
+        # 4 bytes a trained parameter in the step phase; the megatron profile sets it.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=512, gradients="bf16")
+        off = hwfit.memory(**kw)
+        on = hwfit.memory(grads_upcast_in_step=True, **kw)
+        self.assertEqual(on["step_bytes"] - off["step_bytes"], 4 * on["trainable_params"])
+        self.assertTrue(hwfit.memory(framework="megatron", **kw)["assumptions"]
+                        ["grads_upcast_in_step"])
+
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
         # scales (32 layers x 13,312 blocks x 260 bytes) stay on the card, the data goes.
