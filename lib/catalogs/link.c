@@ -170,16 +170,15 @@ static void port_prefix(char *buf, size_t size, uint32_t width) {
 
 #define BAD(field, rule) return hwfit__why(why, HWFIT_EDOM, (field), (rule))
 
-/* The rates, and the name when `named` (collective.c needs rates only, many times a
- * call: formatting the name would cost more than the arithmetic). Every refusal is
+/* The rates, the name left empty (name_of formats it: collective.c needs rates only, many
+ * times a call, and formatting the name would cost more than the arithmetic; and the
+ * printf family's stack is not on the calculations' chains, tests/stack). Every refusal is
  * reported through `why` (NULL from the calculations). */
-static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named,
-                         hwfit_problem *why) {
+static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, hwfit_problem *why) {
     hwfit_link_out r;
     memset(&r, 0, sizeof r);
     double payload = 0.0, overhead = 0.0, flit = 1.0;
     double lanes_total = 0.0; /* lanes across the whole width */
-    char prefix[16];
     /* Every number is checked, also those the kind ignores: garbage in an unused field is
      * a caller's bug all the same. */
     if ((unsigned)in->kind > (unsigned)HWFIT_LINK_UPI)
@@ -205,7 +204,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
         overhead = g->tlp_bytes;
         flit = g->flit_share;
         lanes_total = (double)w;
-        if (named) snprintf(r.name, sizeof r.name, "PCIe %s x%u", g->version, (unsigned)w);
         break;
     }
     case HWFIT_LINK_NVLINK: {
@@ -221,9 +219,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
         r.encoding_efficiency = 1.0;
         overhead = NVLINK_OVERHEAD_BYTES;
         lanes_total = (double)g->lanes * in->width;
-        if (named)
-            snprintf(r.name, sizeof r.name, "NVLink %u x%u", (unsigned)in->generation,
-                     (unsigned)in->width);
         break;
     }
     case HWFIT_LINK_INFINIBAND: {
@@ -240,10 +235,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
         r.encoding_efficiency = s->encoding;
         overhead = IB_OVERHEAD_BYTES;
         lanes_total = 4.0 * in->width;
-        if (named) {
-            port_prefix(prefix, sizeof prefix, in->width);
-            snprintf(r.name, sizeof r.name, "%sInfiniBand %s 4x", prefix, s->name);
-        }
         break;
     }
     case HWFIT_LINK_ETHERNET: {
@@ -272,11 +263,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
         r.lane_raw_bits_per_s = s->lane_bits_per_s;
         r.encoding_efficiency = s->bits_per_s / (s->lanes * s->lane_bits_per_s);
         lanes_total = (double)s->lanes * in->width;
-        if (named) {
-            port_prefix(prefix, sizeof prefix, in->width);
-            snprintf(r.name, sizeof r.name, "%s%.0fGbE %s", prefix, s->bits_per_s / 1e9,
-                     in->transport == HWFIT_LINK_TRANSPORT_ROCEV2 ? "RoCEv2" : "TCP");
-        }
         break;
     }
     case HWFIT_LINK_XGMI: {
@@ -286,9 +272,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
         r.lane_raw_bits_per_s = 32e9;
         r.encoding_efficiency = 1.0;
         lanes_total = 16.0 * in->width;
-        if (named)
-            snprintf(r.name, sizeof r.name, "xGMI %u x%u", (unsigned)in->generation,
-                     (unsigned)in->width);
         break;
     }
     case HWFIT_LINK_UPI: {
@@ -298,9 +281,6 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
         r.lane_raw_bits_per_s = upi_gt_per_s[in->generation - 1];
         r.encoding_efficiency = 16.0 / 20.0; /* 2 bytes per transfer on 20 lanes */
         lanes_total = 20.0 * in->width;
-        if (named)
-            snprintf(r.name, sizeof r.name, "UPI %u x%u", (unsigned)in->generation,
-                     (unsigned)in->width);
         break;
     }
     }
@@ -322,20 +302,59 @@ static hwfit_status rate(const hwfit_link_in *in, hwfit_link_out *out, int named
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out) {
-    if (in == NULL || out == NULL) return HWFIT_EINVAL;
-    return rate(in, out, 1, NULL);
+/* The name of a link that rate accepted, in out->name (as rate formatted it before: the
+ * same text). Its own frame, out of the calculations' (hwfit__link_rate's) call graph. */
+HWFIT__NOINLINE
+static void name_of(const hwfit_link_in *in, hwfit_link_out *out) {
+    char prefix[16];
+    switch (in->kind) {
+    case HWFIT_LINK_PCIE:
+        snprintf(out->name, sizeof out->name, "PCIe %s x%u",
+                 pcie_gens[in->generation - 1].version, (unsigned)in->width);
+        break;
+    case HWFIT_LINK_NVLINK:
+        snprintf(out->name, sizeof out->name, "NVLink %u x%u", (unsigned)in->generation,
+                 (unsigned)in->width);
+        break;
+    case HWFIT_LINK_INFINIBAND:
+        port_prefix(prefix, sizeof prefix, in->width);
+        snprintf(out->name, sizeof out->name, "%sInfiniBand %s 4x", prefix,
+                 ib_speeds[in->generation - HWFIT_LINK_IB_EDR].name);
+        break;
+    case HWFIT_LINK_ETHERNET: {
+        const eth_speed *s = eth_lookup(in->port_bits_per_s);
+        port_prefix(prefix, sizeof prefix, in->width);
+        snprintf(out->name, sizeof out->name, "%s%.0fGbE %s", prefix, s->bits_per_s / 1e9,
+                 in->transport == HWFIT_LINK_TRANSPORT_ROCEV2 ? "RoCEv2" : "TCP");
+        break;
+    }
+    case HWFIT_LINK_XGMI:
+        snprintf(out->name, sizeof out->name, "xGMI %u x%u", (unsigned)in->generation,
+                 (unsigned)in->width);
+        break;
+    case HWFIT_LINK_UPI:
+        snprintf(out->name, sizeof out->name, "UPI %u x%u", (unsigned)in->generation,
+                 (unsigned)in->width);
+        break;
+    }
 }
 
-hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int named) {
-    return rate(in, out, named, NULL);
+hwfit_status hwfit_link_rate(const hwfit_link_in *in, hwfit_link_out *out) {
+    if (in == NULL || out == NULL) return HWFIT_EINVAL;
+    hwfit_status st = rate(in, out, NULL);
+    if (st == HWFIT_OK) name_of(in, out);
+    return st;
+}
+
+hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out) {
+    return rate(in, out, NULL);
 }
 
 hwfit_status hwfit_link_validate(const hwfit_link_in *in, hwfit_problem *problem) {
     hwfit_problem_clear(problem);
     if (in == NULL) return hwfit__why(problem, HWFIT_EINVAL, "in", HWFIT__NULL);
-    hwfit_link_out scratch;
-    return rate(in, &scratch, 1, problem);
+    hwfit_link_out scratch; /* the checks only: no name (name_of) */
+    return rate(in, &scratch, problem);
 }
 
 /* ---- parsing ------------------------------------------------------------------------- */

@@ -7,8 +7,9 @@
 #include "hwfit/link.h"
 #include "hwfit/status.h"
 
-/* hwfit_link_rate without the NULL checks; out->name is formatted only when `named` (it is
- * left empty otherwise). Every other field is the same, bit for bit. */
-hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out, int named);
+/* hwfit_link_rate without the NULL checks and without the name (out->name is left empty:
+ * no printf-family frame on the calculations' chains, tests/stack). Every other field is
+ * the same, bit for bit. */
+hwfit_status hwfit__link_rate(const hwfit_link_in *in, hwfit_link_out *out);
 
 #endif /* HWFIT_LINK_INTERNAL_H */

@@ -107,7 +107,7 @@ static double line_rate(hwfit_link_kind kind, uint32_t gen, uint32_t width, int 
     l.kind = kind;
     l.generation = gen;
     l.width = width;
-    if (hwfit__link_rate(&l, &o, 0) != HWFIT_OK) {
+    if (hwfit__link_rate(&l, &o) != HWFIT_OK) {
         *ok = 0;
         return 0.0;
     }
@@ -245,7 +245,7 @@ static hwfit_status nic_setup(net *nt, hwfit_problem *why) {
         l.transport = t->nic_kind == HWFIT_NIC_TCP ? HWFIT_LINK_TRANSPORT_TCP
                                                    : HWFIT_LINK_TRANSPORT_ROCEV2;
     }
-    if (hwfit__link_rate(&l, &o, 0) != HWFIT_OK) {
+    if (hwfit__link_rate(&l, &o) != HWFIT_OK) {
         hwfit_problem lp;
         (void)hwfit_link_validate(&l, &lp);
         if (strcmp(lp.field, "port_bits_per_s") == 0)

@@ -114,7 +114,9 @@ hwfit_status hwfit__model_prepare(const hwfit_model *m, hwfit__model_prep *p);
 hwfit_status hwfit__model_prepare_why(const hwfit_model *m, hwfit__model_prep *p,
                                       hwfit_problem *why);
 /* The same for a model whose layers (count and flags) are those of a model prepared in
- * `like` (a tensor-parallel rank of it): the layer counts are taken from there. */
+ * `like` (a tensor-parallel rank of it): the layer counts are taken from there. `like` may
+ * be p itself (its counts are read before p is written: the shard engine prepares the rank
+ * model in its own prep, shard.c weights_units_fill). */
 hwfit_status hwfit__model_prepare_like(const hwfit_model *m, const hwfit__model_prep *like,
                                        hwfit__model_prep *p);
 

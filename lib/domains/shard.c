@@ -456,26 +456,14 @@ static int weights_units_hold(const hwfit__shard_engine *e, const hwfit_shard_in
     return e->w_valid == 1 + rule && e->w_tp == r->tp && e->w_ep == r->ep && e->w_etp == r->etp;
 }
 
-/* The weights' units of r, when weights_units_hold says they do not hold: a frame of its
- * own (a prepared rank model, a few KB), so that the check every evaluation makes (units)
- * sets none up. */
+/* The weights' units on the rank model prepared in rp (weights_units_fill): a frame
+ * of its own (a memory input copied, a memory output), so that the check every evaluation
+ * makes (units) sets none up. */
 HWFIT__NOINLINE
-static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard_in *in,
-                                       const hwfit__shard_resolved *r) {
-    const int rule = r->zero >= 1 && zero_master_applies(&in->memory);
-    e->w_valid = 0;
-    rank_model(e, r->tp, r->ep, r->etp, &e->rank);
-    /* The rank model's prep is needed for its weights only (below); the KV cache keeps its
-     * dimensions (kv_units). Not in the engine: a prep is a few KB. */
-    hwfit__model_prep rank_prep;
-    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &rank_prep);
-    if (e->rank_prep_status == HWFIT_OK) {
-        e->rank_dims = rank_prep.dims;
-        e->rank_sliding = rank_prep.sliding_layers;
-    }
+static hwfit_status weights_units_rank(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                       int rule, const hwfit__model_prep *rp) {
     hwfit__memory_memo_reset(&e->rank_memo);
     hwfit__memory_memo *rm = &e->rank_memo;
-    const hwfit__model_prep *rp = &rank_prep;
     hwfit_status rs = e->rank_prep_status;
     /* Weights, gradients and optimizer states do not depend on the context, the batch or
      * the activation choices: the cheapest values are used. */
@@ -528,6 +516,36 @@ static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard
         if (st != HWFIT_OK) return st;
     }
     units_top(e);
+    return HWFIT_OK;
+}
+
+/* The weights' units of r, when weights_units_hold says they do not hold. The rank model's
+ * prep is needed for its weights only (weights_units_rank; the KV cache keeps its
+ * dimensions, kv_units), and a prep is a few KB (model_internal.h): neither on this chain's
+ * stack (it is on the deepest chains, tests/stack) nor a second one in the engine (which
+ * is on the public calls' frames). It borrows the engine's own prep, which the full model
+ * is prepared into again after (hwfit__model_prepare is a function of the model only: the
+ * same prep, bit for bit, as hwfit__shard_engine_init's; the full model's memo, e->memo,
+ * stays valid). Nothing reads the full model's prep meanwhile: the rank's units read the
+ * rank model only. */
+HWFIT__NOINLINE
+static hwfit_status weights_units_fill(hwfit__shard_engine *e, const hwfit_shard_in *in,
+                                       const hwfit__shard_resolved *r) {
+    const int rule = r->zero >= 1 && zero_master_applies(&in->memory);
+    e->w_valid = 0;
+    rank_model(e, r->tp, r->ep, r->etp, &e->rank);
+    /* like may be the prep it writes: prepare reads like's layer counts first. */
+    e->rank_prep_status = hwfit__model_prepare_like(&e->rank, &e->prep, &e->prep);
+    if (e->rank_prep_status == HWFIT_OK) {
+        e->rank_dims = e->prep.dims;
+        e->rank_sliding = e->prep.sliding_layers;
+    }
+    hwfit_status st = weights_units_rank(e, in, rule, &e->prep);
+    /* The full model's prep back, whatever the units' status (the engine prepared it
+     * before: it cannot fail now). */
+    hwfit_status ps = hwfit__model_prepare(e->model, &e->prep);
+    if (st != HWFIT_OK) return st;
+    if (ps != HWFIT_OK) return ps;
     e->w_tp = r->tp;
     e->w_ep = r->ep;
     e->w_etp = r->etp;

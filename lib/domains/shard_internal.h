@@ -70,7 +70,7 @@ struct hwfit__shard_engine {
     uint32_t w_tp, w_ep, w_etp;
     hwfit_model rank;
     hwfit__dims rank_dims;       /* of the rank model prepared (rank_prep_status) in */
-    uint32_t rank_sliding;       /* weights_units (its prep lives on that call's stack) */
+    uint32_t rank_sliding;       /* weights_units_fill (in prep, borrowed for that call) */
     hwfit_status rank_prep_status;
     hwfit__memory_memo rank_memo;
     hwfit__shard_unit layer[2], emb, head, both;
