@@ -387,8 +387,10 @@ static const row rows[] = {
      * config.torch_dtype (16-bit) and returned in CausalLMOutputWithPast beside the loss.
      * Unsloth leaves the wrapper in place: its Accelerator.prepare patch (_utils.py) only
      * forces DistributedType.NO, its _fast_inner_training_loop is transformers' own source
-     * with text substitutions that keep accelerator.prepare(model), and no release of 2024
-     * patches compute_loss or training_step. 2024.11 (November-2024) returns logits=None
+     * with text substitutions that keep accelerator.prepare(model), and no release up to
+     * 2024.10.0 patches compute_loss or training_step (2024.11's gradient-accumulation fix,
+     * patch_gradient_accumulation_fix, only passes num_items_in_batch through them; the
+     * outputs are still dropped with compute_loss's return). 2024.11 (November-2024) returns logits=None
      * when cut_cross_entropy is installed; from 2024.12 (December-2024) EMPTY_LOGITS unless
      * UNSLOTH_RETURN_LOGITS=1 (then --loss inplace and the copy counts again). */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
