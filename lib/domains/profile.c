@@ -358,7 +358,12 @@ static const row rows[] = {
      * Entropy since 2024-11-17, commit fa8e59eb1b; releases before kept the whole
      * vocabulary's logits for their Fast_CrossEntropyLoss: --loss inplace, and cast them to
  * config.torch_dtype first: --loss inplace-cast when the run's format differs); LoRA
-     * through PEFT (fp32 adapters); notebooks use optim "adamw_8bit". */
+     * through PEFT (fp32 adapters); notebooks use optim "adamw_8bit".
+     * The offloaded checkpointer (2024.8 _utils.py) copies each layer's input to the host
+     * (hidden_states.to("cpu", non_blocking = True)), runs the layer under no_grad and
+     * saves the host copy; ctx.args holds only the mask and positions. The device keeps
+     * the input being copied out and the output being made: two layers' inputs, as
+     * activation_offload counts. */
     /* QLoRA: Unsloth's fast_dequantize (unsloth/kernels/utils.py) dequantizes each 4-bit
      * weight whole before its matmul in training (dequant_transient); its MLP kernels are
      * fused (swiglu_fg_kernel), so no gated_act_kept. */
@@ -380,7 +385,20 @@ static const row rows[] = {
      * fp16/bf16 output). Unsloth's CausalLM_fast_forward returns its 16-bit logits
      * (it strips transformers' `logits.float()`): before Cut Cross Entropy (--loss inplace,
      * inplace-cast) their fp32 copy is live at the forward's end (outputs_fp32); with the
-     * fused loss no logits are returned and it counts nothing. */
+     * fused loss no logits are returned and it counts nothing.
+     * Re-read per release (unslothai/unsloth tags; unsloth3): 2024.5 (3329eb6a2c),
+     * 2024.7 (July-2024), 2024.8 (August-2024), 2024.9.post2 (September-2024) and
+     * 2024.10.0 (October-2024), models/llama.py CausalLM_fast_forward (gemma2.py and
+     * qwen2.py install the same): with labels the full logits are made, cast to
+     * config.torch_dtype (16-bit) and returned in CausalLMOutputWithPast beside the loss.
+     * Unsloth leaves the wrapper in place: its Accelerator.prepare patch (_utils.py) only
+     * forces DistributedType.NO, its _fast_inner_training_loop is transformers' own source
+     * with text substitutions that keep accelerator.prepare(model), and no release up to
+     * 2024.10.0 patches compute_loss or training_step (2024.11's gradient-accumulation fix,
+     * patch_gradient_accumulation_fix, only passes num_items_in_batch through them; the
+     * outputs are still dropped with compute_loss's return). 2024.11 (November-2024) returns logits=None
+     * when cut_cross_entropy is installed; from 2024.12 (December-2024) EMPTY_LOGITS unless
+     * UNSLOTH_RETURN_LOGITS=1 (then --loss inplace and the copy counts again). */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
