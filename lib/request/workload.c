@@ -11,6 +11,7 @@
 #include "hwfit/safetensors.h"
 #include "workload.h"
 #include "domains/perf_internal.h"
+#include "catalogs/dtype_internal.h"
 
 #define NO_MAX 1.8446744073709552e19 /* no upper bound for a whole number */
 #define U32_MAX 4294967295.0
@@ -432,6 +433,15 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
     if (hwfit__req_given(r, OPT(HWFIT__W_ZERO))) {
         s->zero_stage = (int)hwfit__req_u64(r, OPT(HWFIT__W_ZERO)); /* 0-3 */
         w->layout_given = 1;
+        /* What ZeRO-3's gathered units hold (their unsharded gradients, FSDP2's held
+         * reduce-scatter input) does not exist below stage 3: given with a stage fixed
+         * below it, the option would change nothing, so it is refused. */
+        const int below3[2] = {HWFIT__F_UNSHARDED_GRADS, HWFIT__F_REDUCE_HELD};
+        for (int k = 0; k < 2 && s->zero_stage < 3; k++)
+            if (hwfit__req_given(r, HWFIT__FOPT(below3[k])) &&
+                hwfit__req_double(r, HWFIT__FOPT(below3[k])) > 0.0)
+                return hwfit__req_fail(r, HWFIT__FOPT(below3[k]), HWFIT_EINVAL,
+                                       "applies only under ZeRO-3 (--zero 3, or searched)");
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE)))
         s->recompute = (int)recompute_values[hwfit__req_choice(r, OPT(HWFIT__W_RECOMPUTE))];
@@ -1321,6 +1331,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST), HWFIT_EINVAL,
                                "applies only to mode full with --trained-fp32 (the fp32 model "
                                "FSDP shards)");
+    /* The step's fp32 copies are of 16-bit gradients: with 32-bit ones (given or the
+     * profile's) there is nothing to copy, and the flag is refused rather than ignored. */
+    if (m->grads_upcast_in_step && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_GRADS_UPCAST)) &&
+        m->gradients.id != HWFIT_DTYPE_BF16 && m->gradients.id != HWFIT_DTYPE_FP16)
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_GRADS_UPCAST), HWFIT_EINVAL,
+                               "applies only with 16-bit gradients (--gradients bf16 or fp16)");
     /* Where the loop computes its loss matters only for the outputs it keeps: without
      * them the flag would change nothing, so it is refused when given. */
     if (m->loss_after_call && !m->outputs_kept &&
@@ -1347,6 +1363,17 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             ? strcmp(rows->recompute->choices[hwfit__req_choice(r, rows->recompute)],
                      "none") == 0
             : m->recompute == HWFIT_MEMORY_RECOMPUTE_NONE;
+    /* PEFT's fp32 residual stream counts in the checkpoints of full recomputation only. */
+    const int rc_full =
+        rows->recompute && hwfit__req_given(r, rows->recompute)
+            ? strcmp(rows->recompute->choices[hwfit__req_choice(r, rows->recompute)],
+                     "full") == 0
+            : m->recompute == HWFIT_MEMORY_RECOMPUTE_FULL;
+    if (rc_fixed && !rc_full && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32)) &&
+        hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32), HWFIT_EINVAL,
+                               "applies only with full recomputation (--recompute full, or "
+                               "searched by fit and plan)");
     if (rc_fixed && rc_none && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LOGITS_FREED)) &&
         hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_LOGITS_FREED)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_LOGITS_FREED), HWFIT_EINVAL,
@@ -1443,6 +1470,23 @@ const char *hwfit__workload_recompute_source(hwfit_request *r, const hwfit__work
     return w->profile_recompute ? HWFIT__RECOMPUTE_PROFILE : HWFIT__RECOMPUTE_SEARCHED;
 }
 
+/* PEFT's fp32 residual stream (--residual-fp32) comes from a quantized base's preparation:
+ * given with plain weights (the checkpoint's or the given formats, known only now) it would
+ * change nothing, so it is refused. */
+static hwfit_status residual_base(hwfit_request *r, const hwfit_memory_in *m) {
+    const hwfit_option *o = HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32);
+    if (!hwfit__req_given(r, o) || !hwfit__req_flag(r, o)) return HWFIT_OK;
+    const hwfit_dtype ds[4] = {m->mode == HWFIT_MEMORY_QLORA ? m->qlora_base : m->weights,
+                               m->attention_weights, m->mlp_weights, m->expert_weights};
+    for (int k = 0; k < (m->module_formats ? 4 : 1); k++) {
+        hwfit__dtype_block b;
+        if (hwfit__dtype_block_of(ds[k], &b) == HWFIT_OK && b.quantized) return HWFIT_OK;
+    }
+    return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                           "applies only to a quantized base (mode qlora, or quantized "
+                           "weights): PEFT's k-bit preparation");
+}
+
 hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
                                     const hwfit_model *model, hwfit_memory_in *m, char *source,
                                     size_t size) {
@@ -1474,7 +1518,7 @@ hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weight
     for (int k = 0; k < 3; k++) given |= hwfit__req_given(r, HWFIT__FOPT(mods[k]));
     if (given) {
         snprintf(source, size, "given");
-        return HWFIT_OK;
+        return residual_base(r, m);
     }
     hwfit_dtype unquantized = m->unquantized;
     int applied = 0;
@@ -1491,7 +1535,7 @@ hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weight
                  hwfit_hf_quant_method_name(model->stored.method));
     else
         snprintf(source, size, "default");
-    return HWFIT_OK;
+    return residual_base(r, m);
 }
 
 void hwfit__workload_out_stored(hwfit__out *o, const hwfit_model *model, const char *source) {

@@ -893,6 +893,19 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(self.ok_json(*args, "--framework", "ms-swift")["assumptions"]
                       ["residual_fp32"], False)
         self.bad("memory", "--config", cfg, "--residual-fp32", mentions="residual-fp32")
+        # a plain base, or a recomputation other than full: refused, not ignored
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--residual-fp32",
+                 mentions="quantized base")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--recompute", "selective",
+                 "--residual-fp32", mentions="full recomputation")
+        # ZeRO-3's held inputs below stage 3, fp32 copies of 32-bit gradients: refused
+        fit = ("fit", "--config", cfg, "--mode", "full", "--gpus", "4", "--dp", "4",
+               "--capacity", "1024GiB")
+        self.bad(*fit, "--zero", "1", "--reduce-held-bytes", "4", mentions="ZeRO-3")
+        self.bad(*fit, "--zero", "2", "--unsharded-grad-bytes", "4", mentions="ZeRO-3")
+        self.ok_json(*fit, "--zero", "3", "--reduce-held-bytes", "4")
+        self.bad("memory", "--config", cfg, "--mode", "full", "--gradients", "fp32",
+                 "--grads-upcast-in-step", mentions="16-bit gradients")
 
     def test_fp8_inputs_saved_by_megatron_in_fp8(self):
         """Transformer Engine's linears under FP8 keep their FP8-cast inputs: with selective
