@@ -1955,11 +1955,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * use: the step's reserve is its own plus those blocks. (A unit's unsharded gradient
      * comes from autograd on the compute stream, which the step reuses.) */
     if (p->training && p->cached) {
-        double sx = (double)step * in->fragmentation;
-        if (sx >= 9007199254740992.0) return HWFIT_ERANGE;
-        uint64_t sr = (uint64_t)sx;
-        if ((double)sr < sx) sr++;
-        sr = add_c(add_c(step, sr, &of), p->cached, &of);
+        uint64_t sr = add_c(with_fragmentation(step, in->fragmentation, &of), p->cached, &of);
         if (sr > reserved) reserved = sr;
         if (sr > plain) plain = sr;
     }
@@ -1970,14 +1966,13 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * stream and the sharded gradient views or casts it on the post-reduce stream), so
      * the blocks of the unsharded gradients they replace, freed on the compute stream,
      * cannot serve them (the caching allocator's per-stream reuse, above): reserved, the
-     * backward holds both, as the sum without the deferral (bwd_blocks). */
+     * backward holds both, as the sum without the deferral (bwd_blocks). Like the step's
+     * cached blocks above, these are not the loss's strands: plain moves with them, so
+     * stranded_bytes stays the strands alone. */
     if (bwd_blocks) {
-        double bx = (double)bwd_blocks * in->fragmentation;
-        if (bx >= 9007199254740992.0) return HWFIT_ERANGE;
-        uint64_t br = (uint64_t)bx;
-        if ((double)br < bx) br++;
-        br = add_c(bwd_blocks, br, &of);
+        uint64_t br = with_fragmentation(bwd_blocks, in->fragmentation, &of);
         if (br > reserved) reserved = br;
+        if (br > plain) plain = br;
     }
     uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;
