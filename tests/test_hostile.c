@@ -1175,6 +1175,15 @@ static void probe_profiles(void) {
     CHECK(hwfit_memory_profile_apply("no-such-framework", 1, &in, &sets) == HWFIT_ENOTFOUND);
     CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
     CHECK(hwfit_memory_profile_apply("torchtune", 1, &in, NULL) == HWFIT_OK);
+    copy = in;
+    sets = 7;
+    CHECK(hwfit_memory_profile_apply_fp8(NULL, 1, &in, &sets) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_apply_fp8("megatron", 1, NULL, &sets) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_apply_fp8("megatron", 0, &in, &sets) == HWFIT_EDOM);
+    CHECK(hwfit_memory_profile_apply_fp8("no-such-framework", 1, &in, &sets) ==
+          HWFIT_ENOTFOUND);
+    CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
+    CHECK(hwfit_memory_profile_apply_fp8("torchtune", 1, &in, NULL) == HWFIT_OK);
     CHECK(hwfit_memory_profile_summary(NULL) == NULL);
     CHECK(hwfit_memory_profile_summary("no-such-framework") == NULL);
     size_t n = 0;
@@ -2738,6 +2747,7 @@ static const entry table[] = {
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
     COVER(hwfit_memory_profile_apply, probe_profiles),
+    COVER(hwfit_memory_profile_apply_fp8, probe_profiles),
     COVER(hwfit_memory_recompute_default, probe_recompute_default),
     COVER(hwfit_memory_profile_name, probe_profiles),
     COVER(hwfit_memory_profile_summary, probe_profiles),

@@ -867,6 +867,47 @@ Test(memory, profiles_change_choices_not_counts) {
               a.overhead_bytes == b.overhead_bytes && a.fragmentation == b.fragmentation);
 }
 
+/* The FP8 choices are apart from the others: megatron's Transformer Engine linears keep
+ * FP8 inputs in full training (hwfit_memory_profile_apply_fp8), which the plain apply never
+ * sets; LoRA and profiles without an FP8 choice are left untouched, and the result equals
+ * setting fp8_inputs_saved alone. */
+Test(memory, profile_fp8_choices_only_from_apply_fp8) {
+    hwfit_model m;
+    llama8b(&m);
+    for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
+        const char *name = hwfit_memory_profile_name(i);
+        hwfit_memory_in in;
+        hwfit_memory_init(&in);
+        in.mode = HWFIT_MEMORY_FULL;
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply(name, 8, &in, &sets), HWFIT_OK);
+        cr_assert_eq(sets & HWFIT_PROFILE_FP8_INPUTS, 0u, "%s", name);
+        cr_assert_eq(in.fp8_inputs_saved, 0, "%s", name);
+        hwfit_memory_in f8 = in;
+        cr_assert_eq(hwfit_memory_profile_apply_fp8(name, 8, &f8, &sets), HWFIT_OK);
+        int te = strcmp(name, "megatron") == 0;
+        cr_assert_eq(!!(sets & HWFIT_PROFILE_FP8_INPUTS), te, "%s", name);
+        cr_assert_eq(f8.fp8_inputs_saved, te, "%s", name);
+        hwfit_memory_in alone = in;
+        alone.fp8_inputs_saved = te;
+        cr_assert_eq(memcmp(&alone, &f8, sizeof f8), 0, "%s", name);
+        in.mode = HWFIT_MEMORY_LORA;
+        f8 = in;
+        cr_assert_eq(hwfit_memory_profile_apply_fp8(name, 8, &f8, &sets), HWFIT_OK);
+        cr_assert_eq(sets, 0u, "%s", name);
+        cr_assert_eq(memcmp(&in, &f8, sizeof f8), 0, "%s", name);
+    }
+    /* In the model, the FP8 copies make the activations smaller. */
+    hwfit_memory_in a;
+    hwfit_memory_init(&a);
+    a.mode = HWFIT_MEMORY_FULL;
+    a.context = 1024;
+    a.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    hwfit_memory_in b = a;
+    cr_assert_eq(hwfit_memory_profile_apply_fp8("megatron", 8, &b, NULL), HWFIT_OK);
+    cr_assert_lt(estimate_ok(&m, &b).activation_bytes, estimate_ok(&m, &a).activation_bytes);
+}
+
 /* Per-module formats: only the MLPs in nf4; the attention alone in fp8. */
 Test(memory, module_formats_replace_the_weight_format_per_module) {
     hwfit_model m;

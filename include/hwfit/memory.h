@@ -857,7 +857,8 @@ typedef struct hwfit_memory_in {
                                         Refused outside mode full and with op-level
                                         selective recomputation. fit, plan and perf set it
                                         with the megatron profile and --precision fp8 in
-                                        full training. 0 (default) or 1. */
+                                        full training (hwfit_memory_profile_apply_fp8).
+                                        0 (default) or 1. */
     int grads_upcast_in_step;      /**< 1: the optimizer step makes fp32 copies of the
                                         16-bit gradients it updates from and holds them
                                         through the step (Megatron-Core's

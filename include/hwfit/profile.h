@@ -76,6 +76,9 @@ extern "C" {
 #define HWFIT_PROFILE_EXPANDABLE UINT64_C(0x2000000000)      /**< expandable_segments */
 #define HWFIT_PROFILE_RESIDUAL_FP32 UINT64_C(0x4000000000)   /**< residual_fp32 */
 #define HWFIT_PROFILE_GRADS_UPCAST UINT64_C(0x8000000000)    /**< grads_upcast_in_step */
+#define HWFIT_PROFILE_FP8_INPUTS UINT64_C(0x100000000000000)   /**< fp8_inputs_saved (set
+                                                                    only by
+                                                                    hwfit_memory_profile_apply_fp8) */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */
@@ -110,6 +113,25 @@ HWFIT_API const char *hwfit_memory_profile_summary(const char *name);
  */
 HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus,
                                                   hwfit_memory_in *in, uint64_t *sets);
+
+/**
+ * @brief Set the inputs profile @p name chooses when the linears compute in FP8, on top of
+ * ::hwfit_memory_profile_apply (call that first, then this, then set the inputs the user
+ * gives alone). The memory inputs do not carry the compute precision, so these choices are
+ * kept apart: Megatron's Transformer Engine linears keep their FP8 inputs for backward in
+ * full training (::HWFIT_PROFILE_FP8_INPUTS, hwfit_memory_in::fp8_inputs_saved). A profile
+ * with no FP8 choice for @p in->mode leaves @p in as it is and sets @p *sets to 0.
+ * @param[in]     name Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     gpus Devices training together, >= 1.
+ * @param[in,out] in   The inputs; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    sets HWFIT_PROFILE_* bits of the inputs set; may be NULL.
+ * @retval HWFIT_OK        applied (possibly nothing).
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_EDOM      @p gpus is 0.
+ * @retval HWFIT_ENOTFOUND no profile has that name (@p in untouched).
+ */
+HWFIT_API hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,
+                                                      hwfit_memory_in *in, uint64_t *sets);
 
 /** @} */
 

@@ -56,6 +56,9 @@ typedef struct row {
     int expandable;
     int residual_fp32;
     int grads_upcast;
+    int fp8_inputs;
+    int fp8; /* 1: the row is a choice of linears computing in FP8, applied only by
+              * hwfit_memory_profile_apply_fp8 (the memory inputs cannot see the precision) */
 } row;
 
 #define M_(m) (1u << (m))
@@ -351,6 +354,15 @@ static const row rows[] = {
      * 23265d2db: shard_main_param.grad = shard_model_grad.float()); acts only with
      * --gradients bf16/fp16 (grad_reduce_in_fp32 False), not with the fp32 buffer above. */
     {.profile = "megatron", .sets = HWFIT_PROFILE_GRADS_UPCAST, .grads_upcast = 1},
+    /* Computing in FP8 (--fp8-format, fp8_autocast), Megatron-Core's layer specs use
+     * Transformer Engine's linears (core/models/gpt/gpt_layer_specs.py,
+     * get_gpt_layer_with_transformer_engine_spec: TELayerNormColumnParallelLinear,
+     * TERowParallelLinear), which quantize their input and keep that FP8 copy for the
+     * weight gradient (transformer_engine/pytorch/module/linear.py _Linear.forward at
+     * f031cf87: saved_inputmat = inputmat after input_quantizer). Full training only: the
+     * LoRA adapters of Megatron-Bridge/ms-swift are not TE modules. */
+    {.profile = "megatron", .fp8 = 1, .modes = FULL_, .sets = HWFIT_PROFILE_FP8_INPUTS,
+     .fp8_inputs = 1},
 
     /* ---- Unsloth (unsloth/models/_utils.py, unsloth_zoo) -------------------------------- */
     /* use_gradient_checkpointing="unsloth": checkpoints offloaded to host memory
@@ -629,10 +641,13 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_RESIDUAL_FP32) in->residual_fp32 = r->residual_fp32;
     if (s & HWFIT_PROFILE_EXPANDABLE) in->expandable_segments = r->expandable;
     if (s & HWFIT_PROFILE_GRADS_UPCAST) in->grads_upcast_in_step = r->grads_upcast;
+    if (s & HWFIT_PROFILE_FP8_INPUTS) in->fp8_inputs_saved = r->fp8_inputs;
 }
 
-hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
-                                        uint64_t *sets) {
+/* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
+ * (fp8 0), applied in order to *in for its mode on `gpus` devices. */
+static hwfit_status apply_rows(const char *name, uint32_t gpus, int fp8, hwfit_memory_in *in,
+                               uint64_t *sets) {
     if (name == NULL || in == NULL) return HWFIT_EINVAL;
     if (gpus == 0) return HWFIT_EDOM;
     /* The chain of names: an alias's base (and its base's) rows first, then its own. */
@@ -651,7 +666,7 @@ hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_m
     for (int d = depth - 1; d >= 0; d--)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             const row *r = &rows[i];
-            if (strcmp(r->profile, chain[d]) != 0) continue;
+            if (strcmp(r->profile, chain[d]) != 0 || r->fp8 != fp8) continue;
             if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
             if (r->devices == 1 && gpus != 1) continue;
             if (r->devices == 2 && gpus == 1) continue;
@@ -661,4 +676,14 @@ hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_m
     *in = out;
     if (sets) *sets = all;
     return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
+                                        uint64_t *sets) {
+    return apply_rows(name, gpus, 0, in, sets);
+}
+
+hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,
+                                            hwfit_memory_in *in, uint64_t *sets) {
+    return apply_rows(name, gpus, 1, in, sets);
 }

@@ -589,15 +589,18 @@ static hwfit_status read_perf(hwfit_request *r, hwfit__workload *w) {
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_MEMORY_BANDWIDTH)))
         p->memory_bandwidth_bytes_per_s = hwfit__req_double(r, OPT(HWFIT__W_MEMORY_BANDWIDTH));
-    /* The megatron profile's linears are Transformer Engine's (Megatron-Core's TE layer
-     * specs): computing in FP8 (--precision fp8) they keep FP8 inputs for backward
-     * (hwfit_memory_in::fp8_inputs_saved). The profile cannot see the precision, so the
-     * choice is made here, in full training, unless --fp8-inputs-saved was given. */
+    /* Computing in FP8, the profile's FP8 choices (hwfit_memory_profile_apply_fp8), each
+     * unless the user gave its option alone. */
     hwfit_memory_in *mi = &w->in.memory;
-    if (w->framework != NULL && strcmp(w->framework, "megatron") == 0 &&
-        p->precision == HWFIT_PERF_PRECISION_FP8 && mi->mode == HWFIT_MEMORY_FULL &&
-        !hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FP8_INPUTS)))
-        mi->fp8_inputs_saved = 1;
+    if (w->framework != NULL && p->precision == HWFIT_PERF_PRECISION_FP8) {
+        hwfit_memory_in f8 = *mi;
+        uint64_t sets = 0;
+        if (hwfit_memory_profile_apply_fp8(w->framework, gpus ? gpus : 1u, &f8, &sets) ==
+                HWFIT_OK &&
+            (sets & HWFIT_PROFILE_FP8_INPUTS) &&
+            !hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FP8_INPUTS)))
+            mi->fp8_inputs_saved = f8.fp8_inputs_saved;
+    }
     p->shard = w->in;
     return HWFIT_OK;
 }

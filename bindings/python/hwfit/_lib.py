@@ -465,6 +465,12 @@ hwfit_memory_init = _fn("hwfit_memory_init", None, [ctypes.POINTER(hwfit_memory_
 hwfit_memory_profile_apply = _fn("hwfit_memory_profile_apply", ctypes.c_int,
                                  [ctypes.c_char_p, ctypes.c_uint32,
                                   ctypes.POINTER(hwfit_memory_in), ctypes.POINTER(ctypes.c_uint64)])
+# hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,
+#                                             hwfit_memory_in *in, uint64_t *sets);
+hwfit_memory_profile_apply_fp8 = _fn("hwfit_memory_profile_apply_fp8", ctypes.c_int,
+                                     [ctypes.c_char_p, ctypes.c_uint32,
+                                      ctypes.POINTER(hwfit_memory_in),
+                                      ctypes.POINTER(ctypes.c_uint64)])
 # const char *hwfit_memory_profile_name(size_t i);
 hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [ctypes.c_size_t])
 HWFIT_PROFILE_RECOMPUTE = 0x0400

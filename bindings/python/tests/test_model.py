@@ -449,6 +449,32 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), mode="lora", fp8_inputs_saved=True)
 
+    def test_fp8_inputs_saved_is_the_megatron_profiles_fp8_choice(self):
+        # fit with framework megatron sets it computing in FP8 only (the profile's FP8 row,
+        # hwfit_memory_profile_apply_fp8), and the C call sets it in mode full only.
+        kw = dict(config=config("llama-3.1-8b"), capacity="80GiB", gpus=8, tp=8, pp=1,
+                  mode="full", context=1024, micro_batch=1, recompute="selective",
+                  framework="megatron")
+        f8 = hwfit.fit(precision="fp8", **kw)
+        bf = hwfit.fit(precision="bf16", **kw)
+        self.assertTrue(f8["assumptions"]["fp8_inputs_saved"])
+        self.assertFalse(bf["assumptions"]["fp8_inputs_saved"])
+        self.assertLess(f8["peak_allocated_bytes"], bf["peak_allocated_bytes"])
+        import ctypes
+        m = _lib.hwfit_memory_in()
+        _lib.hwfit_memory_init(ctypes.byref(m))
+        m.mode = 1  # HWFIT_MEMORY_FULL
+        sets = ctypes.c_uint64(0)
+        self.assertEqual(_lib.hwfit_memory_profile_apply_fp8(b"megatron", 8, ctypes.byref(m),
+                                                             ctypes.byref(sets)), 0)
+        self.assertEqual(m.fp8_inputs_saved, 1)
+        self.assertEqual(sets.value, 0x100000000000000)
+        m2 = _lib.hwfit_memory_in()
+        _lib.hwfit_memory_init(ctypes.byref(m2))
+        self.assertEqual(_lib.hwfit_memory_profile_apply_fp8(b"torchtune", 8, ctypes.byref(m2),
+                                                             ctypes.byref(sets)), 0)
+        self.assertEqual((m2.fp8_inputs_saved, sets.value), (0, 0))
+
     def test_grads_upcast_in_step_hold_fp32_gradient_copies(self):
         # Llama 3.1 8B full with bf16 gradients: Megatron-Core's step copies them to fp32,
         # 4 bytes a trained parameter in the step phase; the megatron profile sets it.
