@@ -30,7 +30,7 @@ Tokenizers (this project's own code, no tokenizer library):
   l2bin     LLaMA 1/2: llama2.c's tokenizer.bin (scores), SentencePiece BPE
             with a dummy prefix space, highest-score pair merged first.
 
-Needs the `regex` module (\\p{L} classes); nothing else.
+The tokenizers need the `regex` module (\\p{L} classes); `mc` needs nothing.
 """
 import argparse
 import base64
@@ -44,7 +44,10 @@ import sys
 import unicodedata
 import zlib
 
-import regex
+try:  # only the tokenizers need it (\p{L} classes); `mc` and the quantiles do not
+    import regex
+except ImportError:  # pragma: no cover
+    regex = None
 
 PATTERNS = {
     # meta-llama/llama-models models/llama3/tokenizer.py, Tokenizer.pat_str
@@ -477,7 +480,7 @@ def histogram_quantiles(hist, ratios, k, trials=400, seed=1, qs=(0.1, 0.5, 0.9))
     """Quantiles of M averaged over `trials` data sets drawn from the
     histogram (the CDF of M averaged, then inverted)."""
     rng = random.Random(seed)
-    grid = list(range(200, 2049))
+    grid = list(range(300, 1400))
     acc = [0.0] * len(grid)
     for _ in range(trials):
         n, vals = _population(rng, hist, ratios)
@@ -485,7 +488,7 @@ def histogram_quantiles(hist, ratios, k, trials=400, seed=1, qs=(0.1, 0.5, 0.9))
         for gi, L in enumerate(grid):
             acc[gi] += cdf_max(n, m - bisect.bisect_right(vals, L), k)
     acc = [x / trials for x in acc]
-    return {q: next((L for L, c in zip(grid, acc) if c >= q), 2048) for q in qs}
+    return {q: next((L for L, c in zip(grid, acc) if c >= q), grid[-1]) for q in qs}
 
 
 def cmd_mc(a):
