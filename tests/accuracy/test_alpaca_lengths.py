@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The Unsloth Alpaca cases' context is the median longest sample that
 tests/data/tools/maxbatch_len.py computes from the committed length data
-(tests/data/datasets/alpaca-cleaned-lengths.json), and the max-of-k formula is
+(tests/data/datasets/alpaca-cleaned-lengths.json: the maintainers' cumulative
+figure of the data set, per-tokenizer ratios), and the max-of-k formula is
 right on a set small enough to enumerate.  docs/accuracy.md, "Alpaca-cleaned
 batch lengths"."""
 import itertools
@@ -48,7 +49,8 @@ class CasesUseTheData(unittest.TestCase):
         for case, (col, k) in CASES.items():
             j = cols.index(col)
             ratios = [r[j] / r[0] for r in rows]
-            q = M.histogram_quantiles(d["histogram"], ratios, k, trials=400)
+            q = M.survival_quantiles(d["survival"]["above"], ratios, k,
+                                     d["survival"]["samples"], trials=400)
             setup = json.loads((ROOT / f"tests/data/measured/{case}.json").read_text())["setup"]
             with self.subTest(case=case):
                 self.assertEqual(int(setup["context"]), q[0.5])

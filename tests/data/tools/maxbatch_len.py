@@ -15,9 +15,11 @@ batch lengths").  Subcommands:
   lengths   tokenize an Alpaca JSON list with the notebooks' template and
             print the exact quantiles of M (for when the data set is at hand)
   digitize  read the bar heights of a matplotlib histogram PNG (pure Python)
+  digitize-curve  read a cumulative-count line plot PNG to a few samples
   mc        quantiles of M from tests/data/datasets/alpaca-cleaned-lengths.json
-            (the maintainers' histogram of Alpaca-cleaned and the per-sample
-            token-count ratios committed there)
+            (the maintainers' cumulative figure of Alpaca-cleaned, or with
+            --source histogram their histogram, and the per-sample token-count
+            ratios committed there)
 
 Tokenizers (this project's own code, no tokenizer library):
   tiktoken  Llama 3: rank file "base64(bytes) rank" a line (Meta's
@@ -451,6 +453,80 @@ def cmd_digitize(a):
     return 0
 
 
+def cmd_digitize_curve(a):
+    """The samples longer than L, read off a matplotlib line plot of the
+    number of samples no longer than L (the maintainers' 'fully covered
+    examples' figure).  Calibration: x on the first and last tick marks, y on
+    the ticks 0 and the top labelled count.  For each pixel column the line's
+    height is the alpha-weighted centre of its anti-aliased pixels (Agg draws
+    lines at sub-pixel positions, so the centre resolves well under a pixel);
+    'above' is the plateau (the rightmost column) minus that count."""
+    w, h, px = read_png_rgb(a.png)
+    dark = lambda p: sum(p) < 100
+    hl = [y for y in range(h) if sum(dark(px(x, y)) for x in range(w)) > w // 3]
+    vl = [x for x in range(w) if sum(dark(px(x, y)) for y in range(h)) > h // 3]
+    top, base, left, right = hl[0], hl[-1], vl[0], vl[-1]
+    xt = [x for x in range(left + 3, right) if sum(px(x, base + 3)) < 200]
+    yt = [y for y in range(top, base + 1) if sum(px(left - 3, y)) < 200]
+    sx = (xt[-1] - xt[0]) / (a.xlast - a.xfirst)
+    per_px = a.ytop / (yt[-1] - yt[0])        # samples per pixel
+    blue = a.blue
+
+    def alpha(p):
+        if p[2] <= p[0] + 20:   # not the blue line (red marker line, text, frame)
+            return 0.0
+        return max(0.0, min(1.0, (255 - p[0]) / (255 - blue[0])))
+
+    def centre(x):
+        ws = [(y, alpha(px(x, y))) for y in range(top + 1, base)]
+        ws = [(y, al) for y, al in ws if al > 0.05]
+        return sum(y * al for y, al in ws) / sum(al for _, al in ws) if ws else None
+    cols = [(x, centre(x)) for x in range(left + 1, right)]
+    cols = [(x, c) for x, c in cols if c is not None]
+    plateau = cols[-1][1]
+    pts = []
+    for x, c in cols:
+        tok = a.xfirst + (x - xt[0]) / sx
+        if tok >= a.from_tokens:
+            pts.append([round(tok, 1), round((plateau - c) * -per_px, 1)])
+    out = {"samples_per_pixel": round(per_px, 2),
+           "plateau_samples": round((yt[-1] - plateau) * per_px),
+           "above": pts}
+    print(json.dumps(out))
+    return 0
+
+
+def survival_quantiles(surv, ratios, k, n_total, trials=400, seed=1, shift=4.0,
+                       qs=(0.1, 0.5, 0.9)):
+    """Quantiles of M from the samples-longer-than-L curve: the samples in
+    each step of the curve placed uniformly in it, each multiplied by a ratio
+    drawn from `ratios` (target-tokenizer length / curve's length), the curve
+    shifted by a uniform +-`shift` samples per trial (the reading's
+    resolution); the CDF of M averaged over trials, then inverted."""
+    rng = random.Random(seed)
+    grid = list(range(300, 1400))
+    acc = [0.0] * len(grid)
+    pts = sorted((t, max(0.0, s)) for t, s in surv)
+    mono, low = [], math.inf          # the curve can only fall: running minimum
+    for t, sv in pts:
+        low = min(low, sv)
+        mono.append((t, low))
+    for _ in range(trials):
+        e = rng.uniform(-shift, shift)
+        vals = []
+        for (t0, s0), (t1, s1) in zip(mono, mono[1:]):
+            n = round(max(0.0, s0 + e)) - round(max(0.0, s1 + e))
+            for _ in range(n):
+                vals.append((t0 + (t1 - t0) * rng.random()) * ratios[rng.randrange(len(ratios))])
+        vals.append(pts[-1][0] * ratios[rng.randrange(len(ratios))])  # the longest sample
+        vals.sort()
+        m = len(vals)
+        for gi, L in enumerate(grid):
+            acc[gi] += cdf_max(n_total, m - bisect.bisect_right(vals, L), k)
+    acc = [x / trials for x in acc]
+    return {q: next((L for L, c in zip(grid, acc) if c >= q), grid[-1]) for q in qs}
+
+
 def _population(rng, hist, ratios, lo_bin=20):
     """One draw of the data set's lengths consistent with the histogram: each
     visible bar's count uniform within its pixel rounding; the bins past the
@@ -494,17 +570,18 @@ def histogram_quantiles(hist, ratios, k, trials=400, seed=1, qs=(0.1, 0.5, 0.9))
 def cmd_mc(a):
     with open(a.data, encoding="utf-8") as f:
         d = json.load(f)
-    hist = d["histogram"]
     cols = d["ratio_samples"]["columns"]
     rows = d["ratio_samples"]["rows"]
-    res = {}
     for name in cols[1:]:
         j = cols.index(name)
         ratios = [r[j] / r[0] for r in rows]
         for k in a.k:
-            q = histogram_quantiles(hist, ratios, k, trials=a.trials)
-            res[f"{name} k={k}"] = q
-            print(f"{name:8s} k={k:5d}: longest sample p10 {q[0.1]}, median {q[0.5]}, p90 {q[0.9]}")
+            if a.source == "curve":
+                q = survival_quantiles(d["survival"]["above"], ratios, k,
+                                       d["survival"]["samples"], trials=a.trials)
+            else:
+                q = histogram_quantiles(d["histogram"], ratios, k, trials=a.trials)
+            print(f"{name:15s} k={k:5d}: longest sample p10 {q[0.1]}, median {q[0.5]}, p90 {q[0.9]}")
     return 0
 
 
@@ -534,13 +611,22 @@ def main():
     s.add_argument("--ytop", type=float, default=6000)
     s.add_argument("--bins", type=int, default=100)
     s.add_argument("--blue", type=lambda v: tuple(int(x) for x in v.split(",")), default=(31, 119, 180))
+    s = sub.add_parser("digitize-curve")
+    s.add_argument("png")
+    s.add_argument("--xfirst", type=float, default=0)
+    s.add_argument("--xlast", type=float, default=1600)
+    s.add_argument("--ytop", type=float, default=50000)
+    s.add_argument("--from-tokens", type=float, default=500)
+    s.add_argument("--blue", type=lambda v: tuple(int(x) for x in v.split(",")), default=(31, 119, 180))
     s = sub.add_parser("mc")
+    s.add_argument("--source", default="curve", choices=["curve", "histogram"],
+                   help="the tail from the cumulative figure (default) or the histogram's bars")
     s.add_argument("--data", default="tests/data/datasets/alpaca-cleaned-lengths.json")
     s.add_argument("--k", type=int, action="append", required=True)
     s.add_argument("--trials", type=int, default=400)
     a = ap.parse_args()
     return {"selftest": cmd_selftest, "lengths": cmd_lengths, "digitize": cmd_digitize,
-            "mc": cmd_mc}[a.cmd](a)
+            "digitize-curve": cmd_digitize_curve, "mc": cmd_mc}[a.cmd](a)
 
 
 if __name__ == "__main__":
