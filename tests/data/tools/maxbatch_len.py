@@ -338,10 +338,19 @@ def cmd_selftest(a):
                4706, 6324, 14332, 29892, 13, 13, 4706, 306, 925, 29871])
     if a.qwen:
         t = make_tokenizer("hfbyte", a.qwen, "qwen2")
+        # alibaba/rtp-llm rtp_llm/test/tokenizer_test/qwen2_tokenizer_test.py:
+        # "<|im_start|>hello<|im_end|>" -> [151644, 14990, 151645]
+        check("qwen2 'hello'", t.ids("hello"), [14990])
+        # Homqyy/study-llm 7天入门LLM学习/day-4-llm_train/py-tokenizer.py, the
+        # printed output of Qwen's tokenizer (Qwen-1_8B-Chat; Qwen2 kept its
+        # byte-level vocabulary)
+        check("qwen2 '杭州是个好地方'", t.ids("杭州是个好地方"), [104130, 104104, 52801, 100371])
+        # @lenml/tokenizers 3.7.2 (a transformers.js fork) on the same tokenizer.json
         check("qwen2 'Hello, my dog is cute'", t.ids("Hello, my dog is cute"),
               [9707, 11, 847, 5562, 374, 18838])
     if a.gemma:
         t = make_tokenizer("hfsp", a.gemma)
+        # @lenml/tokenizers 3.7.2 (a transformers.js fork) on the same tokenizer.json
         check("gemma3 'Hello, my dog is cute'", t.ids("Hello, my dog is cute"),
               [9259, 236764, 1041, 4799, 563, 12864])
     return 0 if ok else 1
