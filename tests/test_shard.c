@@ -535,10 +535,12 @@ Test(shard, offload_after_load_counts_the_shards_while_loading) {
  * root's tables: embedding, head and final norm, 2 x 525,336,576 + 4096 bf16 parameters of
  * Llama 3.1 8B) is on the card twice with its shard U / z while it is flattened and
  * sharded, and those segments stay cached for the compute stream; the gathered parameters
- * (the root and two live layers of 218,112,000) are on the unshard stream, an offloaded
- * shard's copy U / z on the pre-unshard stream. Full on 2 cards, ZeRO-3 with everything
- * offloaded, 128 tokens: the residue exceeds the compute stream's own peak, so reserved is
- * 2U + U/2 + (U + 2L) + U/2; allocated does not move. Off, below ZeRO-3, or under a
+ * (the root and two live layers L of 218,112,000) are on the unshard stream, an offloaded
+ * shard's copy U / z on the pre-unshard stream. A layer's build, before the root's, leaves
+ * 2L + L/z cached that the root's tables (each larger than L) cannot reuse. Full on 2
+ * cards, ZeRO-3 with everything offloaded, 128 tokens: the residue exceeds the compute
+ * stream's own peak, so reserved is 2U + U/2 + 2L + L/2 + (U + 2L) + U/2; allocated does
+ * not move. Off, below ZeRO-3, or under a
  * larger compute-stream peak (4 x 8,192 tokens, with the profiles' 10 % reserve) it changes
  * nothing. */
 Test(shard, fsdp_wrap_residue_keeps_the_flat_build_reserved) {
@@ -551,7 +553,7 @@ Test(shard, fsdp_wrap_residue_keeps_the_flat_build_reserved) {
     in.memory.fsdp_wrap_residue = 1;
     hwfit_shard_card on = estimate_ok(&llama8, &in).worst;
     cr_assert_eq(on.weights_bytes, 0);
-    cr_assert_eq(on.reserved_bytes, 2 * u + u / 2 + (u + 2 * l) + u / 2, "%llu",
+    cr_assert_eq(on.reserved_bytes, 2 * u + u / 2 + 2 * l + l / 2 + (u + 2 * l) + u / 2, "%llu",
                  (unsigned long long)on.reserved_bytes);
     cr_assert(on.reserved_bytes > off.reserved_bytes);
     cr_assert_eq(on.allocated_bytes, off.allocated_bytes);
@@ -559,7 +561,8 @@ Test(shard, fsdp_wrap_residue_keeps_the_flat_build_reserved) {
     /* Without parameter offload the shards stay (in the weights) and nothing is copied. */
     in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
     hwfit_shard_card kept = estimate_ok(&llama8, &in).worst;
-    cr_assert_eq(kept.reserved_bytes, kept.weights_bytes + 2 * u + (u + 2 * l), "%llu %llu",
+    cr_assert_eq(kept.reserved_bytes, kept.weights_bytes + 2 * u + 2 * l + (u + 2 * l),
+                 "%llu %llu",
                  (unsigned long long)kept.reserved_bytes,
                  (unsigned long long)kept.weights_bytes);
     /* A compute-stream peak above the residue: the reserve of the phases stands. */

@@ -1244,17 +1244,37 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * _unshard: FlatParamHandle.pre_unshard under pre_unshard_stream,
              * unshard() under unshard_stream), and a block serves only its own stream
              * (c10/cuda/CUDACachingAllocator.cpp get_free_block). The compute stream's residue
-             * is the card's weights + 2 U (+ U / z offloaded); with offload the pre-unshard
-             * stream keeps one shard copy U / z (memory.c, hwfit__memory_phases, sums the
-             * streams). */
+             * is the card's weights + 2 U (+ U / z offloaded). A layer unit L built before
+             * the root leaves its own 2 L (+ L / z) cached, which the root's requests cannot
+             * reuse when each of its tables is larger than L (best fit finds no cached block
+             * that large: new segments); otherwise the larger unit's alone counts. With
+             * offload the pre-unshard stream keeps one shard copy U / z (memory.c,
+             * hwfit__memory_phases, sums the streams). */
             if (in->memory.fsdp_wrap_residue && r->training) {
-                uint64_t big = ul, sh, res = w;
-                if (root)
+                uint64_t big = ul, sh, res = w, lay = 0, tmin = 0;
+                for (int k = 0; k < 2; k++)
+                    if (u[k])
+                        lay = max_u64(lay, gathered(u[k]->weights - (sc ? u[k]->scales : 0),
+                                                    u[k]->e_weights - (sc ? u[k]->e_scales : 0),
+                                                    gd, ge));
+                if (root) {
                     big = max_u64(big, gathered(tables->weights - (sc ? tables->scales : 0),
                                                 tables->e_weights - (sc ? tables->e_scales : 0),
                                                 gd, ge));
+                    for (int k = 2; k < 4; k++)
+                        if (u[k]) {
+                            uint64_t t = gathered(u[k]->weights - (sc ? u[k]->scales : 0),
+                                                  u[k]->e_weights - (sc ? u[k]->e_scales : 0),
+                                                  gd, ge);
+                            tmin = tmin == 0 || t < tmin ? t : tmin;
+                        }
+                }
                 sh = hwfit__ceil_div_u64(big, r->z);
                 if (hwfit__mac_u64(&res, big, 2) != HWFIT_OK || (off_p && add(&res, sh) != HWFIT_OK))
+                    return HWFIT_ERANGE;
+                if (root && lay > 0 && tmin > lay &&
+                    (hwfit__mac_u64(&res, lay, 2) != HWFIT_OK ||
+                     (off_p && add(&res, hwfit__ceil_div_u64(lay, r->z)) != HWFIT_OK)))
                     return HWFIT_ERANGE;
                 f->wrap_residue = res;
                 f->wrap_copy = off_p ? sh : 0;
