@@ -1985,6 +1985,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     if (p->training && p->wrap_residue) {
         uint64_t fb = fwd > bwd ? fwd : bwd, own = fb > p->cached ? fb - p->cached : 0;
         if (step > own) own = step;
+        own = with_fragmentation(own, in->fragmentation, &of);
         if (p->wrap_residue > own) own = p->wrap_residue;
         uint64_t fl = add_c(add_c(own, p->cached, &of), p->wrap_copy, &of);
         if (fl > reserved) reserved = fl;
