@@ -895,17 +895,20 @@ typedef struct hwfit_memory_in {
                                         unshard stream and copies offloaded shards to the
                                         device on its pre-unshard stream
                                         (_runtime_utils.py _unshard), which cannot reuse
-                                        them. So reserved is at least the card's weights
-                                        + 2 U (+ U / z with offload), the gathered units'
-                                        parameters, and with offload one shard copy U /
-                                        z: a floor under the reserved answer, which binds
-                                        when the compute stream's own peak (activations,
-                                        logits) is smaller than the residue. Acts only
-                                        under ZeRO-3 with units gathered. Not FSDP2
-                                        (fully_shard shards each parameter without a
-                                        flat copy) nor DeepSpeed. The fsdp and axolotl
-                                        profiles set 1 (Accelerate's FSDP1 passes
-                                        device_id). 0 (default) or 1. */
+                                        them. A layer L built before the root leaves
+                                        2 L (+ L / z) cached beside it when each table is
+                                        larger than L. So reserved is at least the larger
+                                        of that residue (the card's weights + 2 U (+ U /
+                                        z with offload) [+ 2 L (+ L / z)]) and the compute
+                                        stream's own peak with @c fragmentation, plus the
+                                        gathered units' parameters and, with offload, one
+                                        shard copy U / z: a floor under the reserved
+                                        answer (allocated does not move). Acts only under
+                                        ZeRO-3 with units gathered. Not FSDP2 (fully_shard
+                                        shards each parameter without a flat copy) nor
+                                        DeepSpeed. The fsdp and hf-trainer profiles (and
+                                        the Trainer's front ends) set 1: Accelerate's
+                                        FSDP1 passes device_id. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
