@@ -530,6 +530,69 @@ Test(shard, offload_after_load_counts_the_shards_while_loading) {
     cr_assert_eq(estimate_ok(&llama8, &in).worst.allocated_bytes, kept.allocated_bytes);
 }
 
+/* fsdp_wrap_residue (FSDP1's flat-parameter build on the compute stream, torch
+ * _init_utils.py _init_param_handle_from_module with device_id): the largest unit U (the
+ * root's tables: embedding, head and final norm, 2 x 525,336,576 + 4096 bf16 parameters of
+ * Llama 3.1 8B) is on the card twice with its shard U / z while it is flattened and
+ * sharded, and those segments stay cached for the compute stream; the gathered parameters
+ * (the root and two live layers L of 218,112,000) are on the unshard stream, an offloaded
+ * shard's copy U / z on the pre-unshard stream. A layer's build, before the root's, leaves
+ * 2L + L/z cached that the root's tables (each larger than L) cannot reuse. Full on 2
+ * cards, ZeRO-3 with everything offloaded, 128 tokens: the residue exceeds the compute
+ * stream's own peak, so reserved is 2U + U/2 + 2L + L/2 + (U + 2L) + U/2; allocated does
+ * not move. Off or below ZeRO-3 it changes nothing. */
+Test(shard, fsdp_wrap_residue_keeps_the_flat_build_reserved) {
+    const uint64_t u = 2ull * (2ull * 525336576 + 4096), l = 2ull * 218112000;
+    hwfit_shard_in in = full_8b(2, 3);
+    in.memory.context = 128;
+    in.memory.root_unsharded = 1;
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
+    hwfit_shard_card off = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_wrap_residue = 1;
+    hwfit_shard_card on = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(on.weights_bytes, 0);
+    cr_assert_eq(on.reserved_bytes, 2 * u + u / 2 + 2 * l + l / 2 + (u + 2 * l) + u / 2, "%llu",
+                 (unsigned long long)on.reserved_bytes);
+    cr_assert(on.reserved_bytes > off.reserved_bytes);
+    cr_assert_eq(on.allocated_bytes, off.allocated_bytes);
+    cr_assert_eq(on.peak_bytes - on.reserved_bytes, off.peak_bytes - off.reserved_bytes);
+    /* Without parameter offload the shards stay (in the weights) and nothing is copied. */
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER;
+    hwfit_shard_card kept = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(kept.reserved_bytes, kept.weights_bytes + 2 * u + 2 * l + (u + 2 * l),
+                 "%llu %llu",
+                 (unsigned long long)kept.reserved_bytes,
+                 (unsigned long long)kept.weights_bytes);
+    /* A compute-stream peak above the residue (4 x 8,192 tokens, the profiles' 10 %
+     * reserve): the streams' sum is that peak's reserve without the gathered parameters,
+     * plus them and the shard copy; without parameter offload (no copy) that is below the
+     * phases' reserve, which stands. */
+    in.memory.context = 8192;
+    in.layout.micro_batch = 4;
+    in.memory.fragmentation = 0.10;
+    hwfit_shard_card big_on = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_wrap_residue = 0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.reserved_bytes, big_on.reserved_bytes);
+    in.layout.offload = HWFIT_SHARD_OFFLOAD_OPTIMIZER | HWFIT_SHARD_OFFLOAD_PARAMS;
+    hwfit_shard_card big_off = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_wrap_residue = 1;
+    big_on = estimate_ok(&llama8, &in).worst;
+    const uint64_t fb = big_on.forward_bytes > big_on.backward_bytes ? big_on.forward_bytes
+                                                                     : big_on.backward_bytes;
+    const double own = (double)(fb - (u + 2 * l));
+    uint64_t ex = (uint64_t)(own * 0.10);
+    if ((double)ex < own * 0.10) ex++;
+    cr_assert_eq(big_on.reserved_bytes, fb - (u + 2 * l) + ex + (u + 2 * l) + u / 2);
+    cr_assert(big_on.reserved_bytes > big_off.reserved_bytes);
+    cr_assert_eq(big_on.allocated_bytes, big_off.allocated_bytes);
+    /* Below ZeRO-3 nothing is gathered or flattened over the cards. */
+    hwfit_shard_in z2 = full_8b(2, 2);
+    z2.memory.context = 128;
+    hwfit_shard_card z2off = estimate_ok(&llama8, &z2).worst;
+    z2.memory.fsdp_wrap_residue = 1;
+    cr_assert_eq(estimate_ok(&llama8, &z2).worst.reserved_bytes, z2off.reserved_bytes);
+}
+
 /* offload_keeps_grads (Megatron-Core's --optimizer-cpu-offload, HybridDeviceOptimizer in
  * core/optimizer/cpu_offloading/hybrid_optimizer.py): the master weights and moments step on
  * the host, which gets a pinned copy of the gradients; the card keeps its fp32 main_grad
@@ -1482,6 +1545,7 @@ Test(shard, bad_inputs_are_refused_without_touching_the_output) {
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 3);
     EXPECT(HWFIT_EDOM, in.memory.unsharded_grad_bytes = 65535);
     EXPECT(HWFIT_EDOM, in.memory.reduce_held_bytes = 9);
+    EXPECT(HWFIT_EDOM, in.memory.fsdp_wrap_residue = 2);
     EXPECT(HWFIT_EDOM, in.host_memory_bytes = -1);
     EXPECT(HWFIT_EDOM, in.host_utilization = 0);
     EXPECT(HWFIT_EDOM, in.host_buffer_factor = 0.5);

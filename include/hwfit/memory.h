@@ -873,6 +873,43 @@ typedef struct hwfit_memory_in {
                                         itself; use_precision_aware_optimizer hands the
                                         16-bit shard over as decoupled_grad: pass 0). The
                                         megatron profile sets 1. 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, tenth round (docs/formulas.md, "shard": FSDP1's wrap
+     * residue). */
+    int fsdp_wrap_residue;         /**< 1: under ZeRO-3 sharding (hwfit_shard_in), training:
+                                        FSDP1 built its flat parameters on the device on the
+                                        compute stream, and the segments of that build stay
+                                        reserved for it. torch FSDP1
+                                        (torch/distributed/fsdp/_init_utils.py,
+                                        _init_param_handle_from_module, with device_id)
+                                        moves (or materializes) a unit's parameters to the
+                                        device, FlatParamHandle copies them into one flat
+                                        parameter (_flat_param.py flatten_tensors,
+                                        torch.cat) and shard() clones its chunk while
+                                        managed_params still holds the originals: the
+                                        largest unit U (the root's tables with
+                                        root_unsharded; it is wrapped last) is on the device
+                                        twice plus its shard U / z at once (the shard goes
+                                        to the host with parameter offload). PyTorch's
+                                        caching allocator keeps those segments (released
+                                        only when a cudaMalloc fails) for the stream that
+                                        allocated them, and FSDP1 gathers units on its
+                                        unshard stream and copies offloaded shards to the
+                                        device on its pre-unshard stream
+                                        (_runtime_utils.py _unshard), which cannot reuse
+                                        them. A layer L built before the root leaves
+                                        2 L (+ L / z) cached beside it when each table is
+                                        larger than L. So reserved is at least the larger
+                                        of that residue (the card's weights + 2 U (+ U /
+                                        z with offload) [+ 2 L (+ L / z)]) and the compute
+                                        stream's own peak with @c fragmentation, plus the
+                                        gathered units' parameters and, with offload, one
+                                        shard copy U / z: a floor under the reserved
+                                        answer (allocated does not move). Acts only under
+                                        ZeRO-3 with units gathered. Not FSDP2 (fully_shard
+                                        shards each parameter without a flat copy) nor
+                                        DeepSpeed. The fsdp and hf-trainer profiles (and
+                                        the Trainer's front ends) set 1: Accelerate's
+                                        FSDP1 passes device_id. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

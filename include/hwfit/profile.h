@@ -76,9 +76,10 @@ extern "C" {
 #define HWFIT_PROFILE_EXPANDABLE UINT64_C(0x2000000000)      /**< expandable_segments */
 #define HWFIT_PROFILE_RESIDUAL_FP32 UINT64_C(0x4000000000)   /**< residual_fp32 */
 #define HWFIT_PROFILE_GRADS_UPCAST UINT64_C(0x8000000000)    /**< grads_upcast_in_step */
-#define HWFIT_PROFILE_FP8_INPUTS UINT64_C(0x100000000000000)   /**< fp8_inputs_saved (set
-                                                                    only by
-                                                                    hwfit_memory_profile_apply_fp8) */
+#define HWFIT_PROFILE_WRAP_RESIDUE UINT64_C(0x10000000000)   /**< fsdp_wrap_residue */
+#define HWFIT_PROFILE_FP8_INPUTS UINT64_C(0x20000000000)     /**< fp8_inputs_saved (set only
+                                                                  by
+                                                                  hwfit_memory_profile_apply_fp8) */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

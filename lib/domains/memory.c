@@ -1133,6 +1133,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fp8_inputs_saved", "must be 0 or 1");
     if (in->grads_upcast_in_step != 0 && in->grads_upcast_in_step != 1)
         return hwfit__why(why, HWFIT_EDOM, "grads_upcast_in_step", "must be 0 or 1");
+    if (in->fsdp_wrap_residue != 0 && in->fsdp_wrap_residue != 1)
+        return hwfit__why(why, HWFIT_EDOM, "fsdp_wrap_residue", "must be 0 or 1");
     if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
                           "is modelled for mode full only (a frozen base linear keeps no "
@@ -1973,6 +1975,21 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         uint64_t br = with_fragmentation(bwd_blocks, in->fragmentation, &of);
         if (br > reserved) reserved = br;
         if (br > plain) plain = br;
+    }
+    /* FSDP1's wrap residue (fsdp_wrap_residue, shard.c): each stream keeps its own
+     * segments, so reserved is at least the sum of each stream's: the compute stream's
+     * (the larger of the wrap's residue and its own peak: forward or backward without the
+     * gathered parameters, or the step), the unshard stream's gathered parameters
+     * (cached) and the pre-unshard stream's shard copy. A floor under the reserve, not
+     * the loss's strands (plain moves with it). */
+    if (p->training && p->wrap_residue) {
+        uint64_t fb = fwd > bwd ? fwd : bwd, own = fb > p->cached ? fb - p->cached : 0;
+        if (step > own) own = step;
+        own = with_fragmentation(own, in->fragmentation, &of);
+        if (p->wrap_residue > own) own = p->wrap_residue;
+        uint64_t fl = add_c(add_c(own, p->cached, &of), p->wrap_copy, &of);
+        if (fl > reserved) reserved = fl;
+        if (fl > plain) plain = fl;
     }
     uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;

@@ -84,6 +84,11 @@ typedef struct hwfit__phase_parts {
                             which free them unit by unit, so neither forward nor the
                             backward's start holds grads, and its end holds grads instead
                             of them */
+    uint64_t wrap_residue; /* FSDP1's wrap residue (shard.c, fsdp_wrap_residue): the segments
+                              its flat-parameter build left cached on the compute stream
+                              (0: not counted) */
+    uint64_t wrap_copy;    /* with it, an offloaded shard's host-to-device copy, cached on
+                              FSDP1's pre-unshard stream */
 } hwfit__phase_parts;
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):

@@ -59,6 +59,7 @@ typedef struct row {
     int fp8_inputs;
     int fp8; /* 1: the row is a choice of linears computing in FP8, applied only by
               * hwfit_memory_profile_apply_fp8 (the memory inputs cannot see the precision) */
+    int wrap_residue;
 } row;
 
 #define M_(m) (1u << (m))
@@ -199,6 +200,13 @@ static const row rows[] = {
      * _fsdp_state.py _lazy_init: "For the root, do not reshard after forward"). It acts
      * only under ZeRO-3 sharding. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* Accelerate's FSDP1 (fsdp_version 1, its default through 1.x) wraps with device_id
+     * (accelerator.py prepare_model: "device_id": self.device): each unit is built on the
+     * card on the compute stream, whose segments stay reserved beside the gathered units'
+     * (shard.c, fsdp_wrap_residue; torch/distributed/fsdp/_init_utils.py
+     * _init_param_handle_from_module). It acts only under ZeRO-3 sharding; an FSDP2 run
+     * (fully_shard: no flat parameter) gives --no-fsdp-wrap-residue. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_WRAP_RESIDUE, .wrap_residue = 1},
     /* fp16/bf16 training: Accelerator.prepare_model wraps the forward in
      * ConvertOutputsToFp32 under native mixed precision (accelerate 0.28-0.34
      * accelerator.py; utils/operations.py convert_to_fp32, tensor.float() on each
@@ -316,6 +324,11 @@ static const row rows[] = {
      * Accelerate's TRANSFORMER_BASED_WRAP, Answer.AI's fsdp_qlora) stays gathered from
      * forward through backward (as hf-trainer above). */
     {.profile = "fsdp", .sets = HWFIT_PROFILE_ROOT_UNSHARDED, .root_unsharded = 1},
+    /* FSDP1 built on the card (device_id: Accelerate's prepare_model, llama-recipes'
+     * FSDP(..., device_id=torch.cuda.current_device()), Answer.AI's train.py): the wrap's
+     * residue on the compute stream (as hf-trainer above); FSDP2 runs give
+     * --no-fsdp-wrap-residue. */
+    {.profile = "fsdp", .sets = HWFIT_PROFILE_WRAP_RESIDUE, .wrap_residue = 1},
     /* FSDP holds the sharding: trained parameters upcast to fp32 (trained_fp32, e.g.
      * Accelerate 0.30+'s upcast of bf16-loaded flat parameters under mixed precision) are
      * the flat-parameter shards themselves, gathered in param_dtype (shard.c,
@@ -642,6 +655,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_EXPANDABLE) in->expandable_segments = r->expandable;
     if (s & HWFIT_PROFILE_GRADS_UPCAST) in->grads_upcast_in_step = r->grads_upcast;
     if (s & HWFIT_PROFILE_FP8_INPUTS) in->fp8_inputs_saved = r->fp8_inputs;
+    if (s & HWFIT_PROFILE_WRAP_RESIDUE) in->fsdp_wrap_residue = r->wrap_residue;
 }
 
 /* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not

@@ -1012,6 +1012,7 @@ typedef struct card_fixed {
                                      units, the root unit, a unit's unsharded gradient),
                                      freed before the step, and its parameters, whose
                                      blocks the step keeps reserved (memory_internal.h) */
+    uint64_t wrap_residue, wrap_copy; /* fsdp_wrap_residue (memory_internal.h; 0: none) */
 } card_fixed;
 
 static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -1023,6 +1024,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     f->pass_buffers = 0;
     f->pass_grads = 0;
     f->gathered = f->cached = 0;
+    f->wrap_residue = f->wrap_copy = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -1226,6 +1228,57 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * step (pass_buffers) is counted there. */
             f->gathered = buffers - f->pass_buffers;
             f->cached = f->gathered - ug;
+            /* fsdp_wrap_residue: FSDP1's flat-parameter build on the compute stream
+             * (torch/distributed/fsdp/_init_utils.py _init_param_handle_from_module with
+             * device_id: the unit's parameters moved or materialized on the device,
+             * FlatParamHandle's flatten_tensors copies them into the flat parameter
+             * (_flat_param.py, torch.cat), and shard() clones the rank's chunk while
+             * managed_params still holds the originals; with parameter offload
+             * flat_param_to(cpu) then moves the shard away). The largest unit U (the root's
+             * tables when they are one unit: _auto_wrap wraps the children first, so the
+             * root is built last, beside the shards already kept) is on the device twice
+             * with its shard. The caching allocator keeps those segments cached for the
+             * compute stream (released only when a cudaMalloc fails), where FSDP1's
+             * all-gather outputs are allocated on its unshard stream and an offloaded
+             * shard's host-to-device copy on its pre-unshard stream (_runtime_utils.py
+             * _unshard: FlatParamHandle.pre_unshard under pre_unshard_stream,
+             * unshard() under unshard_stream), and a block serves only its own stream
+             * (c10/cuda/CUDACachingAllocator.cpp get_free_block). The compute stream's residue
+             * is the card's weights + 2 U (+ U / z offloaded). A layer unit L built before
+             * the root leaves its own 2 L (+ L / z) cached, which the root's requests cannot
+             * reuse when each of its tables is larger than L (best fit finds no cached block
+             * that large: new segments); otherwise the larger unit's alone counts. With
+             * offload the pre-unshard stream keeps one shard copy U / z (memory.c,
+             * hwfit__memory_phases, sums the streams). */
+            if (in->memory.fsdp_wrap_residue && r->training) {
+                uint64_t big = ul, sh, res = w, lay = 0, tmin = 0;
+                for (int k = 0; k < 2; k++)
+                    if (u[k])
+                        lay = max_u64(lay, gathered(u[k]->weights - (sc ? u[k]->scales : 0),
+                                                    u[k]->e_weights - (sc ? u[k]->e_scales : 0),
+                                                    gd, ge));
+                if (root) {
+                    big = max_u64(big, gathered(tables->weights - (sc ? tables->scales : 0),
+                                                tables->e_weights - (sc ? tables->e_scales : 0),
+                                                gd, ge));
+                    for (int k = 2; k < 4; k++)
+                        if (u[k]) {
+                            uint64_t t = gathered(u[k]->weights - (sc ? u[k]->scales : 0),
+                                                  u[k]->e_weights - (sc ? u[k]->e_scales : 0),
+                                                  gd, ge);
+                            tmin = tmin == 0 || t < tmin ? t : tmin;
+                        }
+                }
+                sh = hwfit__ceil_div_u64(big, r->z);
+                if (hwfit__mac_u64(&res, big, 2) != HWFIT_OK || (off_p && add(&res, sh) != HWFIT_OK))
+                    return HWFIT_ERANGE;
+                if (root && lay > 0 && tmin > lay &&
+                    (hwfit__mac_u64(&res, lay, 2) != HWFIT_OK ||
+                     (off_p && add(&res, hwfit__ceil_div_u64(lay, r->z)) != HWFIT_OK)))
+                    return HWFIT_ERANGE;
+                f->wrap_residue = res;
+                f->wrap_copy = off_p ? sh : 0;
+            }
             if (in->memory.unsharded_grad_bytes > 0) {
                 /* Gradients kept unsharded across the micro-batches of a step: with
                  * set_requires_gradient_sync(False) (torch.distributed.pipelining's
@@ -1414,7 +1467,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 23 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 25 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1430,6 +1483,8 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.fixed -= f->gathered;
     ph.gathered = r->training ? f->gathered : 0;
     ph.cached = r->training ? f->cached : 0;
+    ph.wrap_residue = r->training ? f->wrap_residue : 0;
+    ph.wrap_copy = r->training ? f->wrap_copy : 0;
     if (!r->training) ph.fixed += f->gathered;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);

@@ -442,6 +442,11 @@ static hwfit_status read_space(hwfit_request *r, hwfit__workload *w) {
                 hwfit__req_double(r, HWFIT__FOPT(below3[k])) > 0.0)
                 return hwfit__req_fail(r, HWFIT__FOPT(below3[k]), HWFIT_EINVAL,
                                        "applies only under ZeRO-3 (--zero 3, or searched)");
+        /* FSDP1's wrap residue is that of flat parameters sharded over the cards. */
+        if (s->zero_stage < 3 && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_WRAP_RESIDUE)) &&
+            hwfit__req_flag(r, HWFIT__FOPT(HWFIT__F_WRAP_RESIDUE)))
+            return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_WRAP_RESIDUE), HWFIT_EINVAL,
+                                   "applies only under ZeRO-3 (--zero 3, or searched)");
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_RECOMPUTE)))
         s->recompute = (int)recompute_values[hwfit__req_choice(r, OPT(HWFIT__W_RECOMPUTE))];
@@ -1163,6 +1168,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "_copy_model_grads_to_main_grads; the megatron "
                                        "profile sets it; off with its precision-aware "
                                        "optimizer)"},
+    [HWFIT__F_WRAP_RESIDUE] = {.name = "fsdp-wrap-residue", .kind = HWFIT_OPTION_FLAG,
+                               .help = "training, ZeRO-3: FSDP1 built its flat parameters on "
+                                       "the card (device_id), and the reserve keeps that "
+                                       "build's segments (twice the largest unit and its "
+                                       "shard) beside the gathered units and an offloaded "
+                                       "shard's copy (other streams); the fsdp and "
+                                       "hf-trainer profiles set it; off for FSDP2"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1208,6 +1220,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_PREVIOUS_GRAPH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ROOT_UNSHARDED), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_WRAP_RESIDUE), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_QUANT_SCALES), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
@@ -1317,7 +1331,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
         {HWFIT__F_RESIDUAL_FP32, &m->residual_fp32},
         {HWFIT__F_FP8_INPUTS, &m->fp8_inputs_saved},
-        {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step}};
+        {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step},
+        {HWFIT__F_WRAP_RESIDUE, &m->fsdp_wrap_residue}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1699,5 +1714,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->fp8_inputs_saved);
     hwfit__out_bool(o, "grads_upcast_in_step", "step holds fp32 copies of 16-bit gradients",
                     m->grads_upcast_in_step);
+    hwfit__out_bool(o, "fsdp_wrap_residue", "ZeRO-3: FSDP1's wrap segments stay reserved",
+                    m->fsdp_wrap_residue);
     hwfit__out_section_end(o);
 }

@@ -774,6 +774,32 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--reduce-held-bytes", "2",
                  mentions="reduce-held-bytes")
 
+    def test_fsdp_wrap_residue_reserves_the_flat_build(self):
+        """--fsdp-wrap-residue: FSDP1 builds each unit's flat parameter on the card (twice
+        the largest unit and its shard at once), and those compute-stream segments stay
+        reserved beside the unshard stream's gathered units and, offloaded, a shard's copy.
+        Llama 3.1 8B full on 2 cards, ZeRO-3 with parameters and optimizer offloaded, 128
+        tokens: the fsdp profile sets it and peak reserved rises while peak allocated stays;
+        --no-fsdp-wrap-residue turns it off; refused below ZeRO-3 and by memory."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "2", "--dp", "2", "--zero", "3", "--mode",
+                "full", "--context", "128", "--recompute", "full", "--offload",
+                "optimizer,params", "--framework", "fsdp", "--capacity", "1024GiB")
+        on = self.ok_json(*args)
+        off = self.ok_json(*args, "--no-fsdp-wrap-residue")
+        self.assertIs(on["assumptions"]["fsdp_wrap_residue"], True)
+        self.assertIs(off["assumptions"]["fsdp_wrap_residue"], False)
+        self.assertGreater(on["peak_reserved_bytes"], off["peak_reserved_bytes"])
+        self.assertEqual(on["peak_allocated_bytes"], off["peak_allocated_bytes"])
+        u = 2 * (2 * 525336576 + 4096)  # the root unit: embedding, head, final norm (bf16)
+        self.assertGreaterEqual(on["peak_reserved_bytes"], 2 * u + u // 2 + u + u // 2)
+        self.bad("fit", "--model", cfg, "--gpus", "2", "--dp", "2", "--zero", "2", "--mode",
+                 "full", "--capacity", "1024GiB", "--fsdp-wrap-residue", mentions="ZeRO-3")
+        self.bad("memory", "--config", cfg, "--mode", "full", "--fsdp-wrap-residue",
+                 mentions="fsdp-wrap-residue")
+
     def test_experts_indexed_keeps_expert_copies(self):
         """--experts-indexed: transformers' GptOssExperts training loop copies each hit
         expert's matrices (advanced indexing) and keeps them for backward; trained, each

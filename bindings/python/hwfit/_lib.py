@@ -431,6 +431,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("fp8_inputs_saved", ctypes.c_int),
         # appended: the step's fp32 copies of 16-bit gradients (memory.h grads_upcast_in_step)
         ("grads_upcast_in_step", ctypes.c_int),
+        # appended: FSDP1's wrap residue stays reserved (memory.h fsdp_wrap_residue)
+        ("fsdp_wrap_residue", ctypes.c_int),
     ]
 
 

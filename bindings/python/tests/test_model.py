@@ -468,7 +468,7 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(_lib.hwfit_memory_profile_apply_fp8(b"megatron", 8, ctypes.byref(m),
                                                              ctypes.byref(sets)), 0)
         self.assertEqual(m.fp8_inputs_saved, 1)
-        self.assertEqual(sets.value, 0x100000000000000)
+        self.assertEqual(sets.value, 0x20000000000)
         m2 = _lib.hwfit_memory_in()
         _lib.hwfit_memory_init(ctypes.byref(m2))
         self.assertEqual(_lib.hwfit_memory_profile_apply_fp8(b"torchtune", 8, ctypes.byref(m2),
@@ -484,6 +484,23 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(on["step_bytes"] - off["step_bytes"], 4 * on["trainable_params"])
         self.assertTrue(hwfit.memory(framework="megatron", **kw)["assumptions"]
                         ["grads_upcast_in_step"])
+
+    def test_fsdp_wrap_residue_keeps_the_flat_build_reserved(self):
+        # Llama 3.1 8B full on 2 cards, ZeRO-3 with everything offloaded, 128 tokens: FSDP1's
+        # flat-parameter build (twice the root's tables and its shard) stays reserved beside
+        # the gathered units; allocated does not move; the fsdp profile sets it.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", gpus=2, dp=2, zero=3,
+                  context=128, recompute="full", offload="optimizer,params",
+                  capacity="1024GiB")
+        off = hwfit.fit(**kw)
+        on = hwfit.fit(fsdp_wrap_residue=True, **kw)
+        self.assertGreater(on["peak_reserved_bytes"], off["peak_reserved_bytes"])
+        self.assertEqual(on["peak_allocated_bytes"], off["peak_allocated_bytes"])
+        self.assertTrue(hwfit.fit(framework="fsdp", **kw)["assumptions"]["fsdp_wrap_residue"])
+        self.assertFalse(hwfit.fit(framework="fsdp", fsdp_wrap_residue=False, **kw)
+                         ["assumptions"]["fsdp_wrap_residue"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.fit(fsdp_wrap_residue=True, **dict(kw, zero=2))
 
     def test_quant_scales_replicated_stay_on_every_card(self):
         # Llama 3.1 8B QLoRA (nf4-dq), ZeRO-3 on 8 cards with parameter offload: the NF4
