@@ -613,20 +613,18 @@ def main():
     s.add_argument("--truncate", type=int, default=2048)
     s.add_argument("--out")
     s.add_argument("data", nargs="+")
-    s = sub.add_parser("digitize")
-    s.add_argument("png")
-    s.add_argument("--xfirst", type=float, default=0)
-    s.add_argument("--xlast", type=float, default=1600)
-    s.add_argument("--ytop", type=float, default=6000)
-    s.add_argument("--bins", type=int, default=100)
-    s.add_argument("--blue", type=lambda v: tuple(int(x) for x in v.split(",")), default=(31, 119, 180))
-    s = sub.add_parser("digitize-curve")
-    s.add_argument("png")
-    s.add_argument("--xfirst", type=float, default=0)
-    s.add_argument("--xlast", type=float, default=1600)
-    s.add_argument("--ytop", type=float, default=50000)
-    s.add_argument("--from-tokens", type=float, default=500)
-    s.add_argument("--blue", type=lambda v: tuple(int(x) for x in v.split(",")), default=(31, 119, 180))
+    def plot_parser(name, ytop):
+        """A subcommand reading a plot: its PNG, axis ends and the line's colour."""
+        q = sub.add_parser(name)
+        q.add_argument("png")
+        q.add_argument("--xfirst", type=float, default=0)
+        q.add_argument("--xlast", type=float, default=1600)
+        q.add_argument("--ytop", type=float, default=ytop)
+        q.add_argument("--blue", type=lambda v: tuple(int(x) for x in v.split(",")),
+                       default=(31, 119, 180))
+        return q
+    plot_parser("digitize", 6000).add_argument("--bins", type=int, default=100)
+    plot_parser("digitize-curve", 50000).add_argument("--from-tokens", type=float, default=500)
     s = sub.add_parser("mc")
     s.add_argument("--source", default="curve", choices=["curve", "histogram"],
                    help="the tail from the cumulative figure (default) or the histogram's bars")
