@@ -422,19 +422,27 @@ def read_png_rgb(path):
     return w, h, lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
 
 
-def cmd_digitize(a):
-    """Bar heights of a 100-bin matplotlib histogram.  Calibration: the x tick
-    marks (first and last labelled value given), the y tick marks (0 and the
-    top labelled count), the axes frame; matplotlib's 5 % x margins give the
-    data range, the bins are equal.  Height = blue coverage of the bin's
-    centre column (anti-aliased rows counted by their blend with white)."""
-    w, h, px = read_png_rgb(a.png)
+def plot_axes(png):
+    """A matplotlib figure's pixels and axes: the frame (rows and columns more than a
+    third dark: top, base, left, right) and the tick marks below the x axis (xt) and left
+    of the y axis (yt), in pixels."""
+    w, h, px = read_png_rgb(png)
     dark = lambda p: sum(p) < 100
     hl = [y for y in range(h) if sum(dark(px(x, y)) for x in range(w)) > w // 3]
     vl = [x for x in range(w) if sum(dark(px(x, y)) for y in range(h)) > h // 3]
     top, base, left, right = hl[0], hl[-1], vl[0], vl[-1]
     xt = [x for x in range(left + 3, right) if sum(px(x, base + 3)) < 200]
     yt = [y for y in range(top, base + 1) if sum(px(left - 3, y)) < 200]
+    return px, top, base, left, right, xt, yt
+
+
+def cmd_digitize(a):
+    """Bar heights of a 100-bin matplotlib histogram.  Calibration: the x tick
+    marks (first and last labelled value given), the y tick marks (0 and the
+    top labelled count), the axes frame; matplotlib's 5 % x margins give the
+    data range, the bins are equal.  Height = blue coverage of the bin's
+    centre column (anti-aliased rows counted by their blend with white)."""
+    px, top, base, left, right, xt, yt = plot_axes(a.png)
     x0, x1 = xt[0], xt[-1]
     sx = (x1 - x0) / (a.xlast - a.xfirst)
     sy = (yt[-1] - yt[0]) / a.ytop           # pixels per sample
@@ -470,13 +478,7 @@ def cmd_digitize_curve(a):
     height is the alpha-weighted centre of its anti-aliased pixels (Agg draws
     lines at sub-pixel positions, so the centre resolves well under a pixel);
     'above' is the plateau (the rightmost column) minus that count."""
-    w, h, px = read_png_rgb(a.png)
-    dark = lambda p: sum(p) < 100
-    hl = [y for y in range(h) if sum(dark(px(x, y)) for x in range(w)) > w // 3]
-    vl = [x for x in range(w) if sum(dark(px(x, y)) for y in range(h)) > h // 3]
-    top, base, left, right = hl[0], hl[-1], vl[0], vl[-1]
-    xt = [x for x in range(left + 3, right) if sum(px(x, base + 3)) < 200]
-    yt = [y for y in range(top, base + 1) if sum(px(left - 3, y)) < 200]
+    px, top, base, left, right, xt, yt = plot_axes(a.png)
     sx = (xt[-1] - xt[0]) / (a.xlast - a.xfirst)
     per_px = a.ytop / (yt[-1] - yt[0])        # samples per pixel
     blue = a.blue
