@@ -976,6 +976,15 @@ static uint64_t gathered(uint64_t x, uint64_t e, int dense, int experts) {
     return (dense ? x - e : 0) + (experts ? e : 0);
 }
 
+/* The weights of unit u an all-gather brings: the packed data, without the quantization
+ * scales when they stay replicated on every card (replicated: quant_scales_replicated). */
+static uint64_t gathered_weights(const hwfit__shard_unit *u, int replicated, int dense,
+                                 int experts) {
+    return gathered(u->weights - (replicated ? u->scales : 0),
+                    u->e_weights - (replicated ? u->e_scales : 0),
+                    dense, experts);
+}
+
 /* 1F1B micro-batches in flight on a stage (Narayanan et al. 2021; Megatron-LM
  * schedules.py): pp - stage without interleaving, capped by the micro-batches; with v model
  * chunks, 2 (pp - stage - 1) + (v - 1) pp + 1 chunk-micro-batches, capped by m v. */
@@ -1156,8 +1165,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             for (int k = 0; k < 4; k++)
                 if (u[k]) {
                     /* what is gathered: the packed data (the replicated scales are there) */
-                    uint64_t w_k = gathered(u[k]->weights - (sc ? u[k]->scales : 0),
-                                            u[k]->e_weights - (sc ? u[k]->e_scales : 0), gd, ge);
+                    uint64_t w_k = gathered_weights(u[k], sc != 0, gd, ge);
                     ul = max_u64(ul, w_k);
                     if (root && k >= 2) continue;
                     if (k < 2) uw = max_u64(uw, w_k);
@@ -1166,9 +1174,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                 }
             if (root) {
                 ug = max_u64(ug, gathered(tables->gradients, tables->e_gradients, gd, ge));
-                if (add(&buffers, gathered(tables->weights - (sc ? tables->scales : 0),
-                                           tables->e_weights - (sc ? tables->e_scales : 0), gd,
-                                           ge)) != HWFIT_OK)
+                if (add(&buffers, gathered_weights(tables, sc != 0, gd, ge)) != HWFIT_OK)
                     return HWFIT_ERANGE;
             }
             /* offload_after_load: one unit whole beside the shards while the model loads
@@ -1190,9 +1196,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                  * they stay gathered through every micro-batch; they are resharded by the
                  * last backward's post_backward, before the optimizer step. */
                 uint64_t all = gathered(s.weights - sc, s.e_weights - esc, gd, ge);
-                if (root) buffers -= gathered(tables->weights - (sc ? tables->scales : 0),
-                                              tables->e_weights - (sc ? tables->e_scales : 0),
-                                              gd, ge);
+                if (root) buffers -= gathered_weights(tables, sc != 0, gd, ge);
                 uw = 0;
                 with_table = all;
                 live = 0;
@@ -1254,18 +1258,12 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                 uint64_t big = ul, sh, res = w, lay = 0, tmin = 0;
                 for (int k = 0; k < 2; k++)
                     if (u[k])
-                        lay = max_u64(lay, gathered(u[k]->weights - (sc ? u[k]->scales : 0),
-                                                    u[k]->e_weights - (sc ? u[k]->e_scales : 0),
-                                                    gd, ge));
+                        lay = max_u64(lay, gathered_weights(u[k], sc != 0, gd, ge));
                 if (root) {
-                    big = max_u64(big, gathered(tables->weights - (sc ? tables->scales : 0),
-                                                tables->e_weights - (sc ? tables->e_scales : 0),
-                                                gd, ge));
+                    big = max_u64(big, gathered_weights(tables, sc != 0, gd, ge));
                     for (int k = 2; k < 4; k++)
                         if (u[k]) {
-                            uint64_t t = gathered(u[k]->weights - (sc ? u[k]->scales : 0),
-                                                  u[k]->e_weights - (sc ? u[k]->e_scales : 0),
-                                                  gd, ge);
+                            uint64_t t = gathered_weights(u[k], sc != 0, gd, ge);
                             tmin = tmin == 0 || t < tmin ? t : tmin;
                         }
                 }
