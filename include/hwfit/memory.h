@@ -925,7 +925,8 @@ typedef struct hwfit_memory_in {
                                         all-to-all through a Python autograd.Function
                                         (_A2A: new_empty and dist.all_to_all_single), and
                                         the op policy's _save_list
-                                        (models/deepseek_v3/infra/parallelize.py) saves
+                                        (models/llama3/infra/parallelize.py, whose apply_ac
+                                        deepseek_v3 imports there) saves
                                         aten.mm, the attention kernels, reduce_scatter_tensor,
                                         max and flex_attention only; c4e229115 adds
                                         _c10d_functional.all_to_all_single to the list
