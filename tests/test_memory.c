@@ -2194,6 +2194,44 @@ Test(memory, selective_ops_moe_mla) {
     cr_assert_str_eq(why.field, "flex_attention");
 }
 
+/* ep_a2a_recomputed: torchtitan before c4e229115 ran the expert all-to-all through a Python
+ * autograd.Function (expert_parallel.py _A2A at f738a03bf) outside the op policy's save list,
+ * so its two outputs are recomputed with the layer. DeepSeek-V3 as above, whole block, ep 8,
+ * 4096 tokens: the MoE layer keeps 313,984 bytes a token with them saved and 84,608 without
+ * (2 x 8 x 7168 bf16 values = 229,376 bytes out), the same as without expert parallelism;
+ * the recomputed layer's transient may take them instead, so activation_bytes falls by at
+ * most the 58 MoE layers' share. Dense layers do not move; ep 1 does not move. */
+Test(memory, ep_a2a_recomputed_leaves_the_stored_layer) {
+    hwfit_model ds;
+    cr_assert_eq(fixture_deepseek_v3(&ds), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.ep_a2a_recomputed, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 4096;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_SELECTIVE;
+    in.selective = HWFIT_MEMORY_SELECTIVE_OPS;
+    in.expert_parallel = 8;
+    const uint64_t tok = 4096;
+    hwfit_memory_out saved = estimate_ok(&ds, &in);
+    cr_assert_eq(saved.activation_moe_layer_bytes, 313984 * tok);
+    in.ep_a2a_recomputed = 1;
+    hwfit_memory_out re = estimate_ok(&ds, &in);
+    check_phases(&re, &in);
+    cr_assert_eq(re.activation_moe_layer_bytes, 84608 * tok);
+    cr_assert_eq(re.activation_dense_layer_bytes, saved.activation_dense_layer_bytes);
+    cr_assert_lt(re.activation_bytes, saved.activation_bytes);
+    cr_assert_geq(re.activation_bytes + 229376 * tok * 58, saved.activation_bytes);
+    in.expert_parallel = 1; /* no all-to-alls: nothing to recompute */
+    hwfit_memory_in ne = in;
+    ne.ep_a2a_recomputed = 0;
+    cr_assert_eq(estimate_ok(&ds, &in).activation_bytes, estimate_ok(&ds, &ne).activation_bytes);
+    hwfit_problem why;
+    in.ep_a2a_recomputed = 2;
+    cr_assert_eq(hwfit_memory_validate(&ds, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "ep_a2a_recomputed");
+}
+
 /* selective OPS: torchtitan's op-level policy (torchtitan parallelize_llama.py _save_list,
  * "save every other mm"). Llama 3.1 8B (h 4096, 32 heads, 8 KV heads of 128, F 14336),
  * s 8192, b 2: 16,384 tokens. Per token and layer, bf16: the input 2h = 8192, q 8192,

@@ -910,6 +910,28 @@ typedef struct hwfit_memory_in {
                                         DeepSpeed. The fsdp and hf-trainer profiles (and
                                         the Trainer's front ends) set 1: Accelerate's
                                         FSDP1 passes device_id. 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, eleventh round (docs/formulas.md, "memory": the op policy's
+     * expert all-to-alls). */
+    int ep_a2a_recomputed;         /**< 1: training with ::HWFIT_MEMORY_SELECTIVE_OPS on a MoE
+                                        model with @c expert_parallel above 1: the outputs of
+                                        the two expert all-to-alls (dispatch and combine,
+                                        experts_per_token x hidden values a token each) are
+                                        not saved by the policy but recomputed with the
+                                        layer in backward (the collectives run again), so
+                                        they leave the layer's stored bytes and join its
+                                        recomputed transient. torchtitan before c4e229115
+                                        (PR #1672, 2025-09-06): at f738a03bf
+                                        torchtitan/distributed/expert_parallel.py runs the
+                                        all-to-all through a Python autograd.Function
+                                        (_A2A: new_empty and dist.all_to_all_single), and
+                                        the op policy's _save_list
+                                        (models/llama3/infra/parallelize.py, whose apply_ac
+                                        deepseek_v3 imports there) saves
+                                        aten.mm, the attention kernels, reduce_scatter_tensor,
+                                        max and flex_attention only; c4e229115 adds
+                                        _c10d_functional.all_to_all_single to the list
+                                        (0: saved, as torchtitan since). Ignored without
+                                        expert parallelism. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -582,7 +582,10 @@ static uint64_t op_mms(const uint64_t *w, size_t n, unsigned *count) {
  *     rank sends s b K token copies and receives as many when the router balances the
  *     ranks (dropless: output_splits are the routed counts, no capacity padding; the
  *     padded permuted copy, generate_permute_indices, is an index op's output,
- *     line 279, recomputed); shared experts, one FeedForward of width shared x F_s, after the
+ *     line 279, recomputed). With ep_a2a_recomputed (torchtitan before c4e229115: at
+ *     f738a03bf the all-to-all is a Python autograd.Function, _A2A, over new_empty and
+ *     dist.all_to_all_single, neither in that _save_list) the two outputs are recomputed
+ *     with the layer instead: out of the stored bytes, into the recomputed transient; shared experts, one FeedForward of width shared x F_s, after the
  *     routed ones (moe.py line 454): w1, w3, w2 continuing the count.
  * Structure (activation_checkpoint.py _apply_ac_to_transformer_block): without
  * FlexAttention the whole block is one checkpointed module: its input plus the attention's
@@ -637,7 +640,7 @@ static hwfit_status op_block(const act_ctx *c, int moe, uint64_t *stored, uint64
         vals = add_c(vals, op_mms(&router, 1, &count), &overflow);
         uint64_t routed_router = count % 2 == 1 ? router : 0; /* saved when odd */
         lse_router = add_c(lse_router, mul_c(routed_router, c->a_bytes, &overflow), &overflow);
-        if (in->expert_parallel > 1)
+        if (in->expert_parallel > 1 && !in->ep_a2a_recomputed)
             vals = add_c(vals, mul_c(2 * (uint64_t)m->experts_per_token, h, &overflow),
                          &overflow);
         if (m->shared_experts) {
@@ -1135,6 +1138,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "grads_upcast_in_step", "must be 0 or 1");
     if (in->fsdp_wrap_residue != 0 && in->fsdp_wrap_residue != 1)
         return hwfit__why(why, HWFIT_EDOM, "fsdp_wrap_residue", "must be 0 or 1");
+    if (in->ep_a2a_recomputed != 0 && in->ep_a2a_recomputed != 1)
+        return hwfit__why(why, HWFIT_EDOM, "ep_a2a_recomputed", "must be 0 or 1");
     if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
                           "is modelled for mode full only (a frozen base linear keeps no "

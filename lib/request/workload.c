@@ -1175,6 +1175,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "shard) beside the gathered units and an offloaded "
                                        "shard's copy (other streams); the fsdp and "
                                        "hf-trainer profiles set it; off for FSDP2"},
+    [HWFIT__F_EP_A2A_RECOMPUTED] = {.name = "ep-a2a-recomputed", .kind = HWFIT_OPTION_FLAG,
+                                    .help = "training, --selective-policy op on a MoE model "
+                                            "with --ep above 1: the expert all-to-alls' "
+                                            "outputs are recomputed with the layer, not "
+                                            "saved (torchtitan before c4e229115, whose "
+                                            "all-to-all was a Python autograd.Function "
+                                            "outside the policy's save list); off: saved"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1253,6 +1260,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_EP_A2A_RECOMPUTED), training && rows->sharded,
+         "training over cards (fit, plan, perf: with --ep above 1)"},
         {HWFIT__FOPT(HWFIT__F_EXPANDABLE_SEGMENTS), training,
          "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_RESIDUAL_FP32), training, "training (mode full, lora or qlora)"},
@@ -1332,7 +1341,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_RESIDUAL_FP32, &m->residual_fp32},
         {HWFIT__F_FP8_INPUTS, &m->fp8_inputs_saved},
         {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step},
-        {HWFIT__F_WRAP_RESIDUE, &m->fsdp_wrap_residue}};
+        {HWFIT__F_WRAP_RESIDUE, &m->fsdp_wrap_residue},
+        {HWFIT__F_EP_A2A_RECOMPUTED, &m->ep_a2a_recomputed}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1444,6 +1454,14 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     /* FlexAttention's structure is read by the op policy alone: given with another policy, or
      * beside a recomputation other than selective (fixed as above), it is refused. */
     o = HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION);
+    if (hwfit__req_given(r, o) && hwfit__req_flag(r, o) &&
+        (m->selective != HWFIT_MEMORY_SELECTIVE_OPS || (rc_fixed && !rc_selective)))
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only to the op policy (--recompute selective "
+                               "--selective-policy op)");
+    /* The all-to-alls' outputs are the op policy's to save or recompute: given with another
+     * policy, or beside a recomputation other than selective, it is refused. */
+    o = HWFIT__FOPT(HWFIT__F_EP_A2A_RECOMPUTED);
     if (hwfit__req_given(r, o) && hwfit__req_flag(r, o) &&
         (m->selective != HWFIT_MEMORY_SELECTIVE_OPS || (rc_fixed && !rc_selective)))
         return hwfit__req_fail(r, o, HWFIT_EINVAL,
@@ -1716,5 +1734,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->grads_upcast_in_step);
     hwfit__out_bool(o, "fsdp_wrap_residue", "ZeRO-3: FSDP1's wrap segments stay reserved",
                     m->fsdp_wrap_residue);
+    hwfit__out_bool(o, "ep_a2a_recomputed",
+                    "op policy: expert all-to-alls' outputs recomputed, not saved",
+                    m->ep_a2a_recomputed);
     hwfit__out_section_end(o);
 }

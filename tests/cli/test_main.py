@@ -536,6 +536,36 @@ class TestFinetuneInputs(CliCase):
                          - one["breakdown"]["activation_bytes"],
                          26 * 2 * 6 * 2048 * 2 * 4096)
 
+    def test_ep_a2a_recomputed_drops_the_all_to_alls_from_the_stored_layers(self):
+        """--ep-a2a-recomputed: torchtitan before c4e229115 (its all-to-all a Python
+        autograd.Function outside the op policy's save list) recomputes the two expert
+        all-to-alls' outputs with the layer: DeepSeek-V2-Lite on 8 cards, op policy, ep 8,
+        stores what ep 1 stores (the 26 MoE layers' 2 x 6 x 2048 bf16 values a token out);
+        the assumption shows; refused beside another policy and by memory."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "deepseek-coder-v2-lite-base.config.json")
+        fit = ("fit", "--config", cfg, "--capacity", "1024GiB", "--gpus", "8", "--mode",
+               "full", "--context", "4096", "--micro-batch", "1", "--tp", "1", "--pp", "1",
+               "--dp", "8", "--zero", "3", "--recompute", "selective", "--selective-policy",
+               "op", "--framework", "torchtitan")
+        one = self.ok_json(*fit, "--ep", "1")
+        saved = self.ok_json(*fit, "--ep", "8")
+        re = self.ok_json(*fit, "--ep", "8", "--ep-a2a-recomputed")
+        self.assertIs(saved["assumptions"]["ep_a2a_recomputed"], False)
+        self.assertIs(re["assumptions"]["ep_a2a_recomputed"], True)
+        self.assertEqual(saved["breakdown"]["activation_bytes"]
+                         - re["breakdown"]["activation_bytes"],
+                         26 * 2 * 6 * 2048 * 2 * 4096)
+        self.assertEqual(re["breakdown"]["activation_bytes"],
+                         one["breakdown"]["activation_bytes"])
+        self.bad("fit", "--config", cfg, "--capacity", "1024GiB", "--gpus", "8", "--mode",
+                 "full", "--ep", "8", "--recompute", "full", "--ep-a2a-recomputed",
+                 mentions="op policy")
+        self.bad("memory", "--config", cfg, "--mode", "full", "--recompute", "selective",
+                 "--selective-policy", "op", "--ep-a2a-recomputed",
+                 mentions="ep-a2a-recomputed")
+
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
         down projection's weight takes a gradient (a backward matmul reads it) and

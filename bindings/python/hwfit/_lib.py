@@ -433,6 +433,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("grads_upcast_in_step", ctypes.c_int),
         # appended: FSDP1's wrap residue stays reserved (memory.h fsdp_wrap_residue)
         ("fsdp_wrap_residue", ctypes.c_int),
+        # appended: the op policy recomputes the expert all-to-alls (memory.h ep_a2a_recomputed)
+        ("ep_a2a_recomputed", ctypes.c_int),
     ]
 
 

@@ -686,6 +686,23 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(compile=True, **kw)
 
+    def test_ep_a2a_recomputed_drops_the_all_to_alls(self):
+        # torchtitan before c4e229115 recomputes the expert all-to-alls under its op policy:
+        # DeepSeek-V2-Lite on 8 cards with ep 8 then stores what ep 1 stores (26 MoE layers x
+        # 2 x 6 x 2048 bf16 values a token fewer than with them saved).
+        kw = dict(config=config("deepseek-coder-v2-lite-base"), mode="full", gpus=8,
+                  context=4096, micro_batch=1, tp=1, pp=1, dp=8, zero=3,
+                  recompute="selective", selective_policy="op", framework="torchtitan",
+                  capacity="1024GiB")
+        saved = hwfit.fit(ep=8, **kw)
+        re = hwfit.fit(ep=8, ep_a2a_recomputed=True, **kw)
+        self.assertFalse(saved["assumptions"]["ep_a2a_recomputed"])
+        self.assertTrue(re["assumptions"]["ep_a2a_recomputed"])
+        self.assertEqual(saved["breakdown"]["activation_bytes"]
+                         - re["breakdown"]["activation_bytes"], 26 * 2 * 6 * 2048 * 2 * 4096)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.fit(ep=8, ep_a2a_recomputed=True, **dict(kw, recompute="full"))
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
