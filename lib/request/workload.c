@@ -1451,22 +1451,18 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
     if (!profile || hwfit__req_given(r, o))
         m->selective = (hwfit_memory_selective)hwfit__req_choice(r, o);
-    /* FlexAttention's structure is read by the op policy alone: given with another policy, or
-     * beside a recomputation other than selective (fixed as above), it is refused. */
-    o = HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION);
-    if (hwfit__req_given(r, o) && hwfit__req_flag(r, o) &&
-        (m->selective != HWFIT_MEMORY_SELECTIVE_OPS || (rc_fixed && !rc_selective)))
-        return hwfit__req_fail(r, o, HWFIT_EINVAL,
-                               "applies only to the op policy (--recompute selective "
-                               "--selective-policy op)");
-    /* The all-to-alls' outputs are the op policy's to save or recompute: given with another
-     * policy, or beside a recomputation other than selective, it is refused. */
-    o = HWFIT__FOPT(HWFIT__F_EP_A2A_RECOMPUTED);
-    if (hwfit__req_given(r, o) && hwfit__req_flag(r, o) &&
-        (m->selective != HWFIT_MEMORY_SELECTIVE_OPS || (rc_fixed && !rc_selective)))
-        return hwfit__req_fail(r, o, HWFIT_EINVAL,
-                               "applies only to the op policy (--recompute selective "
-                               "--selective-policy op)");
+    /* FlexAttention's structure and the expert all-to-alls' outputs are read by the op policy
+     * alone: either given with another policy, or beside a recomputation other than
+     * selective (fixed as above), is refused. */
+    static const int op_policy_only[] = {HWFIT__F_FLEX_ATTENTION, HWFIT__F_EP_A2A_RECOMPUTED};
+    for (size_t i = 0; i < sizeof op_policy_only / sizeof op_policy_only[0]; i++) {
+        o = HWFIT__FOPT(op_policy_only[i]);
+        if (hwfit__req_given(r, o) && hwfit__req_flag(r, o) &&
+            (m->selective != HWFIT_MEMORY_SELECTIVE_OPS || (rc_fixed && !rc_selective)))
+            return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                                   "applies only to the op policy (--recompute selective "
+                                   "--selective-policy op)");
+    }
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);
