@@ -140,6 +140,39 @@ Test(request_finetune, fit_answers_the_peak) {
     hwfit_request_free(r);
 }
 
+/* --activations: the stored activations' format reaches hwfit_memory_in.activations (an
+ * fp32 model trained without autocast stores fp32 activations); the same number two ways,
+ * and the answer names the format. */
+Test(request_finetune, activations_format_is_the_typed_field) {
+    const char *opts[] = {"config", L8, "mode", "lora", "weights", "fp32", "lora-dtype", "fp32",
+                          "context", "1024", "micro-batch", "4", "recompute", "none",
+                          "activations", "fp32", NULL};
+    hwfit_request *r = make("memory", opts);
+    const char *j = run_json(r);
+    hwfit_model m;
+    load(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.weights = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    in.lora_dtype = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    in.context = 1024;
+    in.micro_batch = 4;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    hwfit_memory_out bf;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &bf), HWFIT_OK);
+    in.activations = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_OK);
+    cr_assert_eq(json_u64(j, "activation_bytes"), o.activation_bytes);
+    cr_assert_eq(json_u64(j, "peak_bytes"), o.peak_bytes);
+    cr_assert(json_is(j, "activations", "\"fp32\""));
+    /* Four bytes an element against two: more than bf16's, at most twice. */
+    cr_assert_gt(o.activation_bytes, bf.activation_bytes);
+    cr_assert_leq(o.activation_bytes, 2 * bf.activation_bytes);
+    hwfit_request_free(r);
+}
+
 static void refused(const char *command, const char *const *opts, hwfit_status status,
                     const char *option, const char *words) {
     hwfit_request *r = make(command, opts);
@@ -159,6 +192,10 @@ Test(request_finetune, refusals_name_their_option) {
     refused("memory", states, HWFIT_EDOM, "optimizer-states", "plain format");
     const char *full[] = {"config", L8, "mode", "full", "mlp-weights", "nf4", NULL};
     refused("memory", full, HWFIT_EUNSUPPORTED, "mlp-weights", "plain formats");
+    const char *acts[] = {"config", L8, "mode", "full", "activations", "nf4", NULL};
+    refused("memory", acts, HWFIT_EDOM, "activations", "plain format");
+    const char *serving[] = {"config", L8, "activations", "fp32", NULL};
+    refused("memory", serving, HWFIT_EINVAL, "activations", "applies only to training");
     hwfit_request *r = NULL;
     cr_assert_eq(hwfit_request_new("fit", &r), HWFIT_OK);
     cr_assert_neq(hwfit_request_set(r, "framework", "no-such-framework"), HWFIT_OK);
@@ -180,6 +217,10 @@ Test(request_finetune, defaults_are_the_library_defaults) {
         cr_assert_not_null(o, "%s", commands[i]);
         char name[HWFIT_DTYPE_NAME_SIZE];
         cr_assert_eq(hwfit_dtype_format(in.optimizer_states, name, sizeof name), HWFIT_OK);
+        cr_assert_str_eq(o->default_text, name);
+        o = hwfit_option_by_name(c, "activations");
+        cr_assert_not_null(o, "%s", commands[i]);
+        cr_assert_eq(hwfit_dtype_format(in.activations, name, sizeof name), HWFIT_OK);
         cr_assert_str_eq(o->default_text, name);
         o = hwfit_option_by_name(c, "loss");
         cr_assert_str_eq(o->choices[in.loss], o->default_text);

@@ -1182,6 +1182,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                             "saved (torchtitan before c4e229115, whose "
                                             "all-to-all was a Python autograd.Function "
                                             "outside the policy's save list); off: saved"},
+    [HWFIT__F_ACTIVATIONS] = {.name = "activations", .kind = HWFIT_OPTION_NAME,
+                              .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
+                              .help = "training: format of the stored activations: the "
+                                      "format the layers compute in (fp32: an fp32 model "
+                                      "trained without autocast, e.g. the Trainer with fp16 "
+                                      "and bf16 off)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1274,6 +1280,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_QLORA_INPUTS), mode == HWFIT_MEMORY_QLORA, "mode qlora"},
+        {HWFIT__FOPT(HWFIT__F_ACTIVATIONS), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1413,7 +1420,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     const struct { int k; hwfit_dtype *field; } formats[] = {
         {HWFIT__F_OPTIMIZER_STATES, &m->optimizer_states},
         {HWFIT__F_LORA_DTYPE, &m->lora_dtype},
-        {HWFIT__F_UNQUANTIZED, &m->unquantized}};
+        {HWFIT__F_UNQUANTIZED, &m->unquantized},
+        {HWFIT__F_ACTIVATIONS, &m->activations}};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         const hwfit_option *f = HWFIT__FOPT(formats[i].k);
         if ((!profile || hwfit__req_given(r, f)) &&
@@ -1622,6 +1630,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
         states[0] = '\0';
     if (hwfit_dtype_format(m->gradients, grads, sizeof grads) != HWFIT_OK) grads[0] = '\0';
     if (hwfit_dtype_format(m->lora_dtype, lora, sizeof lora) != HWFIT_OK) lora[0] = '\0';
+    char acts[HWFIT_DTYPE_NAME_SIZE];
+    if (hwfit_dtype_format(m->activations, acts, sizeof acts) != HWFIT_OK) acts[0] = '\0';
     hwfit__out_section(o, "assumptions", "assumptions");
     hwfit__out_str(o, "framework", "framework profile", framework);
     hwfit__out_str(o, "optimizer", "optimizer", hwfit__workload_optimizers[m->optimizer]);
@@ -1635,6 +1645,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "gradient_buffer", "whole gradient through the step", m->gradient_buffer);
     hwfit__out_str(o, "gradients", "gradient format", grads);
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
+    hwfit__out_str(o, "activations", "stored activation format", acts);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
     {
         /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */

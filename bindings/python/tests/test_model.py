@@ -245,6 +245,22 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), trained_fp32=True)
 
+    def test_activations_format(self):
+        # An fp32 model trained without autocast (the Trainer with fp16 and bf16 off) stores
+        # fp32 activations: more than the bf16 default, at most twice; the answer names it.
+        kw = dict(config=config("llama-2-7b"), mode="lora", weights="fp32",
+                  lora_dtype="fp32", context=1024, micro_batch=4, recompute="none")
+        bf = hwfit.memory(**kw)
+        fp = hwfit.memory(activations="fp32", **kw)
+        self.assertEqual(bf["assumptions"]["activations"], "bf16")
+        self.assertEqual(fp["assumptions"]["activations"], "fp32")
+        self.assertGreater(fp["activation_bytes"], bf["activation_bytes"])
+        self.assertLessEqual(fp["activation_bytes"], 2 * bf["activation_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-2-7b"), activations="fp32")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(activations="nf4", **kw)
+
     def test_experts_indexed_keeps_expert_copies(self):
         # transformers' GptOssExperts training loop: gpt-oss-20b full at 4,096 tokens, full
         # recomputation: the rebuilt layer keeps copies of its 32 experts' matrices and
