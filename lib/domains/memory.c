@@ -585,7 +585,8 @@ static uint64_t op_mms(const uint64_t *w, size_t n, unsigned *count) {
  *     line 279, recomputed). With ep_a2a_recomputed (torchtitan before c4e229115: at
  *     f738a03bf the all-to-all is a Python autograd.Function, _A2A, over new_empty and
  *     dist.all_to_all_single, neither in that _save_list) the two outputs are recomputed
- *     with the layer instead: out of the stored bytes, into the recomputed transient; shared experts, one FeedForward of width shared x F_s, after the
+ *     with the layer instead: out of the stored bytes, into the recomputed transient;
+ *     shared experts, one FeedForward of width shared x F_s, after the
  *     routed ones (moe.py line 454): w1, w3, w2 continuing the count.
  * Structure (activation_checkpoint.py _apply_ac_to_transformer_block): without
  * FlexAttention the whole block is one checkpointed module: its input plus the attention's
