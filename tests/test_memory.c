@@ -958,6 +958,28 @@ Test(memory, dora_adds_magnitudes_and_kept_outputs) {
     hwfit_memory_out r = estimate_ok(&m, &in);
     cr_assert_eq(r.activation_dense_layer_bytes - l.activation_dense_layer_bytes,
                  1000ull * (4096 + 4096) * 3);
+    /* LitGPT's fused q/k/v adapter: q and v read the same normed hidden state through one
+     * dropout, kept once; the adapters' parameters do not change. */
+    in.lora_qkv_one_dropout = 1;
+    hwfit_memory_out one = estimate_ok(&m, &in);
+    cr_assert_eq(r.activation_dense_layer_bytes - one.activation_dense_layer_bytes,
+                 1000ull * 4096 * 3);
+    cr_assert_eq(one.adapter_params, r.adapter_params);
+    /* Adapters outside q, k and v keep their own dropouts: o adds its input again. */
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V | HWFIT_LORA_O;
+    hwfit_memory_out qvo = estimate_ok(&m, &in);
+    cr_assert_eq(qvo.activation_dense_layer_bytes - one.activation_dense_layer_bytes,
+                 1000ull * 4096 * 3);
+    /* Without dropout there is nothing to share. */
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    in.lora_dropout = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, l.activation_dense_layer_bytes);
+    /* Not 0 or 1: refused with the field named. */
+    in.lora_dropout = 1;
+    in.lora_qkv_one_dropout = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "lora_qkv_one_dropout");
 }
 
 /* A frozen base keeps no linear inputs for weight gradients: LoRA on q and v stores less

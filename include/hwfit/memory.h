@@ -332,8 +332,10 @@ typedef struct hwfit_memory_in {
     int lora_dropout;              /**< 1: LoRA dropout with p > 0: each targeted matrix's
                                         input passes its own dropout, whose output (activation
                                         format) and mask (1 byte) are kept for backward (PEFT
-                                        and LitGPT apply lora_dropout to x per module);
-                                        default 0 (PEFT's lora_dropout 0.0). */
+                                        applies lora_dropout to x per module; LitGPT per
+                                        module but once for q, k and v together: see
+                                        @c lora_qkv_one_dropout); default 0 (PEFT's
+                                        lora_dropout 0.0). */
     int packed;                    /**< 1: several samples packed into each row of
                                         @c context tokens. Memory is counted at the full
                                         context either way; without flash attention (whose
@@ -932,6 +934,20 @@ typedef struct hwfit_memory_in {
                                         _c10d_functional.all_to_all_single to the list
                                         (0: saved, as torchtitan since). Ignored without
                                         expert parallelism. 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, twelfth round (docs/formulas.md, "memory": LoRA dropout). */
+    int lora_qkv_one_dropout;      /**< 1: with @c lora_dropout, the q, k and v adapters of a
+                                        layer take one dropout of their common input (the
+                                        normed hidden state), so its output and mask are
+                                        kept once, not once per adapter. LitGPT's fused
+                                        attention projection: LoRAQKVLinear.forward
+                                        (litgpt/lora.py at 00af8b0d9; lit_gpt/lora.py in
+                                        2023) computes
+                                        F.linear(self.lora_dropout(x), self.lora_A) once for
+                                        the enabled q, k and v, with lora_A stacking their A
+                                        matrices (the adapter parameters are the same as
+                                        separate adapters'). 0 (default): one dropout per
+                                        adapter, as PEFT's LoraLayer (lora_dropout[adapter]
+                                        per module). The litgpt profile sets 1. 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -80,6 +80,7 @@ extern "C" {
 #define HWFIT_PROFILE_FP8_INPUTS UINT64_C(0x20000000000)     /**< fp8_inputs_saved (set only
                                                                   by
                                                                   hwfit_memory_profile_apply_fp8) */
+#define HWFIT_PROFILE_QKV_ONE_DROPOUT UINT64_C(0x40000000000) /**< lora_qkv_one_dropout */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

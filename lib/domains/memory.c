@@ -119,10 +119,13 @@ static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const format
 }
 
 /* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
- * params[0]: all adapters; params[1]: of which on routed experts. */
+ * params[0]: all adapters; params[1]: of which on routed experts. qkv_one
+ * (lora_qkv_one_dropout): the q, k and v adapters reading the same input width share one
+ * dropout of it (LitGPT's LoRAQKVLinear), so outs[3] counts that input once. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, uint64_t params[2], uint64_t outs[4]) {
-    uint64_t acc[2] = {0, 0}, o[4] = {0, 0, 0, 0};
+                                 unsigned targets, int qkv_one, uint64_t params[2],
+                                 uint64_t outs[4]) {
+    uint64_t acc[2] = {0, 0}, o[4] = {0, 0, 0, 0}, qkv_cols = 0;
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
         uint64_t per;
@@ -135,6 +138,11 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
         /* Output widths a token passes through: a routed expert's top-k of count. */
         if (!t[i].routed) {
             o[2] += t[i].rows * t[i].count;
+            const unsigned qkv = HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V;
+            if (qkv_one && (t[i].lora & targets & qkv) && t[i].count == 1) {
+                if (qkv_cols == t[i].cols) continue; /* the shared dropout, counted */
+                if (qkv_cols == 0) qkv_cols = t[i].cols;
+            }
             o[3] += t[i].cols * t[i].count;
         }
     }
@@ -155,12 +163,12 @@ typedef struct kind_sums {
 
 /* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
 static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f, uint64_t rank,
-                         unsigned targets, kind_sums *out) {
+                         unsigned targets, int qkv_one, kind_sums *out) {
     const hwfit__tensor *t = prep->tensors[k];
     size_t n = prep->tensor_count[k];
     hwfit_status st = tensors_bytes(t, n, f, out->weights_bytes);
     if (st == HWFIT_OK && rank > 0) {
-        st = tensors_lora(t, n, rank, targets, out->adapter_params, out->lora_outs);
+        st = tensors_lora(t, n, rank, targets, qkv_one, out->adapter_params, out->lora_outs);
     } else {
         out->adapter_params[0] = out->adapter_params[1] = 0;
         out->lora_outs[0] = out->lora_outs[1] = out->lora_outs[2] = out->lora_outs[3] = 0;
@@ -170,11 +178,12 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
 
 /* kind() through a memo (NULL: no memo). */
 /* outs: the caller needs lora_outs (DoRA, LoRA dropout): computed without the memo, which
- * keeps only what every estimate needs (the shard engine holds two memos on the stack). */
+ * keeps only what every estimate needs (the shard engine holds two memos on the stack);
+ * qkv_one (lora_qkv_one_dropout) shapes only lora_outs. */
 static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const formats *f,
                               uint64_t rank, unsigned targets, hwfit__memory_memo *memo,
-                              int outs, kind_sums *out) {
-    if (memo == NULL || outs) return kind(prep, k, f, rank, targets, out);
+                              int outs, int qkv_one, kind_sums *out) {
+    if (memo == NULL || outs) return kind(prep, k, f, rank, targets, qkv_one, out);
     if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
         memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
         memo->base_quantized != f->base_quantized || memo->rank != rank ||
@@ -193,7 +202,7 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
         memo->targets = targets;
     }
     if (!memo->valid[k]) {
-        hwfit_status st = kind(prep, k, f, rank, targets, out);
+        hwfit_status st = kind(prep, k, f, rank, targets, 0, out);
         if (st != HWFIT_OK) return st;
         for (int j = 0; j < 2; j++) {
             memo->weights_bytes[k][j] = out->weights_bytes[j];
@@ -223,9 +232,9 @@ hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, u
     kind_sums d, e;
     memset(&d, 0, sizeof d);
     memset(&e, 0, sizeof e);
-    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, &d)) != HWFIT_OK)
+    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, 0, &d)) != HWFIT_OK)
         return st;
-    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, &e)) != HWFIT_OK)
+    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, 0, &e)) != HWFIT_OK)
         return st;
     uint64_t acc = 0;
     if (hwfit__mac_u64(&acc, d.adapter_params[0], p.dense_layers) != HWFIT_OK ||
@@ -1141,6 +1150,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fsdp_wrap_residue", "must be 0 or 1");
     if (in->ep_a2a_recomputed != 0 && in->ep_a2a_recomputed != 1)
         return hwfit__why(why, HWFIT_EDOM, "ep_a2a_recomputed", "must be 0 or 1");
+    if (in->lora_qkv_one_dropout != 0 && in->lora_qkv_one_dropout != 1)
+        return hwfit__why(why, HWFIT_EDOM, "lora_qkv_one_dropout", "must be 0 or 1");
     if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
                           "is modelled for mode full only (a frozen base linear keeps no "
@@ -1437,15 +1448,16 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     memset(&mtp, 0, sizeof mtp);
     unsigned targets = in->lora_targets;
     int outs = lora && (in->dora || in->lora_dropout);
+    int qkv_one = lora && in->lora_dropout && in->lora_qkv_one_dropout;
     if (dense_n &&
-        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, outs, &ks[0])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, outs, qkv_one, &ks[0])) != HWFIT_OK)
         return st;
     if (moe_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, outs, &ks[1])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, outs, qkv_one, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
     if (mtp_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, outs, &mtp)) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, outs, qkv_one, &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head; and of them the routed experts'

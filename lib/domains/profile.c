@@ -60,6 +60,7 @@ typedef struct row {
     int fp8; /* 1: the row is a choice of linears computing in FP8, applied only by
               * hwfit_memory_profile_apply_fp8 (the memory inputs cannot see the precision) */
     int wrap_residue;
+    int qkv_one_dropout;
 } row;
 
 #define M_(m) (1u << (m))
@@ -430,7 +431,10 @@ static const row rows[] = {
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
      * master copy; loss litgpt.utils.chunked_cross_entropy (chunk_size 128 tokens, logits
      * kept in bf16 and upcast per chunk); config_hub/finetune/MODEL/lora.yaml lora_dropout 0.05
-     * (litgpt/lora.py applies it to each LoRA layer's input). */
+     * (litgpt/lora.py applies it to each LoRA layer's input, and once for the fused
+     * attention projection: LoRAQKVLinear.forward, at 00af8b0d9 and in lit_gpt/lora.py of
+     * 2023, computes F.linear(self.lora_dropout(x), self.lora_A) for the enabled q, k and v
+     * together: lora_qkv_one_dropout). */
     /* Soft-capped attention runs eager: CausalSelfAttention.scaled_dot_product_attention
      * (litgpt/model.py) computes q @ k.mT, do_softcapping and an fp32 F.softmax itself when
      * config.attention_logit_softcapping is set ("with softcapping we cannot use SDPA"),
@@ -441,10 +445,12 @@ static const row rows[] = {
     {.profile = "litgpt", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS | HWFIT_PROFILE_LORA_DROPOUT |
          HWFIT_PROFILE_UNTIED_HEAD | HWFIT_PROFILE_SOFTCAP_EAGER |
          HWFIT_PROFILE_OPTIMIZER_STATES | HWFIT_PROFILE_FUSED | HWFIT_PROFILE_GRADIENT_BUFFER |
-         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE,
+         HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LORA_DTYPE |
+         HWFIT_PROFILE_QKV_ONE_DROPOUT,
      .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
      .gradients = HWFIT_DTYPE_BF16, .lora_dtype = HWFIT_DTYPE_BF16,
-     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .untied_head = 1,
+     .loss = HWFIT_MEMORY_LOSS_CHUNKED, .lora_dropout = 1, .qkv_one_dropout = 1,
+     .untied_head = 1,
      .softcap_eager = 1,
      .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
     /* --quantize bnb.*: Lightning's BitsandbytesPrecision swaps every nn.Linear for a
@@ -656,6 +662,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_GRADS_UPCAST) in->grads_upcast_in_step = r->grads_upcast;
     if (s & HWFIT_PROFILE_FP8_INPUTS) in->fp8_inputs_saved = r->fp8_inputs;
     if (s & HWFIT_PROFILE_WRAP_RESIDUE) in->fsdp_wrap_residue = r->wrap_residue;
+    if (s & HWFIT_PROFILE_QKV_ONE_DROPOUT) in->lora_qkv_one_dropout = r->qkv_one_dropout;
 }
 
 /* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not

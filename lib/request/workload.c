@@ -959,6 +959,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_LORA_DROPOUT] = {.name = "lora-dropout", .kind = HWFIT_OPTION_FLAG,
                                .help = "LoRA: dropout on each adapter's input (its output "
                                        "and mask kept)"},
+    [HWFIT__F_QKV_ONE_DROPOUT] = {.name = "lora-qkv-one-dropout", .kind = HWFIT_OPTION_FLAG,
+                                  .help = "LoRA with --lora-dropout: the q, k and v adapters "
+                                          "take one dropout of their common input, kept once "
+                                          "(LitGPT's fused LoRAQKVLinear; the litgpt profile "
+                                          "sets it); off: one per adapter (PEFT)"},
     [HWFIT__F_LORA_DTYPE] = {.name = "lora-dtype", .kind = HWFIT_OPTION_NAME,
                              .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
                              .help = "LoRA: format of the adapters (PEFT upcasts them to fp32)"},
@@ -1278,6 +1283,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_SELECTIVE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_QKV_ONE_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_QLORA_INPUTS), mode == HWFIT_MEMORY_QLORA, "mode qlora"},
         {HWFIT__FOPT(HWFIT__F_ACTIVATIONS), training, "training (mode full, lora or qlora)"},
@@ -1349,7 +1355,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_FP8_INPUTS, &m->fp8_inputs_saved},
         {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step},
         {HWFIT__F_WRAP_RESIDUE, &m->fsdp_wrap_residue},
-        {HWFIT__F_EP_A2A_RECOMPUTED, &m->ep_a2a_recomputed}};
+        {HWFIT__F_EP_A2A_RECOMPUTED, &m->ep_a2a_recomputed},
+        {HWFIT__F_QKV_ONE_DROPOUT, &m->lora_qkv_one_dropout}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1671,6 +1678,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "dropout", "dropout masks", m->dropout);
     hwfit__out_bool(o, "dora", "DoRA", m->dora);
     hwfit__out_bool(o, "lora_dropout", "LoRA dropout", m->lora_dropout);
+    hwfit__out_bool(o, "lora_qkv_one_dropout", "LoRA: one dropout for q, k and v",
+                    m->lora_qkv_one_dropout);
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);

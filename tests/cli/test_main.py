@@ -566,6 +566,30 @@ class TestFinetuneInputs(CliCase):
                  "--selective-policy", "op", "--ep-a2a-recomputed",
                  mentions="ep-a2a-recomputed")
 
+    def test_lora_qkv_one_dropout_keeps_the_shared_dropout_once(self):
+        """--lora-qkv-one-dropout: LitGPT's fused LoRAQKVLinear passes the normed hidden
+        state through one dropout for the q, k and v adapters; the litgpt profile sets it.
+        Llama 3.1 8B, LoRA on q and v, 1,024 tokens, no recomputation: one 4,096-wide bf16
+        copy and its 1-byte mask a token and layer fewer than one per adapter (32 layers);
+        refused outside LoRA."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "lora", "--lora-targets", "q,v",
+               "--context", "1024", "--recompute", "none", "--framework", "litgpt")
+        one = self.ok_json(*mem)
+        each = self.ok_json(*mem, "--no-lora-qkv-one-dropout")
+        self.assertIs(one["assumptions"]["lora_qkv_one_dropout"], True)
+        self.assertIs(each["assumptions"]["lora_qkv_one_dropout"], False)
+        self.assertEqual(each["activation_bytes"] - one["activation_bytes"],
+                         32 * 1024 * 4096 * 3)
+        self.assertEqual(each["trainable_params"], one["trainable_params"])
+        peft = self.ok_json("memory", "--config", cfg, "--mode", "lora", "--lora-targets",
+                            "q,v", "--framework", "hf-trainer+peft")
+        self.assertIs(peft["assumptions"]["lora_qkv_one_dropout"], False)
+        self.bad("memory", "--config", cfg, "--mode", "inference", "--lora-qkv-one-dropout",
+                 mentions="lora-qkv-one-dropout")
+
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
         down projection's weight takes a gradient (a backward matmul reads it) and

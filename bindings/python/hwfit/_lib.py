@@ -435,6 +435,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("fsdp_wrap_residue", ctypes.c_int),
         # appended: the op policy recomputes the expert all-to-alls (memory.h ep_a2a_recomputed)
         ("ep_a2a_recomputed", ctypes.c_int),
+        # appended: one LoRA dropout for q, k and v (memory.h lora_qkv_one_dropout)
+        ("lora_qkv_one_dropout", ctypes.c_int),
     ]
 
 

@@ -719,6 +719,21 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.fit(ep=8, ep_a2a_recomputed=True, **dict(kw, recompute="full"))
 
+    def test_lora_qkv_one_dropout_counts_the_shared_dropout_once(self):
+        # LitGPT's fused q/k/v adapter takes one dropout of the normed hidden state: Llama
+        # 3.1 8B, LoRA on q and v, 1,024 tokens, no recomputation, 32 layers x 1,024 x 4,096
+        # x 3 bytes (bf16 copy and mask) fewer than one dropout per adapter.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", lora_targets="q,v",
+                  context=1024, recompute="none", framework="litgpt")
+        one = hwfit.memory(**kw)
+        each = hwfit.memory(lora_qkv_one_dropout=False, **kw)
+        self.assertTrue(one["assumptions"]["lora_qkv_one_dropout"])
+        self.assertFalse(each["assumptions"]["lora_qkv_one_dropout"])
+        self.assertEqual(each["activation_bytes"] - one["activation_bytes"],
+                         32 * 1024 * 4096 * 3)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), lora_qkv_one_dropout=True)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
