@@ -1366,6 +1366,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
                                "applies only with --no-flash-attention (eager attention)");
+    /* One shared dropout needs a dropout: without --lora-dropout the flag would change
+     * nothing, so it is refused when given. */
+    if (m->lora_qkv_one_dropout && !m->lora_dropout &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_QKV_ONE_DROPOUT)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_QKV_ONE_DROPOUT), HWFIT_EINVAL,
+                               "applies only with --lora-dropout");
     /* FSDP's fp32 shards are those of an fp32 model trained whole; elsewhere
      * the flag would change nothing, so it is refused when given. */
     if (m->fsdp_flat_upcast && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FSDP_FLAT_UPCAST)) &&

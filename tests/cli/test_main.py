@@ -589,6 +589,10 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(peft["assumptions"]["lora_qkv_one_dropout"], False)
         self.bad("memory", "--config", cfg, "--mode", "inference", "--lora-qkv-one-dropout",
                  mentions="lora-qkv-one-dropout")
+        self.bad("memory", "--config", cfg, "--mode", "lora", "--lora-qkv-one-dropout",
+                 mentions="--lora-dropout")
+        self.ok_json("memory", "--config", cfg, "--mode", "lora", "--lora-dropout",
+                     "--lora-qkv-one-dropout")
 
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
