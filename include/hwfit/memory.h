@@ -183,6 +183,32 @@ typedef enum hwfit_memory_selective {
                                                layers with MHA/GQA attention, mode full. */
 } hwfit_memory_selective;
 
+/** @brief The modules LoRA adapters wrap (hwfit_memory_in::lora_modules). An adapter wraps a
+ * linear module: B (out x r) and A (r x in) for the module's whole output and input. Where
+ * a framework runs q, k and v (or gate and up) as one module, one adapter covers them:
+ * r x (hidden + q + k + v outputs) instead of r x (3 hidden + q + k + v outputs), and one
+ * LoRA dropout of the module's input. Targeting any part of a fused module adapts the whole
+ * module (the framework can name only the module: PEFT's "qkv_proj", Megatron's
+ * "linear_qkv"), so hwfit_memory_in::lora_targets "q" on a fused qkv adapts q, k and v. */
+typedef enum hwfit_memory_lora_modules {
+    HWFIT_MEMORY_LORA_MODULES_SEPARATE = 0,   /**< One adapter per projection (q, k, v, o,
+                                                   gate, up, down): Unsloth (its llamafied
+                                                   checkpoints), torchtune, LitGPT (its
+                                                   LoRAQKVLinear stacks one A per enabled
+                                                   projection: the same parameters). */
+    HWFIT_MEMORY_LORA_MODULES_CHECKPOINT = 1, /**< The checkpoint's modules
+                                                   (hwfit_model::fused_modules): PEFT on the
+                                                   Hugging Face model, whose modeling code
+                                                   defines the modules (Phi-3's qkv_proj and
+                                                   gate_up_proj, GLM-4-0414's gate_up_proj). */
+    HWFIT_MEMORY_LORA_MODULES_FUSED = 2       /**< q, k and v fused (GQA attention) and gate
+                                                   and up fused (gated MLPs, also per routed
+                                                   expert and in the shared experts), whatever
+                                                   the checkpoint: Megatron-Core's linear_qkv
+                                                   and linear_fc1 (Megatron-LM,
+                                                   Megatron-Bridge, Megatron-SWIFT). */
+} hwfit_memory_lora_modules;
+
 /** @name LoRA target modules (hwfit_memory_in::lora_targets)
  *  MLA maps q_a/q_b (or q) to Q and kv_a/kv_b to K and V; experts and shared experts take
  *  the MLP targets. Routers, embeddings and the head are never targets.
@@ -948,6 +974,16 @@ typedef struct hwfit_memory_in {
                                         separate adapters'). 0 (default): one dropout per
                                         adapter, as PEFT's LoraLayer (lora_dropout[adapter]
                                         per module). The litgpt profile sets 1. 0 or 1. */
+    /* ---- Appended in 0.2.0, twelfth round (docs/formulas.md, "memory": LoRA on fused
+     * projections). */
+    hwfit_memory_lora_modules lora_modules; /**< The modules LoRA adapters wrap: separate
+                                        projections (default, 0), the checkpoint's modules
+                                        (hwfit_model::fused_modules; PEFT) or always fused
+                                        q/k/v and gate/up (Megatron-Core). Shapes the
+                                        adapters' parameters, their DoRA magnitudes (the
+                                        same output widths) and the LoRA dropout inputs
+                                        (one per module). The profiles of PEFT-based
+                                        trainers set checkpoint, megatron sets fused. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1131,7 +1167,9 @@ HWFIT_API hwfit_status hwfit_memory_estimate_batch(const hwfit_model *model,
                                                    hwfit_status *statuses);
 
 /**
- * @brief LoRA adapter parameters of a whole model: r (in + out) per targeted matrix.
+ * @brief LoRA adapter parameters of a whole model: r (in + out) per targeted matrix, each
+ * projection a module of its own (::HWFIT_MEMORY_LORA_MODULES_SEPARATE; for fused modules
+ * see ::hwfit_memory_estimate's adapter_params).
  * @param[in]  model   The model; NULL gives ::HWFIT_EINVAL.
  * @param[in]  rank    LoRA rank, >= 1.
  * @param[in]  targets HWFIT_LORA_* bits, non-empty.

@@ -50,6 +50,21 @@ extern "C" {
 /** @brief hwfit_model::layer_flags bit: the layer attends over a sliding window. */
 #define HWFIT_MODEL_LAYER_SLIDING 0x02u
 
+/** @name Fused projections of a checkpoint (hwfit_model::fused_modules)
+ *  Which projections the checkpoint stores, and its modeling code runs, as one linear
+ *  module. The parameters are the same as separate projections'; what changes is the
+ *  module a LoRA adapter wraps (hwfit_memory_in::lora_modules).
+ *  @{ */
+#define HWFIT_MODEL_FUSED_QKV 0x01u     /**< q, k and v in one module of hidden inputs and
+                                             q + k + v outputs (Phi-3's qkv_proj). GQA
+                                             attention only; ignored for MLA. */
+#define HWFIT_MODEL_FUSED_GATE_UP 0x02u /**< The gated MLP's gate and up in one module of
+                                             hidden inputs and 2 x width outputs (Phi-3's and
+                                             GLM-4-0414's gate_up_proj). Gated MLPs only;
+                                             ignored for a plain MLP. */
+#define HWFIT_MODEL_FUSED_ALL 0x03u     /**< Both. */
+/** @} */
+
 /** @brief Attention kind. */
 typedef enum hwfit_model_attention {
     HWFIT_MODEL_ATTENTION_GQA = 0, /**< Multi-head, grouped-query or multi-query attention:
@@ -211,6 +226,19 @@ typedef struct hwfit_model {
     /* ---- Appended in 0.2. */
     hwfit_model_stored stored; /**< Formats of the checkpoint's weights (quantization_config);
                                     sizes use them only through hwfit_memory_use_stored(). */
+    /* ---- Appended in 0.2.0, twelfth round (LoRA on fused projections). */
+    unsigned fused_modules;    /**< HWFIT_MODEL_FUSED_* bits: the projections the checkpoint
+                                    fuses into one module; 0 (default): every projection a
+                                    module of its own (q_proj, k_proj, v_proj, gate_proj,
+                                    up_proj, as Llama). hwfit_hf_config_load() sets
+                                    ::HWFIT_MODEL_FUSED_ALL for model_type phi3
+                                    (transformers Phi3Attention.qkv_proj and
+                                    Phi3MLP.gate_up_proj) and ::HWFIT_MODEL_FUSED_GATE_UP
+                                    for glm4 (Glm4MLP.gate_up_proj; its attention has
+                                    q_proj, k_proj, v_proj). Parameter counts do not
+                                    depend on it; LoRA adapters do when
+                                    hwfit_memory_in::lora_modules is
+                                    ::HWFIT_MEMORY_LORA_MODULES_CHECKPOINT. */
 } hwfit_model;
 
 /** @brief Parameters of one decoder layer of a kind (dense or MoE). */

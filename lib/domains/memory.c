@@ -121,15 +121,38 @@ static hwfit_status tensors_bytes(const hwfit__tensor *t, size_t n, const format
 /* LoRA (Hu et al. 2021): a targeted W (out x in) gains B (out x r) and A (r x in).
  * params[0]: all adapters; params[1]: of which on routed experts. qkv_one
  * (lora_qkv_one_dropout): the q, k and v adapters reading the same input width share one
- * dropout of it (LitGPT's LoRAQKVLinear), so outs[3] counts that input once. */
+ * dropout of it (LitGPT's LoRAQKVLinear), so outs[3] counts that input once.
+ * fuse (HWFIT_MODEL_FUSED_* bits, lora_fuse): the projections one module holds, so one
+ * adapter wraps them (lora_modules): B spans the module's outputs (the sum of its parts')
+ * and one A its input, r x (in + out_1 + out_2 [+ out_3]); its dropout takes that input
+ * once. The first part of a fused module counts r (in + out), each later part r out and no
+ * dropout input: q then k and v (GQA, one each per layer), gate then up of the same part
+ * (the dense MLP, the shared experts, and each routed expert: count E of each). The
+ * targets are the effective ones (lora_targets_of): a fused module is targeted whole. */
 static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank,
-                                 unsigned targets, int qkv_one, uint64_t params[2],
-                                 uint64_t outs[4]) {
+                                 unsigned targets, unsigned fuse, int qkv_one,
+                                 uint64_t params[2], uint64_t outs[4]) {
     uint64_t acc[2] = {0, 0}, o[4] = {0, 0, 0, 0}, qkv_cols = 0;
+    const unsigned qkv = HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V;
+    int qkv_lead = 0; /* fused qkv: the first of q, k, v seen */
     for (size_t i = 0; i < n; i++) {
         if (t[i].kind != HWFIT__TENSOR_LINEAR || (t[i].lora & targets) == 0) continue;
+        /* A later part of a fused module: it shares the first part's A and dropout. */
+        int later = 0;
+        if ((fuse & HWFIT_MODEL_FUSED_QKV) && (t[i].lora == HWFIT__LORA_Q ||
+                                               t[i].lora == HWFIT__LORA_K ||
+                                               t[i].lora == HWFIT__LORA_V)) {
+            later = qkv_lead;
+            qkv_lead = 1;
+        } else if ((fuse & HWFIT_MODEL_FUSED_GATE_UP) && t[i].lora == HWFIT__LORA_UP) {
+            for (size_t j = 0; j < i; j++)
+                if (t[j].kind == HWFIT__TENSOR_LINEAR && t[j].lora == HWFIT__LORA_GATE &&
+                    t[j].part == t[i].part && t[j].count == t[i].count &&
+                    t[j].cols == t[i].cols && (t[j].lora & targets))
+                    later = 1;
+        }
         uint64_t per;
-        if (hwfit__mul_u64(rank, t[i].rows + t[i].cols, &per) != HWFIT_OK ||
+        if (hwfit__mul_u64(rank, t[i].rows + (later ? 0 : t[i].cols), &per) != HWFIT_OK ||
             hwfit__mac_u64(&acc[0], per, t[i].count) != HWFIT_OK ||
             (t[i].routed && hwfit__mac_u64(&acc[1], per, t[i].count) != HWFIT_OK) ||
             hwfit__mac_u64(&o[0], t[i].rows, t[i].count) != HWFIT_OK ||
@@ -138,7 +161,7 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
         /* Output widths a token passes through: a routed expert's top-k of count. */
         if (!t[i].routed) {
             o[2] += t[i].rows * t[i].count;
-            const unsigned qkv = HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V;
+            if (later) continue; /* the module's one dropout, counted with its first part */
             if (qkv_one && (t[i].lora & targets & qkv) && t[i].count == 1) {
                 if (qkv_cols == t[i].cols) continue; /* the shared dropout, counted */
                 if (qkv_cols == 0) qkv_cols = t[i].cols;
@@ -152,6 +175,29 @@ static hwfit_status tensors_lora(const hwfit__tensor *t, size_t n, uint64_t rank
     return HWFIT_OK;
 }
 
+/* The projections one LoRA adapter wraps together (HWFIT_MODEL_FUSED_* bits) for
+ * lora_modules: none (separate), the checkpoint's (hwfit_model::fused_modules) or q/k/v
+ * and gate/up (Megatron-Core). Fused q/k/v needs GQA attention (MLA's projections are
+ * separate modules in every framework) and fused gate/up a gated MLP. */
+static unsigned lora_fuse(const hwfit_model *m, hwfit_memory_lora_modules modules) {
+    unsigned f = modules == HWFIT_MEMORY_LORA_MODULES_CHECKPOINT ? m->fused_modules
+                 : modules == HWFIT_MEMORY_LORA_MODULES_FUSED    ? HWFIT_MODEL_FUSED_ALL
+                                                                 : 0u;
+    if (m->attention != HWFIT_MODEL_ATTENTION_GQA) f &= ~HWFIT_MODEL_FUSED_QKV;
+    if (m->mlp != HWFIT_MODEL_MLP_GATED) f &= ~HWFIT_MODEL_FUSED_GATE_UP;
+    return f & HWFIT_MODEL_FUSED_ALL;
+}
+
+/* The targets with every fused module a targeted part belongs to: the framework names the
+ * module, so targeting q on a fused qkv adapts q, k and v. */
+static unsigned lora_targets_of(unsigned targets, unsigned fuse) {
+    const unsigned qkv = HWFIT__LORA_Q | HWFIT__LORA_K | HWFIT__LORA_V;
+    const unsigned gate_up = HWFIT__LORA_GATE | HWFIT__LORA_UP;
+    if ((fuse & HWFIT_MODEL_FUSED_QKV) && (targets & qkv)) targets |= qkv;
+    if ((fuse & HWFIT_MODEL_FUSED_GATE_UP) && (targets & gate_up)) targets |= gate_up;
+    return targets;
+}
+
 /* [0]: the layer; [1]: of which its routed experts. */
 typedef struct kind_sums {
     uint64_t weights_bytes[2];
@@ -163,12 +209,13 @@ typedef struct kind_sums {
 
 /* Weights and adapters of one layer of a kind (HWFIT__KIND_*) of a prepared model. */
 static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f, uint64_t rank,
-                         unsigned targets, int qkv_one, kind_sums *out) {
+                         unsigned targets, unsigned fuse, int qkv_one, kind_sums *out) {
     const hwfit__tensor *t = prep->tensors[k];
     size_t n = prep->tensor_count[k];
     hwfit_status st = tensors_bytes(t, n, f, out->weights_bytes);
     if (st == HWFIT_OK && rank > 0) {
-        st = tensors_lora(t, n, rank, targets, qkv_one, out->adapter_params, out->lora_outs);
+        st = tensors_lora(t, n, rank, targets, fuse, qkv_one, out->adapter_params,
+                          out->lora_outs);
     } else {
         out->adapter_params[0] = out->adapter_params[1] = 0;
         out->lora_outs[0] = out->lora_outs[1] = out->lora_outs[2] = out->lora_outs[3] = 0;
@@ -181,13 +228,13 @@ static hwfit_status kind(const hwfit__model_prep *prep, int k, const formats *f,
  * keeps only what every estimate needs (the shard engine holds two memos on the stack);
  * qkv_one (lora_qkv_one_dropout) shapes only lora_outs. */
 static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const formats *f,
-                              uint64_t rank, unsigned targets, hwfit__memory_memo *memo,
-                              int outs, int qkv_one, kind_sums *out) {
-    if (memo == NULL || outs) return kind(prep, k, f, rank, targets, qkv_one, out);
+                              uint64_t rank, unsigned targets, unsigned fuse,
+                              hwfit__memory_memo *memo, int outs, int qkv_one, kind_sums *out) {
+    if (memo == NULL || outs) return kind(prep, k, f, rank, targets, fuse, qkv_one, out);
     if (memo->base.id != f->base.id || memo->base.group_size != f->base.group_size ||
         memo->other.id != f->other.id || memo->other.group_size != f->other.group_size ||
         memo->base_quantized != f->base_quantized || memo->rank != rank ||
-        memo->targets != targets || memo->modules != f->modules ||
+        memo->targets != targets || memo->fuse != fuse || memo->modules != f->modules ||
         (f->modules && (!same_dtype(memo->attn, f->attn) || !same_dtype(memo->mlp, f->mlp) ||
                         !same_dtype(memo->expert, f->expert)))) {
         hwfit__memory_memo_reset(memo);
@@ -200,9 +247,10 @@ static hwfit_status kind_memo(const hwfit__model_prep *prep, int k, const format
         memo->expert = f->expert;
         memo->rank = rank;
         memo->targets = targets;
+        memo->fuse = fuse;
     }
     if (!memo->valid[k]) {
-        hwfit_status st = kind(prep, k, f, rank, targets, 0, out);
+        hwfit_status st = kind(prep, k, f, rank, targets, fuse, 0, out);
         if (st != HWFIT_OK) return st;
         for (int j = 0; j < 2; j++) {
             memo->weights_bytes[k][j] = out->weights_bytes[j];
@@ -232,9 +280,9 @@ hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, u
     kind_sums d, e;
     memset(&d, 0, sizeof d);
     memset(&e, 0, sizeof e);
-    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, 0, &d)) != HWFIT_OK)
+    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, 0, 0, &d)) != HWFIT_OK)
         return st;
-    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, 0, &e)) != HWFIT_OK)
+    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, 0, 0, &e)) != HWFIT_OK)
         return st;
     uint64_t acc = 0;
     if (hwfit__mac_u64(&acc, d.adapter_params[0], p.dense_layers) != HWFIT_OK ||
@@ -1152,6 +1200,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "ep_a2a_recomputed", "must be 0 or 1");
     if (in->lora_qkv_one_dropout != 0 && in->lora_qkv_one_dropout != 1)
         return hwfit__why(why, HWFIT_EDOM, "lora_qkv_one_dropout", "must be 0 or 1");
+    if ((unsigned)in->lora_modules > (unsigned)HWFIT_MEMORY_LORA_MODULES_FUSED)
+        return hwfit__why(why, HWFIT_EINVAL, "lora_modules", HWFIT__ENUM);
     if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
                           "is modelled for mode full only (a frozen base linear keeps no "
@@ -1446,18 +1496,20 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     kind_sums ks[2], mtp;
     memset(ks, 0, sizeof ks);
     memset(&mtp, 0, sizeof mtp);
-    unsigned targets = in->lora_targets;
+    /* LoRA on fused projections (lora_modules): the modules the adapters wrap. */
+    unsigned fuse = lora ? lora_fuse(model, in->lora_modules) : 0u;
+    unsigned targets = lora_targets_of(in->lora_targets, fuse);
     int outs = lora && (in->dora || in->lora_dropout);
     int qkv_one = lora && in->lora_dropout && in->lora_qkv_one_dropout;
     if (dense_n &&
-        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, memo, outs, qkv_one, &ks[0])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, fuse, memo, outs, qkv_one, &ks[0])) != HWFIT_OK)
         return st;
     if (moe_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, memo, outs, qkv_one, &ks[1])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, fuse, memo, outs, qkv_one, &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
     if (mtp_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, memo, outs, qkv_one, &mtp)) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, fuse, memo, outs, qkv_one, &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head; and of them the routed experts'

@@ -25,6 +25,7 @@ typedef struct hwfit__memory_memo {
     hwfit_dtype attn, mlp, expert;
     uint64_t rank;
     unsigned targets;
+    unsigned fuse; /* HWFIT_MODEL_FUSED_* bits the adapters follow (lora_modules) */
     uint64_t weights_bytes[3][2], adapter_params[3][2]; /* [kind][0: the layer, 1: of which
                                                            its routed experts] */
 } hwfit__memory_memo;

@@ -89,6 +89,8 @@ static hwfit_status dims_and_counts(const hwfit_model *m, hwfit__dims *dims, uin
     if (m->heads == 0) BAD("heads", "must be at least 1");
     if (m->norms_per_layer > 16) BAD("norms_per_layer", "must be at most 16");
     if (m->mtp_layers > 64) BAD("mtp_layers", "must be at most 64");
+    if (m->fused_modules & ~HWFIT_MODEL_FUSED_ALL)
+        BAD("fused_modules", "must be a set of HWFIT_MODEL_FUSED_* bits");
     /* Bounds that keep every single product of two sizes inside 64 bits; products of more
      * are checked where they are formed. */
     const uint64_t sizes[] = {m->hidden, m->vocab, m->intermediate, m->expert_intermediate,

@@ -61,6 +61,7 @@ typedef struct row {
               * hwfit_memory_profile_apply_fp8 (the memory inputs cannot see the precision) */
     int wrap_residue;
     int qkv_one_dropout;
+    hwfit_memory_lora_modules lora_modules;
 } row;
 
 #define M_(m) (1u << (m))
@@ -184,6 +185,24 @@ static const row rows[] = {
     {.profile = "hf-trainer", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
+    /* PEFT wraps the modules of the transformers model it is given (LoraModel's
+     * _create_and_replace on each module whose name matches target_modules), so an adapter
+     * follows the checkpoint's modules (lora_modules checkpoint): Phi-3's qkv_proj and
+     * gate_up_proj (transformers models/phi3/modeling_phi3.py at 00d4b3d2: Phi3Attention
+     * qkv_proj, Phi3MLP gate_up_proj) and GLM-4-0414's gate_up_proj (Glm4MLP) each take one
+     * adapter. Published check: "trainable params: 25,165,824" for
+     * microsoft/phi-3-mini-4k-instruct with r 16 on qkv_proj, o_proj, gate_up_proj and
+     * down_proj (nehru/ai-docstring-generator README.md at e6d4edd2). The Trainer's front
+     * ends inherit it: LLaMA-Factory (src/llamafactory/model/adapter.py at 99e0c3e4,
+     * _setup_lora_tuning: peft LoraConfig and get_peft_model, lora_target all through
+     * find_all_linear_modules over model.named_modules()), Axolotl
+     * (src/axolotl/loaders/adapter.py at 01883e35: find_all_linear_names over
+     * named_modules, LoraConfig, get_peft_model) and ms-swift (the Trainer's profile; its
+     * LoRA wrapping the transformers model's modules was not re-read at a pinned commit
+     * in this round; Megatron-SWIFT is the megatron profile). Unsloth keeps separate
+     * projections: it loads its own llamafied checkpoints (q_proj, k_proj, v_proj). */
+    {.profile = "hf-trainer", .modes = ADAPT_, .sets = HWFIT_PROFILE_LORA_MODULES,
+     .lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
     /* QLoRA through transformers' bitsandbytes integration: bnb.nn.Linear4bit calls
      * bnb.matmul_4bit, whose autograd function MatMul4Bit keeps its input
      * ("ctx.tensors = (A, B)" when any(ctx.needs_input_grad[:2]),
@@ -283,6 +302,10 @@ static const row rows[] = {
      .master_weights = 1, .states = HWFIT_DTYPE_FP32, .fused = 1, .gradient_buffer = 1,
      .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+    /* LoRA through PEFT on the transformers model (the checkpoint's modules, as
+     * hf-trainer). */
+    {.profile = "deepspeed", .modes = ADAPT_, .sets = HWFIT_PROFILE_LORA_MODULES,
+     .lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
     {.profile = "deepspeed", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32},
@@ -315,6 +338,10 @@ static const row rows[] = {
      .master_weights = 0, .states = HWFIT_DTYPE_BF16, .fused = 0,
      .gradients = HWFIT_DTYPE_BF16, .loss = HWFIT_MEMORY_LOSS_UPCAST,
      .overhead = OVERHEAD_DIST, .fragmentation = FRAG},
+    /* LoRA through PEFT on the transformers model (the checkpoint's modules, as
+     * hf-trainer). */
+    {.profile = "fsdp", .modes = ADAPT_, .sets = HWFIT_PROFILE_LORA_MODULES,
+     .lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
     {.profile = "fsdp", .modes = ADAPT_,
      .sets = HWFIT_PROFILE_LORA_DTYPE | HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_OPTIMIZER_STATES,
      .lora_dtype = HWFIT_DTYPE_FP32, .gradients = HWFIT_DTYPE_FP32, .states = HWFIT_DTYPE_FP32},
@@ -363,6 +390,16 @@ static const row rows[] = {
      * of the DDP main_grad buffer, to pinned host tensors (_set_sub_optimizer_grads), and
      * the buffer stays on the GPU. Only acts with an optimizer offload layout. */
     {.profile = "megatron", .sets = HWFIT_PROFILE_OFFLOAD_KEEPS_GRADS, .offload_keeps_grads = 1},
+    /* Megatron-Core's layers hold q, k and v in one linear_qkv and the gated MLP's gate and
+     * up in one linear_fc1 (per routed expert too, TEGroupedLinear), whatever the
+     * checkpoint; LoRA wraps those modules (lora_modules fused): Megatron-Bridge's LoRA
+     * (src/megatron/bridge/peft/lora.py at 0191fc5e: target_modules default linear_qkv,
+     * linear_proj, linear_fc1, linear_fc2, one ParallelLinearAdapter of the module's
+     * in_features and out_features each) and Megatron-SWIFT's (ms-swift
+     * swift/megatron/tuners/lora.py at 4c798c6a: LoraParallelLinear on the base layer, a
+     * grouped lora_A and lora_B of num_gemms for the experts' linear_fc1). */
+    {.profile = "megatron", .modes = ADAPT_, .sets = HWFIT_PROFILE_LORA_MODULES,
+     .lora_modules = HWFIT_MEMORY_LORA_MODULES_FUSED},
     /* The step copies 16-bit gradients to fp32 (DistributedOptimizer and
      * Float16OptimizerWithFloat16Params _copy_model_grads_to_main_grads, at Megatron-LM
      * 23265d2db: shard_main_param.grad = shard_model_grad.float()); acts only with
@@ -663,6 +700,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_FP8_INPUTS) in->fp8_inputs_saved = r->fp8_inputs;
     if (s & HWFIT_PROFILE_WRAP_RESIDUE) in->fsdp_wrap_residue = r->wrap_residue;
     if (s & HWFIT_PROFILE_QKV_ONE_DROPOUT) in->lora_qkv_one_dropout = r->qkv_one_dropout;
+    if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
 }
 
 /* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not

@@ -36,7 +36,7 @@ typedef struct hwfit__shard_resolved {
 
 /* Storage for an engine where its struct is not visible (perf.c): on a caller's stack
  * (a few KB) or in a workspace. shard.c checks that the engine fits. */
-#define HWFIT__SHARD_ENGINE_BYTES 5072 /* sizeof(struct hwfit__shard_engine): 5072 on LP64 (the
+#define HWFIT__SHARD_ENGINE_BYTES 5080 /* sizeof(struct hwfit__shard_engine): 5080 on LP64 (the
                                         model with its stored formats) */
 typedef union hwfit__shard_engine_storage {
     max_align_t align;

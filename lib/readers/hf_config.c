@@ -300,6 +300,12 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         break;
     case F_MISTRAL:
     case F_PHI3:
+        /* transformers models/phi3/modeling_phi3.py (huggingface/transformers at 00d4b3d2):
+         * Phi3Attention holds one qkv_proj Linear(hidden, (heads + 2 kv_heads) head_dim)
+         * and Phi3MLP one gate_up_proj Linear(hidden, 2 intermediate): a LoRA adapter of
+         * PEFT wraps each as one module (fused_modules). MistralAttention and MistralMLP
+         * keep q_proj, k_proj, v_proj, gate_proj and up_proj apart. */
+        if (a->fam == F_PHI3) m->fused_modules = HWFIT_MODEL_FUSED_QKV | HWFIT_MODEL_FUSED_GATE_UP;
         /* Every layer uses config.sliding_window (MistralAttention, Phi3Attention). */
         HWFIT__TRY(get_nullable_u64(r, "sliding_window", 1, SZ, a->window, 0, &window));
         if (window) HWFIT__TRY(hwfit_model_set_sliding_layers(m, HWFIT_MODEL_SLIDING_ALL, 0));
@@ -510,6 +516,8 @@ static hwfit_status read_model(const reader *r, const arch *a, hwfit_model *m) {
         HWFIT__TRY(get_bool(r, "attention_bias", 1, &flag));
         m->q_bias = m->k_bias = m->v_bias = flag;
         m->norms_per_layer = 4;
+        /* Glm4MLP's one gate_up_proj (fused_modules); q, k, v stay separate modules. */
+        m->fused_modules = HWFIT_MODEL_FUSED_GATE_UP;
         break;
     case F_GLM4_MOE:
         /* Glm4MoeAttention: q, k, v with bias=config.attention_bias, o_proj without bias;

@@ -891,6 +891,7 @@ const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fuse
                                               "inplace", "chunked-inplace", "inplace-cast",
                                               "upcast-freed", "compiled", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
+const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
                                                   NULL};
@@ -964,6 +965,18 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                           "take one dropout of their common input, kept once "
                                           "(LitGPT's fused LoRAQKVLinear; the litgpt profile "
                                           "sets it); off: one per adapter (PEFT)"},
+    [HWFIT__F_LORA_MODULES] = {.name = "lora-modules", .kind = HWFIT_OPTION_CHOICE,
+                               .metavar = "KIND", .default_text = "separate",
+                               .choices = hwfit__workload_lora_modules,
+                               .help = "LoRA: the modules the adapters wrap: separate (one "
+                                       "adapter per projection: Unsloth, torchtune, LitGPT), "
+                                       "checkpoint (the checkpoint's modules, PEFT: Phi-3's "
+                                       "qkv_proj and gate_up_proj, GLM-4-0414's gate_up_proj "
+                                       "take one adapter each; the PEFT-based profiles set "
+                                       "it), fused (q/k/v and gate/up always one module: "
+                                       "Megatron-Core's linear_qkv and linear_fc1; the "
+                                       "megatron profile sets it); a target naming part of a "
+                                       "fused module adapts the whole module"},
     [HWFIT__F_LORA_DTYPE] = {.name = "lora-dtype", .kind = HWFIT_OPTION_NAME,
                              .metavar = "DTYPE", .catalog = "dtype", .default_text = "bf16",
                              .help = "LoRA: format of the adapters (PEFT upcasts them to fp32)"},
@@ -1284,6 +1297,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_DORA), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DROPOUT), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_QKV_ONE_DROPOUT), adapters, "mode lora or qlora"},
+        {HWFIT__FOPT(HWFIT__F_LORA_MODULES), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_QLORA_INPUTS), mode == HWFIT_MEMORY_QLORA, "mode qlora"},
         {HWFIT__FOPT(HWFIT__F_ACTIVATIONS), training, "training (mode full, lora or qlora)"},
@@ -1472,6 +1486,9 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
     if (!profile || hwfit__req_given(r, o))
         m->selective = (hwfit_memory_selective)hwfit__req_choice(r, o);
+    o = HWFIT__FOPT(HWFIT__F_LORA_MODULES);
+    if (!profile || hwfit__req_given(r, o))
+        m->lora_modules = (hwfit_memory_lora_modules)hwfit__req_choice(r, o);
     /* FlexAttention's structure and the expert all-to-alls' outputs are read by the op policy
      * alone: either given with another policy, or beside a recomputation other than
      * selective (fixed as above), is refused. */
@@ -1686,6 +1703,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "lora_dropout", "LoRA dropout", m->lora_dropout);
     hwfit__out_bool(o, "lora_qkv_one_dropout", "LoRA: one dropout for q, k and v",
                     m->lora_qkv_one_dropout);
+    hwfit__out_str(o, "lora_modules", "LoRA adapters wrap",
+                   hwfit__workload_lora_modules[m->lora_modules]);
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);

@@ -302,6 +302,8 @@ class hwfit_model(ctypes.Structure):
         ("max_context", ctypes.c_uint64),
         ("layer_flags", ctypes.c_uint8 * HWFIT_MODEL_MAX_LAYERS),
         ("stored", hwfit_model_stored),
+        # appended: projections the checkpoint fuses (model.h fused_modules)
+        ("fused_modules", ctypes.c_uint),
     ]
 
 
@@ -437,6 +439,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("ep_a2a_recomputed", ctypes.c_int),
         # appended: one LoRA dropout for q, k and v (memory.h lora_qkv_one_dropout)
         ("lora_qkv_one_dropout", ctypes.c_int),
+        # appended: the modules LoRA adapters wrap, hwfit_memory_lora_modules (memory.h lora_modules)
+        ("lora_modules", ctypes.c_int),
     ]
 
 
