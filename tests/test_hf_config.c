@@ -686,3 +686,25 @@ Test(hf_config, glm4_0414_has_four_norms_a_layer_and_qkv_bias) {
     d = parse_ok("{\"model_type\": \"glm4\", \"attention_bias\": false}");
     cr_assert_eq(d.q_bias, 0);
 }
+
+/* The modules a checkpoint fuses (fused_modules), as its transformers modeling code builds
+ * them: Phi3Attention.qkv_proj and Phi3MLP.gate_up_proj (phi3: Phi-3, Phi-3.5, Phi-4),
+ * Glm4MLP.gate_up_proj (glm4; GlmAttention's q, k, v stay apart); Mistral (which shares
+ * Phi-3's reading of sliding_window), Llama and GLM-4.5 (Glm4MoeMLP gate_proj, up_proj)
+ * fuse nothing. The parameter counts do not change. */
+Test(hf_config, fused_modules_of_the_checkpoint) {
+    hwfit_model m = load_ok(MODELS "phi-3-mini-4k-instruct.config.json");
+    cr_assert_eq(m.fused_modules, HWFIT_MODEL_FUSED_QKV | HWFIT_MODEL_FUSED_GATE_UP);
+    cr_assert_eq(params_of(&m).total, 3821079552ull);
+    m = load_ok(MODELS "phi-4.config.json");
+    cr_assert_eq(m.fused_modules, HWFIT_MODEL_FUSED_ALL);
+    m = load_ok(MODELS "glm-4-9b-0414.config.json");
+    cr_assert_eq(m.fused_modules, HWFIT_MODEL_FUSED_GATE_UP);
+    cr_assert_eq(params_of(&m).total, 9400279040ull);
+    m = load_ok(MODELS "glm-4.5-air.config.json");
+    cr_assert_eq(m.fused_modules, 0u);
+    m = load_ok(MODELS "mistral-7b-v0.3.config.json");
+    cr_assert_eq(m.fused_modules, 0u);
+    m = load_ok(MODELS "llama-3.1-8b.config.json");
+    cr_assert_eq(m.fused_modules, 0u);
+}

@@ -2402,3 +2402,198 @@ Test(memory, residual_fp32_doubles_the_checkpoints_of_a_quantized_base) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "residual_fp32");
 }
+
+/* LoRA on fused projections (lora_modules). Phi-3 (model_type phi3) fuses q/k/v into
+ * qkv_proj and gate/up into gate_up_proj (transformers modeling_phi3.py); PEFT puts one
+ * adapter on each: r 16 on every linear of phi-3-mini-4k-instruct gives PEFT's printed
+ * "trainable params: 25,165,824" (nehru/ai-docstring-generator README.md at e6d4edd2),
+ * where separate projections give 29,884,416 (Unsloth's llamafied checkpoint, torchtune). */
+static hwfit_model phi3_mini(void) {
+    hwfit_model m;
+    hwfit_error err;
+    cr_assert_eq(hwfit_hf_config_load(HWFIT_TEST_DATA "/models/phi-3-mini-4k-instruct.config.json",
+                                      &m, &err),
+                 HWFIT_OK);
+    cr_assert_eq(m.fused_modules, HWFIT_MODEL_FUSED_QKV | HWFIT_MODEL_FUSED_GATE_UP);
+    return m;
+}
+
+Test(memory, lora_modules_follow_the_checkpoint) {
+    hwfit_model m = phi3_mini();
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1000;
+    cr_assert_eq(in.lora_modules, HWFIT_MEMORY_LORA_MODULES_SEPARATE); /* the default */
+    hwfit_memory_out sep = estimate_ok(&m, &in);
+    cr_assert_eq(sep.adapter_params, 29884416ull);
+    cr_assert_eq(sep.trainable_params, 29884416ull);
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT;
+    hwfit_memory_out ck = estimate_ok(&m, &in);
+    cr_assert_eq(ck.adapter_params, 25165824ull);
+    cr_assert_eq(ck.trainable_params, 25165824ull);
+    /* One A per fused module: the difference is r x hidden for k, v and up per layer. */
+    cr_assert_eq(sep.adapter_params - ck.adapter_params, 32ull * 16 * 3 * 3072);
+    /* Megatron-Core's fusion is the same on Phi-3. */
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_FUSED;
+    cr_assert_eq(estimate_ok(&m, &in).adapter_params, 25165824ull);
+    /* A target naming part of a fused module adapts the whole module: q and v adapt
+     * qkv_proj (r (3072 + 3 x 3072) a layer), gate adapts gate_up_proj. */
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT;
+    in.lora_targets = HWFIT_LORA_Q | HWFIT_LORA_V;
+    cr_assert_eq(estimate_ok(&m, &in).adapter_params, 32ull * 16 * (3072 + 9216));
+    in.lora_targets = HWFIT_LORA_Q;
+    cr_assert_eq(estimate_ok(&m, &in).adapter_params, 32ull * 16 * (3072 + 9216));
+    in.lora_targets = HWFIT_LORA_GATE;
+    cr_assert_eq(estimate_ok(&m, &in).adapter_params, 32ull * 16 * (3072 + 2 * 8192));
+    /* Separate, q alone is q alone. */
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_SEPARATE;
+    in.lora_targets = HWFIT_LORA_Q;
+    cr_assert_eq(estimate_ok(&m, &in).adapter_params, 32ull * 16 * (3072 + 3072));
+    /* LoRA dropout: one per module, of its input. Separate: q, k, v, gate, up each keep a
+     * copy of the hidden state; fused: qkv_proj and gate_up_proj one each (3 bytes a
+     * value: the bf16 copy and the mask). */
+    in.lora_targets = HWFIT_LORA_ALL;
+    in.lora_dropout = 1;
+    hwfit_memory_out sd = estimate_ok(&m, &in);
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT;
+    hwfit_memory_out cd = estimate_ok(&m, &in);
+    cr_assert_eq(sd.activation_dense_layer_bytes - cd.activation_dense_layer_bytes,
+                 1000ull * 3 * 3072 * 3);
+    /* DoRA: a magnitude per output of each module, the same outputs either way. */
+    in.lora_dropout = 0;
+    in.dora = 1;
+    hwfit_memory_out cdora = estimate_ok(&m, &in);
+    cr_assert_eq(cdora.adapter_params - ck.adapter_params,
+                 32ull * (9216 + 3072 + 2 * 8192 + 3072));
+    cr_assert_eq(cdora.activation_dense_layer_bytes - ck.activation_dense_layer_bytes,
+                 1000ull * (9216 + 3072 + 2 * 8192 + 3072) * 2);
+}
+
+/* A checkpoint without fused modules (Llama) is unchanged under "checkpoint"; Megatron-Core
+ * fuses q/k/v into linear_qkv and gate/up into linear_fc1 whatever the checkpoint. */
+Test(memory, lora_modules_fused_on_llama) {
+    hwfit_model m;
+    llama8b(&m);
+    cr_assert_eq(m.fused_modules, 0u);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1000;
+    in.lora_dropout = 1;
+    hwfit_memory_out sep = estimate_ok(&m, &in);
+    cr_assert_eq(sep.adapter_params, 41943040ull);
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT;
+    hwfit_memory_out ck = estimate_ok(&m, &in);
+    cr_assert_eq(ck.adapter_params, sep.adapter_params);
+    cr_assert_eq(ck.activation_dense_layer_bytes, sep.activation_dense_layer_bytes);
+    cr_assert_eq(ck.peak_bytes, sep.peak_bytes);
+    /* linear_qkv r (4096 + 4096 + 1024 + 1024), linear_proj r (4096 + 4096), linear_fc1
+     * r (4096 + 2 x 14336), linear_fc2 r (14336 + 4096), 32 layers. */
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_FUSED;
+    hwfit_memory_out fu = estimate_ok(&m, &in);
+    cr_assert_eq(fu.adapter_params,
+                 32ull * 16 * ((4096 + 6144) + 8192 + (4096 + 28672) + 18432));
+    cr_assert_eq(fu.adapter_params, 35651584ull);
+    cr_assert_eq(sep.activation_dense_layer_bytes - fu.activation_dense_layer_bytes,
+                 1000ull * 3 * 4096 * 3);
+}
+
+/* Routed experts: Megatron's grouped linear_fc1 holds each expert's gate and up, one
+ * adapter per expert (ms-swift LoraParallelLinear on TEGroupedLinear); MLA's projections
+ * are separate modules everywhere, so fused q/k/v does not apply to them. */
+Test(memory, lora_modules_fused_experts_and_mla) {
+    hwfit_model x;
+    hwfit_model_init(&x);
+    x.layers = 32;
+    x.hidden = 4096;
+    x.vocab = 32000;
+    x.heads = 32;
+    x.kv_heads = 8;
+    x.experts = 8;
+    x.experts_per_token = 2;
+    x.expert_intermediate = 14336;
+    cr_assert_eq(hwfit_model_set_moe_layers(&x, 0, 1, 0), HWFIT_OK);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_rank = 8;
+    in.lora_targets = HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN;
+    hwfit_memory_out sep = estimate_ok(&x, &in);
+    cr_assert_eq(sep.adapter_params, 32ull * 8 * 3 * 8 * (4096 + 14336));
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_FUSED;
+    hwfit_memory_out fu = estimate_ok(&x, &in);
+    cr_assert_eq(sep.adapter_params - fu.adapter_params, 32ull * 8 * 8 * 4096);
+    cr_assert_eq(sep.expert_trainable_params - fu.expert_trainable_params, 32ull * 8 * 8 * 4096);
+    /* Its checkpoint fuses nothing: checkpoint is separate. */
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT;
+    cr_assert_eq(estimate_ok(&x, &in).adapter_params, sep.adapter_params);
+
+    hwfit_model ds;
+    cr_assert_eq(fixture_deepseek_v3(&ds), HWFIT_OK);
+    in.lora_targets = HWFIT_LORA_ATTENTION;
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_SEPARATE;
+    uint64_t mla = estimate_ok(&ds, &in).adapter_params;
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_FUSED;
+    cr_assert_eq(estimate_ok(&ds, &in).adapter_params, mla);
+}
+
+/* Bad values are refused with the field named. */
+Test(memory, lora_modules_refused_out_of_range) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_modules = (hwfit_memory_lora_modules)3;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "lora_modules");
+    hwfit_memory_out o;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
+    in.lora_modules = HWFIT_MEMORY_LORA_MODULES_CHECKPOINT;
+    m.fused_modules = 0x04u;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "model.fused_modules");
+}
+
+/* The profiles say which modules their LoRA wraps: PEFT's (the Trainer and its front ends,
+ * DeepSpeed, FSDP) the checkpoint's, Megatron-Core's fused, the others separate; full
+ * fine-tuning keeps the default. */
+Test(memory, lora_modules_of_the_profiles) {
+    static const struct {
+        const char *name;
+        hwfit_memory_lora_modules modules;
+    } want[] = {
+        {"hf-trainer", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"hf-trainer+peft", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"llama-factory", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"axolotl", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"ms-swift", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"deepspeed", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"fsdp", HWFIT_MEMORY_LORA_MODULES_CHECKPOINT},
+        {"megatron", HWFIT_MEMORY_LORA_MODULES_FUSED},
+        {"unsloth", HWFIT_MEMORY_LORA_MODULES_SEPARATE},
+        {"torchtune", HWFIT_MEMORY_LORA_MODULES_SEPARATE},
+        {"litgpt", HWFIT_MEMORY_LORA_MODULES_SEPARATE},
+        {"torchtitan", HWFIT_MEMORY_LORA_MODULES_SEPARATE},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        for (int mode = HWFIT_MEMORY_LORA; mode <= HWFIT_MEMORY_QLORA; mode++) {
+            hwfit_memory_in in;
+            hwfit_memory_init(&in);
+            in.mode = (hwfit_memory_mode)mode;
+            uint64_t sets = 0;
+            cr_assert_eq(hwfit_memory_profile_apply(want[i].name, 1, &in, &sets), HWFIT_OK);
+            cr_assert_eq(in.lora_modules, want[i].modules, "%s", want[i].name);
+            cr_assert_eq((sets & HWFIT_PROFILE_LORA_MODULES) != 0,
+                         want[i].modules != HWFIT_MEMORY_LORA_MODULES_SEPARATE, "%s",
+                         want[i].name);
+        }
+        hwfit_memory_in full;
+        hwfit_memory_init(&full);
+        full.mode = HWFIT_MEMORY_FULL;
+        cr_assert_eq(hwfit_memory_profile_apply(want[i].name, 1, &full, NULL), HWFIT_OK);
+        cr_assert_eq(full.lora_modules, HWFIT_MEMORY_LORA_MODULES_SEPARATE);
+    }
+}

@@ -594,6 +594,45 @@ class TestFinetuneInputs(CliCase):
         self.ok_json("memory", "--config", cfg, "--mode", "lora", "--lora-dropout",
                      "--lora-qkv-one-dropout")
 
+    def test_lora_modules_follow_the_checkpoint_or_megatron(self):
+        """--lora-modules: PEFT wraps Phi-3's fused qkv_proj and gate_up_proj with one
+        adapter each, so r 16 on every linear of phi-3-mini-4k-instruct trains 25,165,824
+        parameters, as PEFT prints (nehru/ai-docstring-generator README.md at e6d4edd2);
+        separate projections give 29,884,416. The PEFT profiles set checkpoint, megatron
+        fused (Llama 3.1 8B: 35,651,584 instead of 41,943,040); a target naming part of a
+        fused module adapts the whole module; refused outside LoRA."""
+        import os
+        from clitest import TEST_DATA
+        phi = os.path.join(TEST_DATA, "models", "phi-3-mini-4k-instruct.config.json")
+        llama = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        peft = self.ok_json("memory", "--config", phi, "--mode", "lora", "--framework",
+                            "hf-trainer+peft")
+        self.assertEqual(peft["trainable_params"], 25165824)
+        self.assertEqual(peft["assumptions"]["lora_modules"], "checkpoint")
+        sep = self.ok_json("memory", "--config", phi, "--mode", "lora")
+        self.assertEqual(sep["trainable_params"], 29884416)
+        self.assertEqual(sep["assumptions"]["lora_modules"], "separate")
+        given = self.ok_json("memory", "--config", phi, "--mode", "lora", "--framework",
+                             "hf-trainer+peft", "--lora-modules", "separate")
+        self.assertEqual(given["trainable_params"], 29884416)
+        table = self.ok_table("memory", "--config", phi, "--mode", "lora", "--framework",
+                        "hf-trainer+peft")
+        self.assertIn("25,165,824", table)
+        qv = self.ok_json("memory", "--config", phi, "--mode", "lora", "--lora-targets",
+                          "q,v", "--lora-modules", "checkpoint")
+        self.assertEqual(qv["trainable_params"], 32 * 16 * (3072 + 9216))
+        mg = self.ok_json("memory", "--config", llama, "--mode", "lora", "--framework",
+                          "megatron")
+        self.assertEqual(mg["assumptions"]["lora_modules"], "fused")
+        self.assertEqual(mg["trainable_params"], 35651584)
+        ck = self.ok_json("memory", "--config", llama, "--mode", "lora", "--lora-modules",
+                          "checkpoint")
+        self.assertEqual(ck["trainable_params"], 41943040)
+        self.bad("memory", "--config", phi, "--mode", "inference", "--lora-modules",
+                 "checkpoint", mentions="lora-modules")
+        self.bad("memory", "--config", phi, "--mode", "lora", "--lora-modules", "qkv",
+                 mentions="lora-modules")
+
     def test_compiled_mlp_keeps_the_product_for_a_trained_down_projection(self):
         """--compile: torch.compile's partitioner keeps the product act(gate) * up when the
         down projection's weight takes a gradient (a backward matmul reads it) and

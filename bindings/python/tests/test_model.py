@@ -734,6 +734,24 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), lora_qkv_one_dropout=True)
 
+    def test_lora_modules_follow_the_checkpoint(self):
+        # PEFT's one adapter on Phi-3's qkv_proj and gate_up_proj: r 16 on every linear of
+        # phi-3-mini-4k-instruct trains 25,165,824 parameters (PEFT's printed count),
+        # 29,884,416 with separate projections; Megatron fuses Llama's too.
+        kw = dict(config=config("phi-3-mini-4k-instruct"), mode="lora")
+        self.assertEqual(hwfit.memory(**kw)["trainable_params"], 29884416)
+        ck = hwfit.memory(lora_modules="checkpoint", **kw)
+        self.assertEqual(ck["trainable_params"], 25165824)
+        self.assertEqual(ck["assumptions"]["lora_modules"], "checkpoint")
+        self.assertEqual(hwfit.memory(framework="hf-trainer+peft", **kw)["trainable_params"],
+                         25165824)
+        mg = hwfit.memory(config=config("llama-3.1-8b"), mode="lora", lora_modules="fused")
+        self.assertEqual(mg["trainable_params"], 35651584)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), lora_modules="fused")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(lora_modules="qkv", **kw)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
