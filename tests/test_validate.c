@@ -204,6 +204,10 @@ Test(validate, shard_names_the_field_the_layout_and_the_workload) {
     in.memory.lora_rank = 0;
     expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EDOM, "memory.lora_rank", "at least 1");
     shard_fits(&in);
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    in.memory.lora_modules = (hwfit_memory_lora_modules)3;
+    expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EINVAL, "memory.lora_modules", "");
+    shard_fits(&in);
     m.kv_heads = 5;
     expect(hwfit_shard_validate(&m, &in, &p), &p, HWFIT_EDOM, "model.kv_heads", "divide");
 }

@@ -981,7 +981,7 @@ static const char *shard_field(const char *field) {
         F("memory.batch") F("memory.context") F("memory.overhead_bytes") F("memory.mtp")
         F("memory.lora_rank") F("memory.lora_targets") F("memory.weights")
         F("memory.qlora_base") F("memory.unquantized") F("memory.activations")
-        F("memory.gradients") F("memory.lora_dtype") F("memory.kv")
+        F("memory.gradients") F("memory.lora_dtype") F("memory.lora_modules") F("memory.kv")
 #undef F
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)

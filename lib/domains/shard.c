@@ -3032,6 +3032,7 @@ static const char *memory_field(const char *field) {
         {"activations", "memory.activations"},
         {"gradients", "memory.gradients"},
         {"lora_dtype", "memory.lora_dtype"},
+        {"lora_modules", "memory.lora_modules"},
         {"kv", "memory.kv"}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (strcmp(fields[i][0], field) == 0) return fields[i][1];
