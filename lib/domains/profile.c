@@ -193,7 +193,7 @@ static const row rows[] = {
      * adapter. Published check: "trainable params: 25,165,824" for
      * microsoft/phi-3-mini-4k-instruct with r 16 on qkv_proj, o_proj, gate_up_proj and
      * down_proj (nehru/ai-docstring-generator README.md at e6d4edd2). The Trainer's front
-     * ends inherit it: LLaMA-Factory (src/llamafactory/model/adapter.py at 99e0c3e4,
+     * ends inherit it: LLaMA-Factory (src/llamafactory/model/adapter.py at 01d87b82,
      * _setup_lora_tuning: peft LoraConfig and get_peft_model, lora_target all through
      * find_all_linear_modules over model.named_modules()), Axolotl
      * (src/axolotl/loaders/adapter.py at 01883e35: find_all_linear_names over
