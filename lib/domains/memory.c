@@ -280,9 +280,11 @@ hwfit_status hwfit_memory_lora_params(const hwfit_model *model, uint32_t rank, u
     kind_sums d, e;
     memset(&d, 0, sizeof d);
     memset(&e, 0, sizeof e);
-    if (p.dense_layers && (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, 0, 0, &d)) != HWFIT_OK)
+    if (p.dense_layers &&
+        (st = kind(&prep, HWFIT__KIND_DENSE, &f, rank, targets, 0, 0, &d)) != HWFIT_OK)
         return st;
-    if (p.moe_layers && (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, 0, 0, &e)) != HWFIT_OK)
+    if (p.moe_layers &&
+        (st = kind(&prep, HWFIT__KIND_MOE, &f, rank, targets, 0, 0, &e)) != HWFIT_OK)
         return st;
     uint64_t acc = 0;
     if (hwfit__mac_u64(&acc, d.adapter_params[0], p.dense_layers) != HWFIT_OK ||
@@ -1502,14 +1504,17 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     int outs = lora && (in->dora || in->lora_dropout);
     int qkv_one = lora && in->lora_dropout && in->lora_qkv_one_dropout;
     if (dense_n &&
-        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, fuse, memo, outs, qkv_one, &ks[0])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_DENSE, &f, rank, targets, fuse, memo, outs, qkv_one,
+                        &ks[0])) != HWFIT_OK)
         return st;
     if (moe_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, fuse, memo, outs, qkv_one, &ks[1])) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MOE, &f, rank, targets, fuse, memo, outs, qkv_one,
+                        &ks[1])) != HWFIT_OK)
         return st;
     uint32_t mtp_n = in->mtp ? model->mtp_layers : 0;
     if (mtp_n &&
-        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, fuse, memo, outs, qkv_one, &mtp)) != HWFIT_OK)
+        (st = kind_memo(prep, HWFIT__KIND_MTP, &f, rank, targets, fuse, memo, outs, qkv_one,
+                        &mtp)) != HWFIT_OK)
         return st;
 
     /* Weights: layers, embedding, final norm and head; and of them the routed experts'
