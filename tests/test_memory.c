@@ -296,6 +296,20 @@ Test(memory, activations_reproduce_megatron_for_any_ffn_width) {
     cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 30 * sbh / 4);
 }
 
+/* A Mixtral-8x7B-shaped model (32 MoE layers of 8 experts, top 2, GQA 32/8). */
+static void mixtral_shape(hwfit_model *x) {
+    hwfit_model_init(x);
+    x->layers = 32;
+    x->hidden = 4096;
+    x->vocab = 32000;
+    x->heads = 32;
+    x->kv_heads = 8;
+    x->experts = 8;
+    x->experts_per_token = 2;
+    x->expert_intermediate = 14336;
+    cr_assert_eq(hwfit_model_set_moe_layers(x, 0, 1, 0), HWFIT_OK);
+}
+
 /* PEFT's print_trainable_parameters for Llama-3-8B (same shapes as 3.1): r = 16 on all linear
  * layers 41,943,040; r = 8 on q_proj and v_proj 3,407,872 (32 x 8 x (8192 + 5120)). */
 Test(memory, lora_adapter_parameters) {
@@ -318,16 +332,7 @@ Test(memory, lora_adapter_parameters) {
     cr_assert_eq(o.optimizer_bytes, 12 * 41943040ull);
     /* Experts take the MLP targets: Mixtral r = 8 on gate/up/down of 8 experts per layer. */
     hwfit_model x;
-    hwfit_model_init(&x);
-    x.layers = 32;
-    x.hidden = 4096;
-    x.vocab = 32000;
-    x.heads = 32;
-    x.kv_heads = 8;
-    x.experts = 8;
-    x.experts_per_token = 2;
-    x.expert_intermediate = 14336;
-    cr_assert_eq(hwfit_model_set_moe_layers(&x, 0, 1, 0), HWFIT_OK);
+    mixtral_shape(&x);
     cr_assert_eq(hwfit_memory_lora_params(&x, 8, HWFIT_LORA_GATE | HWFIT_LORA_UP | HWFIT_LORA_DOWN,
                                           &n),
                  HWFIT_OK);
@@ -2514,16 +2519,7 @@ Test(memory, lora_modules_fused_on_llama) {
  * are separate modules everywhere, so fused q/k/v does not apply to them. */
 Test(memory, lora_modules_fused_experts_and_mla) {
     hwfit_model x;
-    hwfit_model_init(&x);
-    x.layers = 32;
-    x.hidden = 4096;
-    x.vocab = 32000;
-    x.heads = 32;
-    x.kv_heads = 8;
-    x.experts = 8;
-    x.experts_per_token = 2;
-    x.expert_intermediate = 14336;
-    cr_assert_eq(hwfit_model_set_moe_layers(&x, 0, 1, 0), HWFIT_OK);
+    mixtral_shape(&x);
     hwfit_memory_in in;
     hwfit_memory_init(&in);
     in.mode = HWFIT_MEMORY_LORA;
