@@ -84,6 +84,12 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bool(o, "chunked_attention", "  in fixed chunks (Llama 4)",
                     kvo.sliding_layers > 0 && m->chunked_attention);
     hwfit__out_u64(o, "mtp_layers", "extra prediction layers", p.mtp_layers);
+    /* The checkpoint's fused projections (hwfit_model::fused_modules): the modules a PEFT
+     * adapter wraps (hwfit_memory_in::lora_modules checkpoint). */
+    hwfit__out_bool(o, "fused_qkv", "fused q/k/v module (checkpoint)",
+                    (m->fused_modules & HWFIT_MODEL_FUSED_QKV) != 0);
+    hwfit__out_bool(o, "fused_gate_up", "fused gate/up module (checkpoint)",
+                    (m->fused_modules & HWFIT_MODEL_FUSED_GATE_UP) != 0);
     hwfit__out_u64(o, "params_total", "parameters", p.total);
     hwfit__out_u64(o, "params_active", "  active per token", p.active);
     hwfit__out_u64(o, "params_embedding", "  embedding", p.embedding);

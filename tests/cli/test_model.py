@@ -41,6 +41,18 @@ class TestModel(CliCase):
             self.assertEqual(r["kv_bytes_per_token"], kv, name)
             self.assertEqual(r["kv_bytes"], 4096 * kv, name)  # default context 4096
 
+    def test_fused_projections_of_the_checkpoint(self):
+        """Phi-3 runs q, k, v as one qkv_proj and gate, up as one gate_up_proj; GLM-4-0414
+        fuses gate and up only; Llama fuses neither (the modules a PEFT adapter wraps)."""
+        for name, qkv, gate_up in (("phi-3-mini-4k-instruct", True, True),
+                                   ("glm-4-9b-0414", False, True),
+                                   ("llama-3.1-8b", False, False)):
+            r = self.ok_json("model", "--config", config(name))
+            self.assertIs(r["fused_qkv"], qkv, name)
+            self.assertIs(r["fused_gate_up"], gate_up, name)
+        self.assertIn("fused q/k/v module", self.ok_table("model", "--config",
+                                                           config("phi-3-mini-4k-instruct")))
+
     def test_batch_context_and_formats(self):
         r = self.ok_json("model", "--config", config("llama-3.1-8b"), "--context", "128K",
                          "--batch", "2", "--kv", "fp8", "--weights", "q4_k")

@@ -84,6 +84,13 @@ class TestModel(unittest.TestCase):
             self.assertIsInstance(r[k], int)
         self.assertEqual(r["kv_bytes"], 131072 * 70272)
 
+    def test_model_names_the_checkpoints_fused_projections(self):
+        # Phi-3's qkv_proj and gate_up_proj are one module each; Llama's are not.
+        r = hwfit.model(config=config("phi-3-mini-4k-instruct"))
+        self.assertEqual((r["fused_qkv"], r["fused_gate_up"]), (True, True))
+        r = hwfit.model(config=config("llama-3.1-8b"))
+        self.assertEqual((r["fused_qkv"], r["fused_gate_up"]), (False, False))
+
     def test_a_loaded_model_is_read_from_its_path(self):
         m = hwfit.load_config(config("llama-3.1-8b"))
         self.assertEqual(hwfit.model(config=m, context="8K"),
