@@ -151,9 +151,13 @@ typedef enum hwfit_memory_phase {
                                           appear, the recomputed layer live. */
     HWFIT_MEMORY_PHASE_STEP = 2,     /**< Optimizer step: whole gradients, states and the
                                           step's temporaries. */
-    HWFIT_MEMORY_PHASE_LOAD = 3      /**< Model load: the weights on the device and the
+    HWFIT_MEMORY_PHASE_LOAD = 3,     /**< Model load: the weights on the device and the
                                           temporaries of quantizing one of them there
                                           (hwfit_memory_in::load_quantize_bytes). */
+    HWFIT_MEMORY_PHASE_EVALUATION = 4 /**< Evaluation inside training
+                                          (hwfit_memory_in::evaluation): a no-grad forward at
+                                          the evaluation batch beside the weights and the
+                                          optimizer's states. */
 } hwfit_memory_phase;
 
 /** @brief Activation recomputation (Korthikanti et al. 2022). */
@@ -984,6 +988,32 @@ typedef struct hwfit_memory_in {
                                         same output widths) and the LoRA dropout inputs
                                         (one per module). The profiles of PEFT-based
                                         trainers set checkpoint, megatron sets fused. */
+    /* ---- Appended in 0.2.0, twelfth round (docs/formulas.md, "The evaluation phase"). */
+    int evaluation;                /**< 1: the run evaluates inside training (HF Trainer
+                                        eval_strategy steps or epoch; a recipe's validation
+                                        loop), so a fourth phase, evaluation, competes for
+                                        the peak: a forward under torch.no_grad at
+                                        @c eval_batch sequences of @c context tokens, after
+                                        an optimizer step, beside the weights, the master
+                                        weights and the optimizer's states (the gradients
+                                        are None: the step's zero_grad(set_to_none=True),
+                                        torch.optim's default since 2.0). 0 (default): no
+                                        evaluation, the answer unchanged. No profile sets it
+                                        (a run's choice). Training only. 0 or 1. */
+    uint32_t eval_batch;           /**< With @c evaluation: sequences per evaluation forward,
+                                        at the training context (the Trainer's
+                                        per_device_eval_batch_size). Default 8 (the
+                                        Trainer's default); >= 1. */
+    int eval_kv_cache;             /**< With @c evaluation: 1: the evaluation forward builds
+                                        every layer's K/V cache and holds it until the
+                                        forward returns (transformers' LlamaModel.forward
+                                        with the config's use_cache: a DynamicCache filled
+                                        by each layer; it turns use_cache off only when
+                                        gradient checkpointing is on and the model is in
+                                        training mode, which an evaluation is not). The
+                                        cache is in the activations' format, fp32 when
+                                        @c residual_fp32 on a quantized base. 0 (default) or
+                                        1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1055,6 +1085,13 @@ typedef struct hwfit_memory_out {
                                         peak_bytes - stranded_bytes is the least a card
                                         needs (hwfit_shard's fit still compares
                                         peak_bytes, the reading), bytes. */
+    /* ---- Appended in 0.2.0, twelfth round (hwfit_memory_in::evaluation). */
+    uint64_t eval_bytes;           /**< Allocated during the evaluation forward
+                                        (hwfit_memory_in::evaluation): the weights, the
+                                        optimizer's states, the K/V cache at the evaluation
+                                        batch (eval_kv_cache), one layer's forward workspace
+                                        and the logits and loss at that batch; 0 without
+                                        evaluation, bytes. */
 } hwfit_memory_out;
 
 /**

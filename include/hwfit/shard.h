@@ -226,6 +226,10 @@ typedef struct hwfit_shard_card {
     uint64_t allocated_bytes;  /**< The largest phase (torch max_memory_allocated), bytes. */
     uint64_t reserved_bytes;   /**< With the allocator's reserve (max_memory_reserved). */
     uint64_t peak_bytes;       /**< reserved + overhead: what the card needs, bytes. */
+    /* ---- Appended in 0.2.0, twelfth round (hwfit_memory_in::evaluation). */
+    uint64_t eval_bytes;       /**< Allocated during the evaluation forward (its layers'
+                                    K/V cache, one layer's workspace, the logits and loss
+                                    on the card with the head); 0 without evaluation. */
 } hwfit_shard_card;
 
 /** @brief Result of ::hwfit_shard_estimate. */

@@ -62,6 +62,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->expert_weights = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
     in->expert_parallel = 1;
+    in->eval_batch = 8; /* the HF Trainer's per_device_eval_batch_size: see memory.h */
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -885,7 +886,7 @@ static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
 static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
                               uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[5],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[6],
                               hwfit_memory_out *r) {
     const int training = in->mode != HWFIT_MEMORY_INFERENCE;
     hwfit__phase_parts ph;
@@ -906,6 +907,7 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.cast = held[2];
         ph.head_grad = held[3];
         ph.loss_head = held[4];
+        ph.eval = held[5];
         if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
@@ -1111,6 +1113,96 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
 }
 
 
+/* The evaluation phase beyond the weights and the optimizer's states (evaluation;
+ * docs/formulas.md, "The evaluation phase"): a forward under torch.no_grad at eval_batch
+ * sequences of context tokens (tokens e = eval_batch x context) stores no activation for
+ * backward, so what it holds is
+ *  - the K/V cache (eval_kv_cache: transformers' LlamaModel.forward fills a DynamicCache when
+ *    use_cache is on, each layer's update keeping its K and V, returned with the outputs):
+ *    the values cached per token and layer (dims.kv_values, K + V) x e x bytes x the layers
+ *    held, / t; bytes the activations' format, 4 when residual_fp32 on a quantized base
+ *    (PEFT's k-bit preparation keeps the hidden states fp32, and the projections of a
+ *    bitsandbytes linear return their input's dtype);
+ *  - one layer's forward workspace at e tokens (infer_layer: buffers freed layer by layer);
+ *  - the logits and loss at e tokens with the head, as the forward holds them at the
+ *    loss (no backward): the head's A-byte input, then per logit by the loss kind: upcast
+ *    A + 12 (transformers' ForCausalLMLoss: the A-byte logits the model holds, their fp32
+ *    copy, the shifted contiguous copy and the fp32 log-softmax of cross_entropy),
+ *    upcast-freed and fp32-copy A + 8 (the logits, one fp32 copy, the log-softmax), fp32
+ *    4 + 4 (the fp32 logits and the log-softmax), compiled A, chunked A + 12/8 (one chunk of
+ *    8 upcast; compiled: A), inplace A (and an fp32 log-sum-exp and loss per token; the
+ *    cast copy A more with inplace-cast), chunked-inplace A with one chunk's 3 A c V work,
+ *    fused: one chunk's fp32 logits and the hidden states' copy, 8h a token; / t.
+ * Called with a card's layers and head by shard.c. Apart from estimate_prepared to keep
+ * its frame small (tests/stack). */
+HWFIT__NOINLINE
+hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_prep *prep,
+                                const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
+                                uint64_t *out) {
+    *out = 0;
+    if (!in->evaluation || in->mode == HWFIT_MEMORY_INFERENCE) return HWFIT_OK;
+    hwfit__dtype_block base_info, act, mod;
+    hwfit_dtype base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    if (hwfit__dtype_block_of(base, &base_info) != HWFIT_OK ||
+        hwfit__dtype_block_of(in->activations, &act) != HWFIT_OK)
+        return HWFIT_EINVAL;
+    int quantized = base_info.quantized;
+    if (in->module_formats)
+        for (int k = 0; k < 3; k++)
+            if (hwfit__dtype_block_of(k == 0 ? in->attention_weights : k == 1 ? in->mlp_weights
+                                                                                : in->expert_weights,
+                                      &mod) == HWFIT_OK &&
+                mod.quantized)
+                quantized = 1;
+    int of = 0;
+    act_ctx c;
+    memset(&c, 0, sizeof c);
+    c.m = model;
+    c.in = in;
+    c.dims = prep->dims;
+    c.a_bytes = act.bits / 8;
+    c.t = in->tensor_parallel ? in->tensor_parallel : 1;
+    uint64_t e = mul_c(in->eval_batch, in->context, &of), total = 0;
+    if (of) return HWFIT_ERANGE;
+    if (in->eval_kv_cache) {
+        uint64_t kb = in->residual_fp32 && quantized && c.a_bytes < 4 ? 4 : c.a_bytes;
+        total = hwfit__ceil_div_u64(
+            mul_c(mul_c(mul_c(prep->dims.kv_values, e, &of), kb, &of), (uint64_t)dense_n + moe_n,
+                  &of),
+            c.t);
+    }
+    uint64_t layer = 0, k_b = 0;
+    if (dense_n && infer_layer(&c, 0, e, &layer) != HWFIT_OK) return HWFIT_ERANGE;
+    if (moe_n && infer_layer(&c, 1, e, &k_b) != HWFIT_OK) return HWFIT_ERANGE;
+    total = add_c(total, layer > k_b ? layer : k_b, &of);
+    if (in->head) {
+        uint64_t a = c.a_bytes, v = model->vocab, h = model->hidden, per = a * h, extra = 0;
+        switch (in->loss) {
+        case HWFIT_MEMORY_LOSS_UPCAST: per += (a + 12) * v; break;
+        case HWFIT_MEMORY_LOSS_UPCAST_FREED:
+        case HWFIT_MEMORY_LOSS_FP32_COPY: per += (a + 8) * v; break;
+        case HWFIT_MEMORY_LOSS_COMPILED: per += a * v; break;
+        case HWFIT_MEMORY_LOSS_CHUNKED:
+            per += a * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
+            break;
+        case HWFIT_MEMORY_LOSS_FUSED: per = 8 * h; break;
+        case HWFIT_MEMORY_LOSS_INPLACE: per += a * v + 8; break;
+        case HWFIT_MEMORY_LOSS_INPLACE_CAST: per += 2 * a * v + 8; break;
+        case HWFIT_MEMORY_LOSS_CHUNKED_INPLACE:
+            per += a * (v + 1);
+            extra = mul_c(mul_c(3 * a, min_u64(in->loss_chunk_tokens, e), &of), v, &of);
+            break;
+        default: per += 8 * v; break; /* fp32: the fp32 logits and their log-softmax */
+        }
+        total = add_c(total, hwfit__ceil_div_u64(add_c(mul_c(e, per, &of), extra, &of), c.t),
+                      &of);
+    }
+    if (of) return HWFIT_ERANGE;
+    *out = total;
+    return HWFIT_OK;
+}
+
+
 /* A format input: known and a valid group (hwfit_dtype_describe's statuses). */
 static hwfit_status check_block(hwfit_dtype d, const char *field, hwfit__dtype_block *block,
                                 hwfit_problem *why) {
@@ -1204,6 +1296,15 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "lora_qkv_one_dropout", "must be 0 or 1");
     if ((unsigned)in->lora_modules > (unsigned)HWFIT_MEMORY_LORA_MODULES_FUSED)
         return hwfit__why(why, HWFIT_EINVAL, "lora_modules", HWFIT__ENUM);
+    if (in->evaluation != 0 && in->evaluation != 1)
+        return hwfit__why(why, HWFIT_EDOM, "evaluation", "must be 0 or 1");
+    if (in->eval_kv_cache != 0 && in->eval_kv_cache != 1)
+        return hwfit__why(why, HWFIT_EDOM, "eval_kv_cache", "must be 0 or 1");
+    if (in->eval_batch == 0)
+        return hwfit__why(why, HWFIT_EDOM, "eval_batch", "must be at least 1");
+    if (in->evaluation && in->mode == HWFIT_MEMORY_INFERENCE)
+        return hwfit__why(why, HWFIT_EINVAL, "evaluation",
+                          "applies to training only (inference is one forward already)");
     if (in->fp8_inputs_saved && in->mode != HWFIT_MEMORY_FULL)
         return hwfit__why(why, HWFIT_EUNSUPPORTED, "fp8_inputs_saved",
                           "is modelled for mode full only (a frozen base linear keeps no "
@@ -1866,9 +1967,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[5] = {0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast
+    uint64_t held[6] = {0, 0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast
                                          copy (outputs_held); the head's gradient (head_grad);
-                                         the loss's backward beyond L (loss_head) */
+                                         the loss's backward beyond L (loss_head); the
+                                         evaluation forward (hwfit__memory_eval) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
                                                &held[1], &held[2])) != HWFIT_OK)
@@ -1878,6 +1980,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (training && in->logits_freed && in->head &&
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
             HWFIT_OK)
+        return st;
+    if (training && (st = hwfit__memory_eval(model, prep, in, dense_n, moe_n, &held[5])) !=
+                        HWFIT_OK)
         return st;
     if ((st = phases_of(model, in, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -1901,7 +2006,7 @@ static uint64_t with_fragmentation(uint64_t x, double f, int *of) {
 hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__phase_parts *p,
                                   uint64_t overhead, hwfit_memory_out *out) {
     int of = 0;
-    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0, fwd_r, bwd_blocks = 0;
+    uint64_t fwd, bwd, step, load = 0, loss_bwd = 0, fwd_r, bwd_blocks = 0, eval = 0;
     if (!p->training) {
         fwd = bwd = step = add_c(p->fixed, p->stored, &of);
     } else {
@@ -2004,12 +2109,19 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         /* Load: the weights on the device and the transient of quantizing one of them there
          * (before the optimizer's states exist). */
         load = add_c(p->weights, p->load, &of);
+        /* Evaluation inside training (hwfit__memory_eval): after a step, under no_grad,
+         * the weights and the optimizer's states (fixed) with the evaluation forward's
+         * K/V cache, layer workspace and logits and loss; no gradient (the step's
+         * zero_grad set them to None) and no stored activation. ZeRO-3's gathered window
+         * is the forward's. */
+        if (p->eval) eval = add_c(add_c(p->fixed, p->eval, &of), p->gathered, &of);
     }
     uint64_t alloc = fwd;
     hwfit_memory_phase phase = HWFIT_MEMORY_PHASE_FORWARD;
     if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
     if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
     if (load > alloc) alloc = load, phase = HWFIT_MEMORY_PHASE_LOAD;
+    if (eval > alloc) alloc = eval, phase = HWFIT_MEMORY_PHASE_EVALUATION;
     /* The reserve: the residual fragmentation over what a moment allocates, and the
      * logits-sized blocks the loss strands at that moment (hwfit__strands), at the
      * largest phase, the forward's end and the loss's backward: the allocator keeps a
@@ -2081,6 +2193,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * built in the forward's, so it cannot overflow where they did not */
     out->outputs_bytes = p->training ? p->built + p->kept : 0;
     out->load_bytes = load;
+    out->eval_bytes = eval;
     out->stranded_bytes = reserved - plain; /* plain <= reserved: the same moments */
     return HWFIT_OK;
 }

@@ -90,6 +90,8 @@ typedef struct hwfit__phase_parts {
                               (0: not counted) */
     uint64_t wrap_copy;    /* with it, an offloaded shard's host-to-device copy, cached on
                               FSDP1's pre-unshard stream */
+    uint64_t eval;         /* the evaluation forward beyond fixed (hwfit__memory_eval): its
+                              own phase (0: the run does not evaluate) */
 } hwfit__phase_parts;
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):
@@ -184,6 +186,13 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
                                   uint64_t *built, uint64_t *kept, uint64_t *cast);
+
+/* The evaluation forward's bytes beyond the weights and optimizer states of the dense_n and
+ * moe_n layers (and the head when in->head) held on the device, into *out (0 when
+ * in->evaluation is off); docs/formulas.md, "The evaluation phase". ERANGE on overflow. */
+hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_prep *prep,
+                                const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
+                                uint64_t *out);
 
 /* The memory input's choices hwfit__memory_phases reads (hwfit_memory_in's fields of the
  * same names): a few words, so that the shard search passes a card's (gradient_buffer is

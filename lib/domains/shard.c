@@ -1408,6 +1408,21 @@ static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_
                                 &ph->cast);
 }
 
+/* hwfit__memory_eval of a card (card_of): the evaluation forward of the card's layers and,
+ * on the last stage, the head, with the layout's tensor parallelism and local context.
+ * Apart from card_of to keep its frame small (tests/stack). */
+HWFIT__NOINLINE
+static hwfit_status card_eval(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+                              const hwfit__shard_resolved *r, int head, const uint64_t n[2],
+                              uint64_t *eval) {
+    hwfit_memory_in mi = in->memory;
+    mi.tensor_parallel = r->tp;
+    mi.sequence_parallel = r->sp;
+    mi.context = r->context_local;
+    mi.head = head;
+    return hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval);
+}
+
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
  * differ from those of f), the rest in cs. miss_above (UINT64_MAX: never; training only):
  * when a lower bound of the card's peak is above it, cs->missed is set and cs->ph holds
@@ -1465,7 +1480,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 25 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 26 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1473,7 +1488,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
-    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = 0;
+    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = 0;
     ph.pass_grads = r->training ? f->pass_grads : 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
@@ -1565,6 +1580,10 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), (uint64_t)(abits / 8.0),
                            &ph.strand_fwd, &ph.strand_bwd);
         }
+        /* The evaluation forward (memory.c, hwfit__memory_eval) of the card's layers and,
+         * on the last stage, the head. */
+        if (in->memory.evaluation && card_eval(e, in, r, c->head, f->n, &ph.eval) != HWFIT_OK)
+            return HWFIT_ERANGE;
         /* Accumulating over micro-batches keeps the whole gradient through the step. */
         if (r->m > 1) ch.gradient_buffer = 1;
         if (!in->memory.fused_optimizer && in->memory.optimizer == HWFIT_MEMORY_ADAMW &&
@@ -1627,6 +1646,7 @@ static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
     c->allocated_bytes = cs->ph.allocated_bytes;
     c->reserved_bytes = cs->ph.reserved_bytes;
     c->peak_bytes = cs->ph.peak_bytes;
+    c->eval_bytes = cs->ph.eval_bytes;
 }
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }

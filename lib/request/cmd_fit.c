@@ -172,6 +172,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__out_bytes(out, "forward_bytes", "forward", o.worst.forward_bytes);
     hwfit__out_bytes(out, "backward_bytes", "backward", o.worst.backward_bytes);
     hwfit__out_bytes(out, "step_bytes", "optimizer step", o.worst.step_bytes);
+    hwfit__out_bytes(out, "eval_bytes", "evaluation", o.worst.eval_bytes);
     hwfit__out_section_end(out);
     if (training) {
         hwfit_memory_in am = in.memory;

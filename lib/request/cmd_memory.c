@@ -215,6 +215,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "outputs_bytes", "outputs held: K/V built, logits kept",
                      out.outputs_bytes);
     hwfit__out_bytes(o, "load_bytes", "model load (allocated)", out.load_bytes);
+    hwfit__out_bytes(o, "eval_bytes", "evaluation (allocated)", out.eval_bytes);
     hwfit__out_str(o, "peak_phase", "peak set by", hwfit__workload_phases[out.peak_phase]);
     hwfit__out_bytes(o, "peak_allocated_bytes", "peak allocated", out.allocated_bytes);
     hwfit__out_bytes(o, "peak_reserved_bytes", "peak reserved", out.reserved_bytes);

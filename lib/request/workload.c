@@ -892,7 +892,8 @@ const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fuse
                                               "upcast-freed", "compiled", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
-const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load", NULL};
+const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
+                                              "evaluation", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
                                                   NULL};
 
@@ -965,6 +966,23 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                           "take one dropout of their common input, kept once "
                                           "(LitGPT's fused LoRAQKVLinear; the litgpt profile "
                                           "sets it); off: one per adapter (PEFT)"},
+    [HWFIT__F_EVALUATION] = {.name = "evaluation", .kind = HWFIT_OPTION_FLAG,
+                             .help = "training: the run evaluates inside training (HF "
+                                     "Trainer eval_strategy steps or epoch): a no-grad "
+                                     "forward at --eval-batch sequences competes for the "
+                                     "peak beside the weights and optimizer states; off "
+                                     "(default): no evaluation"},
+    [HWFIT__F_EVAL_BATCH] = {.name = "eval-batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                             .default_text = "8", .min = 1.0, .max = 4294967295.0,
+                             .help = "training with --evaluation: sequences per evaluation "
+                                     "forward at the training context (the Trainer's "
+                                     "per_device_eval_batch_size, default 8)"},
+    [HWFIT__F_EVAL_USE_CACHE] = {.name = "eval-use-cache", .kind = HWFIT_OPTION_FLAG,
+                                 .help = "training with --evaluation: the evaluation forward "
+                                         "builds every layer's K/V cache (transformers with "
+                                         "the config's use_cache on; fp32 with "
+                                         "--residual-fp32 on a quantized base); off "
+                                         "(default): no cache"},
     [HWFIT__F_LORA_MODULES] = {.name = "lora-modules", .kind = HWFIT_OPTION_CHOICE,
                                .metavar = "KIND", .default_text = "separate",
                                .choices = hwfit__workload_lora_modules,
@@ -1301,6 +1319,9 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LORA_DTYPE), adapters, "mode lora or qlora"},
         {HWFIT__FOPT(HWFIT__F_QLORA_INPUTS), mode == HWFIT_MEMORY_QLORA, "mode qlora"},
         {HWFIT__FOPT(HWFIT__F_ACTIVATIONS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_EVALUATION), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_EVAL_BATCH), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1370,7 +1391,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_GRADS_UPCAST, &m->grads_upcast_in_step},
         {HWFIT__F_WRAP_RESIDUE, &m->fsdp_wrap_residue},
         {HWFIT__F_EP_A2A_RECOMPUTED, &m->ep_a2a_recomputed},
-        {HWFIT__F_QKV_ONE_DROPOUT, &m->lora_qkv_one_dropout}};
+        {HWFIT__F_QKV_ONE_DROPOUT, &m->lora_qkv_one_dropout},
+        {HWFIT__F_EVALUATION, &m->evaluation}, {HWFIT__F_EVAL_USE_CACHE, &m->eval_kv_cache}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1380,6 +1402,18 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
                                "applies only with --no-flash-attention (eager attention)");
+    /* The evaluation's batch and cache describe an evaluation: without --evaluation they
+     * would change nothing, so they are refused when given. */
+    if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH))) {
+        if (!m->evaluation)
+            return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH), HWFIT_EINVAL,
+                                   "applies only with --evaluation");
+        m->eval_batch = (uint32_t)hwfit__req_u64(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH)); /* <= 2^32-1 */
+    }
+    if (m->eval_kv_cache && !m->evaluation &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE), HWFIT_EINVAL,
+                               "applies only with --evaluation");
     /* One shared dropout needs a dropout: without --lora-dropout the flag would change
      * nothing, so it is refused when given. */
     if (m->lora_qkv_one_dropout && !m->lora_dropout &&
@@ -1705,6 +1739,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                     m->lora_qkv_one_dropout);
     hwfit__out_str(o, "lora_modules", "LoRA adapters wrap",
                    hwfit__workload_lora_modules[m->lora_modules]);
+    hwfit__out_bool(o, "evaluation", "evaluates inside training", m->evaluation);
+    hwfit__out_u64(o, "eval_batch", "evaluation: sequences per forward", m->eval_batch);
+    hwfit__out_bool(o, "eval_use_cache", "evaluation builds the K/V cache", m->eval_kv_cache);
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);

@@ -441,6 +441,10 @@ class hwfit_memory_in(ctypes.Structure):
         ("lora_qkv_one_dropout", ctypes.c_int),
         # appended: the modules LoRA adapters wrap, hwfit_memory_lora_modules (memory.h lora_modules)
         ("lora_modules", ctypes.c_int),
+        # appended: the evaluation phase (memory.h evaluation, eval_batch, eval_kv_cache)
+        ("evaluation", ctypes.c_int),
+        ("eval_batch", ctypes.c_uint32),
+        ("eval_kv_cache", ctypes.c_int),
     ]
 
 
@@ -464,7 +468,9 @@ class hwfit_memory_out(ctypes.Structure):
         "outputs_bytes",
         # appended: the loss's stranded logits blocks in the reserve (memory.h
         # stranded_bytes)
-        "stranded_bytes")]
+        "stranded_bytes",
+        # appended: the evaluation phase (memory.h eval_bytes)
+        "eval_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -613,6 +619,8 @@ class hwfit_shard_card(ctypes.Structure):
         ("allocated_bytes", ctypes.c_uint64),
         ("reserved_bytes", ctypes.c_uint64),
         ("peak_bytes", ctypes.c_uint64),
+        # appended: the evaluation phase (shard.h eval_bytes)
+        ("eval_bytes", ctypes.c_uint64),
     ]
 
 
