@@ -2603,3 +2603,80 @@ Test(memory, lora_modules_of_the_profiles) {
         cr_assert_eq(full.lora_modules, HWFIT_MEMORY_LORA_MODULES_SEPARATE);
     }
 }
+
+/* The evaluation phase (evaluation, eval_batch, eval_kv_cache): Llama 2 7B (32 layers,
+ * hidden 4096, 32 K/V heads of 128, vocab 32000) evaluated at 8 x 2048 tokens. */
+static void llama2_7b(hwfit_model *m) {
+    fixture_llama_3_1_8b(m);
+    m->kv_heads = 32;
+    m->intermediate = 11008;
+    m->vocab = 32000;
+}
+
+Test(memory, evaluation_phase) {
+    hwfit_model m;
+    llama2_7b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.evaluation, 0);
+    cr_assert_eq(in.eval_batch, 8u);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 2048;
+    in.micro_batch = 1;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST;
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    cr_assert_eq(base.eval_bytes, 0u);
+    /* The eval forward's K/V cache: K and V of every layer at 8 x 2048 tokens, bf16. */
+    in.evaluation = 1;
+    hwfit_memory_out nocache = estimate_ok(&m, &in);
+    in.eval_kv_cache = 1;
+    hwfit_memory_out cache = estimate_ok(&m, &in);
+    cr_assert_eq(cache.eval_bytes - nocache.eval_bytes, 2ull * 32 * 8 * 2048 * 4096 * 2);
+    /* The training phases do not move; at micro-batch 1 with full recomputation the
+     * evaluation at 8 sequences sets the peak. */
+    cr_assert_eq(cache.forward_bytes, base.forward_bytes);
+    cr_assert_eq(cache.backward_bytes, base.backward_bytes);
+    cr_assert_eq(cache.step_bytes, base.step_bytes);
+    cr_assert_eq(cache.peak_phase, HWFIT_MEMORY_PHASE_EVALUATION);
+    cr_assert_eq(cache.allocated_bytes, cache.eval_bytes);
+    cr_assert_gt(cache.peak_bytes, base.peak_bytes);
+    /* The eval phase holds the weights and optimizer states, never the gradients. */
+    cr_assert_geq(cache.eval_bytes, cache.weights_bytes + cache.optimizer_bytes);
+    /* A small evaluation without the cache stays below the training peak: the answer is
+     * the training one. */
+    in.eval_kv_cache = 0;
+    in.eval_batch = 1;
+    hwfit_memory_out small = estimate_ok(&m, &in);
+    cr_assert_gt(small.eval_bytes, 0u);
+    cr_assert_neq(small.peak_phase, HWFIT_MEMORY_PHASE_EVALUATION);
+    cr_assert_eq(small.peak_bytes, base.peak_bytes);
+    cr_assert_eq(small.allocated_bytes, base.allocated_bytes);
+    /* fp32 cache when the residual stream is fp32 on a quantized base (PEFT's k-bit
+     * preparation). */
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    in.residual_fp32 = 1;
+    in.eval_batch = 8;
+    hwfit_memory_out q0 = estimate_ok(&m, &in);
+    in.eval_kv_cache = 1;
+    hwfit_memory_out q1 = estimate_ok(&m, &in);
+    cr_assert_eq(q1.eval_bytes - q0.eval_bytes, 2ull * 32 * 8 * 2048 * 4096 * 4);
+    /* Bad values are refused with the field named. */
+    hwfit_problem why;
+    in.eval_batch = 0;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "eval_batch");
+    in.eval_batch = 8;
+    in.evaluation = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "evaluation");
+    in.evaluation = 1;
+    in.eval_kv_cache = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "eval_kv_cache");
+    in.eval_kv_cache = 1;
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "evaluation");
+}

@@ -971,7 +971,7 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                      "Trainer eval_strategy steps or epoch): a no-grad "
                                      "forward at --eval-batch sequences competes for the "
                                      "peak beside the weights and optimizer states; off "
-                                     "(default): no evaluation"},
+                                     "by default: no evaluation"},
     [HWFIT__F_EVAL_BATCH] = {.name = "eval-batch", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
                              .default_text = "8", .min = 1.0, .max = 4294967295.0,
                              .help = "training with --evaluation: sequences per evaluation "
@@ -982,7 +982,7 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                          "builds every layer's K/V cache (transformers with "
                                          "the config's use_cache on; fp32 with "
                                          "--residual-fp32 on a quantized base); off "
-                                         "(default): no cache"},
+                                         "by default: no cache"},
     [HWFIT__F_LORA_MODULES] = {.name = "lora-modules", .kind = HWFIT_OPTION_CHOICE,
                                .metavar = "KIND", .default_text = "separate",
                                .choices = hwfit__workload_lora_modules,

@@ -594,6 +594,46 @@ class TestFinetuneInputs(CliCase):
         self.ok_json("memory", "--config", cfg, "--mode", "lora", "--lora-dropout",
                      "--lora-qkv-one-dropout")
 
+    def test_evaluation_phase_competes_for_the_peak(self):
+        """--evaluation, --eval-batch, --eval-use-cache: the HF Trainer evaluates at
+        per_device_eval_batch_size (8) with the config's use_cache on, a no-grad forward
+        whose K/V cache of every layer is 2 x 32 x 8 x 2048 x 4096 x 2 bytes on Llama 2 7B
+        (bf16); at micro-batch 1 with full recomputation it sets the peak (memory and fit's
+        "phases"); the batch and cache are refused without --evaluation, all three outside
+        training."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-2-7b.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "lora", "--context", "2048",
+               "--micro-batch", "1", "--recompute", "full", "--framework", "hf-trainer+peft")
+        base = self.ok_json(*mem)
+        nocache = self.ok_json(*mem, "--evaluation")
+        cache = self.ok_json(*mem, "--evaluation", "--eval-batch", "8", "--eval-use-cache")
+        self.assertEqual(base["eval_bytes"], 0)
+        self.assertIs(base["assumptions"]["evaluation"], False)
+        self.assertIs(cache["assumptions"]["evaluation"], True)
+        self.assertEqual(cache["assumptions"]["eval_batch"], 8)
+        self.assertIs(cache["assumptions"]["eval_use_cache"], True)
+        self.assertEqual(cache["eval_bytes"] - nocache["eval_bytes"],
+                         2 * 32 * 8 * 2048 * 4096 * 2)
+        self.assertEqual(cache["peak_phase"], "evaluation")
+        self.assertEqual(cache["peak_allocated_bytes"], cache["eval_bytes"])
+        self.assertEqual(cache["forward_bytes"], base["forward_bytes"])
+        small = self.ok_json(*mem, "--evaluation", "--eval-batch", "1")
+        self.assertNotEqual(small["peak_phase"], "evaluation")
+        self.assertEqual(small["peak_bytes"], base["peak_bytes"])
+        fit = self.ok_json("fit", "--config", cfg, "--capacity", "80GiB", "--gpus", "1",
+                           "--mode", "lora", "--context", "2048", "--micro-batch", "1",
+                           "--batch", "1", "--recompute", "full", "--framework",
+                           "hf-trainer+peft", "--evaluation", "--eval-use-cache")
+        self.assertEqual(fit["peak_phase"], "evaluation")
+        self.assertEqual(fit["phases"]["eval_bytes"], fit["peak_allocated_bytes"])
+        self.bad(*mem, "--eval-batch", "8", mentions="--evaluation")
+        self.bad(*mem, "--eval-use-cache", mentions="--evaluation")
+        self.bad(*mem, "--evaluation", "--eval-batch", "0", mentions="eval-batch")
+        self.bad("memory", "--config", cfg, "--mode", "inference", "--evaluation",
+                 mentions="evaluation")
+
     def test_lora_modules_follow_the_checkpoint_or_megatron(self):
         """--lora-modules: PEFT wraps Phi-3's fused qkv_proj and gate_up_proj with one
         adapter each, so r 16 on every linear of phi-3-mini-4k-instruct trains 25,165,824

@@ -741,6 +741,26 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), lora_qkv_one_dropout=True)
 
+    def test_evaluation_phase(self):
+        # The HF Trainer's evaluation at 8 sequences with use_cache: Llama 2 7B's K/V cache
+        # of every layer, 2 x 32 x 8 x 2048 x 4096 x 2 bytes (bf16), in the eval phase,
+        # which sets the peak at micro-batch 1 with full recomputation.
+        kw = dict(config=config("llama-2-7b"), mode="lora", context=2048, micro_batch=1,
+                  recompute="full", framework="hf-trainer+peft")
+        base = hwfit.memory(**kw)
+        nocache = hwfit.memory(evaluation=True, **kw)
+        cache = hwfit.memory(evaluation=True, eval_batch=8, eval_use_cache=True, **kw)
+        self.assertEqual(base["eval_bytes"], 0)
+        self.assertEqual(cache["eval_bytes"] - nocache["eval_bytes"],
+                         2 * 32 * 8 * 2048 * 4096 * 2)
+        self.assertEqual(cache["peak_phase"], "evaluation")
+        self.assertTrue(cache["assumptions"]["evaluation"])
+        self.assertEqual(cache["assumptions"]["eval_batch"], 8)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(eval_batch=4, **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-2-7b"), evaluation=True)
+
     def test_lora_modules_follow_the_checkpoint(self):
         # PEFT's one adapter on Phi-3's qkv_proj and gate_up_proj: r 16 on every linear of
         # phi-3-mini-4k-instruct trains 25,165,824 parameters (PEFT's printed count),
