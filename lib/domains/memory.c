@@ -1147,13 +1147,11 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
         hwfit__dtype_block_of(in->activations, &act) != HWFIT_OK)
         return HWFIT_EINVAL;
     int quantized = base_info.quantized;
-    if (in->module_formats)
+    if (in->module_formats) {
+        const hwfit_dtype mods[3] = {in->attention_weights, in->mlp_weights, in->expert_weights};
         for (int k = 0; k < 3; k++)
-            if (hwfit__dtype_block_of(k == 0 ? in->attention_weights : k == 1 ? in->mlp_weights
-                                                                                : in->expert_weights,
-                                      &mod) == HWFIT_OK &&
-                mod.quantized)
-                quantized = 1;
+            if (hwfit__dtype_block_of(mods[k], &mod) == HWFIT_OK && mod.quantized) quantized = 1;
+    }
     int of = 0;
     act_ctx c;
     memset(&c, 0, sizeof c);

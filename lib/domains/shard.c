@@ -1389,6 +1389,17 @@ static void stage_layers(const hwfit__shard_engine *e, const hwfit__shard_resolv
     *layers_out = layers;
 }
 
+/* A card's memory input: the layout's tensor and sequence parallelism, local context and
+ * the card's head (card_extras and card_eval add what each needs). */
+static void card_input(const hwfit_shard_in *in, const hwfit__shard_resolved *r, int head,
+                       hwfit_memory_in *mi) {
+    *mi = in->memory;
+    mi->tensor_parallel = r->tp;
+    mi->sequence_parallel = r->sp;
+    mi->context = r->context_local;
+    mi->head = head;
+}
+
 /* hwfit__memory_extras of a card (card_of): the memory input with the layout's tensor and
  * sequence parallelism, local context, micro-batch and recomputation and the card's head.
  * Its own frame: the copy of the input lives here only while an extra is on. */
@@ -1396,12 +1407,9 @@ HWFIT__NOINLINE
 static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_in *in,
                                 const hwfit__shard_resolved *r, int head, const uint64_t n[2],
                                 hwfit__phase_parts *ph) {
-    hwfit_memory_in mi = in->memory;
-    mi.tensor_parallel = r->tp;
-    mi.sequence_parallel = r->sp;
-    mi.context = r->context_local;
+    hwfit_memory_in mi;
+    card_input(in, r, head, &mi);
     mi.micro_batch = r->mb;
-    mi.head = head;
     mi.recompute = r->rc; /* the layout's: kv_built counts under full recomputation */
     return hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1],
                                 &ph->dequant, &ph->carried, &ph->load, &ph->built, &ph->kept,
@@ -1415,11 +1423,8 @@ HWFIT__NOINLINE
 static hwfit_status card_eval(const hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r, int head, const uint64_t n[2],
                               uint64_t *eval) {
-    hwfit_memory_in mi = in->memory;
-    mi.tensor_parallel = r->tp;
-    mi.sequence_parallel = r->sp;
-    mi.context = r->context_local;
-    mi.head = head;
+    hwfit_memory_in mi;
+    card_input(in, r, head, &mi);
     return hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval);
 }
 

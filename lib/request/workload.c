@@ -1408,7 +1408,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         if (!m->evaluation)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH), HWFIT_EINVAL,
                                    "applies only with --evaluation");
-        m->eval_batch = (uint32_t)hwfit__req_u64(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH)); /* <= 2^32-1 */
+        /* the option's bound keeps it within 2^32 - 1 */
+        m->eval_batch = (uint32_t)hwfit__req_u64(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH));
     }
     if (m->eval_kv_cache && !m->evaluation &&
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE)))
