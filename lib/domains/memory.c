@@ -1056,32 +1056,43 @@ static hwfit_status dequant_bytes(const hwfit_model *model, const hwfit__model_p
     return HWFIT_OK;
 }
 
+/* The formats as estimate_prepared resolves them (formats_of without its checks, for inputs
+ * estimate_prepared has validated): base, unquantized and per-module formats, whether any
+ * linear is quantized, the base format's block and the activations' element bytes. */
+static hwfit_status resolved_formats(const hwfit_memory_in *in, formats *f,
+                                     hwfit__dtype_block *base_info, uint64_t *a_bytes) {
+    memset(f, 0, sizeof *f);
+    f->base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    f->other = in->unquantized;
+    f->modules = in->module_formats != 0;
+    f->attn = in->attention_weights;
+    f->mlp = in->mlp_weights;
+    f->expert = in->expert_weights;
+    hwfit__dtype_block act, mod;
+    if (hwfit__dtype_block_of(f->base, base_info) != HWFIT_OK ||
+        hwfit__dtype_block_of(in->activations, &act) != HWFIT_OK)
+        return HWFIT_EINVAL;
+    f->base_quantized = base_info->quantized;
+    const hwfit_dtype mods[3] = {f->attn, f->mlp, f->expert};
+    for (int k = 0; f->modules && k < 3; k++)
+        if (hwfit__dtype_block_of(mods[k], &mod) == HWFIT_OK && mod.quantized)
+            f->base_quantized = 1;
+    *a_bytes = act.bits / 8;
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
                                   uint64_t *built, uint64_t *kept, uint64_t *cast) {
     *dequant = *carried = *load = *built = *kept = *cast = 0;
     if (hwfit__memory_extras_off(in)) return HWFIT_OK;
-    /* The formats as estimate_prepared resolves them. */
     formats f;
-    memset(&f, 0, sizeof f);
-    f.base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
-    f.other = in->unquantized;
-    f.modules = in->module_formats != 0;
-    f.attn = in->attention_weights;
-    f.mlp = in->mlp_weights;
-    f.expert = in->expert_weights;
-    hwfit__dtype_block base_info, act, mod;
-    if (hwfit__dtype_block_of(f.base, &base_info) != HWFIT_OK ||
-        hwfit__dtype_block_of(in->activations, &act) != HWFIT_OK)
-        return HWFIT_EINVAL;
-    f.base_quantized = base_info.quantized;
-    for (int k = 0; f.modules && k < 3; k++)
-        if (hwfit__dtype_block_of(k == 0 ? f.attn : k == 1 ? f.mlp : f.expert, &mod) == HWFIT_OK &&
-            mod.quantized)
-            f.base_quantized = 1;
+    uint64_t a_bytes;
+    hwfit__dtype_block base_info, mod;
+    if (resolved_formats(in, &f, &base_info, &a_bytes) != HWFIT_OK) return HWFIT_EINVAL;
     hwfit_dtype emb_d = (f.base_quantized && in->keep_embeddings) ? f.other : f.base;
-    uint64_t a_bytes = act.bits / 8, t = in->tensor_parallel ? in->tensor_parallel : 1, sb;
+    uint64_t t = in->tensor_parallel ? in->tensor_parallel : 1, sb;
     if (hwfit__mul_u64(in->context, in->micro_batch, &sb) != HWFIT_OK) return HWFIT_ERANGE;
     /* The head: in the linear weights' format (untied_head) or the embedding's. */
     int head_q = hwfit__dtype_block_of(in->untied_head && in->head ? f.base : emb_d, &mod) ==
@@ -1141,24 +1152,18 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
                                 uint64_t *out) {
     *out = 0;
     if (!in->evaluation || in->mode == HWFIT_MEMORY_INFERENCE) return HWFIT_OK;
-    hwfit__dtype_block base_info, act, mod;
-    hwfit_dtype base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
-    if (hwfit__dtype_block_of(base, &base_info) != HWFIT_OK ||
-        hwfit__dtype_block_of(in->activations, &act) != HWFIT_OK)
-        return HWFIT_EINVAL;
-    int quantized = base_info.quantized;
-    if (in->module_formats) {
-        const hwfit_dtype mods[3] = {in->attention_weights, in->mlp_weights, in->expert_weights};
-        for (int k = 0; k < 3; k++)
-            if (hwfit__dtype_block_of(mods[k], &mod) == HWFIT_OK && mod.quantized) quantized = 1;
-    }
+    formats f;
+    uint64_t a_bytes;
+    hwfit__dtype_block base_info;
+    if (resolved_formats(in, &f, &base_info, &a_bytes) != HWFIT_OK) return HWFIT_EINVAL;
+    const int quantized = f.base_quantized;
     int of = 0;
     act_ctx c;
     memset(&c, 0, sizeof c);
     c.m = model;
     c.in = in;
     c.dims = prep->dims;
-    c.a_bytes = act.bits / 8;
+    c.a_bytes = a_bytes;
     c.t = in->tensor_parallel ? in->tensor_parallel : 1;
     uint64_t e = mul_c(in->eval_batch, in->context, &of), total = 0;
     if (of) return HWFIT_ERANGE;
