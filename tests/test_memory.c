@@ -2680,3 +2680,57 @@ Test(memory, evaluation_phase) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "evaluation");
 }
+
+/* The evaluation forward's segments (memory.c eval_replay): the Hinglish QLoRA run's
+ * evaluation of Llama 2 7B (fp4 base, fp32 hidden states, LoRA r 64 on q, k, v and o, 8 x
+ * 2048 tokens, the K/V cache kept). Each layer's K and V are carved out of blocks the
+ * layer's transients freed and pin them, so the next layer's largest requests take new
+ * segments: the reserve is the fixed tensors' with the fraction plus the replay's
+ * segments, 34,191,966,208 bytes (tests/data/tools/eval_replay.py, a second
+ * implementation of the allocator's rules), above the evaluation's allocated bytes with
+ * the fraction; the difference is stranded. The allocated bytes do not move; with
+ * expandable segments nothing strands. */
+Test(memory, evaluation_segments_replayed) {
+    hwfit_model m;
+    llama2_7b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    in.unquantized = dt("fp32");
+    in.lora_dtype = dt("fp32");
+    in.gradients = dt("fp32");
+    in.optimizer_states = dt("fp32");
+    in.master_weights = 0;
+    in.residual_fp32 = 1;
+    in.lora_rank = 64;
+    in.lora_targets = HWFIT_LORA_ATTENTION;
+    in.lora_dropout = 0;
+    in.context = 2048;
+    in.micro_batch = 2;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    in.fragmentation = 0.1;
+    in.evaluation = 1;
+    in.eval_batch = 8;
+    in.eval_kv_cache = 1;
+    hwfit_memory_out r = estimate_ok(&m, &in);
+    cr_assert_eq(r.peak_phase, HWFIT_MEMORY_PHASE_EVALUATION);
+    uint64_t fixed = r.weights_bytes + r.optimizer_bytes + r.kv_bytes;
+    uint64_t wf = fixed + (uint64_t)ceil((double)fixed * 0.1);
+    cr_assert_eq(r.reserved_bytes, wf + 34191966208ull);
+    uint64_t plain = r.allocated_bytes + (uint64_t)ceil((double)r.allocated_bytes * 0.1);
+    cr_assert_gt(r.reserved_bytes, plain);
+    cr_assert_eq(r.stranded_bytes, r.reserved_bytes - plain);
+    cr_assert_eq(r.peak_bytes, r.reserved_bytes + r.overhead_bytes);
+    in.expandable_segments = 1;
+    hwfit_memory_out x = estimate_ok(&m, &in);
+    cr_assert_eq(x.allocated_bytes, r.allocated_bytes);
+    cr_assert_eq(x.reserved_bytes, plain);
+    cr_assert_eq(x.stranded_bytes, 0u);
+    /* The upcast-freed loss at the evaluation: 12 bytes a logit (transformers up to 4.45:
+     * the fp32 logits, their shifted copy, the log-softmax) where fp32-copy counts A + 8. */
+    in.loss = HWFIT_MEMORY_LOSS_FP32_COPY;
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    cr_assert_eq(x.eval_bytes - c.eval_bytes, 2ull * 8 * 2048 * 32000);
+}

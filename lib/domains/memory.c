@@ -886,7 +886,7 @@ static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
 static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
                               uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[6],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[7],
                               hwfit_memory_out *r) {
     const int training = in->mode != HWFIT_MEMORY_INFERENCE;
     hwfit__phase_parts ph;
@@ -908,6 +908,7 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.head_grad = held[3];
         ph.loss_head = held[4];
         ph.eval = held[5];
+        ph.eval_res = held[6];
         if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
@@ -1124,6 +1125,362 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
 }
 
 
+/* ---- The evaluation forward's segments: PyTorch's caching allocator replayed -------------
+ *
+ * The evaluation forward keeps each layer's K and V (eval_kv_cache) while the layer's
+ * transients come and go, all from one pool of one stream. PyTorch's CUDACachingAllocator
+ * (c10/cuda/CUDACachingAllocator.cpp, torch 2.1: get_free_block, alloc_block,
+ * free_block/try_merge_blocks; see hwfit__strands) serves a request above 1 MiB from the
+ * smallest cached free block at least as large (best fit), splits off the rest when more
+ * than 1 MiB remains (shouldSplit), takes a new segment of the request rounded up to 2 MiB
+ * (20 MiB below 10 MiB) when none fits, merges a freed block with its free neighbours in
+ * the same segment only, and releases nothing while cudaMalloc succeeds. A K/V entry carved
+ * out of a freed transient block pins that segment to the forward's end: the next layer's
+ * transient of that size finds no block and takes a new segment, layer after layer. The
+ * replay runs the evaluation forward's requests through those rules and returns the bytes
+ * of the segments it took (reserved only grows). Requests of 1 MiB or less go to the
+ * small pool and are left out. The requests, per layer at e tokens (sizes / t), follow
+ * transformers' LlamaDecoderLayer/MistralDecoderLayer/MixtralDecoderLayer.forward
+ * (huggingface/transformers at 5dd4a63548857797727ae73eeb6a6e886ea02a3e) under fp16/bf16
+ * autocast with R-byte hidden states (R = 4 with residual_fp32 on a quantized base, else
+ * A): the RMSNorm's pow, normalized and weighted copies (R); every linear's A-byte output
+ * (autocast) with the A-byte cast of an R-byte input, a bitsandbytes 4-bit linear's cast
+ * back to its input's dtype (bitsandbytes 0.42 nn/modules.py Linear4bit.forward
+ * `out.to(inp_dtype)`), PEFT's LoRA on it (peft at ce925d844a, tuners/lora/bnb.py
+ * Linear4bit.forward: `result.clone()` on a 4-bit base, lora_A's rank-wide output, lora_B's
+ * output and its scaled copy in A bytes, the sum); rotary embeddings of q and k
+ * (apply_rotary_pos_emb: q*cos, the negated half, rotate_half's cat, *sin, the sum; the
+ * gathered cos and sin); the K/V entries kept; the A-byte copies of q, k and v for flash
+ * attention and its A-byte output; the residual sums; the gated MLP (act(gate) * up, down)
+ * or each routed expert at its balanced share e x top-k / E of tokens (MixtralSparseMoeBlock:
+ * the gathered rows, the expert's MLP, the routing-weighted output) beside the R-byte sum
+ * it adds into. Then the head: the final norm, the A-byte logits, and for upcast-freed the
+ * model's fp32 copy that frees them (`logits = logits.float()`), the shifted contiguous
+ * copy and the log-softmax (transformers up to 4.45); for the other losses the logits and
+ * one block of the rest of the loss's bytes. Each bitsandbytes matmul's dequantized weight
+ * is left out (its dtype is the compute dtype, not an input; a few tens of MiB). The table
+ * holds the free and live blocks, HWFIT__REPLAY_BLOCKS at most (a pinned K/V entry leaves
+ * it: freed only at the end, it only cuts its segment in two); a replay that needs more
+ * reports 0 (the fraction alone). */
+#define HWFIT__REPLAY_BLOCKS 64
+#define HWFIT__MIB ((uint64_t)1 << 20)
+typedef struct {
+    uint32_t units; /* bytes / 512 (round_size's granule) */
+    uint16_t id;    /* a live block's request; 0: free */
+    uint16_t seg;   /* its run of mergeable blocks (a segment, cut at each pinned entry) */
+} replay_block;
+typedef struct {
+    replay_block b[HWFIT__REPLAY_BLOCKS];
+    uint32_t n;
+    uint16_t ids, segs;
+    int full, of;
+    uint64_t reserved;
+} replay_pool;
+
+static void replay_remove(replay_pool *p, uint32_t i) {
+    memmove(&p->b[i], &p->b[i + 1], (size_t)(p->n - i - 1) * sizeof p->b[0]);
+    p->n--;
+}
+
+/* The next request id (what = 0) or run id (what = 1) that no block in the table uses
+ * (16 bits wrap; the table holds far fewer). */
+static uint16_t replay_next(replay_pool *p, int what) {
+    uint16_t *c = what ? &p->segs : &p->ids;
+    for (;;) {
+        if (++*c == 0) continue;
+        uint32_t i = 0;
+        while (i < p->n && (what ? p->b[i].seg : p->b[i].id) != *c) i++;
+        if (i == p->n) return *c;
+    }
+}
+
+/* A request of `size` bytes: its id (0 when left out: small pool, a full table). */
+static uint16_t replay_malloc(replay_pool *p, uint64_t size) {
+    if (p->full || p->of || size <= HWFIT__MIB) return 0;
+    uint64_t units = (size + 511) / 512; /* round_size */
+    if (units > UINT32_MAX / 2) { p->of = 1; return 0; }
+    uint32_t u = (uint32_t)units, best = UINT32_MAX;
+    for (uint32_t i = 0; i < p->n; i++)
+        if (p->b[i].id == 0 && p->b[i].units >= u &&
+            (best == UINT32_MAX || p->b[i].units < p->b[best].units))
+            best = i;
+    if (best == UINT32_MAX) { /* alloc_block: a new segment, 2 MiB granules (20 MiB below 10) */
+        uint32_t g = (uint32_t)(2 * HWFIT__MIB / 512),
+                 seg = units >= 10 * HWFIT__MIB / 512 ? (u + g - 1) / g * g
+                                                      : (uint32_t)(20 * HWFIT__MIB / 512);
+        if (p->n == HWFIT__REPLAY_BLOCKS) { p->full = 1; return 0; }
+        p->b[p->n] = (replay_block){seg, 0, replay_next(p, 1)};
+        best = p->n++;
+        p->reserved = add_c(p->reserved, (uint64_t)seg * 512, &p->of);
+    }
+    if ((uint64_t)(p->b[best].units - u) * 512 > HWFIT__MIB) { /* shouldSplit: the rest stays free */
+        if (p->n == HWFIT__REPLAY_BLOCKS) { p->full = 1; return 0; }
+        memmove(&p->b[best + 2], &p->b[best + 1], (size_t)(p->n - best - 1) * sizeof p->b[0]);
+        p->b[best + 1] = (replay_block){p->b[best].units - u, 0, p->b[best].seg};
+        p->n++;
+        p->b[best].units = u;
+    }
+    uint16_t id = replay_next(p, 0);
+    p->b[best].id = id;
+    return id;
+}
+
+static uint32_t replay_find(const replay_pool *p, uint16_t id) {
+    for (uint32_t i = 0; i < p->n; i++)
+        if (p->b[i].id == id) return i;
+    return UINT32_MAX;
+}
+
+/* Free a request's block, merged with its free neighbours of the same segment. */
+static void replay_free(replay_pool *p, uint16_t id) {
+    uint32_t i = id ? replay_find(p, id) : UINT32_MAX;
+    if (i == UINT32_MAX) return;
+    p->b[i].id = 0;
+    if (i + 1 < p->n && p->b[i + 1].seg == p->b[i].seg && p->b[i + 1].id == 0) {
+        p->b[i].units += p->b[i + 1].units;
+        replay_remove(p, i + 1);
+    }
+    if (i > 0 && p->b[i - 1].seg == p->b[i].seg && p->b[i - 1].id == 0) {
+        p->b[i - 1].units += p->b[i].units;
+        replay_remove(p, i);
+    }
+}
+
+/* Keep a request's block to the forward's end (a K/V entry): it leaves the table, and the
+ * blocks after it in its segment become a run of their own (they never merge across it). */
+static void replay_pin(replay_pool *p, uint16_t id) {
+    uint32_t i = id ? replay_find(p, id) : UINT32_MAX;
+    if (i == UINT32_MAX) return;
+    uint16_t seg = p->b[i].seg;
+    replay_remove(p, i);
+    uint16_t cut = replay_next(p, 1);
+    for (uint32_t j = i; j < p->n && p->b[j].seg == seg; j++) p->b[j].seg = cut;
+}
+
+typedef struct {
+    uint64_t e, h, qd, kd, vd, hd, v, rank;
+    uint64_t a, r; /* bytes: the activations' (autocast) format, the hidden states' */
+    int quant, kv, gated;
+    unsigned lora;
+} replay_shape;
+
+/* x * y * z bytes, overflow noted in the pool. */
+static uint64_t rp_bytes(replay_pool *p, uint64_t x, uint64_t y, uint64_t z) {
+    return mul_c(mul_c(x, y, &p->of), z, &p->of);
+}
+
+/* A linear of n tokens, nin -> nout, on an xb-byte input; LoRA when lora. Its output's
+ * id; *ob its bytes (a 4-bit linear returns its input's dtype, a plain one under autocast
+ * A; a LoRA sum promotes to the wider). */
+static uint16_t rp_linear(replay_pool *p, const replay_shape *s, uint64_t n, uint64_t xb,
+                          uint64_t nin, uint64_t nout, int lora, uint64_t *ob) {
+    uint16_t xa = xb != s->a ? replay_malloc(p, rp_bytes(p, n, nin, s->a)) : 0;
+    uint16_t o = replay_malloc(p, rp_bytes(p, n, nout, s->a));
+    replay_free(p, xa);
+    uint64_t b = s->quant ? xb : s->a;
+    if (b != s->a) {
+        uint16_t c = replay_malloc(p, rp_bytes(p, n, nout, b));
+        replay_free(p, o);
+        o = c;
+    }
+    if (lora) {
+        if (s->quant) { /* PEFT's defensive clone of a 4-bit linear's result */
+            uint16_t c = replay_malloc(p, rp_bytes(p, n, nout, b));
+            replay_free(p, o);
+            o = c;
+        }
+        uint16_t xl = xb != s->a ? replay_malloc(p, rp_bytes(p, n, nin, s->a)) : 0;
+        uint16_t la = replay_malloc(p, rp_bytes(p, n, s->rank, s->a));
+        replay_free(p, xl);
+        uint16_t lb = replay_malloc(p, rp_bytes(p, n, nout, s->a));
+        replay_free(p, la);
+        uint16_t sc = replay_malloc(p, rp_bytes(p, n, nout, s->a));
+        replay_free(p, lb);
+        if (b < s->a) b = s->a;
+        uint16_t sum = replay_malloc(p, rp_bytes(p, n, nout, b));
+        replay_free(p, o);
+        replay_free(p, sc);
+        o = sum;
+    }
+    *ob = b;
+    return o;
+}
+
+/* RMSNorm of n tokens (the pow, the normalized and the weighted copies). */
+static uint16_t rp_norm(replay_pool *p, const replay_shape *s, uint64_t n) {
+    uint64_t x = rp_bytes(p, n, s->h, s->r);
+    uint16_t t = replay_malloc(p, x);
+    replay_free(p, t);
+    t = replay_malloc(p, x);
+    uint16_t o = replay_malloc(p, x);
+    replay_free(p, t);
+    return o;
+}
+
+/* apply_rotary_pos_emb on a w-wide projection: its embedded copy's id. */
+static uint16_t rp_rope(replay_pool *p, const replay_shape *s, uint64_t w) {
+    uint64_t x = rp_bytes(p, s->e, w, s->r);
+    uint16_t t1 = replay_malloc(p, x), nx = replay_malloc(p, x / 2), cat = replay_malloc(p, x);
+    replay_free(p, nx);
+    uint16_t t2 = replay_malloc(p, x);
+    replay_free(p, cat);
+    uint16_t out = replay_malloc(p, x);
+    replay_free(p, t1);
+    replay_free(p, t2);
+    return out;
+}
+
+/* A (gated) MLP of n tokens and width w on the normed input (R bytes): its output's id. */
+static uint16_t rp_mlp(replay_pool *p, const replay_shape *s, uint64_t n, uint64_t w) {
+    uint64_t b = 0, b2 = 0;
+    uint16_t g = rp_linear(p, s, n, s->r, s->h, w, (s->lora & HWFIT_LORA_GATE) != 0, &b);
+    uint16_t act = replay_malloc(p, rp_bytes(p, n, w, b));
+    replay_free(p, g);
+    uint16_t in = act;
+    if (s->gated) {
+        uint16_t u = rp_linear(p, s, n, s->r, s->h, w, (s->lora & HWFIT_LORA_UP) != 0, &b2);
+        if (b2 > b) b = b2;
+        in = replay_malloc(p, rp_bytes(p, n, w, b));
+        replay_free(p, act);
+        replay_free(p, u);
+    }
+    uint16_t d = rp_linear(p, s, n, b, w, s->h, (s->lora & HWFIT_LORA_DOWN) != 0, &b2);
+    replay_free(p, in);
+    return d;
+}
+
+/* One decoder layer on the hidden states x (freed at its end): the new hidden states. */
+static uint16_t rp_layer(replay_pool *p, const replay_shape *s, int moe, uint64_t w,
+                         uint64_t experts, uint64_t ne, uint64_t shared_w, uint16_t x) {
+    uint64_t e = s->e, ob = 0;
+    uint16_t n1 = rp_norm(p, s, e);
+    uint16_t q = rp_linear(p, s, e, s->r, s->h, s->qd, (s->lora & HWFIT_LORA_Q) != 0, &ob);
+    uint16_t k = rp_linear(p, s, e, s->r, s->h, s->kd, (s->lora & HWFIT_LORA_K) != 0, &ob);
+    uint16_t v = rp_linear(p, s, e, s->r, s->h, s->vd, (s->lora & HWFIT_LORA_V) != 0, &ob);
+    uint16_t cs = replay_malloc(p, rp_bytes(p, e, s->hd, s->r)),
+             sn = replay_malloc(p, rp_bytes(p, e, s->hd, s->r));
+    uint16_t qe = rp_rope(p, s, s->qd), ke = rp_rope(p, s, s->kd);
+    replay_free(p, cs);
+    replay_free(p, sn);
+    replay_free(p, q);
+    replay_free(p, k);
+    if (s->kv) { /* DynamicCache.update keeps them to the forward's end */
+        replay_pin(p, ke);
+        replay_pin(p, v);
+    }
+    uint16_t q16 = qe, k16 = 0, v16 = 0;
+    if (s->r != s->a) { /* flash attention's casts back to the 16-bit format */
+        q16 = replay_malloc(p, rp_bytes(p, e, s->qd, s->a));
+        replay_free(p, qe);
+        k16 = replay_malloc(p, rp_bytes(p, e, s->kd, s->a));
+        v16 = replay_malloc(p, rp_bytes(p, e, s->vd, s->a));
+    }
+    uint16_t ao = replay_malloc(p, rp_bytes(p, e, s->qd, s->a));
+    uint16_t o = rp_linear(p, s, e, s->a, s->qd, s->h, (s->lora & HWFIT_LORA_O) != 0, &ob);
+    replay_free(p, ao);
+    replay_free(p, q16);
+    replay_free(p, k16);
+    replay_free(p, v16);
+    if (!s->kv) {
+        replay_free(p, ke);
+        replay_free(p, v);
+    }
+    replay_free(p, n1);
+    uint16_t s1 = replay_malloc(p, rp_bytes(p, e, s->h, s->r));
+    replay_free(p, o);
+    uint16_t n2 = rp_norm(p, s, e), d;
+    if (moe) { /* MixtralSparseMoeBlock: the experts one at a time into a zeroed sum */
+        d = replay_malloc(p, rp_bytes(p, e, s->h, s->r));
+        for (uint64_t i = 0; i < experts && !p->full; i++) {
+            uint16_t cur = replay_malloc(p, rp_bytes(p, ne, s->h, s->r));
+            uint16_t y = rp_mlp(p, s, ne, w);
+            uint16_t rw = replay_malloc(p, rp_bytes(p, ne, s->h, s->r));
+            replay_free(p, y);
+            replay_free(p, cur);
+            replay_free(p, rw);
+        }
+        if (shared_w) replay_free(p, rp_mlp(p, s, e, shared_w));
+    } else {
+        d = rp_mlp(p, s, e, w);
+    }
+    replay_free(p, n2);
+    uint16_t s2 = replay_malloc(p, rp_bytes(p, e, s->h, s->r));
+    replay_free(p, d);
+    replay_free(p, s1);
+    replay_free(p, x);
+    return s2;
+}
+
+/* The replay of the evaluation forward of dense_n dense and moe_n MoE layers (dense first)
+ * and, with the head, the final norm, logits and loss (head_bytes: the loss's bytes as
+ * hwfit__memory_eval counts them); a the activations' bytes, r the hidden states'. The
+ * segments' bytes into *out, 0 when the table fills. Apart from hwfit__memory_eval to keep
+ * its frame small (tests/stack). */
+HWFIT__NOINLINE
+static hwfit_status eval_replay(const hwfit_model *m, const hwfit__model_prep *prep,
+                                const hwfit_memory_in *in, uint64_t a, uint64_t r, int quant,
+                                uint64_t t, uint32_t dense_n, uint32_t moe_n,
+                                uint64_t head_bytes, uint64_t *out) {
+    replay_pool p;
+    p.n = 0;
+    p.ids = p.segs = 0;
+    p.full = p.of = 0;
+    p.reserved = 0;
+    replay_shape s;
+    s.e = mul_c(in->eval_batch, in->context, &p.of);
+    s.h = m->hidden;
+    s.qd = hwfit__ceil_div_u64(mul_c(m->heads, prep->dims.qk_head_dim, &p.of), t);
+    s.kd = hwfit__ceil_div_u64(prep->dims.kv_values / 2, t);
+    s.vd = hwfit__ceil_div_u64(prep->dims.kv_values - prep->dims.kv_values / 2, t);
+    s.hd = prep->dims.qk_head_dim;
+    s.v = hwfit__ceil_div_u64(m->vocab, t);
+    s.rank = in->lora_rank;
+    s.a = a;
+    s.r = r;
+    s.quant = quant;
+    s.kv = in->eval_kv_cache != 0;
+    s.gated = m->mlp == HWFIT_MODEL_MLP_GATED;
+    s.lora = in->mode == HWFIT_MEMORY_FULL ? 0u : in->lora_targets;
+    uint64_t experts = 0, ne = 0, shared_w = 0;
+    if (moe_n && m->experts) {
+        uint32_t ep = in->expert_parallel ? in->expert_parallel : 1;
+        experts = hwfit__ceil_div_u64(m->experts, ep);
+        ne = hwfit__ceil_div_u64(mul_c(s.e, m->experts_per_token, &p.of), m->experts);
+        shared_w = hwfit__ceil_div_u64(
+            mul_c(m->shared_expert_intermediate, m->shared_experts, &p.of), t);
+    }
+    uint16_t x = replay_malloc(&p, rp_bytes(&p, s.e, s.h, s.r)); /* the layers' input */
+    for (uint32_t i = 0; i < dense_n + moe_n && !p.full && !p.of; i++) {
+        int moe = i >= dense_n;
+        uint64_t w = hwfit__ceil_div_u64(moe ? m->expert_intermediate : m->intermediate, t);
+        x = rp_layer(&p, &s, moe, w, experts, ne, shared_w, x);
+    }
+    if (in->head && !p.full && !p.of) {
+        uint16_t fn = rp_norm(&p, &s, s.e);
+        replay_free(&p, x);
+        uint16_t x16 = s.r != s.a ? replay_malloc(&p, rp_bytes(&p, s.e, s.h, s.a)) : 0;
+        uint64_t lg_b = rp_bytes(&p, s.e, s.v, s.a), in_b = rp_bytes(&p, s.e, s.h, s.a);
+        uint16_t lg = replay_malloc(&p, lg_b);
+        replay_free(&p, x16);
+        if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED) {
+            /* transformers up to 4.45 (LlamaForCausalLM.forward): `logits = logits.float()`
+             * frees the 16-bit logits, then the shifted contiguous copy and the log-softmax */
+            uint64_t f32 = rp_bytes(&p, s.e, s.v, 4);
+            uint16_t c32 = replay_malloc(&p, f32);
+            replay_free(&p, lg);
+            (void)replay_malloc(&p, f32);
+            (void)replay_malloc(&p, f32);
+            (void)c32;
+        } else if (head_bytes > lg_b + in_b) {
+            (void)replay_malloc(&p, head_bytes - lg_b - in_b);
+        }
+        (void)fn;
+    }
+    if (p.of) return HWFIT_ERANGE;
+    *out = p.full ? 0 : p.reserved;
+    return HWFIT_OK;
+}
+
 /* The evaluation phase beyond the weights and the optimizer's states (evaluation;
  * docs/formulas.md, "The evaluation phase"): a forward under torch.no_grad at eval_batch
  * sequences of context tokens (tokens e = eval_batch x context) stores no activation for
@@ -1139,7 +1496,10 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
  *    loss (no backward): the head's A-byte input, then per logit by the loss kind: upcast
  *    A + 12 (transformers' ForCausalLMLoss: the A-byte logits the model holds, their fp32
  *    copy, the shifted contiguous copy and the fp32 log-softmax of cross_entropy),
- *    upcast-freed and fp32-copy A + 8 (the logits, one fp32 copy, the log-softmax), fp32
+ *    upcast-freed the larger of A + 8 (transformers 4.49 on: the logits, one fp32 copy,
+ *    the log-softmax) and 12 (up to 4.45: the model's `logits.float()` frees the A-byte
+ *    logits, then the shifted contiguous copy and the log-softmax; as the training
+ *    forward counts it), fp32-copy A + 8, fp32
  *    4 + 4 (the fp32 logits and the log-softmax), compiled A, chunked A + 12/8 (one chunk of
  *    8 upcast; compiled: A), inplace A (and an fp32 log-sum-exp and loss per token; the
  *    cast copy A more with inplace-cast), chunked-inplace A with one chunk's 3 A c V work,
@@ -1149,8 +1509,9 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
 HWFIT__NOINLINE
 hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_prep *prep,
                                 const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
-                                uint64_t *out) {
+                                uint64_t *out, uint64_t *reserve) {
     *out = 0;
+    if (reserve) *reserve = 0;
     if (!in->evaluation || in->mode == HWFIT_MEMORY_INFERENCE) return HWFIT_OK;
     formats f;
     uint64_t a_bytes;
@@ -1174,7 +1535,7 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
                   &of),
             c.t);
     }
-    uint64_t layer = 0, k_b = 0;
+    uint64_t layer = 0, k_b = 0, head = 0;
     if (dense_n && infer_layer(&c, 0, e, &layer) != HWFIT_OK) return HWFIT_ERANGE;
     if (moe_n && infer_layer(&c, 1, e, &k_b) != HWFIT_OK) return HWFIT_ERANGE;
     total = add_c(total, layer > k_b ? layer : k_b, &of);
@@ -1182,7 +1543,7 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
         uint64_t a = c.a_bytes, v = model->vocab, h = model->hidden, per = a * h, extra = 0;
         switch (in->loss) {
         case HWFIT_MEMORY_LOSS_UPCAST: per += (a + 12) * v; break;
-        case HWFIT_MEMORY_LOSS_UPCAST_FREED:
+        case HWFIT_MEMORY_LOSS_UPCAST_FREED: per += (a + 8 > 12 ? a + 8 : 12) * v; break;
         case HWFIT_MEMORY_LOSS_FP32_COPY: per += (a + 8) * v; break;
         case HWFIT_MEMORY_LOSS_COMPILED: per += a * v; break;
         case HWFIT_MEMORY_LOSS_CHUNKED:
@@ -1197,11 +1558,18 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
             break;
         default: per += 8 * v; break; /* fp32: the fp32 logits and their log-softmax */
         }
-        total = add_c(total, hwfit__ceil_div_u64(add_c(mul_c(e, per, &of), extra, &of), c.t),
-                      &of);
+        head = hwfit__ceil_div_u64(add_c(mul_c(e, per, &of), extra, &of), c.t);
+        total = add_c(total, head, &of);
     }
     if (of) return HWFIT_ERANGE;
     *out = total;
+    /* The segments the caching allocator takes for it (eval_replay), unless its segments
+     * expand in place (expandable_segments: nothing strands). */
+    if (reserve && !in->expandable_segments) {
+        uint64_t r = in->residual_fp32 && quantized && c.a_bytes < 4 ? 4 : c.a_bytes;
+        return eval_replay(model, prep, in, c.a_bytes, r, quantized, c.t, dense_n, moe_n, head,
+                           reserve);
+    }
     return HWFIT_OK;
 }
 
@@ -1970,10 +2338,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[6] = {0, 0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits' cast
-                                         copy (outputs_held); the head's gradient (head_grad);
-                                         the loss's backward beyond L (loss_head); the
-                                         evaluation forward (hwfit__memory_eval) */
+    uint64_t held[7] = {0, 0, 0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits'
+                                         cast copy (outputs_held); the head's gradient
+                                         (head_grad); the loss's backward beyond L
+                                         (loss_head); the evaluation forward and its
+                                         segments (hwfit__memory_eval) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
                                                &held[1], &held[2])) != HWFIT_OK)
@@ -1984,8 +2353,8 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
             HWFIT_OK)
         return st;
-    if (training && (st = hwfit__memory_eval(model, prep, in, dense_n, moe_n, &held[5])) !=
-                        HWFIT_OK)
+    if (training &&
+        (st = hwfit__memory_eval(model, prep, in, dense_n, moe_n, &held[5], &held[6])) != HWFIT_OK)
         return st;
     if ((st = phases_of(model, in, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -2132,6 +2501,15 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * reserved peak is the largest moment's, not a sum. fwd and loss_bwd are at most
      * alloc: plain is alloc's. */
     uint64_t reserved = with_fragmentation(alloc, in->fragmentation, &of), plain = reserved;
+    /* The evaluation forward's segments (eval_res, memory.c eval_replay) beside the fixed
+     * tensors' reserve: the caching allocator's blocks the K/V entries strand, cached and
+     * free, so not in plain (stranded_bytes, as the loss's strands). */
+    if (p->training && p->eval && p->eval_res) {
+        uint64_t er = add_c(with_fragmentation(add_c(p->fixed, p->gathered, &of), in->fragmentation,
+                                               &of),
+                            p->eval_res, &of);
+        if (er > reserved) reserved = er;
+    }
     if (p->training) {
         fwd_r = add_c(with_fragmentation(fwd, in->fragmentation, &of), p->strand_fwd, &of);
         if (fwd_r > reserved) reserved = fwd_r;

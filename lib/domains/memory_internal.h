@@ -92,6 +92,9 @@ typedef struct hwfit__phase_parts {
                               FSDP1's pre-unshard stream */
     uint64_t eval;         /* the evaluation forward beyond fixed (hwfit__memory_eval): its
                               own phase (0: the run does not evaluate) */
+    uint64_t eval_res;     /* the segments the caching allocator takes for that forward
+                              (hwfit__memory_eval's replay; 0: not replayed): its reserve is
+                              fixed's with the fraction plus these */
 } hwfit__phase_parts;
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):
@@ -189,10 +192,13 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
 
 /* The evaluation forward's bytes beyond the weights and optimizer states of the dense_n and
  * moe_n layers (and the head when in->head) held on the device, into *out (0 when
- * in->evaluation is off); docs/formulas.md, "The evaluation phase". ERANGE on overflow. */
+ * in->evaluation is off), and, when reserve is not NULL, the bytes of the segments PyTorch's
+ * caching allocator takes for that forward (a replay of its rules; 0 with
+ * expandable_segments or when the replay's table fills); docs/formulas.md, "The evaluation
+ * phase". ERANGE on overflow. */
 hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_prep *prep,
                                 const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
-                                uint64_t *out);
+                                uint64_t *out, uint64_t *reserve);
 
 /* The memory input's choices hwfit__memory_phases reads (hwfit_memory_in's fields of the
  * same names): a few words, so that the shard search passes a card's (gradient_buffer is

@@ -1422,10 +1422,11 @@ static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_
 HWFIT__NOINLINE
 static hwfit_status card_eval(const hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r, int head, const uint64_t n[2],
-                              uint64_t *eval) {
+                              uint64_t *eval, uint64_t *reserve) {
     hwfit_memory_in mi;
     card_input(in, r, head, &mi);
-    return hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval);
+    return hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval,
+                              reserve);
 }
 
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
@@ -1485,7 +1486,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 26 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 27 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1493,7 +1494,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
-    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = 0;
+    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
     ph.pass_grads = r->training ? f->pass_grads : 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
@@ -1587,7 +1588,8 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
         /* The evaluation forward (memory.c, hwfit__memory_eval) of the card's layers and,
          * on the last stage, the head. */
-        if (in->memory.evaluation && card_eval(e, in, r, c->head, f->n, &ph.eval) != HWFIT_OK)
+        if (in->memory.evaluation &&
+            card_eval(e, in, r, c->head, f->n, &ph.eval, &ph.eval_res) != HWFIT_OK)
             return HWFIT_ERANGE;
         /* Accumulating over micro-batches keeps the whole gradient through the step. */
         if (r->m > 1) ch.gradient_buffer = 1;

@@ -1,6 +1,7 @@
 """The Python face of dtypes, model and memory, and of load_config: same numbers as the
 C tests."""
 import os
+import math
 import unittest
 
 import hwfit
@@ -760,6 +761,31 @@ class TestAdapterRecompute(unittest.TestCase):
             hwfit.memory(eval_batch=4, **kw)
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-2-7b"), evaluation=True)
+
+    def test_evaluation_segments_replayed(self):
+        # The Hinglish QLoRA run's evaluation (Llama 2 7B, fp4 base, fp32 hidden states,
+        # LoRA r 64 on q, k, v, o, 8 x 2048 tokens, the K/V cache kept): the caching
+        # allocator's segments for it, replayed (memory.c eval_replay), 34,191,966,208
+        # bytes beside the fixed tensors' reserve (tests/data/tools/eval_replay.py); the
+        # blocks the K/V entries strand are reserved, not allocated; none with expandable
+        # segments.
+        kw = dict(config=config("llama-2-7b"), mode="qlora", weights="nf4",
+                  unquantized="fp32", lora_dtype="fp32", gradients="fp32",
+                  optimizer_states="fp32", no_master_weights=True, residual_fp32=True,
+                  context=2048, micro_batch=2, recompute="full", lora_rank=64,
+                  lora_targets="q,k,v,o", lora_dropout=False, evaluation=True, eval_batch=8,
+                  eval_use_cache=True, framework="hf-trainer+peft")
+        r = hwfit.memory(**kw)
+        self.assertEqual(r["peak_phase"], "evaluation")
+        fixed = r["weights_bytes"] + r["optimizer_bytes"] + r["kv_bytes"]
+        frag = r["assumptions"]["fragmentation"]
+        self.assertEqual(r["peak_reserved_bytes"],
+                         fixed + math.ceil(fixed * frag) + 34191966208)
+        self.assertGreater(r["stranded_bytes"], 0)
+        x = hwfit.memory(expandable_segments=True, **kw)
+        self.assertEqual(x["peak_allocated_bytes"], r["peak_allocated_bytes"])
+        self.assertEqual(x["stranded_bytes"], 0)
+        self.assertLess(x["peak_reserved_bytes"], r["peak_reserved_bytes"])
 
     def test_lora_modules_follow_the_checkpoint(self):
         # PEFT's one adapter on Phi-3's qkv_proj and gate_up_proj: r 16 on every linear of
