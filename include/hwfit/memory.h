@@ -1059,8 +1059,12 @@ typedef struct hwfit_memory_out {
     uint64_t reserved_bytes;       /**< The largest phase's allocated x (1 +
                                         fragmentation), rounded up, plus the logits-sized
                                         blocks the loss strands at that moment
-                                        (hwfit_memory_in::expandable_segments 0):
-                                        torch.cuda.max_memory_reserved. */
+                                        (hwfit_memory_in::expandable_segments 0); with
+                                        evaluation (expandable_segments 0) at least the
+                                        fixed tensors' reserve plus the segments the
+                                        caching allocator takes for the evaluation forward,
+                                        replayed (docs/formulas.md, "The evaluation
+                                        phase"): torch.cuda.max_memory_reserved. */
     uint64_t peak_bytes;           /**< reserved + overhead: what the device needs. */
     /* ---- Appended in 0.x (hwfit_memory_in::dequant_transient, previous_graph). */
     uint64_t dequant_bytes;        /**< The dequantized copy of the largest quantized matrix,
@@ -1077,7 +1081,9 @@ typedef struct hwfit_memory_out {
                                         and the next forward (outputs_kept), bytes. */
     /* ---- Appended in 0.2.0, ninth round (hwfit_memory_in::expandable_segments). */
     uint64_t stranded_bytes;       /**< Of reserved_bytes, the logits-sized blocks the loss
-                                        leaves cached and free (expandable_segments 0):
+                                        leaves cached and free, and the blocks the
+                                        evaluation forward's K/V entries strand beyond the
+                                        plain reserve (expandable_segments 0):
                                         the caching allocator releases them when a
                                         cudaMalloc fails (release_cached_blocks), so they
                                         count in what max_memory_reserved and nvidia-smi
