@@ -1174,7 +1174,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                               "off (PyTorch's default): a freed 16-bit logits "
                                               "block too small for the loss's next fp32 "
                                               "tensor stays reserved (loss upcast-freed, and "
-                                              "inplace-cast with --outputs-fp32)"},
+                                              "inplace-cast with --outputs-fp32), and with "
+                                              "--evaluation the blocks the evaluation's K/V "
+                                              "entries pin (the allocator replayed)"},
     [HWFIT__F_GRAD_COVERS_FROZEN] = {.name = "grad-covers-frozen", .kind = HWFIT_OPTION_FLAG,
                                      .help = "training, sharded: a unit with a trained "
                                              "element has gradients over all its elements, "

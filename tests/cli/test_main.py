@@ -634,6 +634,34 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--mode", "inference", "--evaluation",
                  mentions="evaluation")
 
+    def test_evaluation_segments_replayed(self):
+        """With --evaluation and PyTorch's default allocator the evaluation's reserve is the
+        fixed tensors' with the fraction plus the caching allocator's segments for the
+        evaluation forward, replayed: 34,191,966,208 bytes for the Hinglish Llama 2 7B QLoRA
+        run (tests/data/tools/eval_replay.py); what they add over the plain reserve is
+        stranded; --expandable-segments strands nothing and keeps the allocated bytes."""
+        import math
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-2-7b.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4",
+               "--unquantized", "fp32", "--lora-dtype", "fp32", "--gradients", "fp32",
+               "--optimizer-states", "fp32", "--no-master-weights", "--residual-fp32",
+               "--context", "2048", "--micro-batch", "2", "--recompute", "full",
+               "--lora-rank", "64", "--lora-targets", "q,k,v,o", "--evaluation",
+               "--eval-batch", "8", "--eval-use-cache", "--framework", "hf-trainer+peft")
+        r = self.ok_json(*mem)
+        self.assertEqual(r["peak_phase"], "evaluation")
+        fixed = r["weights_bytes"] + r["optimizer_bytes"] + r["kv_bytes"]
+        frag = r["assumptions"]["fragmentation"]
+        self.assertEqual(r["peak_reserved_bytes"],
+                         fixed + math.ceil(fixed * frag) + 34191966208)
+        self.assertGreater(r["stranded_bytes"], 0)
+        x = self.ok_json(*mem, "--expandable-segments")
+        self.assertEqual(x["peak_allocated_bytes"], r["peak_allocated_bytes"])
+        self.assertEqual(x["stranded_bytes"], 0)
+        self.assertLess(x["peak_reserved_bytes"], r["peak_reserved_bytes"])
+
     def test_lora_modules_follow_the_checkpoint_or_megatron(self):
         """--lora-modules: PEFT wraps Phi-3's fused qkv_proj and gate_up_proj with one
         adapter each, so r 16 on every linear of phi-3-mini-4k-instruct trains 25,165,824
