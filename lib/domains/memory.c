@@ -1173,7 +1173,7 @@ typedef struct {
     replay_block b[HWFIT__REPLAY_BLOCKS];
     uint32_t n;
     uint16_t ids, segs;
-    int full, of;
+    int full, of, wrapped;
     uint64_t reserved;
 } replay_pool;
 
@@ -1183,11 +1183,15 @@ static void replay_remove(replay_pool *p, uint32_t i) {
 }
 
 /* The next request id (what = 0) or run id (what = 1) that no block in the table uses
- * (16 bits wrap; the table holds far fewer). */
+ * (16 bits wrap; the table holds far fewer; searched only once the counter has wrapped). */
 static uint16_t replay_next(replay_pool *p, int what) {
     uint16_t *c = what ? &p->segs : &p->ids;
     for (;;) {
-        if (++*c == 0) continue;
+        if (++*c == 0) {
+            p->wrapped |= 1 << what;
+            continue;
+        }
+        if (!(p->wrapped & (1 << what))) return *c;
         uint32_t i = 0;
         while (i < p->n && (what ? p->b[i].seg : p->b[i].id) != *c) i++;
         if (i == p->n) return *c;
@@ -1255,6 +1259,19 @@ static void replay_pin(replay_pool *p, uint16_t id) {
     replay_remove(p, i);
     uint16_t cut = replay_next(p, 1);
     for (uint32_t j = i; j < p->n && p->b[j].seg == seg; j++) p->b[j].seg = cut;
+}
+
+/* The table's state as the replay's next requests see it: each block's size, whether it is
+ * free and whether it continues its neighbour's segment run (FNV-1a over them; ids and run
+ * numbers are names, not state). */
+static uint64_t replay_state(const replay_pool *p) {
+    uint64_t x = 1469598103934665603ull;
+    for (uint32_t i = 0; i < p->n; i++) {
+        uint64_t w = (uint64_t)p->b[i].units << 2 | (uint64_t)(p->b[i].id == 0) << 1 |
+                     (uint64_t)(i > 0 && p->b[i - 1].seg == p->b[i].seg);
+        for (int k = 0; k < 8; k++) x = (x ^ ((w >> (8 * k)) & 0xffu)) * 1099511628211ull;
+    }
+    return x ^ p->n;
 }
 
 typedef struct {
@@ -1391,13 +1408,21 @@ static uint16_t rp_layer(replay_pool *p, const replay_shape *s, int moe, uint64_
     uint16_t n2 = rp_norm(p, s, e), d;
     if (moe) { /* MixtralSparseMoeBlock: the experts one at a time into a zeroed sum */
         d = replay_malloc(p, rp_bytes(p, e, s->h, s->r));
+        /* Every expert makes the same requests: once one leaves the table as it found it
+         * (the same blocks, sizes, states and segment runs, and no new segment), the rest
+         * repeat it exactly and are skipped. */
+        uint64_t before = replay_state(p);
         for (uint64_t i = 0; i < experts && !p->full; i++) {
+            uint64_t res = p->reserved;
             uint16_t cur = replay_malloc(p, rp_bytes(p, ne, s->h, s->r));
             uint16_t y = rp_mlp(p, s, ne, w);
             uint16_t rw = replay_malloc(p, rp_bytes(p, ne, s->h, s->r));
             replay_free(p, y);
             replay_free(p, cur);
             replay_free(p, rw);
+            uint64_t after = replay_state(p);
+            if (after == before && p->reserved == res) break;
+            before = after;
         }
         if (shared_w) replay_free(p, rp_mlp(p, s, e, shared_w));
     } else {
@@ -1424,7 +1449,7 @@ static hwfit_status eval_replay(const hwfit_model *m, const hwfit__model_prep *p
     replay_pool p;
     p.n = 0;
     p.ids = p.segs = 0;
-    p.full = p.of = 0;
+    p.full = p.of = p.wrapped = 0;
     p.reserved = 0;
     replay_shape s;
     s.e = mul_c(in->eval_batch, in->context, &p.of);
