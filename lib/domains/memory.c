@@ -1158,7 +1158,8 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
  * model's fp32 copy that frees them (`logits = logits.float()`), the shifted contiguous
  * copy and the log-softmax (transformers up to 4.45); for the other losses the logits and
  * one block of the rest of the loss's bytes. Each bitsandbytes matmul's dequantized weight
- * is left out (its dtype is the compute dtype, not an input; a few tens of MiB). The table
+ * is left out (its dtype is the compute dtype, not an input; one matrix at a time, at most
+ * a few hundred MiB: 0.1 GiB on the Llama 2 7B run's replay). The table
  * holds the free and live blocks, HWFIT__REPLAY_BLOCKS at most (a pinned K/V entry leaves
  * it: freed only at the end, it only cuts its segment in two); a replay that needs more
  * reports 0 (the fraction alone). */
