@@ -1124,7 +1124,7 @@ Test(memory, offload_and_reserve) {
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
     in.fragmentation = 0.1;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
 }
 
@@ -1465,7 +1465,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1638,7 +1638,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -1914,7 +1914,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
@@ -2679,4 +2679,193 @@ Test(memory, evaluation_phase) {
     in.mode = HWFIT_MEMORY_INFERENCE;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "evaluation");
+}
+
+/* Unsloth's chunked fused loss (HWFIT_MEMORY_LOSS_FUSED_CHUNKED; unsloth_zoo
+ * fused_losses/cross_entropy_loss.py get_chunk_size). Llama 3.1 8B at 8 x 2048 rows: the
+ * micro-batch's fp32 logits are 4 x 16384 x 128256 = 8,405,385,216 bytes; a chunk's work
+ * is its rows x (2 x 2 x 128256 logits and their gradient + 2 x 4096 hidden-state
+ * gradient) = 521,216 bytes a row. */
+static hwfit_memory_in chunked_in(void) {
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 2048;
+    in.micro_batch = 8;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED;
+    return in;
+}
+
+Test(memory, fused_chunked_counts_chunks_as_unsloth) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    const uint64_t row = 2ull * 2 * 128256 + 2ull * 4096;
+    /* The defaults (since d9fe1f43): T = 4 GiB, x = 8405385216 / 2^32 = 1.96, rounded up
+     * to 4 chunks of 4096 rows. */
+    cr_assert_eq(in.loss_target_bytes, 4294967296.0);
+    cr_assert_eq(in.loss_free_share, 0.5);
+    cr_assert_eq(in.loss_chunks_round_up, 1);
+    cr_assert(isinf(in.card_bytes));
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 4);
+    cr_assert_eq(o.loss_chunk_bytes, 4096 * row);
+    /* Rounded to the nearest multiple of 4 (2025.8.5 to 2026.6): 4 round(0.49) = 0, so one
+     * chunk, the whole micro-batch (up to twice the target stays whole). */
+    in.loss_chunks_round_up = 0;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 1);
+    cr_assert_eq(o.loss_chunk_bytes, 16384 * row);
+    /* Python's round is half to even: x = 2 (T = 2 N V) is 4 round(0.5) = 0, one chunk;
+     * x = 6 is 4 round(1.5) = 8. Rounding up: x = 2 gives 4, x = 6 gives 8. */
+    in.loss_target_bytes = 8405385216.0 / 2.0;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 1);
+    in.loss_chunks_round_up = 1;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 4);
+    in.loss_target_bytes = 8405385216.0 / 6.0;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 8);
+    in.loss_chunks_round_up = 0;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 8);
+    /* No cap and no card: nothing bounds T, one chunk. */
+    in.loss_target_bytes = INFINITY;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 1);
+    cr_assert_eq(o.loss_chunk_bytes, 16384 * row);
+    /* A target below a row's fp32 logits: one row a chunk. */
+    in.loss_target_bytes = 1.0;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 16384);
+    cr_assert_eq(o.loss_chunk_bytes, row);
+}
+
+Test(memory, fused_chunked_smaller_card_never_larger_chunks) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    in.loss_target_bytes = INFINITY;
+    in.loss_chunks_round_up = 0;
+    uint64_t chunks = 0, bytes = UINT64_MAX;
+    const double cards[] = {141 * GIB, 80 * GIB, 48 * GIB, 24 * GIB, 16 * GIB, 12 * GIB};
+    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++) {
+        in.card_bytes = cards[i];
+        hwfit_memory_out o = estimate_ok(&m, &in);
+        cr_assert_geq(o.loss_chunks, chunks, "card %g GiB", cards[i] / GIB);
+        cr_assert_leq(o.loss_chunk_bytes, bytes, "card %g GiB", cards[i] / GIB);
+        chunks = o.loss_chunks;
+        bytes = o.loss_chunk_bytes;
+    }
+    cr_assert_gt(chunks, 1); /* a 12 GiB card splits what an H200 keeps whole */
+    /* Half the free memory: a larger share never gives more chunks. */
+    in.card_bytes = 24 * GIB;
+    uint64_t half = estimate_ok(&m, &in).loss_chunks;
+    in.loss_free_share = 1.0;
+    cr_assert_leq(estimate_ok(&m, &in).loss_chunks, half);
+}
+
+Test(memory, fused_chunked_work_is_the_forwards_end) {
+    /* Against the fused loss (8h a token kept): the chunked one keeps the head's input and
+     * the hidden states' gradient (4h + 2h) and adds one chunk's work to the forward only. */
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out f = estimate_ok(&m, &in);
+    cr_assert_eq(f.loss_chunks, 0);
+    cr_assert_eq(f.loss_chunk_bytes, 0);
+    cr_assert_eq(c.loss_bytes, 16384ull * 6 * 4096);
+    cr_assert_eq(f.loss_bytes - c.loss_bytes, 16384ull * 2 * 4096);
+    cr_assert_eq(c.forward_bytes + 16384ull * 2 * 4096, f.forward_bytes + c.loss_chunk_bytes);
+    /* Inference has no loss chunks. */
+    in.loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED;
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 0);
+}
+
+static void i_target0(hwfit_memory_in *in) { in->loss_target_bytes = 0.0; }
+static void i_target_nan(hwfit_memory_in *in) { in->loss_target_bytes = NAN; }
+static void i_share0(hwfit_memory_in *in) { in->loss_free_share = 0.0; }
+static void i_share2(hwfit_memory_in *in) { in->loss_free_share = 2.0; }
+static void i_round2(hwfit_memory_in *in) { in->loss_chunks_round_up = 2; }
+static void i_card0(hwfit_memory_in *in) { in->card_bytes = 0.0; }
+static void i_card_neg_inf(hwfit_memory_in *in) { in->card_bytes = -INFINITY; }
+
+Test(memory, fused_chunked_inputs_are_checked) {
+    hwfit_model m;
+    llama8b(&m);
+    static const struct {
+        void (*set)(hwfit_memory_in *);
+        const char *field;
+    } bad[] = {{i_target0, "loss_target_bytes"}, {i_target_nan, "loss_target_bytes"},
+               {i_share0, "loss_free_share"},    {i_share2, "loss_free_share"},
+               {i_round2, "loss_chunks_round_up"}, {i_card0, "card_bytes"},
+               {i_card_neg_inf, "card_bytes"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        bad[i].set(&in);
+        hwfit_memory_out out;
+        hwfit_problem why;
+        cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM, "%s", bad[i].field);
+        cr_assert_str_eq(why.field, bad[i].field);
+        cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_EDOM, "%s", bad[i].field);
+    }
+}
+
+/* The profile by release (hwfit_memory_profile_apply_release): Unsloth's loss as each
+ * release computed it; a malformed release leaves the inputs untouched. */
+Test(memory, unsloth_profile_by_release) {
+    static const struct {
+        const char *release;
+        hwfit_memory_loss loss;
+        double target;
+        int round_up;
+    } r[] = {{"2024.5", HWFIT_MEMORY_LOSS_INPLACE, 4294967296.0, 1},
+             {"2024.11.6", HWFIT_MEMORY_LOSS_INPLACE, 4294967296.0, 1},
+             {"2024.11.7", HWFIT_MEMORY_LOSS_FUSED, 4294967296.0, 1},
+             {"2025.3", HWFIT_MEMORY_LOSS_FUSED, 4294967296.0, 1},
+             {"2025.8.5", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
+             {"2025.11.6", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
+             {"2026.6.9", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
+             {"2026.7.1", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 4294967296.0, 1},
+             {NULL, HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 4294967296.0, 1}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        in.loss = HWFIT_MEMORY_LOSS_FP32;
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &in, &sets),
+                     HWFIT_OK, "%s", r[i].release ? r[i].release : "latest");
+        cr_assert_eq(in.loss, r[i].loss, "%s", r[i].release ? r[i].release : "latest");
+        cr_assert_eq(in.loss_target_bytes, r[i].target, "%s", r[i].release);
+        cr_assert_eq(in.loss_chunks_round_up, r[i].round_up, "%s", r[i].release);
+        cr_assert(sets & HWFIT_PROFILE_LOSS);
+    }
+    /* The latest is hwfit_memory_profile_apply's. */
+    hwfit_memory_in a = chunked_in(), b = chunked_in();
+    cr_assert_eq(hwfit_memory_profile_apply("unsloth", 1, &a, NULL), HWFIT_OK);
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", NULL, 1, &b, NULL), HWFIT_OK);
+    cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
+    /* A profile without dated rows is the same for every release. */
+    hwfit_memory_in t1 = chunked_in(), t2 = chunked_in();
+    cr_assert_eq(hwfit_memory_profile_apply_release("torchtune", "2024.5", 1, &t1, NULL),
+                 HWFIT_OK);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &t2, NULL), HWFIT_OK);
+    cr_assert_eq(memcmp(&t1, &t2, sizeof t1), 0);
+    /* Malformed releases: refused, the inputs untouched. */
+    static const char *const bad[] = {"",       "2025",     "2025.",   "2025.13", "2025.0",
+                                      "25.11",  "2025.11.", "2025.11.6.1", "v2025.11",
+                                      "2025.11.1000", "2025.11.6 ", "abc"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hwfit_memory_in in = chunked_in(), before = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", bad[i], 1, &in, NULL),
+                     HWFIT_EPARSE, "'%s'", bad[i]);
+        cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "'%s'", bad[i]);
+    }
+    hwfit_memory_in in = chunked_in();
+    cr_assert_eq(hwfit_memory_profile_apply_release("nothing", "2025.1", 1, &in, NULL),
+                 HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_memory_profile_apply_release(NULL, "2025.1", 1, &in, NULL),
+                 HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "2025.1", 0, &in, NULL),
+                 HWFIT_EDOM);
 }

@@ -126,7 +126,7 @@ typedef enum hwfit_memory_loss {
                                         loss's gradient and the log-softmax's, 4sbh + 12 sbV;
                                         the forward's end (logits, fp32 copy, log-softmax:
                                         A + 8 a logit) stays below it. */
-    HWFIT_MEMORY_LOSS_COMPILED = 9 /**< The whole vocabulary's cross-entropy compiled on its
+    HWFIT_MEMORY_LOSS_COMPILED = 9,/**< The whole vocabulary's cross-entropy compiled on its
                                         own, the upcast inside it (torchtitan's
                                         build_cross_entropy_loss with compile.components
                                         'loss': torch.compile of cross_entropy(
@@ -141,6 +141,20 @@ typedef enum hwfit_memory_loss {
                                         loss's backward, A sbV at the forward's end. The
                                         saved tensor is the logits themselves, so a loop that
                                         keeps or drops its reference holds the same. */
+    HWFIT_MEMORY_LOSS_FUSED_CHUNKED = 10 /**< Unsloth's fused loss since release 2025.8.5
+                                        (unsloth_zoo fused_losses/cross_entropy_loss.py,
+                                        UnslothFusedLoss): the loss and its gradient are
+                                        computed inside the forward, the micro-batch's rows
+                                        split into n chunks (get_chunk_size) sized by a
+                                        target T (@c loss_target_bytes, @c loss_free_share,
+                                        @c card_bytes, @c loss_chunks_round_up). Each chunk
+                                        runs one compiled function (torch.compile of
+                                        torch.func.grad_and_value): the chunk's logits and
+                                        their gradient in the activation format, the upcast
+                                        and log-softmax fused into row reductions, 2 A c V
+                                        for c rows, at the forward's end only. Kept to
+                                        backward: the gradient of the hidden states (A sbh),
+                                        beside the head's input (4sbh). */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -1014,6 +1028,37 @@ typedef struct hwfit_memory_in {
                                         cache is in the activations' format, fp32 when
                                         @c residual_fp32 on a quantized base. 0 (default) or
                                         1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, "loss": Unsloth's chunks
+     * sized by free memory). Used by ::HWFIT_MEMORY_LOSS_FUSED_CHUNKED only. */
+    double loss_target_bytes;      /**< The most bytes one chunk's fp32 logits may take
+                                        (4 c V), the cap on the target T: unsloth_zoo's
+                                        min(free_gb, 4.0) since its commit d9fe1f43
+                                        (Unsloth 2026.7.1), or the UNSLOTH_CE_LOSS_TARGET_GB
+                                        a run sets. +INFINITY: no cap (Unsloth 2025.8.5 to
+                                        2026.6.x). In (0, 2^60] or +INFINITY; default
+                                        4 GiB. */
+    double loss_free_share;        /**< The share of the card's free memory at the first
+                                        loss the target may take: T = min(@c
+                                        loss_target_bytes, share x free), free = @c
+                                        card_bytes - @c overhead_bytes - the weights, the
+                                        stored activations and the loss's kept tensors
+                                        (torch.cuda.mem_get_info at the first call, cached
+                                        by functools.cache for the run; no gradient and no
+                                        optimizer state exist yet). Unsloth takes half: 0.5
+                                        (default). In (0, 1]. */
+    int loss_chunks_round_up;      /**< How the chunk count n rounds x = 4 N V / T (N rows):
+                                        1 (default; unsloth_zoo since d9fe1f43): n = 1 when
+                                        x <= 1, else x rounded up to a multiple of 4, so a
+                                        chunk's fp32 logits never exceed T; 0 (2025.8.5 to
+                                        2026.6.x): n = 4 round(x / 4), at least 1, Python's
+                                        round (half to even), so a micro-batch with up to
+                                        2 T of fp32 logits stays one chunk. 0 or 1. */
+    double card_bytes;             /**< Memory of the card, bytes (torch's total_memory),
+                                        for the free memory above. +INFINITY (default): a
+                                        card large enough that only @c loss_target_bytes
+                                        bounds T. hwfit_shard (fit, plan) uses its
+                                        hwfit_shard_in::capacity_bytes instead. In
+                                        [1, 2^60] or +INFINITY. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1092,6 +1137,13 @@ typedef struct hwfit_memory_out {
                                         batch (eval_kv_cache), one layer's forward workspace
                                         and the logits and loss at that batch; 0 without
                                         evaluation, bytes. */
+    /* ---- Appended in 0.2.0, thirteenth round (hwfit_memory_in::loss_target_bytes). */
+    uint64_t loss_chunks;          /**< Loss ::HWFIT_MEMORY_LOSS_FUSED_CHUNKED in training:
+                                        the chunks n the micro-batch's rows are split into;
+                                        0 for every other loss. */
+    uint64_t loss_chunk_bytes;     /**< With @c loss_chunks: one chunk's work at the
+                                        forward's end (its logits and their gradient, and
+                                        the chunk's gradient of the hidden states), bytes. */
 } hwfit_memory_out;
 
 /**

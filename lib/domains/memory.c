@@ -1,4 +1,5 @@
 /* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
+#include <math.h> /* HUGE_VAL */
 #include <string.h>
 
 #include "hwfit/dtype.h"
@@ -63,6 +64,11 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
     in->expert_parallel = 1;
     in->eval_batch = 8; /* the HF Trainer's per_device_eval_batch_size: see memory.h */
+    /* Unsloth's fused loss chunks as its current release sizes them (memory.h). */
+    in->loss_target_bytes = 4294967296.0; /* unsloth_zoo since d9fe1f43: min(free/2, 4 GiB) */
+    in->loss_free_share = 0.5;
+    in->loss_chunks_round_up = 1;
+    in->card_bytes = HUGE_VAL;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -883,6 +889,73 @@ static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
     return HWFIT_OK;
 }
 
+/* Unsloth's chunks (unsloth_zoo fused_losses/cross_entropy_loss.py; memory.h,
+ * HWFIT_MEMORY_LOSS_FUSED_CHUNKED). _get_chunk_multiplier reads torch.cuda.mem_get_info
+ * once (functools.cache) at the first loss: free = the card less what the process holds,
+ * the CUDA context outside the allocator (overhead_bytes) and what the allocator has, here
+ * what is allocated before the loss (the caching allocator's reserve lowers free further:
+ * the chunks this gives are the fewest the card allows). The target T = min(cap, share x
+ * free); get_chunk_size turns x = 4 N V / T, the micro-batch's fp32 logits over the target,
+ * into n chunks: since d9fe1f43 1 when x <= 1, else ceil(x / 4) x 4; before it 4 round(x / 4),
+ * at least 1 (Python's round, half to even). torch.chunk gives ceil(N / n) rows a
+ * chunk. Each chunk runs accumulate_chunk, compiled (torch_compile=True): the chunk's logits
+ * (F.linear, A bytes), the upcast and log-softmax fused into row reductions, the logits'
+ * gradient (A bytes) for the matmul that makes the chunk's gradient of the hidden states
+ * (A h a row), copied into grad_inputs. */
+hwfit_status hwfit__fused_chunks(const hwfit_memory_in *in, double card, uint64_t used,
+                                 uint64_t rows, uint64_t vocab, uint64_t hidden,
+                                 uint64_t a_bytes, uint64_t *chunks, uint64_t *bytes) {
+    *chunks = *bytes = 0;
+    if (in->loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED || in->mode == HWFIT_MEMORY_INFERENCE ||
+        !in->head || rows == 0)
+        return HWFIT_OK;
+    double free = card - in->overhead_bytes - (double)used;
+    double target = in->loss_free_share * (free > 0.0 ? free : 0.0);
+    if (in->loss_target_bytes < target) target = in->loss_target_bytes;
+    /* q = x / 4 (+inf when target is 0); rounded here without libm (its frames count
+     * against the 16 KiB stack of every public call that reaches this). */
+    double q = (double)rows * (double)vocab / target;
+    uint64_t k = rows;
+    if (q < (double)rows) {
+        uint64_t f = (uint64_t)q; /* floor: q >= 0 */
+        double frac = q - (double)f;
+        if (in->loss_chunks_round_up) f += frac > 1e-9 ? 1 : 0;  /* ceil(q - 1e-9) */
+        else f += frac > 0.5 || (frac == 0.5 && (f & 1)) ? 1 : 0; /* half to even */
+        k = 4 * f;
+        if (in->loss_chunks_round_up && q <= 0.25 + 2.5e-10) k = 1; /* x <= 1 (+ 1e-9) */
+        if (k < 1) k = 1;
+        if (k > rows) k = rows;
+    }
+    uint64_t c = hwfit__ceil_div_u64(rows, k);
+    int of = 0;
+    uint64_t per = add_c(mul_c(2 * a_bytes, vocab, &of), mul_c(a_bytes, hidden, &of), &of);
+    *bytes = mul_c(c, per, &of);
+    *chunks = k;
+    return of ? HWFIT_ERANGE : HWFIT_OK;
+}
+
+/* hwfit__fused_chunks of an estimate: allocated before the loss, the weights, the stored
+ * activations and the loss's kept tensors; the chunk's work joins the forward's end (cast).
+ * Apart from phases_of to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status chunks_of(const hwfit_model *model,
+                                              const hwfit_memory_in *in, uint64_t stored,
+                                              uint64_t loss, hwfit__phase_parts *ph,
+                                              hwfit_memory_out *r) {
+    double bits = 16.0;
+    (void)hwfit_dtype_bits(in->activations, &bits);
+    uint64_t t = in->tensor_parallel, rows = 0, used = 0;
+    if (hwfit__mul_u64(in->context, in->micro_batch, &rows) != HWFIT_OK ||
+        hwfit__add_u64(r->weights_bytes, stored, &used) != HWFIT_OK ||
+        hwfit__add_u64(used, loss, &used) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    hwfit_status st = hwfit__fused_chunks(in, in->card_bytes, used, rows,
+                                          hwfit__ceil_div_u64(model->vocab, t), model->hidden,
+                                          (uint64_t)(bits / 8.0), &r->loss_chunks,
+                                          &r->loss_chunk_bytes);
+    if (st != HWFIT_OK) return st;
+    return hwfit__add_u64(ph->cast, r->loss_chunk_bytes, &ph->cast);
+}
+
 static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
                               uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
@@ -909,6 +982,7 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.loss_head = held[4];
         ph.eval = held[5];
         if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
+        if (chunks_of(model, in, stored, loss, &ph, r) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -1143,7 +1217,10 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
  *    4 + 4 (the fp32 logits and the log-softmax), compiled A, chunked A + 12/8 (one chunk of
  *    8 upcast; compiled: A), inplace A (and an fp32 log-sum-exp and loss per token; the
  *    cast copy A more with inplace-cast), chunked-inplace A with one chunk's 3 A c V work,
- *    fused: one chunk's fp32 logits and the hidden states' copy, 8h a token; / t.
+ *    fused: one chunk's fp32 logits and the hidden states' copy, 8h a token; fused-chunked:
+ *    the head's input, the hidden states' gradient (A h) and one chunk's work, the chunks
+ *    sized with nothing but the overhead allocated on the card (the target Unsloth cached
+ *    at the training's first loss is not modelled); / t.
  * Called with a card's layers and head by shard.c. Apart from estimate_prepared to keep
  * its frame small (tests/stack). */
 HWFIT__NOINLINE
@@ -1189,6 +1266,17 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
             per += a * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             break;
         case HWFIT_MEMORY_LOSS_FUSED: per = 8 * h; break;
+        case HWFIT_MEMORY_LOSS_FUSED_CHUNKED: {
+            /* the hidden states' gradient and one chunk's work (hwfit__fused_chunks), the
+             * chunks sized on the card with nothing else counted as allocated */
+            uint64_t k = 0;
+            per += a * h;
+            if (hwfit__fused_chunks(in, in->card_bytes, 0, e, hwfit__ceil_div_u64(v, c.t), h, a,
+                                    &k, &extra) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            extra = mul_c(extra, c.t, &of); /* divided by t with the rest below */
+            break;
+        }
         case HWFIT_MEMORY_LOSS_INPLACE: per += a * v + 8; break;
         case HWFIT_MEMORY_LOSS_INPLACE_CAST: per += 2 * a * v + 8; break;
         case HWFIT_MEMORY_LOSS_CHUNKED_INPLACE:
@@ -1254,7 +1342,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
     if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
         return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_COMPILED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -1305,6 +1393,18 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "eval_kv_cache", "must be 0 or 1");
     if (in->eval_batch == 0)
         return hwfit__why(why, HWFIT_EDOM, "eval_batch", "must be at least 1");
+    if (!(in->loss_target_bytes == HUGE_VAL ||
+          hwfit__in_range(in->loss_target_bytes, 1.0, 1152921504606846976.0)))
+        return hwfit__why(why, HWFIT_EDOM, "loss_target_bytes",
+                          "must be in [1, 2^60] bytes or +infinity (no cap)");
+    if (!hwfit__in_range(in->loss_free_share, 0.0, 1.0) || in->loss_free_share == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "loss_free_share", "must be a fraction in (0, 1]");
+    if (in->loss_chunks_round_up != 0 && in->loss_chunks_round_up != 1)
+        return hwfit__why(why, HWFIT_EDOM, "loss_chunks_round_up", "must be 0 or 1");
+    if (!(in->card_bytes == HUGE_VAL ||
+          hwfit__in_range(in->card_bytes, 1.0, 1152921504606846976.0)))
+        return hwfit__why(why, HWFIT_EDOM, "card_bytes",
+                          "must be in [1, 2^60] bytes or +infinity (no card)");
     if (in->evaluation && in->mode == HWFIT_MEMORY_INFERENCE)
         return hwfit__why(why, HWFIT_EINVAL, "evaluation",
                           "applies to training only (inference is one forward already)");
@@ -1880,6 +1980,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                  * the chunks' A-byte gradients are the loss's backward (loss_head). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            /* Unsloth's chunked fused loss (unsloth_zoo UnslothFusedLoss.forward: grad_inputs
+             * = torch.empty_like(hidden_states), ctx.save_for_backward(grad_inputs, ...)):
+             * the hidden states' gradient, made in forward and kept to backward; the
+             * chunks' work is the forward's end only (hwfit__fused_chunks). */
+            else if (in->loss == HWFIT_MEMORY_LOSS_FUSED_CHUNKED) per = 4 * h + c.a_bytes * h;
             /* Megatron as it runs: its A-byte logits beside their fp32 copy. */
             else if (in->loss == HWFIT_MEMORY_LOSS_FP32_COPY) per = 4 * h + (c.a_bytes + 4) * v;
             /* In place (Unsloth's Fast_CrossEntropyLoss, unsloth/kernels/cross_entropy_loss.py

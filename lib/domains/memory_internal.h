@@ -230,4 +230,14 @@ static inline int hwfit__grads_upcast(const hwfit_memory_in *in) {
            in->master_weights && !in->optimizer_in_backward && bits < 32.0;
 }
 
+/* Loss HWFIT_MEMORY_LOSS_FUSED_CHUNKED (Unsloth's UnslothFusedLoss): the chunks the loss
+ * splits `rows` tokens into and one chunk's work at the forward's end, on a device of
+ * `card` bytes (+infinity: no card) holding `used` bytes allocated before the loss, with
+ * `vocab` logits a row (V / t) and `hidden` the head's input width, a_bytes the
+ * activations' format. 0 chunks and bytes for any other loss. memory.c and shard.c share
+ * it; ERANGE on overflow. */
+hwfit_status hwfit__fused_chunks(const hwfit_memory_in *in, double card, uint64_t used,
+                                 uint64_t rows, uint64_t vocab, uint64_t hidden,
+                                 uint64_t a_bytes, uint64_t *chunks, uint64_t *bytes);
+
 #endif /* HWFIT_MEMORY_INTERNAL_H */

@@ -1398,6 +1398,7 @@ static void card_input(const hwfit_shard_in *in, const hwfit__shard_resolved *r,
     mi->sequence_parallel = r->sp;
     mi->context = r->context_local;
     mi->head = head;
+    mi->card_bytes = in->capacity_bytes; /* the card the loss's chunks are sized on */
 }
 
 /* hwfit__memory_extras of a card (card_of): the memory input with the layout's tensor and
@@ -1506,6 +1507,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (!r->training) ph.fixed += f->gathered;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);
+    uint64_t chunks = 0, chunk_bytes = 0;
     if (r->training) {
         uint64_t loss = c->head ? e->a.loss : 0;
         uint64_t stored = act - f->peak - loss;
@@ -1585,6 +1587,23 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), (uint64_t)(abits / 8.0),
                            &ph.strand_fwd, &ph.strand_bwd);
         }
+        /* Unsloth's chunked fused loss (memory.c, hwfit__fused_chunks) on the card with the
+         * head, sized on its capacity: allocated before the loss, the card's weights, its
+         * stored activations and the loss's kept tensors, and what the pass holds. */
+        if (c->head) {
+            double abits = 16.0;
+            (void)hwfit_dtype_bits(in->memory.activations, &abits);
+            uint64_t used = c->weights_bytes, rows = 0;
+            if (add(&used, ph.stored) != HWFIT_OK || add(&used, ph.loss) != HWFIT_OK ||
+                add(&used, ph.pass) != HWFIT_OK || add(&used, ph.gathered) != HWFIT_OK ||
+                hwfit__mul_u64((uint64_t)r->context_local, r->mb, &rows) != HWFIT_OK ||
+                hwfit__fused_chunks(&in->memory, in->capacity_bytes, used, rows,
+                                    hwfit__ceil_div_u64(e->model->vocab, r->tp),
+                                    e->model->hidden, (uint64_t)(abits / 8.0), &chunks,
+                                    &chunk_bytes) != HWFIT_OK ||
+                add(&ph.cast, chunk_bytes) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        }
         /* The evaluation forward (memory.c, hwfit__memory_eval) of the card's layers and,
          * on the last stage, the head. */
         if (in->memory.evaluation && card_eval(e, in, r, c->head, f->n, &ph.eval) != HWFIT_OK)
@@ -1614,7 +1633,10 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         ph.stored = act;
         cs->missed = 0;
     }
-    return hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
+    hwfit_status st = hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
+    cs->ph.loss_chunks = chunks;
+    cs->ph.loss_chunk_bytes = chunk_bytes;
+    return st;
 }
 
 /* The decoder layers of stage `stage` as a kind of one stage (count 1). */
@@ -1652,6 +1674,8 @@ static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
     c->reserved_bytes = cs->ph.reserved_bytes;
     c->peak_bytes = cs->ph.peak_bytes;
     c->eval_bytes = cs->ph.eval_bytes;
+    c->loss_chunks = cs->ph.loss_chunks;
+    c->loss_chunk_bytes = cs->ph.loss_chunk_bytes;
 }
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }

@@ -1,5 +1,6 @@
 /* workload.c - the options `fit`, `plan` and `perf` share, read into the shard and perf
  * inputs, the best layout, and the refusals naming the option at fault (workload.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +10,9 @@
 #include "hwfit/memory.h"
 #include "hwfit/profile.h"
 #include "hwfit/safetensors.h"
+#include "hwfit/units.h"
 #include "workload.h"
+#include "base/internal.h"
 #include "domains/perf_internal.h"
 #include "catalogs/dtype_internal.h"
 
@@ -889,7 +892,9 @@ const char *const hwfit__workload_frameworks[] = {
     "torchtitan", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
-                                              "upcast-freed", "compiled", NULL};
+                                              "upcast-freed", "compiled", "fused-chunked",
+                                              NULL};
+const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
@@ -936,7 +941,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "torchtitan's del pred), compiled (the whole vocabulary's "
                                "cross-entropy compiled on its own: the 16-bit logits and "
                                "their gradient, no fp32 copy: torchtitan's compile."
-                               "components 'loss')"},
+                               "components 'loss'), fused-chunked (Unsloth since 2025.8.5: "
+                               "the loss and its gradient in forward, chunks sized by "
+                               "--loss-target and the card's free memory)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -1224,6 +1231,30 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "format the layers compute in (fp32: an fp32 model "
                                       "trained without autocast, e.g. the Trainer with fp16 "
                                       "and bf16 off)"},
+    [HWFIT__F_FRAMEWORK_RELEASE] = {.name = "framework-release", .kind = HWFIT_OPTION_TEXT,
+                                    .metavar = "VERSION", .default_help = "the latest",
+                                    .help = "training, with --framework: the framework's "
+                                            "release, YEAR.MONTH[.PATCH] (e.g. unsloth "
+                                            "2025.11.6): the profile's choices as that "
+                                            "release made them"},
+    [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
+                              .metavar = "SIZE", .default_text = "4GiB",
+                              .help = "training, --loss fused-chunked: the most one chunk's "
+                                      "fp32 logits may take (Unsloth's cap, or its "
+                                      "UNSLOTH_CE_LOSS_TARGET_GB), or none (no cap: Unsloth "
+                                      "2025.8.5 to 2026.6)"},
+    [HWFIT__F_LOSS_FREE_SHARE] = {.name = "loss-free-share", .kind = HWFIT_OPTION_RATIO,
+                                  .metavar = "F", .default_text = "0.5", .min = 0, .max = 1,
+                                  .help = "training, --loss fused-chunked: the share of the "
+                                          "card's free memory at the first loss a chunk may "
+                                          "take (Unsloth: half), above 0"},
+    [HWFIT__F_LOSS_CHUNKS_ROUND] = {.name = "loss-chunks-round", .kind = HWFIT_OPTION_CHOICE,
+                                    .metavar = "HOW", .default_text = "up",
+                                    .choices = hwfit__workload_chunk_rounds,
+                                    .help = "training, --loss fused-chunked: the chunk count "
+                                            "rounded up to a multiple of 4 (Unsloth since "
+                                            "2026.7.1) or to the nearest (before: up to twice "
+                                            "the target stays one chunk)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1330,6 +1361,36 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
     return HWFIT_OK;
 }
 
+/* The sizing of Unsloth's chunked loss (memory.h, loss_target_bytes): given with another
+ * loss, each is refused rather than ignored; not given, the profile's (or the library's)
+ * value stays. */
+static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
+    const hwfit_option *os[] = {HWFIT__FOPT(HWFIT__F_LOSS_TARGET),
+                                HWFIT__FOPT(HWFIT__F_LOSS_FREE_SHARE),
+                                HWFIT__FOPT(HWFIT__F_LOSS_CHUNKS_ROUND)};
+    for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
+        if (hwfit__req_given(r, os[i]) && m->loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
+            return hwfit__req_fail(r, os[i], HWFIT_EINVAL, "applies only to --loss fused-chunked");
+    if (hwfit__req_given(r, os[0])) {
+        const char *text = hwfit__req_text(r, os[0]);
+        double v = 0.0;
+        if (strcmp(text, "none") == 0) m->loss_target_bytes = HUGE_VAL;
+        else if (hwfit_units_parse(text, HWFIT_UNIT_BYTES, &v) != HWFIT_OK ||
+                 !hwfit__in_range(v, 1.0, 1152921504606846976.0))
+            return hwfit__req_fail(r, os[0], HWFIT_EPARSE,
+                                   "'%s' is not a size in [1B, 2^60 B] or none", text);
+        else m->loss_target_bytes = v;
+    }
+    if (hwfit__req_given(r, os[1])) {
+        double share = hwfit__req_double(r, os[1]);
+        if (!(share > 0.0))
+            return hwfit__req_fail(r, os[1], HWFIT_EDOM, "must be above 0");
+        m->loss_free_share = share;
+    }
+    if (hwfit__req_given(r, os[2])) m->loss_chunks_round_up = hwfit__req_choice(r, os[2]);
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memory_rows *rows,
                                             uint32_t gpus, hwfit_memory_in *m,
                                             int *profile_recompute) {
@@ -1338,10 +1399,19 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     int fw = hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK));
     int profile = fw > 0;
     *profile_recompute = 0;
+    if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE), HWFIT_EINVAL,
+                               "applies only with --framework");
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
         uint64_t sets = 0;
-        st = hwfit_memory_profile_apply(hwfit__workload_frameworks[fw], gpus ? gpus : 1, m, &sets);
+        const hwfit_option *ro = HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE);
+        const char *release = hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : NULL;
+        st = hwfit_memory_profile_apply_release(hwfit__workload_frameworks[fw], release,
+                                                gpus ? gpus : 1, m, &sets);
+        if (st == HWFIT_EPARSE)
+            return hwfit__req_fail(r, ro, st, "'%s' is not a release YEAR.MONTH[.PATCH]",
+                                   release);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
         /* What the user gave alone wins over the profile. */
@@ -1516,6 +1586,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, o, HWFIT_EINVAL,
                                "applies only to --loss inplace or inplace-cast (the other losses "
                                "return no 16-bit logits, or count their fp32 copy already)");
+    if ((st = loss_chunk_options(r, m)) != HWFIT_OK) return st;
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
@@ -1712,6 +1783,17 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "activations", "stored activation format", acts);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
+    /* Unsloth's chunked loss: the cap on a chunk's fp32 logits (null: none), the share of
+     * the free memory and the rounding (memory.h, loss_target_bytes). */
+    if (m->loss_target_bytes == HUGE_VAL)
+        hwfit__out_null(o, "loss_target_bytes", "fused-chunked: cap on a chunk's fp32 logits");
+    else
+        hwfit__out_bytes(o, "loss_target_bytes", "fused-chunked: cap on a chunk's fp32 logits",
+                         (uint64_t)m->loss_target_bytes);
+    hwfit__out_num(o, "loss_free_share", "fused-chunked: share of the free memory",
+                   m->loss_free_share);
+    hwfit__out_str(o, "loss_chunks_round", "fused-chunked: chunk count rounded",
+                   hwfit__workload_chunk_rounds[m->loss_chunks_round_up ? 1 : 0]);
     {
         /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */
         static const char *const mat[HWFIT_KEPT_MATRICES] = {"q", "k", "v", "o", "gate", "up",

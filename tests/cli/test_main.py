@@ -634,6 +634,63 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--mode", "inference", "--evaluation",
                  mentions="evaluation")
 
+    def test_unsloth_loss_chunks_by_release_and_card(self):
+        """--loss fused-chunked (Unsloth since 2025.8.5): the loss and its gradient in
+        forward, the rows split into chunks sized by half the card's free memory, capped at
+        4 GiB since 2026.7.1 (--loss-target, --loss-chunks-round). --framework-release picks
+        the release's loss. Llama 3.2 3B at 8 x 2048 on a 16 GiB card: 4 x 16384 x 128256 B
+        of fp32 logits, 4 chunks under the cap (the latest), one whole chunk as 2025.11.6
+        rounded (it is below twice half the free memory)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-3b.config.json")
+        fit = ("fit", "--config", cfg, "--capacity", "16GiB", "--gpus", "1", "--mode",
+               "qlora", "--context", "2048", "--micro-batch", "8", "--batch", "8",
+               "--recompute", "full", "--framework", "unsloth")
+        row = 2 * 2 * 128256 + 2 * 3072
+        latest = self.ok_json(*fit)
+        self.assertEqual(latest["assumptions"]["loss"], "fused-chunked")
+        self.assertEqual(latest["assumptions"]["loss_target_bytes"], 4 * 1024 ** 3)
+        self.assertEqual(latest["assumptions"]["loss_chunks_round"], "up")
+        self.assertEqual(latest["phases"]["loss_chunks"], 4)
+        self.assertEqual(latest["phases"]["loss_chunk_bytes"], 4096 * row)
+        old = self.ok_json(*fit, "--framework-release", "2025.11.6")
+        self.assertIsNone(old["assumptions"]["loss_target_bytes"])
+        self.assertEqual(old["assumptions"]["loss_chunks_round"], "nearest")
+        self.assertEqual(old["phases"]["loss_chunks"], 1)
+        self.assertEqual(old["phases"]["loss_chunk_bytes"], 16384 * row)
+        self.assertEqual(old["peak_phase"], "forward")
+        self.assertGreater(old["peak_bytes"], latest["peak_bytes"])
+        cce = self.ok_json(*fit, "--framework-release", "2025.3")
+        self.assertEqual(cce["assumptions"]["loss"], "fused")
+        self.assertEqual(cce["phases"]["loss_chunks"], 0)
+        self.assertEqual(self.ok_json("memory", "--config", cfg, "--mode", "qlora",
+                                      "--framework", "unsloth", "--framework-release",
+                                      "2024.5")["assumptions"]["loss"], "inplace")
+        # Given alone over the release: the cap and the rounding.
+        capped = self.ok_json(*fit, "--framework-release", "2025.11.6", "--loss-target",
+                              "1GiB", "--loss-chunks-round", "up")
+        self.assertEqual(capped["phases"]["loss_chunks"], 8)
+        # memory: the card given by --card-memory; a larger card never splits more.
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
+               "--micro-batch", "8", "--recompute", "full", "--framework", "unsloth",
+               "--loss-target", "none")
+        nocard = self.ok_json(*mem)
+        self.assertEqual(nocard["loss_chunks"], 1)
+        small = self.ok_json(*mem, "--card-memory", "8GiB")
+        big = self.ok_json(*mem, "--card-memory", "80GiB")
+        self.assertGreater(small["loss_chunks"], big["loss_chunks"])
+        self.assertLess(small["loss_chunk_bytes"], big["loss_chunk_bytes"])
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--framework-release", "2025.1",
+                 mentions="--framework")
+        self.bad(*mem, "--framework-release", "2025.13", mentions="framework-release")
+        self.bad(*mem, "--loss", "fused", "--card-memory", "8GiB", mentions="fused-chunked")
+        self.bad(*mem[:-2], "--loss", "fused", "--loss-target", "2GiB",
+                 mentions="fused-chunked")
+        self.bad(*mem, "--loss-target", "lots", mentions="loss-target")
+        self.bad(*mem, "--loss-free-share", "0", mentions="loss-free-share")
+        self.bad(*mem, "--card-memory", "0B", mentions="card-memory")
+
     def test_lora_modules_follow_the_checkpoint_or_megatron(self):
         """--lora-modules: PEFT wraps Phi-3's fused qkv_proj and gate_up_proj with one
         adapter each, so r 16 on every linear of phi-3-mini-4k-instruct trains 25,165,824

@@ -779,6 +779,31 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(lora_modules="qkv", **kw)
 
+    def test_unsloth_loss_chunks_by_release(self):
+        # Unsloth's chunked fused loss: Llama 3.1 8B at 8 x 2048 rows has 4 x 16384 x
+        # 128256 bytes of fp32 logits, 1.96 times the 4 GiB cap, so the latest release
+        # splits it in 4; 2025.11.6 (no cap, rounded to the nearest multiple of 4) keeps it
+        # whole on a card with room; a small card splits it again.
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", context=2048, micro_batch=8,
+                  recompute="full", framework="unsloth")
+        row = 2 * 2 * 128256 + 2 * 4096
+        latest = hwfit.memory(**kw)
+        self.assertEqual(latest["assumptions"]["loss"], "fused-chunked")
+        self.assertEqual((latest["loss_chunks"], latest["loss_chunk_bytes"]), (4, 4096 * row))
+        old = hwfit.memory(framework_release="2025.11.6", **kw)
+        self.assertIsNone(old["assumptions"]["loss_target_bytes"])
+        self.assertEqual((old["loss_chunks"], old["loss_chunk_bytes"]), (1, 16384 * row))
+        self.assertGreater(hwfit.memory(framework_release="2025.11.6", card_memory="12GiB",
+                                        **kw)["loss_chunks"], 1)
+        self.assertEqual(hwfit.memory(loss_target="none", **kw)["loss_chunks"], 1)
+        self.assertEqual(hwfit.memory(framework_release="2025.3", **kw)["loss_chunks"], 0)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(framework_release="2025.13", **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="qlora", framework_release="2025.1")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(loss="fused", card_memory="12GiB", **kw)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
