@@ -2824,7 +2824,7 @@ Test(memory, unsloth_profile_by_release) {
              {"2024.11.6", HWFIT_MEMORY_LOSS_INPLACE, 4294967296.0, 1},
              {"2024.11.7", HWFIT_MEMORY_LOSS_FUSED, 4294967296.0, 1},
              {"2025.3", HWFIT_MEMORY_LOSS_FUSED, 4294967296.0, 1},
-             {"2025.8.5", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
+             {"2025.8.5", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 1073741824.0, 0},
              {"2025.11.6", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
              {"2026.6.9", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
              {"2026.7.1", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 4294967296.0, 1},
@@ -2836,8 +2836,9 @@ Test(memory, unsloth_profile_by_release) {
         cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &in, &sets),
                      HWFIT_OK, "%s", r[i].release ? r[i].release : "latest");
         cr_assert_eq(in.loss, r[i].loss, "%s", r[i].release ? r[i].release : "latest");
-        cr_assert_eq(in.loss_target_bytes, r[i].target, "%s", r[i].release);
-        cr_assert_eq(in.loss_chunks_round_up, r[i].round_up, "%s", r[i].release);
+        cr_assert_eq(in.loss_target_bytes, r[i].target, "%s", r[i].release ? r[i].release : "");
+        cr_assert_eq(in.loss_chunks_round_up, r[i].round_up, "%s",
+                     r[i].release ? r[i].release : "");
         cr_assert(sets & HWFIT_PROFILE_LOSS);
     }
     /* The latest is hwfit_memory_profile_apply's. */
@@ -2868,4 +2869,69 @@ Test(memory, unsloth_profile_by_release) {
                  HWFIT_EINVAL);
     cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "2025.1", 0, &in, NULL),
                  HWFIT_EDOM);
+}
+
+/* Unsloth's short micro-batches (loss_short_tokens): from 2024.12.5 to 2025.10.10 a
+ * micro-batch of at most 1024 tokens skips the fused loss and keeps its whole logits
+ * (CausalLM_fast_forward: `if bsz*q_len <= 1024: RETURN_LOGITS = True`). Unpacked runs meet
+ * such a micro-batch; its forward's end competes with the forward phase. */
+Test(memory, short_micro_batches_keep_whole_logits) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    in.activation_offload = 1; /* Unsloth's offloaded checkpoints: two layers' inputs stay */
+    in.micro_batch = 2;        /* 4096 rows */
+    hwfit_memory_out none = estimate_ok(&m, &in);
+    in.loss_short_tokens = 1024;
+    cr_assert_eq(in.loss_short, HWFIT_MEMORY_LOSS_INPLACE); /* the default */
+    hwfit_memory_out sh = estimate_ok(&m, &in);
+    /* 1024 rows of whole bf16 logits (256 MiB) are more than the fused loss's 8h at 4096. */
+    cr_assert_gt(sh.forward_bytes, none.forward_bytes);
+    cr_assert_geq(sh.allocated_bytes, sh.forward_bytes);
+    cr_assert_eq(sh.backward_bytes, none.backward_bytes); /* forward's end only */
+    cr_assert_eq(sh.total_bytes, none.total_bytes);       /* the parts are the micro-batch's */
+    /* The cast copy beside the logits: more. */
+    in.loss_short = HWFIT_MEMORY_LOSS_INPLACE_CAST;
+    hwfit_memory_out cast = estimate_ok(&m, &in);
+    cr_assert_eq(cast.forward_bytes - sh.forward_bytes, 1024ull * 128256 * 2);
+    /* Packed: every micro-batch has 4096 tokens, none takes the path. */
+    in.packed = 1;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, none.forward_bytes);
+    /* Packed within the threshold: the micro-batch itself takes it. */
+    in.micro_batch = 1;
+    in.context = 512;
+    in.loss_short = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out small = estimate_ok(&m, &in);
+    in.loss_short_tokens = 0;
+    hwfit_memory_out small_none = estimate_ok(&m, &in);
+    cr_assert_gt(small.forward_bytes, small_none.forward_bytes);
+    /* Only whole-logits losses. */
+    in.loss_short_tokens = 1024;
+    in.loss_short = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "loss_short");
+}
+
+Test(memory, unsloth_short_path_by_release) {
+    static const struct {
+        const char *release;
+        uint32_t tokens;
+        double target;
+        double share;
+    } r[] = {{"2024.12.4", 0, 4294967296.0, 0.5},     {"2024.12.5", 1024, 4294967296.0, 0.5},
+             {"2025.4.7", 1024, 4294967296.0, 0.5},      {"2025.8.5", 1024, 1073741824.0, 1.0},
+             {"2025.9.1", 1024, 1073741824.0, 1.0},      {"2025.9.2", 1024, INFINITY, 0.5},
+             {"2025.10.10", 1024, INFINITY, 0.5},        {"2025.10.11", 0, INFINITY, 0.5},
+             {NULL, 0, 4294967296.0, 0.5}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &in, NULL),
+                     HWFIT_OK);
+        const char *name = r[i].release ? r[i].release : "latest";
+        cr_assert_eq(in.loss_short_tokens, r[i].tokens, "%s", name);
+        cr_assert_eq(in.loss_target_bytes, r[i].target, "%s", name);
+        cr_assert_eq(in.loss_free_share, r[i].share, "%s", name);
+    }
 }

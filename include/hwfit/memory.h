@@ -1059,6 +1059,23 @@ typedef struct hwfit_memory_in {
                                         bounds T. hwfit_shard (fit, plan) uses its
                                         hwfit_shard_in::capacity_bytes instead. In
                                         [1, 2^60] or +INFINITY. */
+    uint32_t loss_short_tokens;    /**< Training, not @c packed: micro-batches of at most this
+                                        many tokens take @c loss_short instead of @c loss
+                                        (Unsloth 2024.12.5 to 2025.10.10,
+                                        CausalLM_fast_forward: `if bsz*q_len <= 1024:
+                                        RETURN_LOGITS = True`, the whole logits returned and
+                                        its Fast_CrossEntropyLoss run). Unpacked micro-batches
+                                        are padded to their longest sample and vary in length
+                                        up to s b tokens, so a run meets one of
+                                        min(s b, this) tokens (packed, only when s b is
+                                        within it): its forward's end (the stored
+                                        activations scaled to its tokens, its whole logits,
+                                        their cast and fp32 copies) competes with the
+                                        forward phase. 0 (default): no such path. */
+    hwfit_memory_loss loss_short;  /**< With @c loss_short_tokens: the short micro-batches'
+                                        loss, ::HWFIT_MEMORY_LOSS_INPLACE (default) or
+                                        ::HWFIT_MEMORY_LOSS_INPLACE_CAST (the logits cast to
+                                        the checkpoint's format first). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -85,6 +85,8 @@ extern "C" {
 #define HWFIT_PROFILE_LOSS_CHUNKS UINT64_C(0x100000000000)   /**< loss_target_bytes,
                                                                   loss_free_share and
                                                                   loss_chunks_round_up */
+#define HWFIT_PROFILE_LOSS_SHORT UINT64_C(0x800000000000)    /**< loss_short_tokens and
+                                                                  loss_short */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

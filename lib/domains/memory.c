@@ -69,6 +69,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->loss_free_share = 0.5;
     in->loss_chunks_round_up = 1;
     in->card_bytes = HUGE_VAL;
+    in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -934,6 +935,35 @@ hwfit_status hwfit__fused_chunks(const hwfit_memory_in *in, double card, uint64_
     return of ? HWFIT_ERANGE : HWFIT_OK;
 }
 
+/* Unsloth's short micro-batches (hwfit_memory_in::loss_short_tokens): the forward's end of
+ * one of n = min(rows, threshold) tokens. Its stored activations are the micro-batch's
+ * scaled to n tokens (they are linear in the tokens with flash attention); the loss holds
+ * what loss inplace keeps, the head's input, the A-byte logits and an fp32 log-sum-exp and
+ * loss a token (4h + A V + 8); the forward's end adds the logits' cast copy (inplace-cast:
+ * A V) or, under outputs_fp32, their fp32 copy (4 V), in one slot as outputs_held counts
+ * them. A micro-batch within the threshold takes the path itself (n = rows): its forward's
+ * end with the whole logits is above the one the run's loss gives, which it bounds (its
+ * backward, the logits' gradient written over them, is not recounted). */
+hwfit_status hwfit__short_forward(const hwfit_memory_in *in, uint64_t stored, uint64_t rows,
+                                  uint64_t vocab, uint64_t hidden, uint64_t a_bytes,
+                                  uint64_t *bytes) {
+    *bytes = 0;
+    if (!in->loss_short_tokens || !in->head || in->mode == HWFIT_MEMORY_INFERENCE || rows == 0)
+        return HWFIT_OK;
+    /* Within the threshold the micro-batch itself takes the path, packed or not. */
+    if (in->packed && rows > in->loss_short_tokens) return HWFIT_OK;
+    uint64_t n = rows < in->loss_short_tokens ? rows : in->loss_short_tokens;
+    uint64_t slot = in->loss_short == HWFIT_MEMORY_LOSS_INPLACE_CAST ? a_bytes : 0;
+    if (in->outputs_fp32 && slot < 4) slot = 4;
+    int of = 0;
+    /* stored x n / rows, rounded up: n <= rows, so the quotient and remainder stay small */
+    uint64_t part = add_c(mul_c(stored / rows, n, &of),
+                          hwfit__ceil_div_u64(mul_c(stored % rows, n, &of), rows), &of);
+    uint64_t per = add_c(add_c(4 * hidden, mul_c(a_bytes + slot, vocab, &of), &of), 8, &of);
+    *bytes = add_c(part, mul_c(n, per, &of), &of);
+    return of ? HWFIT_ERANGE : HWFIT_OK;
+}
+
 /* hwfit__fused_chunks of an estimate: allocated before the loss, the weights, the stored
  * activations and the loss's kept tensors; the chunk's work joins the forward's end (cast).
  * Apart from phases_of to keep its frame small (tests/stack). */
@@ -952,6 +982,9 @@ static HWFIT__NOINLINE hwfit_status chunks_of(const hwfit_model *model,
                                           hwfit__ceil_div_u64(model->vocab, t), model->hidden,
                                           (uint64_t)(bits / 8.0), &r->loss_chunks,
                                           &r->loss_chunk_bytes);
+    if (st == HWFIT_OK)
+        st = hwfit__short_forward(in, stored, rows, hwfit__ceil_div_u64(model->vocab, t),
+                                  model->hidden, (uint64_t)(bits / 8.0), &ph->short_fwd);
     if (st != HWFIT_OK) return st;
     return hwfit__add_u64(ph->cast, r->loss_chunk_bytes, &ph->cast);
 }
@@ -1399,6 +1432,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
                           "must be in [1, 2^60] bytes or +infinity (no cap)");
     if (!hwfit__in_range(in->loss_free_share, 0.0, 1.0) || in->loss_free_share == 0.0)
         return hwfit__why(why, HWFIT_EDOM, "loss_free_share", "must be a fraction in (0, 1]");
+    if (in->loss_short != HWFIT_MEMORY_LOSS_INPLACE &&
+        in->loss_short != HWFIT_MEMORY_LOSS_INPLACE_CAST)
+        return hwfit__why(why, HWFIT_EINVAL, "loss_short",
+                          "must be inplace or inplace-cast (a whole-logits path)");
     if (in->loss_chunks_round_up != 0 && in->loss_chunks_round_up != 1)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunks_round_up", "must be 0 or 1");
     if (!(in->card_bytes == HUGE_VAL ||
@@ -2151,6 +2188,14 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
                                        p->kept, &of);
             at_return = at_return > p->loss ? at_return - p->loss : 0;
             if (at_return > fwd) fwd = at_return;
+        }
+        /* A short micro-batch's forward end (loss_short_tokens, hwfit__short_forward): its
+         * own stored activations and whole logits beside the fixed part, the dequantized
+         * weight and what the pass holds. */
+        if (p->short_fwd) {
+            uint64_t sf = add_c(add_c(add_c(p->fixed, p->short_fwd, &of), p->dequant, &of),
+                                add_c(p->pass, p->gathered, &of), &of);
+            if (sf > fwd) fwd = sf;
         }
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being

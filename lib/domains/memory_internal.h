@@ -92,6 +92,8 @@ typedef struct hwfit__phase_parts {
                               FSDP1's pre-unshard stream */
     uint64_t eval;         /* the evaluation forward beyond fixed (hwfit__memory_eval): its
                               own phase (0: the run does not evaluate) */
+    uint64_t short_fwd;    /* a short micro-batch's forward end beyond fixed
+                              (hwfit__short_forward; 0: none) */
 } hwfit__phase_parts;
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):
@@ -229,6 +231,16 @@ static inline int hwfit__grads_upcast(const hwfit_memory_in *in) {
     return in->grads_upcast_in_step && in->mode != HWFIT_MEMORY_INFERENCE &&
            in->master_weights && !in->optimizer_in_backward && bits < 32.0;
 }
+
+/* hwfit_memory_in::loss_short_tokens: the forward's end of a micro-batch of
+ * min(rows, loss_short_tokens) tokens beyond the fixed part, with loss_short, on a device
+ * storing `stored` bytes of activations at `rows` tokens: the stored activations scaled to
+ * its tokens, its whole logits (vocab a row: V / t) and their cast and fp32 copies; 0
+ * without the threshold or the head, outside training, or packed above the threshold
+ * (every micro-batch full). ERANGE on overflow. */
+hwfit_status hwfit__short_forward(const hwfit_memory_in *in, uint64_t stored, uint64_t rows,
+                                  uint64_t vocab, uint64_t hidden, uint64_t a_bytes,
+                                  uint64_t *bytes);
 
 /* Loss HWFIT_MEMORY_LOSS_FUSED_CHUNKED (Unsloth's UnslothFusedLoss): the chunks the loss
  * splits `rows` tokens into and one chunk's work at the forward's end, on a device of

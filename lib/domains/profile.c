@@ -67,6 +67,7 @@ typedef struct row {
     double loss_target;  /* loss_target_bytes (HUGE_VAL: no cap) */
     double free_share;   /* loss_free_share */
     int round_up;        /* loss_chunks_round_up */
+    uint32_t short_tokens; /* loss_short_tokens (loss_short inplace) */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
@@ -463,8 +464,18 @@ static const row rows[] = {
      .until = 2024011007},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS, .loss = HWFIT_MEMORY_LOSS_FUSED,
      .since = 2024011007, .until = 2025008005},
+    /* 2025.8.5 to 2025.9.1 passed target_gb = 1 (806bee2433; None from 5c1b0ae9dd): the
+     * target is 1 GiB, free memory not read (share 1: T = min(1 GiB, free)). */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_CHUNKS, .loss_target = 1073741824.0,
+     .free_share = 1.0, .round_up = 0, .since = 2025008005, .until = 2025009002},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_CHUNKS, .loss_target = HUGE_VAL,
-     .free_share = 0.5, .round_up = 0, .since = 2025008005, .until = 2026007001},
+     .free_share = 0.5, .round_up = 0, .since = 2025009002, .until = 2026007001},
+    /* From 2024.12.5 (b9fe2588e5, "< 1024 Normal Unsloth uses less VRAM!": `if
+     * bsz*q_len <= 1024: RETURN_LOGITS = True`) a micro-batch of at most 1024 tokens skips
+     * the fused loss: its whole logits are made, cast to the config's dtype and passed to
+     * Fast_CrossEntropyLoss. 0528b4ce71 (2025.10.11) sends them to the fused loss too. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_SHORT, .short_tokens = 1024,
+     .since = 2024012005, .until = 2025010011},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_CHUNKS, .loss_target = 4294967296.0,
      .free_share = 0.5, .round_up = 1, .since = 2026007001},
     /* Unsloth trains through transformers' Trainer (TRL's SFTTrainer in its notebooks,
@@ -729,6 +740,10 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_WRAP_RESIDUE) in->fsdp_wrap_residue = r->wrap_residue;
     if (s & HWFIT_PROFILE_QKV_ONE_DROPOUT) in->lora_qkv_one_dropout = r->qkv_one_dropout;
     if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
+    if (s & HWFIT_PROFILE_LOSS_SHORT) {
+        in->loss_short_tokens = r->short_tokens;
+        in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
+    }
     if (s & HWFIT_PROFILE_LOSS_CHUNKS) {
         in->loss_target_bytes = r->loss_target;
         in->loss_free_share = r->free_share;

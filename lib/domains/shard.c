@@ -1486,7 +1486,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 26 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 27 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1494,7 +1494,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (ph.fixed < c->weights_bytes) return HWFIT_ERANGE;
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
-    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = 0;
+    ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.short_fwd = 0;
     ph.pass_grads = r->training ? f->pass_grads : 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
@@ -1589,7 +1589,8 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         }
         /* Unsloth's chunked fused loss (memory.c, hwfit__fused_chunks) on the card with the
          * head, sized on its capacity: allocated before the loss, the card's weights, its
-         * stored activations and the loss's kept tensors, and what the pass holds. */
+         * stored activations and the loss's kept tensors, and what the pass holds; and its
+         * short micro-batches' whole logits (hwfit__short_forward). */
         if (c->head) {
             double abits = 16.0;
             (void)hwfit_dtype_bits(in->memory.activations, &abits);
@@ -1601,7 +1602,11 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
                                     hwfit__ceil_div_u64(e->model->vocab, r->tp),
                                     e->model->hidden, (uint64_t)(abits / 8.0), &chunks,
                                     &chunk_bytes) != HWFIT_OK ||
-                add(&ph.cast, chunk_bytes) != HWFIT_OK)
+                add(&ph.cast, chunk_bytes) != HWFIT_OK ||
+                hwfit__short_forward(&in->memory, ph.stored, rows,
+                                     hwfit__ceil_div_u64(e->model->vocab, r->tp),
+                                     e->model->hidden, (uint64_t)(abits / 8.0),
+                                     &ph.short_fwd) != HWFIT_OK)
                 return HWFIT_ERANGE;
         }
         /* The evaluation forward (memory.c, hwfit__memory_eval) of the card's layers and,

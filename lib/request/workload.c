@@ -895,6 +895,7 @@ const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fuse
                                               "upcast-freed", "compiled", "fused-chunked",
                                               NULL};
 const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
+const char *const hwfit__workload_short_losses[] = {"inplace", "inplace-cast", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
@@ -1255,6 +1256,20 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                             "rounded up to a multiple of 4 (Unsloth since "
                                             "2026.7.1) or to the nearest (before: up to twice "
                                             "the target stays one chunk)"},
+    [HWFIT__F_LOSS_SHORT_TOKENS] = {.name = "loss-short-tokens", .kind = HWFIT_OPTION_TOKENS,
+                                    .metavar = "N", .default_text = "0", .min = 0,
+                                    .max = 4294967295.0,
+                                    .help = "training: micro-batches of at most N tokens take "
+                                            "--loss-short, the whole logits (Unsloth "
+                                            "2024.12.5 to 2025.10.10: 1024); unpacked "
+                                            "micro-batches vary in length, so one of that "
+                                            "many tokens competes for the peak; 0: none"},
+    [HWFIT__F_LOSS_SHORT] = {.name = "loss-short", .kind = HWFIT_OPTION_CHOICE,
+                             .metavar = "KIND", .default_text = "inplace",
+                             .choices = hwfit__workload_short_losses,
+                             .help = "training, with --loss-short-tokens: the short "
+                                     "micro-batches' loss, inplace or inplace-cast (the "
+                                     "logits cast to the checkpoint's format first)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1353,6 +1368,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EVALUATION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EVAL_BATCH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_SHORT), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1388,6 +1405,17 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
         m->loss_free_share = share;
     }
     if (hwfit__req_given(r, os[2])) m->loss_chunks_round_up = hwfit__req_choice(r, os[2]);
+    const hwfit_option *st = HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS),
+                       *sl = HWFIT__FOPT(HWFIT__F_LOSS_SHORT);
+    if (hwfit__req_given(r, st)) m->loss_short_tokens = (uint32_t)hwfit__req_u64(r, st);
+    if (hwfit__req_given(r, sl)) {
+        /* The short micro-batches' loss acts only with a threshold: refused without. */
+        if (!m->loss_short_tokens)
+            return hwfit__req_fail(r, sl, HWFIT_EINVAL,
+                                   "applies only with --loss-short-tokens above 0");
+        m->loss_short = hwfit__req_choice(r, sl) ? HWFIT_MEMORY_LOSS_INPLACE_CAST
+                                                 : HWFIT_MEMORY_LOSS_INPLACE;
+    }
     return HWFIT_OK;
 }
 
@@ -1794,6 +1822,10 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->loss_free_share);
     hwfit__out_str(o, "loss_chunks_round", "fused-chunked: chunk count rounded",
                    hwfit__workload_chunk_rounds[m->loss_chunks_round_up ? 1 : 0]);
+    hwfit__out_u64(o, "loss_short_tokens", "micro-batches up to N tokens keep whole logits",
+                   m->loss_short_tokens);
+    hwfit__out_str(o, "loss_short", "their loss",
+                   hwfit__workload_short_losses[m->loss_short == HWFIT_MEMORY_LOSS_INPLACE_CAST]);
     {
         /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */
         static const char *const mat[HWFIT_KEPT_MATRICES] = {"q", "k", "v", "o", "gate", "up",

@@ -691,6 +691,44 @@ class TestFinetuneInputs(CliCase):
         self.bad(*mem, "--loss-free-share", "0", mentions="loss-free-share")
         self.bad(*mem, "--card-memory", "0B", mentions="card-memory")
 
+    def test_unsloth_short_micro_batches_keep_whole_logits(self):
+        """--loss-short-tokens, --loss-short: Unsloth 2024.12.5 to 2025.10.10 sends a
+        micro-batch of at most 1024 tokens to its whole-logits loss; unpacked micro-batches
+        vary in length, so one of 1024 tokens competes for the peak: 1024 rows of Llama 3.2
+        1B's 128256 bf16 logits beside what a 4096-row micro-batch stores. The release sets
+        it; packed runs never meet it above the threshold."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-1b.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
+               "--micro-batch", "2", "--recompute", "full", "--framework", "unsloth")
+        cce = self.ok_json(*mem, "--framework-release", "2024.12.4")
+        short = self.ok_json(*mem, "--framework-release", "2025.4.7")
+        self.assertEqual(cce["assumptions"]["loss_short_tokens"], 0)
+        self.assertEqual(short["assumptions"]["loss_short_tokens"], 1024)
+        self.assertEqual(short["assumptions"]["loss_short"], "inplace")
+        self.assertGreater(short["forward_bytes"], cce["forward_bytes"])
+        # The cast copy and Accelerate's fp32 copy share one slot at the forward's end
+        # (the cast copy is freed as the fp32 one is made): the cast shows without the latter.
+        cast = self.ok_json(*mem, "--framework-release", "2025.4.7", "--loss-short",
+                            "inplace-cast")
+        self.assertEqual(cast["forward_bytes"], short["forward_bytes"])
+        bare = self.ok_json(*mem, "--framework-release", "2025.4.7", "--no-outputs-fp32")
+        bare_cast = self.ok_json(*mem, "--framework-release", "2025.4.7", "--no-outputs-fp32",
+                                 "--loss-short", "inplace-cast")
+        self.assertEqual(bare_cast["forward_bytes"] - bare["forward_bytes"], 1024 * 128256 * 2)
+        packed = self.ok_json(*mem, "--framework-release", "2025.4.7", "--packed")
+        self.assertEqual(packed["forward_bytes"], cce["forward_bytes"])
+        self.assertEqual(self.ok_json(*mem, "--framework-release", "2025.4.7",
+                                      "--loss-short-tokens", "0")["forward_bytes"],
+                         cce["forward_bytes"])
+        self.bad(*mem, "--framework-release", "2025.11.6", "--loss-short", "inplace-cast",
+                 mentions="loss-short-tokens")
+        self.bad(*mem, "--loss-short-tokens", "1024", "--loss-short", "fused",
+                 mentions="loss-short")
+        self.bad("memory", "--config", cfg, "--mode", "inference", "--loss-short-tokens",
+                 "1024", mentions="loss-short-tokens")
+
     def test_lora_modules_follow_the_checkpoint_or_megatron(self):
         """--lora-modules: PEFT wraps Phi-3's fused qkv_proj and gate_up_proj with one
         adapter each, so r 16 on every linear of phi-3-mini-4k-instruct trains 25,165,824

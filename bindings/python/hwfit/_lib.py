@@ -451,6 +451,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("loss_free_share", ctypes.c_double),
         ("loss_chunks_round_up", ctypes.c_int),
         ("card_bytes", ctypes.c_double),
+        # appended: short micro-batches' whole logits (memory.h loss_short_tokens, loss_short)
+        ("loss_short_tokens", ctypes.c_uint32),
+        ("loss_short", ctypes.c_int),
     ]
 
 

@@ -804,6 +804,20 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(loss="fused", card_memory="12GiB", **kw)
 
+    def test_unsloth_short_micro_batches(self):
+        # Unsloth 2025.4.7 keeps the whole logits of micro-batches up to 1024 tokens.
+        kw = dict(config=config("llama-3.2-1b"), mode="qlora", context=2048, micro_batch=2,
+                  recompute="full", framework="unsloth")
+        cce = hwfit.memory(framework_release="2024.12.4", **kw)
+        short = hwfit.memory(framework_release="2025.4.7", **kw)
+        self.assertEqual(short["assumptions"]["loss_short_tokens"], 1024)
+        self.assertGreater(short["forward_bytes"], cce["forward_bytes"])
+        self.assertEqual(hwfit.memory(loss_short_tokens=1024, packed=True,
+                                      framework_release="2024.12.4", **kw)["forward_bytes"],
+                         cce["forward_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(loss_short="inplace-cast", **kw)
+
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
         # parameter of Llama 3.1 8B's 8,030,261,248), nothing without it.
