@@ -1014,6 +1014,26 @@ typedef struct hwfit_memory_in {
                                         cache is in the activations' format, fp32 when
                                         @c residual_fp32 on a quantized base. 0 (default) or
                                         1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, probs_kept). */
+    int probs_kept;                /**< Training: 1 when the loop derives a logits-sized
+                                        tensor from the logits after the loss (a metric's
+                                        probabilities, `probs = softmax(logits, dim=-1)` for
+                                        an accuracy) and keeps it in a local name through
+                                        backward, the optimizer's step and the next
+                                        micro-batch's forward, until the next micro-batch
+                                        rebinds the name: s b V / t bytes in fp32 (4 a
+                                        logit) when the loss upcasts (loss upcast or
+                                        upcast-freed: the softmax of the fp32 logits), else
+                                        in the activations' format, on the device with the
+                                        head, in the forward, backward and step phases
+                                        (hwfit_memory_out::outputs_bytes). prime-rl's SFT
+                                        trainer before 385dbca25
+                                        (src/prime_rl/trainer/sft/train.py at f037882c8:
+                                        softmax, argmax and the accuracy after
+                                        cross_entropy, `del logits` but not `probs` before
+                                        loss.backward()). Not with @c outputs_kept (which
+                                        keeps the logits themselves). No profile sets it (a
+                                        loop's choice). 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1074,7 +1094,9 @@ typedef struct hwfit_memory_out {
     uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
                                         K/V cache built in the forward (kv_built) and the
                                         logits the loop keeps through backward, the step
-                                        and the next forward (outputs_kept), bytes. */
+                                        and the next forward (outputs_kept), or the
+                                        logits-sized tensor it derives and keeps
+                                        (probs_kept), bytes. */
     /* ---- Appended in 0.2.0, ninth round (hwfit_memory_in::expandable_segments). */
     uint64_t stranded_bytes;       /**< Of reserved_bytes, the logits-sized blocks the loss
                                         leaves cached and free (expandable_segments 0):

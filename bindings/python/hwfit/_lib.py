@@ -445,6 +445,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("evaluation", ctypes.c_int),
         ("eval_batch", ctypes.c_uint32),
         ("eval_kv_cache", ctypes.c_int),
+        # appended: a logits-sized tensor kept after the loss (memory.h probs_kept)
+        ("probs_kept", ctypes.c_int),
     ]
 
 
