@@ -1034,6 +1034,29 @@ typedef struct hwfit_memory_in {
                                         loss.backward()). Not with @c outputs_kept (which
                                         keeps the logits themselves). No profile sets it (a
                                         loop's choice). 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, loss_parallel). */
+    int loss_parallel;             /**< 1: with tensor parallelism (t > 1) and the whole
+                                        vocabulary's fp32 loss (loss upcast or upcast-freed),
+                                        the cross-entropy runs as PyTorch's DTensor loss
+                                        parallelism on the vocabulary-sharded logits
+                                        (torch/distributed/tensor/parallel/loss.py,
+                                        loss_parallel): its log-softmax is the decomposition
+                                        _log_softmax (x - max, exp of that, then the
+                                        result: the shifted copy and the exponentials live
+                                        beside the fp32 input), and its backward fuses
+                                        nll_loss's and log_softmax's in
+                                        _nll_loss_and_log_softmax_backward,
+                                        `(grad_input + torch.exp(x)) * grad_output` with
+                                        grad_input = zeros_like(x), beside the saved
+                                        log-softmax: 4 bytes a logit more than the aten
+                                        kernels at the forward's end and at the loss's
+                                        backward (per token 4h + (A + 16)V upcast,
+                                        4h + max(A + 12, 16)V upcast-freed, / t). torchtitan
+                                        wraps its loss in loss_parallel whenever TP is on
+                                        (train.py at 9dec370: loss_parallel_enabled =
+                                        tp_enabled and not disable_loss_parallel): the
+                                        torchtitan profile sets 1. Ignored at t = 1 and for
+                                        other losses. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

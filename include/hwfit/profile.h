@@ -82,6 +82,7 @@ extern "C" {
                                                                   hwfit_memory_profile_apply_fp8) */
 #define HWFIT_PROFILE_QKV_ONE_DROPOUT UINT64_C(0x40000000000) /**< lora_qkv_one_dropout */
 #define HWFIT_PROFILE_LORA_MODULES UINT64_C(0x80000000000)    /**< lora_modules */
+#define HWFIT_PROFILE_LOSS_PARALLEL UINT64_C(0x200000000000)  /**< loss_parallel */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

@@ -1298,6 +1298,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fsdp_wrap_residue", "must be 0 or 1");
     if (in->ep_a2a_recomputed != 0 && in->ep_a2a_recomputed != 1)
         return hwfit__why(why, HWFIT_EDOM, "ep_a2a_recomputed", "must be 0 or 1");
+    if (in->loss_parallel != 0 && in->loss_parallel != 1)
+        return hwfit__why(why, HWFIT_EDOM, "loss_parallel", "must be 0 or 1");
     if (in->probs_kept != 0 && in->probs_kept != 1)
         return hwfit__why(why, HWFIT_EDOM, "probs_kept", "must be 0 or 1");
     if (in->probs_kept && in->outputs_kept)
@@ -1857,7 +1859,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * one chunk of 8 at a time); fused (the fp32 gradient of the hidden states and
              * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
             uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
-            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            /* DTensor loss parallelism over vocabulary-sharded logits (loss_parallel, t > 1;
+             * torch/distributed/tensor/parallel/loss.py): _log_softmax decomposed, the
+             * shifted copy and its exp beside the fp32 input, A + 12 at the forward's end;
+             * _nll_loss_and_log_softmax_backward's zeros_like(x), exp(x) and their sum (then
+             * the product) beside the saved log-softmax, 16 at the loss's backward: 4 a
+             * logit above the aten kernels' either way. */
+            uint64_t lp = in->loss_parallel && c.t > 1 ? 4 : 0;
+            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12 + lp) * v;
             /* Upcast with the loop's logits dropped before backward (torchtitan train.py
              * at 9dec370: `del pred` before `loss.backward()`; `.float()`'s backward saves
              * no input and log_softmax saves its output): at the loss's backward peak the
@@ -1865,7 +1874,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * the forward's end, A + 8 (the logits, their fp32 copy inside cross_entropy,
              * the log-softmax), is below it for 16-bit logits. */
             else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED)
-                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 : 12) * v;
+                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 + lp : 12 + lp) * v;
             /* Compiled on its own (torchtitan's build_cross_entropy_loss,
              * torchtitan/components/loss.py: torch.compile(cross_entropy_loss) when
              * compile.components has 'loss'): inductor fuses pred.float() and the

@@ -1072,6 +1072,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                      "the loss (a metric's softmax probabilities) and keeps "
                                      "it through backward, the step and the next forward "
                                      "(fp32 with an upcast loss; not with --outputs-kept)"},
+    [HWFIT__F_LOSS_PARALLEL] = {.name = "loss-parallel", .kind = HWFIT_OPTION_FLAG,
+                                .help = "training with --tp above 1 and an fp32 whole-"
+                                        "vocabulary loss (upcast, upcast-freed): the loss runs "
+                                        "as PyTorch's DTensor loss_parallel, 4 bytes a logit "
+                                        "more at the forward's end and the loss's backward "
+                                        "(the torchtitan profile sets it)"},
     [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "
@@ -1305,6 +1311,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_PROBS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_PARALLEL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
@@ -1388,6 +1395,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
         {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
         {HWFIT__F_PROBS_KEPT, &m->probs_kept},
+        {HWFIT__F_LOSS_PARALLEL, &m->loss_parallel},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
@@ -1786,6 +1794,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "outputs_kept", "outputs kept through backward", m->outputs_kept);
     hwfit__out_bool(o, "probs_kept", "logits-sized tensor kept after the loss",
                     m->probs_kept);
+    hwfit__out_bool(o, "loss_parallel", "loss parallel over vocabulary shards (DTensor)",
+                    m->loss_parallel);
     hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                     m->flash_attention);
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);

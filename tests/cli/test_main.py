@@ -333,6 +333,32 @@ class TestFinetuneInputs(CliCase):
         self.bad(*args, "--probs-kept", "--outputs-kept", mentions="probs-kept")
         self.bad("memory", "--config", cfg, "--probs-kept", mentions="probs-kept")
 
+    def test_loss_parallel_adds_four_bytes_a_logit_under_tp(self):
+        """--loss-parallel (PyTorch's DTensor loss_parallel over vocabulary-sharded logits;
+        the torchtitan profile sets it): Llama 3.1 8B full, 1,024 tokens, --tensor-parallel
+        2, loss upcast-freed: 1,024 x 128,256 x 4 / 2 bytes more in the loss; nothing at
+        tensor parallel 1; --no-loss-parallel takes the profile's back; inference refuses
+        it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024",
+                "--recompute", "full", "--loss", "upcast-freed")
+        base = self.ok_json(*args, "--tensor-parallel", "2")
+        lp = self.ok_json(*args, "--tensor-parallel", "2", "--loss-parallel")
+        self.assertIs(lp["assumptions"]["loss_parallel"], True)
+        self.assertIs(base["assumptions"]["loss_parallel"], False)
+        self.assertEqual(lp["activation_bytes"] - base["activation_bytes"],
+                         1024 * 128256 * 4 // 2)
+        self.assertEqual(self.ok_json(*args, "--loss-parallel")["activation_bytes"],
+                         self.ok_json(*args)["activation_bytes"])
+        titan = self.ok_json(*args, "--tensor-parallel", "2", "--framework", "torchtitan")
+        self.assertIs(titan["assumptions"]["loss_parallel"], True)
+        off = self.ok_json(*args, "--tensor-parallel", "2", "--framework", "torchtitan",
+                           "--no-loss-parallel")
+        self.assertIs(off["assumptions"]["loss_parallel"], False)
+        self.bad("memory", "--config", cfg, "--loss-parallel", mentions="loss-parallel")
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
         default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's

@@ -447,6 +447,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("eval_kv_cache", ctypes.c_int),
         # appended: a logits-sized tensor kept after the loss (memory.h probs_kept)
         ("probs_kept", ctypes.c_int),
+        # appended: DTensor loss parallelism under TP (memory.h loss_parallel)
+        ("loss_parallel", ctypes.c_int),
     ]
 
 

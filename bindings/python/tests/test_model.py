@@ -403,6 +403,22 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(probs_kept=True, outputs_kept=True, **kw)
 
+    def test_loss_parallel_adds_four_bytes_a_logit_under_tp(self):
+        # DTensor loss parallelism (the torchtitan profile sets it): Llama 3.1 8B full,
+        # 1,024 tokens, tensor parallel 2, loss upcast-freed: 1,024 x 128,256 x 4 / 2 bytes
+        # more in the loss; nothing without TP.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024,
+                  recompute="full", loss="upcast-freed")
+        base = hwfit.memory(tensor_parallel=2, **kw)
+        lp = hwfit.memory(tensor_parallel=2, loss_parallel=True, **kw)
+        self.assertTrue(lp["assumptions"]["loss_parallel"])
+        self.assertEqual(lp["activation_bytes"] - base["activation_bytes"],
+                         1024 * 128256 * 4 // 2)
+        self.assertEqual(hwfit.memory(loss_parallel=True, **kw)["activation_bytes"],
+                         hwfit.memory(**kw)["activation_bytes"])
+        titan = hwfit.memory(tensor_parallel=2, framework="torchtitan", **kw)
+        self.assertTrue(titan["assumptions"]["loss_parallel"])
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
         # with the logits dropped before backward (torchtune's `del logits`) the loss's
