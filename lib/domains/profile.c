@@ -641,7 +641,7 @@ static const struct {
     {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (fp32 parameter "
                    "and gradient shards, 16 bytes a parameter with the moments), foreach "
                    "AdamW, whole-vocabulary fp32 loss (logits freed "
-                   "before backward), eager "
+                   "before backward; DTensor loss parallel under TP), eager "
                    "Llama kernels, op-level selective checkpointing"},
 };
 
