@@ -2079,6 +2079,96 @@ Test(memory, kv_built_and_outputs_kept) {
     cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
 }
 
+/* probs_kept (a metric's softmax of the logits kept by the loop: prime-rl's SFT trainer at
+ * f037882c8, `probs = softmax(logits, dim=-1)` after the loss, not deleted before
+ * backward). Llama 3.1 8B LoRA, 1,024 tokens, full recomputation: with an upcast loss the
+ * probabilities are fp32, 1,024 x 128,256 x 4 = 525,336,576 bytes, in the forward (the
+ * previous micro-batch's), the whole backward and the step; with a 16-bit loss they are in
+ * the activations' format. */
+Test(memory, probs_kept_stay_through_every_phase) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    const uint64_t probs = 1024ull * 128256 * 4;
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    in.probs_kept = 1;
+    hwfit_memory_out k = estimate_ok(&m, &in);
+    check_phases(&k, &in);
+    cr_assert_eq(k.outputs_bytes, probs);
+    cr_assert_eq(k.forward_bytes - base.forward_bytes, probs);
+    cr_assert_eq(k.backward_bytes - base.backward_bytes, probs);
+    cr_assert_eq(k.step_bytes - base.step_bytes, probs);
+    cr_assert_eq(k.total_bytes, base.total_bytes);
+    /* The softmax of 16-bit logits (loss inplace: the logits leave the model in bf16). */
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out b16 = estimate_ok(&m, &in);
+    cr_assert_eq(b16.outputs_bytes, probs / 2);
+    /* Not with outputs_kept, not other than 0 or 1: refused with the field named. */
+    hwfit_problem why;
+    in.outputs_kept = 1;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "probs_kept");
+    in.outputs_kept = 0;
+    in.probs_kept = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "probs_kept");
+    /* A stage without the head keeps none; inference holds none. */
+    in.probs_kept = 1;
+    in.head = 0;
+    cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+    hwfit_memory_init(&in);
+    in.probs_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+}
+
+/* loss_parallel (PyTorch's DTensor loss parallelism over vocabulary-sharded logits, which
+ * torchtitan turns on with TP): the decomposed log-softmax and the fused nll/log-softmax
+ * backward hold 4 bytes a logit more. Llama 3.1 8B full, 1,024 tokens, t = 2: 1,024 x
+ * 128,256 x 4 / 2 = 262,668,288 bytes more in the loss, upcast-freed or upcast; nothing at
+ * t = 1 or with another loss. */
+Test(memory, loss_parallel_adds_four_bytes_a_logit_under_tp) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.tensor_parallel = 2;
+    const uint64_t more = 1024ull * 128256 * 4 / 2;
+    const hwfit_memory_loss losses[2] = {HWFIT_MEMORY_LOSS_UPCAST_FREED, HWFIT_MEMORY_LOSS_UPCAST};
+    for (int k = 0; k < 2; k++) {
+        in.loss = losses[k];
+        in.loss_parallel = 0;
+        hwfit_memory_out base = estimate_ok(&m, &in);
+        in.loss_parallel = 1;
+        hwfit_memory_out lp = estimate_ok(&m, &in);
+        check_phases(&lp, &in);
+        cr_assert_eq(lp.activation_bytes - base.activation_bytes, more);
+    }
+    /* Without TP the logits are whole: the aten kernels run. */
+    in.tensor_parallel = 1;
+    in.loss_parallel = 0;
+    hwfit_memory_out one = estimate_ok(&m, &in);
+    in.loss_parallel = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, one.activation_bytes);
+    /* Another loss: nothing. */
+    in.tensor_parallel = 2;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out fused = estimate_ok(&m, &in);
+    in.loss_parallel = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, fused.activation_bytes);
+    in.loss_parallel = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "loss_parallel");
+}
+
 /* logits_freed (torchtune's `del logits` before backward): the loss's saved tensors go in
  * the loss's own backward, so backward's start is S + max(L + H, T + K) instead of
  * S + L + T + K. Llama 3.1 8B, 1,024 tokens, full recomputation, the chunked loss compiled.

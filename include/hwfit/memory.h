@@ -1076,6 +1076,49 @@ typedef struct hwfit_memory_in {
                                         loss, ::HWFIT_MEMORY_LOSS_INPLACE (default) or
                                         ::HWFIT_MEMORY_LOSS_INPLACE_CAST (the logits cast to
                                         the checkpoint's format first). */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, probs_kept). */
+    int probs_kept;                /**< Training: 1 when the loop derives a logits-sized
+                                        tensor from the logits after the loss (a metric's
+                                        probabilities, `probs = softmax(logits, dim=-1)` for
+                                        an accuracy) and keeps it in a local name through
+                                        backward, the optimizer's step and the next
+                                        micro-batch's forward, until the next micro-batch
+                                        rebinds the name: s b V / t bytes in fp32 (4 a
+                                        logit) when the loss upcasts (loss upcast or
+                                        upcast-freed: the softmax of the fp32 logits), else
+                                        in the activations' format, on the device with the
+                                        head, in the forward, backward and step phases
+                                        (hwfit_memory_out::outputs_bytes). prime-rl's SFT
+                                        trainer before 385dbca25
+                                        (src/prime_rl/trainer/sft/train.py at f037882c8:
+                                        softmax, argmax and the accuracy after
+                                        cross_entropy, `del logits` but not `probs` before
+                                        loss.backward()). Not with @c outputs_kept (which
+                                        keeps the logits themselves). No profile sets it (a
+                                        loop's choice). 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, loss_parallel). */
+    int loss_parallel;             /**< 1: with tensor parallelism (t > 1) and the whole
+                                        vocabulary's fp32 loss (loss upcast or upcast-freed),
+                                        the cross-entropy runs as PyTorch's DTensor loss
+                                        parallelism on the vocabulary-sharded logits
+                                        (torch/distributed/tensor/parallel/loss.py,
+                                        loss_parallel): its log-softmax is the decomposition
+                                        _log_softmax (x - max, exp of that, then the
+                                        result: the shifted copy and the exponentials live
+                                        beside the fp32 input), and its backward fuses
+                                        nll_loss's and log_softmax's in
+                                        _nll_loss_and_log_softmax_backward,
+                                        `(grad_input + torch.exp(x)) * grad_output` with
+                                        grad_input = zeros_like(x), beside the saved
+                                        log-softmax: 4 bytes a logit more than the aten
+                                        kernels at the forward's end and at the loss's
+                                        backward (per token 4h + (A + 16)V upcast,
+                                        4h + max(A + 12, 16)V upcast-freed, / t). torchtitan
+                                        wraps its loss in loss_parallel whenever TP is on
+                                        (train.py at 9dec370: loss_parallel_enabled =
+                                        tp_enabled and not disable_loss_parallel): the
+                                        torchtitan profile sets 1. Ignored at t = 1 and for
+                                        other losses. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1136,7 +1179,9 @@ typedef struct hwfit_memory_out {
     uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
                                         K/V cache built in the forward (kv_built) and the
                                         logits the loop keeps through backward, the step
-                                        and the next forward (outputs_kept), bytes. */
+                                        and the next forward (outputs_kept), or the
+                                        logits-sized tensor it derives and keeps
+                                        (probs_kept), bytes. */
     /* ---- Appended in 0.2.0, ninth round (hwfit_memory_in::expandable_segments). */
     uint64_t stranded_bytes;       /**< Of reserved_bytes, the logits-sized blocks the loss
                                         leaves cached and free (expandable_segments 0):

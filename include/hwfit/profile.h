@@ -87,6 +87,7 @@ extern "C" {
                                                                   loss_chunks_round_up */
 #define HWFIT_PROFILE_LOSS_SHORT UINT64_C(0x800000000000)    /**< loss_short_tokens and
                                                                   loss_short */
+#define HWFIT_PROFILE_LOSS_PARALLEL UINT64_C(0x200000000000)  /**< loss_parallel */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

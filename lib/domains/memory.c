@@ -1108,7 +1108,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
             t);
     int f32 = in->outputs_fp32 && (in->loss == HWFIT_MEMORY_LOSS_INPLACE ||
                                    in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST);
-    if (in->outputs_kept && in->head) {
+    /* probs_kept: the tensor the loop derives from the logits (softmax for a metric) and
+     * keeps, the size of the kept logits: the softmax of the fp32 logits when the loss
+     * upcasts, else in the activations' format. */
+    if ((in->outputs_kept || in->probs_kept) && in->head) {
         uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ||
                               in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED || f32
                           ? 4
@@ -1416,6 +1419,13 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fsdp_wrap_residue", "must be 0 or 1");
     if (in->ep_a2a_recomputed != 0 && in->ep_a2a_recomputed != 1)
         return hwfit__why(why, HWFIT_EDOM, "ep_a2a_recomputed", "must be 0 or 1");
+    if (in->loss_parallel != 0 && in->loss_parallel != 1)
+        return hwfit__why(why, HWFIT_EDOM, "loss_parallel", "must be 0 or 1");
+    if (in->probs_kept != 0 && in->probs_kept != 1)
+        return hwfit__why(why, HWFIT_EDOM, "probs_kept", "must be 0 or 1");
+    if (in->probs_kept && in->outputs_kept)
+        return hwfit__why(why, HWFIT_EINVAL, "probs_kept",
+                          "not with outputs_kept (the loop keeps the logits themselves)");
     if (in->lora_qkv_one_dropout != 0 && in->lora_qkv_one_dropout != 1)
         return hwfit__why(why, HWFIT_EDOM, "lora_qkv_one_dropout", "must be 0 or 1");
     if ((unsigned)in->lora_modules > (unsigned)HWFIT_MEMORY_LORA_MODULES_FUSED)
@@ -1986,7 +1996,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * one chunk of 8 at a time); fused (the fp32 gradient of the hidden states and
              * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
             uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
-            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            /* DTensor loss parallelism over vocabulary-sharded logits (loss_parallel, t > 1;
+             * torch/distributed/tensor/parallel/loss.py): _log_softmax decomposed, the
+             * shifted copy and its exp beside the fp32 input, A + 12 at the forward's end;
+             * _nll_loss_and_log_softmax_backward's zeros_like(x), exp(x) and their sum (then
+             * the product) beside the saved log-softmax, 16 at the loss's backward: 4 a
+             * logit above the aten kernels' either way. */
+            uint64_t lp = in->loss_parallel && c.t > 1 ? 4 : 0;
+            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12 + lp) * v;
             /* Upcast with the loop's logits dropped before backward (torchtitan train.py
              * at 9dec370: `del pred` before `loss.backward()`; `.float()`'s backward saves
              * no input and log_softmax saves its output): at the loss's backward peak the
@@ -1994,7 +2011,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * the forward's end, A + 8 (the logits, their fp32 copy inside cross_entropy,
              * the log-softmax), is below it for 16-bit logits. */
             else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED)
-                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 : 12) * v;
+                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 + lp : 12 + lp) * v;
             /* Compiled on its own (torchtitan's build_cross_entropy_loss,
              * torchtitan/components/loss.py: torch.compile(cross_entropy_loss) when
              * compile.components has 'loss'): inductor fuses pred.float() and the
@@ -2197,6 +2214,12 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
                                 add_c(p->pass, p->gathered, &of), &of);
             if (sf > fwd) fwd = sf;
         }
+        /* The derived tensor the loop keeps (probs_kept) is the previous micro-batch's
+         * through this forward, until the loop rebinds its name after this loss: at that
+         * moment the new one is made beside the old, the fp32 logits and the loss's saved
+         * log-softmax (4 + 4 + 4 + 4 bytes a logit with an upcast loss), which the loss's
+         * count (12 bytes a logit upcast-freed, A + 12 upcast) plus the old one bounds. */
+        if (in->probs_kept) fwd = add_c(fwd, p->kept, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -2231,6 +2254,14 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
             start = add_c(start, p->built, &of);
             end = add_c(end, add_c(p->built, p->kept, &of), &of);
         }
+        /* The logits-sized tensor the loop derives after the loss and keeps (probs_kept:
+         * prime-rl's `probs = softmax(logits, dim=-1)`, not deleted before backward) is
+         * alive through the whole backward, the loss's included. */
+        if (in->probs_kept) {
+            start = add_c(start, p->kept, &of);
+            end = add_c(end, p->kept, &of);
+            loss_at = add_c(loss_at, p->kept, &of);
+        }
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
         bwd = add_c(add_c(add_c(p->fixed, mid, &of), p->pass, &of), p->gathered, &of);
@@ -2259,6 +2290,8 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         /* The outputs the loop keeps stay through the optimizer's step, which runs before
          * the next call rebinds them (outputs_kept). */
         if (in->outputs_kept) step = add_c(step, add_c(p->built, p->kept, &of), &of);
+        /* probs_kept: the derived tensor stays through the step as well. */
+        if (in->probs_kept) step = add_c(step, p->kept, &of);
         /* Load: the weights on the device and the transient of quantizing one of them there
          * (before the optimizer's states exist). */
         load = add_c(p->weights, p->load, &of);
@@ -2342,7 +2375,8 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     out->peak_bytes = peak;
     out->dequant_bytes = p->training ? p->dequant : 0;
     out->carried_bytes = p->training ? p->carried : 0;
-    /* built + kept: both are in the backward phase's sum (kept only with outputs_kept) or
+    /* built + kept: both are in the backward phase's sum (kept only with outputs_kept or
+     * probs_kept) or
      * built in the forward's, so it cannot overflow where they did not */
     out->outputs_bytes = p->training ? p->built + p->kept : 0;
     out->load_bytes = load;

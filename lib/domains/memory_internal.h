@@ -172,14 +172,16 @@ static inline int hwfit__grad_bytes_ok(unsigned b) {
 static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
     return in->mode == HWFIT_MEMORY_INFERENCE ||
            (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-            !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
+            !in->kv_built && !in->outputs_kept && !in->probs_kept &&
+            in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
             !(in->outputs_fp32 && in->loss == HWFIT_MEMORY_LOSS_INPLACE));
 }
 
 /* The dequantized copy of the largest quantized matrix (in->dequant_transient), the
  * previous micro-batch's graph (in->previous_graph) and the transient of quantizing the
  * largest quantized matrix at load (in->load_quantize_bytes), the K/V cache the forward builds
- * (in->kv_built), the logits the loop keeps (in->outputs_kept) and the logits' cast or
+ * (in->kv_built), the logits the loop keeps (in->outputs_kept) or derives and keeps
+ * (in->probs_kept) and the logits' cast or
  * fp32 copy (loss inplace-cast, in->outputs_fp32) of a device holding dense_n dense and
  * moe_n MoE layers (and the head when in->head), training, with in's formats, t, s and b;
  * 0 when the input is off. The formats must be valid (hwfit_memory_estimate checked them);
@@ -202,6 +204,7 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
 typedef struct hwfit__phase_choices {
     double fragmentation;
     int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call, logits_freed;
+    int probs_kept;
 } hwfit__phase_choices;
 
 static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
@@ -212,6 +215,7 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
     c.outputs_kept = in->outputs_kept;
     c.loss_after_call = in->loss_after_call;
     c.logits_freed = in->logits_freed;
+    c.probs_kept = in->probs_kept;
     return c;
 }
 

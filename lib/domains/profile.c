@@ -63,6 +63,7 @@ typedef struct row {
               * hwfit_memory_profile_apply_fp8 (the memory inputs cannot see the precision) */
     int wrap_residue;
     int qkv_one_dropout;
+    int loss_parallel;
     hwfit_memory_lora_modules lora_modules;
     double loss_target;  /* loss_target_bytes (HUGE_VAL: no cap) */
     double free_share;   /* loss_free_share */
@@ -620,8 +621,8 @@ static const row rows[] = {
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
          HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
          HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD |
-         HWFIT_PROFILE_EXPANDABLE,
-     .expandable = 1,
+         HWFIT_PROFILE_EXPANDABLE | HWFIT_PROFILE_LOSS_PARALLEL,
+     .expandable = 1, .loss_parallel = 1,
      .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
      .gradients = HWFIT_DTYPE_FP32, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
@@ -679,7 +680,7 @@ static const struct {
     {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (fp32 parameter "
                    "and gradient shards, 16 bytes a parameter with the moments), foreach "
                    "AdamW, whole-vocabulary fp32 loss (logits freed "
-                   "before backward), eager "
+                   "before backward; DTensor loss parallel under TP), eager "
                    "Llama kernels, op-level selective checkpointing"},
 };
 
@@ -739,6 +740,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_FP8_INPUTS) in->fp8_inputs_saved = r->fp8_inputs;
     if (s & HWFIT_PROFILE_WRAP_RESIDUE) in->fsdp_wrap_residue = r->wrap_residue;
     if (s & HWFIT_PROFILE_QKV_ONE_DROPOUT) in->lora_qkv_one_dropout = r->qkv_one_dropout;
+    if (s & HWFIT_PROFILE_LOSS_PARALLEL) in->loss_parallel = r->loss_parallel;
     if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;

@@ -1075,6 +1075,17 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "training: the loop keeps the model's outputs (logits, "
                                        "the --use-cache K/V) alive through backward, the step "
                                        "and the next forward"},
+    [HWFIT__F_PROBS_KEPT] = {.name = "probs-kept", .kind = HWFIT_OPTION_FLAG,
+                             .help = "training: the loop derives a logits-sized tensor after "
+                                     "the loss (a metric's softmax probabilities) and keeps "
+                                     "it through backward, the step and the next forward "
+                                     "(fp32 with an upcast loss; not with --outputs-kept)"},
+    [HWFIT__F_LOSS_PARALLEL] = {.name = "loss-parallel", .kind = HWFIT_OPTION_FLAG,
+                                .help = "training with --tp above 1 and an fp32 whole-"
+                                        "vocabulary loss (upcast, upcast-freed): the loss runs "
+                                        "as PyTorch's DTensor loss_parallel, 4 bytes a logit "
+                                        "more at the forward's end and the loss's backward "
+                                        "(the torchtitan profile sets it)"},
     [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "
@@ -1345,6 +1356,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PROBS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_PARALLEL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
@@ -1479,6 +1492,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads},
         {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
         {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
+        {HWFIT__F_PROBS_KEPT, &m->probs_kept},
+        {HWFIT__F_LOSS_PARALLEL, &m->loss_parallel},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
@@ -1534,6 +1549,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                "applies only with 16-bit gradients (--gradients bf16 or fp16)");
     /* Where the loop computes its loss matters only for the outputs it keeps: without
      * them the flag would change nothing, so it is refused when given. */
+    /* A loop keeps either the logits (--outputs-kept) or a tensor derived from them. */
+    if (m->probs_kept && m->outputs_kept &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_PROBS_KEPT)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_PROBS_KEPT), HWFIT_EINVAL,
+                               "not with --outputs-kept (the loop keeps the logits "
+                               "themselves)");
     if (m->loss_after_call && !m->outputs_kept &&
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), HWFIT_EINVAL,
@@ -1885,6 +1906,10 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->full_modules);
     hwfit__out_bool(o, "use_cache", "forward builds the K/V cache", m->kv_built);
     hwfit__out_bool(o, "outputs_kept", "outputs kept through backward", m->outputs_kept);
+    hwfit__out_bool(o, "probs_kept", "logits-sized tensor kept after the loss",
+                    m->probs_kept);
+    hwfit__out_bool(o, "loss_parallel", "loss parallel over vocabulary shards (DTensor)",
+                    m->loss_parallel);
     hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                     m->flash_attention);
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);

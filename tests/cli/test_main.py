@@ -308,6 +308,57 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fit["assumptions"]["outputs_kept"], True)
         self.bad("memory", "--config", cfg, "--use-cache", mentions="use-cache")
 
+    def test_probs_kept_stay_through_forward_backward_and_step(self):
+        """--probs-kept (a metric's softmax of the logits kept by the loop, prime-rl's SFT
+        trainer at f037882c8): Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed: the fp32
+        probabilities, 1,024 x 128,256 x 4 bytes, in the forward, backward and step; fit
+        takes it; refused beside --outputs-kept and in inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--recompute", "full", "--loss", "upcast-freed")
+        probs = 1024 * 128256 * 4
+        base = self.ok_json(*args)
+        kept = self.ok_json(*args, "--probs-kept")
+        self.assertIs(kept["assumptions"]["probs_kept"], True)
+        self.assertIs(base["assumptions"]["probs_kept"], False)
+        self.assertEqual(kept["outputs_bytes"], probs)
+        for phase in ("forward_bytes", "backward_bytes", "step_bytes"):
+            self.assertEqual(kept[phase] - base[phase], probs)
+        fit = self.ok_json("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm",
+                           "--gpus", "2", "--context", "1024", "--recompute", "full",
+                           "--probs-kept")
+        self.assertIs(fit["assumptions"]["probs_kept"], True)
+        self.bad(*args, "--probs-kept", "--outputs-kept", mentions="probs-kept")
+        self.bad("memory", "--config", cfg, "--probs-kept", mentions="probs-kept")
+
+    def test_loss_parallel_adds_four_bytes_a_logit_under_tp(self):
+        """--loss-parallel (PyTorch's DTensor loss_parallel over vocabulary-sharded logits;
+        the torchtitan profile sets it): Llama 3.1 8B full, 1,024 tokens, --tensor-parallel
+        2, loss upcast-freed: 1,024 x 128,256 x 4 / 2 bytes more in the loss; nothing at
+        tensor parallel 1; --no-loss-parallel takes the profile's back; inference refuses
+        it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024",
+                "--recompute", "full", "--loss", "upcast-freed")
+        base = self.ok_json(*args, "--tensor-parallel", "2")
+        lp = self.ok_json(*args, "--tensor-parallel", "2", "--loss-parallel")
+        self.assertIs(lp["assumptions"]["loss_parallel"], True)
+        self.assertIs(base["assumptions"]["loss_parallel"], False)
+        self.assertEqual(lp["activation_bytes"] - base["activation_bytes"],
+                         1024 * 128256 * 4 // 2)
+        self.assertEqual(self.ok_json(*args, "--loss-parallel")["activation_bytes"],
+                         self.ok_json(*args)["activation_bytes"])
+        titan = self.ok_json(*args, "--tensor-parallel", "2", "--framework", "torchtitan")
+        self.assertIs(titan["assumptions"]["loss_parallel"], True)
+        off = self.ok_json(*args, "--tensor-parallel", "2", "--framework", "torchtitan",
+                           "--no-loss-parallel")
+        self.assertIs(off["assumptions"]["loss_parallel"], False)
+        self.bad("memory", "--config", cfg, "--loss-parallel", mentions="loss-parallel")
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
         default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's

@@ -454,6 +454,10 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: short micro-batches' whole logits (memory.h loss_short_tokens, loss_short)
         ("loss_short_tokens", ctypes.c_uint32),
         ("loss_short", ctypes.c_int),
+        # appended: a logits-sized tensor kept after the loss (memory.h probs_kept)
+        ("probs_kept", ctypes.c_int),
+        # appended: DTensor loss parallelism under TP (memory.h loss_parallel)
+        ("loss_parallel", ctypes.c_int),
     ]
 
 

@@ -386,6 +386,39 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(loss_after_call=True, **kw)
 
+    def test_probs_kept_stay_through_forward_backward_and_step(self):
+        # A metric's softmax of the fp32 logits kept by the loop (prime-rl's SFT trainer at
+        # f037882c8): Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed, 1,024 x 128,256
+        # x 4 bytes more in every phase; refused beside outputs_kept.
+        probs = 1024 * 128256 * 4
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024,
+                  recompute="full", loss="upcast-freed")
+        base = hwfit.memory(**kw)
+        kept = hwfit.memory(probs_kept=True, **kw)
+        self.assertTrue(kept["assumptions"]["probs_kept"])
+        self.assertFalse(base["assumptions"]["probs_kept"])
+        for phase in ("forward_bytes", "backward_bytes", "step_bytes"):
+            self.assertEqual(kept[phase] - base[phase], probs)
+        self.assertEqual(kept["outputs_bytes"], probs)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(probs_kept=True, outputs_kept=True, **kw)
+
+    def test_loss_parallel_adds_four_bytes_a_logit_under_tp(self):
+        # DTensor loss parallelism (the torchtitan profile sets it): Llama 3.1 8B full,
+        # 1,024 tokens, tensor parallel 2, loss upcast-freed: 1,024 x 128,256 x 4 / 2 bytes
+        # more in the loss; nothing without TP.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024,
+                  recompute="full", loss="upcast-freed")
+        base = hwfit.memory(tensor_parallel=2, **kw)
+        lp = hwfit.memory(tensor_parallel=2, loss_parallel=True, **kw)
+        self.assertTrue(lp["assumptions"]["loss_parallel"])
+        self.assertEqual(lp["activation_bytes"] - base["activation_bytes"],
+                         1024 * 128256 * 4 // 2)
+        self.assertEqual(hwfit.memory(loss_parallel=True, **kw)["activation_bytes"],
+                         hwfit.memory(**kw)["activation_bytes"])
+        titan = hwfit.memory(tensor_parallel=2, framework="torchtitan", **kw)
+        self.assertTrue(titan["assumptions"]["loss_parallel"])
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
         # with the logits dropped before backward (torchtune's `del logits`) the loss's
