@@ -1184,6 +1184,22 @@ static void probe_profiles(void) {
           HWFIT_ENOTFOUND);
     CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
     CHECK(hwfit_memory_profile_apply_fp8("torchtune", 1, &in, NULL) == HWFIT_OK);
+    copy = in;
+    sets = 7;
+    CHECK(hwfit_memory_profile_apply_release(NULL, "2025.1", 1, &in, &sets) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_apply_release("unsloth", "2025.1", 1, NULL, &sets) ==
+          HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_apply_release("unsloth", "2025.1", 0, &in, &sets) == HWFIT_EDOM);
+    CHECK(hwfit_memory_profile_apply_release("unsloth", "2025.99", 1, &in, &sets) ==
+          HWFIT_EPARSE);
+    CHECK(hwfit_memory_profile_apply_release("unsloth", "\xff\xfe", 1, &in, &sets) ==
+          HWFIT_EPARSE);
+    CHECK(hwfit_memory_profile_apply_release("unsloth", "99999999999999999999.1", 1, &in,
+                                             &sets) == HWFIT_EPARSE);
+    CHECK(hwfit_memory_profile_apply_release("no-such-framework", NULL, 1, &in, &sets) ==
+          HWFIT_ENOTFOUND);
+    CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
+    CHECK(hwfit_memory_profile_apply_release("unsloth", NULL, 1, &in, NULL) == HWFIT_OK);
     CHECK(hwfit_memory_profile_summary(NULL) == NULL);
     CHECK(hwfit_memory_profile_summary("no-such-framework") == NULL);
     size_t n = 0;
@@ -2748,6 +2764,7 @@ static const entry table[] = {
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
     COVER(hwfit_memory_profile_apply, probe_profiles),
     COVER(hwfit_memory_profile_apply_fp8, probe_profiles),
+    COVER(hwfit_memory_profile_apply_release, probe_profiles),
     COVER(hwfit_memory_recompute_default, probe_recompute_default),
     COVER(hwfit_memory_profile_name, probe_profiles),
     COVER(hwfit_memory_profile_summary, probe_profiles),

@@ -1124,7 +1124,7 @@ Test(memory, offload_and_reserve) {
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
     in.fragmentation = 0.1;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
 }
 
@@ -1465,7 +1465,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1638,7 +1638,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -1914,7 +1914,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_COMPILED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
@@ -2077,6 +2077,96 @@ Test(memory, kv_built_and_outputs_kept) {
     hwfit_memory_init(&in);
     in.kv_built = in.outputs_kept = 1;
     cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+}
+
+/* probs_kept (a metric's softmax of the logits kept by the loop: prime-rl's SFT trainer at
+ * f037882c8, `probs = softmax(logits, dim=-1)` after the loss, not deleted before
+ * backward). Llama 3.1 8B LoRA, 1,024 tokens, full recomputation: with an upcast loss the
+ * probabilities are fp32, 1,024 x 128,256 x 4 = 525,336,576 bytes, in the forward (the
+ * previous micro-batch's), the whole backward and the step; with a 16-bit loss they are in
+ * the activations' format. */
+Test(memory, probs_kept_stay_through_every_phase) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    const uint64_t probs = 1024ull * 128256 * 4;
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    in.probs_kept = 1;
+    hwfit_memory_out k = estimate_ok(&m, &in);
+    check_phases(&k, &in);
+    cr_assert_eq(k.outputs_bytes, probs);
+    cr_assert_eq(k.forward_bytes - base.forward_bytes, probs);
+    cr_assert_eq(k.backward_bytes - base.backward_bytes, probs);
+    cr_assert_eq(k.step_bytes - base.step_bytes, probs);
+    cr_assert_eq(k.total_bytes, base.total_bytes);
+    /* The softmax of 16-bit logits (loss inplace: the logits leave the model in bf16). */
+    in.loss = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out b16 = estimate_ok(&m, &in);
+    cr_assert_eq(b16.outputs_bytes, probs / 2);
+    /* Not with outputs_kept, not other than 0 or 1: refused with the field named. */
+    hwfit_problem why;
+    in.outputs_kept = 1;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "probs_kept");
+    in.outputs_kept = 0;
+    in.probs_kept = 2;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "probs_kept");
+    /* A stage without the head keeps none; inference holds none. */
+    in.probs_kept = 1;
+    in.head = 0;
+    cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+    hwfit_memory_init(&in);
+    in.probs_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).outputs_bytes, 0);
+}
+
+/* loss_parallel (PyTorch's DTensor loss parallelism over vocabulary-sharded logits, which
+ * torchtitan turns on with TP): the decomposed log-softmax and the fused nll/log-softmax
+ * backward hold 4 bytes a logit more. Llama 3.1 8B full, 1,024 tokens, t = 2: 1,024 x
+ * 128,256 x 4 / 2 = 262,668,288 bytes more in the loss, upcast-freed or upcast; nothing at
+ * t = 1 or with another loss. */
+Test(memory, loss_parallel_adds_four_bytes_a_logit_under_tp) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.tensor_parallel = 2;
+    const uint64_t more = 1024ull * 128256 * 4 / 2;
+    const hwfit_memory_loss losses[2] = {HWFIT_MEMORY_LOSS_UPCAST_FREED, HWFIT_MEMORY_LOSS_UPCAST};
+    for (int k = 0; k < 2; k++) {
+        in.loss = losses[k];
+        in.loss_parallel = 0;
+        hwfit_memory_out base = estimate_ok(&m, &in);
+        in.loss_parallel = 1;
+        hwfit_memory_out lp = estimate_ok(&m, &in);
+        check_phases(&lp, &in);
+        cr_assert_eq(lp.activation_bytes - base.activation_bytes, more);
+    }
+    /* Without TP the logits are whole: the aten kernels run. */
+    in.tensor_parallel = 1;
+    in.loss_parallel = 0;
+    hwfit_memory_out one = estimate_ok(&m, &in);
+    in.loss_parallel = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, one.activation_bytes);
+    /* Another loss: nothing. */
+    in.tensor_parallel = 2;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out fused = estimate_ok(&m, &in);
+    in.loss_parallel = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, fused.activation_bytes);
+    in.loss_parallel = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "loss_parallel");
 }
 
 /* logits_freed (torchtune's `del logits` before backward): the loss's saved tensors go in
@@ -2733,4 +2823,259 @@ Test(memory, evaluation_segments_replayed) {
     in.loss = HWFIT_MEMORY_LOSS_FP32_COPY;
     hwfit_memory_out c = estimate_ok(&m, &in);
     cr_assert_eq(x.eval_bytes - c.eval_bytes, 2ull * 8 * 2048 * 32000);
+}
+
+/* Unsloth's chunked fused loss (HWFIT_MEMORY_LOSS_FUSED_CHUNKED; unsloth_zoo
+ * fused_losses/cross_entropy_loss.py get_chunk_size). Llama 3.1 8B at 8 x 2048 rows: the
+ * micro-batch's fp32 logits are 4 x 16384 x 128256 = 8,405,385,216 bytes; a chunk's work
+ * is its rows x (2 x 2 x 128256 logits and their gradient + 2 x 4096 hidden-state
+ * gradient) = 521,216 bytes a row. */
+static hwfit_memory_in chunked_in(void) {
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 2048;
+    in.micro_batch = 8;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED;
+    return in;
+}
+
+Test(memory, fused_chunked_counts_chunks_as_unsloth) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    const uint64_t row = 2ull * 2 * 128256 + 2ull * 4096;
+    /* The defaults (since d9fe1f43): T = 4 GiB, x = 8405385216 / 2^32 = 1.96, rounded up
+     * to 4 chunks of 4096 rows. */
+    cr_assert_eq(in.loss_target_bytes, 4294967296.0);
+    cr_assert_eq(in.loss_free_share, 0.5);
+    cr_assert_eq(in.loss_chunks_round_up, 1);
+    cr_assert(isinf(in.card_bytes));
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 4);
+    cr_assert_eq(o.loss_chunk_bytes, 4096 * row);
+    /* Rounded to the nearest multiple of 4 (2025.8.5 to 2026.6): 4 round(0.49) = 0, so one
+     * chunk, the whole micro-batch (up to twice the target stays whole). */
+    in.loss_chunks_round_up = 0;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 1);
+    cr_assert_eq(o.loss_chunk_bytes, 16384 * row);
+    /* Python's round is half to even: x = 2 (T = 2 N V) is 4 round(0.5) = 0, one chunk;
+     * x = 6 is 4 round(1.5) = 8. Rounding up: x = 2 gives 4, x = 6 gives 8. */
+    in.loss_target_bytes = 8405385216.0 / 2.0;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 1);
+    in.loss_chunks_round_up = 1;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 4);
+    in.loss_target_bytes = 8405385216.0 / 6.0;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 8);
+    in.loss_chunks_round_up = 0;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 8);
+    /* No cap and no card: nothing bounds T, one chunk. */
+    in.loss_target_bytes = INFINITY;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 1);
+    cr_assert_eq(o.loss_chunk_bytes, 16384 * row);
+    /* A target below a row's fp32 logits: one row a chunk. */
+    in.loss_target_bytes = 1.0;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.loss_chunks, 16384);
+    cr_assert_eq(o.loss_chunk_bytes, row);
+}
+
+Test(memory, fused_chunked_smaller_card_never_larger_chunks) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    in.loss_target_bytes = INFINITY;
+    in.loss_chunks_round_up = 0;
+    uint64_t chunks = 0, bytes = UINT64_MAX;
+    const double cards[] = {141 * GIB, 80 * GIB, 48 * GIB, 24 * GIB, 16 * GIB, 12 * GIB};
+    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++) {
+        in.card_bytes = cards[i];
+        hwfit_memory_out o = estimate_ok(&m, &in);
+        cr_assert_geq(o.loss_chunks, chunks, "card %g GiB", cards[i] / GIB);
+        cr_assert_leq(o.loss_chunk_bytes, bytes, "card %g GiB", cards[i] / GIB);
+        chunks = o.loss_chunks;
+        bytes = o.loss_chunk_bytes;
+    }
+    cr_assert_gt(chunks, 1); /* a 12 GiB card splits what an H200 keeps whole */
+    /* Half the free memory: a larger share never gives more chunks. */
+    in.card_bytes = 24 * GIB;
+    uint64_t half = estimate_ok(&m, &in).loss_chunks;
+    in.loss_free_share = 1.0;
+    cr_assert_leq(estimate_ok(&m, &in).loss_chunks, half);
+}
+
+Test(memory, fused_chunked_work_is_the_forwards_end) {
+    /* Against the fused loss (8h a token kept): the chunked one keeps the head's input and
+     * the hidden states' gradient (4h + 2h) and adds one chunk's work to the forward only. */
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    hwfit_memory_out c = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out f = estimate_ok(&m, &in);
+    cr_assert_eq(f.loss_chunks, 0);
+    cr_assert_eq(f.loss_chunk_bytes, 0);
+    cr_assert_eq(c.loss_bytes, 16384ull * 6 * 4096);
+    cr_assert_eq(f.loss_bytes - c.loss_bytes, 16384ull * 2 * 4096);
+    cr_assert_eq(c.forward_bytes + 16384ull * 2 * 4096, f.forward_bytes + c.loss_chunk_bytes);
+    /* Inference has no loss chunks. */
+    in.loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED;
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    cr_assert_eq(estimate_ok(&m, &in).loss_chunks, 0);
+}
+
+static void i_target0(hwfit_memory_in *in) { in->loss_target_bytes = 0.0; }
+static void i_target_nan(hwfit_memory_in *in) { in->loss_target_bytes = NAN; }
+static void i_share0(hwfit_memory_in *in) { in->loss_free_share = 0.0; }
+static void i_share2(hwfit_memory_in *in) { in->loss_free_share = 2.0; }
+static void i_round2(hwfit_memory_in *in) { in->loss_chunks_round_up = 2; }
+static void i_card0(hwfit_memory_in *in) { in->card_bytes = 0.0; }
+static void i_card_neg_inf(hwfit_memory_in *in) { in->card_bytes = -INFINITY; }
+
+Test(memory, fused_chunked_inputs_are_checked) {
+    hwfit_model m;
+    llama8b(&m);
+    static const struct {
+        void (*set)(hwfit_memory_in *);
+        const char *field;
+    } bad[] = {{i_target0, "loss_target_bytes"}, {i_target_nan, "loss_target_bytes"},
+               {i_share0, "loss_free_share"},    {i_share2, "loss_free_share"},
+               {i_round2, "loss_chunks_round_up"}, {i_card0, "card_bytes"},
+               {i_card_neg_inf, "card_bytes"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        bad[i].set(&in);
+        hwfit_memory_out out;
+        hwfit_problem why;
+        cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM, "%s", bad[i].field);
+        cr_assert_str_eq(why.field, bad[i].field);
+        cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_EDOM, "%s", bad[i].field);
+    }
+}
+
+/* The profile by release (hwfit_memory_profile_apply_release): Unsloth's loss as each
+ * release computed it; a malformed release leaves the inputs untouched. */
+Test(memory, unsloth_profile_by_release) {
+    static const struct {
+        const char *release;
+        hwfit_memory_loss loss;
+        double target;
+        int round_up;
+    } r[] = {{"2024.5", HWFIT_MEMORY_LOSS_INPLACE, 4294967296.0, 1},
+             {"2024.11.6", HWFIT_MEMORY_LOSS_INPLACE, 4294967296.0, 1},
+             {"2024.11.7", HWFIT_MEMORY_LOSS_FUSED, 4294967296.0, 1},
+             {"2025.3", HWFIT_MEMORY_LOSS_FUSED, 4294967296.0, 1},
+             {"2025.8.5", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 1073741824.0, 0},
+             {"2025.11.6", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
+             {"2026.6.9", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, INFINITY, 0},
+             {"2026.7.1", HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 4294967296.0, 1},
+             {NULL, HWFIT_MEMORY_LOSS_FUSED_CHUNKED, 4294967296.0, 1}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        in.loss = HWFIT_MEMORY_LOSS_FP32;
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &in, &sets),
+                     HWFIT_OK, "%s", r[i].release ? r[i].release : "latest");
+        cr_assert_eq(in.loss, r[i].loss, "%s", r[i].release ? r[i].release : "latest");
+        cr_assert_eq(in.loss_target_bytes, r[i].target, "%s", r[i].release ? r[i].release : "");
+        cr_assert_eq(in.loss_chunks_round_up, r[i].round_up, "%s",
+                     r[i].release ? r[i].release : "");
+        cr_assert(sets & HWFIT_PROFILE_LOSS);
+    }
+    /* The latest is hwfit_memory_profile_apply's. */
+    hwfit_memory_in a = chunked_in(), b = chunked_in();
+    cr_assert_eq(hwfit_memory_profile_apply("unsloth", 1, &a, NULL), HWFIT_OK);
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", NULL, 1, &b, NULL), HWFIT_OK);
+    cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
+    /* A profile without dated rows is the same for every release. */
+    hwfit_memory_in t1 = chunked_in(), t2 = chunked_in();
+    cr_assert_eq(hwfit_memory_profile_apply_release("torchtune", "2024.5", 1, &t1, NULL),
+                 HWFIT_OK);
+    cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &t2, NULL), HWFIT_OK);
+    cr_assert_eq(memcmp(&t1, &t2, sizeof t1), 0);
+    /* Malformed releases: refused, the inputs untouched. */
+    static const char *const bad[] = {"",       "2025",     "2025.",   "2025.13", "2025.0",
+                                      "25.11",  "2025.11.", "2025.11.6.1", "v2025.11",
+                                      "2025.11.1000", "2025.11.6 ", "abc"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hwfit_memory_in in = chunked_in(), before = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", bad[i], 1, &in, NULL),
+                     HWFIT_EPARSE, "'%s'", bad[i]);
+        cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "'%s'", bad[i]);
+    }
+    hwfit_memory_in in = chunked_in();
+    cr_assert_eq(hwfit_memory_profile_apply_release("nothing", "2025.1", 1, &in, NULL),
+                 HWFIT_ENOTFOUND);
+    cr_assert_eq(hwfit_memory_profile_apply_release(NULL, "2025.1", 1, &in, NULL),
+                 HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "2025.1", 0, &in, NULL),
+                 HWFIT_EDOM);
+}
+
+/* Unsloth's short micro-batches (loss_short_tokens): from 2024.12.5 to 2025.10.10 a
+ * micro-batch of at most 1024 tokens skips the fused loss and keeps its whole logits
+ * (CausalLM_fast_forward: `if bsz*q_len <= 1024: RETURN_LOGITS = True`). Unpacked runs meet
+ * such a micro-batch; its forward's end competes with the forward phase. */
+Test(memory, short_micro_batches_keep_whole_logits) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in = chunked_in();
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    in.activation_offload = 1; /* Unsloth's offloaded checkpoints: two layers' inputs stay */
+    in.micro_batch = 2;        /* 4096 rows */
+    hwfit_memory_out none = estimate_ok(&m, &in);
+    in.loss_short_tokens = 1024;
+    cr_assert_eq(in.loss_short, HWFIT_MEMORY_LOSS_INPLACE); /* the default */
+    hwfit_memory_out sh = estimate_ok(&m, &in);
+    /* 1024 rows of whole bf16 logits (256 MiB) are more than the fused loss's 8h at 4096. */
+    cr_assert_gt(sh.forward_bytes, none.forward_bytes);
+    cr_assert_geq(sh.allocated_bytes, sh.forward_bytes);
+    cr_assert_eq(sh.backward_bytes, none.backward_bytes); /* forward's end only */
+    cr_assert_eq(sh.total_bytes, none.total_bytes);       /* the parts are the micro-batch's */
+    /* The cast copy beside the logits: more. */
+    in.loss_short = HWFIT_MEMORY_LOSS_INPLACE_CAST;
+    hwfit_memory_out cast = estimate_ok(&m, &in);
+    cr_assert_eq(cast.forward_bytes - sh.forward_bytes, 1024ull * 128256 * 2);
+    /* Packed: every micro-batch has 4096 tokens, none takes the path. */
+    in.packed = 1;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, none.forward_bytes);
+    /* Packed within the threshold: the micro-batch itself takes it. */
+    in.micro_batch = 1;
+    in.context = 512;
+    in.loss_short = HWFIT_MEMORY_LOSS_INPLACE;
+    hwfit_memory_out small = estimate_ok(&m, &in);
+    in.loss_short_tokens = 0;
+    hwfit_memory_out small_none = estimate_ok(&m, &in);
+    cr_assert_gt(small.forward_bytes, small_none.forward_bytes);
+    /* Only whole-logits losses. */
+    in.loss_short_tokens = 1024;
+    in.loss_short = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "loss_short");
+}
+
+Test(memory, unsloth_short_path_by_release) {
+    static const struct {
+        const char *release;
+        uint32_t tokens;
+        double target;
+        double share;
+    } r[] = {{"2024.12.4", 0, 4294967296.0, 0.5},     {"2024.12.5", 1024, 4294967296.0, 0.5},
+             {"2025.4.7", 1024, 4294967296.0, 0.5},      {"2025.8.5", 1024, 1073741824.0, 1.0},
+             {"2025.9.1", 1024, 1073741824.0, 1.0},      {"2025.9.2", 1024, INFINITY, 0.5},
+             {"2025.10.10", 1024, INFINITY, 0.5},        {"2025.10.11", 0, INFINITY, 0.5},
+             {NULL, 0, 4294967296.0, 0.5}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &in, NULL),
+                     HWFIT_OK);
+        const char *name = r[i].release ? r[i].release : "latest";
+        cr_assert_eq(in.loss_short_tokens, r[i].tokens, "%s", name);
+        cr_assert_eq(in.loss_target_bytes, r[i].target, "%s", name);
+        cr_assert_eq(in.loss_free_share, r[i].share, "%s", name);
+    }
 }

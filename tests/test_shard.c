@@ -1826,3 +1826,38 @@ Test(shard, dequant_and_previous_graph_reach_the_card) {
     cr_assert_eq(o.worst.step_bytes, mo.step_bytes);
     cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes);
 }
+
+/* Unsloth's chunked loss sized on the card (memory.c, hwfit__fused_chunks): one card of a
+ * given capacity gives the chunks the memory estimate gives on a card of that size, and a
+ * smaller card never fewer chunks. */
+Test(shard, fused_chunks_on_one_card_are_the_memory_estimates) {
+    const double cards[] = {80.0 * 1073741824.0, 24.0 * 1073741824.0, 16.0 * 1073741824.0};
+    uint64_t last = 0;
+    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++) {
+        hwfit_shard_in in = seed(1);
+        in.capacity_bytes = cards[i];
+        in.memory.mode = HWFIT_MEMORY_QLORA;
+        in.memory.context = 2048;
+        in.memory.batch = 8;
+        in.memory.micro_batch = 8;
+        in.memory.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+        in.memory.loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED;
+        in.memory.loss_target_bytes = INFINITY; /* the free memory alone sizes them */
+        in.memory.loss_chunks_round_up = 0;
+        in.layout.tp = in.layout.pp = in.layout.dp = 1;
+        in.layout.micro_batch = 8;
+        in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL; /* the layout's overrides */
+        hwfit_shard_card c = card_ok(&llama8, &in, 0);
+        hwfit_memory_in mi = in.memory;
+        mi.card_bytes = cards[i];
+        hwfit_memory_out w;
+        cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &w), HWFIT_OK);
+        cr_assert_eq(c.weights_bytes, w.weights_bytes);
+        cr_assert_eq(c.loss_chunks, w.loss_chunks, "card %g: %llu vs %llu", cards[i],
+                     (unsigned long long)c.loss_chunks, (unsigned long long)w.loss_chunks);
+        cr_assert_eq(c.loss_chunk_bytes, w.loss_chunk_bytes, "card %g", cards[i]);
+        cr_assert_geq(c.loss_chunks, last);
+        last = c.loss_chunks;
+    }
+    cr_assert_gt(last, 1);
+}

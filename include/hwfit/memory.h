@@ -126,7 +126,7 @@ typedef enum hwfit_memory_loss {
                                         loss's gradient and the log-softmax's, 4sbh + 12 sbV;
                                         the forward's end (logits, fp32 copy, log-softmax:
                                         A + 8 a logit) stays below it. */
-    HWFIT_MEMORY_LOSS_COMPILED = 9 /**< The whole vocabulary's cross-entropy compiled on its
+    HWFIT_MEMORY_LOSS_COMPILED = 9,/**< The whole vocabulary's cross-entropy compiled on its
                                         own, the upcast inside it (torchtitan's
                                         build_cross_entropy_loss with compile.components
                                         'loss': torch.compile of cross_entropy(
@@ -141,6 +141,20 @@ typedef enum hwfit_memory_loss {
                                         loss's backward, A sbV at the forward's end. The
                                         saved tensor is the logits themselves, so a loop that
                                         keeps or drops its reference holds the same. */
+    HWFIT_MEMORY_LOSS_FUSED_CHUNKED = 10 /**< Unsloth's fused loss since release 2025.8.5
+                                        (unsloth_zoo fused_losses/cross_entropy_loss.py,
+                                        UnslothFusedLoss): the loss and its gradient are
+                                        computed inside the forward, the micro-batch's rows
+                                        split into n chunks (get_chunk_size) sized by a
+                                        target T (@c loss_target_bytes, @c loss_free_share,
+                                        @c card_bytes, @c loss_chunks_round_up). Each chunk
+                                        runs one compiled function (torch.compile of
+                                        torch.func.grad_and_value): the chunk's logits and
+                                        their gradient in the activation format, the upcast
+                                        and log-softmax fused into row reductions, 2 A c V
+                                        for c rows, at the forward's end only. Kept to
+                                        backward: the gradient of the hidden states (A sbh),
+                                        beside the head's input (4sbh). */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -1014,6 +1028,97 @@ typedef struct hwfit_memory_in {
                                         cache is in the activations' format, fp32 when
                                         @c residual_fp32 on a quantized base. 0 (default) or
                                         1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, "loss": Unsloth's chunks
+     * sized by free memory). Used by ::HWFIT_MEMORY_LOSS_FUSED_CHUNKED only. */
+    double loss_target_bytes;      /**< The most bytes one chunk's fp32 logits may take
+                                        (4 c V), the cap on the target T: unsloth_zoo's
+                                        min(free_gb, 4.0) since its commit d9fe1f43
+                                        (Unsloth 2026.7.1), or the UNSLOTH_CE_LOSS_TARGET_GB
+                                        a run sets. +INFINITY: no cap (Unsloth 2025.8.5 to
+                                        2026.6.x). In (0, 2^60] or +INFINITY; default
+                                        4 GiB. */
+    double loss_free_share;        /**< The share of the card's free memory at the first
+                                        loss the target may take: T = min(@c
+                                        loss_target_bytes, share x free), free = @c
+                                        card_bytes - @c overhead_bytes - the weights, the
+                                        stored activations and the loss's kept tensors
+                                        (torch.cuda.mem_get_info at the first call, cached
+                                        by functools.cache for the run; no gradient and no
+                                        optimizer state exist yet). Unsloth takes half: 0.5
+                                        (default). In (0, 1]. */
+    int loss_chunks_round_up;      /**< How the chunk count n rounds x = 4 N V / T (N rows):
+                                        1 (default; unsloth_zoo since d9fe1f43): n = 1 when
+                                        x <= 1, else x rounded up to a multiple of 4, so a
+                                        chunk's fp32 logits never exceed T; 0 (2025.8.5 to
+                                        2026.6.x): n = 4 round(x / 4), at least 1, Python's
+                                        round (half to even), so a micro-batch with up to
+                                        2 T of fp32 logits stays one chunk. 0 or 1. */
+    double card_bytes;             /**< Memory of the card, bytes (torch's total_memory),
+                                        for the free memory above. +INFINITY (default): a
+                                        card large enough that only @c loss_target_bytes
+                                        bounds T. hwfit_shard (fit, plan) uses its
+                                        hwfit_shard_in::capacity_bytes instead. In
+                                        [1, 2^60] or +INFINITY. */
+    uint32_t loss_short_tokens;    /**< Training, not @c packed: micro-batches of at most this
+                                        many tokens take @c loss_short instead of @c loss
+                                        (Unsloth 2024.12.5 to 2025.10.10,
+                                        CausalLM_fast_forward: `if bsz*q_len <= 1024:
+                                        RETURN_LOGITS = True`, the whole logits returned and
+                                        its Fast_CrossEntropyLoss run). Unpacked micro-batches
+                                        are padded to their longest sample and vary in length
+                                        up to s b tokens, so a run meets one of
+                                        min(s b, this) tokens (packed, only when s b is
+                                        within it): its forward's end (the stored
+                                        activations scaled to its tokens, its whole logits,
+                                        their cast and fp32 copies) competes with the
+                                        forward phase. 0 (default): no such path. */
+    hwfit_memory_loss loss_short;  /**< With @c loss_short_tokens: the short micro-batches'
+                                        loss, ::HWFIT_MEMORY_LOSS_INPLACE (default) or
+                                        ::HWFIT_MEMORY_LOSS_INPLACE_CAST (the logits cast to
+                                        the checkpoint's format first). */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, probs_kept). */
+    int probs_kept;                /**< Training: 1 when the loop derives a logits-sized
+                                        tensor from the logits after the loss (a metric's
+                                        probabilities, `probs = softmax(logits, dim=-1)` for
+                                        an accuracy) and keeps it in a local name through
+                                        backward, the optimizer's step and the next
+                                        micro-batch's forward, until the next micro-batch
+                                        rebinds the name: s b V / t bytes in fp32 (4 a
+                                        logit) when the loss upcasts (loss upcast or
+                                        upcast-freed: the softmax of the fp32 logits), else
+                                        in the activations' format, on the device with the
+                                        head, in the forward, backward and step phases
+                                        (hwfit_memory_out::outputs_bytes). prime-rl's SFT
+                                        trainer before 385dbca25
+                                        (src/prime_rl/trainer/sft/train.py at f037882c8:
+                                        softmax, argmax and the accuracy after
+                                        cross_entropy, `del logits` but not `probs` before
+                                        loss.backward()). Not with @c outputs_kept (which
+                                        keeps the logits themselves). No profile sets it (a
+                                        loop's choice). 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, loss_parallel). */
+    int loss_parallel;             /**< 1: with tensor parallelism (t > 1) and the whole
+                                        vocabulary's fp32 loss (loss upcast or upcast-freed),
+                                        the cross-entropy runs as PyTorch's DTensor loss
+                                        parallelism on the vocabulary-sharded logits
+                                        (torch/distributed/tensor/parallel/loss.py,
+                                        loss_parallel): its log-softmax is the decomposition
+                                        _log_softmax (x - max, exp of that, then the
+                                        result: the shifted copy and the exponentials live
+                                        beside the fp32 input), and its backward fuses
+                                        nll_loss's and log_softmax's in
+                                        _nll_loss_and_log_softmax_backward,
+                                        `(grad_input + torch.exp(x)) * grad_output` with
+                                        grad_input = zeros_like(x), beside the saved
+                                        log-softmax: 4 bytes a logit more than the aten
+                                        kernels at the forward's end and at the loss's
+                                        backward (per token 4h + (A + 16)V upcast,
+                                        4h + max(A + 12, 16)V upcast-freed, / t). torchtitan
+                                        wraps its loss in loss_parallel whenever TP is on
+                                        (train.py at 9dec370: loss_parallel_enabled =
+                                        tp_enabled and not disable_loss_parallel): the
+                                        torchtitan profile sets 1. Ignored at t = 1 and for
+                                        other losses. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1078,7 +1183,9 @@ typedef struct hwfit_memory_out {
     uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
                                         K/V cache built in the forward (kv_built) and the
                                         logits the loop keeps through backward, the step
-                                        and the next forward (outputs_kept), bytes. */
+                                        and the next forward (outputs_kept), or the
+                                        logits-sized tensor it derives and keeps
+                                        (probs_kept), bytes. */
     /* ---- Appended in 0.2.0, ninth round (hwfit_memory_in::expandable_segments). */
     uint64_t stranded_bytes;       /**< Of reserved_bytes, the logits-sized blocks the loss
                                         leaves cached and free, and the blocks the
@@ -1098,6 +1205,13 @@ typedef struct hwfit_memory_out {
                                         batch (eval_kv_cache), one layer's forward workspace
                                         and the logits and loss at that batch; 0 without
                                         evaluation, bytes. */
+    /* ---- Appended in 0.2.0, thirteenth round (hwfit_memory_in::loss_target_bytes). */
+    uint64_t loss_chunks;          /**< Loss ::HWFIT_MEMORY_LOSS_FUSED_CHUNKED in training:
+                                        the chunks n the micro-batch's rows are split into;
+                                        0 for every other loss. */
+    uint64_t loss_chunk_bytes;     /**< With @c loss_chunks: one chunk's work at the
+                                        forward's end (its logits and their gradient, and
+                                        the chunk's gradient of the hidden states), bytes. */
 } hwfit_memory_out;
 
 /**

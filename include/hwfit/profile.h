@@ -82,6 +82,12 @@ extern "C" {
                                                                   hwfit_memory_profile_apply_fp8) */
 #define HWFIT_PROFILE_QKV_ONE_DROPOUT UINT64_C(0x40000000000) /**< lora_qkv_one_dropout */
 #define HWFIT_PROFILE_LORA_MODULES UINT64_C(0x80000000000)    /**< lora_modules */
+#define HWFIT_PROFILE_LOSS_CHUNKS UINT64_C(0x100000000000)   /**< loss_target_bytes,
+                                                                  loss_free_share and
+                                                                  loss_chunks_round_up */
+#define HWFIT_PROFILE_LOSS_SHORT UINT64_C(0x800000000000)    /**< loss_short_tokens and
+                                                                  loss_short */
+#define HWFIT_PROFILE_LOSS_PARALLEL UINT64_C(0x200000000000)  /**< loss_parallel */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */
@@ -116,6 +122,29 @@ HWFIT_API const char *hwfit_memory_profile_summary(const char *name);
  */
 HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus,
                                                   hwfit_memory_in *in, uint64_t *sets);
+
+/**
+ * @brief As ::hwfit_memory_profile_apply, with the choices of one release of the framework:
+ * a profile's rows that changed between releases apply only to the releases that made them
+ * (Unsloth's loss: its whole logits kept before 2024.11.7, Cut Cross Entropy until
+ * 2025.8.5, chunks sized by half the free memory until 2026.7.1, capped at 4 GiB since).
+ * A release is "YEAR.MONTH" or "YEAR.MONTH.PATCH", as Unsloth numbers them; NULL is the
+ * latest (::hwfit_memory_profile_apply). A profile with no dated rows applies alike for
+ * every release.
+ * @param[in]     name    Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     release The release, or NULL for the latest.
+ * @param[in]     gpus    Devices training together, >= 1.
+ * @param[in,out] in      The inputs; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    sets    HWFIT_PROFILE_* bits of the inputs set; may be NULL.
+ * @retval HWFIT_OK        applied.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_EDOM      @p gpus is 0.
+ * @retval HWFIT_EPARSE    @p release is not YEAR.MONTH[.PATCH] (@p in untouched).
+ * @retval HWFIT_ENOTFOUND no profile has that name (@p in untouched).
+ */
+HWFIT_API hwfit_status hwfit_memory_profile_apply_release(const char *name,
+                                                          const char *release, uint32_t gpus,
+                                                          hwfit_memory_in *in, uint64_t *sets);
 
 /**
  * @brief Set the inputs profile @p name chooses when the linears compute in FP8, on top of

@@ -230,6 +230,12 @@ typedef struct hwfit_shard_card {
     uint64_t eval_bytes;       /**< Allocated during the evaluation forward (its layers'
                                     K/V cache, one layer's workspace, the logits and loss
                                     on the card with the head); 0 without evaluation. */
+    /* ---- Appended in 0.2.0, thirteenth round (hwfit_memory_in::loss_target_bytes). */
+    uint64_t loss_chunks;      /**< Loss ::HWFIT_MEMORY_LOSS_FUSED_CHUNKED on the card with
+                                    the head: the chunks its micro-batch's rows are split
+                                    into, sized on capacity_bytes; 0 otherwise. */
+    uint64_t loss_chunk_bytes; /**< One chunk's work at the forward's end, bytes; 0
+                                    otherwise. */
 } hwfit_shard_card;
 
 /** @brief Result of ::hwfit_shard_estimate. */

@@ -1,4 +1,5 @@
 /* memory.c - the footprint of one workload on one device (docs/formulas.md, "memory"). */
+#include <math.h> /* HUGE_VAL */
 #include <string.h>
 
 #include "hwfit/dtype.h"
@@ -63,6 +64,12 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->selective = HWFIT_MEMORY_SELECTIVE_ATTENTION;
     in->expert_parallel = 1;
     in->eval_batch = 8; /* the HF Trainer's per_device_eval_batch_size: see memory.h */
+    /* Unsloth's fused loss chunks as its current release sizes them (memory.h). */
+    in->loss_target_bytes = 4294967296.0; /* unsloth_zoo since d9fe1f43: min(free/2, 4 GiB) */
+    in->loss_free_share = 0.5;
+    in->loss_chunks_round_up = 1;
+    in->card_bytes = HUGE_VAL;
+    in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -883,6 +890,105 @@ static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
     return HWFIT_OK;
 }
 
+/* Unsloth's chunks (unsloth_zoo fused_losses/cross_entropy_loss.py; memory.h,
+ * HWFIT_MEMORY_LOSS_FUSED_CHUNKED). _get_chunk_multiplier reads torch.cuda.mem_get_info
+ * once (functools.cache) at the first loss: free = the card less what the process holds,
+ * the CUDA context outside the allocator (overhead_bytes) and what the allocator has, here
+ * what is allocated before the loss (the caching allocator's reserve lowers free further:
+ * the chunks this gives are the fewest the card allows). The target T = min(cap, share x
+ * free); get_chunk_size turns x = 4 N V / T, the micro-batch's fp32 logits over the target,
+ * into n chunks: since d9fe1f43 1 when x <= 1, else ceil(x / 4) x 4; before it 4 round(x / 4),
+ * at least 1 (Python's round, half to even). torch.chunk gives ceil(N / n) rows a
+ * chunk. Each chunk runs accumulate_chunk, compiled (torch_compile=True): the chunk's logits
+ * (F.linear, A bytes), the upcast and log-softmax fused into row reductions, the logits'
+ * gradient (A bytes) for the matmul that makes the chunk's gradient of the hidden states
+ * (A h a row), copied into grad_inputs. */
+hwfit_status hwfit__fused_chunks(const hwfit_memory_in *in, double card, uint64_t used,
+                                 uint64_t rows, uint64_t vocab, uint64_t hidden,
+                                 uint64_t a_bytes, uint64_t *chunks, uint64_t *bytes) {
+    *chunks = *bytes = 0;
+    if (in->loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED || in->mode == HWFIT_MEMORY_INFERENCE ||
+        !in->head || rows == 0)
+        return HWFIT_OK;
+    double free = card - in->overhead_bytes - (double)used;
+    double target = in->loss_free_share * (free > 0.0 ? free : 0.0);
+    if (in->loss_target_bytes < target) target = in->loss_target_bytes;
+    /* q = x / 4 (+inf when target is 0); rounded here without libm (its frames count
+     * against the 16 KiB stack of every public call that reaches this). */
+    double q = (double)rows * (double)vocab / target;
+    uint64_t k = rows;
+    if (q < (double)rows) {
+        uint64_t f = (uint64_t)q; /* floor: q >= 0 */
+        double frac = q - (double)f;
+        if (in->loss_chunks_round_up) f += frac > 1e-9 ? 1 : 0;  /* ceil(q - 1e-9) */
+        else f += frac > 0.5 || (frac == 0.5 && (f & 1)) ? 1 : 0; /* half to even */
+        k = 4 * f;
+        if (in->loss_chunks_round_up && q <= 0.25 + 2.5e-10) k = 1; /* x <= 1 (+ 1e-9) */
+        if (k < 1) k = 1;
+        if (k > rows) k = rows;
+    }
+    uint64_t c = hwfit__ceil_div_u64(rows, k);
+    int of = 0;
+    uint64_t per = add_c(mul_c(2 * a_bytes, vocab, &of), mul_c(a_bytes, hidden, &of), &of);
+    *bytes = mul_c(c, per, &of);
+    *chunks = k;
+    return of ? HWFIT_ERANGE : HWFIT_OK;
+}
+
+/* Unsloth's short micro-batches (hwfit_memory_in::loss_short_tokens): the forward's end of
+ * one of n = min(rows, threshold) tokens. Its stored activations are the micro-batch's
+ * scaled to n tokens (they are linear in the tokens with flash attention); the loss holds
+ * what loss inplace keeps, the head's input, the A-byte logits and an fp32 log-sum-exp and
+ * loss a token (4h + A V + 8); the forward's end adds the logits' cast copy (inplace-cast:
+ * A V) or, under outputs_fp32, their fp32 copy (4 V), in one slot as outputs_held counts
+ * them. A micro-batch within the threshold takes the path itself (n = rows): its forward's
+ * end with the whole logits is above the one the run's loss gives, which it bounds (its
+ * backward, the logits' gradient written over them, is not recounted). */
+hwfit_status hwfit__short_forward(const hwfit_memory_in *in, uint64_t stored, uint64_t rows,
+                                  uint64_t vocab, uint64_t hidden, uint64_t a_bytes,
+                                  uint64_t *bytes) {
+    *bytes = 0;
+    if (!in->loss_short_tokens || !in->head || in->mode == HWFIT_MEMORY_INFERENCE || rows == 0)
+        return HWFIT_OK;
+    /* Within the threshold the micro-batch itself takes the path, packed or not. */
+    if (in->packed && rows > in->loss_short_tokens) return HWFIT_OK;
+    uint64_t n = rows < in->loss_short_tokens ? rows : in->loss_short_tokens;
+    uint64_t slot = in->loss_short == HWFIT_MEMORY_LOSS_INPLACE_CAST ? a_bytes : 0;
+    if (in->outputs_fp32 && slot < 4) slot = 4;
+    int of = 0;
+    /* stored x n / rows, rounded up: n <= rows, so the quotient and remainder stay small */
+    uint64_t part = add_c(mul_c(stored / rows, n, &of),
+                          hwfit__ceil_div_u64(mul_c(stored % rows, n, &of), rows), &of);
+    uint64_t per = add_c(add_c(4 * hidden, mul_c(a_bytes + slot, vocab, &of), &of), 8, &of);
+    *bytes = add_c(part, mul_c(n, per, &of), &of);
+    return of ? HWFIT_ERANGE : HWFIT_OK;
+}
+
+/* hwfit__fused_chunks of an estimate: allocated before the loss, the weights, the stored
+ * activations and the loss's kept tensors; the chunk's work joins the forward's end (cast).
+ * Apart from phases_of to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status chunks_of(const hwfit_model *model,
+                                              const hwfit_memory_in *in, uint64_t stored,
+                                              uint64_t loss, hwfit__phase_parts *ph,
+                                              hwfit_memory_out *r) {
+    double bits = 16.0;
+    (void)hwfit_dtype_bits(in->activations, &bits);
+    uint64_t t = in->tensor_parallel, rows = 0, used = 0;
+    if (hwfit__mul_u64(in->context, in->micro_batch, &rows) != HWFIT_OK ||
+        hwfit__add_u64(r->weights_bytes, stored, &used) != HWFIT_OK ||
+        hwfit__add_u64(used, loss, &used) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    hwfit_status st = hwfit__fused_chunks(in, in->card_bytes, used, rows,
+                                          hwfit__ceil_div_u64(model->vocab, t), model->hidden,
+                                          (uint64_t)(bits / 8.0), &r->loss_chunks,
+                                          &r->loss_chunk_bytes);
+    if (st == HWFIT_OK)
+        st = hwfit__short_forward(in, stored, rows, hwfit__ceil_div_u64(model->vocab, t),
+                                  model->hidden, (uint64_t)(bits / 8.0), &ph->short_fwd);
+    if (st != HWFIT_OK) return st;
+    return hwfit__add_u64(ph->cast, r->loss_chunk_bytes, &ph->cast);
+}
+
 static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
                               uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
@@ -910,6 +1016,7 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.eval = held[5];
         ph.eval_res = held[6];
         if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
+        if (chunks_of(model, in, stored, loss, &ph, r) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
         ph.grads = r->gradient_bytes;
@@ -1002,7 +1109,10 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
             t);
     int f32 = in->outputs_fp32 && (in->loss == HWFIT_MEMORY_LOSS_INPLACE ||
                                    in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST);
-    if (in->outputs_kept && in->head) {
+    /* probs_kept: the tensor the loop derives from the logits (softmax for a metric) and
+     * keeps, the size of the kept logits: the softmax of the fp32 logits when the loss
+     * upcasts, else in the activations' format. */
+    if ((in->outputs_kept || in->probs_kept) && in->head) {
         uint64_t lb = in->loss == HWFIT_MEMORY_LOSS_UPCAST ||
                               in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED || f32
                           ? 4
@@ -1178,9 +1288,10 @@ typedef struct {
     uint64_t reserved;
 } replay_pool;
 
+/* Block i leaves the table (a loop, not memmove: the replay sits on the deepest stack
+ * chains, tests/stack). */
 static void replay_remove(replay_pool *p, uint32_t i) {
-    memmove(&p->b[i], &p->b[i + 1], (size_t)(p->n - i - 1) * sizeof p->b[0]);
-    p->n--;
+    for (p->n--; i < p->n; i++) p->b[i] = p->b[i + 1];
 }
 
 /* The next request id (what = 0) or run id (what = 1) that no block in the table uses
@@ -1220,7 +1331,7 @@ static uint16_t replay_malloc(replay_pool *p, uint64_t size) {
     }
     if ((uint64_t)(p->b[best].units - u) * 512 > HWFIT__MIB) { /* shouldSplit: the rest stays free */
         if (p->n == HWFIT__REPLAY_BLOCKS) { p->full = 1; return 0; }
-        memmove(&p->b[best + 2], &p->b[best + 1], (size_t)(p->n - best - 1) * sizeof p->b[0]);
+        for (uint32_t j = p->n; j > best + 1; j--) p->b[j] = p->b[j - 1];
         p->b[best + 1] = (replay_block){p->b[best].units - u, 0, p->b[best].seg};
         p->n++;
         p->b[best].units = u;
@@ -1529,7 +1640,10 @@ static hwfit_status eval_replay(const hwfit_model *m, const hwfit__model_prep *p
  *    4 + 4 (the fp32 logits and the log-softmax), compiled A, chunked A + 12/8 (one chunk of
  *    8 upcast; compiled: A), inplace A (and an fp32 log-sum-exp and loss per token; the
  *    cast copy A more with inplace-cast), chunked-inplace A with one chunk's 3 A c V work,
- *    fused: one chunk's fp32 logits and the hidden states' copy, 8h a token; / t.
+ *    fused: one chunk's fp32 logits and the hidden states' copy, 8h a token; fused-chunked:
+ *    the head's input, the hidden states' gradient (A h) and one chunk's work, the chunks
+ *    sized with nothing but the overhead allocated on the card (the target Unsloth cached
+ *    at the training's first loss is not modelled); / t.
  * Called with a card's layers and head by shard.c. Apart from estimate_prepared to keep
  * its frame small (tests/stack). */
 HWFIT__NOINLINE
@@ -1576,6 +1690,17 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
             per += a * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             break;
         case HWFIT_MEMORY_LOSS_FUSED: per = 8 * h; break;
+        case HWFIT_MEMORY_LOSS_FUSED_CHUNKED: {
+            /* the hidden states' gradient and one chunk's work (hwfit__fused_chunks), the
+             * chunks sized on the card with nothing else counted as allocated */
+            uint64_t k = 0;
+            per += a * h;
+            if (hwfit__fused_chunks(in, in->card_bytes, 0, e, hwfit__ceil_div_u64(v, c.t), h, a,
+                                    &k, &extra) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            extra = mul_c(extra, c.t, &of); /* divided by t with the rest below */
+            break;
+        }
         case HWFIT_MEMORY_LOSS_INPLACE: per += a * v + 8; break;
         case HWFIT_MEMORY_LOSS_INPLACE_CAST: per += 2 * a * v + 8; break;
         case HWFIT_MEMORY_LOSS_CHUNKED_INPLACE:
@@ -1648,7 +1773,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
     if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
         return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_COMPILED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
@@ -1689,6 +1814,13 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fsdp_wrap_residue", "must be 0 or 1");
     if (in->ep_a2a_recomputed != 0 && in->ep_a2a_recomputed != 1)
         return hwfit__why(why, HWFIT_EDOM, "ep_a2a_recomputed", "must be 0 or 1");
+    if (in->loss_parallel != 0 && in->loss_parallel != 1)
+        return hwfit__why(why, HWFIT_EDOM, "loss_parallel", "must be 0 or 1");
+    if (in->probs_kept != 0 && in->probs_kept != 1)
+        return hwfit__why(why, HWFIT_EDOM, "probs_kept", "must be 0 or 1");
+    if (in->probs_kept && in->outputs_kept)
+        return hwfit__why(why, HWFIT_EINVAL, "probs_kept",
+                          "not with outputs_kept (the loop keeps the logits themselves)");
     if (in->lora_qkv_one_dropout != 0 && in->lora_qkv_one_dropout != 1)
         return hwfit__why(why, HWFIT_EDOM, "lora_qkv_one_dropout", "must be 0 or 1");
     if ((unsigned)in->lora_modules > (unsigned)HWFIT_MEMORY_LORA_MODULES_FUSED)
@@ -1699,6 +1831,22 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "eval_kv_cache", "must be 0 or 1");
     if (in->eval_batch == 0)
         return hwfit__why(why, HWFIT_EDOM, "eval_batch", "must be at least 1");
+    if (!(in->loss_target_bytes == HUGE_VAL ||
+          hwfit__in_range(in->loss_target_bytes, 1.0, 1152921504606846976.0)))
+        return hwfit__why(why, HWFIT_EDOM, "loss_target_bytes",
+                          "must be in [1, 2^60] bytes or +infinity (no cap)");
+    if (!hwfit__in_range(in->loss_free_share, 0.0, 1.0) || in->loss_free_share == 0.0)
+        return hwfit__why(why, HWFIT_EDOM, "loss_free_share", "must be a fraction in (0, 1]");
+    if (in->loss_short != HWFIT_MEMORY_LOSS_INPLACE &&
+        in->loss_short != HWFIT_MEMORY_LOSS_INPLACE_CAST)
+        return hwfit__why(why, HWFIT_EINVAL, "loss_short",
+                          "must be inplace or inplace-cast (a whole-logits path)");
+    if (in->loss_chunks_round_up != 0 && in->loss_chunks_round_up != 1)
+        return hwfit__why(why, HWFIT_EDOM, "loss_chunks_round_up", "must be 0 or 1");
+    if (!(in->card_bytes == HUGE_VAL ||
+          hwfit__in_range(in->card_bytes, 1.0, 1152921504606846976.0)))
+        return hwfit__why(why, HWFIT_EDOM, "card_bytes",
+                          "must be in [1, 2^60] bytes or +infinity (no card)");
     if (in->evaluation && in->mode == HWFIT_MEMORY_INFERENCE)
         return hwfit__why(why, HWFIT_EINVAL, "evaluation",
                           "applies to training only (inference is one forward already)");
@@ -2243,7 +2391,14 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * one chunk of 8 at a time); fused (the fp32 gradient of the hidden states and
              * one chunk's fp32 logits, about 8h). The head's input (4h) in every case. */
             uint64_t h = model->hidden, v = model->vocab, per = 4 * (h + v);
-            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12) * v;
+            /* DTensor loss parallelism over vocabulary-sharded logits (loss_parallel, t > 1;
+             * torch/distributed/tensor/parallel/loss.py): _log_softmax decomposed, the
+             * shifted copy and its exp beside the fp32 input, A + 12 at the forward's end;
+             * _nll_loss_and_log_softmax_backward's zeros_like(x), exp(x) and their sum (then
+             * the product) beside the saved log-softmax, 16 at the loss's backward: 4 a
+             * logit above the aten kernels' either way. */
+            uint64_t lp = in->loss_parallel && c.t > 1 ? 4 : 0;
+            if (in->loss == HWFIT_MEMORY_LOSS_UPCAST) per = 4 * h + (c.a_bytes + 12 + lp) * v;
             /* Upcast with the loop's logits dropped before backward (torchtitan train.py
              * at 9dec370: `del pred` before `loss.backward()`; `.float()`'s backward saves
              * no input and log_softmax saves its output): at the loss's backward peak the
@@ -2251,7 +2406,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
              * the forward's end, A + 8 (the logits, their fp32 copy inside cross_entropy,
              * the log-softmax), is below it for 16-bit logits. */
             else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED)
-                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 : 12) * v;
+                per = 4 * h + (c.a_bytes + 8 > 12 ? c.a_bytes + 8 + lp : 12 + lp) * v;
             /* Compiled on its own (torchtitan's build_cross_entropy_loss,
              * torchtitan/components/loss.py: torch.compile(cross_entropy_loss) when
              * compile.components has 'loss'): inductor fuses pred.float() and the
@@ -2274,6 +2429,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                  * the chunks' A-byte gradients are the loss's backward (loss_head). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            /* Unsloth's chunked fused loss (unsloth_zoo UnslothFusedLoss.forward: grad_inputs
+             * = torch.empty_like(hidden_states), ctx.save_for_backward(grad_inputs, ...)):
+             * the hidden states' gradient, made in forward and kept to backward; the
+             * chunks' work is the forward's end only (hwfit__fused_chunks). */
+            else if (in->loss == HWFIT_MEMORY_LOSS_FUSED_CHUNKED) per = 4 * h + c.a_bytes * h;
             /* Megatron as it runs: its A-byte logits beside their fp32 copy. */
             else if (in->loss == HWFIT_MEMORY_LOSS_FP32_COPY) per = 4 * h + (c.a_bytes + 4) * v;
             /* In place (Unsloth's Fast_CrossEntropyLoss, unsloth/kernels/cross_entropy_loss.py
@@ -2442,6 +2602,20 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
             at_return = at_return > p->loss ? at_return - p->loss : 0;
             if (at_return > fwd) fwd = at_return;
         }
+        /* A short micro-batch's forward end (loss_short_tokens, hwfit__short_forward): its
+         * own stored activations and whole logits beside the fixed part, the dequantized
+         * weight and what the pass holds. */
+        if (p->short_fwd) {
+            uint64_t sf = add_c(add_c(add_c(p->fixed, p->short_fwd, &of), p->dequant, &of),
+                                add_c(p->pass, p->gathered, &of), &of);
+            if (sf > fwd) fwd = sf;
+        }
+        /* The derived tensor the loop keeps (probs_kept) is the previous micro-batch's
+         * through this forward, until the loop rebinds its name after this loss: at that
+         * moment the new one is made beside the old, the fp32 logits and the loss's saved
+         * log-softmax (4 + 4 + 4 + 4 bytes a logit with an upcast loss), which the loss's
+         * count (12 bytes a logit upcast-freed, A + 12 upcast) plus the old one bounds. */
+        if (in->probs_kept) fwd = add_c(fwd, p->kept, &of);
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's
@@ -2476,6 +2650,14 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
             start = add_c(start, p->built, &of);
             end = add_c(end, add_c(p->built, p->kept, &of), &of);
         }
+        /* The logits-sized tensor the loop derives after the loss and keeps (probs_kept:
+         * prime-rl's `probs = softmax(logits, dim=-1)`, not deleted before backward) is
+         * alive through the whole backward, the loss's included. */
+        if (in->probs_kept) {
+            start = add_c(start, p->kept, &of);
+            end = add_c(end, p->kept, &of);
+            loss_at = add_c(loss_at, p->kept, &of);
+        }
         uint64_t mid = buffer ? add_c(add_c(start, p->grads, &of), 0, &of)
                               : (start > end ? start : end);
         bwd = add_c(add_c(add_c(p->fixed, mid, &of), p->pass, &of), p->gathered, &of);
@@ -2504,6 +2686,8 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         /* The outputs the loop keeps stay through the optimizer's step, which runs before
          * the next call rebinds them (outputs_kept). */
         if (in->outputs_kept) step = add_c(step, add_c(p->built, p->kept, &of), &of);
+        /* probs_kept: the derived tensor stays through the step as well. */
+        if (in->probs_kept) step = add_c(step, p->kept, &of);
         /* Load: the weights on the device and the transient of quantizing one of them there
          * (before the optimizer's states exist). */
         load = add_c(p->weights, p->load, &of);
@@ -2596,7 +2780,8 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     out->peak_bytes = peak;
     out->dequant_bytes = p->training ? p->dequant : 0;
     out->carried_bytes = p->training ? p->carried : 0;
-    /* built + kept: both are in the backward phase's sum (kept only with outputs_kept) or
+    /* built + kept: both are in the backward phase's sum (kept only with outputs_kept or
+     * probs_kept) or
      * built in the forward's, so it cannot overflow where they did not */
     out->outputs_bytes = p->training ? p->built + p->kept : 0;
     out->load_bytes = load;

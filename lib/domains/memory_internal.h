@@ -92,6 +92,8 @@ typedef struct hwfit__phase_parts {
                               FSDP1's pre-unshard stream */
     uint64_t eval;         /* the evaluation forward beyond fixed (hwfit__memory_eval): its
                               own phase (0: the run does not evaluate) */
+    uint64_t short_fwd;    /* a short micro-batch's forward end beyond fixed
+                              (hwfit__short_forward; 0: none) */
     uint64_t eval_res;     /* the segments the caching allocator takes for that forward
                               (hwfit__memory_eval's replay; 0: not replayed): its reserve is
                               fixed's with the fraction plus these */
@@ -173,14 +175,16 @@ static inline int hwfit__grad_bytes_ok(unsigned b) {
 static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
     return in->mode == HWFIT_MEMORY_INFERENCE ||
            (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
-            !in->kv_built && !in->outputs_kept && in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
+            !in->kv_built && !in->outputs_kept && !in->probs_kept &&
+            in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
             !(in->outputs_fp32 && in->loss == HWFIT_MEMORY_LOSS_INPLACE));
 }
 
 /* The dequantized copy of the largest quantized matrix (in->dequant_transient), the
  * previous micro-batch's graph (in->previous_graph) and the transient of quantizing the
  * largest quantized matrix at load (in->load_quantize_bytes), the K/V cache the forward builds
- * (in->kv_built), the logits the loop keeps (in->outputs_kept) and the logits' cast or
+ * (in->kv_built), the logits the loop keeps (in->outputs_kept) or derives and keeps
+ * (in->probs_kept) and the logits' cast or
  * fp32 copy (loss inplace-cast, in->outputs_fp32) of a device holding dense_n dense and
  * moe_n MoE layers (and the head when in->head), training, with in's formats, t, s and b;
  * 0 when the input is off. The formats must be valid (hwfit_memory_estimate checked them);
@@ -206,6 +210,7 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
 typedef struct hwfit__phase_choices {
     double fragmentation;
     int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call, logits_freed;
+    int probs_kept;
 } hwfit__phase_choices;
 
 static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
@@ -216,6 +221,7 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
     c.outputs_kept = in->outputs_kept;
     c.loss_after_call = in->loss_after_call;
     c.logits_freed = in->logits_freed;
+    c.probs_kept = in->probs_kept;
     return c;
 }
 
@@ -235,5 +241,25 @@ static inline int hwfit__grads_upcast(const hwfit_memory_in *in) {
     return in->grads_upcast_in_step && in->mode != HWFIT_MEMORY_INFERENCE &&
            in->master_weights && !in->optimizer_in_backward && bits < 32.0;
 }
+
+/* hwfit_memory_in::loss_short_tokens: the forward's end of a micro-batch of
+ * min(rows, loss_short_tokens) tokens beyond the fixed part, with loss_short, on a device
+ * storing `stored` bytes of activations at `rows` tokens: the stored activations scaled to
+ * its tokens, its whole logits (vocab a row: V / t) and their cast and fp32 copies; 0
+ * without the threshold or the head, outside training, or packed above the threshold
+ * (every micro-batch full). ERANGE on overflow. */
+hwfit_status hwfit__short_forward(const hwfit_memory_in *in, uint64_t stored, uint64_t rows,
+                                  uint64_t vocab, uint64_t hidden, uint64_t a_bytes,
+                                  uint64_t *bytes);
+
+/* Loss HWFIT_MEMORY_LOSS_FUSED_CHUNKED (Unsloth's UnslothFusedLoss): the chunks the loss
+ * splits `rows` tokens into and one chunk's work at the forward's end, on a device of
+ * `card` bytes (+infinity: no card) holding `used` bytes allocated before the loss, with
+ * `vocab` logits a row (V / t) and `hidden` the head's input width, a_bytes the
+ * activations' format. 0 chunks and bytes for any other loss. memory.c and shard.c share
+ * it; ERANGE on overflow. */
+hwfit_status hwfit__fused_chunks(const hwfit_memory_in *in, double card, uint64_t used,
+                                 uint64_t rows, uint64_t vocab, uint64_t hidden,
+                                 uint64_t a_bytes, uint64_t *chunks, uint64_t *bytes);
 
 #endif /* HWFIT_MEMORY_INTERNAL_H */

@@ -13,6 +13,8 @@
  *             split and cached for reuse (PyTorch "CUDA semantics: memory management";
  *             max_memory_reserved >= max_memory_allocated).
  */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwfit/profile.h"
@@ -61,7 +63,15 @@ typedef struct row {
               * hwfit_memory_profile_apply_fp8 (the memory inputs cannot see the precision) */
     int wrap_residue;
     int qkv_one_dropout;
+    int loss_parallel;
     hwfit_memory_lora_modules lora_modules;
+    double loss_target;  /* loss_target_bytes (HUGE_VAL: no cap) */
+    double free_share;   /* loss_free_share */
+    int round_up;        /* loss_chunks_round_up */
+    uint32_t short_tokens; /* loss_short_tokens (loss_short inplace) */
+    /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
+     * (0: from the first) up to but not including until (0: to the latest). */
+    uint32_t since, until;
 } row;
 
 #define M_(m) (1u << (m))
@@ -438,8 +448,37 @@ static const row rows[] = {
          HWFIT_PROFILE_OFFLOAD | HWFIT_PROFILE_LORA_DTYPE,
      .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 1,
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_FP32,
-     .loss = HWFIT_MEMORY_LOSS_FUSED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL, .offload = 1,
-     .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+     .loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL,
+     .offload = 1, .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* The loss by release (hwfit_memory_profile_apply_release; unslothai/unsloth
+     * models/llama.py CausalLM_fast_forward and unslothai/unsloth-zoo
+     * fused_losses/cross_entropy_loss.py). Before 2024.11.7 the whole logits were kept for
+     * Fast_CrossEntropyLoss (inplace; inplace-cast when the run computes in another 16-bit
+     * format than the checkpoint's: a choice of the run, given alone). From 2024.11.7
+     * (fa8e59eb1b, "Cut Cross Entropy") the fused loss keeps no logits (fused). From
+     * 2025.8.5 (806bee2433 with unsloth-zoo fc29e051) unsloth_fused_ce_loss(target_gb =
+     * None): the loss and its gradient in forward, in chunks sized by half the free
+     * memory, the count rounded to the nearest multiple of 4 (fused-chunked, no cap, round
+     * nearest). From 2026.7.1 (unsloth-zoo d9fe1f43, required as unsloth_zoo>=2026.7.1)
+     * the target is capped at 4 GiB and the count rounded up (the library's defaults). */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS, .loss = HWFIT_MEMORY_LOSS_INPLACE,
+     .until = 2024011007},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS, .loss = HWFIT_MEMORY_LOSS_FUSED,
+     .since = 2024011007, .until = 2025008005},
+    /* 2025.8.5 to 2025.9.1 passed target_gb = 1 (806bee2433; None from 5c1b0ae9dd): the
+     * target is 1 GiB, free memory not read (share 1: T = min(1 GiB, free)). */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_CHUNKS, .loss_target = 1073741824.0,
+     .free_share = 1.0, .round_up = 0, .since = 2025008005, .until = 2025009002},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_CHUNKS, .loss_target = HUGE_VAL,
+     .free_share = 0.5, .round_up = 0, .since = 2025009002, .until = 2026007001},
+    /* From 2024.12.5 (b9fe2588e5, "< 1024 Normal Unsloth uses less VRAM!": `if
+     * bsz*q_len <= 1024: RETURN_LOGITS = True`) a micro-batch of at most 1024 tokens skips
+     * the fused loss: its whole logits are made, cast to the config's dtype and passed to
+     * Fast_CrossEntropyLoss. 0528b4ce71 (2025.10.11) sends them to the fused loss too. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_SHORT, .short_tokens = 1024,
+     .since = 2024012005, .until = 2025010011},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS_CHUNKS, .loss_target = 4294967296.0,
+     .free_share = 0.5, .round_up = 1, .since = 2026007001},
     /* Unsloth trains through transformers' Trainer (TRL's SFTTrainer in its notebooks,
      * LLaMA-Factory's Seq2SeqTrainer) with fp16 or bf16 set, so Accelerate's
      * prepare_model wraps the forward in ConvertOutputsToFp32 (accelerate 0.34.2
@@ -582,8 +621,8 @@ static const row rows[] = {
          HWFIT_PROFILE_GRADIENTS | HWFIT_PROFILE_LOSS | HWFIT_PROFILE_GATED_ACT |
          HWFIT_PROFILE_KV_REPEATED | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_ROOT_UNSHARDED |
          HWFIT_PROFILE_TRAINED_FP32 | HWFIT_PROFILE_FSDP_FLAT_UPCAST | HWFIT_PROFILE_REDUCE_HELD |
-         HWFIT_PROFILE_EXPANDABLE,
-     .expandable = 1,
+         HWFIT_PROFILE_EXPANDABLE | HWFIT_PROFILE_LOSS_PARALLEL,
+     .expandable = 1, .loss_parallel = 1,
      .master_weights = 0, .states = HWFIT_DTYPE_FP32, .fused = 0, .gradient_buffer = 0,
      .gradients = HWFIT_DTYPE_FP32, .loss = HWFIT_MEMORY_LOSS_UPCAST_FREED,
      .gated_act = 1, .kv_repeated = 1, .norm_upcast = 1, .root_unsharded = 1,
@@ -629,7 +668,8 @@ static const struct {
     {"megatron", "Megatron-LM/NeMo: fp32 master and Adam, fp32 main_grad buffer (kept on the "
                  "card by its CPU optimizer offload), vocab-parallel loss with bf16 logits "
                  "beside their fp32 copy"},
-    {"unsloth", "offloaded checkpoints, fused cross-entropy, fp32 LoRA adapters"},
+    {"unsloth", "offloaded checkpoints, fused cross-entropy in chunks sized by the card's free "
+                "memory (the loss by release: --framework-release), fp32 LoRA adapters"},
     {"litgpt", "bf16-true: everything bf16, chunked cross-entropy, head a linear of its own "
                "(quantized with QLoRA), eager MLP, K/V repeated, the last step's logits held"},
     {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
@@ -640,7 +680,7 @@ static const struct {
     {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (fp32 parameter "
                    "and gradient shards, 16 bytes a parameter with the moments), foreach "
                    "AdamW, whole-vocabulary fp32 loss (logits freed "
-                   "before backward), eager "
+                   "before backward; DTensor loss parallel under TP), eager "
                    "Llama kernels, op-level selective checkpointing"},
 };
 
@@ -700,15 +740,49 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_FP8_INPUTS) in->fp8_inputs_saved = r->fp8_inputs;
     if (s & HWFIT_PROFILE_WRAP_RESIDUE) in->fsdp_wrap_residue = r->wrap_residue;
     if (s & HWFIT_PROFILE_QKV_ONE_DROPOUT) in->lora_qkv_one_dropout = r->qkv_one_dropout;
+    if (s & HWFIT_PROFILE_LOSS_PARALLEL) in->loss_parallel = r->loss_parallel;
     if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
+    if (s & HWFIT_PROFILE_LOSS_SHORT) {
+        in->loss_short_tokens = r->short_tokens;
+        in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
+    }
+    if (s & HWFIT_PROFILE_LOSS_CHUNKS) {
+        in->loss_target_bytes = r->loss_target;
+        in->loss_free_share = r->free_share;
+        in->loss_chunks_round_up = r->round_up;
+    }
+}
+
+/* "YEAR.MONTH" or "YEAR.MONTH.PATCH" as YEAR x 10^6 + MONTH x 10^3 + PATCH (years 1000 to
+ * 4293, months 1 to 12, patches below 1000); 0 when malformed. */
+static uint32_t release_key(const char *text) {
+    unsigned long part[3] = {0, 0, 0};
+    int n = 0;
+    const char *p = text;
+    while (n < 3) {
+        if (*p < '0' || *p > '9') return 0;
+        char *end = NULL;
+        part[n++] = strtoul(p, &end, 10);
+        if (end - p > 4) return 0;
+        p = end;
+        if (*p == '\0') break;
+        if (*p != '.') return 0;
+        p++;
+    }
+    if (*p != '\0' || n < 2) return 0;
+    if (part[0] < 1000 || part[0] > 4293 || part[1] < 1 || part[1] > 12 || part[2] > 999)
+        return 0;
+    return (uint32_t)(part[0] * 1000000u + part[1] * 1000u + part[2]);
 }
 
 /* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
  * (fp8 0), applied in order to *in for its mode on `gpus` devices. */
-static hwfit_status apply_rows(const char *name, uint32_t gpus, int fp8, hwfit_memory_in *in,
-                               uint64_t *sets) {
+static hwfit_status apply_rows(const char *name, const char *release, uint32_t gpus, int fp8,
+                               hwfit_memory_in *in, uint64_t *sets) {
     if (name == NULL || in == NULL) return HWFIT_EINVAL;
     if (gpus == 0) return HWFIT_EDOM;
+    uint32_t key = UINT32_MAX; /* the latest */
+    if (release != NULL && (key = release_key(release)) == 0) return HWFIT_EPARSE;
     /* The chain of names: an alias's base (and its base's) rows first, then its own. */
     const char *chain[4] = {name, NULL, NULL, NULL};
     int depth = 1;
@@ -729,6 +803,7 @@ static hwfit_status apply_rows(const char *name, uint32_t gpus, int fp8, hwfit_m
             if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
             if (r->devices == 1 && gpus != 1) continue;
             if (r->devices == 2 && gpus == 1) continue;
+            if ((r->since && key < r->since) || (r->until && key >= r->until)) continue;
             apply_row(r, &out);
             all |= r->sets;
         }
@@ -739,10 +814,16 @@ static hwfit_status apply_rows(const char *name, uint32_t gpus, int fp8, hwfit_m
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
                                         uint64_t *sets) {
-    return apply_rows(name, gpus, 0, in, sets);
+    return apply_rows(name, NULL, gpus, 0, in, sets);
+}
+
+hwfit_status hwfit_memory_profile_apply_release(const char *name, const char *release,
+                                                uint32_t gpus, hwfit_memory_in *in,
+                                                uint64_t *sets) {
+    return apply_rows(name, release, gpus, 0, in, sets);
 }
 
 hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,
                                             hwfit_memory_in *in, uint64_t *sets) {
-    return apply_rows(name, gpus, 1, in, sets);
+    return apply_rows(name, NULL, gpus, 1, in, sets);
 }

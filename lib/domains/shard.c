@@ -1398,6 +1398,7 @@ static void card_input(const hwfit_shard_in *in, const hwfit__shard_resolved *r,
     mi->sequence_parallel = r->sp;
     mi->context = r->context_local;
     mi->head = head;
+    mi->card_bytes = in->capacity_bytes; /* the card the loss's chunks are sized on */
 }
 
 /* hwfit__memory_extras of a card (card_of): the memory input with the layout's tensor and
@@ -1486,7 +1487,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 27 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 28 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1495,6 +1496,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
+    ph.short_fwd = 0;
     ph.pass_grads = r->training ? f->pass_grads : 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;
@@ -1507,6 +1509,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     if (!r->training) ph.fixed += f->gathered;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);
+    uint64_t chunks = 0, chunk_bytes = 0;
     if (r->training) {
         uint64_t loss = c->head ? e->a.loss : 0;
         uint64_t stored = act - f->peak - loss;
@@ -1586,6 +1589,28 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
             hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), (uint64_t)(abits / 8.0),
                            &ph.strand_fwd, &ph.strand_bwd);
         }
+        /* Unsloth's chunked fused loss (memory.c, hwfit__fused_chunks) on the card with the
+         * head, sized on its capacity: allocated before the loss, the card's weights, its
+         * stored activations and the loss's kept tensors, and what the pass holds; and its
+         * short micro-batches' whole logits (hwfit__short_forward). */
+        if (c->head) {
+            double abits = 16.0;
+            (void)hwfit_dtype_bits(in->memory.activations, &abits);
+            uint64_t used = c->weights_bytes, rows = 0;
+            if (add(&used, ph.stored) != HWFIT_OK || add(&used, ph.loss) != HWFIT_OK ||
+                add(&used, ph.pass) != HWFIT_OK || add(&used, ph.gathered) != HWFIT_OK ||
+                hwfit__mul_u64((uint64_t)r->context_local, r->mb, &rows) != HWFIT_OK ||
+                hwfit__fused_chunks(&in->memory, in->capacity_bytes, used, rows,
+                                    hwfit__ceil_div_u64(e->model->vocab, r->tp),
+                                    e->model->hidden, (uint64_t)(abits / 8.0), &chunks,
+                                    &chunk_bytes) != HWFIT_OK ||
+                add(&ph.cast, chunk_bytes) != HWFIT_OK ||
+                hwfit__short_forward(&in->memory, ph.stored, rows,
+                                     hwfit__ceil_div_u64(e->model->vocab, r->tp),
+                                     e->model->hidden, (uint64_t)(abits / 8.0),
+                                     &ph.short_fwd) != HWFIT_OK)
+                return HWFIT_ERANGE;
+        }
         /* The evaluation forward (memory.c, hwfit__memory_eval) of the card's layers and,
          * on the last stage, the head. */
         if (in->memory.evaluation &&
@@ -1616,7 +1641,10 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         ph.stored = act;
         cs->missed = 0;
     }
-    return hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
+    hwfit_status st = hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
+    cs->ph.loss_chunks = chunks;
+    cs->ph.loss_chunk_bytes = chunk_bytes;
+    return st;
 }
 
 /* The decoder layers of stage `stage` as a kind of one stage (count 1). */
@@ -1654,6 +1682,8 @@ static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
     c->reserved_bytes = cs->ph.reserved_bytes;
     c->peak_bytes = cs->ph.peak_bytes;
     c->eval_bytes = cs->ph.eval_bytes;
+    c->loss_chunks = cs->ph.loss_chunks;
+    c->loss_chunk_bytes = cs->ph.loss_chunk_bytes;
 }
 
 static int bad_bytes(double x) { return !hwfit__in_range(x, 0.0, 1152921504606846976.0); }

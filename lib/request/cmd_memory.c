@@ -24,7 +24,7 @@ static const hwfit_memory_recompute recompute_values[] = {HWFIT_MEMORY_RECOMPUTE
 enum {
     O_CONFIG, O_MODE, O_WEIGHTS, O_KV, O_BATCH, O_CONTEXT, O_PREFILL_CHUNK, O_OVERHEAD,
     O_MICRO_BATCH, O_OPTIMIZER, O_GRADIENTS, O_RECOMPUTE, O_TP, O_LORA_RANK, O_LORA_TARGETS,
-    O_QUANTIZE_EMBEDDINGS, O_MTP
+    O_QUANTIZE_EMBEDDINGS, O_MTP, O_CARD_MEMORY
 };
 static const hwfit_option options[] = {
     [O_CONFIG] = {.name = "model", .alias = "config", .kind = HWFIT_OPTION_FILE,
@@ -78,6 +78,12 @@ static const hwfit_option options[] = {
                                .help = "store embedding and head in the weight format too"},
     [O_MTP] = {.name = "mtp", .kind = HWFIT_OPTION_FLAG,
                .help = "load the extra (multi-token) prediction layers"},
+    [O_CARD_MEMORY] = {.name = "card-memory", .kind = HWFIT_OPTION_QUANTITY,
+                       .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .min = 1,
+                       .max = 1152921504606846976.0, .default_help = "no card",
+                       .help = "training, --loss fused-chunked: the card whose free memory "
+                               "sizes the loss's chunks (fit and plan use the card's "
+                               "capacity)"},
 };
 
 typedef struct memory_state {
@@ -131,6 +137,14 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;
     if (profile_recompute) recompute_source = HWFIT__RECOMPUTE_PROFILE;
+    /* The card sizes only Unsloth's chunked loss: given with another, it is refused rather
+     * than ignored. */
+    if (hwfit__req_given(r, &options[O_CARD_MEMORY])) {
+        if (in.loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
+            return hwfit__req_fail(r, &options[O_CARD_MEMORY], HWFIT_EINVAL,
+                                   "applies only to --loss fused-chunked");
+        in.card_bytes = hwfit__req_double(r, &options[O_CARD_MEMORY]);
+    }
     const char *framework =
         hwfit__workload_frameworks[hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK))];
     const char *targets = hwfit__req_text(r, &options[O_LORA_TARGETS]);
@@ -207,6 +221,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "total_bytes", "total (sum of the parts)", out.total_bytes);
     /* The peak by phase: what the device needs (memory.h, "phases"). */
     hwfit__out_bytes(o, "loss_bytes", "of activations: logits and loss", out.loss_bytes);
+    hwfit__out_u64(o, "loss_chunks", "loss chunks (fused-chunked)", out.loss_chunks);
+    hwfit__out_bytes(o, "loss_chunk_bytes", "in fwd: one loss chunk's work", out.loss_chunk_bytes);
     hwfit__out_bytes(o, "forward_bytes", "forward (allocated)", out.forward_bytes);
     hwfit__out_bytes(o, "backward_bytes", "backward (allocated)", out.backward_bytes);
     hwfit__out_bytes(o, "step_bytes", "optimizer step (allocated)", out.step_bytes);

@@ -1,5 +1,6 @@
 /* workload.c - the options `fit`, `plan` and `perf` share, read into the shard and perf
  * inputs, the best layout, and the refusals naming the option at fault (workload.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,7 +10,9 @@
 #include "hwfit/memory.h"
 #include "hwfit/profile.h"
 #include "hwfit/safetensors.h"
+#include "hwfit/units.h"
 #include "workload.h"
+#include "base/internal.h"
 #include "domains/perf_internal.h"
 #include "catalogs/dtype_internal.h"
 
@@ -889,7 +892,10 @@ const char *const hwfit__workload_frameworks[] = {
     "torchtitan", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
-                                              "upcast-freed", "compiled", NULL};
+                                              "upcast-freed", "compiled", "fused-chunked",
+                                              NULL};
+const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
+const char *const hwfit__workload_short_losses[] = {"inplace", "inplace-cast", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
@@ -936,7 +942,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "torchtitan's del pred), compiled (the whole vocabulary's "
                                "cross-entropy compiled on its own: the 16-bit logits and "
                                "their gradient, no fp32 copy: torchtitan's compile."
-                               "components 'loss')"},
+                               "components 'loss'), fused-chunked (Unsloth since 2025.8.5: "
+                               "the loss and its gradient in forward, chunks sized by "
+                               "--loss-target and the card's free memory)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -1067,6 +1075,17 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                .help = "training: the loop keeps the model's outputs (logits, "
                                        "the --use-cache K/V) alive through backward, the step "
                                        "and the next forward"},
+    [HWFIT__F_PROBS_KEPT] = {.name = "probs-kept", .kind = HWFIT_OPTION_FLAG,
+                             .help = "training: the loop derives a logits-sized tensor after "
+                                     "the loss (a metric's softmax probabilities) and keeps "
+                                     "it through backward, the step and the next forward "
+                                     "(fp32 with an upcast loss; not with --outputs-kept)"},
+    [HWFIT__F_LOSS_PARALLEL] = {.name = "loss-parallel", .kind = HWFIT_OPTION_FLAG,
+                                .help = "training with --tp above 1 and an fp32 whole-"
+                                        "vocabulary loss (upcast, upcast-freed): the loss runs "
+                                        "as PyTorch's DTensor loss_parallel, 4 bytes a logit "
+                                        "more at the forward's end and the loss's backward "
+                                        "(the torchtitan profile sets it)"},
     [HWFIT__F_SOFTMAX_FP32] = {.name = "softmax-fp32", .kind = HWFIT_OPTION_FLAG,
                                .help = "training, --no-flash-attention: the eager softmax runs "
                                        "in fp32 and keeps its output beside the 16-bit "
@@ -1226,6 +1245,44 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "format the layers compute in (fp32: an fp32 model "
                                       "trained without autocast, e.g. the Trainer with fp16 "
                                       "and bf16 off)"},
+    [HWFIT__F_FRAMEWORK_RELEASE] = {.name = "framework-release", .kind = HWFIT_OPTION_TEXT,
+                                    .metavar = "VERSION", .default_help = "the latest",
+                                    .help = "training, with --framework: the framework's "
+                                            "release, YEAR.MONTH[.PATCH] (e.g. unsloth "
+                                            "2025.11.6): the profile's choices as that "
+                                            "release made them"},
+    [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
+                              .metavar = "SIZE", .default_text = "4GiB",
+                              .help = "training, --loss fused-chunked: the most one chunk's "
+                                      "fp32 logits may take (Unsloth's cap, or its "
+                                      "UNSLOTH_CE_LOSS_TARGET_GB), or none (no cap: Unsloth "
+                                      "2025.8.5 to 2026.6)"},
+    [HWFIT__F_LOSS_FREE_SHARE] = {.name = "loss-free-share", .kind = HWFIT_OPTION_RATIO,
+                                  .metavar = "F", .default_text = "0.5", .min = 0, .max = 1,
+                                  .help = "training, --loss fused-chunked: the share of the "
+                                          "card's free memory at the first loss a chunk may "
+                                          "take (Unsloth: half), above 0"},
+    [HWFIT__F_LOSS_CHUNKS_ROUND] = {.name = "loss-chunks-round", .kind = HWFIT_OPTION_CHOICE,
+                                    .metavar = "HOW", .default_text = "up",
+                                    .choices = hwfit__workload_chunk_rounds,
+                                    .help = "training, --loss fused-chunked: the chunk count "
+                                            "rounded up to a multiple of 4 (Unsloth since "
+                                            "2026.7.1) or to the nearest (before: up to twice "
+                                            "the target stays one chunk)"},
+    [HWFIT__F_LOSS_SHORT_TOKENS] = {.name = "loss-short-tokens", .kind = HWFIT_OPTION_TOKENS,
+                                    .metavar = "N", .default_text = "0", .min = 0,
+                                    .max = 4294967295.0,
+                                    .help = "training: micro-batches of at most N tokens take "
+                                            "--loss-short, the whole logits (Unsloth "
+                                            "2024.12.5 to 2025.10.10: 1024); unpacked "
+                                            "micro-batches vary in length, so one of that "
+                                            "many tokens competes for the peak; 0: none"},
+    [HWFIT__F_LOSS_SHORT] = {.name = "loss-short", .kind = HWFIT_OPTION_CHOICE,
+                             .metavar = "KIND", .default_text = "inplace",
+                             .choices = hwfit__workload_short_losses,
+                             .help = "training, with --loss-short-tokens: the short "
+                                     "micro-batches' loss, inplace or inplace-cast (the "
+                                     "logits cast to the checkpoint's format first)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1301,6 +1358,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_KEPT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_PROBS_KEPT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_PARALLEL), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOGITS_FREED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_FLEX_ATTENTION), training, "training (mode full, lora or qlora)"},
@@ -1324,11 +1383,54 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EVALUATION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EVAL_BATCH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOSS_SHORT), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
             return hwfit__req_fail(r, rules[i].o, HWFIT_EINVAL, "applies only to %s",
                                    rules[i].rule);
+    return HWFIT_OK;
+}
+
+/* The sizing of Unsloth's chunked loss (memory.h, loss_target_bytes): given with another
+ * loss, each is refused rather than ignored; not given, the profile's (or the library's)
+ * value stays. */
+static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
+    const hwfit_option *os[] = {HWFIT__FOPT(HWFIT__F_LOSS_TARGET),
+                                HWFIT__FOPT(HWFIT__F_LOSS_FREE_SHARE),
+                                HWFIT__FOPT(HWFIT__F_LOSS_CHUNKS_ROUND)};
+    for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
+        if (hwfit__req_given(r, os[i]) && m->loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
+            return hwfit__req_fail(r, os[i], HWFIT_EINVAL, "applies only to --loss fused-chunked");
+    if (hwfit__req_given(r, os[0])) {
+        const char *text = hwfit__req_text(r, os[0]);
+        double v = 0.0;
+        if (strcmp(text, "none") == 0) m->loss_target_bytes = HUGE_VAL;
+        else if (hwfit_units_parse(text, HWFIT_UNIT_BYTES, &v) != HWFIT_OK ||
+                 !hwfit__in_range(v, 1.0, 1152921504606846976.0))
+            return hwfit__req_fail(r, os[0], HWFIT_EPARSE,
+                                   "'%s' is not a size in [1B, 2^60 B] or none", text);
+        else m->loss_target_bytes = v;
+    }
+    if (hwfit__req_given(r, os[1])) {
+        double share = hwfit__req_double(r, os[1]);
+        if (!(share > 0.0))
+            return hwfit__req_fail(r, os[1], HWFIT_EDOM, "must be above 0");
+        m->loss_free_share = share;
+    }
+    if (hwfit__req_given(r, os[2])) m->loss_chunks_round_up = hwfit__req_choice(r, os[2]);
+    const hwfit_option *st = HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS),
+                       *sl = HWFIT__FOPT(HWFIT__F_LOSS_SHORT);
+    if (hwfit__req_given(r, st)) m->loss_short_tokens = (uint32_t)hwfit__req_u64(r, st);
+    if (hwfit__req_given(r, sl)) {
+        /* The short micro-batches' loss acts only with a threshold: refused without. */
+        if (!m->loss_short_tokens)
+            return hwfit__req_fail(r, sl, HWFIT_EINVAL,
+                                   "applies only with --loss-short-tokens above 0");
+        m->loss_short = hwfit__req_choice(r, sl) ? HWFIT_MEMORY_LOSS_INPLACE_CAST
+                                                 : HWFIT_MEMORY_LOSS_INPLACE;
+    }
     return HWFIT_OK;
 }
 
@@ -1340,10 +1442,19 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     int fw = hwfit__req_choice(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK));
     int profile = fw > 0;
     *profile_recompute = 0;
+    if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE), HWFIT_EINVAL,
+                               "applies only with --framework");
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
         uint64_t sets = 0;
-        st = hwfit_memory_profile_apply(hwfit__workload_frameworks[fw], gpus ? gpus : 1, m, &sets);
+        const hwfit_option *ro = HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE);
+        const char *release = hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : NULL;
+        st = hwfit_memory_profile_apply_release(hwfit__workload_frameworks[fw], release,
+                                                gpus ? gpus : 1, m, &sets);
+        if (st == HWFIT_EPARSE)
+            return hwfit__req_fail(r, ro, st, "'%s' is not a release YEAR.MONTH[.PATCH]",
+                                   release);
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
         /* What the user gave alone wins over the profile. */
@@ -1383,6 +1494,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OFFLOAD_KEEPS_GRADS, &m->offload_keeps_grads},
         {HWFIT__F_EXPERTS_INDEXED, &m->experts_indexed},
         {HWFIT__F_LOSS_AFTER_CALL, &m->loss_after_call},
+        {HWFIT__F_PROBS_KEPT, &m->probs_kept},
+        {HWFIT__F_LOSS_PARALLEL, &m->loss_parallel},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
@@ -1438,6 +1551,12 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                "applies only with 16-bit gradients (--gradients bf16 or fp16)");
     /* Where the loop computes its loss matters only for the outputs it keeps: without
      * them the flag would change nothing, so it is refused when given. */
+    /* A loop keeps either the logits (--outputs-kept) or a tensor derived from them. */
+    if (m->probs_kept && m->outputs_kept &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_PROBS_KEPT)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_PROBS_KEPT), HWFIT_EINVAL,
+                               "not with --outputs-kept (the loop keeps the logits "
+                               "themselves)");
     if (m->loss_after_call && !m->outputs_kept &&
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_LOSS_AFTER_CALL), HWFIT_EINVAL,
@@ -1518,6 +1637,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, o, HWFIT_EINVAL,
                                "applies only to --loss inplace or inplace-cast (the other losses "
                                "return no 16-bit logits, or count their fp32 copy already)");
+    if ((st = loss_chunk_options(r, m)) != HWFIT_OK) return st;
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);
     o = HWFIT__FOPT(HWFIT__F_SELECTIVE);
@@ -1714,6 +1834,21 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_str(o, "lora_dtype", "LoRA adapter format", lora);
     hwfit__out_str(o, "activations", "stored activation format", acts);
     hwfit__out_str(o, "loss", "loss", hwfit__workload_losses[m->loss]);
+    /* Unsloth's chunked loss: the cap on a chunk's fp32 logits (null: none), the share of
+     * the free memory and the rounding (memory.h, loss_target_bytes). */
+    if (m->loss_target_bytes == HUGE_VAL)
+        hwfit__out_null(o, "loss_target_bytes", "fused-chunked: cap on a chunk's fp32 logits");
+    else
+        hwfit__out_bytes(o, "loss_target_bytes", "fused-chunked: cap on a chunk's fp32 logits",
+                         (uint64_t)m->loss_target_bytes);
+    hwfit__out_num(o, "loss_free_share", "fused-chunked: share of the free memory",
+                   m->loss_free_share);
+    hwfit__out_str(o, "loss_chunks_round", "fused-chunked: chunk count rounded",
+                   hwfit__workload_chunk_rounds[m->loss_chunks_round_up ? 1 : 0]);
+    hwfit__out_u64(o, "loss_short_tokens", "micro-batches up to N tokens keep whole logits",
+                   m->loss_short_tokens);
+    hwfit__out_str(o, "loss_short", "their loss",
+                   hwfit__workload_short_losses[m->loss_short == HWFIT_MEMORY_LOSS_INPLACE_CAST]);
     {
         /* Single layers' matrices kept unquantized (kept_layers): "none" or "o 2, gate 3". */
         static const char *const mat[HWFIT_KEPT_MATRICES] = {"q", "k", "v", "o", "gate", "up",
@@ -1773,6 +1908,10 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    m->full_modules);
     hwfit__out_bool(o, "use_cache", "forward builds the K/V cache", m->kv_built);
     hwfit__out_bool(o, "outputs_kept", "outputs kept through backward", m->outputs_kept);
+    hwfit__out_bool(o, "probs_kept", "logits-sized tensor kept after the loss",
+                    m->probs_kept);
+    hwfit__out_bool(o, "loss_parallel", "loss parallel over vocabulary shards (DTensor)",
+                    m->loss_parallel);
     hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                     m->flash_attention);
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);

@@ -54,6 +54,8 @@ extern const char *const hwfit__workload_recomputes[]; /* hwfit_memory_recompute
 extern const char *const hwfit__workload_losses[];     /* hwfit_memory_loss */
 extern const char *const hwfit__workload_selectives[]; /* hwfit_memory_selective */
 extern const char *const hwfit__workload_lora_modules[]; /* hwfit_memory_lora_modules */
+extern const char *const hwfit__workload_chunk_rounds[]; /* loss_chunks_round_up 0, 1 */
+extern const char *const hwfit__workload_short_losses[]; /* loss_short: inplace, inplace-cast */
 extern const char *const hwfit__workload_frameworks[]; /* "none", then profile names */
 extern const char *const hwfit__workload_phases[];     /* hwfit_memory_phase */
 extern const char *const hwfit__workload_optimizers[]; /* hwfit_memory_optimizer */
@@ -83,6 +85,9 @@ enum {
     HWFIT__F_FP8_INPUTS, HWFIT__F_GRADS_UPCAST, HWFIT__F_WRAP_RESIDUE,
     HWFIT__F_EP_A2A_RECOMPUTED, HWFIT__F_ACTIVATIONS, HWFIT__F_QKV_ONE_DROPOUT,
     HWFIT__F_LORA_MODULES, HWFIT__F_EVALUATION, HWFIT__F_EVAL_BATCH, HWFIT__F_EVAL_USE_CACHE,
+    HWFIT__F_FRAMEWORK_RELEASE, HWFIT__F_LOSS_TARGET, HWFIT__F_LOSS_FREE_SHARE,
+    HWFIT__F_LOSS_CHUNKS_ROUND, HWFIT__F_LOSS_SHORT_TOKENS, HWFIT__F_LOSS_SHORT,
+    HWFIT__F_PROBS_KEPT, HWFIT__F_LOSS_PARALLEL,
     HWFIT__FRAMEWORK_NOPTS
 };
 enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__X_NO_FLASH, HWFIT__FRAMEWORK_EXTRA_NOPTS };

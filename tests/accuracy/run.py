@@ -19,6 +19,7 @@ Usage: run.py --cli PATH --data DIR [--floors FILE] [--markdown FILE] [--kind KI
 """
 import argparse
 import json
+import re
 import pathlib
 import subprocess
 import sys
@@ -72,6 +73,17 @@ CAPACITY_GIB = {"a10g": 24, "rtx-3090": 24, "a100-sxm-40gb": 40, "h800": 80, "rt
                 "a800-sxm-80gb": 80, "h20": 96}
 # Setup keys that name something other than the option of the same name.
 NOT_OPTIONS = {"config"}  # a recipe name (e.g. llama2/7B_lora), not the model's config.json
+
+
+def release_of(case, key, value):
+    """The release a case's `<framework>_version` key states (YEAR.MONTH[.PATCH], as
+    Unsloth numbers its releases), or None when the key is another or the value starts
+    with something else (e.g. "not printed")."""
+    framework = str(case.get("framework", ""))
+    if not framework or key != framework.replace("-", "_") + "_version":
+        return None
+    m = re.match(r"(\d{4}\.\d{1,2}(?:\.\d{1,3})?)(?![\d.])", str(value))
+    return m.group(1) if m else None
 
 
 def known_gpus(cli):
@@ -202,7 +214,12 @@ def run_case(cli, commands, models, case, gpus_known=None):
     for key, value in setup.items():
         if key in aliases and aliases[key] in names and key not in names:
             key = aliases[key]
-        if key in NOT_OPTIONS:
+        release = release_of(case, key, value) if "framework-release" in names else None
+        if release is not None:
+            # The framework's own version as the source prints it ("unsloth_version":
+            # "2025.11.6 (Transformers ...)"): its release, for the profile's dated rows.
+            argv += ["--framework-release", release]
+        elif key in NOT_OPTIONS:
             unmodelled.append(key)
         elif key == "model":
             path = models / f"{value}.config.json"
@@ -230,6 +247,15 @@ def run_case(cli, commands, models, case, gpus_known=None):
         else:
             unmodelled.append(key)
     profile = setup.get("framework") if "framework" in names else None
+    if ("framework-release" in names and "--framework-release" not in argv
+            and "--framework" in argv and profile != "none"):
+        # No release stated: the release of the month the source was published, the latest
+        # a run published then could have used (Unsloth numbers its releases YEAR.MONTH;
+        # profiles without dated rows are the same for every release).
+        m = re.match(r"(\d{4})-(\d{2})(?![\d])",
+                     str(case.get("source", {}).get("published", "")))
+        if m and 1 <= int(m.group(2)) <= 12:
+            argv += ["--framework-release", f"{m.group(1)}.{int(m.group(2))}"]
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         return {"status": "refused: " + proc.stderr.strip(), "unmodelled": unmodelled}

@@ -308,6 +308,57 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(fit["assumptions"]["outputs_kept"], True)
         self.bad("memory", "--config", cfg, "--use-cache", mentions="use-cache")
 
+    def test_probs_kept_stay_through_forward_backward_and_step(self):
+        """--probs-kept (a metric's softmax of the logits kept by the loop, prime-rl's SFT
+        trainer at f037882c8): Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed: the fp32
+        probabilities, 1,024 x 128,256 x 4 bytes, in the forward, backward and step; fit
+        takes it; refused beside --outputs-kept and in inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--recompute", "full", "--loss", "upcast-freed")
+        probs = 1024 * 128256 * 4
+        base = self.ok_json(*args)
+        kept = self.ok_json(*args, "--probs-kept")
+        self.assertIs(kept["assumptions"]["probs_kept"], True)
+        self.assertIs(base["assumptions"]["probs_kept"], False)
+        self.assertEqual(kept["outputs_bytes"], probs)
+        for phase in ("forward_bytes", "backward_bytes", "step_bytes"):
+            self.assertEqual(kept[phase] - base[phase], probs)
+        fit = self.ok_json("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm",
+                           "--gpus", "2", "--context", "1024", "--recompute", "full",
+                           "--probs-kept")
+        self.assertIs(fit["assumptions"]["probs_kept"], True)
+        self.bad(*args, "--probs-kept", "--outputs-kept", mentions="probs-kept")
+        self.bad("memory", "--config", cfg, "--probs-kept", mentions="probs-kept")
+
+    def test_loss_parallel_adds_four_bytes_a_logit_under_tp(self):
+        """--loss-parallel (PyTorch's DTensor loss_parallel over vocabulary-sharded logits;
+        the torchtitan profile sets it): Llama 3.1 8B full, 1,024 tokens, --tensor-parallel
+        2, loss upcast-freed: 1,024 x 128,256 x 4 / 2 bytes more in the loss; nothing at
+        tensor parallel 1; --no-loss-parallel takes the profile's back; inference refuses
+        it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "full", "--context", "1024",
+                "--recompute", "full", "--loss", "upcast-freed")
+        base = self.ok_json(*args, "--tensor-parallel", "2")
+        lp = self.ok_json(*args, "--tensor-parallel", "2", "--loss-parallel")
+        self.assertIs(lp["assumptions"]["loss_parallel"], True)
+        self.assertIs(base["assumptions"]["loss_parallel"], False)
+        self.assertEqual(lp["activation_bytes"] - base["activation_bytes"],
+                         1024 * 128256 * 4 // 2)
+        self.assertEqual(self.ok_json(*args, "--loss-parallel")["activation_bytes"],
+                         self.ok_json(*args)["activation_bytes"])
+        titan = self.ok_json(*args, "--tensor-parallel", "2", "--framework", "torchtitan")
+        self.assertIs(titan["assumptions"]["loss_parallel"], True)
+        off = self.ok_json(*args, "--tensor-parallel", "2", "--framework", "torchtitan",
+                           "--no-loss-parallel")
+        self.assertIs(off["assumptions"]["loss_parallel"], False)
+        self.bad("memory", "--config", cfg, "--loss-parallel", mentions="loss-parallel")
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
         default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's
@@ -661,6 +712,101 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(x["peak_allocated_bytes"], r["peak_allocated_bytes"])
         self.assertEqual(x["stranded_bytes"], 0)
         self.assertLess(x["peak_reserved_bytes"], r["peak_reserved_bytes"])
+
+    def test_unsloth_loss_chunks_by_release_and_card(self):
+        """--loss fused-chunked (Unsloth since 2025.8.5): the loss and its gradient in
+        forward, the rows split into chunks sized by half the card's free memory, capped at
+        4 GiB since 2026.7.1 (--loss-target, --loss-chunks-round). --framework-release picks
+        the release's loss. Llama 3.2 3B at 8 x 2048 on a 16 GiB card: 4 x 16384 x 128256 B
+        of fp32 logits, 4 chunks under the cap (the latest), one whole chunk as 2025.11.6
+        rounded (it is below twice half the free memory)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-3b.config.json")
+        fit = ("fit", "--config", cfg, "--capacity", "16GiB", "--gpus", "1", "--mode",
+               "qlora", "--context", "2048", "--micro-batch", "8", "--batch", "8",
+               "--recompute", "full", "--framework", "unsloth")
+        row = 2 * 2 * 128256 + 2 * 3072
+        latest = self.ok_json(*fit)
+        self.assertEqual(latest["assumptions"]["loss"], "fused-chunked")
+        self.assertEqual(latest["assumptions"]["loss_target_bytes"], 4 * 1024 ** 3)
+        self.assertEqual(latest["assumptions"]["loss_chunks_round"], "up")
+        self.assertEqual(latest["phases"]["loss_chunks"], 4)
+        self.assertEqual(latest["phases"]["loss_chunk_bytes"], 4096 * row)
+        old = self.ok_json(*fit, "--framework-release", "2025.11.6")
+        self.assertIsNone(old["assumptions"]["loss_target_bytes"])
+        self.assertEqual(old["assumptions"]["loss_chunks_round"], "nearest")
+        self.assertEqual(old["phases"]["loss_chunks"], 1)
+        self.assertEqual(old["phases"]["loss_chunk_bytes"], 16384 * row)
+        self.assertEqual(old["peak_phase"], "forward")
+        self.assertGreater(old["peak_bytes"], latest["peak_bytes"])
+        cce = self.ok_json(*fit, "--framework-release", "2025.3")
+        self.assertEqual(cce["assumptions"]["loss"], "fused")
+        self.assertEqual(cce["phases"]["loss_chunks"], 0)
+        self.assertEqual(self.ok_json("memory", "--config", cfg, "--mode", "qlora",
+                                      "--framework", "unsloth", "--framework-release",
+                                      "2024.5")["assumptions"]["loss"], "inplace")
+        # Given alone over the release: the cap and the rounding.
+        capped = self.ok_json(*fit, "--framework-release", "2025.11.6", "--loss-target",
+                              "1GiB", "--loss-chunks-round", "up")
+        self.assertEqual(capped["phases"]["loss_chunks"], 8)
+        # memory: the card given by --card-memory; a larger card never splits more.
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
+               "--micro-batch", "8", "--recompute", "full", "--framework", "unsloth",
+               "--loss-target", "none")
+        nocard = self.ok_json(*mem)
+        self.assertEqual(nocard["loss_chunks"], 1)
+        small = self.ok_json(*mem, "--card-memory", "8GiB")
+        big = self.ok_json(*mem, "--card-memory", "80GiB")
+        self.assertGreater(small["loss_chunks"], big["loss_chunks"])
+        self.assertLess(small["loss_chunk_bytes"], big["loss_chunk_bytes"])
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--framework-release", "2025.1",
+                 mentions="--framework")
+        self.bad(*mem, "--framework-release", "2025.13", mentions="framework-release")
+        self.bad(*mem, "--loss", "fused", "--card-memory", "8GiB", mentions="fused-chunked")
+        self.bad(*mem[:-2], "--loss", "fused", "--loss-target", "2GiB",
+                 mentions="fused-chunked")
+        self.bad(*mem, "--loss-target", "lots", mentions="loss-target")
+        self.bad(*mem, "--loss-free-share", "0", mentions="loss-free-share")
+        self.bad(*mem, "--card-memory", "0B", mentions="card-memory")
+
+    def test_unsloth_short_micro_batches_keep_whole_logits(self):
+        """--loss-short-tokens, --loss-short: Unsloth 2024.12.5 to 2025.10.10 sends a
+        micro-batch of at most 1024 tokens to its whole-logits loss; unpacked micro-batches
+        vary in length, so one of 1024 tokens competes for the peak: 1024 rows of Llama 3.2
+        1B's 128256 bf16 logits beside what a 4096-row micro-batch stores. The release sets
+        it; packed runs never meet it above the threshold."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-1b.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
+               "--micro-batch", "2", "--recompute", "full", "--framework", "unsloth")
+        cce = self.ok_json(*mem, "--framework-release", "2024.12.4")
+        short = self.ok_json(*mem, "--framework-release", "2025.4.7")
+        self.assertEqual(cce["assumptions"]["loss_short_tokens"], 0)
+        self.assertEqual(short["assumptions"]["loss_short_tokens"], 1024)
+        self.assertEqual(short["assumptions"]["loss_short"], "inplace")
+        self.assertGreater(short["forward_bytes"], cce["forward_bytes"])
+        # The cast copy and Accelerate's fp32 copy share one slot at the forward's end
+        # (the cast copy is freed as the fp32 one is made): the cast shows without the latter.
+        cast = self.ok_json(*mem, "--framework-release", "2025.4.7", "--loss-short",
+                            "inplace-cast")
+        self.assertEqual(cast["forward_bytes"], short["forward_bytes"])
+        bare = self.ok_json(*mem, "--framework-release", "2025.4.7", "--no-outputs-fp32")
+        bare_cast = self.ok_json(*mem, "--framework-release", "2025.4.7", "--no-outputs-fp32",
+                                 "--loss-short", "inplace-cast")
+        self.assertEqual(bare_cast["forward_bytes"] - bare["forward_bytes"], 1024 * 128256 * 2)
+        packed = self.ok_json(*mem, "--framework-release", "2025.4.7", "--packed")
+        self.assertEqual(packed["forward_bytes"], cce["forward_bytes"])
+        self.assertEqual(self.ok_json(*mem, "--framework-release", "2025.4.7",
+                                      "--loss-short-tokens", "0")["forward_bytes"],
+                         cce["forward_bytes"])
+        self.bad(*mem, "--framework-release", "2025.11.6", "--loss-short", "inplace-cast",
+                 mentions="loss-short-tokens")
+        self.bad(*mem, "--loss-short-tokens", "1024", "--loss-short", "fused",
+                 mentions="loss-short")
+        self.bad("memory", "--config", cfg, "--mode", "inference", "--loss-short-tokens",
+                 "1024", mentions="loss-short-tokens")
 
     def test_lora_modules_follow_the_checkpoint_or_megatron(self):
         """--lora-modules: PEFT wraps Phi-3's fused qkv_proj and gate_up_proj with one

@@ -445,6 +445,19 @@ class hwfit_memory_in(ctypes.Structure):
         ("evaluation", ctypes.c_int),
         ("eval_batch", ctypes.c_uint32),
         ("eval_kv_cache", ctypes.c_int),
+        # appended: Unsloth's chunked loss sized by free memory (memory.h loss_target_bytes,
+        # loss_free_share, loss_chunks_round_up, card_bytes)
+        ("loss_target_bytes", ctypes.c_double),
+        ("loss_free_share", ctypes.c_double),
+        ("loss_chunks_round_up", ctypes.c_int),
+        ("card_bytes", ctypes.c_double),
+        # appended: short micro-batches' whole logits (memory.h loss_short_tokens, loss_short)
+        ("loss_short_tokens", ctypes.c_uint32),
+        ("loss_short", ctypes.c_int),
+        # appended: a logits-sized tensor kept after the loss (memory.h probs_kept)
+        ("probs_kept", ctypes.c_int),
+        # appended: DTensor loss parallelism under TP (memory.h loss_parallel)
+        ("loss_parallel", ctypes.c_int),
     ]
 
 
@@ -470,7 +483,9 @@ class hwfit_memory_out(ctypes.Structure):
         # stranded_bytes)
         "stranded_bytes",
         # appended: the evaluation phase (memory.h eval_bytes)
-        "eval_bytes")]
+        "eval_bytes",
+        # appended: Unsloth's chunked loss (memory.h loss_chunks, loss_chunk_bytes)
+        "loss_chunks", "loss_chunk_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -487,6 +502,13 @@ hwfit_memory_profile_apply_fp8 = _fn("hwfit_memory_profile_apply_fp8", ctypes.c_
                                      [ctypes.c_char_p, ctypes.c_uint32,
                                       ctypes.POINTER(hwfit_memory_in),
                                       ctypes.POINTER(ctypes.c_uint64)])
+# hwfit_status hwfit_memory_profile_apply_release(const char *name, const char *release,
+#                                                 uint32_t gpus, hwfit_memory_in *in,
+#                                                 uint64_t *sets);
+hwfit_memory_profile_apply_release = _fn("hwfit_memory_profile_apply_release", ctypes.c_int,
+                                         [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32,
+                                          ctypes.POINTER(hwfit_memory_in),
+                                          ctypes.POINTER(ctypes.c_uint64)])
 # const char *hwfit_memory_profile_name(size_t i);
 hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [ctypes.c_size_t])
 HWFIT_PROFILE_RECOMPUTE = 0x0400
@@ -621,6 +643,9 @@ class hwfit_shard_card(ctypes.Structure):
         ("peak_bytes", ctypes.c_uint64),
         # appended: the evaluation phase (shard.h eval_bytes)
         ("eval_bytes", ctypes.c_uint64),
+        # appended: Unsloth's chunked loss (shard.h loss_chunks, loss_chunk_bytes)
+        ("loss_chunks", ctypes.c_uint64),
+        ("loss_chunk_bytes", ctypes.c_uint64),
     ]
 
 

@@ -387,6 +387,39 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(loss_after_call=True, **kw)
 
+    def test_probs_kept_stay_through_forward_backward_and_step(self):
+        # A metric's softmax of the fp32 logits kept by the loop (prime-rl's SFT trainer at
+        # f037882c8): Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed, 1,024 x 128,256
+        # x 4 bytes more in every phase; refused beside outputs_kept.
+        probs = 1024 * 128256 * 4
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024,
+                  recompute="full", loss="upcast-freed")
+        base = hwfit.memory(**kw)
+        kept = hwfit.memory(probs_kept=True, **kw)
+        self.assertTrue(kept["assumptions"]["probs_kept"])
+        self.assertFalse(base["assumptions"]["probs_kept"])
+        for phase in ("forward_bytes", "backward_bytes", "step_bytes"):
+            self.assertEqual(kept[phase] - base[phase], probs)
+        self.assertEqual(kept["outputs_bytes"], probs)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(probs_kept=True, outputs_kept=True, **kw)
+
+    def test_loss_parallel_adds_four_bytes_a_logit_under_tp(self):
+        # DTensor loss parallelism (the torchtitan profile sets it): Llama 3.1 8B full,
+        # 1,024 tokens, tensor parallel 2, loss upcast-freed: 1,024 x 128,256 x 4 / 2 bytes
+        # more in the loss; nothing without TP.
+        kw = dict(config=config("llama-3.1-8b"), mode="full", context=1024,
+                  recompute="full", loss="upcast-freed")
+        base = hwfit.memory(tensor_parallel=2, **kw)
+        lp = hwfit.memory(tensor_parallel=2, loss_parallel=True, **kw)
+        self.assertTrue(lp["assumptions"]["loss_parallel"])
+        self.assertEqual(lp["activation_bytes"] - base["activation_bytes"],
+                         1024 * 128256 * 4 // 2)
+        self.assertEqual(hwfit.memory(loss_parallel=True, **kw)["activation_bytes"],
+                         hwfit.memory(**kw)["activation_bytes"])
+        titan = hwfit.memory(tensor_parallel=2, framework="torchtitan", **kw)
+        self.assertTrue(titan["assumptions"]["loss_parallel"])
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
         # with the logits dropped before backward (torchtune's `del logits`) the loss's
@@ -804,6 +837,45 @@ class TestAdapterRecompute(unittest.TestCase):
             hwfit.memory(config=config("llama-3.1-8b"), lora_modules="fused")
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(lora_modules="qkv", **kw)
+
+    def test_unsloth_loss_chunks_by_release(self):
+        # Unsloth's chunked fused loss: Llama 3.1 8B at 8 x 2048 rows has 4 x 16384 x
+        # 128256 bytes of fp32 logits, 1.96 times the 4 GiB cap, so the latest release
+        # splits it in 4; 2025.11.6 (no cap, rounded to the nearest multiple of 4) keeps it
+        # whole on a card with room; a small card splits it again.
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", context=2048, micro_batch=8,
+                  recompute="full", framework="unsloth")
+        row = 2 * 2 * 128256 + 2 * 4096
+        latest = hwfit.memory(**kw)
+        self.assertEqual(latest["assumptions"]["loss"], "fused-chunked")
+        self.assertEqual((latest["loss_chunks"], latest["loss_chunk_bytes"]), (4, 4096 * row))
+        old = hwfit.memory(framework_release="2025.11.6", **kw)
+        self.assertIsNone(old["assumptions"]["loss_target_bytes"])
+        self.assertEqual((old["loss_chunks"], old["loss_chunk_bytes"]), (1, 16384 * row))
+        self.assertGreater(hwfit.memory(framework_release="2025.11.6", card_memory="12GiB",
+                                        **kw)["loss_chunks"], 1)
+        self.assertEqual(hwfit.memory(loss_target="none", **kw)["loss_chunks"], 1)
+        self.assertEqual(hwfit.memory(framework_release="2025.3", **kw)["loss_chunks"], 0)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(framework_release="2025.13", **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="qlora", framework_release="2025.1")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(loss="fused", card_memory="12GiB", **kw)
+
+    def test_unsloth_short_micro_batches(self):
+        # Unsloth 2025.4.7 keeps the whole logits of micro-batches up to 1024 tokens.
+        kw = dict(config=config("llama-3.2-1b"), mode="qlora", context=2048, micro_batch=2,
+                  recompute="full", framework="unsloth")
+        cce = hwfit.memory(framework_release="2024.12.4", **kw)
+        short = hwfit.memory(framework_release="2025.4.7", **kw)
+        self.assertEqual(short["assumptions"]["loss_short_tokens"], 1024)
+        self.assertGreater(short["forward_bytes"], cce["forward_bytes"])
+        self.assertEqual(hwfit.memory(loss_short_tokens=1024, packed=True,
+                                      framework_release="2024.12.4", **kw)["forward_bytes"],
+                         cce["forward_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(loss_short="inplace-cast", **kw)
 
     def test_sgd_plain_keeps_no_optimizer_state(self):
         # torch.optim.SGD with momentum 0 keeps no state: the master copy only (4 bytes a
