@@ -2771,7 +2771,7 @@ Test(memory, evaluation_phase) {
     cr_assert_str_eq(why.field, "evaluation");
 }
 
-/* The evaluation forward's segments (memory.c eval_replay): the Hinglish QLoRA run's
+/* The evaluation forward's segments (memory.c hwfit__memory_eval_segments): the Hinglish QLoRA run's
  * evaluation of Llama 2 7B (fp4 base, fp32 hidden states, LoRA r 64 on q, k, v and o, 8 x
  * 2048 tokens, the K/V cache kept). Each layer's K and V are carved out of blocks the
  * layer's transients freed and pin them, so the next layer's largest requests take new

@@ -1549,15 +1549,19 @@ static uint16_t rp_layer(replay_pool *p, const replay_shape *s, int moe, uint64_
 }
 
 /* The replay of the evaluation forward of dense_n dense and moe_n MoE layers (dense first)
- * and, with the head, the final norm, logits and loss (head_bytes: the loss's bytes as
- * hwfit__memory_eval counts them); a the activations' bytes, r the hidden states'. The
- * segments' bytes into *out, 0 when the table fills. Apart from hwfit__memory_eval to keep
- * its frame small (tests/stack). */
+ * and, with the head, the final norm, logits and loss (ri->head: the loss's bytes as
+ * hwfit__memory_eval counts them); ri->a the activations' bytes, ri->r the hidden states'.
+ * Called after hwfit__memory_eval, not from it, to keep the deepest stack chains short
+ * (tests/stack). */
 HWFIT__NOINLINE
-static hwfit_status eval_replay(const hwfit_model *m, const hwfit__model_prep *prep,
-                                const hwfit_memory_in *in, uint64_t a, uint64_t r, int quant,
-                                uint64_t t, uint32_t dense_n, uint32_t moe_n,
-                                uint64_t head_bytes, uint64_t *out) {
+hwfit_status hwfit__memory_eval_segments(const hwfit_model *m, const hwfit__model_prep *prep,
+                                         const hwfit_memory_in *in, uint32_t dense_n,
+                                         uint32_t moe_n, const hwfit__eval_replay_in *ri,
+                                         uint64_t *out) {
+    *out = 0;
+    if (!ri->on) return HWFIT_OK;
+    const uint64_t a = ri->a, r = ri->r, t = ri->t, head_bytes = ri->head;
+    const int quant = ri->quant;
     replay_pool p;
     p.n = 0;
     p.ids = p.segs = 0;
@@ -1649,9 +1653,9 @@ static hwfit_status eval_replay(const hwfit_model *m, const hwfit__model_prep *p
 HWFIT__NOINLINE
 hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_prep *prep,
                                 const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
-                                uint64_t *out, uint64_t *reserve) {
+                                uint64_t *out, hwfit__eval_replay_in *replay) {
     *out = 0;
-    if (reserve) *reserve = 0;
+    if (replay) memset(replay, 0, sizeof *replay);
     if (!in->evaluation || in->mode == HWFIT_MEMORY_INFERENCE) return HWFIT_OK;
     formats f;
     uint64_t a_bytes;
@@ -1714,12 +1718,15 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
     }
     if (of) return HWFIT_ERANGE;
     *out = total;
-    /* The segments the caching allocator takes for it (eval_replay), unless its segments
+    /* What the allocator's replay needs (hwfit__memory_eval_segments), unless its segments
      * expand in place (expandable_segments: nothing strands). */
-    if (reserve && !in->expandable_segments) {
-        uint64_t r = in->residual_fp32 && quantized && c.a_bytes < 4 ? 4 : c.a_bytes;
-        return eval_replay(model, prep, in, c.a_bytes, r, quantized, c.t, dense_n, moe_n, head,
-                           reserve);
+    if (replay && !in->expandable_segments) {
+        replay->on = 1;
+        replay->quant = quantized;
+        replay->a = c.a_bytes;
+        replay->r = in->residual_fp32 && quantized && c.a_bytes < 4 ? 4 : c.a_bytes;
+        replay->t = c.t;
+        replay->head = head;
     }
     return HWFIT_OK;
 }
@@ -2539,8 +2546,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
             HWFIT_OK)
         return st;
+    hwfit__eval_replay_in rin;
     if (training &&
-        (st = hwfit__memory_eval(model, prep, in, dense_n, moe_n, &held[5], &held[6])) != HWFIT_OK)
+        ((st = hwfit__memory_eval(model, prep, in, dense_n, moe_n, &held[5], &rin)) != HWFIT_OK ||
+         (st = hwfit__memory_eval_segments(model, prep, in, dense_n, moe_n, &rin, &held[6])) !=
+             HWFIT_OK))
         return st;
     if ((st = phases_of(model, in, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
@@ -2711,7 +2721,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * reserved peak is the largest moment's, not a sum. fwd and loss_bwd are at most
      * alloc: plain is alloc's. */
     uint64_t reserved = with_fragmentation(alloc, in->fragmentation, &of), plain = reserved;
-    /* The evaluation forward's segments (eval_res, memory.c eval_replay) beside the fixed
+    /* The evaluation forward's segments (eval_res, memory.c hwfit__memory_eval_segments) beside the fixed
      * tensors' reserve: the caching allocator's blocks the K/V entries strand, cached and
      * free, so not in plain (stranded_bytes, as the loss's strands). */
     if (p->training && p->eval && p->eval_res) {

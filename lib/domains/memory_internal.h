@@ -194,15 +194,28 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
                                   uint64_t *built, uint64_t *kept, uint64_t *cast);
 
+/* What the evaluation's allocator replay needs from hwfit__memory_eval (on 0: no replay). */
+typedef struct hwfit__eval_replay_in {
+    uint64_t a, r, t, head; /* activation and hidden-state bytes, tensor ranks, loss bytes */
+    int quant, on;
+} hwfit__eval_replay_in;
+
 /* The evaluation forward's bytes beyond the weights and optimizer states of the dense_n and
  * moe_n layers (and the head when in->head) held on the device, into *out (0 when
- * in->evaluation is off), and, when reserve is not NULL, the bytes of the segments PyTorch's
- * caching allocator takes for that forward (a replay of its rules; 0 with
- * expandable_segments or when the replay's table fills); docs/formulas.md, "The evaluation
- * phase". ERANGE on overflow. */
+ * in->evaluation is off), and, when replay is not NULL, what its allocator replay needs
+ * (off with expandable_segments); docs/formulas.md, "The evaluation phase". ERANGE on
+ * overflow. */
 hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_prep *prep,
                                 const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
-                                uint64_t *out, uint64_t *reserve);
+                                uint64_t *out, hwfit__eval_replay_in *replay);
+
+/* The bytes of the segments PyTorch's caching allocator takes for that forward, replaying
+ * its rules (memory.c, the replay's comment), into *out: 0 when ri->on is 0 or the
+ * replay's table fills. ERANGE on overflow. */
+hwfit_status hwfit__memory_eval_segments(const hwfit_model *model, const hwfit__model_prep *prep,
+                                         const hwfit_memory_in *in, uint32_t dense_n,
+                                         uint32_t moe_n, const hwfit__eval_replay_in *ri,
+                                         uint64_t *out);
 
 /* The memory input's choices hwfit__memory_phases reads (hwfit_memory_in's fields of the
  * same names): a few words, so that the shard search passes a card's (gradient_buffer is

@@ -1426,8 +1426,12 @@ static hwfit_status card_eval(const hwfit__shard_engine *e, const hwfit_shard_in
                               uint64_t *eval, uint64_t *reserve) {
     hwfit_memory_in mi;
     card_input(in, r, head, &mi);
-    return hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval,
-                              reserve);
+    hwfit__eval_replay_in ri;
+    hwfit_status st =
+        hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval, &ri);
+    if (st != HWFIT_OK) return st;
+    return hwfit__memory_eval_segments(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1],
+                                       &ri, reserve);
 }
 
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables

@@ -3,7 +3,7 @@
 
 hwfit's evaluation phase (docs/formulas.md, "The evaluation phase") counts the
 segments PyTorch's caching allocator takes for a no-grad evaluation forward that
-keeps every layer's K and V (memory.c, eval_replay).  This script is a second
+keeps every layer's K and V (memory.c, hwfit__memory_eval_segments).  This script is a second
 implementation of the allocator's rules (its own data structures: segments as
 lists of blocks, no table limit), run over the same list of requests:
 torch 2.1 c10/cuda/CUDACachingAllocator.cpp
