@@ -2169,6 +2169,57 @@ Test(memory, loss_parallel_adds_four_bytes_a_logit_under_tp) {
     cr_assert_str_eq(why.field, "loss_parallel");
 }
 
+/* whole_masks (Unsloth 2024.7-2024.8 on Gemma 2 without flash-attn softcapping:
+ * LlamaModel_fast_forward builds SWA_mask and GA_mask once, each max_position_embeddings^2
+ * values in inputs_embeds' dtype, and keeps them on the model). Llama 3.1 8B LoRA standing
+ * in, P = 8192, bf16 activations: 2 x 8192^2 x 2 = 268,435,456 bytes with the activations,
+ * in the forward, backward and step; none in inference; refused without max_context and
+ * above 16. */
+Test(memory, whole_masks_stay_through_every_phase) {
+    hwfit_model m;
+    llama8b(&m);
+    m.max_context = 8192;
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.whole_masks, 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    const uint64_t masks = 2ull * 8192 * 8192 * 2;
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    cr_assert_eq(base.masks_bytes, 0);
+    in.whole_masks = 2;
+    hwfit_memory_out k = estimate_ok(&m, &in);
+    check_phases(&k, &in);
+    cr_assert_eq(k.masks_bytes, masks);
+    cr_assert_eq(k.activation_bytes - base.activation_bytes, masks);
+    cr_assert_eq(k.activation_other_bytes - base.activation_other_bytes, masks);
+    cr_assert_eq(k.total_bytes - base.total_bytes, masks);
+    cr_assert_eq(k.forward_bytes - base.forward_bytes, masks);
+    cr_assert_eq(k.backward_bytes - base.backward_bytes, masks);
+    cr_assert_eq(k.step_bytes - base.step_bytes, masks);
+    cr_assert_eq(k.load_bytes, base.load_bytes);
+    /* fp32 activations: 4 bytes a value. */
+    in.activations = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_memory_out b32 = estimate_ok(&m, &in);
+    cr_assert_eq(b32.masks_bytes, 2 * masks);
+    in.activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    /* Refused: above 16, and without the model's max_context. */
+    hwfit_problem why;
+    in.whole_masks = 17;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "whole_masks");
+    in.whole_masks = 2;
+    m.max_context = 0;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "whole_masks");
+    /* Inference holds none. */
+    m.max_context = 8192;
+    hwfit_memory_init(&in);
+    in.whole_masks = 2;
+    cr_assert_eq(estimate_ok(&m, &in).masks_bytes, 0);
+}
+
 /* logits_freed (torchtune's `del logits` before backward): the loss's saved tensors go in
  * the loss's own backward, so backward's start is S + max(L + H, T + K) instead of
  * S + L + T + K. Llama 3.1 8B, 1,024 tokens, full recomputation, the chunked loss compiled.

@@ -1119,6 +1119,26 @@ typedef struct hwfit_memory_in {
                                         tp_enabled and not disable_loss_parallel): the
                                         torchtitan profile sets 1. Ignored at t = 1 and for
                                         other losses. 0 (default) or 1. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, whole_masks). */
+    uint32_t whole_masks;          /**< Training: attention masks the model's forward builds
+                                        once at the model's whole configured context
+                                        (hwfit_model::max_context, the config's
+                                        max_position_embeddings P) and keeps on the card for
+                                        the rest of the run, each P x P values in the
+                                        activations' format: whole_masks x P^2 x A bytes in
+                                        the forward, backward and step phases, counted with
+                                        the activations (hwfit_memory_out::masks_bytes).
+                                        Unsloth 2024.7 and 2024.8 on Gemma 2 without
+                                        flash-attn's softcapping (unsloth/models/llama.py
+                                        LlamaModel_fast_forward at 2217e8d86c and 064ff70bc5:
+                                        `if IS_GEMMA2 and not hasattr(self, "SWA_mask")`,
+                                        the sliding-window and the global causal mask made
+                                        by AttentionMaskConverter.to_causal_4d(1, n, n,
+                                        dtype = inputs_embeds.dtype) with n =
+                                        max_position_embeddings and stored on the model):
+                                        2. No profile sets it (the model's type and the
+                                        installed flash-attn decide). Refused when the model
+                                        states no max_context. 0 (default) to 16. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1212,6 +1232,12 @@ typedef struct hwfit_memory_out {
     uint64_t loss_chunk_bytes;     /**< With @c loss_chunks: one chunk's work at the
                                         forward's end (its logits and their gradient, and
                                         the chunk's gradient of the hidden states), bytes. */
+    /* ---- Appended in 0.2.0, thirteenth round (hwfit_memory_in::whole_masks). */
+    uint64_t masks_bytes;          /**< Training: the whole attention masks the model keeps
+                                        (hwfit_memory_in::whole_masks x P^2 x A), part of
+                                        activation_bytes (and activation_other_bytes) and
+                                        held in every training phase, bytes; 0 without
+                                        them. */
 } hwfit_memory_out;
 
 /**

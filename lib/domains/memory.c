@@ -1002,6 +1002,8 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         hwfit__add_u64(ph.fixed, r->kv_bytes, &ph.fixed) != HWFIT_OK)
         return HWFIT_ERANGE;
     if (training) {
+        /* The whole masks (whole_masks) live from the first forward to the end of the run. */
+        if (hwfit__add_u64(ph.fixed, r->masks_bytes, &ph.fixed) != HWFIT_OK) return HWFIT_ERANGE;
         ph.stored = stored;
         ph.loss = loss;
         ph.transient = transient;
@@ -1825,6 +1827,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "loss_parallel", "must be 0 or 1");
     if (in->probs_kept != 0 && in->probs_kept != 1)
         return hwfit__why(why, HWFIT_EDOM, "probs_kept", "must be 0 or 1");
+    if (in->whole_masks > 16)
+        return hwfit__why(why, HWFIT_EDOM, "whole_masks", "must be 0 to 16");
     if (in->probs_kept && in->outputs_kept)
         return hwfit__why(why, HWFIT_EINVAL, "probs_kept",
                           "not with outputs_kept (the loop keeps the logits themselves)");
@@ -2127,6 +2131,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (in->layer_count > model->layers - in->first_layer)
         return hwfit__why(why, HWFIT_EDOM, "layer_count",
                           "must be at most model.layers - first_layer (0 = to the last)");
+    if (in->whole_masks && in->mode != HWFIT_MEMORY_INFERENCE && model->max_context == 0)
+        return hwfit__why(why, HWFIT_EINVAL, "whole_masks",
+                          "needs the model's max_context (max_position_embeddings)");
     uint32_t count = in->layer_count ? in->layer_count : model->layers - in->first_layer;
 
     int training = in->mode != HWFIT_MEMORY_INFERENCE;
@@ -2482,6 +2489,15 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             other = add_c(other, loss, &overflow);
         }
         stored = add_c(stored, other - loss, &overflow);
+        /* Whole attention masks the forward builds once and keeps (whole_masks): with the
+         * activations in the parts, held apart from the stored ones in every training
+         * phase (phases_of adds them to the fixed part). */
+        if (in->whole_masks) {
+            r.masks_bytes = mul_c(mul_c(mul_c(model->max_context, model->max_context, &overflow),
+                                        c.a_bytes, &overflow),
+                                  in->whole_masks, &overflow);
+            other = add_c(other, r.masks_bytes, &overflow);
+        }
     } else {
         uint64_t all = mul_c(in->batch, in->context, &overflow);
         uint64_t tokens = in->prefill_chunk && in->prefill_chunk < all ? in->prefill_chunk : all;

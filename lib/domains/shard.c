@@ -618,6 +618,7 @@ static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in 
     mi.micro_batch = r->mb;
     mi.recompute = r->rc;
     mi.mtp = 0;
+    mi.whole_masks = 0; /* once per card, not per layer or micro-batch: card_of */
     hwfit_memory_out o;
     hwfit_status st;
     const hwfit_model *m = e->model;
@@ -1475,6 +1476,20 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     uint64_t layers_act = act;
     if (hwfit__mac_u64(&act, f->other, f_other) != HWFIT_OK || add(&act, f->peak) != HWFIT_OK)
         return HWFIT_ERANGE;
+    /* The whole attention masks the forward builds once (memory.c, whole_masks): with the
+     * activations, held in every training phase (the fixed part below). */
+    uint64_t masks = 0;
+    if (r->training && in->memory.whole_masks) {
+        if (e->model->max_context == 0) return HWFIT_EINVAL; /* memory.c refuses it too */
+        double abits = 16.0;
+        (void)hwfit_dtype_bits(in->memory.activations, &abits);
+        const uint64_t pmax = e->model->max_context;
+        if (hwfit__mul_u64(pmax, pmax, &masks) != HWFIT_OK ||
+            hwfit__mul_u64(masks, (uint64_t)(abits / 8.0), &masks) != HWFIT_OK ||
+            hwfit__mul_u64(masks, in->memory.whole_masks, &masks) != HWFIT_OK ||
+            add(&act, masks) != HWFIT_OK)
+            return HWFIT_ERANGE;
+    }
     cs->activation_bytes = act;
     const hwfit_shard_card *c = &f->c;
     uint64_t total = 0;
@@ -1512,11 +1527,12 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.wrap_copy = r->training ? f->wrap_copy : 0;
     if (!r->training) ph.fixed += f->gathered;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
+    if (add(&ph.fixed, masks) != HWFIT_OK) return HWFIT_ERANGE; /* whole_masks: the whole run */
     hwfit__phase_choices ch = hwfit__phase_choices_of(&in->memory);
     uint64_t chunks = 0, chunk_bytes = 0;
     if (r->training) {
         uint64_t loss = c->head ? e->a.loss : 0;
-        uint64_t stored = act - f->peak - loss;
+        uint64_t stored = act - f->peak - loss - masks; /* masks: in the fixed part */
         if (in->memory.activation_offload) {
             /* Offloaded: two layers' worth stay on the device (memory.c); the tables'. */
             uint64_t keep = 2 * max_u64(e->a.stored[0], e->a.stored[1]);

@@ -230,6 +230,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "carried_bytes", "in fwd/step: previous graph", out.carried_bytes);
     hwfit__out_bytes(o, "outputs_bytes", "outputs held: K/V built, logits kept",
                      out.outputs_bytes);
+    hwfit__out_bytes(o, "masks_bytes", "of activations: whole attention masks",
+                     out.masks_bytes);
     hwfit__out_bytes(o, "load_bytes", "model load (allocated)", out.load_bytes);
     hwfit__out_bytes(o, "eval_bytes", "evaluation (allocated)", out.eval_bytes);
     hwfit__out_str(o, "peak_phase", "peak set by", hwfit__workload_phases[out.peak_phase]);

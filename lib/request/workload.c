@@ -1283,6 +1283,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                              .help = "training, with --loss-short-tokens: the short "
                                      "micro-batches' loss, inplace or inplace-cast (the "
                                      "logits cast to the checkpoint's format first)"},
+    [HWFIT__F_WHOLE_MASKS] = {.name = "whole-masks", .kind = HWFIT_OPTION_COUNT,
+                              .metavar = "N", .default_text = "0", .min = 0, .max = 16,
+                              .help = "training: attention masks the forward builds once at "
+                                      "the model's max_position_embeddings P and keeps for "
+                                      "the run, P x P values each in the activations' "
+                                      "format (Unsloth 2024.7-2024.8 on Gemma 2 without "
+                                      "flash-attn softcapping: 2); 0: none"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1385,6 +1392,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EVAL_USE_CACHE), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_SHORT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_WHOLE_MASKS), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1423,6 +1431,8 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
     const hwfit_option *st = HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS),
                        *sl = HWFIT__FOPT(HWFIT__F_LOSS_SHORT);
     if (hwfit__req_given(r, st)) m->loss_short_tokens = (uint32_t)hwfit__req_u64(r, st);
+    const hwfit_option *wm = HWFIT__FOPT(HWFIT__F_WHOLE_MASKS);
+    if (hwfit__req_given(r, wm)) m->whole_masks = (uint32_t)hwfit__req_u64(r, wm);
     if (hwfit__req_given(r, sl)) {
         /* The short micro-batches' loss acts only with a threshold: refused without. */
         if (!m->loss_short_tokens)
@@ -1847,6 +1857,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
                    hwfit__workload_chunk_rounds[m->loss_chunks_round_up ? 1 : 0]);
     hwfit__out_u64(o, "loss_short_tokens", "micro-batches up to N tokens keep whole logits",
                    m->loss_short_tokens);
+    hwfit__out_u64(o, "whole_masks", "whole attention masks kept (P x P each)",
+                   m->whole_masks);
     hwfit__out_str(o, "loss_short", "their loss",
                    hwfit__workload_short_losses[m->loss_short == HWFIT_MEMORY_LOSS_INPLACE_CAST]);
     {

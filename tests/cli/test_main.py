@@ -359,6 +359,38 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(off["assumptions"]["loss_parallel"], False)
         self.bad("memory", "--config", cfg, "--loss-parallel", mentions="loss-parallel")
 
+    def test_whole_masks_stay_through_forward_backward_and_step(self):
+        """--whole-masks (Unsloth 2024.7-2024.8 on Gemma 2 without flash-attn softcapping:
+        the sliding-window and the global causal mask built once at max_position_embeddings
+        8192 in the activations' format and kept): Gemma 2 2B QLoRA, 2 x 8192^2 x 2 bytes
+        with the activations and in every training phase; fit takes it; refused in
+        inference and above 16."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "gemma-2-2b-it.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq",
+                "--context", "640", "--micro-batch", "2", "--batch", "2",
+                "--recompute", "full")
+        masks = 2 * 8192 * 8192 * 2
+        base = self.ok_json(*args)
+        kept = self.ok_json(*args, "--whole-masks", "2")
+        self.assertEqual(kept["assumptions"]["whole_masks"], 2)
+        self.assertEqual(base["assumptions"]["whole_masks"], 0)
+        self.assertEqual(kept["masks_bytes"], masks)
+        self.assertEqual(base["masks_bytes"], 0)
+        self.assertEqual(kept["activation_bytes"] - base["activation_bytes"], masks)
+        for phase in ("forward_bytes", "backward_bytes", "step_bytes"):
+            self.assertEqual(kept[phase] - base[phase], masks)
+        fargs = ("fit", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq",
+                 "--gpu", "t4", "--gpus", "1", "--context", "640", "--micro-batch", "2",
+                 "--batch", "2", "--recompute", "full")
+        fbase = self.ok_json(*fargs)
+        fit = self.ok_json(*fargs, "--whole-masks", "2")
+        self.assertEqual(fit["assumptions"]["whole_masks"], 2)
+        self.assertGreater(fit["peak_allocated_bytes"], fbase["peak_allocated_bytes"])
+        self.bad("memory", "--config", cfg, "--whole-masks", "2", mentions="whole-masks")
+        self.bad(*args, "--whole-masks", "17", mentions="whole-masks")
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
         default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's

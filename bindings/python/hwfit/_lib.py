@@ -458,6 +458,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("probs_kept", ctypes.c_int),
         # appended: DTensor loss parallelism under TP (memory.h loss_parallel)
         ("loss_parallel", ctypes.c_int),
+        # appended: whole attention masks kept for the run (memory.h whole_masks)
+        ("whole_masks", ctypes.c_uint32),
     ]
 
 
@@ -485,7 +487,9 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: the evaluation phase (memory.h eval_bytes)
         "eval_bytes",
         # appended: Unsloth's chunked loss (memory.h loss_chunks, loss_chunk_bytes)
-        "loss_chunks", "loss_chunk_bytes")]
+        "loss_chunks", "loss_chunk_bytes",
+        # appended: whole attention masks (memory.h masks_bytes)
+        "masks_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);

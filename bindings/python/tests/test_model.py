@@ -420,6 +420,23 @@ class TestMemory(unittest.TestCase):
         titan = hwfit.memory(tensor_parallel=2, framework="torchtitan", **kw)
         self.assertTrue(titan["assumptions"]["loss_parallel"])
 
+    def test_whole_masks_stay_through_every_phase(self):
+        # Unsloth 2024.7-2024.8 on Gemma 2 without flash-attn softcapping keeps the
+        # sliding-window and the global causal mask, each 8192^2 values in the activations'
+        # format: 2 x 8192^2 x 2 bytes more in every training phase.
+        masks = 2 * 8192 * 8192 * 2
+        kw = dict(config=config("gemma-2-2b-it"), mode="qlora", weights="nf4-dq",
+                  context=640, micro_batch=2, batch=2, recompute="full")
+        base = hwfit.memory(**kw)
+        kept = hwfit.memory(whole_masks=2, **kw)
+        self.assertEqual(kept["assumptions"]["whole_masks"], 2)
+        self.assertEqual(kept["masks_bytes"], masks)
+        self.assertEqual(base["masks_bytes"], 0)
+        for phase in ("forward_bytes", "backward_bytes", "step_bytes"):
+            self.assertEqual(kept[phase] - base[phase], masks)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(whole_masks=17, **kw)
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
         # with the logits dropped before backward (torchtune's `del logits`) the loss's
