@@ -2869,6 +2869,25 @@ Test(memory, evaluation_segments_replayed) {
     cr_assert_eq(x.allocated_bytes, r.allocated_bytes);
     cr_assert_eq(x.reserved_bytes, plain);
     cr_assert_eq(x.stranded_bytes, 0u);
+    /* A framework with layers of its own (eval_replay 0, the unsloth profile): the
+     * fraction alone, as with expandable segments. */
+    in.expandable_segments = 0;
+    in.eval_replay = 0;
+    hwfit_memory_out n = estimate_ok(&m, &in);
+    cr_assert_eq(n.allocated_bytes, r.allocated_bytes);
+    cr_assert_eq(n.reserved_bytes, plain);
+    hwfit_memory_in u;
+    hwfit_memory_init(&u);
+    cr_assert_eq(u.eval_replay, 1);
+    u.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply("unsloth", 1, &u, NULL), HWFIT_OK);
+    cr_assert_eq(u.eval_replay, 0);
+    u.eval_replay = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &u, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "eval_replay");
+    in.eval_replay = 1;
+    in.expandable_segments = 1;
     /* The upcast-freed loss at the evaluation: 12 bytes a logit (transformers up to 4.45:
      * the fp32 logits, their shifted copy, the log-softmax) where fp32-copy counts A + 8. */
     in.loss = HWFIT_MEMORY_LOSS_FP32_COPY;

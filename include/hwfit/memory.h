@@ -1139,6 +1139,20 @@ typedef struct hwfit_memory_in {
                                         2. No profile sets it (the model's type and the
                                         installed flash-attn decide). Refused when the model
                                         states no max_context. 0 (default) to 16. */
+    /* ---- Appended in 0.2.0, thirteenth round (docs/formulas.md, "The evaluation phase"). */
+    int eval_replay;               /**< With @c evaluation and PyTorch's default allocator:
+                                        1 (default): the evaluation's reserve includes the
+                                        caching allocator replayed over the requests of
+                                        transformers' decoder layers run op by op
+                                        (hwfit__memory_eval_segments: norms, linears with
+                                        PEFT's LoRA, rotary embeddings, the K/V entries
+                                        kept); 0: the framework replaces those layers with
+                                        its own kernels, whose requests the replay does not
+                                        know (Unsloth's LlamaDecoderLayer_fast_forward:
+                                        fast_rms_layernorm, in-place fast_rope_embedding,
+                                        fused LoRA and SwiGLU), and the reserve is the
+                                        fragmentation fraction alone. The unsloth profile
+                                        sets 0. 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -70,6 +70,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->loss_chunks_round_up = 1;
     in->card_bytes = HUGE_VAL;
     in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
+    in->eval_replay = 1; /* transformers' decoder layers: see memory.h */
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -1721,8 +1722,9 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
     if (of) return HWFIT_ERANGE;
     *out = total;
     /* What the allocator's replay needs (hwfit__memory_eval_segments), unless its segments
-     * expand in place (expandable_segments: nothing strands). */
-    if (replay && !in->expandable_segments) {
+     * expand in place (expandable_segments: nothing strands) or the framework runs layers
+     * of its own whose requests the replay does not know (eval_replay 0). */
+    if (replay && !in->expandable_segments && in->eval_replay) {
         replay->on = 1;
         replay->quant = quantized;
         replay->a = c.a_bytes;
@@ -1852,6 +1854,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         in->loss_short != HWFIT_MEMORY_LOSS_INPLACE_CAST)
         return hwfit__why(why, HWFIT_EINVAL, "loss_short",
                           "must be inplace or inplace-cast (a whole-logits path)");
+    if (in->eval_replay != 0 && in->eval_replay != 1)
+        return hwfit__why(why, HWFIT_EDOM, "eval_replay", "must be 0 or 1");
     if (in->loss_chunks_round_up != 0 && in->loss_chunks_round_up != 1)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunks_round_up", "must be 0 or 1");
     if (!(in->card_bytes == HUGE_VAL ||

@@ -69,6 +69,7 @@ typedef struct row {
     double free_share;   /* loss_free_share */
     int round_up;        /* loss_chunks_round_up */
     uint32_t short_tokens; /* loss_short_tokens (loss_short inplace) */
+    int eval_replay;
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
@@ -502,6 +503,12 @@ static const row rows[] = {
      * when cut_cross_entropy is installed; from 2024.12 (December-2024) EMPTY_LOGITS unless
      * UNSLOTH_RETURN_LOGITS=1 (then --loss inplace and the copy counts again). */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_OUTPUTS_FP32, .outputs_fp32 = 1},
+    /* Unsloth patches the decoder layers with its own (models/llama.py
+     * LlamaDecoderLayer_fast_forward, at 3a0fb38744 for 2025.2: fast_rms_layernorm, the
+     * attention's in-place fast_rope_embedding, LoRA and SwiGLU through fused kernels), so
+     * an evaluation forward does not make the requests of transformers' layers that the
+     * allocator replay follows: the evaluation's reserve is the fraction alone. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_EVAL_REPLAY, .eval_replay = 0},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -742,6 +749,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_QKV_ONE_DROPOUT) in->lora_qkv_one_dropout = r->qkv_one_dropout;
     if (s & HWFIT_PROFILE_LOSS_PARALLEL) in->loss_parallel = r->loss_parallel;
     if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
+    if (s & HWFIT_PROFILE_EVAL_REPLAY) in->eval_replay = r->eval_replay;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;

@@ -1290,6 +1290,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "the run, P x P values each in the activations' "
                                       "format (Unsloth 2024.7-2024.8 on Gemma 2 without "
                                       "flash-attn softcapping: 2); 0: none"},
+    [HWFIT__F_EVAL_REPLAY] = {.name = "eval-replay", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training with --evaluation: the evaluation's reserve "
+                                      "replays PyTorch's allocator over transformers' "
+                                      "decoder layers (on by default; --no-eval-replay for "
+                                      "a framework with layers of its own, as the unsloth "
+                                      "profile sets)"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1393,6 +1399,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOSS_SHORT_TOKENS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOSS_SHORT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_WHOLE_MASKS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_EVAL_REPLAY), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1517,7 +1524,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_WRAP_RESIDUE, &m->fsdp_wrap_residue},
         {HWFIT__F_EP_A2A_RECOMPUTED, &m->ep_a2a_recomputed},
         {HWFIT__F_QKV_ONE_DROPOUT, &m->lora_qkv_one_dropout},
-        {HWFIT__F_EVALUATION, &m->evaluation}, {HWFIT__F_EVAL_USE_CACHE, &m->eval_kv_cache}};
+        {HWFIT__F_EVALUATION, &m->evaluation}, {HWFIT__F_EVAL_REPLAY, &m->eval_replay},
+        {HWFIT__F_EVAL_USE_CACHE, &m->eval_kv_cache}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
@@ -1892,6 +1900,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     hwfit__out_bool(o, "evaluation", "evaluates inside training", m->evaluation);
     hwfit__out_u64(o, "eval_batch", "evaluation: sequences per forward", m->eval_batch);
     hwfit__out_bool(o, "eval_use_cache", "evaluation builds the K/V cache", m->eval_kv_cache);
+    hwfit__out_bool(o, "eval_replay", "evaluation: allocator replayed (transformers' layers)",
+                    m->eval_replay);
     hwfit__out_bool(o, "packed", "packed rows", m->packed);
     hwfit__out_bool(o, "qlora_inputs_kept", "4-bit linears keep their inputs",
                     m->qlora_inputs_kept);

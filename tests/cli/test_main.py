@@ -744,6 +744,13 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(x["peak_allocated_bytes"], r["peak_allocated_bytes"])
         self.assertEqual(x["stranded_bytes"], 0)
         self.assertLess(x["peak_reserved_bytes"], r["peak_reserved_bytes"])
+        # Layers of the framework's own (Unsloth): no replay, the fraction alone.
+        n = self.ok_json(*mem, "--no-eval-replay")
+        self.assertIs(n["assumptions"]["eval_replay"], False)
+        self.assertIs(r["assumptions"]["eval_replay"], True)
+        self.assertEqual(n["peak_reserved_bytes"], x["peak_reserved_bytes"])
+        self.bad("memory", "--config", cfg, "--mode", "inference", "--eval-replay",
+                 mentions="eval-replay")
 
     def test_unsloth_loss_chunks_by_release_and_card(self):
         """--loss fused-chunked (Unsloth since 2025.8.5): the loss and its gradient in

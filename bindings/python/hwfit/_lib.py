@@ -460,6 +460,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("loss_parallel", ctypes.c_int),
         # appended: whole attention masks kept for the run (memory.h whole_masks)
         ("whole_masks", ctypes.c_uint32),
+        # appended: the evaluation's allocator replay on (memory.h eval_replay)
+        ("eval_replay", ctypes.c_int),
     ]
 
 

@@ -836,6 +836,10 @@ class TestAdapterRecompute(unittest.TestCase):
         self.assertEqual(x["peak_allocated_bytes"], r["peak_allocated_bytes"])
         self.assertEqual(x["stranded_bytes"], 0)
         self.assertLess(x["peak_reserved_bytes"], r["peak_reserved_bytes"])
+        n = hwfit.memory(eval_replay=False, **kw)
+        self.assertEqual(n["peak_reserved_bytes"], x["peak_reserved_bytes"])
+        self.assertFalse(hwfit.memory(**dict(kw, framework="unsloth"))["assumptions"]
+                         ["eval_replay"])
 
     def test_lora_modules_follow_the_checkpoint(self):
         # PEFT's one adapter on Phi-3's qkv_proj and gate_up_proj: r 16 on every linear of
