@@ -457,10 +457,10 @@ static const row rows[] = {
      * Fast_CrossEntropyLoss (inplace; inplace-cast when the run computes in another 16-bit
      * format than the checkpoint's: a choice of the run, given alone). From 2024.11.7
      * (fa8e59eb1b, "Cut Cross Entropy") the fused loss keeps no logits (fused). From
-     * 2025.8.5 (806bee2433 with unsloth-zoo fc29e051) unsloth_fused_ce_loss(target_gb =
-     * None): the loss and its gradient in forward, in chunks sized by half the free
-     * memory, the count rounded to the nearest multiple of 4 (fused-chunked, no cap, round
-     * nearest). From 2026.7.1 (unsloth-zoo d9fe1f43, required as unsloth_zoo>=2026.7.1)
+     * 2025.8.5 (806bee2433 with unsloth-zoo fc29e051) unsloth_fused_ce_loss: the loss and
+     * its gradient in forward, in chunks sized by a target (1 GiB to 2025.9.1, then half
+     * the free memory), the count rounded to the nearest multiple of 4 (fused-chunked, no
+     * cap, round nearest). From 2026.7.1 (unsloth-zoo d9fe1f43, required as unsloth_zoo>=2026.7.1)
      * the target is capped at 4 GiB and the count rounded up (the library's defaults). */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_LOSS, .loss = HWFIT_MEMORY_LOSS_INPLACE,
      .until = 2024011007},
