@@ -1035,7 +1035,7 @@ typedef struct hwfit_memory_in {
                                         min(free_gb, 4.0) since its commit d9fe1f43
                                         (Unsloth 2026.7.1), or the UNSLOTH_CE_LOSS_TARGET_GB
                                         a run sets. +INFINITY: no cap (Unsloth 2025.8.5 to
-                                        2026.6.x). In (0, 2^60] or +INFINITY; default
+                                        2026.6.x). In [1, 2^60] or +INFINITY; default
                                         4 GiB. */
     double loss_free_share;        /**< The share of the card's free memory at the first
                                         loss the target may take: T = min(@c

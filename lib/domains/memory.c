@@ -881,12 +881,10 @@ static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
                                                const hwfit_memory_in *in,
                                                hwfit__phase_parts *ph) {
     uint64_t sbv = 0;
-    double bits = 16.0;
-    (void)hwfit_dtype_bits(in->activations, &bits);
     if (hwfit__mul_u64(in->context, in->micro_batch, &sbv) != HWFIT_OK ||
         hwfit__mul_u64(sbv, model->vocab, &sbv) != HWFIT_OK)
         return HWFIT_ERANGE;
-    hwfit__strands(in, hwfit__ceil_div_u64(sbv, in->tensor_parallel), (uint64_t)(bits / 8.0),
+    hwfit__strands(in, hwfit__ceil_div_u64(sbv, in->tensor_parallel), hwfit__act_bytes(in),
                    &ph->strand_fwd, &ph->strand_bwd);
     return HWFIT_OK;
 }
@@ -972,20 +970,17 @@ static HWFIT__NOINLINE hwfit_status chunks_of(const hwfit_model *model,
                                               const hwfit_memory_in *in, uint64_t stored,
                                               uint64_t loss, hwfit__phase_parts *ph,
                                               hwfit_memory_out *r) {
-    double bits = 16.0;
-    (void)hwfit_dtype_bits(in->activations, &bits);
-    uint64_t t = in->tensor_parallel, rows = 0, used = 0;
+    const uint64_t ab = hwfit__act_bytes(in),
+                   v = hwfit__ceil_div_u64(model->vocab, in->tensor_parallel);
+    uint64_t rows = 0, used = 0;
     if (hwfit__mul_u64(in->context, in->micro_batch, &rows) != HWFIT_OK ||
         hwfit__add_u64(r->weights_bytes, stored, &used) != HWFIT_OK ||
         hwfit__add_u64(used, loss, &used) != HWFIT_OK)
         return HWFIT_ERANGE;
-    hwfit_status st = hwfit__fused_chunks(in, in->card_bytes, used, rows,
-                                          hwfit__ceil_div_u64(model->vocab, t), model->hidden,
-                                          (uint64_t)(bits / 8.0), &r->loss_chunks,
-                                          &r->loss_chunk_bytes);
+    hwfit_status st = hwfit__fused_chunks(in, in->card_bytes, used, rows, v, model->hidden, ab,
+                                          &r->loss_chunks, &r->loss_chunk_bytes);
     if (st == HWFIT_OK)
-        st = hwfit__short_forward(in, stored, rows, hwfit__ceil_div_u64(model->vocab, t),
-                                  model->hidden, (uint64_t)(bits / 8.0), &ph->short_fwd);
+        st = hwfit__short_forward(in, stored, rows, v, model->hidden, ab, &ph->short_fwd);
     if (st != HWFIT_OK) return st;
     return hwfit__add_u64(ph->cast, r->loss_chunk_bytes, &ph->cast);
 }

@@ -255,6 +255,14 @@ static inline int hwfit__grads_upcast(const hwfit_memory_in *in) {
            in->master_weights && !in->optimizer_in_backward && bits < 32.0;
 }
 
+/* Bytes a value of the activations' format (hwfit_memory_in::activations): 2 when it has no
+ * size (the checks refuse an unknown format before any count). */
+static inline uint64_t hwfit__act_bytes(const hwfit_memory_in *in) {
+    double bits = 16.0;
+    (void)hwfit_dtype_bits(in->activations, &bits);
+    return (uint64_t)(bits / 8.0);
+}
+
 /* hwfit_memory_in::loss_short_tokens: the forward's end of a micro-batch of
  * min(rows, loss_short_tokens) tokens beyond the fixed part, with loss_short, on a device
  * storing `stored` bytes of activations at `rows` tokens: the stored activations scaled to

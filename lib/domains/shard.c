@@ -1481,11 +1481,9 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     uint64_t masks = 0;
     if (r->training && in->memory.whole_masks) {
         if (e->model->max_context == 0) return HWFIT_EINVAL; /* memory.c refuses it too */
-        double abits = 16.0;
-        (void)hwfit_dtype_bits(in->memory.activations, &abits);
         const uint64_t pmax = e->model->max_context;
         if (hwfit__mul_u64(pmax, pmax, &masks) != HWFIT_OK ||
-            hwfit__mul_u64(masks, (uint64_t)(abits / 8.0), &masks) != HWFIT_OK ||
+            hwfit__mul_u64(masks, hwfit__act_bytes(&in->memory), &masks) != HWFIT_OK ||
             hwfit__mul_u64(masks, in->memory.whole_masks, &masks) != HWFIT_OK ||
             add(&act, masks) != HWFIT_OK)
             return HWFIT_ERANGE;
@@ -1585,49 +1583,36 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
          * loss_head): under ZeRO-3 the unit's unsharded gradient in buffer_bytes holds the
          * running sum, so only the new chunk's is beyond it. */
         if (c->head && in->memory.logits_freed) {
-            double abits = 16.0;
-            (void)hwfit_dtype_bits(in->memory.activations, &abits);
             uint64_t lg = 0;
             if (hwfit__mul_u64((uint64_t)r->context_local * r->mb, e->model->vocab, &lg) !=
                     HWFIT_OK ||
-                hwfit__mul_u64(lg, (uint64_t)(abits / 8.0), &lg) != HWFIT_OK)
+                hwfit__mul_u64(lg, hwfit__act_bytes(&in->memory), &lg) != HWFIT_OK)
                 return HWFIT_ERANGE;
             lg = hwfit__ceil_div_u64(lg, r->tp);
             uint64_t k = e->head.gradients;
             ph.loss_head = hwfit__loss_head(in->memory.loss == HWFIT_MEMORY_LOSS_CHUNKED, loss,
                                             lg, k, r->zero >= 3 ? 0 : k);
         }
-        /* The logits-sized blocks the loss strands (memory.c, hwfit__strands), on the card
-         * with the head. */
+        /* On the card with the head: the logits-sized blocks the loss strands (memory.c,
+         * hwfit__strands); Unsloth's chunked fused loss (hwfit__fused_chunks), sized on the
+         * card's capacity, allocated before the loss being the card's weights, its stored
+         * activations, the loss's kept tensors and what the pass holds; its short
+         * micro-batches' whole logits (hwfit__short_forward). */
         if (c->head) {
-            double abits = 16.0;
-            (void)hwfit_dtype_bits(in->memory.activations, &abits);
-            uint64_t lg = 0;
-            if (hwfit__mul_u64((uint64_t)r->context_local * r->mb, e->model->vocab, &lg) !=
-                HWFIT_OK)
+            const uint64_t ab = hwfit__act_bytes(&in->memory),
+                           v = hwfit__ceil_div_u64(e->model->vocab, r->tp);
+            uint64_t used = c->weights_bytes, rows = 0, lg = 0;
+            if (hwfit__mul_u64((uint64_t)r->context_local, r->mb, &rows) != HWFIT_OK ||
+                hwfit__mul_u64(rows, e->model->vocab, &lg) != HWFIT_OK)
                 return HWFIT_ERANGE;
-            hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), (uint64_t)(abits / 8.0),
-                           &ph.strand_fwd, &ph.strand_bwd);
-        }
-        /* Unsloth's chunked fused loss (memory.c, hwfit__fused_chunks) on the card with the
-         * head, sized on its capacity: allocated before the loss, the card's weights, its
-         * stored activations and the loss's kept tensors, and what the pass holds; and its
-         * short micro-batches' whole logits (hwfit__short_forward). */
-        if (c->head) {
-            double abits = 16.0;
-            (void)hwfit_dtype_bits(in->memory.activations, &abits);
-            uint64_t used = c->weights_bytes, rows = 0;
+            hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), ab, &ph.strand_fwd,
+                           &ph.strand_bwd);
             if (add(&used, ph.stored) != HWFIT_OK || add(&used, ph.loss) != HWFIT_OK ||
                 add(&used, ph.pass) != HWFIT_OK || add(&used, ph.gathered) != HWFIT_OK ||
-                hwfit__mul_u64((uint64_t)r->context_local, r->mb, &rows) != HWFIT_OK ||
-                hwfit__fused_chunks(&in->memory, in->capacity_bytes, used, rows,
-                                    hwfit__ceil_div_u64(e->model->vocab, r->tp),
-                                    e->model->hidden, (uint64_t)(abits / 8.0), &chunks,
-                                    &chunk_bytes) != HWFIT_OK ||
+                hwfit__fused_chunks(&in->memory, in->capacity_bytes, used, rows, v,
+                                    e->model->hidden, ab, &chunks, &chunk_bytes) != HWFIT_OK ||
                 add(&ph.cast, chunk_bytes) != HWFIT_OK ||
-                hwfit__short_forward(&in->memory, ph.stored, rows,
-                                     hwfit__ceil_div_u64(e->model->vocab, r->tp),
-                                     e->model->hidden, (uint64_t)(abits / 8.0),
+                hwfit__short_forward(&in->memory, ph.stored, rows, v, e->model->hidden, ab,
                                      &ph.short_fwd) != HWFIT_OK)
                 return HWFIT_ERANGE;
         }
