@@ -3066,6 +3066,24 @@ Test(memory, unsloth_profile_by_release) {
                  HWFIT_OK);
     cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &t2, NULL), HWFIT_OK);
     cr_assert_eq(memcmp(&t1, &t2, sizeof t1), 0);
+    /* hwfit_memory_profile_dated says which: of every profile only unsloth has dated rows
+     * (an alias of a dated profile would be dated too: none is). */
+    size_t dated_n = 0;
+    for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
+        int dated = -1;
+        cr_assert_eq(hwfit_memory_profile_dated(hwfit_memory_profile_name(i), &dated),
+                     HWFIT_OK);
+        cr_assert(dated == 0 || dated == 1);
+        cr_assert_eq(dated, strcmp(hwfit_memory_profile_name(i), "unsloth") == 0,
+                     "%s", hwfit_memory_profile_name(i));
+        dated_n += (size_t)dated;
+    }
+    cr_assert_eq(dated_n, 1);
+    int dated = 7;
+    cr_assert_eq(hwfit_memory_profile_dated("nothing", &dated), HWFIT_ENOTFOUND);
+    cr_assert_eq(dated, 7);
+    cr_assert_eq(hwfit_memory_profile_dated(NULL, &dated), HWFIT_EINVAL);
+    cr_assert_eq(hwfit_memory_profile_dated("unsloth", NULL), HWFIT_EINVAL);
     /* Malformed releases: refused, the inputs untouched. */
     static const char *const bad[] = {"",       "2025",     "2025.",   "2025.13", "2025.0",
                                       "25.11",  "2025.11.", "2025.11.6.1", "v2025.11",

@@ -148,6 +148,21 @@ HWFIT_API hwfit_status hwfit_memory_profile_apply_release(const char *name,
                                                           hwfit_memory_in *in, uint64_t *sets);
 
 /**
+ * @brief Whether profile @p name makes choices that differ between releases of its
+ * framework, so that ::hwfit_memory_profile_apply_release gives different inputs for
+ * different releases (Unsloth's loss); a profile without such rows applies alike for every
+ * release, and a release given to it changes nothing.
+ * @param[in]  name  Profile name (an alias is dated when its base is); NULL gives
+ *                   ::HWFIT_EINVAL.
+ * @param[out] dated 1 when some choice depends on the release, else 0; NULL gives
+ *                   ::HWFIT_EINVAL.
+ * @retval HWFIT_OK        @p *dated written.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_ENOTFOUND no profile has that name (@p *dated untouched).
+ */
+HWFIT_API hwfit_status hwfit_memory_profile_dated(const char *name, int *dated);
+
+/**
  * @brief Set the inputs profile @p name chooses when the linears compute in FP8, on top of
  * ::hwfit_memory_profile_apply (call that first, then this, then set the inputs the user
  * gives alone). The memory inputs do not carry the compute precision, so these choices are

@@ -783,16 +783,10 @@ static uint32_t release_key(const char *text) {
     return (uint32_t)(part[0] * 1000000u + part[1] * 1000u + part[2]);
 }
 
-/* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
- * (fp8 0), applied in order to *in for its mode on `gpus` devices. */
-static hwfit_status apply_rows(const char *name, const char *release, uint32_t gpus, int fp8,
-                               hwfit_memory_in *in, uint64_t *sets) {
-    if (name == NULL || in == NULL) return HWFIT_EINVAL;
-    if (gpus == 0) return HWFIT_EDOM;
-    uint32_t key = UINT32_MAX; /* the latest */
-    if (release != NULL && (key = release_key(release)) == 0) return HWFIT_EPARSE;
-    /* The chain of names: an alias's base (and its base's) rows first, then its own. */
-    const char *chain[4] = {name, NULL, NULL, NULL};
+/* The chain of names of profile `name`: itself, its base if it is an alias, that base's
+ * base; returns how many (1 to 4). Rows apply from the chain's last to its first. */
+static int chain_of(const char *name, const char *chain[4]) {
+    chain[0] = name;
     int depth = 1;
     while (depth < 4) {
         const char *base = NULL;
@@ -801,6 +795,19 @@ static hwfit_status apply_rows(const char *name, const char *release, uint32_t g
         if (base == NULL) break;
         chain[depth++] = base;
     }
+    return depth;
+}
+
+/* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
+ * (fp8 0), applied in order to *in for its mode on `gpus` devices. */
+static hwfit_status apply_rows(const char *name, const char *release, uint32_t gpus, int fp8,
+                               hwfit_memory_in *in, uint64_t *sets) {
+    if (name == NULL || in == NULL) return HWFIT_EINVAL;
+    if (gpus == 0) return HWFIT_EDOM;
+    uint32_t key = UINT32_MAX; /* the latest */
+    if (release != NULL && (key = release_key(release)) == 0) return HWFIT_EPARSE;
+    const char *chain[4];
+    int depth = chain_of(name, chain);
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
     hwfit_memory_in out = *in;
     uint64_t all = 0;
@@ -829,6 +836,20 @@ hwfit_status hwfit_memory_profile_apply_release(const char *name, const char *re
                                                 uint32_t gpus, hwfit_memory_in *in,
                                                 uint64_t *sets) {
     return apply_rows(name, release, gpus, 0, in, sets);
+}
+
+hwfit_status hwfit_memory_profile_dated(const char *name, int *dated) {
+    if (name == NULL || dated == NULL) return HWFIT_EINVAL;
+    if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
+    const char *chain[4];
+    int depth = chain_of(name, chain);
+    int any = 0;
+    for (int d = 0; d < depth; d++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            if (strcmp(rows[i].profile, chain[d]) == 0 && (rows[i].since || rows[i].until))
+                any = 1;
+    *dated = any;
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,

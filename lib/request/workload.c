@@ -1828,7 +1828,7 @@ void hwfit__workload_out_checkpoint(hwfit__out *o, const hwfit_safetensors_info 
     hwfit__out_section_end(o);
 }
 
-void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
+void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char *framework,
                                      const hwfit_memory_in *m, const char *recompute_source) {
     char states[HWFIT_DTYPE_NAME_SIZE], grads[HWFIT_DTYPE_NAME_SIZE], lora[HWFIT_DTYPE_NAME_SIZE];
     if (hwfit_dtype_format(m->optimizer_states, states, sizeof states) != HWFIT_OK)
@@ -1839,6 +1839,16 @@ void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
     if (hwfit_dtype_format(m->activations, acts, sizeof acts) != HWFIT_OK) acts[0] = '\0';
     hwfit__out_section(o, "assumptions", "assumptions");
     hwfit__out_str(o, "framework", "framework profile", framework);
+    {
+        /* The release the profile was applied for, and whether that choice mattered: a
+         * profile with no dated rows is the same for every release (profile.h). */
+        const hwfit_option *ro = HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE);
+        int dated = 0;
+        if (hwfit_memory_profile_dated(framework, &dated) != HWFIT_OK) dated = 0;
+        hwfit__out_str(o, "framework_release", "framework release",
+                       hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : "latest");
+        hwfit__out_bool(o, "release_dated", "profile differs by release", dated);
+    }
     hwfit__out_str(o, "optimizer", "optimizer", hwfit__workload_optimizers[m->optimizer]);
     hwfit__out_str(o, "optimizer_states", "optimizer moments",
                    m->optimizer == HWFIT_MEMORY_ADAMW_8BIT ? "int8" : states);

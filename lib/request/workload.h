@@ -115,9 +115,10 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                             uint32_t gpus, hwfit_memory_in *m,
                                             int *profile_recompute);
 
-/* The profile's choices as a section "assumptions" (JSON object or indented lines);
+/* The profile's choices as a section "assumptions" (JSON object or indented lines), with
+ * the release r gave (--framework-release) and whether the profile is dated;
  * recompute_source says where m->recompute came from (hwfit__RECOMPUTE_*). */
-void hwfit__workload_out_assumptions(hwfit__out *o, const char *framework,
+void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char *framework,
                                      const hwfit_memory_in *m, const char *recompute_source);
 
 /* Where a recomputation came from, as the output says it ("recompute_source"). */

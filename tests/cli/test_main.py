@@ -779,6 +779,19 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(old["phases"]["loss_chunk_bytes"], 16384 * row)
         self.assertEqual(old["peak_phase"], "forward")
         self.assertGreater(old["peak_bytes"], latest["peak_bytes"])
+        self.assertEqual(latest["assumptions"]["framework_release"], "latest")
+        self.assertTrue(latest["assumptions"]["release_dated"])
+        self.assertEqual(old["assumptions"]["framework_release"], "2025.11.6")
+        # A profile with no dated choices says so: the release given changes nothing.
+        tt = ("fit", "--config", cfg, "--capacity", "16GiB", "--gpus", "1", "--mode",
+              "lora", "--context", "512", "--framework", "torchtune")
+        tt_latest = self.ok_json(*tt)
+        tt_old = self.ok_json(*tt, "--framework-release", "2024.5")
+        self.assertFalse(tt_old["assumptions"]["release_dated"])
+        self.assertEqual(tt_old["assumptions"]["framework_release"], "2024.5")
+        self.assertEqual(tt_old["peak_bytes"], tt_latest["peak_bytes"])
+        self.assertIn("profile differs by release         no",
+                      self.ok_table(*tt, "--framework-release", "2024.5"))
         cce = self.ok_json(*fit, "--framework-release", "2025.3")
         self.assertEqual(cce["assumptions"]["loss"], "fused")
         self.assertEqual(cce["phases"]["loss_chunks"], 0)

@@ -515,6 +515,9 @@ hwfit_memory_profile_apply_release = _fn("hwfit_memory_profile_apply_release", c
                                          [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32,
                                           ctypes.POINTER(hwfit_memory_in),
                                           ctypes.POINTER(ctypes.c_uint64)])
+# hwfit_status hwfit_memory_profile_dated(const char *name, int *dated);
+hwfit_memory_profile_dated = _fn("hwfit_memory_profile_dated", ctypes.c_int,
+                                 [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)])
 # const char *hwfit_memory_profile_name(size_t i);
 hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [ctypes.c_size_t])
 HWFIT_PROFILE_RECOMPUTE = 0x0400

@@ -877,6 +877,11 @@ class TestAdapterRecompute(unittest.TestCase):
                                         **kw)["loss_chunks"], 1)
         self.assertEqual(hwfit.memory(loss_target="none", **kw)["loss_chunks"], 1)
         self.assertEqual(hwfit.memory(framework_release="2025.3", **kw)["loss_chunks"], 0)
+        self.assertEqual(old["assumptions"]["framework_release"], "2025.11.6")
+        self.assertTrue(old["assumptions"]["release_dated"])
+        tt = hwfit.memory(config=config("llama-3.1-8b"), mode="lora", context=512,
+                          framework="torchtune", framework_release="2024.5")
+        self.assertFalse(tt["assumptions"]["release_dated"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(framework_release="2025.13", **kw)
         with self.assertRaises(hwfit.HwfitError):
