@@ -10,6 +10,7 @@
  *   HWFIT_GOLDEN_WRITE=tests/data/golden/sweep.txt build/dev/tests/test_batch
  */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -903,6 +904,57 @@ Test(batch, cached_single_calls_equal_uncached_ones_across_models_and_edits) {
     cr_assert_eq(hwfit_shard_estimate(&models[picks[2]], &ins[2][0], &one),
                  hwfit_shard_estimate_cached(&models[picks[2]], &ins[2][0], &cached, moved,
                                              sizeof moved));
+}
+
+/* The evaluation forward of a card is kept in the engine (shard.c card_eval) for its key,
+ * the capacity among it (the loss's chunks are sized on the card): one cache asked about
+ * layouts of a dense and an MoE model on cards of changing size gives, bit for bit, what
+ * one uncached call gives, and the evaluation phase does differ between the card sizes. */
+Test(batch, cached_evaluation_follows_the_layout_and_the_card) {
+    cr_assert_eq(hwfit_shard_cache_init(shard_cache, sizeof shard_cache), HWFIT_OK);
+    const size_t picks[2] = {6, 7}; /* llama-3.1-8b, mixtral-8x7b-instruct-v0.1 */
+    const double caps[4] = {24e9, 80e9, 24e9, 141e9};
+    const struct { uint32_t tp, pp, ep; } lay[4] = {{1, 1, 1}, {2, 1, 1}, {2, 2, 1}, {1, 1, 2}};
+    size_t ok = 0;
+    for (int k = 0; k < 2; k++) {
+        const hwfit_model *m = &models[picks[k]];
+        uint64_t eval_at[4] = {0, 0, 0, 0};
+        for (int l = 0; l < 4; l++)     /* the card changes under one layout: the key */
+            for (int c = 0; c < 4; c++) {
+                if (lay[l].ep > 1 && m->experts == 0) continue;
+                hwfit_shard_in in = fit_in(4, lay[l].tp);
+                in.capacity_bytes = caps[c];
+                in.layout.pp = lay[l].pp;
+                in.layout.ep = lay[l].ep;
+                in.layout.dp = 4 / (lay[l].tp * lay[l].pp);
+                in.memory.mode = HWFIT_MEMORY_LORA;
+                in.memory.context = 2048;
+                in.memory.micro_batch = 1;
+                in.memory.batch = 4;
+                in.memory.loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED;
+                in.memory.loss_target_bytes = HUGE_VAL; /* chunks by the card alone */
+                in.memory.evaluation = 1;
+                in.memory.eval_batch = 16; /* 32,768 tokens: the logits split by the card */
+                in.memory.eval_kv_cache = 1;
+                hwfit_shard_out one, cached;
+                memset(&cached, 0x5a, sizeof cached);
+                hwfit_status st = hwfit_shard_estimate(m, &in, &one);
+                cr_assert_eq(hwfit_shard_estimate_cached(m, &in, &cached, shard_cache,
+                                                         sizeof shard_cache),
+                             st, "model %d card %d layout %d", k, c, l);
+                if (st != HWFIT_OK) continue;
+                ok++;
+                cr_assert_eq(memcmp(&cached, &one, sizeof one), 0,
+                             "model %d card %d layout %d: bit for bit", k, c, l);
+                cr_assert_gt(one.worst.eval_bytes, 0u);
+                if (l == 0) eval_at[c] = one.worst.eval_bytes;
+            }
+        /* The evaluation's loss chunks follow the card: Llama 3.1 8B's 16.8 GB of fp32
+         * logits are two chunks on 24 GB (half of it free), one on 141 GB. */
+        cr_assert_eq(eval_at[0], eval_at[2]);
+        if (k == 0) cr_assert_neq(eval_at[0], eval_at[3]);
+    }
+    cr_assert_geq(ok, 20u);
 }
 
 Test(batch, shard_batch_refuses_null_arrays_and_accepts_an_empty_batch) {

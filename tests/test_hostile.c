@@ -1200,6 +1200,13 @@ static void probe_profiles(void) {
           HWFIT_ENOTFOUND);
     CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
     CHECK(hwfit_memory_profile_apply_release("unsloth", NULL, 1, &in, NULL) == HWFIT_OK);
+    int dated = 7;
+    CHECK(hwfit_memory_profile_dated(NULL, &dated) == HWFIT_EINVAL && dated == 7);
+    CHECK(hwfit_memory_profile_dated("unsloth", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_dated("no-such-framework", &dated) == HWFIT_ENOTFOUND &&
+          dated == 7);
+    CHECK(hwfit_memory_profile_dated("\xff\xfe", &dated) == HWFIT_ENOTFOUND && dated == 7);
+    CHECK(hwfit_memory_profile_dated("", &dated) == HWFIT_ENOTFOUND && dated == 7);
     CHECK(hwfit_memory_profile_summary(NULL) == NULL);
     CHECK(hwfit_memory_profile_summary("no-such-framework") == NULL);
     size_t n = 0;
@@ -2765,6 +2772,7 @@ static const entry table[] = {
     COVER(hwfit_memory_profile_apply, probe_profiles),
     COVER(hwfit_memory_profile_apply_fp8, probe_profiles),
     COVER(hwfit_memory_profile_apply_release, probe_profiles),
+    COVER(hwfit_memory_profile_dated, probe_profiles),
     COVER(hwfit_memory_recompute_default, probe_recompute_default),
     COVER(hwfit_memory_profile_name, probe_profiles),
     COVER(hwfit_memory_profile_summary, probe_profiles),

@@ -1583,16 +1583,42 @@ hwfit_status hwfit__memory_eval_segments(const hwfit_model *m, const hwfit__mode
     uint64_t experts = 0, ne = 0, shared_w = 0;
     if (moe_n && m->experts) {
         uint32_t ep = in->expert_parallel ? in->expert_parallel : 1;
+        /* A card holds E / ep experts; each gets its share of the k e routed tokens of
+         * every one of the ep ranks that dispatch to it: k e ep / E. */
         experts = hwfit__ceil_div_u64(m->experts, ep);
-        ne = hwfit__ceil_div_u64(mul_c(s.e, m->experts_per_token, &p.of), m->experts);
+        ne = hwfit__ceil_div_u64(mul_c(mul_c(s.e, m->experts_per_token, &p.of), ep, &p.of),
+                                 m->experts);
         shared_w = hwfit__ceil_div_u64(
             mul_c(m->shared_expert_intermediate, m->shared_experts, &p.of), t);
     }
     uint16_t x = replay_malloc(&p, rp_bytes(&p, s.e, s.h, s.r)); /* the layers' input */
+    /* Layers of one kind make the same requests on the table they find. Between layers the
+     * table's one live block is the layer's output (each layer frees its input; its K/V
+     * entries are pinned, out of the table), so a table in the state (replay_state) it had
+     * one or two layers before repeats from there with that period, each period reserving
+     * what the last did. Whole periods of the rest of the kind are then counted, not
+     * replayed: exact, and a 61-layer model costs a few layers (the period is 2 when the
+     * output alternates between two blocks). */
+    uint64_t st[2] = {0, 0}, res[2] = {0, 0}; /* one and two layers before */
+    uint32_t seen = 0;                        /* layers of the kind replayed */
     for (uint32_t i = 0; i < dense_n + moe_n && !p.full && !p.of; i++) {
         int moe = i >= dense_n;
+        if (i == dense_n) seen = 0; /* the first MoE layer: another kind of requests */
         uint64_t w = hwfit__ceil_div_u64(moe ? m->expert_intermediate : m->intermediate, t);
         x = rp_layer(&p, &s, moe, w, experts, ne, shared_w, x);
+        uint64_t state = replay_state(&p), left = (moe ? dense_n + moe_n : dense_n) - i - 1;
+        int period = seen >= 1 && state == st[0] ? 1 : seen >= 2 && state == st[1] ? 2 : 0;
+        if (period && !p.full && left >= (uint64_t)period) {
+            uint64_t skip = left - left % (uint64_t)period,
+                     grew = p.reserved - (period == 1 ? res[0] : res[1]);
+            p.reserved = add_c(p.reserved, mul_c(grew, skip / (uint64_t)period, &p.of), &p.of);
+            i += (uint32_t)skip;
+        }
+        st[1] = st[0];
+        res[1] = res[0];
+        st[0] = state;
+        res[0] = p.reserved;
+        seen++;
     }
     if (in->head && !p.full && !p.of) {
         uint16_t fn = rp_norm(&p, &s, s.e);
@@ -2844,8 +2870,16 @@ hwfit_status hwfit_memory_validate(const hwfit_model *model, const hwfit_memory_
     if (st != HWFIT_OK) return st;
     hwfit__model_prep prep;
     hwfit_status prep_status = hwfit__model_prepare_why(model, &prep, problem);
+    if (prep_status != HWFIT_OK) return prep_status;
+    return hwfit__memory_validate_prepared(model, &prep, in, problem);
+}
+
+HWFIT__NOINLINE
+hwfit_status hwfit__memory_validate_prepared(const hwfit_model *model,
+                                             const hwfit__model_prep *prep,
+                                             const hwfit_memory_in *in, hwfit_problem *problem) {
     hwfit_memory_out scratch;
-    st = estimate_prepared(model, &prep, prep_status, in, NULL, &scratch, problem);
+    hwfit_status st = estimate_prepared(model, prep, HWFIT_OK, in, NULL, &scratch, problem);
     /* Inputs are all checked above; what remains is a size beyond 64 bits. */
     return hwfit__why(problem, st, "",
                       st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");

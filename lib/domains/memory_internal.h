@@ -42,6 +42,14 @@ hwfit_status hwfit__memory_estimate_prepared(const hwfit_model *model,
                                              hwfit_status prep_status, const hwfit_memory_in *in,
                                              hwfit__memory_memo *memo, hwfit_memory_out *out);
 
+/* hwfit_memory_validate of a model prepared without error (prep from hwfit__model_prepare
+ * of model, which returned HWFIT_OK): the workload's checks and the estimate's refusals,
+ * each naming its field in *problem, without a prep of its own on the stack (the shard
+ * engine's explains a card's failure with its prep, shard.c). */
+hwfit_status hwfit__memory_validate_prepared(const hwfit_model *model,
+                                             const hwfit__model_prep *prep,
+                                             const hwfit_memory_in *in, hwfit_problem *problem);
+
 /* What the phases of a training step hold on one device (docs/formulas.md, "phases"),
  * with `layer` the largest layer's activations without recomputation:
  * fixed = weights + resident optimizer states (+ KV cache and, on a shard card,

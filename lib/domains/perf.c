@@ -1016,7 +1016,7 @@ static hwfit_status fit_of(const perf_ctx *c, hwfit_perf_out *o, hwfit__shard_re
     if (reason != HWFIT_SHARD_VALID)
         return hwfit__why(shard_why, HWFIT_ELAYOUT, "layout", hwfit_shard_reason_str(reason));
     if ((st = hwfit__shard_eval(c->e, fit, r, &o->shard, 0, NULL)) != HWFIT_OK)
-        return hwfit__shard_explain(c->m, fit, st, shard_why);
+        return hwfit__shard_explain(c->e, fit, st, shard_why);
     return HWFIT_OK;
 }
 

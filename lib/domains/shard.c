@@ -206,7 +206,7 @@ hwfit_status hwfit__shard_engine_init(hwfit__shard_engine *e, const hwfit_model 
 }
 
 void hwfit__shard_engine_reset(hwfit__shard_engine *e) {
-    e->w_valid = e->kv_valid = e->a.valid = 0;
+    e->w_valid = e->kv_valid = e->a.valid = e->ev[0].valid = e->ev[1].valid = 0;
 }
 
 /* ---- the engine as perf.c drives it (shard_iface.h) --------------------------------------- */
@@ -619,6 +619,7 @@ static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in 
     mi.recompute = r->rc;
     mi.mtp = 0;
     mi.whole_masks = 0; /* once per card, not per layer or micro-batch: card_of */
+    mi.evaluation = 0;  /* its own phase, once per card: card_eval */
     hwfit_memory_out o;
     hwfit_status st;
     const hwfit_model *m = e->model;
@@ -1419,20 +1420,40 @@ static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_
 }
 
 /* hwfit__memory_eval of a card (card_of): the evaluation forward of the card's layers and,
- * on the last stage, the head, with the layout's tensor parallelism and local context.
- * Apart from card_of to keep its frame small (tests/stack). */
+ * on the last stage, the head, with the layout's tensor and expert parallelism and local
+ * context. A search meets the same few cards thousands of times, and the allocator's
+ * replay is the costliest part of a card: the engine keeps the last card of each head
+ * (e->ev). Apart from card_of to keep its frame small (tests/stack). */
 HWFIT__NOINLINE
-static hwfit_status card_eval(const hwfit__shard_engine *e, const hwfit_shard_in *in,
+static hwfit_status card_eval(hwfit__shard_engine *e, const hwfit_shard_in *in,
                               const hwfit__shard_resolved *r, int head, const uint64_t n[2],
                               uint64_t *eval, uint64_t *reserve) {
+    hwfit__shard_eval_memo *k = &e->ev[head ? 1 : 0];
+    uint32_t ep = r->ep ? r->ep : 1;
+    if (k->valid && k->tp == r->tp && k->ep == ep && k->sp == r->sp &&
+        k->context == r->context_local && k->n[0] == n[0] && k->n[1] == n[1] &&
+        k->capacity == in->capacity_bytes) {
+        *eval = k->eval;
+        *reserve = k->reserve;
+        return HWFIT_OK;
+    }
+    k->valid = 0;
     hwfit_memory_in mi;
     card_input(in, r, head, &mi);
+    mi.expert_parallel = ep; /* the card's routed experts and the tokens they receive */
     hwfit__eval_replay_in ri;
     hwfit_status st =
         hwfit__memory_eval(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1], eval, &ri);
+    if (st == HWFIT_OK)
+        st = hwfit__memory_eval_segments(e->model, &e->prep, &mi, (uint32_t)n[0],
+                                         (uint32_t)n[1], &ri, reserve);
     if (st != HWFIT_OK) return st;
-    return hwfit__memory_eval_segments(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1],
-                                       &ri, reserve);
+    *k = (hwfit__shard_eval_memo){.valid = 1, .sp = r->sp, .tp = r->tp, .ep = ep,
+                                  .n = {(uint32_t)n[0], (uint32_t)n[1]},
+                                  .context = r->context_local,
+                                  .capacity = in->capacity_bytes, .eval = *eval,
+                                  .reserve = *reserve};
+    return HWFIT_OK;
 }
 
 /* The card of a stage: its fixed part in f (recomputed when the stage's layers or tables
@@ -3101,7 +3122,7 @@ static const char *memory_field(const char *field) {
     return NULL;
 }
 
-hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in *in,
+hwfit_status hwfit__shard_explain(const hwfit__shard_engine *e, const hwfit_shard_in *in,
                                   hwfit_status status, hwfit_problem *problem) {
     if (status == HWFIT_OK || problem == NULL || problem->status != HWFIT_OK)
         return hwfit__why(problem, status, "", "");
@@ -3118,7 +3139,10 @@ hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in
     mi.mtp = 0;
     hwfit_problem p;
     hwfit_problem_clear(&p);
-    if (hwfit_memory_validate(model, &mi, &p) == status && p.field != NULL) {
+    /* hwfit_memory_validate with the engine's model, prepared without error (its estimate
+     * checks the workload first). */
+    if (hwfit__memory_validate_prepared(e->model, &e->prep, &mi, &p) == status &&
+        p.field != NULL) {
         const char *field = memory_field(p.field);
         if (field != NULL) return hwfit__why(problem, status, field, p.rule);
         if (strncmp(p.field, "model.", 6) == 0) return hwfit__why(problem, status, p.field, p.rule);
@@ -3147,5 +3171,5 @@ hwfit_status hwfit__shard_validate_at(hwfit__shard_engine *e, const hwfit_model 
         return hwfit__why(problem, st, "model", "is refused"); /* prepared above: unreachable */
     hwfit_shard_out scratch;
     st = estimate_with(e, in, &scratch, 0, NULL, problem);
-    return hwfit__shard_explain(model, in, st, problem);
+    return hwfit__shard_explain(e, in, st, problem);
 }

@@ -36,7 +36,7 @@ typedef struct hwfit__shard_resolved {
 
 /* Storage for an engine where its struct is not visible (perf.c): on a caller's stack
  * (a few KB) or in a workspace. shard.c checks that the engine fits. */
-#define HWFIT__SHARD_ENGINE_BYTES 5080 /* sizeof(struct hwfit__shard_engine): 5080 on LP64 (the
+#define HWFIT__SHARD_ENGINE_BYTES 5192 /* sizeof(struct hwfit__shard_engine): 5192 on LP64 (the
                                         model with its stored formats) */
 typedef union hwfit__shard_engine_storage {
     max_align_t align;
@@ -163,10 +163,11 @@ hwfit_status hwfit__shard_min_gpus_at(hwfit__shard_engine *e, const hwfit_model 
  * (may be NULL). */
 hwfit_status hwfit__shard_check_in(const hwfit_shard_in *in, hwfit_problem *why);
 
-/* What hwfit_shard_validate adds after a calculation failed with `status` without naming
- * the input (a refusal of the per-card memory calls, or a size beyond 64 bits): the
- * workload's field through hwfit_memory_validate ("memory.weights"), or field "". */
-hwfit_status hwfit__shard_explain(const hwfit_model *model, const hwfit_shard_in *in,
+/* What hwfit_shard_validate adds after a calculation of engine e failed with `status`
+ * without naming the input (a refusal of the per-card memory calls, or a size beyond 64
+ * bits): the workload's field as hwfit_memory_validate names it ("memory.weights"), with
+ * the engine's prepared model, or field "". */
+hwfit_status hwfit__shard_explain(const hwfit__shard_engine *e, const hwfit_shard_in *in,
                                   hwfit_status status, hwfit_problem *problem);
 
 /* The next valid layout of an iterator, with its resolution; 0 at the end. */

@@ -48,6 +48,18 @@ typedef struct hwfit__shard_act {
     uint64_t full[2]; /* one layer without recomputation (training; memory.c phases) */
 } hwfit__shard_act;
 
+/* The evaluation forward of a card (card_eval: hwfit__memory_eval and the allocator's
+ * replay), kept for its key: the layout's tp, ep and sequence parallelism, the local
+ * context, the card's dense and MoE layers and the capacity (the loss's chunks are sized on
+ * it); one per value of the card's head. The other inputs are the engine's (reset). */
+typedef struct hwfit__shard_eval_memo {
+    int valid, sp;
+    uint32_t tp, ep, n[2];
+    uint64_t context;
+    double capacity;
+    uint64_t eval, reserve;
+} hwfit__shard_eval_memo;
+
 #define HWFIT__SHARD_LAYER_WORDS ((HWFIT_MODEL_MAX_LAYERS + 63) / 64)
 
 /* The engine is about 4.8 KB (a prepared model, a copy of the model for the rank): it
@@ -85,6 +97,8 @@ struct hwfit__shard_engine {
     uint64_t kv_token;        /* one layer, one token of one sequence */
     /* activations of one micro-batch on the full model, with their key */
     hwfit__shard_act a;
+    /* the evaluation forward of a card without and with the head */
+    hwfit__shard_eval_memo ev[2];
 };
 
 /* Set bits among bits [first, first + count) of a bitmap. */

@@ -43,13 +43,14 @@
 #define BATCH_N 1024 /* elements of one batch call */
 
 typedef struct ctx {
-    hwfit_model m70, m405;
+    hwfit_model m70, m405, mixtral;
     const hwfit_gpu *h100;
     hwfit_memory_in infer;       /* 70B inference on one device */
     hwfit_shard_in train;        /* 70B training, TP 8, ZeRO-1, mb 1, 4096 tokens, full rc */
     hwfit_shard_in fit;          /* 70B inference on 8 H100, TP 8 */
     hwfit_collective_in coll;    /* all-reduce 1 GiB, 16 H100 on 2 nodes */
     hwfit_shard_in plan;         /* 405B training on 1,024 H100 */
+    hwfit_shard_in eval_plan;    /* Mixtral 8x7B LoRA with evaluation on 8 H100 */
     hwfit_shard_space space;
     hwfit_shard_result best[10];
     hwfit_perf_in step;          /* the training layout above, timed (perf.h) */
@@ -160,6 +161,21 @@ static void run_plan(ctx *c, uint64_t n) {
         acc += s.valid + s.count;
         c->plan_valid = s.valid;
         c->plan_visited = s.visited;
+    }
+    sink += acc;
+}
+
+/* A layout search whose cards each replay the evaluation's allocator (memory.c,
+ * hwfit__memory_eval_segments): the replay is the costliest part of such a card, kept in
+ * the engine per card key (shard.c card_eval). */
+static void run_eval_plan(ctx *c, uint64_t n) {
+    hwfit_shard_search_out s;
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        hwfit_status st =
+            hwfit_shard_search(&c->mixtral, &c->eval_plan, &c->space, c->best, 10, &s);
+        if (st != HWFIT_OK) die("evaluation layout search", st);
+        acc += s.valid + s.count;
     }
     sink += acc;
 }
@@ -277,6 +293,8 @@ static const bench benches[] = {
     {"collective_eval", "collective: all-reduce 1 GiB, 16 H100, 2 nodes", run_collective, 1},
     {"fit_check", "fit check: 70B inference on 8 H100, TP8 (shard_estimate)", run_fit, 1},
     {"plan_search", "layout search: 405B training on 1,024 H100 (shard_search)", run_plan, 1},
+    {"eval_plan_search", "layout search with evaluation, Mixtral 8x7B LoRA, 8 H100 (shard_search)",
+     run_eval_plan, 1},
     {"step_time_eval", "training step time, the 70B layout above on 8 nodes (perf_estimate)",
      run_step, 1},
     {"perf_plan_search", "layout search ranked by step time, 405B, 1,024 H100 (perf_plan)",
@@ -319,6 +337,7 @@ static void setup(ctx *c, const char *data) {
     memset(c, 0, sizeof *c);
     load(data, "llama-3.1-70b.config.json", &c->m70, c->config70, sizeof c->config70);
     load(data, "llama-3.1-405b.config.json", &c->m405, NULL, 0);
+    load(data, "mixtral-8x7b-instruct-v0.1.config.json", &c->mixtral, NULL, 0);
     hwfit_status st = hwfit_shard_cache_init(c->shard_cache, sizeof c->shard_cache);
     if (st != HWFIT_OK || hwfit_shard_cache_size() > sizeof c->shard_cache)
         die("shard cache", HWFIT_EINVAL);
@@ -368,6 +387,16 @@ static void setup(ctx *c, const char *data) {
     c->plan.gpus = 1024;
     c->plan.capacity_bytes = cap;
     hwfit_shard_space_init(&c->space);
+
+    /* The same search space for Mixtral 8x7B LoRA on 8 H100, 4096 tokens, global batch 64,
+     * evaluating inside training (8 sequences a forward, PyTorch's default allocator). */
+    hwfit_shard_init(&c->eval_plan);
+    c->eval_plan.memory.mode = HWFIT_MEMORY_LORA;
+    c->eval_plan.memory.context = 4096;
+    c->eval_plan.memory.batch = 64;
+    c->eval_plan.memory.evaluation = 1;
+    c->eval_plan.gpus = 8;
+    c->eval_plan.capacity_bytes = cap;
 
     /* Step time: the training layout on H100 SXM nodes of 8 with 8 x 400G InfiniBand. */
     hwfit_perf_init(&c->step);

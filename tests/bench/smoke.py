@@ -15,7 +15,7 @@ REQUIRED = ["memory_eval_ns", "plan_layouts_per_s", "inference_eval_ns", "collec
             "fit_check_ns", "plan_search_ns", "step_time_eval_ns", "perf_plan_search_ns",
             "perf_plan_layouts_per_s", "hf_config_load_ns", "memory_batch_ns", "fit_batch_ns",
             "collective_batch_ns", "build_type", "optimized", "machine", "python",
-            "memory_eval_uncached_ns", "memory_eval_varied_ns"]
+            "memory_eval_uncached_ns", "memory_eval_varied_ns", "eval_plan_search_ns"]
 PYTHON = ["python_memory_call_ns", "python_memory_batch_ns_per_config",
           "python_fit_batch_ns_per_config", "python_raw_call_ns", "python_fit_call_ns",
           "python_memory_columns_ns_per_config", "python_fit_columns_ns_per_config",
