@@ -463,6 +463,26 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(p1 - p0, f1["per_gpu_bytes"] - f0["per_gpu_bytes"])
         self.bad("fit", *train, "--no-flash-attention=yes", mentions="no-flash-attention")
 
+    def test_eager_attention_backward_holds_the_score_gradients(self):
+        """--no-flash-attention: Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, no
+        dropout: the rebuilt layer keeps its bf16 probabilities (2 bytes a score) and its
+        softmax's backward holds the incoming and input gradients beside them (4 more):
+        32 heads x 1,024^2 x 6 in the activations and at the backward's start; fit on one
+        card gives memory's activations and backward."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("--config", cfg, "--mode", "lora", "--context", "1024", "--recompute", "full",
+                "--no-dropout")
+        flash = self.ok_json("memory", *args)
+        eager = self.ok_json("memory", *args, "--no-flash-attention")
+        for k in ("activation_bytes", "backward_bytes"):
+            self.assertEqual(eager[k] - flash[k], 32 * 1024 * 1024 * 6, k)
+        fit = self.ok_json("fit", *args, "--no-flash-attention", "--capacity", "80GiB",
+                           "--gpus", "1")
+        self.assertEqual(fit["breakdown"]["activation_bytes"], eager["activation_bytes"])
+        self.assertEqual(fit["phases"]["backward_bytes"], eager["backward_bytes"])
+
     def test_softmax_fp32_keeps_the_eager_softmax_in_fp32(self):
         """--softmax-fp32 with --no-flash-attention (transformers' eager attention, softmax in
         fp32, then the 16-bit probabilities into the value matmul): Llama 3.1 8B LoRA, 1,024

@@ -694,6 +694,21 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), mode="lora", softmax_fp32=True)
 
+    def test_eager_attention_backward_holds_the_score_gradients(self):
+        # Without flash attention, Llama 3.1 8B LoRA at 1,024 tokens, full recomputation, no
+        # dropout: the rebuilt layer keeps its bf16 probabilities (A = 2 bytes a score) and
+        # its softmax's backward holds the incoming and input gradients beside them, 2A more:
+        # 6 bytes x 32 heads x 1,024^2; fit on one card answers as memory does.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024, recompute="full",
+                  no_dropout=True)
+        flash, eager = hwfit.memory(**kw), hwfit.memory(no_flash_attention=True, **kw)
+        self.assertEqual(eager["activation_bytes"] - flash["activation_bytes"],
+                         6 * 32 * 1024 * 1024)
+        self.assertEqual(eager["backward_bytes"] - flash["backward_bytes"], 6 * 32 * 1024 * 1024)
+        fit = hwfit.fit(capacity="80GiB", gpus=1, no_flash_attention=True, **kw)
+        self.assertEqual(fit["breakdown"]["activation_bytes"], eager["activation_bytes"])
+        self.assertEqual(fit["phases"]["backward_bytes"], eager["backward_bytes"])
+
     def test_compile_keeps_the_product_when_down_trains(self):
         # torch.compile keeps act(gate) * up for the down projection's weight gradient:
         # Llama 3.1 8B full, 1,024 tokens, 3F compiled against 4F eager with gated_act_kept.
