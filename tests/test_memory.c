@@ -223,8 +223,12 @@ Test(memory, activations_reproduce_korthikanti_table_2) {
     in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     hwfit_memory_out full = estimate_ok(&m, &in);
     cr_assert_eq(full.activation_dense_layer_bytes, 2 * sbh);
-    /* ... plus, at the peak, one layer rebuilt without recomputation. */
-    cr_assert_eq(full.activation_bytes - full.activation_other_bytes, 96 * 2 * sbh + 114 * sbh);
+    /* ... plus, at the peak, one layer rebuilt without recomputation, and its attention's
+     * backward beyond the stored scores (eager_grads): with dropout, the dropout's gradient
+     * beside the softmax output, the mask and the incoming gradient, A = 2 bytes a score
+     * of the 96 heads' 2,048^2. */
+    cr_assert_eq(full.activation_bytes - full.activation_other_bytes,
+                 96 * 2 * sbh + 114 * sbh + 2ull * 96 * 2048 * 2048);
     /* Flash attention drops the 5as/h term: 34 sbh. */
     in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
     in.flash_attention = 1;
@@ -266,16 +270,93 @@ Test(memory, softmax_fp32_keeps_the_eager_softmax_in_fp32) {
     cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 34 * sbh + 7 * scores);
     in.softmax_fp32 = 0;
     cr_assert_eq(estimate_ok(&m, &in).activation_dense_layer_bytes, 34 * sbh + 5 * scores);
-    /* Full recomputation: the rebuilt layer holds them, 4 bytes a score more. */
+    /* Full recomputation: the rebuilt layer holds them, 2 bytes a score more, and its
+     * backward beyond them (eager_grads, with dropout): 7 - A = 5 bytes a score (the fp32
+     * softmax output, its fp32 gradient and the fp32 input gradient, 12, over the 7 kept)
+     * against A = 2 in bf16 (the dropout's backward): 5 bytes a score in all. */
     in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     uint64_t plain = estimate_ok(&m, &in).activation_bytes;
     in.softmax_fp32 = 1;
-    cr_assert_eq(estimate_ok(&m, &in).activation_bytes - plain, 2 * scores);
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes - plain, 5 * scores);
     /* Flash attention keeps no scores: no effect. */
     in.flash_attention = 1;
     uint64_t flash = estimate_ok(&m, &in).activation_bytes;
     in.softmax_fp32 = 0;
     cr_assert_eq(estimate_ok(&m, &in).activation_bytes, flash);
+}
+
+/* eager_grads: one layer's eager attention backward holds, beyond the scores it stored, per
+ * score of Llama 3.1 8B LoRA (32 heads) at 1,024 tokens, micro-batch 2, no dropout, no
+ * recomputation (the activations: 32 stored layers, the tables' extra, and this):
+ *  - own-dtype softmax (gpt-oss's eager_attention_forward, bf16): saved output, incoming
+ *    gradient and input gradient, 3A over the A kept: 2A = 4 bytes;
+ *  - softmax_fp32 in bf16 (the toType path): 4 + 4 + 4 over 4 + A: 6 bytes;
+ *  - softmax_fp32 in fp16 (ATen's half_to_float kernel, an fp16 input gradient): 4 + 4 + A
+ *    over 4 + A, and the cast's backward 4 + A + 4: 4 bytes;
+ *  - softmax_fp32 in fp32 (the casts return their input): the own-dtype counts, 4 kept
+ *    (not 8) and 2A = 8 more;
+ *  - flash attention: nothing, whatever softmax_fp32 says. */
+Test(memory, eager_attention_backward_holds_the_score_gradients) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.micro_batch = 2;
+    in.batch = 2;
+    in.dropout = 0;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    const uint64_t scores = 32ull * 1024 * 1024 * 2;
+    hwfit_memory_out flash = estimate_ok(&m, &in);
+    cr_assert_eq(flash.activation_bytes - flash.activation_other_bytes,
+                 32 * flash.activation_dense_layer_bytes);
+    in.flash_attention = 0;
+    hwfit_memory_out own = estimate_ok(&m, &in);
+    cr_assert_eq(own.activation_dense_layer_bytes - flash.activation_dense_layer_bytes,
+                 2 * scores);
+    cr_assert_eq(own.activation_bytes - own.activation_other_bytes,
+                 32 * own.activation_dense_layer_bytes + 4 * scores);
+    in.softmax_fp32 = 1;
+    hwfit_memory_out bf16 = estimate_ok(&m, &in);
+    cr_assert_eq(bf16.activation_dense_layer_bytes - flash.activation_dense_layer_bytes,
+                 6 * scores);
+    cr_assert_eq(bf16.activation_bytes - bf16.activation_other_bytes,
+                 32 * bf16.activation_dense_layer_bytes + 6 * scores);
+    /* At the backward's start, the score gradients beside the stored activations. */
+    cr_assert_geq(bf16.backward_bytes, bf16.forward_bytes);
+    in.activations = hwfit_dtype_make(HWFIT_DTYPE_FP16);
+    hwfit_memory_out fp16 = estimate_ok(&m, &in);
+    cr_assert_eq(fp16.activation_bytes - fp16.activation_other_bytes,
+                 32 * fp16.activation_dense_layer_bytes + 4 * scores);
+    in.activations = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+    hwfit_memory_out fp32 = estimate_ok(&m, &in);
+    in.softmax_fp32 = 0;
+    hwfit_memory_out fp32_own = estimate_ok(&m, &in);
+    cr_assert_eq(fp32.activation_bytes, fp32_own.activation_bytes);
+    cr_assert_eq(fp32.activation_bytes - fp32.activation_other_bytes,
+                 32 * fp32.activation_dense_layer_bytes + 8 * scores);
+    in.flash_attention = 1;
+    hwfit_memory_out fp32_flash = estimate_ok(&m, &in);
+    cr_assert_eq(fp32.activation_dense_layer_bytes - fp32_flash.activation_dense_layer_bytes,
+                 4 * scores);
+    /* Flash attention: no score gradient, in every recomputation. */
+    in.activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
+    const hwfit_memory_recompute rcs[] = {HWFIT_MEMORY_RECOMPUTE_NONE,
+                                          HWFIT_MEMORY_RECOMPUTE_SELECTIVE,
+                                          HWFIT_MEMORY_RECOMPUTE_FULL};
+    for (size_t i = 0; i < 3; i++) {
+        in.recompute = rcs[i];
+        in.flash_attention = 1;
+        hwfit_memory_out f = estimate_ok(&m, &in);
+        in.flash_attention = 0;
+        hwfit_memory_out e = estimate_ok(&m, &in);
+        /* Eager: every layer's scores (none), the rebuilt layer's (full; selective's
+         * recomputed core is in the backward's transient, not the activations), and 2A more. */
+        uint64_t stored = i == 0 ? 32 * 2 * scores : i == 2 ? 2 * scores : 0;
+        cr_assert_eq(e.activation_bytes - f.activation_bytes, stored + 4 * scores,
+                     "recompute %d", (int)rcs[i]);
+    }
 }
 
 /* Megatron-LM compute_activation_memory (sequence parallel + selective recompute): per layer
@@ -1130,7 +1211,10 @@ Test(memory, offload_and_reserve) {
 
 /* Soft-capped logits run eager (softcap_eager, LitGPT): every stored layer keeps a s^2 b
  * scores three times, the tanh output (bf16), the fp32 softmax and its bf16 copy: 8 bytes a
- * score. Nothing without soft-capping; with full recomputation only the recomputed layer. */
+ * score. Nothing without soft-capping; with full recomputation only the recomputed layer.
+ * One layer's backward holds 6 bytes a score more (eager_grads: at the bf16 softmax's
+ * backward the tanh output, the fp32 output, its fp32 gradient and the fp32 input
+ * gradient, 14, over the 8 kept). */
 Test(memory, softcap_eager_keeps_the_scores_of_soft_capped_attention) {
     hwfit_model m;
     llama8b(&m);
@@ -1145,11 +1229,13 @@ Test(memory, softcap_eager_keeps_the_scores_of_soft_capped_attention) {
     cr_assert_eq(estimate_ok(&m, &in).activation_bytes, flash.activation_bytes); /* no cap */
     m.attention_softcap = 1;
     hwfit_memory_out eager = estimate_ok(&m, &in);
-    cr_assert_eq(eager.activation_bytes - flash.activation_bytes, 32ull * 32 * 512 * 512 * 2 * 8);
+    cr_assert_eq(eager.activation_bytes - flash.activation_bytes,
+                 32ull * 32 * 512 * 512 * 2 * 8 + 32ull * 512 * 512 * 2 * 6);
     in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     uint64_t full_eager = estimate_ok(&m, &in).activation_bytes;
     in.softcap_eager = 0;
-    cr_assert_eq(full_eager - estimate_ok(&m, &in).activation_bytes, 32ull * 512 * 512 * 2 * 8);
+    cr_assert_eq(full_eager - estimate_ok(&m, &in).activation_bytes,
+                 32ull * 512 * 512 * 2 * (8 + 6));
     hwfit_memory_init(&in);
     cr_assert_eq(hwfit_memory_profile_apply("litgpt", 1, &in, NULL), HWFIT_OK);
     cr_assert_eq(in.softcap_eager, 1);

@@ -1804,6 +1804,45 @@ Test(shard, cards_fit_against_their_peak) {
     cr_assert(estimate_ok(&llama8, &in).fits);
 }
 
+/* One card: an eager attention's score gradients (memory.c eager_grads) reach the card's
+ * backward as memory's, in every recomputation, with the softmax in fp32 or not; flash
+ * attention's backward holds none. */
+Test(shard, eager_attention_backward_on_one_card_is_the_memory_estimate) {
+    const hwfit_memory_recompute rcs[] = {HWFIT_MEMORY_RECOMPUTE_NONE,
+                                          HWFIT_MEMORY_RECOMPUTE_SELECTIVE,
+                                          HWFIT_MEMORY_RECOMPUTE_FULL};
+    for (int fp32 = 0; fp32 < 2; fp32++)
+        for (size_t i = 0; i < 3; i++) {
+            hwfit_shard_in in = full_8b(1, 0);
+            in.memory.mode = HWFIT_MEMORY_LORA;
+            in.memory.context = 1024;
+            in.memory.dropout = 0;
+            in.memory.flash_attention = 0;
+            in.memory.softmax_fp32 = fp32;
+            in.layout.recompute = rcs[i];
+            in.comm_group_bytes = 0;
+            hwfit_shard_out o = estimate_ok(&llama8, &in);
+            check_card_phases(&o.worst);
+            hwfit_memory_in mi = in.memory;
+            mi.recompute = rcs[i];
+            hwfit_memory_out mo;
+            cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mo), HWFIT_OK);
+            cr_assert_eq(o.worst.activation_bytes, mo.activation_bytes, "fp32 %d rc %zu", fp32, i);
+            cr_assert_eq(o.worst.forward_bytes, mo.forward_bytes, "fp32 %d rc %zu", fp32, i);
+            cr_assert_eq(o.worst.backward_bytes, mo.backward_bytes, "fp32 %d rc %zu", fp32, i);
+            cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes, "fp32 %d rc %zu", fp32, i);
+            /* Flash attention: the eager backward's bytes go. */
+            in.memory.flash_attention = 1;
+            in.memory.softmax_fp32 = 0;
+            mi = in.memory;
+            mi.recompute = rcs[i];
+            hwfit_memory_out mf;
+            cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mf), HWFIT_OK);
+            cr_assert_lt(mf.backward_bytes, mo.backward_bytes);
+            cr_assert_eq(estimate_ok(&llama8, &in).worst.backward_bytes, mf.backward_bytes);
+        }
+}
+
 /* One card: a QLoRA card's phases with the dequantized weight and the previous graph
  * (LitGPT's profile) are the memory estimate's. */
 Test(shard, dequant_and_previous_graph_reach_the_card) {

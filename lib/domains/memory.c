@@ -462,6 +462,70 @@ static uint64_t experts_indexed_copies(const act_ctx *c, uint64_t sb, int *overf
     return hwfit__ceil_div_u64(mul_c(vals, c->a_bytes, overflow), c->t);
 }
 
+/* Per attention score of an eager attention (flash_attention 0, or soft-capped logits run
+ * eager: softcap_eager): *kept, what autograd keeps of it for backward (train_layer), and
+ * *bwd, the most the attention's backward holds of it at once (eager_grads). PyTorch's
+ * engine releases a node's saved tensors once the node has run and frees an incoming
+ * gradient once consumed, so the attention's backward is a chain of peaks over the s^2
+ * tensors, each read here from torch's derivatives (pytorch/pytorch
+ * tools/autograd/derivatives.yaml, d327a787: _softmax's self: _softmax_backward_data(grad,
+ * result, dim, self.scalar_type()),
+ * a new tensor in the input's type; _to_copy's: grad converted back; native_dropout's:
+ * grad * mask * scale; slice's: a zero-filled full-size tensor with grad copied in):
+ *  - own-dtype softmax (A bytes: transformers' eager attention at fp32, gpt-oss's
+ *    eager_attention_forward with softmax(dtype=combined_logits.dtype), then the sink
+ *    column sliced off): kept A (the probabilities, saved by softmax and, as the same
+ *    tensor, by the value matmul); at the softmax's backward the saved output, the incoming
+ *    gradient and the input gradient: 3A (gpt-oss's slice backward too: the zero-filled
+ *    gradient beside the matmul's and the probabilities). With dropout: kept 2A + 1; its
+ *    backward, the mask, the softmax output, the incoming gradient and its product: 3A + 1.
+ *  - fp32 softmax of A < 4 bytes (softmax_fp32: softmax(x, dtype=torch.float32).to(dtype);
+ *    LitGPT's soft-capped eager path likewise, after its tanh, whose A-byte output stays
+ *    to the end): kept 4 + A [+ 1 dropout]. ATen's softmax(input, dim, dtype)
+ *    (aten/src/ATen/native/SoftMax.cpp) takes the fused half_to_float path only for fp16
+ *    on CUDA, else input.toType(float) then _softmax: the input gradient is A bytes for
+ *    fp16, 4 for bf16. The value matmul's backward frees the A-byte copy; the cast's
+ *    backward holds the fp32 output, the A-byte gradient and its fp32 copy (8 + A); the
+ *    softmax's the fp32 output, the fp32 gradient and the input gradient (8 + 4 or 8 + A);
+ *    with dropout, before them, 4 + 1 + 2A (its mask, gradient and product).
+ *  - A = 4: .to(float32) and softmax(dtype=float32) of an fp32 tensor return it, so the
+ *    value matmul saves the softmax's own output: the own-dtype counts. */
+static void eager_scores(const act_ctx *c, uint64_t *kept, uint64_t *bwd) {
+    const hwfit_memory_in *in = c->in;
+    const uint64_t a = c->a_bytes;
+    const int softcap = in->softcap_eager && c->m->attention_softcap;
+    const uint64_t tanh = softcap ? a : 0u;
+    /* LitGPT's attention has no dropout */
+    const uint64_t drop = in->dropout && !softcap ? 1u : 0u;
+    uint64_t peak;
+    if ((softcap || in->softmax_fp32) && a < 4u) {
+        const uint64_t gin = in->activations.id == HWFIT_DTYPE_FP16 ? a : 4u;
+        *kept = tanh + 4u + a + drop;
+        peak = 8u + (gin > a ? gin : a);
+        if (drop && 5u + 2u * a > peak) peak = 5u + 2u * a;
+    } else {
+        *kept = tanh + a + (drop ? 1u + a : 0u);
+        peak = 3u * a + drop;
+    }
+    peak += tanh;
+    *bwd = peak > *kept ? peak : *kept;
+}
+
+/* eager_grads: what the backward of one layer's eager attention holds beyond the scores it
+ * stored (eager_scores: bwd - kept a score), a s^2 b of them / t; beside the stored
+ * activations, or the layer being recomputed, at the backward's start. 0 with flash
+ * attention (its backward tiles the scores) and in inference. */
+static uint64_t eager_grads(const act_ctx *c, int *overflow) {
+    const hwfit_memory_in *in = c->in;
+    if (in->mode == HWFIT_MEMORY_INFERENCE) return 0;
+    if (in->flash_attention && !(in->softcap_eager && c->m->attention_softcap)) return 0;
+    uint64_t kept = 0, bwd = 0;
+    eager_scores(c, &kept, &bwd);
+    uint64_t sb = mul_c(in->context, in->micro_batch, overflow);
+    uint64_t n = mul_c(mul_c(in->context, sb, overflow), c->m->heads, overflow);
+    return hwfit__ceil_div_u64(mul_c(n, bwd - kept, overflow), c->t);
+}
+
 /* Bytes one training layer stores, before any recomputation choice except `selective`:
  * Korthikanti et al. 2022 Table 2 generalised:
  *   replicated  A sbh (n_norms + 2) + [dropout] 2 sbh       (norm inputs, QKV and MLP inputs,
@@ -473,6 +537,7 @@ static uint64_t experts_indexed_copies(const act_ctx *c, uint64_t sb, int *overf
  *                                                             softmax_fp32: see below)
  *               a s^2 b (2A + 4)                             (soft-capped logits run eager,
  *                                                             softcap_eager: see below)
+ *               (A = 4: the fp32 casts are no-ops, the A-byte counts apply: eager_scores)
  * With A = 2, dropout, MHA, 2 norms and a 4h GeLU MLP: sbh(10 + 24/t + 5as/(ht)), and with
  * sequence parallelism the replicated part is divided by t too: sbh(34/t + 5as/(ht)). */
 static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint64_t *bytes) {
@@ -541,9 +606,8 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
      * the mask (1) and the dropout output (A); the fp32 copy of the input and the scalar
      * scaling and mask add keep nothing. */
     if (with_scores && (!in->flash_attention || eager)) {
-        uint64_t per = eager ? 2u * c->a_bytes + 4u
-                       : in->softmax_fp32 ? 4u + c->a_bytes + (in->dropout ? 1u : 0u)
-                                          : c->a_bytes + (in->dropout ? 1 + c->a_bytes : 0);
+        uint64_t per = 0, bwd = 0;
+        eager_scores(c, &per, &bwd);
         scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
                        &overflow);
     }
@@ -2414,6 +2478,11 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             transient = add_c(transient, g, &overflow);
             act = add_c(act, g, &overflow);
         }
+        /* The score gradients of an eager attention's backward (eager_grads): one layer's,
+         * beside the stored activations and the layer being recomputed. */
+        uint64_t eg = eager_grads(&c, &overflow);
+        transient = add_c(transient, eg, &overflow);
+        act = add_c(act, eg, &overflow);
         /* Megatron-LM theoretical_memory_usage.py: input ids 8sb and embedding dropout sbh on
          * the first stage; output layer and cross-entropy 4sbh(1 + V/h) on the last, all /t.
          * hidden and vocab are below 2^40: the small factors fit. */

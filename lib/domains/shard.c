@@ -1588,9 +1588,12 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         if (!hwfit__memory_extras_off(&in->memory) &&
             card_extras(e, in, r, c->head, f->n, &ph) != HWFIT_OK)
             return HWFIT_ERANGE;
-        ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL        ? f->peak
-                       : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept
-                                                                   : 0;
+        /* Without full recomputation f->peak is what backward holds beyond the stored
+         * layers (memory.c adds it to the transient and the activations alike: the score
+         * gradients of an eager attention, eager_grads; the experts' index gradient). */
+        ph.transient = r->rc == HWFIT_MEMORY_RECOMPUTE_FULL ? f->peak
+                       : r->rc == HWFIT_MEMORY_RECOMPUTE_SELECTIVE ? ph.layer - kept + f->peak
+                                                                   : f->peak;
         if (c->embedding) ph.grad_unit = max_u64(ph.grad_unit, e->emb.gradients);
         if (c->head) ph.grad_unit = max_u64(ph.grad_unit, e->head.gradients);
         /* The head's weight gradient from the backward's start (memory.c, head_grad): with

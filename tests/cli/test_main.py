@@ -103,7 +103,8 @@ class TestFinetuneInputs(CliCase):
     def test_softcap_eager(self):
         """Gemma 2 soft-caps its attention logits; LitGPT then runs eager attention and keeps
         the tanh output, the fp32 softmax and its bf16 copy: 42 layers x 16 heads x s^2 x 8
-        bytes at s = 512 without recomputation."""
+        bytes at s = 512 without recomputation, and one layer's backward 6 bytes a score more
+        (the bf16 softmax's fp32 gradients)."""
         import os
         from clitest import TEST_DATA
         cfg = os.path.join(TEST_DATA, "models", "gemma-2-9b-it.config.json")
@@ -112,14 +113,14 @@ class TestFinetuneInputs(CliCase):
         flash = self.ok_json(*args)
         eager = self.ok_json(*args, "--softcap-eager")
         self.assertEqual(eager["activation_bytes"] - flash["activation_bytes"],
-                         42 * 16 * 512 * 512 * 8)
+                         42 * 16 * 512 * 512 * 8 + 16 * 512 * 512 * 6)
         self.assertIs(eager["assumptions"]["softcap_eager"], True)
         self.assertIs(flash["assumptions"]["softcap_eager"], False)
         lit = self.ok_json(*args, "--framework", "litgpt")
         self.assertIs(lit["assumptions"]["softcap_eager"], True)
         self.assertEqual(lit["activation_bytes"] - self.ok_json(
             *args, "--framework", "litgpt", "--no-softcap-eager")["activation_bytes"],
-            42 * 16 * 512 * 512 * 8)
+            42 * 16 * 512 * 512 * 8 + 16 * 512 * 512 * 6)
 
     def test_eager_kernels_and_the_previous_graph(self):
         """Round 3 of issue #16: --gated-act-kept (an eager SwiGLU keeps act(gate): F per
@@ -462,11 +463,32 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(p1 - p0, f1["per_gpu_bytes"] - f0["per_gpu_bytes"])
         self.bad("fit", *train, "--no-flash-attention=yes", mentions="no-flash-attention")
 
+    def test_eager_attention_backward_holds_the_score_gradients(self):
+        """--no-flash-attention: Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, no
+        dropout: the rebuilt layer keeps its bf16 probabilities (2 bytes a score) and its
+        softmax's backward holds the incoming and input gradients beside them (4 more):
+        32 heads x 1,024^2 x 6 in the activations and at the backward's start; fit on one
+        card gives memory's activations and backward."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("--config", cfg, "--mode", "lora", "--context", "1024", "--recompute", "full",
+                "--no-dropout")
+        flash = self.ok_json("memory", *args)
+        eager = self.ok_json("memory", *args, "--no-flash-attention")
+        for k in ("activation_bytes", "backward_bytes"):
+            self.assertEqual(eager[k] - flash[k], 32 * 1024 * 1024 * 6, k)
+        fit = self.ok_json("fit", *args, "--no-flash-attention", "--capacity", "80GiB",
+                           "--gpus", "1")
+        self.assertEqual(fit["breakdown"]["activation_bytes"], eager["activation_bytes"])
+        self.assertEqual(fit["phases"]["backward_bytes"], eager["backward_bytes"])
+
     def test_softmax_fp32_keeps_the_eager_softmax_in_fp32(self):
         """--softmax-fp32 with --no-flash-attention (transformers' eager attention, softmax in
         fp32, then the 16-bit probabilities into the value matmul): Llama 3.1 8B LoRA, 1,024
         tokens, full recomputation, no dropout: the rebuilt layer keeps 4 bytes a score more,
-        32 heads x 1,024 x 1,024 x 4; fit takes it too; refused with flash attention and in
+        and its backward holds 8 - A = 6 beyond them against 2A = 4 in bf16: 32 heads x
+        1,024 x 1,024 x 6; fit takes it too; refused with flash attention and in
         inference."""
         import os
         from clitest import TEST_DATA
@@ -475,14 +497,14 @@ class TestFinetuneInputs(CliCase):
                 "--recompute", "full", "--no-dropout", "--no-flash-attention")
         base = self.ok_json(*args)
         fp32 = self.ok_json(*args, "--softmax-fp32")
-        self.assertEqual(fp32["activation_bytes"] - base["activation_bytes"], 32 * 1024 * 1024 * 4)
+        self.assertEqual(fp32["activation_bytes"] - base["activation_bytes"], 32 * 1024 * 1024 * 6)
         self.assertIs(fp32["assumptions"]["softmax_fp32"], True)
         fit = ("fit", "--config", cfg, "--mode", "lora", "--capacity", "80GiB", "--gpus", "1",
                "--context", "1024", "--recompute", "full", "--no-dropout",
                "--no-flash-attention")
         f0, f1 = self.ok_json(*fit), self.ok_json(*fit, "--softmax-fp32")
         self.assertEqual(f1["breakdown"]["activation_bytes"] - f0["breakdown"]["activation_bytes"],
-                         32 * 1024 * 1024 * 4)
+                         32 * 1024 * 1024 * 6)
         self.bad("memory", "--config", cfg, "--mode", "lora", "--softmax-fp32",
                  mentions="no-flash-attention")
         self.bad("memory", "--config", cfg, "--no-flash-attention", "--softmax-fp32",

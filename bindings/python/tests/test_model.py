@@ -137,12 +137,13 @@ class TestMemory(unittest.TestCase):
         self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["untied_head"])
 
     def test_softcap_eager(self):
-        # Gemma 2's soft-capped attention runs eager under LitGPT: 8 bytes a score kept.
+        # Gemma 2's soft-capped attention runs eager under LitGPT: 8 bytes a score kept,
+        # and one layer's backward 6 more (the bf16 softmax's fp32 gradients).
         kw = dict(config=config("gemma-2-9b-it"), mode="lora", context=512, recompute="none")
         flash = hwfit.memory(**kw)
         eager = hwfit.memory(softcap_eager=True, **kw)
         self.assertEqual(eager["activation_bytes"] - flash["activation_bytes"],
-                         42 * 16 * 512 * 512 * 8)
+                         42 * 16 * 512 * 512 * 8 + 16 * 512 * 512 * 6)
         self.assertTrue(hwfit.memory(framework="litgpt", **kw)["assumptions"]["softcap_eager"])
 
     def test_eager_kernels_and_the_previous_graph(self):
@@ -682,15 +683,31 @@ class TestAdapterRecompute(unittest.TestCase):
 
     def test_softmax_fp32_keeps_the_eager_softmax_in_fp32(self):
         # transformers' eager attention: the fp32 softmax output beside the 16-bit
-        # probabilities, 4 bytes a score more in the rebuilt layer (32 heads, 1,024 tokens).
+        # probabilities, 4 bytes a score more in the rebuilt layer (32 heads, 1,024 tokens),
+        # and its backward 8 - 2 = 6 beyond them against 2A = 4 in bf16: 6 in all.
         kw = dict(model=config("llama-3.1-8b"), mode="lora", context=1024, recompute="full",
                   no_dropout=True, no_flash_attention=True)
         d0 = hwfit.memory(**kw)
         d1 = hwfit.memory(softmax_fp32=True, **kw)
-        self.assertEqual(d1["activation_bytes"] - d0["activation_bytes"], 32 * 1024 * 1024 * 4)
+        self.assertEqual(d1["activation_bytes"] - d0["activation_bytes"], 32 * 1024 * 1024 * 6)
         self.assertTrue(d1["assumptions"]["softmax_fp32"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), mode="lora", softmax_fp32=True)
+
+    def test_eager_attention_backward_holds_the_score_gradients(self):
+        # Without flash attention, Llama 3.1 8B LoRA at 1,024 tokens, full recomputation, no
+        # dropout: the rebuilt layer keeps its bf16 probabilities (A = 2 bytes a score) and
+        # its softmax's backward holds the incoming and input gradients beside them, 2A more:
+        # 6 bytes x 32 heads x 1,024^2; fit on one card answers as memory does.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024, recompute="full",
+                  no_dropout=True)
+        flash, eager = hwfit.memory(**kw), hwfit.memory(no_flash_attention=True, **kw)
+        self.assertEqual(eager["activation_bytes"] - flash["activation_bytes"],
+                         6 * 32 * 1024 * 1024)
+        self.assertEqual(eager["backward_bytes"] - flash["backward_bytes"], 6 * 32 * 1024 * 1024)
+        fit = hwfit.fit(capacity="80GiB", gpus=1, no_flash_attention=True, **kw)
+        self.assertEqual(fit["breakdown"]["activation_bytes"], eager["activation_bytes"])
+        self.assertEqual(fit["phases"]["backward_bytes"], eager["backward_bytes"])
 
     def test_compile_keeps_the_product_when_down_trains(self):
         # torch.compile keeps act(gate) * up for the down projection's weight gradient:
