@@ -2306,6 +2306,67 @@ Test(memory, whole_masks_stay_through_every_phase) {
     cr_assert_eq(estimate_ok(&m, &in).masks_bytes, 0);
 }
 
+/* sink_mask_bytes (Unsloth 2025.8.10 to 2025.9.8 on gpt-oss: flex_attention_with_sink's
+ * block mask from PyTorch's create_block_mask without _compile, the dense (1, 1, s, s + 1)
+ * mask materialized and reduced per block). Llama 3.1 8B LoRA given attention sinks standing
+ * in, s = 32,768, full recomputation, the fused loss: 10 x 32,768 x 32,769 bytes beside the fixed part
+ * (weights, optimizer states), the dequantized weight and a gradient buffer in the
+ * forward; backward and step untouched; nothing for a model without sinks, in inference,
+ * or at 0; refused above 64. The unsloth profile sets 10 for 2025.8.10 to 2025.9.8 only. */
+Test(memory, sink_mask_builds_in_the_forward) {
+    hwfit_model m;
+    llama8b(&m);
+    m.attention_sinks = 1;
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.sink_mask_bytes, 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 32768;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED; /* no logits kept: the stored checkpoints alone */
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    in.sink_mask_bytes = 10;
+    hwfit_memory_out k = estimate_ok(&m, &in);
+    check_phases(&k, &in);
+    const uint64_t mask = 10ull * 32768 * 32769;
+    uint64_t at_build = k.weights_bytes + k.optimizer_bytes + k.kv_bytes + k.masks_bytes + mask +
+                        k.dequant_bytes + (in.gradient_buffer ? k.gradient_bytes : 0);
+    cr_assert_gt(at_build, base.forward_bytes);
+    cr_assert_eq(k.forward_bytes, at_build);
+    cr_assert_eq(k.backward_bytes, base.backward_bytes);
+    cr_assert_eq(k.step_bytes, base.step_bytes);
+    cr_assert_eq(k.activation_bytes, base.activation_bytes);
+    /* A model without sinks builds no such mask. */
+    m.attention_sinks = 0;
+    hwfit_memory_out none = estimate_ok(&m, &in);
+    in.sink_mask_bytes = 0;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, none.forward_bytes);
+    in.sink_mask_bytes = 10;
+    m.attention_sinks = 1;
+    /* Refused above 64. */
+    hwfit_problem why;
+    in.sink_mask_bytes = 65;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "sink_mask_bytes");
+    /* Inference: none. */
+    hwfit_memory_in inf;
+    hwfit_memory_init(&inf);
+    hwfit_memory_out i0 = estimate_ok(&m, &inf);
+    inf.sink_mask_bytes = 10;
+    cr_assert_eq(estimate_ok(&m, &inf).forward_bytes, i0.forward_bytes);
+    /* The unsloth profile's dated rows. */
+    const char *rel[] = {"2025.8.9", "2025.8.10", "2025.9.8", "2025.9.9", "2026.1"};
+    const uint32_t want[] = {0, 10, 10, 0, 0};
+    for (int i = 0; i < 5; i++) {
+        hwfit_memory_in p;
+        hwfit_memory_init(&p);
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", rel[i], 1, &p, &sets), HWFIT_OK);
+        cr_assert_eq(p.sink_mask_bytes, want[i], "release %s", rel[i]);
+        cr_assert_eq((sets & HWFIT_PROFILE_SINK_MASK) != 0, want[i] != 0, "release %s", rel[i]);
+    }
+}
+
 /* logits_freed (torchtune's `del logits` before backward): the loss's saved tensors go in
  * the loss's own backward, so backward's start is S + max(L + H, T + K) instead of
  * S + L + T + K. Llama 3.1 8B, 1,024 tokens, full recomputation, the chunked loss compiled.

@@ -1153,6 +1153,29 @@ typedef struct hwfit_memory_in {
                                         fused LoRA and SwiGLU), and the reserve is the
                                         fragmentation fraction alone. The unsloth profile
                                         sets 0. 0 or 1. */
+    /* ---- Appended in 0.2.0, fourteenth round (docs/formulas.md, sink_mask_bytes). */
+    uint32_t sink_mask_bytes;      /**< Training a model whose attention has learned sinks
+                                        (hwfit_model::attention_sinks, gpt-oss) through flex
+                                        attention with the sink whose block mask is built
+                                        from the dense mask (PyTorch's create_block_mask
+                                        without _compile: create_mask evaluates the mask
+                                        function over every (query, key) pair, then
+                                        _convert_mask_to_block_mask pads it and sums it per
+                                        128 x 128 block): bytes live per pair while a mask is
+                                        built, s x (s + 1) pairs (the sink's key padded in
+                                        front; batch and heads None, so one mask for any
+                                        micro-batch), once per sequence length in the
+                                        forward's first attention, beside the fixed part.
+                                        10 = the bool mask, its padded copy and the int64
+                                        copy the block sum reduces (the sliding-window mask
+                                        function's own peak is 10 too: two bools and the
+                                        int64 difference of the indices). Unsloth 2025.8.10
+                                        to 2025.9.8 (unsloth-zoo 2025.8.9 to 2025.9.10,
+                                        flex_attention/utils.py create_block_mask_cached;
+                                        dc8308b6 passes _compile = True): the unsloth profile
+                                        sets 10 for those releases. Ignored for models
+                                        without sinks and in inference. 0 (default, no dense
+                                        mask) to 64. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

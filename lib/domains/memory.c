@@ -1077,6 +1077,9 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.loss_head = held[4];
         ph.eval = held[5];
         ph.eval_res = held[6];
+        /* The dense mask of a flex attention with sinks, built in the forward
+         * (sink_mask_bytes). */
+        if (hwfit__sink_mask(model, in, &ph.mask_build) != HWFIT_OK) return HWFIT_ERANGE;
         if (strands_of(model, in, &ph) != HWFIT_OK) return HWFIT_ERANGE;
         if (chunks_of(model, in, stored, loss, &ph, r) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
@@ -1916,6 +1919,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "probs_kept", "must be 0 or 1");
     if (in->whole_masks > 16)
         return hwfit__why(why, HWFIT_EDOM, "whole_masks", "must be 0 to 16");
+    if (in->sink_mask_bytes > 64)
+        return hwfit__why(why, HWFIT_EDOM, "sink_mask_bytes", "must be 0 to 64");
     if (in->probs_kept && in->outputs_kept)
         return hwfit__why(why, HWFIT_EINVAL, "probs_kept",
                           "not with outputs_kept (the loop keeps the logits themselves)");
@@ -2736,6 +2741,16 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * log-softmax (4 + 4 + 4 + 4 bytes a logit with an upcast loss), which the loss's
          * count (12 bytes a logit upcast-freed, A + 12 upcast) plus the old one bounds. */
         if (in->probs_kept) fwd = add_c(fwd, p->kept, &of);
+        /* A flex attention with sinks building its block mask from the dense mask
+         * (sink_mask_bytes): in the forward's first attention of a new length, before any
+         * layer's activations are stored, the fixed part, the gradient buffer, the
+         * dequantized weight, what the pass holds and the mask's transient. */
+        if (p->mask_build) {
+            uint64_t mb = add_c(add_c(p->fixed, p->mask_build, &of),
+                                add_c(p->dequant, add_c(p->pass, p->gathered, &of), &of), &of);
+            if (buffer && !p->pass_grads) mb = add_c(mb, p->grads, &of);
+            if (mb > fwd) fwd = mb;
+        }
         /* Backward frees a layer's activations as it makes the layer's gradients: the
          * larger of its start (the stored activations, the loss and the layer being
          * recomputed) and its end (the gradients held and the first layer's

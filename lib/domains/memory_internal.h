@@ -11,6 +11,7 @@
 #include "hwfit/model.h"
 #include "hwfit/status.h"
 
+#include "base/checked.h"
 #include "domains/model_internal.h"
 
 /* The weights and LoRA adapters of one layer of each kind (HWFIT__KIND_*) of a prepared
@@ -105,7 +106,26 @@ typedef struct hwfit__phase_parts {
     uint64_t eval_res;     /* the segments the caching allocator takes for that forward
                               (hwfit__memory_eval's replay; 0: not replayed): its reserve is
                               fixed's with the fraction plus these */
+    uint64_t mask_build;   /* the dense mask of a flex attention with sinks being built in
+                              the forward's first attention (hwfit__sink_mask; 0: none) */
 } hwfit__phase_parts;
+
+/* hwfit_memory_in::sink_mask_bytes: the bytes a flex attention with sinks holds while its
+ * block mask is built from the dense mask (PyTorch's create_block_mask without _compile:
+ * create_mask over the (1, 1, s, s + 1) grid, then _convert_mask_to_block_mask), per
+ * pair, for s x (s + 1) pairs (the sink's key padded in front; batch and heads None):
+ * training a model with attention sinks only. ERANGE on overflow. */
+static inline hwfit_status hwfit__sink_mask(const hwfit_model *m, const hwfit_memory_in *in,
+                                           uint64_t *bytes) {
+    *bytes = 0;
+    if (in->mode == HWFIT_MEMORY_INFERENCE || in->sink_mask_bytes == 0 || !m->attention_sinks)
+        return HWFIT_OK;
+    uint64_t s = in->context, pairs = 0;
+    if (s == UINT64_MAX || hwfit__mul_u64(s, s + 1, &pairs) != HWFIT_OK ||
+        hwfit__mul_u64(pairs, in->sink_mask_bytes, bytes) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    return HWFIT_OK;
+}
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):
  * PyTorch's CUDACachingAllocator (c10/cuda/CUDACachingAllocator.cpp) serves a request from

@@ -70,6 +70,7 @@ typedef struct row {
     int round_up;        /* loss_chunks_round_up */
     uint32_t short_tokens; /* loss_short_tokens (loss_short inplace) */
     int eval_replay;
+    uint32_t sink_mask;  /* sink_mask_bytes */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
@@ -509,6 +510,19 @@ static const row rows[] = {
      * an evaluation forward does not make the requests of transformers' layers that the
      * allocator replay follows: the evaluation's reserve is the fraction alone. */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_EVAL_REPLAY, .eval_replay = 0},
+    /* gpt-oss (attention sinks) trains through Unsloth's flex attention with the sink from
+     * 2025.8.10 (unslothai/unsloth 01500fdcbb, 2025-08-28, unsloth_zoo>=2025.8.9; unsloth-zoo
+     * ac3e3119 "Fix Flex Attention", 2025-08-27: temporary_patches/gpt_oss.py
+     * patch_GptOssAttention runs flex_attention_with_sink in training). Its block mask
+     * came from flex_attention/utils.py create_block_mask_cached, PyTorch's
+     * create_block_mask without _compile, which materializes the dense (1, 1, s, s + 1)
+     * mask and reduces it per block: 10 bytes a pair (sink_mask_bytes). unsloth-zoo
+     * dc8308b6 (2025-09-25, "Compiled mask creation": "_compile MUST be on to reduce VRAM
+     * otherwise O(N^2) usage"), first required by Unsloth 2025.9.9 (2fd5cc70d8,
+     * unsloth_zoo>=2025.9.11), builds it compiled, block by block. Models without sinks
+     * ignore it. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_SINK_MASK, .sink_mask = 10,
+     .since = 2025008010, .until = 2025009009},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -750,6 +764,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_LOSS_PARALLEL) in->loss_parallel = r->loss_parallel;
     if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
     if (s & HWFIT_PROFILE_EVAL_REPLAY) in->eval_replay = r->eval_replay;
+    if (s & HWFIT_PROFILE_SINK_MASK) in->sink_mask_bytes = r->sink_mask;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;

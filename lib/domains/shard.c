@@ -1525,7 +1525,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 28 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 29 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1535,6 +1535,9 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
     ph.short_fwd = 0;
+    /* The dense mask of a flex attention with sinks (memory.c, sink_mask_bytes): once per
+     * card, in the forward. */
+    if (hwfit__sink_mask(e->model, &in->memory, &ph.mask_build) != HWFIT_OK) return HWFIT_ERANGE;
     ph.pass_grads = r->training ? f->pass_grads : 0;
     /* what the pass holds until the step (counted in buffer_bytes and gradient_bytes) */
     ph.fixed -= f->pass_buffers;

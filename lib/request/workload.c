@@ -1296,6 +1296,15 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "decoder layers (on by default; --no-eval-replay for "
                                       "a framework with layers of its own, as the unsloth "
                                       "profile sets)"},
+    [HWFIT__F_SINK_MASK_BYTES] = {.name = "sink-mask-bytes", .kind = HWFIT_OPTION_COUNT,
+                                  .metavar = "B", .default_text = "0", .min = 0, .max = 64,
+                                  .help = "training a model with attention sinks (gpt-oss) "
+                                          "through flex attention whose block mask is built "
+                                          "from the dense s x (s + 1) mask (PyTorch's "
+                                          "create_block_mask without _compile): bytes per "
+                                          "pair live while it is built, in the forward "
+                                          "(Unsloth 2025.8.10 to 2025.9.8: 10, the unsloth "
+                                          "profile sets it); 0: none"},
 };
 
 const hwfit_option hwfit__framework_extra_table[HWFIT__FRAMEWORK_EXTRA_NOPTS] = {
@@ -1400,6 +1409,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOSS_SHORT), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_WHOLE_MASKS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EVAL_REPLAY), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1440,6 +1450,8 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
     if (hwfit__req_given(r, st)) m->loss_short_tokens = (uint32_t)hwfit__req_u64(r, st);
     const hwfit_option *wm = HWFIT__FOPT(HWFIT__F_WHOLE_MASKS);
     if (hwfit__req_given(r, wm)) m->whole_masks = (uint32_t)hwfit__req_u64(r, wm);
+    const hwfit_option *sm = HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES);
+    if (hwfit__req_given(r, sm)) m->sink_mask_bytes = (uint32_t)hwfit__req_u64(r, sm);
     if (hwfit__req_given(r, sl)) {
         /* The short micro-batches' loss acts only with a threshold: refused without. */
         if (!m->loss_short_tokens)
@@ -1877,6 +1889,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                    m->loss_short_tokens);
     hwfit__out_u64(o, "whole_masks", "whole attention masks kept (P x P each)",
                    m->whole_masks);
+    hwfit__out_u64(o, "sink_mask_bytes", "sink attention's dense mask built: bytes per pair",
+                   m->sink_mask_bytes);
     hwfit__out_str(o, "loss_short", "their loss",
                    hwfit__workload_short_losses[m->loss_short == HWFIT_MEMORY_LOSS_INPLACE_CAST]);
     {

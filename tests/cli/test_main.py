@@ -392,6 +392,39 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--whole-masks", "2", mentions="whole-masks")
         self.bad(*args, "--whole-masks", "17", mentions="whole-masks")
 
+    def test_sink_mask_builds_in_the_forward(self):
+        """--sink-mask-bytes (Unsloth 2025.8.10-2025.9.8 on gpt-oss: flex attention with the
+        sink, its block mask built from the dense s x (s + 1) mask): gpt-oss-20b QLoRA at
+        32,768 tokens, 10 bytes a pair in the forward beside the fixed part; the unsloth
+        profile sets it for those releases only; ignored for a model without sinks;
+        refused in inference and above 64."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "gpt-oss-20b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq",
+                "--context", "32768", "--recompute", "full", "--loss", "fused")
+        base = self.ok_json(*args)
+        built = self.ok_json(*args, "--sink-mask-bytes", "10")
+        self.assertEqual(base["assumptions"]["sink_mask_bytes"], 0)
+        self.assertEqual(built["assumptions"]["sink_mask_bytes"], 10)
+        self.assertGreaterEqual(built["forward_bytes"],
+                                base["weights_bytes"] + 10 * 32768 * 32769)
+        self.assertEqual(built["backward_bytes"], base["backward_bytes"])
+        fargs = ("fit", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq",
+                 "--gpu", "h100-sxm", "--gpus", "1", "--context", "32768",
+                 "--recompute", "full", "--framework", "unsloth")
+        for release, want in (("2025.8.9", 0), ("2025.8.10", 10), ("2025.9.9", 0)):
+            fit = self.ok_json(*fargs, "--framework-release", release)
+            self.assertEqual(fit["assumptions"]["sink_mask_bytes"], want)
+        llama = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        largs = ("memory", "--config", llama, "--mode", "lora", "--context", "8192",
+                 "--recompute", "full")
+        self.assertEqual(self.ok_json(*largs)["forward_bytes"],
+                         self.ok_json(*largs, "--sink-mask-bytes", "10")["forward_bytes"])
+        self.bad("memory", "--config", cfg, "--sink-mask-bytes", "10",
+                 mentions="sink-mask-bytes")
+        self.bad(*args, "--sink-mask-bytes", "65", mentions="sink-mask-bytes")
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
         default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's

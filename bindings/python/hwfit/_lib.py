@@ -462,6 +462,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("whole_masks", ctypes.c_uint32),
         # appended: the evaluation's allocator replay on (memory.h eval_replay)
         ("eval_replay", ctypes.c_int),
+        # appended: bytes per pair of a sink attention's dense mask built (memory.h
+        # sink_mask_bytes)
+        ("sink_mask_bytes", ctypes.c_uint32),
     ]
 
 

@@ -438,6 +438,21 @@ class TestMemory(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(whole_masks=17, **kw)
 
+    def test_sink_mask_builds_in_the_forward(self):
+        # gpt-oss-20b QLoRA at 32,768 tokens: a flex attention with sinks building its block
+        # mask from the dense mask (Unsloth 2025.8.10-2025.9.8) holds 10 x s x (s + 1)
+        # bytes in the forward beside the fixed part; backward untouched.
+        kw = dict(config=config("gpt-oss-20b"), mode="qlora", weights="nf4-dq",
+                  context=32768, recompute="full", loss="fused")
+        base = hwfit.memory(**kw)
+        built = hwfit.memory(sink_mask_bytes=10, **kw)
+        self.assertEqual(built["assumptions"]["sink_mask_bytes"], 10)
+        self.assertGreaterEqual(built["forward_bytes"],
+                                base["weights_bytes"] + 10 * 32768 * 32769)
+        self.assertEqual(built["backward_bytes"], base["backward_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(sink_mask_bytes=65, **kw)
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
         # with the logits dropped before backward (torchtune's `del logits`) the loss's
