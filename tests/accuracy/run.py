@@ -249,9 +249,11 @@ def run_case(cli, commands, models, case, gpus_known=None):
     profile = setup.get("framework") if "framework" in names else None
     if ("framework-release" in names and "--framework-release" not in argv
             and "--framework" in argv and profile != "none"):
-        # No release stated: the release of the month the source was published, the latest
-        # a run published then could have used (Unsloth numbers its releases YEAR.MONTH;
-        # profiles without dated rows are the same for every release).
+        # No release stated: YEAR.MONTH of the month the source was published, which the
+        # profile reads as that month's first release (PATCH 0); a run published that month
+        # used it or a later release of the month, so a case whose source shows a later code
+        # path states its version (Unsloth numbers its releases YEAR.MONTH.PATCH; profiles
+        # without dated rows are the same for every release).
         m = re.match(r"(\d{4})-(\d{2})(?![\d])",
                      str(case.get("source", {}).get("published", "")))
         if m and 1 <= int(m.group(2)) <= 12:
