@@ -2309,8 +2309,8 @@ Test(memory, whole_masks_stay_through_every_phase) {
 /* sink_mask_bytes (Unsloth 2025.8.10 to 2025.9.8 on gpt-oss: flex_attention_with_sink's
  * block mask from PyTorch's create_block_mask without _compile, the dense (1, 1, s, s + 1)
  * mask materialized and reduced per block). Llama 3.1 8B LoRA given attention sinks standing
- * in, s = 32,768, full recomputation, the fused loss: 10 x 32,768 x 32,769 bytes beside the fixed part
- * (weights, optimizer states), the dequantized weight and a gradient buffer in the
+ * in, s = 32,768, full recomputation, the fused loss: 10 x 32,768 x 32,769 bytes beside the
+ * fixed part (weights, optimizer states), the dequantized weight and a gradient buffer in the
  * forward; backward and step untouched; nothing for a model without sinks, in inference,
  * or at 0; refused above 64. The unsloth profile sets 10 for 2025.8.10 to 2025.9.8 only. */
 Test(memory, sink_mask_builds_in_the_forward) {
