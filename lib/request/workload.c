@@ -1747,6 +1747,13 @@ static hwfit_status residual_base(hwfit_request *r, const hwfit_memory_in *m) {
 hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
                                     const hwfit_model *model, hwfit_memory_in *m, char *source,
                                     size_t size) {
+    /* A sink mask given for a model without attention sinks would be ignored: refused (the
+     * unsloth profile's dated row sets it for any model; only sinks make it count). */
+    const hwfit_option *so = HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES);
+    if (hwfit__req_given(r, so) && hwfit__req_u64(r, so) > 0 && !model->attention_sinks)
+        return hwfit__req_fail(r, so, HWFIT_EINVAL,
+                               "applies only to models whose attention has learned sinks "
+                               "(gpt-oss); this config has none");
     /* A skip list given (--kept-modules): counted against this model's layers, so that a
      * list naming a layer the model does not have is refused rather than counted. */
     const hwfit_option *ko = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);

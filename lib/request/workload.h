@@ -135,7 +135,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
 /* The weights' formats from the checkpoint: unless weights, attention-weights, mlp-weights
  * or expert-weights was given, hwfit_memory_use_stored applies the model's stored formats
  * to m (a given unquantized or kept-modules still wins; kept-modules is read here, against
- * the model's layers, and a bad list fails the request). source gets what the output says
+ * the model's layers, and a bad list fails the request; a nonzero sink-mask-bytes given for
+ * a model without attention sinks is refused). source gets what the output says
  * of them: "stored: <description> from quantization_config", "given" or "default". */
 hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weights,
                                     const hwfit_model *model, hwfit_memory_in *m, char *source,

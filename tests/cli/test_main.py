@@ -396,8 +396,8 @@ class TestFinetuneInputs(CliCase):
         """--sink-mask-bytes (Unsloth 2025.8.10-2025.9.8 on gpt-oss: flex attention with the
         sink, its block mask built from the dense s x (s + 1) mask): gpt-oss-20b QLoRA at
         32,768 tokens, 10 bytes a pair in the forward beside the fixed part; the unsloth
-        profile sets it for those releases only; ignored for a model without sinks;
-        refused in inference and above 64."""
+        profile sets it for those releases only (on any model: without sinks it counts
+        nothing); given for a model without sinks, in inference or above 64: refused."""
         import os
         from clitest import TEST_DATA
         cfg = os.path.join(TEST_DATA, "models", "gpt-oss-20b.config.json")
@@ -419,8 +419,15 @@ class TestFinetuneInputs(CliCase):
         llama = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
         largs = ("memory", "--config", llama, "--mode", "lora", "--context", "8192",
                  "--recompute", "full")
+        self.bad(*largs, "--sink-mask-bytes", "10", mentions="sink-mask-bytes")
         self.assertEqual(self.ok_json(*largs)["forward_bytes"],
-                         self.ok_json(*largs, "--sink-mask-bytes", "10")["forward_bytes"])
+                         self.ok_json(*largs, "--sink-mask-bytes", "0")["forward_bytes"])
+        # The profile's dated row on a model without sinks: set, counted as nothing.
+        ul = self.ok_json(*largs, "--framework", "unsloth", "--framework-release", "2025.8.10")
+        self.assertEqual(ul["assumptions"]["sink_mask_bytes"], 10)
+        self.assertEqual(ul["forward_bytes"],
+                         self.ok_json(*largs, "--framework", "unsloth", "--framework-release",
+                                      "2025.8.10", "--sink-mask-bytes", "0")["forward_bytes"])
         self.bad("memory", "--config", cfg, "--sink-mask-bytes", "10",
                  mentions="sink-mask-bytes")
         self.bad(*args, "--sink-mask-bytes", "65", mentions="sink-mask-bytes")

@@ -452,6 +452,10 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(built["backward_bytes"], base["backward_bytes"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(sink_mask_bytes=65, **kw)
+        # A model without attention sinks would ignore it: refused.
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("llama-3.1-8b"), mode="lora", context=1024,
+                         recompute="full", sink_mask_bytes=10)
 
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, full recomputation, the chunked loss compiled:
