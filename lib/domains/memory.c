@@ -2964,7 +2964,8 @@ hwfit_status hwfit__memory_validate_prepared(const hwfit_model *model,
                                              const hwfit_memory_in *in, hwfit_problem *problem) {
     hwfit_memory_out scratch;
     hwfit_status st = estimate_prepared(model, prep, HWFIT_OK, in, NULL, &scratch, problem);
-    /* Inputs are all checked above; what remains is a size beyond 64 bits. */
+    /* estimate_prepared names any refused input in *problem first (hwfit__why keeps the
+     * first); what is left unnamed is a size beyond 64 bits. */
     return hwfit__why(problem, st, "",
                       st == HWFIT_OK ? "" : "the footprint does not fit a 64-bit byte count");
 }
