@@ -2969,8 +2969,8 @@ Test(memory, evaluation_phase) {
     cr_assert_str_eq(why.field, "evaluation");
 }
 
-/* The evaluation forward's segments (memory.c hwfit__memory_eval_segments): the Hinglish QLoRA run's
- * evaluation of Llama 2 7B (fp4 base, fp32 hidden states, LoRA r 64 on q, k, v and o, 8 x
+/* The evaluation forward's segments (memory.c hwfit__memory_eval_segments): the Hinglish
+ * QLoRA run's evaluation of Llama 2 7B (fp4 base, fp32 hidden states, LoRA r 64 on q, k, v and o, 8 x
  * 2048 tokens, the K/V cache kept). Each layer's K and V are carved out of blocks the
  * layer's transients freed and pin them, so the next layer's largest requests take new
  * segments: the reserve is the fixed tensors' with the fraction plus the replay's

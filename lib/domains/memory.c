@@ -2846,9 +2846,9 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * reserved peak is the largest moment's, not a sum. fwd and loss_bwd are at most
      * alloc: plain is alloc's. */
     uint64_t reserved = with_fragmentation(alloc, in->fragmentation, &of), plain = reserved;
-    /* The evaluation forward's segments (eval_res, memory.c hwfit__memory_eval_segments) beside the fixed
-     * tensors' reserve: the caching allocator's blocks the K/V entries strand, cached and
-     * free, so not in plain (stranded_bytes, as the loss's strands). */
+    /* The evaluation forward's segments (eval_res, hwfit__memory_eval_segments) beside the
+     * fixed tensors' reserve: the caching allocator's blocks the K/V entries strand, cached
+     * and free, so not in plain (stranded_bytes, as the loss's strands). */
     if (p->training && p->eval && p->eval_res) {
         uint64_t er = add_c(with_fragmentation(add_c(p->fixed, p->gathered, &of), in->fragmentation,
                                                &of),

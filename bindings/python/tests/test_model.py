@@ -851,8 +851,9 @@ class TestAdapterRecompute(unittest.TestCase):
     def test_evaluation_segments_replayed(self):
         # The Hinglish QLoRA run's evaluation (Llama 2 7B, fp4 base, fp32 hidden states,
         # LoRA r 64 on q, k, v, o, 8 x 2048 tokens, the K/V cache kept): the caching
-        # allocator's segments for it, replayed (memory.c hwfit__memory_eval_segments), 34,191,966,208
-        # bytes beside the fixed tensors' reserve (tests/data/tools/eval_replay.py); the
+        # allocator's segments for it, replayed (memory.c hwfit__memory_eval_segments),
+        # 34,191,966,208 bytes beside the fixed tensors' reserve
+        # (tests/data/tools/eval_replay.py); the
         # blocks the K/V entries strand are reserved, not allocated; none with expandable
         # segments.
         kw = dict(config=config("llama-2-7b"), mode="qlora", weights="nf4",
