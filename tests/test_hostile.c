@@ -1207,6 +1207,13 @@ static void probe_profiles(void) {
           dated == 7);
     CHECK(hwfit_memory_profile_dated("\xff\xfe", &dated) == HWFIT_ENOTFOUND && dated == 7);
     CHECK(hwfit_memory_profile_dated("", &dated) == HWFIT_ENOTFOUND && dated == 7);
+    CHECK(hwfit_memory_attention_flash(NULL, NULL) == 0);
+    {
+        hwfit_memory_in bad;
+        hwfit_memory_init(&bad);
+        bad.flash_attention = INT_MIN; /* outside 0..2: not fused, and refused by estimates */
+        CHECK(hwfit_memory_attention_flash(NULL, &bad) == 0);
+    }
     CHECK(hwfit_memory_profile_summary(NULL) == NULL);
     CHECK(hwfit_memory_profile_summary("no-such-framework") == NULL);
     size_t n = 0;
@@ -2766,6 +2773,7 @@ static const entry table[] = {
     COVER(hwfit_memory_estimate, probe_memory),
     COVER(hwfit_memory_estimate_batch, probe_batches),
     COVER(hwfit_memory_full_modules_parse, probe_full_modules_parse),
+    COVER(hwfit_memory_attention_flash, probe_profiles),
     COVER(hwfit_memory_init, probe_inits),
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),

@@ -2367,6 +2367,74 @@ Test(memory, sink_mask_builds_in_the_forward) {
     }
 }
 
+/* flash_attention HWFIT_ATTENTION_SDPA (transformers' default dispatch): eager for a model
+ * whose attention has learned sinks (gpt-oss declares _supports_sdpa = False), fused for any
+ * other; the estimate is the eager or the flash one, exactly. Values past 2 are refused. The
+ * transformers-based profiles set SDPA; LLaMA-Factory and axolotl send gpt-oss to a
+ * sink-aware FlashAttention-3 kernel (flash); Unsloth ran it eager until 2025.8.10. */
+Test(memory, sdpa_attention_is_eager_only_with_attention_sinks) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.flash_attention, HWFIT_ATTENTION_FLASH);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 2048;
+    in.dropout = 0;
+    for (int sinks = 0; sinks < 2; sinks++) {
+        m.attention_sinks = sinks;
+        in.flash_attention = HWFIT_ATTENTION_SDPA;
+        cr_assert_eq(hwfit_memory_attention_flash(&m, &in), !sinks);
+        hwfit_memory_out sdpa = estimate_ok(&m, &in);
+        check_phases(&sdpa, &in);
+        in.flash_attention = sinks ? HWFIT_ATTENTION_EAGER : HWFIT_ATTENTION_FLASH;
+        hwfit_memory_out same = estimate_ok(&m, &in);
+        in.flash_attention = sinks ? HWFIT_ATTENTION_FLASH : HWFIT_ATTENTION_EAGER;
+        hwfit_memory_out other = estimate_ok(&m, &in);
+        cr_assert_eq(sdpa.activation_bytes, same.activation_bytes, "sinks %d", sinks);
+        cr_assert_eq(sdpa.backward_bytes, same.backward_bytes, "sinks %d", sinks);
+        cr_assert_eq(sdpa.peak_bytes, same.peak_bytes, "sinks %d", sinks);
+        cr_assert_neq(sdpa.activation_bytes, other.activation_bytes, "sinks %d", sinks);
+    }
+    cr_assert_eq(hwfit_memory_attention_flash(NULL, &in), 1); /* no model: no sinks */
+    cr_assert_eq(hwfit_memory_attention_flash(&m, NULL), 0);
+    in.flash_attention = 3;
+    cr_assert_eq(hwfit_memory_attention_flash(&m, &in), 0);
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "flash_attention");
+    in.flash_attention = -1;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    /* The profiles. */
+    const struct { const char *name, *release; int want; } p[] = {
+        {"hf-trainer", NULL, HWFIT_ATTENTION_SDPA}, {"hf-trainer+peft", NULL, HWFIT_ATTENTION_SDPA},
+        {"ms-swift", NULL, HWFIT_ATTENTION_SDPA},   {"llama-factory", NULL, HWFIT_ATTENTION_FLASH},
+        {"axolotl", NULL, HWFIT_ATTENTION_FLASH},   {"unsloth", "2025.8.9", HWFIT_ATTENTION_SDPA},
+        {"unsloth", "2025.8.10", HWFIT_ATTENTION_FLASH}, {"unsloth", NULL, HWFIT_ATTENTION_FLASH}};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
+        hwfit_memory_in q;
+        hwfit_memory_init(&q);
+        q.flash_attention = HWFIT_ATTENTION_EAGER;
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply_release(p[i].name, p[i].release, 1, &q, &sets),
+                     HWFIT_OK);
+        cr_assert_eq(q.flash_attention, p[i].want, "%s %s", p[i].name,
+                     p[i].release ? p[i].release : "latest");
+        cr_assert(sets & HWFIT_PROFILE_ATTENTION, "%s", p[i].name);
+    }
+    /* Profiles that leave the attention as given. */
+    const char *left[] = {"torchtune", "deepspeed", "fsdp", "megatron", "litgpt", "torchtitan"};
+    for (size_t i = 0; i < sizeof left / sizeof left[0]; i++) {
+        hwfit_memory_in q;
+        hwfit_memory_init(&q);
+        q.flash_attention = HWFIT_ATTENTION_EAGER;
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply(left[i], 1, &q, &sets), HWFIT_OK);
+        cr_assert_eq(q.flash_attention, HWFIT_ATTENTION_EAGER, "%s", left[i]);
+        cr_assert_eq(sets & HWFIT_PROFILE_ATTENTION, 0, "%s", left[i]);
+    }
+}
+
 /* logits_freed (torchtune's `del logits` before backward): the loss's saved tensors go in
  * the loss's own backward, so backward's start is S + max(L + H, T + K) instead of
  * S + L + T + K. Llama 3.1 8B, 1,024 tokens, full recomputation, the chunked loss compiled.

@@ -1900,3 +1900,27 @@ Test(shard, fused_chunks_on_one_card_are_the_memory_estimates) {
     }
     cr_assert_gt(last, 1);
 }
+
+/* HWFIT_ATTENTION_SDPA on one card: a model with attention sinks runs eager (the card is
+ * the eager card's), one without runs fused (the flash card's), as memory resolves it. */
+Test(shard, sdpa_attention_resolves_by_the_model_on_a_card) {
+    for (int sinks = 0; sinks < 2; sinks++) {
+        hwfit_model m = llama8;
+        m.attention_sinks = sinks;
+        hwfit_shard_in in = full_8b(1, 0);
+        in.memory.mode = HWFIT_MEMORY_LORA;
+        in.memory.context = 2048;
+        in.memory.dropout = 0;
+        in.comm_group_bytes = 0;
+        in.memory.flash_attention = HWFIT_ATTENTION_SDPA;
+        hwfit_shard_out sdpa = estimate_ok(&m, &in);
+        in.memory.flash_attention = sinks ? HWFIT_ATTENTION_EAGER : HWFIT_ATTENTION_FLASH;
+        hwfit_shard_out same = estimate_ok(&m, &in);
+        in.memory.flash_attention = sinks ? HWFIT_ATTENTION_FLASH : HWFIT_ATTENTION_EAGER;
+        hwfit_shard_out other = estimate_ok(&m, &in);
+        cr_assert_eq(sdpa.worst.backward_bytes, same.worst.backward_bytes, "sinks %d", sinks);
+        cr_assert_eq(sdpa.worst.peak_bytes, same.worst.peak_bytes, "sinks %d", sinks);
+        cr_assert_neq(sdpa.worst.activation_bytes, other.worst.activation_bytes, "sinks %d",
+                      sinks);
+    }
+}

@@ -255,6 +255,16 @@ typedef enum hwfit_memory_lora_modules {
 #define HWFIT_FULL_ALL 0x07u       /**< Every bit above. */
 /** @} */
 
+/** @name How attention runs (hwfit_memory_in::flash_attention)
+ *  @{ */
+#define HWFIT_ATTENTION_EAGER 0 /**< Eager: the s^2 scores (and softmax) stored for backward. */
+#define HWFIT_ATTENTION_FLASH 1 /**< A fused kernel for every model (FlashAttention, flex
+                                     attention, a sink-aware FlashAttention-3): no scores. */
+#define HWFIT_ATTENTION_SDPA 2  /**< transformers' default: PyTorch SDPA (fused) where the
+                                     model's attention allows it, eager for a model with
+                                     learned attention sinks (hwfit_model::attention_sinks). */
+/** @} */
+
 /** @brief Inputs of ::hwfit_memory_estimate. Fill with ::hwfit_memory_init, then adjust. */
 typedef struct hwfit_memory_in {
     hwfit_memory_mode mode;        /**< What the device does; default inference. */
@@ -285,8 +295,17 @@ typedef struct hwfit_memory_in {
                                         stored in a 16-bit format (mixed precision,
                                         Micikevicius et al. 2018). */
     hwfit_memory_recompute recompute; /**< Training recomputation; default none. */
-    int flash_attention;           /**< 1 (default): the s^2 attention scores are never stored
-                                        (Dao et al. 2022). */
+    int flash_attention;           /**< How attention runs (::HWFIT_ATTENTION_FLASH and its
+                                        siblings): 1 (default): a fused kernel, the s^2
+                                        scores never stored (Dao et al. 2022); 0: eager,
+                                        the scores stored; 2: PyTorch's SDPA as transformers
+                                        picks it, fused for every model but one whose
+                                        attention has learned sinks
+                                        (hwfit_model::attention_sinks, gpt-oss), which
+                                        transformers runs eager (GptOssPreTrainedModel
+                                        _supports_sdpa = False; SDPA has no sink term):
+                                        hwfit_memory_attention_flash resolves it. 0, 1 or
+                                        2. */
     int dropout;                   /**< 1 (default): dropout masks are stored (1 byte per
                                         element), as in Korthikanti et al. Table 2. */
     hwfit_dtype activations;       /**< Format of stored activations, plain; default bf16. */
@@ -1285,6 +1304,17 @@ typedef struct hwfit_memory_out {
  * @param[out] in The inputs; NULL is ignored.
  */
 HWFIT_API void hwfit_memory_init(hwfit_memory_in *in);
+
+/**
+ * @brief Whether attention runs fused (no s^2 scores stored) for @p model under @p in:
+ * hwfit_memory_in::flash_attention resolved, ::HWFIT_ATTENTION_SDPA eager exactly when the
+ * model's attention has learned sinks. Every estimate resolves it this way.
+ * @param[in] model The model; NULL reads as a model without sinks.
+ * @param[in] in    The workload; NULL gives 0.
+ * @return 1 fused, 0 eager (also for a flash_attention outside 0, 1 and 2, which the
+ *         estimates refuse).
+ */
+HWFIT_API int hwfit_memory_attention_flash(const hwfit_model *model, const hwfit_memory_in *in);
 
 /**
  * @brief Take the weight formats of a workload from the checkpoint: the formats the model's

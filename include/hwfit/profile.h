@@ -90,6 +90,7 @@ extern "C" {
 #define HWFIT_PROFILE_LOSS_PARALLEL UINT64_C(0x200000000000)  /**< loss_parallel */
 #define HWFIT_PROFILE_EVAL_REPLAY UINT64_C(0x400000000000)    /**< eval_replay */
 #define HWFIT_PROFILE_SINK_MASK UINT64_C(0x4000000000000)    /**< sink_mask_bytes */
+#define HWFIT_PROFILE_ATTENTION UINT64_C(0x8000000000000)    /**< flash_attention */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

@@ -27,6 +27,10 @@ hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode) {
                                                                     : HWFIT_MEMORY_RECOMPUTE_NONE;
 }
 
+int hwfit_memory_attention_flash(const hwfit_model *model, const hwfit_memory_in *in) {
+    return in != NULL && hwfit__flash(model, in);
+}
+
 void hwfit_memory_init(hwfit_memory_in *in) {
     if (in == NULL) return;
     memset(in, 0, sizeof *in);
@@ -518,7 +522,7 @@ static void eager_scores(const act_ctx *c, uint64_t *kept, uint64_t *bwd) {
 static uint64_t eager_grads(const act_ctx *c, int *overflow) {
     const hwfit_memory_in *in = c->in;
     if (in->mode == HWFIT_MEMORY_INFERENCE) return 0;
-    if (in->flash_attention && !(in->softcap_eager && c->m->attention_softcap)) return 0;
+    if (hwfit__flash(c->m, in) && !(in->softcap_eager && c->m->attention_softcap)) return 0;
     uint64_t kept = 0, bwd = 0;
     eager_scores(c, &kept, &bwd);
     uint64_t sb = mul_c(in->context, in->micro_batch, overflow);
@@ -584,9 +588,9 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
                    (uint64_t)m->experts_per_token * m->hidden;
         uint64_t fewer = mul_c(inputs, mul_c(sbh, less, &overflow), &overflow);
         rep = rep > fewer ? rep - fewer : 0;
-        uint64_t cut = mul_c(down + (with_scores && in->flash_attention ? 0u : out), less,
+        uint64_t cut = mul_c(down + (with_scores && hwfit__flash(m, in) ? 0u : out), less,
                              &overflow);
-        uint64_t more = with_scores && in->flash_attention ? out : 0u;
+        uint64_t more = with_scores && hwfit__flash(m, in) ? out : 0u;
         widths = add_c(widths > cut ? widths - cut : 0, more, &overflow);
     }
     uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
@@ -605,7 +609,7 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
      * its fp32 output (4 bytes) and the value matmul its 16-bit input (A), or with dropout
      * the mask (1) and the dropout output (A); the fp32 copy of the input and the scalar
      * scaling and mask add keep nothing. */
-    if (with_scores && (!in->flash_attention || eager)) {
+    if (with_scores && (!hwfit__flash(m, in) || eager)) {
         uint64_t per = 0, bwd = 0;
         eager_scores(c, &per, &bwd);
         scores = mul_c(mul_c(mul_c(in->context, sb, &overflow), m->heads, &overflow), per,
@@ -861,7 +865,7 @@ static hwfit_status infer_layer(const act_ctx *c, int moe, uint64_t tokens, uint
     /* hidden <= 2^40 and a_bytes <= 4: 2 x hidden x a_bytes fits. */
     uint64_t rep = mul_c(tokens, 2 * m->hidden * c->a_bytes, &overflow);
     uint64_t shard = mul_c(mul_c(tokens, w, &overflow), c->a_bytes, &overflow), scores = 0;
-    if (!in->flash_attention)
+    if (!hwfit__flash(m, in))
         scores = mul_c(mul_c(tokens, in->context, &overflow), (uint64_t)m->heads * c->a_bytes,
                        &overflow);
     uint64_t total = add_c(
@@ -1881,6 +1885,9 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
     if (!hwfit__in_range(in->load_quantize_bytes, 0.0, 1024.0))
         return hwfit__why(why, HWFIT_EDOM, "load_quantize_bytes",
                           "must be in [0, 1024] bytes per element");
+    if ((unsigned)in->flash_attention > (unsigned)HWFIT_ATTENTION_SDPA)
+        return hwfit__why(why, HWFIT_EINVAL, "flash_attention",
+                          "must be 0 (eager), 1 (flash) or 2 (SDPA)");
     if (in->no_reshard_after_forward != 0 && in->no_reshard_after_forward != 1)
         return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
     if (in->fsdp_flat_upcast != 0 && in->fsdp_flat_upcast != 1)
@@ -2494,7 +2501,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         if (in->embedding)
             other = hwfit__ceil_div_u64(mul_c(sb, 8u + (in->dropout ? model->hidden : 0u), &overflow), c.t);
         /* Packed rows without flash attention: one block-diagonal mask of s^2 b. */
-        if (in->embedding && in->packed && !in->flash_attention)
+        if (in->embedding && in->packed && !hwfit__flash(model, in))
             other = add_c(other, mul_c(mul_c(sb, in->context, &overflow), c.a_bytes, &overflow),
                           &overflow);
         if (in->head) {

@@ -127,6 +127,16 @@ static inline hwfit_status hwfit__sink_mask(const hwfit_model *m, const hwfit_me
     return HWFIT_OK;
 }
 
+/* hwfit_memory_in::flash_attention resolved for the model (hwfit_memory_attention_flash):
+ * SDPA is transformers' default dispatch, which falls back to eager for a model whose
+ * attention adds learned sinks (transformers models/gpt_oss/modular_gpt_oss.py,
+ * GptOssPreTrainedModel: _supports_sdpa = False; torch's scaled_dot_product_attention has
+ * no sink term). */
+static inline int hwfit__flash(const hwfit_model *m, const hwfit_memory_in *in) {
+    if (in->flash_attention == HWFIT_ATTENTION_SDPA) return !(m != NULL && m->attention_sinks);
+    return in->flash_attention == HWFIT_ATTENTION_FLASH;
+}
+
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):
  * PyTorch's CUDACachingAllocator (c10/cuda/CUDACachingAllocator.cpp) serves a request from
  * the smallest cached free block of its pool at least as large (get_free_block: best fit,

@@ -71,6 +71,7 @@ typedef struct row {
     uint32_t short_tokens; /* loss_short_tokens (loss_short inplace) */
     int eval_replay;
     uint32_t sink_mask;  /* sink_mask_bytes */
+    int attention;       /* flash_attention (HWFIT_ATTENTION_*) */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
@@ -282,6 +283,13 @@ static const row rows[] = {
      * casts every 16-bit parameter that is not Params4bit to fp32 ("cast all non INT8
      * parameters to fp32": norms, embedding, head) and, use_gradient_checkpointing=True by
      * default, enables gradient checkpointing. */
+    /* Attention: the Trainer runs the model as loaded, and from_pretrained without
+     * attn_implementation picks SDPA where the model class supports it and eager otherwise
+     * (transformers modeling_utils _check_and_adjust_attn_implementation). SDPA is fused
+     * (no s^2 scores stored); gpt-oss declares _supports_sdpa = False
+     * (models/gpt_oss/modular_gpt_oss.py GptOssPreTrainedModel; SDPA has no learned sink),
+     * so it runs eager_attention_forward: HWFIT_ATTENTION_SDPA resolves that by the model. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_SDPA},
     {.profile = "hf-trainer+peft", .modes = M_(HWFIT_MEMORY_QLORA),
      .sets = HWFIT_PROFILE_UNQUANTIZED | HWFIT_PROFILE_RECOMPUTE,
      .unquantized = HWFIT_DTYPE_FP32, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
@@ -523,6 +531,14 @@ static const row rows[] = {
      * ignore it. */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_SINK_MASK, .sink_mask = 10,
      .since = 2025008010, .until = 2025009009},
+    /* Attention: Unsloth's own fast attention for the models it rewrites (fused either
+     * way), transformers' dispatch for the rest: gpt-oss ran transformers' eager attention
+     * (its _supports_sdpa = False) until Unsloth 2025.8.10 brought flex attention with the
+     * sink (temporary_patches/gpt_oss.py, above), fused from then on. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_SDPA,
+     .until = 2025008010},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_FLASH,
+     .since = 2025008010},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -575,6 +591,17 @@ static const row rows[] = {
      * model.gradient_checkpointing_enable() when it is not set (every layer). */
     {.profile = "llama-factory", .sets = HWFIT_PROFILE_RECOMPUTE,
      .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
+    /* Attention: flash_attn "auto" leaves transformers' choice (the hf-trainer row), but
+     * gpt_oss is sent to the sink-aware FlashAttention-3 kernel whatever flash_attn says
+     * (src/llamafactory/model/model_utils/attention.py at f2751d81,
+     * configure_attn_implementation: "kernels-community/vllm-flash-attn3"): fused. */
+    {.profile = "llama-factory", .sets = HWFIT_PROFILE_ATTENTION,
+     .attention = HWFIT_ATTENTION_FLASH},
+    /* ---- axolotl (axolotl-ai-cloud/axolotl; otherwise the hf-trainer+peft profile) ------ */
+    /* Its example configs set flash_attention: true, and for gpt-oss also
+     * attn_implementation: kernels-community/vllm-flash-attn3, the sink-aware kernel
+     * (examples/gpt-oss/gpt-oss-20b-sft-lora-singlegpu.yaml at 107c67ae): fused. */
+    {.profile = "axolotl", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_FLASH},
     /* Trained parameters upcast to fp32 unless pure_bf16 (model/adapter.py init_adapter,
      * 2023-2026: "cast trainable params to float32"; _setup_full_tuning
      * param.data = param.data.to(torch.float32); the LoRA path casts every parameter with
@@ -765,6 +792,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_LORA_MODULES) in->lora_modules = r->lora_modules;
     if (s & HWFIT_PROFILE_EVAL_REPLAY) in->eval_replay = r->eval_replay;
     if (s & HWFIT_PROFILE_SINK_MASK) in->sink_mask_bytes = r->sink_mask;
+    if (s & HWFIT_PROFILE_ATTENTION) in->flash_attention = r->attention;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;

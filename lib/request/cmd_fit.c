@@ -180,7 +180,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     if (training) {
         hwfit_memory_in am = in.memory;
         am.recompute = o.layout.recompute; /* the layout's, searched or given */
-        hwfit__workload_out_assumptions(out, r, w->framework, &am,
+        hwfit__workload_out_assumptions(out, r, w->framework, &w->model, &am,
                                         hwfit__workload_recompute_source(r, w));
     }
     return HWFIT_OK;

@@ -897,6 +897,8 @@ const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fuse
 const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
 const char *const hwfit__workload_short_losses[] = {"inplace", "inplace-cast", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
+/* Indexed by HWFIT_ATTENTION_* (hwfit_memory_in::flash_attention). */
+const char *const hwfit__workload_attentions[] = {"eager", "flash", "sdpa", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
                                               "evaluation", NULL};
@@ -1296,6 +1298,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "decoder layers (on by default; --no-eval-replay for "
                                       "a framework with layers of its own, as the unsloth "
                                       "profile sets)"},
+    [HWFIT__F_ATTENTION] = {.name = "attention", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
+                            .default_text = "flash", .choices = hwfit__workload_attentions,
+                            .help = "training: how attention runs: eager (s^2 scores stored), "
+                                    "flash (a fused kernel for every model), sdpa "
+                                    "(transformers' default: fused, but eager for a model "
+                                    "with attention sinks such as gpt-oss; the hf-trainer "
+                                    "profiles set it)"},
     [HWFIT__F_SINK_MASK_BYTES] = {.name = "sink-mask-bytes", .kind = HWFIT_OPTION_COUNT,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 64,
                                   .help = "training a model with attention sinks (gpt-oss) "
@@ -1410,6 +1419,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_WHOLE_MASKS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_EVAL_REPLAY), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_ATTENTION), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1502,7 +1512,19 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
      * profile the library default. */
     if (rows->no_master && hwfit__req_flag(r, rows->no_master)) m->master_weights = 0;
     if (rows->no_dropout && hwfit__req_flag(r, rows->no_dropout)) m->dropout = 0;
-    if (rows->no_flash && hwfit__req_flag(r, rows->no_flash)) m->flash_attention = 0;
+    /* --no-flash-attention false: a fused kernel for every model, over a profile's SDPA
+     * (e.g. a sink-aware kernel given to transformers as attn_implementation). */
+    if (rows->no_flash && hwfit__req_given(r, rows->no_flash))
+        m->flash_attention = hwfit__req_flag(r, rows->no_flash) ? HWFIT_ATTENTION_EAGER
+                                                                 : HWFIT_ATTENTION_FLASH;
+    const hwfit_option *ao = HWFIT__FOPT(HWFIT__F_ATTENTION);
+    if (hwfit__req_given(r, ao)) {
+        if (rows->no_flash && hwfit__req_given(r, rows->no_flash))
+            return hwfit__req_fail(r, ao, HWFIT_EINVAL,
+                                   "and --no-flash-attention both choose the attention: give "
+                                   "one");
+        m->flash_attention = hwfit__req_choice(r, ao);
+    }
     const struct { int k; int *field; } flags[] = {
         {HWFIT__F_PAGED, &m->paged_optimizer},     {HWFIT__F_IN_BACKWARD, &m->optimizer_in_backward},
         {HWFIT__F_GRADIENT_BUFFER, &m->gradient_buffer}, {HWFIT__F_ACT_OFFLOAD, &m->activation_offload},
@@ -1541,12 +1563,6 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (hwfit__req_given(r, HWFIT__FOPT(flags[i].k)))
             *flags[i].field = hwfit__req_flag(r, HWFIT__FOPT(flags[i].k));
-    /* The fp32 softmax is the eager attention's: with flash attention there are no scores
-     * to keep, and the flag is refused rather than ignored. */
-    if (m->softmax_fp32 && m->flash_attention &&
-        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
-        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
-                               "applies only with --no-flash-attention (eager attention)");
     /* The evaluation's batch and cache describe an evaluation: without --evaluation they
      * would change nothing, so they are refused when given. */
     if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_EVAL_BATCH))) {
@@ -1754,6 +1770,13 @@ hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weight
         return hwfit__req_fail(r, so, HWFIT_EINVAL,
                                "applies only to models whose attention has learned sinks "
                                "(gpt-oss); this config has none");
+    /* The fp32 softmax is the eager attention's: with a fused kernel there are no scores
+     * to keep, and the flag is refused rather than ignored (the model decides under SDPA). */
+    if (m->softmax_fp32 && hwfit_memory_attention_flash(model, m) &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
+                               "applies only with eager attention (--no-flash-attention, or "
+                               "SDPA on a model with attention sinks)");
     /* A skip list given (--kept-modules): counted against this model's layers, so that a
      * list naming a layer the model does not have is refused rather than counted. */
     const hwfit_option *ko = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
@@ -1848,7 +1871,8 @@ void hwfit__workload_out_checkpoint(hwfit__out *o, const hwfit_safetensors_info 
 }
 
 void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char *framework,
-                                     const hwfit_memory_in *m, const char *recompute_source) {
+                                     const hwfit_model *model, const hwfit_memory_in *m,
+                                     const char *recompute_source) {
     char states[HWFIT_DTYPE_NAME_SIZE], grads[HWFIT_DTYPE_NAME_SIZE], lora[HWFIT_DTYPE_NAME_SIZE];
     if (hwfit_dtype_format(m->optimizer_states, states, sizeof states) != HWFIT_OK)
         states[0] = '\0';
@@ -1965,8 +1989,14 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->probs_kept);
     hwfit__out_bool(o, "loss_parallel", "loss parallel over vocabulary shards (DTensor)",
                     m->loss_parallel);
-    hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
-                    m->flash_attention);
+    {
+        static const char *const how[] = {"eager", "flash", "sdpa"};
+        hwfit__out_str(o, "attention", "attention as chosen (sdpa: transformers' default)",
+                       (unsigned)m->flash_attention <= HWFIT_ATTENTION_SDPA
+                           ? how[m->flash_attention] : "?");
+        hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
+                        hwfit_memory_attention_flash(model, m));
+    }
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);
     hwfit__out_bool(o, "norm_upcast_kept", "eager RMSNorm keeps its fp32 input",
                     m->norm_upcast_kept);

@@ -53,6 +53,7 @@ extern const char *const hwfit__workload_modes[];      /* hwfit_memory_mode */
 extern const char *const hwfit__workload_recomputes[]; /* hwfit_memory_recompute */
 extern const char *const hwfit__workload_losses[];     /* hwfit_memory_loss */
 extern const char *const hwfit__workload_selectives[]; /* hwfit_memory_selective */
+extern const char *const hwfit__workload_attentions[]; /* HWFIT_ATTENTION_* */
 extern const char *const hwfit__workload_lora_modules[]; /* hwfit_memory_lora_modules */
 extern const char *const hwfit__workload_chunk_rounds[]; /* loss_chunks_round_up 0, 1 */
 extern const char *const hwfit__workload_short_losses[]; /* loss_short: inplace, inplace-cast */
@@ -88,7 +89,7 @@ enum {
     HWFIT__F_FRAMEWORK_RELEASE, HWFIT__F_LOSS_TARGET, HWFIT__F_LOSS_FREE_SHARE,
     HWFIT__F_LOSS_CHUNKS_ROUND, HWFIT__F_LOSS_SHORT_TOKENS, HWFIT__F_LOSS_SHORT,
     HWFIT__F_PROBS_KEPT, HWFIT__F_LOSS_PARALLEL, HWFIT__F_WHOLE_MASKS, HWFIT__F_EVAL_REPLAY,
-    HWFIT__F_SINK_MASK_BYTES, HWFIT__FRAMEWORK_NOPTS
+    HWFIT__F_SINK_MASK_BYTES, HWFIT__F_ATTENTION, HWFIT__FRAMEWORK_NOPTS
 };
 enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__X_NO_FLASH, HWFIT__FRAMEWORK_EXTRA_NOPTS };
 extern const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS];
@@ -117,9 +118,11 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
 
 /* The profile's choices as a section "assumptions" (JSON object or indented lines), with
  * the release r gave (--framework-release) and whether the profile is dated;
- * recompute_source says where m->recompute came from (hwfit__RECOMPUTE_*). */
+ * recompute_source says where m->recompute came from (hwfit__RECOMPUTE_*); model resolves
+ * the attention (hwfit_memory_attention_flash). */
 void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char *framework,
-                                     const hwfit_memory_in *m, const char *recompute_source);
+                                     const hwfit_model *model, const hwfit_memory_in *m,
+                                     const char *recompute_source);
 
 /* Where a recomputation came from, as the output says it ("recompute_source"). */
 #define HWFIT__RECOMPUTE_GIVEN "given"

@@ -412,7 +412,8 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(built["backward_bytes"], base["backward_bytes"])
         fargs = ("fit", "--config", cfg, "--mode", "qlora", "--weights", "nf4-dq",
                  "--gpu", "h100-sxm", "--gpus", "1", "--context", "32768",
-                 "--recompute", "full", "--framework", "unsloth")
+                 "--recompute", "full", "--framework", "unsloth",
+                 "--attention", "flash")  # before 2025.8.10 the profile runs gpt-oss eager
         for release, want in (("2025.8.9", 0), ("2025.8.10", 10), ("2025.9.9", 0)):
             fit = self.ok_json(*fargs, "--framework-release", release)
             self.assertEqual(fit["assumptions"]["sink_mask_bytes"], want)
@@ -431,6 +432,44 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--sink-mask-bytes", "10",
                  mentions="sink-mask-bytes")
         self.bad(*args, "--sink-mask-bytes", "65", mentions="sink-mask-bytes")
+
+    def test_attention_sdpa_runs_a_sink_model_eager(self):
+        """--attention sdpa (transformers' default dispatch, the hf-trainer profiles' choice):
+        gpt-oss (attention sinks, no SDPA in transformers) runs eager, Llama fused; memory
+        and fit print the choice and its resolution; --attention flash or
+        --no-flash-attention over the profile; both together, or in inference: refused."""
+        import os
+        from clitest import TEST_DATA
+        oss = os.path.join(TEST_DATA, "models", "gpt-oss-20b.config.json")
+        llama = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        base = ("memory", "--mode", "lora", "--context", "2048", "--recompute", "full",
+                "--framework", "hf-trainer+peft")
+        o = self.ok_json(*base, "--config", oss)
+        self.assertEqual(o["assumptions"]["attention"], "sdpa")
+        self.assertFalse(o["assumptions"]["flash_attention"])
+        eager = self.ok_json(*base, "--config", oss, "--no-flash-attention")
+        self.assertEqual(eager["assumptions"]["attention"], "eager")
+        self.assertEqual(o["activation_bytes"], eager["activation_bytes"])
+        flash = self.ok_json(*base, "--config", oss, "--attention", "flash")
+        self.assertTrue(flash["assumptions"]["flash_attention"])
+        self.assertLess(flash["activation_bytes"], o["activation_bytes"])
+        l = self.ok_json(*base, "--config", llama)
+        self.assertEqual(l["assumptions"]["attention"], "sdpa")
+        self.assertTrue(l["assumptions"]["flash_attention"])
+        self.assertEqual(l["activation_bytes"],
+                         self.ok_json(*base, "--config", llama, "--attention", "flash")
+                         ["activation_bytes"])
+        # A profile that sends gpt-oss to a sink-aware kernel, and fit's card.
+        self.assertTrue(self.ok_json("memory", "--config", oss, "--mode", "lora",
+                                     "--framework", "axolotl")["assumptions"]["flash_attention"])
+        fit = self.ok_json("fit", "--config", oss, "--mode", "lora", "--gpu", "h100-sxm",
+                           "--gpus", "1", "--context", "2048", "--recompute", "full",
+                           "--framework", "hf-trainer+peft")
+        self.assertFalse(fit["assumptions"]["flash_attention"])
+        self.bad(*base, "--config", oss, "--attention", "flash", "--no-flash-attention",
+                 mentions="attention")
+        self.bad(*base, "--config", oss, "--attention", "fused", mentions="attention")
+        self.bad("memory", "--config", oss, "--attention", "eager", mentions="attention")
 
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's

@@ -526,6 +526,10 @@ hwfit_memory_profile_name = _fn("hwfit_memory_profile_name", ctypes.c_char_p, [c
 HWFIT_PROFILE_RECOMPUTE = 0x0400
 hwfit_memory_lora_targets_parse = _fn("hwfit_memory_lora_targets_parse", ctypes.c_int,
                                       [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint)])
+# int hwfit_memory_attention_flash(const hwfit_model *model, const hwfit_memory_in *in);
+hwfit_memory_attention_flash = _fn("hwfit_memory_attention_flash", ctypes.c_int,
+                                   [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in)])
+HWFIT_ATTENTION_EAGER, HWFIT_ATTENTION_FLASH, HWFIT_ATTENTION_SDPA = 0, 1, 2
 # hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode);
 hwfit_memory_recompute_default = _fn("hwfit_memory_recompute_default", ctypes.c_int,
                                      [ctypes.c_int])

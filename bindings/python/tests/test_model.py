@@ -569,6 +569,34 @@ class TestMemory(unittest.TestCase):
                                                              ctypes.byref(sets)), 0)
         self.assertEqual((m2.fp8_inputs_saved, sets.value), (0, 0))
 
+    def test_attention_sdpa_is_eager_for_a_sink_model(self):
+        # attention="sdpa" (the hf-trainer profiles' choice): gpt-oss's sinks rule SDPA out
+        # in transformers, so it runs eager; Llama runs fused. The ctypes resolver agrees.
+        kw = dict(mode="lora", context=2048, recompute="full", framework="hf-trainer+peft")
+        oss = hwfit.memory(config=config("gpt-oss-20b"), **kw)
+        self.assertEqual(oss["assumptions"]["attention"], "sdpa")
+        self.assertFalse(oss["assumptions"]["flash_attention"])
+        self.assertEqual(oss["activation_bytes"],
+                         hwfit.memory(config=config("gpt-oss-20b"), no_flash_attention=True,
+                                      **kw)["activation_bytes"])
+        flash = hwfit.memory(config=config("gpt-oss-20b"), attention="flash", **kw)
+        self.assertLess(flash["activation_bytes"], oss["activation_bytes"])
+        self.assertTrue(hwfit.memory(config=config("llama-3.1-8b"), **kw)["assumptions"]
+                        ["flash_attention"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("gpt-oss-20b"), attention="flash",
+                         no_flash_attention=True, **kw)
+        import ctypes
+        m = _lib.hwfit_model()
+        self.assertEqual(_lib.hwfit_hf_config_load(config("gpt-oss-20b").encode(),
+                                                   ctypes.byref(m), None), 0)
+        mi = _lib.hwfit_memory_in()
+        _lib.hwfit_memory_init(ctypes.byref(mi))
+        mi.flash_attention = _lib.HWFIT_ATTENTION_SDPA
+        self.assertEqual(_lib.hwfit_memory_attention_flash(ctypes.byref(m), ctypes.byref(mi)), 0)
+        m.attention_sinks = 0
+        self.assertEqual(_lib.hwfit_memory_attention_flash(ctypes.byref(m), ctypes.byref(mi)), 1)
+
     def test_grads_upcast_in_step_hold_fp32_gradient_copies(self):
         # Llama 3.1 8B full with bf16 gradients: Megatron-Core's step copies them to fp32,
         # 4 bytes a trained parameter in the step phase; the megatron profile sets it.
