@@ -255,6 +255,9 @@ typedef enum hwfit_memory_lora_modules {
 #define HWFIT_FULL_ALL 0x07u       /**< Every bit above. */
 /** @} */
 
+/** Earlier record lengths hwfit_memory_in::record_lengths holds. */
+#define HWFIT_MEMORY_RECORDS 8
+
 /** @name How attention runs (hwfit_memory_in::flash_attention)
  *  @{ */
 #define HWFIT_ATTENTION_EAGER 0 /**< Eager: the s^2 scores (and softmax) stored for backward. */
@@ -1195,6 +1198,26 @@ typedef struct hwfit_memory_in {
                                         sets 10 for those releases. Ignored for models
                                         without sinks and in inference. 0 (default, no dense
                                         mask) to 64. */
+    /* ---- Appended in 0.2.0, fifteenth round (docs/formulas.md, record_lengths). */
+    uint32_t record_lengths[HWFIT_MEMORY_RECORDS]; /**< Training on unpacked micro-batches
+                                        of varying length (each padded to its longest
+                                        sample): the padded lengths, in tokens per
+                                        sequence, of the earlier micro-batches that were
+                                        each longer than every one before them (records),
+                                        shortest first, then zeros; each below @c context,
+                                        the longest. PyTorch's caching allocator keeps the
+                                        logits-sized segments each record took (a later,
+                                        longer request fits no cached block; segments are
+                                        released only when a cudaMalloc fails), so the
+                                        reserve grows record by record: the loss's requests
+                                        (hwfit_memory_out::records_bytes) are replayed
+                                        over the records and the longest. What lengths a
+                                        data set gives: tests/data/tools/length_records.py.
+                                        No effect with @c expandable_segments, in
+                                        inference, or for a loss whose requests the replay
+                                        does not know (docs/formulas.md). Default: all 0
+                                        (every micro-batch as long as the longest: packed
+                                        or fixed-length rows). */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1294,6 +1317,14 @@ typedef struct hwfit_memory_out {
                                         activation_bytes (and activation_other_bytes) and
                                         held in every training phase, bytes; 0 without
                                         them. */
+    /* ---- Appended in 0.2.0, fifteenth round (hwfit_memory_in::record_lengths). */
+    uint64_t records_bytes;        /**< Of reserved_bytes (and stranded_bytes): the segments
+                                        the loss's requests at the earlier record lengths
+                                        leave reserved beyond what the longest micro-batch
+                                        alone reserves (hwfit_memory_in::record_lengths),
+                                        bytes; released when a cudaMalloc fails, so read by
+                                        max_memory_reserved and nvidia-smi, not needed by
+                                        a card. */
 } hwfit_memory_out;
 
 /**
@@ -1459,6 +1490,23 @@ HWFIT_API hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mod
  * @retval HWFIT_ENOTFOUND an item is not a target name.
  */
 HWFIT_API hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets);
+
+/**
+ * @brief Parse earlier record lengths (hwfit_memory_in::record_lengths) written as
+ * comma-separated token counts, shortest first, e.g. "700,1500,3100": at most
+ * ::HWFIT_MEMORY_RECORDS, each from 1 to 2^32 - 1; the rest of @p lengths is set to 0.
+ * Whether they grow and stay below the context is hwfit_memory_validate()'s check.
+ * @param[in]  text    NUL-terminated list without spaces; NULL gives ::HWFIT_EINVAL.
+ * @param[out] lengths ::HWFIT_MEMORY_RECORDS values; NULL gives ::HWFIT_EINVAL. Written
+ *                     only on success.
+ * @retval HWFIT_OK     parsed.
+ * @retval HWFIT_EINVAL a pointer is NULL.
+ * @retval HWFIT_EPARSE the text or an item is empty, or an item is not a whole number.
+ * @retval HWFIT_EDOM   an item is 0 or above 2^32 - 1, or there are more than
+ *                      ::HWFIT_MEMORY_RECORDS items.
+ */
+HWFIT_API hwfit_status hwfit_memory_record_lengths_parse(const char *text,
+                                                         uint32_t lengths[HWFIT_MEMORY_RECORDS]);
 
 /**
  * @brief Parse the modules trained in full beside LoRA (hwfit_memory_in::full_modules),

@@ -943,8 +943,9 @@ static hwfit_status loss_head(const hwfit_model *model, const hwfit__model_prep 
 /* The phases of r from its parts (hwfit__memory_phases, whose hwfit__phase_parts names
  * them), with r's dequant_bytes and carried_bytes. Apart from estimate_prepared to keep its
  * frame small (tests/stack). */
-/* The blocks the loss strands (hwfit__strands) into ph, on s b V / t logits of the
- * activations' format; apart from phases_of to keep its frame small (tests/stack). */
+/* The blocks the loss strands (hwfit__strands) and the earlier records' segments
+ * (hwfit__records) into ph, on s b V / t logits of the activations' format; apart from
+ * phases_of to keep its frame small (tests/stack). */
 static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
                                                const hwfit_memory_in *in,
                                                hwfit__phase_parts *ph) {
@@ -954,7 +955,11 @@ static HWFIT__NOINLINE hwfit_status strands_of(const hwfit_model *model,
         return HWFIT_ERANGE;
     hwfit__strands(in, hwfit__ceil_div_u64(sbv, in->tensor_parallel), hwfit__act_bytes(in),
                    &ph->strand_fwd, &ph->strand_bwd);
-    return HWFIT_OK;
+    /* and the segments earlier record lengths leave (record_lengths), b V / t a token */
+    uint64_t bv = 0;
+    if (hwfit__mul_u64(in->micro_batch, model->vocab, &bv) != HWFIT_OK) return HWFIT_ERANGE;
+    return hwfit__records(in, hwfit__ceil_div_u64(bv, in->tensor_parallel), in->context,
+                          hwfit__act_bytes(in), &ph->records);
 }
 
 /* Unsloth's chunks (unsloth_zoo fused_losses/cross_entropy_loss.py; memory.h,
@@ -1455,6 +1460,91 @@ static uint64_t replay_state(const replay_pool *p) {
     return x ^ p->n;
 }
 
+/* ---- Record lengths: the loss's requests replayed over longer and longer micro-batches --
+ *
+ * Unpacked micro-batches of varying length (hwfit_memory_in::record_lengths): each
+ * micro-batch longer than all before it asks for logits-sized blocks no cached block holds
+ * (the caching allocator above: best fit, split, merged within a segment, nothing released
+ * while cudaMalloc succeeds), so it takes new segments and the earlier ones stay reserved;
+ * later, shorter requests reuse them (best fit), so the reserve grows only at records. The
+ * loss's requests per step, per logit (A: the 16-bit format, 4: fp32), as hwfit__strands
+ * reads them:
+ * - upcast-freed (transformers >= 4.49 ForCausalLMLoss under the Trainer): the A-byte
+ *   logits; their fp32 copy; the fp32 log-softmax (saved); the copy freed as cross_entropy
+ *   returns; the logits freed with the outputs before backward; then nll_loss's fp32
+ *   gradient, log_softmax's fp32 gradient, the first freed, the saved log-softmax freed, the
+ *   A-byte cast back, the fp32 gradient freed, the cast consumed by the head's matmul.
+ * - inplace-cast with outputs_fp32 (Unsloth under Accelerate): the head's A-byte logits,
+ *   their cast copy (saved), the head's freed, Accelerate's fp32 copy, then both freed.
+ * Other losses keep no logits-class sequence the replay knows (fused and chunked losses
+ * work in chunks; upcast keeps its logits to the end): none. Each step runs whole (its
+ * blocks freed at its end); the replay runs the records, then the longest, and subtracts
+ * the longest alone: what hwfit__memory_phases' plain reserve does not already hold. */
+#define REC_A 0u
+#define REC_F32 1u
+#define REC_FREE 0x80u
+static const uint8_t rec_upcast_freed[] = {
+    0 | REC_A << 4, 1 | REC_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, REC_FREE | 0,
+    3 | REC_F32 << 4, 4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_A << 4,
+    REC_FREE | 4, REC_FREE | 5};
+static const uint8_t rec_inplace_cast[] = {
+    0 | REC_A << 4, 1 | REC_A << 4, REC_FREE | 0, 2 | REC_F32 << 4, REC_FREE | 2,
+    REC_FREE | 1};
+
+/* One step's program at n logits: every block it takes is freed by its end. */
+static void rec_step(replay_pool *p, const uint8_t *prog, size_t len, uint64_t n,
+                     uint64_t a_bytes) {
+    uint16_t live[8] = {0};
+    for (size_t i = 0; i < len; i++) {
+        unsigned slot = prog[i] & 0x0fu;
+        if (prog[i] & REC_FREE) {
+            replay_free(p, live[slot]);
+            live[slot] = 0;
+        } else {
+            uint64_t per = (prog[i] >> 4) == REC_F32 ? 4u : a_bytes, bytes = 0;
+            if (hwfit__mul_u64(n, per, &bytes) != HWFIT_OK) { p->of = 1; return; }
+            live[slot] = replay_malloc(p, bytes);
+        }
+    }
+}
+
+HWFIT__NOINLINE hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t per_token,
+                                            uint64_t longest, uint64_t a_bytes,
+                                            uint64_t *bytes) {
+    *bytes = 0;
+    if (in->mode == HWFIT_MEMORY_INFERENCE || in->expandable_segments || !in->head ||
+        in->record_lengths[0] == 0 || a_bytes >= 4 || in->context == 0)
+        return HWFIT_OK;
+    const uint8_t *prog = NULL;
+    size_t len = 0;
+    if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED && !in->outputs_kept)
+        prog = rec_upcast_freed, len = sizeof rec_upcast_freed;
+    else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->outputs_fp32)
+        prog = rec_inplace_cast, len = sizeof rec_inplace_cast;
+    if (prog == NULL) return HWFIT_OK;
+    uint64_t n = 0, alone = 0;
+    if (hwfit__mul_u64(longest, per_token, &n) != HWFIT_OK) return HWFIT_ERANGE;
+    replay_pool p;
+    memset(&p, 0, sizeof p);
+    rec_step(&p, prog, len, n, a_bytes);
+    alone = p.reserved;
+    if (p.of) return HWFIT_ERANGE;
+    memset(&p, 0, sizeof p);
+    for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS && in->record_lengths[k]; k++) {
+        /* this rank's share of the record: longest / context of it (context parallel) */
+        uint64_t tok = 0, nk = 0;
+        if (hwfit__mul_u64(in->record_lengths[k], longest, &tok) != HWFIT_OK ||
+            hwfit__mul_u64(tok / in->context, per_token, &nk) != HWFIT_OK)
+            return HWFIT_ERANGE;
+        rec_step(&p, prog, len, nk, a_bytes);
+    }
+    rec_step(&p, prog, len, n, a_bytes);
+    if (p.of) return HWFIT_ERANGE;
+    if (p.full) return HWFIT_OK; /* more blocks than the table: no claim */
+    *bytes = p.reserved > alone ? p.reserved - alone : 0;
+    return HWFIT_OK;
+}
+
 typedef struct {
     uint64_t e, h, qd, kd, vd, hd, v, rank;
     uint64_t a, r; /* bytes: the activations' (autocast) format, the hidden states' */
@@ -1885,6 +1975,19 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
     if (!hwfit__in_range(in->load_quantize_bytes, 0.0, 1024.0))
         return hwfit__why(why, HWFIT_EDOM, "load_quantize_bytes",
                           "must be in [0, 1024] bytes per element");
+    for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS; k++) {
+        uint32_t v = in->record_lengths[k], prev = k ? in->record_lengths[k - 1] : 0;
+        if (v == 0) continue;
+        if (k && prev == 0)
+            return hwfit__why(why, HWFIT_EDOM, "record_lengths",
+                              "must be given shortest first, zeros only after the last");
+        if (k && v <= prev)
+            return hwfit__why(why, HWFIT_EDOM, "record_lengths",
+                              "must grow: each record is longer than the one before");
+        if (v >= in->context)
+            return hwfit__why(why, HWFIT_EDOM, "record_lengths",
+                              "must each be shorter than context (the longest micro-batch)");
+    }
     if ((unsigned)in->flash_attention > (unsigned)HWFIT_ATTENTION_SDPA)
         return hwfit__why(why, HWFIT_EINVAL, "flash_attention",
                           "must be 0 (eager), 1 (flash) or 2 (SDPA)");
@@ -2868,6 +2971,10 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         fwd_r = add_c(with_fragmentation(loss_bwd, in->fragmentation, &of), p->strand_bwd, &of);
         if (fwd_r > reserved) reserved = fwd_r;
     }
+    /* The earlier records' segments (record_lengths, hwfit__records): cached and free
+     * beside whatever the run's largest moment reserves, so on top of it; stranded (not in
+     * plain: released when a cudaMalloc fails). */
+    if (p->training && p->records) reserved = add_c(reserved, p->records, &of);
     /* ZeRO-3's gathered units are freed before the step but their blocks stay reserved:
      * the caching allocator keeps a freed block for the stream it was allocated on (torch
      * c10/cuda/CUDACachingAllocator.cpp: a block is reused only by an allocation on its
@@ -2929,6 +3036,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     out->load_bytes = load;
     out->eval_bytes = eval;
     out->stranded_bytes = reserved - plain; /* plain <= reserved: the same moments */
+    out->records_bytes = p->training ? p->records : 0;
     return HWFIT_OK;
 }
 
@@ -3073,6 +3181,28 @@ hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigned *targets
     };
     /* PEFT module names carry a _proj suffix: q_proj, gate_proj. */
     return names_to_bits(text, names, sizeof names / sizeof names[0], "_proj", targets);
+}
+
+hwfit_status hwfit_memory_record_lengths_parse(const char *text,
+                                               uint32_t lengths[HWFIT_MEMORY_RECORDS]) {
+    if (text == NULL || lengths == NULL) return HWFIT_EINVAL;
+    uint32_t out[HWFIT_MEMORY_RECORDS] = {0};
+    unsigned n = 0;
+    const char *p = text;
+    for (;;) {
+        if (*p < '0' || *p > '9') return HWFIT_EPARSE; /* empty item, sign, space */
+        uint64_t v = 0;
+        while (*p >= '0' && *p <= '9') {
+            if (v <= UINT32_MAX) v = v * 10u + (uint64_t)(*p - '0'); /* saturates past 2^32 */
+            p++;
+        }
+        if (*p != ',' && *p != '\0') return HWFIT_EPARSE;
+        if (v == 0 || v > UINT32_MAX || n == HWFIT_MEMORY_RECORDS) return HWFIT_EDOM;
+        out[n++] = (uint32_t)v;
+        if (*p++ == '\0') break;
+    }
+    memcpy(lengths, out, sizeof out);
+    return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_full_modules_parse(const char *text, unsigned *modules) {

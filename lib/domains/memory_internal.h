@@ -106,6 +106,9 @@ typedef struct hwfit__phase_parts {
     uint64_t eval_res;     /* the segments the caching allocator takes for that forward
                               (hwfit__memory_eval's replay; 0: not replayed): its reserve is
                               fixed's with the fraction plus these */
+    uint64_t records;      /* the segments earlier record lengths leave reserved
+                              (hwfit__records): reserved beside the largest moment's, never
+                              allocated */
     uint64_t mask_build;   /* the dense mask of a flex attention with sinks being built in
                               the forward's first attention (hwfit__sink_mask; 0: none) */
 } hwfit__phase_parts;
@@ -307,6 +310,17 @@ static inline uint64_t hwfit__act_bytes(const hwfit_memory_in *in) {
  * its tokens, its whole logits (vocab a row: V / t) and their cast and fp32 copies; 0
  * without the threshold or the head, outside training, or packed above the threshold
  * (every micro-batch full). ERANGE on overflow. */
+/* hwfit_memory_in::record_lengths: the bytes the loss's logits-sized requests at the
+ * earlier record lengths leave reserved beyond what the longest micro-batch alone reserves,
+ * the caching allocator replayed over the records then the longest (memory.c). per_token:
+ * logits a sequence token makes (b V / t; the records are tokens per sequence);
+ * longest: the micro-batch's tokens per sequence on this rank (context, or its local
+ * share), the records scaled by longest / context; a_bytes: the 16-bit format's bytes.
+ * 0 without records, with expandable segments, in inference, for a loss the replay does
+ * not know, or when the replay's table overflows. ERANGE on overflow. */
+hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t per_token, uint64_t longest,
+                            uint64_t a_bytes, uint64_t *bytes);
+
 hwfit_status hwfit__short_forward(const hwfit_memory_in *in, uint64_t stored, uint64_t rows,
                                   uint64_t vocab, uint64_t hidden, uint64_t a_bytes,
                                   uint64_t *bytes);

@@ -1525,7 +1525,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 29 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 30 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1534,7 +1534,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
-    ph.short_fwd = 0;
+    ph.short_fwd = ph.records = 0;
     /* The dense mask of a flex attention with sinks (memory.c, sink_mask_bytes): once per
      * card, in the forward. */
     if (hwfit__sink_mask(e->model, &in->memory, &ph.mask_build) != HWFIT_OK) return HWFIT_ERANGE;
@@ -1634,6 +1634,13 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
                 return HWFIT_ERANGE;
             hwfit__strands(&in->memory, hwfit__ceil_div_u64(lg, r->tp), ab, &ph.strand_fwd,
                            &ph.strand_bwd);
+            /* the earlier records' segments (memory.c, hwfit__records), this rank's share
+             * of each sequence */
+            uint64_t bv = 0;
+            if (hwfit__mul_u64(r->mb, e->model->vocab, &bv) != HWFIT_OK ||
+                hwfit__records(&in->memory, hwfit__ceil_div_u64(bv, r->tp), r->context_local,
+                               ab, &ph.records) != HWFIT_OK)
+                return HWFIT_ERANGE;
             if (add(&used, ph.stored) != HWFIT_OK || add(&used, ph.loss) != HWFIT_OK ||
                 add(&used, ph.pass) != HWFIT_OK || add(&used, ph.gathered) != HWFIT_OK ||
                 hwfit__fused_chunks(&in->memory, in->capacity_bytes, used, rows, v,

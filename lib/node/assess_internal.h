@@ -7,6 +7,6 @@
 #define HWFIT_ASSESS_INTERNAL_H
 
 /* At least hwfit_assess_workspace_size(); assess.c checks it at compile time. */
-#define HWFIT__ASSESS_WORKSPACE_BYTES (232u * 1024u)
+#define HWFIT__ASSESS_WORKSPACE_BYTES (240u * 1024u)
 
 #endif /* HWFIT_ASSESS_INTERNAL_H */

@@ -239,6 +239,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "peak_reserved_bytes", "peak reserved", out.reserved_bytes);
     hwfit__out_bytes(o, "stranded_bytes", "of reserved: loss's stranded logits blocks",
                      out.stranded_bytes);
+    hwfit__out_bytes(o, "records_bytes", "of stranded: earlier record lengths' segments",
+                     out.records_bytes);
     hwfit__out_bytes(o, "peak_bytes", "peak with overhead", out.peak_bytes);
     if (training) hwfit__workload_out_assumptions(o, r, framework, m, &in, recompute_source);
     return HWFIT_OK;

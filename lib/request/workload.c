@@ -1298,6 +1298,16 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "decoder layers (on by default; --no-eval-replay for "
                                       "a framework with layers of its own, as the unsloth "
                                       "profile sets)"},
+    [HWFIT__F_RECORD_LENGTHS] = {.name = "record-lengths", .kind = HWFIT_OPTION_TEXT,
+                                 .metavar = "LIST", .default_help = "none (fixed-length rows)",
+                                 .help = "training on unpacked micro-batches of varying "
+                                         "length: the padded lengths (tokens per sequence) "
+                                         "of the earlier micro-batches longer than all before "
+                                         "them, shortest first, below --context, at most 8, "
+                                         "e.g. 700,1500,3100 (tests/data/tools/"
+                                         "length_records.py gives them for a data set): the "
+                                         "caching allocator keeps each one's logits-sized "
+                                         "segments reserved"},
     [HWFIT__F_ATTENTION] = {.name = "attention", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                             .default_text = "flash", .choices = hwfit__workload_attentions,
                             .help = "training: how attention runs: eager (s^2 scores stored), "
@@ -1420,6 +1430,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EVAL_REPLAY), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ATTENTION), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_RECORD_LENGTHS), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1462,6 +1473,28 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
     if (hwfit__req_given(r, wm)) m->whole_masks = (uint32_t)hwfit__req_u64(r, wm);
     const hwfit_option *sm = HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES);
     if (hwfit__req_given(r, sm)) m->sink_mask_bytes = (uint32_t)hwfit__req_u64(r, sm);
+    const hwfit_option *rl = HWFIT__FOPT(HWFIT__F_RECORD_LENGTHS);
+    if (hwfit__req_given(r, rl)) {
+        const char *list = hwfit__req_text(r, rl);
+        hwfit_status rs = hwfit_memory_record_lengths_parse(list, m->record_lengths);
+        if (rs == HWFIT_EDOM)
+            return hwfit__req_fail(r, rl, rs, "'%s': at most %d lengths, each at least 1",
+                                   list, HWFIT_MEMORY_RECORDS);
+        if (rs != HWFIT_OK)
+            return hwfit__req_fail(r, rl, rs, "'%s' is not a list of token counts such as "
+                                   "700,1500,3100", list);
+        for (unsigned k = 1; k < HWFIT_MEMORY_RECORDS && m->record_lengths[k]; k++)
+            if (m->record_lengths[k] <= m->record_lengths[k - 1])
+                return hwfit__req_fail(r, rl, HWFIT_EDOM, "'%s' must grow, shortest first",
+                                       list);
+        uint32_t top = m->record_lengths[0];
+        for (unsigned k = 1; k < HWFIT_MEMORY_RECORDS && m->record_lengths[k]; k++)
+            top = m->record_lengths[k];
+        if (top >= m->context)
+            return hwfit__req_fail(r, rl, HWFIT_EDOM, "%u is not below --context %llu (the "
+                                   "longest micro-batch)", top,
+                                   (unsigned long long)m->context);
+    }
     if (hwfit__req_given(r, sl)) {
         /* The short micro-batches' loss acts only with a threshold: refused without. */
         if (!m->loss_short_tokens)
@@ -1996,6 +2029,19 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                            ? how[m->flash_attention] : "?");
         hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                         hwfit_memory_attention_flash(model, m));
+    }
+    {
+        char list[HWFIT_MEMORY_RECORDS * 11 + 1];
+        size_t at = 0;
+        list[0] = '\0';
+        for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS && m->record_lengths[k]; k++) {
+            int w = snprintf(list + at, sizeof list - at, k ? ",%u" : "%u",
+                             (unsigned)m->record_lengths[k]);
+            if (w < 0 || (size_t)w >= sizeof list - at) break;
+            at += (size_t)w;
+        }
+        hwfit__out_str(o, "record_lengths", "earlier record lengths (tokens)",
+                       at ? list : "none");
     }
     hwfit__out_bool(o, "softmax_fp32", "eager softmax kept in fp32", m->softmax_fp32);
     hwfit__out_bool(o, "norm_upcast_kept", "eager RMSNorm keeps its fp32 input",
