@@ -13,6 +13,8 @@ holds; the allocator takes new segments and keeps the earlier ones cached
             where p and F are the pmf and cdf of a micro-batch's padded length
             (the largest of its b samples, F = F_sample^b) and n the number of
             micro-batches; E[last record] = E[max] = sum_v v (F(v)^n - F(v-)^n).
+  selftest  the exact expectation against brute force, and the allocator model's
+            re-use, new segment, release at the card's limit and expandable growth
   simulate  the same shuffles run through a model of the caching allocator's
             large pool (c10/cuda/CUDACachingAllocator.cpp: best fit over cached
             free blocks of the stream, split when more than 1 MiB is left,
@@ -420,7 +422,7 @@ def simulate_once(seq, args, prog):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("command", choices=["records", "simulate"])
+    ap.add_argument("command", choices=["records", "simulate", "selftest"])
     ap.add_argument("--lengths")
     ap.add_argument("--dist", help="MEAN,SD,MIN,MAX of the sample lengths")
     ap.add_argument("--shape", default="lognormal", choices=["lognormal", "normal", "gamma"])
@@ -447,6 +449,8 @@ def main():
     ap.add_argument("--cap-gib", type=float, default=0.0, help="card reserve limit (0: none)")
     args = ap.parse_args()
     args.work = [float(x) for x in args.work.split(",") if x]
+    if args.command == "selftest":
+        return selftest()
     if not args.lengths and not args.dist:
         ap.error("--lengths or --dist")
     rng = random.Random(args.seed)
@@ -531,6 +535,57 @@ def main():
             print("  hypothesis as stated: c x V x b x earlier records, c = one step's "
                   "reserve per logit %.2f bytes: %.2f GiB"
                   % (c, c * args.vocab * args.micro_batch * mean(earlier) / gib))
+
+def selftest():
+    """The exact expectation against brute force, and the allocator's three behaviours."""
+    import itertools
+    # 1. exact E[sum of records] over all orders of a small population (without
+    #    replacement) equals the i.i.d. formula only approximately; with replacement
+    #    (every sequence of n draws) it is exact
+    pop = {3: 1, 5: 2, 8: 1}
+    tot = sum(pop.values())
+    n = 3
+    vals = [v for v, c in pop.items() for _ in range(c)]
+    brute = 0.0
+    for seq in itertools.product(vals, repeat=n):
+        brute += sum(records_of(list(seq)))
+    brute /= len(vals) ** n
+    _, e_sum, _ = exact_records(pop, 1, n, 1)
+    assert abs(brute - e_sum) < 1e-9, (brute, e_sum)
+    # micro-batches of 2: the padded length is the larger of two draws
+    brute2 = 0.0
+    for seq in itertools.product(vals, repeat=2 * n):
+        mb = [max(seq[i], seq[i + 1]) for i in range(0, 2 * n, 2)]
+        brute2 += sum(records_of(mb))
+    brute2 /= len(vals) ** (2 * n)
+    _, e_sum2, _ = exact_records(pop, 2, n, 1)
+    assert abs(brute2 - e_sum2) < 1e-9, (brute2, e_sum2)
+    # 2. a freed block is re-used by a request that fits, split when > 1 MiB is left
+    al = Allocator()
+    h = al.malloc(100 * MIB)
+    al.free_(h)
+    h2 = al.malloc(40 * MIB)
+    assert al.reserved == 100 * MIB and al.blocks[h2][0] == 40 * MIB
+    # 3. a larger request takes a new segment; the cached one stays reserved
+    h3 = al.malloc(120 * MIB)
+    assert al.reserved == 220 * MIB
+    al.free_(h2)
+    al.free_(h3)
+    assert al.reserved == 220 * MIB
+    # 4. with a card limit, wholly free segments go back when a segment would not fit
+    al = Allocator(cap=250 * MIB)
+    for size in (100, 120):
+        al.free_(al.malloc(size * MIB))
+    al.malloc(200 * MIB)
+    assert al.reserved == 200 * MIB
+    # 5. expandable segments: growing requests map only the difference
+    al = Allocator(expandable=True)
+    for size in (100, 120, 150):
+        al.free_(al.malloc(size * MIB))
+    assert al.reserved == 160 * MIB  # 150 MiB rounded to 20 MiB pages
+    print("selftest: ok")
+    return 0
+
 
 if __name__ == "__main__":
     main()
