@@ -1209,6 +1209,12 @@ static void probe_profiles(void) {
     CHECK(hwfit_memory_profile_dated("", &dated) == HWFIT_ENOTFOUND && dated == 7);
     CHECK(hwfit_memory_attention_flash(NULL, NULL) == 0);
     {
+        uint32_t rl[HWFIT_MEMORY_RECORDS] = {7};
+        CHECK(hwfit_memory_record_lengths_parse(NULL, rl) == HWFIT_EINVAL && rl[0] == 7);
+        CHECK(hwfit_memory_record_lengths_parse("1", NULL) == HWFIT_EINVAL);
+        CHECK(hwfit_memory_record_lengths_parse("\xff", rl) == HWFIT_EPARSE && rl[0] == 7);
+    }
+    {
         hwfit_memory_in bad;
         hwfit_memory_init(&bad);
         bad.flash_attention = INT_MIN; /* outside 0..2: not fused, and refused by estimates */
@@ -2775,6 +2781,7 @@ static const entry table[] = {
     COVER(hwfit_memory_full_modules_parse, probe_full_modules_parse),
     COVER(hwfit_memory_attention_flash, probe_profiles),
     COVER(hwfit_memory_init, probe_inits),
+    COVER(hwfit_memory_record_lengths_parse, probe_profiles),
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
     COVER(hwfit_memory_profile_apply, probe_profiles),

@@ -3386,3 +3386,90 @@ Test(memory, unsloth_short_path_by_release) {
         cr_assert_eq(in.loss_free_share, r[i].share, "%s", name);
     }
 }
+
+/* record_lengths (unpacked micro-batches of varying length): the loss's logits-sized
+ * segments of each earlier record stay reserved (records_bytes, in reserved and stranded,
+ * never allocated); records replayed in the caching allocator's rules (best fit, split,
+ * 2 MiB segments). Llama 3.1 8B LoRA, the Trainer's upcast-freed loss, 4,096 tokens. */
+Test(memory, record_lengths_reserve_segments_not_allocations) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS; k++) cr_assert_eq(in.record_lengths[k], 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 4096;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    in.logits_freed = 1;
+    hwfit_memory_out base = estimate_ok(&m, &in);
+    cr_assert_eq(base.records_bytes, 0);
+    in.record_lengths[0] = 1000;
+    in.record_lengths[1] = 3000;
+    hwfit_memory_out r = estimate_ok(&m, &in);
+    check_phases(&r, &in);
+    cr_assert_eq(r.allocated_bytes, base.allocated_bytes);
+    cr_assert_eq(r.forward_bytes, base.forward_bytes);
+    cr_assert_gt(r.records_bytes, 0);
+    cr_assert_eq(r.reserved_bytes, base.reserved_bytes + r.records_bytes);
+    cr_assert_eq(r.stranded_bytes, base.stranded_bytes + r.records_bytes);
+    cr_assert_eq(r.peak_bytes, base.peak_bytes + r.records_bytes);
+    /* The 3,000-token record alone: its upcast-freed steps take segments of 2, 4 and 4 bytes
+     * a logit (128,256 logits a token) that the 4,096-token step cannot reuse for its own
+     * fp32 requests; at most the whole of that step's blocks, at least its largest. */
+    hwfit_memory_in one = in;
+    one.record_lengths[0] = 3000;
+    one.record_lengths[1] = 0;
+    hwfit_memory_out o = estimate_ok(&m, &one);
+    const uint64_t logits = 3000ull * 128256;
+    cr_assert_geq(o.records_bytes, 4 * logits);
+    cr_assert_leq(o.records_bytes, 14 * logits + 8 * 2097152ull);
+    /* More records never reserve less. */
+    cr_assert_geq(r.records_bytes, o.records_bytes);
+    /* A card caps the reading: the records' cached segments go first. */
+    hwfit_memory_in capped = in;
+    capped.card_bytes = (double)(base.peak_bytes + r.records_bytes / 2);
+    hwfit_memory_out c = estimate_ok(&m, &capped);
+    cr_assert_eq(c.peak_bytes, base.peak_bytes + r.records_bytes / 2);
+    cr_assert_eq(c.records_bytes, r.records_bytes - (r.records_bytes - r.records_bytes / 2));
+    /* Expandable segments grow in place: nothing kept. So for a loss the replay does not
+     * know (fused), and in inference. */
+    hwfit_memory_in ex = in;
+    ex.expandable_segments = 1;
+    cr_assert_eq(estimate_ok(&m, &ex).records_bytes, 0);
+    ex = in;
+    ex.loss = HWFIT_MEMORY_LOSS_FUSED;
+    cr_assert_eq(estimate_ok(&m, &ex).records_bytes, 0);
+    ex = in;
+    ex.mode = HWFIT_MEMORY_INFERENCE;
+    cr_assert_eq(estimate_ok(&m, &ex).records_bytes, 0);
+    /* A record at or above the context is none (a search over contexts); order is checked. */
+    ex = in;
+    ex.context = 2048;
+    hwfit_memory_in ex1 = ex;
+    ex1.record_lengths[1] = 0;
+    cr_assert_eq(estimate_ok(&m, &ex).records_bytes, estimate_ok(&m, &ex1).records_bytes);
+    hwfit_problem why;
+    ex = in;
+    ex.record_lengths[1] = 900;
+    cr_assert_eq(hwfit_memory_validate(&m, &ex, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "record_lengths");
+    ex = in;
+    ex.record_lengths[0] = 0;
+    cr_assert_eq(hwfit_memory_validate(&m, &ex, &why), HWFIT_EDOM);
+    /* The parser. */
+    uint32_t l[HWFIT_MEMORY_RECORDS];
+    memset(l, 0xab, sizeof l);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("700,1500,3100", l), HWFIT_OK);
+    cr_assert(l[0] == 700 && l[1] == 1500 && l[2] == 3100 && l[3] == 0 && l[7] == 0);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("1,2,3,4,5,6,7,8,9", l), HWFIT_EDOM);
+    cr_assert_eq(l[0], 700); /* untouched on failure */
+    cr_assert_eq(hwfit_memory_record_lengths_parse("0", l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("4294967296", l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("99999999999999999999999", l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("", l), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("1,,2", l), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("1,2,", l), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("-1", l), HWFIT_EPARSE);
+    cr_assert_eq(hwfit_memory_record_lengths_parse("1.5", l), HWFIT_EPARSE);
+}

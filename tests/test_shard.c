@@ -1924,3 +1924,29 @@ Test(shard, sdpa_attention_resolves_by_the_model_on_a_card) {
                       sinks);
     }
 }
+
+/* One card: the earlier records' segments (memory.c, hwfit__records) are the memory
+ * estimate's, capped by the card's capacity. */
+Test(shard, record_lengths_on_one_card_are_the_memory_estimate) {
+    hwfit_shard_in in = full_8b(1, 0);
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    in.memory.context = 4096;
+    in.memory.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    in.memory.logits_freed = 1;
+    in.memory.record_lengths[0] = 1000;
+    in.memory.record_lengths[1] = 3000;
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.comm_group_bytes = 0;
+    hwfit_shard_out o = estimate_ok(&llama8, &in);
+    hwfit_memory_in mi = in.memory;
+    mi.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out mo;
+    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mo), HWFIT_OK);
+    cr_assert_gt(mo.records_bytes, 0);
+    cr_assert_eq(o.worst.reserved_bytes, mo.reserved_bytes);
+    cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes);
+    /* A card smaller than the reading: the records go first, down to the card. */
+    in.capacity_bytes = (double)(mo.peak_bytes - mo.records_bytes / 2);
+    hwfit_shard_out c = estimate_ok(&llama8, &in);
+    cr_assert_eq(c.worst.peak_bytes, mo.peak_bytes - mo.records_bytes / 2);
+}

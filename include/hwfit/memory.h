@@ -1204,8 +1204,9 @@ typedef struct hwfit_memory_in {
                                         sample): the padded lengths, in tokens per
                                         sequence, of the earlier micro-batches that were
                                         each longer than every one before them (records),
-                                        shortest first, then zeros; each below @c context,
-                                        the longest. PyTorch's caching allocator keeps the
+                                        shortest first, then zeros; a length at or above
+                                        @c context (the longest) counts as none (a search
+                                        over contexts). PyTorch's caching allocator keeps the
                                         logits-sized segments each record took (a later,
                                         longer request fits no cached block; segments are
                                         released only when a cudaMalloc fails), so the
@@ -1495,7 +1496,7 @@ HWFIT_API hwfit_status hwfit_memory_lora_targets_parse(const char *text, unsigne
  * @brief Parse earlier record lengths (hwfit_memory_in::record_lengths) written as
  * comma-separated token counts, shortest first, e.g. "700,1500,3100": at most
  * ::HWFIT_MEMORY_RECORDS, each from 1 to 2^32 - 1; the rest of @p lengths is set to 0.
- * Whether they grow and stay below the context is hwfit_memory_validate()'s check.
+ * Whether they grow is hwfit_memory_validate()'s check.
  * @param[in]  text    NUL-terminated list without spaces; NULL gives ::HWFIT_EINVAL.
  * @param[out] lengths ::HWFIT_MEMORY_RECORDS values; NULL gives ::HWFIT_EINVAL. Written
  *                     only on success.

@@ -1110,7 +1110,9 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.stored = r->activation_bytes;
     }
     hwfit__phase_choices ch = hwfit__phase_choices_of(in);
-    return hwfit__memory_phases(&ch, &ph, r->overhead_bytes, r);
+    hwfit_status st = hwfit__memory_phases(&ch, &ph, r->overhead_bytes, r);
+    if (st == HWFIT_OK) hwfit__records_cap(r, in->card_bytes);
+    return st;
 }
 
 /* The previous micro-batch's graph that the loop still holds (previous_graph): its logits
@@ -1530,8 +1532,10 @@ HWFIT__NOINLINE hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t 
     alone = p.reserved;
     if (p.of) return HWFIT_ERANGE;
     memset(&p, 0, sizeof p);
-    for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS && in->record_lengths[k]; k++) {
-        /* this rank's share of the record: longest / context of it (context parallel) */
+    for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS && in->record_lengths[k] &&
+                         in->record_lengths[k] < in->context; k++) {
+        /* this rank's share of the record: longest / context of it (context parallel); a
+         * record at or above the context (a search trying shorter ones) is no record */
         uint64_t tok = 0, nk = 0;
         if (hwfit__mul_u64(in->record_lengths[k], longest, &tok) != HWFIT_OK ||
             hwfit__mul_u64(tok / in->context, per_token, &nk) != HWFIT_OK)
@@ -1984,9 +1988,6 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         if (k && v <= prev)
             return hwfit__why(why, HWFIT_EDOM, "record_lengths",
                               "must grow: each record is longer than the one before");
-        if (v >= in->context)
-            return hwfit__why(why, HWFIT_EDOM, "record_lengths",
-                              "must each be shorter than context (the longest micro-batch)");
     }
     if ((unsigned)in->flash_attention > (unsigned)HWFIT_ATTENTION_SDPA)
         return hwfit__why(why, HWFIT_EINVAL, "flash_attention",

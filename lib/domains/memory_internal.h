@@ -321,6 +321,20 @@ static inline uint64_t hwfit__act_bytes(const hwfit_memory_in *in) {
 hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t per_token, uint64_t longest,
                             uint64_t a_bytes, uint64_t *bytes);
 
+/* The records' segments are the first the caching allocator gives back when a cudaMalloc
+ * fails (release_cached_blocks frees every cached whole segment), so what a card reads
+ * never passes its memory: records_bytes (and reserved, stranded, peak with it) shrink
+ * until peak_bytes is at most `card` bytes (0: no card known). */
+static inline void hwfit__records_cap(hwfit_memory_out *o, double card) {
+    if (!(card > 0.0) || o->records_bytes == 0 || (double)o->peak_bytes <= card) return;
+    uint64_t over = o->peak_bytes - (uint64_t)card; /* card < peak_bytes < 2^64 */
+    if (over > o->records_bytes) over = o->records_bytes;
+    o->records_bytes -= over;
+    o->reserved_bytes -= over;
+    o->peak_bytes -= over;
+    o->stranded_bytes -= over;
+}
+
 hwfit_status hwfit__short_forward(const hwfit_memory_in *in, uint64_t stored, uint64_t rows,
                                   uint64_t vocab, uint64_t hidden, uint64_t a_bytes,
                                   uint64_t *bytes);

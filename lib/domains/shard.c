@@ -1681,6 +1681,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
         cs->missed = 0;
     }
     hwfit_status st = hwfit__memory_phases(&ch, &ph, c->overhead_bytes, &cs->ph);
+    if (st == HWFIT_OK) hwfit__records_cap(&cs->ph, in->capacity_bytes);
     cs->ph.loss_chunks = chunks;
     cs->ph.loss_chunk_bytes = chunk_bytes;
     return st;

@@ -471,6 +471,35 @@ class TestFinetuneInputs(CliCase):
         self.bad(*base, "--config", oss, "--attention", "fused", mentions="attention")
         self.bad("memory", "--config", oss, "--attention", "eager", mentions="attention")
 
+    def test_record_lengths_keep_segments_reserved(self):
+        """--record-lengths (unpacked micro-batches of varying length): the earlier records'
+        logits-sized segments stay reserved (records_bytes, in the reserved and stranded
+        peaks, not the allocated); fit's card agrees; refused when not growing, at or above
+        --context, malformed, or in inference."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "4096",
+                "--recompute", "full", "--framework", "hf-trainer+peft")
+        base = self.ok_json(*args)
+        rec = self.ok_json(*args, "--record-lengths", "1000,3000")
+        self.assertEqual(base["records_bytes"], 0)
+        self.assertEqual(base["assumptions"]["record_lengths"], "none")
+        self.assertEqual(rec["assumptions"]["record_lengths"], "1000,3000")
+        self.assertGreater(rec["records_bytes"], 4 * 3000 * 128256)
+        self.assertEqual(rec["peak_allocated_bytes"], base["peak_allocated_bytes"])
+        self.assertEqual(rec["peak_reserved_bytes"],
+                         base["peak_reserved_bytes"] + rec["records_bytes"])
+        self.assertEqual(rec["stranded_bytes"], base["stranded_bytes"] + rec["records_bytes"])
+        fargs = ("fit", "--config", cfg, "--mode", "lora", "--gpu", "h100-sxm", "--gpus", "1",
+                 "--context", "4096", "--recompute", "full", "--framework", "hf-trainer+peft")
+        self.assertEqual(self.ok_json(*fargs, "--record-lengths", "1000,3000")
+                         ["peak_reserved_bytes"] - self.ok_json(*fargs)["peak_reserved_bytes"],
+                         rec["records_bytes"])
+        for bad in ("3000,1000", "5000", "1,,2", "0", "a", "1,2,3,4,5,6,7,8,9"):
+            self.bad(*args, "--record-lengths", bad, mentions="record-lengths")
+        self.bad("memory", "--config", cfg, "--record-lengths", "100", mentions="record-lengths")
+
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's
         default): the loss's tensors go before the last layer is rebuilt, so a LoRA step's

@@ -68,25 +68,27 @@ CEILINGS = {
     # Figures at -O0 after each change: RT = round 13's evaluation allocator replay
     # (memory.c hwfit__memory_eval_segments, +~750 B); R14 = round 14 (the engine keeps each
     # head's card evaluation, +112 B; the replay's repeated-layer count, +80 B; the shard
-    # explain validates with the engine's prepared model, -2.3 KB on the serve/perf chains).
+    # explain validates with the engine's prepared model, -2.3 KB on the serve/perf chains);
+    # R15 = round 15 (hwfit_memory_in's record_lengths, +32 B a copy; hwfit_memory_out's
+    # records_bytes, +8).
     "hwfit_perf_plan": 15936,           # 15696 (R14, sink_mask_bytes); 15456 (RT); 14720;
                                         # 14320: plan's training slice, train_step's
                                         # collectives (15984 before stack3, round 9: the rank
                                         # model's prep off weights_units_fill's frame, the
                                         # link's name off the collectives' chains)
-    "hwfit_serve_validate": 15952,      # 15728 (R14); 15792 (RT); 15040; 14640: serve's chain
-                                        # through perf's inference, its fit's explanation
-                                        # (15856 before stack3)
+    "hwfit_serve_validate": 15952,      # 15936 (R15); 15728 (R14); 15792 (RT); 15040;
+                                        # 14640: serve's chain through perf's inference,
+                                        # its fit's explanation (15856 before stack3)
     "hwfit_serve_estimate": 15632,      # 15376 (R14); 15488 (RT); 14752; 14400 (15616 before
                                         # stack3)
     "hwfit_request_run_record": 15632,  # 15392 (the report's power chart)
     "hwfit_request_ask_record": 15680,  # 15424: run's chain and its own frame (80)
     "hwfit_request_run": 15584,         # 15344: assess's report, the power chart's ticks
-    "hwfit_assess": 12912,              # 12784 (R14); 12656 (RT); 11904; 11456 (its engine in
-                                        # its workspace; 12960 before stack3, 12848 before
-                                        # round 9)
-    "hwfit_assess_ws": 12800,           # 12672 (R14); 12544 (RT); 11792; 11344 (12848 before
-                                        # stack3)
+    "hwfit_assess": 13040,              # 12976 (R15); 12784 (R14); 12656 (RT); 11904;
+                                        # 11456 (its engine in its workspace; 12960 before
+                                        # stack3, 12848 before round 9)
+    "hwfit_assess_ws": 12928,           # 12864 (R15); 12672 (R14); 12544 (RT); 11792;
+                                        # 11344 (12848 before stack3)
     "hwfit_report_html": 14944,         # 14704
     "hwfit_perf_validate": 13664,       # 13408 (R14); 13520 (RT); 12800; 12496 (13712 before
                                         # stack3)

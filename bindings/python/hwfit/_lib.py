@@ -465,7 +465,12 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: bytes per pair of a sink attention's dense mask built (memory.h
         # sink_mask_bytes)
         ("sink_mask_bytes", ctypes.c_uint32),
+        # appended: earlier record lengths of unpacked micro-batches (memory.h
+        # record_lengths, HWFIT_MEMORY_RECORDS of them)
+        ("record_lengths", ctypes.c_uint32 * 8),
     ]
+
+HWFIT_MEMORY_RECORDS = 8
 
 
 class hwfit_memory_out(ctypes.Structure):
@@ -494,7 +499,9 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: Unsloth's chunked loss (memory.h loss_chunks, loss_chunk_bytes)
         "loss_chunks", "loss_chunk_bytes",
         # appended: whole attention masks (memory.h masks_bytes)
-        "masks_bytes")]
+        "masks_bytes",
+        # appended: the earlier records' segments (memory.h records_bytes)
+        "records_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);
@@ -530,6 +537,10 @@ hwfit_memory_lora_targets_parse = _fn("hwfit_memory_lora_targets_parse", ctypes.
 hwfit_memory_attention_flash = _fn("hwfit_memory_attention_flash", ctypes.c_int,
                                    [ctypes.POINTER(hwfit_model), ctypes.POINTER(hwfit_memory_in)])
 HWFIT_ATTENTION_EAGER, HWFIT_ATTENTION_FLASH, HWFIT_ATTENTION_SDPA = 0, 1, 2
+# hwfit_status hwfit_memory_record_lengths_parse(const char *text,
+#                                                uint32_t lengths[HWFIT_MEMORY_RECORDS]);
+hwfit_memory_record_lengths_parse = _fn("hwfit_memory_record_lengths_parse", ctypes.c_int,
+                                        [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32)])
 # hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode);
 hwfit_memory_recompute_default = _fn("hwfit_memory_recompute_default", ctypes.c_int,
                                      [ctypes.c_int])

@@ -597,6 +597,27 @@ class TestMemory(unittest.TestCase):
         m.attention_sinks = 0
         self.assertEqual(_lib.hwfit_memory_attention_flash(ctypes.byref(m), ctypes.byref(mi)), 1)
 
+    def test_record_lengths_reserve_segments(self):
+        # record_lengths="1000,3000": the earlier records' segments in the reserved peak only;
+        # the ctypes parser and struct mirror agree with the request.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=4096, recompute="full",
+                  framework="hf-trainer+peft")
+        base = hwfit.memory(**kw)
+        rec = hwfit.memory(record_lengths="1000,3000", **kw)
+        self.assertGreater(rec["records_bytes"], 0)
+        self.assertEqual(rec["peak_allocated_bytes"], base["peak_allocated_bytes"])
+        self.assertEqual(rec["peak_reserved_bytes"] - base["peak_reserved_bytes"],
+                         rec["records_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(record_lengths="3000,1000", **kw)
+        import ctypes
+        arr = (ctypes.c_uint32 * _lib.HWFIT_MEMORY_RECORDS)()
+        self.assertEqual(_lib.hwfit_memory_record_lengths_parse(b"1000,3000", arr), 0)
+        self.assertEqual(list(arr)[:3], [1000, 3000, 0])
+        mi = _lib.hwfit_memory_in()
+        _lib.hwfit_memory_init(ctypes.byref(mi))
+        self.assertEqual(list(mi.record_lengths), [0] * _lib.HWFIT_MEMORY_RECORDS)
+
     def test_grads_upcast_in_step_hold_fp32_gradient_copies(self):
         # Llama 3.1 8B full with bf16 gradients: Megatron-Core's step copies them to fp32,
         # 4 bytes a trained parameter in the step phase; the megatron profile sets it.

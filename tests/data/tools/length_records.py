@@ -455,7 +455,7 @@ def main():
         ap.error("--lengths or --dist")
     rng = random.Random(args.seed)
 
-    counts, sums, maxes, firsts = [], [], [], []
+    counts, sums, maxes, firsts, lists = [], [], [], [], []
     sims = []
     prog = parse_program(args.program) if args.command == "simulate" else None
     trials = args.trials if args.command == "records" else max(1, min(args.trials, 50))
@@ -473,6 +473,7 @@ def main():
         sums.append(sum(rec))
         maxes.append(rec[-1])
         firsts.append(rec[0])
+        lists.append(rec)
         if args.command == "simulate":
             if not args.vocab:
                 ap.error("simulate needs --vocab")
@@ -497,6 +498,11 @@ def main():
     print("  longest micro-batch        mean %.0f" % mean(maxes))
     print("  sum of earlier records     mean %.0f (10%% %d, 50%% %d, 90%% %d) tokens"
           % (mean(earlier), q(earlier, 0.1), q(earlier, 0.5), q(earlier, 0.9)))
+    # One realization to hand to hwfit (--record-lengths, at most 8, the longest kept): the
+    # shuffle whose sum of earlier records is the median one.
+    med = sorted(range(len(earlier)), key=lambda i: earlier[i])[len(earlier) // 2]
+    print("  median shuffle's earlier records (hwfit --record-lengths): %s"
+          % (",".join(str(int(x)) for x in lists[med][:-1][-8:]) or "none"))
     pmf = None
     if args.lengths:
         pmf = {}
