@@ -52,6 +52,16 @@ static hwfit_shard_out estimate_ok(const hwfit_model *m, const hwfit_shard_in *i
     return o;
 }
 
+/* What hwfit_memory_estimate gives for the one card of `in` (its memory input with the
+ * layout's recomputation): one card without ZeRO must be that estimate. */
+static hwfit_memory_out memory_of_one_card(const hwfit_model *m, const hwfit_shard_in *in) {
+    hwfit_memory_in mi = in->memory;
+    mi.recompute = in->layout.recompute;
+    hwfit_memory_out mo;
+    cr_assert_eq(hwfit_memory_estimate(m, &mi, &mo), HWFIT_OK);
+    return mo;
+}
+
 static hwfit_shard_card card_ok(const hwfit_model *m, const hwfit_shard_in *in, uint32_t s) {
     hwfit_shard_card c;
     hwfit_status st = hwfit_shard_card_at(m, in, s, &c);
@@ -1789,10 +1799,7 @@ Test(shard, cards_fit_against_their_peak) {
     in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     in.comm_group_bytes = 0;
     hwfit_shard_out o = estimate_ok(&llama8, &in);
-    hwfit_memory_in mi = in.memory;
-    mi.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
-    hwfit_memory_out mo;
-    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mo), HWFIT_OK);
+    hwfit_memory_out mo = memory_of_one_card(&llama8, &in);
     cr_assert_eq(o.worst.forward_bytes, mo.forward_bytes);
     cr_assert_eq(o.worst.backward_bytes, mo.backward_bytes);
     cr_assert_eq(o.worst.step_bytes, mo.step_bytes);
@@ -1938,10 +1945,7 @@ Test(shard, record_lengths_on_one_card_are_the_memory_estimate) {
     in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     in.comm_group_bytes = 0;
     hwfit_shard_out o = estimate_ok(&llama8, &in);
-    hwfit_memory_in mi = in.memory;
-    mi.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
-    hwfit_memory_out mo;
-    cr_assert_eq(hwfit_memory_estimate(&llama8, &mi, &mo), HWFIT_OK);
+    hwfit_memory_out mo = memory_of_one_card(&llama8, &in);
     cr_assert_gt(mo.records_bytes, 0);
     cr_assert_eq(o.worst.reserved_bytes, mo.reserved_bytes);
     cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes);
