@@ -1823,6 +1823,13 @@ Test(memory, the_loss_strands_its_freed_logits_block_in_the_reserve) {
     cr_assert_eq(o.reserved_bytes, want);
     cr_assert_eq(o.stranded_bytes, want - o.allocated_bytes);
     cr_assert_gt(o.stranded_bytes, 0);
+    /* Expandable segments map new pages only at a segment's end: the freed logits lie
+     * below their live cast copy, so they stay stranded. */
+    in.expandable_segments = 1;
+    hwfit_memory_out ex = estimate_ok(&m, &in);
+    cr_assert_eq(ex.stranded_bytes, o.stranded_bytes);
+    cr_assert_eq(ex.reserved_bytes, o.reserved_bytes);
+    in.expandable_segments = 0;
     /* Without Accelerate's fp32 copy no larger request follows: nothing stranded. */
     in.outputs_fp32 = 0;
     o = estimate_ok(&m, &in);
@@ -1869,6 +1876,15 @@ Test(memory, the_loss_strands_its_freed_logits_block_in_the_reserve) {
     hwfit_memory_init(&in);
     cr_assert_eq(hwfit_memory_profile_apply("hf-trainer", 1, &in, &sets), HWFIT_OK);
     cr_assert_eq(in.expandable_segments, 0);
+    /* `import unsloth` sets expandable segments (c599ae0f27, 2024-03-17): from 2024.4. */
+    hwfit_memory_init(&in);
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "2024.3", 1, &in, &sets),
+                 HWFIT_OK);
+    cr_assert_eq(in.expandable_segments, 0);
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "2024.4", 1, &in, &sets),
+                 HWFIT_OK);
+    cr_assert_eq(in.expandable_segments, 1);
+    cr_assert(sets & HWFIT_PROFILE_EXPANDABLE);
 }
 
 /* fp8_inputs_saved (Transformer Engine's linears under fp8_autocast keep their FP8-cast

@@ -837,8 +837,13 @@ typedef struct hwfit_memory_in {
      * stranded blocks"). */
     int expandable_segments;       /**< 1: PyTorch's caching allocator runs with
                                         PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True,
-                                        whose segments grow in place, so a freed block
-                                        never strands; 0 (default, PyTorch's default): a
+                                        whose segments grow in place at their end, so a
+                                        freed block at that end grows into a larger
+                                        request (upcast-freed's strand and the records'
+                                        segments go) while one below a live block still
+                                        strands (inplace-cast's); the torchtitan and
+                                        unsloth profiles set it; 0 (default, PyTorch's
+                                        default): a
                                         freed logits-sized block that the loss's next,
                                         larger request cannot use stays reserved beside
                                         the segment that request takes

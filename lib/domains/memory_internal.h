@@ -175,12 +175,20 @@ static inline int hwfit__flash(const hwfit_model *m, const hwfit_memory_in *in) 
 static inline void hwfit__strands(const hwfit_memory_in *in, uint64_t logits, uint64_t a_bytes,
                                   uint64_t *fwd, uint64_t *bwd) {
     *fwd = *bwd = 0;
-    if (in->expandable_segments || in->mode == HWFIT_MEMORY_INFERENCE || !in->head ||
-        a_bytes >= 4 || logits > UINT64_MAX / 4)
+    if (in->mode == HWFIT_MEMORY_INFERENCE || !in->head || a_bytes >= 4 ||
+        logits > UINT64_MAX / 4)
         return;
+    /* inplace-cast frees the head's logits below their live cast copy: a block no
+     * segment's growth can reach, so stranded with expandable segments too (they map new
+     * pages only at a segment's end). */
     if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->outputs_fp32) *fwd = a_bytes * logits;
-    /* (a loop that keeps the outputs keeps the logits: nothing freed) */
-    if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED && !in->outputs_kept) *bwd = a_bytes * logits;
+    /* upcast-freed frees the logits and their fp32 copy, the newest blocks, before the
+     * backward's requests: expandable segments grow that free end into the larger block,
+     * so only the plain allocator strands it. (a loop that keeps the outputs keeps the
+     * logits: nothing freed) */
+    if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED && !in->outputs_kept &&
+        !in->expandable_segments)
+        *bwd = a_bytes * logits;
 }
 
 /* logits_freed: what the loss's backward holds beyond L (loss) while the head's matmul makes

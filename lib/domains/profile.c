@@ -531,6 +531,15 @@ static const row rows[] = {
      * ignore it. */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_SINK_MASK, .sink_mask = 10,
      .since = 2025008010, .until = 2025009009},
+    /* The allocator: `import unsloth` sets PYTORCH_CUDA_ALLOC_CONF to
+     * "expandable_segments:True" (unslothai/unsloth c599ae0f27, 2024-03-17, unsloth/
+     * __init__.py; with torch >= 2.2; in unsloth_zoo/__init__.py since 1c1f7033cd,
+     * 2025-10-26), so segments grow in place (expandable_segments: no record reserve, no
+     * upcast-freed strand). From the first release certainly after it, 2024.4. A script
+     * that starts CUDA before importing Unsloth runs the plain allocator: a choice of the
+     * run, given alone (--no-expandable-segments). */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_EXPANDABLE, .expandable = 1,
+     .since = 2024004000},
     /* Attention: Unsloth's own fast attention for the models it rewrites (fused either
      * way), transformers' dispatch for the rest: gpt-oss ran transformers' eager attention
      * (its _supports_sdpa = False) until Unsloth 2025.8.10 brought flex attention with the
