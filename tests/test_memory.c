@@ -3456,6 +3456,13 @@ Test(memory, record_lengths_reserve_segments_not_allocations) {
     ex = in;
     ex.loss = HWFIT_MEMORY_LOSS_FUSED;
     cr_assert_eq(estimate_ok(&m, &ex).records_bytes, 0);
+    /* The upcast loss holds its logits to the end (DeepSpeed's engine): its records keep
+     * at least the fp32 blocks upcast-freed's keep. */
+    ex = in;
+    ex.loss = HWFIT_MEMORY_LOSS_UPCAST;
+    hwfit_memory_out up = estimate_ok(&m, &ex);
+    check_phases(&up, &ex);
+    cr_assert_geq(up.records_bytes, 4 * logits);
     ex = in;
     ex.mode = HWFIT_MEMORY_INFERENCE;
     cr_assert_eq(estimate_ok(&m, &ex).records_bytes, 0);

@@ -1476,10 +1476,15 @@ static uint64_t replay_state(const replay_pool *p) {
  *   returns; the logits freed with the outputs before backward; then nll_loss's fp32
  *   gradient, log_softmax's fp32 gradient, the first freed, the saved log-softmax freed, the
  *   A-byte cast back, the fp32 gradient freed, the cast consumed by the head's matmul.
+ * - upcast (the same loss with the model's outputs, and so the A-byte logits, held to
+ *   the step's end: DeepSpeed's engine, loops that keep `outputs`): the logits, the fp32
+ *   copy, the saved log-softmax, the copy freed; in backward nll_loss's and log_softmax's
+ *   fp32 gradients, the first and the log-softmax freed, the cast back, the rest freed,
+ *   the logits last ((A + 12) sbV at the peak, as the loss counts).
  * - inplace-cast with outputs_fp32 (Unsloth under Accelerate): the head's A-byte logits,
  *   their cast copy (saved), the head's freed, Accelerate's fp32 copy, then both freed.
  * Other losses keep no logits-class sequence the replay knows (fused and chunked losses
- * work in chunks; upcast keeps its logits to the end): none. Each step runs whole (its
+ * work in chunks): none. Each step runs whole (its
  * blocks freed at its end); the replay runs the records, then the longest, and subtracts
  * the longest alone: what hwfit__memory_phases' plain reserve does not already hold. */
 #define REC_A 0u
@@ -1489,6 +1494,10 @@ static const uint8_t rec_upcast_freed[] = {
     0 | REC_A << 4, 1 | REC_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, REC_FREE | 0,
     3 | REC_F32 << 4, 4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_A << 4,
     REC_FREE | 4, REC_FREE | 5};
+static const uint8_t rec_upcast[] = {
+    0 | REC_A << 4, 1 | REC_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, 3 | REC_F32 << 4,
+    4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_A << 4, REC_FREE | 4,
+    REC_FREE | 5, REC_FREE | 0};
 static const uint8_t rec_inplace_cast[] = {
     0 | REC_A << 4, 1 | REC_A << 4, REC_FREE | 0, 2 | REC_F32 << 4, REC_FREE | 2,
     REC_FREE | 1};
@@ -1521,6 +1530,9 @@ HWFIT__NOINLINE hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t 
     size_t len = 0;
     if (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED && !in->outputs_kept)
         prog = rec_upcast_freed, len = sizeof rec_upcast_freed;
+    else if (in->loss == HWFIT_MEMORY_LOSS_UPCAST ||
+             (in->loss == HWFIT_MEMORY_LOSS_UPCAST_FREED && in->outputs_kept))
+        prog = rec_upcast, len = sizeof rec_upcast;
     else if (in->loss == HWFIT_MEMORY_LOSS_INPLACE_CAST && in->outputs_fp32)
         prog = rec_inplace_cast, len = sizeof rec_inplace_cast;
     if (prog == NULL) return HWFIT_OK;
