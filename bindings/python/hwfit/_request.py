@@ -169,7 +169,8 @@ _WANTS = {"flag": "True or False", "count": "a whole number (int or str)",
           "tokens": "a whole number (int or str such as '128K')",
           "quantity": "a number or a str with a unit such as '96GB'",
           "ratio": "a number", "choice": "one of the choices (str)", "name": "a name (str)",
-          "file": "a path (str or os.PathLike)", "text": "a str",
+          "file": "a path (str or os.PathLike)",
+          "text": "a str (a LIST also as a list of str or int)",
           "model": "a path, a Hugging Face id, a short name, a dict or JSON text",
           "list": "a str or a list of str"}
 
@@ -184,6 +185,12 @@ def _texts(opt, kw, value):
         return [None] if value else ["false"]
     if opt["kind"] == "list" and isinstance(value, (list, tuple)):
         return [_text(opt, kw, v) for v in value]
+    if opt["kind"] == "text" and opt.get("metavar") == "LIST" and isinstance(value, (list, tuple)):
+        # a comma list (metavar LIST) written as a Python sequence: record_lengths=[700,
+        # 1500], lora_targets=("q", "v") are "700,1500" and "q,v"
+        if not value:
+            raise _refuse(_lib.HWFIT_EPARSE, kw, "is an empty list")
+        return [",".join(_text(opt, kw, v) for v in value)]
     return [_text(opt, kw, value)]
 
 

@@ -610,6 +610,15 @@ class TestMemory(unittest.TestCase):
                          rec["records_bytes"])
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(record_lengths="3000,1000", **kw)
+        # a comma list also as a sequence (any text option)
+        self.assertEqual(hwfit.memory(record_lengths=[1000, 3000], **kw)["records_bytes"],
+                         rec["records_bytes"])
+        self.assertEqual(hwfit.memory(lora_targets=("q", "v"), **kw)["trainable_params"],
+                         hwfit.memory(lora_targets="q,v", **kw)["trainable_params"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(record_lengths=[], **kw)
+        with self.assertRaises(TypeError):
+            hwfit.memory(record_lengths=[1000, True], **kw)
         import ctypes
         arr = (ctypes.c_uint32 * _lib.HWFIT_MEMORY_RECORDS)()
         self.assertEqual(_lib.hwfit_memory_record_lengths_parse(b"1000,3000", arr), 0)
