@@ -1213,6 +1213,11 @@ static void probe_profiles(void) {
         CHECK(hwfit_memory_record_lengths_parse(NULL, rl) == HWFIT_EINVAL && rl[0] == 7);
         CHECK(hwfit_memory_record_lengths_parse("1", NULL) == HWFIT_EINVAL);
         CHECK(hwfit_memory_record_lengths_parse("\xff", rl) == HWFIT_EPARSE && rl[0] == 7);
+        CHECK(hwfit_memory_records_typical(1e300, 1e300, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+                                           rl) == HWFIT_OK);
+        CHECK(hwfit_memory_records_typical(1e-300, 1e300, 1, 1, 1, rl) == HWFIT_OK &&
+              rl[0] == 0);
+        CHECK(hwfit_memory_records_typical(-0.0, 0, 1, 1, 1, rl) == HWFIT_EDOM);
     }
     {
         hwfit_memory_in bad;
@@ -2782,6 +2787,7 @@ static const entry table[] = {
     COVER(hwfit_memory_attention_flash, probe_profiles),
     COVER(hwfit_memory_init, probe_inits),
     COVER(hwfit_memory_record_lengths_parse, probe_profiles),
+    COVER(hwfit_memory_records_typical, probe_profiles),
     COVER(hwfit_memory_lora_params, probe_lora_params),
     COVER(hwfit_memory_lora_targets_parse, probe_lora_targets_parse),
     COVER(hwfit_memory_profile_apply, probe_profiles),

@@ -3496,3 +3496,55 @@ Test(memory, record_lengths_reserve_segments_not_allocations) {
     cr_assert_eq(hwfit_memory_record_lengths_parse("-1", l), HWFIT_EPARSE);
     cr_assert_eq(hwfit_memory_record_lengths_parse("1.5", l), HWFIT_EPARSE);
 }
+
+/* hwfit_memory_records_typical: records at the length distribution's quantiles 1 - e^-k
+ * (Renyi: -ln(1 - G) of successive records is a unit-rate Poisson process). Lognormal
+ * lengths of mean 103 and sd 23 tokens, 8,000 single-sample micro-batches cut at 192: the
+ * quantiles 0.632 ... 0.9997 of that lognormal, below the bound. */
+Test(memory, records_typical_are_the_record_quantiles) {
+    uint32_t l[HWFIT_MEMORY_RECORDS];
+    cr_assert_eq(hwfit_memory_records_typical(103, 23, 192, 8000, 1, l), HWFIT_OK);
+    const uint32_t want[] = {108, 128, 145, 159, 173, 187, 0, 0};
+    for (unsigned k = 0; k < HWFIT_MEMORY_RECORDS; k++)
+        cr_assert_eq(l[k], want[k], "record %u: %u", k, l[k]);
+    /* Each is the lognormal's quantile 1 - e^-k: check the first by its cumulative. */
+    double s2 = log1p((23.0 / 103) * (23.0 / 103)), mu = log(103.0) - s2 / 2;
+    double p1 = 0.5 * erfc(-((log(108.0) - mu) / sqrt(s2)) / sqrt(2.0));
+    cr_assert(fabs(p1 - (1 - exp(-1.0))) < 0.01, "%g", p1);
+    /* The records estimate what a run's allocator keeps: the estimate's input takes them. */
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 192;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    memcpy(in.record_lengths, l, sizeof l);
+    cr_assert_gt(estimate_ok(&m, &in).records_bytes, 0);
+    /* Micro-batches of 8 pad to the longest of 8: the records move up. */
+    uint32_t l8[HWFIT_MEMORY_RECORDS];
+    cr_assert_eq(hwfit_memory_records_typical(103, 23, 192, 8000, 8, l8), HWFIT_OK);
+    cr_assert_gt(l8[0], l[0]);
+    /* Many records: the longest eight kept, growing. */
+    cr_assert_eq(hwfit_memory_records_typical(500, 400, 100000, 100000000, 1, l), HWFIT_OK);
+    for (unsigned k = 1; k < HWFIT_MEMORY_RECORDS; k++) cr_assert_gt(l[k], l[k - 1]);
+    /* One length, or a bound the lengths never reach below: no record. */
+    cr_assert_eq(hwfit_memory_records_typical(100, 0, 192, 1000, 1, l), HWFIT_OK);
+    cr_assert_eq(l[0], 0);
+    cr_assert_eq(hwfit_memory_records_typical(5000, 100, 192, 1000, 1, l), HWFIT_OK);
+    cr_assert_eq(l[0], 0);
+    /* A single micro-batch has no earlier record. */
+    cr_assert_eq(hwfit_memory_records_typical(103, 23, 192, 1, 1, l), HWFIT_OK);
+    cr_assert_eq(l[0], 0);
+    /* Bad values. */
+    l[0] = 7;
+    cr_assert_eq(hwfit_memory_records_typical(0, 1, 192, 10, 1, l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_records_typical(NAN, 1, 192, 10, 1, l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_records_typical(INFINITY, 1, 192, 10, 1, l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_records_typical(100, -1, 192, 10, 1, l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_records_typical(100, 1, 0, 10, 1, l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_records_typical(100, 1, 192, 0, 1, l), HWFIT_EDOM);
+    cr_assert_eq(hwfit_memory_records_typical(100, 1, 192, 10, 0, l), HWFIT_EDOM);
+    cr_assert_eq(l[0], 7);
+    cr_assert_eq(hwfit_memory_records_typical(100, 1, 192, 10, 1, NULL), HWFIT_EINVAL);
+}

@@ -3218,6 +3218,54 @@ hwfit_status hwfit_memory_record_lengths_parse(const char *text,
     return HWFIT_OK;
 }
 
+/* The standard normal quantile by bisection on the cumulative (0.5 erfc(-z / sqrt 2)):
+ * 200 halvings of [-40, 40] reach the double's resolution. */
+static double normal_quantile(double p) {
+    double lo = -40.0, hi = 40.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (0.5 * erfc(-mid / sqrt(2.0)) < p) lo = mid;
+        else hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+hwfit_status hwfit_memory_records_typical(double mean, double sd, uint64_t bound,
+                                          uint64_t samples, uint64_t micro_batch,
+                                          uint32_t lengths[HWFIT_MEMORY_RECORDS]) {
+    if (lengths == NULL) return HWFIT_EINVAL;
+    if (!(mean > 0.0) || !isfinite(mean) || !(sd >= 0.0) || !isfinite(sd) || bound == 0 ||
+        samples == 0 || micro_batch == 0)
+        return HWFIT_EDOM;
+    uint32_t out[HWFIT_MEMORY_RECORDS] = {0}, n_out = 0;
+    if (sd > 0.0) {
+        /* lognormal with this mean and spread: ln X ~ N(mu, s^2) */
+        double s2 = log1p((sd / mean) * (sd / mean)), s = sqrt(s2), mu = log(mean) - s2 / 2;
+        const double b = (double)micro_batch; /* a count: exact below 2^53, near enough above */
+        double n = floor((double)samples / b);
+        if (n < 1.0) n = 1.0;
+        /* G(bound-) = P(one sample below the bound)^b: above it every record is the bound */
+        double below = 0.5 * erfc(-((log((double)bound) - mu) / s) / sqrt(2.0));
+        double g_bound = pow(below, b);
+        uint32_t last = 0;
+        for (int k = 1; k < 64; k++) {
+            double p = 1.0 - exp(-(double)k);
+            if (p >= 1.0 - 1.0 / n || p >= g_bound) break;
+            double x = exp(mu + s * normal_quantile(pow(p, 1.0 / b)));
+            if (!(x < (double)bound) || x >= 4294967295.0) break;
+            uint32_t v = (uint32_t)llround(x < 1.0 ? 1.0 : x);
+            if (v <= last || v >= bound) continue;
+            if (n_out == HWFIT_MEMORY_RECORDS) { /* keep the longest ones */
+                memmove(out, out + 1, sizeof out - sizeof out[0]);
+                n_out--;
+            }
+            out[n_out++] = last = v;
+        }
+    }
+    memcpy(lengths, out, sizeof out);
+    return HWFIT_OK;
+}
+
 hwfit_status hwfit_memory_full_modules_parse(const char *text, unsigned *modules) {
     if (text == NULL || modules == NULL) return HWFIT_EINVAL;
     /* The short names and the module names of transformers (embed_tokens, lm_head) and of

@@ -1308,6 +1308,24 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                          "length_records.py gives them for a data set): the "
                                          "caching allocator keeps each one's logits-sized "
                                          "segments reserved"},
+    [HWFIT__F_LENGTH_MEAN] = {.name = "length-mean", .kind = HWFIT_OPTION_RATIO,
+                              .metavar = "TOKENS", .min = 1e-9, .max = 1e12,
+                              .default_help = "none (give --record-lengths, or nothing)",
+                              .help = "training on unpacked micro-batches: the data set's "
+                                      "mean sample length; with --length-sd and --samples "
+                                      "hwfit derives --record-lengths (lognormal lengths "
+                                      "cut at --context, each micro-batch padded to its "
+                                      "longest)"},
+    [HWFIT__F_LENGTH_SD] = {.name = "length-sd", .kind = HWFIT_OPTION_RATIO,
+                            .metavar = "TOKENS", .min = 0, .max = 1e12,
+                            .default_help = "none",
+                            .help = "with --length-mean: the standard deviation of the "
+                                    "sample lengths"},
+    [HWFIT__F_SAMPLES] = {.name = "samples", .kind = HWFIT_OPTION_COUNT, .metavar = "N",
+                          .min = 1, .max = 1e15, .default_help = "none",
+                          .help = "with --length-mean: the samples the run draws (steps x "
+                                  "micro-batch x gradient accumulation, per data-parallel "
+                                  "rank)"},
     [HWFIT__F_ATTENTION] = {.name = "attention", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                             .default_text = "flash", .choices = hwfit__workload_attentions,
                             .help = "training: how attention runs: eager (s^2 scores stored), "
@@ -1431,6 +1449,9 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ATTENTION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_RECORD_LENGTHS), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LENGTH_MEAN), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LENGTH_SD), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SAMPLES), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1487,6 +1508,9 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
             if (m->record_lengths[k] <= m->record_lengths[k - 1])
                 return hwfit__req_fail(r, rl, HWFIT_EDOM, "'%s' must grow, shortest first",
                                        list);
+        if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LENGTH_MEAN)))
+            return hwfit__req_fail(r, rl, HWFIT_EINVAL, "and --length-mean both give the "
+                                   "records: give one");
         uint32_t top = m->record_lengths[0];
         for (unsigned k = 1; k < HWFIT_MEMORY_RECORDS && m->record_lengths[k]; k++)
             top = m->record_lengths[k];
@@ -1494,6 +1518,23 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
             return hwfit__req_fail(r, rl, HWFIT_EDOM, "%u is not below --context %llu (the "
                                    "longest micro-batch)", top,
                                    (unsigned long long)m->context);
+    }
+    /* The records from the data set's lengths (hwfit_memory_records_typical): all three of
+     * mean, spread and samples, or none. */
+    const hwfit_option *lm = HWFIT__FOPT(HWFIT__F_LENGTH_MEAN), *ls = HWFIT__FOPT(HWFIT__F_LENGTH_SD),
+                       *ns = HWFIT__FOPT(HWFIT__F_SAMPLES);
+    const int gm = hwfit__req_given(r, lm), gs = hwfit__req_given(r, ls),
+              gn = hwfit__req_given(r, ns);
+    if ((gs || gn) && !gm)
+        return hwfit__req_fail(r, gs ? ls : ns, HWFIT_EINVAL, "applies only with --length-mean");
+    if (gm && !(gs && gn))
+        return hwfit__req_fail(r, lm, HWFIT_EINVAL, "needs --length-sd and --samples");
+    if (gm) {
+        hwfit_status ts = hwfit_memory_records_typical(
+            hwfit__req_double(r, lm), hwfit__req_double(r, ls), m->context,
+            hwfit__req_u64(r, ns), m->micro_batch, m->record_lengths);
+        if (ts != HWFIT_OK)
+            return hwfit__req_fail(r, lm, ts, "gives no records for these lengths");
     }
     if (hwfit__req_given(r, sl)) {
         /* The short micro-batches' loss acts only with a threshold: refused without. */

@@ -499,6 +499,23 @@ class TestFinetuneInputs(CliCase):
         for bad in ("3000,1000", "5000", "1,,2", "0", "a", "1,2,3,4,5,6,7,8,9"):
             self.bad(*args, "--record-lengths", bad, mentions="record-lengths")
         self.bad("memory", "--config", cfg, "--record-lengths", "100", mentions="record-lengths")
+        # The records from the data set's lengths: lognormal, mean 1000 and sd 600 tokens,
+        # 2,000 samples in micro-batches of 1, cut at 4096: the quantiles 1 - e^-k.
+        d = self.ok_json(*args, "--length-mean", "1000", "--length-sd", "600",
+                         "--samples", "2000")
+        recs = [int(x) for x in d["assumptions"]["record_lengths"].split(",")]
+        self.assertEqual(recs, sorted(set(recs)))
+        self.assertLess(recs[-1], 4096)
+        self.assertGreater(d["records_bytes"], 0)
+        self.assertEqual(d["records_bytes"],
+                         self.ok_json(*args, "--record-lengths", ",".join(map(str, recs)))
+                         ["records_bytes"])
+        self.bad(*args, "--length-mean", "1000", mentions="length-mean")
+        self.bad(*args, "--samples", "10", mentions="samples")
+        self.bad(*args, "--length-mean", "1000", "--length-sd", "600", "--samples", "2000",
+                 "--record-lengths", "100", mentions="record-lengths")
+        self.bad(*args, "--length-mean", "0", "--length-sd", "600", "--samples", "2000",
+                 mentions="length-mean")
 
     def test_logits_freed_ends_the_loss_before_the_rebuild(self):
         """--logits-freed (torchtune's `del logits` before backward, the torchtune profile's

@@ -44,7 +44,7 @@ LIBC = {
     **{f: 256 for f in ("clock_gettime", "timespec_get")},
     **{f: 256 for f in ("pow", "log", "log2", "log10", "exp", "expm1", "ldexp", "frexp",
                          "round", "llround", "lround", "trunc", "floor", "ceil", "fmax",
-                         "fmin", "fabs", "sqrt", "cbrt", "fmod")},
+                         "fmin", "fabs", "sqrt", "cbrt", "fmod", "log1p", "erfc")},
     **{f: 128 for f in ("memset", "memcpy", "memmove", "memcmp", "memchr", "strlen",
                          "strcmp", "strncmp", "strchr", "strrchr", "strstr", "strpbrk",
                          "strcspn", "strspn", "strcpy", "strncpy", "tolower", "toupper",

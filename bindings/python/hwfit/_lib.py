@@ -541,6 +541,13 @@ HWFIT_ATTENTION_EAGER, HWFIT_ATTENTION_FLASH, HWFIT_ATTENTION_SDPA = 0, 1, 2
 #                                                uint32_t lengths[HWFIT_MEMORY_RECORDS]);
 hwfit_memory_record_lengths_parse = _fn("hwfit_memory_record_lengths_parse", ctypes.c_int,
                                         [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32)])
+# hwfit_status hwfit_memory_records_typical(double mean, double sd, uint64_t bound,
+#                                           uint64_t samples, uint64_t micro_batch,
+#                                           uint32_t lengths[HWFIT_MEMORY_RECORDS]);
+hwfit_memory_records_typical = _fn("hwfit_memory_records_typical", ctypes.c_int,
+                                   [ctypes.c_double, ctypes.c_double, ctypes.c_uint64,
+                                    ctypes.c_uint64, ctypes.c_uint64,
+                                    ctypes.POINTER(ctypes.c_uint32)])
 # hwfit_memory_recompute hwfit_memory_recompute_default(hwfit_memory_mode mode);
 hwfit_memory_recompute_default = _fn("hwfit_memory_recompute_default", ctypes.c_int,
                                      [ctypes.c_int])

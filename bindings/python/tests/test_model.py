@@ -619,6 +619,15 @@ class TestMemory(unittest.TestCase):
             hwfit.memory(record_lengths=[], **kw)
         with self.assertRaises(TypeError):
             hwfit.memory(record_lengths=[1000, True], **kw)
+        # from the data set's lengths (lognormal mean 1000, sd 600, 2,000 samples)
+        d = hwfit.memory(length_mean=1000, length_sd=600, samples=2000, **kw)
+        self.assertEqual(d["records_bytes"],
+                         hwfit.memory(record_lengths=d["assumptions"]["record_lengths"],
+                                      **kw)["records_bytes"])
+        import ctypes
+        typ = (ctypes.c_uint32 * _lib.HWFIT_MEMORY_RECORDS)()
+        self.assertEqual(_lib.hwfit_memory_records_typical(1000.0, 600.0, 4096, 2000, 1, typ), 0)
+        self.assertEqual(",".join(str(x) for x in typ if x), d["assumptions"]["record_lengths"])
         import ctypes
         arr = (ctypes.c_uint32 * _lib.HWFIT_MEMORY_RECORDS)()
         self.assertEqual(_lib.hwfit_memory_record_lengths_parse(b"1000,3000", arr), 0)
