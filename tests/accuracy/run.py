@@ -380,6 +380,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--data", required=True, help="tests/data")
+    ap.add_argument("--cases", default="measured",
+                    help="the folder of DATA holding the cases: measured (the calibration "
+                         "set) or heldout (batches gathered after the floors were set, scored "
+                         "with floors of their own)")
     ap.add_argument("--floors")
     ap.add_argument("--markdown")
     ap.add_argument("--kind", action="append",
@@ -393,7 +397,7 @@ def main():
     commands = describe(args.cli)
     gpus = known_gpus(args.cli)
     cases = []
-    for path in sorted((data / "measured").glob("*.json")):
+    for path in sorted((data / args.cases).glob("*.json")):
         case = json.loads(path.read_text(encoding="utf-8"))
         if args.kind and case.get("kind") not in args.kind:
             continue
