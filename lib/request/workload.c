@@ -1499,7 +1499,8 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
         const char *list = hwfit__req_text(r, rl);
         hwfit_status rs = hwfit_memory_record_lengths_parse(list, m->record_lengths);
         if (rs == HWFIT_EDOM)
-            return hwfit__req_fail(r, rl, rs, "'%s': at most %d lengths, each at least 1",
+            return hwfit__req_fail(r, rl, rs,
+                                   "'%s': at most %d lengths, each from 1 to 4294967295",
                                    list, HWFIT_MEMORY_RECORDS);
         if (rs != HWFIT_OK)
             return hwfit__req_fail(r, rl, rs, "'%s' is not a list of token counts such as "
