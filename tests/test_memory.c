@@ -3456,6 +3456,10 @@ Test(memory, record_lengths_reserve_segments_not_allocations) {
     ex = in;
     ex.loss = HWFIT_MEMORY_LOSS_FUSED;
     cr_assert_eq(estimate_ok(&m, &ex).records_bytes, 0);
+    /* fp32 logits grow with the length as well: records count in any format. */
+    ex = in;
+    ex.activations = dt("fp32");
+    cr_assert_gt(estimate_ok(&m, &ex).records_bytes, r.records_bytes);
     /* The upcast loss holds its logits to the end (DeepSpeed's engine): its records keep
      * at least the fp32 blocks upcast-freed's keep. */
     ex = in;

@@ -1217,8 +1217,11 @@ typedef struct hwfit_memory_in {
                                         released only when a cudaMalloc fails), so the
                                         reserve grows record by record: the loss's requests
                                         (hwfit_memory_out::records_bytes) are replayed
-                                        over the records and the longest. What lengths a
-                                        data set gives: tests/data/tools/length_records.py.
+                                        over the records and the longest. What records a
+                                        data set gives: hwfit_memory_records_typical() from
+                                        its lengths' mean and spread, or
+                                        tests/data/tools/length_records.py from a lengths
+                                        file.
                                         No effect with @c expandable_segments, in
                                         inference, or for a loss whose requests the replay
                                         does not know (docs/formulas.md). Default: all 0

@@ -1523,8 +1523,9 @@ HWFIT__NOINLINE hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t 
                                             uint64_t longest, uint64_t a_bytes,
                                             uint64_t *bytes) {
     *bytes = 0;
+    /* (fp32 logits grow with the length too: unlike the loss's own strand, any format) */
     if (in->mode == HWFIT_MEMORY_INFERENCE || in->expandable_segments || !in->head ||
-        in->record_lengths[0] == 0 || a_bytes >= 4 || in->context == 0)
+        in->record_lengths[0] == 0 || in->context == 0)
         return HWFIT_OK;
     const uint8_t *prog = NULL;
     size_t len = 0;
@@ -1556,7 +1557,9 @@ HWFIT__NOINLINE hwfit_status hwfit__records(const hwfit_memory_in *in, uint64_t 
     }
     rec_step(&p, prog, len, n, a_bytes);
     if (p.of) return HWFIT_ERANGE;
-    if (p.full) return HWFIT_OK; /* more blocks than the table: no claim */
+    /* unreachable: a step takes at most 6 blocks and leaves one per segment, so 9 steps
+     * stay within 60 of the table's 64; kept so that a longer program cannot overrun */
+    if (p.full) return HWFIT_OK;
     *bytes = p.reserved > alone ? p.reserved - alone : 0;
     return HWFIT_OK;
 }
