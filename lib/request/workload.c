@@ -1304,10 +1304,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                          "length: the padded lengths (tokens per sequence) "
                                          "of the earlier micro-batches longer than all before "
                                          "them, shortest first, below --context, at most 8, "
-                                         "e.g. 700,1500,3100 (tests/data/tools/"
-                                         "length_records.py gives them for a data set): the "
-                                         "caching allocator keeps each one's logits-sized "
-                                         "segments reserved"},
+                                         "e.g. 700,1500,3100 (--length-mean derives them "
+                                         "from the data set's lengths): the caching "
+                                         "allocator keeps each one's logits-sized segments "
+                                         "reserved"},
     [HWFIT__F_LENGTH_MEAN] = {.name = "length-mean", .kind = HWFIT_OPTION_RATIO,
                               .metavar = "TOKENS", .min = 1e-9, .max = 1e12,
                               .default_help = "none (give --record-lengths, or nothing)",
@@ -1505,10 +1505,6 @@ static hwfit_status loss_chunk_options(hwfit_request *r, hwfit_memory_in *m) {
         if (rs != HWFIT_OK)
             return hwfit__req_fail(r, rl, rs, "'%s' is not a list of token counts such as "
                                    "700,1500,3100", list);
-        for (unsigned k = 1; k < HWFIT_MEMORY_RECORDS && m->record_lengths[k]; k++)
-            if (m->record_lengths[k] <= m->record_lengths[k - 1])
-                return hwfit__req_fail(r, rl, HWFIT_EDOM, "'%s' must grow, shortest first",
-                                       list);
         if (hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_LENGTH_MEAN)))
             return hwfit__req_fail(r, rl, HWFIT_EINVAL, "and --length-mean both give the "
                                    "records: give one");
@@ -2065,10 +2061,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
     hwfit__out_bool(o, "loss_parallel", "loss parallel over vocabulary shards (DTensor)",
                     m->loss_parallel);
     {
-        static const char *const how[] = {"eager", "flash", "sdpa"};
         hwfit__out_str(o, "attention", "attention as chosen (sdpa: transformers' default)",
                        (unsigned)m->flash_attention <= HWFIT_ATTENTION_SDPA
-                           ? how[m->flash_attention] : "?");
+                           ? hwfit__workload_attentions[m->flash_attention] : "?");
         hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                         hwfit_memory_attention_flash(model, m));
     }
