@@ -1205,7 +1205,7 @@ Test(memory, offload_and_reserve) {
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
     in.fragmentation = 0.1;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
 }
 
@@ -1551,7 +1551,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1724,7 +1724,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -2016,7 +2016,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_FUSED_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
@@ -3297,19 +3297,20 @@ Test(memory, unsloth_profile_by_release) {
                  HWFIT_OK);
     cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &t2, NULL), HWFIT_OK);
     cr_assert_eq(memcmp(&t1, &t2, sizeof t1), 0);
-    /* hwfit_memory_profile_dated says which: of every profile only unsloth has dated rows
-     * (an alias of a dated profile would be dated too: none is). */
+    /* hwfit_memory_profile_dated says which: of every profile unsloth and trl have dated
+     * rows (an alias of a dated profile would be dated too: none is). */
     size_t dated_n = 0;
     for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
         int dated = -1;
         cr_assert_eq(hwfit_memory_profile_dated(hwfit_memory_profile_name(i), &dated),
                      HWFIT_OK);
         cr_assert(dated == 0 || dated == 1);
-        cr_assert_eq(dated, strcmp(hwfit_memory_profile_name(i), "unsloth") == 0,
+        cr_assert_eq(dated, strcmp(hwfit_memory_profile_name(i), "unsloth") == 0 ||
+                                strcmp(hwfit_memory_profile_name(i), "trl") == 0,
                      "%s", hwfit_memory_profile_name(i));
         dated_n += (size_t)dated;
     }
-    cr_assert_eq(dated_n, 1);
+    cr_assert_eq(dated_n, 2);
     int dated = 7;
     cr_assert_eq(hwfit_memory_profile_dated("nothing", &dated), HWFIT_ENOTFOUND);
     cr_assert_eq(dated, 7);
@@ -3551,4 +3552,199 @@ Test(memory, records_typical_are_the_record_quantiles) {
     cr_assert_eq(hwfit_memory_records_typical(100, 1, 192, 10, 0, l), HWFIT_EDOM);
     cr_assert_eq(l[0], 7);
     cr_assert_eq(hwfit_memory_records_typical(100, 1, 192, 10, 1, NULL), HWFIT_EINVAL);
+}
+
+/* head_cast_kept (autocast casts a frozen fp32 head per use, aten cached_cast caching only
+ * leaves that require a gradient; the matmul saves the cast for the hidden states'
+ * gradient): V h A more from the forward's end through the head's backward, nothing beside
+ * the rebuilt layer or in the step. Llama 3.1 8B (untied head 128,256 x 4,096), QLoRA with
+ * the tables kept in fp32 (PEFT's prepare_model_for_kbit_training), bf16 autocast. */
+Test(memory, head_cast_kept_holds_the_fp32_heads_autocast_copy) {
+    hwfit_model m;
+    llama8b(&m);
+    const uint64_t vh = 128256ull * 4096;
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.head_cast_kept, 0);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    in.unquantized = dt("fp32");
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    in.logits_freed = 1;
+    hwfit_memory_out plain = estimate_ok(&m, &in);
+    cr_assert_eq(plain.head_cast_bytes, 0);
+    in.head_cast_kept = 1;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.head_cast_bytes, vh * 2);
+    cr_assert_eq(o.forward_bytes - plain.forward_bytes, vh * 2);
+    cr_assert_eq(o.backward_bytes, plain.backward_bytes);
+    cr_assert_eq(o.step_bytes, plain.step_bytes);
+    cr_assert_eq(o.total_bytes, plain.total_bytes);
+    /* fp16 autocast: two bytes too; no autocast (fp32 activations): no cast. */
+    in.activations = dt("fp16");
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, vh * 2);
+    in.activations = dt("fp32");
+    hwfit_memory_out f32 = estimate_ok(&m, &in);
+    cr_assert_eq(f32.head_cast_bytes, 0);
+    in.head_cast_kept = 0;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, f32.forward_bytes);
+    in.head_cast_kept = 1;
+    in.activations = dt("bf16");
+    /* A 16-bit head is used as stored: nothing. */
+    in.unquantized = dt("bf16");
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, 0);
+    in.unquantized = dt("fp32");
+    /* A trained head (its copy trained in full, or mode full) is not this case. */
+    in.full_modules = HWFIT_FULL_HEAD;
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, 0);
+    in.full_modules = 0;
+    /* Losses that never run the head as one matmul: nothing. */
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, 0);
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    /* LoRA over an fp32 model under bf16 autocast: the head is the weights' format. */
+    in.mode = HWFIT_MEMORY_LORA;
+    in.weights = dt("fp32");
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, vh * 2);
+    in.mode = HWFIT_MEMORY_FULL;
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.weights = dt("bf16");
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, 0);
+    /* Two ranks of tensor parallelism split the head: half each. */
+    in.weights = dt("fp32");
+    in.tensor_parallel = 2;
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, vh);
+    in.tensor_parallel = 1;
+    /* 0 or 1 only. */
+    in.head_cast_kept = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "head_cast_kept");
+    /* The Trainer-based profiles set it; torchtune and unsloth, whose loops are their own,
+     * do not. */
+    static const struct { const char *name; int on; } p[] = {
+        {"hf-trainer", 1}, {"hf-trainer+peft", 1}, {"llama-factory", 1}, {"axolotl", 1},
+        {"ms-swift", 1},   {"trl", 1},             {"torchtune", 0},     {"unsloth", 0}};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
+        uint64_t sets = 0;
+        hwfit_memory_init(&in);
+        in.mode = HWFIT_MEMORY_QLORA;
+        cr_assert_eq(hwfit_memory_profile_apply(p[i].name, 1, &in, &sets), HWFIT_OK);
+        cr_assert_eq(in.head_cast_kept, p[i].on, "%s", p[i].name);
+        cr_assert_eq((sets & HWFIT_PROFILE_HEAD_CAST) != 0, p[i].on, "%s", p[i].name);
+    }
+}
+
+/* TRL's chunked_nll (HWFIT_MEMORY_LOSS_TRL_CHUNKED): per token as fused, and at the
+ * forward's end one chunk's work and the head's copy its matmul keeps: for c rows
+ * (min(loss_chunk_tokens, s b)) and A-byte autocast, an fp32 head keeps V h A beside
+ * (A + 12) c V; a 16-bit head keeps V h A beside the larger of its fp32 copy with the
+ * chunk's logits (4 V h + A c V) and the chunk's work; without autocast a 16-bit head
+ * keeps its fp32 copy (4 V h) and an fp32 head nothing, the work (4 + 12) c V. */
+Test(memory, loss_trl_chunked_keeps_one_chunk_and_the_heads_copy) {
+    hwfit_model m;
+    llama8b(&m);
+    const uint64_t v = 128256, vh = v * 4096;
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    in.unquantized = dt("fp32");
+    in.context = 1024;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out fused = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED;
+    in.loss_chunk_tokens = 256;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.loss_bytes, fused.loss_bytes);
+    cr_assert_eq(o.head_cast_bytes, vh * 2);
+    cr_assert_eq(o.forward_bytes - fused.forward_bytes, vh * 2 + 14 * 256 * v);
+    cr_assert_eq(o.backward_bytes, fused.backward_bytes);
+    cr_assert_eq(o.step_bytes, fused.step_bytes);
+    /* head_cast_kept is the loss's own here: no second copy. */
+    in.head_cast_kept = 1;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes, o.forward_bytes);
+    in.head_cast_kept = 0;
+    /* A chunk is at most the micro-batch's rows. */
+    in.context = 100;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out f100 = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED;
+    cr_assert_eq(estimate_ok(&m, &in).forward_bytes - f100.forward_bytes,
+                 vh * 2 + 14 * 100 * v);
+    in.context = 1024;
+    /* A 16-bit head under autocast: its fp32 copy with the chunk's logits is the larger. */
+    in.unquantized = dt("bf16");
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out f16 = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED;
+    hwfit_memory_out o16 = estimate_ok(&m, &in);
+    cr_assert_eq(o16.head_cast_bytes, vh * 2);
+    cr_assert_eq(o16.forward_bytes - f16.forward_bytes, vh * 2 + 4 * vh + 2 * 256 * v);
+    /* Without autocast: a 16-bit head keeps its fp32 copy; an fp32 head nothing. */
+    in.activations = dt("fp32");
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out n16 = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED;
+    hwfit_memory_out t16 = estimate_ok(&m, &in);
+    cr_assert_eq(t16.head_cast_bytes, vh * 4);
+    cr_assert_eq(t16.forward_bytes - n16.forward_bytes, vh * 4 + 16 * 256 * v);
+    in.unquantized = dt("fp32");
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    hwfit_memory_out n32 = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED;
+    hwfit_memory_out t32 = estimate_ok(&m, &in);
+    cr_assert_eq(t32.head_cast_bytes, 0);
+    cr_assert_eq(t32.forward_bytes - n32.forward_bytes, 16 * 256 * v);
+    /* Inference: the loss is not run. */
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, 0);
+}
+
+/* The trl profile (TRL's SFTTrainer over hf-trainer+peft): chunked_nll with TRL's 256-row
+ * chunk from 1.7.0, the Trainer's loss before; its releases are semantic versions. */
+Test(memory, trl_profile_by_release) {
+    hwfit_memory_in base, in;
+    hwfit_memory_init(&base);
+    base.mode = HWFIT_MEMORY_QLORA;
+    uint64_t sets = 0;
+    in = base;
+    cr_assert_eq(hwfit_memory_profile_apply("trl", 1, &in, &sets), HWFIT_OK);
+    cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_TRL_CHUNKED);
+    cr_assert_eq(in.loss_chunk_tokens, 256);
+    cr_assert(sets & HWFIT_PROFILE_LOSS_CHUNK);
+    static const char *const since[] = {"1.7", "1.7.0", "1.9.2", "2.0"};
+    for (size_t i = 0; i < sizeof since / sizeof since[0]; i++) {
+        in = base;
+        cr_assert_eq(hwfit_memory_profile_apply_release("trl", since[i], 1, &in, NULL), HWFIT_OK);
+        cr_assert_eq(in.loss, HWFIT_MEMORY_LOSS_TRL_CHUNKED, "%s", since[i]);
+    }
+    /* Before 1.7.0: what hf-trainer+peft chooses (the model's own loss). */
+    hwfit_memory_in peft = base;
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 1, &peft, NULL), HWFIT_OK);
+    static const char *const before[] = {"1.6.9", "1.4", "0.26.2", "0.0"};
+    for (size_t i = 0; i < sizeof before / sizeof before[0]; i++) {
+        in = base;
+        cr_assert_eq(hwfit_memory_profile_apply_release("trl", before[i], 1, &in, &sets),
+                     HWFIT_OK);
+        cr_assert_eq(memcmp(&in, &peft, sizeof in), 0, "%s", before[i]);
+        cr_assert(!(sets & HWFIT_PROFILE_LOSS_CHUNK), "%s", before[i]);
+    }
+    /* Calendar releases are Unsloth's, semantic ones TRL's: each refuses the other. */
+    static const char *const bad[] = {"2025.11", "1000.1", "1.1000", "1.9.2.1", "1", "v1.9"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        in = base;
+        cr_assert_eq(hwfit_memory_profile_apply_release("trl", bad[i], 1, &in, NULL),
+                     HWFIT_EPARSE, "%s", bad[i]);
+        cr_assert_eq(memcmp(&in, &base, sizeof in), 0, "%s", bad[i]);
+    }
+    in = base;
+    cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "1.9.2", 1, &in, NULL),
+                 HWFIT_EPARSE);
 }

@@ -1954,3 +1954,38 @@ Test(shard, record_lengths_on_one_card_are_the_memory_estimate) {
     hwfit_shard_out c = estimate_ok(&llama8, &in);
     cr_assert_eq(c.worst.peak_bytes, mo.peak_bytes - mo.records_bytes / 2);
 }
+
+/* One card: the head's kept copy (head_cast_kept on an fp32 head under autocast) and TRL's
+ * chunked loss are the memory estimate's; two tensor-parallel ranks split the head's copy
+ * with the vocabulary, so each card's forward holds less. */
+Test(shard, head_cast_and_trl_chunks_on_one_card_are_the_memory_estimate) {
+    static const hwfit_memory_loss losses[] = {HWFIT_MEMORY_LOSS_UPCAST_FREED,
+                                               HWFIT_MEMORY_LOSS_TRL_CHUNKED};
+    for (size_t k = 0; k < 2; k++) {
+        hwfit_shard_in in = full_8b(1, 0);
+        in.memory.mode = HWFIT_MEMORY_LORA;
+        in.memory.weights = hwfit_dtype_make(HWFIT_DTYPE_FP32);
+        in.memory.context = 2048;
+        in.memory.loss = losses[k];
+        in.memory.loss_chunk_tokens = 256;
+        in.memory.logits_freed = 1;
+        in.memory.head_cast_kept = 1;
+        in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+        in.comm_group_bytes = 0;
+        hwfit_shard_out o = estimate_ok(&llama8, &in);
+        hwfit_memory_out mo = memory_of_one_card(&llama8, &in);
+        cr_assert_eq(mo.head_cast_bytes, 128256ull * 4096 * 2, "loss %d", (int)losses[k]);
+        cr_assert_eq(o.worst.forward_bytes, mo.forward_bytes, "loss %d", (int)losses[k]);
+        cr_assert_eq(o.worst.peak_bytes, mo.peak_bytes, "loss %d", (int)losses[k]);
+        in.memory.head_cast_kept = 0;
+        hwfit_shard_out off = estimate_ok(&llama8, &in);
+        if (k == 0) cr_assert_eq(o.worst.forward_bytes - off.worst.forward_bytes,
+                                 mo.head_cast_bytes);
+        else cr_assert_eq(o.worst.forward_bytes, off.worst.forward_bytes);
+        in.memory.head_cast_kept = 1;
+        in.layout.tp = 2;
+        in.gpus = 2;
+        hwfit_shard_out tp = estimate_ok(&llama8, &in);
+        cr_assert_lt(tp.worst.forward_bytes, o.worst.forward_bytes, "loss %d", (int)losses[k]);
+    }
+}

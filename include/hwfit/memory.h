@@ -141,7 +141,7 @@ typedef enum hwfit_memory_loss {
                                         loss's backward, A sbV at the forward's end. The
                                         saved tensor is the logits themselves, so a loop that
                                         keeps or drops its reference holds the same. */
-    HWFIT_MEMORY_LOSS_FUSED_CHUNKED = 10 /**< Unsloth's fused loss since release 2025.8.5
+    HWFIT_MEMORY_LOSS_FUSED_CHUNKED = 10, /**< Unsloth's fused loss since release 2025.8.5
                                         (unsloth_zoo fused_losses/cross_entropy_loss.py,
                                         UnslothFusedLoss): the loss and its gradient are
                                         computed inside the forward, the micro-batch's rows
@@ -155,6 +155,27 @@ typedef enum hwfit_memory_loss {
                                         for c rows, at the forward's end only. Kept to
                                         backward: the gradient of the hidden states (A sbh),
                                         beside the head's input (4sbh). */
+    HWFIT_MEMORY_LOSS_TRL_CHUNKED = 11 /**< TRL's chunked_nll (trl/trainer/sft_trainer.py,
+                                        _chunked_cross_entropy_loss, TRL 1.4.0 on; the
+                                        default loss of SFTTrainer from 1.7.0 unless Liger):
+                                        the backbone's last hidden states projected c rows at
+                                        a time under non-reentrant checkpointing, each
+                                        chunk `h.float() @ w.float().t()`, log-softmax, loss,
+                                        accuracy and entropy. Per token as
+                                        ::HWFIT_MEMORY_LOSS_FUSED (8h); once, at the forward's
+                                        end and the loss's backward, one chunk's work,
+                                        (A + 12) c V / t, and the head's weight as the chunk's
+                                        matmul uses it (saved as mat2 until the chunk's
+                                        backward): a 16-bit head under autocast (16-bit
+                                        activations) keeps its cast V h A beside a V h 4
+                                        transient made by `w.float()`; an fp32 head under
+                                        autocast keeps V h A (autocast caches no cast of a
+                                        frozen weight); a 16-bit head without autocast keeps
+                                        its fp32 copy V h 4; an fp32 head without autocast,
+                                        nothing. c = min(@c loss_chunk_tokens, s b): TRL's
+                                        chunk is 256 rows (_CHUNKED_LM_HEAD_CHUNK_SIZE, the
+                                        same from 1.4.0 to 1.9.0), which the trl profile sets
+                                        and the request layer takes when no chunk is given. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */
@@ -1227,6 +1248,27 @@ typedef struct hwfit_memory_in {
                                         does not know (docs/formulas.md). Default: all 0
                                         (every micro-batch as long as the longest: packed
                                         or fixed-length rows). */
+    /* ---- Appended in 0.2.0, sixteenth round (docs/formulas.md, "head_cast_kept"). */
+    int head_cast_kept;            /**< Training with 16-bit activations (autocast) and a
+                                        frozen head stored in fp32 (@c unquantized fp32 for
+                                        the tied embedding of a quantized model, or the
+                                        weights' format; not trained: not mode full, not in
+                                        @c full_modules): autocast casts the head's weight to
+                                        the activations' format at each use without caching
+                                        it (aten/src/ATen/autocast_mode.cpp cached_cast
+                                        caches only leaves that require a gradient), and the
+                                        head's matmul saves that cast for its input's
+                                        gradient, so V h A / t is held from the forward's end
+                                        through the head's backward, before any layer is
+                                        rebuilt (hwfit_memory_out::head_cast_bytes).
+                                        transformers' nn.Linear head under Accelerate's
+                                        autocast (Trainer fp16/bf16) after PEFT's
+                                        prepare_model_for_kbit_training cast it to fp32; the
+                                        hf-trainer profile and those built on it set 1. Loss
+                                        ::HWFIT_MEMORY_LOSS_TRL_CHUNKED counts its own copy
+                                        and ignores it, as do the losses that never run the
+                                        head as one matmul (fused, fused-chunked). 0 or 1;
+                                        default 0. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1334,6 +1376,13 @@ typedef struct hwfit_memory_out {
                                         bytes; released when a cudaMalloc fails, so read by
                                         max_memory_reserved and nvidia-smi, not needed by
                                         a card. */
+    /* ---- Appended in 0.2.0, sixteenth round (hwfit_memory_in::head_cast_kept, loss
+     * ::HWFIT_MEMORY_LOSS_TRL_CHUNKED). */
+    uint64_t head_cast_bytes;      /**< Training: the head weight's copy the loss's matmul
+                                        keeps for backward (head_cast_kept's autocast cast,
+                                        or trl-chunked's per-chunk copy), part of the
+                                        forward's end and the loss's backward, bytes; 0
+                                        without one. */
 } hwfit_memory_out;
 
 /**

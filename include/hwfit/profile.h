@@ -91,6 +91,8 @@ extern "C" {
 #define HWFIT_PROFILE_EVAL_REPLAY UINT64_C(0x400000000000)    /**< eval_replay */
 #define HWFIT_PROFILE_SINK_MASK UINT64_C(0x4000000000000)    /**< sink_mask_bytes */
 #define HWFIT_PROFILE_ATTENTION UINT64_C(0x8000000000000)    /**< flash_attention */
+#define HWFIT_PROFILE_HEAD_CAST UINT64_C(0x10000000000000)   /**< head_cast_kept */
+#define HWFIT_PROFILE_LOSS_CHUNK UINT64_C(0x20000000000000)  /**< loss_chunk_tokens */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */
@@ -98,7 +100,8 @@ extern "C" {
 /**
  * @brief The name of profile @p i, for i from 0 until it returns NULL: "torchtune",
  * "hf-trainer", "hf-trainer+peft", "deepspeed", "fsdp", "megatron", "unsloth", "litgpt", and
- * the Trainer-based front ends "llama-factory", "axolotl" and "ms-swift", then "torchtitan".
+ * the Trainer-based front ends "llama-factory", "axolotl" and "ms-swift", then "torchtitan"
+ * and "trl" (TRL's SFTTrainer).
  * @param i Index, from 0.
  * @return The name (static storage), or NULL past the last profile.
  */
@@ -131,8 +134,10 @@ HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpu
  * a profile's rows that changed between releases apply only to the releases that made them
  * (Unsloth's loss: its whole logits kept before 2024.11.7, Cut Cross Entropy until
  * 2025.8.5, chunks sized by half the free memory until 2026.7.1, capped at 4 GiB since).
- * A release is "YEAR.MONTH" or "YEAR.MONTH.PATCH", as Unsloth numbers them; NULL is the
- * latest (::hwfit_memory_profile_apply). A profile with no dated rows applies alike for
+ * (TRL's default loss: the Trainer's before 1.7.0, its chunked_nll since). A release is
+ * "YEAR.MONTH" or "YEAR.MONTH.PATCH", as Unsloth numbers them, or "MAJOR.MINOR[.PATCH]"
+ * for the trl profile (semantic versions); NULL is the latest
+ * (::hwfit_memory_profile_apply). A profile with no dated rows applies alike for
  * every release.
  * @param[in]     name    Profile name; NULL gives ::HWFIT_EINVAL.
  * @param[in]     release The release, or NULL for the latest.
@@ -142,7 +147,8 @@ HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpu
  * @retval HWFIT_OK        applied.
  * @retval HWFIT_EINVAL    a pointer is NULL.
  * @retval HWFIT_EDOM      @p gpus is 0.
- * @retval HWFIT_EPARSE    @p release is not YEAR.MONTH[.PATCH] (@p in untouched).
+ * @retval HWFIT_EPARSE    @p release is not YEAR.MONTH[.PATCH] (MAJOR.MINOR[.PATCH] for
+ *                         trl) (@p in untouched).
  * @retval HWFIT_ENOTFOUND no profile has that name (@p in untouched).
  */
 HWFIT_API hwfit_status hwfit_memory_profile_apply_release(const char *name,

@@ -1155,6 +1155,56 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
 }
 
 
+/* The head weight's copy the loss's matmul keeps, and the loss's one-chunk work, per card
+ * (memory.h head_cast_kept, HWFIT_MEMORY_LOSS_TRL_CHUNKED; docs/formulas.md,
+ * "head_cast_kept"). head_b: the head's stored bytes per element (0: quantized, no plain
+ * copy). a: the activations' bytes (below 4: autocast). t: tensor-parallel ranks (the head
+ * split over the vocabulary). rows: the micro-batch's tokens.
+ * - head_cast_kept (transformers' nn.Linear head, frozen, stored in fp32, under autocast):
+ *   aten's cached_cast caches a cast only for a leaf that requires a gradient, so each use
+ *   casts afresh and the matmul saves the cast for its input's gradient: V h A / t from the
+ *   forward's end through the head's backward. A trained head (mode full, full_modules)
+ *   is cast once per autocast region and counted with the weights' copies elsewhere: none
+ *   here; losses that never run the head as one matmul (fused, fused-chunked, trl-chunked,
+ *   which counts its own): none.
+ * - trl-chunked (TRL's _chunk: `h.float() @ w.float().t()` under checkpoint, one chunk of
+ *   c = min(loss_chunk_tokens, rows) rows at a time): the matmul saves its right operand
+ *   through the chunk's backward, the A-byte cast of an fp32 head under autocast (w.float()
+ *   returns the head itself), the A-byte cast of a 16-bit head beside the 4-byte copy
+ *   w.float() made (a transient while the chunk's logits are made), the 4-byte copy of a
+ *   16-bit head without autocast, nothing for an fp32 head without autocast; the chunk's
+ *   logits, their fp32 cast, log-softmax, exp and product ((A + 12) c V / t, the backward's
+ *   log-softmax, its gradient and nll_loss's the same or less). *kept is the saved copy,
+ *   *work the rest at the chunk's peak: max(transient copy + A c V, (A + 12) c V). */
+static hwfit_status head_cast(const hwfit_model *model, const hwfit_memory_in *in,
+                              uint64_t head_b, uint64_t a, uint64_t t, uint64_t rows,
+                              uint64_t *kept, uint64_t *work) {
+    *kept = *work = 0;
+    if (in->mode == HWFIT_MEMORY_INFERENCE || !in->head || head_b == 0) return HWFIT_OK;
+    int of = 0;
+    const uint64_t vh = hwfit__ceil_div_u64(mul_c(model->vocab, model->hidden, &of), t),
+                   v = hwfit__ceil_div_u64(model->vocab, t);
+    const int autocast = a < 4;
+    if (in->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED) {
+        uint64_t c = min_u64(in->loss_chunk_tokens, rows), trans = 0;
+        if (autocast) *kept = mul_c(vh, a, &of);
+        else if (head_b < 4) *kept = mul_c(vh, 4, &of);
+        if (autocast && head_b < 4) trans = mul_c(vh, 4, &of);
+        uint64_t logits = mul_c(mul_c(c, v, &of), a, &of),
+                 chunk = mul_c(mul_c(c, v, &of), a + 12, &of);
+        uint64_t w1 = add_c(trans, logits, &of);
+        *work = w1 > chunk ? w1 : chunk;
+    } else if (in->head_cast_kept && autocast && head_b == 4 &&
+               in->mode != HWFIT_MEMORY_FULL && !(in->full_modules & HWFIT_FULL_HEAD) &&
+               !((in->full_modules & HWFIT_FULL_EMBEDDING) && !in->untied_head &&
+                 model->tie_embeddings) &&
+               in->loss != HWFIT_MEMORY_LOSS_FUSED &&
+               in->loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED) {
+        *kept = mul_c(vh, a, &of);
+    }
+    return of ? HWFIT_ERANGE : HWFIT_OK;
+}
+
 /* The model's outputs held beyond its activations. kv_built (transformers' use_cache=True in
  * training: LlamaModel.forward appends each layer's key and value states to
  * past_key_values, which the output holds until the forward returns; llama-recipes PR #165
@@ -1175,7 +1225,7 @@ static hwfit_status carried_bytes(const hwfit_model *model, const hwfit_memory_i
  * same slot; outputs_kept then keeps the fp32 copy. */
 static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
                                  const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
-                                 uint64_t sb, uint64_t layers, uint64_t *built,
+                                 uint64_t sb, uint64_t layers, uint64_t head_b, uint64_t *built,
                                  uint64_t *kept, uint64_t *cast) {
     int overflow = 0;
     if (in->kv_built && in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL)
@@ -1201,6 +1251,12 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
     if (f32 && cb < 4) cb = 4;
     if (cb && in->head)
         *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), cb, &overflow), t);
+    /* The head's kept copy and a TRL chunk's work (head_cast): from the forward's end
+     * through the loss's backward, never beside a rebuilt layer, as the cast copy. */
+    uint64_t hk = 0, hw = 0;
+    if (head_cast(model, in, head_b, a_bytes, t, sb, &hk, &hw) != HWFIT_OK)
+        return HWFIT_ERANGE;
+    *cast = add_c(*cast, add_c(hk, hw, &overflow), &overflow);
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
@@ -1268,6 +1324,34 @@ static hwfit_status resolved_formats(const hwfit_memory_in *in, formats *f,
     return HWFIT_OK;
 }
 
+/* The head's stored bytes per element as resolved_formats gives the formats: the linear
+ * weights' format for a head of its own (untied_head), else the embedding's (unquantized
+ * when a quantized model keeps its tables wider); 0 when quantized (no plain copy). */
+static uint64_t head_plain_bytes(const hwfit_memory_in *in, const formats *f) {
+    hwfit_dtype emb_d = (f->base_quantized && in->keep_embeddings) ? f->other : f->base;
+    hwfit__dtype_block b;
+    if (hwfit__dtype_block_of(in->untied_head && in->head ? f->base : emb_d, &b) != HWFIT_OK ||
+        b.quantized || b.elements != 1)
+        return 0;
+    return b.bits / 8;
+}
+
+/* hwfit_memory_out::head_cast_bytes: head_cast's kept copy for the estimate's inputs.
+ * Apart from estimate_prepared to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status head_cast_report(const hwfit_model *model,
+                                                     const hwfit_memory_in *in,
+                                                     uint64_t *bytes) {
+    *bytes = 0;
+    formats f;
+    uint64_t a = 0, rows = 0, work = 0;
+    hwfit__dtype_block base_info;
+    if (hwfit__memory_extras_off(in)) return HWFIT_OK;
+    if (resolved_formats(in, &f, &base_info, &a) != HWFIT_OK) return HWFIT_EINVAL;
+    if (hwfit__mul_u64(in->context, in->micro_batch, &rows) != HWFIT_OK) return HWFIT_ERANGE;
+    return head_cast(model, in, head_plain_bytes(in, &f), a,
+                     in->tensor_parallel ? in->tensor_parallel : 1, rows, bytes, &work);
+}
+
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
@@ -1285,6 +1369,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
     int head_q = hwfit__dtype_block_of(in->untied_head && in->head ? f.base : emb_d, &mod) ==
                      HWFIT_OK &&
                  mod.quantized;
+    uint64_t head_b = head_plain_bytes(in, &f);
     hwfit_status st = HWFIT_OK;
     if (in->dequant_transient)
         st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n, a_bytes, t,
@@ -1293,7 +1378,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
     if (st == HWFIT_OK) st = outputs_held(model, prep, in, a_bytes, t, sb, dense_n + moe_n,
-                                          built, kept, cast);
+                                          head_b, built, kept, cast);
     /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
      * (its elements / t) times the bytes per element its quantization holds at once. */
     if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
@@ -1898,6 +1983,16 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
             per += a * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             break;
         case HWFIT_MEMORY_LOSS_FUSED: per = 8 * h; break;
+        case HWFIT_MEMORY_LOSS_TRL_CHUNKED: {
+            /* one chunk's work beside the head's copy (head_cast), under no_grad alike */
+            uint64_t hk = 0, hw = 0;
+            per = 8 * h;
+            if (head_cast(model, in, head_plain_bytes(in, &f), a, c.t, e, &hk,
+                          &hw) != HWFIT_OK)
+                return HWFIT_ERANGE;
+            extra = mul_c(add_c(hk, hw, &of), c.t, &of); /* divided by t with the rest below */
+            break;
+        }
         case HWFIT_MEMORY_LOSS_FUSED_CHUNKED: {
             /* the hidden states' gradient and one chunk's work (hwfit__fused_chunks), the
              * chunks sized on the card with nothing else counted as allocated */
@@ -1985,8 +2080,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
     if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
         return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_TRL_CHUNKED)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
+    if (in->head_cast_kept != 0 && in->head_cast_kept != 1)
+        return hwfit__why(why, HWFIT_EDOM, "head_cast_kept", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
@@ -2668,6 +2765,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                  * the chunks' A-byte gradients are the loss's backward (loss_head). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
             else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            /* TRL's chunked_nll (sft_trainer.py _chunked_cross_entropy_loss): per token the
+             * hidden states, their gathered copy and gradient, as fused; the chunk's work and
+             * the head's copy once, in the cast slot (head_cast). */
+            else if (in->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED) per = 8 * h;
             /* Unsloth's chunked fused loss (unsloth_zoo UnslothFusedLoss.forward: grad_inputs
              * = torch.empty_like(hidden_states), ctx.save_for_backward(grad_inputs, ...)):
              * the hidden states' gradient, made in forward and kept to backward; the
@@ -2782,6 +2883,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                                                &held[1], &held[2])) != HWFIT_OK)
         return st;
     if (training && (st = head_grad(model, prep, in, lora, grad_b, c.t, &held[3])) != HWFIT_OK)
+        return st;
+    /* Of the cast slot, the head's kept copy (head_cast), reported on its own. */
+    if (training && (st = head_cast_report(model, in, &r.head_cast_bytes)) != HWFIT_OK)
         return st;
     if (training && in->logits_freed && in->head &&
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=

@@ -225,7 +225,8 @@ static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
     return in->mode == HWFIT_MEMORY_INFERENCE ||
            (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
             !in->kv_built && !in->outputs_kept && !in->probs_kept &&
-            in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
+            in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST && !in->head_cast_kept &&
+            in->loss != HWFIT_MEMORY_LOSS_TRL_CHUNKED &&
             !(in->outputs_fp32 && in->loss == HWFIT_MEMORY_LOSS_INPLACE));
 }
 

@@ -72,12 +72,17 @@ typedef struct row {
     int eval_replay;
     uint32_t sink_mask;  /* sink_mask_bytes */
     int attention;       /* flash_attention (HWFIT_ATTENTION_*) */
+    int head_cast;       /* head_cast_kept */
+    uint32_t loss_chunk; /* loss_chunk_tokens */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
 } row;
 
 #define M_(m) (1u << (m))
+/* A semantic version's release_key (release_key with semver): shifted by one so that 0.0.0
+ * is not the malformed key 0. */
+#define SEMVER_(major, minor, patch) ((major) * 1000000u + (minor) * 1000u + (patch) + 1u)
 #define FULL_ M_(HWFIT_MEMORY_FULL)
 #define ADAPT_ (M_(HWFIT_MEMORY_LORA) | M_(HWFIT_MEMORY_QLORA))
 
@@ -290,6 +295,15 @@ static const row rows[] = {
      * (models/gpt_oss/modular_gpt_oss.py GptOssPreTrainedModel; SDPA has no learned sink),
      * so it runs eager_attention_forward: HWFIT_ATTENTION_SDPA resolves that by the model. */
     {.profile = "hf-trainer", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_SDPA},
+    /* A frozen fp32 head under the Trainer's autocast (fp16/bf16: Accelerate's
+     * prepare_model wraps the forward in torch.autocast under native AMP): aten's
+     * cached_cast (aten/src/ATen/autocast_mode.cpp) caches a lower-precision cast only for a
+     * leaf that requires a gradient, so the head's nn.Linear casts its weight afresh, and
+     * the matmul saves that cast for the hidden states' gradient until the head's backward
+     * (head_cast_kept). It counts only where the head is stored in fp32 and frozen: a
+     * QLoRA model after PEFT's prepare_model_for_kbit_training (the embedding and the tied
+     * head cast to fp32), or a run that loads the model in fp32 under bf16 autocast. */
+    {.profile = "hf-trainer", .sets = HWFIT_PROFILE_HEAD_CAST, .head_cast = 1},
     {.profile = "hf-trainer+peft", .modes = M_(HWFIT_MEMORY_QLORA),
      .sets = HWFIT_PROFILE_UNQUANTIZED | HWFIT_PROFILE_RECOMPUTE,
      .unquantized = HWFIT_DTYPE_FP32, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL},
@@ -303,6 +317,16 @@ static const row rows[] = {
      * layer's MLP on (residual_fp32: 4-byte checkpoints). It acts only on a quantized
      * base (PEFT prepares only k-bit models). */
     {.profile = "hf-trainer+peft", .sets = HWFIT_PROFILE_RESIDUAL_FP32, .residual_fp32 = 1},
+
+    /* ---- TRL (huggingface/trl SFTTrainer over the Trainer and PEFT) ---------------------- */
+    /* The loss by release (semantic versions): SFTConfig.__post_init__ sets loss_type
+     * "chunked_nll" when it is left unset from 1.7.0 (PR #5846, b58947c7e; "nll" with
+     * use_liger_kernel: give --loss fused), and SFTTrainer.__init__ patches the causal
+     * LM's forward to _chunked_cross_entropy_loss over _CHUNKED_LM_HEAD_CHUNK_SIZE = 256
+     * rows (trl/trainer/sft_trainer.py at v1.9.0, 35def3ee; the loss added in 1.4.0, PR
+     * #5575). Before 1.7.0 the default "nll" is the model's own loss: the Trainer's. */
+    {.profile = "trl", .sets = HWFIT_PROFILE_LOSS | HWFIT_PROFILE_LOSS_CHUNK,
+     .loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED, .loss_chunk = 256, .since = SEMVER_(1, 7, 0)},
 
     /* ---- DeepSpeed ZeRO (deepspeed/runtime/zero/stage_1_and_2.py, stage3.py) ------------- */
     /* bf16/fp16 training keeps fp32 master partitions (single_partition_of_fp32_groups,
@@ -704,7 +728,12 @@ static const struct {
     {"llama-factory", "hf-trainer"},
     {"axolotl", "hf-trainer+peft"},
     {"ms-swift", "hf-trainer"},
+    {"trl", "hf-trainer+peft"},
 };
+
+/* Profiles whose framework numbers its releases MAJOR.MINOR[.PATCH] (semantic versions);
+ * the others number them YEAR.MONTH[.PATCH] (Unsloth). */
+static const char *const semver_profiles[] = {"trl"};
 
 static const struct {
     const char *name, *summary;
@@ -739,6 +768,9 @@ static const struct {
                    "AdamW, whole-vocabulary fp32 loss (logits freed "
                    "before backward; DTensor loss parallel under TP), eager "
                    "Llama kernels, op-level selective checkpointing"},
+    {"trl", "TRL's SFTTrainer (the hf-trainer+peft profile): from 1.7 its chunked_nll loss, "
+            "256 rows a chunk with the head's copy (the loss by release: "
+            "--framework-release)"},
 };
 
 const char *hwfit_memory_profile_name(size_t i) {
@@ -802,6 +834,8 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_EVAL_REPLAY) in->eval_replay = r->eval_replay;
     if (s & HWFIT_PROFILE_SINK_MASK) in->sink_mask_bytes = r->sink_mask;
     if (s & HWFIT_PROFILE_ATTENTION) in->flash_attention = r->attention;
+    if (s & HWFIT_PROFILE_HEAD_CAST) in->head_cast_kept = r->head_cast;
+    if (s & HWFIT_PROFILE_LOSS_CHUNK) in->loss_chunk_tokens = r->loss_chunk;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
@@ -814,8 +848,9 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
 }
 
 /* "YEAR.MONTH" or "YEAR.MONTH.PATCH" as YEAR x 10^6 + MONTH x 10^3 + PATCH (years 1000 to
- * 4293, months 1 to 12, patches below 1000); 0 when malformed. */
-static uint32_t release_key(const char *text) {
+ * 4293, months 1 to 12, patches below 1000); with semver, "MAJOR.MINOR[.PATCH]" as
+ * SEMVER_ (each part below 1000); 0 when malformed. */
+static uint32_t release_key(const char *text, int semver) {
     unsigned long part[3] = {0, 0, 0};
     int n = 0;
     const char *p = text;
@@ -830,6 +865,10 @@ static uint32_t release_key(const char *text) {
         p++;
     }
     if (*p != '\0' || n < 2) return 0;
+    if (semver)
+        return part[0] > 999 || part[1] > 999 || part[2] > 999
+                   ? 0
+                   : (uint32_t)SEMVER_(part[0], part[1], part[2]);
     if (part[0] < 1000 || part[0] > 4293 || part[1] < 1 || part[1] > 12 || part[2] > 999)
         return 0;
     return (uint32_t)(part[0] * 1000000u + part[1] * 1000u + part[2]);
@@ -857,7 +896,10 @@ static hwfit_status apply_rows(const char *name, const char *release, uint32_t g
     if (name == NULL || in == NULL) return HWFIT_EINVAL;
     if (gpus == 0) return HWFIT_EDOM;
     uint32_t key = UINT32_MAX; /* the latest */
-    if (release != NULL && (key = release_key(release)) == 0) return HWFIT_EPARSE;
+    int semver = 0;
+    for (size_t i = 0; i < sizeof semver_profiles / sizeof semver_profiles[0]; i++)
+        if (strcmp(semver_profiles[i], name) == 0) semver = 1;
+    if (release != NULL && (key = release_key(release, semver)) == 0) return HWFIT_EPARSE;
     const char *chain[4];
     int depth = chain_of(name, chain);
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;

@@ -223,6 +223,8 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     hwfit__out_bytes(o, "loss_bytes", "of activations: logits and loss", out.loss_bytes);
     hwfit__out_u64(o, "loss_chunks", "loss chunks (fused-chunked)", out.loss_chunks);
     hwfit__out_bytes(o, "loss_chunk_bytes", "in fwd: one loss chunk's work", out.loss_chunk_bytes);
+    hwfit__out_bytes(o, "head_cast_bytes", "in fwd: head weight's copy kept by the loss",
+                     out.head_cast_bytes);
     hwfit__out_bytes(o, "forward_bytes", "forward (allocated)", out.forward_bytes);
     hwfit__out_bytes(o, "backward_bytes", "backward (allocated)", out.backward_bytes);
     hwfit__out_bytes(o, "step_bytes", "optimizer step (allocated)", out.step_bytes);

@@ -889,11 +889,11 @@ void hwfit__workload_out_layout(hwfit__out *o, const hwfit_layout *l) {
 const char *const hwfit__workload_frameworks[] = {
     "none",   "torchtune", "hf-trainer",    "hf-trainer+peft", "deepspeed", "fsdp",
     "megatron", "unsloth", "litgpt",        "llama-factory",   "axolotl",   "ms-swift",
-    "torchtitan", NULL};
+    "torchtitan", "trl", NULL};
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
                                               "upcast-freed", "compiled", "fused-chunked",
-                                              NULL};
+                                              "trl-chunked", NULL};
 const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
 const char *const hwfit__workload_short_losses[] = {"inplace", "inplace-cast", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
@@ -946,7 +946,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "their gradient, no fp32 copy: torchtitan's compile."
                                "components 'loss'), fused-chunked (Unsloth since 2025.8.5: "
                                "the loss and its gradient in forward, chunks sized by "
-                               "--loss-target and the card's free memory)"},
+                               "--loss-target and the card's free memory), trl-chunked "
+                               "(TRL's chunked_nll, its default from 1.7: --loss-chunk rows "
+                               "projected at a time under checkpointing, the head's weight "
+                               "copied per chunk)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -1055,9 +1058,10 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "ZeRO 16-bit with fp32 master partitions (DeepSpeed)"},
     [HWFIT__F_LOSS_CHUNK] = {.name = "loss-chunk", .kind = HWFIT_OPTION_TOKENS, .metavar = "N",
                              .default_text = "2048", .min = 1.0, .max = 4294967295.0,
-                             .help = "training, --loss chunked-inplace: rows of logits one "
-                                     "cross-entropy chunk works on (ms-swift "
-                                     "CELOSS_PARALLEL_SIZE), K = 1024"},
+                             .default_help = "2048 (ms-swift's CELOSS_PARALLEL_SIZE); 256 with "
+                                             "trl-chunked (TRL's chunk)",
+                             .help = "training, --loss chunked-inplace or trl-chunked: rows "
+                                     "of logits one cross-entropy chunk works on, K = 1024"},
     [HWFIT__F_OFFLOAD_AFTER_LOAD] = {.name = "offload-after-load", .kind = HWFIT_OPTION_FLAG,
                                      .help = "training, ZeRO-3 with --offload params: the "
                                              "shards load onto the card and move to the host "
@@ -1251,7 +1255,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                     .metavar = "VERSION", .default_help = "the latest",
                                     .help = "training, with --framework: the framework's "
                                             "release, YEAR.MONTH[.PATCH] (e.g. unsloth "
-                                            "2025.11.6): the profile's choices as that "
+                                            "2025.11.6) or MAJOR.MINOR[.PATCH] for trl "
+                                            "(e.g. 1.9.2): the profile's choices as that "
                                             "release made them"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
@@ -1326,6 +1331,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                           .help = "with --length-mean: the samples the run draws (steps x "
                                   "micro-batch x gradient accumulation, per data-parallel "
                                   "rank)"},
+    [HWFIT__F_HEAD_CAST] = {.name = "head-cast-kept", .kind = HWFIT_OPTION_FLAG,
+                            .help = "training: a frozen fp32 head under 16-bit autocast is "
+                                    "cast per use and the cast kept to the head's backward "
+                                    "(V x h in the activations' format; the Trainer-based "
+                                    "profiles set it; acts only on an fp32 head)"},
     [HWFIT__F_ATTENTION] = {.name = "attention", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                             .default_text = "flash", .choices = hwfit__workload_attentions,
                             .help = "training: how attention runs: eager (s^2 scores stored), "
@@ -1448,6 +1458,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_EVAL_REPLAY), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ATTENTION), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_HEAD_CAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_RECORD_LENGTHS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_MEAN), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_SD), training, "training (mode full, lora or qlora)"},
@@ -1555,6 +1566,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE), HWFIT_EINVAL,
                                "applies only with --framework");
+    uint64_t profile_sets = 0;
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
         uint64_t sets = 0;
@@ -1563,8 +1575,10 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         st = hwfit_memory_profile_apply_release(hwfit__workload_frameworks[fw], release,
                                                 gpus ? gpus : 1, m, &sets);
         if (st == HWFIT_EPARSE)
-            return hwfit__req_fail(r, ro, st, "'%s' is not a release YEAR.MONTH[.PATCH]",
-                                   release);
+            return hwfit__req_fail(r, ro, st, "'%s' is not a release %s", release,
+                                   strcmp(hwfit__workload_frameworks[fw], "trl") == 0
+                                       ? "MAJOR.MINOR[.PATCH]"
+                                       : "YEAR.MONTH[.PATCH]");
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
         /* What the user gave alone wins over the profile. */
@@ -1577,6 +1591,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             m->overhead_bytes = hwfit__req_double(r, rows->overhead);
         if (rows->recompute && hwfit__req_given(r, rows->recompute)) m->recompute = before;
         else if (sets & HWFIT_PROFILE_RECOMPUTE) *profile_recompute = 1;
+        profile_sets = sets;
     }
     /* A flag given decides its choice either way (`--no-X` / "false" switches off what a
      * profile turns on); a flag not given leaves the profile's choice, or without a
@@ -1619,7 +1634,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_PROBS_KEPT, &m->probs_kept},
         {HWFIT__F_LOSS_PARALLEL, &m->loss_parallel},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
-        {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32},
+        {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}, {HWFIT__F_HEAD_CAST, &m->head_cast_kept},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -1742,10 +1757,17 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile || hwfit__req_given(r, o)) m->loss = (hwfit_memory_loss)hwfit__req_choice(r, o);
     o = HWFIT__FOPT(HWFIT__F_LOSS_CHUNK);
     if (!profile || hwfit__req_given(r, o)) m->loss_chunk_tokens = (uint32_t)hwfit__req_u64(r, o); /* bounded to 2^32-1 */
-    /* The chunk acts only on the chunked-inplace loss: given with another, it is refused
-     * rather than ignored. */
-    if (hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_CHUNKED_INPLACE)
-        return hwfit__req_fail(r, o, HWFIT_EINVAL, "applies only to --loss chunked-inplace");
+    /* TRL's chunk (_CHUNKED_LM_HEAD_CHUNK_SIZE, 256 rows) when the loss is TRL's and
+     * neither the user nor the profile gave one (the option's default is ms-swift's). */
+    if (!hwfit__req_given(r, o) && m->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED &&
+        !(profile_sets & HWFIT_PROFILE_LOSS_CHUNK))
+        m->loss_chunk_tokens = 256;
+    /* The chunk acts only on the chunked losses: given with another, it is refused rather
+     * than ignored. */
+    if (hwfit__req_given(r, o) && m->loss != HWFIT_MEMORY_LOSS_CHUNKED_INPLACE &&
+        m->loss != HWFIT_MEMORY_LOSS_TRL_CHUNKED)
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only to --loss chunked-inplace or trl-chunked");
     /* The fp32 copy of the returned logits exists only where the loss leaves them 16-bit
      * (inplace, inplace-cast): given with another loss, it is refused rather than ignored. */
     o = HWFIT__FOPT(HWFIT__F_OUTPUTS_FP32);
@@ -2048,7 +2070,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
     hwfit__out_bool(o, "quant_scales_replicated", "ZeRO-3: NF4 scales whole on each card",
                     m->quant_scales_replicated);
     hwfit__out_bool(o, "trained_fp32", "trained parameters held in fp32", m->trained_fp32);
-    hwfit__out_u64(o, "loss_chunk_tokens", "rows per loss chunk (chunked-inplace)",
+    hwfit__out_u64(o, "loss_chunk_tokens", "rows per loss chunk (chunked-inplace, trl-chunked)",
                    m->loss_chunk_tokens);
     hwfit__out_bool(o, "offload_after_load", "ZeRO-3 offload: shards loaded on the card",
                     m->offload_after_load);
@@ -2106,6 +2128,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->logits_freed);
     hwfit__out_bool(o, "outputs_fp32", "returned 16-bit logits copied to fp32",
                     m->outputs_fp32);
+    hwfit__out_bool(o, "head_cast_kept", "frozen fp32 head's autocast copy kept to backward",
+                    m->head_cast_kept);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

@@ -1387,6 +1387,58 @@ class TestFinetuneInputs(CliCase):
         self.bad(*args, "--loss", "fused", "--outputs-fp32", mentions="outputs-fp32")
         self.bad("memory", "--config", cfg, "--outputs-fp32", mentions="outputs-fp32")
 
+    def test_head_cast_kept_and_trl_chunked_loss(self):
+        """--head-cast-kept: a frozen fp32 head under bf16 autocast keeps its 2-byte cast
+        (128,256 x 4,096 for Llama 3.1 8B) from the forward's end to its backward; the
+        Trainer-based profiles set it. --loss trl-chunked (TRL's chunked_nll): 256 rows a
+        chunk unless --loss-chunk says otherwise, the head's copy and one chunk's work
+        (14 bytes a logit) at the forward's end; the trl profile chooses it from 1.7.
+        Refusals: the chunk with another loss, a calendar release for trl."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        vh, v = 128256 * 4096, 128256
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4",
+                "--unquantized", "fp32", "--context", "1024", "--recompute", "full",
+                "--loss", "upcast-freed", "--logits-freed")
+        plain = self.ok_json(*args)
+        on = self.ok_json(*args, "--head-cast-kept")
+        self.assertEqual(on["forward_bytes"] - plain["forward_bytes"], 2 * vh)
+        self.assertEqual(on["backward_bytes"], plain["backward_bytes"])
+        self.assertEqual(on["head_cast_bytes"], 2 * vh)
+        self.assertIs(on["assumptions"]["head_cast_kept"], True)
+        self.assertIs(plain["assumptions"]["head_cast_kept"], False)
+        self.assertEqual(self.ok_json(*args, "--head-cast-kept", "--activations",
+                                      "fp32")["head_cast_bytes"], 0)
+        fw = self.ok_json(*args, "--framework", "hf-trainer+peft")
+        self.assertIs(fw["assumptions"]["head_cast_kept"], True)
+        self.assertIs(self.ok_json(*args, "--framework", "hf-trainer+peft",
+                                   "--no-head-cast-kept")["assumptions"]["head_cast_kept"],
+                      False)
+        self.assertIs(self.ok_json(*args, "--framework", "torchtune")["assumptions"]
+                      ["head_cast_kept"], False)
+        trl_args = ("memory", "--config", cfg, "--mode", "qlora", "--weights", "nf4",
+                    "--unquantized", "fp32", "--context", "1024", "--recompute", "full")
+        fused = self.ok_json(*trl_args, "--loss", "fused")
+        trl = self.ok_json(*trl_args, "--loss", "trl-chunked")
+        self.assertEqual(trl["assumptions"]["loss_chunk_tokens"], 256)
+        self.assertEqual(trl["forward_bytes"] - fused["forward_bytes"], 2 * vh + 14 * 256 * v)
+        c128 = self.ok_json(*trl_args, "--loss", "trl-chunked", "--loss-chunk", "128")
+        self.assertEqual(c128["forward_bytes"] - fused["forward_bytes"],
+                         2 * vh + 14 * 128 * v)
+        prof = self.ok_json(*trl_args, "--framework", "trl")
+        self.assertEqual(prof["assumptions"]["loss"], "trl-chunked")
+        self.assertEqual(prof["assumptions"]["loss_chunk_tokens"], 256)
+        self.assertEqual(prof["assumptions"]["framework_release"], "latest")
+        self.assertIs(prof["assumptions"]["release_dated"], True)
+        old = self.ok_json(*trl_args, "--framework", "trl", "--framework-release", "1.6.2")
+        self.assertNotEqual(old["assumptions"]["loss"], "trl-chunked")
+        self.assertEqual(self.ok_json(*trl_args, "--framework", "trl", "--framework-release",
+                                      "1.9.2")["assumptions"]["loss"], "trl-chunked")
+        self.bad(*trl_args, "--framework", "trl", "--framework-release", "2025.11",
+                 mentions="MAJOR.MINOR")
+        self.bad(*trl_args, "--loss", "fused", "--loss-chunk", "256", mentions="loss-chunk")
+
     def test_expandable_segments_drop_the_losss_stranded_logits_block(self):
         """The caching allocator strands the freed bf16 logits the upcast-freed loss's fp32
         gradients cannot use (2 x 1,024 x 128,256 bytes for Llama 3.1 8B LoRA at 1,024

@@ -468,6 +468,9 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: earlier record lengths of unpacked micro-batches (memory.h
         # record_lengths, HWFIT_MEMORY_RECORDS of them)
         ("record_lengths", ctypes.c_uint32 * 8),
+        # appended: a frozen fp32 head's autocast copy kept to its backward (memory.h
+        # head_cast_kept)
+        ("head_cast_kept", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8
@@ -501,7 +504,9 @@ class hwfit_memory_out(ctypes.Structure):
         # appended: whole attention masks (memory.h masks_bytes)
         "masks_bytes",
         # appended: the earlier records' segments (memory.h records_bytes)
-        "records_bytes")]
+        "records_bytes",
+        # appended: the head weight's copy the loss keeps (memory.h head_cast_bytes)
+        "head_cast_bytes")]
 
 
 # void hwfit_memory_init(hwfit_memory_in *in);

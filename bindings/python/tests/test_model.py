@@ -497,6 +497,29 @@ class TestMemory(unittest.TestCase):
             hwfit.memory(config=config("llama-3.1-8b"), mode="lora", loss="fused",
                          outputs_fp32=True)
 
+    def test_head_cast_kept_and_trl_chunked_loss(self):
+        # Llama 3.1 8B QLoRA with an fp32 head under bf16 autocast: head_cast_kept keeps the
+        # head's 2-byte cast (128,256 x 4,096) to its backward; loss "trl-chunked" (TRL's
+        # chunked_nll) holds that copy and one 256-row chunk's work, 14 bytes a logit.
+        vh, v = 128256 * 4096, 128256
+        kw = dict(config=config("llama-3.1-8b"), mode="qlora", weights="nf4",
+                  unquantized="fp32", context=1024, recompute="full")
+        plain = hwfit.memory(loss="upcast-freed", **kw)
+        on = hwfit.memory(loss="upcast-freed", head_cast_kept=True, **kw)
+        self.assertEqual(on["forward_bytes"] - plain["forward_bytes"], 2 * vh)
+        self.assertEqual(on["head_cast_bytes"], 2 * vh)
+        self.assertTrue(on["assumptions"]["head_cast_kept"])
+        fused = hwfit.memory(loss="fused", **kw)
+        trl = hwfit.memory(loss="trl-chunked", **kw)
+        self.assertEqual(trl["forward_bytes"] - fused["forward_bytes"], 2 * vh + 14 * 256 * v)
+        self.assertEqual(hwfit.memory(framework="trl", **kw)["assumptions"]["loss"],
+                         "trl-chunked")
+        self.assertNotEqual(hwfit.memory(framework="trl", framework_release="1.6",
+                                         **kw)["assumptions"]["loss"], "trl-chunked")
+        with self.assertRaises(hwfit.HwfitError) as cm:
+            hwfit.memory(framework="trl", framework_release="2025.11", **kw)
+        self.assertIn("MAJOR.MINOR", str(cm.exception))
+
     def test_expandable_segments_drop_the_stranded_logits_block(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed: the caching allocator keeps
         # the freed bf16 logits (2 x 1,024 x 128,256 bytes) reserved beside the loss's fp32
