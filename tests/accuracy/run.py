@@ -75,14 +75,21 @@ CAPACITY_GIB = {"a10g": 24, "rtx-3090": 24, "a100-sxm-40gb": 40, "h800": 80, "rt
 NOT_OPTIONS = {"config"}  # a recipe name (e.g. llama2/7B_lora), not the model's config.json
 
 
+# Frameworks whose profile numbers releases MAJOR.MINOR[.PATCH] (the library refuses a
+# YEAR.MONTH release for them, so no release is derived from a publication date).
+SEMVER_FRAMEWORKS = {"trl"}
+
+
 def release_of(case, key, value):
     """The release a case's `<framework>_version` key states (YEAR.MONTH[.PATCH], as
-    Unsloth numbers its releases), or None when the key is another or the value starts
-    with something else (e.g. "not printed")."""
+    Unsloth numbers its releases; MAJOR.MINOR[.PATCH] for SEMVER_FRAMEWORKS), or None when
+    the key is another or the value starts with something else (e.g. "not printed")."""
     framework = str(case.get("framework", ""))
     if not framework or key != framework.replace("-", "_") + "_version":
         return None
-    m = re.match(r"(\d{4}\.\d{1,2}(?:\.\d{1,3})?)(?![\d.])", str(value))
+    pattern = (r"(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d.])" if framework in SEMVER_FRAMEWORKS
+               else r"(\d{4}\.\d{1,2}(?:\.\d{1,3})?)(?![\d.])")
+    m = re.match(pattern, str(value))
     return m.group(1) if m else None
 
 
@@ -248,7 +255,8 @@ def run_case(cli, commands, models, case, gpus_known=None):
             unmodelled.append(key)
     profile = setup.get("framework") if "framework" in names else None
     if ("framework-release" in names and "--framework-release" not in argv
-            and "--framework" in argv and profile != "none"):
+            and "--framework" in argv and profile != "none"
+            and profile not in SEMVER_FRAMEWORKS):
         # No release stated: YEAR.MONTH of the month the source was published, which the
         # profile reads as that month's first release (PATCH 0); a run published that month
         # used it or a later release of the month, so a case whose source shows a later code
