@@ -3748,3 +3748,62 @@ Test(memory, trl_profile_by_release) {
     cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", "1.9.2", 1, &in, NULL),
                  HWFIT_EPARSE);
 }
+
+/* DoRA as PEFT runs it (DoraLinearLayer.forward): each adapted linear makes x_eye (I x I in
+ * the input's format), lora_weight (O x I, A), the scaled copy (A) and the sum (the input's
+ * format) for the weight norm: the largest one's temporaries join the dequantized-weight slot
+ * (the larger of the two); F.linear(x, weight) saves the base weight, a copy when its format
+ * is not the input's, with the layer's tensors. Llama 3.1 8B, all linears adapted. */
+Test(memory, dora_weight_norm_temporaries_and_saved_weight_copies) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_ALL;
+    in.context = 256;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.dequant_transient = 0;
+    hwfit_memory_out plain = estimate_ok(&m, &in);
+    cr_assert_eq(plain.dequant_bytes, 0);
+    in.dora = 1;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    /* down_proj (I 14,336, O 4,096), bf16 in and out: 14,336^2 x 2 + 14,336 x 4,096 x 6 */
+    const uint64_t down = 14336ull * 14336 * 2 + 14336ull * 4096 * 6;
+    cr_assert_eq(o.dequant_bytes, down);
+    /* A QLoRA base with fp32 hidden states (PEFT's k-bit preparation): the input is fp32,
+     * x_eye and the sum 4 bytes, and every adapted weight is saved dequantized in fp32. */
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.qlora_base = dt("nf4");
+    in.residual_fp32 = 1;
+    hwfit_memory_out q = estimate_ok(&m, &in);
+    cr_assert_eq(q.dequant_bytes, 14336ull * 14336 * 4 + 14336ull * 4096 * 8);
+    /* The saved copies, per layer: the layer's linear elements (218,103,808) x 4 bytes. Every
+     * layer keeps them without recomputation; compared with the same run whose base is
+     * already in the input's format (fp32 weights, fp32 activations: no copy). */
+    const uint64_t layer_copy = 218103808ull * 4;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.lora_targets = HWFIT_LORA_ALL;
+    in.context = 256;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.dora = 1;
+    in.activations = dt("fp32");
+    in.weights = dt("bf16");
+    hwfit_memory_out copied = estimate_ok(&m, &in);
+    in.weights = dt("fp32");
+    hwfit_memory_out same = estimate_ok(&m, &in);
+    cr_assert_eq(copied.activation_bytes - same.activation_bytes, 32 * layer_copy);
+    /* Full recomputation keeps one layer's copies, in the layer rebuilt. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.weights = dt("bf16");
+    hwfit_memory_out c1 = estimate_ok(&m, &in);
+    in.weights = dt("fp32");
+    hwfit_memory_out s1 = estimate_ok(&m, &in);
+    cr_assert_eq(c1.activation_bytes - s1.activation_bytes, layer_copy,
+                 "%llu", (unsigned long long)(c1.activation_bytes - s1.activation_bytes));
+    /* Without DoRA nothing of this. */
+    in.dora = 0;
+    cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 0);
+}

@@ -415,7 +415,15 @@ typedef struct hwfit_memory_in {
     int dora;                      /**< 1: DoRA (Liu et al. 2024) on the LoRA targets: a
                                         trained magnitude vector per targeted matrix (its
                                         output width) and the base output kept for backward
-                                        (peft's DoRA layer); default 0. */
+                                        (peft's DoRA layer); as PEFT's DoraLinearLayer
+                                        computes the weight norm, each adapted linear's
+                                        temporaries (an I x I identity and three O x I
+                                        matrices) join the dequantized-weight slot
+                                        (hwfit_memory_out::dequant_bytes), and a base weight
+                                        stored in another format than the linear's input
+                                        (a quantized base, or 16-bit weights under fp32
+                                        hidden states) is saved as a copy with its layer's
+                                        tensors (docs/formulas.md, "dora"); default 0. */
     int lora_dropout;              /**< 1: LoRA dropout with p > 0: each targeted matrix's
                                         input passes its own dropout, whose output (activation
                                         format) and mask (1 byte) are kept for backward (PEFT
@@ -1323,7 +1331,8 @@ typedef struct hwfit_memory_out {
     uint64_t peak_bytes;           /**< reserved + overhead: what the device needs. */
     /* ---- Appended in 0.x (hwfit_memory_in::dequant_transient, previous_graph). */
     uint64_t dequant_bytes;        /**< The dequantized copy of the largest quantized matrix,
-                                        in the forward and backward phases, bytes. */
+                                        or DoRA's weight-norm temporaries where larger, in
+                                        the forward and backward phases, bytes. */
     uint64_t carried_bytes;        /**< The previous micro-batch's logits and 4-bit inputs,
                                         in the forward and step phases, bytes. */
     /* ---- Appended in 0.x (hwfit_memory_in::load_quantize_bytes). */

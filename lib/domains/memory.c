@@ -316,6 +316,7 @@ typedef struct act_ctx {
     uint64_t a_bytes; /* bytes per stored activation element (2 for bf16) */
     uint64_t t;       /* tensor-parallel ranks */
     uint64_t dora[2]; /* DoRA: base-output features kept per token, dense and MoE layers */
+    uint64_t dora_w[2]; /* DoRA: the base weights' copies a layer keeps, bytes (dora_weights) */
     uint64_t drop[2]; /* LoRA dropout: input features copied per token, dense and MoE */
 } act_ctx;
 
@@ -593,7 +594,8 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
         uint64_t more = with_scores && hwfit__flash(m, in) ? out : 0u;
         widths = add_c(widths > cut ? widths - cut : 0, more, &overflow);
     }
-    uint64_t shard = mul_c(sb, widths, &overflow), scores = 0;
+    uint64_t shard = add_c(mul_c(sb, widths, &overflow), c->dora_w[moe ? 1 : 0], &overflow),
+             scores = 0;
     /* Soft-capped logits run eager where the framework's attention cannot soft-cap
      * (LitGPT litgpt/model.py CausalSelfAttention.scaled_dot_product_attention: "with
      * softcapping we cannot use SDPA"; scores = q @ k.mT * scale, do_softcapping (tanh),
@@ -1260,6 +1262,67 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
+/* DoRA as PEFT computes it (peft tuners/lora/dora.py DoraLinearLayer.forward, at 0a6cd5a):
+ * each adapted linear (not a routed expert) makes, besides its LoRA path, the identity
+ * x_eye (I x I in the input's format, xb), lora_weight = lora_B(lora_A(x_eye)).T (O x I in
+ * the autocast format A), the base weight as dequantize_module_weight(...).to(x.dtype)
+ * (a copy when the base is quantized or stored in another format than xb), and in
+ * get_weight_norm the scaled lora_weight (A) and their sum (xb) before the column norm;
+ * the norm is detached, so those are freed as the forward returns, but F.linear(x, weight)
+ * saves the weight for the input's gradient: a copy stays with the layer's saved tensors
+ * to its backward. *saved: the copies one layer of kind k keeps (O I xb each, / t);
+ * *peak: the largest adapted linear's weight-norm temporaries, I^2 xb + O I (2A + xb), / t.
+ * xb: the input's bytes (fp32 on a k-bit PEFT base whose hidden states are fp32,
+ * residual_fp32; else A). */
+static hwfit_status dora_weights(const hwfit__model_prep *prep, const hwfit_memory_in *in,
+                                 const formats *f, int k, uint64_t a, uint64_t t,
+                                 uint64_t *saved, uint64_t *peak) {
+    *saved = *peak = 0;
+    const uint64_t xb = in->residual_fp32 && f->base_quantized ? 4 : a;
+    const unsigned targets = lora_targets_of(in->lora_targets, 0);
+    hwfit__dtype_block bb, ib, mb;
+    if (hwfit__dtype_block_of(f->base, &bb) != HWFIT_OK) return HWFIT_EINVAL;
+    ib = mb = bb;
+    if (f->modules) {
+        (void)hwfit__dtype_block_of(f->attn, &ib);
+        (void)hwfit__dtype_block_of(f->mlp, &mb);
+    }
+    int of = 0;
+    const hwfit__tensor *tn = prep->tensors[k];
+    for (size_t i = 0; i < prep->tensor_count[k]; i++) {
+        if (tn[i].kind != HWFIT__TENSOR_LINEAR || tn[i].routed || !(tn[i].lora & targets))
+            continue;
+        const hwfit__dtype_block *d = &bb;
+        if (f->modules && (tn[i].lora & HWFIT__LORA_ATTENTION_BITS)) d = &ib;
+        else if (f->modules && (tn[i].lora & HWFIT__LORA_MLP_BITS)) d = &mb;
+        const uint64_t oi = mul_c(tn[i].rows, tn[i].cols, &of);
+        const int copy = d->quantized || d->elements != 1 || d->bits / 8 != xb;
+        if (copy) *saved = add_c(*saved, mul_c(mul_c(oi, xb, &of), tn[i].count, &of), &of);
+        uint64_t tmp = add_c(mul_c(mul_c(tn[i].cols, tn[i].cols, &of), xb, &of),
+                             mul_c(oi, 2 * a + xb, &of), &of);
+        if (tmp > *peak) *peak = tmp;
+    }
+    *saved = hwfit__ceil_div_u64(*saved, t);
+    *peak = hwfit__ceil_div_u64(*peak, t);
+    return of ? HWFIT_ERANGE : HWFIT_OK;
+}
+
+/* dora_weights' saved copies per layer of each kind present. Apart from estimate_prepared
+ * to keep its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status dora_saved(const hwfit__model_prep *prep,
+                                               const hwfit_memory_in *in, const formats *f,
+                                               uint32_t dense_n, uint32_t moe_n, uint64_t a,
+                                               uint64_t t, uint64_t saved[2]) {
+    uint64_t peak = 0;
+    for (int k = 0; k < 2; k++) {
+        hwfit_status st;
+        if ((k ? moe_n : dense_n) &&
+            (st = dora_weights(prep, in, f, k, a, t ? t : 1, &saved[k], &peak)) != HWFIT_OK)
+            return st;
+    }
+    return HWFIT_OK;
+}
+
 /* The largest quantized matrix held, dequantized to the activation format (a_bytes per
  * value), divided by t (dequant_transient; estimate_prepared's formats). Apart from
  * estimate_prepared to keep its frame small (tests/stack). */
@@ -1374,6 +1437,15 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
     if (in->dequant_transient)
         st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n, a_bytes, t,
                            dequant);
+    /* DoRA's weight-norm temporaries (dora_weights) in each adapted linear's forward and
+     * recomputation, after its base matmul has freed its own dequantized copy: the larger
+     * of the two at a time. */
+    for (int k = 0; st == HWFIT_OK && in->dora && in->mode != HWFIT_MEMORY_FULL && k < 2; k++) {
+        uint64_t sv = 0, pk = 0;
+        if (!(k ? moe_n : dense_n)) continue;
+        st = dora_weights(prep, in, &f, k, a_bytes, t, &sv, &pk);
+        if (pk > *dequant) *dequant = pk;
+    }
     if (st == HWFIT_OK && in->previous_graph)
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
@@ -2438,6 +2510,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.t = in->tensor_parallel;
     c.dims = prep->dims;
     c.dora[0] = c.dora[1] = 0;
+    c.dora_w[0] = c.dora_w[1] = 0;
     c.drop[0] = c.drop[1] = 0;
     if (in->first_layer >= model->layers)
         return hwfit__why(why, HWFIT_EDOM, "first_layer", "must be below model.layers");
@@ -2606,6 +2679,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
 
     c.dora[0] = dora_token[0];
     c.dora[1] = dora_token[1];
+    /* DoRA's base-weight copies saved per layer (dora_weights). */
+    if (lora && in->dora &&
+        (st = dora_saved(prep, in, &f, dense_n, moe_n, c.a_bytes, c.t, c.dora_w)) != HWFIT_OK)
+        return st;
     if (lora && in->lora_dropout) {
         c.drop[0] = ks[0].lora_outs[3];
         c.drop[1] = ks[1].lora_outs[3];

@@ -227,6 +227,7 @@ static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
             !in->kv_built && !in->outputs_kept && !in->probs_kept &&
             in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST && !in->head_cast_kept &&
             in->loss != HWFIT_MEMORY_LOSS_TRL_CHUNKED &&
+            !(in->dora && in->mode != HWFIT_MEMORY_FULL) &&
             !(in->outputs_fp32 && in->loss == HWFIT_MEMORY_LOSS_INPLACE));
 }
 

@@ -1439,6 +1439,22 @@ class TestFinetuneInputs(CliCase):
                  mentions="MAJOR.MINOR")
         self.bad(*trl_args, "--loss", "fused", "--loss-chunk", "256", mentions="loss-chunk")
 
+    def test_dora_weight_norm_temporaries(self):
+        """--dora as PEFT computes the weight norm: the largest adapted linear's temporaries
+        (Llama 3.1 8B down_proj: 14,336^2 x 2 + 14,336 x 4,096 x 6 bytes in bf16) are the
+        dequantized-weight slot's, in forward and backward."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--lora-targets", "all",
+                "--context", "256", "--recompute", "full")
+        plain = self.ok_json(*args)
+        dora = self.ok_json(*args, "--dora")
+        peak = 14336 * 14336 * 2 + 14336 * 4096 * 6
+        self.assertEqual(plain["dequant_bytes"], 0)
+        self.assertEqual(dora["dequant_bytes"], peak)
+        self.assertGreaterEqual(dora["forward_bytes"] - plain["forward_bytes"], peak)
+
     def test_expandable_segments_drop_the_losss_stranded_logits_block(self):
         """The caching allocator strands the freed bf16 logits the upcast-freed loss's fp32
         gradients cannot use (2 x 1,024 x 128,256 bytes for Llama 3.1 8B LoRA at 1,024

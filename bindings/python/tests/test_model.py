@@ -520,6 +520,15 @@ class TestMemory(unittest.TestCase):
             hwfit.memory(framework="trl", framework_release="2025.11", **kw)
         self.assertIn("MAJOR.MINOR", str(cm.exception))
 
+    def test_dora_weight_norm_temporaries(self):
+        # dora=True: PEFT's weight-norm temporaries of the largest adapted linear (Llama 3.1
+        # 8B down_proj in bf16) in the dequantized-weight slot.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", lora_targets="all", context=256,
+                  recompute="full")
+        self.assertEqual(hwfit.memory(**kw)["dequant_bytes"], 0)
+        self.assertEqual(hwfit.memory(dora=True, **kw)["dequant_bytes"],
+                         14336 * 14336 * 2 + 14336 * 4096 * 6)
+
     def test_expandable_segments_drop_the_stranded_logits_block(self):
         # Llama 3.1 8B LoRA, 1,024 tokens, loss upcast-freed: the caching allocator keeps
         # the freed bf16 logits (2 x 1,024 x 128,256 bytes) reserved beside the loss's fp32
