@@ -3580,9 +3580,20 @@ Test(memory, head_cast_kept_holds_the_fp32_heads_autocast_copy) {
     check_phases(&o, &in);
     cr_assert_eq(o.head_cast_bytes, vh * 2);
     cr_assert_eq(o.forward_bytes - plain.forward_bytes, vh * 2);
-    cr_assert_eq(o.backward_bytes, plain.backward_bytes);
+    /* Backward: the loss's side holds it, the rebuilt layer does not: at most the copy. */
+    cr_assert_geq(o.backward_bytes, plain.backward_bytes);
+    cr_assert_leq(o.backward_bytes - plain.backward_bytes, vh * 2);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     cr_assert_eq(o.total_bytes, plain.total_bytes);
+    /* Without recomputation the backward's start is the loss's backward: the copy whole. */
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.head_cast_kept = 0;
+    hwfit_memory_out n0 = estimate_ok(&m, &in);
+    in.head_cast_kept = 1;
+    hwfit_memory_out n1 = estimate_ok(&m, &in);
+    cr_assert_eq(n1.backward_bytes - n0.backward_bytes, vh * 2);
+    cr_assert_eq(n1.forward_bytes - n0.forward_bytes, vh * 2);
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
     /* fp16 autocast: two bytes too; no autocast (fp32 activations): no cast. */
     in.activations = dt("fp16");
     cr_assert_eq(estimate_ok(&m, &in).head_cast_bytes, vh * 2);
@@ -3665,8 +3676,26 @@ Test(memory, loss_trl_chunked_keeps_one_chunk_and_the_heads_copy) {
     cr_assert_eq(o.loss_bytes, fused.loss_bytes);
     cr_assert_eq(o.head_cast_bytes, vh * 2);
     cr_assert_eq(o.forward_bytes - fused.forward_bytes, vh * 2 + 14 * 256 * v);
-    cr_assert_eq(o.backward_bytes, fused.backward_bytes);
+    /* Backward: the copy and the chunk in the loss's backward, before the last layer is
+     * rebuilt: the start holds the larger of them and the rebuilt layer. */
+    cr_assert_geq(o.backward_bytes, fused.backward_bytes);
+    cr_assert_leq(o.backward_bytes - fused.backward_bytes, vh * 2 + 14 * 256 * v);
+    cr_assert_leq(o.backward_bytes, o.forward_bytes);
     cr_assert_eq(o.step_bytes, fused.step_bytes);
+    /* The loop dropping the logits (logits_freed) adds nothing here: a chunked or fused loss
+     * never holds the whole logits' gradient, so with a frozen head the backward is at most
+     * what it is with the logits kept (and for TRL's loss below the forward's end). */
+    for (int fused_loss = 0; fused_loss < 2; fused_loss++) {
+        in.loss = fused_loss ? HWFIT_MEMORY_LOSS_FUSED : HWFIT_MEMORY_LOSS_TRL_CHUNKED;
+        in.logits_freed = 1;
+        hwfit_memory_out lf = estimate_ok(&m, &in);
+        in.logits_freed = 0;
+        hwfit_memory_out kf = estimate_ok(&m, &in);
+        cr_assert_leq(lf.backward_bytes, kf.backward_bytes, "fused %d", fused_loss);
+        cr_assert_eq(lf.forward_bytes, kf.forward_bytes, "fused %d", fused_loss);
+        if (!fused_loss) cr_assert_leq(lf.backward_bytes, lf.forward_bytes);
+    }
+    in.loss = HWFIT_MEMORY_LOSS_TRL_CHUNKED;
     /* head_cast_kept is the loss's own here: no second copy. */
     in.head_cast_kept = 1;
     cr_assert_eq(estimate_ok(&m, &in).forward_bytes, o.forward_bytes);

@@ -925,7 +925,8 @@ static hwfit_status head_grad(const hwfit_model *model, const hwfit__model_prep 
 
 /* What the loss's backward holds beyond L as the head's matmuls make its weight gradient
  * (logits_freed; hwfit__loss_head): the head's whole V x h gradient, / t, when the head
- * trains (whatever the optimizer in backward does after the sum), the logits A s b V / t.
+ * trains (whatever the optimizer in backward does after the sum), the logits A s b V / t
+ * (none for the fused and chunk-by-chunk losses: hwfit__loss_head).
  * Apart from estimate_prepared to keep its frame small (tests/stack). */
 static hwfit_status loss_head(const hwfit_model *model, const hwfit__model_prep *prep,
                               const hwfit_memory_in *in, int lora, uint64_t grad_b, uint64_t t,
@@ -938,7 +939,7 @@ static hwfit_status loss_head(const hwfit_model *model, const hwfit__model_prep 
         mul_c(mul_c(mul_c(in->context, in->micro_batch, &of), model->vocab, &of), a_bytes, &of),
         tt);
     if (of) return HWFIT_ERANGE;
-    *out = hwfit__loss_head(in->loss == HWFIT_MEMORY_LOSS_CHUNKED, loss, logits, k, k);
+    *out = hwfit__loss_head(in->loss, loss, logits, k, k);
     return HWFIT_OK;
 }
 
@@ -1088,6 +1089,9 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         ph.loss_head = held[4];
         ph.eval = held[5];
         ph.eval_res = held[6];
+        /* The head's copy and a loss chunk's work (hwfit__memory_head_copy). */
+        if (hwfit__memory_head_copy(model, in, &r->head_cast_bytes, &ph.head_copy) != HWFIT_OK)
+            return HWFIT_ERANGE;
         /* The dense mask of a flex attention with sinks, built in the forward
          * (sink_mask_bytes). */
         if (hwfit__sink_mask(model, in, &ph.mask_build) != HWFIT_OK) return HWFIT_ERANGE;
@@ -1227,7 +1231,7 @@ static hwfit_status head_cast(const hwfit_model *model, const hwfit_memory_in *i
  * same slot; outputs_kept then keeps the fp32 copy. */
 static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_prep *prep,
                                  const hwfit_memory_in *in, uint64_t a_bytes, uint64_t t,
-                                 uint64_t sb, uint64_t layers, uint64_t head_b, uint64_t *built,
+                                 uint64_t sb, uint64_t layers, uint64_t *built,
                                  uint64_t *kept, uint64_t *cast) {
     int overflow = 0;
     if (in->kv_built && in->recompute == HWFIT_MEMORY_RECOMPUTE_FULL)
@@ -1253,12 +1257,6 @@ static hwfit_status outputs_held(const hwfit_model *model, const hwfit__model_pr
     if (f32 && cb < 4) cb = 4;
     if (cb && in->head)
         *cast = hwfit__ceil_div_u64(mul_c(mul_c(sb, model->vocab, &overflow), cb, &overflow), t);
-    /* The head's kept copy and a TRL chunk's work (head_cast): from the forward's end
-     * through the loss's backward, never beside a rebuilt layer, as the cast copy. */
-    uint64_t hk = 0, hw = 0;
-    if (head_cast(model, in, head_b, a_bytes, t, sb, &hk, &hw) != HWFIT_OK)
-        return HWFIT_ERANGE;
-    *cast = add_c(*cast, add_c(hk, hw, &overflow), &overflow);
     return overflow ? HWFIT_ERANGE : HWFIT_OK;
 }
 
@@ -1399,20 +1397,22 @@ static uint64_t head_plain_bytes(const hwfit_memory_in *in, const formats *f) {
     return b.bits / 8;
 }
 
-/* hwfit_memory_out::head_cast_bytes: head_cast's kept copy for the estimate's inputs.
- * Apart from estimate_prepared to keep its frame small (tests/stack). */
-static HWFIT__NOINLINE hwfit_status head_cast_report(const hwfit_model *model,
-                                                     const hwfit_memory_in *in,
-                                                     uint64_t *bytes) {
-    *bytes = 0;
+HWFIT__NOINLINE hwfit_status hwfit__memory_head_copy(const hwfit_model *model,
+                                                     const hwfit_memory_in *in, uint64_t *kept,
+                                                     uint64_t *total) {
+    *kept = *total = 0;
     formats f;
     uint64_t a = 0, rows = 0, work = 0;
     hwfit__dtype_block base_info;
-    if (hwfit__memory_extras_off(in)) return HWFIT_OK;
+    if (in->mode == HWFIT_MEMORY_INFERENCE ||
+        (!in->head_cast_kept && in->loss != HWFIT_MEMORY_LOSS_TRL_CHUNKED))
+        return HWFIT_OK;
     if (resolved_formats(in, &f, &base_info, &a) != HWFIT_OK) return HWFIT_EINVAL;
     if (hwfit__mul_u64(in->context, in->micro_batch, &rows) != HWFIT_OK) return HWFIT_ERANGE;
-    return head_cast(model, in, head_plain_bytes(in, &f), a,
-                     in->tensor_parallel ? in->tensor_parallel : 1, rows, bytes, &work);
+    hwfit_status st = head_cast(model, in, head_plain_bytes(in, &f), a,
+                                in->tensor_parallel ? in->tensor_parallel : 1, rows, kept, &work);
+    if (st == HWFIT_OK && hwfit__add_u64(*kept, work, total) != HWFIT_OK) st = HWFIT_ERANGE;
+    return st;
 }
 
 hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_prep *prep,
@@ -1432,7 +1432,6 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
     int head_q = hwfit__dtype_block_of(in->untied_head && in->head ? f.base : emb_d, &mod) ==
                      HWFIT_OK &&
                  mod.quantized;
-    uint64_t head_b = head_plain_bytes(in, &f);
     hwfit_status st = HWFIT_OK;
     if (in->dequant_transient)
         st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n, a_bytes, t,
@@ -1450,7 +1449,7 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
         st = carried_bytes(model, in, prep->dims.v_head_dim, head_q, a_bytes, t, sb, dense_n,
                            moe_n, carried);
     if (st == HWFIT_OK) st = outputs_held(model, prep, in, a_bytes, t, sb, dense_n + moe_n,
-                                          head_b, built, kept, cast);
+                                          built, kept, cast);
     /* Quantizing on the device at load (load_quantize_bytes): the largest quantized matrix
      * (its elements / t) times the bytes per element its quantization holds at once. */
     if (st == HWFIT_OK && in->load_quantize_bytes > 0.0) {
@@ -2961,9 +2960,6 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
         return st;
     if (training && (st = head_grad(model, prep, in, lora, grad_b, c.t, &held[3])) != HWFIT_OK)
         return st;
-    /* Of the cast slot, the head's kept copy (head_cast), reported on its own. */
-    if (training && (st = head_cast_report(model, in, &r.head_cast_bytes)) != HWFIT_OK)
-        return st;
     if (training && in->logits_freed && in->head &&
         (st = loss_head(model, prep, in, lora, grad_b, c.t, c.a_bytes, loss, &held[4])) !=
             HWFIT_OK)
@@ -3014,6 +3010,9 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * again in the loss's backward (the gradient cast back), which the forward's end
          * bounds: the recomputed layer does not exist yet. */
         fwd = add_c(fwd, p->cast, &of);
+        /* The head's copy and a loss chunk's work (head_copy): at the forward's end, and
+         * through the loss's backward (added there below). */
+        fwd = add_c(fwd, p->head_copy, &of);
         /* What the pass holds until the step (ZeRO-3 units kept gathered, unsharded
          * gradients; ZeRO-3's gathered window, gathered): in forward and backward alike. */
         fwd = add_c(add_c(fwd, p->pass, &of), p->gathered, &of);
@@ -3078,8 +3077,18 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         /* The loss's backward (where the loss strands a block, strand_bwd): the start,
          * or with logits_freed its loss side. */
         uint64_t loss_at = start;
+        /* The head's copy (head_copy) lives through the loss's backward and the head's,
+         * which come before the last layer is rebuilt: the start holds the larger of it and
+         * the rebuilt layer (T, and the head's gradient made by then) beside the stored
+         * activations and L, and the loss's own backward holds it beside them. */
+        if (p->head_copy) {
+            uint64_t rebuilt = start - act - p->dequant; /* T (+ the head's gradient) */
+            uint64_t at_loss = add_c(add_c(act, p->head_copy, &of), p->dequant, &of);
+            if (p->head_copy > rebuilt) start = at_loss;
+            if (at_loss > loss_at) loss_at = at_loss;
+        }
         if (in->logits_freed && p->transient) {
-            uint64_t loss_side = add_c(p->loss, p->loss_head, &of);
+            uint64_t loss_side = add_c(add_c(p->loss, p->loss_head, &of), p->head_copy, &of);
             uint64_t rebuild = add_c(p->transient, buffer ? 0 : p->head_grad, &of);
             if (in->outputs_kept) rebuild = add_c(rebuild, p->kept, &of);
             start = add_c(add_c(p->stored, loss_side > rebuild ? loss_side : rebuild, &of),

@@ -111,6 +111,10 @@ typedef struct hwfit__phase_parts {
                               allocated */
     uint64_t mask_build;   /* the dense mask of a flex attention with sinks being built in
                               the forward's first attention (hwfit__sink_mask; 0: none) */
+    uint64_t head_copy;    /* the head weight's copy the loss's matmul keeps and a loss
+                              chunk's work (hwfit__memory_head_copy): at the forward's end
+                              and the loss's backward, gone before a layer is rebuilt
+                              (0: none) */
 } hwfit__phase_parts;
 
 /* hwfit_memory_in::sink_mask_bytes: the bytes a flex attention with sinks holds while its
@@ -200,10 +204,17 @@ static inline void hwfit__strands(const hwfit_memory_in *in, uint64_t logits, ui
  * whole V x h gradient that the weight's InputBuffer adds into the running sum
  * (torch/csrc/autograd/input_buffer.cpp, accumulate): the first beside all the logits'
  * gradients (k), the second beside the sum and 7/8 of them. One matmul: its gradient of
- * the logits (A bytes) and k, beyond L only when L is smaller. */
-static inline uint64_t hwfit__loss_head(int chunked, uint64_t loss, uint64_t logits, uint64_t k,
-                                        uint64_t k_sum) {
-    if (chunked) {
+ * the logits (A bytes) and k, beyond L only when L is smaller. kind: the loss
+ * (hwfit_memory_in::loss). */
+static inline uint64_t hwfit__loss_head(hwfit_memory_loss kind, uint64_t loss, uint64_t logits,
+                                        uint64_t k, uint64_t k_sum) {
+    /* The fused and chunk-by-chunk losses never hold the whole logits' gradient (their
+     * chunks' work is the loss's own: L, the forward's chunk, head_copy): the head's
+     * gradient alone, summed chunk by chunk into one V x h. */
+    if (kind == HWFIT_MEMORY_LOSS_FUSED || kind == HWFIT_MEMORY_LOSS_FUSED_CHUNKED ||
+        kind == HWFIT_MEMORY_LOSS_TRL_CHUNKED)
+        return k;
+    if (kind == HWFIT_MEMORY_LOSS_CHUNKED) {
         uint64_t chunk = logits / 8;
         return k_sum > chunk ? k + k_sum - chunk : k;
     }
@@ -225,8 +236,7 @@ static inline int hwfit__memory_extras_off(const hwfit_memory_in *in) {
     return in->mode == HWFIT_MEMORY_INFERENCE ||
            (!in->dequant_transient && !in->previous_graph && !(in->load_quantize_bytes > 0.0) &&
             !in->kv_built && !in->outputs_kept && !in->probs_kept &&
-            in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST && !in->head_cast_kept &&
-            in->loss != HWFIT_MEMORY_LOSS_TRL_CHUNKED &&
+            in->loss != HWFIT_MEMORY_LOSS_INPLACE_CAST &&
             !(in->dora && in->mode != HWFIT_MEMORY_FULL) &&
             !(in->outputs_fp32 && in->loss == HWFIT_MEMORY_LOSS_INPLACE));
 }
@@ -244,6 +254,14 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
                                   const hwfit_memory_in *in, uint32_t dense_n, uint32_t moe_n,
                                   uint64_t *dequant, uint64_t *carried, uint64_t *load,
                                   uint64_t *built, uint64_t *kept, uint64_t *cast);
+
+/* The head weight's copy the loss's matmul keeps for backward (*kept: head_cast_kept's
+ * autocast cast of a frozen fp32 head, or trl-chunked's per-chunk copy) and, with it, a
+ * trl-chunked chunk's work (*total: the two together), on a device holding the head with
+ * in's tensor parallelism (memory.h head_cast_kept, HWFIT_MEMORY_LOSS_TRL_CHUNKED). 0 and 0
+ * in inference or without either. HWFIT_EINVAL on an unknown format, ERANGE on overflow. */
+hwfit_status hwfit__memory_head_copy(const hwfit_model *model, const hwfit_memory_in *in,
+                                     uint64_t *kept, uint64_t *total);
 
 /* What the evaluation's allocator replay needs from hwfit__memory_eval (on 0: no replay). */
 typedef struct hwfit__eval_replay_in {

@@ -1414,9 +1414,13 @@ static hwfit_status card_extras(const hwfit__shard_engine *e, const hwfit_shard_
     card_input(in, r, head, &mi);
     mi.micro_batch = r->mb;
     mi.recompute = r->rc; /* the layout's: kv_built counts under full recomputation */
-    return hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)n[0], (uint32_t)n[1],
-                                &ph->dequant, &ph->carried, &ph->load, &ph->built, &ph->kept,
-                                &ph->cast);
+    uint64_t kept = 0;
+    hwfit_status st = hwfit__memory_extras(e->model, &e->prep, &mi, (uint32_t)n[0],
+                                           (uint32_t)n[1], &ph->dequant, &ph->carried,
+                                           &ph->load, &ph->built, &ph->kept, &ph->cast);
+    /* The head's copy lives on the card that computes the loss. */
+    if (st == HWFIT_OK && head) st = hwfit__memory_head_copy(e->model, &mi, &kept, &ph->head_copy);
+    return st;
 }
 
 /* hwfit__memory_eval of a card (card_of): the evaluation forward of the card's layers and,
@@ -1525,7 +1529,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 30 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 31 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1534,7 +1538,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
-    ph.short_fwd = ph.records = 0;
+    ph.short_fwd = ph.records = ph.head_copy = 0;
     /* The dense mask of a flex attention with sinks (memory.c, sink_mask_bytes): once per
      * card, in the forward. */
     if (hwfit__sink_mask(e->model, &in->memory, &ph.mask_build) != HWFIT_OK) return HWFIT_ERANGE;
@@ -1588,7 +1592,9 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
          * card's layers and tables, on the model as act_units sees it: the memory input
          * with the layout's fields, built only when one of those extras is on. */
         ph.weights = f->load_weights ? f->load_weights : c->weights_bytes;
-        if (!hwfit__memory_extras_off(&in->memory) &&
+        if ((!hwfit__memory_extras_off(&in->memory) ||
+             (c->head && (in->memory.head_cast_kept ||
+                          in->memory.loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED))) &&
             card_extras(e, in, r, c->head, f->n, &ph) != HWFIT_OK)
             return HWFIT_ERANGE;
         /* Without full recomputation f->peak is what backward holds beyond the stored
@@ -1617,8 +1623,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
                 return HWFIT_ERANGE;
             lg = hwfit__ceil_div_u64(lg, r->tp);
             uint64_t k = e->head.gradients;
-            ph.loss_head = hwfit__loss_head(in->memory.loss == HWFIT_MEMORY_LOSS_CHUNKED, loss,
-                                            lg, k, r->zero >= 3 ? 0 : k);
+            ph.loss_head = hwfit__loss_head(in->memory.loss, loss, lg, k, r->zero >= 3 ? 0 : k);
         }
         /* On the card with the head: the logits-sized blocks the loss strands (memory.c,
          * hwfit__strands); Unsloth's chunked fused loss (hwfit__fused_chunks), sized on the
