@@ -3836,3 +3836,26 @@ Test(memory, dora_weight_norm_temporaries_and_saved_weight_copies) {
     in.dora = 0;
     cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 0);
 }
+
+/* Record lengths with fp32 logits (no autocast): `.float()` returns them and its backward
+ * casts nothing, so a record's step takes the logits, the saved log-softmax and the two
+ * fp32 gradients, each 4 x 1,000 x 128,256 bytes in a segment of its own rounded to 2 MiB
+ * (245 x 2 MiB): three segments stay reserved when the loop drops the logits before
+ * backward (nll_loss's gradient reuses the logits' block), four when it keeps them. */
+Test(memory, record_lengths_with_fp32_logits_take_no_copy) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 4096;
+    in.activations = dt("fp32");
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED;
+    in.logits_freed = 1;
+    in.record_lengths[0] = 1000;
+    const uint64_t seg = 245ull * 2097152;
+    cr_assert_eq(estimate_ok(&m, &in).records_bytes, 3 * seg);
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST;
+    in.logits_freed = 0;
+    cr_assert_eq(estimate_ok(&m, &in).records_bytes, 4 * seg);
+}

@@ -1639,20 +1639,24 @@ static uint64_t replay_state(const replay_pool *p) {
  *   the logits last ((A + 12) sbV at the peak, as the loss counts).
  * - inplace-cast with outputs_fp32 (Unsloth under Accelerate): the head's A-byte logits,
  *   their cast copy (saved), the head's freed, Accelerate's fp32 copy, then both freed.
+ * With fp32 logits (A = 4: no autocast) the fp32 copy and the cast back do not exist
+ * (`.float()` returns an fp32 tensor itself; its backward casts nothing).
  * Other losses keep no logits-class sequence the replay knows (fused and chunked losses
  * work in chunks): none. Each step runs whole (its
  * blocks freed at its end); the replay runs the records, then the longest, and subtracts
  * the longest alone: what hwfit__memory_phases' plain reserve does not already hold. */
 #define REC_A 0u
 #define REC_F32 1u
+#define REC_CAST_F32 2u /* an fp32 copy of A-byte logits: none when A is 4 (.float() is a no-op) */
+#define REC_CAST_A 3u   /* an A-byte cast of an fp32 gradient: none when A is 4 */
 #define REC_FREE 0x80u
 static const uint8_t rec_upcast_freed[] = {
-    0 | REC_A << 4, 1 | REC_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, REC_FREE | 0,
-    3 | REC_F32 << 4, 4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_A << 4,
+    0 | REC_A << 4, 1 | REC_CAST_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, REC_FREE | 0,
+    3 | REC_F32 << 4, 4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_CAST_A << 4,
     REC_FREE | 4, REC_FREE | 5};
 static const uint8_t rec_upcast[] = {
-    0 | REC_A << 4, 1 | REC_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, 3 | REC_F32 << 4,
-    4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_A << 4, REC_FREE | 4,
+    0 | REC_A << 4, 1 | REC_CAST_F32 << 4, 2 | REC_F32 << 4, REC_FREE | 1, 3 | REC_F32 << 4,
+    4 | REC_F32 << 4, REC_FREE | 3, REC_FREE | 2, 5 | REC_CAST_A << 4, REC_FREE | 4,
     REC_FREE | 5, REC_FREE | 0};
 static const uint8_t rec_inplace_cast[] = {
     0 | REC_A << 4, 1 | REC_A << 4, REC_FREE | 0, 2 | REC_F32 << 4, REC_FREE | 2,
@@ -1668,7 +1672,10 @@ static void rec_step(replay_pool *p, const uint8_t *prog, size_t len, uint64_t n
             replay_free(p, live[slot]);
             live[slot] = 0;
         } else {
-            uint64_t per = (prog[i] >> 4) == REC_F32 ? 4u : a_bytes, bytes = 0;
+            unsigned kind = prog[i] >> 4;
+            /* fp32 logits: .float() returns them and its backward casts nothing */
+            if ((kind == REC_CAST_F32 || kind == REC_CAST_A) && a_bytes >= 4) continue;
+            uint64_t per = kind == REC_F32 || kind == REC_CAST_F32 ? 4u : a_bytes, bytes = 0;
             if (hwfit__mul_u64(n, per, &bytes) != HWFIT_OK) { p->of = 1; return; }
             live[slot] = replay_malloc(p, bytes);
         }
