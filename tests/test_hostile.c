@@ -1222,7 +1222,7 @@ static void probe_profiles(void) {
     {
         hwfit_memory_in bad;
         hwfit_memory_init(&bad);
-        bad.flash_attention = INT_MIN; /* outside 0..2: not fused, and refused by estimates */
+        bad.flash_attention = INT_MIN; /* outside 0..3: not fused, and refused by estimates */
         CHECK(hwfit_memory_attention_flash(NULL, &bad) == 0);
     }
     CHECK(hwfit_memory_profile_summary(NULL) == NULL);

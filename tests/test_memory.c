@@ -2414,7 +2414,7 @@ Test(memory, sdpa_attention_is_eager_only_with_attention_sinks) {
     }
     cr_assert_eq(hwfit_memory_attention_flash(NULL, &in), 1); /* no model: no sinks */
     cr_assert_eq(hwfit_memory_attention_flash(&m, NULL), 0);
-    in.flash_attention = 3;
+    in.flash_attention = 4; /* beyond HWFIT_ATTENTION_MATH */
     cr_assert_eq(hwfit_memory_attention_flash(&m, &in), 0);
     hwfit_problem why;
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
@@ -3858,4 +3858,41 @@ Test(memory, record_lengths_with_fp32_logits_take_no_copy) {
     in.loss = HWFIT_MEMORY_LOSS_UPCAST;
     in.logits_freed = 0;
     cr_assert_eq(estimate_ok(&m, &in).records_bytes, 4 * seg);
+}
+
+/* HWFIT_ATTENTION_MATH (PyTorch SDPA's math backend, fp32 for half inputs): per score 4
+ * kept (the fp32 probabilities) and 12 at their backward, against eager attention's own-dtype
+ * A and 3A; per token and layer the fp32 scaled query, expanded keys and expanded values,
+ * 4 x 32 x (128 + 128 + 128) = 49,152 bytes, in place of the A-byte q, k, v (2 x (32 + 8 +
+ * 8) x 128 = 12,288). Llama 3.1 8B LoRA, 1,024 tokens, no dropout: per layer
+ * 2 x 1,024^2 x 32 + 36,864 x 1,024 = 104,857,600 bytes more stored, and the backward's
+ * score gradients 4 bytes a score more (8 against 4), 134,217,728 once. */
+Test(memory, attention_math_keeps_fp32_scores_and_inputs) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.dropout = 0;
+    const uint64_t layer = 104857600ull, grads = 134217728ull;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.flash_attention = HWFIT_ATTENTION_EAGER;
+    hwfit_memory_out e = estimate_ok(&m, &in);
+    in.flash_attention = HWFIT_ATTENTION_MATH;
+    hwfit_memory_out o = estimate_ok(&m, &in);
+    check_phases(&o, &in);
+    cr_assert_eq(o.activation_bytes - e.activation_bytes, layer + grads);
+    cr_assert_eq(hwfit_memory_attention_flash(&m, &in), 0);
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.flash_attention = HWFIT_ATTENTION_EAGER;
+    e = estimate_ok(&m, &in);
+    in.flash_attention = HWFIT_ATTENTION_MATH;
+    o = estimate_ok(&m, &in);
+    cr_assert_eq(o.activation_bytes - e.activation_bytes, 32 * layer + grads);
+    /* Beyond the math backend: refused. */
+    in.flash_attention = HWFIT_ATTENTION_MATH + 1;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
+    cr_assert_str_eq(why.field, "flash_attention");
 }

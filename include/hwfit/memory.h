@@ -287,6 +287,19 @@ typedef enum hwfit_memory_lora_modules {
 #define HWFIT_ATTENTION_SDPA 2  /**< transformers' default: PyTorch SDPA (fused) where the
                                      model's attention allows it, eager for a model with
                                      learned attention sinks (hwfit_model::attention_sinks). */
+#define HWFIT_ATTENTION_MATH 3  /**< PyTorch SDPA's math backend: what SDPA runs when no fused
+                                     kernel takes the call, e.g. transformers passing
+                                     enable_gqa (a GQA model, no attention mask: a micro-batch
+                                     of one row or rows without padding) on a card without
+                                     the flash kernel (before sm80: T4, V100), since the
+                                     memory-efficient kernel rejects unequal head counts.
+                                     The scores are stored as eager attention stores them,
+                                     with half inputs upcast to fp32 (torch >= 2.5,
+                                     allow_fp16_bf16_reduction_math_sdp off): the fp32
+                                     probabilities kept (4 a score, 12 at their backward) and
+                                     fp32 copies of the scaled query, the expanded and scaled
+                                     keys and the expanded values in place of their A-byte
+                                     inputs. */
 /** @} */
 
 /** @brief Inputs of ::hwfit_memory_estimate. Fill with ::hwfit_memory_init, then adjust. */
@@ -328,8 +341,9 @@ typedef struct hwfit_memory_in {
                                         (hwfit_model::attention_sinks, gpt-oss), which
                                         transformers runs eager (GptOssPreTrainedModel
                                         _supports_sdpa = False; SDPA has no sink term):
-                                        hwfit_memory_attention_flash resolves it. 0, 1 or
-                                        2. */
+                                        hwfit_memory_attention_flash resolves it; 3:
+                                        PyTorch SDPA's math backend (::HWFIT_ATTENTION_MATH).
+                                        0 to 3. */
     int dropout;                   /**< 1 (default): dropout masks are stored (1 byte per
                                         element), as in Korthikanti et al. Table 2. */
     hwfit_dtype activations;       /**< Format of stored activations, plain; default bf16. */

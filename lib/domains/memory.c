@@ -353,6 +353,27 @@ static int frozen_inputs_dropped(const act_ctx *c) {
     return frozen_base(c) && !(c->in->mode == HWFIT_MEMORY_QLORA && c->in->qlora_inputs_kept);
 }
 
+/* SDPA's math backend (HWFIT_ATTENTION_MATH) in training: its saved inputs per token, in
+ * bytes, beyond the A-byte query, keys and values attention_width counts for a kernel:
+ * the math path upcasts half inputs to fp32 (torch >= 2.5) and saves the scaled query, the
+ * keys expanded to the query heads and scaled, and the expanded values (repeat_interleave
+ * for GQA; the fp32 value itself for MHA at 4 bytes), all fp32: 4 a (2 d + dv), in place
+ * of the A-byte q, k and v (which autograd then keeps nowhere: the casts and the scalar
+ * products save nothing). 0 for other attention and in inference. */
+static uint64_t math_extra(const act_ctx *c) {
+    const hwfit_model *m = c->m;
+    const hwfit_memory_in *in = c->in;
+    if (in->flash_attention != HWFIT_ATTENTION_MATH || in->mode == HWFIT_MEMORY_INFERENCE ||
+        (in->softcap_eager && m->attention_softcap))
+        return 0;
+    uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
+    uint64_t k = m->attention == HWFIT_MODEL_ATTENTION_GQA
+                     ? (c->in->kv_repeated ? a : m->kv_heads)
+                     : a;
+    uint64_t f32 = 4 * a * (2 * d + dv), given = c->a_bytes * (a * d + k * d + k * dv);
+    return f32 > given ? f32 - given : 0;
+}
+
 static uint64_t attention_width(const act_ctx *c) {
     const hwfit_model *m = c->m;
     uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
@@ -503,6 +524,18 @@ static void eager_scores(const act_ctx *c, uint64_t *kept, uint64_t *bwd) {
     /* LitGPT's attention has no dropout */
     const uint64_t drop = in->dropout && !softcap ? 1u : 0u;
     uint64_t peak;
+    if (in->flash_attention == HWFIT_ATTENTION_MATH && !softcap) {
+        /* SDPA's math backend (aten/src/ATen/native/transformers/attention.cpp,
+         * _scaled_dot_product_attention_math): the scores of the fp32 inputs, _safe_softmax
+         * in fp32, its output saved by the softmax and the value matmul alike (4), with
+         * dropout its mask and output (1 + 4); in backward the value matmul's fp32 gradient
+         * of the probabilities and the softmax's input gradient beside them (12; dropout's
+         * gradient and product first, 4 + 1 + 4 + 4). */
+        *kept = 4u + (drop ? 5u : 0u);
+        peak = 12u + (drop ? 1u : 0u);
+        *bwd = peak > *kept ? peak : *kept;
+        return;
+    }
     if ((softcap || in->softmax_fp32) && a < 4u) {
         const uint64_t gin = in->activations.id == HWFIT_DTYPE_FP16 ? a : 4u;
         *kept = tanh + 4u + a + drop;
@@ -563,9 +596,10 @@ static hwfit_status train_layer(const act_ctx *c, int moe, int with_scores, uint
                              norm_extra(c) * m->norms_per_layer + (in->dropout ? 2u : 0u),
                          &overflow);
     uint64_t widths =
-        add_c(mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0], c->a_bytes,
-                    &overflow),
-              mul_c(c->drop[moe ? 1 : 0], c->a_bytes + 1, &overflow), &overflow);
+        add_c(add_c(mul_c(attention_width(c) + mlp_width(c, moe) + c->dora[moe ? 1 : 0],
+                          c->a_bytes, &overflow),
+                    mul_c(c->drop[moe ? 1 : 0], c->a_bytes + 1, &overflow), &overflow),
+              math_extra(c), &overflow);
     /* fp8_inputs_saved: Transformer Engine's linears under FP8 keep the FP8-cast copy of
      * their input (1 byte an element) for the weight gradient, not the A-byte input
      * (transformer_engine/pytorch/module/linear.py _Linear.forward, at f031cf87, the TE of
@@ -2179,9 +2213,9 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
             return hwfit__why(why, HWFIT_EDOM, "record_lengths",
                               "must grow: each record is longer than the one before");
     }
-    if ((unsigned)in->flash_attention > (unsigned)HWFIT_ATTENTION_SDPA)
+    if ((unsigned)in->flash_attention > (unsigned)HWFIT_ATTENTION_MATH)
         return hwfit__why(why, HWFIT_EINVAL, "flash_attention",
-                          "must be 0 (eager), 1 (flash) or 2 (SDPA)");
+                          "must be 0 (eager), 1 (flash), 2 (SDPA) or 3 (SDPA's math backend)");
     if (in->no_reshard_after_forward != 0 && in->no_reshard_after_forward != 1)
         return hwfit__why(why, HWFIT_EDOM, "no_reshard_after_forward", "must be 0 or 1");
     if (in->fsdp_flat_upcast != 0 && in->fsdp_flat_upcast != 1)

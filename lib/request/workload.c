@@ -898,7 +898,7 @@ const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
 const char *const hwfit__workload_short_losses[] = {"inplace", "inplace-cast", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 /* Indexed by HWFIT_ATTENTION_* (hwfit_memory_in::flash_attention). */
-const char *const hwfit__workload_attentions[] = {"eager", "flash", "sdpa", NULL};
+const char *const hwfit__workload_attentions[] = {"eager", "flash", "sdpa", "math", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
                                               "evaluation", NULL};
@@ -1342,7 +1342,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                     "flash (a fused kernel for every model), sdpa "
                                     "(transformers' default: fused, but eager for a model "
                                     "with attention sinks such as gpt-oss; the hf-trainer "
-                                    "profiles set it)"},
+                                    "profiles set it), math (SDPA's math backend, fp32 "
+                                    "scores stored: a GQA model without a mask on a card "
+                                    "before sm80, T4 or V100)"},
     [HWFIT__F_SINK_MASK_BYTES] = {.name = "sink-mask-bytes", .kind = HWFIT_OPTION_COUNT,
                                   .metavar = "B", .default_text = "0", .min = 0, .max = 64,
                                   .help = "training a model with attention sinks (gpt-oss) "
@@ -1870,6 +1872,11 @@ hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weight
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
                                "applies only with eager attention (--no-flash-attention, or "
                                "SDPA on a model with attention sinks)");
+    /* SDPA's math backend upcasts on its own: --softmax-fp32 would say nothing more. */
+    if (m->softmax_fp32 && m->flash_attention == HWFIT_ATTENTION_MATH &&
+        hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
+                               "not with --attention math (its softmax is fp32 already)");
     /* A skip list given (--kept-modules): counted against this model's layers, so that a
      * list naming a layer the model does not have is refused rather than counted. */
     const hwfit_option *ko = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
@@ -2084,7 +2091,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->loss_parallel);
     {
         hwfit__out_str(o, "attention", "attention as chosen (sdpa: transformers' default)",
-                       (unsigned)m->flash_attention <= HWFIT_ATTENTION_SDPA
+                       (unsigned)m->flash_attention <= HWFIT_ATTENTION_MATH
                            ? hwfit__workload_attentions[m->flash_attention] : "?");
         hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                         hwfit_memory_attention_flash(model, m));

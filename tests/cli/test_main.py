@@ -1440,6 +1440,24 @@ class TestFinetuneInputs(CliCase):
                  mentions="MAJOR.MINOR")
         self.bad(*trl_args, "--loss", "fused", "--loss-chunk", "256", mentions="loss-chunk")
 
+    def test_attention_math_backend(self):
+        """--attention math (SDPA's math backend on a card without flash, GQA without a
+        mask): fp32 probabilities and fp32 q/k/v copies. Llama 3.1 8B LoRA, 1,024 tokens,
+        full recomputation: one layer's 104,857,600 bytes more than eager, and 134,217,728
+        more in the score gradients; refused with --softmax-fp32."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "1024",
+                "--recompute", "full", "--no-dropout")
+        eager = self.ok_json(*args, "--attention", "eager")
+        math = self.ok_json(*args, "--attention", "math")
+        self.assertEqual(math["activation_bytes"] - eager["activation_bytes"],
+                         104857600 + 134217728)
+        self.assertEqual(math["assumptions"]["attention"], "math")
+        self.assertIs(math["assumptions"]["flash_attention"], False)
+        self.bad(*args, "--attention", "math", "--softmax-fp32", mentions="softmax-fp32")
+
     def test_dora_weight_norm_temporaries(self):
         """--dora as PEFT computes the weight norm: the largest adapted linear's temporaries
         (Llama 3.1 8B down_proj: 14,336^2 x 2 + 14,336 x 4,096 x 6 bytes in bf16) are the

@@ -520,6 +520,16 @@ class TestMemory(unittest.TestCase):
             hwfit.memory(framework="trl", framework_release="2025.11", **kw)
         self.assertIn("MAJOR.MINOR", str(cm.exception))
 
+    def test_attention_math_backend(self):
+        # attention="math": SDPA's math backend keeps fp32 scores and fp32 q/k/v copies:
+        # Llama 3.1 8B LoRA at 1,024 tokens, one rebuilt layer's 104,857,600 bytes and the
+        # score gradients' 134,217,728 more than eager.
+        kw = dict(config=config("llama-3.1-8b"), mode="lora", context=1024, recompute="full",
+                  no_dropout=True)
+        self.assertEqual(hwfit.memory(attention="math", **kw)["activation_bytes"] -
+                         hwfit.memory(attention="eager", **kw)["activation_bytes"],
+                         104857600 + 134217728)
+
     def test_dora_weight_norm_temporaries(self):
         # dora=True: PEFT's weight-norm temporaries of the largest adapted linear (Llama 3.1
         # 8B down_proj in bf16) in the dequantized-weight slot.
