@@ -1208,6 +1208,7 @@ static void probe_profiles(void) {
     CHECK(hwfit_memory_profile_dated("\xff\xfe", &dated) == HWFIT_ENOTFOUND && dated == 7);
     CHECK(hwfit_memory_profile_dated("", &dated) == HWFIT_ENOTFOUND && dated == 7);
     CHECK(hwfit_memory_attention_flash(NULL, NULL) == 0);
+    CHECK(hwfit_memory_attention(NULL, NULL) == HWFIT_ATTENTION_EAGER);
     {
         uint32_t rl[HWFIT_MEMORY_RECORDS] = {7};
         CHECK(hwfit_memory_record_lengths_parse(NULL, rl) == HWFIT_EINVAL && rl[0] == 7);
@@ -1224,6 +1225,10 @@ static void probe_profiles(void) {
         hwfit_memory_init(&bad);
         bad.flash_attention = INT_MIN; /* outside 0..3: not fused, and refused by estimates */
         CHECK(hwfit_memory_attention_flash(NULL, &bad) == 0);
+        CHECK(hwfit_memory_attention(NULL, &bad) == HWFIT_ATTENTION_EAGER);
+        bad.flash_attention = HWFIT_ATTENTION_SDPA;
+        bad.card_no_flash = 1; /* no model: MHA without sinks, fused */
+        CHECK(hwfit_memory_attention(NULL, &bad) == HWFIT_ATTENTION_FLASH);
     }
     CHECK(hwfit_memory_profile_summary(NULL) == NULL);
     CHECK(hwfit_memory_profile_summary("no-such-framework") == NULL);
@@ -2785,6 +2790,7 @@ static const entry table[] = {
     COVER(hwfit_memory_estimate_batch, probe_batches),
     COVER(hwfit_memory_full_modules_parse, probe_full_modules_parse),
     COVER(hwfit_memory_attention_flash, probe_profiles),
+    COVER(hwfit_memory_attention, probe_profiles),
     COVER(hwfit_memory_init, probe_inits),
     COVER(hwfit_memory_record_lengths_parse, probe_profiles),
     COVER(hwfit_memory_records_typical, probe_profiles),

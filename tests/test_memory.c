@@ -3896,3 +3896,54 @@ Test(memory, attention_math_keeps_fp32_scores_and_inputs) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "flash_attention");
 }
+
+/* SDPA on a card without a flash kernel (card_no_flash): transformers passes enable_gqa when
+ * there is no mask, so a GQA model with micro-batches of one unpacked row runs SDPA's math
+ * backend; padded or packed micro-batches (a mask), MHA models, sinks (eager), other
+ * choices and inference are unchanged. The estimate follows the resolution. */
+Test(memory, sdpa_resolves_to_math_on_a_card_without_flash) {
+    hwfit_model m;
+    llama8b(&m); /* GQA: 32 query, 8 key/value heads */
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.card_no_flash, 0);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 1024;
+    in.micro_batch = 1;
+    in.flash_attention = HWFIT_ATTENTION_SDPA;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_FLASH);
+    in.card_no_flash = 1;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_MATH);
+    cr_assert_eq(hwfit_memory_attention_flash(&m, &in), 0);
+    hwfit_memory_out sdpa = estimate_ok(&m, &in);
+    in.flash_attention = HWFIT_ATTENTION_MATH;
+    hwfit_memory_out math = estimate_ok(&m, &in);
+    cr_assert_eq(sdpa.activation_bytes, math.activation_bytes);
+    cr_assert_eq(sdpa.peak_bytes, math.peak_bytes);
+    in.flash_attention = HWFIT_ATTENTION_SDPA;
+    in.micro_batch = 2;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_FLASH);
+    in.micro_batch = 1;
+    in.packed = 1;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_FLASH);
+    in.packed = 0;
+    in.mode = HWFIT_MEMORY_INFERENCE;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_FLASH);
+    in.mode = HWFIT_MEMORY_LORA;
+    hwfit_model mha = m;
+    mha.kv_heads = mha.heads;
+    cr_assert_eq(hwfit_memory_attention(&mha, &in), HWFIT_ATTENTION_FLASH);
+    hwfit_model sinks = m;
+    sinks.attention_sinks = 1;
+    cr_assert_eq(hwfit_memory_attention(&sinks, &in), HWFIT_ATTENTION_EAGER);
+    in.flash_attention = HWFIT_ATTENTION_FLASH;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_FLASH);
+    in.flash_attention = HWFIT_ATTENTION_EAGER;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_EAGER);
+    cr_assert_eq(hwfit_memory_attention(&m, NULL), HWFIT_ATTENTION_EAGER);
+    in.flash_attention = HWFIT_ATTENTION_SDPA;
+    in.card_no_flash = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "card_no_flash");
+}

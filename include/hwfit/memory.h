@@ -1270,6 +1270,14 @@ typedef struct hwfit_memory_in {
                                         does not know (docs/formulas.md). Default: all 0
                                         (every micro-batch as long as the longest: packed
                                         or fixed-length rows). */
+    /* ---- Appended in 0.2.0, sixteenth round (docs/formulas.md, "flash_attention"). */
+    int card_no_flash;             /**< Training: 1 when the card has no flash kernel for
+                                        PyTorch's SDPA (NVIDIA before sm80: T4, V100, whose
+                                        compute capability fit, plan and perf read from the
+                                        card), so that ::HWFIT_ATTENTION_SDPA on a GQA model
+                                        with micro-batches of one unpacked row runs the math
+                                        backend (::hwfit_memory_attention). 0 or 1; default
+                                        0. */
     /* ---- Appended in 0.2.0, sixteenth round (docs/formulas.md, "head_cast_kept"). */
     int head_cast_kept;            /**< Training with 16-bit activations (autocast) and a
                                         frozen head stored in fp32 (@c unquantized fp32 for
@@ -1423,10 +1431,25 @@ HWFIT_API void hwfit_memory_init(hwfit_memory_in *in);
  * model's attention has learned sinks. Every estimate resolves it this way.
  * @param[in] model The model; NULL reads as a model without sinks.
  * @param[in] in    The workload; NULL gives 0.
- * @return 1 fused, 0 eager (also for a flash_attention outside 0, 1 and 2, which the
- *         estimates refuse).
+ * @return 1 fused, 0 eager or SDPA's math backend (also for a flash_attention outside 0
+ *         to 3, which the estimates refuse); ::hwfit_memory_attention says which.
  */
 HWFIT_API int hwfit_memory_attention_flash(const hwfit_model *model, const hwfit_memory_in *in);
+
+/**
+ * @brief How attention runs for @p model under @p in, hwfit_memory_in::flash_attention
+ * resolved to ::HWFIT_ATTENTION_EAGER, ::HWFIT_ATTENTION_FLASH or ::HWFIT_ATTENTION_MATH:
+ * ::HWFIT_ATTENTION_SDPA is eager for a model with learned attention sinks, SDPA's math
+ * backend in training when hwfit_memory_in::card_no_flash is set and the model is GQA (fewer
+ * key/value heads than query heads) with micro-batches of one unpacked row (transformers
+ * then passes enable_gqa, no attention mask), and fused otherwise. Every estimate resolves
+ * it this way.
+ * @param[in] model The model; NULL reads as an MHA model without sinks.
+ * @param[in] in    The workload; NULL gives ::HWFIT_ATTENTION_EAGER.
+ * @return The kind as it runs (a flash_attention outside 0 to 3, which the estimates
+ *         refuse, gives ::HWFIT_ATTENTION_EAGER).
+ */
+HWFIT_API int hwfit_memory_attention(const hwfit_model *model, const hwfit_memory_in *in);
 
 /**
  * @brief Take the weight formats of a workload from the checkpoint: the formats the model's

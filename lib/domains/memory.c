@@ -31,6 +31,10 @@ int hwfit_memory_attention_flash(const hwfit_model *model, const hwfit_memory_in
     return in != NULL && hwfit__flash(model, in);
 }
 
+int hwfit_memory_attention(const hwfit_model *model, const hwfit_memory_in *in) {
+    return in != NULL ? hwfit__attention(model, in) : HWFIT_ATTENTION_EAGER;
+}
+
 void hwfit_memory_init(hwfit_memory_in *in) {
     if (in == NULL) return;
     memset(in, 0, sizeof *in);
@@ -363,7 +367,7 @@ static int frozen_inputs_dropped(const act_ctx *c) {
 static uint64_t math_extra(const act_ctx *c) {
     const hwfit_model *m = c->m;
     const hwfit_memory_in *in = c->in;
-    if (in->flash_attention != HWFIT_ATTENTION_MATH || in->mode == HWFIT_MEMORY_INFERENCE ||
+    if (hwfit__attention(m, in) != HWFIT_ATTENTION_MATH || in->mode == HWFIT_MEMORY_INFERENCE ||
         (in->softcap_eager && m->attention_softcap))
         return 0;
     uint64_t a = m->heads, d = c->dims.qk_head_dim, dv = c->dims.v_head_dim;
@@ -524,7 +528,7 @@ static void eager_scores(const act_ctx *c, uint64_t *kept, uint64_t *bwd) {
     /* LitGPT's attention has no dropout */
     const uint64_t drop = in->dropout && !softcap ? 1u : 0u;
     uint64_t peak;
-    if (in->flash_attention == HWFIT_ATTENTION_MATH && !softcap) {
+    if (hwfit__attention(c->m, in) == HWFIT_ATTENTION_MATH && !softcap) {
         /* SDPA's math backend (aten/src/ATen/native/transformers/attention.cpp,
          * _scaled_dot_product_attention_math): the scores of the fp32 inputs, _safe_softmax
          * in fp32, its output saved by the softmax and the value matmul alike (4), with
@@ -2196,6 +2200,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->head_cast_kept != 0 && in->head_cast_kept != 1)
         return hwfit__why(why, HWFIT_EDOM, "head_cast_kept", "must be 0 or 1");
+    if (in->card_no_flash != 0 && in->card_no_flash != 1)
+        return hwfit__why(why, HWFIT_EDOM, "card_no_flash", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))

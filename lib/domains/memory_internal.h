@@ -139,9 +139,27 @@ static inline hwfit_status hwfit__sink_mask(const hwfit_model *m, const hwfit_me
  * attention adds learned sinks (transformers models/gpt_oss/modular_gpt_oss.py,
  * GptOssPreTrainedModel: _supports_sdpa = False; torch's scaled_dot_product_attention has
  * no sink term). */
+static inline int hwfit__attention(const hwfit_model *m, const hwfit_memory_in *in) {
+    if (in->flash_attention == HWFIT_ATTENTION_SDPA) {
+        if (m != NULL && m->attention_sinks) return HWFIT_ATTENTION_EAGER;
+        /* transformers' sdpa_attention_forward passes enable_gqa when the mask is None
+         * (integrations/sdpa_attention.py use_gqa_in_sdpa, torch >= 2.5): a micro-batch of
+         * one unpacked row has no padding and its causal mask is skipped for is_causal;
+         * without a flash kernel (before sm80) and with the memory-efficient kernel
+         * refusing unequal head counts, SDPA runs its math backend. */
+        if (in->card_no_flash && in->mode != HWFIT_MEMORY_INFERENCE && m != NULL &&
+            m->attention == HWFIT_MODEL_ATTENTION_GQA && m->kv_heads < m->heads &&
+            in->micro_batch == 1 && !in->packed)
+            return HWFIT_ATTENTION_MATH;
+        return HWFIT_ATTENTION_FLASH;
+    }
+    if (in->flash_attention == HWFIT_ATTENTION_FLASH || in->flash_attention == HWFIT_ATTENTION_MATH)
+        return in->flash_attention;
+    return HWFIT_ATTENTION_EAGER;
+}
+
 static inline int hwfit__flash(const hwfit_model *m, const hwfit_memory_in *in) {
-    if (in->flash_attention == HWFIT_ATTENTION_SDPA) return !(m != NULL && m->attention_sinks);
-    return in->flash_attention == HWFIT_ATTENTION_FLASH;
+    return hwfit__attention(m, in) == HWFIT_ATTENTION_FLASH;
 }
 
 /* The caching allocator's stranded logits blocks (hwfit_memory_in::expandable_segments 0):

@@ -637,17 +637,17 @@ static hwfit_status act_units_fill(hwfit__shard_engine *e, const hwfit_shard_in 
                                       : 0;
         e->a.stored[k] = stored;
         e->a.full[k] = stored;
-        if (r->training && r->rc != HWFIT_MEMORY_RECOMPUTE_NONE) {
-            hwfit_memory_in none = mi;
-            none.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
-            hwfit_memory_out n;
-            if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &none, layer, first, 0, &n)) !=
-                HWFIT_OK)
-                return st;
-            e->a.full[k] = k ? n.activation_moe_layer_bytes : n.activation_dense_layer_bytes;
-        }
         e->a.peak[k] = o.activation_bytes - o.activation_other_bytes - stored;
         if (first) e->a.emb = o.activation_other_bytes;
+        /* The layer without recomputation: the same input and answer reused (no second copy
+         * of either on this frame, which the deepest call chains pass through). */
+        if (r->training && r->rc != HWFIT_MEMORY_RECOMPUTE_NONE) {
+            mi.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+            st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, layer, first, 0, &o);
+            mi.recompute = r->rc;
+            if (st != HWFIT_OK) return st;
+            e->a.full[k] = k ? o.activation_moe_layer_bytes : o.activation_dense_layer_bytes;
+        }
     }
     if ((st = one_layer(m, &e->prep, HWFIT_OK, &e->memo, &mi, 0, 0, 1, &o)) != HWFIT_OK) return st;
     e->a.head = o.activation_other_bytes;

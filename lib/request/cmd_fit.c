@@ -180,6 +180,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     if (training) {
         hwfit_memory_in am = in.memory;
         am.recompute = o.layout.recompute; /* the layout's, searched or given */
+        am.micro_batch = o.layout.micro_batch; /* and its micro-batch (the attention's kind) */
         hwfit__workload_out_assumptions(out, r, w->framework, &w->model, &am,
                                         hwfit__workload_recompute_source(r, w));
     }

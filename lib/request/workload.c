@@ -403,6 +403,10 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
             return hwfit__req_fail(r, OPT(HWFIT__W_GPU), st, "unknown GPU '%s' (see hwfit gpus)",
                                    name);
         in->capacity_bytes = (double)w->card->memory_bytes;
+        /* The card's SDPA kernels: no flash kernel before sm80 (NVIDIA; AMD reports 0). */
+        if (!hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_CARD_NO_FLASH)))
+            m->card_no_flash = w->card->compute_capability > 0 &&
+                               w->card->compute_capability < 80;
     }
     if (hwfit__req_given(r, OPT(HWFIT__W_CAPACITY)))
         in->capacity_bytes = hwfit__req_double(r, OPT(HWFIT__W_CAPACITY));
@@ -1331,6 +1335,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                           .help = "with --length-mean: the samples the run draws (steps x "
                                   "micro-batch x gradient accumulation, per data-parallel "
                                   "rank)"},
+    [HWFIT__F_CARD_NO_FLASH] = {.name = "card-no-flash", .kind = HWFIT_OPTION_FLAG,
+                                .default_help = "read from --gpu (NVIDIA before sm80)",
+                                .help = "training: the card has no flash SDPA kernel (T4, "
+                                        "V100), so --attention sdpa on a GQA model with "
+                                        "micro-batches of one unpacked row runs SDPA's math "
+                                        "backend"},
     [HWFIT__F_HEAD_CAST] = {.name = "head-cast-kept", .kind = HWFIT_OPTION_FLAG,
                             .help = "training: a frozen fp32 head under 16-bit autocast is "
                                     "cast per use and the cast kept to the head's backward "
@@ -1461,6 +1471,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_SINK_MASK_BYTES), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_ATTENTION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_HEAD_CAST), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_CARD_NO_FLASH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_RECORD_LENGTHS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_MEAN), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_SD), training, "training (mode full, lora or qlora)"},
@@ -1637,6 +1648,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LOSS_PARALLEL, &m->loss_parallel},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}, {HWFIT__F_HEAD_CAST, &m->head_cast_kept},
+        {HWFIT__F_CARD_NO_FLASH, &m->card_no_flash},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -1873,10 +1885,11 @@ hwfit_status hwfit__workload_stored(hwfit_request *r, const hwfit_option *weight
                                "applies only with eager attention (--no-flash-attention, or "
                                "SDPA on a model with attention sinks)");
     /* SDPA's math backend upcasts on its own: --softmax-fp32 would say nothing more. */
-    if (m->softmax_fp32 && m->flash_attention == HWFIT_ATTENTION_MATH &&
+    if (m->softmax_fp32 && hwfit_memory_attention(model, m) == HWFIT_ATTENTION_MATH &&
         hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_SOFTMAX_FP32), HWFIT_EINVAL,
-                               "not with --attention math (its softmax is fp32 already)");
+                               "not with SDPA's math backend (--attention math, or sdpa on a "
+                               "card without flash): its softmax is fp32 already");
     /* A skip list given (--kept-modules): counted against this model's layers, so that a
      * list naming a layer the model does not have is refused rather than counted. */
     const hwfit_option *ko = HWFIT__FOPT(HWFIT__F_KEPT_MODULES);
@@ -2095,6 +2108,10 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                            ? hwfit__workload_attentions[m->flash_attention] : "?");
         hwfit__out_bool(o, "flash_attention", "flash attention (s^2 scores not stored)",
                         hwfit_memory_attention_flash(model, m));
+        hwfit__out_str(o, "attention_runs", "attention as it runs (the model, the card)",
+                       hwfit__workload_attentions[hwfit_memory_attention(model, m)]);
+        hwfit__out_bool(o, "card_no_flash", "card without a flash SDPA kernel",
+                        m->card_no_flash);
     }
     {
         char list[HWFIT_MEMORY_RECORDS * 11 + 1];

@@ -1458,6 +1458,37 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(math["assumptions"]["flash_attention"], False)
         self.bad(*args, "--attention", "math", "--softmax-fp32", mentions="softmax-fp32")
 
+    def test_sdpa_math_on_a_card_without_flash(self):
+        """fit --gpu t4 (sm75, no flash kernel): SDPA on a GQA model with one row a
+        micro-batch runs the math backend (attention_runs math), an A100 runs it fused; a
+        padded micro-batch of two keeps a mask and the fused kernel; --no-card-no-flash
+        overrides the card, --card-no-flash sets it for memory."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.2-3b.config.json")
+        fit = ("fit", "--config", cfg, "--gpus", "1", "--mode", "qlora", "--context", "2048",
+               "--micro-batch", "1", "--batch", "8", "--recompute", "full", "--framework",
+               "hf-trainer+peft")
+        t4 = self.ok_json(*fit, "--gpu", "t4", "--capacity", "80GiB")
+        a100 = self.ok_json(*fit, "--gpu", "a100-sxm-80gb")
+        self.assertIs(t4["assumptions"]["card_no_flash"], True)
+        self.assertEqual(t4["assumptions"]["attention_runs"], "math")
+        self.assertEqual(a100["assumptions"]["attention_runs"], "flash")
+        # the rebuilt layer's fp32 scores (here below the loss's backward, which sets the
+        # phases)
+        self.assertGreater(t4["breakdown"]["activation_bytes"],
+                           a100["breakdown"]["activation_bytes"])
+        off = self.ok_json(*fit, "--gpu", "t4", "--capacity", "80GiB", "--no-card-no-flash")
+        self.assertEqual(off["assumptions"]["attention_runs"], "flash")
+        self.assertEqual(off["breakdown"]["activation_bytes"],
+                         a100["breakdown"]["activation_bytes"])
+        two = self.ok_json(*[a if a != "1" or i != fit.index("--micro-batch") + 1 else "2"
+                             for i, a in enumerate(fit)], "--gpu", "t4", "--capacity", "80GiB")
+        self.assertEqual(two["assumptions"]["attention_runs"], "flash")
+        mem = self.ok_json("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
+                           "--attention", "sdpa", "--card-no-flash")
+        self.assertEqual(mem["assumptions"]["attention_runs"], "math")
+
     def test_dora_weight_norm_temporaries(self):
         """--dora as PEFT computes the weight norm: the largest adapted linear's temporaries
         (Llama 3.1 8B down_proj: 14,336^2 x 2 + 14,336 x 4,096 x 6 bytes in bf16) are the

@@ -468,6 +468,8 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: earlier record lengths of unpacked micro-batches (memory.h
         # record_lengths, HWFIT_MEMORY_RECORDS of them)
         ("record_lengths", ctypes.c_uint32 * 8),
+        # appended: the card has no flash SDPA kernel (memory.h card_no_flash)
+        ("card_no_flash", ctypes.c_int),
         # appended: a frozen fp32 head's autocast copy kept to its backward (memory.h
         # head_cast_kept)
         ("head_cast_kept", ctypes.c_int),

@@ -530,6 +530,19 @@ class TestMemory(unittest.TestCase):
                          hwfit.memory(attention="eager", **kw)["activation_bytes"],
                          104857600 + 134217728)
 
+    def test_sdpa_math_on_a_card_without_flash(self):
+        # card_no_flash (read from gpu= in fit): SDPA on a GQA model with one row a
+        # micro-batch runs the math backend.
+        kw = dict(config=config("llama-3.2-3b"), mode="qlora", context=2048, attention="sdpa")
+        self.assertEqual(hwfit.memory(**kw)["assumptions"]["attention_runs"], "flash")
+        self.assertEqual(hwfit.memory(card_no_flash=True, **kw)["assumptions"]
+                         ["attention_runs"], "math")
+        t4 = hwfit.fit(gpu="t4", capacity="80GiB", gpus=1, micro_batch=1, batch=8,
+                       recompute="full", framework="hf-trainer+peft", **{
+                           k: v for k, v in kw.items() if k != "attention"})
+        self.assertTrue(t4["assumptions"]["card_no_flash"])
+        self.assertEqual(t4["assumptions"]["attention_runs"], "math")
+
     def test_dora_weight_norm_temporaries(self):
         # dora=True: PEFT's weight-norm temporaries of the largest adapted linear (Llama 3.1
         # 8B down_proj in bf16) in the dequantized-weight slot.
