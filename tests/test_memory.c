@@ -3947,3 +3947,42 @@ Test(memory, sdpa_resolves_to_math_on_a_card_without_flash) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "card_no_flash");
 }
+
+/* sdpa_gqa_math 0 (the unsloth profile: its own xFormers kernels serve a card without flash):
+ * SDPA stays fused there; the Trainer-based profiles keep transformers' call (1). */
+Test(memory, sdpa_math_fallback_is_transformers_call) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.sdpa_gqa_math, 1);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.micro_batch = 1;
+    in.flash_attention = HWFIT_ATTENTION_SDPA;
+    in.card_no_flash = 1;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_MATH);
+    in.sdpa_gqa_math = 0;
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_FLASH);
+    in.flash_attention = HWFIT_ATTENTION_MATH; /* given: the math backend still */
+    cr_assert_eq(hwfit_memory_attention(&m, &in), HWFIT_ATTENTION_MATH);
+    static const struct { const char *name, *release; int math; } p[] = {
+        {"hf-trainer+peft", NULL, 1}, {"trl", NULL, 1}, {"unsloth", "2025.3", 0},
+        {"unsloth", NULL, 0}};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) {
+        uint64_t sets = 0;
+        hwfit_memory_init(&in);
+        in.mode = HWFIT_MEMORY_QLORA;
+        in.micro_batch = 1;
+        in.card_no_flash = 1;
+        cr_assert_eq(hwfit_memory_profile_apply_release(p[i].name, p[i].release, 1, &in, &sets),
+                     HWFIT_OK);
+        cr_assert_eq(in.sdpa_gqa_math, p[i].math, "%s", p[i].name);
+        in.flash_attention = HWFIT_ATTENTION_SDPA;
+        cr_assert_eq(hwfit_memory_attention(&m, &in) == HWFIT_ATTENTION_MATH, p[i].math, "%s",
+                     p[i].name);
+    }
+    in.sdpa_gqa_math = 2;
+    hwfit_problem why;
+    cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
+    cr_assert_str_eq(why.field, "sdpa_gqa_math");
+}

@@ -1278,6 +1278,14 @@ typedef struct hwfit_memory_in {
                                         with micro-batches of one unpacked row runs the math
                                         backend (::hwfit_memory_attention). 0 or 1; default
                                         0. */
+    int sdpa_gqa_math;             /**< Training with ::HWFIT_ATTENTION_SDPA: 1 (default) when
+                                        SDPA is called as transformers calls it
+                                        (integrations/sdpa_attention.py: enable_gqa whenever
+                                        the mask is None), so that @c card_no_flash can make
+                                        it the math backend; 0 when the framework's own
+                                        attention serves the models it rewrites and needs no
+                                        math fallback (Unsloth's xFormers kernels where flash
+                                        is missing; the unsloth profile sets 0). */
     /* ---- Appended in 0.2.0, sixteenth round (docs/formulas.md, "head_cast_kept"). */
     int head_cast_kept;            /**< Training with 16-bit activations (autocast) and a
                                         frozen head stored in fp32 (@c unquantized fp32 for

@@ -93,6 +93,7 @@ extern "C" {
 #define HWFIT_PROFILE_ATTENTION UINT64_C(0x8000000000000)    /**< flash_attention */
 #define HWFIT_PROFILE_HEAD_CAST UINT64_C(0x10000000000000)   /**< head_cast_kept */
 #define HWFIT_PROFILE_LOSS_CHUNK UINT64_C(0x20000000000000)  /**< loss_chunk_tokens */
+#define HWFIT_PROFILE_SDPA_GQA_MATH UINT64_C(0x40000000000000) /**< sdpa_gqa_math */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

@@ -53,6 +53,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->master_weights = 1;
     in->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
     in->flash_attention = 1;
+    in->sdpa_gqa_math = 1;
     in->dropout = 1;
     in->activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->tensor_parallel = 1;
@@ -2202,6 +2203,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "head_cast_kept", "must be 0 or 1");
     if (in->card_no_flash != 0 && in->card_no_flash != 1)
         return hwfit__why(why, HWFIT_EDOM, "card_no_flash", "must be 0 or 1");
+    if (in->sdpa_gqa_math != 0 && in->sdpa_gqa_math != 1)
+        return hwfit__why(why, HWFIT_EDOM, "sdpa_gqa_math", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))

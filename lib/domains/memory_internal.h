@@ -147,7 +147,8 @@ static inline int hwfit__attention(const hwfit_model *m, const hwfit_memory_in *
          * one unpacked row has no padding and its causal mask is skipped for is_causal;
          * without a flash kernel (before sm80) and with the memory-efficient kernel
          * refusing unequal head counts, SDPA runs its math backend. */
-        if (in->card_no_flash && in->mode != HWFIT_MEMORY_INFERENCE && m != NULL &&
+        if (in->card_no_flash && in->sdpa_gqa_math && in->mode != HWFIT_MEMORY_INFERENCE &&
+            m != NULL &&
             m->attention == HWFIT_MODEL_ATTENTION_GQA && m->kv_heads < m->heads &&
             in->micro_batch == 1 && !in->packed)
             return HWFIT_ATTENTION_MATH;

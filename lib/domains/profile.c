@@ -74,6 +74,7 @@ typedef struct row {
     int attention;       /* flash_attention (HWFIT_ATTENTION_*) */
     int head_cast;       /* head_cast_kept */
     uint32_t loss_chunk; /* loss_chunk_tokens */
+    int sdpa_gqa_math;   /* sdpa_gqa_math */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
@@ -568,6 +569,11 @@ static const row rows[] = {
      * way), transformers' dispatch for the rest: gpt-oss ran transformers' eager attention
      * (its _supports_sdpa = False) until Unsloth 2025.8.10 brought flex attention with the
      * sink (temporary_patches/gpt_oss.py, above), fused from then on. */
+    /* Its own attention for the models it rewrites (models/llama.py
+     * LlamaAttention_fast_forward: xFormers when HAS_XFORMERS, flash_attn when installed, SDPA
+     * only without either): on a card without the flash kernel xFormers serves, so SDPA's
+     * math fallback is not assumed (a run without xFormers gives --attention math). */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_SDPA_GQA_MATH, .sdpa_gqa_math = 0},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_SDPA,
      .until = 2025008010},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_FLASH,
@@ -836,6 +842,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_ATTENTION) in->flash_attention = r->attention;
     if (s & HWFIT_PROFILE_HEAD_CAST) in->head_cast_kept = r->head_cast;
     if (s & HWFIT_PROFILE_LOSS_CHUNK) in->loss_chunk_tokens = r->loss_chunk;
+    if (s & HWFIT_PROFILE_SDPA_GQA_MATH) in->sdpa_gqa_math = r->sdpa_gqa_math;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;

@@ -1341,6 +1341,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                         "V100), so --attention sdpa on a GQA model with "
                                         "micro-batches of one unpacked row runs SDPA's math "
                                         "backend"},
+    [HWFIT__F_SDPA_GQA_MATH] = {.name = "sdpa-gqa-math", .kind = HWFIT_OPTION_FLAG,
+                                .help = "training, --attention sdpa on a card without flash: "
+                                        "SDPA is called as transformers calls it (enable_gqa "
+                                        "without a mask), so a GQA model with one-row "
+                                        "micro-batches runs the math backend (on by default; "
+                                        "the unsloth profile turns it off: its xFormers "
+                                        "kernels serve such cards)"},
     [HWFIT__F_HEAD_CAST] = {.name = "head-cast-kept", .kind = HWFIT_OPTION_FLAG,
                             .help = "training: a frozen fp32 head under 16-bit autocast is "
                                     "cast per use and the cast kept to the head's backward "
@@ -1472,6 +1479,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_ATTENTION), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_HEAD_CAST), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_CARD_NO_FLASH), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_SDPA_GQA_MATH), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_RECORD_LENGTHS), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_MEAN), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_SD), training, "training (mode full, lora or qlora)"},
@@ -1648,7 +1656,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LOSS_PARALLEL, &m->loss_parallel},
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}, {HWFIT__F_HEAD_CAST, &m->head_cast_kept},
-        {HWFIT__F_CARD_NO_FLASH, &m->card_no_flash},
+        {HWFIT__F_CARD_NO_FLASH, &m->card_no_flash}, {HWFIT__F_SDPA_GQA_MATH, &m->sdpa_gqa_math},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -2112,6 +2120,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                        hwfit__workload_attentions[hwfit_memory_attention(model, m)]);
         hwfit__out_bool(o, "card_no_flash", "card without a flash SDPA kernel",
                         m->card_no_flash);
+        hwfit__out_bool(o, "sdpa_gqa_math", "SDPA called with enable_gqa (math without flash)",
+                        m->sdpa_gqa_math);
     }
     {
         char list[HWFIT_MEMORY_RECORDS * 11 + 1];

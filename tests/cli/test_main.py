@@ -1488,6 +1488,14 @@ class TestFinetuneInputs(CliCase):
         mem = self.ok_json("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
                            "--attention", "sdpa", "--card-no-flash")
         self.assertEqual(mem["assumptions"]["attention_runs"], "math")
+        # Unsloth's own kernels serve such a card (its profile turns the fallback off), and
+        # --no-sdpa-gqa-math does the same for the Trainer's profile
+        uns = [a if a != "hf-trainer+peft" else "unsloth" for a in fit]
+        self.assertEqual(self.ok_json(*uns, "--gpu", "t4", "--capacity", "80GiB")
+                         ["assumptions"]["attention_runs"], "flash")
+        self.assertEqual(self.ok_json(*fit, "--gpu", "t4", "--capacity", "80GiB",
+                                      "--no-sdpa-gqa-math")["assumptions"]["attention_runs"],
+                         "flash")
 
     def test_dora_weight_norm_temporaries(self):
         """--dora as PEFT computes the weight norm: the largest adapted linear's temporaries

@@ -470,6 +470,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("record_lengths", ctypes.c_uint32 * 8),
         # appended: the card has no flash SDPA kernel (memory.h card_no_flash)
         ("card_no_flash", ctypes.c_int),
+        # appended: SDPA called as transformers calls it (memory.h sdpa_gqa_math)
+        ("sdpa_gqa_math", ctypes.c_int),
         # appended: a frozen fp32 head's autocast copy kept to its backward (memory.h
         # head_cast_kept)
         ("head_cast_kept", ctypes.c_int),

@@ -537,6 +537,8 @@ class TestMemory(unittest.TestCase):
         self.assertEqual(hwfit.memory(**kw)["assumptions"]["attention_runs"], "flash")
         self.assertEqual(hwfit.memory(card_no_flash=True, **kw)["assumptions"]
                          ["attention_runs"], "math")
+        self.assertEqual(hwfit.memory(card_no_flash=True, sdpa_gqa_math=False, **kw)
+                         ["assumptions"]["attention_runs"], "flash")
         t4 = hwfit.fit(gpu="t4", capacity="80GiB", gpus=1, micro_batch=1, batch=8,
                        recompute="full", framework="hf-trainer+peft", **{
                            k: v for k, v in kw.items() if k != "attention"})
