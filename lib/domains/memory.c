@@ -1344,18 +1344,22 @@ static hwfit_status dora_weights(const hwfit__model_prep *prep, const hwfit_memo
     return of ? HWFIT_ERANGE : HWFIT_OK;
 }
 
-/* dora_weights' saved copies per layer of each kind present. Apart from estimate_prepared
- * to keep its frame small (tests/stack). */
-static HWFIT__NOINLINE hwfit_status dora_saved(const hwfit__model_prep *prep,
+/* dora_weights over the kinds of layers present: the copies one layer of each keeps
+ * (saved) and the largest temporaries of any (*peak). Apart from estimate_prepared to keep
+ * its frame small (tests/stack). */
+static HWFIT__NOINLINE hwfit_status dora_kinds(const hwfit__model_prep *prep,
                                                const hwfit_memory_in *in, const formats *f,
                                                uint32_t dense_n, uint32_t moe_n, uint64_t a,
-                                               uint64_t t, uint64_t saved[2]) {
-    uint64_t peak = 0;
+                                               uint64_t t, uint64_t saved[2], uint64_t *peak) {
+    *peak = 0;
     for (int k = 0; k < 2; k++) {
         hwfit_status st;
-        if ((k ? moe_n : dense_n) &&
-            (st = dora_weights(prep, in, f, k, a, t ? t : 1, &saved[k], &peak)) != HWFIT_OK)
+        uint64_t pk = 0;
+        saved[k] = 0;
+        if (!(k ? moe_n : dense_n)) continue;
+        if ((st = dora_weights(prep, in, f, k, a, t ? t : 1, &saved[k], &pk)) != HWFIT_OK)
             return st;
+        if (pk > *peak) *peak = pk;
     }
     return HWFIT_OK;
 }
@@ -1443,9 +1447,7 @@ HWFIT__NOINLINE hwfit_status hwfit__memory_head_copy(const hwfit_model *model,
     formats f;
     uint64_t a = 0, rows = 0, work = 0;
     hwfit__dtype_block base_info;
-    if (in->mode == HWFIT_MEMORY_INFERENCE ||
-        (!in->head_cast_kept && in->loss != HWFIT_MEMORY_LOSS_TRL_CHUNKED))
-        return HWFIT_OK;
+    if (!hwfit__head_copy_on(in)) return HWFIT_OK;
     if (resolved_formats(in, &f, &base_info, &a) != HWFIT_OK) return HWFIT_EINVAL;
     if (hwfit__mul_u64(in->context, in->micro_batch, &rows) != HWFIT_OK) return HWFIT_ERANGE;
     hwfit_status st = head_cast(model, in, head_plain_bytes(in, &f), a,
@@ -1478,10 +1480,9 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
     /* DoRA's weight-norm temporaries (dora_weights) in each adapted linear's forward and
      * recomputation, after its base matmul has freed its own dequantized copy: the larger
      * of the two at a time. */
-    for (int k = 0; st == HWFIT_OK && in->dora && in->mode != HWFIT_MEMORY_FULL && k < 2; k++) {
-        uint64_t sv = 0, pk = 0;
-        if (!(k ? moe_n : dense_n)) continue;
-        st = dora_weights(prep, in, &f, k, a_bytes, t, &sv, &pk);
+    if (st == HWFIT_OK && in->dora && in->mode != HWFIT_MEMORY_FULL) {
+        uint64_t sv[2], pk = 0;
+        st = dora_kinds(prep, in, &f, dense_n, moe_n, a_bytes, t, sv, &pk);
         if (pk > *dequant) *dequant = pk;
     }
     if (st == HWFIT_OK && in->previous_graph)
@@ -2729,8 +2730,10 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     c.dora[0] = dora_token[0];
     c.dora[1] = dora_token[1];
     /* DoRA's base-weight copies saved per layer (dora_weights). */
+    uint64_t dora_peak = 0; /* in the dequantized slot: hwfit__memory_extras */
     if (lora && in->dora &&
-        (st = dora_saved(prep, in, &f, dense_n, moe_n, c.a_bytes, c.t, c.dora_w)) != HWFIT_OK)
+        (st = dora_kinds(prep, in, &f, dense_n, moe_n, c.a_bytes, c.t, c.dora_w, &dora_peak)) !=
+            HWFIT_OK)
         return st;
     if (lora && in->lora_dropout) {
         c.drop[0] = ks[0].lora_outs[3];

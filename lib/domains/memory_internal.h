@@ -282,6 +282,13 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
 hwfit_status hwfit__memory_head_copy(const hwfit_model *model, const hwfit_memory_in *in,
                                      uint64_t *kept, uint64_t *total);
 
+/* Whether hwfit__memory_head_copy can count anything for in (training, and head_cast_kept
+ * or the trl-chunked loss): the memory and shard engines ask it before computing it. */
+static inline int hwfit__head_copy_on(const hwfit_memory_in *in) {
+    return in->mode != HWFIT_MEMORY_INFERENCE &&
+           (in->head_cast_kept || in->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED);
+}
+
 /* What the evaluation's allocator replay needs from hwfit__memory_eval (on 0: no replay). */
 typedef struct hwfit__eval_replay_in {
     uint64_t a, r, t, head; /* activation and hidden-state bytes, tensor ranks, loss bytes */

@@ -1593,8 +1593,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
          * with the layout's fields, built only when one of those extras is on. */
         ph.weights = f->load_weights ? f->load_weights : c->weights_bytes;
         if ((!hwfit__memory_extras_off(&in->memory) ||
-             (c->head && (in->memory.head_cast_kept ||
-                          in->memory.loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED))) &&
+             (c->head && hwfit__head_copy_on(&in->memory))) &&
             card_extras(e, in, r, c->head, f->n, &ph) != HWFIT_OK)
             return HWFIT_ERANGE;
         /* Without full recomputation f->peak is what backward holds beyond the stored

@@ -1798,6 +1798,23 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         return hwfit__req_fail(r, o, HWFIT_EINVAL,
                                "applies only to --loss inplace or inplace-cast (the other losses "
                                "return no 16-bit logits, or count their fp32 copy already)");
+    /* The head's copy is counted for the losses that run the head as one matmul (and
+     * trl-chunked counts its own): given with the others, it is refused, not ignored. */
+    o = HWFIT__FOPT(HWFIT__F_HEAD_CAST);
+    if (m->head_cast_kept && hwfit__req_given(r, o) &&
+        (m->loss == HWFIT_MEMORY_LOSS_FUSED || m->loss == HWFIT_MEMORY_LOSS_FUSED_CHUNKED ||
+         m->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED))
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "does not apply to --loss fused, fused-chunked or trl-chunked "
+                               "(no whole-head matmul, or the loss counts its own copy)");
+    /* The card's kernels and SDPA's call shape only --attention sdpa's resolution. */
+    static const int sdpa_only[] = {HWFIT__F_CARD_NO_FLASH, HWFIT__F_SDPA_GQA_MATH};
+    for (size_t i = 0; i < sizeof sdpa_only / sizeof sdpa_only[0]; i++) {
+        o = HWFIT__FOPT(sdpa_only[i]);
+        if (hwfit__req_given(r, o) && m->flash_attention != HWFIT_ATTENTION_SDPA)
+            return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                                   "applies only to --attention sdpa (transformers' dispatch)");
+    }
     if ((st = loss_chunk_options(r, m)) != HWFIT_OK) return st;
     o = HWFIT__FOPT(HWFIT__F_FRAGMENTATION);
     if (!profile || hwfit__req_given(r, o)) m->fragmentation = hwfit__req_double(r, o);

@@ -1439,6 +1439,9 @@ class TestFinetuneInputs(CliCase):
         self.bad(*trl_args, "--framework", "trl", "--framework-release", "2025.11",
                  mentions="MAJOR.MINOR")
         self.bad(*trl_args, "--loss", "fused", "--loss-chunk", "256", mentions="loss-chunk")
+        self.bad(*trl_args, "--loss", "fused", "--head-cast-kept", mentions="head-cast-kept")
+        self.bad(*trl_args, "--loss", "trl-chunked", "--head-cast-kept",
+                 mentions="head-cast-kept")
 
     def test_attention_math_backend(self):
         """--attention math (SDPA's math backend on a card without flash, GQA without a
@@ -1485,6 +1488,10 @@ class TestFinetuneInputs(CliCase):
         two = self.ok_json(*[a if a != "1" or i != fit.index("--micro-batch") + 1 else "2"
                              for i, a in enumerate(fit)], "--gpu", "t4", "--capacity", "80GiB")
         self.assertEqual(two["assumptions"]["attention_runs"], "flash")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--attention", "flash",
+                 "--card-no-flash", mentions="card-no-flash")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--no-sdpa-gqa-math",
+                 mentions="sdpa-gqa-math")
         mem = self.ok_json("memory", "--config", cfg, "--mode", "qlora", "--context", "2048",
                            "--attention", "sdpa", "--card-no-flash")
         self.assertEqual(mem["assumptions"]["attention_runs"], "math")
