@@ -3257,6 +3257,79 @@ Test(memory, fused_chunked_inputs_are_checked) {
     }
 }
 
+/* TRL's release (hwfit_memory_profile_apply_releases): Unsloth 2025.11.5 to 2026.6.x hand
+ * the SFTConfig's gradient_checkpointing to for_training, and TRL's SFTConfig says True only
+ * from 0.22.0, so below it the offloaded checkpoints are off (unsloth f7be4b1140 to
+ * 2b06616a7e; TRL a222aeb46). Each bound on either side. */
+Test(memory, unsloth_checkpointing_by_trl_release) {
+    static const struct {
+        const char *release, *trl;
+        int off;
+    } r[] = {{"2026.6.9", "0.15.2", 1}, {"2025.11.5", "0.21.9", 1},
+             {"2025.11.4", "0.15.2", 0}, {"2026.7.1", "0.15.2", 0},
+             {"2026.6.9", "0.22.0", 0},  {"2026.6.9", "1.9", 0},
+             {"2026.6.9", NULL, 0},      {NULL, "0.15.2", 0}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", r[i].release, r[i].trl, 1,
+                                                         &in, &sets),
+                     HWFIT_OK, "%zu", i);
+        cr_assert_eq(in.recompute,
+                     r[i].off ? HWFIT_MEMORY_RECOMPUTE_NONE : HWFIT_MEMORY_RECOMPUTE_FULL,
+                     "%zu", i);
+        cr_assert_eq(in.activation_offload, !r[i].off, "%zu", i);
+        cr_assert(sets & HWFIT_PROFILE_RECOMPUTE);
+        /* Without TRL's release the answer is hwfit_memory_profile_apply_release's. */
+        hwfit_memory_in a = chunked_in(), b = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", r[i].release, NULL, 1, &a,
+                                                         NULL),
+                     HWFIT_OK);
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &b, NULL),
+                     HWFIT_OK);
+        cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "%zu", i);
+    }
+    /* The override holds every layer's activations: the peak rises. */
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in on = chunked_in(), off = chunked_in();
+    on.mode = off.mode = HWFIT_MEMORY_QLORA;
+    cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", "2026.6.9", "0.22.2", 1, &on,
+                                                     NULL),
+                 HWFIT_OK);
+    cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", "2026.6.9", "0.15.2", 1, &off,
+                                                     NULL),
+                 HWFIT_OK);
+    hwfit_memory_out a, b;
+    cr_assert_eq(hwfit_memory_estimate(&m, &on, &a), HWFIT_OK);
+    cr_assert_eq(hwfit_memory_estimate(&m, &off, &b), HWFIT_OK);
+    cr_assert_gt(b.peak_bytes, a.peak_bytes + 1000000000ull);
+    /* Which profiles depend on TRL's release: unsloth alone (trl's own release is TRL's). */
+    size_t n = 0;
+    for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
+        const char *name = hwfit_memory_profile_name(i);
+        int dated = -1;
+        cr_assert_eq(hwfit_memory_profile_trl_dated(name, &dated), HWFIT_OK);
+        cr_assert_eq(dated, strcmp(name, "unsloth") == 0, "%s", name);
+        n += (size_t)dated;
+        hwfit_memory_in in = chunked_in(), before = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_releases(name, NULL, "0.15.2", 1, &in, NULL),
+                     dated ? HWFIT_OK : HWFIT_EUNSUPPORTED, "%s", name);
+        if (!dated) cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "%s", name);
+    }
+    cr_assert_eq(n, 1);
+    /* Malformed TRL releases: refused, the inputs untouched. */
+    static const char *const bad[] = {"", "0", "0.", "0.15.", "0.15.2.1", "1000.1", "v0.15",
+                                      "0.15.2 ", "2025.11"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        hwfit_memory_in in = chunked_in(), before = chunked_in();
+        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", "2026.6.9", bad[i], 1, &in,
+                                                         NULL),
+                     HWFIT_EPARSE, "'%s'", bad[i]);
+        cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "'%s'", bad[i]);
+    }
+}
+
 /* The profile by release (hwfit_memory_profile_apply_release): Unsloth's loss as each
  * release computed it; a malformed release leaves the inputs untouched. */
 Test(memory, unsloth_profile_by_release) {

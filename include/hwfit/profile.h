@@ -157,6 +157,45 @@ HWFIT_API hwfit_status hwfit_memory_profile_apply_release(const char *name,
                                                           hwfit_memory_in *in, uint64_t *sets);
 
 /**
+ * @brief As ::hwfit_memory_profile_apply_release, with TRL's release too, for a framework
+ * that trains through TRL's SFTTrainer: some of its choices depend on the TRL it runs on
+ * (Unsloth 2025.11.5 to 2026.6.x let the SFTConfig's gradient_checkpointing override its
+ * offloaded checkpoints, and TRL's SFTConfig defaults it to True only from 0.22.0: below
+ * that, every layer's activations stay on the card).
+ * @param[in]     name        Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     release     The framework's release, or NULL for the latest.
+ * @param[in]     trl_release TRL's release, MAJOR.MINOR[.PATCH], or NULL for the latest.
+ * @param[in]     gpus        Devices training together, >= 1.
+ * @param[in,out] in          The inputs; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    sets        HWFIT_PROFILE_* bits of the inputs set; may be NULL.
+ * @retval HWFIT_OK           applied.
+ * @retval HWFIT_EINVAL       a pointer is NULL.
+ * @retval HWFIT_EDOM         @p gpus is 0.
+ * @retval HWFIT_EPARSE       @p release or @p trl_release is malformed (@p in untouched).
+ * @retval HWFIT_ENOTFOUND    no profile has that name (@p in untouched).
+ * @retval HWFIT_EUNSUPPORTED @p trl_release given to a profile none of whose choices
+ *                            depends on it (::hwfit_memory_profile_trl_dated), among them
+ *                            the trl profile, whose own release is TRL's (@p in untouched).
+ */
+HWFIT_API hwfit_status hwfit_memory_profile_apply_releases(const char *name,
+                                                           const char *release,
+                                                           const char *trl_release,
+                                                           uint32_t gpus, hwfit_memory_in *in,
+                                                           uint64_t *sets);
+
+/**
+ * @brief Whether some choice of profile @p name depends on TRL's release
+ * (::hwfit_memory_profile_apply_releases accepts a TRL release for it): Unsloth's.
+ * @param[in]  name  Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[out] dated 1 when some choice depends on TRL's release, else 0; NULL gives
+ *                   ::HWFIT_EINVAL.
+ * @retval HWFIT_OK        @p *dated written.
+ * @retval HWFIT_EINVAL    a pointer is NULL.
+ * @retval HWFIT_ENOTFOUND no profile has that name (@p *dated untouched).
+ */
+HWFIT_API hwfit_status hwfit_memory_profile_trl_dated(const char *name, int *dated);
+
+/**
  * @brief Whether profile @p name makes choices that differ between releases of its
  * framework, so that ::hwfit_memory_profile_apply_release gives different inputs for
  * different releases (Unsloth's loss); a profile without such rows applies alike for every

@@ -78,6 +78,10 @@ typedef struct row {
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
+    /* TRL's releases the row applies to, as SEMVER_ keys (hwfit_memory_profile_apply_releases:
+     * a framework that trains through TRL's SFTTrainer): trl_since (0: from the first) up to
+     * but not including trl_until (0: to the latest). */
+    uint32_t trl_since, trl_until;
 } row;
 
 #define M_(m) (1u << (m))
@@ -578,6 +582,21 @@ static const row rows[] = {
      .until = 2025008010},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_FLASH,
      .since = 2025008010},
+    /* Checkpointing switched off by the trainer's arguments: from 2025.11.5 (f7be4b1140,
+     * 2025-12-01, #3659: the trainers Unsloth generates, unsloth/models/rl.py, call
+     * model.for_training(use_gradient_checkpointing=getattr(args, 'gradient_checkpointing',
+     * True)), and for_training (models/llama.py) writes that value over every module's
+     * gradient_checkpointing) until 2026.7.1 (2b06616a7e, 2026-07-03, #6829: the mode
+     * recorded at get_peft_model wins over the arguments), an SFTConfig whose
+     * gradient_checkpointing is False turns the offloaded checkpoints off: every layer's
+     * activations stay on the card. TRL's SFTConfig declares gradient_checkpointing True only
+     * from 0.22.0 (a222aeb46, 2025-08-08); before, it inherits TrainingArguments' False. So
+     * the row needs TRL's release (hwfit_memory_profile_apply_releases); a run that passes
+     * plain TrainingArguments without gradient_checkpointing=True is the same on any TRL
+     * (give --recompute none). */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_RECOMPUTE | HWFIT_PROFILE_OFFLOAD,
+     .recompute = HWFIT_MEMORY_RECOMPUTE_NONE, .offload = 0, .since = 2025011005,
+     .until = 2026007001, .trl_until = SEMVER_(0, 22, 0)},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -896,20 +915,44 @@ static int chain_of(const char *name, const char *chain[4]) {
     return depth;
 }
 
-/* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
- * (fp8 0), applied in order to *in for its mode on `gpus` devices. */
-static hwfit_status apply_rows(const char *name, const char *release, uint32_t gpus, int fp8,
-                               hwfit_memory_in *in, uint64_t *sets) {
-    if (name == NULL || in == NULL) return HWFIT_EINVAL;
-    if (gpus == 0) return HWFIT_EDOM;
-    uint32_t key = UINT32_MAX; /* the latest */
-    int semver = 0;
-    for (size_t i = 0; i < sizeof semver_profiles / sizeof semver_profiles[0]; i++)
-        if (strcmp(semver_profiles[i], name) == 0) semver = 1;
-    if (release != NULL && (key = release_key(release, semver)) == 0) return HWFIT_EPARSE;
+/* Whether profile `name`'s chain (itself and its bases) has a row dated by TRL's release
+ * (trl 1) or by its own (trl 0). */
+static int chain_dated(const char *name, int trl) {
     const char *chain[4];
     int depth = chain_of(name, chain);
+    for (int d = 0; d < depth; d++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            const row *r = &rows[i];
+            if (strcmp(r->profile, chain[d]) != 0) continue;
+            if (trl ? (r->trl_since || r->trl_until) : (r->since || r->until)) return 1;
+        }
+    return 0;
+}
+
+static int is_semver(const char *name) {
+    for (size_t i = 0; i < sizeof semver_profiles / sizeof semver_profiles[0]; i++)
+        if (strcmp(semver_profiles[i], name) == 0) return 1;
+    return 0;
+}
+
+/* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
+ * (fp8 0), applied in order to *in for its mode on `gpus` devices, for the framework's
+ * `release` and TRL's `trl` (NULL: the latest; the trl profile's own release is TRL's). */
+static hwfit_status apply_rows(const char *name, const char *release, const char *trl,
+                               uint32_t gpus, int fp8, hwfit_memory_in *in, uint64_t *sets) {
+    if (name == NULL || in == NULL) return HWFIT_EINVAL;
+    if (gpus == 0) return HWFIT_EDOM;
+    uint32_t key = UINT32_MAX, trl_key = UINT32_MAX; /* the latest */
+    int semver = is_semver(name);
+    if (release != NULL && (key = release_key(release, semver)) == 0) return HWFIT_EPARSE;
+    if (trl != NULL && (trl_key = release_key(trl, 1)) == 0) return HWFIT_EPARSE;
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
+    /* TRL's release given to a profile none of whose choices depends on it (the trl
+     * profile's own release is TRL's: --framework-release) would change nothing. */
+    if (trl != NULL && (semver || !chain_dated(name, 1))) return HWFIT_EUNSUPPORTED;
+    if (semver && release != NULL) trl_key = key;
+    const char *chain[4];
+    int depth = chain_of(name, chain);
     hwfit_memory_in out = *in;
     uint64_t all = 0;
     for (int d = depth - 1; d >= 0; d--)
@@ -920,6 +963,9 @@ static hwfit_status apply_rows(const char *name, const char *release, uint32_t g
             if (r->devices == 1 && gpus != 1) continue;
             if (r->devices == 2 && gpus == 1) continue;
             if ((r->since && key < r->since) || (r->until && key >= r->until)) continue;
+            if ((r->trl_since && trl_key < r->trl_since) ||
+                (r->trl_until && trl_key >= r->trl_until))
+                continue;
             apply_row(r, &out);
             all |= r->sets;
         }
@@ -930,30 +976,36 @@ static hwfit_status apply_rows(const char *name, const char *release, uint32_t g
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
                                         uint64_t *sets) {
-    return apply_rows(name, NULL, gpus, 0, in, sets);
+    return apply_rows(name, NULL, NULL, gpus, 0, in, sets);
 }
 
 hwfit_status hwfit_memory_profile_apply_release(const char *name, const char *release,
                                                 uint32_t gpus, hwfit_memory_in *in,
                                                 uint64_t *sets) {
-    return apply_rows(name, release, gpus, 0, in, sets);
+    return apply_rows(name, release, NULL, gpus, 0, in, sets);
+}
+
+hwfit_status hwfit_memory_profile_apply_releases(const char *name, const char *release,
+                                                 const char *trl_release, uint32_t gpus,
+                                                 hwfit_memory_in *in, uint64_t *sets) {
+    return apply_rows(name, release, trl_release, gpus, 0, in, sets);
 }
 
 hwfit_status hwfit_memory_profile_dated(const char *name, int *dated) {
     if (name == NULL || dated == NULL) return HWFIT_EINVAL;
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
-    const char *chain[4];
-    int depth = chain_of(name, chain);
-    int any = 0;
-    for (int d = 0; d < depth; d++)
-        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-            if (strcmp(rows[i].profile, chain[d]) == 0 && (rows[i].since || rows[i].until))
-                any = 1;
-    *dated = any;
+    *dated = chain_dated(name, 0);
+    return HWFIT_OK;
+}
+
+hwfit_status hwfit_memory_profile_trl_dated(const char *name, int *dated) {
+    if (name == NULL || dated == NULL) return HWFIT_EINVAL;
+    if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
+    *dated = !is_semver(name) && chain_dated(name, 1);
     return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,
                                             hwfit_memory_in *in, uint64_t *sets) {
-    return apply_rows(name, NULL, gpus, 1, in, sets);
+    return apply_rows(name, NULL, NULL, gpus, 1, in, sets);
 }

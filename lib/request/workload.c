@@ -1262,6 +1262,15 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                             "2025.11.6) or MAJOR.MINOR[.PATCH] for trl "
                                             "(e.g. 1.9.2): the profile's choices as that "
                                             "release made them"},
+    [HWFIT__F_TRL_RELEASE] = {.name = "trl-release", .kind = HWFIT_OPTION_TEXT,
+                              .metavar = "VERSION", .default_help = "the latest",
+                              .help = "training, with a --framework that trains through "
+                                      "TRL's SFTTrainer (unsloth): TRL's release, "
+                                      "MAJOR.MINOR[.PATCH] (e.g. 0.15.2): the profile's "
+                                      "choices that depend on it (unsloth 2025.11.5 to "
+                                      "2026.6.x with TRL below 0.22: SFTConfig's "
+                                      "gradient_checkpointing False turns checkpointing "
+                                      "off); for --framework trl give --framework-release"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
                               .help = "training, --loss fused-chunked: the most one chunk's "
@@ -1587,19 +1596,43 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE), HWFIT_EINVAL,
                                "applies only with --framework");
+    if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_TRL_RELEASE)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_TRL_RELEASE), HWFIT_EINVAL,
+                               "applies only with --framework");
     uint64_t profile_sets = 0;
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
         uint64_t sets = 0;
         const hwfit_option *ro = HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE);
         const char *release = hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : NULL;
-        st = hwfit_memory_profile_apply_release(hwfit__workload_frameworks[fw], release,
-                                                gpus ? gpus : 1, m, &sets);
+        const hwfit_option *to = HWFIT__FOPT(HWFIT__F_TRL_RELEASE);
+        const char *trl = hwfit__req_given(r, to) ? hwfit__req_text(r, to) : NULL;
+        const char *name = hwfit__workload_frameworks[fw];
+        int trl_dated = 0;
+        if (trl != NULL &&
+            (hwfit_memory_profile_trl_dated(name, &trl_dated) != HWFIT_OK || !trl_dated))
+            return hwfit__req_fail(r, to, HWFIT_EINVAL,
+                                   strcmp(name, "trl") == 0
+                                       ? "is the trl profile's own release: give it as "
+                                         "--framework-release"
+                                       : "changes nothing for --framework %s (no choice of "
+                                         "its profile depends on TRL's release)",
+                                   name);
+        st = hwfit_memory_profile_apply_release(name, release, gpus ? gpus : 1, m, &sets);
         if (st == HWFIT_EPARSE)
             return hwfit__req_fail(r, ro, st, "'%s' is not a release %s", release,
-                                   strcmp(hwfit__workload_frameworks[fw], "trl") == 0
-                                       ? "MAJOR.MINOR[.PATCH]"
-                                       : "YEAR.MONTH[.PATCH]");
+                                   strcmp(name, "trl") == 0 ? "MAJOR.MINOR[.PATCH]"
+                                                            : "YEAR.MONTH[.PATCH]");
+        /* With TRL's release, the same profile again with it (a profile's rows set the
+         * same values again, and the TRL-dated ones join them): its own parse error names
+         * --trl-release, the release having parsed above. */
+        if (st == HWFIT_OK && trl != NULL) {
+            st = hwfit_memory_profile_apply_releases(name, release, trl, gpus ? gpus : 1, m,
+                                                     &sets);
+            if (st == HWFIT_EPARSE)
+                return hwfit__req_fail(r, to, st, "'%s' is not a release MAJOR.MINOR[.PATCH]",
+                                       trl);
+        }
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
         /* What the user gave alone wins over the profile. */
@@ -2029,6 +2062,11 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
         hwfit__out_str(o, "framework_release", "framework release",
                        hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : "latest");
         hwfit__out_bool(o, "release_dated", "profile differs by release", dated);
+        const hwfit_option *to = HWFIT__FOPT(HWFIT__F_TRL_RELEASE);
+        if (hwfit_memory_profile_trl_dated(framework, &dated) != HWFIT_OK) dated = 0;
+        if (dated)
+            hwfit__out_str(o, "trl_release", "TRL release",
+                           hwfit__req_given(r, to) ? hwfit__req_text(r, to) : "latest");
     }
     hwfit__out_str(o, "optimizer", "optimizer", hwfit__workload_optimizers[m->optimizer]);
     hwfit__out_str(o, "optimizer_states", "optimizer moments",

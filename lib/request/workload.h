@@ -86,7 +86,8 @@ enum {
     HWFIT__F_FP8_INPUTS, HWFIT__F_GRADS_UPCAST, HWFIT__F_WRAP_RESIDUE,
     HWFIT__F_EP_A2A_RECOMPUTED, HWFIT__F_ACTIVATIONS, HWFIT__F_QKV_ONE_DROPOUT,
     HWFIT__F_LORA_MODULES, HWFIT__F_EVALUATION, HWFIT__F_EVAL_BATCH, HWFIT__F_EVAL_USE_CACHE,
-    HWFIT__F_FRAMEWORK_RELEASE, HWFIT__F_LOSS_TARGET, HWFIT__F_LOSS_FREE_SHARE,
+    HWFIT__F_FRAMEWORK_RELEASE, HWFIT__F_TRL_RELEASE, HWFIT__F_LOSS_TARGET,
+    HWFIT__F_LOSS_FREE_SHARE,
     HWFIT__F_LOSS_CHUNKS_ROUND, HWFIT__F_LOSS_SHORT_TOKENS, HWFIT__F_LOSS_SHORT,
     HWFIT__F_PROBS_KEPT, HWFIT__F_LOSS_PARALLEL, HWFIT__F_WHOLE_MASKS, HWFIT__F_EVAL_REPLAY,
     HWFIT__F_SINK_MASK_BYTES, HWFIT__F_ATTENTION, HWFIT__F_RECORD_LENGTHS,
@@ -120,7 +121,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
                                             int *profile_recompute);
 
 /* The profile's choices as a section "assumptions" (JSON object or indented lines), with
- * the release r gave (--framework-release) and whether the profile is dated;
+ * the releases r gave (--framework-release, --trl-release) and whether the profile is dated;
  * recompute_source says where m->recompute came from (hwfit__RECOMPUTE_*); model resolves
  * the attention (hwfit_memory_attention_flash). */
 void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char *framework,

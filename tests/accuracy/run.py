@@ -78,6 +78,9 @@ NOT_OPTIONS = {"config"}  # a recipe name (e.g. llama2/7B_lora), not the model's
 # Frameworks whose profile numbers releases MAJOR.MINOR[.PATCH] (the library refuses a
 # YEAR.MONTH release for them, so no release is derived from a publication date).
 SEMVER_FRAMEWORKS = {"trl"}
+# Frameworks that train through TRL's SFTTrainer with choices that depend on TRL's release
+# (hwfit_memory_profile_trl_dated): a case's `trl_version` goes to --trl-release for them.
+TRL_DATED_FRAMEWORKS = {"unsloth"}
 
 
 def release_of(case, key, value):
@@ -90,6 +93,15 @@ def release_of(case, key, value):
     pattern = (r"(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d.])" if framework in SEMVER_FRAMEWORKS
                else r"(\d{4}\.\d{1,2}(?:\.\d{1,3})?)(?![\d.])")
     m = re.match(pattern, str(value))
+    return m.group(1) if m else None
+
+
+def trl_release_of(case, key, value):
+    """The TRL release a case's `trl_version` key states (MAJOR.MINOR[.PATCH]) for a
+    framework in TRL_DATED_FRAMEWORKS, or None."""
+    if key != "trl_version" or case.get("framework") not in TRL_DATED_FRAMEWORKS:
+        return None
+    m = re.match(r"(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d.])", str(value))
     return m.group(1) if m else None
 
 
@@ -222,7 +234,10 @@ def run_case(cli, commands, models, case, gpus_known=None):
         if key in aliases and aliases[key] in names and key not in names:
             key = aliases[key]
         release = release_of(case, key, value) if "framework-release" in names else None
-        if release is not None:
+        trl = trl_release_of(case, key, value) if "trl-release" in names else None
+        if trl is not None:
+            argv += ["--trl-release", trl]
+        elif release is not None:
             # The framework's own version as the source prints it ("unsloth_version":
             # "2025.11.6 (Transformers ...)"): its release, for the profile's dated rows.
             argv += ["--framework-release", release]

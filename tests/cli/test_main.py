@@ -979,6 +979,48 @@ class TestFinetuneInputs(CliCase):
         self.bad(*mem, "--loss-free-share", "0", mentions="loss-free-share")
         self.bad(*mem, "--card-memory", "0B", mentions="card-memory")
 
+    def test_unsloth_checkpointing_off_below_trl_0_22(self):
+        """--trl-release: Unsloth 2025.11.5 to 2026.6.x pass the SFTConfig's
+        gradient_checkpointing to for_training, and TRL's SFTConfig says True only from
+        0.22.0: below it every layer's activations stay on the card (recompute none, no
+        offload, from the profile); fit, plan and memory alike; refused where it would
+        change nothing."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "qwen2.5-3b.config.json")
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--context", "1024",
+               "--framework", "unsloth", "--framework-release", "2026.6.9")
+        on = self.ok_json(*mem)
+        self.assertEqual(on["assumptions"]["trl_release"], "latest")
+        off = self.ok_json(*mem, "--trl-release", "0.15.2")
+        self.assertEqual(off["assumptions"]["trl_release"], "0.15.2")
+        self.assertEqual((off["assumptions"]["recompute"], off["assumptions"]["activation_offload"]),
+                         ("none", False))
+        self.assertEqual(off["assumptions"]["recompute_source"], "framework profile")
+        self.assertGreater(off["peak_allocated_bytes"], on["peak_allocated_bytes"])
+        self.assertEqual(self.ok_json(*mem, "--trl-release", "0.22.0")["peak_allocated_bytes"],
+                         on["peak_allocated_bytes"])
+        # The user's own choice wins over the profile's.
+        given = self.ok_json(*mem, "--trl-release", "0.15.2", "--recompute", "full")
+        self.assertEqual(given["assumptions"]["recompute"], "full")
+        fixed = ("memory", "--config", cfg, "--mode", "qlora", "--context", "1024",
+                 "--framework", "unsloth", "--framework-release", "2026.7.1")
+        self.assertEqual(self.ok_json(*fixed, "--trl-release", "0.15.2")["peak_allocated_bytes"],
+                         self.ok_json(*fixed)["peak_allocated_bytes"])
+        self.assertIn("TRL release                        0.15.2",
+                      self.ok_table(*mem, "--trl-release", "0.15.2"))
+        fit = ("fit", "--config", cfg, "--gpu", "t4", "--gpus", "1", "--mode", "qlora",
+               "--context", "1024", "--framework", "unsloth", "--framework-release", "2026.6.9")
+        self.assertEqual(self.ok_json(*fit, "--trl-release", "0.15.2")["layout"]["recompute"],
+                         "none")
+        self.bad(*mem, "--trl-release", "2025.1", mentions="trl-release")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--trl-release", "0.15",
+                 mentions="--framework")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--framework", "torchtune",
+                 "--trl-release", "0.15", mentions="trl-release")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--framework", "trl",
+                 "--trl-release", "1.9", mentions="framework-release")
+
     def test_unsloth_short_micro_batches_keep_whole_logits(self):
         """--loss-short-tokens, --loss-short: Unsloth 2024.12.5 to 2025.10.10 sends a
         micro-batch of at most 1024 tokens to its whole-logits loss; unpacked micro-batches

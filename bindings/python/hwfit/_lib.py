@@ -534,6 +534,16 @@ hwfit_memory_profile_apply_release = _fn("hwfit_memory_profile_apply_release", c
                                          [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32,
                                           ctypes.POINTER(hwfit_memory_in),
                                           ctypes.POINTER(ctypes.c_uint64)])
+# hwfit_status hwfit_memory_profile_apply_releases(const char *name, const char *release,
+#                                                  const char *trl_release, uint32_t gpus,
+#                                                  hwfit_memory_in *in, uint64_t *sets);
+hwfit_memory_profile_apply_releases = _fn("hwfit_memory_profile_apply_releases", ctypes.c_int,
+                                          [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                           ctypes.c_uint32, ctypes.POINTER(hwfit_memory_in),
+                                           ctypes.POINTER(ctypes.c_uint64)])
+# hwfit_status hwfit_memory_profile_trl_dated(const char *name, int *dated);
+hwfit_memory_profile_trl_dated = _fn("hwfit_memory_profile_trl_dated", ctypes.c_int,
+                                     [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)])
 # hwfit_status hwfit_memory_profile_dated(const char *name, int *dated);
 hwfit_memory_profile_dated = _fn("hwfit_memory_profile_dated", ctypes.c_int,
                                  [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)])

@@ -1050,6 +1050,33 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(loss="fused", card_memory="12GiB", **kw)
 
+    def test_unsloth_checkpointing_by_trl_release(self):
+        # Unsloth 2025.11.5 to 2026.6.x with TRL below 0.22: the SFTConfig's
+        # gradient_checkpointing (False) turns the offloaded checkpoints off.
+        kw = dict(config=config("qwen2.5-3b"), mode="qlora", context=1024,
+                  framework="unsloth", framework_release="2026.6.9")
+        on = hwfit.memory(**kw)
+        off = hwfit.memory(trl_release="0.15.2", **kw)
+        self.assertEqual((off["assumptions"]["recompute"], off["assumptions"]["activation_offload"]),
+                         ("none", False))
+        self.assertEqual(off["assumptions"]["trl_release"], "0.15.2")
+        self.assertGreater(off["peak_allocated_bytes"], on["peak_allocated_bytes"])
+        self.assertEqual(hwfit.memory(trl_release="0.22", **kw)["peak_allocated_bytes"],
+                         on["peak_allocated_bytes"])
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(trl_release="0.x", **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(config=config("qwen2.5-3b"), mode="qlora", framework="torchtune",
+                         trl_release="0.15")
+        # The ctypes mirror: the library's own answer.
+        from hwfit import _lib
+        import ctypes
+        dated = ctypes.c_int(-1)
+        self.assertEqual(_lib.hwfit_memory_profile_trl_dated(b"unsloth", ctypes.byref(dated)), 0)
+        self.assertEqual(dated.value, 1)
+        self.assertEqual(_lib.hwfit_memory_profile_trl_dated(b"trl", ctypes.byref(dated)), 0)
+        self.assertEqual(dated.value, 0)
+
     def test_unsloth_short_micro_batches(self):
         # Unsloth 2025.4.7 keeps the whole logits of micro-batches up to 1024 tokens.
         kw = dict(config=config("llama-3.2-1b"), mode="qlora", context=2048, micro_batch=2,
