@@ -1207,26 +1207,36 @@ static void probe_profiles(void) {
           dated == 7);
     CHECK(hwfit_memory_profile_dated("\xff\xfe", &dated) == HWFIT_ENOTFOUND && dated == 7);
     CHECK(hwfit_memory_profile_dated("", &dated) == HWFIT_ENOTFOUND && dated == 7);
-    CHECK(hwfit_memory_profile_trl_dated(NULL, &dated) == HWFIT_EINVAL && dated == 7);
-    CHECK(hwfit_memory_profile_trl_dated("unsloth", NULL) == HWFIT_EINVAL);
-    CHECK(hwfit_memory_profile_trl_dated("no-such-framework", &dated) == HWFIT_ENOTFOUND &&
+    CHECK(hwfit_memory_profile_library_dated(NULL, "trl", &dated) == HWFIT_EINVAL && dated == 7);
+    CHECK(hwfit_memory_profile_library_dated("unsloth", NULL, &dated) == HWFIT_EINVAL &&
+          dated == 7);
+    CHECK(hwfit_memory_profile_library_dated("unsloth", "trl", NULL) == HWFIT_EINVAL);
+    CHECK(hwfit_memory_profile_library_dated("no-such-framework", "trl", &dated) ==
+              HWFIT_ENOTFOUND &&
+          dated == 7);
+    CHECK(hwfit_memory_profile_library_dated("unsloth", "\xff\xfe", &dated) == HWFIT_ENOTFOUND &&
           dated == 7);
     copy = in;
     sets = 7;
-    CHECK(hwfit_memory_profile_apply_releases(NULL, NULL, "0.15", 1, &in, &sets) ==
-          HWFIT_EINVAL);
-    CHECK(hwfit_memory_profile_apply_releases("unsloth", NULL, "0.15", 1, NULL, &sets) ==
-          HWFIT_EINVAL);
-    CHECK(hwfit_memory_profile_apply_releases("unsloth", NULL, "0.15", 0, &in, &sets) ==
-          HWFIT_EDOM);
-    CHECK(hwfit_memory_profile_apply_releases("unsloth", NULL, "\xff\xfe", 1, &in, &sets) ==
-          HWFIT_EPARSE);
-    CHECK(hwfit_memory_profile_apply_releases("unsloth", NULL, "99999999999999999999.1", 1, &in,
-                                              &sets) == HWFIT_EPARSE);
-    CHECK(hwfit_memory_profile_apply_releases("trl", "1.9", "1.9", 1, &in, &sets) ==
-          HWFIT_EUNSUPPORTED);
-    CHECK(hwfit_memory_profile_apply_releases("no-such-framework", NULL, "0.15", 1, &in,
-                                              &sets) == HWFIT_ENOTFOUND);
+    {
+        hwfit_memory_releases rel = {.trl = "0.15"}, bad_trl = {.trl = "\xff\xfe"},
+                              huge = {.transformers = "99999999999999999999.1"},
+                              trl_own = {.framework = "1.9", .trl = "1.9"};
+        CHECK(hwfit_memory_profile_apply_releases(NULL, &rel, 1, &in, &sets) == HWFIT_EINVAL);
+        CHECK(hwfit_memory_profile_apply_releases("unsloth", NULL, 1, &in, &sets) ==
+              HWFIT_EINVAL);
+        CHECK(hwfit_memory_profile_apply_releases("unsloth", &rel, 1, NULL, &sets) ==
+              HWFIT_EINVAL);
+        CHECK(hwfit_memory_profile_apply_releases("unsloth", &rel, 0, &in, &sets) == HWFIT_EDOM);
+        CHECK(hwfit_memory_profile_apply_releases("unsloth", &bad_trl, 1, &in, &sets) ==
+              HWFIT_EPARSE);
+        CHECK(hwfit_memory_profile_apply_releases("unsloth", &huge, 1, &in, &sets) ==
+              HWFIT_EPARSE);
+        CHECK(hwfit_memory_profile_apply_releases("trl", &trl_own, 1, &in, &sets) ==
+              HWFIT_EUNSUPPORTED);
+        CHECK(hwfit_memory_profile_apply_releases("no-such-framework", &rel, 1, &in, &sets) ==
+              HWFIT_ENOTFOUND);
+    }
     CHECK(memcmp(&in, &copy, sizeof in) == 0 && sets == 7);
     CHECK(hwfit_memory_attention_flash(NULL, NULL) == 0);
     CHECK(hwfit_memory_attention(NULL, NULL) == HWFIT_ATTENTION_EAGER);
@@ -2822,7 +2832,7 @@ static const entry table[] = {
     COVER(hwfit_memory_profile_apply_release, probe_profiles),
     COVER(hwfit_memory_profile_dated, probe_profiles),
     COVER(hwfit_memory_profile_apply_releases, probe_profiles),
-    COVER(hwfit_memory_profile_trl_dated, probe_profiles),
+    COVER(hwfit_memory_profile_library_dated, probe_profiles),
     COVER(hwfit_memory_recompute_default, probe_recompute_default),
     COVER(hwfit_memory_profile_name, probe_profiles),
     COVER(hwfit_memory_profile_summary, probe_profiles),

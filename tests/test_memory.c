@@ -734,12 +734,18 @@ static void check_phases(const hwfit_memory_out *o, const hwfit_memory_in *in) {
     cr_assert_geq(o->allocated_bytes, o->forward_bytes);
     cr_assert_geq(o->allocated_bytes, o->backward_bytes);
     cr_assert_geq(o->allocated_bytes, o->step_bytes);
-    const uint64_t ph[3] = {o->forward_bytes, o->backward_bytes, o->step_bytes};
+    const uint64_t ph[5] = {o->forward_bytes, o->backward_bytes, o->step_bytes, o->load_bytes,
+                            o->eval_bytes};
+    cr_assert_leq((unsigned)o->peak_phase, (unsigned)HWFIT_MEMORY_PHASE_EVALUATION);
     cr_assert_eq(ph[o->peak_phase], o->allocated_bytes);
     cr_assert_geq(o->reserved_bytes, o->allocated_bytes);
     cr_assert_eq(o->peak_bytes, o->reserved_bytes + o->overhead_bytes);
     double extra = (double)o->allocated_bytes * in->fragmentation;
     cr_assert_geq(o->reserved_bytes - o->allocated_bytes, o->stranded_bytes);
+    /* transformers' warm-up block sets the load phase: one exact segment, no reserve on
+     * it, under whatever the training phases reserve. */
+    if (o->peak_phase == HWFIT_MEMORY_PHASE_LOAD && in->load_warmup != HWFIT_MEMORY_WARMUP_NONE)
+        return;
     cr_assert(o->reserved_bytes - o->stranded_bytes - o->allocated_bytes == (uint64_t)ceil(extra));
 }
 
@@ -3272,18 +3278,18 @@ Test(memory, unsloth_checkpointing_by_trl_release) {
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
         hwfit_memory_in in = chunked_in();
         uint64_t sets = 0;
-        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", r[i].release, r[i].trl, 1,
-                                                         &in, &sets),
+        const hwfit_memory_releases rel = {.framework = r[i].release, .trl = r[i].trl};
+        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", &rel, 1, &in, &sets),
                      HWFIT_OK, "%zu", i);
         cr_assert_eq(in.recompute,
                      r[i].off ? HWFIT_MEMORY_RECOMPUTE_NONE : HWFIT_MEMORY_RECOMPUTE_FULL,
                      "%zu", i);
         cr_assert_eq(in.activation_offload, !r[i].off, "%zu", i);
         cr_assert(sets & HWFIT_PROFILE_RECOMPUTE);
-        /* Without TRL's release the answer is hwfit_memory_profile_apply_release's. */
+        /* Without the libraries' releases the answer is hwfit_memory_profile_apply_release's. */
         hwfit_memory_in a = chunked_in(), b = chunked_in();
-        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", r[i].release, NULL, 1, &a,
-                                                         NULL),
+        const hwfit_memory_releases own = {.framework = r[i].release};
+        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", &own, 1, &a, NULL),
                      HWFIT_OK);
         cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, 1, &b, NULL),
                      HWFIT_OK);
@@ -3293,40 +3299,165 @@ Test(memory, unsloth_checkpointing_by_trl_release) {
     hwfit_model m;
     llama8b(&m);
     hwfit_memory_in on = chunked_in(), off = chunked_in();
-    on.mode = off.mode = HWFIT_MEMORY_QLORA;
-    cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", "2026.6.9", "0.22.2", 1, &on,
-                                                     NULL),
+    const hwfit_memory_releases new_trl = {.framework = "2026.6.9", .trl = "0.22.2"},
+                                old_trl = {.framework = "2026.6.9", .trl = "0.15.2"};
+    cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", &new_trl, 1, &on, NULL),
                  HWFIT_OK);
-    cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", "2026.6.9", "0.15.2", 1, &off,
-                                                     NULL),
+    cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", &old_trl, 1, &off, NULL),
                  HWFIT_OK);
     hwfit_memory_out a, b;
     cr_assert_eq(hwfit_memory_estimate(&m, &on, &a), HWFIT_OK);
     cr_assert_eq(hwfit_memory_estimate(&m, &off, &b), HWFIT_OK);
     cr_assert_gt(b.peak_bytes, a.peak_bytes + 1000000000ull);
-    /* Which profiles depend on TRL's release: unsloth alone (trl's own release is TRL's). */
-    size_t n = 0;
-    for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
-        const char *name = hwfit_memory_profile_name(i);
-        int dated = -1;
-        cr_assert_eq(hwfit_memory_profile_trl_dated(name, &dated), HWFIT_OK);
-        cr_assert_eq(dated, strcmp(name, "unsloth") == 0, "%s", name);
-        n += (size_t)dated;
-        hwfit_memory_in in = chunked_in(), before = chunked_in();
-        cr_assert_eq(hwfit_memory_profile_apply_releases(name, NULL, "0.15.2", 1, &in, NULL),
-                     dated ? HWFIT_OK : HWFIT_EUNSUPPORTED, "%s", name);
-        if (!dated) cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "%s", name);
+    /* Which profiles depend on TRL's and transformers' releases: unsloth alone (trl's own
+     * release is TRL's). */
+    static const char *const libs[] = {"trl", "transformers"};
+    for (size_t l = 0; l < 2; l++) {
+        size_t n = 0;
+        for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
+            const char *name = hwfit_memory_profile_name(i);
+            int dated = -1;
+            cr_assert_eq(hwfit_memory_profile_library_dated(name, libs[l], &dated), HWFIT_OK);
+            cr_assert_eq(dated, strcmp(name, "unsloth") == 0, "%s %s", name, libs[l]);
+            n += (size_t)dated;
+            hwfit_memory_in in = chunked_in(), before = chunked_in();
+            hwfit_memory_releases rel = {0};
+            if (l == 0) rel.trl = "0.15.2";
+            else rel.transformers = "4.51.3";
+            cr_assert_eq(hwfit_memory_profile_apply_releases(name, &rel, 1, &in, NULL),
+                         dated ? HWFIT_OK : HWFIT_EUNSUPPORTED, "%s", name);
+            if (!dated) cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "%s", name);
+        }
+        cr_assert_eq(n, 1);
     }
-    cr_assert_eq(n, 1);
-    /* Malformed TRL releases: refused, the inputs untouched. */
+    int dated = 7;
+    cr_assert_eq(hwfit_memory_profile_library_dated("unsloth", "peft", &dated), HWFIT_ENOTFOUND);
+    cr_assert_eq(dated, 7);
+    /* Malformed releases: refused, the inputs untouched. */
     static const char *const bad[] = {"", "0", "0.", "0.15.", "0.15.2.1", "1000.1", "v0.15",
                                       "0.15.2 ", "2025.11"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        hwfit_memory_in in = chunked_in(), before = chunked_in();
-        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", "2026.6.9", bad[i], 1, &in,
-                                                         NULL),
-                     HWFIT_EPARSE, "'%s'", bad[i]);
-        cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "'%s'", bad[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (size_t l = 0; l < 2; l++) {
+            hwfit_memory_in in = chunked_in(), before = chunked_in();
+            hwfit_memory_releases rel = {.framework = "2026.6.9"};
+            if (l == 0) rel.trl = bad[i];
+            else rel.transformers = bad[i];
+            cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", &rel, 1, &in, NULL),
+                         HWFIT_EPARSE, "'%s'", bad[i]);
+            cr_assert_eq(memcmp(&in, &before, sizeof in), 0, "'%s'", bad[i]);
+        }
+}
+
+/* transformers' caching allocator warm-up (hwfit_memory_in::load_warmup; modeling_utils.py
+ * caching_allocator_warmup): one block of the state dict's bytes (unquantized; half for a
+ * quantized model), capped by the card's free memory, a floor under the allocated and
+ * reserved peak when the loading is counted. Llama 3.1 8B, 8,030,261,248 parameters, untied:
+ * bf16 16,060,522,496 bytes, 2 MiB-rounded 16,060,530,688; QLoRA half of that. */
+Test(memory, load_warmup_block_by_release) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 128;
+    in.lora_rank = 8;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    hwfit_memory_out none, w, nocard;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &none), HWFIT_OK);
+    in.load_warmup = HWFIT_MEMORY_WARMUP_MARGIN_UNTIED;
+    /* No card: the block depends on the card's free memory; none counted. */
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &nocard), HWFIT_OK);
+    cr_assert_eq(nocard.load_bytes, none.load_bytes);
+    cr_assert_eq(nocard.reserved_bytes, none.reserved_bytes);
+    in.card_bytes = 1024.0 * 1073741824.0; /* room enough: the whole count */
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &w), HWFIT_OK);
+    const uint64_t block = 16062087168ull; /* ceil(16,060,522,496 / 2 MiB) = 7,659 x 2 MiB */
+    cr_assert_eq(w.load_bytes, block > none.load_bytes ? block : none.load_bytes);
+    cr_assert_geq(w.allocated_bytes, block);
+    cr_assert_geq(w.reserved_bytes, block);
+    cr_assert_geq(w.allocated_bytes, none.allocated_bytes);
+    /* The peak statistics reset after loading: no load phase at all. */
+    in.load_counted = 0;
+    hwfit_memory_out reset;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &reset), HWFIT_OK);
+    cr_assert_leq(reset.allocated_bytes, none.allocated_bytes);
+    cr_assert_neq(reset.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+    in.load_counted = 1;
+    /* 4.50 skips a quantized model; 4.51 reserves half its 16-bit size. */
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.load_warmup = HWFIT_MEMORY_WARMUP_UNQUANTIZED_95;
+    hwfit_memory_out q50, q51;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &q50), HWFIT_OK);
+    cr_assert_lt(q50.load_bytes, block / 2);
+    in.load_warmup = HWFIT_MEMORY_WARMUP_95;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &q51), HWFIT_OK);
+    /* 2 floor(S / 4) = 8,030,261,248, up to 3,830 x 2 MiB; above the 4-bit weights. */
+    cr_assert_eq(q51.load_bytes, 8032092160ull);
+    /* The cap: a 12 GiB card less 1 GiB of context: 0.95 x 11 GiB, halved (4.51), or
+     * 11 GiB - 1.2 GiB, halved (4.52). */
+    in.card_bytes = 12.0 * 1073741824.0;
+    hwfit_memory_out c51, c52;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &c51), HWFIT_OK);
+    in.load_warmup = HWFIT_MEMORY_WARMUP_MARGIN;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &c52), HWFIT_OK);
+    const double gib = 1073741824.0, mib2 = 2097152.0;
+    const uint64_t b51 = (uint64_t)(ceil(2.0 * floor(0.95 * 11.0 * gib / 4.0) / mib2) * mib2),
+                   b52 = (uint64_t)(ceil(2.0 * floor((11.0 - 1.2) * gib / 4.0) / mib2) * mib2);
+    /* q50's load is the 4-bit weights alone (no block): the floor is the larger. */
+    cr_assert_eq(c51.load_bytes, b51 > q50.load_bytes ? b51 : q50.load_bytes);
+    cr_assert_eq(c52.load_bytes, b52 > q50.load_bytes ? b52 : q50.load_bytes);
+    cr_assert_lt(c52.load_bytes, q51.load_bytes);
+    /* A tied head is counted twice until 4.53 and once from 4.54 (Llama 3.1 8B's shapes
+     * with its head tied). */
+    hwfit_model t;
+    llama8b(&t);
+    t.tie_embeddings = 1;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 128;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.card_bytes = 1024.0 * 1073741824.0;
+    hwfit_model_param_counts pc;
+    cr_assert_eq(hwfit_model_params(&t, &pc), HWFIT_OK);
+    in.load_warmup = HWFIT_MEMORY_WARMUP_MARGIN;
+    hwfit_memory_out twice, once;
+    cr_assert_eq(hwfit_memory_estimate(&t, &in, &twice), HWFIT_OK);
+    in.load_warmup = HWFIT_MEMORY_WARMUP_MARGIN_UNTIED;
+    cr_assert_eq(hwfit_memory_estimate(&t, &in, &once), HWFIT_OK);
+    cr_assert_eq(twice.load_bytes,
+                 (uint64_t)(ceil(2.0 * (double)(pc.total + pc.embedding) / mib2) * mib2));
+    in.load_warmup = HWFIT_MEMORY_WARMUP_NONE;
+    hwfit_memory_out plain_load;
+    cr_assert_eq(hwfit_memory_estimate(&t, &in, &plain_load), HWFIT_OK);
+    const uint64_t b_once = (uint64_t)(ceil(2.0 * (double)pc.total / mib2) * mib2);
+    cr_assert_eq(once.load_bytes, b_once > plain_load.load_bytes ? b_once : plain_load.load_bytes);
+    cr_assert_gt(twice.load_bytes, once.load_bytes);
+    /* Bad values refused. */
+    in.load_warmup = (hwfit_memory_warmup)5;
+    cr_assert_eq(hwfit_memory_estimate(&t, &in, &once), HWFIT_EINVAL);
+    in.load_warmup = HWFIT_MEMORY_WARMUP_NONE;
+    in.load_counted = 2;
+    cr_assert_eq(hwfit_memory_estimate(&t, &in, &once), HWFIT_EDOM);
+    /* The unsloth profile by transformers' release (from Unsloth 2025.4). */
+    static const struct {
+        const char *release, *tf;
+        hwfit_memory_warmup w;
+    } r[] = {{"2025.6.1", "4.49.0", HWFIT_MEMORY_WARMUP_NONE},
+             {"2025.6.1", "4.50.3", HWFIT_MEMORY_WARMUP_UNQUANTIZED_95},
+             {"2025.6.1", "4.51.3", HWFIT_MEMORY_WARMUP_95},
+             {"2025.6.1", "4.53.2", HWFIT_MEMORY_WARMUP_MARGIN},
+             {"2025.9.1", "4.56.2", HWFIT_MEMORY_WARMUP_MARGIN_UNTIED},
+             {"2025.9.1", NULL, HWFIT_MEMORY_WARMUP_MARGIN_UNTIED},
+             {"2025.3.19", "4.51.3", HWFIT_MEMORY_WARMUP_NONE},
+             {"2024.8", NULL, HWFIT_MEMORY_WARMUP_NONE}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in p;
+        hwfit_memory_init(&p);
+        p.mode = HWFIT_MEMORY_QLORA;
+        const hwfit_memory_releases rel = {.framework = r[i].release, .transformers = r[i].tf};
+        cr_assert_eq(hwfit_memory_profile_apply_releases("unsloth", &rel, 1, &p, NULL),
+                     HWFIT_OK);
+        cr_assert_eq(p.load_warmup, r[i].w, "%zu", i);
     }
 }
 

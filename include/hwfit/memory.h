@@ -248,6 +248,29 @@ typedef enum hwfit_memory_lora_modules {
                                                    Megatron-Bridge, Megatron-SWIFT). */
 } hwfit_memory_lora_modules;
 
+/** @brief transformers' caching allocator warm-up at load (hwfit_memory_in::load_warmup):
+ * `from_pretrained` with a device map (Unsloth always; a script's `device_map="auto"` or
+ * `{"": 0}`) first allocates, and frees at once, one block sized from the model's
+ * parameters, so that the caching allocator keeps that segment and the weights are carved
+ * from it (transformers modeling_utils.py caching_allocator_warmup, from 4.50.0). The block
+ * is S' = min(S, cap) bytes unquantized and S' / 2 for a quantized model (bitsandbytes,
+ * GPTQ, AWQ: the quantizer's warm-up factor 4 against 2), S = the state dict's entries (a
+ * tied head counted twice until 4.53) times the meta model's element size (the load
+ * format: the weights' format unquantized, 2 bytes for a quantized model loaded in 16
+ * bits), cap = the card's free memory at load (hwfit_memory_in::card_bytes less
+ * hwfit_memory_in::overhead_bytes) x 0.95 until 4.51, less 1.2 GiB from 4.52. The rules by
+ * release: */
+typedef enum hwfit_memory_warmup {
+    HWFIT_MEMORY_WARMUP_NONE = 0,           /**< No block: no device map, or transformers
+                                                 before 4.50 (default). */
+    HWFIT_MEMORY_WARMUP_UNQUANTIZED_95 = 1, /**< 4.50: unquantized models only (`hf_quantizer
+                                                 is None`), cap 0.95 x free. */
+    HWFIT_MEMORY_WARMUP_95 = 2,             /**< 4.51: quantized models too, cap 0.95 x free. */
+    HWFIT_MEMORY_WARMUP_MARGIN = 3,         /**< 4.52 and 4.53: cap free - 1.2 GiB (#37550). */
+    HWFIT_MEMORY_WARMUP_MARGIN_UNTIED = 4   /**< 4.54 on: as 4.52, a tied head counted once
+                                                 (_get_tied_weight_keys, #39070). */
+} hwfit_memory_warmup;
+
 /** @name LoRA target modules (hwfit_memory_in::lora_targets)
  *  MLA maps q_a/q_b (or q) to Q and kv_a/kv_b to K and V; experts and shared experts take
  *  the MLP targets. Routers, embeddings and the head are never targets.
@@ -1307,6 +1330,28 @@ typedef struct hwfit_memory_in {
                                         and ignores it, as do the losses that never run the
                                         head as one matmul (fused, fused-chunked). 0 or 1;
                                         default 0. */
+    /* ---- Appended in 0.2.0, seventeenth round (docs/formulas.md, "load_warmup"). */
+    hwfit_memory_warmup load_warmup; /**< Training: transformers' caching allocator warm-up
+                                        at load (::hwfit_memory_warmup): its block, allocated
+                                        and freed before the weights are carved from it, is
+                                        a floor under the allocated and the reserved peak
+                                        when the figure counts the loading (@c
+                                        load_counted); the whole model on the card only
+                                        (not split by tensor or pipeline parallelism or
+                                        ZeRO-3: those load without a device map), on a
+                                        card given (@c card_bytes finite; fit and plan
+                                        always have one): the block depends on the card's
+                                        free memory. The unsloth profile sets it by
+                                        transformers' release; default
+                                        ::HWFIT_MEMORY_WARMUP_NONE. */
+    int load_counted;              /**< Training: 1 (default) when the figure asked for counts
+                                        the model's loading (torch's peak statistics over the
+                                        whole process: the load phase, with @c load_warmup's
+                                        block and @c load_quantize_bytes' transient, is a
+                                        candidate for the peak); 0 when the peak statistics
+                                        are reset after loading (torch.cuda.
+                                        reset_peak_memory_stats before training), so the
+                                        load phase is not. 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
@@ -1367,7 +1412,9 @@ typedef struct hwfit_memory_out {
                                         in the forward and step phases, bytes. */
     /* ---- Appended in 0.x (hwfit_memory_in::load_quantize_bytes). */
     uint64_t load_bytes;           /**< Allocated while the model loads: the weights and
-                                        the quantization transient (training), bytes. */
+                                        the quantization transient, or transformers' warm-up
+                                        block where larger (training), bytes; 0 when the
+                                        load is not counted (hwfit_memory_in::load_counted). */
     /* ---- Appended in 0.x (hwfit_memory_in::kv_built, outputs_kept). */
     uint64_t outputs_bytes;        /**< The model's outputs held beyond its activations: the
                                         K/V cache built in the forward (kv_built) and the

@@ -94,6 +94,7 @@ extern "C" {
 #define HWFIT_PROFILE_HEAD_CAST UINT64_C(0x10000000000000)   /**< head_cast_kept */
 #define HWFIT_PROFILE_LOSS_CHUNK UINT64_C(0x20000000000000)  /**< loss_chunk_tokens */
 #define HWFIT_PROFILE_SDPA_GQA_MATH UINT64_C(0x40000000000000) /**< sdpa_gqa_math */
+#define HWFIT_PROFILE_LOAD_WARMUP UINT64_C(0x80000000000000)   /**< load_warmup */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */
@@ -156,44 +157,60 @@ HWFIT_API hwfit_status hwfit_memory_profile_apply_release(const char *name,
                                                           const char *release, uint32_t gpus,
                                                           hwfit_memory_in *in, uint64_t *sets);
 
+/** @brief The releases a run used, for ::hwfit_memory_profile_apply_releases: the
+ * framework's own and those of the libraries it trains through. NULL members are the
+ * latest; zero-initialise it ({0}) and set what is known. */
+typedef struct hwfit_memory_releases {
+    const char *framework;    /**< The framework's release, as
+                                   ::hwfit_memory_profile_apply_release takes it. */
+    const char *trl;          /**< TRL's, MAJOR.MINOR[.PATCH] (a framework that trains through
+                                   TRL's SFTTrainer; the trl profile's own is @c framework). */
+    const char *transformers; /**< transformers', MAJOR.MINOR[.PATCH]. */
+} hwfit_memory_releases;
+
 /**
- * @brief As ::hwfit_memory_profile_apply_release, with TRL's release too, for a framework
- * that trains through TRL's SFTTrainer: some of its choices depend on the TRL it runs on
- * (Unsloth 2025.11.5 to 2026.6.x let the SFTConfig's gradient_checkpointing override its
- * offloaded checkpoints, and TRL's SFTConfig defaults it to True only from 0.22.0: below
- * that, every layer's activations stay on the card).
- * @param[in]     name        Profile name; NULL gives ::HWFIT_EINVAL.
- * @param[in]     release     The framework's release, or NULL for the latest.
- * @param[in]     trl_release TRL's release, MAJOR.MINOR[.PATCH], or NULL for the latest.
- * @param[in]     gpus        Devices training together, >= 1.
- * @param[in,out] in          The inputs; NULL gives ::HWFIT_EINVAL.
- * @param[out]    sets        HWFIT_PROFILE_* bits of the inputs set; may be NULL.
+ * @brief As ::hwfit_memory_profile_apply_release, with the releases of the libraries the
+ * framework trains through: some of its choices depend on them. Unsloth 2025.11.5 to 2026.6.x
+ * let the SFTConfig's gradient_checkpointing override its offloaded checkpoints, and TRL's
+ * SFTConfig defaults it to True only from 0.22.0 (below, every layer's activations stay on
+ * the card); Unsloth loads through transformers' from_pretrained with a device map, whose
+ * caching allocator warm-up (::hwfit_memory_warmup) came in 4.50 and changed in 4.51, 4.52
+ * and 4.54.
+ * @param[in]     name     Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     releases The releases; NULL gives ::HWFIT_EINVAL.
+ * @param[in]     gpus     Devices training together, >= 1.
+ * @param[in,out] in       The inputs; NULL gives ::HWFIT_EINVAL.
+ * @param[out]    sets     HWFIT_PROFILE_* bits of the inputs set; may be NULL.
  * @retval HWFIT_OK           applied.
  * @retval HWFIT_EINVAL       a pointer is NULL.
  * @retval HWFIT_EDOM         @p gpus is 0.
- * @retval HWFIT_EPARSE       @p release or @p trl_release is malformed (@p in untouched).
+ * @retval HWFIT_EPARSE       a release is malformed (@p in untouched).
  * @retval HWFIT_ENOTFOUND    no profile has that name (@p in untouched).
- * @retval HWFIT_EUNSUPPORTED @p trl_release given to a profile none of whose choices
- *                            depends on it (::hwfit_memory_profile_trl_dated), among them
- *                            the trl profile, whose own release is TRL's (@p in untouched).
+ * @retval HWFIT_EUNSUPPORTED a library's release given to a profile none of whose choices
+ *                            depends on it (::hwfit_memory_profile_library_dated), TRL's to
+ *                            the trl profile among them (its own release is TRL's)
+ *                            (@p in untouched).
  */
 HWFIT_API hwfit_status hwfit_memory_profile_apply_releases(const char *name,
-                                                           const char *release,
-                                                           const char *trl_release,
+                                                           const hwfit_memory_releases *releases,
                                                            uint32_t gpus, hwfit_memory_in *in,
                                                            uint64_t *sets);
 
 /**
- * @brief Whether some choice of profile @p name depends on TRL's release
- * (::hwfit_memory_profile_apply_releases accepts a TRL release for it): Unsloth's.
- * @param[in]  name  Profile name; NULL gives ::HWFIT_EINVAL.
- * @param[out] dated 1 when some choice depends on TRL's release, else 0; NULL gives
- *                   ::HWFIT_EINVAL.
+ * @brief Whether some choice of profile @p name depends on the release of @p library, a
+ * library the framework trains through ("trl": Unsloth's; "transformers": Unsloth's), so
+ * that ::hwfit_memory_profile_apply_releases accepts that release for it.
+ * @param[in]  name    Profile name; NULL gives ::HWFIT_EINVAL.
+ * @param[in]  library "trl" or "transformers"; NULL gives ::HWFIT_EINVAL.
+ * @param[out] dated   1 when some choice depends on that release, else 0; NULL gives
+ *                     ::HWFIT_EINVAL.
  * @retval HWFIT_OK        @p *dated written.
  * @retval HWFIT_EINVAL    a pointer is NULL.
- * @retval HWFIT_ENOTFOUND no profile has that name (@p *dated untouched).
+ * @retval HWFIT_ENOTFOUND no profile has that name, or no library that one (@p *dated
+ *                         untouched).
  */
-HWFIT_API hwfit_status hwfit_memory_profile_trl_dated(const char *name, int *dated);
+HWFIT_API hwfit_status hwfit_memory_profile_library_dated(const char *name, const char *library,
+                                                          int *dated);
 
 /**
  * @brief Whether profile @p name makes choices that differ between releases of its

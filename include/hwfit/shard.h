@@ -236,6 +236,11 @@ typedef struct hwfit_shard_card {
                                     into, sized on capacity_bytes; 0 otherwise. */
     uint64_t loss_chunk_bytes; /**< One chunk's work at the forward's end, bytes; 0
                                     otherwise. */
+    /* ---- Appended in 0.2.0, seventeenth round (hwfit_memory_in::load_warmup). */
+    uint64_t load_bytes;       /**< Allocated while the model loads: the card's weights,
+                                    a quantization transient, or transformers' warm-up
+                                    block where larger, bytes; 0 for inference or when the
+                                    load is not counted (hwfit_memory_in::load_counted). */
 } hwfit_shard_card;
 
 /** @brief Result of ::hwfit_shard_estimate. */

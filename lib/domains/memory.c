@@ -54,6 +54,7 @@ void hwfit_memory_init(hwfit_memory_in *in) {
     in->recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
     in->flash_attention = 1;
     in->sdpa_gqa_math = 1;
+    in->load_counted = 1;
     in->dropout = 1;
     in->activations = hwfit_dtype_make(HWFIT_DTYPE_BF16);
     in->tensor_parallel = 1;
@@ -1103,7 +1104,7 @@ static HWFIT__NOINLINE hwfit_status chunks_of(const hwfit_model *model,
 static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *in,
                               uint64_t stored,
                               uint64_t loss, uint64_t transient, uint64_t layer,
-                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[7],
+                              uint64_t grad_unit, uint64_t state_b, const uint64_t held[8],
                               hwfit_memory_out *r) {
     const int training = in->mode != HWFIT_MEMORY_INFERENCE;
     hwfit__phase_parts ph;
@@ -1138,6 +1139,7 @@ static hwfit_status phases_of(const hwfit_model *model, const hwfit_memory_in *i
         if (chunks_of(model, in, stored, loss, &ph, r) != HWFIT_OK) return HWFIT_ERANGE;
         ph.weights = r->weights_bytes;
         ph.load = r->load_bytes; /* the transient, until hwfit__memory_phases */
+        ph.warmup = held[7];
         ph.grads = r->gradient_bytes;
         ph.grad_unit = grad_unit;
         if (!in->fused_optimizer && in->optimizer == HWFIT_MEMORY_ADAMW && !in->paged_optimizer &&
@@ -2206,6 +2208,10 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "card_no_flash", "must be 0 or 1");
     if (in->sdpa_gqa_math != 0 && in->sdpa_gqa_math != 1)
         return hwfit__why(why, HWFIT_EDOM, "sdpa_gqa_math", "must be 0 or 1");
+    if ((unsigned)in->load_warmup > (unsigned)HWFIT_MEMORY_WARMUP_MARGIN_UNTIED)
+        return hwfit__why(why, HWFIT_EINVAL, "load_warmup", HWFIT__ENUM);
+    if (in->load_counted != 0 && in->load_counted != 1)
+        return hwfit__why(why, HWFIT_EDOM, "load_counted", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
@@ -3002,11 +3008,12 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     if (hwfit__mul_u64(unit, grad_b, &unit) != HWFIT_OK) return HWFIT_ERANGE;
     /* The dequantized weight and the previous micro-batch's graph (hwfit__memory_extras),
      * then the phases. */
-    uint64_t held[7] = {0, 0, 0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits'
+    uint64_t held[8] = {0, 0, 0, 0, 0, 0, 0, 0}; /* the K/V built, the logits kept, the logits'
                                          cast copy (outputs_held); the head's gradient
                                          (head_grad); the loss's backward beyond L
                                          (loss_head); the evaluation forward and its
-                                         segments (hwfit__memory_eval) */
+                                         segments (hwfit__memory_eval); the warm-up
+                                         block (hwfit__memory_warmup) */
     if (training && (st = hwfit__memory_extras(model, prep, in, dense_n, moe_n, &r.dequant_bytes,
                                                &r.carried_bytes, &r.load_bytes, &held[0],
                                                &held[1], &held[2])) != HWFIT_OK)
@@ -3023,10 +3030,62 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          (st = hwfit__memory_eval_segments(model, prep, in, dense_n, moe_n, &rin, &held[6])) !=
              HWFIT_OK))
         return st;
+    /* transformers' warm-up block at load (load_warmup): the whole model on this card. */
+    if (training &&
+        (st = hwfit__memory_warmup(in, &prep->params, model->tie_embeddings, in->card_bytes,
+                                   &held[7])) != HWFIT_OK)
+        return st;
     if ((st = phases_of(model, in, stored, loss, transient, layer_full, unit, state_b, held,
                         &r)) != HWFIT_OK)
         return st;
     *out = r;
+    return HWFIT_OK;
+}
+
+/* transformers' caching allocator warm-up (memory.h hwfit_memory_warmup; transformers
+ * modeling_utils.py caching_allocator_warmup, from 4.50.0, called by from_pretrained when a
+ * device map is given): S = the state dict's entries (a tied head counted twice until
+ * 4.53: state_dict() lists the shared tensor under both names) times the meta model's
+ * element size (the requested dtype: the weights' format, or 2 bytes for a quantized model
+ * loaded in 16 bits), capped at the free memory (0.95 x free until 4.51; free - 1.2 GiB
+ * from 4.52, #37550), then torch.empty(S' // factor, dtype=float16): 2 floor(S' / 2) bytes
+ * unquantized (factor 2), 2 floor(S' / 4) for a quantized model (the quantizer's factor 4;
+ * 4.50 skipped quantized models). Rounded up to the caching allocator's 2 MiB. Free memory
+ * at load: the card less the context the process holds outside the allocator
+ * (overhead_bytes); no card given, no block (its size depends on the card). */
+hwfit_status hwfit__memory_warmup(const hwfit_memory_in *in, const hwfit_model_param_counts *pc,
+                                  int tied, double card_bytes, uint64_t *bytes) {
+    *bytes = 0;
+    /* No card given (+INFINITY): the block adapts to the card's free memory, which is not
+     * known, so it sets no floor. */
+    if (in->mode == HWFIT_MEMORY_INFERENCE || in->load_warmup == HWFIT_MEMORY_WARMUP_NONE ||
+        !in->load_counted || !(card_bytes < HUGE_VAL))
+        return HWFIT_OK;
+    hwfit_dtype base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
+    hwfit_dtype_info info;
+    double bits = 16.0;
+    if (hwfit_dtype_describe(base, &info) != HWFIT_OK ||
+        hwfit_dtype_bits(in->weights, &bits) != HWFIT_OK)
+        return HWFIT_EINVAL;
+    int quantized = info.quantized != 0;
+    if (quantized && in->load_warmup == HWFIT_MEMORY_WARMUP_UNQUANTIZED_95) return HWFIT_OK;
+    double n = (double)pc->total;
+    if (tied && in->load_warmup != HWFIT_MEMORY_WARMUP_MARGIN_UNTIED)
+        n += (double)pc->embedding;
+    double s = n * (quantized ? 2.0 : bits / 8.0);
+    double room = card_bytes - in->overhead_bytes;
+    double cap = in->load_warmup == HWFIT_MEMORY_WARMUP_MARGIN ||
+                         in->load_warmup == HWFIT_MEMORY_WARMUP_MARGIN_UNTIED
+                     ? room - 1.2 * 1073741824.0
+                     : 0.95 * room;
+    if (!(cap > 0.0)) cap = 0.0;
+    if (s > cap) s = cap;
+    double factor = quantized ? 4.0 : 2.0;
+    s = 2.0 * floor(s / factor);
+    const double seg = 2097152.0; /* the large pool's 2 MiB rounding */
+    s = ceil(s / seg) * seg;
+    if (!(s < 9007199254740992.0)) return HWFIT_ERANGE;
+    *bytes = (uint64_t)s;
     return HWFIT_OK;
 }
 
@@ -3206,7 +3265,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     hwfit_memory_phase phase = HWFIT_MEMORY_PHASE_FORWARD;
     if (bwd > alloc) alloc = bwd, phase = HWFIT_MEMORY_PHASE_BACKWARD;
     if (step > alloc) alloc = step, phase = HWFIT_MEMORY_PHASE_STEP;
-    if (load > alloc) alloc = load, phase = HWFIT_MEMORY_PHASE_LOAD;
+    if (in->load_counted && load > alloc) alloc = load, phase = HWFIT_MEMORY_PHASE_LOAD;
     if (eval > alloc) alloc = eval, phase = HWFIT_MEMORY_PHASE_EVALUATION;
     /* The reserve: the residual fragmentation over what a moment allocates, and the
      * logits-sized blocks the loss strands at that moment (hwfit__strands), at the
@@ -3277,6 +3336,16 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
         if (fl > reserved) reserved = fl;
         if (fl > plain) plain = fl;
     }
+    /* transformers' warm-up block (hwfit__memory_warmup): allocated once and freed before
+     * the weights are carved from its segment, so a floor under the allocated peak (torch's
+     * peak statistics saw it) and under the reserve (the segment stays cached); one exact
+     * segment, no fragmentation on it. */
+    if (p->training && in->load_counted && p->warmup) {
+        if (p->warmup > alloc) alloc = p->warmup, phase = HWFIT_MEMORY_PHASE_LOAD;
+        if (p->warmup > reserved) reserved = p->warmup;
+        if (p->warmup > plain) plain = p->warmup;
+        if (p->warmup > load) load = p->warmup;
+    }
     uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;
     out->forward_bytes = fwd;
@@ -3292,7 +3361,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * probs_kept) or
      * built in the forward's, so it cannot overflow where they did not */
     out->outputs_bytes = p->training ? p->built + p->kept : 0;
-    out->load_bytes = load;
+    out->load_bytes = in->load_counted ? load : 0; /* not counted: no load phase */
     out->eval_bytes = eval;
     out->stranded_bytes = reserved - plain; /* plain <= reserved: the same moments */
     out->records_bytes = p->training ? p->records : 0;

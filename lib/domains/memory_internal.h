@@ -115,6 +115,8 @@ typedef struct hwfit__phase_parts {
                               chunk's work (hwfit__memory_head_copy): at the forward's end
                               and the loss's backward, gone before a layer is rebuilt
                               (0: none) */
+    uint64_t warmup;       /* transformers' warm-up block at load (hwfit__memory_warmup): a
+                              floor under the allocated and reserved peaks (0: none) */
 } hwfit__phase_parts;
 
 /* hwfit_memory_in::sink_mask_bytes: the bytes a flex attention with sinks holds while its
@@ -319,6 +321,7 @@ typedef struct hwfit__phase_choices {
     double fragmentation;
     int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call, logits_freed;
     int probs_kept;
+    int load_counted; /* hwfit_memory_in::load_counted: the load phase competes */
 } hwfit__phase_choices;
 
 static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
@@ -330,8 +333,16 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
     c.loss_after_call = in->loss_after_call;
     c.logits_freed = in->logits_freed;
     c.probs_kept = in->probs_kept;
+    c.load_counted = in->load_counted;
     return c;
 }
+
+/* transformers' caching allocator warm-up (hwfit_memory_in::load_warmup, memory.h
+ * hwfit_memory_warmup) of the whole model (its counts pc, tied: its head is the embedding)
+ * on a card of card_bytes (+INFINITY: no cap), in bytes: 0 in inference, without the
+ * warm-up or when the load is not counted. EINVAL on a bad format, ERANGE on overflow. */
+hwfit_status hwfit__memory_warmup(const hwfit_memory_in *in, const hwfit_model_param_counts *pc,
+                                  int tied, double card_bytes, uint64_t *bytes);
 
 /* forward_bytes, backward_bytes, step_bytes, peak_phase, allocated_bytes, reserved_bytes
  * and peak_bytes of out from the parts, the memory input's choices and the overhead;

@@ -75,13 +75,15 @@ typedef struct row {
     int head_cast;       /* head_cast_kept */
     uint32_t loss_chunk; /* loss_chunk_tokens */
     int sdpa_gqa_math;   /* sdpa_gqa_math */
+    hwfit_memory_warmup load_warmup; /* load_warmup */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
-    /* TRL's releases the row applies to, as SEMVER_ keys (hwfit_memory_profile_apply_releases:
-     * a framework that trains through TRL's SFTTrainer): trl_since (0: from the first) up to
-     * but not including trl_until (0: to the latest). */
-    uint32_t trl_since, trl_until;
+    /* The releases of the libraries the framework runs on that the row applies to, as
+     * SEMVER_ keys (hwfit_memory_profile_apply_releases): TRL's SFTTrainer (trl_) and
+     * transformers (tf_), each from *_since (0: the first) up to but not including *_until
+     * (0: the latest). */
+    uint32_t trl_since, trl_until, tf_since, tf_until;
 } row;
 
 #define M_(m) (1u << (m))
@@ -597,6 +599,26 @@ static const row rows[] = {
     {.profile = "unsloth", .sets = HWFIT_PROFILE_RECOMPUTE | HWFIT_PROFILE_OFFLOAD,
      .recompute = HWFIT_MEMORY_RECOMPUTE_NONE, .offload = 0, .since = 2025011005,
      .until = 2026007001, .trl_until = SEMVER_(0, 22, 0)},
+    /* Loading: FastLanguageModel / FastModel.from_pretrained pass a device map
+     * (device_map="sequential" by default: unsloth/models/loader.py at 16af0ceb8e, 2025.6.1)
+     * to transformers' from_pretrained, so its caching allocator warm-up runs
+     * (hwfit_memory_warmup): from transformers 4.50 (unquantized models), 4.51 (quantized
+     * too), the cap free - 1.2 GiB from 4.52, a tied head counted once from 4.54
+     * (modeling_utils.py _load_pretrained_model and caching_allocator_warmup at those
+     * releases). Unsloth from 2025.4, the first releases after transformers 4.51; an older
+     * transformers given (--transformers-release) takes its own row. */
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOAD_WARMUP,
+     .load_warmup = HWFIT_MEMORY_WARMUP_UNQUANTIZED_95, .since = 2025004000,
+     .tf_since = SEMVER_(4, 50, 0), .tf_until = SEMVER_(4, 51, 0)},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOAD_WARMUP,
+     .load_warmup = HWFIT_MEMORY_WARMUP_95, .since = 2025004000,
+     .tf_since = SEMVER_(4, 51, 0), .tf_until = SEMVER_(4, 52, 0)},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOAD_WARMUP,
+     .load_warmup = HWFIT_MEMORY_WARMUP_MARGIN, .since = 2025004000,
+     .tf_since = SEMVER_(4, 52, 0), .tf_until = SEMVER_(4, 54, 0)},
+    {.profile = "unsloth", .sets = HWFIT_PROFILE_LOAD_WARMUP,
+     .load_warmup = HWFIT_MEMORY_WARMUP_MARGIN_UNTIED, .since = 2025004000,
+     .tf_since = SEMVER_(4, 54, 0)},
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
@@ -862,6 +884,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_HEAD_CAST) in->head_cast_kept = r->head_cast;
     if (s & HWFIT_PROFILE_LOSS_CHUNK) in->loss_chunk_tokens = r->loss_chunk;
     if (s & HWFIT_PROFILE_SDPA_GQA_MATH) in->sdpa_gqa_math = r->sdpa_gqa_math;
+    if (s & HWFIT_PROFILE_LOAD_WARMUP) in->load_warmup = r->load_warmup;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;
@@ -915,16 +938,22 @@ static int chain_of(const char *name, const char *chain[4]) {
     return depth;
 }
 
-/* Whether profile `name`'s chain (itself and its bases) has a row dated by TRL's release
- * (trl 1) or by its own (trl 0). */
-static int chain_dated(const char *name, int trl) {
+/* The libraries a profile's rows may be dated by (hwfit_memory_profile_library_dated). */
+enum { LIB_FRAMEWORK, LIB_TRL, LIB_TRANSFORMERS };
+
+/* Whether profile `name`'s chain (itself and its bases) has a row dated by library lib's
+ * release. */
+static int chain_dated(const char *name, int lib) {
     const char *chain[4];
     int depth = chain_of(name, chain);
     for (int d = 0; d < depth; d++)
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
             const row *r = &rows[i];
             if (strcmp(r->profile, chain[d]) != 0) continue;
-            if (trl ? (r->trl_since || r->trl_until) : (r->since || r->until)) return 1;
+            if (lib == LIB_TRL ? (r->trl_since || r->trl_until)
+                : lib == LIB_TRANSFORMERS ? (r->tf_since || r->tf_until)
+                                          : (r->since || r->until))
+                return 1;
         }
     return 0;
 }
@@ -935,21 +964,37 @@ static int is_semver(const char *name) {
     return 0;
 }
 
+/* Whether a library's release can matter to profile `name`: TRL's for a profile with rows
+ * dated by it (the trl profile's own release is TRL's: --framework-release), transformers'
+ * likewise. */
+static int library_dated(const char *name, int lib) {
+    return !(lib == LIB_TRL && is_semver(name)) && chain_dated(name, lib);
+}
+
+static int in_range(uint32_t key, uint32_t since, uint32_t until) {
+    return !((since && key < since) || (until && key >= until));
+}
+
 /* The rows of profile `name` (its alias chain's first) that are FP8 choices (fp8 1) or not
- * (fp8 0), applied in order to *in for its mode on `gpus` devices, for the framework's
- * `release` and TRL's `trl` (NULL: the latest; the trl profile's own release is TRL's). */
-static hwfit_status apply_rows(const char *name, const char *release, const char *trl,
+ * (fp8 0), applied in order to *in for its mode on `gpus` devices, for the releases rel
+ * (NULL or a NULL member: the latest; the trl profile's own release is TRL's). */
+static hwfit_status apply_rows(const char *name, const hwfit_memory_releases *rel,
                                uint32_t gpus, int fp8, hwfit_memory_in *in, uint64_t *sets) {
     if (name == NULL || in == NULL) return HWFIT_EINVAL;
     if (gpus == 0) return HWFIT_EDOM;
-    uint32_t key = UINT32_MAX, trl_key = UINT32_MAX; /* the latest */
+    const char *release = rel ? rel->framework : NULL, *trl = rel ? rel->trl : NULL,
+               *tf = rel ? rel->transformers : NULL;
+    uint32_t key = UINT32_MAX, trl_key = UINT32_MAX, tf_key = UINT32_MAX; /* the latest */
     int semver = is_semver(name);
     if (release != NULL && (key = release_key(release, semver)) == 0) return HWFIT_EPARSE;
     if (trl != NULL && (trl_key = release_key(trl, 1)) == 0) return HWFIT_EPARSE;
+    if (tf != NULL && (tf_key = release_key(tf, 1)) == 0) return HWFIT_EPARSE;
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
-    /* TRL's release given to a profile none of whose choices depends on it (the trl
-     * profile's own release is TRL's: --framework-release) would change nothing. */
-    if (trl != NULL && (semver || !chain_dated(name, 1))) return HWFIT_EUNSUPPORTED;
+    /* A library's release given to a profile none of whose choices depends on it would
+     * change nothing. */
+    if ((trl != NULL && !library_dated(name, LIB_TRL)) ||
+        (tf != NULL && !library_dated(name, LIB_TRANSFORMERS)))
+        return HWFIT_EUNSUPPORTED;
     if (semver && release != NULL) trl_key = key;
     const char *chain[4];
     int depth = chain_of(name, chain);
@@ -962,9 +1007,9 @@ static hwfit_status apply_rows(const char *name, const char *release, const char
             if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
             if (r->devices == 1 && gpus != 1) continue;
             if (r->devices == 2 && gpus == 1) continue;
-            if ((r->since && key < r->since) || (r->until && key >= r->until)) continue;
-            if ((r->trl_since && trl_key < r->trl_since) ||
-                (r->trl_until && trl_key >= r->trl_until))
+            if (!in_range(key, r->since, r->until) ||
+                !in_range(trl_key, r->trl_since, r->trl_until) ||
+                !in_range(tf_key, r->tf_since, r->tf_until))
                 continue;
             apply_row(r, &out);
             all |= r->sets;
@@ -976,36 +1021,43 @@ static hwfit_status apply_rows(const char *name, const char *release, const char
 
 hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpus, hwfit_memory_in *in,
                                         uint64_t *sets) {
-    return apply_rows(name, NULL, NULL, gpus, 0, in, sets);
+    return apply_rows(name, NULL, gpus, 0, in, sets);
 }
 
 hwfit_status hwfit_memory_profile_apply_release(const char *name, const char *release,
                                                 uint32_t gpus, hwfit_memory_in *in,
                                                 uint64_t *sets) {
-    return apply_rows(name, release, NULL, gpus, 0, in, sets);
+    const hwfit_memory_releases rel = {.framework = release};
+    return apply_rows(name, &rel, gpus, 0, in, sets);
 }
 
-hwfit_status hwfit_memory_profile_apply_releases(const char *name, const char *release,
-                                                 const char *trl_release, uint32_t gpus,
-                                                 hwfit_memory_in *in, uint64_t *sets) {
-    return apply_rows(name, release, trl_release, gpus, 0, in, sets);
+hwfit_status hwfit_memory_profile_apply_releases(const char *name,
+                                                 const hwfit_memory_releases *releases,
+                                                 uint32_t gpus, hwfit_memory_in *in,
+                                                 uint64_t *sets) {
+    if (releases == NULL) return HWFIT_EINVAL;
+    return apply_rows(name, releases, gpus, 0, in, sets);
 }
 
 hwfit_status hwfit_memory_profile_dated(const char *name, int *dated) {
     if (name == NULL || dated == NULL) return HWFIT_EINVAL;
     if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
-    *dated = chain_dated(name, 0);
+    *dated = chain_dated(name, LIB_FRAMEWORK);
     return HWFIT_OK;
 }
 
-hwfit_status hwfit_memory_profile_trl_dated(const char *name, int *dated) {
-    if (name == NULL || dated == NULL) return HWFIT_EINVAL;
-    if (hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
-    *dated = !is_semver(name) && chain_dated(name, 1);
+hwfit_status hwfit_memory_profile_library_dated(const char *name, const char *library,
+                                                int *dated) {
+    if (name == NULL || library == NULL || dated == NULL) return HWFIT_EINVAL;
+    int lib = strcmp(library, "trl") == 0            ? LIB_TRL
+              : strcmp(library, "transformers") == 0 ? LIB_TRANSFORMERS
+                                                     : -1;
+    if (lib < 0 || hwfit_memory_profile_summary(name) == NULL) return HWFIT_ENOTFOUND;
+    *dated = library_dated(name, lib);
     return HWFIT_OK;
 }
 
 hwfit_status hwfit_memory_profile_apply_fp8(const char *name, uint32_t gpus,
                                             hwfit_memory_in *in, uint64_t *sets) {
-    return apply_rows(name, NULL, NULL, gpus, 1, in, sets);
+    return apply_rows(name, NULL, gpus, 1, in, sets);
 }

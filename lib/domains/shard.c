@@ -1529,7 +1529,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 31 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 32 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1538,7 +1538,15 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.loss = ph.transient = ph.grads = ph.grad_unit = ph.step_temp = ph.layer = 0;
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
-    ph.short_fwd = ph.records = ph.head_copy = 0;
+    ph.short_fwd = ph.records = ph.head_copy = ph.warmup = 0;
+    /* transformers' warm-up block (memory.c, load_warmup): a device map puts the whole model
+     * on each card only when nothing splits it (no tensor, pipeline or expert split, no
+     * ZeRO-3 or parameter offload, which load without a device map). */
+    if (r->training && r->tp == 1 && r->pp == 1 && r->ep == 1 && r->zero < 3 &&
+        !(r->offload & HWFIT_SHARD_OFFLOAD_PARAMS) &&
+        hwfit__memory_warmup(&in->memory, &e->prep.params, e->model->tie_embeddings,
+                             in->capacity_bytes, &ph.warmup) != HWFIT_OK)
+        return HWFIT_ERANGE;
     /* The dense mask of a flex attention with sinks (memory.c, sink_mask_bytes): once per
      * card, in the forward. */
     if (hwfit__sink_mask(e->model, &in->memory, &ph.mask_build) != HWFIT_OK) return HWFIT_ERANGE;
@@ -1726,6 +1734,7 @@ static void card_fill(const card_fixed *f, uint32_t stage, const card_stage *cs,
     c->reserved_bytes = cs->ph.reserved_bytes;
     c->peak_bytes = cs->ph.peak_bytes;
     c->eval_bytes = cs->ph.eval_bytes;
+    c->load_bytes = cs->ph.load_bytes;
     c->loss_chunks = cs->ph.loss_chunks;
     c->loss_chunk_bytes = cs->ph.loss_chunk_bytes;
 }

@@ -173,6 +173,7 @@ static hwfit_status run(hwfit_request *r, hwfit__out *out, void *state) {
     hwfit__out_bytes(out, "backward_bytes", "backward", o.worst.backward_bytes);
     hwfit__out_bytes(out, "step_bytes", "optimizer step", o.worst.step_bytes);
     hwfit__out_bytes(out, "eval_bytes", "evaluation", o.worst.eval_bytes);
+    hwfit__out_bytes(out, "load_bytes", "loading", o.worst.load_bytes);
     hwfit__out_u64(out, "loss_chunks", "loss chunks (fused-chunked)", o.worst.loss_chunks);
     hwfit__out_bytes(out, "loss_chunk_bytes", "in forward: one loss chunk's work",
                      o.worst.loss_chunk_bytes);

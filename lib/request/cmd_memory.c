@@ -81,9 +81,9 @@ static const hwfit_option options[] = {
     [O_CARD_MEMORY] = {.name = "card-memory", .kind = HWFIT_OPTION_QUANTITY,
                        .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .min = 1,
                        .max = 1152921504606846976.0, .default_help = "no card",
-                       .help = "training, --loss fused-chunked: the card whose free memory "
-                               "sizes the loss's chunks (fit and plan use the card's "
-                               "capacity)"},
+                       .help = "training, --loss fused-chunked or a --load-warmup: the card "
+                               "whose free memory sizes the loss's chunks and transformers' "
+                               "warm-up block (fit and plan use the card's capacity)"},
 };
 
 typedef struct memory_state {
@@ -137,12 +137,13 @@ static hwfit_status run(hwfit_request *r, hwfit__out *o, void *state) {
     if ((st = hwfit__workload_memory_options(r, &rows, 1, &in, &profile_recompute)) != HWFIT_OK)
         return st;
     if (profile_recompute) recompute_source = HWFIT__RECOMPUTE_PROFILE;
-    /* The card sizes only Unsloth's chunked loss: given with another, it is refused rather
-     * than ignored. */
+    /* The card sizes Unsloth's chunked loss and transformers' warm-up block at load: given
+     * with neither, it is refused rather than ignored. */
     if (hwfit__req_given(r, &options[O_CARD_MEMORY])) {
-        if (in.loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED)
+        if (in.loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED &&
+            in.load_warmup == HWFIT_MEMORY_WARMUP_NONE)
             return hwfit__req_fail(r, &options[O_CARD_MEMORY], HWFIT_EINVAL,
-                                   "applies only to --loss fused-chunked");
+                                   "applies only to --loss fused-chunked or a --load-warmup");
         in.card_bytes = hwfit__req_double(r, &options[O_CARD_MEMORY]);
     }
     const char *framework =

@@ -904,6 +904,8 @@ const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
 /* Indexed by HWFIT_ATTENTION_* (hwfit_memory_in::flash_attention). */
 const char *const hwfit__workload_attentions[] = {"eager", "flash", "sdpa", "math", NULL};
 const char *const hwfit__workload_lora_modules[] = {"separate", "checkpoint", "fused", NULL};
+/* hwfit_memory_warmup by the transformers release that brought each rule */
+const char *const hwfit__workload_warmups[] = {"none", "4.50", "4.51", "4.52", "4.54", NULL};
 const char *const hwfit__workload_phases[] = {"forward", "backward", "step", "load",
                                               "evaluation", NULL};
 const char *const hwfit__workload_optimizers[] = {"adamw", "adamw-8bit", "sgd", "sgd-plain",
@@ -1271,6 +1273,32 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "2026.6.x with TRL below 0.22: SFTConfig's "
                                       "gradient_checkpointing False turns checkpointing "
                                       "off); for --framework trl give --framework-release"},
+    [HWFIT__F_TRANSFORMERS_RELEASE] = {.name = "transformers-release",
+                                       .kind = HWFIT_OPTION_TEXT, .metavar = "VERSION",
+                                       .default_help = "the latest",
+                                       .help = "training, with a --framework that loads "
+                                               "through transformers' from_pretrained with a "
+                                               "device map (unsloth): transformers' release, "
+                                               "MAJOR.MINOR[.PATCH] (e.g. 4.51.3): its "
+                                               "caching allocator warm-up at load "
+                                               "(--load-warmup) by release"},
+    [HWFIT__F_LOAD_WARMUP] = {.name = "load-warmup", .kind = HWFIT_OPTION_CHOICE,
+                              .metavar = "RULE", .choices = hwfit__workload_warmups,
+                              .default_text = "none",
+                              .help = "training: transformers' caching allocator warm-up as "
+                                      "from_pretrained with a device map runs it from that "
+                                      "release (4.50: unquantized models only, cap 0.95 x "
+                                      "free; 4.51: quantized too, half the 16-bit size; "
+                                      "4.52: cap free - 1.2 GiB; 4.54: a tied head once): "
+                                      "one block of the model's size allocated and freed "
+                                      "at load, a floor under the peak when the loading is "
+                                      "counted; none: no device map, or before 4.50"},
+    [HWFIT__F_LOAD_COUNTED] = {.name = "load-counted", .kind = HWFIT_OPTION_FLAG,
+                               .default_help = "on",
+                               .help = "training: the figure counts the model's loading "
+                                       "(torch's peak statistics over the whole process); "
+                                       "--no-load-counted when they are reset after loading "
+                                       "(reset_peak_memory_stats before training)"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
                               .help = "training, --loss fused-chunked: the most one chunk's "
@@ -1493,6 +1521,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LENGTH_MEAN), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LENGTH_SD), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_SAMPLES), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOAD_WARMUP), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_LOAD_COUNTED), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1599,39 +1629,60 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_TRL_RELEASE)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_TRL_RELEASE), HWFIT_EINVAL,
                                "applies only with --framework");
+    if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_TRANSFORMERS_RELEASE)))
+        return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_TRANSFORMERS_RELEASE), HWFIT_EINVAL,
+                               "applies only with --framework");
     uint64_t profile_sets = 0;
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
         uint64_t sets = 0;
         const hwfit_option *ro = HWFIT__FOPT(HWFIT__F_FRAMEWORK_RELEASE);
         const char *release = hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : NULL;
-        const hwfit_option *to = HWFIT__FOPT(HWFIT__F_TRL_RELEASE);
-        const char *trl = hwfit__req_given(r, to) ? hwfit__req_text(r, to) : NULL;
         const char *name = hwfit__workload_frameworks[fw];
-        int trl_dated = 0;
-        if (trl != NULL &&
-            (hwfit_memory_profile_trl_dated(name, &trl_dated) != HWFIT_OK || !trl_dated))
-            return hwfit__req_fail(r, to, HWFIT_EINVAL,
-                                   strcmp(name, "trl") == 0
-                                       ? "is the trl profile's own release: give it as "
-                                         "--framework-release"
-                                       : "changes nothing for --framework %s (no choice of "
-                                         "its profile depends on TRL's release)",
-                                   name);
-        st = hwfit_memory_profile_apply_release(name, release, gpus ? gpus : 1, m, &sets);
-        if (st == HWFIT_EPARSE)
-            return hwfit__req_fail(r, ro, st, "'%s' is not a release %s", release,
-                                   strcmp(name, "trl") == 0 ? "MAJOR.MINOR[.PATCH]"
-                                                            : "YEAR.MONTH[.PATCH]");
-        /* With TRL's release, the same profile again with it (a profile's rows set the
-         * same values again, and the TRL-dated ones join them): its own parse error names
-         * --trl-release, the release having parsed above. */
-        if (st == HWFIT_OK && trl != NULL) {
-            st = hwfit_memory_profile_apply_releases(name, release, trl, gpus ? gpus : 1, m,
-                                                     &sets);
-            if (st == HWFIT_EPARSE)
-                return hwfit__req_fail(r, to, st, "'%s' is not a release MAJOR.MINOR[.PATCH]",
-                                       trl);
+        /* The libraries the framework trains through, whose releases some profiles' choices
+         * depend on (hwfit_memory_profile_library_dated): refused where they change
+         * nothing. */
+        static const struct {
+            int opt;
+            const char *library, *who;
+        } libs[] = {{HWFIT__F_TRL_RELEASE, "trl", "TRL's"},
+                    {HWFIT__F_TRANSFORMERS_RELEASE, "transformers", "transformers'"}};
+        const char *lib_release[2] = {NULL, NULL};
+        for (size_t i = 0; i < 2; i++) {
+            const hwfit_option *lo = HWFIT__FOPT(libs[i].opt);
+            if (!hwfit__req_given(r, lo)) continue;
+            int dated = 0;
+            if (hwfit_memory_profile_library_dated(name, libs[i].library, &dated) != HWFIT_OK ||
+                !dated) {
+                if (i == 0 && strcmp(name, "trl") == 0)
+                    return hwfit__req_fail(r, lo, HWFIT_EINVAL,
+                                           "is the trl profile's own release: give it as "
+                                           "--framework-release");
+                return hwfit__req_fail(r, lo, HWFIT_EINVAL,
+                                       "changes nothing for --framework %s (no choice of its "
+                                       "profile depends on %s release)",
+                                       name, libs[i].who);
+            }
+            lib_release[i] = hwfit__req_text(r, lo);
+        }
+        hwfit_memory_releases rel = {.framework = release, .trl = lib_release[0],
+                                     .transformers = lib_release[1]};
+        st = hwfit_memory_profile_apply_releases(name, &rel, gpus ? gpus : 1, m, &sets);
+        if (st == HWFIT_EPARSE) {
+            /* Which release is malformed: each in turn (m is left as it is on a parse
+             * error, and the request fails either way). */
+            if (hwfit_memory_profile_apply_release(name, release, 1, m, NULL) == HWFIT_EPARSE)
+                return hwfit__req_fail(r, ro, st, "'%s' is not a release %s", release,
+                                       strcmp(name, "trl") == 0 ? "MAJOR.MINOR[.PATCH]"
+                                                                : "YEAR.MONTH[.PATCH]");
+            rel.transformers = NULL;
+            size_t bad = rel.trl != NULL && hwfit_memory_profile_apply_releases(
+                                                name, &rel, 1, m, NULL) == HWFIT_EPARSE
+                             ? 0
+                             : 1;
+            return hwfit__req_fail(r, HWFIT__FOPT(libs[bad].opt), st,
+                                   "'%s' is not a release MAJOR.MINOR[.PATCH]",
+                                   lib_release[bad]);
         }
         if (st != HWFIT_OK)
             return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_FRAMEWORK), st, "has no profile");
@@ -1657,6 +1708,8 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (rows->no_flash && hwfit__req_given(r, rows->no_flash))
         m->flash_attention = hwfit__req_flag(r, rows->no_flash) ? HWFIT_ATTENTION_EAGER
                                                                  : HWFIT_ATTENTION_FLASH;
+    const hwfit_option *wo = HWFIT__FOPT(HWFIT__F_LOAD_WARMUP);
+    if (hwfit__req_given(r, wo)) m->load_warmup = (hwfit_memory_warmup)hwfit__req_choice(r, wo);
     const hwfit_option *ao = HWFIT__FOPT(HWFIT__F_ATTENTION);
     if (hwfit__req_given(r, ao)) {
         if (rows->no_flash && hwfit__req_given(r, rows->no_flash))
@@ -1690,6 +1743,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LOGITS_FREED, &m->logits_freed},
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}, {HWFIT__F_HEAD_CAST, &m->head_cast_kept},
         {HWFIT__F_CARD_NO_FLASH, &m->card_no_flash}, {HWFIT__F_SDPA_GQA_MATH, &m->sdpa_gqa_math},
+        {HWFIT__F_LOAD_COUNTED, &m->load_counted},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -2062,11 +2116,23 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
         hwfit__out_str(o, "framework_release", "framework release",
                        hwfit__req_given(r, ro) ? hwfit__req_text(r, ro) : "latest");
         hwfit__out_bool(o, "release_dated", "profile differs by release", dated);
-        const hwfit_option *to = HWFIT__FOPT(HWFIT__F_TRL_RELEASE);
-        if (hwfit_memory_profile_trl_dated(framework, &dated) != HWFIT_OK) dated = 0;
-        if (dated)
-            hwfit__out_str(o, "trl_release", "TRL release",
-                           hwfit__req_given(r, to) ? hwfit__req_text(r, to) : "latest");
+        /* The libraries' releases the profile's choices depend on (the latest when not
+         * given). */
+        static const struct {
+            int opt;
+            const char *library, *key, *label;
+        } libs[] = {{HWFIT__F_TRL_RELEASE, "trl", "trl_release", "TRL release"},
+                    {HWFIT__F_TRANSFORMERS_RELEASE, "transformers", "transformers_release",
+                     "transformers release"}};
+        for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+            const hwfit_option *lo = HWFIT__FOPT(libs[i].opt);
+            if (hwfit_memory_profile_library_dated(framework, libs[i].library, &dated) !=
+                HWFIT_OK)
+                dated = 0;
+            if (dated)
+                hwfit__out_str(o, libs[i].key, libs[i].label,
+                               hwfit__req_given(r, lo) ? hwfit__req_text(r, lo) : "latest");
+        }
     }
     hwfit__out_str(o, "optimizer", "optimizer", hwfit__workload_optimizers[m->optimizer]);
     hwfit__out_str(o, "optimizer_states", "optimizer moments",
@@ -2219,6 +2285,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->outputs_fp32);
     hwfit__out_bool(o, "head_cast_kept", "frozen fp32 head's autocast copy kept to backward",
                     m->head_cast_kept);
+    hwfit__out_str(o, "load_warmup", "transformers' load warm-up as of",
+                   hwfit__workload_warmups[m->load_warmup]);
+    hwfit__out_bool(o, "load_counted", "the figure counts the loading", m->load_counted);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

@@ -54,6 +54,7 @@ extern const char *const hwfit__workload_recomputes[]; /* hwfit_memory_recompute
 extern const char *const hwfit__workload_losses[];     /* hwfit_memory_loss */
 extern const char *const hwfit__workload_selectives[]; /* hwfit_memory_selective */
 extern const char *const hwfit__workload_attentions[]; /* HWFIT_ATTENTION_* */
+extern const char *const hwfit__workload_warmups[];    /* hwfit_memory_warmup */
 extern const char *const hwfit__workload_lora_modules[]; /* hwfit_memory_lora_modules */
 extern const char *const hwfit__workload_chunk_rounds[]; /* loss_chunks_round_up 0, 1 */
 extern const char *const hwfit__workload_short_losses[]; /* loss_short: inplace, inplace-cast */
@@ -92,7 +93,8 @@ enum {
     HWFIT__F_PROBS_KEPT, HWFIT__F_LOSS_PARALLEL, HWFIT__F_WHOLE_MASKS, HWFIT__F_EVAL_REPLAY,
     HWFIT__F_SINK_MASK_BYTES, HWFIT__F_ATTENTION, HWFIT__F_RECORD_LENGTHS,
     HWFIT__F_LENGTH_MEAN, HWFIT__F_LENGTH_SD, HWFIT__F_SAMPLES, HWFIT__F_HEAD_CAST,
-    HWFIT__F_CARD_NO_FLASH, HWFIT__F_SDPA_GQA_MATH,
+    HWFIT__F_CARD_NO_FLASH, HWFIT__F_SDPA_GQA_MATH, HWFIT__F_TRANSFORMERS_RELEASE,
+    HWFIT__F_LOAD_WARMUP, HWFIT__F_LOAD_COUNTED,
     HWFIT__FRAMEWORK_NOPTS
 };
 enum { HWFIT__X_NO_MASTER, HWFIT__X_NO_DROPOUT, HWFIT__X_NO_FLASH, HWFIT__FRAMEWORK_EXTRA_NOPTS };

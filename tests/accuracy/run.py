@@ -78,9 +78,13 @@ NOT_OPTIONS = {"config"}  # a recipe name (e.g. llama2/7B_lora), not the model's
 # Frameworks whose profile numbers releases MAJOR.MINOR[.PATCH] (the library refuses a
 # YEAR.MONTH release for them, so no release is derived from a publication date).
 SEMVER_FRAMEWORKS = {"trl"}
-# Frameworks that train through TRL's SFTTrainer with choices that depend on TRL's release
-# (hwfit_memory_profile_trl_dated): a case's `trl_version` goes to --trl-release for them.
-TRL_DATED_FRAMEWORKS = {"unsloth"}
+# Frameworks with choices that depend on the release of a library they train through
+# (hwfit_memory_profile_library_dated): TRL's SFTTrainer and transformers' from_pretrained.
+# The release a case states (a `trl_version` / `transformers` key, or "TRL 0.15.2" /
+# "Transformers: 4.51.3" in its version lines) goes to --trl-release /
+# --transformers-release for them.
+LIBRARY_DATED = {"unsloth": ("trl", "transformers")}
+LIBRARY_OPTION = {"trl": "trl-release", "transformers": "transformers-release"}
 
 
 def release_of(case, key, value):
@@ -96,13 +100,28 @@ def release_of(case, key, value):
     return m.group(1) if m else None
 
 
-def trl_release_of(case, key, value):
-    """The TRL release a case's `trl_version` key states (MAJOR.MINOR[.PATCH]) for a
-    framework in TRL_DATED_FRAMEWORKS, or None."""
-    if key != "trl_version" or case.get("framework") not in TRL_DATED_FRAMEWORKS:
-        return None
-    m = re.match(r"(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d.])", str(value))
-    return m.group(1) if m else None
+def library_releases(case):
+    """{library: release} of the libraries a case's setup states, for a framework in
+    LIBRARY_DATED: the `<library>_version` or `<library>` key first, else the first
+    "<Library>[:] X.Y[.Z]" in its setup's text (a banner or version line as printed)."""
+    libs = LIBRARY_DATED.get(case.get("framework"), ())
+    setup = case.get("setup", {})
+    found = {}
+    semver = r"(\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)(?![\d.])"
+    for lib in libs:
+        for key in (lib + "_version", lib):
+            m = re.match(semver, str(setup.get(key, "")))
+            if m:
+                found[lib] = m.group(1)
+                break
+        if lib in found:
+            continue
+        for value in setup.values():
+            m = re.search(r"\b" + lib + r"\b[: =v]*" + semver, str(value), re.I)
+            if m:
+                found[lib] = m.group(1)
+                break
+    return found
 
 
 def known_gpus(cli):
@@ -227,6 +246,11 @@ def run_case(cli, commands, models, case, gpus_known=None):
         elif gpu is not None and gpu not in gpus_known:
             setup.pop("gpu")
             setup.setdefault("capacity", f"{CAPACITY_GIB.get(gpu, 1024)}GiB")
+        elif gpu is None and case.get("quantity") == "memory_limit_at_max_context_bytes":
+            # A limit: the stated context trains on a card of the stated memory; that card
+            # is the one the run sizes itself to (its free memory: a fused loss's chunks,
+            # transformers' warm-up block), and the peak on it is read.
+            setup.setdefault("capacity", str(int(case["value"])))
         elif gpu is None:
             # No card: room enough, and the per-card peak is read.
             setup.setdefault("capacity", "1024GiB")
@@ -234,10 +258,10 @@ def run_case(cli, commands, models, case, gpus_known=None):
         if key in aliases and aliases[key] in names and key not in names:
             key = aliases[key]
         release = release_of(case, key, value) if "framework-release" in names else None
-        trl = trl_release_of(case, key, value) if "trl-release" in names else None
-        if trl is not None:
-            argv += ["--trl-release", trl]
-        elif release is not None:
+        if key in ("trl_version", "transformers_version", "transformers") and \
+                key.split("_")[0] in LIBRARY_DATED.get(case.get("framework"), ()):
+            continue  # passed below (library_releases)
+        if release is not None:
             # The framework's own version as the source prints it ("unsloth_version":
             # "2025.11.6 (Transformers ...)"): its release, for the profile's dated rows.
             argv += ["--framework-release", release]
@@ -281,6 +305,10 @@ def run_case(cli, commands, models, case, gpus_known=None):
                      str(case.get("source", {}).get("published", "")))
         if m and 1 <= int(m.group(2)) <= 12:
             argv += ["--framework-release", f"{m.group(1)}.{int(m.group(2))}"]
+    if profile in LIBRARY_DATED:
+        for lib, rel in library_releases(case).items():
+            if LIBRARY_OPTION[lib] in names:
+                argv += ["--" + LIBRARY_OPTION[lib], rel]
     proc = subprocess.run(argv, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         return {"status": "refused: " + proc.stderr.strip(), "unmodelled": unmodelled}

@@ -1021,6 +1021,54 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--mode", "qlora", "--framework", "trl",
                  "--trl-release", "1.9", mentions="framework-release")
 
+    def test_load_warmup_block_and_transformers_release(self):
+        """--load-warmup: transformers' caching allocator warm-up (from_pretrained with a
+        device map, 4.50 on) allocates and frees one block of the state dict's bytes, half
+        for a quantized model, capped by the card's free memory: a floor under the peak
+        when the loading is counted (--no-load-counted: reset after loading). The unsloth
+        profile sets it by --transformers-release (from Unsloth 2025.4)."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "gpt-oss-20b.config.json")
+        fit = ("fit", "--config", cfg, "--gpu", "rtx-a6000", "--gpus", "1", "--mode", "qlora",
+               "--context", "256", "--lora-targets", "attention", "--recompute", "full")
+        plain = self.ok_json(*fit)
+        warm = self.ok_json(*fit, "--load-warmup", "4.51")
+        params = self.ok_json("model", "--config", cfg)["params_total"]
+        mib2 = 2 ** 21
+        block = -(-2 * (2 * params // 4) // mib2) * mib2   # 1 byte a parameter, 2 MiB up
+        self.assertEqual(warm["peak_phase"], "load")
+        self.assertEqual(warm["phases"]["load_bytes"], block)
+        self.assertEqual(warm["peak_reserved_bytes"], block)
+        self.assertGreater(warm["peak_reserved_bytes"], plain["peak_reserved_bytes"])
+        self.assertEqual(warm["assumptions"]["load_warmup"], "4.51")
+        reset = self.ok_json(*fit, "--load-warmup", "4.51", "--no-load-counted")
+        self.assertIs(reset["assumptions"]["load_counted"], False)
+        self.assertEqual(reset["peak_reserved_bytes"], plain["peak_reserved_bytes"])
+        # A small card caps the block (0.95 x free until 4.51), halved for 4-bit.
+        t4 = self.ok_json("fit", "--config", cfg, "--capacity", "16GiB", "--gpus", "1",
+                          "--mode", "qlora", "--context", "256", "--lora-targets",
+                          "attention", "--load-warmup", "4.51")
+        self.assertLess(t4["phases"]["load_bytes"], block)
+        # The unsloth profile by transformers' release.
+        un = fit + ("--framework", "unsloth", "--framework-release", "2026.9.14")
+        self.assertEqual(self.ok_json(*un, "--transformers-release", "4.56.2")["assumptions"]
+                         ["load_warmup"], "4.54")
+        old = self.ok_json(*un, "--transformers-release", "4.49.0")
+        self.assertEqual(old["assumptions"]["load_warmup"], "none")
+        self.assertEqual(old["assumptions"]["transformers_release"], "4.49.0")
+        self.assertIn("transformers' load warm-up as of", self.ok_table(*un))
+        self.bad(*un, "--transformers-release", "4.x", mentions="transformers-release")
+        self.bad(*fit, "--transformers-release", "4.51", mentions="--framework")
+        self.bad(*fit, "--framework", "torchtune", "--transformers-release", "4.51",
+                 mentions="transformers-release")
+        self.bad(*fit, "--load-warmup", "4.49", mentions="load-warmup")
+        mem = ("memory", "--config", cfg, "--mode", "qlora", "--context", "256")
+        self.bad(*mem, "--card-memory", "48GiB", mentions="card-memory")
+        self.assertEqual(self.ok_json(*mem, "--card-memory", "48GiB", "--load-warmup",
+                                      "4.54", "--lora-targets", "attention")["peak_phase"],
+                         "load")
+
     def test_unsloth_short_micro_batches_keep_whole_logits(self):
         """--loss-short-tokens, --loss-short: Unsloth 2024.12.5 to 2025.10.10 sends a
         micro-batch of at most 1024 tokens to its whole-logits loss; unpacked micro-batches

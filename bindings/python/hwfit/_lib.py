@@ -475,6 +475,10 @@ class hwfit_memory_in(ctypes.Structure):
         # appended: a frozen fp32 head's autocast copy kept to its backward (memory.h
         # head_cast_kept)
         ("head_cast_kept", ctypes.c_int),
+        # appended (seventeenth round): transformers' load warm-up (memory.h load_warmup)
+        # and whether the figure counts the loading (load_counted)
+        ("load_warmup", ctypes.c_int),
+        ("load_counted", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8
@@ -534,16 +538,26 @@ hwfit_memory_profile_apply_release = _fn("hwfit_memory_profile_apply_release", c
                                          [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint32,
                                           ctypes.POINTER(hwfit_memory_in),
                                           ctypes.POINTER(ctypes.c_uint64)])
-# hwfit_status hwfit_memory_profile_apply_releases(const char *name, const char *release,
-#                                                  const char *trl_release, uint32_t gpus,
-#                                                  hwfit_memory_in *in, uint64_t *sets);
+# typedef struct hwfit_memory_releases { const char *framework, *trl, *transformers; }
+class hwfit_memory_releases(ctypes.Structure):
+    _fields_ = [("framework", ctypes.c_char_p), ("trl", ctypes.c_char_p),
+                ("transformers", ctypes.c_char_p)]
+
+
+# hwfit_status hwfit_memory_profile_apply_releases(const char *name,
+#                                                  const hwfit_memory_releases *releases,
+#                                                  uint32_t gpus, hwfit_memory_in *in,
+#                                                  uint64_t *sets);
 hwfit_memory_profile_apply_releases = _fn("hwfit_memory_profile_apply_releases", ctypes.c_int,
-                                          [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                          [ctypes.c_char_p,
+                                           ctypes.POINTER(hwfit_memory_releases),
                                            ctypes.c_uint32, ctypes.POINTER(hwfit_memory_in),
                                            ctypes.POINTER(ctypes.c_uint64)])
-# hwfit_status hwfit_memory_profile_trl_dated(const char *name, int *dated);
-hwfit_memory_profile_trl_dated = _fn("hwfit_memory_profile_trl_dated", ctypes.c_int,
-                                     [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)])
+# hwfit_status hwfit_memory_profile_library_dated(const char *name, const char *library,
+#                                                 int *dated);
+hwfit_memory_profile_library_dated = _fn("hwfit_memory_profile_library_dated", ctypes.c_int,
+                                         [ctypes.c_char_p, ctypes.c_char_p,
+                                          ctypes.POINTER(ctypes.c_int)])
 # hwfit_status hwfit_memory_profile_dated(const char *name, int *dated);
 hwfit_memory_profile_dated = _fn("hwfit_memory_profile_dated", ctypes.c_int,
                                  [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)])
@@ -699,6 +713,8 @@ class hwfit_shard_card(ctypes.Structure):
         # appended: Unsloth's chunked loss (shard.h loss_chunks, loss_chunk_bytes)
         ("loss_chunks", ctypes.c_uint64),
         ("loss_chunk_bytes", ctypes.c_uint64),
+        # appended (seventeenth round): the load phase (load_warmup)
+        ("load_bytes", ctypes.c_uint64),
     ]
 
 

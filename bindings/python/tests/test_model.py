@@ -1048,7 +1048,9 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(config=config("llama-3.1-8b"), mode="qlora", framework_release="2025.1")
         with self.assertRaises(hwfit.HwfitError):
-            hwfit.memory(loss="fused", card_memory="12GiB", **kw)
+            # before 2025.4 the profile has no load warm-up either: the card sizes nothing
+            hwfit.memory(loss="fused", card_memory="12GiB",
+                         **dict(kw, framework_release="2025.3"))
 
     def test_unsloth_checkpointing_by_trl_release(self):
         # Unsloth 2025.11.5 to 2026.6.x with TRL below 0.22: the SFTConfig's
@@ -1072,10 +1074,55 @@ class TestAdapterRecompute(unittest.TestCase):
         from hwfit import _lib
         import ctypes
         dated = ctypes.c_int(-1)
-        self.assertEqual(_lib.hwfit_memory_profile_trl_dated(b"unsloth", ctypes.byref(dated)), 0)
+        lib_dated = _lib.hwfit_memory_profile_library_dated
+        self.assertEqual(lib_dated(b"unsloth", b"trl", ctypes.byref(dated)), 0)
         self.assertEqual(dated.value, 1)
-        self.assertEqual(_lib.hwfit_memory_profile_trl_dated(b"trl", ctypes.byref(dated)), 0)
+        self.assertEqual(lib_dated(b"trl", b"trl", ctypes.byref(dated)), 0)
         self.assertEqual(dated.value, 0)
+        self.assertEqual(lib_dated(b"unsloth", b"transformers", ctypes.byref(dated)), 0)
+        self.assertEqual(dated.value, 1)
+        rel = _lib.hwfit_memory_releases(framework=b"2026.6.9", trl=b"0.15.2")
+        mi = _lib.hwfit_memory_in()
+        _lib.hwfit_memory_init(ctypes.byref(mi))
+        self.assertEqual(_lib.hwfit_memory_profile_apply_releases(
+            b"unsloth", ctypes.byref(rel), 1, ctypes.byref(mi), None), 0)
+        self.assertEqual(mi.recompute, 0)  # HWFIT_MEMORY_RECOMPUTE_NONE
+
+    def test_load_warmup(self):
+        # transformers' caching allocator warm-up: on a 48 GiB card a gpt-oss-20b QLoRA
+        # load reserves one block of a byte per parameter (4.51 on, bitsandbytes' factor
+        # 4), above a short training step: the load phase sets the peak.
+        kw = dict(config=config("gpt-oss-20b"), mode="qlora", context=256,
+                  lora_targets="attention", card_memory="48GiB")
+        plain = hwfit.memory(**{k: v for k, v in kw.items() if k != "card_memory"})
+        warm = hwfit.memory(load_warmup="4.54", **kw)
+        self.assertEqual(warm["peak_phase"], "load")
+        self.assertEqual(warm["assumptions"]["load_warmup"], "4.54")
+        self.assertGreater(warm["peak_reserved_bytes"], plain["peak_reserved_bytes"])
+        params = hwfit.model(config=config("gpt-oss-20b"))["params_total"]
+        block = -(-2 * (2 * params // 4) // 2**21) * 2**21
+        self.assertEqual(warm["load_bytes"], block)
+        # Reset after loading: the load phase is not counted.
+        reset = hwfit.memory(load_warmup="4.54", load_counted=False, **kw)
+        self.assertNotEqual(reset["peak_phase"], "load")
+        # No card: the block depends on the card's free memory; none counted.
+        nocard = dict(kw)
+        del nocard["card_memory"]
+        self.assertEqual(hwfit.memory(load_warmup="4.54", **nocard)["peak_reserved_bytes"],
+                         hwfit.memory(**nocard)["peak_reserved_bytes"])
+        # The unsloth profile by transformers' release.
+        un = dict(kw, framework="unsloth", framework_release="2026.9.14")
+        self.assertEqual(hwfit.memory(transformers_release="4.49.0", **un)["assumptions"]
+                         ["load_warmup"], "none")
+        self.assertEqual(hwfit.memory(transformers_release="4.51.3", **un)["assumptions"]
+                         ["load_warmup"], "4.51")
+        self.assertEqual(hwfit.memory(**un)["assumptions"]["transformers_release"], "latest")
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(load_warmup="4.49", **kw)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(transformers_release="4.x", **un)
+        with self.assertRaises(hwfit.HwfitError):
+            hwfit.memory(framework="torchtune", transformers_release="4.51", **kw)
 
     def test_unsloth_short_micro_batches(self):
         # Unsloth 2025.4.7 keeps the whole logits of micro-batches up to 1024 tokens.
