@@ -1351,7 +1351,10 @@ typedef struct hwfit_memory_in {
                                         candidate for the peak); 0 when the peak statistics
                                         are reset after loading (torch.cuda.
                                         reset_peak_memory_stats before training), so the
-                                        load phase is not. 0 or 1. */
+                                        load phase is not (@c load_warmup's segment, which
+                                        holds the weights, still floors the reserve unless
+                                        @c expandable_segments let empty_cache unmap its
+                                        free tail). 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -3059,7 +3059,7 @@ hwfit_status hwfit__memory_warmup(const hwfit_memory_in *in, const hwfit_model_p
     /* No card given (+INFINITY): the block adapts to the card's free memory, which is not
      * known, so it sets no floor. */
     if (in->mode == HWFIT_MEMORY_INFERENCE || in->load_warmup == HWFIT_MEMORY_WARMUP_NONE ||
-        !in->load_counted || !(card_bytes < HUGE_VAL))
+        !(card_bytes < HUGE_VAL))
         return HWFIT_OK;
     hwfit_dtype base = in->mode == HWFIT_MEMORY_QLORA ? in->qlora_base : in->weights;
     hwfit_dtype_info info;
@@ -3339,12 +3339,18 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
     /* transformers' warm-up block (hwfit__memory_warmup): allocated once and freed before
      * the weights are carved from its segment, so a floor under the allocated peak (torch's
      * peak statistics saw it) and under the reserve (the segment stays cached); one exact
-     * segment, no fragmentation on it. */
-    if (p->training && in->load_counted && p->warmup) {
-        if (p->warmup > alloc) alloc = p->warmup, phase = HWFIT_MEMORY_PHASE_LOAD;
-        if (p->warmup > reserved) reserved = p->warmup;
-        if (p->warmup > plain) plain = p->warmup;
-        if (p->warmup > load) load = p->warmup;
+     * segment, no fragmentation on it. With the statistics reset after loading the
+     * allocated peak no longer sees it, but the segment, holding the weights, stays
+     * reserved unless expandable segments let empty_cache unmap its free tail. */
+    if (p->training && p->warmup) {
+        if (in->load_counted) {
+            if (p->warmup > alloc) alloc = p->warmup, phase = HWFIT_MEMORY_PHASE_LOAD;
+            if (p->warmup > load) load = p->warmup;
+        }
+        if (in->load_counted || !in->expandable_segments) {
+            if (p->warmup > reserved) reserved = p->warmup;
+            if (p->warmup > plain) plain = p->warmup;
+        }
     }
     uint64_t peak = add_c(reserved, overhead, &of);
     if (of) return HWFIT_ERANGE;

@@ -322,6 +322,7 @@ typedef struct hwfit__phase_choices {
     int gradient_buffer, optimizer_in_backward, outputs_kept, loss_after_call, logits_freed;
     int probs_kept;
     int load_counted; /* hwfit_memory_in::load_counted: the load phase competes */
+    int expandable_segments; /* hwfit_memory_in::expandable_segments */
 } hwfit__phase_choices;
 
 static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in *in) {
@@ -334,13 +335,14 @@ static inline hwfit__phase_choices hwfit__phase_choices_of(const hwfit_memory_in
     c.logits_freed = in->logits_freed;
     c.probs_kept = in->probs_kept;
     c.load_counted = in->load_counted;
+    c.expandable_segments = in->expandable_segments;
     return c;
 }
 
 /* transformers' caching allocator warm-up (hwfit_memory_in::load_warmup, memory.h
  * hwfit_memory_warmup) of the whole model (its counts pc, tied: its head is the embedding)
- * on a card of card_bytes (+INFINITY: no cap), in bytes: 0 in inference, without the
- * warm-up or when the load is not counted. EINVAL on a bad format, ERANGE on overflow. */
+ * on a card of card_bytes (+INFINITY: no card, no block), in bytes: 0 in inference or
+ * without the warm-up. EINVAL on a bad format, ERANGE on overflow. */
 hwfit_status hwfit__memory_warmup(const hwfit_memory_in *in, const hwfit_model_param_counts *pc,
                                   int tied, double card_bytes, uint64_t *bytes);
 

@@ -1042,9 +1042,18 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(warm["peak_reserved_bytes"], block)
         self.assertGreater(warm["peak_reserved_bytes"], plain["peak_reserved_bytes"])
         self.assertEqual(warm["assumptions"]["load_warmup"], "4.51")
+        # Statistics reset after loading: the allocated peak no longer sees the block, but
+        # its segment holds the weights and stays reserved; with expandable segments
+        # empty_cache unmaps the free tail.
         reset = self.ok_json(*fit, "--load-warmup", "4.51", "--no-load-counted")
         self.assertIs(reset["assumptions"]["load_counted"], False)
-        self.assertEqual(reset["peak_reserved_bytes"], plain["peak_reserved_bytes"])
+        self.assertNotEqual(reset["peak_phase"], "load")
+        self.assertEqual(reset["peak_allocated_bytes"], plain["peak_allocated_bytes"])
+        self.assertEqual(reset["peak_reserved_bytes"], block)
+        exp = self.ok_json(*fit, "--load-warmup", "4.51", "--no-load-counted",
+                           "--expandable-segments")
+        self.assertEqual(exp["peak_reserved_bytes"],
+                         self.ok_json(*fit, "--expandable-segments")["peak_reserved_bytes"])
         # A small card caps the block (0.95 x free until 4.51), halved for 4-bit.
         t4 = self.ok_json("fit", "--config", cfg, "--capacity", "16GiB", "--gpus", "1",
                           "--mode", "qlora", "--context", "256", "--lora-targets",

@@ -1105,6 +1105,7 @@ class TestAdapterRecompute(unittest.TestCase):
         # Reset after loading: the load phase is not counted.
         reset = hwfit.memory(load_warmup="4.54", load_counted=False, **kw)
         self.assertNotEqual(reset["peak_phase"], "load")
+        self.assertEqual(reset["peak_allocated_bytes"], plain["peak_allocated_bytes"])
         # No card: the block depends on the card's free memory; none counted.
         nocard = dict(kw)
         del nocard["card_memory"]
