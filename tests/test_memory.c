@@ -3447,7 +3447,9 @@ Test(memory, load_warmup_block_by_release) {
              {"2025.6.1", "4.51.3", HWFIT_MEMORY_WARMUP_95},
              {"2025.6.1", "4.53.2", HWFIT_MEMORY_WARMUP_MARGIN},
              {"2025.9.1", "4.56.2", HWFIT_MEMORY_WARMUP_MARGIN_UNTIED},
-             {"2025.9.1", NULL, HWFIT_MEMORY_WARMUP_MARGIN_UNTIED},
+             {"2025.9.1", "4.57.6", HWFIT_MEMORY_WARMUP_MARGIN_UNTIED},
+             {"2026.8.1", "5.5.0", HWFIT_MEMORY_WARMUP_NONE},
+             {"2025.9.1", NULL, HWFIT_MEMORY_WARMUP_NONE},
              {"2025.3.19", "4.51.3", HWFIT_MEMORY_WARMUP_NONE},
              {"2024.8", NULL, HWFIT_MEMORY_WARMUP_NONE}};
     for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {

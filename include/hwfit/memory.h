@@ -267,8 +267,12 @@ typedef enum hwfit_memory_warmup {
                                                  is None`), cap 0.95 x free. */
     HWFIT_MEMORY_WARMUP_95 = 2,             /**< 4.51: quantized models too, cap 0.95 x free. */
     HWFIT_MEMORY_WARMUP_MARGIN = 3,         /**< 4.52 and 4.53: cap free - 1.2 GiB (#37550). */
-    HWFIT_MEMORY_WARMUP_MARGIN_UNTIED = 4   /**< 4.54 on: as 4.52, a tied head counted once
-                                                 (_get_tied_weight_keys, #39070). */
+    HWFIT_MEMORY_WARMUP_MARGIN_UNTIED = 4   /**< 4.54 to 4.57: as 4.52, a tied head counted
+                                                 once (_get_tied_weight_keys, #39070). From
+                                                 transformers 5 the count takes the
+                                                 quantizer's packed element size without a
+                                                 factor: the block is the loaded weights'
+                                                 size, no floor above them (NONE). */
 } hwfit_memory_warmup;
 
 /** @name LoRA target modules (hwfit_memory_in::lora_targets)

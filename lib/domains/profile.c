@@ -606,7 +606,8 @@ static const row rows[] = {
      * too), the cap free - 1.2 GiB from 4.52, a tied head counted once from 4.54
      * (modeling_utils.py _load_pretrained_model and caching_allocator_warmup at those
      * releases). Unsloth from 2025.4, the first releases after transformers 4.51; an older
-     * transformers given (--transformers-release) takes its own row. */
+     * transformers given (--transformers-release) takes its own row; the latest
+     * transformers (5.x, when none is given) has none. */
     {.profile = "unsloth", .sets = HWFIT_PROFILE_LOAD_WARMUP,
      .load_warmup = HWFIT_MEMORY_WARMUP_UNQUANTIZED_95, .since = 2025004000,
      .tf_since = SEMVER_(4, 50, 0), .tf_until = SEMVER_(4, 51, 0)},
@@ -618,7 +619,12 @@ static const row rows[] = {
      .tf_since = SEMVER_(4, 52, 0), .tf_until = SEMVER_(4, 54, 0)},
     {.profile = "unsloth", .sets = HWFIT_PROFILE_LOAD_WARMUP,
      .load_warmup = HWFIT_MEMORY_WARMUP_MARGIN_UNTIED, .since = 2025004000,
-     .tf_since = SEMVER_(4, 54, 0)},
+     .tf_since = SEMVER_(4, 54, 0), .tf_until = SEMVER_(5, 0, 0)},
+    /* From transformers 5 (after the 4.57 cut, 3553f0bc2301, which still had the factor)
+     * get_total_byte_count sizes each parameter with the quantizer's packed element size
+     * (hf_quantizer.param_element_size: 0.5 bytes for bitsandbytes 4-bit) and allocates that
+     * count without a factor, capped at the card's total less 1.2 GiB: the block is the
+     * loaded weights' size and sets no floor above them (no row: NONE). */
 
     /* ---- LitGPT (Lightning-AI/litgpt finetune/lora.py, config_hub) ----------------------- */
     /* precision "bf16-true": weights, adapters, gradients and AdamW states all bf16, no
