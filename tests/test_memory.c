@@ -3503,8 +3503,8 @@ Test(memory, unsloth_profile_by_release) {
                  HWFIT_OK);
     cr_assert_eq(hwfit_memory_profile_apply("torchtune", 1, &t2, NULL), HWFIT_OK);
     cr_assert_eq(memcmp(&t1, &t2, sizeof t1), 0);
-    /* hwfit_memory_profile_dated says which: of every profile unsloth and trl have dated
-     * rows (an alias of a dated profile would be dated too: none is). */
+    /* hwfit_memory_profile_dated says which: of every profile unsloth, trl and axolotl
+     * have dated rows (an alias of a dated profile would be dated too: none is). */
     size_t dated_n = 0;
     for (size_t i = 0; hwfit_memory_profile_name(i) != NULL; i++) {
         int dated = -1;
@@ -3512,11 +3512,24 @@ Test(memory, unsloth_profile_by_release) {
                      HWFIT_OK);
         cr_assert(dated == 0 || dated == 1);
         cr_assert_eq(dated, strcmp(hwfit_memory_profile_name(i), "unsloth") == 0 ||
-                                strcmp(hwfit_memory_profile_name(i), "trl") == 0,
+                                strcmp(hwfit_memory_profile_name(i), "trl") == 0 ||
+                                strcmp(hwfit_memory_profile_name(i), "axolotl") == 0,
                      "%s", hwfit_memory_profile_name(i));
         dated_n += (size_t)dated;
     }
-    cr_assert_eq(dated_n, 2);
+    cr_assert_eq(dated_n, 3);
+    /* axolotl from v0.3.0 (September 2023) casts the norms, embedding and head back to 16
+     * bits after PEFT's k-bit preparation: no fp32 residual stream. */
+    for (int k = 0; k < 2; k++) {
+        hwfit_memory_in ax;
+        hwfit_memory_init(&ax);
+        ax.mode = HWFIT_MEMORY_QLORA;
+        cr_assert_eq(hwfit_memory_profile_apply_release("axolotl", k ? "2023.9" : "2023.8", 1,
+                                                        &ax, NULL),
+                     HWFIT_OK);
+        cr_assert_eq(ax.residual_fp32, k ? 0 : 1);
+        cr_assert_eq(ax.unquantized.id, k ? HWFIT_DTYPE_BF16 : HWFIT_DTYPE_FP32);
+    }
     int dated = 7;
     cr_assert_eq(hwfit_memory_profile_dated("nothing", &dated), HWFIT_ENOTFOUND);
     cr_assert_eq(dated, 7);

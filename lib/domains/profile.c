@@ -688,6 +688,20 @@ static const row rows[] = {
      * attn_implementation: kernels-community/vllm-flash-attn3, the sink-aware kernel
      * (examples/gpt-oss/gpt-oss-20b-sft-lora-singlegpu.yaml at 107c67ae): fused. */
     {.profile = "axolotl", .sets = HWFIT_PROFILE_ATTENTION, .attention = HWFIT_ATTENTION_FLASH},
+    /* LoRA and QLoRA: after PEFT's prepare_model_for_kbit_training (which casts the norms,
+     * embedding and head to fp32) axolotl casts every module with "norm" in its name and
+     * the embedding modules (embed_tokens, lm_head) back to torch_dtype whenever an adapter
+     * is trained ("LlamaRMSNorm layers are in fp32 after kbit_training ... convert them back
+     * to fp16/bf16 for flash-attn compatibility": needs_fa2_dtype = cfg.adapter or
+     * cfg.fsdp, from 1991946c5, 2023-09-01, first released in v0.3.0; at 002a637c86
+     * src/axolotl/loaders/model.py _configure_embedding_dtypes, also for cut_cross_entropy;
+     * FSDP QLoRA skips the fp32 preparation and stays in torch_dtype). So the unquantized
+     * tensors are 16-bit (bf16 here: give --unquantized fp16 for an fp16 run) and the
+     * norms return their input's 16-bit format: no fp32 residual stream. Runs of August 2023
+     * and before kept them fp32 (the hf-trainer+peft profile's reading). */
+    {.profile = "axolotl", .modes = ADAPT_,
+     .sets = HWFIT_PROFILE_UNQUANTIZED | HWFIT_PROFILE_RESIDUAL_FP32,
+     .unquantized = HWFIT_DTYPE_BF16, .residual_fp32 = 0, .since = 2023009000},
     /* Trained parameters upcast to fp32 unless pure_bf16 (model/adapter.py init_adapter,
      * 2023-2026: "cast trainable params to float32"; _setup_full_tuning
      * param.data = param.data.to(torch.float32); the LoRA path casts every parameter with
@@ -814,7 +828,9 @@ static const struct {
     {"llama-factory", "transformers Trainer with PEFT (the hf-trainer profile), gradient "
                       "checkpointing on (its default), trained parameters upcast to fp32 "
                       "with fp32 gradients and moments (not pure_bf16)"},
-    {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile)"},
+    {"axolotl", "transformers Trainer with PEFT (the hf-trainer+peft profile); adapters: "
+                "norms, embedding and head cast back to 16 bits after the k-bit preparation "
+                "(from v0.3.0, --framework-release 2023.9)"},
     {"ms-swift", "transformers Trainer with PEFT (the hf-trainer profile)"},
     {"torchtitan", "FSDP2 pre-training of an fp32 model gathered in bf16 (fp32 parameter "
                    "and gradient shards, 16 bytes a parameter with the moments), foreach "
