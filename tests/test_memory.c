@@ -3376,6 +3376,25 @@ Test(memory, load_warmup_block_by_release) {
     cr_assert_geq(w.allocated_bytes, block);
     cr_assert_geq(w.reserved_bytes, block);
     cr_assert_geq(w.allocated_bytes, none.allocated_bytes);
+    /* Only where the whole model is on the device: a tensor-parallel rank or a pipeline
+     * stage loads without the block. */
+    {
+        /* QLoRA, whose block (a byte a parameter) is above its 4-bit weights. */
+        hwfit_memory_in part = in;
+        part.mode = HWFIT_MEMORY_QLORA;
+        hwfit_memory_out whole, tp, stage;
+        cr_assert_eq(hwfit_memory_estimate(&m, &part, &whole), HWFIT_OK);
+        cr_assert_eq(whole.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+        part.tensor_parallel = 2;
+        cr_assert_eq(hwfit_memory_estimate(&m, &part, &tp), HWFIT_OK);
+        cr_assert_lt(tp.load_bytes, whole.load_bytes);
+        cr_assert_neq(tp.peak_phase, HWFIT_MEMORY_PHASE_LOAD);
+        part.tensor_parallel = 1;
+        part.head = 0;
+        part.layer_count = 16;
+        cr_assert_eq(hwfit_memory_estimate(&m, &part, &stage), HWFIT_OK);
+        cr_assert_lt(stage.load_bytes, whole.load_bytes);
+    }
     /* The peak statistics reset after loading: no load phase at all. */
     in.load_counted = 0;
     hwfit_memory_out reset;

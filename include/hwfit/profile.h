@@ -136,7 +136,8 @@ HWFIT_API hwfit_status hwfit_memory_profile_apply(const char *name, uint32_t gpu
  * a profile's rows that changed between releases apply only to the releases that made them
  * (Unsloth's loss: its whole logits kept before 2024.11.7, Cut Cross Entropy until
  * 2025.8.5, chunks sized by half the free memory until 2026.7.1, capped at 4 GiB since).
- * (TRL's default loss: the Trainer's before 1.7.0, its chunked_nll since). A release is
+ * (TRL's default loss: the Trainer's before 1.7.0, its chunked_nll since; axolotl's adapters
+ * with 16-bit norms, embedding and head from 2023.9, its v0.3.0). A release is
  * "YEAR.MONTH" or "YEAR.MONTH.PATCH", as Unsloth numbers them, or "MAJOR.MINOR[.PATCH]"
  * for the trl profile (semantic versions); NULL is the latest
  * (::hwfit_memory_profile_apply). A profile with no dated rows applies alike for

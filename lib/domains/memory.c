@@ -3030,8 +3030,12 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
          (st = hwfit__memory_eval_segments(model, prep, in, dense_n, moe_n, &rin, &held[6])) !=
              HWFIT_OK))
         return st;
-    /* transformers' warm-up block at load (load_warmup): the whole model on this card. */
-    if (training &&
+    /* transformers' warm-up block at load (load_warmup): only where a device map puts the
+     * whole model on this device (no tensor split, every layer, the embedding and the head;
+     * shard.c asks the same of a layout). */
+    if (training && in->tensor_parallel == 1 && in->embedding && in->head &&
+        (uint64_t)dense_n + moe_n ==
+            (uint64_t)prep->params.dense_layers + prep->params.moe_layers &&
         (st = hwfit__memory_warmup(in, &prep->params, model->tie_embeddings, in->card_bytes,
                                    &held[7])) != HWFIT_OK)
         return st;
