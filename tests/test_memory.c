@@ -1039,7 +1039,9 @@ Test(memory, module_formats_replace_the_weight_format_per_module) {
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EUNSUPPORTED);
 }
 
-/* DoRA: a magnitude per output feature of each targeted matrix, and the base output kept. */
+/* DoRA: a magnitude per output feature of each targeted matrix, and the two outputs the
+ * magnitude multiplies kept for its gradient (peft dora.py: (m/n - 1) * base_result +
+ * m/n * lora_result * scaling): the base layer's and the LoRA branch's. */
 Test(memory, dora_adds_magnitudes_and_kept_outputs) {
     hwfit_model m;
     llama8b(&m);
@@ -1053,7 +1055,7 @@ Test(memory, dora_adds_magnitudes_and_kept_outputs) {
     hwfit_memory_out d = estimate_ok(&m, &in);
     cr_assert_eq(d.adapter_params - l.adapter_params, 32ull * (4096 + 1024));
     cr_assert_eq(d.activation_dense_layer_bytes - l.activation_dense_layer_bytes,
-                 1000ull * (4096 + 1024) * 2);
+                 2 * 1000ull * (4096 + 1024) * 2);
     /* LoRA dropout keeps each adapter's input copy (bf16) and its mask (1 byte). */
     in.dora = 0;
     in.lora_dropout = 1;
@@ -2860,7 +2862,7 @@ Test(memory, lora_modules_follow_the_checkpoint) {
     cr_assert_eq(cdora.adapter_params - ck.adapter_params,
                  32ull * (9216 + 3072 + 2 * 8192 + 3072));
     cr_assert_eq(cdora.activation_dense_layer_bytes - ck.activation_dense_layer_bytes,
-                 1000ull * (9216 + 3072 + 2 * 8192 + 3072) * 2);
+                 2 * 1000ull * (9216 + 3072 + 2 * 8192 + 3072) * 2);
 }
 
 /* A checkpoint without fused modules (Llama) is unchanged under "checkpoint"; Megatron-Core

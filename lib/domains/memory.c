@@ -2673,7 +2673,13 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
     r.params = params;
     r.expert_params = eparams;
     /* DoRA (Liu et al. 2024; peft tuners/lora/dora.py): a trained magnitude per output
-     * feature of each targeted matrix, and the base layer's output kept for backward. */
+     * feature of each targeted matrix. DoraLinearLayer.forward returns
+     * (mag_norm_scale - 1) * base_result + mag_norm_scale * lora_result * scaling with
+     * mag_norm_scale = magnitude / weight_norm trained, so autograd keeps both operands it
+     * multiplies by it for the magnitude's gradient: the base layer's output and the LoRA
+     * branch's, lora_B(lora_A(x)), each the layer's output features per token (in the
+     * activations' format, as hwfit counts the LoRA path; the scaling is a number and keeps
+     * nothing). */
     uint64_t dora_outs[2] = {0, 0}, dora_token[2] = {0, 0};
     if (lora && in->dora) {
         if (hwfit__mac_u64(&dora_outs[0], ks[0].lora_outs[0], dense_n) != HWFIT_OK ||
@@ -2684,8 +2690,9 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
             hwfit__add_u64(adapters, dora_outs[0], &adapters) != HWFIT_OK ||
             hwfit__add_u64(eadapters, dora_outs[1], &eadapters) != HWFIT_OK)
             return HWFIT_ERANGE;
-        dora_token[0] = ks[0].lora_outs[2];
-        dora_token[1] = ks[1].lora_outs[2];
+        if (hwfit__mul_u64(ks[0].lora_outs[2], 2, &dora_token[0]) != HWFIT_OK ||
+            hwfit__mul_u64(ks[1].lora_outs[2], 2, &dora_token[1]) != HWFIT_OK)
+            return HWFIT_ERANGE;
     }
 
     /* Trained parameters: their gradients, optimizer states and fp32 master copies. */
