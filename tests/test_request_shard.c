@@ -184,12 +184,23 @@ Test(request_shard, comm_buffer_and_bucket_move_the_card_by_their_bytes) {
     cr_assert_eq(without, 0);
     hwfit_request_free(a);
     hwfit_request_free(b);
+    /* Under ZeRO the bucket in flight; plain DDP (ZeRO 0) holds its Reducer's buckets, a
+     * copy of the card's gradient whatever the bucket size. */
     const char *const train[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
-                                 "mode", "qlora", "tp", "1", "pp", "1", "dp", "8",
+                                 "mode", "qlora", "tp", "1", "pp", "1", "dp", "8", "zero", "1",
                                  "comm-buffer", "0B", "bucket", "100MiB", NULL};
     hwfit_request *c = make("fit", train);
     cr_assert_eq(json_u64(run_json(c), "buffer_bytes"), 104857600u, "the bucket alone");
     hwfit_request_free(c);
+    const char *const ddp[] = {"config", L70, "gpu", "rtx-pro-6000-server", "gpus", "8",
+                               "mode", "qlora", "tp", "1", "pp", "1", "dp", "8", "zero", "0",
+                               "comm-buffer", "0B", "bucket", "100MiB", NULL};
+    hwfit_request *d = make("fit", ddp);
+    const char *json = run_json(d);
+    cr_assert_eq(json_u64(json, "buffer_bytes"), json_u64(json, "gradient_bytes"),
+                 "the Reducer's buckets: the adapters' gradient again");
+    cr_assert(json_u64(json, "gradient_bytes") > 104857600u);
+    hwfit_request_free(d);
 }
 
 /* DeepSpeed's ZeRO optimizer reduces through contiguous buffers of reduce_bucket_size

@@ -669,14 +669,16 @@ Test(shard, zero_buckets_are_deepspeeds_reduce_buffers) {
         in.overlap_comm = 0;
         cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes + ddp - base, 800000000u);
     }
-    /* On a single card too (the buffers do not depend on dp); without ZeRO the DDP rule. */
+    /* On a single card too (the buffers do not depend on dp); without ZeRO DeepSpeed's
+     * engine reduces one bucket at a time (no DDP Reducer: no copy of the gradient). */
     hwfit_shard_in one = full_8b(1, 2);
     one.memory.zero_buckets = 1;
     cr_assert_eq(estimate_ok(&llama8, &one).worst.buffer_bytes, 1000000000u);
     hwfit_shard_in z0 = full_8b(8, 0);
-    const uint64_t b0 = estimate_ok(&llama8, &z0).worst.buffer_bytes;
+    const hwfit_shard_card c0 = estimate_ok(&llama8, &z0).worst;
     z0.memory.zero_buckets = 1;
-    cr_assert_eq(estimate_ok(&llama8, &z0).worst.buffer_bytes, b0);
+    cr_assert_eq(estimate_ok(&llama8, &z0).worst.buffer_bytes,
+                 c0.buffer_bytes - c0.gradient_bytes + ddp);
     /* The deepspeed profile turns them on. */
     hwfit_memory_in mi;
     hwfit_memory_init(&mi);
@@ -689,6 +691,41 @@ Test(shard, zero_buckets_are_deepspeeds_reduce_buffers) {
     mi.mode = HWFIT_MEMORY_FULL;
     cr_assert_eq(hwfit_memory_profile_apply("fsdp", 8, &mi, &sets), HWFIT_OK);
     cr_assert_eq(mi.zero_buckets, 0);
+}
+
+/* PyTorch DDP (torch/csrc/distributed/c10d/reducer.cpp initialize_buckets): the Reducer
+ * allocates every bucket's flat gradients tensor at construction and holds it for the run,
+ * a second copy of the trained gradient whatever bucket_cap_mb ("the saved memory size will
+ * be equal to the total gradients size", DistributedDataParallel gradient_as_bucket_view).
+ * Llama 3.1 8B full in bf16 on 8 cards: 2P bytes of buckets beside the 2P of gradients;
+ * none on one card (no DDP), none under ZeRO, none when the gradient lives in a buffer
+ * (Megatron's, or the buckets themselves with gradient_as_bucket_view). */
+Test(shard, ddp_buckets_hold_a_copy_of_the_gradient) {
+    const uint64_t groups = 67108864u; /* one NCCL communicator (dp), 64 MiB */
+    hwfit_shard_in in = full_8b(8, 0);
+    hwfit_shard_card c = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c.gradient_bytes, 2 * P8B);
+    cr_assert_eq(c.buffer_bytes, groups + 2 * P8B);
+    /* bucket_cap_mb cuts the copy, it does not size it. */
+    in.bucket_bytes = 100.0 * 1048576.0;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes, groups + 2 * P8B);
+    /* The gradient in a buffer of the framework's own (Megatron's, or the buckets
+     * themselves): one bucket in flight. */
+    in.memory.gradient_buffer = 1;
+    hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(b.buffer_bytes, groups + (uint64_t)in.bucket_bytes);
+    /* LoRA: the buckets cover the adapters' gradients only. */
+    in = full_8b(8, 0);
+    in.memory.mode = HWFIT_MEMORY_LORA;
+    in.memory.lora_rank = 16;
+    c = estimate_ok(&llama8, &in).worst;
+    cr_assert(c.gradient_bytes > 0 && c.gradient_bytes < P8B / 50);
+    cr_assert_eq(c.buffer_bytes, groups + c.gradient_bytes);
+    /* One card: no replicas, no Reducer. ZeRO-1: the ZeRO path's single bucket. */
+    in = full_8b(1, 0);
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes, 0);
+    in = full_8b(8, 1);
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.buffer_bytes, groups + 26214400u);
 }
 
 /* trained_fp32 under ZeRO: DeepSpeed's engine casts the module back to 16 bits

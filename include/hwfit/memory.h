@@ -410,9 +410,13 @@ typedef struct hwfit_memory_in {
                                         state-sized list (sqrt of the second moment). */
     int gradient_buffer;           /**< 1: the whole gradient is allocated for the whole step
                                         (Megatron's contiguous grad buffer, DeepSpeed's
-                                        partitions, or accumulation over micro-batches); 0
-                                        (default): gradients appear during backward
-                                        (zero_grad(set_to_none=True)). */
+                                        partitions, PyTorch DDP's gradient_as_bucket_view, or
+                                        accumulation over micro-batches); 0 (default):
+                                        gradients appear during backward
+                                        (zero_grad(set_to_none=True)). Under plain DDP
+                                        (shard, ZeRO 0, no zero_buckets) 0 also means the
+                                        Reducer's buckets hold a second copy of the
+                                        gradient (::hwfit_shard_in). */
     hwfit_memory_loss loss;        /**< How the loss is computed; default
                                         ::HWFIT_MEMORY_LOSS_FP32. */
     int activation_offload;        /**< 1: stored activations (the checkpoints under full

@@ -158,8 +158,16 @@ typedef struct hwfit_shard_in {
     double comm_group_bytes; /**< NCCL buffers per communicator a card belongs to (one per
                                  parallel dimension above 1), bytes, >= 0; default 64 MiB
                                  (NCCL_BUFFSIZE 4 MiB x 2 ring neighbours x 8 channels). */
-    double bucket_bytes;    /**< Training with dp x cp > 1: gradient bucket, bytes, >= 0;
-                                 default 25 MiB (PyTorch DDP bucket_cap_mb). */
+    double bucket_bytes;    /**< Training with dp x cp > 1 under ZeRO or FSDP (or
+                                 DeepSpeed's engine without ZeRO): the gradient bucket in
+                                 flight, bytes, >= 0; default 25 MiB (PyTorch DDP
+                                 bucket_cap_mb). Plain DDP (ZeRO 0, no
+                                 hwfit_memory_in::zero_buckets and no
+                                 hwfit_memory_in::gradient_buffer) counts instead the
+                                 Reducer's buckets, a copy of the card's whole gradient
+                                 (reducer.cpp initialize_buckets; "the saved memory size will
+                                 be equal to the total gradients size" of
+                                 gradient_as_bucket_view, which gradient_buffer states). */
     uint32_t zero3_live_layers; /**< ZeRO-3: layers (or embedding/head tables) whose whole
                                  parameters are gathered at once, 1-64; default 2 (FSDP's
                                  current and prefetched unit; DeepSpeed's estimator: 1). */

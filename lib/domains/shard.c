@@ -1339,9 +1339,21 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
         if (st != HWFIT_OK) return st;
         uint64_t count = r->zero <= 2 && in->overlap_comm ? 2 : 1;
         if (hwfit__mac_u64(&buffers, one, count) != HWFIT_OK) return HWFIT_ERANGE;
-    } else if (r->training && (r->z > 1 || r->ez > 1) &&
-               add(&buffers, (uint64_t)in->bucket_bytes) != HWFIT_OK) {
-        return HWFIT_ERANGE;
+    } else if (r->training && (r->z > 1 || r->ez > 1)) {
+        /* PyTorch DDP (no ZeRO, no DeepSpeed engine, no whole-gradient buffer of the
+         * framework's own): the Reducer allocates every bucket's flat gradients tensor when
+         * it is built and holds it for the run (torch/csrc/distributed/c10d/reducer.cpp,
+         * initialize_buckets: bucket.gradients = at::empty(offset, options), the
+         * parameters' dtype), then copies each gradient into it and back after the
+         * all-reduce. The buckets cover every parameter that requires a gradient, so they
+         * are a second copy of the card's gradient, whatever bucket_cap_mb cuts it into
+         * ("the saved memory size will be equal to the total gradients size",
+         * DistributedDataParallel's gradient_as_bucket_view, default False; with it the
+         * gradients are the buckets: state it as gradient_buffer). Otherwise (ZeRO and
+         * FSDP reductions, DeepSpeed's engine) one bucket in flight. */
+        int ddp_copy = r->zero == 0 && !in->memory.zero_buckets && !in->memory.gradient_buffer;
+        if (add(&buffers, ddp_copy ? g : (uint64_t)in->bucket_bytes) != HWFIT_OK)
+            return HWFIT_ERANGE;
     }
     c->buffer_bytes = buffers;
     uint64_t ov = (uint64_t)in->memory.overhead_bytes;

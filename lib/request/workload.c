@@ -277,8 +277,9 @@ const hwfit_option hwfit__workload_option_table[HWFIT__WORKLOAD_NOPTS] = {
     [HWFIT__W_BUCKET] = {.name = "bucket", .kind = HWFIT_OPTION_QUANTITY,
                          .unit = HWFIT_UNIT_BYTES, .metavar = "SIZE", .default_text = "25MiB",
                          .min = 0, .max = MAX_BYTES,
-                         .help = "training with data parallelism: the gradient bucket "
-                                 "(PyTorch DDP bucket_cap_mb)"},
+                         .help = "training with data parallelism under ZeRO or FSDP: the "
+                                 "gradient bucket in flight (plain DDP, ZeRO 0: its buckets "
+                                 "hold a copy of the whole gradient whatever their size)"},
     [HWFIT__W_REDUCE_BUCKET_SIZE] = {.name = "reduce-bucket-size", .kind = HWFIT_OPTION_RATIO,
                                      .metavar = "N", .default_text = "5e8", .min = 1,
                                      .max = 1125899906842624.0,
@@ -933,7 +934,9 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                   "temporary in the step (else fused)"},
     [HWFIT__F_GRADIENT_BUFFER] = {.name = "gradient-buffer", .kind = HWFIT_OPTION_FLAG,
                                   .help = "training: the whole gradient lives through the "
-                                          "step (Megatron, DeepSpeed buffers)"},
+                                          "step (Megatron, DeepSpeed buffers, PyTorch DDP's "
+                                          "gradient_as_bucket_view; without it plain DDP "
+                                          "holds a second copy in its buckets)"},
     [HWFIT__F_LOSS] = {.name = "loss", .kind = HWFIT_OPTION_CHOICE, .metavar = "KIND",
                        .default_text = "fp32", .choices = hwfit__workload_losses,
                        .help = "training: logits and loss: fp32 (Megatron's estimate), upcast "

@@ -1254,6 +1254,25 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(buf("--framework", "deepspeed", "--no-zero-buckets"), 25 * 2**20)
         self.bad(*args, "--reduce-bucket-size", "0.5", mentions="--reduce-bucket-size")
 
+    def test_ddp_buckets_copy_the_gradient(self):
+        """Plain PyTorch DDP (ZeRO 0): the Reducer's buckets are a second copy of the
+        trained gradient, held for the run, whatever --bucket (reducer.cpp
+        initialize_buckets); --gradient-buffer (gradient_as_bucket_view, Megatron's buffer)
+        and DeepSpeed's engine have none. Llama 3.1 8B full in bf16 on 4 cards: 2 bytes x
+        8,030,261,248 parameters."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "0", "--mode",
+                "full", "--weights", "bf16", "--gradients", "bf16", "--capacity", "1024GiB",
+                "--comm-buffer", "0B")
+        buf = lambda *more: self.ok_json(*args, *more)["breakdown"]["buffer_bytes"]
+        self.assertEqual(buf(), 2 * 8030261248)
+        self.assertEqual(buf("--bucket", "100MiB"), 2 * 8030261248)
+        self.assertEqual(buf("--gradient-buffer"), 25 * 2**20)
+        self.assertEqual(buf("--framework", "deepspeed"), 25 * 2**20)
+        self.assertIn("communication buffers", self.ok_table(*args))
+
     def test_no_reshard_after_forward_and_unsharded_grads(self):
         """FSDP2 fully_shard(reshard_after_forward=False) keeps every unit of the card
         gathered from forward through backward (torchtitan under pipelining), and torch

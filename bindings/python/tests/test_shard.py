@@ -62,6 +62,17 @@ class TestFit(unittest.TestCase):
                          8 * 10**8)
         self.assertEqual(buf(zero_buckets=True, reduce_bucket_size=200000000), 4 * 10**8)
 
+    def test_ddp_buckets_copy_the_gradient(self):
+        # Plain DDP (ZeRO 0): the Reducer's buckets hold a second copy of the trained
+        # gradient, whatever the bucket size; gradient_buffer (gradient_as_bucket_view)
+        # removes it. Llama 3.1 8B full, bf16 gradients, 4 cards.
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=0,
+                  mode="full", weights="bf16", gradients="bf16", comm_buffer="0B")
+        buf = lambda **more: hwfit.fit(**kw, **more)["breakdown"]["buffer_bytes"]
+        self.assertEqual(buf(), 2 * 8030261248)
+        self.assertEqual(buf(bucket="100MiB"), 2 * 8030261248)
+        self.assertEqual(buf(gradient_buffer=True), 25 * 2**20)
+
     def test_no_reshard_after_forward_and_unsharded_grads(self):
         # FSDP2 reshard_after_forward=False: the whole model gathered in bf16 beside the
         # head's gradient unit; unsharded fp32 gradients across micro-batches: 4 B a
