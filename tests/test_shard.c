@@ -679,6 +679,22 @@ Test(shard, zero_buckets_are_deepspeeds_reduce_buffers) {
     z0.memory.zero_buckets = 1;
     cr_assert_eq(estimate_ok(&llama8, &z0).worst.buffer_bytes,
                  c0.buffer_bytes - c0.gradient_bytes + ddp);
+    /* An update in backward (LOMO): DeepSpeed gets no optimizer and builds no ZeRO
+     * optimizer (stage 3: DeepSpeedZeRoOffload), so none of its buffers, whatever dp. */
+    hwfit_shard_in lomo = full_8b(8, 3);
+    lomo.memory.zero_buckets = 1;
+    lomo.memory.optimizer_in_backward = 1;
+    lomo.memory.gradient_buffer = 0;
+    const uint64_t lb = estimate_ok(&llama8, &lomo).worst.buffer_bytes;
+    lomo.memory.zero_buckets = 0; /* a bucket in flight, as FSDP's reductions */
+    cr_assert_eq(estimate_ok(&llama8, &lomo).worst.buffer_bytes - lb, ddp,
+                 "not even one bucket: the hook reduces each .grad in place");
+    lomo = full_8b(1, 3);
+    lomo.memory.zero_buckets = 1;
+    lomo.memory.optimizer_in_backward = 1;
+    const hwfit_shard_card l1 = estimate_ok(&llama8, &lomo).worst;
+    lomo.memory.optimizer_in_backward = 0;
+    cr_assert_eq(estimate_ok(&llama8, &lomo).worst.buffer_bytes - l1.buffer_bytes, 1000000000u);
     /* The deepspeed profile turns them on. */
     hwfit_memory_in mi;
     hwfit_memory_init(&mi);

@@ -1319,7 +1319,17 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                       (uint64_t)edp_group;
     uint64_t group_b = (uint64_t)in->comm_group_bytes; /* checked: integral below 2^60 */
     if (hwfit__mac_u64(&buffers, group_b, groups) != HWFIT_OK) return HWFIT_ERANGE;
-    if (r->training && r->zero >= 1 && in->memory.zero_buckets) {
+    if (r->training && r->zero >= 3 && in->memory.zero_buckets &&
+        in->memory.optimizer_in_backward) {
+        /* The update runs in backward hooks (LOMO, AdaLomo): deepspeed.initialize gets no
+         * optimizer, and at stage 3 the engine wraps a DummyOptim in DeepSpeedZeRoOffload
+         * instead of the ZeRO-3 optimizer (runtime/engine.py _configure_zero_optimizer,
+         * DeepSpeed 0.9.5 to 0.14), which partitions and gathers the parameters and
+         * allocates nothing else: no __ipg_bucket_flat_buffer (built by
+         * DeepSpeedZeroOptimizer_Stage3 only), no gradient partitions; the hook reduces
+         * each whole .grad in place. (Stages 1-2 build DeepSpeedZeroOptimizer around the
+         * DummyOptim: counted as usual.) */
+    } else if (r->training && r->zero >= 1 && in->memory.zero_buckets) {
         /* DeepSpeed's ZeRO optimizer copies each gradient into a contiguous buffer of
          * reduce_bucket_size elements as backward produces it (contiguous_gradients, the
          * default), on every rank whatever the data-parallel degree. Stages 1-2

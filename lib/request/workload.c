@@ -384,6 +384,8 @@ static hwfit_status read_shard_in(hwfit_request *r, hwfit__workload *w) {
     in->overlap_comm = hwfit__req_flag(r, OPT(HWFIT__W_OVERLAP_COMM));
     /* DeepSpeed's buffers are counted only with zero_buckets (given, or the deepspeed
      * profile's): their size and overlap would otherwise be ignored, so they are refused. */
+    /* (stage 3 with an update in backward has none either; the stage is the layout's,
+     * which fit and plan may search: shard.c decides there, the options are not refused) */
     if (!m->zero_buckets) {
         const hwfit_option *ds[2] = {OPT(HWFIT__W_REDUCE_BUCKET_SIZE), OPT(HWFIT__W_OVERLAP_COMM)};
         for (int i = 0; i < 2; i++)

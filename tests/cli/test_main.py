@@ -1253,6 +1253,16 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(buf("--zero-buckets", "--reduce-bucket-size", "200000000"), 4 * 10**8)
         self.assertEqual(buf("--framework", "deepspeed", "--no-zero-buckets"), 25 * 2**20)
         self.bad(*args, "--reduce-bucket-size", "0.5", mentions="--reduce-bucket-size")
+        # An update in backward (LOMO) at stage 3: DeepSpeed gets no optimizer and builds
+        # DeepSpeedZeRoOffload, none of the ZeRO optimizer's buffers; at stage 2 its
+        # DeepSpeedZeroOptimizer still wraps a DummyOptim.
+        lomo = ("--framework", "deepspeed", "--optimizer", "sgd-plain", "--optimizer-in-backward",
+                "--no-master-weights", "--no-gradient-buffer")
+        self.assertEqual(buf(*lomo), 10**9)
+        z3 = [a if a != "2" else "3" for a in args]
+        b3 = lambda *more: self.ok_json(*z3, *lomo, *more)["breakdown"]["buffer_bytes"]
+        self.assertEqual(b3("--no-zero-buckets") - b3(), 25 * 2**20,
+                         "not even the bucket in flight: the hook reduces each .grad in place")
 
     def test_ddp_buckets_copy_the_gradient(self):
         """Plain PyTorch DDP (ZeRO 0): the Reducer's buckets are a second copy of the

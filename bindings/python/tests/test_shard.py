@@ -61,6 +61,12 @@ class TestFit(unittest.TestCase):
         self.assertEqual(buf(framework="deepspeed", reduce_bucket_size="2e8", overlap_comm=True),
                          8 * 10**8)
         self.assertEqual(buf(zero_buckets=True, reduce_bucket_size=200000000), 4 * 10**8)
+        # LOMO's update in backward at stage 3: no DeepSpeed optimizer, no ZeRO buffers
+        # (not even the bucket in flight counted without them).
+        lomo = dict(kw, zero=3, framework="deepspeed", optimizer="sgd-plain",
+                    optimizer_in_backward=True, no_master_weights=True, gradient_buffer=False)
+        b3 = lambda **more: hwfit.fit(**lomo, **more)["breakdown"]["buffer_bytes"]
+        self.assertEqual(b3(zero_buckets=False) - b3(), 25 * 2**20)
 
     def test_ddp_buckets_copy_the_gradient(self):
         # Plain DDP (ZeRO 0): the Reducer's buckets hold a second copy of the trained
