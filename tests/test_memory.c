@@ -3265,6 +3265,43 @@ Test(memory, fused_chunked_inputs_are_checked) {
     }
 }
 
+/* Unsloth's FastModel path under several processes (unsloth_fast_model): from 2025.12.8
+ * (PR #3751) models/vision.py checkpoints with use_reentrant = not is_distributed() and
+ * drops the offloaded checkpointer, so the layer inputs stay on the card; FastLanguageModel's
+ * own path, one process, or an earlier release keep the offload. Each bound. */
+Test(memory, unsloth_fast_model_keeps_checkpoints_under_several_processes) {
+    static const struct {
+        const char *release;
+        uint32_t gpus;
+        int fast, offload;
+    } r[] = {{"2025.12.8", 2, 1, 0}, {"2026.8.3", 8, 1, 0}, {NULL, 2, 1, 0},
+             {"2025.12.7", 2, 1, 1}, {"2026.8.3", 1, 1, 1}, {"2026.8.3", 2, 0, 1}};
+    for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+        hwfit_memory_in in = chunked_in();
+        in.unsloth_fast_model = r[i].fast;
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply_release("unsloth", r[i].release, r[i].gpus, &in,
+                                                        &sets),
+                     HWFIT_OK, "%zu", i);
+        cr_assert_eq(in.activation_offload, r[i].offload, "%zu", i);
+        cr_assert_eq(in.recompute, HWFIT_MEMORY_RECOMPUTE_FULL, "%zu: checkpointing stays", i);
+        cr_assert(sets & HWFIT_PROFILE_OFFLOAD);
+    }
+    /* Other profiles do not read it. */
+    hwfit_memory_in a = chunked_in(), b = chunked_in();
+    b.unsloth_fast_model = 1;
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 2, &a, NULL), HWFIT_OK);
+    cr_assert_eq(hwfit_memory_profile_apply("hf-trainer+peft", 2, &b, NULL), HWFIT_OK);
+    b.unsloth_fast_model = 0;
+    cr_assert_eq(memcmp(&a, &b, sizeof a), 0);
+    /* Not 0 or 1: refused. */
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_out o;
+    a.unsloth_fast_model = 2;
+    cr_assert_eq(hwfit_memory_estimate(&m, &a, &o), HWFIT_EDOM);
+}
+
 /* TRL's release (hwfit_memory_profile_apply_releases): Unsloth 2025.11.5 to 2026.6.x hand
  * the SFTConfig's gradient_checkpointing to for_training, and TRL's SFTConfig says True only
  * from 0.22.0, so below it the offloaded checkpoints are off (unsloth f7be4b1140 to

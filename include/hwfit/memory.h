@@ -1363,6 +1363,21 @@ typedef struct hwfit_memory_in {
                                         holds the weights, still floors the reserve unless
                                         @c expandable_segments let empty_cache unmap its
                                         free tail). 0 or 1. */
+    /* ---- Appended in 0.2.0, eighteenth round (docs/formulas.md, "unsloth_fast_model"). */
+    int unsloth_fast_model;        /**< Training with the unsloth profile: 1 when the model
+                                        went through Unsloth's FastModel path (FastModel,
+                                        FastVisionModel, or FastLanguageModel handing a
+                                        model type it has no code of its own for to
+                                        FastModel: not llama, mistral, gemma, gemma2, qwen2,
+                                        qwen3 or qwen3_moe), which from Unsloth 2025.12.8
+                                        (PR #3751) checkpoints through torch's non-reentrant
+                                        checkpoint and offloads nothing when several
+                                        processes run (torchrun, accelerate: models/vision.py
+                                        `use_reentrant = not is_distributed()`): the
+                                        profile's multi-device row then keeps every layer's
+                                        input on the card. 0 (default): FastLanguageModel's
+                                        own path, whose offloaded checkpointer runs under
+                                        DDP too. 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

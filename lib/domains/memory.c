@@ -2212,6 +2212,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "load_warmup", HWFIT__ENUM);
     if (in->load_counted != 0 && in->load_counted != 1)
         return hwfit__why(why, HWFIT_EDOM, "load_counted", "must be 0 or 1");
+    if (in->unsloth_fast_model != 0 && in->unsloth_fast_model != 1)
+        return hwfit__why(why, HWFIT_EDOM, "unsloth_fast_model", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))

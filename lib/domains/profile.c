@@ -76,6 +76,7 @@ typedef struct row {
     uint32_t loss_chunk; /* loss_chunk_tokens */
     int sdpa_gqa_math;   /* sdpa_gqa_math */
     hwfit_memory_warmup load_warmup; /* load_warmup */
+    int fast_model; /* 1: the row applies only with hwfit_memory_in::unsloth_fast_model */
     /* Releases the row applies to (release_key: YEAR x 10^6 + MONTH x 10^3 + PATCH): since
      * (0: from the first) up to but not including until (0: to the latest). */
     uint32_t since, until;
@@ -491,6 +492,17 @@ static const row rows[] = {
      .gradients = HWFIT_DTYPE_FP32, .lora_dtype = HWFIT_DTYPE_FP32,
      .loss = HWFIT_MEMORY_LOSS_FUSED_CHUNKED, .recompute = HWFIT_MEMORY_RECOMPUTE_FULL,
      .offload = 1, .overhead = OVERHEAD_SINGLE, .fragmentation = FRAG},
+    /* Several processes (torchrun, accelerate) on the FastModel path (FastModel,
+     * FastVisionModel, and FastLanguageModel for the model types it hands over:
+     * hwfit_memory_in::unsloth_fast_model): from 2025.12.8 (PR #3751, 1a507b4a82,
+     * 2025-12-19, "Fix VLM + DDP checkpointing") models/vision.py sets
+     * use_reentrant = not is_distributed() (loader_utils.py: WORLD_SIZE or RANK from the
+     * launcher counts) and removes the offloaded checkpointer's patches, so torch's
+     * non-reentrant checkpoint keeps every layer's input on the card; read at 3030691e09
+     * (2026.8.3), where #4240's offload for DDP had not merged. FastLanguageModel's own
+     * path (models/llama.py) re-patches the offloaded checkpointer with no such test. */
+    {.profile = "unsloth", .devices = 2, .fast_model = 1, .sets = HWFIT_PROFILE_OFFLOAD,
+     .offload = 0, .since = 2025012008},
     /* The loss by release (hwfit_memory_profile_apply_release; unslothai/unsloth
      * models/llama.py CausalLM_fast_forward and unslothai/unsloth-zoo
      * fused_losses/cross_entropy_loss.py). Before 2024.11.7 the whole logits were kept for
@@ -1029,6 +1041,7 @@ static hwfit_status apply_rows(const char *name, const hwfit_memory_releases *re
             if (r->modes && !(r->modes & (1u << (unsigned)in->mode))) continue;
             if (r->devices == 1 && gpus != 1) continue;
             if (r->devices == 2 && gpus == 1) continue;
+            if (r->fast_model && !in->unsloth_fast_model) continue;
             if (!in_range(key, r->since, r->until) ||
                 !in_range(trl_key, r->trl_since, r->trl_until) ||
                 !in_range(tf_key, r->tf_since, r->tf_until))

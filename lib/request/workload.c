@@ -1304,6 +1304,13 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                        "(torch's peak statistics over the whole process); "
                                        "--no-load-counted when they are reset after loading "
                                        "(reset_peak_memory_stats before training)"},
+    [HWFIT__F_UNSLOTH_FAST_MODEL] = {.name = "unsloth-fast-model", .kind = HWFIT_OPTION_FLAG,
+                                     .help = "training, --framework unsloth: the model went "
+                                             "through Unsloth's FastModel path (FastModel, or "
+                                             "FastLanguageModel for a model type other than "
+                                             "llama, mistral, gemma, gemma2, qwen2, qwen3, "
+                                             "qwen3_moe): from 2025.12.8, under several "
+                                             "processes, its checkpoints stay on the card"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
                               .help = "training, --loss fused-chunked: the most one chunk's "
@@ -1528,6 +1535,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_SAMPLES), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_WARMUP), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_COUNTED), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_UNSLOTH_FAST_MODEL), training,
+         "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1637,6 +1646,14 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     if (!profile && hwfit__req_given(r, HWFIT__FOPT(HWFIT__F_TRANSFORMERS_RELEASE)))
         return hwfit__req_fail(r, HWFIT__FOPT(HWFIT__F_TRANSFORMERS_RELEASE), HWFIT_EINVAL,
                                "applies only with --framework");
+    /* Unsloth's loader path: read before the profile, whose multi-device row depends on
+     * it; a choice of that profile alone. */
+    const hwfit_option *fo = HWFIT__FOPT(HWFIT__F_UNSLOTH_FAST_MODEL);
+    if (hwfit__req_given(r, fo)) {
+        if (strcmp(hwfit__workload_frameworks[fw], "unsloth") != 0)
+            return hwfit__req_fail(r, fo, HWFIT_EINVAL, "applies only with --framework unsloth");
+        m->unsloth_fast_model = hwfit__req_flag(r, fo);
+    }
     uint64_t profile_sets = 0;
     if (profile) {
         hwfit_memory_recompute before = m->recompute;
@@ -2293,6 +2310,7 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
     hwfit__out_str(o, "load_warmup", "transformers' load warm-up as of",
                    hwfit__workload_warmups[m->load_warmup]);
     hwfit__out_bool(o, "load_counted", "the figure counts the loading", m->load_counted);
+    hwfit__out_bool(o, "unsloth_fast_model", "Unsloth's FastModel path", m->unsloth_fast_model);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

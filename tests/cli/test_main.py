@@ -1264,6 +1264,28 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(b3("--no-zero-buckets") - b3(), 25 * 2**20,
                          "not even the bucket in flight: the hook reduces each .grad in place")
 
+    def test_unsloth_fast_model_under_ddp(self):
+        """Unsloth's FastModel path under several processes keeps its checkpoints on the
+        card from 2025.12.8 (models/vision.py: use_reentrant = not is_distributed()); one
+        process keeps the offload; the flag belongs to the unsloth profile alone."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "qwen3-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpu", "t4", "--mode", "qlora", "--weights", "nf4-dq",
+                "--context", "8192", "--framework", "unsloth", "--framework-release", "2026.8.3",
+                "--zero", "0", "--no-load-counted", "--micro-batch", "1")
+        ddp = ("--gpus", "2", "--dp", "2", "--batch", "2")
+        off = self.ok_json(*args, *ddp, "--unsloth-fast-model")
+        on = self.ok_json(*args, *ddp)
+        self.assertIs(off["assumptions"]["unsloth_fast_model"], True)
+        self.assertIs(off["assumptions"]["activation_offload"], False)
+        self.assertIs(on["assumptions"]["activation_offload"], True)
+        self.assertGreater(off["peak_allocated_bytes"], on["peak_allocated_bytes"] + 2 * 10**9)
+        one = self.ok_json(*args, "--gpus", "1", "--batch", "1", "--unsloth-fast-model")
+        self.assertIs(one["assumptions"]["activation_offload"], True)
+        self.bad("fit", "--model", cfg, "--gpu", "t4", "--mode", "lora", "--framework", "hf-trainer",
+                 "--unsloth-fast-model", mentions="--unsloth-fast-model")
+
     def test_ddp_buckets_copy_the_gradient(self):
         """Plain PyTorch DDP (ZeRO 0): the Reducer's buckets are a second copy of the
         trained gradient, held for the run, whatever --bucket (reducer.cpp

@@ -479,6 +479,8 @@ class hwfit_memory_in(ctypes.Structure):
         # and whether the figure counts the loading (load_counted)
         ("load_warmup", ctypes.c_int),
         ("load_counted", ctypes.c_int),
+        # appended (eighteenth round): Unsloth's FastModel path (unsloth_fast_model)
+        ("unsloth_fast_model", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8

@@ -68,6 +68,16 @@ class TestFit(unittest.TestCase):
         b3 = lambda **more: hwfit.fit(**lomo, **more)["breakdown"]["buffer_bytes"]
         self.assertEqual(b3(zero_buckets=False) - b3(), 25 * 2**20)
 
+    def test_unsloth_fast_model_under_ddp(self):
+        # Unsloth's FastModel path on two processes (2025.12.8 on): checkpoints on the card.
+        kw = dict(config=config("qwen3-8b"), gpu="t4", mode="qlora", weights="nf4-dq",
+                  context=8192, framework="unsloth", framework_release="2026.8.3", zero=0,
+                  gpus=2, dp=2, micro_batch=1, batch=2, load_counted=False)
+        off, on = hwfit.fit(unsloth_fast_model=True, **kw), hwfit.fit(**kw)
+        self.assertFalse(off["assumptions"]["activation_offload"])
+        self.assertTrue(on["assumptions"]["activation_offload"])
+        self.assertGreater(off["peak_allocated_bytes"], on["peak_allocated_bytes"])
+
     def test_ddp_buckets_copy_the_gradient(self):
         # Plain DDP (ZeRO 0): the Reducer's buckets hold a second copy of the trained
         # gradient, whatever the bucket size; gradient_buffer (gradient_as_bucket_view)
