@@ -648,6 +648,35 @@ Test(shard, offload_keeps_grads_leaves_the_gradient_buffer_on_the_card) {
     cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
 }
 
+/* FSDP with no auto-wrap policy (fsdp_single_unit): one FlatParameter for the whole model,
+ * the root, gathered through backward; its split() views' gradients are held until
+ * SplitBackward concatenates them, so the card's whole unsharded gradient is there twice at
+ * the backward's end, and gone (reduce-scattered) before the step. Llama 3.1 8B full in bf16
+ * on 8 cards, ZeRO-3: against the same run with every unit kept gathered
+ * (no_reshard_after_forward), the window loses the largest unit's gradient (the head with
+ * the final norm, 128,256 x 4,096 + 4,096: ug) and the backward's end gains 2 x 2 B x P8B. */
+Test(shard, fsdp_single_unit_holds_the_whole_gradient_twice_at_the_end) {
+    const uint64_t ug = 2ull * (128256 * 4096 + 4096); /* the head and the final norm */
+    hwfit_shard_in in = full_8b(8, 3);
+    in.memory.no_reshard_after_forward = 1;
+    const hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+    in.memory.fsdp_single_unit = 1;
+    const hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(b.buffer_bytes, a.buffer_bytes - ug + 4 * P8B);
+    cr_assert_eq(b.forward_bytes, a.forward_bytes - ug);
+    cr_assert_eq(b.step_bytes, a.step_bytes, "reduce-scattered before the step");
+    cr_assert_gt(b.backward_bytes, a.backward_bytes + 3 * P8B);
+    /* It implies the whole model gathered: the same without no_reshard_after_forward. */
+    in.memory.no_reshard_after_forward = 0;
+    const hwfit_shard_card c = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c.buffer_bytes, b.buffer_bytes);
+    cr_assert_eq(c.backward_bytes, b.backward_bytes);
+    /* Not 0 or 1: refused. */
+    in.memory.fsdp_single_unit = 2;
+    hwfit_shard_out out;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
+}
+
 /* DeepSpeed's ZeRO optimizer reduces gradients through contiguous buffers of
  * reduce_bucket_size elements in the engine's 16-bit format, on every rank, instead of a DDP
  * bucket: stages 1-2 one per backward and a second with overlap_comm (stage_1_and_2.py

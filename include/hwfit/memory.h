@@ -1378,6 +1378,21 @@ typedef struct hwfit_memory_in {
                                         input on the card. 0 (default): FastLanguageModel's
                                         own path, whose offloaded checkpointer runs under
                                         DDP too. 0 or 1. */
+    int fsdp_single_unit;          /**< Training under ZeRO-3 (shard): 1 when FSDP wraps the
+                                        whole model as one unit, its root (no auto-wrap
+                                        policy: Lightning's FSDPStrategy or Accelerate
+                                        without one): the card's whole model stays gathered
+                                        from forward through backward, the unit's
+                                        unreduced gradient is the card's whole gradient,
+                                        and at the backward's end the gradients of the
+                                        FlatParameter's views are held until they are
+                                        concatenated into its gradient (two copies), then
+                                        reduce-scattered before the step
+                                        (torch/distributed/fsdp/_flat_param.py: the
+                                        unsharded views are split() of the flat
+                                        parameter); with @c fsdp_wrap_residue the residue
+                                        is the whole model's. 0 (default): units are
+                                        decoder layers (and the tables). 0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

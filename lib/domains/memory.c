@@ -2214,6 +2214,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "load_counted", "must be 0 or 1");
     if (in->unsloth_fast_model != 0 && in->unsloth_fast_model != 1)
         return hwfit__why(why, HWFIT_EDOM, "unsloth_fast_model", "must be 0 or 1");
+    if (in->fsdp_single_unit != 0 && in->fsdp_single_unit != 1)
+        return hwfit__why(why, HWFIT_EDOM, "fsdp_single_unit", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
@@ -3187,7 +3189,7 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
          * recomputed) and its end (the gradients held and the first layer's
          * activations); a gradient buffer holds the gradients from the start. */
         uint64_t start = add_c(add_c(act, p->transient, &of), p->dequant, &of),
-                 end = add_c(held, p->layer, &of);
+                 end = add_c(add_c(held, p->layer, &of), p->end_extra, &of);
         /* The head's weight gradient beside the layer being rebuilt: the head is the first
          * layer backward reaches, so its gradient exists before any layer is rebuilt and
          * stays to the step (a gradient buffer counts it whole already). Without a

@@ -117,6 +117,9 @@ typedef struct hwfit__phase_parts {
                               (0: none) */
     uint64_t warmup;       /* transformers' warm-up block at load (hwfit__memory_warmup): a
                               floor under the allocated and reserved peaks (0: none) */
+    uint64_t end_extra;    /* held at the backward's end only, beside the gradients held
+                              (shard.c, fsdp_single_unit: the whole unit's unreduced
+                              gradient and its views' gradients; 0: none) */
 } hwfit__phase_parts;
 
 /* hwfit_memory_in::sink_mask_bytes: the bytes a flex attention with sinks holds while its

@@ -1024,6 +1024,8 @@ typedef struct card_fixed {
                                      freed before the step, and its parameters, whose
                                      blocks the step keeps reserved (memory_internal.h) */
     uint64_t wrap_residue, wrap_copy; /* fsdp_wrap_residue (memory_internal.h; 0: none) */
+    uint64_t unit_end;            /* of c's buffer_bytes: fsdp_single_unit's gradients at the
+                                     backward's end (0: none) */
 } card_fixed;
 
 static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shard_in *in,
@@ -1036,6 +1038,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     f->pass_grads = 0;
     f->gathered = f->cached = 0;
     f->wrap_residue = f->wrap_copy = 0;
+    f->unit_end = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -1187,7 +1190,8 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
             if (ut > uw && hwfit__mac_u64(&with_table, uw, live - 1) == HWFIT_OK &&
                 add(&with_table, ut) == HWFIT_OK && with_table > 0)
                 uw = 0; /* the window with a table is the larger */
-            if (in->memory.no_reshard_after_forward) {
+            const int single = in->memory.fsdp_single_unit;
+            if (in->memory.no_reshard_after_forward || single) {
                 /* FSDP2 fully_shard(reshard_after_forward=False): a unit gathered for its
                  * forward is not resharded after it (FSDPParamGroup.reshard returns at
                  * once in the forward state), so from the end of forward every unit of the
@@ -1203,6 +1207,22 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                 with_table = all;
                 live = 0;
                 f->pass_buffers = all;
+            }
+            if (single) {
+                /* fsdp_single_unit: one FlatParameter for the card's whole model, the root,
+                 * so gathered from forward through backward (above: FSDP1 frees no root
+                 * parameters after forward). Its original parameters are split() views of
+                 * the unsharded flat parameter (torch/distributed/fsdp/_flat_param.py,
+                 * _use_unsharded_views), so autograd holds each view's gradient until the
+                 * last one arrives and SplitBackward concatenates them into the flat
+                 * parameter's gradient: the card's whole gradient twice at the backward's
+                 * end, then reduce-scattered and freed before the step. Not a layer's
+                 * gradient in the window (ug): the backward's end only. */
+                uint64_t whole = gathered(s.gradients, s.e_gradients, gd, ge);
+                if (hwfit__mul_u64(whole, 2, &f->unit_end) != HWFIT_OK ||
+                    add(&buffers, f->unit_end) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+                ug = 0;
             }
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
@@ -1232,7 +1252,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * _catch_all_reshard for any unit left, the root's included). The step's reserve
              * keeps the blocks (memory.c, hwfit__memory_phases). What the pass holds to the
              * step (pass_buffers) is counted there. */
-            f->gathered = buffers - f->pass_buffers;
+            f->gathered = buffers - f->pass_buffers - f->unit_end;
             f->cached = f->gathered - ug;
             /* fsdp_wrap_residue: FSDP1's flat-parameter build on the compute stream
              * (torch/distributed/fsdp/_init_utils.py _init_param_handle_from_module with
@@ -1257,7 +1277,9 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * offload the pre-unshard stream keeps one shard copy U / z (memory.c,
              * hwfit__memory_phases, sums the streams). */
             if (in->memory.fsdp_wrap_residue && r->training) {
-                uint64_t big = ul, sh, res = w, lay = 0, tmin = 0;
+                /* (fsdp_single_unit: the one unit is the card's whole model) */
+                uint64_t big = single ? gathered(s.weights - sc, s.e_weights - esc, gd, ge) : ul,
+                         sh, res = w, lay = 0, tmin = 0;
                 for (int k = 0; k < 2; k++)
                     if (u[k])
                         lay = max_u64(lay, gathered_weights(u[k], sc != 0, gd, ge));
@@ -1272,7 +1294,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                 sh = hwfit__ceil_div_u64(big, r->z);
                 if (hwfit__mac_u64(&res, big, 2) != HWFIT_OK || (off_p && add(&res, sh) != HWFIT_OK))
                     return HWFIT_ERANGE;
-                if (root && lay > 0 && tmin > lay &&
+                if (!single && root && lay > 0 && tmin > lay &&
                     (hwfit__mac_u64(&res, lay, 2) != HWFIT_OK ||
                      (off_p && add(&res, hwfit__ceil_div_u64(lay, r->z)) != HWFIT_OK)))
                     return HWFIT_ERANGE;
@@ -1551,7 +1573,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 32 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 33 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1561,6 +1583,10 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
     ph.short_fwd = ph.records = ph.head_copy = ph.warmup = 0;
+    /* fsdp_single_unit's gradients: at the backward's end only (counted in buffer_bytes) */
+    ph.fixed -= f->unit_end;
+    ph.end_extra = r->training ? f->unit_end : 0;
+    if (!r->training) ph.fixed += f->unit_end;
     /* transformers' warm-up block (memory.c, load_warmup): a device map puts the whole model
      * on each card only when nothing splits it (no tensor, pipeline or expert split, no
      * ZeRO-3 or parameter offload, which load without a device map). */

@@ -1311,6 +1311,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                              "llama, mistral, gemma, gemma2, qwen2, qwen3, "
                                              "qwen3_moe): from 2025.12.8, under several "
                                              "processes, its checkpoints stay on the card"},
+    [HWFIT__F_FSDP_SINGLE_UNIT] = {.name = "fsdp-single-unit", .kind = HWFIT_OPTION_FLAG,
+                                   .help = "training, ZeRO-3: FSDP wraps the whole model as "
+                                           "one unit (no auto-wrap policy, e.g. Lightning's "
+                                           "FSDPStrategy without one): gathered through "
+                                           "backward, the whole gradient twice at its end"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
                               .help = "training, --loss fused-chunked: the most one chunk's "
@@ -1537,6 +1542,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_LOAD_COUNTED), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_UNSLOTH_FAST_MODEL), training,
          "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_FSDP_SINGLE_UNIT), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1766,6 +1772,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_OUTPUTS_FP32, &m->outputs_fp32}, {HWFIT__F_HEAD_CAST, &m->head_cast_kept},
         {HWFIT__F_CARD_NO_FLASH, &m->card_no_flash}, {HWFIT__F_SDPA_GQA_MATH, &m->sdpa_gqa_math},
         {HWFIT__F_LOAD_COUNTED, &m->load_counted},
+        {HWFIT__F_FSDP_SINGLE_UNIT, &m->fsdp_single_unit},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -2311,6 +2318,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                    hwfit__workload_warmups[m->load_warmup]);
     hwfit__out_bool(o, "load_counted", "the figure counts the loading", m->load_counted);
     hwfit__out_bool(o, "unsloth_fast_model", "Unsloth's FastModel path", m->unsloth_fast_model);
+    hwfit__out_bool(o, "fsdp_single_unit", "ZeRO-3: the whole model one FSDP unit",
+                    m->fsdp_single_unit);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

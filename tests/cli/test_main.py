@@ -1286,6 +1286,24 @@ class TestFinetuneInputs(CliCase):
         self.bad("fit", "--model", cfg, "--gpu", "t4", "--mode", "lora", "--framework", "hf-trainer",
                  "--unsloth-fast-model", mentions="--unsloth-fast-model")
 
+    def test_fsdp_single_unit(self):
+        """FSDP with no auto-wrap policy: the whole model one unit; its gradient twice at the
+        backward's end (split views, then their concatenation), gone before the step.
+        Llama 3.1 8B full, bf16, 8 cards, ZeRO-3."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "8", "--dp", "8", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB", "--recompute", "full",
+                "--no-reshard-after-forward")
+        a, b = self.ok_json(*args), self.ok_json(*args, "--fsdp-single-unit")
+        ug = 2 * (128256 * 4096 + 4096)
+        self.assertEqual(b["breakdown"]["buffer_bytes"] - a["breakdown"]["buffer_bytes"],
+                         4 * 8030261248 - ug)
+        self.assertEqual(b["phases"]["step_bytes"], a["phases"]["step_bytes"])
+        self.assertIs(b["assumptions"]["fsdp_single_unit"], True)
+        self.assertIn("whole model one FSDP unit", self.ok_table(*args, "--fsdp-single-unit"))
+
     def test_ddp_buckets_copy_the_gradient(self):
         """Plain PyTorch DDP (ZeRO 0): the Reducer's buckets are a second copy of the
         trained gradient, held for the run, whatever --bucket (reducer.cpp

@@ -481,6 +481,8 @@ class hwfit_memory_in(ctypes.Structure):
         ("load_counted", ctypes.c_int),
         # appended (eighteenth round): Unsloth's FastModel path (unsloth_fast_model)
         ("unsloth_fast_model", ctypes.c_int),
+        # appended (eighteenth round): FSDP's whole model as one unit (fsdp_single_unit)
+        ("fsdp_single_unit", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8

@@ -78,6 +78,15 @@ class TestFit(unittest.TestCase):
         self.assertTrue(on["assumptions"]["activation_offload"])
         self.assertGreater(off["peak_allocated_bytes"], on["peak_allocated_bytes"])
 
+    def test_fsdp_single_unit(self):
+        # The whole model one FSDP unit: its gradient twice at the backward's end.
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=8, dp=8, zero=3,
+                  mode="full", recompute="full", no_reshard_after_forward=True)
+        a, b = hwfit.fit(**kw), hwfit.fit(fsdp_single_unit=True, **kw)
+        self.assertEqual(b["breakdown"]["buffer_bytes"] - a["breakdown"]["buffer_bytes"],
+                         4 * 8030261248 - 2 * (128256 * 4096 + 4096))
+        self.assertGreater(b["phases"]["backward_bytes"], a["phases"]["backward_bytes"])
+
     def test_ddp_buckets_copy_the_gradient(self):
         # Plain DDP (ZeRO 0): the Reducer's buckets hold a second copy of the trained
         # gradient, whatever the bucket size; gradient_buffer (gradient_as_bucket_view)
