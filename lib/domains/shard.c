@@ -1583,10 +1583,10 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.dequant = ph.carried = ph.weights = ph.load = ph.built = ph.kept = ph.cast = 0;
     ph.head_grad = ph.loss_head = ph.strand_fwd = ph.strand_bwd = ph.eval = ph.eval_res = 0;
     ph.short_fwd = ph.records = ph.head_copy = ph.warmup = 0;
-    /* fsdp_single_unit's gradients: at the backward's end only (counted in buffer_bytes) */
+    /* fsdp_single_unit's gradients (training only): at the backward's end, counted in
+     * buffer_bytes */
     ph.fixed -= f->unit_end;
-    ph.end_extra = r->training ? f->unit_end : 0;
-    if (!r->training) ph.fixed += f->unit_end;
+    ph.end_extra = f->unit_end;
     /* transformers' warm-up block (memory.c, load_warmup): a device map puts the whole model
      * on each card only when nothing splits it (no tensor, pipeline or expert split, no
      * ZeRO-3 or parameter offload, which load without a device map). */

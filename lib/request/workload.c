@@ -1540,9 +1540,10 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_SAMPLES), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_WARMUP), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_LOAD_COUNTED), training, "training (mode full, lora or qlora)"},
-        {HWFIT__FOPT(HWFIT__F_UNSLOTH_FAST_MODEL), training,
-         "training (mode full, lora or qlora)"},
-        {HWFIT__FOPT(HWFIT__F_FSDP_SINGLE_UNIT), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_UNSLOTH_FAST_MODEL), training && rows->sharded,
+         "training over several cards (fit, plan, perf: several processes)"},
+        {HWFIT__FOPT(HWFIT__F_FSDP_SINGLE_UNIT), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))

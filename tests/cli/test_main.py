@@ -1285,6 +1285,8 @@ class TestFinetuneInputs(CliCase):
         self.assertIs(one["assumptions"]["activation_offload"], True)
         self.bad("fit", "--model", cfg, "--gpu", "t4", "--mode", "lora", "--framework", "hf-trainer",
                  "--unsloth-fast-model", mentions="--unsloth-fast-model")
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--framework", "unsloth",
+                 "--unsloth-fast-model", mentions="--unsloth-fast-model")
 
     def test_fsdp_single_unit(self):
         """FSDP with no auto-wrap policy: the whole model one unit; its gradient twice at the
@@ -1303,6 +1305,9 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(b["phases"]["step_bytes"], a["phases"]["step_bytes"])
         self.assertIs(b["assumptions"]["fsdp_single_unit"], True)
         self.assertIn("whole model one FSDP unit", self.ok_table(*args, "--fsdp-single-unit"))
+        # The memory command has no cards to shard over: refused, not ignored.
+        self.bad("memory", "--config", cfg, "--mode", "full", "--fsdp-single-unit",
+                 mentions="--fsdp-single-unit")
 
     def test_ddp_buckets_copy_the_gradient(self):
         """Plain PyTorch DDP (ZeRO 0): the Reducer's buckets are a second copy of the
