@@ -677,6 +677,38 @@ Test(shard, fsdp_single_unit_holds_the_whole_gradient_twice_at_the_end) {
     cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
 }
 
+/* A model built whole on the card before it was sharded (built_whole: FSDP1 wrapping an
+ * on-device model, DeepSpeed ZeRO-3 without zero.Init): each parameter's segment stays
+ * cached on the compute stream and no unit-sized request fits one, so the card's whole
+ * unsharded weights (bf16 Llama 3.1 8B: 2 x P8B, whatever the number of cards) are
+ * reserved beside the run's own peak; nothing allocated changes. Without an allocator
+ * reserve fraction the compute stream's peak is the reserve, so it grows by exactly that. */
+Test(shard, built_whole_strands_the_whole_model_in_the_reserve) {
+    for (uint32_t dp = 2; dp <= 8; dp *= 2) {
+        hwfit_shard_in in = full_8b(dp, 3);
+        in.memory.fragmentation = 0;
+        const hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+        in.memory.built_whole = 1;
+        const hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+        cr_assert_eq(b.forward_bytes, a.forward_bytes);
+        cr_assert_eq(b.backward_bytes, a.backward_bytes);
+        cr_assert_eq(b.step_bytes, a.step_bytes);
+        cr_assert_eq(b.allocated_bytes, a.allocated_bytes);
+        cr_assert_eq(a.reserved_bytes, a.allocated_bytes, "dp %u", dp);
+        cr_assert_eq(b.reserved_bytes, a.reserved_bytes + 2 * P8B, "dp %u", dp);
+        cr_assert_eq(b.peak_bytes - b.reserved_bytes, a.peak_bytes - a.reserved_bytes);
+    }
+    /* Below ZeRO-3 nothing is sharded after the build: no effect. */
+    hwfit_shard_in in = full_8b(8, 2);
+    const hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+    in.memory.built_whole = 1;
+    cr_assert_eq(estimate_ok(&llama8, &in).worst.peak_bytes, a.peak_bytes);
+    /* Not 0 or 1: refused. */
+    in.memory.built_whole = 2;
+    hwfit_shard_out out;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
+}
+
 /* DeepSpeed's ZeRO optimizer reduces gradients through contiguous buffers of
  * reduce_bucket_size elements in the engine's 16-bit format, on every rank, instead of a DDP
  * bucket: stages 1-2 one per backward and a second with overlap_comm (stage_1_and_2.py

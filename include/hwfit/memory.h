@@ -1393,6 +1393,35 @@ typedef struct hwfit_memory_in {
                                         parameter); with @c fsdp_wrap_residue the residue
                                         is the whole model's. 0 (default): units are
                                         decoder layers (and the tables). 0 or 1. */
+    /* ---- Appended in 0.2.0, nineteenth round (docs/formulas.md, "built_whole"). */
+    int built_whole;               /**< Training under ZeRO-3 (shard): 1 when the whole
+                                        model was on each card, one allocation per
+                                        parameter, before it was sharded: FSDP1 wrapping a
+                                        model built or moved on the device
+                                        (`with torch.device("cuda")`, model.cuda(), then
+                                        FSDP(model, ...); torchtune's full_finetune recipe
+                                        before PR #524, models.get_model under the device
+                                        context), or DeepSpeed ZeRO-3 without zero.Init
+                                        (deepspeed.initialize moves the module to the
+                                        device, then partitions each parameter). The
+                                        originals are freed as their units are flattened
+                                        (or their partitions made), and each parameter's
+                                        segment stays reserved on the compute stream
+                                        (released only when a cudaMalloc fails). A cached
+                                        block serves a request no larger than itself and
+                                        segments never merge
+                                        (c10/cuda/CUDACachingAllocator.cpp get_free_block),
+                                        so the run's unit-sized requests (flat shards and
+                                        gradients, larger than one parameter) cannot reuse
+                                        them: the card's whole unsharded weights, in the
+                                        weights' format, are reserved beside the compute
+                                        stream's own peak, never allocated again. Counted
+                                        whole: the small tensors that could be carved from
+                                        those blocks (checkpointed layer inputs) are not
+                                        taken out. 0 (default): the model is on the host
+                                        or the meta device when it is sharded
+                                        (fsdp_wrap_residue counts FSDP1's per-unit build).
+                                        0 or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -2216,6 +2216,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "unsloth_fast_model", "must be 0 or 1");
     if (in->fsdp_single_unit != 0 && in->fsdp_single_unit != 1)
         return hwfit__why(why, HWFIT_EDOM, "fsdp_single_unit", "must be 0 or 1");
+    if (in->built_whole != 0 && in->built_whole != 1)
+        return hwfit__why(why, HWFIT_EDOM, "built_whole", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))
@@ -3342,11 +3344,15 @@ hwfit_status hwfit__memory_phases(const hwfit__phase_choices *in, const hwfit__p
      * gathered parameters, or the step), the unshard stream's gathered parameters
      * (cached) and the pre-unshard stream's shard copy. A floor under the reserve, not
      * the loss's strands (plain moves with it). */
-    if (p->training && p->wrap_residue) {
+    /* built_whole (shard.c): the whole model's parameter segments, stranded on the compute
+     * stream beside its own peak (and beside FSDP1's wrap residue, which its unit-sized
+     * flat copies leave in segments of their own). */
+    if (p->training && (p->wrap_residue || p->stranded)) {
         uint64_t fb = fwd > bwd ? fwd : bwd, own = fb > p->cached ? fb - p->cached : 0;
         if (step > own) own = step;
         own = with_fragmentation(own, in->fragmentation, &of);
         if (p->wrap_residue > own) own = p->wrap_residue;
+        own = add_c(own, p->stranded, &of);
         uint64_t fl = add_c(add_c(own, p->cached, &of), p->wrap_copy, &of);
         if (fl > reserved) reserved = fl;
         if (fl > plain) plain = fl;

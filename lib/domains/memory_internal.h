@@ -120,6 +120,9 @@ typedef struct hwfit__phase_parts {
     uint64_t end_extra;    /* held at the backward's end only, beside the gradients held
                               (shard.c, fsdp_single_unit: the whole unit's unreduced
                               gradient and its views' gradients; 0: none) */
+    uint64_t stranded;     /* built_whole (shard.c): the whole model's parameter segments,
+                              reserved on the compute stream beside its own peak, never
+                              allocated after the sharding (0: none) */
 } hwfit__phase_parts;
 
 /* hwfit_memory_in::sink_mask_bytes: the bytes a flex attention with sinks holds while its

@@ -1024,6 +1024,8 @@ typedef struct card_fixed {
                                      freed before the step, and its parameters, whose
                                      blocks the step keeps reserved (memory_internal.h) */
     uint64_t wrap_residue, wrap_copy; /* fsdp_wrap_residue (memory_internal.h; 0: none) */
+    uint64_t stranded;            /* built_whole: the whole model's parameter segments, reserved
+                                     on the compute stream, never allocated (0: none) */
     uint64_t unit_end;            /* of c's buffer_bytes: fsdp_single_unit's gradients at the
                                      backward's end (0: none) */
 } card_fixed;
@@ -1039,6 +1041,7 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
     f->gathered = f->cached = 0;
     f->wrap_residue = f->wrap_copy = 0;
     f->unit_end = 0;
+    f->stranded = 0;
     c->layers = f->layers;
     c->embedding = f->embedding;
     c->head = f->head;
@@ -1276,6 +1279,18 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * that large: new segments); otherwise the larger unit's alone counts. With
              * offload the pre-unshard stream keeps one shard copy U / z (memory.c,
              * hwfit__memory_phases, sums the streams). */
+            /* built_whole: the whole model was on the card, one allocation per parameter,
+             * before it was sharded (FSDP1 wrapping an on-device model; DeepSpeed ZeRO-3
+             * without zero.Init, whose engine moves the module to the device and then
+             * partitions each parameter). Each original is freed as its unit is flattened
+             * or its partition made, and its segment stays cached on the compute stream;
+             * the run's requests larger than one parameter (the units' flat shards and
+             * gradients) cannot take those blocks (c10/cuda/CUDACachingAllocator.cpp:
+             * get_free_block serves a request from a block at least its size, and segments
+             * never merge). So the card's whole unsharded weights stay reserved beside the
+             * compute stream's own peak (memory.c, hwfit__memory_phases). */
+            if (in->memory.built_whole && r->training)
+                f->stranded = gathered(s.weights - sc, s.e_weights - esc, gd, ge);
             if (in->memory.fsdp_wrap_residue && r->training) {
                 /* (fsdp_single_unit: the one unit is the card's whole model) */
                 uint64_t big = single ? gathered(s.weights - sc, s.e_weights - esc, gd, ge) : ul,
@@ -1573,7 +1588,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     /* Every part set here, no memset (a layout evaluates a card per kind of stage); the
      * memory input's choices as a few words, not a copy of the whole input. */
     _Static_assert(sizeof(hwfit__phase_parts) ==
-                       offsetof(hwfit__phase_parts, fixed) + 33 * sizeof(uint64_t),
+                       offsetof(hwfit__phase_parts, fixed) + 34 * sizeof(uint64_t),
                    "hwfit__phase_parts changed: card_of sets each part below, set the new one");
     hwfit__phase_parts ph;
     ph.training = r->training;
@@ -1607,6 +1622,7 @@ static hwfit_status card_of(hwfit__shard_engine *e, const hwfit_shard_in *in,
     ph.cached = r->training ? f->cached : 0;
     ph.wrap_residue = r->training ? f->wrap_residue : 0;
     ph.wrap_copy = r->training ? f->wrap_copy : 0;
+    ph.stranded = r->training ? f->stranded : 0;
     if (!r->training) ph.fixed += f->gathered;
     if (hwfit__add_u64(f->pass_buffers, f->pass_grads, &ph.pass) != HWFIT_OK) return HWFIT_ERANGE;
     if (add(&ph.fixed, masks) != HWFIT_OK) return HWFIT_ERANGE; /* whole_masks: the whole run */

@@ -1316,6 +1316,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                            "one unit (no auto-wrap policy, e.g. Lightning's "
                                            "FSDPStrategy without one): gathered through "
                                            "backward, the whole gradient twice at its end"},
+    [HWFIT__F_BUILT_WHOLE] = {.name = "built-whole", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training, ZeRO-3: the whole model was on each card, "
+                                      "one allocation per parameter, before it was sharded "
+                                      "(FSDP1 wrapping a model built or moved on the card, "
+                                      "DeepSpeed ZeRO-3 without zero.Init): its freed "
+                                      "segments stay reserved beside the run's peak"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
                               .help = "training, --loss fused-chunked: the most one chunk's "
@@ -1543,6 +1549,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_UNSLOTH_FAST_MODEL), training && rows->sharded,
          "training over several cards (fit, plan, perf: several processes)"},
         {HWFIT__FOPT(HWFIT__F_FSDP_SINGLE_UNIT), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_BUILT_WHOLE), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
@@ -1774,6 +1782,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_CARD_NO_FLASH, &m->card_no_flash}, {HWFIT__F_SDPA_GQA_MATH, &m->sdpa_gqa_math},
         {HWFIT__F_LOAD_COUNTED, &m->load_counted},
         {HWFIT__F_FSDP_SINGLE_UNIT, &m->fsdp_single_unit},
+        {HWFIT__F_BUILT_WHOLE, &m->built_whole},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -2321,6 +2330,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
     hwfit__out_bool(o, "unsloth_fast_model", "Unsloth's FastModel path", m->unsloth_fast_model);
     hwfit__out_bool(o, "fsdp_single_unit", "ZeRO-3: the whole model one FSDP unit",
                     m->fsdp_single_unit);
+    hwfit__out_bool(o, "built_whole", "ZeRO-3: the whole model on the card before sharding",
+                    m->built_whole);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

@@ -1309,6 +1309,26 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--mode", "full", "--fsdp-single-unit",
                  mentions="--fsdp-single-unit")
 
+    def test_built_whole(self):
+        """The whole model on each card before ZeRO-3 sharded it: its parameters' freed
+        segments stay reserved beside the run's peak. Llama 3.1 8B full, bf16, 4 cards, no
+        allocator reserve fraction: reserved grows by the whole bf16 model, allocated not."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "4", "--dp", "4", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB", "--recompute", "full",
+                "--fragmentation", "0")
+        a, b = self.ok_json(*args), self.ok_json(*args, "--built-whole")
+        self.assertEqual(b["peak_reserved_bytes"] - a["peak_reserved_bytes"], 2 * 8030261248)
+        self.assertEqual(b["peak_allocated_bytes"], a["peak_allocated_bytes"])
+        self.assertIs(a["assumptions"]["built_whole"], False)
+        self.assertIs(b["assumptions"]["built_whole"], True)
+        self.assertIn("whole model on the card before sharding",
+                      self.ok_table(*args, "--built-whole"))
+        self.bad("memory", "--config", cfg, "--mode", "full", "--built-whole",
+                 mentions="--built-whole")
+
     def test_ddp_buckets_copy_the_gradient(self):
         """Plain PyTorch DDP (ZeRO 0): the Reducer's buckets are a second copy of the
         trained gradient, held for the run, whatever --bucket (reducer.cpp

@@ -483,6 +483,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("unsloth_fast_model", ctypes.c_int),
         # appended (eighteenth round): FSDP's whole model as one unit (fsdp_single_unit)
         ("fsdp_single_unit", ctypes.c_int),
+        # appended (nineteenth round): the whole model on the card before ZeRO-3 sharding
+        # (built_whole)
+        ("built_whole", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8

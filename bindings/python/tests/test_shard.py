@@ -87,6 +87,15 @@ class TestFit(unittest.TestCase):
                          4 * 8030261248 - 2 * (128256 * 4096 + 4096))
         self.assertGreater(b["phases"]["backward_bytes"], a["phases"]["backward_bytes"])
 
+    def test_built_whole(self):
+        # The whole model on the card before ZeRO-3 sharded it: its segments stay reserved.
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=3,
+                  mode="full", recompute="full", fragmentation=0)
+        a, b = hwfit.fit(**kw), hwfit.fit(built_whole=True, **kw)
+        self.assertEqual(b["peak_reserved_bytes"] - a["peak_reserved_bytes"], 2 * 8030261248)
+        self.assertEqual(b["peak_allocated_bytes"], a["peak_allocated_bytes"])
+        self.assertTrue(b["assumptions"]["built_whole"])
+
     def test_ddp_buckets_copy_the_gradient(self):
         # Plain DDP (ZeRO 0): the Reducer's buckets hold a second copy of the trained
         # gradient, whatever the bucket size; gradient_buffer (gradient_as_bucket_view)
