@@ -1289,6 +1289,55 @@ Test(memory, gated_act_kept_stores_the_activation_output) {
     cr_assert_eq(sets & HWFIT_PROFILE_GATED_ACT, 0u);
 }
 
+/* norm_weight_fp32: LitGPT's RMSNorm multiplies the fp32 normalized tensor by the fp32 weight
+ * before casting back, so a trained weight keeps that tensor in fp32: 2 bytes more an element
+ * than norm_upcast_kept's bf16 copy in full training (Llama 3.1 8B, 1,024 tokens: 64 layer
+ * norms and the final one, 4,096 wide), nothing with frozen norms (LoRA), without
+ * norm_upcast_kept or compiled; the litgpt profile sets it, no other. */
+Test(memory, norm_weight_fp32_keeps_the_normalized_tensor_in_fp32) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.norm_weight_fp32, 0);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.context = 512;
+    in.micro_batch = 2;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.norm_upcast_kept = 1;
+    const uint64_t sbh = 1024ull * 4096;
+    hwfit_memory_out a = estimate_ok(&m, &in);
+    in.norm_weight_fp32 = 1;
+    hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    cr_assert_eq(b.activation_dense_layer_bytes - a.activation_dense_layer_bytes, 2 * 2 * sbh);
+    cr_assert_eq(b.activation_bytes - a.activation_bytes, 32 * 2 * 2 * sbh + 2 * sbh);
+    in.mode = HWFIT_MEMORY_LORA; /* frozen norm weights: nothing kept for them */
+    in.norm_weight_fp32 = 0;
+    hwfit_memory_out la = estimate_ok(&m, &in);
+    in.norm_weight_fp32 = 1;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, la.activation_bytes);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.norm_upcast_kept = 0; /* no eager norm: nothing */
+    hwfit_memory_out na = estimate_ok(&m, &in);
+    in.norm_weight_fp32 = 0;
+    cr_assert_eq(estimate_ok(&m, &in).activation_bytes, na.activation_bytes);
+    for (const char *const *p = (const char *const[]){"litgpt", "torchtune", "hf-trainer", NULL};
+         *p; p++) {
+        hwfit_memory_init(&in);
+        uint64_t sets = 0;
+        cr_assert_eq(hwfit_memory_profile_apply(*p, 1, &in, &sets), HWFIT_OK);
+        int lit = (*p)[0] == 'l';
+        cr_assert_eq(in.norm_weight_fp32, lit, "%s", *p);
+        cr_assert_eq((sets & HWFIT_PROFILE_NORM_WEIGHT_FP32) != 0, lit, "%s", *p);
+    }
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_FULL;
+    in.norm_weight_fp32 = 2;
+    hwfit_memory_out out;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_EDOM);
+}
+
 /* norm_upcast_kept: an eager RMSNorm keeps the fp32 copy of its input (4 bytes an element
  * where the norm's input counted 2) and, when its weight trains, the normalized bf16 tensor
  * (2 more): per token and norm 2h frozen (LoRA), 4h trained (full); 2 norms a layer and the

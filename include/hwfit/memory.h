@@ -1422,6 +1422,16 @@ typedef struct hwfit_memory_in {
                                         or the meta device when it is sharded
                                         (fsdp_wrap_residue counts FSDP1's per-unit build).
                                         0 or 1. */
+    int norm_weight_fp32;          /**< Training with norm_upcast_kept, a trained norm
+                                        weight: the eager RMSNorm multiplies its fp32
+                                        normalized tensor by the weight cast to fp32 and
+                                        only then casts back (LitGPT's RMSNorm.forward,
+                                        litgpt/model.py: `(x_normed * weight.float())
+                                        .to(dtype=dtype)`), so the normalized tensor the
+                                        weight's gradient needs is kept in fp32: 4 bytes an
+                                        element, not the activations' A (transformers'
+                                        and torchtune's norms cast it back first). The
+                                        litgpt profile sets it. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

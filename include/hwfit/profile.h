@@ -95,6 +95,7 @@ extern "C" {
 #define HWFIT_PROFILE_LOSS_CHUNK UINT64_C(0x20000000000000)  /**< loss_chunk_tokens */
 #define HWFIT_PROFILE_SDPA_GQA_MATH UINT64_C(0x40000000000000) /**< sdpa_gqa_math */
 #define HWFIT_PROFILE_LOAD_WARMUP UINT64_C(0x80000000000000)   /**< load_warmup */
+#define HWFIT_PROFILE_NORM_WEIGHT_FP32 UINT64_C(0x100000000000000) /**< norm_weight_fp32 */
 /* The bits are a uint64_t (hwfit_memory_profile_apply): bits past 31 are written
  * UINT64_C(0x100000000) and up. */
 /** @} */

@@ -462,15 +462,18 @@ static uint64_t mlp_width(const act_ctx *c, int moe) {
  * hidden_states.to(input_dtype)) keep the fp32 copy of the input (pow's and the product's
  * backward: 4 bytes an element, not the A-byte input) and, when the norm's weight trains,
  * the normalized A-byte tensor (the weight product's backward). So 4 + [A when trained] - A
- * more than counted: +4 (bf16, full), +2 (bf16, frozen norms). Compiled, the norm fuses
- * into one kernel that keeps its input and a reciprocal per token: nothing more. */
+ * more than counted: +4 (bf16, full), +2 (bf16, frozen norms). LitGPT's RMSNorm.forward
+ * multiplies the fp32 normalized tensor by weight.float() before casting back
+ * (norm_weight_fp32), so its weight's backward keeps that tensor in fp32: 4, not A.
+ * Compiled, the norm fuses into one kernel that keeps its input and a reciprocal per token:
+ * nothing more. */
 static uint64_t norm_extra(const act_ctx *c) {
     const hwfit_memory_in *in = c->in;
     if (!in->norm_upcast_kept || in->compile || in->mode == HWFIT_MEMORY_INFERENCE ||
         c->m->norm != HWFIT_MODEL_NORM_RMS)
         return 0;
     int trained = in->mode == HWFIT_MEMORY_FULL || (in->full_modules & HWFIT_FULL_NORMS);
-    uint64_t kept = 4u + (trained ? c->a_bytes : 0u);
+    uint64_t kept = 4u + (trained ? (in->norm_weight_fp32 ? 4u : c->a_bytes) : 0u);
     return kept > c->a_bytes ? kept - c->a_bytes : 0u;
 }
 
@@ -2218,6 +2221,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "fsdp_single_unit", "must be 0 or 1");
     if (in->built_whole != 0 && in->built_whole != 1)
         return hwfit__why(why, HWFIT_EDOM, "built_whole", "must be 0 or 1");
+    if (in->norm_weight_fp32 != 0 && in->norm_weight_fp32 != 1)
+        return hwfit__why(why, HWFIT_EDOM, "norm_weight_fp32", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))

@@ -48,6 +48,7 @@ typedef struct row {
     int quant_scales;
     int trained_fp32;
     int norm_upcast;
+    int norm_weight_fp32;
     int zero_buckets;
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
@@ -676,11 +677,12 @@ static const row rows[] = {
      * keeps it until the next forward returns (previous_graph). RMSNorm.forward upcasts
      * (x = x.float(); x_normed = x * torch.rsqrt(norm_x + eps); (x_normed *
      * weight.float()).to(dtype)): the fp32 input is kept, and with a trained weight the
-     * fp32 x_normed, 4 bytes where norm_upcast_kept counts A (full LitGPT, not in the
-     * cases, is under by 2 bytes a norm element) (norm_upcast_kept). */
+     * fp32 x_normed, 4 bytes where norm_upcast_kept counts A (norm_upcast_kept, and
+     * norm_weight_fp32 for the 4 bytes). */
     {.profile = "litgpt", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_KV_REPEATED |
-         HWFIT_PROFILE_PREVIOUS_GRAPH | HWFIT_PROFILE_NORM_UPCAST,
-     .gated_act = 1, .kv_repeated = 1, .previous_graph = 1, .norm_upcast = 1},
+         HWFIT_PROFILE_PREVIOUS_GRAPH | HWFIT_PROFILE_NORM_UPCAST | HWFIT_PROFILE_NORM_WEIGHT_FP32,
+     .gated_act = 1, .kv_repeated = 1, .previous_graph = 1, .norm_upcast = 1,
+     .norm_weight_fp32 = 1},
 
     /* ---- LLaMA-Factory (hiyouga/LLaMA-Factory) ------------------------------------------- */
     /* Gradient checkpointing is on unless disabled: hparams/model_args.py
@@ -919,6 +921,7 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_LOSS_CHUNK) in->loss_chunk_tokens = r->loss_chunk;
     if (s & HWFIT_PROFILE_SDPA_GQA_MATH) in->sdpa_gqa_math = r->sdpa_gqa_math;
     if (s & HWFIT_PROFILE_LOAD_WARMUP) in->load_warmup = r->load_warmup;
+    if (s & HWFIT_PROFILE_NORM_WEIGHT_FP32) in->norm_weight_fp32 = r->norm_weight_fp32;
     if (s & HWFIT_PROFILE_LOSS_SHORT) {
         in->loss_short_tokens = r->short_tokens;
         in->loss_short = HWFIT_MEMORY_LOSS_INPLACE;

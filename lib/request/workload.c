@@ -1322,6 +1322,11 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "(FSDP1 wrapping a model built or moved on the card, "
                                       "DeepSpeed ZeRO-3 without zero.Init): its freed "
                                       "segments stay reserved beside the run's peak"},
+    [HWFIT__F_NORM_WEIGHT_FP32] = {.name = "norm-weight-fp32", .kind = HWFIT_OPTION_FLAG,
+                                   .help = "training, --norm-upcast-kept, trained norms: the "
+                                           "norm multiplies its fp32 normalized tensor by the "
+                                           "weight in fp32 (LitGPT), which keeps it in fp32 "
+                                           "for backward (the litgpt profile sets it)"},
     [HWFIT__F_LOSS_TARGET] = {.name = "loss-target", .kind = HWFIT_OPTION_TEXT,
                               .metavar = "SIZE", .default_text = "4GiB",
                               .help = "training, --loss fused-chunked: the most one chunk's "
@@ -1552,6 +1557,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_BUILT_WHOLE), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_NORM_WEIGHT_FP32), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1783,6 +1789,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_LOAD_COUNTED, &m->load_counted},
         {HWFIT__F_FSDP_SINGLE_UNIT, &m->fsdp_single_unit},
         {HWFIT__F_BUILT_WHOLE, &m->built_whole},
+        {HWFIT__F_NORM_WEIGHT_FP32, &m->norm_weight_fp32},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -2332,6 +2339,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->fsdp_single_unit);
     hwfit__out_bool(o, "built_whole", "ZeRO-3: the whole model on the card before sharding",
                     m->built_whole);
+    hwfit__out_bool(o, "norm_weight_fp32", "eager norm: normalized tensor kept in fp32",
+                    m->norm_weight_fp32);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

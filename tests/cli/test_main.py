@@ -683,6 +683,22 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
         self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
 
+    def test_norm_weight_fp32(self):
+        """--norm-weight-fp32 (LitGPT's RMSNorm keeps its normalized tensor in fp32 for a
+        trained weight): Llama 3.1 8B full, 1,024 tokens, no recomputation, 2 bytes more an
+        element of 64 layer norms and the final one; the litgpt profile sets it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--context", "1024", "--recompute", "none",
+                "--mode", "full", "--norm-upcast-kept")
+        a, b = self.ok_json(*args), self.ok_json(*args, "--norm-weight-fp32")
+        self.assertEqual(b["activation_bytes"] - a["activation_bytes"], 2 * 1024 * 4096 * 65)
+        self.assertIs(b["assumptions"]["norm_weight_fp32"], True)
+        lit = self.ok_json("memory", "--config", cfg, "--mode", "full", "--framework", "litgpt")
+        self.assertIs(lit["assumptions"]["norm_weight_fp32"], True)
+        self.bad("memory", "--config", cfg, "--norm-weight-fp32", mentions="norm-weight-fp32")
+
     def test_loss_upcast_freed_drops_the_16bit_logits(self):
         """--loss upcast-freed (torchtitan's del pred before backward): 2 bytes a logit less
         than upcast: Llama 3.1 8B, 1,024 tokens, 128,256 logits a token."""

@@ -486,6 +486,9 @@ class hwfit_memory_in(ctypes.Structure):
         # appended (nineteenth round): the whole model on the card before ZeRO-3 sharding
         # (built_whole)
         ("built_whole", ctypes.c_int),
+        # appended (nineteenth round): LitGPT's norm keeps its normalized tensor in fp32
+        # (norm_weight_fp32)
+        ("norm_weight_fp32", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8

@@ -871,6 +871,16 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), norm_upcast_kept=True)
 
+    def test_norm_weight_fp32(self):
+        # LitGPT's RMSNorm keeps its normalized tensor in fp32 for a trained weight: 2 bytes
+        # more an element (Llama 3.1 8B full, 1,024 tokens, 64 layer norms and the final).
+        kw = dict(model=config("llama-3.1-8b"), mode="full", context=1024, recompute="none",
+                  norm_upcast_kept=True)
+        d = hwfit.memory(norm_weight_fp32=True, **kw)
+        self.assertEqual(d["activation_bytes"] - hwfit.memory(**kw)["activation_bytes"],
+                         2 * 1024 * 4096 * 65)
+        self.assertTrue(d["assumptions"]["norm_weight_fp32"])
+
     def test_loss_upcast_freed_drops_the_16bit_logits(self):
         # torchtitan's del pred: the upcast loss without the bf16 logits, 12 bytes a logit.
         kw = dict(model=config("llama-3.1-8b"), mode="full", context=1024)
