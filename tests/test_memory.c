@@ -1213,7 +1213,7 @@ Test(memory, offload_and_reserve) {
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EDOM);
     in.fragmentation = 0.1;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_LIGER + 1);
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
 }
 
@@ -1608,7 +1608,7 @@ Test(memory, loss_fp32_copy_keeps_the_logits_beside_their_fp32_copy) {
     hwfit_memory_out b = estimate_ok(&m, &in);
     check_phases(&b, &in);
     cr_assert_eq(b.loss_bytes - a.loss_bytes, 1024ull * 128256 * 2);
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_LIGER + 1);
     hwfit_memory_out o;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &o), HWFIT_EINVAL);
     hwfit_memory_init(&in);
@@ -1781,7 +1781,7 @@ Test(memory, loss_inplace_cast_holds_a_second_copy_of_the_logits_in_forward_only
     cr_assert_eq(o.backward_bytes, plain.backward_bytes);
     cr_assert_eq(o.step_bytes, plain.step_bytes);
     /* A value past the last loss is refused. */
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_LIGER + 1);
     hwfit_memory_out bad;
     cr_assert_eq(hwfit_memory_estimate(&m, &in, &bad), HWFIT_EINVAL);
 }
@@ -2073,7 +2073,7 @@ Test(memory, loss_chunked_inplace_keeps_the_logits_and_one_chunk_of_work) {
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EDOM);
     cr_assert_str_eq(why.field, "loss_chunk_tokens");
     in.loss_chunk_tokens = 2048;
-    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_TRL_CHUNKED + 1);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_LIGER + 1);
     cr_assert_eq(hwfit_memory_validate(&m, &in, &why), HWFIT_EINVAL);
     cr_assert_str_eq(why.field, "loss");
 }
@@ -3040,6 +3040,42 @@ static void llama2_7b(hwfit_model *m) {
     m->kv_heads = 32;
     m->intermediate = 11008;
     m->vocab = 32000;
+}
+
+/* --loss liger: Liger-Kernel's forward is the fused linear cross-entropy in training and, in
+ * evaluation, the whole logits with transformers' loss. Llama 2 7B LoRA, 2,048 tokens, full
+ * recomputation: every training figure is fused's; the evaluation forward holds per token
+ * the head's bf16 input and per logit 12 bytes (upcast-freed's evaluation: the larger of
+ * the bf16 logits with their fp32 copy and log-softmax, 2 + 8, and 12) instead of fused's 8h
+ * a token; the eval replay is off so the figures are the plain sums. */
+Test(memory, liger_loss_is_fused_in_training_and_whole_in_evaluation) {
+    hwfit_model m;
+    llama2_7b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    in.mode = HWFIT_MEMORY_LORA;
+    in.context = 2048;
+    in.micro_batch = 1;
+    in.recompute = HWFIT_MEMORY_RECOMPUTE_FULL;
+    in.evaluation = 1;
+    in.eval_batch = 1;
+    in.eval_replay = 0;
+    in.loss = HWFIT_MEMORY_LOSS_FUSED;
+    const hwfit_memory_out f = estimate_ok(&m, &in);
+    in.loss = HWFIT_MEMORY_LOSS_LIGER;
+    const hwfit_memory_out l = estimate_ok(&m, &in);
+    check_phases(&l, &in);
+    cr_assert_eq(l.forward_bytes, f.forward_bytes);
+    cr_assert_eq(l.backward_bytes, f.backward_bytes);
+    cr_assert_eq(l.step_bytes, f.step_bytes);
+    cr_assert_eq(l.loss_bytes, f.loss_bytes);
+    cr_assert_eq(l.activation_bytes, f.activation_bytes);
+    cr_assert_eq(l.eval_bytes - f.eval_bytes, 2048ull * (2 * 4096 + 12 * 32000) - 2048ull * 8 * 4096);
+    in.loss = HWFIT_MEMORY_LOSS_UPCAST_FREED; /* the same evaluation as the model's loss */
+    cr_assert_eq(estimate_ok(&m, &in).eval_bytes, l.eval_bytes);
+    in.loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_LIGER + 1);
+    hwfit_memory_out out;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_EINVAL);
 }
 
 Test(memory, evaluation_phase) {

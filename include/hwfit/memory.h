@@ -155,7 +155,7 @@ typedef enum hwfit_memory_loss {
                                         for c rows, at the forward's end only. Kept to
                                         backward: the gradient of the hidden states (A sbh),
                                         beside the head's input (4sbh). */
-    HWFIT_MEMORY_LOSS_TRL_CHUNKED = 11 /**< TRL's chunked_nll (trl/trainer/sft_trainer.py,
+    HWFIT_MEMORY_LOSS_TRL_CHUNKED = 11, /**< TRL's chunked_nll (trl/trainer/sft_trainer.py,
                                         _chunked_cross_entropy_loss, TRL 1.4.0 on; the
                                         default loss of SFTTrainer from 1.7.0 unless Liger):
                                         the backbone's last hidden states projected c rows at
@@ -176,6 +176,20 @@ typedef enum hwfit_memory_loss {
                                         chunk is 256 rows (_CHUNKED_LM_HEAD_CHUNK_SIZE, the
                                         same from 1.4.0 to 1.9.0), which the trl profile sets
                                         and the request layer takes when no chunk is given. */
+    HWFIT_MEMORY_LOSS_LIGER = 12   /**< Liger-Kernel's patched forward (use_liger_kernel):
+                                        in training as ::HWFIT_MEMORY_LOSS_FUSED (its fused
+                                        linear cross-entropy); in evaluation (model.eval())
+                                        it materializes the whole logits and calls the
+                                        model's own loss (liger_kernel/transformers/model/
+                                        qwen3.py and its siblings, lce_forward: "if in
+                                        inference mode materialize logits", then
+                                        self.loss_function, transformers' ForCausalLMLoss),
+                                        so the evaluation forward holds the A-byte logits,
+                                        their fp32 copy and fp32 log-softmax: as
+                                        ::HWFIT_MEMORY_LOSS_UPCAST_FREED's evaluation.
+                                        Apple's Cut Cross Entropy stays fused in evaluation
+                                        (its patch's train_only defaults to off):
+                                        ::HWFIT_MEMORY_LOSS_FUSED. */
 } hwfit_memory_loss;
 
 /** @brief The phase that sets the training peak (hwfit_memory_out::peak_phase). */

@@ -1248,7 +1248,7 @@ static hwfit_status head_cast(const hwfit_model *model, const hwfit_memory_in *i
                in->mode != HWFIT_MEMORY_FULL && !(in->full_modules & HWFIT_FULL_HEAD) &&
                !((in->full_modules & HWFIT_FULL_EMBEDDING) && !in->untied_head &&
                  model->tie_embeddings) &&
-               in->loss != HWFIT_MEMORY_LOSS_FUSED &&
+               !hwfit__loss_fused(in->loss) &&
                in->loss != HWFIT_MEMORY_LOSS_FUSED_CHUNKED) {
         *kept = mul_c(vh, a, &of);
     }
@@ -2099,7 +2099,9 @@ hwfit_status hwfit__memory_eval(const hwfit_model *model, const hwfit__model_pre
         uint64_t a = c.a_bytes, v = model->vocab, h = model->hidden, per = a * h, extra = 0;
         switch (in->loss) {
         case HWFIT_MEMORY_LOSS_UPCAST: per += (a + 12) * v; break;
-        case HWFIT_MEMORY_LOSS_UPCAST_FREED: per += (a + 8 > 12 ? a + 8 : 12) * v; break;
+        case HWFIT_MEMORY_LOSS_UPCAST_FREED:
+        /* Liger materializes the logits in evaluation and runs transformers' loss on them */
+        case HWFIT_MEMORY_LOSS_LIGER: per += (a + 8 > 12 ? a + 8 : 12) * v; break;
         case HWFIT_MEMORY_LOSS_FP32_COPY: per += (a + 8) * v; break;
         case HWFIT_MEMORY_LOSS_COMPILED: per += a * v; break;
         case HWFIT_MEMORY_LOSS_CHUNKED:
@@ -2203,7 +2205,7 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EINVAL, "recompute", HWFIT__ENUM);
     if ((unsigned)in->selective > (unsigned)HWFIT_MEMORY_SELECTIVE_OPS)
         return hwfit__why(why, HWFIT_EINVAL, "selective", HWFIT__ENUM);
-    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_TRL_CHUNKED)
+    if ((unsigned)in->loss > (unsigned)HWFIT_MEMORY_LOSS_LIGER)
         return hwfit__why(why, HWFIT_EINVAL, "loss", HWFIT__ENUM);
     if (in->head_cast_kept != 0 && in->head_cast_kept != 1)
         return hwfit__why(why, HWFIT_EDOM, "head_cast_kept", "must be 0 or 1");
@@ -2917,7 +2919,7 @@ static hwfit_status estimate_prepared(const hwfit_model *model, const hwfit__mod
                  * partitioner saves the chunk's A-byte input, as the compiled loss above;
                  * the chunks' A-byte gradients are the loss's backward (loss_head). */
                 per = 4 * h + c.a_bytes * v + (in->compile ? 0 : hwfit__ceil_div_u64(12 * v, 8));
-            else if (in->loss == HWFIT_MEMORY_LOSS_FUSED) per = 8 * h;
+            else if (hwfit__loss_fused(in->loss)) per = 8 * h;
             /* TRL's chunked_nll (sft_trainer.py _chunked_cross_entropy_loss): per token the
              * hidden states, their gathered copy and gradient, as fused; the chunk's work and
              * the head's copy once, in the cast slot (head_cast). */

@@ -222,6 +222,12 @@ static inline void hwfit__strands(const hwfit_memory_in *in, uint64_t logits, ui
         *bwd = a_bytes * logits;
 }
 
+/* The losses that never hold the whole logits in training: the fused linear cross-entropy
+ * (HWFIT_MEMORY_LOSS_FUSED) and Liger's, which differs only in evaluation. */
+static inline int hwfit__loss_fused(hwfit_memory_loss kind) {
+    return kind == HWFIT_MEMORY_LOSS_FUSED || kind == HWFIT_MEMORY_LOSS_LIGER;
+}
+
 /* logits_freed: what the loss's backward holds beyond L (loss) while the head's matmul makes
  * its weight gradient, k = the head's whole V x h gradient (0 when the head does not train),
  * k_sum = the part of the running sum no buffer counts (k, or 0 when a ZeRO-3 unit's
@@ -238,7 +244,7 @@ static inline uint64_t hwfit__loss_head(hwfit_memory_loss kind, uint64_t loss, u
     /* The fused and chunk-by-chunk losses never hold the whole logits' gradient (their
      * chunks' work is the loss's own: L, the forward's chunk, head_copy): the head's
      * gradient alone, summed chunk by chunk into one V x h. */
-    if (kind == HWFIT_MEMORY_LOSS_FUSED || kind == HWFIT_MEMORY_LOSS_FUSED_CHUNKED ||
+    if (hwfit__loss_fused(kind) || kind == HWFIT_MEMORY_LOSS_FUSED_CHUNKED ||
         kind == HWFIT_MEMORY_LOSS_TRL_CHUNKED)
         return k;
     if (kind == HWFIT_MEMORY_LOSS_CHUNKED) {

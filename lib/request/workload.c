@@ -900,7 +900,7 @@ const char *const hwfit__workload_frameworks[] = {
 const char *const hwfit__workload_losses[] = {"fp32", "upcast", "chunked", "fused", "fp32-copy",
                                               "inplace", "chunked-inplace", "inplace-cast",
                                               "upcast-freed", "compiled", "fused-chunked",
-                                              "trl-chunked", NULL};
+                                              "trl-chunked", "liger", NULL};
 const char *const hwfit__workload_chunk_rounds[] = {"nearest", "up", NULL};
 const char *const hwfit__workload_short_losses[] = {"inplace", "inplace-cast", NULL};
 const char *const hwfit__workload_selectives[] = {"attention", "op", NULL};
@@ -960,7 +960,8 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                "--loss-target and the card's free memory), trl-chunked "
                                "(TRL's chunked_nll, its default from 1.7: --loss-chunk rows "
                                "projected at a time under checkpointing, the head's weight "
-                               "copied per chunk)"},
+                               "copied per chunk), liger (Liger-Kernel: fused in training, "
+                               "the whole logits and the model's own loss in evaluation)"},
     [HWFIT__F_ACT_OFFLOAD] = {.name = "activation-offload", .kind = HWFIT_OPTION_FLAG,
                               .help = "training: stored activations go to host memory"},
     [HWFIT__F_COMPILE] = {.name = "compile", .kind = HWFIT_OPTION_FLAG,
@@ -1935,10 +1936,10 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
      * trl-chunked counts its own): given with the others, it is refused, not ignored. */
     o = HWFIT__FOPT(HWFIT__F_HEAD_CAST);
     if (m->head_cast_kept && hwfit__req_given(r, o) &&
-        (m->loss == HWFIT_MEMORY_LOSS_FUSED || m->loss == HWFIT_MEMORY_LOSS_FUSED_CHUNKED ||
-         m->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED))
+        (m->loss == HWFIT_MEMORY_LOSS_FUSED || m->loss == HWFIT_MEMORY_LOSS_LIGER ||
+         m->loss == HWFIT_MEMORY_LOSS_FUSED_CHUNKED || m->loss == HWFIT_MEMORY_LOSS_TRL_CHUNKED))
         return hwfit__req_fail(r, o, HWFIT_EINVAL,
-                               "does not apply to --loss fused, fused-chunked or trl-chunked "
+                               "does not apply to --loss fused, liger, fused-chunked or trl-chunked "
                                "(no whole-head matmul, or the loss counts its own copy)");
     /* The card's kernels and SDPA's call shape only --attention sdpa's resolution. */
     static const int sdpa_only[] = {HWFIT__F_CARD_NO_FLASH, HWFIT__F_SDPA_GQA_MATH};

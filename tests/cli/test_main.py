@@ -683,6 +683,23 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(tt["activation_bytes"] - off["activation_bytes"], 2 * elems)
         self.bad("memory", "--config", cfg, "--norm-upcast-kept", mentions="norm-upcast-kept")
 
+    def test_loss_liger(self):
+        """--loss liger: fused in training, the whole logits and transformers' loss in the
+        evaluation forward (Liger's lce_forward in eval mode). Llama 3.1 8B LoRA, 2,048
+        tokens: training figures as --loss fused, the evaluation as --loss upcast-freed's."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "lora", "--context", "2048",
+                "--recompute", "full", "--evaluation", "--eval-batch", "1", "--no-eval-replay")
+        fused, liger, up = (self.ok_json(*args, "--loss", k)
+                            for k in ("fused", "liger", "upcast-freed"))
+        self.assertEqual(liger["backward_bytes"], fused["backward_bytes"])
+        self.assertEqual(liger["eval_bytes"], up["eval_bytes"])
+        self.assertGreater(liger["eval_bytes"], fused["eval_bytes"])
+        self.assertEqual(liger["assumptions"]["loss"], "liger")
+        self.bad(*args, "--loss", "liger", "--head-cast-kept", mentions="--head-cast-kept")
+
     def test_norm_weight_fp32(self):
         """--norm-weight-fp32 (LitGPT's RMSNorm keeps its normalized tensor in fp32 for a
         trained weight): Llama 3.1 8B full, 1,024 tokens, no recomputation, 2 bytes more an

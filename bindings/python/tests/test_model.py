@@ -871,6 +871,15 @@ class TestAdapterRecompute(unittest.TestCase):
         with self.assertRaises(hwfit.HwfitError):
             hwfit.memory(model=config("llama-3.1-8b"), norm_upcast_kept=True)
 
+    def test_loss_liger(self):
+        # Liger: fused in training, the whole logits with transformers' loss in evaluation.
+        kw = dict(model=config("llama-3.1-8b"), mode="lora", context=2048, recompute="full",
+                  evaluation=True, eval_batch=1, eval_replay=False)
+        fused, liger = hwfit.memory(loss="fused", **kw), hwfit.memory(loss="liger", **kw)
+        self.assertEqual(liger["backward_bytes"], fused["backward_bytes"])
+        self.assertEqual(liger["eval_bytes"],
+                         hwfit.memory(loss="upcast-freed", **kw)["eval_bytes"])
+
     def test_norm_weight_fp32(self):
         # LitGPT's RMSNorm keeps its normalized tensor in fp32 for a trained weight: 2 bytes
         # more an element (Llama 3.1 8B full, 1,024 tokens, 64 layer norms and the final).
