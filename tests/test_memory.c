@@ -1491,6 +1491,48 @@ Test(memory, dequant_transient_holds_the_largest_quantized_matrix) {
     cr_assert_eq(in.dequant_transient, 1);
 }
 
+/* dequant_work_bytes: torchao NF4's eager dequantization holds its int64 indices and
+ * looked-up halves (12 bytes an element) beside the bf16 output: Llama 3.1 8B QLoRA, the
+ * MLP's 14336 x 4096 at 2 + 12 bytes, in forward and backward, not in the step; compiled,
+ * the output alone; nothing without dequant_transient; the torchtune profile sets 12 for
+ * QLoRA, the bitsandbytes profiles 0; above 64 refused. */
+Test(memory, dequant_work_bytes_beside_the_dequantized_matrix) {
+    hwfit_model m;
+    llama8b(&m);
+    hwfit_memory_in in;
+    hwfit_memory_init(&in);
+    cr_assert_eq(in.dequant_work_bytes, 0);
+    in.mode = HWFIT_MEMORY_QLORA;
+    in.context = 512;
+    in.dequant_transient = 1;
+    const hwfit_memory_out a = estimate_ok(&m, &in);
+    in.dequant_work_bytes = 12;
+    const hwfit_memory_out b = estimate_ok(&m, &in);
+    check_phases(&b, &in);
+    const uint64_t mlp = 14336ull * 4096;
+    cr_assert_eq(a.dequant_bytes, 2 * mlp);
+    cr_assert_eq(b.dequant_bytes, 14 * mlp);
+    cr_assert_eq(b.forward_bytes - a.forward_bytes, 12 * mlp);
+    cr_assert_eq(b.backward_bytes - a.backward_bytes, 12 * mlp);
+    cr_assert_eq(b.step_bytes, a.step_bytes);
+    cr_assert_eq(b.load_bytes, a.load_bytes);
+    in.compile = 1; /* inductor fuses the chain: the output alone */
+    cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 2 * mlp);
+    in.compile = 0;
+    in.dequant_transient = 0;
+    cr_assert_eq(estimate_ok(&m, &in).dequant_bytes, 0);
+    in.dequant_work_bytes = 65;
+    hwfit_memory_out out;
+    cr_assert_eq(hwfit_memory_estimate(&m, &in, &out), HWFIT_EDOM);
+    const char *names[] = {"torchtune", "hf-trainer", "unsloth"};
+    for (size_t i = 0; i < 3; i++) {
+        hwfit_memory_init(&in);
+        in.mode = HWFIT_MEMORY_QLORA;
+        cr_assert_eq(hwfit_memory_profile_apply(names[i], 1, &in, NULL), HWFIT_OK);
+        cr_assert_eq(in.dequant_work_bytes, i == 0 ? 12 : 0, "%s", names[i]);
+    }
+}
+
 /* load_quantize_bytes: quantizing on the device at load holds the largest quantized matrix
  * times the bytes per element (torchao 0.1's to_nf4: 68) beside the weights; the load phase
  * is the weights plus that and sets the peak when it is the largest. Llama 3.1 8B QLoRA:

@@ -1446,6 +1446,19 @@ typedef struct hwfit_memory_in {
                                         element, not the activations' A (transformers'
                                         and torchtune's norms cast it back first). The
                                         litgpt profile sets it. 0 (default) or 1. */
+    uint16_t dequant_work_bytes;   /**< Training with @c dequant_transient, not compiled:
+                                        bytes per element the dequantization holds at its
+                                        peak beside its A-byte output. torchao's NF4Tensor
+                                        (torchao/dtypes/nf4tensor.py get_original_weight,
+                                        the same from 2024-03 to 2026): each half of the
+                                        packed codes as int64 indices (4 + 4 an element),
+                                        their looked-up and scaled halves in the tensor's
+                                        16-bit dtype (1 + 1, 1 + 1), all still referenced
+                                        when torch.stack makes the output: 12 (the torchtune
+                                        profile sets it for QLoRA). Compiled
+                                        (@c compile), inductor fuses the chain into the
+                                        output: 0 counted. bitsandbytes' dequantize_4bit is
+                                        one kernel: 0 (default). At most 64. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -59,7 +59,7 @@ extern "C" {
 #define HWFIT_PROFILE_SOFTCAP_EAGER 0x100000u  /**< softcap_eager */
 #define HWFIT_PROFILE_GATED_ACT 0x200000u      /**< gated_act_kept */
 #define HWFIT_PROFILE_KV_REPEATED 0x400000u    /**< kv_repeated */
-#define HWFIT_PROFILE_DEQUANT 0x800000u        /**< dequant_transient */
+#define HWFIT_PROFILE_DEQUANT 0x800000u        /**< dequant_transient, dequant_work_bytes */
 #define HWFIT_PROFILE_PREVIOUS_GRAPH 0x1000000u /**< previous_graph */
 #define HWFIT_PROFILE_LOAD_QUANTIZE 0x2000000u /**< load_quantize_bytes */
 #define HWFIT_PROFILE_ROOT_UNSHARDED 0x4000000u /**< root_unsharded */

@@ -1479,9 +1479,11 @@ hwfit_status hwfit__memory_extras(const hwfit_model *model, const hwfit__model_p
                      HWFIT_OK &&
                  mod.quantized;
     hwfit_status st = HWFIT_OK;
+    /* dequant_work_bytes: the dequantization's own work beside its output, unless compiled
+     * (inductor fuses the pointwise chain into the output's kernel). */
     if (in->dequant_transient)
-        st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n, a_bytes, t,
-                           dequant);
+        st = dequant_bytes(model, prep, in, &f, &base_info, head_q, dense_n, moe_n,
+                           a_bytes + (in->compile ? 0u : in->dequant_work_bytes), t, dequant);
     /* DoRA's weight-norm temporaries (dora_weights) in each adapted linear's forward and
      * recomputation, after its base matmul has freed its own dequantized copy: the larger
      * of the two at a time. */
@@ -2225,6 +2227,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "built_whole", "must be 0 or 1");
     if (in->norm_weight_fp32 != 0 && in->norm_weight_fp32 != 1)
         return hwfit__why(why, HWFIT_EDOM, "norm_weight_fp32", "must be 0 or 1");
+    if (in->dequant_work_bytes > 64)
+        return hwfit__why(why, HWFIT_EDOM, "dequant_work_bytes", "must be at most 64");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))

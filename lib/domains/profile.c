@@ -49,6 +49,7 @@ typedef struct row {
     int trained_fp32;
     int norm_upcast;
     int norm_weight_fp32;
+    uint16_t dequant_work; /* dequant_work_bytes (with dequant, the same bit) */
     int zero_buckets;
     hwfit_memory_selective selective;
     int fsdp_flat_upcast;
@@ -119,8 +120,12 @@ static const row rows[] = {
      * keepdim=True) + eps)).type_as(x) * self.scale: autograd keeps the fp32 copy
      * (pow's and the product's backward) and, when scale trains, the normalized bf16
      * tensor (norm_upcast_kept; compile fuses it). */
+    /* torchao's eager dequantization (NF4Tensor.get_original_weight, unchanged from 2024-03
+     * to 2026): the two halves of the packed codes as int64 indices, their looked-up and
+     * scaled halves, all referenced when torch.stack makes the bf16 weight: 12 bytes an
+     * element beside it (dequant_work_bytes; compile fuses them). */
     {.profile = "torchtune", .modes = M_(HWFIT_MEMORY_QLORA), .sets = HWFIT_PROFILE_DEQUANT,
-     .dequant = 1},
+     .dequant = 1, .dequant_work = 12},
     {.profile = "torchtune", .sets = HWFIT_PROFILE_GATED_ACT | HWFIT_PROFILE_NORM_UPCAST,
      .gated_act = 1, .norm_upcast = 1},
     {.profile = "torchtune", .sets = COMMON_ | HWFIT_PROFILE_MASTER_WEIGHTS |
@@ -892,7 +897,10 @@ static void apply_row(const row *r, hwfit_memory_in *in) {
     if (s & HWFIT_PROFILE_SOFTCAP_EAGER) in->softcap_eager = r->softcap_eager;
     if (s & HWFIT_PROFILE_GATED_ACT) in->gated_act_kept = r->gated_act;
     if (s & HWFIT_PROFILE_KV_REPEATED) in->kv_repeated = r->kv_repeated;
-    if (s & HWFIT_PROFILE_DEQUANT) in->dequant_transient = r->dequant;
+    if (s & HWFIT_PROFILE_DEQUANT) {
+        in->dequant_transient = r->dequant;
+        in->dequant_work_bytes = r->dequant_work;
+    }
     if (s & HWFIT_PROFILE_PREVIOUS_GRAPH) in->previous_graph = r->previous_graph;
     if (s & HWFIT_PROFILE_LOAD_QUANTIZE) in->load_quantize_bytes = r->load_quantize;
     if (s & HWFIT_PROFILE_ROOT_UNSHARDED) in->root_unsharded = r->root_unsharded;

@@ -1048,6 +1048,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
     [HWFIT__F_DEQUANT] = {.name = "dequant-transient", .kind = HWFIT_OPTION_FLAG,
                           .help = "training: a quantized linear dequantizes its whole weight "
                                   "per matmul (bitsandbytes, torchao NF4)"},
+    [HWFIT__F_DEQUANT_WORK] = {.name = "dequant-work-bytes", .kind = HWFIT_OPTION_RATIO,
+                               .metavar = "B", .default_text = "0", .min = 0, .max = 64,
+                               .help = "training, --dequant-transient, not compiled: bytes per "
+                                       "element the dequantization holds beside its output "
+                                       "(torchao NF4's eager get_original_weight: 12, the "
+                                       "torchtune profile's; bitsandbytes: 0)"},
     [HWFIT__F_PREVIOUS_GRAPH] = {.name = "previous-graph", .kind = HWFIT_OPTION_FLAG,
                                  .help = "training: the loop holds the previous micro-batch's "
                                          "logits and graph through the next forward (LitGPT)"},
@@ -1559,6 +1565,7 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
         {HWFIT__FOPT(HWFIT__F_BUILT_WHOLE), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_NORM_WEIGHT_FP32), training, "training (mode full, lora or qlora)"},
+        {HWFIT__FOPT(HWFIT__F_DEQUANT_WORK), training, "training (mode full, lora or qlora)"},
     };
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (rules[i].o != NULL && !rules[i].used && hwfit__req_given(r, rules[i].o))
@@ -1972,19 +1979,19 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
     }
     o = HWFIT__FOPT(HWFIT__F_LOAD_QUANTIZE);
     if (!profile || hwfit__req_given(r, o)) m->load_quantize_bytes = hwfit__req_double(r, o);
-    o = HWFIT__FOPT(HWFIT__F_UNSHARDED_GRADS);
-    if (!profile || hwfit__req_given(r, o)) {
-        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
+    /* Whole bytes per element (bounded by the table; taken when given, or without a
+     * profile, whose choice stands otherwise). */
+    const struct { int k; uint16_t *field; } wholes[] = {
+        {HWFIT__F_UNSHARDED_GRADS, &m->unsharded_grad_bytes},
+        {HWFIT__F_REDUCE_HELD, &m->reduce_held_bytes},
+        {HWFIT__F_DEQUANT_WORK, &m->dequant_work_bytes}};
+    for (size_t i = 0; i < sizeof wholes / sizeof wholes[0]; i++) {
+        o = HWFIT__FOPT(wholes[i].k);
+        if (profile && !hwfit__req_given(r, o)) continue;
+        double b = hwfit__req_double(r, o);
         if (b != (double)(uint16_t)b)
             return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
-        m->unsharded_grad_bytes = (uint16_t)b;
-    }
-    o = HWFIT__FOPT(HWFIT__F_REDUCE_HELD);
-    if (!profile || hwfit__req_given(r, o)) {
-        double b = hwfit__req_double(r, o); /* bounded to [0, 8] by the table */
-        if (b != (double)(uint16_t)b)
-            return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
-        m->reduce_held_bytes = (uint16_t)b;
+        *wholes[i].field = (uint16_t)b;
     }
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
@@ -2342,6 +2349,8 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->built_whole);
     hwfit__out_bool(o, "norm_weight_fp32", "eager norm: normalized tensor kept in fp32",
                     m->norm_weight_fp32);
+    hwfit__out_num(o, "dequant_work_bytes", "dequantization's work, bytes/element beside it",
+                   m->dequant_work_bytes);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

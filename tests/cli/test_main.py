@@ -700,6 +700,25 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(liger["assumptions"]["loss"], "liger")
         self.bad(*args, "--loss", "liger", "--head-cast-kept", mentions="--head-cast-kept")
 
+    def test_dequant_work_bytes(self):
+        """--dequant-work-bytes: torchao NF4's eager dequantization holds 12 bytes an element
+        beside its bf16 output (the torchtune profile's QLoRA choice); compiled, nothing.
+        Llama 3.1 8B QLoRA, the MLP's 14336 x 4096."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("memory", "--config", cfg, "--mode", "qlora", "--context", "512",
+                "--dequant-transient")
+        a, b = self.ok_json(*args), self.ok_json(*args, "--dequant-work-bytes", "12")
+        self.assertEqual(b["dequant_bytes"] - a["dequant_bytes"], 12 * 14336 * 4096)
+        self.assertEqual(b["assumptions"]["dequant_work_bytes"], 12)
+        tt = self.ok_json("memory", "--config", cfg, "--mode", "qlora", "--framework", "torchtune")
+        self.assertEqual(tt["assumptions"]["dequant_work_bytes"], 12)
+        comp = self.ok_json(*args, "--dequant-work-bytes", "12", "--compile")
+        self.assertEqual(comp["dequant_bytes"], a["dequant_bytes"])
+        self.bad(*args, "--dequant-work-bytes", "1.5", mentions="--dequant-work-bytes")
+        self.bad(*args, "--dequant-work-bytes", "65", mentions="--dequant-work-bytes")
+
     def test_norm_weight_fp32(self):
         """--norm-weight-fp32 (LitGPT's RMSNorm keeps its normalized tensor in fp32 for a
         trained weight): Llama 3.1 8B full, 1,024 tokens, no recomputation, 2 bytes more an

@@ -489,6 +489,8 @@ class hwfit_memory_in(ctypes.Structure):
         # appended (nineteenth round): LitGPT's norm keeps its normalized tensor in fp32
         # (norm_weight_fp32)
         ("norm_weight_fp32", ctypes.c_int),
+        # appended (nineteenth round): the dequantization's own work (dequant_work_bytes)
+        ("dequant_work_bytes", ctypes.c_uint16),
     ]
 
 HWFIT_MEMORY_RECORDS = 8

@@ -880,6 +880,13 @@ class TestAdapterRecompute(unittest.TestCase):
         self.assertEqual(liger["eval_bytes"],
                          hwfit.memory(loss="upcast-freed", **kw)["eval_bytes"])
 
+    def test_dequant_work_bytes(self):
+        # torchao NF4's eager dequantization: 12 bytes an element beside the bf16 weight.
+        kw = dict(model=config("llama-3.1-8b"), mode="qlora", context=512, dequant_transient=True)
+        a, b = hwfit.memory(**kw), hwfit.memory(dequant_work_bytes=12, **kw)
+        self.assertEqual(b["dequant_bytes"] - a["dequant_bytes"], 12 * 14336 * 4096)
+        self.assertEqual(b["assumptions"]["dequant_work_bytes"], 12)
+
     def test_norm_weight_fp32(self):
         # LitGPT's RMSNorm keeps its normalized tensor in fp32 for a trained weight: 2 bytes
         # more an element (Llama 3.1 8B full, 1,024 tokens, 64 layer norms and the final).
