@@ -1257,6 +1257,18 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * step (pass_buffers) is counted there. */
             f->gathered = buffers - f->pass_buffers - f->unit_end;
             f->cached = f->gathered - ug;
+            /* built_whole: the whole model was on the card, one allocation per parameter,
+             * before it was sharded (FSDP1 wrapping an on-device model; DeepSpeed ZeRO-3
+             * without zero.Init, whose engine moves the module to the device and then
+             * partitions each parameter). Each original is freed as its unit is flattened
+             * or its partition made, and its segment stays cached on the compute stream;
+             * the run's requests larger than one parameter (the units' flat shards and
+             * gradients) cannot take those blocks (c10/cuda/CUDACachingAllocator.cpp:
+             * get_free_block serves a request from a block at least its size, and segments
+             * never merge). So the card's whole unsharded weights stay reserved beside the
+             * compute stream's own peak (memory.c, hwfit__memory_phases). */
+            if (in->memory.built_whole && r->training)
+                f->stranded = gathered(s.weights - sc, s.e_weights - esc, gd, ge);
             /* fsdp_wrap_residue: FSDP1's flat-parameter build on the compute stream
              * (torch/distributed/fsdp/_init_utils.py _init_param_handle_from_module with
              * device_id: the unit's parameters moved or materialized on the device,
@@ -1279,18 +1291,6 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
              * that large: new segments); otherwise the larger unit's alone counts. With
              * offload the pre-unshard stream keeps one shard copy U / z (memory.c,
              * hwfit__memory_phases, sums the streams). */
-            /* built_whole: the whole model was on the card, one allocation per parameter,
-             * before it was sharded (FSDP1 wrapping an on-device model; DeepSpeed ZeRO-3
-             * without zero.Init, whose engine moves the module to the device and then
-             * partitions each parameter). Each original is freed as its unit is flattened
-             * or its partition made, and its segment stays cached on the compute stream;
-             * the run's requests larger than one parameter (the units' flat shards and
-             * gradients) cannot take those blocks (c10/cuda/CUDACachingAllocator.cpp:
-             * get_free_block serves a request from a block at least its size, and segments
-             * never merge). So the card's whole unsharded weights stay reserved beside the
-             * compute stream's own peak (memory.c, hwfit__memory_phases). */
-            if (in->memory.built_whole && r->training)
-                f->stranded = gathered(s.weights - sc, s.e_weights - esc, gd, ge);
             if (in->memory.fsdp_wrap_residue && r->training) {
                 /* (fsdp_single_unit: the one unit is the card's whole model) */
                 uint64_t big = single ? gathered(s.weights - sc, s.e_weights - esc, gd, ge) : ul,
