@@ -709,6 +709,37 @@ Test(shard, built_whole_strands_the_whole_model_in_the_reserve) {
     cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
 }
 
+/* zero3_linear_views_kept: without DeepSpeed's own linear each mm's saved view keeps its
+ * gathered weight to its backward, so with no recomputation the card's layers and head stay
+ * gathered (not the embedding), beside one layer re-gathered for its backward. Llama 3.1 8B
+ * full bf16, 8 cards, ZeRO-3: against every unit kept gathered (no_reshard_after_forward) the
+ * window differs by the embedding less one layer (218,112,000 parameters); nothing with full
+ * recomputation; nothing allocated in the step. */
+Test(shard, zero3_linear_views_keep_the_layers_gathered_without_recomputation) {
+    const uint64_t emb = 2ull * 128256 * 4096, layer = 2ull * 218112000;
+    hwfit_shard_in in = full_8b(8, 3);
+    const hwfit_shard_card full_a = estimate_ok(&llama8, &in).worst;
+    in.memory.zero3_linear_views_kept = 1;
+    const hwfit_shard_card full_b = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(full_b.peak_bytes, full_a.peak_bytes, "the checkpointed forward saves nothing");
+    in.layout.recompute = HWFIT_MEMORY_RECOMPUTE_NONE;
+    in.memory.zero3_linear_views_kept = 0;
+    const hwfit_shard_card a = estimate_ok(&llama8, &in).worst;
+    in.memory.zero3_linear_views_kept = 1;
+    const hwfit_shard_card b = estimate_ok(&llama8, &in).worst;
+    cr_assert_gt(b.buffer_bytes, a.buffer_bytes + 10 * layer);
+    cr_assert_eq(b.forward_bytes - a.forward_bytes, b.buffer_bytes - a.buffer_bytes);
+    cr_assert_eq(b.step_bytes, a.step_bytes);
+    in.memory.zero3_linear_views_kept = 0;
+    in.memory.no_reshard_after_forward = 1;
+    const hwfit_shard_card c = estimate_ok(&llama8, &in).worst;
+    cr_assert_eq(c.buffer_bytes - b.buffer_bytes, emb - layer);
+    in.memory.no_reshard_after_forward = 0;
+    in.memory.zero3_linear_views_kept = 2;
+    hwfit_shard_out out;
+    cr_assert_eq(hwfit_shard_estimate(&llama8, &in, &out), HWFIT_EDOM);
+}
+
 /* DeepSpeed's ZeRO optimizer reduces gradients through contiguous buffers of
  * reduce_bucket_size elements in the engine's 16-bit format, on every rank, instead of a DDP
  * bucket: stages 1-2 one per backward and a second with overlap_comm (stage_1_and_2.py

@@ -1459,6 +1459,32 @@ typedef struct hwfit_memory_in {
                                         (@c compile), inductor fuses the chain into the
                                         output: 0 counted. bitsandbytes' dequantize_4bit is
                                         one kernel: 0 (default). At most 64. */
+    int zero3_linear_views_kept;   /**< Training under DeepSpeed ZeRO-3 (shard): 1 when
+                                        F.linear is PyTorch's own, so the mm it runs saves
+                                        a transposed view of the gathered weight for the
+                                        input's gradient, and DeepSpeed's release
+                                        (param.data replaced by an empty tensor,
+                                        runtime/zero/partition_parameters.py) does not free
+                                        the storage that view holds: every linear weight
+                                        used in forward and not recomputed stays gathered
+                                        until its backward. DeepSpeed swaps in its own
+                                        LinearFunctionForZeroStage3 (zero3_linear_wrap,
+                                        which saves the parameter, not a view) only inside
+                                        zero.Init (partition_parameters.py at v0.14.2, lines
+                                        548-553: "This will persist unless manually
+                                        reset"), so a model built before DeepSpeed sees it
+                                        (@c built_whole: from_pretrained before the
+                                        TrainingArguments) runs without it until v0.19.4
+                                        (#8189, 617061d6b, 2026-07-31: the standard Linear
+                                        "can retain the gathered weight storage until
+                                        backward completes"). Then the card's layers'
+                                        weights and the head (not the embedding, whose
+                                        lookup saves no weight), plus one layer re-gathered
+                                        for its backward, replace the gathered window when
+                                        larger, in forward and backward; with full
+                                        recomputation nothing more (the checkpointed
+                                        forward saves nothing). FSDP frees its flat
+                                        parameter's storage in place: 0. 0 (default) or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */

@@ -2229,6 +2229,8 @@ static hwfit_status check_inputs(const hwfit_memory_in *in, hwfit_problem *why) 
         return hwfit__why(why, HWFIT_EDOM, "norm_weight_fp32", "must be 0 or 1");
     if (in->dequant_work_bytes > 64)
         return hwfit__why(why, HWFIT_EDOM, "dequant_work_bytes", "must be at most 64");
+    if (in->zero3_linear_views_kept != 0 && in->zero3_linear_views_kept != 1)
+        return hwfit__why(why, HWFIT_EDOM, "zero3_linear_views_kept", "must be 0 or 1");
     if (in->loss_chunk_tokens == 0)
         return hwfit__why(why, HWFIT_EDOM, "loss_chunk_tokens", AT_LEAST_1);
     if (!hwfit__in_range(in->fragmentation, 0.0, 1.0))

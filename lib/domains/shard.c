@@ -1227,6 +1227,32 @@ static hwfit_status card_fixed_of(const hwfit__shard_engine *e, const hwfit_shar
                     return HWFIT_ERANGE;
                 ug = 0;
             }
+            /* zero3_linear_views_kept: without DeepSpeed's own linear, each mm saves a view of
+             * its gathered weight until its backward (hwfit_memory_in::zero3_linear_views_kept),
+             * so when the layers are not recomputed the card's layers and head (not the
+             * embedding: a lookup saves no weight; tied, the head's matmul keeps it) stay
+             * gathered from their forward to their backward, beside the layer re-gathered
+             * for its backward: the window when larger. */
+            if (in->memory.zero3_linear_views_kept && r->training &&
+                r->rc != HWFIT_MEMORY_RECOMPUTE_FULL && !single &&
+                !in->memory.no_reshard_after_forward) {
+                uint64_t views = gathered(s.weights - sc, s.e_weights - esc, gd, ge), win = 0,
+                         out = 0, lay = 0;
+                if (c->embedding && !e->model->tie_embeddings)
+                    out = gathered_weights(&e->emb, sc != 0, gd, ge);
+                if (root) out = gathered_weights(tables, sc != 0, gd, ge); /* counted above */
+                views = views > out ? views - out : 0;
+                for (int k = 0; k < 2; k++)
+                    if (u[k]) lay = max_u64(lay, gathered_weights(u[k], sc != 0, gd, ge));
+                if (add(&views, lay) != HWFIT_OK || hwfit__mac_u64(&win, uw, live) != HWFIT_OK ||
+                    add(&win, with_table) != HWFIT_OK)
+                    return HWFIT_ERANGE;
+                if (views > win) {
+                    uw = 0;
+                    live = 0;
+                    with_table = views;
+                }
+            }
             if (hwfit__mac_u64(&buffers, uw, live) != HWFIT_OK || add(&buffers, with_table) != HWFIT_OK ||
                 add(&buffers, ug) != HWFIT_OK)
                 return HWFIT_ERANGE;

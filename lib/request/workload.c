@@ -1329,6 +1329,12 @@ const hwfit_option hwfit__framework_option_table[HWFIT__FRAMEWORK_NOPTS] = {
                                       "(FSDP1 wrapping a model built or moved on the card, "
                                       "DeepSpeed ZeRO-3 without zero.Init): its freed "
                                       "segments stay reserved beside the run's peak"},
+    [HWFIT__F_ZERO3_VIEWS] = {.name = "zero3-linear-views-kept", .kind = HWFIT_OPTION_FLAG,
+                              .help = "training, DeepSpeed ZeRO-3 without its own linear (a "
+                                      "model built before zero.Init, DeepSpeed before "
+                                      "0.19.4): each matmul's saved view keeps its gathered "
+                                      "weight until backward, so layers not recomputed stay "
+                                      "gathered from forward to backward"},
     [HWFIT__F_NORM_WEIGHT_FP32] = {.name = "norm-weight-fp32", .kind = HWFIT_OPTION_FLAG,
                                    .help = "training, --norm-upcast-kept, trained norms: the "
                                            "norm multiplies its fp32 normalized tensor by the "
@@ -1564,6 +1570,8 @@ static hwfit_status mode_only_options(hwfit_request *r, const hwfit__memory_rows
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
         {HWFIT__FOPT(HWFIT__F_BUILT_WHOLE), training && rows->sharded,
          "training sharded over cards (fit, plan, perf: ZeRO-3 or FSDP)"},
+        {HWFIT__FOPT(HWFIT__F_ZERO3_VIEWS), training && rows->sharded,
+         "training sharded over cards (fit, plan, perf: ZeRO-3)"},
         {HWFIT__FOPT(HWFIT__F_NORM_WEIGHT_FP32), training, "training (mode full, lora or qlora)"},
         {HWFIT__FOPT(HWFIT__F_DEQUANT_WORK), training, "training (mode full, lora or qlora)"},
     };
@@ -1798,6 +1806,7 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
         {HWFIT__F_FSDP_SINGLE_UNIT, &m->fsdp_single_unit},
         {HWFIT__F_BUILT_WHOLE, &m->built_whole},
         {HWFIT__F_NORM_WEIGHT_FP32, &m->norm_weight_fp32},
+        {HWFIT__F_ZERO3_VIEWS, &m->zero3_linear_views_kept},
         {HWFIT__F_FLEX_ATTENTION, &m->flex_attention},
         {HWFIT__F_EXPANDABLE_SEGMENTS, &m->expandable_segments},
         {HWFIT__F_GRAD_COVERS_FROZEN, &m->grad_covers_frozen},
@@ -2351,6 +2360,9 @@ void hwfit__workload_out_assumptions(hwfit__out *o, hwfit_request *r, const char
                     m->norm_weight_fp32);
     hwfit__out_num(o, "dequant_work_bytes", "dequantization's work, bytes/element beside it",
                    m->dequant_work_bytes);
+    hwfit__out_bool(o, "zero3_linear_views_kept",
+                    "ZeRO-3: matmuls' views keep gathered weights to backward",
+                    m->zero3_linear_views_kept);
     hwfit__out_bool(o, "flex_attention",
                     "op policy: FlexAttention uncompiled (attention checkpointed in full)",
                     m->flex_attention);

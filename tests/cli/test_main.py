@@ -1361,6 +1361,26 @@ class TestFinetuneInputs(CliCase):
         self.bad("memory", "--config", cfg, "--mode", "full", "--fsdp-single-unit",
                  mentions="--fsdp-single-unit")
 
+    def test_zero3_linear_views_kept(self):
+        """--zero3-linear-views-kept: DeepSpeed ZeRO-3 without its own linear keeps every
+        layer not recomputed gathered from forward to backward. Llama 3.1 8B full, 8 cards,
+        no recomputation: the forward grows, the step does not; with full recomputation
+        nothing moves; the memory command refuses it."""
+        import os
+        from clitest import TEST_DATA
+        cfg = os.path.join(TEST_DATA, "models", "llama-3.1-8b.config.json")
+        args = ("fit", "--model", cfg, "--gpus", "8", "--dp", "8", "--zero", "3", "--mode",
+                "full", "--capacity", "1024GiB", "--recompute", "none")
+        a, b = self.ok_json(*args), self.ok_json(*args, "--zero3-linear-views-kept")
+        self.assertGreater(b["phases"]["forward_bytes"], a["phases"]["forward_bytes"] + 10 * 2**30)
+        self.assertEqual(b["phases"]["step_bytes"], a["phases"]["step_bytes"])
+        self.assertIs(b["assumptions"]["zero3_linear_views_kept"], True)
+        full = [a2 if a2 != "none" else "full" for a2 in args]
+        self.assertEqual(self.ok_json(*full)["peak_bytes"],
+                         self.ok_json(*full, "--zero3-linear-views-kept")["peak_bytes"])
+        self.bad("memory", "--config", cfg, "--mode", "full", "--zero3-linear-views-kept",
+                 mentions="--zero3-linear-views-kept")
+
     def test_built_whole(self):
         """The whole model on each card before ZeRO-3 sharded it: its parameters' freed
         segments stay reserved beside the run's peak. Llama 3.1 8B full, bf16, 4 cards, no

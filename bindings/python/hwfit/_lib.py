@@ -491,6 +491,9 @@ class hwfit_memory_in(ctypes.Structure):
         ("norm_weight_fp32", ctypes.c_int),
         # appended (nineteenth round): the dequantization's own work (dequant_work_bytes)
         ("dequant_work_bytes", ctypes.c_uint16),
+        # appended (nineteenth round): DeepSpeed ZeRO-3's gathered weights kept by the
+        # matmuls' saved views (zero3_linear_views_kept)
+        ("zero3_linear_views_kept", ctypes.c_int),
     ]
 
 HWFIT_MEMORY_RECORDS = 8

@@ -87,6 +87,14 @@ class TestFit(unittest.TestCase):
                          4 * 8030261248 - 2 * (128256 * 4096 + 4096))
         self.assertGreater(b["phases"]["backward_bytes"], a["phases"]["backward_bytes"])
 
+    def test_zero3_linear_views_kept(self):
+        # DeepSpeed ZeRO-3 without its own linear: the layers stay gathered to backward.
+        kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=8, dp=8, zero=3,
+                  mode="full", recompute="none")
+        a, b = hwfit.fit(**kw), hwfit.fit(zero3_linear_views_kept=True, **kw)
+        self.assertGreater(b["phases"]["forward_bytes"], a["phases"]["forward_bytes"] + 10 * 2**30)
+        self.assertEqual(b["phases"]["step_bytes"], a["phases"]["step_bytes"])
+
     def test_built_whole(self):
         # The whole model on the card before ZeRO-3 sharded it: its segments stay reserved.
         kw = dict(config=config("llama-3.1-8b"), capacity="1024GiB", gpus=4, dp=4, zero=3,
