@@ -652,6 +652,13 @@ static void i_count(hwfit_memory_in *in) {
     in->first_layer = 30;
     in->layer_count = 3;
 }
+static void i_loss(hwfit_memory_in *in) { in->loss = (hwfit_memory_loss)(HWFIT_MEMORY_LOSS_LIGER + 1); }
+static void i_fast_model(hwfit_memory_in *in) { in->unsloth_fast_model = 2; }
+static void i_single_unit(hwfit_memory_in *in) { in->fsdp_single_unit = 2; }
+static void i_built_whole(hwfit_memory_in *in) { in->built_whole = 2; }
+static void i_norm_fp32(hwfit_memory_in *in) { in->norm_weight_fp32 = 2; }
+static void i_dequant_work(hwfit_memory_in *in) { in->dequant_work_bytes = 65; }
+static void i_views(hwfit_memory_in *in) { in->zero3_linear_views_kept = 2; }
 static void i_overflow(hwfit_memory_in *in) { in->batch = UINT64_MAX / 4; }
 static void i_overflow_train(hwfit_memory_in *in) {
     in->mode = HWFIT_MEMORY_FULL;
@@ -672,6 +679,9 @@ Test(memory, bad_inputs_are_refused_without_touching_the_output) {
         {i_weights_id, HWFIT_EINVAL},  {i_kv_id, HWFIT_EINVAL},    {i_kv_group, HWFIT_EDOM},
         {i_unq_id, HWFIT_EINVAL},      {i_first, HWFIT_EDOM},      {i_count, HWFIT_EDOM},
         {i_overflow, HWFIT_ERANGE},    {i_overflow_train, HWFIT_ERANGE},
+        {i_loss, HWFIT_EINVAL},        {i_fast_model, HWFIT_EDOM}, {i_single_unit, HWFIT_EDOM},
+        {i_built_whole, HWFIT_EDOM},   {i_norm_fp32, HWFIT_EDOM},  {i_dequant_work, HWFIT_EDOM},
+        {i_views, HWFIT_EDOM},
     };
     hwfit_model m;
     llama8b(&m);

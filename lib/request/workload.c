@@ -2002,6 +2002,25 @@ hwfit_status hwfit__workload_memory_options(hwfit_request *r, const hwfit__memor
             return hwfit__req_fail(r, o, HWFIT_EDOM, "must be a whole number of bytes per element");
         *wholes[i].field = (uint16_t)b;
     }
+    /* Inputs that refine another one: given without it (as the profile and the flags leave
+     * it), or where it is subsumed, they are refused rather than ignored. */
+    o = HWFIT__FOPT(HWFIT__F_DEQUANT_WORK);
+    if (hwfit__req_given(r, o) && !m->dequant_transient)
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only with --dequant-transient (no weight is dequantized "
+                               "per matmul)");
+    o = HWFIT__FOPT(HWFIT__F_NORM_WEIGHT_FP32);
+    if (hwfit__req_given(r, o) && m->norm_weight_fp32 && !m->norm_upcast_kept)
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "applies only with --norm-upcast-kept (an eager norm that keeps "
+                               "its tensors)");
+    o = HWFIT__FOPT(HWFIT__F_ZERO3_VIEWS);
+    if (hwfit__req_given(r, o) && m->zero3_linear_views_kept &&
+        (m->no_reshard_after_forward || m->fsdp_single_unit))
+        return hwfit__req_fail(r, o, HWFIT_EINVAL,
+                               "does not apply with --no-reshard-after-forward or "
+                               "--fsdp-single-unit (every unit is gathered through backward "
+                               "already)");
     /* Per-module formats: any one given switches them on; the others keep the weights'. */
     const int mods[3] = {HWFIT__F_ATTN_WEIGHTS, HWFIT__F_MLP_WEIGHTS, HWFIT__F_EXPERT_WEIGHTS};
     hwfit_dtype *dst[3] = {&m->attention_weights, &m->mlp_weights, &m->expert_weights};

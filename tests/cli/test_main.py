@@ -718,6 +718,9 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(comp["dequant_bytes"], a["dequant_bytes"])
         self.bad(*args, "--dequant-work-bytes", "1.5", mentions="--dequant-work-bytes")
         self.bad(*args, "--dequant-work-bytes", "65", mentions="--dequant-work-bytes")
+        # without a dequantized weight there is nothing for it to refine: refused, a 0 too
+        self.bad("memory", "--config", cfg, "--mode", "qlora", "--dequant-work-bytes", "0",
+                 mentions="--dequant-work-bytes")
 
     def test_norm_weight_fp32(self):
         """--norm-weight-fp32 (LitGPT's RMSNorm keeps its normalized tensor in fp32 for a
@@ -734,6 +737,8 @@ class TestFinetuneInputs(CliCase):
         lit = self.ok_json("memory", "--config", cfg, "--mode", "full", "--framework", "litgpt")
         self.assertIs(lit["assumptions"]["norm_weight_fp32"], True)
         self.bad("memory", "--config", cfg, "--norm-weight-fp32", mentions="norm-weight-fp32")
+        self.bad("memory", "--config", cfg, "--mode", "full", "--norm-weight-fp32",
+                 mentions="--norm-upcast-kept")
 
     def test_loss_upcast_freed_drops_the_16bit_logits(self):
         """--loss upcast-freed (torchtitan's del pred before backward): 2 bytes a logit less
@@ -1379,6 +1384,8 @@ class TestFinetuneInputs(CliCase):
         self.assertEqual(self.ok_json(*full)["peak_bytes"],
                          self.ok_json(*full, "--zero3-linear-views-kept")["peak_bytes"])
         self.bad("memory", "--config", cfg, "--mode", "full", "--zero3-linear-views-kept",
+                 mentions="--zero3-linear-views-kept")
+        self.bad(*args, "--zero3-linear-views-kept", "--no-reshard-after-forward",
                  mentions="--zero3-linear-views-kept")
 
     def test_built_whole(self):

@@ -886,6 +886,8 @@ class TestAdapterRecompute(unittest.TestCase):
         a, b = hwfit.memory(**kw), hwfit.memory(dequant_work_bytes=12, **kw)
         self.assertEqual(b["dequant_bytes"] - a["dequant_bytes"], 12 * 14336 * 4096)
         self.assertEqual(b["assumptions"]["dequant_work_bytes"], 12)
+        with self.assertRaises(hwfit.HwfitError):  # nothing dequantized to refine
+            hwfit.memory(model=config("llama-3.1-8b"), mode="qlora", dequant_work_bytes=12)
 
     def test_norm_weight_fp32(self):
         # LitGPT's RMSNorm keeps its normalized tensor in fp32 for a trained weight: 2 bytes
