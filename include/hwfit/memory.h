@@ -1483,8 +1483,12 @@ typedef struct hwfit_memory_in {
                                         for its backward, replace the gathered window when
                                         larger, in forward and backward; with full
                                         recomputation nothing more (the checkpointed
-                                        forward saves nothing). FSDP frees its flat
-                                        parameter's storage in place: 0. 0 (default) or 1. */
+                                        forward saves nothing), nor with
+                                        @c no_reshard_after_forward or @c fsdp_single_unit
+                                        (every unit is gathered through backward already;
+                                        the request layer refuses the pair). FSDP frees its
+                                        flat parameter's storage in place: 0. 0 (default)
+                                        or 1. */
 } hwfit_memory_in;
 
 /** @brief The footprint, in bytes (exact integers; overhead rounded up to a whole byte). */
